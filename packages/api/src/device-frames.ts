@@ -1,0 +1,210 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/**
+ * Version 4 device frames, after `upgradeFrame` of `@fieldlink/domain/frame-upgrade` has lifted
+ * versions 1 to 3. Documented in docs/device-protocol.md.
+ */
+
+const Timestamp = Type.Number({ description: 'unix seconds, or milliseconds when longer than 12 digits' });
+const ChannelCode = Type.String({ pattern: '^[a-z]{1,4}-?[0-9]{1,3}$', maxLength: 8 });
+
+export const LogFrame = Type.Object(
+  {
+    v: Type.Literal(4),
+    type: Type.Literal('log'),
+    t: Timestamp,
+    values: Type.Record(ChannelCode, Type.Number(), { maxProperties: 256 }),
+    /** Temperature-control channels carry their setpoint and difference too. */
+    extra: Type.Optional(
+      Type.Record(
+        ChannelCode,
+        Type.Object({ tempSp: Type.Optional(Type.Number()), diff: Type.Optional(Type.Number()) }),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type LogFrame = Static<typeof LogFrame>;
+
+export const DeviceHealth = Type.Object(
+  {
+    t: Type.Optional(Timestamp),
+    mi: Type.Optional(Type.Number()),
+    networkInterface: Type.Optional(Type.String({ maxLength: 64 })),
+    currentTimeZone: Type.Optional(Type.String({ maxLength: 64 })),
+    supplyVoltage: Type.Optional(Type.Number()),
+    signal: Type.Optional(Type.Number()),
+    signalQuality: Type.Optional(Type.Number()),
+    resets: Type.Optional(Type.Number()),
+    port1Resets: Type.Optional(Type.Number()),
+    networkConnects: Type.Optional(Type.Number()),
+    mqttConnects: Type.Optional(Type.Number()),
+    cpuTemp: Type.Optional(Type.Number()),
+    errorStatus: Type.Optional(Type.Number()),
+  },
+  { additionalProperties: false },
+);
+export type DeviceHealth = Static<typeof DeviceHealth>;
+
+export const HealthFrame = Type.Object(
+  { v: Type.Literal(4), type: Type.Literal('health'), t: Timestamp, health: DeviceHealth },
+  { additionalProperties: false },
+);
+export type HealthFrame = Static<typeof HealthFrame>;
+
+export const ChannelConfig = Type.Object(
+  {
+    code: ChannelCode,
+    name: Type.Optional(Type.String({ maxLength: 64 })),
+    upload: Type.Optional(Type.Boolean()),
+    alarm: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type ChannelConfig = Static<typeof ChannelConfig>;
+
+export const DevicePort = Type.Object(
+  {
+    index: Type.Integer({ minimum: 0, maximum: 16 }),
+    portType: Type.String({ maxLength: 32 }),
+    model: Type.Optional(Type.String({ maxLength: 64 })),
+    cmd: Type.Optional(Type.String({ maxLength: 64 })),
+    band: Type.Optional(Type.String({ maxLength: 32 })),
+    iccid: Type.Optional(Type.String({ maxLength: 32 })),
+    imei: Type.Optional(Type.String({ maxLength: 32 })),
+    operator: Type.Optional(Type.String({ maxLength: 64 })),
+    netType: Type.Optional(Type.String({ maxLength: 32 })),
+    cellApn: Type.Optional(Type.String({ maxLength: 64 })),
+    fw: Type.Optional(Type.String({ maxLength: 64 })),
+    modemFw: Type.Optional(Type.String({ maxLength: 64 })),
+  },
+  { additionalProperties: false },
+);
+export type DevicePort = Static<typeof DevicePort>;
+
+/**
+ * Configuration a device reports about itself. `subtype` names the part it describes: `device`
+ * (identity and intervals), `dOut` (main relay group outputs), `input`, `secondary` (secondary inputs).
+ */
+export const ConfigFrame = Type.Object(
+  {
+    v: Type.Literal(4),
+    type: Type.Literal('config'),
+    t: Type.Optional(Timestamp),
+    subtype: Type.Union([
+      Type.Literal('device'),
+      Type.Literal('dOut'),
+      Type.Literal('input'),
+      Type.Literal('secondary'),
+    ]),
+    sn: Type.Optional(Type.String({ maxLength: 64 })),
+    fw: Type.Optional(Type.String({ maxLength: 64 })),
+    model: Type.Optional(Type.String({ maxLength: 64 })),
+    hw: Type.Optional(Type.String({ maxLength: 128, description: 'colon-separated hardware string' })),
+    base: Type.Optional(Type.String({ maxLength: 64 })),
+    custom: Type.Optional(Type.String({ maxLength: 64 })),
+    espFw: Type.Optional(Type.String({ maxLength: 64 })),
+    uploadInterval: Type.Optional(Type.Number({ minimum: 0 })),
+    logInterval: Type.Optional(Type.Number({ minimum: 0 })),
+    hwPlatform: Type.Optional(Type.String({ maxLength: 64 })),
+    updatePoint: Type.Optional(Type.String({ maxLength: 64 })),
+    timeDate: Type.Optional(
+      Type.Object({ tzName: Type.String({ maxLength: 64 }), tzRule: Type.Optional(Type.String({ maxLength: 128 })) }),
+    ),
+    channels: Type.Optional(Type.Array(ChannelConfig, { maxItems: 256 })),
+    registers: Type.Optional(
+      Type.Record(Type.String({ pattern: '^[0-9]{1,5}$' }), Type.Number(), { maxProperties: 512 }),
+    ),
+    ports: Type.Optional(Type.Array(DevicePort, { maxItems: 8 })),
+  },
+  { additionalProperties: false },
+);
+export type ConfigFrame = Static<typeof ConfigFrame>;
+
+export const StatusFrame = Type.Object(
+  {
+    v: Type.Literal(4),
+    type: Type.Literal('status'),
+    t: Timestamp,
+    status: Type.Object({ sp: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: true }),
+  },
+  { additionalProperties: false },
+);
+export type StatusFrame = Static<typeof StatusFrame>;
+
+/** Connection state: published by the device on connect and as its MQTT will (ungraceful loss). */
+export const ConnFrame = Type.Object(
+  { v: Type.Literal(4), type: Type.Literal('conn'), t: Type.Optional(Timestamp), connected: Type.Boolean() },
+  { additionalProperties: false },
+);
+export type ConnFrame = Static<typeof ConnFrame>;
+
+/** The device's answer to a command, matched by the command's correlation id. */
+export const ReplyFrame = Type.Object(
+  {
+    v: Type.Literal(4),
+    type: Type.Literal('reply'),
+    id: Type.String({ minLength: 1, maxLength: 64 }),
+    result: Type.Union([Type.Literal('OK'), Type.Literal('FAIL')]),
+    value: Type.Optional(Type.Union([Type.Number(), Type.String({ maxLength: 256 })])),
+  },
+  { additionalProperties: false },
+);
+export type ReplyFrame = Static<typeof ReplyFrame>;
+
+export const DeviceFrame = Type.Union([LogFrame, HealthFrame, ConfigFrame, StatusFrame, ConnFrame, ReplyFrame]);
+export type DeviceFrame = Static<typeof DeviceFrame>;
+
+/** Largest frame accepted from a device, in bytes. */
+export const MAX_FRAME_BYTES = 16 * 1024;
+
+/** Commands the server sends to `dev/{thingName}/down`. */
+export const DeviceCommand = Type.Union([
+  Type.Object({
+    v: Type.Literal(4),
+    id: Type.String(),
+    exp: Type.Number(),
+    cmd: Type.Literal('readChannel'),
+    code: ChannelCode,
+  }),
+  Type.Object({
+    v: Type.Literal(4),
+    id: Type.String(),
+    exp: Type.Number(),
+    cmd: Type.Literal('writeChannel'),
+    code: ChannelCode,
+    value: Type.Number(),
+  }),
+  Type.Object({
+    v: Type.Literal(4),
+    id: Type.String(),
+    exp: Type.Number(),
+    cmd: Type.Literal('readRegister'),
+    register: Type.Integer({ minimum: 0, maximum: 65535 }),
+  }),
+  Type.Object({
+    v: Type.Literal(4),
+    id: Type.String(),
+    exp: Type.Number(),
+    cmd: Type.Literal('writeRegister'),
+    register: Type.Integer({ minimum: 0, maximum: 65535 }),
+    value: Type.Integer({ minimum: -32768, maximum: 65535 }),
+  }),
+  Type.Object({ v: Type.Literal(4), id: Type.String(), exp: Type.Number(), cmd: Type.Literal('refreshMetadata') }),
+  Type.Object({
+    v: Type.Literal(4),
+    id: Type.String(),
+    exp: Type.Number(),
+    cmd: Type.Literal('system'),
+    command: Type.Literal('FLASH LED'),
+  }),
+  Type.Object({
+    v: Type.Literal(4),
+    id: Type.String(),
+    exp: Type.Number(),
+    cmd: Type.Literal('timeDate'),
+    tzName: Type.String(),
+    tzRule: Type.String(),
+  }),
+]);
+export type DeviceCommand = Static<typeof DeviceCommand>;

@@ -1,0 +1,135 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { DeviceHealth, ConfigFrame } from './device-frames';
+import { THING_NAME_PATTERN } from './mqtt-topics';
+
+/**
+ * The real-time channel: one WebSocket at {@link REALTIME_PATH}. Every action name carries the
+ * `server/` prefix of the specification. Requests from the browser carry an `id`; the server
+ * answers each with `server/reply` of the same id.
+ */
+export const REALTIME_PATH = '/api/v1/realtime';
+/** Sub-protocol the browser offers beside its token (`new WebSocket(url, [REALTIME_PROTOCOL, token])`). */
+export const REALTIME_PROTOCOL = 'fieldlink.v1';
+
+/** Messages of the specification's real-time error catalogue. */
+export const REALTIME_TIMEOUT_MESSAGE = 'Timeout when waiting for response.';
+export const REALTIME_COMMAND_FAILED_MESSAGE = 'Command Failed.';
+/** How long a device has to answer a command before the browser is told it timed out. */
+export const COMMAND_TIMEOUT_MS = 10_000;
+
+const RequestId = Type.String({ minLength: 1, maxLength: 64 });
+const ThingName = Type.String({ pattern: THING_NAME_PATTERN });
+const ChannelCode = Type.String({ pattern: '^[a-z]{1,4}-?[0-9]{1,3}$' });
+const Register = Type.Integer({ minimum: 0, maximum: 65535 });
+
+const request = <K extends string, P extends Record<string, TSchema>>(type: K, props: P) =>
+  Type.Object({ type: Type.Literal(type), id: RequestId, ...props }, { additionalProperties: false });
+
+/** Browser -> server. */
+export const ClientAction = Type.Union([
+  request('server/subscribeDevices', { thingNames: Type.Array(ThingName, { minItems: 1, maxItems: 500 }) }),
+  request('server/unsubscribeDevices', { thingNames: Type.Array(ThingName, { minItems: 1, maxItems: 500 }) }),
+  request('server/readChannel', { thingName: ThingName, code: ChannelCode }),
+  request('server/writeChannel', { thingName: ThingName, code: ChannelCode, value: Type.Number() }),
+  request('server/readRegister', { thingName: ThingName, register: Register }),
+  request('server/writeRegister', {
+    thingName: ThingName,
+    register: Register,
+    value: Type.Integer({ minimum: -32768, maximum: 65535 }),
+  }),
+  request('server/refreshMetadata', { thingName: ThingName }),
+  request('server/systemCommand', { thingName: ThingName, command: Type.Literal('FLASH LED') }),
+  request('server/timeDate', {
+    thingName: ThingName,
+    tzName: Type.String({ minLength: 1, maxLength: 64 }),
+    tzRule: Type.String({ maxLength: 128 }),
+  }),
+]);
+export type ClientAction = Static<typeof ClientAction>;
+export type ClientActionType = ClientAction['type'];
+
+export const LatestValue = Type.Object({
+  value: Type.Number(),
+  t: Type.Number({ description: 'unix milliseconds' }),
+  tempSp: Type.Optional(Type.Number()),
+  diff: Type.Optional(Type.Number()),
+});
+export type LatestValue = Static<typeof LatestValue>;
+
+export const ReplyAction = Type.Object({
+  type: Type.Literal('server/reply'),
+  id: RequestId,
+  ok: Type.Boolean(),
+  value: Type.Optional(Type.Union([Type.Number(), Type.String()])),
+  error: Type.Optional(Type.String()),
+});
+export const NewRawLogsAction = Type.Object({
+  type: Type.Literal('server/newRawLogs'),
+  thingName: ThingName,
+  /** Samples per channel code, oldest first, times in unix milliseconds. */
+  logs: Type.Record(Type.String(), Type.Array(LatestValue)),
+});
+export const DeviceConfigAction = Type.Object({
+  type: Type.Literal('server/deviceConfig'),
+  thingName: ThingName,
+  config: Type.Omit(ConfigFrame, ['v', 'type', 't']),
+});
+export const HealthAction = Type.Object({
+  type: Type.Literal('server/health'),
+  thingName: ThingName,
+  health: DeviceHealth,
+});
+export const ConnectionStateAction = Type.Object({
+  type: Type.Literal('server/connectionState'),
+  thingName: ThingName,
+  isConnected: Type.Boolean(),
+  lastConnection: Type.Union([Type.Number(), Type.Null()]),
+  lastDisconnection: Type.Union([Type.Number(), Type.Null()]),
+});
+export const AlarmsAction = Type.Object({
+  type: Type.Literal('server/alarms'),
+  thingName: ThingName,
+  status: Type.Object({ sp: Type.Optional(Type.Integer()) }, { additionalProperties: true }),
+});
+export const SetpointStatusAction = Type.Object({
+  type: Type.Literal('server/setpointStatus'),
+  thingName: ThingName,
+  code: Type.String(),
+  state: Type.Union([Type.Literal('on'), Type.Literal('off')]),
+  value: Type.Number(),
+});
+export const DemoLatestValueAction = Type.Object({
+  type: Type.Literal('server/demoLatestValue'),
+  thingName: ThingName,
+  code: Type.String(),
+  latest: LatestValue,
+});
+/** Sent once the socket is authenticated, and when the server closes it on purpose. */
+export const ErrorAction = Type.Object({ type: Type.Literal('server/error'), message: Type.String() });
+
+/** Server -> browser. */
+export const ServerAction = Type.Union([
+  ReplyAction,
+  NewRawLogsAction,
+  DeviceConfigAction,
+  HealthAction,
+  ConnectionStateAction,
+  AlarmsAction,
+  SetpointStatusAction,
+  DemoLatestValueAction,
+  ErrorAction,
+]);
+export type ServerAction = Static<typeof ServerAction>;
+export type ServerActionOf<T extends ServerAction['type']> = Extract<ServerAction, { type: T }>;
+
+/** Close codes the server uses. */
+export const REALTIME_CLOSE = {
+  /** Token missing, invalid, expired or revoked. */
+  unauthorized: 4401,
+  /** Origin not allowed. */
+  forbiddenOrigin: 4403,
+  /** Slow consumer: too much unsent data queued. */
+  tooSlow: 4408,
+  /** The server is shutting down. */
+  goingAway: 1001,
+} as const;

@@ -1,0 +1,90 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { PERMISSIONS, EXTRA_FLAGS } from '@fieldlink/domain/permissions';
+
+/** Local-storage key of the session token (`{product}Token`). */
+export const TOKEN_STORAGE_KEY = 'fieldlinkToken';
+
+const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^\\s*[^\\s@]+@[^\\s@]+\\s*$' });
+const Password = Type.String({ minLength: 1, maxLength: 1024 });
+/** New passwords: at least 10 characters (ASVS 2.1.1 asks 12 for user-chosen; 10 with the breach-list-free setting here). */
+export const NewPassword = Type.String({ minLength: 10, maxLength: 1024 });
+
+export const PermissionName = Type.Union(PERMISSIONS.map((p) => Type.Literal(p)));
+export const ExtraFlagName = Type.Union(EXTRA_FLAGS.map((p) => Type.Literal(p)));
+
+export const SigninBody = Type.Object({ email: Email, password: Password }, { additionalProperties: false });
+export type SigninBody = Static<typeof SigninBody>;
+export const JwtAnswer = Type.Object({ jwt: Type.String() });
+export type JwtAnswer = Static<typeof JwtAnswer>;
+
+export const AttachmentPoint = Type.Object({
+  path: Type.String(),
+  permissions: Type.Array(PermissionName),
+  secretPermissions: Type.Array(ExtraFlagName),
+  appType: Type.String(),
+});
+export type AttachmentPoint = Static<typeof AttachmentPoint>;
+
+export const LinkedAccount = Type.Object({ accountId: Type.String(), attachmentPoints: Type.Array(AttachmentPoint) });
+export type LinkedAccount = Static<typeof LinkedAccount>;
+
+export const SelfAnswer = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  firstName: Type.String(),
+  lastName: Type.String(),
+  theme: Type.Union([Type.String(), Type.Null()]),
+  linkedAccounts: Type.Array(LinkedAccount),
+});
+export type SelfAnswer = Static<typeof SelfAnswer>;
+
+/** Sign-up from an invitation (`POST /user`). The invitation code comes from the mailed link. */
+export const SignupBody = Type.Object(
+  {
+    email: Email,
+    password: NewPassword,
+    firstName: Type.String({ minLength: 1, maxLength: 100 }),
+    lastName: Type.String({ minLength: 1, maxLength: 100 }),
+    code: Type.String({ minLength: 16, maxLength: 128 }),
+  },
+  { additionalProperties: false },
+);
+export type SignupBody = Static<typeof SignupBody>;
+
+/** `POST /user/password`: set a new password with the mailed reset code. */
+export const PasswordResetBody = Type.Object(
+  { email: Email, code: Type.String({ minLength: 16, maxLength: 128 }), password: NewPassword },
+  { additionalProperties: false },
+);
+export type PasswordResetBody = Static<typeof PasswordResetBody>;
+
+export const EmailResetCodeBody = Type.Object(
+  {
+    email: Email,
+    subdomain: Type.Optional(Type.String({ maxLength: 63 })),
+    isLinkReset: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type EmailResetCodeBody = Static<typeof EmailResetCodeBody>;
+
+export const EventLogBody = Type.Object(
+  { error: Type.String({ maxLength: 10_000 }), errorInfo: Type.Optional(Type.Unknown()) },
+  { additionalProperties: false },
+);
+export type EventLogBody = Static<typeof EventLogBody>;
+
+/** Public configuration loaded by the browser at start-up (no sign-in needed). */
+export const ClientConfig = Type.Object({
+  productName: Type.String(),
+  clientVersion: Type.String(),
+  defaultTheme: Type.String(),
+  mapTileUrl: Type.Union([Type.String(), Type.Null()]),
+  mapKey: Type.Union([Type.String(), Type.Null()]),
+  geocoderUrl: Type.Union([Type.String(), Type.Null()]),
+});
+export type ClientConfig = Static<typeof ClientConfig>;
+
+/** Headers every call of the web client carries (specification §7). */
+export const CLIENT_TYPE = 'WEB';
+export const CLIENT_VERSION = '0.17.8';

@@ -1,0 +1,35 @@
+import { defineConfig } from 'vitest/config';
+
+// One runner for every suite. `npm test` runs the unit and API projects, then `e2e` against a built app.
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'domain', include: ['packages/domain/src/**/*.test.ts'] } },
+      { test: { name: 'api', include: ['packages/api/src/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'server',
+          include: ['apps/server/src/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          // Servers, brokers and databases per file: keep files apart, run two at a time on 2 cores.
+          pool: 'forks',
+          maxWorkers: 2,
+        },
+      },
+      { test: { name: 'simulator', include: ['apps/simulator/src/**/*.test.ts'], testTimeout: 30_000 } },
+      { test: { name: 'web', include: ['apps/web/src/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/src/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          pool: 'forks',
+          maxWorkers: 1,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
