@@ -1,3 +1,5 @@
+import { ACCOUNTS_USER_VARIANT } from './user-variant';
+
 /** Permissions of specification §6, in the order the specification lists them. */
 export const PERMISSIONS = [
   'ADMIN',
@@ -32,3 +34,175 @@ export const EXTRA_FLAGS = [
   'MOSNIX_BROADCAST_SPRAY',
 ] as const;
 export type ExtraFlag = (typeof EXTRA_FLAGS)[number];
+
+/** Display labels the specification gives; every other permission is shown by its name. */
+export const PERMISSION_LABELS: Readonly<Partial<Record<Permission, string>>> = {
+  ALARM: 'Alarm Responder',
+  REPORTING_PLUS: 'Financial Loss',
+};
+
+/** The label of a permission. */
+export function permissionLabel(permission: Permission): string {
+  return PERMISSION_LABELS[permission] ?? permission;
+}
+
+/** Permissions shown at the top of the permission tree (§6). */
+export const TOP_LEVEL_PERMISSIONS = ['VIEW_DASH', 'VIEW_ACCOUNTS', 'READ_REPORTS', 'ALARM', 'REPORTING'] as const;
+
+/** Each sub-permission and the parent it needs: without the parent, it is not held. */
+export const PERMISSION_PARENTS: Readonly<Partial<Record<Permission, Permission>>> = {
+  ADD_EDIT_DELETE_SCENES: 'VIEW_DASH',
+  ADD_EDIT_DELETE_WIDGETS: 'VIEW_DASH',
+  ADD_EDIT_DELETE_GROUPS: 'VIEW_ACCOUNTS',
+  INVITE_USERS: 'VIEW_ACCOUNTS',
+  EDIT_DELETE_USERS: 'VIEW_ACCOUNTS',
+  CUD_REPORTS: 'READ_REPORTS',
+  READ_REPORT_SCHEDULES: 'READ_REPORTS',
+  CUD_REPORT_SCHEDULES: 'READ_REPORTS',
+  REPORTING_PLUS: 'REPORTING',
+};
+
+/**
+ * Who is asking: the permissions and extra flags of the user's first attachment point (see
+ * {@link effectivePermissions}) and the user variant of the account.
+ */
+export interface PermissionSubject {
+  permissions: readonly Permission[];
+  secretPermissions?: readonly ExtraFlag[];
+  userVariant?: string | null;
+}
+
+/** True when the subject is an administrator: ADMIN as a permission or as an extra flag. */
+export function isAdmin(subject: PermissionSubject): boolean {
+  return subject.permissions.includes('ADMIN') || (subject.secretPermissions ?? []).includes('ADMIN');
+}
+
+/** True when the subject holds the permission: ADMIN holds all; a sub-permission also needs its parent. */
+export function holdsPermission(subject: PermissionSubject, permission: Permission): boolean {
+  if (isAdmin(subject)) return true;
+  if (!subject.permissions.includes(permission)) return false;
+  const parent = PERMISSION_PARENTS[permission];
+  return parent === undefined || holdsPermission(subject, parent);
+}
+
+/** True when the subject holds the extra flag: through its secret permissions, or as ADMIN. */
+export function holdsFlag(subject: PermissionSubject, flag: ExtraFlag): boolean {
+  return isAdmin(subject) || (subject.secretPermissions ?? []).includes(flag);
+}
+
+/** Every permission the subject effectively holds, in the specification's order. */
+export function heldPermissions(subject: PermissionSubject): Permission[] {
+  return PERMISSIONS.filter((permission) => holdsPermission(subject, permission));
+}
+
+/** Every extra flag the subject effectively holds. */
+export function heldFlags(subject: PermissionSubject): ExtraFlag[] {
+  return EXTRA_FLAGS.filter((flag) => holdsFlag(subject, flag));
+}
+
+type CapabilityRule = (subject: PermissionSubject) => boolean;
+
+const permission =
+  (name: Permission): CapabilityRule =>
+  (subject) =>
+    holdsPermission(subject, name);
+const flag =
+  (name: ExtraFlag): CapabilityRule =>
+  (subject) =>
+    holdsFlag(subject, name);
+
+/**
+ * Every capability of the console and the rule that grants it: the one table of §6. Sub-permissions
+ * need their parent through {@link holdsPermission}; ADMIN passes every rule.
+ */
+export const CAPABILITY_RULES = {
+  /** Sign-in is refused (to /dashAccessDeny) without it. Variant "2" accepts only VIEW_ACCOUNTS. */
+  accessDashboard: (subject) =>
+    subject.userVariant === ACCOUNTS_USER_VARIANT
+      ? holdsPermission(subject, 'VIEW_ACCOUNTS')
+      : holdsPermission(subject, 'VIEW_DASH') || holdsPermission(subject, 'VIEW_ACCOUNTS'),
+  /** Dashboards and live device values; without it no device subscriptions are made. */
+  viewDashboard: permission('VIEW_DASH'),
+  editScenes: permission('ADD_EDIT_DELETE_SCENES'),
+  editWidgets: permission('ADD_EDIT_DELETE_WIDGETS'),
+  viewAccounts: permission('VIEW_ACCOUNTS'),
+  /** Add, rename, move and delete groups; move devices and users between groups. */
+  editGroups: permission('ADD_EDIT_DELETE_GROUPS'),
+  inviteUsers: permission('INVITE_USERS'),
+  editUsers: permission('EDIT_DELETE_USERS'),
+  /** Provision a device (`POST /device`). */
+  addDevices: permission('ADD_DEVICES'),
+  respondToAlarms: permission('ALARM'),
+  readReports: permission('READ_REPORTS'),
+  editReports: permission('CUD_REPORTS'),
+  readReportSchedules: permission('READ_REPORT_SCHEDULES'),
+  editReportSchedules: permission('CUD_REPORT_SCHEDULES'),
+  reporting: permission('REPORTING'),
+  reportingPlus: permission('REPORTING_PLUS'),
+  endBrew: permission('END_BREW'),
+  editBrewInfo: permission('EDIT_BREW_INFO'),
+  submitOta: flag('OTA_UPDATE'),
+  viewAdvancedDeviceInfo: flag('ADV_DEVICE_INFO'),
+  deleteBrew: flag('BREW_DELETE'),
+  calibrateCo2TotalGain: flag('BREW_CALIB_CO2_TOTAL_GAIN'),
+  broadcastSpray: flag('MOSNIX_BROADCAST_SPRAY'),
+  /** The Device Plan row and plan changes. */
+  viewDevicePlan: isAdmin,
+  /** The list of devices with a pending over-the-air update, and approving them. */
+  viewPendingOta: isAdmin,
+  /** Any user may mute or unmute disconnection alerts of their own devices. */
+  muteOwnDevices: () => true,
+} satisfies Record<string, CapabilityRule>;
+
+/** A capability of the console. */
+export type Capability = keyof typeof CAPABILITY_RULES;
+
+/** Every capability name. */
+export const CAPABILITIES = Object.keys(CAPABILITY_RULES) as Capability[];
+
+/** True when the subject has the capability. */
+export function can(subject: PermissionSubject, capability: Capability): boolean {
+  return CAPABILITY_RULES[capability](subject);
+}
+
+/** An attachment point as far as permissions go. */
+export interface PermissionSource {
+  permissions: readonly Permission[];
+  secretPermissions?: readonly ExtraFlag[];
+}
+
+/**
+ * The permissions of a user: those of the first attachment point of its linked accounts, in order
+ * (§6). Linked accounts without attachment points are passed over; without any, nothing is held.
+ */
+export function effectivePermissions(linkedAccounts: readonly { attachmentPoints: readonly PermissionSource[] }[]): {
+  permissions: Permission[];
+  secretPermissions: ExtraFlag[];
+} {
+  const first = linkedAccounts.find((account) => account.attachmentPoints.length > 0)?.attachmentPoints[0];
+  return { permissions: [...(first?.permissions ?? [])], secretPermissions: [...(first?.secretPermissions ?? [])] };
+}
+
+/** What the user is granting another (on invite or user edit). */
+export interface PermissionGrant {
+  permissions?: readonly Permission[];
+  secretPermissions?: readonly ExtraFlag[];
+}
+
+/** True when the granter holds everything it grants: a user may grant only permissions it holds. */
+export function canGrant(granter: PermissionSubject, grant: PermissionGrant): boolean {
+  return (
+    (grant.permissions ?? []).every((name) => holdsPermission(granter, name)) &&
+    (grant.secretPermissions ?? []).every((name) => holdsFlag(granter, name))
+  );
+}
+
+/**
+ * Where a user lands after a device is read (§4): the device dash with VIEW_DASH, else the account
+ * tree with VIEW_ACCOUNTS, else nowhere (null).
+ */
+export function landingAfterDeviceRead(subject: PermissionSubject): 'dash' | 'accounts' | null {
+  if (holdsPermission(subject, 'VIEW_DASH')) return 'dash';
+  if (holdsPermission(subject, 'VIEW_ACCOUNTS')) return 'accounts';
+  return null;
+}

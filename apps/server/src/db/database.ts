@@ -1,0 +1,62 @@
+import path from 'node:path';
+import fs from 'node:fs';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import type { Database } from './schema';
+import * as initial from './migrations/2026-11-21T0000-initial';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Storage {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+/** Every migration, in order. Listed here rather than read from disk so a bundle carries them. */
+const MIGRATIONS: Record<string, Migration> = {
+  '2026-11-21T0000-initial': initial,
+};
+
+// bigint columns hold unix milliseconds: well inside Number's exact range.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
+
+/** True when the URL names a PostgreSQL database rather than a SQLite file. */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//.test(url);
+}
+
+/**
+ * Opens the database named by `url` (a `postgres://` URL or a SQLite file path, `:memory:` included).
+ * SQLite runs in WAL mode with a busy timeout so ingest and reads never fail with SQLITE_BUSY.
+ */
+export function openStorage(url: string): Storage {
+  if (isPostgresUrl(url)) {
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // A terminated connection must not crash the process (node-postgres emits on the idle client).
+    pool.on('error', () => undefined);
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  const file = url.replace(/^sqlite:(\/\/)?/, '');
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SqliteDatabase(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** Brings the schema up to date; throws with the failing migration's error. */
+export async function migrate(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}

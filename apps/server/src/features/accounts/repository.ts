@@ -1,0 +1,50 @@
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Database } from '../../db/schema';
+
+/** LIKE pattern for "below this path", with LIKE's own wildcards escaped (ids may hold `_`). */
+function belowPattern(path: string): string {
+  return `${path.replace(/[\\%_]/g, (char) => `\\${char}`)}/%`;
+}
+
+/** The group at `path` and every group beneath it. */
+export function groupsUnder(db: Kysely<Database>, path: string) {
+  return db
+    .selectFrom('groups')
+    .innerJoin('accounts', 'accounts.id', 'groups.account_id')
+    .selectAll('groups')
+    .select('accounts.app_type as app_type')
+    .where((eb) =>
+      eb.or([eb('groups.path', '=', path), sql<boolean>`groups.path like ${belowPattern(path)} escape '\\'`]),
+    )
+    .orderBy('groups.path')
+    .execute();
+}
+
+export function devicesInGroups(db: Kysely<Database>, groupIds: readonly string[]) {
+  return groupIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('devices')
+        .select(['id', 'group_id', 'name', 'sn', 'thing_name', 'is_connected', 'last_connection', 'last_disconnection'])
+        .where('group_id', 'in', groupIds)
+        .orderBy('name')
+        .execute();
+}
+
+/** Users attached at any of the paths, with the path they are attached at. */
+export function usersAttachedAt(db: Kysely<Database>, paths: readonly string[]) {
+  return paths.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('attachment_points')
+        .innerJoin('users', 'users.id', 'attachment_points.user_id')
+        .select(['attachment_points.path', 'users.email', 'users.first_name', 'users.last_name'])
+        .where('attachment_points.path', 'in', paths)
+        .orderBy('users.email')
+        .execute();
+}
+
+export function findAccount(db: Kysely<Database>, id: string) {
+  return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+}

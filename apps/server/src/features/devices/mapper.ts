@@ -1,0 +1,45 @@
+import type { Device } from '@fieldlink/api/device';
+import type { DeviceWithPath } from './repository';
+
+function json<T>(text: string | null, fallback: T): T {
+  return text ? (JSON.parse(text) as T) : fallback;
+}
+
+/** The one mapping of a stored device row to the API's Device. */
+export function toDevice(row: DeviceWithPath): Device {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    groupId: row.group_id,
+    name: row.name,
+    sn: row.sn,
+    thingName: row.thing_name,
+    fw: row.fw,
+    model: row.model,
+    hw: row.hw,
+    site: row.site,
+    plan: row.plan === 'PREMIUM' ? 'PREMIUM' : 'FREE',
+    base: row.base,
+    custom: row.custom,
+    espFw: row.esp_fw,
+    hwPlatform: row.hw_platform,
+    updatePoint: row.update_point,
+    uploadInterval: row.upload_interval,
+    logInterval: row.log_interval,
+    timeDate: json(row.time_date, null),
+    channels: json(row.channels, []),
+    registers: json(row.registers, {}),
+    ports: json(row.ports, []),
+    location: json(row.location, null),
+    path: row.path,
+    createdAt: row.created_at,
+    isConnected: row.is_connected === 1,
+    lastConnection: row.last_connection,
+    lastDisconnection: row.last_disconnection,
+    otaPendingSubmittedAt: row.ota_pending_submitted_at,
+    tags: json(row.tags, []),
+    health: json(row.health, null),
+    status: json(row.status, {}),
+    alarmsHaveBeenRead: row.alarms_have_been_read === 1,
+  };
+}

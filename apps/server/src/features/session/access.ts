@@ -1,0 +1,24 @@
+import { can, effectivePermissions, type Capability, type PermissionSubject } from '@fieldlink/domain/permissions';
+import { isUnderPath } from '@fieldlink/domain/group-path';
+import { forbidden } from '../../http-errors';
+import type { UserContext } from './user-context';
+
+/** The caller as the domain's permission table sees it: the first attachment point (§6). */
+export function permissionSubject(user: UserContext): PermissionSubject {
+  return { ...effectivePermissions([{ attachmentPoints: user.attachmentPoints }]), userVariant: user.userVariant };
+}
+
+/** True when the caller has the capability. */
+export function userCan(user: UserContext, capability: Capability): boolean {
+  return can(permissionSubject(user), capability);
+}
+
+/** Throws 403 unless the caller has the capability. */
+export function requireCapability(user: UserContext, capability: Capability): void {
+  if (!userCan(user, capability)) throw forbidden();
+}
+
+/** True when a group path lies under one of the caller's attachment points. */
+export function inScope(user: UserContext, groupPath: string): boolean {
+  return user.attachmentPoints.some((point) => isUnderPath(groupPath, point.path));
+}

@@ -1,0 +1,123 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  ClientConfig,
+  EmailResetCodeBody,
+  EventLogBody,
+  JwtAnswer,
+  PasswordResetBody,
+  SelfAnswer,
+  SigninBody,
+  SignupBody,
+} from '@fieldlink/api/session';
+import { ErrorAnswer, OkAnswer } from '@fieldlink/api/errors';
+import { signedInUser } from '../../plugins/auth';
+import { newId } from '../../security/secrets';
+import type { SessionService } from './service';
+
+const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 409: ErrorAnswer, 429: ErrorAnswer };
+
+/** Session calls of core §7, the crash report and the public client configuration. */
+export const sessionRoutes: FastifyPluginAsyncTypebox<{
+  sessions: SessionService;
+  clientConfig: ClientConfig;
+}> = async (app, { sessions, clientConfig }) => {
+  const tags = ['session'];
+  app.post(
+    '/signin',
+    { schema: { tags, summary: 'Sign in', body: SigninBody, response: { 200: JwtAnswer, ...errors } } },
+    (request) => sessions.signIn(request.body.email, request.body.password, request.ip),
+  );
+  app.post(
+    '/signout',
+    {
+      onRequest: app.authenticate,
+      schema: { tags, summary: 'Sign out: revokes this token', response: { 200: OkAnswer } },
+    },
+    async (request) => {
+      await sessions.signOut(signedInUser(request));
+      return { ok: true as const };
+    },
+  );
+  app.get(
+    '/self',
+    {
+      onRequest: app.authenticate,
+      schema: { tags, summary: 'The signed-in user', response: { 200: SelfAnswer, 401: ErrorAnswer } },
+    },
+    async (request) => sessions.self(signedInUser(request)),
+  );
+  app.post(
+    '/user',
+    {
+      schema: {
+        tags,
+        summary: 'Sign up from an invitation',
+        body: SignupBody,
+        response: { 200: JwtAnswer, ...errors },
+      },
+    },
+    (request) => sessions.signUp(request.body),
+  );
+  app.post(
+    '/user/password/email-reset-code',
+    {
+      schema: {
+        tags,
+        summary: 'Mail a password reset link',
+        body: EmailResetCodeBody,
+        response: { 200: OkAnswer, ...errors },
+      },
+    },
+    async (request) => {
+      await sessions.requestPasswordReset(request.body.email, request.ip);
+      return { ok: true as const };
+    },
+  );
+  app.post(
+    '/user/password',
+    {
+      schema: {
+        tags,
+        summary: 'Set a new password with a mailed code',
+        body: PasswordResetBody,
+        response: { 200: JwtAnswer, ...errors },
+      },
+    },
+    (request) => sessions.resetPassword(request.body, request.ip),
+  );
+  app.post(
+    '/event-log',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Report a crash of the web client',
+        body: EventLogBody,
+        response: { 200: OkAnswer },
+      },
+    },
+    async (request) => {
+      // The crash screen may show before sign-in: a token is used when present, never required.
+      const user = await app.userFromToken(request.headers.authorization?.replace(/^Bearer /, '') ?? null);
+      request.log.warn({ userId: user?.id, error: request.body.error }, 'Web client crash reported');
+      await app.storage.db
+        .insertInto('event_log')
+        .values({
+          id: newId(),
+          user_id: user?.id ?? null,
+          error: request.body.error,
+          error_info:
+            request.body.errorInfo === undefined ? null : JSON.stringify(request.body.errorInfo).slice(0, 20_000),
+          created_at: Date.now(),
+        })
+        .execute();
+      return { ok: true as const };
+    },
+  );
+  app.get(
+    '/client-config',
+    {
+      schema: { tags: ['system'], summary: 'Public configuration of the web client', response: { 200: ClientConfig } },
+    },
+    async () => clientConfig,
+  );
+};

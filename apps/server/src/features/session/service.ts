@@ -1,0 +1,214 @@
+import type { Kysely } from 'kysely';
+import { normaliseEmail } from '@fieldlink/domain/email';
+import type { JwtAnswer, PasswordResetBody, SelfAnswer, SignupBody } from '@fieldlink/api/session';
+import type { Database } from '../../db/schema';
+import { HttpError } from '../../http-errors';
+import type { Mailer } from '../../mail/mailer';
+import { decoyPasswordHash, hashPassword, verifyPassword } from '../../security/passwords';
+import { RateLimiter } from '../../security/rate-limit';
+import { hashSecret, newCode, newId } from '../../security/secrets';
+import type { TokenService } from '../../security/tokens';
+import { findUserByEmail } from './repository';
+import { linkedAccountsOf, type UserContext } from './user-context';
+
+const MINUTE = 60_000;
+const RESET_CODE_TTL_MS = 60 * MINUTE;
+
+function tooMany(limiter: RateLimiter, key: string, message: string): HttpError {
+  return new HttpError(429, message, { 'retry-after': String(limiter.retryAfterSeconds(key)) });
+}
+
+export interface SessionServiceOptions {
+  db: Kysely<Database>;
+  tokens: TokenService;
+  mailer: Mailer;
+  publicUrl: string;
+  /** Called when a user's sessions end (password change), to close their sockets. */
+  onSessionsEnded?: (userId: string) => void;
+  /** Called when one token is signed out, to close the sockets opened with it. */
+  onSignedOut?: (jti: string) => void;
+}
+
+/** Sign-in, sign-up, password reset and the caller's own record. */
+export class SessionService {
+  // Failed sign-ins: 10 per account and 100 per address in 15 minutes (SECURITY.md 8).
+  private readonly signinByAccount = new RateLimiter(10, 15 * MINUTE);
+  private readonly signinByAddress = new RateLimiter(100, 15 * MINUTE);
+  // Reset requests and attempts: 5 per account and 30 per address an hour.
+  private readonly resetByAccount = new RateLimiter(5, 60 * MINUTE);
+  private readonly resetByAddress = new RateLimiter(30, 60 * MINUTE);
+
+  constructor(private readonly options: SessionServiceOptions) {}
+
+  async signIn(rawEmail: string, password: string, address: string): Promise<JwtAnswer> {
+    const email = normaliseEmail(rawEmail);
+    const accountKey = `account:${email}`;
+    const addressKey = `address:${address}`;
+    if (this.signinByAccount.isLimited(accountKey)) {
+      throw tooMany(this.signinByAccount, accountKey, 'Too many sign-in attempts. Please try again later.');
+    }
+    if (this.signinByAddress.isLimited(addressKey)) {
+      throw tooMany(this.signinByAddress, addressKey, 'Too many sign-in attempts. Please try again later.');
+    }
+    const user = await findUserByEmail(this.options.db, email);
+    const matches = await verifyPassword(password, user?.password_hash ?? (await decoyPasswordHash()));
+    if (!user || !matches) {
+      this.signinByAccount.hit(accountKey);
+      this.signinByAddress.hit(addressKey);
+      throw new HttpError(401, 'Bad Login Info');
+    }
+    this.signinByAccount.reset(accountKey);
+    return { jwt: await this.options.tokens.issue(user.id, user.token_version) };
+  }
+
+  async signOut(user: UserContext): Promise<void> {
+    await this.options.tokens.revoke(user.claims);
+    this.options.onSignedOut?.(user.claims.jti);
+  }
+
+  self(user: UserContext): SelfAnswer {
+    return {
+      id: user.id,
+      email: user.email,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      theme: user.theme,
+      linkedAccounts: linkedAccountsOf(user),
+    };
+  }
+
+  /** Sign-up from an invitation: the mailed code names the account, place and permissions. */
+  async signUp(body: SignupBody): Promise<JwtAnswer> {
+    const email = normaliseEmail(body.email);
+    const { db } = this.options;
+    const invitation = await db
+      .selectFrom('invitations')
+      .selectAll()
+      .where('code_hash', '=', hashSecret(body.code))
+      .executeTakeFirst();
+    if (
+      !invitation ||
+      invitation.email !== email ||
+      invitation.used_at !== null ||
+      invitation.expires_at < Date.now()
+    ) {
+      throw new HttpError(400, 'This invitation is not valid any more. Please ask for a new one.');
+    }
+    if (await findUserByEmail(db, email)) {
+      throw new HttpError(409, 'An account with this e-mail already exists. Please sign in.');
+    }
+    const userId = newId();
+    const passwordHash = await hashPassword(body.password);
+    await db.transaction().execute(async (trx) => {
+      const claimed = await trx
+        .updateTable('invitations')
+        .set({ used_at: Date.now() })
+        .where('code_hash', '=', invitation.code_hash)
+        .where('used_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) throw new HttpError(400, 'This invitation has already been used.');
+      await trx
+        .insertInto('users')
+        .values({
+          id: userId,
+          email,
+          password_hash: passwordHash,
+          first_name: body.firstName.trim(),
+          last_name: body.lastName.trim(),
+          theme: null,
+          muted_devices: '[]',
+          latest_user_update_id: null,
+          token_version: 0,
+          created_at: Date.now(),
+        })
+        .execute();
+      await trx
+        .insertInto('attachment_points')
+        .values({
+          id: newId(),
+          user_id: userId,
+          account_id: invitation.account_id,
+          ordinal: 0,
+          path: invitation.path,
+          permissions: invitation.permissions,
+          secret_permissions: invitation.secret_permissions,
+          app_type: invitation.app_type,
+        })
+        .execute();
+    });
+    return { jwt: await this.options.tokens.issue(userId, 0) };
+  }
+
+  /** Mails a reset link when the account exists; answers the same either way (no account discovery). */
+  async requestPasswordReset(rawEmail: string, address: string): Promise<void> {
+    const email = normaliseEmail(rawEmail);
+    this.limitReset(email, address);
+    const user = await findUserByEmail(this.options.db, email);
+    if (!user) return;
+    const code = newCode();
+    await this.options.db
+      .insertInto('password_resets')
+      .values({
+        code_hash: hashSecret(code),
+        user_id: user.id,
+        expires_at: Date.now() + RESET_CODE_TTL_MS,
+        used_at: null,
+      })
+      .execute();
+    const link = `${this.options.publicUrl}/reset-password?email=${encodeURIComponent(email)}&code=${code}`;
+    await this.options.mailer.send({
+      to: email,
+      subject: 'Reset your Fieldlink password',
+      text: `Someone asked to reset the password of your Fieldlink account.\n\nTo choose a new password, open:\n${link}\n\nThe link works once, for one hour. If you did not ask for it, ignore this mail.`,
+      link,
+    });
+  }
+
+  /** Sets a new password with a mailed code; every earlier session of the user ends. */
+  async resetPassword(body: PasswordResetBody, address: string): Promise<JwtAnswer> {
+    const email = normaliseEmail(body.email);
+    this.limitReset(email, address);
+    const { db } = this.options;
+    const user = await findUserByEmail(db, email);
+    const reset = user
+      ? await db
+          .selectFrom('password_resets')
+          .selectAll()
+          .where('code_hash', '=', hashSecret(body.code))
+          .where('user_id', '=', user.id)
+          .executeTakeFirst()
+      : undefined;
+    if (!user || !reset || reset.used_at !== null || reset.expires_at < Date.now()) {
+      throw new HttpError(400, 'This reset link is not valid any more. Please ask for a new one.');
+    }
+    const passwordHash = await hashPassword(body.password);
+    const tokenVersion = user.token_version + 1;
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('password_resets')
+        .set({ used_at: Date.now() })
+        .where('code_hash', '=', reset.code_hash)
+        .execute();
+      await trx
+        .updateTable('users')
+        .set({ password_hash: passwordHash, token_version: tokenVersion })
+        .where('id', '=', user.id)
+        .execute();
+    });
+    this.options.onSessionsEnded?.(user.id);
+    return { jwt: await this.options.tokens.issue(user.id, tokenVersion) };
+  }
+
+  private limitReset(email: string, address: string): void {
+    const accountKey = `account:${email}`;
+    const addressKey = `address:${address}`;
+    for (const [limiter, key] of [
+      [this.resetByAccount, accountKey],
+      [this.resetByAddress, addressKey],
+    ] as const) {
+      if (limiter.isLimited(key))
+        throw tooMany(limiter, key, 'Too many password reset attempts. Please try again later.');
+      limiter.hit(key);
+    }
+  }
+}

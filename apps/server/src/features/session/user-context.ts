@@ -1,0 +1,57 @@
+import type { Kysely } from 'kysely';
+import type { AttachmentPoint, LinkedAccount } from '@fieldlink/api/session';
+import type { ExtraFlag, Permission } from '@fieldlink/domain/permissions';
+import type { Database } from '../../db/schema';
+import type { TokenClaims } from '../../security/tokens';
+import { attachmentPointsOf, findUserById } from './repository';
+
+/** The signed-in caller of a request or socket, as every permission and scope check sees it. */
+export interface UserContext {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  theme: string | null;
+  claims: TokenClaims;
+  /** Every attachment point, in order; permissions come from the first (specification §6). */
+  attachmentPoints: (AttachmentPoint & { accountId: string })[];
+  /** User variant of the first attachment point's account ("2": accounts-centred). */
+  userVariant: string | null;
+}
+
+/** Loads the caller behind verified token claims; null when the user no longer exists. */
+export async function loadUserContext(db: Kysely<Database>, claims: TokenClaims): Promise<UserContext | null> {
+  const [user, points] = await Promise.all([findUserById(db, claims.userId), attachmentPointsOf(db, claims.userId)]);
+  if (!user) return null;
+  const firstAccountId = points[0]?.account_id;
+  const account = firstAccountId
+    ? await db.selectFrom('accounts').select('user_variant').where('id', '=', firstAccountId).executeTakeFirst()
+    : undefined;
+  return {
+    id: user.id,
+    email: user.email,
+    firstName: user.first_name,
+    lastName: user.last_name,
+    theme: user.theme,
+    claims,
+    attachmentPoints: points.map((point) => ({
+      accountId: point.account_id,
+      path: point.path,
+      permissions: JSON.parse(point.permissions) as Permission[],
+      secretPermissions: JSON.parse(point.secret_permissions) as ExtraFlag[],
+      appType: point.app_type,
+    })),
+    userVariant: account?.user_variant ?? null,
+  };
+}
+
+/** The caller's attachment points grouped by account, as `GET /self` answers them. */
+export function linkedAccountsOf(user: UserContext): LinkedAccount[] {
+  const byAccount = new Map<string, LinkedAccount>();
+  for (const { accountId, ...point } of user.attachmentPoints) {
+    const linked = byAccount.get(accountId) ?? { accountId, attachmentPoints: [] };
+    linked.attachmentPoints.push(point);
+    byAccount.set(accountId, linked);
+  }
+  return [...byAccount.values()];
+}

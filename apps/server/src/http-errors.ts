@@ -1,0 +1,29 @@
+/** An error with the status and message the client is meant to see. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+const NAMES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  429: 'Too Many Requests',
+  503: 'Service Unavailable',
+};
+
+/** The `{statusCode, error, message}` body of a failed call. */
+export function errorBody(statusCode: number, message: string) {
+  return { statusCode, error: NAMES[statusCode] ?? 'Error', message };
+}
+
+export const notFound = (message = 'Not found.') => new HttpError(404, message);
+export const forbidden = (message = 'You do not have permission to do that.') => new HttpError(403, message);

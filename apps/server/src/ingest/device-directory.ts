@@ -1,0 +1,37 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+
+/** What ingest needs to know about a device, cached by thing name. */
+export interface DeviceRef {
+  id: string;
+  thingName: string;
+  secretHash: string;
+}
+
+/**
+ * Thing name -> device lookup for the broker and ingest hot paths. Entries are loaded on first use
+ * and dropped when a device is provisioned again or deleted.
+ */
+export class DeviceDirectory {
+  private readonly cache = new Map<string, DeviceRef | null>();
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async find(thingName: string): Promise<DeviceRef | null> {
+    const cached = this.cache.get(thingName);
+    if (cached !== undefined) return cached;
+    const row = await this.db
+      .selectFrom('devices')
+      .select(['id', 'thing_name', 'secret_hash'])
+      .where('thing_name', '=', thingName)
+      .executeTakeFirst();
+    const ref = row ? { id: row.id, thingName: row.thing_name, secretHash: row.secret_hash } : null;
+    // Unknown names are not cached: a device provisioned a moment later must be able to connect.
+    if (ref) this.cache.set(thingName, ref);
+    return ref;
+  }
+
+  forget(thingName: string): void {
+    this.cache.delete(thingName);
+  }
+}

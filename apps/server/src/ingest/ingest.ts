@@ -1,0 +1,181 @@
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { DeviceFrame, type ConfigFrame, type LogFrame, type ReplyFrame } from '@fieldlink/api/device-frames';
+import type { LatestValue } from '@fieldlink/api/realtime';
+import { upgradeFrame } from '@fieldlink/domain/frame-upgrade';
+import { isTooFarInFuture, toMillis } from '@fieldlink/domain/timestamps';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import type { DeviceDirectory, DeviceRef } from './device-directory';
+import type { DeviceUpdate, FrameWriter, LatestRow, LogRow } from './frame-writer';
+
+const frameCheck = TypeCompiler.Compile(DeviceFrame);
+
+export interface IngestCounters {
+  frames: number;
+  dataPoints: number;
+  rejected: number;
+  futureDropped: number;
+}
+
+export interface IngestLogger {
+  warn(object: object, message: string): void;
+}
+
+/** Receives command replies; ingest hands them over without storing them. */
+export interface ReplySink {
+  resolve(thingName: string, reply: ReplyFrame): void;
+}
+
+type FrameResult = { ok: true; frame: DeviceFrame } | { ok: false; error: string };
+
+/** Parses, upgrades and validates one payload. Never throws. */
+export function parseFrame(payload: Buffer | string): FrameResult {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(typeof payload === 'string' ? payload : payload.toString('utf8'));
+  } catch {
+    return { ok: false, error: 'Frame is not JSON' };
+  }
+  const upgraded = upgradeFrame(raw);
+  if (!upgraded.ok) return { ok: false, error: upgraded.error };
+  if (!frameCheck.Check(upgraded.frame)) {
+    const first = frameCheck.Errors(upgraded.frame).First();
+    return { ok: false, error: `Invalid frame: ${first ? `${first.path || '/'} ${first.message}` : 'unknown shape'}` };
+  }
+  return { ok: true, frame: upgraded.frame };
+}
+
+const CONFIG_COLUMNS = {
+  sn: 'sn',
+  fw: 'fw',
+  model: 'model',
+  hw: 'hw',
+  base: 'base',
+  custom: 'custom',
+  espFw: 'esp_fw',
+  hwPlatform: 'hw_platform',
+  updatePoint: 'update_point',
+  uploadInterval: 'upload_interval',
+  logInterval: 'log_interval',
+} as const satisfies Partial<Record<keyof ConfigFrame, keyof DeviceUpdate>>;
+
+/**
+ * Turns device frames into stored rows and events. `handle` resolves once the frame is committed
+ * (or was rejected): the broker acknowledges a QoS 1 publish only then.
+ */
+export class Ingest {
+  readonly counters: IngestCounters = { frames: 0, dataPoints: 0, rejected: 0, futureDropped: 0 };
+  private readonly lastWarning = new Map<string, number>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly writer: FrameWriter,
+    private readonly directory: DeviceDirectory,
+    private readonly replies: ReplySink,
+    private readonly logger: IngestLogger,
+  ) {}
+
+  async handle(thingName: string, payload: Buffer, now = Date.now()): Promise<void> {
+    const device = await this.directory.find(thingName);
+    if (!device) return this.reject(thingName, 'Unknown device');
+    const parsed = parseFrame(payload);
+    if (!parsed.ok) return this.reject(thingName, parsed.error);
+    const frame = parsed.frame;
+    this.counters.frames += 1;
+    switch (frame.type) {
+      case 'log':
+        return this.handleLog(device, frame, now);
+      case 'health': {
+        const health = { ...frame.health, t: toMillis(frame.health.t ?? frame.t) };
+        return this.writer.write({
+          deviceUpdate: { deviceId: device.id, update: { health: JSON.stringify(health) } },
+          events: [{ type: 'server/health', thingName, health }],
+        });
+      }
+      case 'status':
+        return this.writer.write({
+          deviceUpdate: { deviceId: device.id, update: { status: JSON.stringify(frame.status) } },
+          events: [{ type: 'server/alarms', thingName, status: frame.status }],
+        });
+      case 'config':
+        return this.handleConfig(device, frame);
+      case 'conn':
+        return this.connectionChanged(device, frame.connected, now);
+      case 'reply':
+        this.replies.resolve(thingName, frame);
+        return;
+    }
+  }
+
+  /** Records a connect or disconnect seen by the broker or told by the device. */
+  connectionChanged(device: DeviceRef, connected: boolean, t = Date.now()): Promise<void> {
+    return this.writer.write({ connection: { deviceId: device.id, thingName: device.thingName, t, connected } });
+  }
+
+  private handleLog(device: DeviceRef, frame: LogFrame, now: number): Promise<void> {
+    const t = toMillis(frame.t);
+    if (isTooFarInFuture(t, now)) {
+      this.counters.futureDropped += 1;
+      return Promise.resolve();
+    }
+    const logs: LogRow[] = [];
+    const latest: LatestRow[] = [];
+    const byCode: Record<string, LatestValue[]> = {};
+    for (const [code, value] of Object.entries(frame.values)) {
+      if (!Number.isFinite(value)) continue;
+      const extra = frame.extra?.[code];
+      logs.push({ device_id: device.id, code, t, value });
+      latest.push({ device_id: device.id, code, t, value, extra: extra ? JSON.stringify(extra) : null });
+      byCode[code] = [{ value, t, ...extra }];
+    }
+    this.counters.dataPoints += logs.length;
+    return this.writer.write({
+      logs,
+      latest,
+      events: [{ type: 'server/newRawLogs', thingName: device.thingName, logs: byCode }],
+    });
+  }
+
+  private async handleConfig(device: DeviceRef, frame: ConfigFrame): Promise<void> {
+    const update: DeviceUpdate = {};
+    for (const [field, column] of Object.entries(CONFIG_COLUMNS)) {
+      const value = frame[field as keyof typeof CONFIG_COLUMNS];
+      if (value !== undefined) (update as Record<string, unknown>)[column] = value;
+    }
+    if (frame.timeDate) update.time_date = JSON.stringify(frame.timeDate);
+    if (frame.ports) update.ports = JSON.stringify(frame.ports);
+    if (frame.channels || frame.registers) {
+      // Config frames describe part of the device (subtype): merge channels and registers by key.
+      const current = await this.db
+        .selectFrom('devices')
+        .select(['channels', 'registers'])
+        .where('id', '=', device.id)
+        .executeTakeFirst();
+      if (frame.channels) {
+        const channels = new Map<string, unknown>(
+          (JSON.parse(current?.channels ?? '[]') as { code: string }[]).map((channel) => [channel.code, channel]),
+        );
+        for (const channel of frame.channels) channels.set(channel.code, channel);
+        update.channels = JSON.stringify([...channels.values()]);
+      }
+      if (frame.registers) {
+        update.registers = JSON.stringify({ ...JSON.parse(current?.registers ?? '{}'), ...frame.registers });
+      }
+    }
+    const { v: _v, type: _type, t: _t, ...config } = frame;
+    return this.writer.write({
+      deviceUpdate: { deviceId: device.id, update },
+      events: [{ type: 'server/deviceConfig', thingName: device.thingName, config }],
+    });
+  }
+
+  private reject(thingName: string, reason: string): void {
+    this.counters.rejected += 1;
+    // One warning per device per 10 s: a device sending garbage must not flood the log.
+    const last = this.lastWarning.get(thingName) ?? 0;
+    if (Date.now() - last > 10_000) {
+      this.lastWarning.set(thingName, Date.now());
+      this.logger.warn({ thingName, reason, rejectedTotal: this.counters.rejected }, 'Device frame rejected');
+    }
+  }
+}

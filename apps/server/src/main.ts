@@ -1,0 +1,68 @@
+import { loadConfig } from './config';
+import { isPostgresUrl, migrate, openStorage } from './db/database';
+import { buildApp } from './app';
+import { demoFleet, demoSignIns, seedDemo } from './seed/seed';
+import { startFleet, type Fleet } from '@fieldlink/simulator/fleet';
+
+/** `npm start`: one process with the API, the SPA, the embedded broker and the demo fleet. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const storage = openStorage(config.databaseUrl);
+  await migrate(storage.db);
+  const seeded = config.demo ? await seedDemo(storage.db, config.demoPassword) : false;
+  const app = await buildApp({
+    config,
+    storage,
+    mqttPort: config.mqttPort,
+    logger: { level: config.logLevel, transport: undefined },
+  });
+  await app.listen({ port: config.port, host: config.host });
+
+  let fleet: Fleet | null = null;
+  if (config.simulator) {
+    const devices = await demoFleet(storage.db);
+    if (devices.length > 0) {
+      fleet = await startFleet({
+        brokerUrl: `mqtt://127.0.0.1:${app.fieldlink.broker!.port}`,
+        devices,
+        logIntervalSeconds: config.simulatorInterval,
+        logger: app.log,
+      });
+    }
+  }
+
+  const where = isPostgresUrl(config.databaseUrl) ? 'PostgreSQL' : `SQLite ${config.databaseUrl}`;
+  const lines = [
+    '',
+    `  Fieldlink is running at ${config.publicUrl}`,
+    `  API docs:   ${config.publicUrl}/api/v1/docs`,
+    `  MQTT:       mqtt://localhost:${config.mqttPort} and ws://localhost:${config.port}/mqtt`,
+    `  Storage:    ${where}${seeded ? ' (demo data seeded)' : ''}`,
+    fleet ? `  Simulator:  ${fleet.devices.length} demo devices connected over MQTT` : '  Simulator:  off',
+  ];
+  if (config.demo) {
+    lines.push('', `  Demo sign-ins (password: ${config.demoPassword}):`);
+    for (const signIn of demoSignIns())
+      lines.push(`    ${signIn.email.padEnd(24)} ${signIn.account.padEnd(20)} ${signIn.permissions}`);
+  }
+  console.log(`${lines.join('\n')}\n`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'Stopping: flushing pending writes and closing connections');
+    const forced = setTimeout(() => process.exit(1), 15_000);
+    forced.unref();
+    await fleet?.stop();
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,86 @@
+import fp from 'fastify-plugin';
+import websocket from '@fastify/websocket';
+import { createWebSocketStream } from 'ws';
+import { REALTIME_PATH, REALTIME_PROTOCOL } from '@fieldlink/api/realtime';
+import type { DeviceBroker } from '../broker/embedded-broker';
+import type { RealtimeHub } from '../realtime/hub';
+import { errorBody } from '../http-errors';
+
+export interface RealtimeOptions {
+  hub: RealtimeHub;
+  allowedOrigins: readonly string[];
+  /** Broker that takes MQTT over WebSocket at /mqtt, when one runs in this process. */
+  broker: () => DeviceBroker | null;
+}
+
+/** The token a browser offers as the second WebSocket sub-protocol beside `fieldlink.v1`. */
+function tokenFromProtocols(header: string | undefined): string | null {
+  const offered = (header ?? '').split(',').map((part) => part.trim());
+  return offered[0] === REALTIME_PROTOCOL && offered[1] ? offered[1] : null;
+}
+
+/**
+ * A browser always sends Origin; it must be this server's own or a configured one (cross-site
+ * WebSocket hijacking). Clients without Origin are not browsers and rely on the token alone.
+ */
+export function isAllowedOrigin(
+  origin: string | undefined,
+  host: string | undefined,
+  allowed: readonly string[],
+): boolean {
+  if (origin === undefined) return true;
+  if (allowed.includes(origin)) return true;
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
+/** The real-time WebSocket (token and Origin checked before the upgrade) and MQTT over WebSocket. */
+export const realtimePlugin = fp<RealtimeOptions>(
+  async (app, { hub, allowedOrigins, broker }) => {
+    await app.register(websocket, {
+      options: {
+        maxPayload: 64 * 1024,
+        handleProtocols: (protocols) => {
+          if (protocols.has(REALTIME_PROTOCOL)) return REALTIME_PROTOCOL;
+          if (protocols.has('mqtt')) return 'mqtt';
+          return false;
+        },
+      },
+    });
+
+    app.get(
+      REALTIME_PATH,
+      {
+        websocket: true,
+        schema: { hide: true },
+        preValidation: async (request, reply) => {
+          if (!isAllowedOrigin(request.headers.origin, request.headers.host, allowedOrigins)) {
+            return reply.code(403).send(errorBody(403, 'Origin not allowed.'));
+          }
+          const token =
+            tokenFromProtocols(request.headers['sec-websocket-protocol']) ??
+            request.headers.authorization?.replace(/^Bearer /, '') ??
+            null;
+          request.user = await app.userFromToken(token);
+          if (!request.user) return reply.code(401).send(errorBody(401, 'Please sign in again.'));
+        },
+      },
+      (socket, request) => {
+        hub.attach(socket, request.user!);
+      },
+    );
+
+    app.get('/mqtt', { websocket: true, schema: { hide: true } }, (socket) => {
+      const target = broker();
+      if (!target) {
+        socket.close(1013, 'No broker in this process');
+        return;
+      }
+      target.handleStream(createWebSocketStream(socket));
+    });
+  },
+  { name: 'realtime', dependencies: ['auth'] },
+);

@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fp from 'fastify-plugin';
+import fastifyStatic from '@fastify/static';
+import { errorBody } from '../http-errors';
+
+/**
+ * Serves the built SPA; any other non-API GET answers index.html so client routes load directly.
+ * Without a build (API tests), only the API is served.
+ */
+export const webPlugin = fp<{ webDist: string }>(
+  async (app, { webDist }) => {
+    const index = path.join(webDist, 'index.html');
+    const hasBuild = fs.existsSync(index);
+    if (hasBuild) {
+      await app.register(fastifyStatic, {
+        root: webDist,
+        wildcard: false,
+        // Hashed assets never change; the shell and service worker must be revalidated.
+        setHeaders: (response, file) => {
+          response.header(
+            'cache-control',
+            file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+          );
+        },
+      });
+    }
+    app.setNotFoundHandler((request, reply) => {
+      if (request.method !== 'GET' || request.url.startsWith('/api/') || !hasBuild) {
+        return reply.code(404).send(errorBody(404, `No route ${request.method} ${request.url.split('?')[0]}.`));
+      }
+      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    });
+  },
+  { name: 'web' },
+);

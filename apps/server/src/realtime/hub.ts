@@ -1,0 +1,214 @@
+import type { WebSocket } from 'ws';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import {
+  ClientAction,
+  REALTIME_CLOSE,
+  REALTIME_COMMAND_FAILED_MESSAGE,
+  REALTIME_TIMEOUT_MESSAGE,
+  type ServerAction,
+} from '@fieldlink/api/realtime';
+import type { DeviceEvent } from '../events';
+import { userCan } from '../features/session/access';
+import type { DeviceService } from '../features/devices/service';
+import type { UserContext } from '../features/session/user-context';
+import type { CommandRequest, CommandService } from './commands';
+
+const actionCheck = TypeCompiler.Compile(ClientAction);
+/** A socket with more unsent bytes than this is a slow consumer and is closed. */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+const MAX_MESSAGE_BYTES = 64 * 1024;
+
+interface Session {
+  socket: WebSocket;
+  user: UserContext;
+  subscriptions: Set<string>;
+}
+
+export interface HubLogger {
+  warn(object: object, message: string): void;
+}
+
+/**
+ * Browser sockets and what each watches. A device event goes only to sockets subscribed to that
+ * device; a subscription is granted only for a device in the user's scope, with dashboard access.
+ */
+export class RealtimeHub {
+  private readonly sessions = new Set<Session>();
+  private readonly watchers = new Map<string, Set<Session>>();
+
+  constructor(
+    private readonly devices: DeviceService,
+    private readonly commands: CommandService,
+    private readonly logger: HubLogger,
+  ) {}
+
+  get socketCount(): number {
+    return this.sessions.size;
+  }
+
+  attach(socket: WebSocket, user: UserContext): void {
+    const session: Session = { socket, user, subscriptions: new Set() };
+    this.sessions.add(session);
+    socket.on('message', (data, isBinary) => {
+      const size = Array.isArray(data) ? data.reduce((sum, part) => sum + part.length, 0) : (data as Buffer).byteLength;
+      if (isBinary || size > MAX_MESSAGE_BYTES) {
+        this.send(session, { type: 'server/error', message: 'Message too large or not text.' });
+        return;
+      }
+      void this.onMessage(session, data.toString());
+    });
+    socket.on('close', () => this.detach(session));
+    socket.on('error', () => this.detach(session));
+  }
+
+  /** Delivers a device event to the sockets watching that device. */
+  publish(event: DeviceEvent): void {
+    const watchers = this.watchers.get(event.thingName);
+    if (!watchers) return;
+    const text = JSON.stringify(event);
+    for (const session of watchers) this.sendText(session, text);
+  }
+
+  /** Closes every socket of a user (password change, access removed). */
+  closeUser(userId: string, code: number = REALTIME_CLOSE.unauthorized): void {
+    for (const session of this.sessions) if (session.user.id === userId) session.socket.close(code, 'Session ended');
+  }
+
+  /** Closes the sockets opened with one token (sign-out). */
+  closeToken(jti: string): void {
+    for (const session of this.sessions) {
+      if (session.user.claims.jti === jti) session.socket.close(REALTIME_CLOSE.unauthorized, 'Signed out');
+    }
+  }
+
+  closeAll(): void {
+    for (const session of this.sessions) session.socket.close(REALTIME_CLOSE.goingAway, 'Server shutting down');
+  }
+
+  private detach(session: Session): void {
+    if (!this.sessions.delete(session)) return;
+    for (const thingName of session.subscriptions) this.unwatch(session, thingName);
+  }
+
+  private unwatch(session: Session, thingName: string): void {
+    session.subscriptions.delete(thingName);
+    const watchers = this.watchers.get(thingName);
+    watchers?.delete(session);
+    if (watchers?.size === 0) this.watchers.delete(thingName);
+  }
+
+  private async onMessage(session: Session, text: string): Promise<void> {
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      this.send(session, { type: 'server/error', message: 'Message is not JSON.' });
+      return;
+    }
+    if (!actionCheck.Check(message)) {
+      const id = typeof (message as { id?: unknown })?.id === 'string' ? (message as { id: string }).id : null;
+      const first = actionCheck.Errors(message).First();
+      const error = `Invalid message: ${first ? `${first.path || '/'} ${first.message}` : 'unknown action'}`;
+      this.send(
+        session,
+        id ? { type: 'server/reply', id, ok: false, error } : { type: 'server/error', message: error },
+      );
+      return;
+    }
+    try {
+      const value = await this.dispatch(session, message);
+      this.send(session, { type: 'server/reply', id: message.id, ok: true, ...(value === undefined ? {} : { value }) });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.send(session, { type: 'server/reply', id: message.id, ok: false, error: reason });
+    }
+  }
+
+  private async dispatch(session: Session, action: ClientAction): Promise<number | string | undefined> {
+    // Without dashboard access no device subscriptions or commands (core §4).
+    if (!userCan(session.user, 'viewDashboard')) throw new Error('You do not have permission to view dashboards.');
+    switch (action.type) {
+      case 'server/subscribeDevices': {
+        // All or nothing: one device out of scope refuses the whole request.
+        await Promise.all(
+          action.thingNames.map((thingName) => this.devices.visibleDevice(session.user, { thingName })),
+        );
+        for (const thingName of action.thingNames) {
+          session.subscriptions.add(thingName);
+          const watchers = this.watchers.get(thingName) ?? new Set();
+          watchers.add(session);
+          this.watchers.set(thingName, watchers);
+        }
+        return undefined;
+      }
+      case 'server/unsubscribeDevices':
+        for (const thingName of action.thingNames) this.unwatch(session, thingName);
+        return undefined;
+      case 'server/readChannel':
+        return this.command(session, action.thingName, { cmd: 'readChannel', code: action.code });
+      case 'server/writeChannel': {
+        const value = await this.command(session, action.thingName, {
+          cmd: 'writeChannel',
+          code: action.code,
+          value: action.value,
+        });
+        this.publish({
+          type: 'server/setpointStatus',
+          thingName: action.thingName,
+          code: action.code,
+          state: action.value !== 0 ? 'on' : 'off',
+          value: typeof value === 'number' ? value : action.value,
+        });
+        return value;
+      }
+      case 'server/readRegister':
+        return this.command(session, action.thingName, { cmd: 'readRegister', register: action.register });
+      case 'server/writeRegister':
+        return this.command(session, action.thingName, {
+          cmd: 'writeRegister',
+          register: action.register,
+          value: action.value,
+        });
+      case 'server/refreshMetadata':
+        return this.command(session, action.thingName, { cmd: 'refreshMetadata' });
+      case 'server/systemCommand':
+        return this.command(session, action.thingName, { cmd: 'system', command: action.command });
+      case 'server/timeDate':
+        return this.command(session, action.thingName, {
+          cmd: 'timeDate',
+          tzName: action.tzName,
+          tzRule: action.tzRule,
+        });
+    }
+  }
+
+  private async command(
+    session: Session,
+    thingName: string,
+    request: CommandRequest,
+  ): Promise<number | string | undefined> {
+    const device = await this.devices.visibleDevice(session.user, { thingName });
+    // An offline device cannot answer: say so now rather than after the timeout.
+    if (device.is_connected !== 1) throw new Error(REALTIME_TIMEOUT_MESSAGE);
+    const outcome = await this.commands.send(thingName, request);
+    if (outcome.result === 'TIMEOUT') throw new Error(REALTIME_TIMEOUT_MESSAGE);
+    if (outcome.result === 'FAIL') throw new Error(REALTIME_COMMAND_FAILED_MESSAGE);
+    return outcome.value;
+  }
+
+  private send(session: Session, action: ServerAction): void {
+    this.sendText(session, JSON.stringify(action));
+  }
+
+  private sendText(session: Session, text: string): void {
+    const { socket } = session;
+    if (socket.readyState !== socket.OPEN) return;
+    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      this.logger.warn({ userId: session.user.id }, 'Closing a slow real-time consumer');
+      socket.close(REALTIME_CLOSE.tooSlow, 'Too slow');
+      this.detach(session);
+      return;
+    }
+    socket.send(text);
+  }
+}

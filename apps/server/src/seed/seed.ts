@@ -1,0 +1,200 @@
+import type { Kysely } from 'kysely';
+import { childPath, groupPath, newDevicesGroupName, TRASH_GROUP_NAME } from '@fieldlink/domain/group-path';
+import type { Database } from '../db/schema';
+import { hashPassword } from '../security/passwords';
+import { installationSecret } from '../security/installation';
+import { demoDevicePassword, hashSecret, newId } from '../security/secrets';
+import { DEMO_CUSTOMERS, DEMO_SUPPLIER, type DemoAccount, type DemoDeviceKind, type DemoGroup } from './demo-data';
+
+/** A demo device the embedded fleet connects as. */
+export interface FleetDevice {
+  thingName: string;
+  password: string;
+  kind: DemoDeviceKind;
+}
+
+const DEMO_DEVICES_KEY = 'demo_devices';
+
+/** Every demo sign-in, for the start-up banner and the README. */
+export function demoSignIns(): { email: string; account: string; permissions: string }[] {
+  return [DEMO_SUPPLIER, ...DEMO_CUSTOMERS].flatMap((account) =>
+    account.users.map((user) => ({
+      email: user.email,
+      account: account.name,
+      permissions: user.permissions.join(', '),
+    })),
+  );
+}
+
+/**
+ * Seeds the demo installation when the database has no account yet. Answers whether it seeded.
+ * Device passwords derive from the installation's demo key, so the embedded fleet can sign in.
+ */
+export async function seedDemo(db: Kysely<Database>, password: string): Promise<boolean> {
+  const existing = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
+  if (existing) return false;
+  const demoKey = await installationSecret(db, 'demo_key');
+  const passwordHashes = new Map<string, string>();
+  await Promise.all(
+    [DEMO_SUPPLIER, ...DEMO_CUSTOMERS]
+      .flatMap((account) => account.users)
+      .map(async (user) => passwordHashes.set(user.email, await hashPassword(password))),
+  );
+  const now = Date.now();
+  const fleet: { thingName: string; kind: DemoDeviceKind }[] = [];
+
+  await db.transaction().execute(async (trx) => {
+    async function addGroup(
+      accountId: string,
+      parentId: string | null,
+      path: string,
+      id: string,
+      name: string,
+      kind: string,
+    ) {
+      await trx
+        .insertInto('groups')
+        .values({ id, account_id: accountId, parent_id: parentId, name, kind, path, created_at: now })
+        .execute();
+    }
+
+    async function addDemoGroups(accountId: string, parentId: string, parentPath: string, groups: DemoGroup[]) {
+      for (const group of groups) {
+        const id = newId();
+        const path = childPath(parentPath, id);
+        await addGroup(accountId, parentId, path, id, group.name, 'group');
+        for (const demo of group.devices) {
+          fleet.push({ thingName: demo.thingName, kind: demo.kind });
+          await trx
+            .insertInto('devices')
+            .values({
+              id: newId(),
+              account_id: accountId,
+              group_id: id,
+              thing_name: demo.thingName,
+              secret_hash: hashSecret(demoDevicePassword(demoKey, demo.thingName)),
+              name: demo.name,
+              sn: demo.sn,
+              site: demo.site,
+              plan: demo.plan,
+              fw: null,
+              model: null,
+              hw: null,
+              base: null,
+              custom: null,
+              esp_fw: null,
+              hw_platform: null,
+              update_point: null,
+              upload_interval: null,
+              log_interval: null,
+              time_date: null,
+              channels: '[]',
+              registers: '{}',
+              ports: '[]',
+              location: JSON.stringify(demo.location),
+              tags: '[]',
+              health: null,
+              status: '{}',
+              is_connected: 0,
+              last_connection: null,
+              last_disconnection: null,
+              ota_pending_submitted_at: null,
+              alarms_have_been_read: 1,
+              created_at: now,
+            })
+            .execute();
+        }
+        await addDemoGroups(accountId, id, path, group.groups ?? []);
+      }
+    }
+
+    /** An account with its root, New Devices and Trash groups, placed under `parent` (or at the top). */
+    async function addAccount(account: DemoAccount, parent: { id: string; path: string } | null) {
+      const accountId = newId();
+      const rootId = newId();
+      const rootPath = parent ? childPath(parent.path, rootId) : groupPath([rootId]);
+      await trx
+        .insertInto('accounts')
+        .values({
+          id: accountId,
+          name: account.name,
+          app_type: account.appType,
+          kind: account.kind,
+          user_variant: account.userVariant,
+          root_group_id: rootId,
+          created_at: now,
+        })
+        .execute();
+      await addGroup(accountId, parent?.id ?? null, rootPath, rootId, account.name, 'root');
+      const newGroupId = newId();
+      await addGroup(
+        accountId,
+        rootId,
+        childPath(rootPath, newGroupId),
+        newGroupId,
+        newDevicesGroupName(account.userVariant),
+        'new',
+      );
+      const trashId = newId();
+      await addGroup(accountId, rootId, childPath(rootPath, trashId), trashId, TRASH_GROUP_NAME, 'trash');
+      await addDemoGroups(accountId, rootId, rootPath, account.groups);
+      for (const user of account.users) {
+        const userId = newId();
+        await trx
+          .insertInto('users')
+          .values({
+            id: userId,
+            email: user.email,
+            password_hash: passwordHashes.get(user.email)!,
+            first_name: user.firstName,
+            last_name: user.lastName,
+            theme: null,
+            muted_devices: '[]',
+            latest_user_update_id: null,
+            token_version: 0,
+            created_at: now,
+          })
+          .execute();
+        await trx
+          .insertInto('attachment_points')
+          .values({
+            id: newId(),
+            user_id: userId,
+            account_id: accountId,
+            ordinal: 0,
+            path: rootPath,
+            permissions: JSON.stringify(user.permissions),
+            secret_permissions: JSON.stringify(user.secretPermissions),
+            app_type: account.appType,
+          })
+          .execute();
+      }
+      return { id: rootId, path: rootPath };
+    }
+
+    const supplierRoot = await addAccount(DEMO_SUPPLIER, null);
+    const customersId = newId();
+    const customersPath = childPath(supplierRoot.path, customersId);
+    const supplier = await trx
+      .selectFrom('groups')
+      .select('account_id')
+      .where('id', '=', supplierRoot.id)
+      .executeTakeFirstOrThrow();
+    await addGroup(supplier.account_id, supplierRoot.id, customersPath, customersId, 'Customers', 'group');
+    for (const customer of DEMO_CUSTOMERS) await addAccount(customer, { id: customersId, path: customersPath });
+    await trx
+      .insertInto('settings')
+      .values({ key: DEMO_DEVICES_KEY, value: JSON.stringify(fleet) })
+      .execute();
+  });
+  return true;
+}
+
+/** The demo devices with their passwords, for the embedded fleet; empty when no demo was seeded. */
+export async function demoFleet(db: Kysely<Database>): Promise<FleetDevice[]> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', DEMO_DEVICES_KEY).executeTakeFirst();
+  if (!row) return [];
+  const demoKey = await installationSecret(db, 'demo_key');
+  const devices = JSON.parse(row.value) as { thingName: string; kind: DemoDeviceKind }[];
+  return devices.map((device) => ({ ...device, password: demoDevicePassword(demoKey, device.thingName) }));
+}

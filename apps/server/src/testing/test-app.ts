@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type Config } from '../config';
+import { migrate, openStorage, type Dialect } from '../db/database';
+import { buildApp } from '../app';
+import { seedDemo } from '../seed/seed';
+
+/** Both storage dialects: every storage and API test runs on each (as Kysely's DIALECTS loop). */
+export const DIALECTS: Dialect[] = ['sqlite', 'postgres'];
+
+/** The PostgreSQL server the tests use; `.ci/run` starts it and creates this role. */
+export const TEST_POSTGRES_URL =
+  process.env.FIELDLINK_TEST_DATABASE_URL ?? 'postgres://fieldlink:fieldlink@127.0.0.1:5432/fieldlink';
+
+export const DEMO_PASSWORD = 'test-demo-password';
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+/** A fresh, empty database of the dialect: an in-memory SQLite, or a new PostgreSQL database. */
+async function freshDatabase(dialect: Dialect): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (dialect === 'sqlite') return { url: ':memory:', drop: async () => undefined };
+  const name = `fieldlink_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(TEST_POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/**
+ * The real app on a fresh database of the dialect, with the demo data seeded and, when asked, the
+ * embedded broker on a free port.
+ */
+export async function startTestApp(
+  dialect: Dialect,
+  options: { mqtt?: boolean; env?: Record<string, string> } = {},
+): Promise<TestApp> {
+  const database = await freshDatabase(dialect);
+  const config = loadConfig({ DATABASE_URL: database.url, WEB_DIST: '/nonexistent', ...options.env });
+  const storage = openStorage(config.databaseUrl);
+  await migrate(storage.db);
+  await seedDemo(storage.db, DEMO_PASSWORD);
+  const app = await buildApp({ config, storage, mqttPort: options.mqtt ? 0 : null });
+  await app.ready();
+  return {
+    app,
+    config,
+    dialect,
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
+
+/** Signs in through the API and answers the token. */
+export async function signIn(app: FastifyInstance, email: string, password = DEMO_PASSWORD): Promise<string> {
+  const response = await app.inject({ method: 'POST', url: '/api/v1/signin', payload: { email, password } });
+  if (response.statusCode !== 200)
+    throw new Error(`Sign-in of ${email} failed: ${response.statusCode} ${response.body}`);
+  return (response.json() as { jwt: string }).jwt;
+}

@@ -1,0 +1,9 @@
+/** Demo devices (specification core §1): their ids end with `_DEMO` and their data stays in the browser. */
+
+/** Suffix of demo device ids. */
+export const DEMO_DEVICE_SUFFIX = '_DEMO';
+
+/** True for a demo (simulation) device id. */
+export function isDemoDeviceId(id: string): boolean {
+  return id.endsWith(DEMO_DEVICE_SUFFIX);
+}
