@@ -51,6 +51,8 @@ export interface AppOptions {
   /** Port of the embedded MQTT broker (0: any free port); null runs without a broker. */
   mqttPort: number | null;
   logger?: FastifyServerOptions['logger'];
+  /** How long a device has to answer a command (tests shorten it). */
+  commandTimeoutMs?: number;
 }
 
 const DB_DOWN_CODES = new Set([
@@ -75,7 +77,13 @@ function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /** Builds the whole server: API, real-time hub, embedded broker and ingest, SPA. */
-export async function buildApp({ config, storage, mqttPort, logger = false }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  storage,
+  mqttPort,
+  logger = false,
+  commandTimeoutMs,
+}: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
     trustProxy: process.env.TRUST_PROXY === '1',
@@ -116,7 +124,7 @@ export async function buildApp({ config, storage, mqttPort, logger = false }: Ap
   const commands = new CommandService(async (thingName, command) => {
     if (!broker) throw new Error('No broker');
     await broker.sendCommand(thingName, command);
-  });
+  }, commandTimeoutMs);
   const ingest = new Ingest(db, writer, directory, commands, app.log);
   const mailer = new Mailer(db, config.smtpUrl, config.mailFrom, app.log);
   const devices = new DeviceService(db, (thingName) => directory.forget(thingName));

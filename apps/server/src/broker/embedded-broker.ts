@@ -80,7 +80,8 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       );
     },
     authorizeSubscribe(client, subscription, callback) {
-      if (subscription.topic !== deviceDownTopic(client.id)) return callback(new Error('Subscription not allowed'));
+      // Refused with SUBACK 0x80; the connection stays up.
+      if (subscription.topic !== deviceDownTopic(client.id)) return callback(null, null);
       callback(null, subscription);
     },
     // Checked again on every delivery, retained messages and restored sessions included.

@@ -49,15 +49,21 @@ async function freshDatabase(dialect: Dialect): Promise<{ url: string; drop: () 
  */
 export async function startTestApp(
   dialect: Dialect,
-  options: { mqtt?: boolean; env?: Record<string, string> } = {},
+  options: { mqtt?: boolean; listen?: boolean; env?: Record<string, string>; commandTimeoutMs?: number } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase(dialect);
   const config = loadConfig({ DATABASE_URL: database.url, WEB_DIST: '/nonexistent', ...options.env });
   const storage = openStorage(config.databaseUrl);
   await migrate(storage.db);
   await seedDemo(storage.db, DEMO_PASSWORD);
-  const app = await buildApp({ config, storage, mqttPort: options.mqtt ? 0 : null });
-  await app.ready();
+  const app = await buildApp({
+    config,
+    storage,
+    mqttPort: options.mqtt ? 0 : null,
+    commandTimeoutMs: options.commandTimeoutMs,
+  });
+  if (options.listen) await app.listen({ port: 0, host: '127.0.0.1' });
+  else await app.ready();
   return {
     app,
     config,
@@ -67,6 +73,13 @@ export async function startTestApp(
       await database.drop();
     },
   };
+}
+
+/** Base URL of a listening test app. */
+export function baseUrl(app: FastifyInstance): string {
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('App is not listening');
+  return `http://127.0.0.1:${address.port}`;
 }
 
 /** Signs in through the API and answers the token. */

@@ -1,0 +1,210 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import mqtt, { type MqttClient } from 'mqtt';
+import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
+import { REALTIME_PATH, REALTIME_PROTOCOL, type ServerAction } from '@fieldlink/api/realtime';
+import type { DeviceCommand } from '@fieldlink/api/device-frames';
+import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../testing/test-app';
+import { demoFleet } from '../seed/seed';
+
+/** A browser-like socket that records every action it receives. */
+class TestSocket {
+  readonly received: ServerAction[] = [];
+  private counter = 0;
+  constructor(readonly socket: WebSocket) {
+    socket.on('message', (data) => this.received.push(JSON.parse(data.toString()) as ServerAction));
+  }
+  static open(url: string, token: string | null, origin?: string): Promise<TestSocket> {
+    const socket = new WebSocket(
+      url,
+      token ? [REALTIME_PROTOCOL, token] : [REALTIME_PROTOCOL],
+      origin ? { origin } : {},
+    );
+    return new Promise((resolve, reject) => {
+      socket.once('open', () => resolve(new TestSocket(socket)));
+      socket.once('unexpected-response', (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
+      socket.once('error', reject);
+    });
+  }
+  async request(action: Record<string, unknown>): Promise<Extract<ServerAction, { type: 'server/reply' }>> {
+    const id = `r${++this.counter}`;
+    this.socket.send(JSON.stringify({ ...action, id }));
+    return this.waitFor((message) => message.type === 'server/reply' && message.id === id) as Promise<
+      Extract<ServerAction, { type: 'server/reply' }>
+    >;
+  }
+  async waitFor(match: (action: ServerAction) => boolean, timeoutMs = 5000): Promise<ServerAction> {
+    const end = Date.now() + timeoutMs;
+    while (Date.now() < end) {
+      const found = this.received.find(match);
+      if (found) return found;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error('No matching message');
+  }
+}
+
+describe.each(DIALECTS)('real-time channel on %s', (dialect) => {
+  let t: TestApp;
+  let wsUrl: string;
+  let origin: string;
+  let passwords: Map<string, string>;
+  const closers: (() => unknown)[] = [];
+
+  /** A simulated device that answers commands: OK with the written value, FAIL for code c99. */
+  const device = async (thingName: string, answer = true): Promise<MqttClient> => {
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.fieldlink.broker!.port}`, {
+      clientId: thingName,
+      username: thingName,
+      password: passwords.get(thingName),
+      reconnectPeriod: 0,
+    });
+    closers.push(() => client.endAsync(true));
+    await client.subscribeAsync(deviceDownTopic(thingName), { qos: 1 });
+    client.on('message', (_topic, payload) => {
+      const command = JSON.parse(payload.toString()) as DeviceCommand;
+      if (!answer) return;
+      const failed = 'code' in command && command.code === 'c99';
+      const value = 'value' in command ? command.value : 7;
+      void client.publishAsync(
+        deviceUpTopic(thingName),
+        JSON.stringify({ v: 4, type: 'reply', id: command.id, result: failed ? 'FAIL' : 'OK', value }),
+        { qos: 1 },
+      );
+    });
+    return client;
+  };
+  const open = async (email: string) => {
+    const socket = await TestSocket.open(wsUrl, await signIn(t.app, email), origin);
+    closers.push(() => socket.socket.close());
+    return socket;
+  };
+  const until = async (check: () => Promise<boolean>) => {
+    for (let i = 0; i < 200 && !(await check()); i += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+  };
+  const connected = (thingName: string) => async () =>
+    (
+      await t.app.storage.db
+        .selectFrom('devices')
+        .select('is_connected')
+        .where('thing_name', '=', thingName)
+        .executeTakeFirstOrThrow()
+    ).is_connected === 1;
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect, { mqtt: true, listen: true, commandTimeoutMs: 500 });
+    origin = baseUrl(t.app);
+    wsUrl = `${origin.replace('http', 'ws')}${REALTIME_PATH}`;
+    passwords = new Map((await demoFleet(t.app.storage.db)).map((entry) => [entry.thingName, entry.password]));
+  });
+  afterAll(async () => {
+    for (const close of closers) await close();
+    await t?.close();
+  });
+
+  it.each([
+    ['no token', null, undefined, 'HTTP 401'],
+    ['a forged token', 'abc.def.ghi', undefined, 'HTTP 401'],
+    ['a foreign Origin', 'valid', 'https://evil.example', 'HTTP 403'],
+  ])('refuses the handshake with %s', async (_name, token, badOrigin, error) => {
+    const jwt = token === 'valid' ? await signIn(t.app, 'viewer@fieldlink.test') : token;
+    await expect(TestSocket.open(wsUrl, jwt, badOrigin ?? origin)).rejects.toThrow(error);
+  });
+
+  it('delivers a device value to a subscribed browser, and only to it', async () => {
+    const viewer = await open('viewer@fieldlink.test');
+    const other = await open('water@fieldlink.test');
+    expect((await viewer.request({ type: 'server/subscribeDevices', thingNames: ['ACME-BLR01'] })).ok).toBe(true);
+    const client = await device('ACME-BLR01');
+    await client.publishAsync(
+      deviceUpTopic('ACME-BLR01'),
+      JSON.stringify({ v: 4, type: 'log', t: Date.now(), values: { c1: 42.5 } }),
+      { qos: 1 },
+    );
+    const logs = await viewer.waitFor((action) => action.type === 'server/newRawLogs');
+    expect(logs).toMatchObject({ thingName: 'ACME-BLR01', logs: { c1: [{ value: 42.5 }] } });
+    expect(other.received.filter((action) => action.type === 'server/newRawLogs')).toHaveLength(0);
+  });
+
+  it('refuses a subscription to another account’s device with an error and sends it nothing', async () => {
+    const water = await open('water@fieldlink.test');
+    const reply = await water.request({ type: 'server/subscribeDevices', thingNames: ['ACME-COLD01'] });
+    expect(reply).toMatchObject({ ok: false, error: 'Device not found.' });
+    const client = await device('ACME-COLD01');
+    await client.publishAsync(
+      deviceUpTopic('ACME-COLD01'),
+      JSON.stringify({ v: 4, type: 'log', t: Date.now(), values: { c1: 1 } }),
+      { qos: 1 },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(water.received.filter((action) => action.type !== 'server/reply')).toHaveLength(0);
+  });
+
+  it('answers an invalid message with a clear error, and keeps the socket', async () => {
+    const viewer = await open('viewer@fieldlink.test');
+    const reply = await viewer.request({ type: 'server/writeChannel', thingName: 'ACME-BLR01', code: 'sp1' });
+    expect(reply.ok).toBe(false);
+    expect(reply.error).toMatch(/Invalid message/);
+    viewer.socket.send('not json');
+    await viewer.waitFor((action) => action.type === 'server/error');
+    expect(viewer.socket.readyState).toBe(WebSocket.OPEN);
+  });
+
+  it('writes a channel through the device and reports its answer, "Command Failed." and the timeout', async () => {
+    await device('ACME-BLR02');
+    await until(connected('ACME-BLR02'));
+    const viewer = await open('viewer@fieldlink.test');
+    await viewer.request({ type: 'server/subscribeDevices', thingNames: ['ACME-BLR02'] });
+    expect(
+      await viewer.request({ type: 'server/writeChannel', thingName: 'ACME-BLR02', code: 'sp1', value: 55 }),
+    ).toMatchObject({ ok: true, value: 55 });
+    expect(await viewer.waitFor((action) => action.type === 'server/setpointStatus')).toMatchObject({
+      code: 'sp1',
+      state: 'on',
+      value: 55,
+    });
+    expect(
+      await viewer.request({ type: 'server/writeChannel', thingName: 'ACME-BLR02', code: 'c99', value: 1 }),
+    ).toMatchObject({
+      ok: false,
+      error: 'Command Failed.',
+    });
+    await device('ACME-COLD02', false);
+    await until(connected('ACME-COLD02'));
+    expect(
+      await viewer.request({ type: 'server/systemCommand', thingName: 'ACME-COLD02', command: 'FLASH LED' }),
+    ).toMatchObject({
+      ok: false,
+      error: 'Timeout when waiting for response.',
+    });
+  });
+
+  it('fails a command to an offline device at once with the timeout message', async () => {
+    const viewer = await open('viewer@fieldlink.test');
+    const started = Date.now();
+    expect(
+      await viewer
+        .request({ type: 'server/readChannel', thingName: 'ACME-BLR02', code: 'c1' })
+        .then((reply) => reply.ok),
+    ).toBeDefined();
+    const offline = await viewer.request({ type: 'server/writeChannel', thingName: 'NGB-FV01', code: 'sp1', value: 1 });
+    // NGB-FV01 is another account's device for the viewer: not found, not "offline".
+    expect(offline).toMatchObject({ ok: false, error: 'Device not found.' });
+    const brew = await open('brew@fieldlink.test');
+    expect(
+      await brew.request({ type: 'server/writeChannel', thingName: 'NGB-FV01', code: 'sp1', value: 1 }),
+    ).toMatchObject({
+      ok: false,
+      error: 'Timeout when waiting for response.',
+    });
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('closes the sockets of a token that signs out', async () => {
+    const jwt = await signIn(t.app, 'viewer@fieldlink.test');
+    const socket = await TestSocket.open(wsUrl, jwt, origin);
+    const closed = new Promise<number>((resolve) => socket.socket.once('close', (code) => resolve(code)));
+    await t.app.inject({ method: 'POST', url: '/api/v1/signout', headers: { authorization: jwt } });
+    expect(await closed).toBe(4401);
+  });
+});
