@@ -1,0 +1,95 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+export const DEMO_PASSWORD = 'fieldlink-demo';
+
+/** A free TCP port on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface RunningServer {
+  baseUrl: string;
+  mqttPort: number;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the product exactly as `npm start` runs it (built SPA, embedded broker, demo data and fleet)
+ * on free ports and a fresh SQLite file, and waits until it answers.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const [port, mqttPort] = [await freePort(), await freePort()];
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fieldlink-e2e-'));
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      MQTT_PORT: String(mqttPort),
+      HOST: '127.0.0.1',
+      DATABASE_URL: path.join(dataDir, 'fieldlink.db'),
+      FIELDLINK_SIMULATOR_INTERVAL: '1',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`Server exited with ${child.exitCode}:\n${output}`);
+    try {
+      if ((await fetch(`${baseUrl}/api/v1/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`Server did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    baseUrl,
+    mqttPort,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGINT');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian's Chromium, headless, with the flags this machine needs; never a downloaded browser. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
+
+/** Signs in through the sign-in page as a person would. */
+export async function signInAs(page: Page, baseUrl: string, email: string, password = DEMO_PASSWORD): Promise<void> {
+  await page.goto(`${baseUrl}/signin`);
+  await page.getByLabel(/e-?mail/i).fill(email);
+  await page.getByLabel(/password/i).fill(password);
+  await page.getByRole('button', { name: /sign in/i }).click();
+}
