@@ -13,12 +13,13 @@ export const LogFrame = Type.Object(
     v: Type.Literal(4),
     type: Type.Literal('log'),
     t: Timestamp,
-    values: Type.Record(ChannelCode, Type.Number(), { maxProperties: 256 }),
+    values: Type.Record(ChannelCode, Type.Number(), { maxProperties: 256, additionalProperties: false }),
     /** Temperature-control channels carry their setpoint and difference too. */
     extra: Type.Optional(
       Type.Record(
         ChannelCode,
         Type.Object({ tempSp: Type.Optional(Type.Number()), diff: Type.Optional(Type.Number()) }),
+        { additionalProperties: false },
       ),
     ),
   },
@@ -113,7 +114,10 @@ export const ConfigFrame = Type.Object(
     ),
     channels: Type.Optional(Type.Array(ChannelConfig, { maxItems: 256 })),
     registers: Type.Optional(
-      Type.Record(Type.String({ pattern: '^[0-9]{1,5}$' }), Type.Number(), { maxProperties: 512 }),
+      Type.Record(Type.String({ pattern: '^[0-9]{1,5}$' }), Type.Number(), {
+        maxProperties: 512,
+        additionalProperties: false,
+      }),
     ),
     ports: Type.Optional(Type.Array(DevicePort, { maxItems: 8 })),
   },
