@@ -86,6 +86,8 @@ export async function buildApp({
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
+    // One line per request is noise at info level; LOG_LEVEL=debug shows them.
+    disableRequestLogging: config.logLevel !== 'debug',
     trustProxy: process.env.TRUST_PROXY === '1',
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();

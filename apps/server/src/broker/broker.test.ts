@@ -147,7 +147,7 @@ describe.each(DIALECTS)('embedded broker and ingest on %s', (dialect) => {
 
   it('closes a device that publishes to another device’s topic, storing nothing', async () => {
     const client = await connect('NGB-FV02');
-    const closed = new Promise((resolve) => client.once('close', resolve));
+    const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
     client.publish(deviceUpTopic('NGB-BT01'), JSON.stringify({ v: 4, type: 'log', t: Date.now(), values: { c9: 1 } }), {
       qos: 1,
     });

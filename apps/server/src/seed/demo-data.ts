@@ -1,7 +1,8 @@
 import type { ExtraFlag, Permission } from '@fieldlink/domain/permissions';
+import type { DeviceKind } from '@fieldlink/simulator/device-kind';
 
 /** Kinds of simulated device (apps/simulator models). */
-export type DemoDeviceKind = 'generic' | 'brewTank' | 'sprayer' | 'waterPlant' | 'retailShelf';
+export type DemoDeviceKind = DeviceKind;
 
 export interface DemoDevice {
   thingName: string;

@@ -29,9 +29,9 @@ describe.each(DIALECTS)('device calls on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await startTestApp(dialect, { mqtt: true });
-    [ops, viewer, water] = await Promise.all(
-      ['ops@fieldlink.test', 'viewer@fieldlink.test', 'water@fieldlink.test'].map((email) => signIn(t.app, email)),
-    );
+    ops = await signIn(t.app, 'ops@fieldlink.test');
+    viewer = await signIn(t.app, 'viewer@fieldlink.test');
+    water = await signIn(t.app, 'water@fieldlink.test');
   });
   afterAll(() => t?.close());
 

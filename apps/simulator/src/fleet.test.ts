@@ -1,0 +1,227 @@
+import { DeviceFrame, type ConfigFrame, type LogFrame, type ReplyFrame } from '@fieldlink/api/device-frames';
+import { Value } from '@sinclair/typebox/value';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFleet, type CommandEvent, type Fleet } from './fleet';
+import { FrameRecorder } from './testing/frame-recorder';
+import { startTestBroker, type TestBroker } from './testing/test-broker';
+
+const GENERIC = 'sim-generic-01';
+const BREW = 'sim-brew-01';
+const credentials = new Map([
+  [GENERIC, 'generic-secret'],
+  [BREW, 'brew-secret'],
+  ['observer', 'observer-secret'],
+]);
+
+let broker: TestBroker;
+let recorder: FrameRecorder;
+let fleet: Fleet;
+const commandEvents: CommandEvent[] = [];
+let commandCounter = 0;
+
+/** A fresh command envelope that expires in a minute. */
+function envelope(): { v: 4; id: string; exp: number } {
+  commandCounter += 1;
+  return { v: 4, id: `cmd-${commandCounter}`, exp: Date.now() + 60_000 };
+}
+
+async function command(
+  thingName: string,
+  body: Record<string, unknown>,
+): Promise<{ index: number; reply: ReplyFrame }> {
+  const sent = { ...envelope(), ...body };
+  const from = recorder.frames.length;
+  await recorder.send(thingName, sent);
+  const { index, frame } = await recorder.waitForReply(thingName, sent.id, from);
+  return { index, reply: frame as ReplyFrame };
+}
+
+beforeAll(async () => {
+  broker = await startTestBroker(credentials);
+  recorder = await FrameRecorder.connect(broker.url, 'observer', 'observer-secret');
+  fleet = await startFleet({
+    brokerUrl: broker.url,
+    devices: [
+      { thingName: GENERIC, password: 'generic-secret', kind: 'generic' },
+      { thingName: BREW, password: 'brew-secret', kind: 'brewTank', seed: 7 },
+    ],
+    logIntervalSeconds: 0.1,
+    healthIntervalSeconds: 0.5,
+  });
+  fleet.onCommand((event) => commandEvents.push(event));
+});
+
+afterAll(async () => {
+  await fleet?.stop();
+  await recorder?.close();
+  await broker?.close();
+});
+
+describe('a simulated device on the broker', () => {
+  it.each([GENERIC, BREW])(
+    '%s opens with conn, config and health, then logs, all valid v4 frames',
+    async (thingName) => {
+      await recorder.waitFor(() => recorder.framesOf(thingName).filter((frame) => frame.type === 'log').length >= 3);
+      const frames = recorder.framesOf(thingName);
+
+      for (const frame of frames) expect(Value.Errors(DeviceFrame, frame).First()?.message).toBeUndefined();
+      expect(frames.slice(0, 4).map((frame) => frame.type)).toEqual(['conn', 'config', 'health', 'status']);
+      expect(frames[0]).toMatchObject({ type: 'conn', connected: true });
+
+      const config = frames[1] as ConfigFrame;
+      expect(config.subtype).toBe('device');
+      expect(config.hw?.split(':')[0]).toMatch(/^(NIM2|NIM3|ZEN6|ZEN_IOT|ZEN_G3)$/);
+      expect(config.logInterval).toBe(0.1);
+      expect(config.ports?.[0]).toMatchObject({ portType: 'modem', netType: 'LTE' });
+      expect(config.ports?.[0]?.imei).toMatch(/^\d{15}$/);
+
+      const logs = frames.filter((frame): frame is LogFrame => frame.type === 'log');
+      const channelCodes = new Set(config.channels?.map((channel) => channel.code));
+      for (const log of logs) {
+        expect(log.t).toBeGreaterThan(1e12);
+        for (const code of Object.keys(log.values)) expect(channelCodes.has(code)).toBe(true);
+      }
+      expect(fleet.device(thingName)?.connected).toBe(true);
+    },
+  );
+
+  it('answers a setpoint write with OK and logs the new value at once', async () => {
+    const { index, reply } = await command(GENERIC, { cmd: 'writeChannel', code: 'sp1', value: 23.5 });
+    expect(reply).toEqual({ v: 4, type: 'reply', id: reply.id, result: 'OK', value: 23.5 });
+
+    const logIndex = await recorder.waitFor(
+      (recorded) => recorded.thingName === GENERIC && recorded.frame.type === 'log',
+      {
+        fromIndex: index,
+      },
+    );
+    expect((recorder.frames[logIndex]?.frame as LogFrame).values.sp1).toBe(23.5);
+    expect(fleet.device(GENERIC)?.values().sp1).toBe(23.5);
+  });
+
+  it('accepts the hyphenated and short spellings of a channel code', async () => {
+    expect((await command(GENERIC, { cmd: 'writeChannel', code: 'sp-1', value: 22 })).reply.result).toBe('OK');
+    expect((await command(GENERIC, { cmd: 'readChannel', code: 's1' })).reply.value).toBe(22);
+    expect((await command(GENERIC, { cmd: 'writeChannel', code: 'o2', value: 1 })).reply).toMatchObject({
+      result: 'OK',
+      value: 1,
+    });
+  });
+
+  it('reads a channel', async () => {
+    const { index, reply } = await command(BREW, { cmd: 'readChannel', code: 'c1' });
+    expect(reply.result).toBe('OK');
+    // The model moves only on a log tick, and every tick is logged: the read matches the last log.
+    const lastLog = recorder
+      .framesOf(BREW)
+      .slice(0, recorder.framesOf(BREW, 0).length - recorder.framesOf(BREW, index).length)
+      .filter((frame): frame is LogFrame => frame.type === 'log')
+      .at(-1);
+    expect(reply.value).toBe(lastLog?.values.c1);
+  });
+
+  it.each([
+    ['an unknown code', { cmd: 'readChannel', code: 'c99' }],
+    ['a write to an unknown code', { cmd: 'writeChannel', code: 'sp9', value: 1 }],
+    ['a write to an input', { cmd: 'writeChannel', code: 'c1', value: 1 }],
+    ['a setpoint out of range', { cmd: 'writeChannel', code: 'sp1', value: 500 }],
+    ['a relay value other than 0 or 1', { cmd: 'writeChannel', code: 'do1', value: 2 }],
+    ['an unknown register', { cmd: 'readRegister', register: 9999 }],
+    ['an unknown command', { cmd: 'selfDestruct' }],
+  ])('answers FAIL to %s', async (_, body) => {
+    const { reply } = await command(GENERIC, body);
+    expect(reply).toEqual({ v: 4, type: 'reply', id: reply.id, result: 'FAIL' });
+  });
+
+  it('ignores an expired command', async () => {
+    const expired = { v: 4, id: 'expired-1', exp: Date.now() - 1_000, cmd: 'writeChannel', code: 'sp2', value: 4 };
+    const from = recorder.frames.length;
+    await recorder.send(GENERIC, expired);
+    // Commands are handled in order: once a later one is answered, the expired one has been seen.
+    await command(GENERIC, { cmd: 'readChannel', code: 'sp2' });
+
+    const replies = recorder.framesOf(GENERIC, from).filter((frame) => frame.type === 'reply');
+    expect(replies.map((frame) => (frame as ReplyFrame).id)).not.toContain('expired-1');
+    expect(fleet.device(GENERIC)?.values().sp2).not.toBe(4);
+    expect(commandEvents.map((event) => event.command.id)).not.toContain('expired-1');
+  });
+
+  it('runs a repeated command id once and repeats its first answer', async () => {
+    const first = { v: 4, id: 'repeat-1', exp: Date.now() + 60_000, cmd: 'writeChannel', code: 'sp1', value: 19 };
+    const from = recorder.frames.length;
+    await recorder.send(GENERIC, first);
+    await recorder.send(GENERIC, { ...first, value: 26 });
+    const { reply } = await command(GENERIC, { cmd: 'readChannel', code: 'sp1' });
+
+    expect(reply.value).toBe(19);
+    const repeats = recorder
+      .framesOf(GENERIC, from)
+      .filter((frame): frame is ReplyFrame => frame.type === 'reply' && frame.id === 'repeat-1');
+    expect(repeats).toHaveLength(2);
+    expect(repeats.every((frame) => frame.result === 'OK' && frame.value === 19)).toBe(true);
+    expect(commandEvents.filter((event) => event.command.id === 'repeat-1')).toHaveLength(1);
+  });
+
+  it('writes and reads 16-bit registers and sends its config again', async () => {
+    const write = await command(GENERIC, { cmd: 'writeRegister', register: 100, value: 8 });
+    expect(write.reply).toMatchObject({ result: 'OK', value: 8 });
+    const configIndex = await recorder.waitFor(
+      (recorded) => recorded.thingName === GENERIC && recorded.frame.type === 'config',
+      { fromIndex: write.index },
+    );
+    expect((recorder.frames[configIndex]?.frame as ConfigFrame).registers?.['100']).toBe(8);
+    expect((await command(GENERIC, { cmd: 'readRegister', register: 100 })).reply.value).toBe(8);
+    expect((await command(GENERIC, { cmd: 'writeRegister', register: 100, value: -1 })).reply.value).toBe(65535);
+    await command(GENERIC, { cmd: 'writeRegister', register: 100, value: 5 });
+  });
+
+  it('re-publishes config and health on refreshMetadata', async () => {
+    const { index, reply } = await command(BREW, { cmd: 'refreshMetadata' });
+    expect(reply.result).toBe('OK');
+    await recorder.waitFor((recorded) => recorded.thingName === BREW && recorded.frame.type === 'config', {
+      fromIndex: index,
+    });
+    await recorder.waitFor((recorded) => recorded.thingName === BREW && recorded.frame.type === 'health', {
+      fromIndex: index,
+    });
+  });
+
+  it('flashes its LED', async () => {
+    expect((await command(BREW, { cmd: 'system', command: 'FLASH LED' })).reply.result).toBe('OK');
+  });
+
+  it('stores a time zone and reports it in its config', async () => {
+    const { index, reply } = await command(BREW, {
+      cmd: 'timeDate',
+      tzName: 'Australia/Melbourne',
+      tzRule: 'AEST-10AEDT,M10.1.0,M4.1.0/3',
+    });
+    expect(reply.result).toBe('OK');
+    const configIndex = await recorder.waitFor(
+      (recorded) => recorded.thingName === BREW && recorded.frame.type === 'config',
+      { fromIndex: index },
+    );
+    expect((recorder.frames[configIndex]?.frame as ConfigFrame).timeDate).toEqual({
+      tzName: 'Australia/Melbourne',
+      tzRule: 'AEST-10AEDT,M10.1.0,M4.1.0/3',
+    });
+  });
+
+  it('says goodbye with conn false when the fleet stops, and then falls silent', async () => {
+    const from = recorder.frames.length;
+    await fleet.stop();
+    for (const thingName of [GENERIC, BREW]) {
+      const goodbye = await recorder.waitFor(
+        (recorded) => recorded.thingName === thingName && recorded.frame.type === 'conn' && !recorded.frame.connected,
+        { fromIndex: from },
+      );
+      // A goodbye carries its time; the will (ungraceful loss) does not.
+      expect(recorder.frames[goodbye]?.frame).toMatchObject({ connected: false, t: expect.any(Number) });
+    }
+    expect(fleet.devices.every((device) => !device.connected)).toBe(true);
+
+    const afterStop = recorder.frames.length;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(recorder.frames.length).toBe(afterStop);
+  });
+});

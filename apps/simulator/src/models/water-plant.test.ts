@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { REGISTER_START_LEVEL, REGISTER_STOP_LEVEL, WaterPlant } from './water-plant';
+
+const MIDNIGHT = Date.UTC(2025, 0, 6);
+
+function sample(model: WaterPlant, hours: number, everySeconds = 60): Record<string, number>[] {
+  const readings: Record<string, number>[] = [];
+  for (let elapsed = 0; elapsed < hours * 3600; elapsed += everySeconds) {
+    model.step(everySeconds);
+    readings.push(model.values());
+  }
+  return readings;
+}
+
+describe('water plant', () => {
+  it.each([1, 2, 3])('only ever adds to its supply total (seed %i)', (seed) => {
+    const model = new WaterPlant({ seed, startTimeMs: MIDNIGHT });
+    const first = model.values().d1 ?? Number.NaN;
+    const totals = sample(model, 72).map((reading) => reading.d1 ?? Number.NaN);
+    totals.forEach((total, index) => expect(total).toBeGreaterThanOrEqual(totals[index - 1] ?? first));
+    // A small town: some tens of cubic metres a day.
+    const perDay = ((totals.at(-1) ?? 0) - first) / 3;
+    expect(perDay).toBeGreaterThan(30);
+    expect(perDay).toBeLessThan(200);
+  });
+
+  it('draws more in the morning peak than at night', () => {
+    const model = new WaterPlant({ seed: 4, startTimeMs: MIDNIGHT });
+    const day = sample(model, 24);
+    const at = (hour: number): number => day[hour * 60]?.a1 ?? Number.NaN;
+    expect(at(7)).toBeGreaterThan(at(3) * 3);
+  });
+
+  it('starts and stops the plant between its tank levels and keeps pressures and UV dose in their bands', () => {
+    const model = new WaterPlant({ seed: 5, startTimeMs: MIDNIGHT });
+    const start = model.readRegister(REGISTER_START_LEVEL) ?? 0;
+    const stop = model.readRegister(REGISTER_STOP_LEVEL) ?? 0;
+    let previous = model.values();
+    let starts = 0;
+    // Sampled at the controller's own 10 s scan, so every switch is seen with the level that caused it.
+    for (const reading of sample(model, 72, 10)) {
+      if (previous.do1 === 0 && reading.do1 === 1) {
+        expect(reading.a16).toBeLessThan(start);
+        starts += 1;
+      }
+      if (previous.do1 === 1 && reading.do1 === 0) expect(reading.a16).toBeGreaterThan(stop);
+      expect(reading.c2).toBeGreaterThan(4.2);
+      expect(reading.c2).toBeLessThan(4.8);
+      expect(reading.c3).toBeGreaterThan(1.2);
+      expect(reading.c3).toBeLessThan(1.9);
+      expect(reading.t5).toBeGreaterThanOrEqual(50);
+      expect(reading.t5).toBeLessThanOrEqual(60);
+      previous = reading;
+    }
+    expect(starts).toBeGreaterThanOrEqual(2);
+  });
+});

@@ -1,0 +1,352 @@
+import type { ChannelConfig, DeviceCommand, DeviceFrame, ReplyFrame } from '@fieldlink/api/device-frames';
+import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
+import { connect, type MqttClient } from 'mqtt';
+import { CommandInbox } from './command-inbox';
+import { runCommand, type FollowUpFrame } from './command-runner';
+import type { DeviceKind } from './device-kind';
+import { DeviceHealthMonitor } from './device-health';
+import { createDeviceIdentity, type DeviceIdentity } from './device-identity';
+import { CONN_LOST_FRAME, connFrame, deviceConfigFrame, healthFrame, logFrame, statusFrame } from './frame-builder';
+import { createModel } from './models/create-model';
+import { roundTo } from './models/daily-cycle';
+import type { DeviceModel } from './models/plant-model';
+
+export interface DeviceLogger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** Counters shared by every device of a fleet, read by the load-test summary. */
+export interface FleetCounters {
+  framesSent: number;
+  framesAcked: number;
+  commandsRun: number;
+  commandsIgnored: number;
+  connects: number;
+}
+
+export interface CommandEvent {
+  readonly thingName: string;
+  readonly command: DeviceCommand;
+  readonly reply: ReplyFrame;
+}
+
+export interface SimulatedDeviceOptions {
+  readonly brokerUrl: string;
+  readonly thingName: string;
+  readonly password: string;
+  readonly kind: DeviceKind;
+  readonly seed: number;
+  readonly logIntervalSeconds: number;
+  readonly healthIntervalSeconds: number;
+  readonly reconnectPeriodMs: number;
+  /** Pads each log frame with auxiliary channels up to this many values (load tests). */
+  readonly valuesPerFrame: number;
+  readonly logger: DeviceLogger;
+  readonly counters: FleetCounters;
+  readonly onCommand: (event: CommandEvent) => void;
+}
+
+/** Most values a log frame may carry (`LogFrame.values` maxProperties). */
+const MAX_VALUES_PER_FRAME = 256;
+/** First auxiliary channel used for padding, clear of the models' own `a` channels. */
+const PADDING_FIRST_INDEX = 100;
+/** How long a stopping device waits for the broker to take its goodbye. */
+const STOP_TIMEOUT_MS = 2_000;
+const DEFAULT_TIME_DATE = { tzName: 'Etc/UTC', tzRule: 'UTC0' };
+
+/**
+ * One simulated device: a plant model stepped on the log interval, spoken for over its own MQTT
+ * connection exactly as the device protocol describes (docs/device-protocol.md).
+ */
+export class SimulatedDevice {
+  readonly thingName: string;
+  readonly kind: DeviceKind;
+  private readonly options: SimulatedDeviceOptions;
+  private readonly model: DeviceModel;
+  private readonly identity: DeviceIdentity;
+  private readonly health: DeviceHealthMonitor;
+  private readonly inbox = new CommandInbox();
+  private readonly upTopic: string;
+  private readonly downTopic: string;
+  private readonly paddingCodes: readonly string[];
+  private client: MqttClient | undefined;
+  private timeDate: { tzName: string; tzRule?: string } = { ...DEFAULT_TIME_DATE };
+  /** True once this connection's subscription is in place and its opening frames are queued. */
+  private ready = false;
+  private stopped = false;
+  private mqttConnects = 0;
+  private lastStepAt = Date.now();
+  private lastStatusBits: number | undefined;
+  private lastError: string | undefined;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readyWaiters: (() => void)[] = [];
+
+  constructor(options: SimulatedDeviceOptions) {
+    this.options = options;
+    this.thingName = options.thingName;
+    this.kind = options.kind;
+    this.upTopic = deviceUpTopic(options.thingName);
+    this.downTopic = deviceDownTopic(options.thingName);
+    this.model = createModel(options.kind, { seed: options.seed, startTimeMs: this.lastStepAt });
+    this.identity = createDeviceIdentity(options.kind, options.seed);
+    this.health = new DeviceHealthMonitor(options.seed);
+    const padding = Math.max(0, Math.min(options.valuesPerFrame, MAX_VALUES_PER_FRAME) - this.model.channels.length);
+    this.paddingCodes = Array.from({ length: padding }, (_, index) => `a${PADDING_FIRST_INDEX + index}`);
+  }
+
+  get connected(): boolean {
+    return this.ready && this.client?.connected === true;
+  }
+
+  /** Current value of every channel. */
+  values(): Record<string, number> {
+    const values = this.model.values();
+    const phase = this.model.timeMs / 600_000;
+    this.paddingCodes.forEach((code, index) => {
+      values[code] = roundTo(50 + 40 * Math.sin(phase + index), 2);
+    });
+    return values;
+  }
+
+  statusBits(): number {
+    return this.model.statusBits();
+  }
+
+  /**
+   * Connects and starts the log and health clocks. Resolves once the device is online, its
+   * credentials are refused, or `timeoutMs` passes; in the last two cases it keeps retrying.
+   */
+  start(timeoutMs: number): Promise<void> {
+    const { options } = this;
+    // `connect` rather than `connectAsync`: the client must be in hand to stop it while it retries.
+    const client = connect(options.brokerUrl, {
+      clientId: options.thingName,
+      username: options.thingName,
+      password: options.password,
+      protocolVersion: 4,
+      clean: true,
+      keepalive: 30,
+      connectTimeout: 10_000,
+      reconnectPeriod: options.reconnectPeriodMs,
+      // Subscribed again on every connect (clean session), below.
+      resubscribe: false,
+      will: { topic: this.upTopic, payload: Buffer.from(JSON.stringify(CONN_LOST_FRAME)), qos: 1, retain: false },
+    });
+    this.client = client;
+    client.on('connect', () => void this.onConnect(client));
+    client.on('close', () => {
+      this.ready = false;
+    });
+    client.on('error', (error) => this.onError(error));
+    client.on('message', (topic, payload) => {
+      if (topic === this.downTopic) this.onCommandMessage(payload);
+    });
+    this.startClocks();
+
+    return new Promise((resolve) => {
+      const finish = (): void => {
+        clearTimeout(timer);
+        client.off('error', finish);
+        this.readyWaiters = this.readyWaiters.filter((waiter) => waiter !== finish);
+        resolve();
+      };
+      const timer = setTimeout(finish, timeoutMs);
+      client.once('error', finish);
+      this.readyWaiters.push(finish);
+    });
+  }
+
+  /** Says goodbye (`conn` false) when online, then disconnects cleanly so the broker sends no will. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    const client = this.client;
+    if (!client) return;
+    if (this.connected) {
+      this.options.counters.framesSent += 1;
+      const goodbye = client.publishAsync(this.upTopic, JSON.stringify(connFrame(false, Date.now())), { qos: 1 }).then(
+        () => true,
+        () => false,
+      );
+      if (await within(goodbye, STOP_TIMEOUT_MS)) this.options.counters.framesAcked += 1;
+    }
+    this.ready = false;
+    this.releaseReadyWaiters();
+    const ended = await within(
+      client.endAsync().then(
+        () => true,
+        () => false,
+      ),
+      STOP_TIMEOUT_MS,
+    );
+    if (!ended) await client.endAsync(true);
+  }
+
+  private async onConnect(client: MqttClient): Promise<void> {
+    this.mqttConnects += 1;
+    this.options.counters.connects += 1;
+    this.lastError = undefined;
+    try {
+      // Subscribe first, so a command sent in answer to `conn` true is not missed.
+      await client.subscribeAsync(this.downTopic, { qos: 1 });
+    } catch (error) {
+      this.options.logger.warn(`${this.thingName}: subscribe failed: ${errorText(error)}`);
+      return;
+    }
+    if (this.stopped || !client.connected) return;
+    const now = Date.now();
+    this.ready = true;
+    this.publish(connFrame(true, now));
+    this.publish(this.configFrame(now));
+    this.publish(healthFrame(this.readHealth(now), now));
+    this.lastStatusBits = this.model.statusBits();
+    this.publish(statusFrame(this.lastStatusBits, now));
+    this.releaseReadyWaiters();
+  }
+
+  private releaseReadyWaiters(): void {
+    const waiters = this.readyWaiters;
+    this.readyWaiters = [];
+    for (const waiter of waiters) waiter();
+  }
+
+  private onError(error: Error): void {
+    const message = errorText(error);
+    // A refused or unreachable device retries every few seconds: say so once, not every time.
+    if (message === this.lastError || this.stopped) return;
+    this.lastError = message;
+    this.options.logger.warn(`${this.thingName}: ${message}`);
+  }
+
+  /** Log clock (phase-shifted so a fleet does not publish in lock-step) and health clock. */
+  private startClocks(): void {
+    const logMs = this.options.logIntervalSeconds * 1000;
+    const healthMs = this.options.healthIntervalSeconds * 1000;
+    const firstLog = setTimeout(
+      () => {
+        this.onLogTick();
+        this.timers.push(setInterval(() => this.onLogTick(), logMs));
+      },
+      Math.floor(logMs * (0.2 + 0.8 * ((this.options.seed % 1000) / 1000))),
+    );
+    this.timers.push(
+      firstLog,
+      setInterval(() => this.onHealthTick(), healthMs),
+    );
+  }
+
+  private onLogTick(): void {
+    const now = Date.now();
+    // The plant runs on while the device is offline; only the publishing stops.
+    this.model.step((now - this.lastStepAt) / 1000);
+    this.lastStepAt = now;
+    if (!this.connected) return;
+    this.publish(logFrame(this.values(), now));
+    this.publishStatusIfChanged(now);
+  }
+
+  private onHealthTick(): void {
+    if (!this.connected) return;
+    const now = Date.now();
+    this.publish(healthFrame(this.readHealth(now), now));
+  }
+
+  private onCommandMessage(payload: Buffer): void {
+    const verdict = this.inbox.receive(payload, Date.now());
+    switch (verdict.action) {
+      case 'ignore':
+        this.options.counters.commandsIgnored += 1;
+        return;
+      case 'replay':
+      case 'reject':
+        this.publish(verdict.reply);
+        return;
+      case 'run':
+        break;
+    }
+    const { command } = verdict;
+    const outcome = runCommand(command, {
+      model: this.model,
+      setTimeDate: (timeDate) => {
+        this.timeDate = { ...timeDate };
+      },
+      flashLed: () => this.options.logger.info(`${this.thingName}: LED flashing`),
+    });
+    this.inbox.record(command.id, outcome.reply);
+    this.options.counters.commandsRun += 1;
+    this.publish(outcome.reply);
+    const now = Date.now();
+    for (const followUp of outcome.followUps) this.publishFollowUp(followUp, now);
+    this.options.onCommand({ thingName: this.thingName, command, reply: outcome.reply });
+  }
+
+  private publishFollowUp(followUp: FollowUpFrame, now: number): void {
+    if (followUp === 'log') this.publish(logFrame(this.values(), now));
+    else if (followUp === 'config') this.publish(this.configFrame(now));
+    else if (followUp === 'health') this.publish(healthFrame(this.readHealth(now), now));
+    else this.publishStatusIfChanged(now);
+  }
+
+  private publishStatusIfChanged(now: number): void {
+    const bits = this.model.statusBits();
+    if (bits === this.lastStatusBits) return;
+    this.lastStatusBits = bits;
+    this.publish(statusFrame(bits, now));
+  }
+
+  private publish(frame: DeviceFrame): void {
+    const client = this.client;
+    if (!client || !this.ready) return;
+    const { counters } = this.options;
+    counters.framesSent += 1;
+    client.publish(this.upTopic, JSON.stringify(frame), { qos: 1 }, (error) => {
+      if (!error) counters.framesAcked += 1;
+    });
+  }
+
+  private configFrame(now: number) {
+    const channels: ChannelConfig[] = [
+      ...this.model.channels.map((channel) => ({
+        code: channel.code,
+        name: channel.name,
+        upload: true,
+        alarm: channel.alarm ?? false,
+      })),
+      ...this.paddingCodes.map((code) => ({ code, name: `Aux ${code.slice(1)}`, upload: true, alarm: false })),
+    ];
+    return deviceConfigFrame(
+      {
+        identity: this.identity,
+        channels,
+        registers: this.model.registers(),
+        logIntervalSeconds: this.options.logIntervalSeconds,
+        timeDate: this.timeDate,
+      },
+      now,
+    );
+  }
+
+  private readHealth(now: number) {
+    return this.health.read(now, { timeZone: this.timeDate.tzName, mqttConnects: this.mqttConnects });
+  }
+}
+
+/** The promise's value, or undefined when it takes longer than `ms`. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
