@@ -24,7 +24,8 @@ export interface RunningServer {
   baseUrl: string;
   mqttPort: number;
   output: () => string;
-  stop(): Promise<void>;
+  /** Stops the server as Ctrl-C does; answers its exit code. */
+  stop(): Promise<number | null>;
 }
 
 /**
@@ -74,6 +75,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         await exited;
       }
       rmSync(dataDir, { recursive: true, force: true });
+      return child.exitCode;
     },
   };
 }
@@ -82,7 +84,14 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
 }
 

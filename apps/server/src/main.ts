@@ -56,6 +56,7 @@ async function main(): Promise<void> {
     forced.unref();
     await fleet?.stop();
     await app.close();
+    console.log('Fieldlink stopped cleanly.');
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+
+describe('foundation: a signed-in user watches a simulated device live', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('sends a visitor without a token to the sign-in page', async () => {
+    await page.goto(`${server.baseUrl}/accounts/treeview`);
+    await page.waitForURL(/\/signin$/);
+    await page.getByRole('button', { name: /sign in/i }).waitFor();
+  });
+
+  it('shows "Bad Login Info" for a wrong password', async () => {
+    await signInAs(page, server.baseUrl, 'viewer@fieldlink.test', 'not-the-password');
+    await page.getByText('Bad Login Info').waitFor();
+  });
+
+  it('signs in and sees a channel value change as the device publishes', async () => {
+    await signInAs(page, server.baseUrl, '  Viewer@Fieldlink.test ');
+    await page.waitForURL(/\/dash\/[A-Z0-9-]+$/, { timeout: 30_000 });
+    const value = page.getByTestId('channel-value-c1').first();
+    await value.waitFor({ timeout: 30_000 });
+    await page.waitForFunction(
+      () => /\d/.test(document.querySelector('[data-testid="channel-value-c1"]')?.textContent ?? ''),
+      undefined,
+      { timeout: 30_000 },
+    );
+    const first = await value.textContent();
+    // The fleet publishes every second; the temperature model moves by more than the display's rounding.
+    await page.waitForFunction(
+      (before) => document.querySelector('[data-testid="channel-value-c1"]')?.textContent !== before,
+      first,
+      { timeout: 30_000 },
+    );
+    expect(await value.textContent()).not.toBe(first);
+    await expect(page.getByTestId('connection-status').textContent()).resolves.toMatch(/connected/i);
+    await page.screenshot({ path: 'docs/screenshots/device-dash.png' });
+  });
+
+  it('keeps the session across a reload and returns to the same page', async () => {
+    const url = page.url();
+    await page.reload();
+    await page.waitForURL(url, { timeout: 30_000 });
+    await page.getByTestId('channel-value-c1').first().waitFor();
+  });
+
+  it('reloads other tabs when the token is removed (sign-out elsewhere)', async () => {
+    const other = await page.context().newPage();
+    await other.goto(page.url());
+    await other.getByTestId('channel-value-c1').first().waitFor({ timeout: 30_000 });
+    const reloaded = other.waitForEvent('load');
+    await page.evaluate(() => localStorage.removeItem('fieldlinkToken'));
+    await reloaded;
+    await other.waitForURL(/\/signin|\/$/, { timeout: 30_000 });
+    await other.close();
+  });
+
+  it('stops cleanly on Ctrl-C', async () => {
+    expect(await server.stop()).toBe(0);
+    expect(server.output()).toMatch(/Fieldlink stopped cleanly/);
+  });
+});
