@@ -1,10 +1,10 @@
-/**
- * Channel codes are a prefix plus a number, hyphenated (`sp-1`) or not (`sp1`), and some prefixes have
- * a short form (`s` for `sp`, `o` for `do`, `di` for `d`). A device answers to any spelling of one of
- * its own channels. Replace with the domain's parser when `@fieldlink/domain` exports one.
- */
+import { parseChannelCode as parseDomainCode } from '@fieldlink/domain/channels';
 
-const CODE_RE = /^([a-z]{1,4})-?([0-9]{1,3})$/;
+/**
+ * Channel codes are parsed by the domain (a prefix plus a number, hyphenated or not). A simulated
+ * device also answers to a prefix's short form (`s` for `sp`, `o` for `do`, `di` for `d`), as field
+ * controllers do, so a command may spell one of its channels either way.
+ */
 
 /** Prefixes that name the same kind of channel. */
 const PREFIX_ALIASES: Readonly<Record<string, string>> = { s: 'sp', o: 'do', di: 'd' };
@@ -15,10 +15,9 @@ export interface ParsedChannelCode {
 }
 
 export function parseChannelCode(code: string): ParsedChannelCode | undefined {
-  const match = CODE_RE.exec(code.toLowerCase());
-  if (!match) return undefined;
-  const prefix = match[1] ?? '';
-  return { prefix: PREFIX_ALIASES[prefix] ?? prefix, index: Number(match[2]) };
+  const parsed = parseDomainCode(code);
+  if (!parsed || parsed.expanded) return undefined;
+  return { prefix: PREFIX_ALIASES[parsed.prefix] ?? parsed.prefix, index: parsed.number };
 }
 
 /**
