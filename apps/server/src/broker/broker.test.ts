@@ -60,6 +60,27 @@ describe.each(DIALECTS)('embedded broker and ingest on %s', (dialect) => {
     );
   });
 
+  it('limits connects per client id', async () => {
+    /** One connect attempt: refused with a CONNACK code, or closed before any answer. */
+    const attempt = () =>
+      new Promise<'refused' | 'closed'>((resolve) => {
+        const client = mqtt.connect(url, {
+          clientId: 'MTW-PUMP01',
+          username: 'MTW-PUMP01',
+          password: 'wrong',
+          reconnectPeriod: 0,
+        });
+        client.once('error', () => resolve('refused'));
+        client.once('close', () => resolve('closed'));
+        clients.push(client);
+      });
+    const results: string[] = [];
+    for (let i = 0; i < 21; i += 1) results.push(await attempt());
+    // The first 20 are answered (refused for the wrong password); the 21st is dropped before any check.
+    expect(results.slice(0, 20)).toEqual(Array(20).fill('refused'));
+    expect(results[20]).toBe('closed');
+  });
+
   it('acknowledges a QoS 1 log frame only once its values are stored', async () => {
     const client = await connect('ACME-BLR01');
     const t0 = Date.now();

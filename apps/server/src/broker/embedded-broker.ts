@@ -5,6 +5,7 @@ import { deviceDownTopic, isThingName, thingNameFromUpTopic } from '@fieldlink/a
 import type { Duplex } from 'node:stream';
 import type { DeviceDirectory } from '../ingest/device-directory';
 import type { Ingest } from '../ingest/ingest';
+import { RateLimiter } from '../security/rate-limit';
 import { secretMatches } from '../security/secrets';
 
 export interface BrokerLogger {
@@ -47,12 +48,20 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   const { directory, ingest, logger } = options;
   const maxFramesPerWindow = (options.maxFramesPerSecond ?? 200) * 10;
   const frameCounts = new Map<string, { windowStart: number; count: number }>();
+  // A device in a reconnect loop must not cost a credential check each time: 20 connects a minute.
+  const connects = new RateLimiter(20, 60_000);
 
   const aedes = await Aedes.createBroker({
     maxClientsIdLength: 64,
     drainTimeout: 10_000,
     connectTimeout: 10_000,
     concurrency: 1000,
+    preConnect(_client, packet, callback) {
+      const key = packet.clientId || 'anonymous';
+      if (connects.isLimited(key)) return callback(new Error('Too many connects'), false);
+      connects.hit(key);
+      callback(null, true);
+    },
     authenticate(client, username, password, done) {
       // Fail closed: any error while checking is a refusal.
       const thingName = client.id;
