@@ -26,7 +26,9 @@ export const webPlugin = fp<{ webDist: string }>(
       });
     }
     app.setNotFoundHandler((request, reply) => {
-      if (request.method !== 'GET' || request.url.startsWith('/api/') || !hasBuild) {
+      // A missing asset is a 404 (the browser then offers a reload), never the shell in its place.
+      const isAsset = request.url.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(request.url.split('?')[0] ?? '');
+      if (request.method !== 'GET' || request.url.startsWith('/api/') || !hasBuild || isAsset) {
         return reply.code(404).send(errorBody(404, `No route ${request.method} ${request.url.split('?')[0]}.`));
       }
       return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');

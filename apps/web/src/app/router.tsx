@@ -1,0 +1,99 @@
+import { createBrowserRouter } from 'react-router';
+import { RouteError } from './crash/route-error';
+import { lazyPage } from './lazy-page';
+import { RequireSession } from './require-session';
+import { RootLayout } from './root-layout';
+
+// Every page is its own chunk, and so is the signed-in shell: the first load (usually the sign-in
+// page) carries only React, the router, the query client and the kit.
+const AppShell = lazyPage(() => import('./shell/app-shell'), 'AppShell');
+const session = () => import('../features/session/components/session-pages');
+const LandingPage = lazyPage(session, 'LandingPage');
+const LoadingPage = lazyPage(session, 'LoadingPage');
+const SignoutPage = lazyPage(session, 'SignoutPage');
+const DashAccessDenyPage = lazyPage(session, 'DashAccessDenyPage');
+const PasswordChangedPage = lazyPage(session, 'PasswordChangedPage');
+const SignedUpPage = lazyPage(session, 'SignedUpPage');
+const SigninPage = lazyPage(() => import('../features/session/components/signin-page'), 'SigninPage');
+const ForgotPasswordPage = lazyPage(
+  () => import('../features/session/components/forgot-password-page'),
+  'ForgotPasswordPage',
+);
+const ResetPasswordPage = lazyPage(
+  () => import('../features/session/components/reset-password-page'),
+  'ResetPasswordPage',
+);
+const SignupPage = lazyPage(() => import('../features/session/components/signup-page'), 'SignupPage');
+
+const DeviceDashPage = lazyPage(() => import('../features/dash/components/device-dash-page'), 'DeviceDashPage');
+const DevicePickerPage = lazyPage(() => import('../features/dash/components/device-picker-page'), 'DevicePickerPage');
+const SceneDashPage = lazyPage(() => import('../features/dash/components/scene-dash-page'), 'SceneDashPage');
+
+const placeholders = () => import('../features/placeholders/components/coming-soon-pages');
+const ComingSoonPage = lazyPage(placeholders, 'ComingSoonPage');
+const BrewSummaryPage = lazyPage(placeholders, 'BrewSummaryPage');
+const InventoryPage = lazyPage(placeholders, 'InventoryPage');
+const BpNoDataPage = lazyPage(placeholders, 'BpNoDataPage');
+const AlertsPage = lazyPage(placeholders, 'AlertsPage');
+const AlarmsPage = lazyPage(placeholders, 'AlarmsPage');
+const AccountsTreePage = lazyPage(placeholders, 'AccountsTreePage');
+const AccountsListPage = lazyPage(placeholders, 'AccountsListPage');
+const ReportsPage = lazyPage(placeholders, 'ReportsPage');
+
+const publicPages = () => import('../features/placeholders/components/public-pages');
+const EmptyPage = lazyPage(publicPages, 'EmptyPage');
+const DemoPage = lazyPage(publicPages, 'DemoPage');
+const PrivacyPage = lazyPage(publicPages, 'PrivacyPage');
+const VideosPage = lazyPage(publicPages, 'VideosPage');
+const IconPreviewPage = lazyPage(publicPages, 'IconPreviewPage');
+const NotFoundPage = lazyPage(publicPages, 'NotFoundPage');
+
+export function createAppRouter() {
+  return createBrowserRouter([
+    {
+      element: <RootLayout />,
+      errorElement: <RouteError />,
+      children: [
+        { path: '/', element: <LandingPage /> },
+        { path: '/empty', element: <EmptyPage /> },
+        { path: '/signin', element: <SigninPage /> },
+        { path: '/signout', element: <SignoutPage /> },
+        { path: '/forgot-password', element: <ForgotPasswordPage /> },
+        { path: '/reset-password', element: <ResetPasswordPage /> },
+        { path: '/signup', element: <SignupPage /> },
+        { path: '/passwordChangedSuccessfully', element: <PasswordChangedPage /> },
+        { path: '/dashAccessDeny', element: <DashAccessDenyPage /> },
+        { path: '/signedUpSuccessfully', element: <SignedUpPage /> },
+        { path: '/demo', element: <DemoPage /> },
+        { path: '/privacy', element: <PrivacyPage /> },
+        { path: '/loading', element: <LoadingPage /> },
+        { path: '/videos/*', element: <VideosPage /> },
+        { path: '/iconpreview', element: <IconPreviewPage /> },
+        {
+          element: <RequireSession />,
+          children: [
+            {
+              element: <AppShell />,
+              children: [
+                { path: '/coming-soon', element: <ComingSoonPage /> },
+                { path: '/inv/cig/*', element: <InventoryPage /> },
+                { path: '/brew/summary/:groupId', element: <BrewSummaryPage /> },
+                { path: '/bp-no-data', element: <BpNoDataPage /> },
+                { path: '/alerts', element: <AlertsPage /> },
+                { path: '/accounts/treeview', element: <AccountsTreePage /> },
+                { path: '/accounts/list', element: <AccountsListPage /> },
+                { path: '/reports', element: <ReportsPage /> },
+                { path: '/alarms', element: <AlarmsPage /> },
+                { path: '/dash', element: <DevicePickerPage /> },
+                { path: '/dash/:thingName', element: <DeviceDashPage /> },
+                { path: '/dash/:accountId/:groupId', element: <SceneDashPage /> },
+                { path: '/dash/:accountId/:groupId/:sceneId', element: <SceneDashPage /> },
+                { path: '*', element: <NotFoundPage /> },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ]);
+}

@@ -1,0 +1,31 @@
+import { Suspense } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { CrashBoundary } from '../crash/crash-boundary';
+import { ConnectionBar } from './connection-bar';
+import { IdleBanner } from './idle-banner';
+import { PageFallback } from './page-fallback';
+import { SubNav } from './sub-nav';
+import { TopBar } from './top-bar';
+import './shell.css';
+
+/** Frame of every signed-in page. A crash or a slow chunk stays inside the content area. */
+export function AppShell() {
+  const location = useLocation();
+  return (
+    <div className="shell">
+      <div className="shell-chrome">
+        <TopBar />
+        <SubNav />
+        <ConnectionBar />
+        <IdleBanner />
+      </div>
+      <main className="shell-content" id="main">
+        <CrashBoundary resetKey={location.key}>
+          <Suspense fallback={<PageFallback />}>
+            <Outlet />
+          </Suspense>
+        </CrashBoundary>
+      </main>
+    </div>
+  );
+}

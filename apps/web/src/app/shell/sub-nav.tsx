@@ -1,0 +1,41 @@
+import { useEffect } from 'react';
+import { Link, useLocation } from 'react-router';
+import { appStore, setSubTab } from '../../lib/app-store/app-store';
+import { useStore } from '../../lib/use-store';
+import { locateTab, SECTION_DEFINITIONS } from './sections';
+
+/**
+ * Sub-tabs of the current section. The selection is kept per section (specification §2), so going
+ * to Accounts and back to Dashboard returns to the dashboard tab last open.
+ */
+export function SubNav() {
+  const { pathname } = useLocation();
+  const located = locateTab(pathname);
+  const subTabs = useStore(appStore, (s) => s.subTabs);
+
+  useEffect(() => {
+    if (located) setSubTab(located.section, located.index);
+  }, [located?.section, located?.index]); // eslint-disable-line react-hooks/exhaustive-deps -- primitives of `located`
+
+  const definition = SECTION_DEFINITIONS.find((d) => d.section === located?.section) ?? SECTION_DEFINITIONS[0];
+  if (!definition) return null;
+  const selected = located ? located.index : subTabs[definition.section];
+
+  return (
+    <div className="shell-subnav">
+      <div className="shell-subnav__title">{definition.label}</div>
+      <nav className="shell-subnav__tabs" aria-label={`${definition.label} views`}>
+        {definition.tabs.map((tab, index) => (
+          <Link
+            key={tab.label}
+            to={tab.to}
+            className={`shell-subnav__tab${index === selected && located ? ' is-active' : ''}`}
+            aria-current={index === selected && located ? 'page' : undefined}
+          >
+            {tab.label}
+          </Link>
+        ))}
+      </nav>
+    </div>
+  );
+}

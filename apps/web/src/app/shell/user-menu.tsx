@@ -1,0 +1,92 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { ChevronDownIcon, PaletteIcon, SignOutIcon } from '../../components/ui/icons';
+import { appStore, chooseStoredTheme } from '../../lib/app-store/app-store';
+import { themeNamed } from '../../lib/themes/choose-theme';
+import { THEME_LABELS, THEME_NAMES } from '../../lib/themes/palettes';
+import { useStore } from '../../lib/use-store';
+
+function initialsOf(name: string | null, email: string | null): string {
+  const source = name?.trim() || email || '?';
+  const parts = source.split(/[\s@.]+/).filter(Boolean);
+  return ((parts[0]?.[0] ?? '?') + (name ? (parts[1]?.[0] ?? '') : '')).toUpperCase();
+}
+
+/** Avatar button with a menu: who is signed in, the theme switcher, sign out. */
+export function UserMenu() {
+  const [open, setOpen] = useState(false);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const menuId = useId();
+  const themeId = useId();
+  const email = useStore(appStore, (s) => s.session.email);
+  const displayName = useStore(appStore, (s) => s.session.displayName);
+  const storedTheme = useStore(appStore, (s) => s.storedTheme);
+  const selectedTheme = themeNamed(storedTheme) ?? 'DEFAULT';
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: PointerEvent) => {
+      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  return (
+    <div className="user-menu" ref={rootRef}>
+      <button
+        type="button"
+        className="user-menu__trigger"
+        aria-haspopup="true"
+        aria-expanded={open}
+        aria-controls={menuId}
+        aria-label={`Account menu: ${displayName ?? email ?? 'signed in'}`}
+        onClick={() => setOpen((v) => !v)}
+      >
+        <span className="user-menu__avatar" aria-hidden="true">
+          {initialsOf(displayName, email)}
+        </span>
+        <span className="user-menu__name">{displayName ?? email ?? 'Account'}</span>
+        <ChevronDownIcon size={16} />
+      </button>
+      {open && (
+        <div className="user-menu__panel fl-card" id={menuId}>
+          <div className="user-menu__who">
+            <div className="user-menu__who-name">{displayName ?? 'Signed in'}</div>
+            <div className="user-menu__who-email">{email}</div>
+          </div>
+          <div className="user-menu__section">
+            <label className="user-menu__label" htmlFor={themeId}>
+              <PaletteIcon size={16} /> Theme
+            </label>
+            <select
+              id={themeId}
+              className="fl-select user-menu__select"
+              value={selectedTheme}
+              onChange={(event) => {
+                const theme = themeNamed(event.target.value);
+                if (theme) chooseStoredTheme(theme);
+              }}
+            >
+              {THEME_NAMES.map((name) => (
+                <option key={name} value={name}>
+                  {THEME_LABELS[name]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <Link to="/signout" className="user-menu__item user-menu__item--danger" onClick={() => setOpen(false)}>
+            <SignOutIcon size={16} /> Sign out
+          </Link>
+        </div>
+      )}
+    </div>
+  );
+}

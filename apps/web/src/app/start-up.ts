@@ -1,0 +1,45 @@
+import { clientConfigQuery } from '../lib/api/get-client-config';
+import { appStore, setRememberedPath, showToast } from '../lib/app-store/app-store';
+import { queryClient, setUnauthorizedHandler } from '../lib/query-client';
+import { readToken } from '../lib/session-token';
+import { endSession } from '../lib/session/end-session';
+import { applyTheme } from '../lib/themes/apply-theme';
+import { chooseTheme } from '../lib/themes/choose-theme';
+import { readStoredTheme } from '../lib/themes/theme-storage';
+import { currentSubdomain } from '../lib/subdomain';
+import { decideStartup } from './start-up-routing';
+
+/**
+ * Everything that runs once before the first render: the start-up routing decision (so no page
+ * flashes before a redirect), the theme (so the first paint has the right colours), the public
+ * configuration request, and the handler for a token the server no longer accepts.
+ */
+export function startUp(): void {
+  const decision = decideStartup(window.location, readToken() !== null);
+  if (decision.signedOut) endSession();
+  if (decision.rememberedPath) setRememberedPath(decision.rememberedPath);
+  if (decision.redirectTo) window.history.replaceState(null, '', decision.redirectTo);
+
+  applyTheme(
+    chooseTheme({ pathname: window.location.pathname, subdomain: currentSubdomain(), storedTheme: readStoredTheme() }),
+  );
+
+  void queryClient.prefetchQuery(clientConfigQuery());
+
+  setUnauthorizedHandler(() => {
+    // While /loading reads the account it reports the failure itself ("Error during connection.").
+    if (readToken() === null || appStore.getState().session.status !== 'SIGNED_IN') return;
+    endSession();
+    showToast('warning', 'Your session has ended. Please sign in again.');
+  });
+}
+
+/** Registers the app-shell service worker (production builds only); failures are only logged (§8). */
+export function registerServiceWorker(): void {
+  if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
+  window.addEventListener('load', () => {
+    navigator.serviceWorker.register('/sw.js').catch((error: unknown) => {
+      console.error('Service worker registration failed', error);
+    });
+  });
+}

@@ -1,0 +1,141 @@
+import { useEffect, useMemo } from 'react';
+import { Link, useParams } from 'react-router';
+import { ArrowLeftIcon, DeviceIcon } from '../../../components/ui/icons';
+import { PanelMessage } from '../../../components/ui/panel-message';
+import { findDeviceByThingName } from '../../../lib/account-tree';
+import { serverErrorMessage } from '../../../lib/api-client';
+import { useAccount } from '../../../lib/api/get-account';
+import { setActivity } from '../../../lib/app-store/app-store';
+import { realtimeStore } from '../../../lib/realtime/realtime-store';
+import { useDeviceConfig } from '../../../lib/realtime/use-realtime';
+import { useStore } from '../../../lib/use-store';
+import { useDevice } from '../api/get-device';
+import { useLiveDevice } from '../hooks/use-live-device';
+import { compareChannelCodes } from '../model/channel-presentation';
+import { ChannelCard } from './channel-card';
+import { DeviceHeader } from './device-header';
+import { HealthSummary } from './health-summary';
+import './dash.css';
+
+/** `/dash/:thingName`: one device, live. */
+export function DeviceDashPage() {
+  const { thingName = '' } = useParams();
+  const account = useAccount();
+  const placed = useMemo(
+    () => (account.data ? findDeviceByThingName(account.data.accounts, thingName) : null),
+    [account.data, thingName],
+  );
+  const device = useDevice(placed?.device.id);
+  const liveTarget = useMemo(
+    () => (placed ? { id: placed.device.id, thingName: placed.device.thingName } : undefined),
+    [placed],
+  );
+  const latest = useLiveDevice(liveTarget);
+  const liveConfig = useDeviceConfig(thingName);
+  // Only the set of codes, as one string: a new value must not re-render the whole grid.
+  const liveCodes = useStore(realtimeStore, (s) =>
+    Object.keys(s.latest[thingName] ?? {})
+      .sort()
+      .join(' '),
+  );
+
+  useEffect(() => {
+    if (!device.isFetching) return;
+    setActivity('READING_DEVICE');
+    return () => setActivity('IDLE');
+  }, [device.isFetching]);
+
+  const channels = useMemo(() => {
+    const configured = liveConfig?.channels ?? device.data?.channels ?? [];
+    const names = new Map(configured.map((channel) => [channel.code, channel.name ?? null]));
+    for (const code of liveCodes.split(' ').filter(Boolean)) if (!names.has(code)) names.set(code, null);
+    return [...names.entries()].sort(([a], [b]) => compareChannelCodes(a, b)).map(([code, name]) => ({ code, name }));
+  }, [liveConfig?.channels, device.data?.channels, liveCodes]);
+
+  if (account.isPending) return <DashSkeleton />;
+  if (account.isError) {
+    return <PanelMessage title="Could not read your account">{serverErrorMessage(account.error)}</PanelMessage>;
+  }
+  if (!placed) {
+    return (
+      <PanelMessage
+        icon={<DeviceIcon size={26} />}
+        title="Device not found"
+        actions={
+          <Link to="/dash" className="fl-button fl-button--primary">
+            Choose a device
+          </Link>
+        }
+      >
+        No device named “{thingName}” is in your accounts. It may have been moved or removed.
+      </PanelMessage>
+    );
+  }
+
+  const uploadInterval = liveConfig?.uploadInterval ?? device.data?.uploadInterval ?? null;
+  const logInterval = liveConfig?.logInterval ?? device.data?.logInterval ?? null;
+
+  return (
+    <div className="dash">
+      <Link to="/dash" className="dash__back">
+        <ArrowLeftIcon size={16} /> All devices
+      </Link>
+      <DeviceHeader
+        account={placed.account}
+        groupId={placed.group.id}
+        treeDevice={placed.device}
+        device={device.data}
+      />
+      {device.isError && (
+        <PanelMessage title="Could not read the device">{serverErrorMessage(device.error)}</PanelMessage>
+      )}
+      <HealthSummary thingName={thingName} initial={device.data?.health} />
+      <section className="dash__channels" aria-labelledby="channels-heading">
+        <div className="dash__section-head">
+          <h2 id="channels-heading">Channels</h2>
+          <span className="fl-muted">{channels.length > 0 ? `${channels.length} channels` : ''}</span>
+        </div>
+        {channels.length === 0 ? (
+          device.isPending || latest.isPending ? (
+            <ChannelGridSkeleton />
+          ) : (
+            <p className="dash__empty">This device has not reported any channel yet.</p>
+          )
+        ) : (
+          <div className="channel-grid">
+            {channels.map(({ code, name }) => (
+              <ChannelCard
+                key={code}
+                thingName={thingName}
+                code={code}
+                name={name}
+                uploadInterval={uploadInterval}
+                logInterval={logInterval}
+              />
+            ))}
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function ChannelGridSkeleton() {
+  return (
+    <div className="channel-grid" aria-hidden="true">
+      {Array.from({ length: 8 }, (_, i) => (
+        <div key={i} className="fl-skeleton channel-card--skeleton" />
+      ))}
+    </div>
+  );
+}
+
+function DashSkeleton() {
+  return (
+    <div className="dash" role="status" aria-label="Loading device">
+      <div className="fl-skeleton" style={{ height: 26, width: 240 }} />
+      <div className="fl-skeleton" style={{ height: 80 }} />
+      <ChannelGridSkeleton />
+    </div>
+  );
+}

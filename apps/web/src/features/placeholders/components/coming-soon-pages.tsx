@@ -1,0 +1,83 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import {
+  AccountsIcon,
+  AlarmIcon,
+  DashboardIcon,
+  DeviceIcon,
+  ReportsIcon,
+  SparkIcon,
+  WarningIcon,
+} from '../../../components/ui/icons';
+import { PanelMessage } from '../../../components/ui/panel-message';
+
+function ComingSoon({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
+  return (
+    <PanelMessage
+      icon={icon}
+      eyebrow="Coming soon"
+      title={title}
+      actions={
+        <Link to="/dash" className="fl-button fl-button--secondary">
+          Go to device dashboards
+        </Link>
+      }
+    >
+      {children}
+    </PanelMessage>
+  );
+}
+
+export const ComingSoonPage = () => (
+  <ComingSoon icon={<SparkIcon size={26} />} title="On its way">
+    This part of the console is being built. Live device dashboards are ready to use now.
+  </ComingSoon>
+);
+
+export const AccountsTreePage = () => (
+  <ComingSoon icon={<AccountsIcon size={26} />} title="Account tree">
+    Browse your groups, devices, users and dashboards as a tree, search it, and move things between groups.
+  </ComingSoon>
+);
+
+export const AccountsListPage = () => (
+  <ComingSoon icon={<DeviceIcon size={26} />} title="Device list">
+    Every device in one table, with filters and the columns you choose.
+  </ComingSoon>
+);
+
+export const ReportsPage = () => (
+  <ComingSoon icon={<ReportsIcon size={26} />} title="Reports">
+    Run reports on your device logs, share them, and schedule them to arrive by email.
+  </ComingSoon>
+);
+
+export const AlarmsPage = () => (
+  <ComingSoon icon={<AlarmIcon size={26} />} title="Alarms">
+    Set limits on channels and get told the moment a device crosses them.
+  </ComingSoon>
+);
+
+export const AlertsPage = () => (
+  <ComingSoon icon={<AlarmIcon size={26} />} title="Alerts">
+    A history of the alarms your devices raised and who responded.
+  </ComingSoon>
+);
+
+export const BrewSummaryPage = () => (
+  <ComingSoon icon={<DashboardIcon size={26} />} title="Brew summary">
+    Every fermentation tank of the group at a glance: state, gravity, temperature and pressure.
+  </ComingSoon>
+);
+
+export const InventoryPage = () => (
+  <ComingSoon icon={<DashboardIcon size={26} />} title="Inventory">
+    Store status, stock levels, lost sales and picklists for your retail shelves.
+  </ComingSoon>
+);
+
+export const BpNoDataPage = () => (
+  <PanelMessage icon={<WarningIcon size={26} />} title="No inventory data">
+    The inventory data for this group could not be loaded. Try again in a few minutes.
+  </PanelMessage>
+);

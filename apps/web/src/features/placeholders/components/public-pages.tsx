@@ -1,0 +1,131 @@
+import { Link, useParams } from 'react-router';
+import { ICONS, PlayIcon, SearchIcon, SparkIcon } from '../../../components/ui/icons';
+import { PanelMessage } from '../../../components/ui/panel-message';
+import { PublicFrame } from '../../../components/ui/public-frame';
+import './public-pages.css';
+
+/** `/empty`: a deliberately blank page (used as a neutral target, e.g. in embedded views). */
+export function EmptyPage() {
+  return <div className="empty-page" />;
+}
+
+export function DemoPage() {
+  return (
+    <PublicFrame>
+      <PanelMessage
+        icon={<SparkIcon size={26} />}
+        eyebrow="Demo"
+        title="Try the console with simulated devices"
+        actions={
+          <Link to="/signin" className="fl-button fl-button--primary">
+            Sign in to the demo
+          </Link>
+        }
+      >
+        The demo account holds a fleet of simulated controllers, tanks and sprayers that report live values. Ask your
+        supplier for demo credentials.
+      </PanelMessage>
+    </PublicFrame>
+  );
+}
+
+export function PrivacyPage() {
+  return (
+    <PublicFrame>
+      <article className="prose">
+        <h1>Privacy</h1>
+        <p className="fl-muted">How this console handles your information.</p>
+        <h2>What we keep</h2>
+        <p>
+          Your name, email address and the permissions your administrator grants you; the devices, groups and dashboards
+          of your accounts; and the values your devices report. Passwords are stored only as salted hashes.
+        </p>
+        <h2>What your browser keeps</h2>
+        <p>
+          A sign-in token, your chosen colour theme and your device-table filter, in this browser&apos;s local storage.
+          Signing out removes the token. The app shell is cached so the console opens quickly; device data is never
+          cached.
+        </p>
+        <h2>Who sees your data</h2>
+        <p>
+          Only users of your accounts, within the groups they are attached to. Support staff of your supplier may access
+          it to help you, and only when you ask them to.
+        </p>
+        <p>
+          <Link to="/signin">Back to sign in</Link>
+        </p>
+      </article>
+    </PublicFrame>
+  );
+}
+
+const VIDEOS = [
+  { slug: 'getting-started', title: 'Getting started', length: '3:40' },
+  { slug: 'live-dashboards', title: 'Live dashboards', length: '5:12' },
+  { slug: 'alarms', title: 'Setting up alarms', length: '4:05' },
+  { slug: 'reports', title: 'Scheduled reports', length: '6:31' },
+];
+
+/** `/videos/*`: the video library, always in the GREY theme (specification §1). */
+export function VideosPage() {
+  const { '*': slug = '' } = useParams();
+  const selected = VIDEOS.find((video) => video.slug === slug);
+  return (
+    <PublicFrame wide>
+      <h1>{selected ? selected.title : 'Videos'}</h1>
+      <p className="fl-muted videos__lead">
+        {selected ? 'This video will be published soon.' : 'Short guides to the console.'}
+      </p>
+      <div className="videos__grid">
+        {VIDEOS.map((video) => (
+          <Link
+            key={video.slug}
+            to={`/videos/${video.slug}`}
+            className={`videos__card fl-card${video.slug === slug ? ' is-selected' : ''}`}
+          >
+            <span className="videos__thumb">
+              <PlayIcon size={34} />
+            </span>
+            <span className="videos__title">{video.title}</span>
+            <span className="fl-muted">{video.length}</span>
+          </Link>
+        ))}
+      </div>
+    </PublicFrame>
+  );
+}
+
+/** `/iconpreview`: the kit's icons, for designers and developers. */
+export function IconPreviewPage() {
+  return (
+    <PublicFrame wide>
+      <h1>Icons</h1>
+      <p className="fl-muted videos__lead">{Object.keys(ICONS).length} icons of the shared kit.</p>
+      <div className="icons__grid">
+        {Object.entries(ICONS).map(([name, Icon]) => (
+          <div key={name} className="icons__cell fl-card">
+            <Icon size={24} />
+            <span>{name.replace(/Icon$/, '')}</span>
+          </div>
+        ))}
+      </div>
+    </PublicFrame>
+  );
+}
+
+export function NotFoundPage() {
+  return (
+    <PanelMessage
+      icon={<SearchIcon size={26} />}
+      eyebrow="404"
+      title="Page not found"
+      actions={
+        <Link to="/dash" className="fl-button fl-button--primary">
+          Go to dashboards
+        </Link>
+      }
+    >
+      The address may be mistyped, or the page may have moved.
+    </PanelMessage>
+  );
+}

@@ -1,0 +1,7 @@
+import { useMutation } from '@tanstack/react-query';
+import type { JwtAnswer, PasswordResetBody } from '@fieldlink/api/session';
+import { apiPost } from '../../../lib/api-client';
+
+export const postPasswordReset = (body: PasswordResetBody) => apiPost<JwtAnswer>('/user/password', body);
+
+export const usePasswordResetMutation = () => useMutation({ mutationFn: postPasswordReset });

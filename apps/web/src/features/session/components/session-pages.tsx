@@ -1,0 +1,155 @@
+import { useEffect } from 'react';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { BrandMark } from '../../../components/ui/brand-mark';
+import { CheckCircleIcon, LockIcon, SparkIcon } from '../../../components/ui/icons';
+import { accountQuery } from '../../../lib/api/get-account';
+import { selfQuery } from '../../../lib/api/get-self';
+import { appStore, setActivity, setRememberedPath, setSession, showToast } from '../../../lib/app-store/app-store';
+import { startRealtime } from '../../../lib/realtime/realtime-connection';
+import { readToken } from '../../../lib/session-token';
+import { endSession } from '../../../lib/session/end-session';
+import { postSignout } from '../api/post-signout';
+import { permissionSubject, routeAfterLoading, summariseSession } from '../model/after-loading-route';
+import { CONNECTION_FAILED } from '../model/session-messages';
+import { AuthLayout } from './auth-layout';
+import './session.css';
+
+function Splash({ title, text }: { title: string; text?: string }) {
+  return (
+    <main className="session-splash" role="status" aria-live="polite">
+      <div className="session-splash__mark">
+        <BrandMark size={48} />
+      </div>
+      <div className="session-splash__title">{title}</div>
+      {text && <div className="session-splash__text">{text}</div>}
+      <div className="session-splash__bar" aria-hidden="true" />
+    </main>
+  );
+}
+
+/** `/`: a loading-style landing that sends a visitor on, signed in or not. */
+export function LandingPage() {
+  return <Navigate to={readToken() ? '/loading' : '/signin'} replace />;
+}
+
+/**
+ * `/loading`: reads the user and the account, decides where to go (specification §2), opens the
+ * real-time connection. Any failure reads "Error during connection." and signs out.
+ */
+export function LoadingPage() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const from = (location.state as { from?: string } | null)?.from ?? null;
+
+  useEffect(() => {
+    const token = readToken();
+    if (!token) {
+      void navigate('/signin', { replace: true });
+      return;
+    }
+    let cancelled = false;
+    setActivity('READING_ACCOUNT');
+    setSession({ ...appStore.getState().session, status: 'READING_ACCOUNT' });
+    Promise.all([queryClient.fetchQuery(selfQuery()), queryClient.fetchQuery(accountQuery())])
+      .then(([self, { accounts }]) => {
+        if (cancelled) return;
+        const remembered = from ?? appStore.getState().rememberedPath;
+        const target = routeAfterLoading(self, accounts, remembered);
+        const summary = summariseSession(permissionSubject(self, accounts));
+        const displayName = `${self.firstName} ${self.lastName}`.trim();
+        setSession({ status: 'SIGNED_IN', email: self.email, displayName: displayName || null, ...summary });
+        setRememberedPath(null);
+        setActivity('IDLE');
+        void startRealtime({
+          token,
+          canViewDash: summary.canViewDash,
+          onUnauthorized: () => {
+            endSession();
+            showToast('warning', 'Your session has ended. Please sign in again.');
+          },
+        });
+        void navigate(target, { replace: true });
+      })
+      .catch(() => {
+        if (cancelled) return;
+        showToast('error', CONNECTION_FAILED);
+        endSession();
+        void navigate('/signin', { replace: true });
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [from, navigate, queryClient]);
+
+  return <Splash title="Connecting to your devices" text="Reading your account…" />;
+}
+
+/** `/signout`: revokes the token, forgets the session, back to sign-in. */
+export function SignoutPage() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    let cancelled = false;
+    setActivity('SIGNING_OUT');
+    const revoke = readToken() ? postSignout().catch(() => undefined) : Promise.resolve();
+    void revoke.then(() => {
+      if (cancelled) return;
+      endSession();
+      void navigate('/signin', { replace: true });
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [navigate]);
+  return <Splash title="Signing out…" />;
+}
+
+/** `/dashAccessDeny`: signed in, but no permission that opens the console. */
+export function DashAccessDenyPage() {
+  return (
+    <AuthLayout
+      icon={<LockIcon size={24} />}
+      title="No dashboard access"
+      subtitle="You are signed in, but your user has no permission to view dashboards or accounts. Ask an administrator of your account to grant you access, then sign in again."
+    >
+      <div className="auth__form">
+        <Link to="/signout" className="fl-button fl-button--primary fl-button--block">
+          Sign out
+        </Link>
+      </div>
+    </AuthLayout>
+  );
+}
+
+export function PasswordChangedPage() {
+  return (
+    <AuthLayout
+      icon={<CheckCircleIcon size={24} />}
+      title="Password changed"
+      subtitle="Your password was updated. Sign in with your new password; sessions open elsewhere were signed out."
+    >
+      <div className="auth__form">
+        <Link to="/signin" className="fl-button fl-button--primary fl-button--block">
+          Sign in
+        </Link>
+      </div>
+    </AuthLayout>
+  );
+}
+
+export function SignedUpPage() {
+  return (
+    <AuthLayout
+      icon={<SparkIcon size={24} />}
+      title="Welcome aboard"
+      subtitle="Your account is ready. Watch your devices live, receive alarms and run reports."
+    >
+      <div className="auth__form">
+        <Link to="/loading" className="fl-button fl-button--primary fl-button--block">
+          Open the console
+        </Link>
+      </div>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import type { Account, GroupNode, TreeDevice } from '@fieldlink/api/account';
+import type { AttachmentPoint, SelfAnswer } from '@fieldlink/api/session';
+import { routeAfterLoading, summariseSession, permissionSubject } from './after-loading-route';
+
+const device = (thingName: string): TreeDevice => ({
+  id: `id-${thingName}`,
+  name: thingName,
+  sn: null,
+  thingName,
+  isConnected: true,
+  lastConnection: null,
+  lastDisconnection: null,
+});
+
+const group = (id: string, devices: TreeDevice[], groups: GroupNode[] = [], kind: GroupNode['kind'] = 'group') => ({
+  id,
+  name: id,
+  accountId: 'acc1',
+  appType: 'default',
+  kind,
+  relativePath: './',
+  groups,
+  devices,
+  deviceIds: devices.map((d) => d.id),
+  scenes: [],
+  users: [],
+  fullUsers: [],
+});
+
+const account = (userVariant: string | null, root: GroupNode): Account => ({
+  id: 'acc1',
+  name: 'Acme',
+  appType: 'default',
+  kind: 'customer',
+  userVariant,
+  rootGroup: root,
+});
+
+const self = (...points: Pick<AttachmentPoint, 'permissions'>[]): SelfAnswer => ({
+  id: 'u1',
+  email: 'a@b.c',
+  firstName: 'A',
+  lastName: 'B',
+  theme: null,
+  linkedAccounts: [
+    {
+      accountId: 'acc1',
+      attachmentPoints: points.map((p) => ({ ...p, path: './', secretPermissions: [], appType: 'default' })),
+    },
+  ],
+});
+
+// Trash first and empty groups on the way: the first device is found depth-first, trash skipped.
+const tree = group(
+  'root',
+  [],
+  [group('trash', [device('TRASHED_1')], [], 'trash'), group('empty', []), group('north', [device('PUMP_7')])],
+  'root',
+);
+
+describe('routeAfterLoading', () => {
+  it.each([
+    { name: 'VIEW_DASH to the first device', permissions: ['VIEW_DASH'], variant: null, expected: '/dash/PUMP_7' },
+    { name: 'ADMIN implies VIEW_DASH', permissions: ['ADMIN'], variant: null, expected: '/dash/PUMP_7' },
+    {
+      name: 'VIEW_ACCOUNTS only to the tree',
+      permissions: ['VIEW_ACCOUNTS'],
+      variant: null,
+      expected: '/accounts/treeview',
+    },
+    {
+      name: 'no dashboard permission denied',
+      permissions: ['READ_REPORTS'],
+      variant: null,
+      expected: '/dashAccessDeny',
+    },
+    { name: 'variant 2 needs VIEW_ACCOUNTS', permissions: ['VIEW_DASH'], variant: '2', expected: '/dashAccessDeny' },
+    {
+      name: 'variant 2 with VIEW_ACCOUNTS',
+      permissions: ['VIEW_ACCOUNTS'],
+      variant: '2',
+      expected: '/accounts/treeview',
+    },
+    { name: 'variant 5 with VIEW_DASH', permissions: ['VIEW_DASH'], variant: '5', expected: '/dash/PUMP_7' },
+  ] as const)('$name', ({ permissions, variant, expected }) => {
+    expect(routeAfterLoading(self({ permissions: [...permissions] }), [account(variant, tree)], null)).toBe(expected);
+  });
+
+  it('uses only the first attachment point', () => {
+    const user = self({ permissions: ['READ_REPORTS'] }, { permissions: ['ADMIN'] });
+    expect(routeAfterLoading(user, [account(null, tree)], null)).toBe('/dashAccessDeny');
+  });
+
+  it('opens the remembered path once access is granted', () => {
+    const accounts = [account(null, tree)];
+    expect(routeAfterLoading(self({ permissions: ['VIEW_DASH'] }), accounts, '/reports?x=1')).toBe('/reports?x=1');
+    expect(routeAfterLoading(self({ permissions: [] }), accounts, '/reports')).toBe('/dashAccessDeny');
+  });
+
+  it('falls back to the device picker when the account has no device', () => {
+    expect(
+      routeAfterLoading(self({ permissions: ['VIEW_DASH'] }), [account(null, group('root', [], [], 'root'))], null),
+    ).toBe('/dash');
+  });
+
+  it('summarises view-dashboard for the real-time subscriptions', () => {
+    const accounts = [account(null, tree)];
+    expect(summariseSession(permissionSubject(self({ permissions: ['VIEW_ACCOUNTS'] }), accounts)).canViewDash).toBe(
+      false,
+    );
+    expect(summariseSession(permissionSubject(self({ permissions: ['ADMIN'] }), accounts))).toMatchObject({
+      canViewDash: true,
+      isAdmin: true,
+    });
+  });
+});

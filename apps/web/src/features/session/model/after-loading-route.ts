@@ -1,0 +1,59 @@
+import type { Account } from '@fieldlink/api/account';
+import type { SelfAnswer } from '@fieldlink/api/session';
+import {
+  can,
+  effectivePermissions,
+  heldPermissions,
+  isAdmin,
+  landingAfterDeviceRead,
+  type PermissionSubject,
+} from '@fieldlink/domain/permissions';
+import { listDevices } from '../../../lib/account-tree';
+
+export const DASH_ACCESS_DENY_PATH = '/dashAccessDeny';
+export const ACCOUNTS_TREE_PATH = '/accounts/treeview';
+
+/**
+ * The permission subject of a user: permissions of the FIRST attachment point (specification §6),
+ * and the user variant of the account that attachment point belongs to.
+ */
+export function permissionSubject(self: SelfAnswer, accounts: readonly Account[]): PermissionSubject {
+  const { permissions, secretPermissions } = effectivePermissions(self.linkedAccounts);
+  const firstLinked = self.linkedAccounts.find((linked) => linked.attachmentPoints.length > 0);
+  const account = accounts.find((a) => a.id === firstLinked?.accountId) ?? accounts[0];
+  return { permissions, secretPermissions, userVariant: account?.userVariant ?? null };
+}
+
+export interface SessionSummary {
+  permissions: string[];
+  canViewDash: boolean;
+  isAdmin: boolean;
+}
+
+export function summariseSession(subject: PermissionSubject): SessionSummary {
+  return {
+    permissions: heldPermissions(subject),
+    canViewDash: can(subject, 'viewDashboard'),
+    isAdmin: isAdmin(subject),
+  };
+}
+
+/**
+ * Where /loading sends the user once the account is read: /dashAccessDeny without dashboard access;
+ * else the remembered path; else the first device's dash with VIEW_DASH, the account tree with only
+ * VIEW_ACCOUNTS (§2, §4).
+ */
+export function routeAfterLoading(
+  self: SelfAnswer,
+  accounts: readonly Account[],
+  rememberedPath: string | null,
+): string {
+  const subject = permissionSubject(self, accounts);
+  if (!can(subject, 'accessDashboard')) return DASH_ACCESS_DENY_PATH;
+  if (rememberedPath) return rememberedPath;
+  if (landingAfterDeviceRead(subject) === 'dash') {
+    const first = listDevices(accounts)[0];
+    return first ? `/dash/${encodeURIComponent(first.device.thingName)}` : '/dash';
+  }
+  return ACCOUNTS_TREE_PATH;
+}

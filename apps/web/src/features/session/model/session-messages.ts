@@ -1,0 +1,26 @@
+import { ApiError, serverMessageOr } from '../../../lib/api-client';
+
+/** Failure texts of specification §8, and this console's own for rate limiting. */
+export const SIGNIN_FAILED = 'Bad Login Info';
+export const TOO_MANY_ATTEMPTS = 'Too many attempts, try again later.';
+export const SIGNUP_FAILED = 'Error signing up';
+export const PASSWORD_UPDATE_FAILED = 'Error updating password';
+export const RESET_LINK_FAILED = 'Error requesting reset link.';
+export const CONNECTION_FAILED = 'Error during connection.';
+
+/** Sign-in trims and lowercases the e-mail (specification §5). */
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+/**
+ * The sign-in failure text. Wrong credentials always read "Bad Login Info", whatever the server
+ * says, so the form never tells which of e-mail or password was wrong; only a rate limit differs.
+ */
+export function signinErrorMessage(error: unknown): string {
+  return error instanceof ApiError && error.status === 429 ? TOO_MANY_ATTEMPTS : SIGNIN_FAILED;
+}
+
+/** Server message else the fallback, except a rate limit, which says so plainly. */
+export function failureMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && error.status === 429) return serverMessageOr(error, TOO_MANY_ATTEMPTS);
+  return serverMessageOr(error, fallback);
+}

@@ -1,0 +1,46 @@
+import type { Account, GroupNode, TreeDevice } from '@fieldlink/api/account';
+
+/** A device of the account tree with where it sits. */
+export interface PlacedDevice {
+  device: TreeDevice;
+  account: Account;
+  group: GroupNode;
+}
+
+function* walkGroup(account: Account, group: GroupNode, includeTrash: boolean): Generator<PlacedDevice> {
+  if (group.kind === 'trash' && !includeTrash) return;
+  for (const device of group.devices) yield { device, account, group };
+  for (const child of group.groups) yield* walkGroup(account, child, includeTrash);
+}
+
+/**
+ * Every device of the accounts in tree order (a group's own devices before its subgroups'). Devices
+ * in the trash are left out unless asked for: they are not on any dashboard.
+ */
+export function listDevices(accounts: readonly Account[], includeTrash = false): PlacedDevice[] {
+  const placed: PlacedDevice[] = [];
+  for (const account of accounts) placed.push(...walkGroup(account, account.rootGroup, includeTrash));
+  return placed;
+}
+
+export function findDeviceByThingName(accounts: readonly Account[], thingName: string): PlacedDevice | null {
+  for (const account of accounts) {
+    for (const placed of walkGroup(account, account.rootGroup, true)) {
+      if (placed.device.thingName === thingName) return placed;
+    }
+  }
+  return null;
+}
+
+/** The group names from the root to a group, for a breadcrumb (`Acme / North / Pumps`). */
+export function groupTrail(account: Account, groupId: string): string[] {
+  const trail: string[] = [];
+  const visit = (group: GroupNode): boolean => {
+    trail.push(group.name);
+    if (group.id === groupId) return true;
+    for (const child of group.groups) if (visit(child)) return true;
+    trail.pop();
+    return false;
+  };
+  return visit(account.rootGroup) ? trail : [];
+}

@@ -1,0 +1,109 @@
+import { CLIENT_TYPE, CLIENT_VERSION } from '@fieldlink/api/session';
+import { readToken } from './session-token';
+import { currentSubdomain } from './subdomain';
+
+/** Base of every call (specification §7); the API is served from the same origin as the console. */
+export const API_BASE = '/api/v1';
+
+/** Fallback text of the specification's generic server helper. */
+export const GENERIC_SERVER_ERROR = 'Server error';
+
+/** A failed call: an answer outside 200-299, or no answer at all (status 0). */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    /** The server's `message`, when the answer carried one. */
+    readonly serverMessage: string | null,
+    readonly body: unknown,
+  ) {
+    super(serverMessage ?? (status === 0 ? 'Network error' : `HTTP ${status}`));
+  }
+}
+
+/** The server's message of a failed call, else `fallback` (specification §8's failure wording). */
+export function serverMessageOr(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.serverMessage ? error.serverMessage : fallback;
+}
+
+/** Generic server helper (§8): server message else "Server error". */
+export function serverErrorMessage(error: unknown): string {
+  return serverMessageOr(error, GENERIC_SERVER_ERROR);
+}
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+/** Headers every call carries (§7): token, client type, client version, subdomain. */
+export function apiHeaders(token: string | null, subdomain: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'x-client-type': CLIENT_TYPE,
+    'x-client-version': CLIENT_VERSION,
+    'x-subdomain': subdomain,
+  };
+  if (token) headers.authorization = token;
+  return headers;
+}
+
+export function buildUrl(path: string, query?: Query): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) params.set(key, String(value));
+  }
+  const search = params.toString();
+  return `${API_BASE}${path}${search ? `?${search}` : ''}`;
+}
+
+function messageOf(body: unknown): string | null {
+  if (body && typeof body === 'object' && 'message' in body) {
+    const message = (body as { message: unknown }).message;
+    if (typeof message === 'string' && message.trim() !== '') return message;
+  }
+  return null;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * One call to the API. No timeout (the specification's client default): a slow report or log query
+ * is allowed to finish, and callers that move on cancel through `signal`.
+ */
+export async function apiRequest<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const headers = apiHeaders(readToken(), currentSubdomain());
+  const init: RequestInit = { method, headers, signal: options.signal ?? null, credentials: 'same-origin' };
+  if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(options.body);
+  }
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, options.query), init);
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, null, null);
+  }
+  const body = await readBody(response);
+  if (response.status < 200 || response.status > 299) {
+    throw new ApiError(response.status, messageOf(body), body);
+  }
+  return body as T;
+}
+
+export const apiGet = <T>(path: string, query?: Query, signal?: AbortSignal): Promise<T> =>
+  apiRequest<T>('GET', path, { query, signal });
+
+export const apiPost = <T>(path: string, body?: unknown): Promise<T> => apiRequest<T>('POST', path, { body });

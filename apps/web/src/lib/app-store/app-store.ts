@@ -1,0 +1,119 @@
+import { createStore } from '../create-store';
+import { readStoredTheme, storeTheme } from '../themes/theme-storage';
+import type { ThemeName } from '../themes/palettes';
+import {
+  EMPTY_TOAST_QUEUE,
+  TOAST_DURATION_MS,
+  dismissToast,
+  enqueueToast,
+  type ToastKind,
+  type ToastQueue,
+} from './toast-queue';
+
+/**
+ * App-wide UI state (STYLE.md "State in the browser"): session, activity, overlay, remembered path,
+ * sub-tab selections and toasts. Server data stays in TanStack Query and live device values in the
+ * real-time store; this holds only what the shell itself needs.
+ */
+
+/** Session states of specification §3 that the shell distinguishes. */
+export type SessionStatus = 'SIGNED_OUT' | 'READING_ACCOUNT' | 'SIGNED_IN';
+
+/** App activity (§3): the banner shows only while IDLE. */
+export type AppActivity =
+  'IDLE' | 'READING_ACCOUNT' | 'READING_DEVICE' | 'UPDATING_DEVICE_SUBSCRIPTIONS' | 'SIGNING_OUT';
+
+/** Top-level sections whose sub-tab selection is kept separately (§2). */
+export const SECTIONS = ['dashboard', 'accounts', 'reports', 'alarms'] as const;
+export type Section = (typeof SECTIONS)[number];
+
+export interface SessionState {
+  status: SessionStatus;
+  email: string | null;
+  displayName: string | null;
+  /** Effective permissions of the first attachment point (ADMIN already expanded). */
+  permissions: readonly string[];
+  canViewDash: boolean;
+  isAdmin: boolean;
+}
+
+export interface AppState {
+  session: SessionState;
+  activity: AppActivity;
+  /** Messages of the loading overlays now open; the overlay shows the latest. */
+  overlays: readonly { id: number; message: string }[];
+  /** Path to open once /loading has read the account (§2 start-up routing). */
+  rememberedPath: string | null;
+  subTabs: Readonly<Record<Section, number>>;
+  toasts: ToastQueue;
+  /** The theme chosen in the user menu (local storage `theme`); the page may still override it. */
+  storedTheme: string | null;
+}
+
+export const SIGNED_OUT_SESSION: SessionState = {
+  status: 'SIGNED_OUT',
+  email: null,
+  displayName: null,
+  permissions: [],
+  canViewDash: false,
+  isAdmin: false,
+};
+
+const initialState = (storedTheme: string | null): AppState => ({
+  session: SIGNED_OUT_SESSION,
+  activity: 'IDLE',
+  overlays: [],
+  rememberedPath: null,
+  subTabs: { dashboard: 0, accounts: 0, reports: 0, alarms: 0 },
+  toasts: EMPTY_TOAST_QUEUE,
+  storedTheme,
+});
+
+export const appStore = createStore<AppState>(initialState(readStoredTheme()));
+
+let nextId = 1;
+
+export function showToast(kind: ToastKind, message: string, durationMs = TOAST_DURATION_MS): void {
+  const toast = { id: nextId++, kind, message, durationMs };
+  appStore.setState((s) => ({ ...s, toasts: enqueueToast(s.toasts, toast) }));
+}
+
+export function closeToast(id: number): void {
+  appStore.setState((s) => ({ ...s, toasts: dismissToast(s.toasts, id) }));
+}
+
+/** Opens a loading overlay; call the returned function to close it. Overlays may nest. */
+export function openOverlay(message: string): () => void {
+  const id = nextId++;
+  appStore.setState((s) => ({ ...s, overlays: [...s.overlays, { id, message }] }));
+  return () => appStore.setState((s) => ({ ...s, overlays: s.overlays.filter((o) => o.id !== id) }));
+}
+
+export function setActivity(activity: AppActivity): void {
+  appStore.setState((s) => (s.activity === activity ? s : { ...s, activity }));
+}
+
+export function setSession(session: SessionState): void {
+  appStore.setState((s) => ({ ...s, session }));
+}
+
+export function setRememberedPath(path: string | null): void {
+  appStore.setState((s) => ({ ...s, rememberedPath: path }));
+}
+
+export function setSubTab(section: Section, index: number): void {
+  appStore.setState((s) => (s.subTabs[section] === index ? s : { ...s, subTabs: { ...s.subTabs, [section]: index } }));
+}
+
+export function chooseStoredTheme(theme: ThemeName): void {
+  storeTheme(theme);
+  appStore.setState((s) => ({ ...s, storedTheme: theme }));
+}
+
+/**
+ * Store reset on sign-out (§4): wipes all state but keeps toasts, so a sign-out message still shows,
+ * and the theme, which belongs to the browser rather than the session.
+ */
+export function resetAppStore(): void {
+  appStore.setState((s) => ({ ...initialState(s.storedTheme), toasts: s.toasts }));
+}

@@ -1,0 +1,123 @@
+import { REALTIME_PATH } from '@fieldlink/api/realtime';
+import { openOverlay, setActivity } from '../app-store/app-store';
+import { LIVE_QUERY_ROOT, queryClient } from '../query-client';
+import type { ClientRequest, RealtimeClient, ReplyValue } from './realtime-client';
+import { applyServerAction, INITIAL_REALTIME_STATE, realtimeStore } from './realtime-store';
+import { needsResubscribeAfterReconnect } from './resubscribe-rule';
+
+/**
+ * The app's one real-time connection: opened once the account is read, closed on sign-out. It
+ * also keeps the set of devices the pages on screen watch (counted, so two widgets of one device
+ * share a subscription) and re-establishes it after a reconnect.
+ */
+
+let client: RealtimeClient | null = null;
+let canSubscribe = false;
+let startGeneration = 0;
+const watchers = new Map<string, number>();
+
+export function realtimeUrl(loc: Pick<Location, 'protocol' | 'host'> = location): string {
+  return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}${REALTIME_PATH}`;
+}
+
+export interface StartRealtimeOptions {
+  token: string;
+  /** Users without view-dashboard make no device subscriptions (specification §4). */
+  canViewDash: boolean;
+  onUnauthorized: () => void;
+}
+
+/**
+ * Opens the connection. The client (with its message validation) is its own chunk: the sign-in page,
+ * the first thing most visits show, does not need it.
+ */
+export async function startRealtime(options: StartRealtimeOptions): Promise<void> {
+  stopRealtime();
+  const generation = ++startGeneration;
+  const { RealtimeClient } = await import('./realtime-client');
+  // A sign-out (or a second start) while the chunk loaded wins.
+  if (generation !== startGeneration) return;
+  canSubscribe = options.canViewDash;
+  client = new RealtimeClient({
+    url: realtimeUrl(),
+    token: options.token,
+    onAction: (action) => realtimeStore.setState((s) => applyServerAction(s, action, Date.now())),
+    onConnection: (snapshot) => realtimeStore.setState((s) => ({ ...s, ...snapshot })),
+    onOpen: (count) => void onSocketOpen(count),
+    onUnauthorized: options.onUnauthorized,
+  });
+  client.start();
+  window.addEventListener('online', retryNow);
+  document.addEventListener('visibilitychange', retryNow);
+}
+
+export function stopRealtime(): void {
+  startGeneration += 1;
+  window.removeEventListener('online', retryNow);
+  document.removeEventListener('visibilitychange', retryNow);
+  client?.stop();
+  client = null;
+  canSubscribe = false;
+  watchers.clear();
+  realtimeStore.setState(() => INITIAL_REALTIME_STATE);
+}
+
+function retryNow(): void {
+  if (document.visibilityState === 'visible') client?.retryNow();
+}
+
+/** Sends a request over the real-time channel; rejects with the specification's messages. */
+export function realtimeRequest(action: ClientRequest): Promise<ReplyValue> {
+  if (!client) return Promise.reject(new Error('Not connected.'));
+  return client.request(action);
+}
+
+/**
+ * Starts watching devices. Returns a function that stops watching them. Subscription failures are
+ * reported to `onError` (a device the user may not see, a timeout) and do not throw.
+ */
+export function watchDevices(thingNames: readonly string[], onError?: (error: Error) => void): () => void {
+  if (!canSubscribe || thingNames.length === 0) return () => {};
+  const added: string[] = [];
+  for (const thingName of thingNames) {
+    const count = watchers.get(thingName) ?? 0;
+    watchers.set(thingName, count + 1);
+    if (count === 0) added.push(thingName);
+  }
+  if (added.length > 0 && client?.connection.status === 'CONNECTED') {
+    client.request({ type: 'server/subscribeDevices', thingNames: added }).catch((error: Error) => onError?.(error));
+  }
+  return () => {
+    const removed: string[] = [];
+    for (const thingName of thingNames) {
+      const count = (watchers.get(thingName) ?? 0) - 1;
+      if (count > 0) watchers.set(thingName, count);
+      else if (watchers.delete(thingName)) removed.push(thingName);
+    }
+    if (removed.length > 0 && client?.connection.status === 'CONNECTED') {
+      // Nothing to tell the user if this fails: the socket is closing or the device is gone anyway.
+      client.request({ type: 'server/unsubscribeDevices', thingNames: removed }).catch(() => {});
+    }
+  };
+}
+
+async function onSocketOpen(connectionCount: number): Promise<void> {
+  if (!client || !canSubscribe || watchers.size === 0) return;
+  const thingNames = [...watchers.keys()];
+  if (connectionCount === 1) {
+    // Pages mounted before the first socket opened: subscribe now, no loading screen needed.
+    await client.request({ type: 'server/subscribeDevices', thingNames }).catch(() => {});
+    return;
+  }
+  if (!needsResubscribeAfterReconnect(location.pathname)) return;
+  setActivity('UPDATING_DEVICE_SUBSCRIPTIONS');
+  const closeOverlay = openOverlay('Updating device subscriptions…');
+  try {
+    await client.request({ type: 'server/subscribeDevices', thingNames }).catch(() => {});
+    // Values sent while the socket was down are read back over REST.
+    await queryClient.invalidateQueries({ queryKey: [LIVE_QUERY_ROOT] });
+  } finally {
+    closeOverlay();
+    setActivity('IDLE');
+  }
+}

@@ -1,0 +1,18 @@
+import { THEME_STORAGE_KEY } from './choose-theme';
+import type { ThemeName } from './palettes';
+
+export function readStoredTheme(): string | null {
+  try {
+    return globalThis.localStorage?.getItem(THEME_STORAGE_KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function storeTheme(theme: ThemeName): void {
+  try {
+    localStorage.setItem(THEME_STORAGE_KEY, theme);
+  } catch {
+    // Without storage the choice lasts for this page only.
+  }
+}

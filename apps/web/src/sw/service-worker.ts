@@ -1,0 +1,84 @@
+/// <reference lib="webworker" />
+/**
+ * App-shell service worker. Shell assets (hashed, immutable) are precached and served cache-first;
+ * page navigations go to the network first so a deploy shows at once, falling back to the cached shell
+ * when offline. Nothing under /api/ is ever cached or intercepted: live data must never be stale.
+ */
+// A module (see the empty export below) so this `self` shadows the page's Window typing.
+declare const self: ServiceWorkerGlobalScope;
+export {};
+
+interface PrecacheManifest {
+  version: string;
+  urls: string[];
+}
+
+// Replaced at build time by vite-plugins/service-worker.ts with the list of built shell assets.
+const MANIFEST = JSON.parse('__FIELDLINK_PRECACHE_MANIFEST__') as PrecacheManifest;
+const CACHE_PREFIX = 'fieldlink-shell-';
+const CACHE_NAME = `${CACHE_PREFIX}${MANIFEST.version}`;
+const SHELL_URL = '/';
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    caches
+      .open(CACHE_NAME)
+      .then((cache) => cache.addAll(MANIFEST.urls))
+      .then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) =>
+        Promise.all(
+          names
+            .filter((name) => name.startsWith(CACHE_PREFIX) && name !== CACHE_NAME)
+            .map((name) => caches.delete(name)),
+        ),
+      )
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin || url.pathname.startsWith('/api/')) return;
+
+  if (request.mode === 'navigate') {
+    event.respondWith(networkFirstShell(request));
+    return;
+  }
+  event.respondWith(cacheFirst(request));
+});
+
+async function networkFirstShell(request: Request): Promise<Response> {
+  try {
+    const response = await fetch(request);
+    if (response.ok) {
+      // Every route answers with the same index.html, so one cached copy serves all of them offline.
+      const cache = await caches.open(CACHE_NAME);
+      await cache.put(SHELL_URL, response.clone());
+    }
+    return response;
+  } catch (error) {
+    const cached = await caches.match(SHELL_URL);
+    if (cached) return cached;
+    throw error;
+  }
+}
+
+async function cacheFirst(request: Request): Promise<Response> {
+  const cached = await caches.match(request);
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok && new URL(request.url).pathname.startsWith('/assets/')) {
+    const cache = await caches.open(CACHE_NAME);
+    await cache.put(request, response.clone());
+  }
+  return response;
+}

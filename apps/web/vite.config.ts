@@ -1,0 +1,42 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { serviceWorkerPlugin } from './vite-plugins/service-worker.ts';
+
+// The API and the real-time socket live on the Fastify server; in development Vite proxies both so
+// the browser sees one origin, as it does in production where the server also serves dist/.
+const API_TARGET = process.env.FIELDLINK_API ?? 'http://localhost:8080';
+
+export default defineConfig({
+  plugins: [react(), serviceWorkerPlugin({ entry: 'src/sw/service-worker.ts' })],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: true,
+    rolldownOptions: {
+      output: {
+        // Libraries in chunks of their own: they change far less often than the app, so a release
+        // leaves them in the browser (and service worker) cache.
+        codeSplitting: {
+          groups: [
+            { name: 'vendor-react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            { name: 'vendor-router', test: /node_modules[\\/]react-router[\\/]/ },
+            { name: 'vendor-query', test: /node_modules[\\/]@tanstack[\\/]/ },
+          ],
+        },
+      },
+    },
+  },
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': { target: API_TARGET, changeOrigin: false, ws: true },
+    },
+  },
+  preview: {
+    port: 4173,
+    proxy: {
+      '/api': { target: API_TARGET, changeOrigin: false, ws: true },
+    },
+  },
+});
