@@ -10,8 +10,9 @@ import globals from 'globals';
 const webFeatures = ['session', 'shell', 'devices', 'accounts', 'dash', 'placeholders'];
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'apps/web/public/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'apps/web/public/**', '**/.scratch/**', '.vitest/**'] },
   js.configs.recommended,
+  { files: ['**/*.{js,mjs}'], languageOptions: { globals: { ...globals.node } } },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.{ts,tsx}'],

@@ -15,6 +15,7 @@ export default defineConfig({
           // Servers, brokers and databases per file: keep files apart, run two at a time on 2 cores.
           pool: 'forks',
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
       { test: { name: 'simulator', include: ['apps/simulator/src/**/*.test.ts'], testTimeout: 30_000 } },
@@ -28,6 +29,7 @@ export default defineConfig({
           pool: 'forks',
           maxWorkers: 1,
           fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
     ],
