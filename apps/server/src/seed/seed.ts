@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import { childPath, groupPath, newDevicesGroupName, TRASH_GROUP_NAME } from '@fieldlink/domain/group-path';
 import type { Database } from '../db/schema';
+import { insertDevice } from '../features/devices/repository';
+import { insertAttachmentPoint, insertUser } from '../features/session/repository';
 import { hashPassword } from '../security/passwords';
 import { installationSecret } from '../security/installation';
 import { demoDevicePassword, hashSecret, newId } from '../security/secrets';
@@ -65,44 +67,19 @@ export async function seedDemo(db: Kysely<Database>, password: string): Promise<
         await addGroup(accountId, parentId, path, id, group.name, 'group');
         for (const demo of group.devices) {
           fleet.push({ thingName: demo.thingName, kind: demo.kind });
-          await trx
-            .insertInto('devices')
-            .values({
-              id: newId(),
-              account_id: accountId,
-              group_id: id,
-              thing_name: demo.thingName,
-              secret_hash: hashSecret(demoDevicePassword(demoKey, demo.thingName)),
-              name: demo.name,
-              sn: demo.sn,
-              site: demo.site,
-              plan: demo.plan,
-              fw: null,
-              model: null,
-              hw: null,
-              base: null,
-              custom: null,
-              esp_fw: null,
-              hw_platform: null,
-              update_point: null,
-              upload_interval: null,
-              log_interval: null,
-              time_date: null,
-              channels: '[]',
-              registers: '{}',
-              ports: '[]',
-              location: JSON.stringify(demo.location),
-              tags: '[]',
-              health: null,
-              status: '{}',
-              is_connected: 0,
-              last_connection: null,
-              last_disconnection: null,
-              ota_pending_submitted_at: null,
-              alarms_have_been_read: 1,
-              created_at: now,
-            })
-            .execute();
+          await insertDevice(trx, {
+            id: newId(),
+            account_id: accountId,
+            group_id: id,
+            thing_name: demo.thingName,
+            secret_hash: hashSecret(demoDevicePassword(demoKey, demo.thingName)),
+            name: demo.name,
+            sn: demo.sn,
+            site: demo.site,
+            plan: demo.plan,
+            location: JSON.stringify(demo.location),
+            created_at: now,
+          });
         }
         await addDemoGroups(accountId, id, path, group.groups ?? []);
       }
@@ -140,34 +117,23 @@ export async function seedDemo(db: Kysely<Database>, password: string): Promise<
       await addDemoGroups(accountId, rootId, rootPath, account.groups);
       for (const user of account.users) {
         const userId = newId();
-        await trx
-          .insertInto('users')
-          .values({
-            id: userId,
-            email: user.email,
-            password_hash: passwordHashes.get(user.email)!,
-            first_name: user.firstName,
-            last_name: user.lastName,
-            theme: null,
-            muted_devices: '[]',
-            latest_user_update_id: null,
-            token_version: 0,
-            created_at: now,
-          })
-          .execute();
-        await trx
-          .insertInto('attachment_points')
-          .values({
-            id: newId(),
-            user_id: userId,
-            account_id: accountId,
-            ordinal: 0,
-            path: rootPath,
-            permissions: JSON.stringify(user.permissions),
-            secret_permissions: JSON.stringify(user.secretPermissions),
-            app_type: account.appType,
-          })
-          .execute();
+        await insertUser(trx, {
+          id: userId,
+          email: user.email,
+          password_hash: passwordHashes.get(user.email)!,
+          first_name: user.firstName,
+          last_name: user.lastName,
+        });
+        await insertAttachmentPoint(trx, {
+          id: newId(),
+          user_id: userId,
+          account_id: accountId,
+          ordinal: 0,
+          path: rootPath,
+          permissions: JSON.stringify(user.permissions),
+          secret_permissions: JSON.stringify(user.secretPermissions),
+          app_type: account.appType,
+        });
       }
       return { id: rootId, path: rootPath };
     }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database, DevicesTable } from '../../db/schema';
 
 /** Device columns with the path of its group. */
 export function selectDevices(db: Kysely<Database>) {
@@ -41,4 +41,45 @@ export function findNewDevicesGroup(db: Kysely<Database>, accountId: string) {
     .where('account_id', '=', accountId)
     .where('kind', '=', 'new')
     .executeTakeFirst();
+}
+
+/** What identifies a new device; everything it reports about itself starts empty. */
+export type NewDevice = Pick<DevicesTable, 'id' | 'account_id' | 'group_id' | 'thing_name' | 'secret_hash' | 'name'> &
+  Partial<Pick<DevicesTable, 'sn' | 'site' | 'plan' | 'location' | 'created_at'>>;
+
+/** Inserts a device that has not reported yet (provisioning and demo seed). */
+export function insertDevice(db: Kysely<Database>, device: NewDevice) {
+  return db
+    .insertInto('devices')
+    .values({
+      sn: null,
+      site: null,
+      plan: 'FREE',
+      location: null,
+      fw: null,
+      model: null,
+      hw: null,
+      base: null,
+      custom: null,
+      esp_fw: null,
+      hw_platform: null,
+      update_point: null,
+      upload_interval: null,
+      log_interval: null,
+      time_date: null,
+      channels: '[]',
+      registers: '{}',
+      ports: '[]',
+      tags: '[]',
+      health: null,
+      status: '{}',
+      is_connected: 0,
+      last_connection: null,
+      last_disconnection: null,
+      ota_pending_submitted_at: null,
+      alarms_have_been_read: 1,
+      created_at: Date.now(),
+      ...device,
+    })
+    .execute();
 }

@@ -13,6 +13,7 @@ import {
   findDevicesByIds,
   findGroup,
   findNewDevicesGroup,
+  insertDevice,
   latestValuesOf,
   type DeviceWithPath,
 } from './repository';
@@ -79,44 +80,15 @@ export class DeviceService {
     const id = newId();
     const thingName = newThingName();
     const password = newDeviceSecret();
-    await this.db
-      .insertInto('devices')
-      .values({
-        id,
-        account_id: group.account_id,
-        group_id: group.id,
-        thing_name: thingName,
-        secret_hash: hashSecret(password),
-        name: body.name.trim(),
-        sn: body.sn ?? null,
-        site: null,
-        plan: 'FREE',
-        fw: null,
-        model: null,
-        hw: null,
-        base: null,
-        custom: null,
-        esp_fw: null,
-        hw_platform: null,
-        update_point: null,
-        upload_interval: null,
-        log_interval: null,
-        time_date: null,
-        channels: '[]',
-        registers: '{}',
-        ports: '[]',
-        location: null,
-        tags: '[]',
-        health: null,
-        status: '{}',
-        is_connected: 0,
-        last_connection: null,
-        last_disconnection: null,
-        ota_pending_submitted_at: null,
-        alarms_have_been_read: 1,
-        created_at: Date.now(),
-      })
-      .execute();
+    await insertDevice(this.db, {
+      id,
+      account_id: group.account_id,
+      group_id: group.id,
+      thing_name: thingName,
+      secret_hash: hashSecret(password),
+      name: body.name.trim(),
+      sn: body.sn ?? null,
+    });
     this.onProvisioned(thingName);
     const row = await findDeviceById(this.db, id);
     return { device: toDevice(row!), credentials: { thingName, password } };

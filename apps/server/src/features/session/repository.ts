@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { AttachmentPointsTable, Database, UsersTable } from '../../db/schema';
 
 export function findUserByEmail(db: Kysely<Database>, email: string) {
   return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
@@ -11,4 +11,26 @@ export function findUserById(db: Kysely<Database>, id: string) {
 
 export function attachmentPointsOf(db: Kysely<Database>, userId: string) {
   return db.selectFrom('attachment_points').selectAll().where('user_id', '=', userId).orderBy('ordinal').execute();
+}
+
+/** Inserts a user with a fresh session version and no preferences yet. */
+export function insertUser(
+  db: Kysely<Database>,
+  user: Pick<UsersTable, 'id' | 'email' | 'password_hash' | 'first_name' | 'last_name'>,
+) {
+  return db
+    .insertInto('users')
+    .values({
+      theme: null,
+      muted_devices: '[]',
+      latest_user_update_id: null,
+      token_version: 0,
+      created_at: Date.now(),
+      ...user,
+    })
+    .execute();
+}
+
+export function insertAttachmentPoint(db: Kysely<Database>, point: AttachmentPointsTable) {
+  return db.insertInto('attachment_points').values(point).execute();
 }

@@ -8,7 +8,7 @@ import { decoyPasswordHash, hashPassword, verifyPassword } from '../../security/
 import { RateLimiter } from '../../security/rate-limit';
 import { hashSecret, newCode, newId } from '../../security/secrets';
 import type { TokenService } from '../../security/tokens';
-import { findUserByEmail } from './repository';
+import { findUserByEmail, insertAttachmentPoint, insertUser } from './repository';
 import { linkedAccountsOf, type UserContext } from './user-context';
 
 const MINUTE = 60_000;
@@ -107,34 +107,23 @@ export class SessionService {
         .where('used_at', 'is', null)
         .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) throw new HttpError(400, 'This invitation has already been used.');
-      await trx
-        .insertInto('users')
-        .values({
-          id: userId,
-          email,
-          password_hash: passwordHash,
-          first_name: body.firstName.trim(),
-          last_name: body.lastName.trim(),
-          theme: null,
-          muted_devices: '[]',
-          latest_user_update_id: null,
-          token_version: 0,
-          created_at: Date.now(),
-        })
-        .execute();
-      await trx
-        .insertInto('attachment_points')
-        .values({
-          id: newId(),
-          user_id: userId,
-          account_id: invitation.account_id,
-          ordinal: 0,
-          path: invitation.path,
-          permissions: invitation.permissions,
-          secret_permissions: invitation.secret_permissions,
-          app_type: invitation.app_type,
-        })
-        .execute();
+      await insertUser(trx, {
+        id: userId,
+        email,
+        password_hash: passwordHash,
+        first_name: body.firstName.trim(),
+        last_name: body.lastName.trim(),
+      });
+      await insertAttachmentPoint(trx, {
+        id: newId(),
+        user_id: userId,
+        account_id: invitation.account_id,
+        ordinal: 0,
+        path: invitation.path,
+        permissions: invitation.permissions,
+        secret_permissions: invitation.secret_permissions,
+        app_type: invitation.app_type,
+      });
     });
     return { jwt: await this.options.tokens.issue(userId, 0) };
   }
