@@ -1,0 +1,106 @@
+import type { StorageDialect } from './benchmark';
+import type { LatencySummary } from './latency-histogram';
+import type { ProcessUsage } from './process-meter';
+
+/** Calls between the ingest benchmark (parent) and its server and load-generator processes. */
+
+export interface DeviceCredentials {
+  thingName: string;
+  password: string;
+}
+
+export interface ServerSetup {
+  dialect: StorageDialect;
+  /** PostgreSQL server on which a fresh database is created (and dropped afterwards). */
+  postgresUrl: string;
+  devices: number;
+}
+
+export interface ServerReady {
+  mqttPort: number;
+  devices: DeviceCredentials[];
+  /** Where the data lives, for the report. */
+  storage: string;
+  setupMs: number;
+}
+
+export interface IngestCounters {
+  frames: number;
+  dataPoints: number;
+  rejected: number;
+}
+
+export interface ServerMark {
+  usage: ProcessUsage;
+  counters: IngestCounters;
+}
+
+export interface StoredRows {
+  logRows: number;
+  latestRows: number;
+}
+
+/** The server process: the real app (buildApp) with its embedded broker, on a fresh database. */
+export type ServerCalls = {
+  setup(params: ServerSetup): Promise<ServerReady>;
+  mark(params: null): Promise<ServerMark>;
+  /** Writes whatever is pending, then counts the stored rows. */
+  countRows(params: null): Promise<StoredRows>;
+  /** Closes the app, drops the database, and lets the process exit. */
+  shutdown(params: null): Promise<void>;
+};
+
+export interface LoadConnect {
+  brokerUrl: string;
+  devices: DeviceCredentials[];
+}
+
+export interface LoadStage {
+  /** Aggregate frames per second to offer; null publishes as fast as acknowledgements allow. */
+  framesPerSecond: number | null;
+  /** Publishes awaiting PUBACK per device, at most. */
+  inFlightPerDevice: number;
+  /**
+   * Frames a device keeps while its in-flight slots are taken, as firmware keeps unacknowledged
+   * samples; beyond this they are dropped and counted.
+   */
+  backlogPerDevice: number;
+}
+
+export interface LoadMark {
+  usage: ProcessUsage;
+  /** Frames acknowledged (PUBACK) since the previous mark. */
+  ackedFrames: number;
+  /** Frames published since the previous mark. */
+  publishedFrames: number;
+  /** Frames the offered rate called for that were dropped because their device's backlog was full. */
+  droppedFrames: number;
+  /** Most frames waiting on one device (for a free in-flight slot) at any moment since the previous mark. */
+  peakBacklog: number;
+  /** Publish-to-PUBACK latency of the frames acknowledged since the previous mark. */
+  latency: LatencySummary;
+  /** Sample-to-PUBACK latency: also counts the time a frame waited on its device for a free slot. */
+  sampleLatency: LatencySummary;
+}
+
+export interface LoadTotals {
+  publishedFrames: number;
+  ackedFrames: number;
+  failedFrames: number;
+  /** Unexpected disconnects since connecting. */
+  disconnects: number;
+}
+
+/** The load generator: one MQTT client per device, publishing log frames at QoS 1. */
+export type LoadCalls = {
+  connect(params: LoadConnect): Promise<{ connectMs: number }>;
+  startStage(params: LoadStage): Promise<void>;
+  mark(params: null): Promise<LoadMark>;
+  /** Stops publishing and waits until every publish is acknowledged or failed. */
+  stopStage(params: null): Promise<LoadTotals>;
+  /** Disconnects every client and lets the process exit. */
+  disconnect(params: null): Promise<void>;
+};
+
+/** Data points in each benchmark log frame (channels c1 to c10). */
+export const POINTS_PER_FRAME = 10;

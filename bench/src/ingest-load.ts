@@ -1,0 +1,222 @@
+import { connectAsync, type MqttClient } from 'mqtt';
+import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
+import { serveRpc } from './child-rpc';
+import {
+  POINTS_PER_FRAME,
+  type DeviceCredentials,
+  type LoadCalls,
+  type LoadMark,
+  type LoadStage,
+  type LoadTotals,
+} from './ingest-calls';
+import { LatencyHistogram } from './latency-histogram';
+import { ProcessMeter } from './process-meter';
+
+/**
+ * The load generator of the ingest benchmark, in a process of its own so that its CPU is spent on
+ * the same cores as the server's: one MQTT client per device, each with its own credentials,
+ * publishing version 4 log frames of ten channels at QoS 1 and timing each publish to its PUBACK
+ * (which the server sends only once the frame is stored).
+ */
+
+const CONNECT_CONCURRENCY = 20;
+const TICK_MS = 5;
+const DRAIN_TIMEOUT_MS = 30_000;
+const CODES = Array.from({ length: POINTS_PER_FRAME }, (_, i) => `c${i + 1}`);
+// Precomputed value texts: the generator should spend its CPU on MQTT, as a real fleet does, not on
+// formatting random numbers.
+const VALUE_TEXTS = Array.from({ length: 1024 }, (_, i) => (20 + Math.sin(i) * 15).toFixed(2));
+
+const meter = new ProcessMeter();
+const latency = new LatencyHistogram();
+const sampleLatency = new LatencyHistogram();
+const sinceMark = { acked: 0, published: 0, dropped: 0, peakBacklog: 0 };
+const totals: LoadTotals = { publishedFrames: 0, ackedFrames: 0, failedFrames: 0, disconnects: 0 };
+let stage: (LoadStage & { startedAt: number; offered: number; timer: NodeJS.Timeout | null }) | null = null;
+let stopping = false;
+
+class BenchDevice {
+  private inFlight = 0;
+  /** Sample times (ms since epoch) of frames waiting for a free in-flight slot. */
+  private readonly backlog: number[] = [];
+  private lastT = 0;
+  private valueIndex: number;
+
+  constructor(
+    readonly client: MqttClient,
+    private readonly topic: string,
+    index: number,
+  ) {
+    this.valueIndex = index * 7;
+  }
+
+  get busy(): number {
+    return this.inFlight;
+  }
+
+  /** Open loop: a sample is due now; send it, or keep it until a slot frees. */
+  sample(limits: LoadStage): void {
+    if (this.backlog.length >= limits.backlogPerDevice) {
+      sinceMark.dropped += 1;
+      return;
+    }
+    this.backlog.push(Date.now());
+    this.pump(limits);
+  }
+
+  /** Forgets the frames still waiting: they belong to a stage that is over. */
+  clearBacklog(): void {
+    this.backlog.length = 0;
+  }
+
+  /** Closed loop: keep every slot busy with a frame sampled now. */
+  fill(limits: LoadStage): void {
+    while (this.inFlight < limits.inFlightPerDevice) this.publish(Date.now(), limits);
+  }
+
+  private pump(limits: LoadStage): void {
+    while (this.inFlight < limits.inFlightPerDevice && this.backlog.length > 0) {
+      this.publish(this.backlog.shift()!, limits);
+    }
+    if (this.backlog.length > sinceMark.peakBacklog) sinceMark.peakBacklog = this.backlog.length;
+  }
+
+  /** A log frame stamped in milliseconds, never twice at the same time (a repeat would be skipped). */
+  private frame(sampledAt: number): string {
+    const t = Math.max(sampledAt, this.lastT + 1);
+    this.lastT = t;
+    let values = '';
+    for (const code of CODES) {
+      this.valueIndex = (this.valueIndex + 1) & 1023;
+      values += `${values ? ',' : ''}"${code}":${VALUE_TEXTS[this.valueIndex]}`;
+    }
+    return `{"v":4,"type":"log","t":${t},"values":{${values}}}`;
+  }
+
+  private publish(sampledAt: number, limits: LoadStage): void {
+    this.inFlight += 1;
+    sinceMark.published += 1;
+    totals.publishedFrames += 1;
+    const sentAt = performance.now();
+    const queuedMs = Date.now() - sampledAt;
+    this.client.publish(this.topic, this.frame(sampledAt), { qos: 1 }, (error) => {
+      this.inFlight -= 1;
+      if (error) {
+        totals.failedFrames += 1;
+        return;
+      }
+      const ms = performance.now() - sentAt;
+      totals.ackedFrames += 1;
+      sinceMark.acked += 1;
+      latency.record(ms);
+      sampleLatency.record(ms + queuedMs);
+      if (stopping || !stage) return;
+      if (stage.framesPerSecond === null) this.fill(limits);
+      else this.pump(limits);
+    });
+  }
+}
+
+let devices: BenchDevice[] = [];
+let nextDevice = 0;
+
+/** Open loop: the samples due by now, spread over the devices in turn. */
+function tick(): void {
+  if (!stage || stage.framesPerSecond === null || stopping) return;
+  const due = Math.floor(((performance.now() - stage.startedAt) / 1000) * stage.framesPerSecond) - stage.offered;
+  for (let i = 0; i < due; i += 1) {
+    devices[nextDevice]!.sample(stage);
+    nextDevice = (nextDevice + 1) % devices.length;
+  }
+  stage.offered += Math.max(0, due);
+}
+
+async function connectDevice(credentials: DeviceCredentials, brokerUrl: string, index: number): Promise<BenchDevice> {
+  const topic = deviceUpTopic(credentials.thingName);
+  const client = await connectAsync(brokerUrl, {
+    clientId: credentials.thingName,
+    username: credentials.thingName,
+    password: credentials.password,
+    protocolVersion: 4,
+    clean: true,
+    keepalive: 60,
+    connectTimeout: 10_000,
+    // No reconnecting: a dropped connection during a run is a finding, counted and reported.
+    reconnectPeriod: 0,
+    will: { topic, payload: Buffer.from('{"v":4,"type":"conn","connected":false}'), qos: 1, retain: false },
+  });
+  client.on('close', () => {
+    if (!stopping) totals.disconnects += 1;
+  });
+  client.on('error', () => undefined);
+  return new BenchDevice(client, topic, index);
+}
+
+function inFlightTotal(): number {
+  return devices.reduce((sum, device) => sum + device.busy, 0);
+}
+
+serveRpc<LoadCalls>(
+  {
+    async connect({ brokerUrl, devices: credentials }) {
+      const started = performance.now();
+      const connected: BenchDevice[] = [];
+      for (let i = 0; i < credentials.length; i += CONNECT_CONCURRENCY) {
+        const chunk = credentials.slice(i, i + CONNECT_CONCURRENCY);
+        connected.push(...(await Promise.all(chunk.map((device, j) => connectDevice(device, brokerUrl, i + j)))));
+      }
+      devices = connected;
+      return { connectMs: performance.now() - started };
+    },
+
+    async startStage(params) {
+      if (stage) throw new Error('A stage is already running');
+      stopping = false;
+      stage = { ...params, startedAt: performance.now(), offered: 0, timer: null };
+      if (params.framesPerSecond === null) for (const device of devices) device.fill(params);
+      else stage.timer = setInterval(tick, TICK_MS);
+    },
+
+    async mark(): Promise<LoadMark> {
+      const mark: LoadMark = {
+        usage: meter.mark(),
+        ackedFrames: sinceMark.acked,
+        publishedFrames: sinceMark.published,
+        droppedFrames: sinceMark.dropped,
+        peakBacklog: sinceMark.peakBacklog,
+        latency: latency.summary(),
+        sampleLatency: sampleLatency.summary(),
+      };
+      Object.assign(sinceMark, { acked: 0, published: 0, dropped: 0, peakBacklog: 0 });
+      latency.reset();
+      sampleLatency.reset();
+      return mark;
+    },
+
+    async stopStage() {
+      // Frames still in a device's backlog are not sent: the stage is over. In-flight ones are awaited.
+      stopping = true;
+      if (stage?.timer) clearInterval(stage.timer);
+      stage = null;
+      for (const device of devices) device.clearBacklog();
+      const deadline = performance.now() + DRAIN_TIMEOUT_MS;
+      while (inFlightTotal() > 0 && performance.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return { ...totals, failedFrames: totals.failedFrames + inFlightTotal() };
+    },
+
+    async disconnect() {
+      stopping = true;
+      meter.stop();
+      await Promise.all(
+        devices.map((device) =>
+          Promise.race([device.client.endAsync(), new Promise((resolve) => setTimeout(resolve, 5_000))]).catch(
+            () => undefined,
+          ),
+        ),
+      );
+    },
+  },
+  ['disconnect'],
+);

@@ -1,0 +1,342 @@
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { Benchmark, BenchOptions, BenchSection, BenchTable, StorageDialect } from './benchmark';
+import { RpcChild } from './child-rpc';
+import {
+  POINTS_PER_FRAME,
+  type LoadCalls,
+  type LoadMark,
+  type LoadTotals,
+  type ServerCalls,
+  type ServerMark,
+  type StoredRows,
+} from './ingest-calls';
+import { formatBytes, formatCount, formatMs } from './format';
+import { startMachineCpu, type MachineCpu } from './machine-cpu';
+
+/**
+ * End-to-end ingest: devices over real MQTT at QoS 1 until rows are stored, on each storage dialect.
+ * Three processes on the same machine: this one only orchestrates; the server (the real app) and the
+ * load generator each run in their own, so both are measured and both compete for the 2 cores.
+ */
+
+const SERVER_MODULE = fileURLToPath(new URL('./ingest-server.ts', import.meta.url));
+const LOAD_MODULE = fileURLToPath(new URL('./ingest-load.ts', import.meta.url));
+
+/** Frames a device keeps while its in-flight slots are taken (10 s at the fixed SQLite rate). */
+const BACKLOG_PER_DEVICE = 150;
+/** Other work on a shared machine above this many cores makes a window's figures a lower bound. */
+const BUSY_MACHINE_CORES = 0.25;
+
+/** The issue's goal, and the published figures it is set against (data points per second). */
+const INGEST_GOAL_DPS = 30_000;
+const ANCHORS: Record<StorageDialect, string> = {
+  sqlite: `goal ≥ ${formatCount(INGEST_GOAL_DPS)}; ThingsBoard: 15,000 on 2 vCPUs with Kafka`,
+  postgres: 'ThingsBoard with PostgreSQL storage: at most 5,000-10,000',
+};
+/** The steady rate offered: the goal on SQLite, ThingsBoard's best with PostgreSQL on PostgreSQL. */
+const FIXED_RATE_DPS: Record<StorageDialect, number> = { sqlite: INGEST_GOAL_DPS, postgres: 10_000 };
+
+interface StageSpec {
+  label: string;
+  /** Offered data points per second; null: as fast as acknowledgements come back (closed loop). */
+  offeredDps: number | null;
+  /** Publishes awaiting PUBACK per device, at most. */
+  inFlightPerDevice: number;
+}
+
+/**
+ * One in flight is a device that waits for each PUBACK before the next frame; four lets the server's
+ * batches fill (the throughput headline); the steady rate shows latency under a known load.
+ */
+function stagesOf(dialect: StorageDialect): StageSpec[] {
+  const fixed = FIXED_RATE_DPS[dialect];
+  return [
+    { label: 'maximum, 1 in flight per device', offeredDps: null, inFlightPerDevice: 1 },
+    { label: 'maximum, 4 in flight per device', offeredDps: null, inFlightPerDevice: 4 },
+    { label: `steady ${formatCount(fixed)} dp/s, 4 in flight`, offeredDps: fixed, inFlightPerDevice: 4 },
+  ];
+}
+
+interface StageResult {
+  spec: StageSpec;
+  load: LoadMark;
+  server: ServerMark;
+  machine: MachineCpu | null;
+  storedDps: number;
+}
+
+interface DialectResult {
+  dialect: StorageDialect;
+  storage: string;
+  setupMs: number;
+  connectMs: number;
+  stages: StageResult[];
+  totals: LoadTotals;
+  rows: StoredRows;
+  rejected: number;
+  serverPeakRss: number;
+}
+
+type DialectOutcome = DialectResult | { dialect: StorageDialect; error: string };
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const dialectName = (dialect: StorageDialect) => (dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL');
+
+async function runStage(
+  spec: StageSpec,
+  server: RpcChild<ServerCalls>,
+  load: RpcChild<LoadCalls>,
+  options: BenchOptions,
+): Promise<{ stage: StageResult; totals: LoadTotals }> {
+  const framesPerSecond = spec.offeredDps === null ? null : spec.offeredDps / POINTS_PER_FRAME;
+  await load.call(
+    'startStage',
+    { framesPerSecond, inFlightPerDevice: spec.inFlightPerDevice, backlogPerDevice: BACKLOG_PER_DEVICE },
+    10_000,
+  );
+  await sleep(options.warmupSeconds * 1000);
+  // Marks start the measured window in both processes at (nearly) the same moment.
+  await Promise.all([load.call('mark', null, 10_000), server.call('mark', null, 10_000)]);
+  const machineCpu = startMachineCpu(os.availableParallelism(), { server: server.pid, load: load.pid });
+  await sleep(options.seconds * 1000);
+  const machine = machineCpu();
+  const [loadMark, serverMark] = await Promise.all([
+    load.call('mark', null, 10_000),
+    server.call('mark', null, 10_000),
+  ]);
+  const totals = await load.call('stopStage', null, 60_000);
+  const storedDps = (loadMark.ackedFrames * POINTS_PER_FRAME) / (loadMark.usage.wallMs / 1000);
+  return { stage: { spec, load: loadMark, server: serverMark, machine, storedDps }, totals };
+}
+
+async function runDialect(dialect: StorageDialect, options: BenchOptions): Promise<DialectResult> {
+  const { log } = options;
+  const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
+  const server = RpcChild.start<ServerCalls>('server', SERVER_MODULE, profile);
+  const load = RpcChild.start<LoadCalls>('load generator', LOAD_MODULE);
+  try {
+    const ready = await server.call(
+      'setup',
+      { dialect, postgresUrl: options.postgresUrl, devices: options.devices },
+      120_000,
+    );
+    log(`  ${dialect}: server ready in ${formatMs(ready.setupMs)} (${ready.storage}), pid ${server.pid}`);
+    const { connectMs } = await load.call(
+      'connect',
+      { brokerUrl: `mqtt://127.0.0.1:${ready.mqttPort}`, devices: ready.devices },
+      60_000,
+    );
+    log(`  ${dialect}: ${ready.devices.length} devices connected in ${formatMs(connectMs)}`);
+
+    const stages: StageResult[] = [];
+    let totals: LoadTotals | null = null;
+    for (const spec of stagesOf(dialect)) {
+      const outcome = await runStage(spec, server, load, options);
+      stages.push(outcome.stage);
+      totals = outcome.totals;
+      const { load: mark, storedDps } = outcome.stage;
+      log(
+        `  ${dialect} ${spec.label}: ${formatCount(storedDps)} dp/s stored, p50 ${formatMs(mark.latency.p50Ms)}, ` +
+          `p99 ${formatMs(mark.latency.p99Ms)}, CPU ${cpuCell(outcome.stage)}, dropped ${mark.droppedFrames}`,
+      );
+    }
+    const rows = await server.call('countRows', null, 120_000);
+    const final = await server.call('mark', null, 10_000);
+    return {
+      dialect,
+      storage: ready.storage,
+      setupMs: ready.setupMs,
+      connectMs,
+      stages,
+      totals: totals!,
+      rows,
+      rejected: final.counters.rejected,
+      serverPeakRss: final.usage.overallPeakRssBytes,
+    };
+  } finally {
+    await load.call('disconnect', null, 15_000).catch(() => undefined);
+    await load.stop(5_000);
+    await server.call('shutdown', null, 60_000).catch((error: unknown) => log(`  ${dialect}: ${String(error)}`));
+    await server.stop(10_000);
+  }
+}
+
+/** Cores used in the window: the server, the load generator, PostgreSQL, and other work on the machine. */
+function cpuCell({ server, load, machine }: StageResult): string {
+  const own = [server.usage.cpuCores, load.usage.cpuCores].map((cores) => cores.toFixed(2));
+  if (!machine) return `${own.join(' / ')} / ? / ?`;
+  const postgres = machine.postgresCores > 0.005 ? machine.postgresCores.toFixed(2) : '–';
+  return `${own.join(' / ')} / ${postgres} / ${machine.otherCores.toFixed(2)}`;
+}
+
+function goalCell(dialect: StorageDialect, stage: StageResult): string {
+  const { offeredDps } = stage.spec;
+  if (offeredDps !== null) {
+    const kept = stage.storedDps >= offeredDps * 0.98 && stage.load.droppedFrames === 0;
+    const verdict = kept ? 'kept up' : `**fell behind** (${formatCount(stage.load.droppedFrames)} frames dropped)`;
+    return dialect === 'sqlite' ? `${verdict}: the goal, sustained` : verdict;
+  }
+  if (dialect === 'sqlite') return `${stage.storedDps >= INGEST_GOAL_DPS ? 'met' : '**not met**'}: ${ANCHORS.sqlite}`;
+  return ANCHORS.postgres;
+}
+
+function stageRow(name: string, dialect: StorageDialect, stage: StageResult): string[] {
+  return [
+    name,
+    stage.spec.label,
+    stage.spec.offeredDps === null ? 'as fast as acked' : formatCount(stage.spec.offeredDps),
+    `**${formatCount(stage.storedDps)}**`,
+    formatMs(stage.load.latency.p50Ms),
+    formatMs(stage.load.latency.p99Ms),
+    `${formatMs(stage.load.sampleLatency.p99Ms)} (backlog ≤ ${stage.load.peakBacklog})`,
+    formatBytes(stage.server.usage.peakRssBytes),
+    formatBytes(stage.load.usage.peakRssBytes),
+    cpuCell(stage),
+    goalCell(dialect, stage),
+  ];
+}
+
+function finding(result: DialectResult, missing: number): string {
+  const name = dialectName(result.dialect);
+  const best = result.stages
+    .filter((stage) => stage.spec.offeredDps === null)
+    .reduce<StageResult | null>((top, stage) => (!top || stage.storedDps > top.storedDps ? stage : top), null);
+  const steady = result.stages.find((stage) => stage.spec.offeredDps !== null);
+  const sentences: string[] = [];
+  if (best) {
+    const { server, load, machine } = best;
+    let cpu = `the server used ${server.usage.cpuCores.toFixed(2)} cores and the load generator ${load.usage.cpuCores.toFixed(2)}`;
+    if (machine) {
+      if (machine.postgresCores > 0.005) cpu += `, PostgreSQL ${machine.postgresCores.toFixed(2)}`;
+      cpu += `; ${machine.ioWaitCores.toFixed(2)} cores sat waiting for the disk`;
+    }
+    sentences.push(`${name}: at most **${formatCount(best.storedDps)}** data points per second stored (${cpu}).`);
+  }
+  if (steady) {
+    sentences.push(
+      `At a steady ${formatCount(steady.spec.offeredDps ?? 0)} dp/s, ${formatCount(steady.storedDps)} stored with ` +
+        `p50 ${formatMs(steady.load.latency.p50Ms)} and p99 ${formatMs(steady.load.latency.p99Ms)}.`,
+    );
+  }
+  const busy = result.stages.filter((stage) => (stage.machine?.otherCores ?? 0) > BUSY_MACHINE_CORES);
+  if (busy.length > 0) {
+    const cores = Math.max(...busy.map((stage) => stage.machine?.otherCores ?? 0));
+    sentences.push(
+      `Other work on this shared machine used up to ${cores.toFixed(2)} cores during ${busy.length} of the ` +
+        `windows ("other" column): those figures understate what an otherwise idle machine does.`,
+    );
+  }
+  sentences.push(
+    missing === 0
+      ? `Every acknowledged data point was found in \`logs\` (${formatCount(result.rows.logRows)} rows).`
+      : `**${formatCount(missing)} acknowledged data points are missing from \`logs\`.**`,
+  );
+  return sentences.join(' ');
+}
+
+function describe(outcomes: DialectOutcome[], options: BenchOptions): BenchSection {
+  const results: BenchTable = {
+    caption: 'Throughput and publish-to-stored latency (measured windows)',
+    columns: [
+      'Storage',
+      'Load',
+      'Offered dp/s',
+      'Stored dp/s',
+      'p50',
+      'p99',
+      'p99 sample to stored',
+      'Server peak RSS',
+      'Load peak RSS',
+      'CPU cores: server / load / PostgreSQL / other',
+      'Goal / anchor',
+    ],
+    rows: [],
+  };
+  const losses: BenchTable = {
+    caption: 'Nothing acknowledged is lost (whole run: warm-ups and every stage)',
+    columns: [
+      'Storage',
+      'Frames published',
+      'Frames acked',
+      'Data points acked',
+      'Rows in `logs`',
+      'Acked but missing',
+      'Rows in `latest_values`',
+      'Failed / rejected / disconnects',
+      'Server peak RSS (after set-up)',
+    ],
+    rows: [],
+  };
+  const findings: string[] = [];
+  const storages: string[] = [];
+  for (const outcome of outcomes) {
+    const name = dialectName(outcome.dialect);
+    if ('error' in outcome) {
+      results.rows.push([name, 'failed', '', '', '', '', '', '', '', '', outcome.error.split('\n')[0] ?? '']);
+      continue;
+    }
+    for (const stage of outcome.stages) results.rows.push(stageRow(name, outcome.dialect, stage));
+    const ackedPoints = outcome.totals.ackedFrames * POINTS_PER_FRAME;
+    const missing = Math.max(0, ackedPoints - outcome.rows.logRows);
+    losses.rows.push([
+      name,
+      formatCount(outcome.totals.publishedFrames),
+      formatCount(outcome.totals.ackedFrames),
+      formatCount(ackedPoints),
+      formatCount(outcome.rows.logRows),
+      missing === 0 ? '0' : `**${formatCount(missing)}**`,
+      formatCount(outcome.rows.latestRows),
+      `${outcome.totals.failedFrames} / ${outcome.rejected} / ${outcome.totals.disconnects}`,
+      formatBytes(outcome.serverPeakRss),
+    ]);
+    findings.push(finding(outcome, missing));
+    storages.push(
+      `${name}: ${outcome.storage}; set-up (migrate, seed, provision) ${formatMs(outcome.setupMs)}, ` +
+        `${options.devices} connects ${formatMs(outcome.connectMs)}.`,
+    );
+  }
+  return {
+    method: [
+      `${options.devices} devices, each its own MQTT 3.1.1 connection with its own credentials (provisioned through ` +
+        '`POST /api/v1/device` as ops@fieldlink.test), publish version 4 `log` frames of ' +
+        `${POINTS_PER_FRAME} channels (\`c1\`..\`c${POINTS_PER_FRAME}\`, one data point each) at QoS 1 to the ` +
+        'embedded broker of the real app (`buildApp`), on a fresh database per storage. The server sends PUBACK ' +
+        'only once the frame is committed, so a PUBACK is the moment the data is stored: p50 and p99 are publish ' +
+        'to PUBACK, and throughput counts acknowledged data points.',
+      'Three processes share the 2 cores: the server, the load generator (all MQTT clients) and an idle ' +
+        `orchestrator. Each stage warms up for ${options.warmupSeconds} s, then is measured for ` +
+        `${options.seconds} s. "Maximum" keeps every device's in-flight slots full (closed loop): what the ` +
+        'machine can store. "Steady" offers a fixed rate (open loop), spread evenly over the devices: a sample ' +
+        "that finds its device's slots taken waits on the device, as firmware keeps unacknowledged samples " +
+        `(at most ${BACKLOG_PER_DEVICE} per device, then dropped and counted); "p99 sample to stored" includes ` +
+        'that wait.',
+      'Peak RSS is sampled every 100 ms in each process. CPU is in cores (1.00 = one core busy throughout the ' +
+        'window): the server and the load generator from their own CPU time, every PostgreSQL process and ' +
+        'whatever else ran on the machine from /proc. After the last stage the rows in `logs` are counted and compared with the ' +
+        'acknowledged data points.',
+      ...storages,
+    ],
+    tables: [results, losses],
+    findings,
+    failed: outcomes.some((outcome) => 'error' in outcome),
+  };
+}
+
+export const ingestBenchmark: Benchmark = {
+  name: 'ingest',
+  title: 'End-to-end ingest',
+  async run(options) {
+    const outcomes: DialectOutcome[] = [];
+    for (const dialect of options.dialects) {
+      try {
+        outcomes.push(await runDialect(dialect, options));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        options.log(`  ${dialect}: failed: ${message}`);
+        outcomes.push({ dialect, error: message });
+      }
+    }
+    return describe(outcomes, options);
+  },
+};
