@@ -2,16 +2,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Benchmark, BenchOptions, StorageDialect } from './benchmark';
+import { deviceLogsBenchmark } from './device-logs';
 import { ingestBenchmark } from './ingest';
 import { machineFacts } from './machine';
 import { composeDocument, renderSection, type RunFacts } from './performance-doc';
+import { treeSearchBenchmark } from './tree-search';
 
 /**
  * `npm run bench`: runs the benchmarks and rewrites docs/PERFORMANCE.md. New benchmarks join the
  * registry below; each owns one section of the document.
  */
 
-const REGISTRY: Benchmark[] = [ingestBenchmark];
+const REGISTRY: Benchmark[] = [ingestBenchmark, deviceLogsBenchmark, treeSearchBenchmark];
 
 const DOC_PATH = path.resolve(import.meta.dirname, '../../docs/PERFORMANCE.md');
 const DIALECTS: StorageDialect[] = ['sqlite', 'postgres'];

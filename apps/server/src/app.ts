@@ -3,9 +3,16 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CLIENT_VERSION } from '@fieldlink/api/session';
+import { REALTIME_CLOSE } from '@fieldlink/api/realtime';
 import type { Config } from './config';
 import type { Storage } from './db/database';
-import { startEmbeddedBroker, type DeviceBroker } from './broker/embedded-broker';
+import { startEmbeddedBroker } from './broker/embedded-broker';
+import { brokerCredentials, DATABASE_CREDENTIALS, type DeviceBroker } from './broker/device-broker';
+import { startClusterNode } from './cluster/cluster-node';
+import type { EventRelay } from './cluster/event-relay';
+import { JobQueue } from './jobs/job-queue';
+import { createFieldlinkMetrics } from './metrics/fieldlink-metrics';
+import { metricsPlugin } from './metrics/metrics-plugin';
 import { DeviceEvents } from './events';
 import { DeviceDirectory } from './ingest/device-directory';
 import { FrameWriter } from './ingest/frame-writer';
@@ -24,6 +31,12 @@ import { DeviceService } from './features/devices/service';
 import { deviceRoutes } from './features/devices/routes';
 import { AccountService } from './features/accounts/service';
 import { accountRoutes } from './features/accounts/routes';
+import { UserService } from './features/users/service';
+import { userRoutes } from './features/users/routes';
+import { GroupService } from './features/groups/service';
+import { groupRoutes } from './features/groups/routes';
+import { DeviceTableService } from './features/device-table/service';
+import { deviceTableRoutes } from './features/device-table/routes';
 
 /** The services behind the routes, reachable from tests and from main. */
 export interface Fieldlink {
@@ -37,6 +50,9 @@ export interface Fieldlink {
   sessions: SessionService;
   devices: DeviceService;
   broker: DeviceBroker | null;
+  jobs: JobQueue;
+  /** Carries events and replies to the other instances (cluster mode only). */
+  relay: EventRelay | null;
 }
 
 declare module 'fastify' {
@@ -127,9 +143,23 @@ export async function buildApp({
     if (!broker) throw new Error('No broker');
     await broker.sendCommand(thingName, command);
   }, commandTimeoutMs);
-  const ingest = new Ingest(db, writer, directory, commands, app.log);
-  const mailer = new Mailer(db, config.smtpUrl, config.mailFrom, app.log);
-  const devices = new DeviceService(db, (thingName) => directory.forget(thingName));
+  let relay: EventRelay | null = null;
+  // A reply may reach any instance; the one waiting for it may be another (cluster/event-relay.ts).
+  const replies = {
+    resolve: (thingName: string, reply: Parameters<CommandService['resolve']>[1]) => {
+      commands.resolve(thingName, reply);
+      relay?.relayReply(thingName, reply);
+    },
+  };
+  const ingest = new Ingest(db, writer, directory, replies, app.log);
+  const jobs = new JobQueue(db, storage.dialect, config.instanceId, app.log);
+  const mailer = new Mailer(db, config.smtpUrl, config.mailFrom, app.log, jobs);
+  let credentials = DATABASE_CREDENTIALS;
+  const devices = new DeviceService(
+    db,
+    (thingName) => directory.forget(thingName),
+    brokerCredentials(() => credentials, app.log),
+  );
   const hub = new RealtimeHub(devices, commands, app.log);
   events.on((event) => hub.publish(event));
   const sessions = new SessionService({
@@ -140,8 +170,30 @@ export async function buildApp({
     onSessionsEnded: (userId) => hub.closeUser(userId),
     onSignedOut: (jti) => hub.closeToken(jti),
   });
-  const fieldlink: Fieldlink = { events, directory, writer, ingest, commands, hub, mailer, sessions, devices, broker };
+  const fieldlink: Fieldlink = {
+    events,
+    directory,
+    writer,
+    ingest,
+    commands,
+    hub,
+    mailer,
+    sessions,
+    devices,
+    broker,
+    jobs,
+    relay,
+  };
   app.decorate('fieldlink', fieldlink);
+  const metrics = createFieldlinkMetrics({
+    db,
+    ingest,
+    hub,
+    jobs,
+    broker: () => fieldlink.broker,
+    relay: () => fieldlink.relay,
+  });
+  await app.register(metricsPlugin, { metrics, token: config.metricsToken });
 
   await app.register(swagger, {
     openapi: {
@@ -169,17 +221,44 @@ export async function buildApp({
     async (api) => {
       await api.register(sessionRoutes, { sessions, clientConfig });
       await api.register(deviceRoutes, { devices });
+      await api.register(deviceTableRoutes, { table: new DeviceTableService(db) });
       await api.register(accountRoutes, { accounts: new AccountService(db) });
+      // A user whose permissions or place changed reconnects; a moved device is authorised again.
+      const onUsersMoved = (userIds: readonly string[]) =>
+        userIds.forEach((userId) => hub.closeUser(userId, REALTIME_CLOSE.accessChanged));
+      const onDevicesMoved = (thingNames: readonly string[]) => void hub.revalidate(thingNames);
+      await api.register(userRoutes, {
+        users: new UserService({
+          db,
+          mailer,
+          publicUrl: config.publicUrl,
+          onAccessChanged: (id) => onUsersMoved([id]),
+        }),
+      });
+      await api.register(groupRoutes, { groups: new GroupService({ db, onUsersMoved, onDevicesMoved }) });
       api.get('/health', { schema: { hide: true } }, async () => ({ ok: true }));
     },
     { prefix: '/api/v1' },
   );
   await app.register(webPlugin, { webDist: config.webDist });
 
-  if (mqttPort !== null) {
-    broker = await startEmbeddedBroker({ port: mqttPort, directory, ingest, logger: app.log });
-    fieldlink.broker = broker;
+  if (config.mqttUrl) {
+    const node = await startClusterNode({ config, db, ingest, events, replies: commands, logger: app.log });
+    broker = node.broker;
+    relay = node.relay;
+    credentials = node.broker.credentials;
+    fieldlink.relay = relay;
+  } else if (mqttPort !== null) {
+    broker = await startEmbeddedBroker({
+      port: mqttPort,
+      directory,
+      ingest,
+      logger: app.log,
+      maxFramesPerSecond: config.mqttMaxFramesPerSecond,
+    });
   }
+  fieldlink.broker = broker;
+  jobs.start();
 
   // Shutdown order: stop taking frames, write what is pending, then close sockets and storage.
   app.addHook('preClose', async () => hub.closeAll());
@@ -187,6 +266,8 @@ export async function buildApp({
     await broker?.close();
     commands.cancelAll();
     await writer.flush();
+    await jobs.stop();
+    metrics.stop();
     mailer.close();
     await storage.close();
   });

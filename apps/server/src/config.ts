@@ -1,4 +1,6 @@
+import os from 'node:os';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 
 /** Every setting of the server, read once from the environment (README lists them with defaults). */
 export interface Config {
@@ -27,6 +29,25 @@ export interface Config {
   /** Session token lifetime in seconds. */
   tokenTtlSeconds: number;
   webDist: string;
+  /** An existing MQTT broker (`mqtt://…`, `mqtts://…`): cluster mode, no embedded broker. */
+  mqttUrl: string | null;
+  /** Fieldlink's account at that broker; default: the user and password in `mqttUrl`. */
+  mqttAdminUsername: string | null;
+  mqttAdminPassword: string | null;
+  /** Where devices connect to that broker (the demo fleet too); default: `mqttUrl` without credentials. */
+  mqttDeviceUrl: string | null;
+  /** `dynsec`: device accounts provisioned into Mosquitto's dynamic security; `none`: the broker asks Fieldlink over HTTP (EMQX). */
+  mqttProvisioning: 'dynsec' | 'none';
+  /** Shared secret the broker sends to the HTTP authentication endpoints (`MQTT_PROVISIONING=none`). */
+  mqttAuthSecret: string | null;
+  /** Frames per second one device may publish, averaged over 10 s. */
+  mqttMaxFramesPerSecond: number;
+  /** This process in the cluster (logs, MQTT client ids, job claims). */
+  instanceId: string;
+  /** An instance that has not renewed its lease for this long is presumed dead; its ingest session is adopted. */
+  clusterLeaseSeconds: number;
+  /** When set, `/metrics` needs `authorization: Bearer <token>`. */
+  metricsToken: string | null;
 }
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -45,6 +66,20 @@ function flag(value: string | undefined, fallback: boolean): boolean {
 
 function optional(value: string | undefined): string | null {
   return value && value.trim() !== '' ? value.trim() : null;
+}
+
+function mqttUrl(value: string | undefined): string | null {
+  const url = optional(value);
+  if (url === null) return null;
+  if (!/^mqtts?:\/\/[^/]+/.test(url))
+    throw new Error(`MQTT_URL must be mqtt://host:port or mqtts://host:port, got "${url}"`);
+  return url;
+}
+
+function provisioning(value: string | undefined): 'dynsec' | 'none' {
+  const mode = optional(value) ?? 'dynsec';
+  if (mode !== 'dynsec' && mode !== 'none') throw new Error(`MQTT_PROVISIONING must be dynsec or none, got "${mode}"`);
+  return mode;
 }
 
 /** Reads the configuration; throws with a clear message on a bad value. */
@@ -74,5 +109,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     tokenTtlSeconds: int(env.TOKEN_TTL_SECONDS, 7 * 24 * 3600, 'TOKEN_TTL_SECONDS'),
     webDist: env.WEB_DIST ?? path.join(ROOT, 'apps', 'web', 'dist'),
+    mqttUrl: mqttUrl(env.MQTT_URL),
+    mqttAdminUsername: optional(env.MQTT_ADMIN_USERNAME),
+    mqttAdminPassword: optional(env.MQTT_ADMIN_PASSWORD),
+    mqttDeviceUrl: optional(env.MQTT_DEVICE_URL),
+    mqttProvisioning: provisioning(env.MQTT_PROVISIONING),
+    mqttAuthSecret: optional(env.MQTT_AUTH_SECRET),
+    mqttMaxFramesPerSecond: int(env.MQTT_MAX_FRAMES_PER_SECOND, 200, 'MQTT_MAX_FRAMES_PER_SECOND'),
+    instanceId:
+      optional(env.FIELDLINK_INSTANCE_ID) ?? `${os.hostname().slice(0, 24)}-${randomBytes(4).toString('hex')}`,
+    clusterLeaseSeconds: int(env.FIELDLINK_CLUSTER_LEASE_SECONDS, 30, 'FIELDLINK_CLUSTER_LEASE_SECONDS'),
+    metricsToken: optional(env.METRICS_TOKEN),
   };
 }

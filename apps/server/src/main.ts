@@ -3,19 +3,25 @@ import { isPostgresUrl, migrate, openStorage } from './db/database';
 import { buildApp } from './app';
 import { demoFleet, demoSignIns, seedDemo } from './seed/seed';
 import { startFleet, type Fleet } from '@fieldlink/simulator/fleet';
+import { provisionDemoFleet } from './cluster/demo-fleet';
+import { withStartupLock } from './cluster/startup-lock';
 
 /** `npm start`: one process with the API, the SPA, the embedded broker and the demo fleet. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const storage = openStorage(config.databaseUrl);
   await migrate(storage.db);
-  const seeded = config.demo ? await seedDemo(storage.db, config.demoPassword) : false;
+  const seeded = config.demo ? await withStartupLock(storage, (db) => seedDemo(db, config.demoPassword)) : false;
   const app = await buildApp({
     config,
     storage,
     mqttPort: config.mqttPort,
     logger: { level: config.logLevel, transport: undefined },
   });
+  const broker = app.fieldlink.broker!;
+  // An external broker keeps its own device accounts: the demo devices get theirs (again) at start,
+  // before this instance answers its health check.
+  if (broker.kind === 'external' && config.demo) await provisionDemoFleet(broker, await demoFleet(storage.db));
   await app.listen({ port: config.port, host: config.host });
 
   let fleet: Fleet | null = null;
@@ -23,7 +29,7 @@ async function main(): Promise<void> {
     const devices = await demoFleet(storage.db);
     if (devices.length > 0) {
       fleet = await startFleet({
-        brokerUrl: `mqtt://127.0.0.1:${app.fieldlink.broker!.port}`,
+        brokerUrl: broker.deviceUrl,
         devices,
         logIntervalSeconds: config.simulatorInterval,
         logger: app.log,
@@ -36,7 +42,9 @@ async function main(): Promise<void> {
     '',
     `  Fieldlink is running at ${config.publicUrl}`,
     `  API docs:   ${config.publicUrl}/api/v1/docs`,
-    `  MQTT:       mqtt://localhost:${config.mqttPort} and ws://localhost:${config.port}/mqtt`,
+    broker.kind === 'external'
+      ? `  MQTT:       ${broker.deviceUrl} (external broker; instance ${config.instanceId})`
+      : `  MQTT:       mqtt://localhost:${config.mqttPort} and ws://localhost:${config.port}/mqtt`,
     `  Storage:    ${where}${seeded ? ' (demo data seeded)' : ''}`,
     fleet ? `  Simulator:  ${fleet.devices.length} demo devices connected over MQTT` : '  Simulator:  off',
   ];

@@ -18,10 +18,30 @@ export const TreeDevice = Type.Object({
   isConnected: Type.Boolean(),
   lastConnection: Type.Union([Type.Number(), Type.Null()]),
   lastDisconnection: Type.Union([Type.Number(), Type.Null()]),
+  /** The device's channels, shown beneath it in the tree. */
+  channels: Type.Optional(Type.Array(Type.Object({ code: Type.String(), name: Type.Optional(Type.String()) }))),
 });
 export type TreeDevice = Static<typeof TreeDevice>;
 
-export const FullUser = Type.Object({ firstName: Type.String(), lastName: Type.String(), email: Type.String() });
+/** Tree item kind of a user: an administrator, an alarm responder, or any other user. */
+export const UserItemKind = Type.Union([Type.Literal('user'), Type.Literal('adminUser'), Type.Literal('alarmUser')]);
+export type UserItemKind = Static<typeof UserItemKind>;
+
+export const FullUser = Type.Object({
+  firstName: Type.String(),
+  lastName: Type.String(),
+  email: Type.String(),
+  itemKind: Type.Optional(UserItemKind),
+});
+export type FullUser = Static<typeof FullUser>;
+
+/** An invitation mailed to join at a group and not used yet. */
+export const PendingInvitation = Type.Object({
+  email: Type.String(),
+  /** Unix milliseconds; past it the link no longer works and the invitation can be sent again. */
+  expiresAt: Type.Number(),
+});
+export type PendingInvitation = Static<typeof PendingInvitation>;
 
 export interface GroupNode {
   id: string;
@@ -35,7 +55,9 @@ export interface GroupNode {
   deviceIds: string[];
   scenes: { id: string; name: string }[];
   users: string[];
-  fullUsers: Static<typeof FullUser>[];
+  fullUsers: FullUser[];
+  /** Invitations to join at this group not yet used (shown to users who may invite). */
+  invitations?: PendingInvitation[];
 }
 
 export const GroupNode = Type.Recursive((Self: TSchema) =>
@@ -52,6 +74,7 @@ export const GroupNode = Type.Recursive((Self: TSchema) =>
     scenes: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
     users: Type.Array(Type.String()),
     fullUsers: Type.Array(FullUser),
+    invitations: Type.Optional(Type.Array(PendingInvitation)),
   }),
 );
 

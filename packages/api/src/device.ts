@@ -48,6 +48,8 @@ export const Device = Type.Object({
   health: Nullable(DeviceHealth),
   status: Type.Object({ sp: Type.Optional(Type.Integer()) }, { additionalProperties: true }),
   alarmsHaveBeenRead: Type.Boolean(),
+  /** True when the caller has muted this device's disconnection alerts (their own `mutedDevices`). */
+  muted: Type.Optional(Type.Boolean()),
 });
 export type Device = Static<typeof Device>;
 
@@ -83,3 +85,196 @@ export const LatestValuesQuery = Type.Object(
 /** Latest values per device id, then per channel code. */
 export const LatestValuesAnswer = Type.Record(Type.String(), Type.Record(Type.String(), LatestValue));
 export type LatestValuesAnswer = Static<typeof LatestValuesAnswer>;
+
+/** Device plans (core §2, §3): anything but PREMIUM is shown as Free. */
+export const DevicePlan = Type.Union([Type.Literal('FREE'), Type.Literal('PREMIUM')]);
+export type DevicePlan = Static<typeof DevicePlan>;
+
+const TimeZoneName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_+\\-/]+$' });
+/** A time zone as the device's `timeDate` command carries it: IANA name and POSIX TZ rule. */
+export const TimeDateSetting = Type.Object(
+  { tzName: TimeZoneName, tzRule: Type.String({ minLength: 1, maxLength: 128 }) },
+  { additionalProperties: false },
+);
+export type TimeDateSetting = Static<typeof TimeDateSetting>;
+
+/** Register number (as text, the way `registers` keys are) to a 16-bit value, signed or unsigned. */
+export const RegisterWrites = Type.Record(
+  Type.String({ pattern: '^(0|[1-9][0-9]{0,4})$' }),
+  Type.Integer({ minimum: -32768, maximum: 65535 }),
+  { minProperties: 1, maxProperties: 64 },
+);
+
+/**
+ * Settings that live on the device itself: they travel to it as messages, now when it is online,
+ * else queued for its next connection (answered as `unsentMessages`).
+ */
+export const DeviceSettings = Type.Object(
+  { registers: Type.Optional(RegisterWrites), timeDate: Type.Optional(TimeDateSetting) },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type DeviceSettings = Static<typeof DeviceSettings>;
+
+/** A location as the console sends it: the address is optional, both coordinates are required. */
+export const DeviceLocationInput = Type.Object(
+  {
+    lat: Type.Number({ minimum: -90, maximum: 90 }),
+    lng: Type.Number({ minimum: -180, maximum: 180 }),
+    address: Type.Optional(Type.String({ maxLength: 300 })),
+  },
+  { additionalProperties: false },
+);
+
+/** What a device-node Apply may change (core §2 edit mode, §7 `POST /device-config`). */
+export const DeviceConfigProps = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    site: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+    location: Type.Optional(Nullable(DeviceLocationInput)),
+    /** Mutes (true) or unmutes the caller's disconnection alerts for this device. */
+    muteDisconnection: Type.Optional(Type.Boolean()),
+    settings: Type.Optional(DeviceSettings),
+  },
+  { additionalProperties: false },
+);
+export type DeviceConfigProps = Static<typeof DeviceConfigProps>;
+
+export const DeviceConfigBody = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 64 }), props: DeviceConfigProps },
+  { additionalProperties: false },
+);
+export type DeviceConfigBody = Static<typeof DeviceConfigBody>;
+
+/** A message for a device: one of the commands a person may send it (docs/device-protocol.md §6). */
+export const DeviceMessage = Type.Union([
+  Type.Object(
+    {
+      cmd: Type.Literal('writeChannel'),
+      code: Type.String({ pattern: '^[a-z]{1,4}-?[0-9]{1,3}$' }),
+      value: Type.Number(),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      cmd: Type.Literal('writeRegister'),
+      register: Type.Integer({ minimum: 0, maximum: 65535 }),
+      value: Type.Integer({ minimum: -32768, maximum: 65535 }),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object({ cmd: Type.Literal('refreshMetadata') }, { additionalProperties: false }),
+  Type.Object({ cmd: Type.Literal('system'), command: Type.Literal('FLASH LED') }, { additionalProperties: false }),
+  Type.Object(
+    { cmd: Type.Literal('timeDate'), tzName: TimeZoneName, tzRule: Type.String({ minLength: 1, maxLength: 128 }) },
+    { additionalProperties: false },
+  ),
+]);
+export type DeviceMessage = Static<typeof DeviceMessage>;
+
+/** Where a message stands: queued for the next connection, delivered, refused, or given up on. */
+export const DeviceMessageStatus = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('delivered'),
+  Type.Literal('failed'),
+  Type.Literal('expired'),
+  Type.Literal('replaced'),
+]);
+export type DeviceMessageStatus = Static<typeof DeviceMessageStatus>;
+
+/** A message queued for a device that was offline. Times are unix milliseconds. */
+export const QueuedDeviceMessage = Type.Object({
+  id: Type.String(),
+  deviceId: Type.String(),
+  message: DeviceMessage,
+  status: DeviceMessageStatus,
+  createdAt: Type.Number(),
+  expiresAt: Type.Number(),
+});
+export type QueuedDeviceMessage = Static<typeof QueuedDeviceMessage>;
+
+/** The outcome of a message sent to an online device. */
+export const SentDeviceMessage = Type.Object({
+  message: DeviceMessage,
+  result: Type.Union([Type.Literal('OK'), Type.Literal('FAIL'), Type.Literal('TIMEOUT')]),
+  value: Type.Optional(Type.Union([Type.Number(), Type.String()])),
+});
+export type SentDeviceMessage = Static<typeof SentDeviceMessage>;
+
+export const DeviceConfigAnswer = Type.Object({
+  device: Device,
+  /** The caller's muted devices (thing names) as stored: the mute spinner waits for this to match. */
+  mutedDevices: Type.Array(Type.String()),
+  /** Settings messages queued because the device is offline; delivered when it reconnects. */
+  unsentMessages: Type.Optional(Type.Array(QueuedDeviceMessage)),
+  /** Settings messages sent to the online device, with its answers. */
+  sentMessages: Type.Optional(Type.Array(SentDeviceMessage)),
+});
+export type DeviceConfigAnswer = Static<typeof DeviceConfigAnswer>;
+
+/** `POST /message`: one message for a device, sent now or queued when it is offline. */
+export const DeviceMessageBody = Type.Object(
+  { deviceId: Type.String({ minLength: 1, maxLength: 64 }), message: DeviceMessage },
+  { additionalProperties: false },
+);
+export type DeviceMessageBody = Static<typeof DeviceMessageBody>;
+
+export const DeviceMessageAnswer = Type.Union([
+  Type.Object({ status: Type.Literal('sent'), sent: SentDeviceMessage }),
+  Type.Object({ status: Type.Literal('queued'), queued: QueuedDeviceMessage }),
+]);
+export type DeviceMessageAnswer = Static<typeof DeviceMessageAnswer>;
+
+/** `PUT /device/tag`: adds a tag (no or unknown `tagId`) or changes one. */
+export const DeviceTagBody = Type.Object(
+  {
+    deviceId: Type.String({ minLength: 1, maxLength: 64 }),
+    tagId: Type.Optional(Type.String({ maxLength: 64 })),
+    key: Type.String({ minLength: 1, maxLength: 64 }),
+    value: Type.String({ maxLength: 256 }),
+  },
+  { additionalProperties: false },
+);
+export type DeviceTagBody = Static<typeof DeviceTagBody>;
+
+export const DeleteDeviceTagBody = Type.Object(
+  { deviceId: Type.String({ minLength: 1, maxLength: 64 }), tagId: Type.String({ minLength: 1, maxLength: 64 }) },
+  { additionalProperties: false },
+);
+export type DeleteDeviceTagBody = Static<typeof DeleteDeviceTagBody>;
+
+export const DeviceTagsAnswer = Type.Object({ tags: Type.Array(DeviceTag) });
+export type DeviceTagsAnswer = Static<typeof DeviceTagsAnswer>;
+
+/** At most this many tags on one device. */
+export const MAX_DEVICE_TAGS = 50;
+
+/** `GET /device/connections?deviceId`: the connection log, newest first. */
+export const DeviceConnectionsQuery = Type.Object(
+  {
+    deviceId: Type.String({ minLength: 1, maxLength: 64 }),
+    /** Only entries before this time (unix ms), for paging back. */
+    before: Type.Optional(Type.Integer({ minimum: 0 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+  },
+  { additionalProperties: false },
+);
+export type DeviceConnectionsQuery = Static<typeof DeviceConnectionsQuery>;
+
+export const DeviceConnection = Type.Object({ t: Type.Number(), connected: Type.Boolean() });
+export type DeviceConnection = Static<typeof DeviceConnection>;
+export const DeviceConnectionsAnswer = Type.Object({ connections: Type.Array(DeviceConnection) });
+export type DeviceConnectionsAnswer = Static<typeof DeviceConnectionsAnswer>;
+
+/**
+ * `PUT /device/plan`: the supplier's administrator changes a device's plan. Customers see
+ * "Please contact your supplier to change your device plan." instead (core §6).
+ */
+export const DevicePlanBody = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 64 }), plan: DevicePlan },
+  { additionalProperties: false },
+);
+export type DevicePlanBody = Static<typeof DevicePlanBody>;
+
+/** The alert a customer sees on Upgrade or Change (core §6). */
+export const CONTACT_SUPPLIER_FOR_PLAN = 'Please contact your supplier to change your device plan.';

@@ -128,6 +128,8 @@ export const REALTIME_CLOSE = {
   unauthorized: 4401,
   /** Origin not allowed. */
   forbiddenOrigin: 4403,
+  /** The user's permissions or place in the tree changed: reconnect to be authorised afresh. */
+  accessChanged: 4409,
   /** Slow consumer: too much unsent data queued. */
   tooSlow: 4408,
   /** The server is shutting down. */

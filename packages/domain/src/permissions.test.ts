@@ -156,6 +156,10 @@ describe('can', () => {
     ['viewPendingOta', [], ['OTA_UPDATE'], false],
     ['viewPendingOta', ['ADMIN'], [], true],
     ['muteOwnDevices', [], [], true],
+    ['configureDevices', ['VIEW_DASH'], [], false],
+    ['configureDevices', ['ADD_DEVICES'], [], true],
+    ['configureDevices', ['VIEW_ACCOUNTS', 'ADD_EDIT_DELETE_GROUPS'], [], true],
+    ['configureDevices', ['ADD_EDIT_DELETE_GROUPS'], [], false],
   ])('%s with %j %j -> %s', (capability, permissions, flags, expected) =>
     expect(can(subject(permissions, flags), capability)).toBe(expected),
   );

@@ -152,6 +152,12 @@ export const CAPABILITY_RULES = {
   viewPendingOta: isAdmin,
   /** Any user may mute or unmute disconnection alerts of their own devices. */
   muteOwnDevices: () => true,
+  /**
+   * Rename a device, set its site, location and settings, edit its tags (the device panel's edit
+   * mode). Not stated by the specification: given to those who may add devices or edit groups.
+   */
+  configureDevices: (subject) =>
+    holdsPermission(subject, 'ADD_DEVICES') || holdsPermission(subject, 'ADD_EDIT_DELETE_GROUPS'),
 } satisfies Record<string, CapabilityRule>;
 
 /** A capability of the console. */

@@ -1,12 +1,13 @@
 import net from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
-import { MAX_FRAME_BYTES, type DeviceCommand } from '@fieldlink/api/device-frames';
+import { MAX_FRAME_BYTES } from '@fieldlink/api/device-frames';
 import { deviceDownTopic, isThingName, thingNameFromUpTopic } from '@fieldlink/api/mqtt-topics';
-import type { Duplex } from 'node:stream';
 import type { DeviceDirectory } from '../ingest/device-directory';
 import type { Ingest } from '../ingest/ingest';
+import { PublishRate } from '../ingest/publish-rate';
 import { RateLimiter } from '../security/rate-limit';
 import { secretMatches } from '../security/secrets';
+import type { DeviceBroker } from './device-broker';
 
 export interface BrokerLogger {
   info(object: object, message: string): void;
@@ -23,17 +24,6 @@ export interface EmbeddedBrokerOptions {
   maxFramesPerSecond?: number;
 }
 
-/** The connectivity every broker implementation gives the rest of the server. */
-export interface DeviceBroker {
-  /** Port the MQTT listener is bound to. */
-  readonly port: number;
-  /** Feeds an MQTT-over-WebSocket stream into the broker. */
-  handleStream(stream: Duplex): void;
-  sendCommand(thingName: string, command: DeviceCommand): Promise<void>;
-  connectedClients(): number;
-  close(): Promise<void>;
-}
-
 function authError(message: string, returnCode: 4 | 5): AuthenticateError {
   return Object.assign(new Error(message), { returnCode }) as AuthenticateError;
 }
@@ -46,8 +36,7 @@ function authError(message: string, returnCode: 4 | 5): AuthenticateError {
  */
 export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promise<DeviceBroker> {
   const { directory, ingest, logger } = options;
-  const maxFramesPerWindow = (options.maxFramesPerSecond ?? 200) * 10;
-  const frameCounts = new Map<string, { windowStart: number; count: number }>();
+  const publishRate = new PublishRate(options.maxFramesPerSecond ?? 200);
   // A device in a reconnect loop must not cost a credential check each time: 20 connects a minute.
   const connects = new RateLimiter(20, 60_000);
 
@@ -79,9 +68,15 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     authorizePublish(client, packet, callback) {
       if (!client) return callback(new Error('Only devices publish'));
       if (thingNameFromUpTopic(packet.topic) !== client.id) return callback(new Error('Topic not allowed'));
-      if (packet.payload.length > MAX_FRAME_BYTES) return callback(new Error('Frame too large'));
+      if (packet.payload.length > MAX_FRAME_BYTES) {
+        ingest.countRefused('oversized');
+        return callback(new Error('Frame too large'));
+      }
       if (packet.retain) packet.retain = false; // device frames are never retained
-      if (isOverRate(client.id)) return callback(new Error('Publish rate exceeded'));
+      if (publishRate.isOver(client.id)) {
+        ingest.countRefused('rateLimited');
+        return callback(new Error('Publish rate exceeded'));
+      }
       ingest.handle(client.id, Buffer.from(packet.payload)).then(
         () => callback(null),
         // Not stored (database unavailable): refuse, so the device keeps and resends the frame.
@@ -99,17 +94,6 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     },
   });
 
-  function isOverRate(thingName: string): boolean {
-    const now = Date.now();
-    const entry = frameCounts.get(thingName);
-    if (!entry || now - entry.windowStart >= 10_000) {
-      frameCounts.set(thingName, { windowStart: now, count: 1 });
-      return false;
-    }
-    entry.count += 1;
-    return entry.count > maxFramesPerWindow;
-  }
-
   const onConnection = (client: Client, connected: boolean) => {
     directory.find(client.id).then(
       (device) => device && ingest.connectionChanged(device, connected),
@@ -118,7 +102,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   };
   aedes.on('client', (client) => onConnection(client, true));
   aedes.on('clientDisconnect', (client) => {
-    frameCounts.delete(client.id);
+    publishRate.forget(client.id);
     onConnection(client, false);
   });
   aedes.on('clientError', (client, error) =>
@@ -135,7 +119,9 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   logger.info({ port }, 'MQTT broker listening');
 
   return {
+    kind: 'embedded',
     port,
+    deviceUrl: `mqtt://127.0.0.1:${port}`,
     handleStream(stream) {
       aedes.handle(stream);
     },

@@ -5,6 +5,9 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
 import type { Database } from './schema';
 import * as initial from './migrations/2026-11-21T0000-initial';
+import * as deviceMessages from './migrations/2026-11-24T0100-device-messages';
+import * as cluster from './migrations/2026-11-26T0000-cluster';
+import * as timescale from './migrations/2026-11-26T0100-timescale';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -17,6 +20,9 @@ export interface Storage {
 /** Every migration, in order. Listed here rather than read from disk so a bundle carries them. */
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-21T0000-initial': initial,
+  '2026-11-24T0100-device-messages': deviceMessages,
+  '2026-11-26T0000-cluster': cluster,
+  '2026-11-26T0100-timescale': timescale,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.
@@ -35,8 +41,11 @@ export function isPostgresUrl(url: string): boolean {
 export function openStorage(url: string): Storage {
   if (isPostgresUrl(url)) {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
-    // A terminated connection must not crash the process (node-postgres emits on the idle client).
+    // A terminated connection must not crash the process: node-postgres emits 'error' on the idle
+    // client (the pool's listener), and on a checked-out client between two queries, which has no
+    // listener of its own; the pool discards such a client when it is released.
     pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }

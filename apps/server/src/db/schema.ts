@@ -156,6 +156,23 @@ export interface SettingsTable {
   value: string;
 }
 
+/** A message for a device, queued while it was offline (features/devices/message-queue.ts). */
+export interface DeviceMessagesTable {
+  id: string;
+  device_id: string;
+  target: string;
+  message: string;
+  /** pending | delivered | failed | expired | replaced */
+  status: string;
+  attempts: number;
+  created_by: string | null;
+  created_at: number;
+  expires_at: number;
+  claimed_at: number | null;
+  settled_at: number | null;
+  result: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   groups: GroupsTable;
@@ -171,4 +188,5 @@ export interface Database {
   outbox: OutboxTable;
   event_log: EventLogTable;
   settings: SettingsTable;
+  device_messages: DeviceMessagesTable;
 }

@@ -201,8 +201,10 @@ export class FrameWriter {
 }
 
 /**
- * Records a connect or disconnect. A change that repeats the current state (a device's own `conn`
- * frame after the broker already saw it connect) writes nothing.
+ * Records a connect or disconnect. A report older than the last recorded one changes nothing: behind
+ * a shared subscription a device's will and its next `conn` frame may be stored by two instances in
+ * either order. A report that repeats the current state (a device's own `conn` frame after the
+ * broker already saw it connect) only moves the time of the last connection or disconnection.
  */
 async function applyConnectionChange(
   trx: Transaction<Database>,
@@ -213,7 +215,18 @@ async function applyConnectionChange(
     .select(['is_connected', 'last_connection', 'last_disconnection'])
     .where('id', '=', change.deviceId)
     .executeTakeFirst();
-  if (!current || Boolean(current.is_connected) === change.connected) return null;
+  if (!current) return null;
+  if (change.t < Math.max(current.last_connection ?? 0, current.last_disconnection ?? 0)) return null;
+  if (Boolean(current.is_connected) === change.connected) {
+    // The same state, reported again later: keep the report's time (no log row, no event), so an
+    // older report stored after it (a will held in a broker session's backlog) cannot undo it.
+    await trx
+      .updateTable('devices')
+      .set(change.connected ? { last_connection: change.t } : { last_disconnection: change.t })
+      .where('id', '=', change.deviceId)
+      .execute();
+    return null;
+  }
   const lastConnection = change.connected ? change.t : current.last_connection;
   const lastDisconnection = change.connected ? current.last_disconnection : change.t;
   await trx

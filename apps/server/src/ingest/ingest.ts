@@ -13,8 +13,13 @@ const frameCheck = TypeCompiler.Compile(DeviceFrame);
 export interface IngestCounters {
   frames: number;
   dataPoints: number;
+  /** Frames that arrived but could not be read (not JSON, bad version or shape, unknown device). */
   rejected: number;
   futureDropped: number;
+  /** Frames over the size limit, refused before reading. */
+  oversized: number;
+  /** Frames over a device's publish rate, refused before reading. */
+  rateLimited: number;
 }
 
 export interface IngestLogger {
@@ -64,7 +69,16 @@ const CONFIG_COLUMNS = {
  * (or was rejected): the broker acknowledges a QoS 1 publish only then.
  */
 export class Ingest {
-  readonly counters: IngestCounters = { frames: 0, dataPoints: 0, rejected: 0, futureDropped: 0 };
+  readonly counters: IngestCounters = {
+    frames: 0,
+    dataPoints: 0,
+    rejected: 0,
+    futureDropped: 0,
+    oversized: 0,
+    rateLimited: 0,
+  };
+  /** Told how long each stored frame took from arrival to commit, in seconds (metrics). */
+  observeStored: ((seconds: number) => void) | null = null;
   private readonly lastWarning = new Map<string, number>();
 
   constructor(
@@ -75,7 +89,23 @@ export class Ingest {
     private readonly logger: IngestLogger,
   ) {}
 
-  async handle(thingName: string, payload: Buffer, now = Date.now()): Promise<void> {
+  /**
+   * Stores one frame. `backlogSince`: the frame comes from a broker session's backlog, built up
+   * since then (see `conn` below).
+   */
+  async handle(thingName: string, payload: Buffer, now = Date.now(), backlogSince?: number): Promise<void> {
+    if (!this.observeStored) return this.store(thingName, payload, now, backlogSince);
+    const started = performance.now();
+    await this.store(thingName, payload, now, backlogSince);
+    this.observeStored((performance.now() - started) / 1000);
+  }
+
+  /** Counts a frame the broker refused before reading it. */
+  countRefused(reason: 'oversized' | 'rateLimited'): void {
+    this.counters[reason] += 1;
+  }
+
+  private async store(thingName: string, payload: Buffer, now: number, backlogSince?: number): Promise<void> {
     const device = await this.directory.find(thingName);
     if (!device) return this.reject(thingName, 'Unknown device');
     const parsed = parseFrame(payload);
@@ -99,8 +129,12 @@ export class Ingest {
         });
       case 'config':
         return this.handleConfig(device, frame);
-      case 'conn':
-        return this.connectionChanged(device, frame.connected, now);
+      case 'conn': {
+        // A will (no time of its own) delivered from a backlog happened when the backlog began, not
+        // now: the device may have reconnected since, its `conn` frame stored by another instance.
+        const t = !frame.connected && frame.t === undefined && backlogSince !== undefined ? backlogSince : now;
+        return this.connectionChanged(device, frame.connected, t);
+      }
       case 'reply':
         this.replies.resolve(thingName, frame);
         return;

@@ -1,6 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import type { JobQueue } from '../jobs/job-queue';
 import { newId } from '../security/secrets';
 
 export interface MailLogger {
@@ -16,9 +17,14 @@ export interface Mail {
   link?: string;
 }
 
+/** The job that sends one outbox row. */
+export const SEND_MAIL_JOB = 'mail.send';
+
 /**
- * Mail goes to the outbox table first, so nothing is lost when the SMTP server is away; then it is
- * sent through `SMTP_URL` when set, or its link is logged for the operator (embedded default).
+ * Mail goes to the outbox table first, so nothing is lost when the SMTP server is away. With
+ * `SMTP_URL` set, a `mail.send` job written in the same transaction sends it: any instance may run
+ * it, and a failure is retried with back-off (jobs/job-queue.ts). Without SMTP the link is logged
+ * for the operator (embedded default).
  */
 export class Mailer {
   private readonly transport: Transporter | null;
@@ -28,24 +34,32 @@ export class Mailer {
     smtpUrl: string | null,
     private readonly from: string,
     private readonly logger: MailLogger,
+    private readonly jobs: JobQueue,
   ) {
     this.transport = smtpUrl ? nodemailer.createTransport(smtpUrl) : null;
+    jobs.register(SEND_MAIL_JOB, (payload) => this.deliver((payload as { outboxId: string }).outboxId), {
+      maxAttempts: 10,
+    });
   }
 
+  /** Stores the mail and queues its sending; resolves once both are committed, not once it is sent. */
   async send(mail: Mail): Promise<void> {
     const id = newId();
-    await this.db
-      .insertInto('outbox')
-      .values({
-        id,
-        to_address: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        created_at: Date.now(),
-        sent_at: null,
-        error: null,
-      })
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('outbox')
+        .values({
+          id,
+          to_address: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          created_at: Date.now(),
+          sent_at: null,
+          error: null,
+        })
+        .execute();
+      if (this.transport) await this.jobs.enqueue(SEND_MAIL_JOB, { outboxId: id }, {}, trx);
+    });
     if (!this.transport) {
       this.logger.info(
         { to: mail.to, subject: mail.subject, link: mail.link },
@@ -53,17 +67,24 @@ export class Mailer {
       );
       return;
     }
-    try {
-      await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text });
-      await this.db.updateTable('outbox').set({ sent_at: Date.now() }).where('id', '=', id).execute();
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      await this.db.updateTable('outbox').set({ error: message }).where('id', '=', id).execute();
-      this.logger.warn({ to: mail.to, error: message }, 'Mail could not be sent; kept in the outbox');
-    }
+    this.jobs.nudge();
   }
 
   close(): void {
     this.transport?.close();
+  }
+
+  /** Sends one outbox row; throws (and the job is retried) when the SMTP server refuses or is away. */
+  private async deliver(outboxId: string): Promise<void> {
+    const row = await this.db.selectFrom('outbox').selectAll().where('id', '=', outboxId).executeTakeFirst();
+    if (!row || row.sent_at !== null || !this.transport) return;
+    try {
+      await this.transport.sendMail({ from: this.from, to: row.to_address, subject: row.subject, text: row.text });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await this.db.updateTable('outbox').set({ error: message }).where('id', '=', outboxId).execute();
+      throw error;
+    }
+    await this.db.updateTable('outbox').set({ sent_at: Date.now(), error: null }).where('id', '=', outboxId).execute();
   }
 }

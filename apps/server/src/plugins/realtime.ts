@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import websocket from '@fastify/websocket';
 import { createWebSocketStream } from 'ws';
 import { REALTIME_PATH, REALTIME_PROTOCOL } from '@fieldlink/api/realtime';
-import type { DeviceBroker } from '../broker/embedded-broker';
+import type { DeviceBroker } from '../broker/device-broker';
 import type { RealtimeHub } from '../realtime/hub';
 import { errorBody } from '../http-errors';
 

@@ -74,6 +74,25 @@ export class RealtimeHub {
     for (const session of this.sessions) if (session.user.id === userId) session.socket.close(code, 'Session ended');
   }
 
+  /**
+   * Checks the subscriptions to these devices again after they changed group: a socket whose user no
+   * longer sees a device stops receiving it at once (SECURITY.md 3, access removed).
+   */
+  async revalidate(thingNames: readonly string[]): Promise<void> {
+    for (const thingName of thingNames) {
+      for (const session of [...(this.watchers.get(thingName) ?? [])]) {
+        const visible = await this.devices.visibleDevice(session.user, { thingName }).then(
+          () => true,
+          () => false,
+        );
+        if (!visible) {
+          this.unwatch(session, thingName);
+          this.send(session, { type: 'server/error', message: `Device ${thingName} is no longer available.` });
+        }
+      }
+    }
+  }
+
   /** Closes the sockets opened with one token (sign-out). */
   closeToken(jti: string): void {
     for (const session of this.sessions) {

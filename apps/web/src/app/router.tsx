@@ -25,7 +25,12 @@ const ResetPasswordPage = lazyPage(
 );
 const SignupPage = lazyPage(() => import('../features/session/components/signup-page'), 'SignupPage');
 
-const DeviceDashPage = lazyPage(() => import('../features/dash/components/device-dash-page'), 'DeviceDashPage');
+const AccountsTreePage = lazyPage(
+  () => import('../features/accounts/components/accounts-tree-page'),
+  'AccountsTreePage',
+);
+
+const DeviceDashPage = lazyPage(() => import('./device-dash-route'), 'DeviceDashRoute');
 const DevicePickerPage = lazyPage(() => import('../features/dash/components/device-picker-page'), 'DevicePickerPage');
 const SceneDashPage = lazyPage(() => import('../features/dash/components/scene-dash-page'), 'SceneDashPage');
 
@@ -36,8 +41,10 @@ const InventoryPage = lazyPage(placeholders, 'InventoryPage');
 const BpNoDataPage = lazyPage(placeholders, 'BpNoDataPage');
 const AlertsPage = lazyPage(placeholders, 'AlertsPage');
 const AlarmsPage = lazyPage(placeholders, 'AlarmsPage');
-const AccountsTreePage = lazyPage(placeholders, 'AccountsTreePage');
-const AccountsListPage = lazyPage(placeholders, 'AccountsListPage');
+const DeviceTablePage = lazyPage(
+  () => import('../features/device-table/components/device-table-page'),
+  'DeviceTablePage',
+);
 const ReportsPage = lazyPage(placeholders, 'ReportsPage');
 
 const publicPages = () => import('../features/placeholders/components/public-pages');
@@ -81,7 +88,7 @@ export function createAppRouter() {
                 { path: '/bp-no-data', element: <BpNoDataPage /> },
                 { path: '/alerts', element: <AlertsPage /> },
                 { path: '/accounts/treeview', element: <AccountsTreePage /> },
-                { path: '/accounts/list', element: <AccountsListPage /> },
+                { path: '/accounts/list', element: <DeviceTablePage /> },
                 { path: '/reports', element: <ReportsPage /> },
                 { path: '/alarms', element: <AlarmsPage /> },
                 { path: '/dash', element: <DevicePickerPage /> },

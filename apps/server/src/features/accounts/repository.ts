@@ -26,7 +26,17 @@ export function devicesInGroups(db: Kysely<Database>, groupIds: readonly string[
     ? Promise.resolve([])
     : db
         .selectFrom('devices')
-        .select(['id', 'group_id', 'name', 'sn', 'thing_name', 'is_connected', 'last_connection', 'last_disconnection'])
+        .select([
+          'id',
+          'group_id',
+          'name',
+          'sn',
+          'thing_name',
+          'is_connected',
+          'last_connection',
+          'last_disconnection',
+          'channels',
+        ])
         .where('group_id', 'in', groupIds)
         .orderBy('name')
         .execute();
@@ -39,7 +49,13 @@ export function usersAttachedAt(db: Kysely<Database>, paths: readonly string[]) 
     : db
         .selectFrom('attachment_points')
         .innerJoin('users', 'users.id', 'attachment_points.user_id')
-        .select(['attachment_points.path', 'users.email', 'users.first_name', 'users.last_name'])
+        .select([
+          'attachment_points.path',
+          'attachment_points.user_id',
+          'users.email',
+          'users.first_name',
+          'users.last_name',
+        ])
         .where('attachment_points.path', 'in', paths)
         .orderBy('users.email')
         .execute();
@@ -47,4 +63,30 @@ export function usersAttachedAt(db: Kysely<Database>, paths: readonly string[]) 
 
 export function findAccount(db: Kysely<Database>, id: string) {
   return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The first attachment point of each of these users (where permissions come from, §6). */
+export async function firstAttachmentPointsOf(db: Kysely<Database>, userIds: readonly string[]) {
+  if (userIds.length === 0) return new Map<string, { permissions: string; secret_permissions: string }>();
+  const rows = await db
+    .selectFrom('attachment_points')
+    .select(['user_id', 'permissions', 'secret_permissions'])
+    .where('user_id', 'in', userIds)
+    .orderBy('ordinal', 'desc')
+    .execute();
+  // Ordered last to first, so the first point of each user is the one left in the map.
+  return new Map(rows.map((row) => [row.user_id, row]));
+}
+
+/** Unused invitations at any of the paths. */
+export function invitationsAt(db: Kysely<Database>, paths: readonly string[]) {
+  return paths.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('invitations')
+        .select(['email', 'path', 'expires_at'])
+        .where('path', 'in', paths)
+        .where('used_at', 'is', null)
+        .orderBy('email')
+        .execute();
 }

@@ -1,8 +1,19 @@
 import type { Kysely } from 'kysely';
 import type { Account, AccountAnswer, GroupKind, GroupNode } from '@fieldlink/api/account';
+import { userItemKind } from '@fieldlink/domain/account-tree';
+import { isUnderPath } from '@fieldlink/domain/group-path';
+import { can, type ExtraFlag, type Permission } from '@fieldlink/domain/permissions';
 import type { Database } from '../../db/schema';
+import { permissionSubject } from '../session/access';
 import type { UserContext } from '../session/user-context';
-import { devicesInGroups, findAccount, groupsUnder, usersAttachedAt } from './repository';
+import {
+  devicesInGroups,
+  findAccount,
+  firstAttachmentPointsOf,
+  groupsUnder,
+  invitationsAt,
+  usersAttachedAt,
+} from './repository';
 
 /** The account tree in the caller's scope (`GET /account`). */
 export class AccountService {
@@ -10,9 +21,20 @@ export class AccountService {
 
   async accounts(user: UserContext): Promise<AccountAnswer> {
     const accounts: Account[] = [];
-    for (const point of user.attachmentPoints) {
+    const showInvitations = can(permissionSubject(user), 'inviteUsers');
+    // A point inside another of the user's points is already part of that tree: shown once.
+    const points = user.attachmentPoints.filter(
+      (point, index, all) =>
+        !all.some(
+          (other, otherIndex) =>
+            otherIndex !== index &&
+            isUnderPath(point.path, other.path) &&
+            (other.path !== point.path || otherIndex < index),
+        ),
+    );
+    for (const point of points) {
       const account = await findAccount(this.db, point.accountId);
-      const rootGroup = await this.subtree(point.path);
+      const rootGroup = await this.subtree(point.path, showInvitations);
       if (account && rootGroup) {
         accounts.push({
           id: account.id,
@@ -28,18 +50,18 @@ export class AccountService {
   }
 
   /** The group at `path` with everything beneath it, nested. */
-  private async subtree(path: string): Promise<GroupNode | null> {
+  private async subtree(path: string, showInvitations: boolean): Promise<GroupNode | null> {
     const groups = await groupsUnder(this.db, path);
-    const [devices, users] = await Promise.all([
+    const paths = groups.map((group) => group.path);
+    const [devices, users, invitations] = await Promise.all([
       devicesInGroups(
         this.db,
         groups.map((group) => group.id),
       ),
-      usersAttachedAt(
-        this.db,
-        groups.map((group) => group.path),
-      ),
+      usersAttachedAt(this.db, paths),
+      showInvitations ? invitationsAt(this.db, paths) : Promise.resolve([]),
     ]);
+    const firstPoints = await firstAttachmentPointsOf(this.db, [...new Set(users.map((user) => user.user_id))]);
     const nodes = new Map<string, GroupNode>();
     const byPath = new Map<string, GroupNode>();
     for (const group of groups) {
@@ -56,6 +78,7 @@ export class AccountService {
         scenes: [],
         users: [],
         fullUsers: [],
+        ...(showInvitations && { invitations: [] }),
       };
       nodes.set(group.id, node);
       byPath.set(group.path, node);
@@ -67,6 +90,7 @@ export class AccountService {
     for (const device of devices) {
       const node = nodes.get(device.group_id)!;
       node.deviceIds.push(device.id);
+      const channels = JSON.parse(device.channels) as { code: string; name?: string }[];
       node.devices.push({
         id: device.id,
         name: device.name,
@@ -75,12 +99,21 @@ export class AccountService {
         isConnected: device.is_connected === 1,
         lastConnection: device.last_connection,
         lastDisconnection: device.last_disconnection,
+        channels: channels.map(({ code, name }) => (name === undefined ? { code } : { code, name })),
       });
     }
     for (const user of users) {
       const node = byPath.get(user.path);
+      const first = firstPoints.get(user.user_id);
+      const itemKind = userItemKind({
+        permissions: first ? (JSON.parse(first.permissions) as Permission[]) : [],
+        secretPermissions: first ? (JSON.parse(first.secret_permissions) as ExtraFlag[]) : [],
+      });
       node?.users.push(user.email);
-      node?.fullUsers.push({ firstName: user.first_name, lastName: user.last_name, email: user.email });
+      node?.fullUsers.push({ firstName: user.first_name, lastName: user.last_name, email: user.email, itemKind });
+    }
+    for (const invitation of invitations) {
+      byPath.get(invitation.path)?.invitations?.push({ email: invitation.email, expiresAt: invitation.expires_at });
     }
     return byPath.get(path) ?? null;
   }

@@ -1,12 +1,16 @@
-import type { Device } from '@fieldlink/api/device';
+import type { Device, DeviceMessage, DeviceMessageStatus, QueuedDeviceMessage } from '@fieldlink/api/device';
+import type { DeviceMessageRow } from './message-repository';
 import type { DeviceWithPath } from './repository';
 
 function json<T>(text: string | null, fallback: T): T {
   return text ? (JSON.parse(text) as T) : fallback;
 }
 
-/** The one mapping of a stored device row to the API's Device. */
-export function toDevice(row: DeviceWithPath): Device {
+/**
+ * The one mapping of a stored device row to the API's Device. `mutedDevices` are the caller's: with
+ * them the answer says whether the caller has muted this device.
+ */
+export function toDevice(row: DeviceWithPath, mutedDevices?: readonly string[]): Device {
   return {
     id: row.id,
     accountId: row.account_id,
@@ -41,5 +45,18 @@ export function toDevice(row: DeviceWithPath): Device {
     health: json(row.health, null),
     status: json(row.status, {}),
     alarmsHaveBeenRead: row.alarms_have_been_read === 1,
+    ...(mutedDevices ? { muted: mutedDevices.includes(row.thing_name) } : {}),
+  };
+}
+
+/** The one mapping of a queued message row to the API's QueuedDeviceMessage. */
+export function toQueuedMessage(row: DeviceMessageRow): QueuedDeviceMessage {
+  return {
+    id: row.id,
+    deviceId: row.device_id,
+    message: JSON.parse(row.message) as DeviceMessage,
+    status: row.status as DeviceMessageStatus,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
   };
 }

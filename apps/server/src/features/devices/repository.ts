@@ -83,3 +83,102 @@ export function insertDevice(db: Kysely<Database>, device: NewDevice) {
     })
     .execute();
 }
+
+/** Device columns a person may change through `POST /device-config`. */
+export type DevicePropsUpdate = Partial<Pick<DevicesTable, 'name' | 'site' | 'location'>>;
+
+export function updateDeviceProps(db: Kysely<Database>, id: string, update: DevicePropsUpdate) {
+  return db.updateTable('devices').set(update).where('id', '=', id).execute();
+}
+
+export function updateDevicePlan(db: Kysely<Database>, id: string, plan: string) {
+  return db.updateTable('devices').set({ plan }).where('id', '=', id).execute();
+}
+
+/**
+ * Changes a JSON text column with compare-and-set: read, change, write only if nobody wrote in
+ * between, else read again. Works the same on SQLite and PostgreSQL without row locks.
+ */
+async function compareAndSet<T>(
+  read: () => Promise<string | undefined>,
+  write: (before: string, after: string) => Promise<boolean>,
+  change: (current: T) => T,
+  fallback: T,
+): Promise<T> {
+  for (let attempt = 0; attempt < 10; attempt += 1) {
+    const before = await read();
+    if (before === undefined) throw new Error('Row not found');
+    const next = change(before ? (JSON.parse(before) as T) : fallback);
+    if (await write(before, JSON.stringify(next))) return next;
+  }
+  throw new Error('Too many concurrent changes; please try again.');
+}
+
+export interface StoredTag {
+  id: string;
+  key: string;
+  value: string;
+}
+
+/** Changes a device's tags; answers them as stored. */
+export function changeDeviceTags(db: Kysely<Database>, id: string, change: (tags: StoredTag[]) => StoredTag[]) {
+  return compareAndSet<StoredTag[]>(
+    async () => (await db.selectFrom('devices').select('tags').where('id', '=', id).executeTakeFirst())?.tags,
+    async (before, after) =>
+      (
+        await db
+          .updateTable('devices')
+          .set({ tags: after })
+          .where('id', '=', id)
+          .where('tags', '=', before)
+          .executeTakeFirst()
+      ).numUpdatedRows === 1n,
+    change,
+    [],
+  );
+}
+
+/** The user's muted devices (thing names). */
+export async function mutedDevicesOf(db: Kysely<Database>, userId: string): Promise<string[]> {
+  const row = await db.selectFrom('users').select('muted_devices').where('id', '=', userId).executeTakeFirst();
+  return row ? (JSON.parse(row.muted_devices) as string[]) : [];
+}
+
+/** Adds or removes a thing name in the user's muted devices; answers the list as stored. */
+export function setDeviceMuted(db: Kysely<Database>, userId: string, thingName: string, muted: boolean) {
+  return compareAndSet<string[]>(
+    async () =>
+      (await db.selectFrom('users').select('muted_devices').where('id', '=', userId).executeTakeFirst())?.muted_devices,
+    async (before, after) =>
+      (
+        await db
+          .updateTable('users')
+          .set({ muted_devices: after })
+          .where('id', '=', userId)
+          .where('muted_devices', '=', before)
+          .executeTakeFirst()
+      ).numUpdatedRows === 1n,
+    (list) => {
+      const rest = list.filter((name) => name !== thingName);
+      return muted ? [...rest, thingName] : rest;
+    },
+    [],
+  );
+}
+
+/** The connection log of a device, newest first. */
+export function connectionsOf(db: Kysely<Database>, deviceId: string, before: number | undefined, limit: number) {
+  let query = db
+    .selectFrom('connections')
+    .select(['t', 'connected'])
+    .where('device_id', '=', deviceId)
+    .orderBy('t', 'desc')
+    .limit(limit);
+  if (before !== undefined) query = query.where('t', '<', before);
+  return query.execute();
+}
+
+/** The kind of an account (`supplier`, `customer`, ...), or undefined. */
+export async function accountKindOf(db: Kysely<Database>, accountId: string): Promise<string | undefined> {
+  return (await db.selectFrom('accounts').select('kind').where('id', '=', accountId).executeTakeFirst())?.kind;
+}

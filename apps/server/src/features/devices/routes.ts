@@ -1,19 +1,42 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  DeleteDeviceTagBody,
   Device,
+  DeviceConfigAnswer,
+  DeviceConfigBody,
+  DeviceConnectionsAnswer,
+  DeviceConnectionsQuery,
+  DeviceMessageAnswer,
+  DeviceMessageBody,
+  DevicePlanBody,
   DeviceQuery,
+  DeviceTagBody,
+  DeviceTagsAnswer,
   LatestValuesAnswer,
   LatestValuesQuery,
   ProvisionDeviceAnswer,
   ProvisionDeviceBody,
 } from '@fieldlink/api/device';
+import { DeviceLogsAnswer, DeviceLogsQuery } from '@fieldlink/api/device-logs';
 import { ErrorAnswer } from '@fieldlink/api/errors';
 import { signedInUser } from '../../plugins/auth';
+import { DeviceConfigService } from './config-service';
+import { DeviceMessageQueue } from './message-queue';
 import type { DeviceService } from './service';
 
 const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer };
 
+/**
+ * Device calls of core §7. The queue of messages for offline devices lives with them: it starts with
+ * these routes and stops when the app closes.
+ */
 export const deviceRoutes: FastifyPluginAsyncTypebox<{ devices: DeviceService }> = async (app, { devices }) => {
+  const { commands, events } = app.fieldlink;
+  const queue = new DeviceMessageQueue(app.storage.db, commands, app.log);
+  queue.start(events);
+  app.addHook('onClose', async () => queue.stop());
+  const config = new DeviceConfigService(app.storage.db, devices, commands, queue);
+
   const tags = ['devices'];
   app.addHook('onRequest', app.authenticate);
   app.post(
@@ -33,6 +56,68 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<{ devices: DeviceService }>
     { schema: { tags, summary: 'One device', querystring: DeviceQuery, response: { 200: Device, ...errors } } },
     (request) => devices.getDevice(signedInUser(request), request.query.id),
   );
+  app.post(
+    '/device-config',
+    {
+      schema: {
+        tags,
+        summary:
+          'Apply a device draft: name, site, location (needs ADD_DEVICES or ADD_EDIT_DELETE_GROUPS), the ' +
+          'caller’s mute flag (anyone), settings sent to the device or queued while it is offline',
+        body: DeviceConfigBody,
+        response: { 200: DeviceConfigAnswer, ...errors },
+      },
+    },
+    (request) => config.configure(signedInUser(request), request.body),
+  );
+  app.put(
+    '/device/tag',
+    {
+      schema: {
+        tags,
+        summary: 'Add a tag, or change the one named by tagId',
+        body: DeviceTagBody,
+        response: { 200: DeviceTagsAnswer, ...errors },
+      },
+    },
+    (request) => config.setTag(signedInUser(request), request.body),
+  );
+  app.delete(
+    '/device/tag',
+    {
+      schema: {
+        tags,
+        summary: 'Remove a tag',
+        body: DeleteDeviceTagBody,
+        response: { 200: DeviceTagsAnswer, ...errors },
+      },
+    },
+    (request) => config.deleteTag(signedInUser(request), request.body),
+  );
+  app.put(
+    '/device/plan',
+    {
+      schema: {
+        tags,
+        summary: 'Change a device’s plan (administrators of the supplier account only)',
+        body: DevicePlanBody,
+        response: { 200: Device, ...errors },
+      },
+    },
+    (request) => config.changePlan(signedInUser(request), request.body),
+  );
+  app.get(
+    '/device/connections',
+    {
+      schema: {
+        tags,
+        summary: 'Connection log of a device, newest first',
+        querystring: DeviceConnectionsQuery,
+        response: { 200: DeviceConnectionsAnswer, ...errors },
+      },
+    },
+    (request) => devices.connections(signedInUser(request), request.query),
+  );
   app.get(
     '/device/channels/latest-values',
     {
@@ -44,5 +129,29 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<{ devices: DeviceService }>
       },
     },
     (request) => devices.latestValues(signedInUser(request), request.query.ids),
+  );
+  app.get(
+    '/device-logs',
+    {
+      schema: {
+        tags,
+        summary: 'Logs grouped by channel: every sample, or at most binCount bins of min, max, mean, last',
+        querystring: DeviceLogsQuery,
+        response: { 200: DeviceLogsAnswer, ...errors },
+      },
+    },
+    (request) => devices.logs(signedInUser(request), request.query),
+  );
+  app.post(
+    '/message',
+    {
+      schema: {
+        tags,
+        summary: 'Send a message to a device; queued while it is offline (settings and writes)',
+        body: DeviceMessageBody,
+        response: { 200: DeviceMessageAnswer, ...errors },
+      },
+    },
+    (request) => config.sendMessage(signedInUser(request), request.body),
   );
 };

@@ -1,13 +1,32 @@
 import type { Kysely } from 'kysely';
-import type { Device, LatestValuesAnswer, ProvisionDeviceAnswer, ProvisionDeviceBody } from '@fieldlink/api/device';
+import type {
+  Device,
+  DeviceConnectionsAnswer,
+  DeviceConnectionsQuery,
+  LatestValuesAnswer,
+  ProvisionDeviceAnswer,
+  ProvisionDeviceBody,
+} from '@fieldlink/api/device';
+import {
+  MAX_LOG_CHANNELS,
+  MAX_LOG_WINDOW_MS,
+  binWidthOf,
+  type ChannelLog,
+  type DeviceLogsAnswer,
+  type DeviceLogsQuery,
+} from '@fieldlink/api/device-logs';
+import { normaliseChannelCode } from '@fieldlink/domain/channels';
 import type { LatestValue } from '@fieldlink/api/realtime';
 import type { Database } from '../../db/schema';
+import { DATABASE_CREDENTIALS, type DeviceCredentialStore } from '../../broker/device-broker';
 import { HttpError, notFound } from '../../http-errors';
 import { hashSecret, newDeviceSecret, newId } from '../../security/secrets';
 import { inScope, requireCapability } from '../session/access';
 import type { UserContext } from '../session/user-context';
+import { binnedLogs, rawLogs } from './log-repository';
 import { toDevice } from './mapper';
 import {
+  connectionsOf,
   findDeviceById,
   findDeviceByThingName,
   findDevicesByIds,
@@ -15,6 +34,7 @@ import {
   findNewDevicesGroup,
   insertDevice,
   latestValuesOf,
+  mutedDevicesOf,
   type DeviceWithPath,
 } from './repository';
 
@@ -33,6 +53,8 @@ export class DeviceService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly onProvisioned: (thingName: string) => void = () => undefined,
+    /** Device accounts at an external broker (cluster mode); the embedded broker reads the database. */
+    private readonly credentials: DeviceCredentialStore = DATABASE_CREDENTIALS,
   ) {}
 
   /** A device the caller may see, or 404 (the same answer whether it exists elsewhere or not at all). */
@@ -44,7 +66,54 @@ export class DeviceService {
   }
 
   async getDevice(user: UserContext, id: string): Promise<Device> {
-    return toDevice(await this.visibleDevice(user, { id }));
+    const row = await this.visibleDevice(user, { id });
+    return toDevice(row, await mutedDevicesOf(this.db, user.id));
+  }
+
+  /** The connection log of a device in scope, newest first. */
+  async connections(user: UserContext, query: DeviceConnectionsQuery): Promise<DeviceConnectionsAnswer> {
+    const device = await this.visibleDevice(user, { id: query.deviceId });
+    const rows = await connectionsOf(this.db, device.id, query.before, query.limit ?? 100);
+    return { connections: rows.map((row) => ({ t: row.t, connected: row.connected === 1 })) };
+  }
+
+  /**
+   * Logs of some channels over a window, at most `binCount` points each: every sample when the window
+   * holds no more than that, else bins with min, max, mean and last value (docs/decisions.md).
+   */
+  async logs(user: UserContext, query: DeviceLogsQuery): Promise<DeviceLogsAnswer> {
+    const { start, end, binCount } = query;
+    if (end <= start) throw new HttpError(400, 'end must be after start.');
+    if (end - start > MAX_LOG_WINDOW_MS) throw new HttpError(400, 'The window may span at most ten years.');
+    const codes = [...new Set(query.channels.split(',').map((code) => code.trim()))].filter(Boolean);
+    if (codes.length === 0 || codes.length > MAX_LOG_CHANNELS) {
+      throw new HttpError(400, `Ask for 1 to ${MAX_LOG_CHANNELS} channels.`);
+    }
+    const invalid = codes.find((code) => normaliseChannelCode(code) === null);
+    if (invalid !== undefined) throw new HttpError(400, `Not a channel code: ${invalid}`);
+    const device = await this.visibleDevice(user, { id: query.deviceId });
+    const binWidth = binWidthOf(start, end, binCount);
+    const bins = Math.ceil((end - start) / binWidth);
+    const channels: Record<string, ChannelLog> = {};
+    for (const code of codes) {
+      const window = { deviceId: device.id, code, start, end };
+      // A window of few samples answers them all; reading one more than fits tells which case this is.
+      const raw = await rawLogs(this.db, window, binCount + 1);
+      if (raw.length <= binCount) {
+        channels[code] = { kind: 'raw', t: raw.map((row) => row.t), value: raw.map((row) => row.value) };
+        continue;
+      }
+      const binned = await binnedLogs(this.db, window, binWidth, bins);
+      channels[code] = {
+        kind: 'bins',
+        t: binned.map((bin) => start + bin.index * binWidth),
+        min: binned.map((bin) => bin.min),
+        max: binned.map((bin) => bin.max),
+        avg: binned.map((bin) => bin.avg),
+        last: binned.map((bin) => bin.last),
+      };
+    }
+    return { deviceId: device.id, start, end, binCount, binWidth, channels };
   }
 
   /** Latest values of the devices in scope among `ids`; others are left out as if unknown. */
@@ -80,6 +149,8 @@ export class DeviceService {
     const id = newId();
     const thingName = newThingName();
     const password = newDeviceSecret();
+    // The broker first: a failure then leaves no device that cannot connect.
+    await this.credentials.provision(thingName, password);
     await insertDevice(this.db, {
       id,
       account_id: group.account_id,

@@ -226,6 +226,59 @@ export const MenuIcon = (p: IconProps) => (
 );
 
 /** Every icon by name, for the icon preview page. */
+export const PencilIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M12 20h9" />
+    <path d="M16.5 3.5a2.12 2.12 0 0 1 3 3L7 19l-4 1 1-4z" />
+  </Icon>
+);
+
+export const BellOffIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M8.7 3.4A6 6 0 0 1 18 8c0 3.4.7 5.6 1.5 7M17 17H3s3-2 3-9c0-.5 0-1 .2-1.5" />
+    <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0M2 2l20 20" />
+  </Icon>
+);
+
+export const MapPinIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M20 10c0 6-8 12-8 12s-8-6-8-12a8 8 0 0 1 16 0z" />
+    <circle cx="12" cy="10" r="3" />
+  </Icon>
+);
+
+export const TagIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M20.6 13.4 13.4 20.6a2 2 0 0 1-2.8 0L2.5 12.5V2.5h10l8.1 8.1a2 2 0 0 1 0 2.8z" />
+    <circle cx="7.5" cy="7.5" r="1.5" />
+  </Icon>
+);
+
+export const PlusIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M12 5v14M5 12h14" />
+  </Icon>
+);
+
+export const TrashIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M3 6h18M8 6V4a2 2 0 0 1 2-2h4a2 2 0 0 1 2 2v2M19 6l-1 14a2 2 0 0 1-2 2H8a2 2 0 0 1-2-2L5 6" />
+  </Icon>
+);
+
+export const FlashIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M9 18h6M10 22h4M12 2a7 7 0 0 0-4 12.7V17h8v-2.3A7 7 0 0 0 12 2z" />
+  </Icon>
+);
+
+export const ChartIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M3 3v18h18" />
+    <path d="m7 14 4-4 3 3 6-6" />
+  </Icon>
+);
+
 export const ICONS = {
   DashboardIcon,
   AccountsIcon,
@@ -257,4 +310,12 @@ export const ICONS = {
   PlayIcon,
   ArrowLeftIcon,
   MenuIcon,
+  PencilIcon,
+  BellOffIcon,
+  MapPinIcon,
+  TagIcon,
+  PlusIcon,
+  TrashIcon,
+  FlashIcon,
+  ChartIcon,
 } as const;

@@ -6,6 +6,7 @@ import { useNow } from '../../../lib/clock';
 import { formatAge, formatDateTime } from '../../../lib/format-time';
 import { useLatestValue } from '../../../lib/realtime/use-realtime';
 import { channelKindLabel, channelTitle, formatChannelValue, isBinaryChannel } from '../model/channel-presentation';
+import { ChannelWrite } from './channel-write';
 
 export interface ChannelCardProps {
   thingName: string;
@@ -13,6 +14,8 @@ export interface ChannelCardProps {
   name?: string | null;
   uploadInterval: number | null;
   logInterval: number | null;
+  /** Shows the write control of setpoints, relays and flags. */
+  writable?: boolean;
 }
 
 /**
@@ -25,6 +28,7 @@ export const ChannelCard = memo(function ChannelCard({
   name,
   uploadInterval,
   logInterval,
+  writable = false,
 }: ChannelCardProps) {
   const title = channelTitle(code, name);
   const displayName = channelDisplayName(code) ?? code;
@@ -37,6 +41,7 @@ export const ChannelCard = memo(function ChannelCard({
         <span className="channel-card__code">{title === displayName ? code : displayName}</span>
       </header>
       <ChannelValue thingName={thingName} code={code} />
+      {writable && <ChannelWrite thingName={thingName} code={code} title={title} />}
       <footer className="channel-card__foot">
         <span className="channel-card__kind">{channelKindLabel(code)}</span>
         <ChannelAge thingName={thingName} code={code} uploadInterval={uploadInterval} logInterval={logInterval} />

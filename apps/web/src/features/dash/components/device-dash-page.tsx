@@ -1,24 +1,45 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
+import { isWithinMaxCount } from '@fieldlink/domain/channels';
+import { can, type Permission } from '@fieldlink/domain/permissions';
 import { Link, useParams } from 'react-router';
 import { ArrowLeftIcon, DeviceIcon } from '../../../components/ui/icons';
 import { PanelMessage } from '../../../components/ui/panel-message';
 import { findDeviceByThingName } from '../../../lib/account-tree';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { useAccount } from '../../../lib/api/get-account';
-import { setActivity } from '../../../lib/app-store/app-store';
+import { appStore, setActivity } from '../../../lib/app-store/app-store';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
 import { useDeviceConfig } from '../../../lib/realtime/use-realtime';
 import { useStore } from '../../../lib/use-store';
-import { useDevice } from '../api/get-device';
+import { useDevice } from '../../../lib/api/get-device';
 import { useLiveDevice } from '../hooks/use-live-device';
 import { compareChannelCodes } from '../model/channel-presentation';
+import { CellularDetails } from './cellular-details';
 import { ChannelCard } from './channel-card';
+import { ConnectionHistory } from './connection-history';
+import { DeviceActions } from './device-actions';
 import { DeviceHeader } from './device-header';
+import { DeviceTags } from './device-tags';
 import { HealthSummary } from './health-summary';
+import { LogChartPanel } from './log-chart-panel';
 import './dash.css';
 
+/**
+ * Expanded IO (`xdo1`) counts up to the device's configured maximum, which devices do not report
+ * yet: until they do, up to this many are shown.
+ */
+const EXPANDED_IO_MAX = 64;
+
+export interface DeviceDashPageProps {
+  /**
+   * The general-information panel and map, supplied by the app (they belong to the devices
+   * feature, and features do not import each other).
+   */
+  renderInfo?: (device: { id: string; thingName: string }) => ReactNode;
+}
+
 /** `/dash/:thingName`: one device, live. */
-export function DeviceDashPage() {
+export function DeviceDashPage({ renderInfo }: DeviceDashPageProps = {}) {
   const { thingName = '' } = useParams();
   const account = useAccount();
   const placed = useMemo(
@@ -31,6 +52,8 @@ export function DeviceDashPage() {
     [placed],
   );
   const latest = useLiveDevice(liveTarget);
+  const session = useStore(appStore, (state) => state.session);
+  const canConfigure = session.isAdmin || can({ permissions: session.permissions as Permission[] }, 'configureDevices');
   const liveConfig = useDeviceConfig(thingName);
   // Only the set of codes, as one string: a new value must not re-render the whole grid.
   const liveCodes = useStore(realtimeStore, (s) =>
@@ -49,7 +72,11 @@ export function DeviceDashPage() {
     const configured = liveConfig?.channels ?? device.data?.channels ?? [];
     const names = new Map(configured.map((channel) => [channel.code, channel.name ?? null]));
     for (const code of liveCodes.split(' ').filter(Boolean)) if (!names.has(code)) names.set(code, null);
-    return [...names.entries()].sort(([a], [b]) => compareChannelCodes(a, b)).map(([code, name]) => ({ code, name }));
+    // Codes past their prefix's maximum count (core §9) are not channels of the device.
+    return [...names.entries()]
+      .filter(([code]) => isWithinMaxCount(code, EXPANDED_IO_MAX))
+      .sort(([a], [b]) => compareChannelCodes(a, b))
+      .map(([code, name]) => ({ code, name }));
   }, [liveConfig?.channels, device.data?.channels, liveCodes]);
 
   if (account.isPending) return <DashSkeleton />;
@@ -77,9 +104,12 @@ export function DeviceDashPage() {
 
   return (
     <div className="dash">
-      <Link to="/dash" className="dash__back">
-        <ArrowLeftIcon size={16} /> All devices
-      </Link>
+      <div className="dash__top">
+        <Link to="/dash" className="dash__back">
+          <ArrowLeftIcon size={16} /> All devices
+        </Link>
+        {session.canViewDash && <DeviceActions thingName={thingName} />}
+      </div>
       <DeviceHeader
         account={placed.account}
         groupId={placed.group.id}
@@ -90,6 +120,7 @@ export function DeviceDashPage() {
         <PanelMessage title="Could not read the device">{serverErrorMessage(device.error)}</PanelMessage>
       )}
       <HealthSummary thingName={thingName} initial={device.data?.health} />
+      {renderInfo?.({ id: placed.device.id, thingName })}
       <section className="dash__channels" aria-labelledby="channels-heading">
         <div className="dash__section-head">
           <h2 id="channels-heading">Channels</h2>
@@ -111,11 +142,18 @@ export function DeviceDashPage() {
                 name={name}
                 uploadInterval={uploadInterval}
                 logInterval={logInterval}
+                writable={session.canViewDash}
               />
             ))}
           </div>
         )}
       </section>
+      <LogChartPanel deviceId={placed.device.id} channels={channels} />
+      <div className="dash__cards">
+        {device.data && <DeviceTags device={device.data} canEdit={canConfigure} />}
+        <ConnectionHistory deviceId={placed.device.id} thingName={thingName} />
+        {device.data && <CellularDetails device={device.data} />}
+      </div>
     </div>
   );
 }

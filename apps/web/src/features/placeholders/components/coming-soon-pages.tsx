@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import {
-  AccountsIcon,
   AlarmIcon,
   DashboardIcon,
   DeviceIcon,
@@ -31,12 +30,6 @@ function ComingSoon({ icon, title, children }: { icon: ReactNode; title: string;
 export const ComingSoonPage = () => (
   <ComingSoon icon={<SparkIcon size={26} />} title="On its way">
     This part of the console is being built. Live device dashboards are ready to use now.
-  </ComingSoon>
-);
-
-export const AccountsTreePage = () => (
-  <ComingSoon icon={<AccountsIcon size={26} />} title="Account tree">
-    Browse your groups, devices, users and dashboards as a tree, search it, and move things between groups.
   </ComingSoon>
 );
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Account, GroupNode, TreeDevice } from '@fieldlink/api/account';
 import type { AttachmentPoint, SelfAnswer } from '@fieldlink/api/session';
-import { routeAfterLoading, summariseSession, permissionSubject } from './after-loading-route';
+import { permissionSubject } from '../../../lib/session/permission-subject';
+import { routeAfterLoading, summariseSession } from './after-loading-route';
 
 const device = (thingName: string): TreeDevice => ({
   id: `id-${thingName}`,

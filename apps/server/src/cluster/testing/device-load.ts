@@ -1,0 +1,116 @@
+import mqtt, { type MqttClient } from 'mqtt';
+import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
+
+export interface LoadDevice {
+  thingName: string;
+  password: string;
+}
+
+/** The channel the load writes: its value is the sample's sequence number, so a time names its value. */
+export const LOAD_CODE = 'c9';
+
+/**
+ * Devices that behave as the protocol asks (will, `conn` after connecting, reconnect) and publish a
+ * QoS 1 `log` frame every `intervalMs`, counting each frame the broker acknowledged: those must all
+ * be stored, whatever fails meanwhile.
+ */
+export class DeviceLoad {
+  readonly clients = new Map<string, MqttClient>();
+  /** Times of acknowledged samples, per device. */
+  readonly acked = new Map<string, number[]>();
+  private timers: NodeJS.Timeout[] = [];
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private sequence = 0;
+  readonly base = Date.now() - 3_600_000;
+
+  constructor(
+    private readonly url: string,
+    private readonly devices: readonly LoadDevice[],
+  ) {}
+
+  async connect(): Promise<void> {
+    await Promise.all(
+      this.devices.map(async ({ thingName, password }) => {
+        const client = await mqtt.connectAsync(this.url, {
+          clientId: thingName,
+          username: thingName,
+          password,
+          clean: true,
+          reconnectPeriod: 500,
+          connectTimeout: 5000,
+          will: {
+            topic: deviceUpTopic(thingName),
+            payload: Buffer.from('{"v":4,"type":"conn","connected":false}'),
+            qos: 1,
+            retain: false,
+          },
+        });
+        const hello = () =>
+          void client
+            .subscribeAsync(deviceDownTopic(thingName), { qos: 1 })
+            .then(() =>
+              client.publishAsync(
+                deviceUpTopic(thingName),
+                JSON.stringify({ v: 4, type: 'conn', t: Date.now(), connected: true }),
+                { qos: 1 },
+              ),
+            )
+            .catch(() => undefined);
+        client.on('connect', hello);
+        client.on('error', () => undefined);
+        hello();
+        this.clients.set(thingName, client);
+        this.acked.set(thingName, []);
+      }),
+    );
+  }
+
+  /** Starts publishing; each device one frame per interval, spread over the interval. */
+  start(intervalMs: number): void {
+    [...this.clients].forEach(([thingName, client], index) => {
+      const offset = (index * intervalMs) / this.clients.size;
+      const timer = setTimeout(() => {
+        const tick = setInterval(() => this.publish(thingName, client), intervalMs);
+        this.timers.push(tick);
+      }, offset);
+      this.timers.push(timer);
+    });
+  }
+
+  /** Stops publishing and waits (bounded) for the frames still in flight. */
+  async stop(timeoutMs = 30_000): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers = [];
+    const deadline = new Promise((resolve) => setTimeout(resolve, timeoutMs));
+    await Promise.race([Promise.allSettled([...this.inFlight]), deadline]);
+  }
+
+  async close(): Promise<void> {
+    await this.stop(1000);
+    await Promise.all([...this.clients.values()].map((client) => client.endAsync(true)));
+  }
+
+  ackedCount(): number {
+    let total = 0;
+    for (const times of this.acked.values()) total += times.length;
+    return total;
+  }
+
+  /** The value a sample of this time carries. */
+  valueAt(t: number): number {
+    return t - this.base;
+  }
+
+  private publish(thingName: string, client: MqttClient): void {
+    // Unique times across the fleet: a sample is named by its device and time.
+    this.sequence += 1;
+    const t = this.base + this.sequence;
+    const frame = { v: 4, type: 'log', t, values: { [LOAD_CODE]: this.valueAt(t) } };
+    const sent = client.publishAsync(deviceUpTopic(thingName), JSON.stringify(frame), { qos: 1 }).then(
+      () => this.acked.get(thingName)!.push(t),
+      () => undefined, // not acknowledged: the device keeps no promise about it
+    );
+    this.inFlight.add(sent);
+    void sent.finally(() => this.inFlight.delete(sent));
+  }
+}

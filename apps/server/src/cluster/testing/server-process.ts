@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { freePort } from './mosquitto';
+
+const ROOT = path.resolve(import.meta.dirname, '../../../../..');
+
+export interface ServerProcess {
+  readonly url: string;
+  readonly pid: number;
+  /** Sends the signal and waits for the process to end. */
+  kill(signal: NodeJS.Signals): Promise<void>;
+  /** True when the process ended without being told to. */
+  crashed(): boolean;
+  output(): string;
+}
+
+/**
+ * `node --import tsx apps/server/src/main.ts` with the given environment, as an operator starts an
+ * instance; resolves once `/api/v1/health` answers.
+ */
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/tmp',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      MQTT_PORT: '0',
+      FIELDLINK_SIMULATOR: '0',
+      WEB_DIST: '/nonexistent',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const append = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout!.on('data', append);
+  child.stderr!.on('data', append);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`Server exited with ${child.exitCode}:\n${output}`);
+    if (Date.now() > end) {
+      child.kill('SIGKILL');
+      throw new Error(`Server did not answer within ${timeoutMs} ms:\n${output}`);
+    }
+    const healthy = await fetch(`${url}/api/v1/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  let told = false;
+  return {
+    url,
+    pid: child.pid!,
+    kill: async (signal) => {
+      told = true;
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+    crashed: () => !told && (child.exitCode !== null || child.signalCode !== null),
+    output: () => output,
+  };
+}

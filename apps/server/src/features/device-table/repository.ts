@@ -1,0 +1,96 @@
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+
+/**
+ * Queries of the device table. Scope is a condition on the group path, so the database returns only
+ * what the caller may see: a path at or beneath an attachment point. `substr` compares the prefix
+ * literally in both SQLite and PostgreSQL, where LIKE would read `_` and `%` in an id as wildcards.
+ */
+function underAnyPath(eb: ExpressionBuilder<Database, 'groups'>, paths: readonly string[]) {
+  return eb.or(
+    paths.flatMap((path) => [
+      eb('groups.path', '=', path),
+      eb(sql<string>`substr(${sql.ref('groups.path')}, 1, ${sql.lit(path.length + 1)})`, '=', `${path}/`),
+    ]),
+  );
+}
+
+/** Groups at or beneath the attachment points, top of the tree first. */
+export function groupsUnder(db: Kysely<Database>, paths: readonly string[]) {
+  if (paths.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('groups')
+    .select(['groups.id', 'groups.name', 'groups.kind', 'groups.path'])
+    .where((eb) => underAnyPath(eb, paths))
+    .orderBy('groups.path')
+    .execute();
+}
+
+/**
+ * One page of the devices at or beneath the attachment points, in id order after `afterId`: paging
+ * by key keeps each statement short, so a 100,000-device read does not hold the (synchronous) SQLite
+ * driver, or a PostgreSQL connection, for the whole read.
+ */
+export function deviceTablePage(db: Kysely<Database>, paths: readonly string[], afterId: string | null, limit: number) {
+  if (paths.length === 0) return Promise.resolve([]);
+  let query = db
+    .selectFrom('devices')
+    .innerJoin('groups', 'groups.id', 'devices.group_id')
+    .select([
+      'devices.id',
+      'devices.group_id',
+      'devices.name',
+      'devices.thing_name',
+      'devices.sn',
+      'devices.site',
+      'devices.plan',
+      'devices.fw',
+      'devices.model',
+      'devices.base',
+      'devices.custom',
+      'devices.esp_fw',
+      'devices.hw_platform',
+      'devices.update_point',
+      'devices.time_date',
+      'devices.channels',
+      'devices.ports',
+      'devices.location',
+      'devices.health',
+      'devices.status',
+      'devices.is_connected',
+      'devices.last_connection',
+      'devices.last_disconnection',
+      'devices.ota_pending_submitted_at',
+      'devices.created_at',
+      'groups.path',
+    ])
+    .where((eb) => underAnyPath(eb, paths));
+  if (afterId !== null) query = query.where('devices.id', '>', afterId);
+  return query.orderBy('devices.id').limit(limit).execute();
+}
+
+export type DeviceTableRow = Awaited<ReturnType<typeof deviceTablePage>>[number];
+
+/** Count of pending (queued, not yet delivered) messages per device in scope that has any. */
+export async function pendingMessageCounts(
+  db: Kysely<Database>,
+  paths: readonly string[],
+): Promise<Map<string, number>> {
+  if (paths.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('device_messages')
+    .innerJoin('devices', 'devices.id', 'device_messages.device_id')
+    .innerJoin('groups', 'groups.id', 'devices.group_id')
+    .select(['device_messages.device_id', (eb) => eb.fn.countAll<number | string>().as('count')])
+    .where('device_messages.status', '=', 'pending')
+    .where((eb) => underAnyPath(eb, paths))
+    .groupBy('device_messages.device_id')
+    .execute();
+  return new Map(rows.map((row) => [row.device_id, Number(row.count)]));
+}
+
+/** The caller's muted devices (thing names). */
+export async function mutedThingNames(db: Kysely<Database>, userId: string): Promise<string> {
+  const row = await db.selectFrom('users').select('muted_devices').where('id', '=', userId).executeTakeFirst();
+  return row?.muted_devices ?? '[]';
+}

@@ -1,0 +1,218 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import type { Kysely } from 'kysely';
+import {
+  DEVICE_TABLE_FORMAT,
+  DEVICE_TABLE_NUMBER_FIELDS,
+  DEVICE_TABLE_TEXT_FIELDS,
+  encodeTextColumn,
+  type DeviceTableAnswer,
+  type DeviceTableGroup,
+  type DeviceTableNumberField,
+  type DeviceTableTextField,
+} from '@fieldlink/api/device-table';
+import type { DeviceHealth, DevicePort } from '@fieldlink/api/device-frames';
+import type { GroupKind } from '@fieldlink/api/account';
+import { countChannels } from '@fieldlink/domain/channels';
+import { toMillis } from '@fieldlink/domain/timestamps';
+import type { Database } from '../../db/schema';
+import { inScope } from '../session/access';
+import type { UserContext } from '../session/user-context';
+import { deviceTablePage, groupsUnder, mutedThingNames, pendingMessageCounts, type DeviceTableRow } from './repository';
+
+const gzipAsync = promisify(gzip);
+
+/** A built table: its validator and its body, gzip-compressed (about a fifth of the JSON). */
+export interface BuiltDeviceTable {
+  etag: string;
+  gzip: Buffer;
+  /** Size of the JSON before compression, for the benchmark and logs. */
+  jsonBytes: number;
+  count: number;
+}
+
+export interface DeviceTableOptions {
+  /** How long a built table is served before it is built again. */
+  maxAgeMs?: number;
+  /** Built tables kept (one per caller and scope). */
+  maxEntries?: number;
+  /** Devices read per statement. */
+  pageSize?: number;
+}
+
+function json<T>(text: string | null, fallback: T): T {
+  if (!text) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+const finite = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+const textOrNull = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+/** Column arrays of the answer, filled one device at a time. */
+class TableColumns {
+  readonly text = Object.fromEntries(
+    DEVICE_TABLE_TEXT_FIELDS.map((field) => [field, [] as (string | null)[]]),
+  ) as Record<DeviceTableTextField, (string | null)[]>;
+  readonly numbers = Object.fromEntries(
+    DEVICE_TABLE_NUMBER_FIELDS.map((field) => [field, [] as (number | null)[]]),
+  ) as Record<DeviceTableNumberField, (number | null)[]>;
+
+  /** The one mapping of a stored device row to its table fields. */
+  add(row: DeviceTableRow, group: number, muted: boolean, pendingMessages: number): void {
+    const health = json<Partial<DeviceHealth> | null>(row.health, null) ?? {};
+    const ports = json<DevicePort[]>(row.ports, []);
+    const modem = ports.find((port) => port.portType === 'modem') ?? ports[0] ?? null;
+    const location = json<{ lat?: unknown; lng?: unknown; address?: unknown } | null>(row.location, null);
+    const status = json<{ sp?: unknown }>(row.status, {});
+    const timeDate = json<{ tzName?: unknown } | null>(row.time_date, null);
+    const channels = json<{ code?: unknown }[]>(row.channels, []);
+    const healthTime = finite(health.t);
+
+    const text: Record<DeviceTableTextField, string | null> = {
+      id: row.id,
+      name: row.name,
+      thingName: row.thing_name,
+      sn: row.sn,
+      site: row.site,
+      plan: row.plan === 'PREMIUM' ? 'PREMIUM' : 'FREE',
+      fw: row.fw,
+      model: row.model,
+      base: row.base,
+      custom: row.custom,
+      espFw: row.esp_fw,
+      hwPlatform: row.hw_platform,
+      updatePoint: row.update_point,
+      tzName: textOrNull(timeDate?.tzName) ?? textOrNull(health.currentTimeZone),
+      address: textOrNull(location?.address),
+      cmd: textOrNull(modem?.cmd),
+      modemModel: textOrNull(modem?.model),
+      iccid: textOrNull(modem?.iccid),
+      imei: textOrNull(modem?.imei),
+      band: textOrNull(modem?.band),
+      operator: textOrNull(modem?.operator),
+      netType: textOrNull(modem?.netType),
+      cellApn: textOrNull(modem?.cellApn),
+      networkInterface: textOrNull(health.networkInterface),
+    };
+    const numbers: Record<DeviceTableNumberField, number | null> = {
+      group,
+      isConnected: row.is_connected === 1 ? 1 : 0,
+      lastConnection: row.last_connection === null ? null : Number(row.last_connection),
+      lastDisconnection: row.last_disconnection === null ? null : Number(row.last_disconnection),
+      createdAt: Number(row.created_at),
+      channelCount: countChannels(channels.map((channel) => String(channel.code ?? ''))),
+      lat: finite(location?.lat),
+      lng: finite(location?.lng),
+      signal: finite(health.signal),
+      signalQuality: finite(health.signalQuality),
+      cpuTemp: finite(health.cpuTemp),
+      resets: finite(health.resets),
+      port1Resets: finite(health.port1Resets),
+      networkConnects: finite(health.networkConnects),
+      mqttConnects: finite(health.mqttConnects),
+      healthTime: healthTime === null ? null : toMillis(healthTime),
+      supplyVoltage: finite(health.supplyVoltage),
+      errorStatus: finite(health.errorStatus),
+      statusSp: finite(status.sp),
+      otaPendingSubmittedAt: row.ota_pending_submitted_at === null ? null : Number(row.ota_pending_submitted_at),
+      muted: muted ? 1 : 0,
+      pendingMessages,
+    };
+    for (const field of DEVICE_TABLE_TEXT_FIELDS) this.text[field].push(text[field]);
+    for (const field of DEVICE_TABLE_NUMBER_FIELDS) this.numbers[field].push(numbers[field]);
+  }
+}
+
+/**
+ * The device table call (core §2): the caller's devices in the compact columnar form of
+ * `@fieldlink/api/device-table`. A table of 100,000 devices takes a second or so to read and
+ * encode, so a built table is kept for a few seconds per caller and scope and validated with an
+ * ETag; a browser that already holds it gets 304 and no body.
+ */
+export class DeviceTableService {
+  private readonly cache = new Map<string, { builtAt: number; table: Promise<BuiltDeviceTable> }>();
+  private readonly maxAgeMs: number;
+  private readonly maxEntries: number;
+  private readonly pageSize: number;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    options: DeviceTableOptions = {},
+  ) {
+    this.maxAgeMs = options.maxAgeMs ?? 10_000;
+    this.maxEntries = options.maxEntries ?? 8;
+    this.pageSize = options.pageSize ?? 5000;
+  }
+
+  /** The caller's table, built or from the cache. */
+  async table(user: UserContext): Promise<BuiltDeviceTable> {
+    // The mute flags are the caller's own, so a mute or unmute must show at once: it is part of the key.
+    const muted = await mutedThingNames(this.db, user.id);
+    const key = JSON.stringify([user.id, user.attachmentPoints.map((point) => point.path), muted]);
+    const now = Date.now();
+    const cached = this.cache.get(key);
+    if (cached && now - cached.builtAt < this.maxAgeMs) return cached.table;
+    const table = this.build(user, new Set(json<string[]>(muted, [])));
+    this.cache.delete(key);
+    this.cache.set(key, { builtAt: now, table });
+    // A failed build is not kept: the next call tries again.
+    table.catch(() => this.cache.get(key)?.table === table && this.cache.delete(key));
+    for (const oldest of this.cache.keys()) {
+      if (this.cache.size <= this.maxEntries) break;
+      this.cache.delete(oldest);
+    }
+    return table;
+  }
+
+  /** The answer itself, as an object (tests, and callers that do not need the encoded body). */
+  async answer(user: UserContext, muted: ReadonlySet<string> = new Set()): Promise<DeviceTableAnswer> {
+    const paths = user.attachmentPoints.map((point) => point.path);
+    const groupRows = await groupsUnder(this.db, paths);
+    const groups: DeviceTableGroup[] = groupRows
+      .filter((group) => inScope(user, group.path))
+      .map((group) => ({ id: group.id, name: group.name, kind: group.kind as GroupKind, path: group.path }));
+    const groupIndex = new Map(groups.map((group, index) => [group.id, index]));
+    const pending = await pendingMessageCounts(this.db, paths);
+    const columns = new TableColumns();
+    let count = 0;
+    for (let afterId: string | null = null; ;) {
+      const page: DeviceTableRow[] = await deviceTablePage(this.db, paths, afterId, this.pageSize);
+      for (const row of page) {
+        const group = groupIndex.get(row.group_id);
+        // The query already keeps to the scope; this check is the same rule the other calls apply.
+        if (group === undefined || !inScope(user, row.path)) continue;
+        columns.add(row, group, muted.has(row.thing_name), pending.get(row.id) ?? 0);
+        count += 1;
+      }
+      if (page.length < this.pageSize) break;
+      afterId = page[page.length - 1]!.id;
+      // Let other requests and ingest run between pages.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return {
+      format: DEVICE_TABLE_FORMAT,
+      generatedAt: Date.now(),
+      count,
+      groups,
+      text: Object.fromEntries(
+        DEVICE_TABLE_TEXT_FIELDS.map((field) => [field, encodeTextColumn(columns.text[field])]),
+      ) as DeviceTableAnswer['text'],
+      numbers: columns.numbers,
+    };
+  }
+
+  private async build(user: UserContext, muted: ReadonlySet<string>): Promise<BuiltDeviceTable> {
+    const { generatedAt, ...content } = await this.answer(user, muted);
+    const contentJson = JSON.stringify(content);
+    // The ETag names the content without the build time, so an unchanged fleet keeps its ETag.
+    const etag = `W/"dt${DEVICE_TABLE_FORMAT}-${createHash('sha256').update(contentJson).digest('base64url').slice(0, 32)}"`;
+    const body = Buffer.from(`{"generatedAt":${generatedAt},${contentJson.slice(1)}`);
+    // zlib compresses on the thread pool, off the event loop.
+    return { etag, gzip: await gzipAsync(body, { level: 6 }), jsonBytes: body.length, count: content.count };
+  }
+}

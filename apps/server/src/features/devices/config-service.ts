@@ -1,0 +1,178 @@
+import type { Kysely } from 'kysely';
+import {
+  CONTACT_SUPPLIER_FOR_PLAN,
+  MAX_DEVICE_TAGS,
+  type Device,
+  type DeleteDeviceTagBody,
+  type DeviceConfigAnswer,
+  type DeviceConfigBody,
+  type DeviceMessage,
+  type DeviceMessageAnswer,
+  type DeviceMessageBody,
+  type DevicePlanBody,
+  type DeviceTagBody,
+  type DeviceTagsAnswer,
+  type QueuedDeviceMessage,
+  type SentDeviceMessage,
+} from '@fieldlink/api/device';
+import { isValidLocation } from '@fieldlink/domain/location';
+import { isAdmin } from '@fieldlink/domain/permissions';
+import type { Database } from '../../db/schema';
+import { HttpError, forbidden } from '../../http-errors';
+import type { CommandRequest, CommandService } from '../../realtime/commands';
+import { newId } from '../../security/secrets';
+import { permissionSubject, requireCapability } from '../session/access';
+import type { UserContext } from '../session/user-context';
+import { toDevice } from './mapper';
+import type { DeviceMessageQueue } from './message-queue';
+import {
+  accountKindOf,
+  changeDeviceTags,
+  findDeviceById,
+  mutedDevicesOf,
+  setDeviceMuted,
+  updateDeviceProps,
+  updateDevicePlan,
+  type DevicePropsUpdate,
+  type DeviceWithPath,
+} from './repository';
+import type { DeviceService } from './service';
+
+/** The account kind of the supplier, whose administrators set device plans. */
+const SUPPLIER_ACCOUNT_KIND = 'supplier';
+
+/** Messages that still mean something when delivered hours later; others fail when the device is offline. */
+const QUEUEABLE: ReadonlySet<DeviceMessage['cmd']> = new Set([
+  'writeChannel',
+  'writeRegister',
+  'timeDate',
+  'refreshMetadata',
+]);
+
+/**
+ * The device changes of core §2 and §7: device-node Apply (`POST /device-config`), tags, messages to
+ * the device and the supplier's plan call. Every call checks scope (404) before permission (403), so
+ * a caller learns nothing about devices outside its scope.
+ */
+export class DeviceConfigService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly devices: DeviceService,
+    private readonly commands: CommandService,
+    private readonly queue: DeviceMessageQueue,
+  ) {}
+
+  /**
+   * Applies a device-node draft. Name, site and location are stored; the mute flag changes the
+   * caller's own muted list (any user may); settings go to the device now when it is online, else
+   * they are queued and answered as `unsentMessages`. A refused call changes nothing: every check
+   * runs before the first write.
+   */
+  async configure(user: UserContext, { id, props }: DeviceConfigBody): Promise<DeviceConfigAnswer> {
+    const device = await this.devices.visibleDevice(user, { id });
+    const update: DevicePropsUpdate = {};
+    if (props.name !== undefined) update.name = props.name.trim();
+    if (props.site !== undefined) update.site = props.site?.trim() || null;
+    if (props.location !== undefined) update.location = props.location ? JSON.stringify(props.location) : null;
+    const settings = settingsMessages(props.settings);
+    if (props.location && !isValidLocation(props.location)) throw new HttpError(400, 'A location needs lat and lng.');
+    if (Object.keys(update).length > 0 || settings.length > 0) requireCapability(user, 'configureDevices');
+    if (update.name === '') throw new HttpError(400, 'The name may not be blank.');
+    if (settings.length > 0) requireCapability(user, 'viewDashboard');
+
+    if (Object.keys(update).length > 0) await updateDeviceProps(this.db, device.id, update);
+    const mutedDevices =
+      props.muteDisconnection === undefined
+        ? await mutedDevicesOf(this.db, user.id)
+        : await setDeviceMuted(this.db, user.id, device.thing_name, props.muteDisconnection);
+    const delivery = settings.length > 0 ? await this.deliver(user, device, settings) : {};
+    const row = await findDeviceById(this.db, device.id);
+    return { device: toDevice(row!, mutedDevices), mutedDevices, ...delivery };
+  }
+
+  /** `POST /message`: sends one message now, or queues it while the device is offline. */
+  async sendMessage(user: UserContext, { deviceId, message }: DeviceMessageBody): Promise<DeviceMessageAnswer> {
+    const device = await this.devices.visibleDevice(user, { id: deviceId });
+    requireCapability(user, 'viewDashboard');
+    if (message.cmd === 'writeRegister' || message.cmd === 'timeDate') requireCapability(user, 'configureDevices');
+    if (device.is_connected !== 1 && QUEUEABLE.has(message.cmd)) {
+      return { status: 'queued', queued: await this.queue.enqueue(device.id, message, user.id) };
+    }
+    return { status: 'sent', sent: await this.sendNow(device, message) };
+  }
+
+  /** `PUT /device/tag`: adds a tag, or changes the one with `tagId`. */
+  async setTag(user: UserContext, body: DeviceTagBody): Promise<DeviceTagsAnswer> {
+    const device = await this.devices.visibleDevice(user, { id: body.deviceId });
+    requireCapability(user, 'configureDevices');
+    const key = body.key.trim();
+    if (key === '') throw new HttpError(400, 'A tag needs a key.');
+    const tags = await changeDeviceTags(this.db, device.id, (current) => {
+      const index = body.tagId ? current.findIndex((tag) => tag.id === body.tagId) : -1;
+      if (index >= 0) return current.map((tag, i) => (i === index ? { ...tag, key, value: body.value } : tag));
+      if (current.length >= MAX_DEVICE_TAGS)
+        throw new HttpError(400, `A device holds at most ${MAX_DEVICE_TAGS} tags.`);
+      return [...current, { id: newId(), key, value: body.value }];
+    });
+    return { tags };
+  }
+
+  /** `DELETE /device/tag`. Removing a tag that is not there changes nothing. */
+  async deleteTag(user: UserContext, body: DeleteDeviceTagBody): Promise<DeviceTagsAnswer> {
+    const device = await this.devices.visibleDevice(user, { id: body.deviceId });
+    requireCapability(user, 'configureDevices');
+    const tags = await changeDeviceTags(this.db, device.id, (current) =>
+      current.filter((tag) => tag.id !== body.tagId),
+    );
+    return { tags };
+  }
+
+  /**
+   * `PUT /device/plan`: only an administrator of the supplier account changes a plan; a customer's
+   * administrator sees the plan and is told to contact the supplier.
+   */
+  async changePlan(user: UserContext, { id, plan }: DevicePlanBody): Promise<Device> {
+    const device = await this.devices.visibleDevice(user, { id });
+    const first = user.attachmentPoints[0];
+    const supplier = first ? (await accountKindOf(this.db, first.accountId)) === SUPPLIER_ACCOUNT_KIND : false;
+    if (!isAdmin(permissionSubject(user)) || !supplier) throw forbidden(CONTACT_SUPPLIER_FOR_PLAN);
+    await updateDevicePlan(this.db, device.id, plan);
+    const row = await findDeviceById(this.db, device.id);
+    return toDevice(row!, await mutedDevicesOf(this.db, user.id));
+  }
+
+  private async deliver(
+    user: UserContext,
+    device: DeviceWithPath,
+    messages: DeviceMessage[],
+  ): Promise<{ unsentMessages?: QueuedDeviceMessage[]; sentMessages?: SentDeviceMessage[] }> {
+    if (device.is_connected !== 1) {
+      const unsentMessages: QueuedDeviceMessage[] = [];
+      for (const message of messages) unsentMessages.push(await this.queue.enqueue(device.id, message, user.id));
+      return { unsentMessages };
+    }
+    return { sentMessages: await Promise.all(messages.map((message) => this.sendNow(device, message))) };
+  }
+
+  private async sendNow(device: DeviceWithPath, message: DeviceMessage): Promise<SentDeviceMessage> {
+    // An offline device cannot answer: say so now rather than after the timeout (as the hub does).
+    if (device.is_connected !== 1) return { message, result: 'TIMEOUT' };
+    const outcome = await this.commands.send(device.thing_name, message as CommandRequest);
+    return 'value' in outcome && outcome.value !== undefined
+      ? { message, result: outcome.result, value: outcome.value }
+      : { message, result: outcome.result };
+  }
+}
+
+/** The device messages a settings draft turns into: register writes in register order, then the time zone. */
+function settingsMessages(settings: DeviceConfigBody['props']['settings']): DeviceMessage[] {
+  if (!settings) return [];
+  const messages: DeviceMessage[] = Object.entries(settings.registers ?? {})
+    .map(([register, value]) => {
+      if (Number(register) > 65535) throw new HttpError(400, `No such register: ${register}`);
+      return { cmd: 'writeRegister' as const, register: Number(register), value };
+    })
+    .sort((a, b) => a.register - b.register);
+  if (settings.timeDate) messages.push({ cmd: 'timeDate', ...settings.timeDate });
+  return messages;
+}

@@ -1,0 +1,191 @@
+import type { Kysely } from 'kysely';
+import type { DeviceMessage, QueuedDeviceMessage } from '@fieldlink/api/device';
+import { REALTIME_COMMAND_FAILED_MESSAGE, REALTIME_TIMEOUT_MESSAGE } from '@fieldlink/api/realtime';
+import type { Database } from '../../db/schema';
+import type { DeviceEvents } from '../../events';
+import type { CommandRequest, CommandService } from '../../realtime/commands';
+import { newId } from '../../security/secrets';
+import { toQueuedMessage } from './mapper';
+import {
+  claimMessage,
+  connectedDevicesWithPendingMessages,
+  enqueueMessage,
+  expireMessages,
+  pendingMessagesOf,
+  releaseMessage,
+  settleMessage,
+} from './message-repository';
+
+/** A queued message is given up on after a week: settings older than that are a surprise, not a help. */
+export const MESSAGE_TTL_MS = 7 * 24 * 3600 * 1000;
+/** Wait after a connect before delivering: the device subscribes to its command topic after CONNECT. */
+export const DELIVERY_DELAY_MS = 2_000;
+/** Unanswered deliveries before a message is marked failed. */
+export const MAX_DELIVERY_ATTEMPTS = 5;
+/** A claim older than this was left by an instance that stopped mid-delivery; it may be taken over. */
+const CLAIM_TTL_MS = 60_000;
+/** Pending messages of connected devices are retried this often (missed events, unanswered tries). */
+const SWEEP_INTERVAL_MS = 30_000;
+
+/** What a message sets on the device: a newer message for the same target replaces a queued one. */
+export function messageTarget(message: DeviceMessage): string {
+  switch (message.cmd) {
+    case 'writeChannel':
+      return `channel:${message.code}`;
+    case 'writeRegister':
+      return `register:${message.register}`;
+    case 'system':
+      return `system:${message.command}`;
+    case 'refreshMetadata':
+    case 'timeDate':
+      return message.cmd;
+  }
+}
+
+export interface MessageQueueLogger {
+  warn(object: object, message: string): void;
+}
+
+export interface MessageQueueOptions {
+  delayMs?: number;
+  sweepIntervalMs?: number;
+  now?: () => number;
+}
+
+/**
+ * Messages for devices that were offline when sent. They wait in `device_messages` and go out in the
+ * order they were queued once the device connects again: on its connection event (after a short
+ * delay) and on a periodic sweep. Each is claimed in the database first, so with several server
+ * instances exactly one delivers it.
+ */
+export class DeviceMessageQueue {
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly delivering = new Set<string>();
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private stopped = false;
+  private lastCreatedAt = 0;
+  private readonly delayMs: number;
+  private readonly sweepIntervalMs: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly commands: CommandService,
+    private readonly logger: MessageQueueLogger,
+    options: MessageQueueOptions = {},
+  ) {
+    this.delayMs = options.delayMs ?? DELIVERY_DELAY_MS;
+    this.sweepIntervalMs = options.sweepIntervalMs ?? SWEEP_INTERVAL_MS;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Listens for devices connecting and starts the sweep. */
+  start(events: DeviceEvents): void {
+    this.unsubscribe = events.on((event) => {
+      if (event.type !== 'server/connectionState' || !event.isConnected) return;
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        void this.deliverByThingName(event.thingName);
+      }, this.delayMs);
+      this.timers.add(timer);
+    });
+    this.sweepTimer = setInterval(() => void this.sweep(), this.sweepIntervalMs);
+    this.sweepTimer.unref();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.unsubscribe?.();
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  /** Queues a message for a device; answers it as the API shows it. */
+  async enqueue(deviceId: string, message: DeviceMessage, userId: string | null): Promise<QueuedDeviceMessage> {
+    // Strictly increasing, so messages queued in the same millisecond keep their order.
+    const now = Math.max(this.now(), this.lastCreatedAt + 1);
+    this.lastCreatedAt = now;
+    const row = {
+      id: newId(),
+      device_id: deviceId,
+      target: messageTarget(message),
+      message: JSON.stringify(message),
+      status: 'pending',
+      attempts: 0,
+      created_by: userId,
+      created_at: now,
+      expires_at: now + MESSAGE_TTL_MS,
+      claimed_at: null,
+      settled_at: null,
+      result: null,
+    };
+    await enqueueMessage(this.db, row);
+    return toQueuedMessage(row);
+  }
+
+  /** Delivers the pending messages of every connected device (and expires old ones). */
+  async sweep(): Promise<void> {
+    try {
+      await expireMessages(this.db, this.now());
+      for (const device of await connectedDevicesWithPendingMessages(this.db)) {
+        if (this.stopped) return;
+        await this.deliver(device.id, device.thing_name);
+      }
+    } catch (error) {
+      if (!this.stopped) this.logger.warn({ err: error }, 'Queued device messages: sweep failed');
+    }
+  }
+
+  private async deliverByThingName(thingName: string): Promise<void> {
+    try {
+      const device = await this.db
+        .selectFrom('devices')
+        .select(['id', 'is_connected'])
+        .where('thing_name', '=', thingName)
+        .executeTakeFirst();
+      if (device?.is_connected === 1) await this.deliver(device.id, thingName);
+    } catch (error) {
+      if (!this.stopped) this.logger.warn({ err: error, thingName }, 'Queued device messages: delivery failed');
+    }
+  }
+
+  /**
+   * Sends a device's pending messages one at a time, oldest first. An unanswered message stops the
+   * round (order matters: a later setting must not overtake an earlier one) and is retried later.
+   */
+  async deliver(deviceId: string, thingName: string): Promise<void> {
+    if (this.delivering.has(deviceId) || this.stopped) return;
+    this.delivering.add(deviceId);
+    try {
+      for (const row of await pendingMessagesOf(this.db, deviceId)) {
+        if (this.stopped) return;
+        const now = this.now();
+        if (!(await claimMessage(this.db, row.id, now, now - CLAIM_TTL_MS))) continue;
+        if (row.expires_at <= now) {
+          await settleMessage(this.db, row.id, 'expired', now, null);
+          continue;
+        }
+        const outcome = await this.commands.send(thingName, JSON.parse(row.message) as CommandRequest);
+        if (this.stopped) return;
+        if (outcome.result === 'OK') {
+          const value = 'value' in outcome && outcome.value !== undefined ? JSON.stringify(outcome.value) : null;
+          await settleMessage(this.db, row.id, 'delivered', this.now(), value);
+        } else if (outcome.result === 'FAIL') {
+          await settleMessage(this.db, row.id, 'failed', this.now(), REALTIME_COMMAND_FAILED_MESSAGE);
+        } else {
+          const attempts = row.attempts + 1;
+          if (attempts >= MAX_DELIVERY_ATTEMPTS) {
+            await settleMessage(this.db, row.id, 'failed', this.now(), REALTIME_TIMEOUT_MESSAGE);
+          } else {
+            await releaseMessage(this.db, row.id, attempts);
+            return;
+          }
+        }
+      }
+    } finally {
+      this.delivering.delete(deviceId);
+    }
+  }
+}

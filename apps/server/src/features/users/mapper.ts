@@ -1,0 +1,69 @@
+import type { LinkedAccount } from '@fieldlink/api/session';
+import type { InvitedUser, User } from '@fieldlink/api/users';
+import { effectivePermissions, type ExtraFlag, type Permission } from '@fieldlink/domain/permissions';
+import type { AttachmentPointsTable, InvitationsTable, UsersTable } from '../../db/schema';
+
+/** A stored attachment point as the API names it. */
+export function toAttachmentPoint(row: AttachmentPointsTable) {
+  return {
+    path: row.path,
+    permissions: JSON.parse(row.permissions) as Permission[],
+    secretPermissions: JSON.parse(row.secret_permissions) as ExtraFlag[],
+    appType: row.app_type,
+  };
+}
+
+/** Attachment points grouped by account, in order. */
+export function toLinkedAccounts(points: readonly AttachmentPointsTable[]): LinkedAccount[] {
+  const byAccount = new Map<string, LinkedAccount>();
+  for (const point of points) {
+    const linked = byAccount.get(point.account_id) ?? { accountId: point.account_id, attachmentPoints: [] };
+    linked.attachmentPoints.push(toAttachmentPoint(point));
+    byAccount.set(point.account_id, linked);
+  }
+  return [...byAccount.values()];
+}
+
+/** The permissions of a user: its first attachment point's (§6). */
+export function userPermissions(points: readonly AttachmentPointsTable[]) {
+  return effectivePermissions([{ attachmentPoints: points.map(toAttachmentPoint) }]);
+}
+
+/**
+ * The one mapping of a stored user to the API's User. `visiblePoints` are the attachment points the
+ * caller may know of; `allPoints` give the effective permissions.
+ */
+export function toUser(
+  row: UsersTable,
+  allPoints: readonly AttachmentPointsTable[],
+  visiblePoints: readonly AttachmentPointsTable[],
+  isSelf: boolean,
+): User {
+  const { permissions, secretPermissions } = userPermissions(allPoints);
+  return {
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    theme: row.theme,
+    permissions,
+    secretPermissions,
+    // Muted devices and the update series are the user's own business.
+    mutedDevices: isSelf ? (JSON.parse(row.muted_devices) as string[]) : [],
+    latestUserUpdateId: isSelf ? row.latest_user_update_id : null,
+    linkedAccounts: toLinkedAccounts(visiblePoints),
+    isSelf,
+  };
+}
+
+/** The one mapping of a stored invitation to the API's InvitedUser. */
+export function toInvitedUser(row: InvitationsTable, groupId: string): InvitedUser {
+  return {
+    email: row.email,
+    accountId: row.account_id,
+    groupId,
+    path: row.path,
+    permissions: JSON.parse(row.permissions) as Permission[],
+    secretPermissions: JSON.parse(row.secret_permissions) as ExtraFlag[],
+    expiresAt: row.expires_at,
+  };
+}

@@ -1,0 +1,231 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema';
+import type { Dialect } from '../db/database';
+import { withClusterTables, type ClusterDatabase, type JobsTable } from '../cluster/cluster-tables';
+import { newId } from '../security/secrets';
+
+export interface JobLogger {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+}
+
+/** Runs one job; throwing schedules a retry until the job's attempts are used up. */
+export type JobHandler = (payload: unknown, job: { id: string; attempt: number }) => Promise<void>;
+
+export interface JobQueueOptions {
+  /** How often due jobs are looked for when nothing nudges the queue. */
+  pollMs?: number;
+  /** A claimed job not finished by then is free for another instance (its holder died). */
+  lockMs?: number;
+  /** Jobs claimed at once. */
+  batch?: number;
+  now?: () => number;
+}
+
+export interface EnqueueOptions {
+  runAt?: number;
+  maxAttempts?: number;
+}
+
+/** Wait before attempt n + 1: 5 s, 10 s, 20 s … up to an hour. */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(5000 * 2 ** Math.max(0, attempt - 1), 3_600_000);
+}
+
+/**
+ * Background jobs in the `jobs` table, run by every instance. On PostgreSQL a due job is claimed with
+ * `FOR UPDATE SKIP LOCKED` inside one UPDATE, so each job goes to exactly one instance and claimers
+ * never wait on each other; on SQLite (one process) the same UPDATE is atomic on its own. A claim is
+ * a lease: a job whose holder died is claimed again when the lease ends. A job that succeeds is
+ * deleted; one that fails is retried with back-off, then kept as `failed` with its last error.
+ */
+export class JobQueue {
+  private readonly db: ClusterDatabase;
+  private readonly handlers = new Map<string, { run: JobHandler; maxAttempts: number }>();
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  /** Not polling: before start and after stop. */
+  private stopped = true;
+  private stopping = false;
+  private lastFailureLog = 0;
+  private readonly pollMs: number;
+  private readonly lockMs: number;
+  private readonly batch: number;
+  private readonly now: () => number;
+  readonly counters = { succeeded: 0, retried: 0, failed: 0 };
+
+  constructor(
+    db: Kysely<Database>,
+    private readonly dialect: Dialect,
+    private readonly instanceId: string,
+    private readonly logger: JobLogger,
+    options: JobQueueOptions = {},
+  ) {
+    this.db = withClusterTables(db);
+    this.pollMs = options.pollMs ?? 1000;
+    this.lockMs = options.lockMs ?? 60_000;
+    this.batch = options.batch ?? 10;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Declares a kind of job and what runs it. */
+  register(kind: string, run: JobHandler, { maxAttempts = 8 } = {}): void {
+    this.handlers.set(kind, { run, maxAttempts });
+  }
+
+  /** Adds a job, inside the caller's transaction when given, so it exists exactly when the caller's rows do. */
+  async enqueue(
+    kind: string,
+    payload: unknown,
+    options: EnqueueOptions = {},
+    trx?: Transaction<Database>,
+  ): Promise<string> {
+    const handler = this.handlers.get(kind);
+    if (!handler) throw new Error(`No job kind "${kind}"`);
+    const id = newId();
+    const target = trx ? withClusterTables(trx) : this.db;
+    await target
+      .insertInto('jobs')
+      .values({
+        id,
+        kind,
+        payload: JSON.stringify(payload),
+        state: 'queued',
+        run_at: options.runAt ?? this.now(),
+        attempts: 0,
+        max_attempts: options.maxAttempts ?? handler.maxAttempts,
+        locked_by: null,
+        locked_until: null,
+        last_error: null,
+        created_at: this.now(),
+      })
+      .execute();
+    return id;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Stops claiming; waits for the jobs in hand. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.stopping = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** Looks for due jobs now (a job was just added). */
+  nudge(): void {
+    if (this.stopped) return;
+    if (this.running) this.again = true;
+    else this.schedule(0);
+  }
+
+  /** Claims up to `limit` due jobs for this instance. */
+  async claim(limit = this.batch): Promise<JobsTable[]> {
+    const now = this.now();
+    const postgres = this.dialect === 'postgres';
+    return this.db
+      .updateTable('jobs')
+      .set((eb) => ({
+        locked_by: this.instanceId,
+        locked_until: now + this.lockMs,
+        attempts: eb('attempts', '+', 1),
+      }))
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('jobs')
+          .select('id')
+          .where('state', '=', 'queued')
+          .where('run_at', '<=', now)
+          .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<', now)]))
+          .orderBy('run_at')
+          .limit(limit)
+          .$if(postgres, (query) => query.forUpdate().skipLocked()),
+      )
+      .returningAll()
+      .execute();
+  }
+
+  /** Claims and runs due jobs until none is left; answers how many ran. */
+  async runDue(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const jobs = await this.claim();
+      if (jobs.length === 0) return total;
+      total += jobs.length;
+      await Promise.all(jobs.map((job) => this.execute(job)));
+      if (this.stopping) return total;
+    }
+  }
+
+  /** Counts of queued and failed jobs (metrics). */
+  async depth(): Promise<{ queued: number; failed: number }> {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select(['state', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .groupBy('state')
+      .execute();
+    const count = (state: string) => Number(rows.find((row) => row.state === state)?.n ?? 0);
+    return { queued: count('queued'), failed: count('failed') };
+  }
+
+  private async execute(job: JobsTable): Promise<void> {
+    const handler = this.handlers.get(job.kind);
+    try {
+      if (!handler) throw new Error(`No job kind "${job.kind}"`);
+      await handler.run(JSON.parse(job.payload) as unknown, { id: job.id, attempt: job.attempts });
+      await this.db.deleteFrom('jobs').where('id', '=', job.id).where('locked_by', '=', this.instanceId).execute();
+      this.counters.succeeded += 1;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const final = job.attempts >= job.max_attempts;
+      await this.db
+        .updateTable('jobs')
+        .set({
+          state: final ? 'failed' : 'queued',
+          run_at: final ? job.run_at : this.now() + retryDelayMs(job.attempts),
+          locked_by: null,
+          locked_until: null,
+          last_error: message.slice(0, 1000),
+        })
+        .where('id', '=', job.id)
+        .where('locked_by', '=', this.instanceId)
+        .execute()
+        .catch(() => undefined); // database away: the lease runs out and the job is claimed again
+      if (final) this.counters.failed += 1;
+      else this.counters.retried += 1;
+      this.logger.warn({ job: job.id, kind: job.kind, attempt: job.attempts, final, error: message }, 'Job failed');
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.running = this.runDue()
+        .then(
+          () => undefined,
+          (error: unknown) => {
+            // The database is away: say so once a minute, keep polling.
+            if (this.now() - this.lastFailureLog > 60_000) {
+              this.lastFailureLog = this.now();
+              this.logger.warn({ error: (error as Error).message }, 'Jobs not claimed');
+            }
+          },
+        )
+        .finally(() => {
+          this.running = null;
+          const again = this.again;
+          this.again = false;
+          this.schedule(again ? 0 : this.pollMs);
+        });
+    }, delayMs);
+    this.timer.unref();
+  }
+}

@@ -1,0 +1,39 @@
+import { timingSafeEqual } from 'node:crypto';
+import fp from 'fastify-plugin';
+import { errorBody } from '../http-errors';
+import type { FieldlinkMetrics } from './fieldlink-metrics';
+
+export interface MetricsPluginOptions {
+  metrics: FieldlinkMetrics;
+  /** When set, a scrape must send `authorization: Bearer <token>`. */
+  token: string | null;
+}
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(header?.replace(/^Bearer /, '') ?? '');
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** `GET /metrics` in the Prometheus text format, and the answer-time histogram of every API call. */
+export const metricsPlugin = fp<MetricsPluginOptions>(
+  async (app, { metrics, token }) => {
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? '(unmatched)';
+      if (route === '/metrics') return;
+      metrics.httpSeconds.observe(reply.elapsedTime / 1000, {
+        method: request.method,
+        route,
+        status: `${Math.floor(reply.statusCode / 100)}xx`,
+      });
+    });
+
+    app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+      if (token && !tokenMatches(request.headers.authorization, token)) {
+        return reply.code(401).send(errorBody(401, 'A metrics token is needed.'));
+      }
+      return reply.type('text/plain; version=0.0.4; charset=utf-8').send(await metrics.registry.render());
+    });
+  },
+  { name: 'metrics' },
+);

@@ -1,0 +1,400 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Kysely } from 'kysely';
+import type { TSchema } from '@sinclair/typebox';
+import { ClientAction, REALTIME_PATH } from '@fieldlink/api/realtime';
+import { childPath } from '@fieldlink/domain/group-path';
+import { EXTRA_FLAGS, PERMISSIONS, can, type ExtraFlag, type Permission } from '@fieldlink/domain/permissions';
+import type { Database } from '../db/schema';
+import { hashSecret, newId } from '../security/secrets';
+import { AUTHORIZATION_MATRIX, type AccountIds, type MatrixRequest } from './authorization-matrix';
+import { DIALECTS, baseUrl, startTestApp, type TestApp } from './test-app';
+import { TestSocket } from './test-socket';
+
+/**
+ * SECURITY.md 1 and 2: every route of the route table, tried with another account's ids, with ids
+ * that do not exist, and with each permission missing, on both storages. Any 2xx across accounts,
+ * any answer that differs between "another account's" and "missing", any refusal other than 403 for
+ * a missing permission, and any change to any table fails the test.
+ */
+
+/** Ids that exist nowhere, shaped like real ones. */
+const MISSING: AccountIds = {
+  accountId: 'missing-account-01',
+  rootGroupId: 'missing-root-0001',
+  rootPath: './missing-root-0001',
+  groupId: 'missing-group-001',
+  groupPath: './missing-root-0001/missing-group-001',
+  otherGroupId: 'missing-group-002',
+  emptyGroupId: 'missing-group-003',
+  deviceId: 'missing-device-01',
+  thingName: 'MISSING-THING-01',
+  tagId: 'missing-tag-0001',
+  userEmail: 'missing-user@matrix.test',
+  invitationEmail: 'missing-invitee@matrix.test',
+};
+
+/** `METHOD /path` of every route, read from Fastify's own route tree (HEAD is implied by GET). */
+function routeTable(printed: string): string[] {
+  const stack: string[] = [];
+  const routes: string[] = [];
+  for (const line of printed.split('\n')) {
+    const match = /^((?:│ {3}| {4})*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!match) continue;
+    const depth = match[1]!.length / 4;
+    const path = (depth === 0 ? '' : stack[depth - 1]!) + match[2]!;
+    stack[depth] = path;
+    for (const method of (match[3] ?? '').split(',').map((name) => name.trim())) {
+      if (method && method !== 'HEAD') routes.push(`${method} ${path}`);
+    }
+  }
+  return [...new Set(routes)].sort();
+}
+
+/** Every row of every table, as text, so any change anywhere shows. */
+async function snapshot(db: Kysely<Database>, tables: readonly string[]): Promise<Map<string, string>> {
+  const state = new Map<string, string>();
+  for (const table of tables) {
+    const rows = await (db as unknown as Kysely<Record<string, Record<string, unknown>>>)
+      .selectFrom(table)
+      .selectAll()
+      .execute();
+    state.set(
+      table,
+      rows
+        .map((row) => JSON.stringify(row))
+        .sort()
+        .join('\n'),
+    );
+  }
+  return state;
+}
+
+function changedTables(before: Map<string, string>, after: Map<string, string>): string[] {
+  return [...before.keys()].filter((table) => before.get(table) !== after.get(table));
+}
+
+/** A sample value for each field a real-time action can carry. */
+const ACTION_SAMPLES: Record<string, (thingName: string) => unknown> = {
+  id: () => 'matrix',
+  thingName: (thingName) => thingName,
+  thingNames: (thingName) => [thingName],
+  code: () => 'sp1',
+  value: () => 1,
+  register: () => 1,
+  command: () => 'FLASH LED',
+  tzName: () => 'UTC',
+  tzRule: () => 'UTC0',
+};
+
+/** One message of every real-time action (read from the contract, so new actions are tried too). */
+function everyAction(thingName: string): Record<string, unknown>[] {
+  return (ClientAction.anyOf as TSchema[]).map((schema) => {
+    const properties = schema.properties as Record<string, TSchema & { const?: string }>;
+    return Object.fromEntries(
+      Object.entries(properties).map(([name, property]) => {
+        if (name === 'type') return [name, property.const];
+        const sample = ACTION_SAMPLES[name];
+        if (!sample) throw new Error(`Add a sample value for the real-time field "${name}" to ACTION_SAMPLES`);
+        return [name, sample(thingName)];
+      }),
+    );
+  });
+}
+
+interface Caller {
+  email: string;
+  token: string;
+  permissions: Permission[];
+  secretPermissions: ExtraFlag[];
+}
+
+describe.each(DIALECTS)('authorisation matrix on %s', (dialect) => {
+  let t: TestApp;
+  let own: AccountIds;
+  let other: AccountIds;
+  let admin: Caller;
+  let tables: string[];
+  /** One caller per permission or flag, holding every other one (never ADMIN). */
+  const lacking = new Map<string, Caller>();
+
+  const db = () => t.app.storage.db;
+  const send = (caller: Caller, request: MatrixRequest) =>
+    t.app.inject({
+      method: request.method,
+      url: request.url,
+      query: request.query,
+      headers: { authorization: caller.token },
+      ...(request.body && { payload: request.body }),
+    });
+  const describeRequest = (request: MatrixRequest) =>
+    `${request.method} ${request.url} ${JSON.stringify(request.query ?? request.body ?? {})}`;
+
+  /** A user of the account attached at its root, with a token issued directly (no scrypt per user). */
+  async function addCaller(
+    ids: AccountIds,
+    email: string,
+    permissions: Permission[],
+    secretPermissions: ExtraFlag[],
+  ): Promise<Caller> {
+    const id = newId();
+    await db()
+      .insertInto('users')
+      .values({
+        id,
+        email,
+        password_hash: 'not-a-password',
+        first_name: 'Matrix',
+        last_name: email.split('@')[0]!,
+        theme: null,
+        muted_devices: '[]',
+        latest_user_update_id: null,
+        token_version: 0,
+        created_at: Date.now(),
+      })
+      .execute();
+    await db()
+      .insertInto('attachment_points')
+      .values({
+        id: newId(),
+        user_id: id,
+        account_id: ids.accountId,
+        ordinal: 0,
+        path: ids.rootPath,
+        permissions: JSON.stringify(permissions),
+        secret_permissions: JSON.stringify(secretPermissions),
+        app_type: 'default',
+      })
+      .execute();
+    return { email, token: await t.app.tokens.issue(id, 0), permissions, secretPermissions };
+  }
+
+  /** The ids of a demo account, adding what the matrix needs: an empty group, a plain user, a pending invitation, a tag. */
+  async function accountIds(name: string, key: string): Promise<AccountIds> {
+    const account = await db().selectFrom('accounts').selectAll().where('name', '=', name).executeTakeFirstOrThrow();
+    const root = await db()
+      .selectFrom('groups')
+      .selectAll()
+      .where('id', '=', account.root_group_id)
+      .executeTakeFirstOrThrow();
+    const groups = await db()
+      .selectFrom('groups')
+      .selectAll()
+      .where('parent_id', '=', root.id)
+      .where('kind', '=', 'group')
+      .orderBy('name')
+      .execute();
+    const [group, otherGroup] = groups;
+    const device = await db()
+      .selectFrom('devices')
+      .selectAll()
+      .where('group_id', '=', group!.id)
+      .orderBy('name')
+      .executeTakeFirstOrThrow();
+    const emptyGroupId = `matrix-empty-${key}`;
+    await db()
+      .insertInto('groups')
+      .values({
+        id: emptyGroupId,
+        account_id: account.id,
+        parent_id: root.id,
+        name: 'Matrix empty',
+        kind: 'group',
+        path: childPath(root.path, emptyGroupId),
+        created_at: Date.now(),
+      })
+      .execute();
+    const tagId = `matrix-tag-${key}`;
+    await db()
+      .updateTable('devices')
+      .set({ tags: JSON.stringify([{ id: tagId, key: 'matrix', value: key }]) })
+      .where('id', '=', device.id)
+      .execute();
+    const ids: AccountIds = {
+      accountId: account.id,
+      rootGroupId: root.id,
+      rootPath: root.path,
+      groupId: group!.id,
+      groupPath: group!.path,
+      otherGroupId: otherGroup!.id,
+      emptyGroupId,
+      deviceId: device.id,
+      thingName: device.thing_name,
+      tagId,
+      userEmail: `plain-${key}@matrix.test`,
+      invitationEmail: `invitee-${key}@matrix.test`,
+    };
+    await addCaller(ids, ids.userEmail, [], []);
+    await db()
+      .insertInto('invitations')
+      .values({
+        code_hash: hashSecret(`matrix-code-${key}`),
+        email: ids.invitationEmail,
+        account_id: account.id,
+        path: root.path,
+        permissions: '[]',
+        secret_permissions: '[]',
+        app_type: account.app_type,
+        invited_by: null,
+        expires_at: Date.now() + 86_400_000,
+        used_at: null,
+      })
+      .execute();
+    return ids;
+  }
+
+  const apiRules = () =>
+    Object.entries(AUTHORIZATION_MATRIX).flatMap(([route, rule]) =>
+      rule.kind === 'api' ? rule.uses.map((use) => ({ route, use, filters: rule.filtersOutOfScope === true })) : [],
+    );
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect, { listen: true });
+    own = await accountIds('Acme Controls', 'own');
+    other = await accountIds('Northgate Brewing', 'other');
+    admin = await addCaller(own, 'admin@matrix.test', ['ADMIN'], []);
+    const everyPermission = PERMISSIONS.filter((name) => name !== 'ADMIN');
+    const everyFlag = EXTRA_FLAGS.filter((name) => name !== 'ADMIN');
+    for (const missing of new Set<string>([...PERMISSIONS, ...EXTRA_FLAGS])) {
+      lacking.set(
+        missing,
+        await addCaller(
+          own,
+          `lacks-${missing.toLowerCase()}@matrix.test`,
+          everyPermission.filter((name) => name !== missing),
+          everyFlag.filter((name) => name !== missing),
+        ),
+      );
+    }
+    tables = (await db().introspection.getTables())
+      .map((table) => table.name)
+      .filter((name) => !name.startsWith('kysely_'))
+      .sort();
+  });
+  afterAll(() => t?.close());
+
+  it('knows every route of the route table', () => {
+    const unknown = routeTable(t.app.printRoutes({ commonPrefix: false })).filter(
+      (route) => !(route in AUTHORIZATION_MATRIX),
+    );
+    expect(unknown, 'add these routes to testing/authorization-matrix.ts').toEqual([]);
+  });
+
+  it('refuses another account’s ids exactly like missing ones, and changes nothing', async () => {
+    const failures: string[] = [];
+    let before = await snapshot(db(), tables);
+    let tried = 0;
+    for (const { route, use, filters } of apiRules()) {
+      const foreign = use.foreign(own, other, admin.email);
+      const missing = use.foreign(own, MISSING, admin.email);
+      for (const [index, request] of foreign.entries()) {
+        const answer = await send(admin, request);
+        const missingAnswer = await send(admin, missing[index]!);
+        tried += 1;
+        const after = await snapshot(db(), tables);
+        const changed = changedTables(before, after);
+        before = after;
+        const label = `${route}: ${describeRequest(request)}`;
+        if (changed.length > 0) failures.push(`${label} changed ${changed.join(', ')}`);
+        if (answer.statusCode < 300 && !filters) failures.push(`${label} answered ${answer.statusCode}`);
+        if (answer.statusCode !== missingAnswer.statusCode || answer.body !== missingAnswer.body) {
+          failures.push(
+            `${label} answered ${answer.statusCode} ${answer.body}, but for missing ids ${missingAnswer.statusCode} ${missingAnswer.body}`,
+          );
+        }
+        for (const id of [other.deviceId, other.thingName, other.groupId, other.userEmail, other.accountId]) {
+          if (answer.body.includes(id)) failures.push(`${label} mentions ${id}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(tried).toBeGreaterThan(30);
+  });
+
+  it('refuses each missing permission with 403 and changes nothing; reads answer when it is held', async () => {
+    const failures: string[] = [];
+    let before = await snapshot(db(), tables);
+    let refusals = 0;
+    for (const { route, use } of apiRules()) {
+      for (const [missing, caller] of lacking) {
+        const subject = { permissions: caller.permissions, secretPermissions: caller.secretPermissions };
+        const allowed = use.access === 'signedIn' || can(subject, use.access);
+        const request = use.own(own, caller.email);
+        // A held permission's writes are left to the positive check below: they would change the data.
+        if (allowed && (request.method !== 'GET' || use.noPositive)) continue;
+        const answer = await send(caller, request);
+        const after = await snapshot(db(), tables);
+        const changed = changedTables(before, after);
+        before = after;
+        const label = `${route} (${use.access}) without ${missing}: ${describeRequest(request)}`;
+        if (changed.length > 0) failures.push(`${label} changed ${changed.join(', ')}`);
+        if (!allowed) {
+          refusals += 1;
+          if (answer.statusCode !== 403) failures.push(`${label} answered ${answer.statusCode} ${answer.body}`);
+        } else if (answer.statusCode >= 300) {
+          failures.push(`${label} answered ${answer.statusCode} ${answer.body} though the permission is held`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(refusals).toBeGreaterThan(20);
+  });
+
+  it('refuses every real-time action on another account’s device like a missing one, with no frames', async () => {
+    const origin = baseUrl(t.app);
+    const url = `${origin.replace('http', 'ws')}${REALTIME_PATH}`;
+    const socket = await TestSocket.open(url, admin.token, origin);
+    const failures: string[] = [];
+    try {
+      const foreign = everyAction(other.thingName);
+      const missing = everyAction(MISSING.thingName);
+      for (const [index, action] of foreign.entries()) {
+        const { id: _id, ...message } = action;
+        const reply = await socket.request(message);
+        const missingReply = await socket.request(
+          Object.fromEntries(Object.entries(missing[index]!).filter(([key]) => key !== 'id')),
+        );
+        // Unsubscribing from something one never had is harmless: it answers like a missing device.
+        if (reply.ok && action.type !== 'server/unsubscribeDevices') failures.push(`${String(action.type)} succeeded`);
+        if (reply.ok !== missingReply.ok || reply.error !== missingReply.error) {
+          failures.push(
+            `${String(action.type)}: ${JSON.stringify(reply)} but for a missing device ${JSON.stringify(missingReply)}`,
+          );
+        }
+      }
+      expect(failures).toEqual([]);
+      expect(socket.received.filter((action) => action.type !== 'server/reply')).toEqual([]);
+      expect((await socket.request({ type: 'server/subscribeDevices', thingNames: [own.thingName] })).ok).toBe(true);
+    } finally {
+      socket.socket.close();
+    }
+
+    const blind = await TestSocket.open(url, lacking.get('VIEW_DASH')!.token, origin);
+    try {
+      const reply = await blind.request({ type: 'server/subscribeDevices', thingNames: [own.thingName] });
+      expect(reply).toMatchObject({ ok: false, error: 'You do not have permission to view dashboards.' });
+    } finally {
+      blind.socket.close();
+    }
+  });
+
+  it('lets an administrator of the account make every call (the matrix’s requests are real)', async () => {
+    const failures: string[] = [];
+    for (const { route, use } of apiRules()) {
+      if (use.noPositive) continue;
+      // Sign-out ends the token it is sent with: give it its own.
+      const caller: Caller =
+        route === 'POST /api/v1/signout'
+          ? { ...admin, token: await t.app.tokens.issue((await userId(admin.email))!, 0) }
+          : admin;
+      const request = use.own(own, caller.email);
+      const answer = await send(caller, request);
+      if (answer.statusCode >= 300)
+        failures.push(`${route}: ${describeRequest(request)} -> ${answer.statusCode} ${answer.body}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  async function userId(email: string): Promise<string | undefined> {
+    return (await db().selectFrom('users').select('id').where('email', '=', email).executeTakeFirst())?.id;
+  }
+});

@@ -1,0 +1,13 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AddGroupBody, GroupSummary } from '@fieldlink/api/groups';
+import { apiPost } from '../../../lib/api-client';
+
+export const postGroup = (body: AddGroupBody) => apiPost<GroupSummary>('/group', body);
+
+export const useAddGroupMutation = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: postGroup,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['account'] }),
+  });
+};

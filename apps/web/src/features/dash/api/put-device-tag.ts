@@ -1,0 +1,19 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Device, DeleteDeviceTagBody, DeviceTagBody, DeviceTagsAnswer } from '@fieldlink/api/device';
+import { apiRequest } from '../../../lib/api-client';
+import { deviceQueryKey } from '../../../lib/api/get-device';
+
+export const putDeviceTag = (body: DeviceTagBody) => apiRequest<DeviceTagsAnswer>('PUT', '/device/tag', { body });
+export const deleteDeviceTag = (body: DeleteDeviceTagBody) =>
+  apiRequest<DeviceTagsAnswer>('DELETE', '/device/tag', { body });
+
+/** Tag changes write the answered tags into the cached device. */
+export function useDeviceTags(deviceId: string) {
+  const queryClient = useQueryClient();
+  const store = (answer: DeviceTagsAnswer) =>
+    queryClient.setQueryData<Device>(deviceQueryKey(deviceId), (device) => device && { ...device, tags: answer.tags });
+  return {
+    save: useMutation({ mutationFn: putDeviceTag, onSuccess: store }),
+    remove: useMutation({ mutationFn: deleteDeviceTag, onSuccess: store }),
+  };
+}

@@ -1,0 +1,75 @@
+import { useState } from 'react';
+import { parseChannelCode } from '@fieldlink/domain/channels';
+import { Spinner } from '../../../components/ui/spinner';
+import { useLatestValue } from '../../../lib/realtime/use-realtime';
+import { useChannelWrite } from '../hooks/use-channel-write';
+
+/** Setpoints take a number; relays and flags switch on and off. Other channels are read-only. */
+export function writeKind(code: string): 'number' | 'switch' | null {
+  const prefix = parseChannelCode(code)?.prefix;
+  if (prefix === 's' || prefix === 'sp') return 'number';
+  if (prefix === 'do' || prefix === 'o' || prefix === 'gpf') return 'switch';
+  return null;
+}
+
+/** The write control of a channel card, with its pending and error states. */
+export function ChannelWrite({ thingName, code, title }: { thingName: string; code: string; title: string }) {
+  const kind = writeKind(code);
+  const latest = useLatestValue(thingName, code);
+  const { state, write, clear } = useChannelWrite(thingName, code);
+  const [text, setText] = useState('');
+  if (!kind) return null;
+  const pending = state.status === 'pending';
+
+  return (
+    <div className="channel-write">
+      {kind === 'number' ? (
+        <form
+          className="channel-write__form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const value = Number(text);
+            if (text.trim() === '' || !Number.isFinite(value)) return;
+            void write(value);
+          }}
+        >
+          <input
+            className="channel-write__input"
+            type="number"
+            step="any"
+            inputMode="decimal"
+            aria-label={`New value for ${title}`}
+            placeholder={latest ? String(latest.value) : 'Value'}
+            value={text}
+            disabled={pending}
+            onChange={(event) => {
+              setText(event.target.value);
+              if (state.status === 'error') clear();
+            }}
+          />
+          <button type="submit" className="channel-write__button" disabled={pending || text.trim() === ''}>
+            {pending ? <Spinner size={13} label={`Writing ${title}`} /> : 'Set'}
+          </button>
+        </form>
+      ) : (
+        <button
+          type="button"
+          role="switch"
+          aria-checked={Boolean(latest && latest.value !== 0)}
+          aria-label={`Switch ${title}`}
+          className={`channel-write__switch${latest && latest.value !== 0 ? ' is-on' : ''}`}
+          disabled={pending || !latest}
+          onClick={() => void write(latest && latest.value !== 0 ? 0 : 1)}
+        >
+          <span className="channel-write__knob" />
+          {pending && <Spinner size={12} label={`Switching ${title}`} />}
+        </button>
+      )}
+      {state.status === 'error' && (
+        <p className="channel-write__error" role="alert" data-testid={`write-error-${code}`}>
+          {state.message}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { ClockIcon } from '../../../components/ui/icons';
+import { formatDateTime } from '../../../lib/format-time';
+import { useDeviceConnection } from '../../../lib/realtime/use-realtime';
+import { deviceConnectionsQuery, useDeviceConnections } from '../api/get-device-connections';
+
+/** The device's connection log, newest first; read again whenever its connection state changes. */
+export function ConnectionHistory({ deviceId, thingName }: { deviceId: string; thingName: string }) {
+  const connections = useDeviceConnections(deviceId);
+  const live = useDeviceConnection(thingName);
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (live) void queryClient.invalidateQueries({ queryKey: deviceConnectionsQuery(deviceId).queryKey });
+  }, [live, deviceId, queryClient]);
+
+  const rows = connections.data?.connections ?? [];
+  return (
+    <section className="dash-card fl-card" aria-labelledby="connections-heading">
+      <h2 id="connections-heading" className="dash-card__title">
+        <ClockIcon size={16} /> Connection history
+      </h2>
+      {rows.length === 0 ? (
+        <p className="dash-card__empty">{connections.isPending ? 'Loading…' : 'No connections recorded yet.'}</p>
+      ) : (
+        <ol className="connection-history">
+          {rows.slice(0, 12).map((row) => (
+            <li key={`${row.t}-${row.connected}`} className={row.connected ? 'is-up' : 'is-down'}>
+              <span className="connection-history__dot" aria-hidden="true" />
+              <span className="connection-history__state">{row.connected ? 'Connected' : 'Disconnected'}</span>
+              <time dateTime={new Date(row.t).toISOString()}>{formatDateTime(row.t)}</time>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,265 @@
+import { useCallback, useDeferredValue, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { DeviceFilter } from '@fieldlink/domain/device-filter';
+import { Button } from '../../../components/ui/button';
+import { CloseIcon, DeviceIcon, RefreshIcon } from '../../../components/ui/icons';
+import { InlineAlert } from '../../../components/ui/inline-alert';
+import { PanelMessage } from '../../../components/ui/panel-message';
+import { Spinner } from '../../../components/ui/spinner';
+import { formatAge } from '../../../lib/format-time';
+import { serverErrorMessage } from '../../../lib/api-client';
+import { useDeviceTable } from '../api/get-device-table';
+import { useAvailableHeight } from '../hooks/use-available-height';
+import { useTableSettings } from '../hooks/use-table-settings';
+import { presentationsOf } from '../model/columns';
+import { csvFileName, tableCsv } from '../model/csv-export';
+import { describeFilter } from '../model/filter-text';
+import { nextSort } from '../model/table-settings';
+import { TableIndex } from '../model/table-view';
+import { ColumnChooser } from './column-chooser';
+import { FilterEditor } from './filter-editor';
+import { ColumnsIcon, DownloadIcon, FilterIcon } from './table-icons';
+import { VirtualTable } from './virtual-table';
+import './device-table.css';
+
+export interface DeviceTablePageProps {
+  /**
+   * Bulk actions on the selected devices (OTA updates, tags), drawn in the selection bar. The app
+   * passes them in, so the features that own those actions need not import this one.
+   */
+  bulkActions?: (deviceIds: string[]) => ReactNode;
+}
+
+const countFormat = new Intl.NumberFormat();
+
+/** Saves text as a file through the browser's download. */
+function download(text: string, fileName: string): void {
+  // The byte-order mark makes spreadsheet programs read the file as UTF-8.
+  const url = URL.createObjectURL(new Blob(['\uFEFF', text], { type: 'text/csv;charset=utf-8' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** /accounts/list: every device the user may see in one table, with filters and chosen columns (§2). */
+export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
+  const table = useDeviceTable();
+  const { filters, setFilters, columns: columnKeys, setColumns, sort, setSort } = useTableSettings();
+  const [filtersOpen, setFiltersOpen] = useState(() => filters.length > 0);
+  const [chooserOpen, setChooserOpen] = useState(false);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
+  const tableTop = useRef<HTMLDivElement>(null);
+
+  // Typing in a filter stays responsive: the table follows a moment later if filtering takes a while.
+  const appliedFilters = useDeferredValue(filters);
+  const data = table.data;
+  const index = useMemo(() => (data ? new TableIndex(data) : null), [data]);
+  const view = useMemo(() => index?.view(appliedFilters, sort) ?? null, [index, appliedFilters, sort]);
+  const columns = useMemo(() => presentationsOf(columnKeys), [columnKeys]);
+  const chips = useMemo(
+    () =>
+      filters
+        .map((filter, position) => ({ position, text: describeFilter(filter, data?.groups) }))
+        .filter((chip): chip is { position: number; text: string } => chip.text !== null),
+    [filters, data],
+  );
+  const height = useAvailableHeight(
+    tableTop,
+    24,
+    320,
+    `${filtersOpen}:${filters.length}:${chips.length}:${selected.size > 0}`,
+  );
+
+  const onSort = useCallback((key: string) => setSort(nextSort(sort, key)), [sort, setSort]);
+  const onToggleRow = useCallback(
+    (id: string) =>
+      setSelected((current) => {
+        const next = new Set(current);
+        if (!next.delete(id)) next.add(id);
+        return next;
+      }),
+    [],
+  );
+  const onToggleAll = useCallback(() => {
+    if (!view || !data) return;
+    setSelected((current) => {
+      const shownIds = Array.from(view.rows, (row) => data.text.id[row] ?? '');
+      const allShown = shownIds.length > 0 && shownIds.every((id) => current.has(id));
+      const next = new Set(current);
+      for (const id of shownIds) {
+        if (allShown) next.delete(id);
+        else next.add(id);
+      }
+      return next;
+    });
+  }, [view, data]);
+  const onExport = (only?: ReadonlySet<string>) => {
+    if (index && view) download(tableCsv(index, view, columns, only), csvFileName());
+  };
+  const onFilters = (next: DeviceFilter[]) => setFilters(next);
+  const removeFilter = (position: number) => setFilters(filters.filter((_, i) => i !== position));
+
+  if (table.isPending) {
+    return (
+      <div className="dt-page">
+        <div className="dt-loading fl-card" role="status">
+          <Spinner size={22} />
+          <div>
+            <strong>Loading devices…</strong>
+            <p className="dt-muted">Large fleets take a moment the first time; after that the table opens at once.</p>
+          </div>
+        </div>
+      </div>
+    );
+  }
+  if (table.isError || !data || !index || !view) {
+    return (
+      <div className="dt-page">
+        <InlineAlert tone="error">
+          The device list could not be loaded: {serverErrorMessage(table.error)}{' '}
+          <Button size="sm" variant="secondary" onClick={() => void table.refetch()}>
+            Try again
+          </Button>
+        </InlineAlert>
+      </div>
+    );
+  }
+  if (data.count === 0) {
+    return (
+      <PanelMessage icon={<DeviceIcon size={26} />} eyebrow="Device list" title="No devices yet">
+        Devices appear here once they are added to one of your groups.
+      </PanelMessage>
+    );
+  }
+
+  const shown = view.rows.length;
+  const selectedIds = [...selected];
+  const activeCount = view.filter.active.length;
+  return (
+    <div className="dt-page">
+      <header className="dt-header">
+        <div className="dt-header__title">
+          <h1>Devices</h1>
+          <p className="dt-muted" data-testid="device-count">
+            {shown === data.count
+              ? `${countFormat.format(data.count)} devices`
+              : `${countFormat.format(shown)} of ${countFormat.format(data.count)} devices`}
+            <span className="dt-header__age">
+              updated {formatAge(data.generatedAt, Date.now())}
+              <button
+                type="button"
+                className="dt-icon-button"
+                aria-label="Refresh"
+                title="Refresh"
+                onClick={() => void table.refetch()}
+                disabled={table.isFetching}
+              >
+                {table.isFetching ? <Spinner size={14} /> : <RefreshIcon size={14} />}
+              </button>
+            </span>
+          </p>
+        </div>
+        <div className="dt-toolbar">
+          <Button
+            size="sm"
+            variant={filtersOpen ? 'primary' : 'secondary'}
+            aria-expanded={filtersOpen}
+            onClick={() => setFiltersOpen((open) => !open)}
+          >
+            <FilterIcon size={15} /> Filters
+            {activeCount > 0 && <span className="dt-count">{activeCount}</span>}
+          </Button>
+          <div className="dt-toolbar__anchor">
+            <Button
+              size="sm"
+              variant={chooserOpen ? 'primary' : 'secondary'}
+              aria-expanded={chooserOpen}
+              data-column-toggle=""
+              onClick={() => setChooserOpen((open) => !open)}
+            >
+              <ColumnsIcon size={15} /> Columns
+            </Button>
+            {chooserOpen && (
+              <ColumnChooser chosen={columnKeys} onChange={setColumns} onClose={() => setChooserOpen(false)} />
+            )}
+          </div>
+          <Button size="sm" variant="secondary" onClick={() => onExport()} disabled={shown === 0}>
+            <DownloadIcon size={15} /> Export CSV
+          </Button>
+        </div>
+      </header>
+
+      {filtersOpen ? (
+        <FilterEditor
+          filters={filters}
+          onChange={onFilters}
+          groups={data.groups}
+          groupPathNames={data.groupPathNames}
+        />
+      ) : (
+        chips.length > 0 && (
+          <ul className="dt-chips" aria-label="Active filters">
+            {chips.map((chip) => (
+              <li key={chip.position} className="dt-chip">
+                <span>{chip.text}</span>
+                <button
+                  type="button"
+                  aria-label={`Remove filter ${chip.text}`}
+                  onClick={() => removeFilter(chip.position)}
+                >
+                  <CloseIcon size={13} />
+                </button>
+              </li>
+            ))}
+            <li>
+              <button type="button" className="dt-link-button" onClick={() => setFilters([])}>
+                Clear all
+              </button>
+            </li>
+          </ul>
+        )
+      )}
+
+      {selected.size > 0 && (
+        <div className="dt-selection" role="region" aria-label="Selection">
+          <strong>{countFormat.format(selected.size)} selected</strong>
+          {bulkActions?.(selectedIds)}
+          <span className="dt-selection__spacer" />
+          <Button size="sm" variant="secondary" onClick={() => onExport(selected)}>
+            <DownloadIcon size={15} /> Export selected
+          </Button>
+          <Button size="sm" variant="ghost" onClick={() => setSelected(new Set())}>
+            Clear selection
+          </Button>
+        </div>
+      )}
+
+      <div ref={tableTop} className="dt-table-frame fl-card">
+        <VirtualTable
+          data={data}
+          rows={view.rows}
+          columns={columns}
+          context={view.context}
+          sort={sort}
+          onSort={onSort}
+          selected={selected}
+          onToggleRow={onToggleRow}
+          onToggleAll={onToggleAll}
+          height={height}
+          scrollResetKey={JSON.stringify([appliedFilters, sort])}
+        />
+        {shown === 0 && (
+          <div className="dt-no-match">
+            <strong>No devices match these filters</strong>
+            <Button size="sm" variant="secondary" onClick={() => setFilters([])}>
+              Clear filters
+            </Button>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,265 @@
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { Link } from 'react-router';
+import type { ColumnContext, ColumnPresentation } from '../model/columns';
+import type { DeviceTableData } from '../model/table-data';
+import type { TableSort } from '../model/table-view';
+import { ArrowDownIcon, ArrowUpIcon, SortableIcon } from './table-icons';
+
+/** Height of every row, header included: fixed, so a row's position is its index times this. */
+export const ROW_HEIGHT = 40;
+/** Rows drawn beyond each edge of the viewport, so a quick scroll does not show blank space. */
+export const OVERSCAN = 6;
+const SELECT_COLUMN_WIDTH = 44;
+
+export interface VirtualTableProps {
+  data: DeviceTableData;
+  /** Row indices in shown order. */
+  rows: Int32Array;
+  columns: readonly ColumnPresentation[];
+  context: ColumnContext;
+  sort: TableSort | null;
+  onSort: (key: string) => void;
+  selected: ReadonlySet<string>;
+  onToggleRow: (id: string) => void;
+  onToggleAll: () => void;
+  height: number;
+  /** Changes when the order or the filters change: the table then scrolls back to the top. */
+  scrollResetKey: string;
+}
+
+/** The first and last (exclusive) positions to draw for a scroll offset. */
+export function visibleRange(scrollTop: number, viewport: number, total: number): [number, number] {
+  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(total, Math.ceil((scrollTop + viewport) / ROW_HEIGHT) + OVERSCAN);
+  return [first, Math.max(first, last)];
+}
+
+/**
+ * The device table: a fixed-row-height virtual list inside one scrolling element (the header sticks
+ * to its top and scrolls sideways with the rows). Only the rows in view plus a few either side are in
+ * the DOM, so 100,000 devices cost what 40 do; rows that stay in view are not drawn again while
+ * scrolling, because a row's props do not change as it moves.
+ */
+export function VirtualTable({
+  data,
+  rows,
+  columns,
+  context,
+  sort,
+  onSort,
+  selected,
+  onToggleRow,
+  onToggleAll,
+  height,
+  scrollResetKey,
+}: VirtualTableProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const frame = useRef(0);
+  const template = useMemo(
+    () => `${SELECT_COLUMN_WIDTH}px ${columns.map((column) => `${column.width}px`).join(' ')}`,
+    [columns],
+  );
+  const width = SELECT_COLUMN_WIDTH + columns.reduce((sum, column) => sum + column.width, 0);
+  const viewport = Math.max(0, height - ROW_HEIGHT);
+  const [first, last] = visibleRange(scrollTop, viewport, rows.length);
+
+  // A new filter or sort shows the top of the new order; a refresh of the data keeps the place.
+  useLayoutEffect(() => {
+    if (scroller.current) scroller.current.scrollTop = 0;
+    setScrollTop(0);
+  }, [scrollResetKey]);
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
+
+  const onScroll = useCallback(() => {
+    cancelAnimationFrame(frame.current);
+    // One state update per frame at most; the browser scrolls the drawn rows meanwhile.
+    frame.current = requestAnimationFrame(() => setScrollTop(scroller.current?.scrollTop ?? 0));
+  }, []);
+
+  const selectedShown = useMemo(() => {
+    if (selected.size === 0) return 0;
+    let count = 0;
+    for (const row of rows) if (selected.has(data.text.id[row] ?? '')) count += 1;
+    return count;
+  }, [rows, selected, data]);
+
+  const drawn = [];
+  for (let position = first; position < last; position += 1) {
+    const row = rows[position]!;
+    const id = data.text.id[row] ?? '';
+    drawn.push(
+      <TableRow
+        key={id}
+        data={data}
+        row={row}
+        position={position}
+        columns={columns}
+        context={context}
+        selected={selected.has(id)}
+        onToggle={onToggleRow}
+      />,
+    );
+  }
+
+  const style = { '--dt-columns': template, width } as CSSProperties;
+  return (
+    <div
+      ref={scroller}
+      className="dt-scroller"
+      style={{ height }}
+      onScroll={onScroll}
+      role="table"
+      aria-label="Devices"
+      aria-rowcount={rows.length + 1}
+      data-row-count={rows.length}
+      data-testid="device-table"
+    >
+      <div className="dt-grid" style={style}>
+        <div className="dt-head" role="row" aria-rowindex={1}>
+          <div className="dt-cell dt-cell--select" role="columnheader">
+            <input
+              type="checkbox"
+              aria-label="Select all shown devices"
+              checked={rows.length > 0 && selectedShown === rows.length}
+              ref={(input) => {
+                if (input) input.indeterminate = selectedShown > 0 && selectedShown < rows.length;
+              }}
+              onChange={onToggleAll}
+            />
+          </div>
+          {columns.map((column) => {
+            const active = sort?.key === column.key ? sort.direction : null;
+            return (
+              <div
+                key={column.key}
+                className={`dt-cell dt-head__cell${column.align === 'end' ? ' dt-cell--end' : ''}${active ? ' is-sorted' : ''}`}
+                role="columnheader"
+                aria-sort={active === 'asc' ? 'ascending' : active === 'desc' ? 'descending' : 'none'}
+              >
+                <button
+                  type="button"
+                  className="dt-sort"
+                  onClick={() => onSort(column.key)}
+                  title={`Sort by ${column.label}`}
+                >
+                  <span className="dt-sort__label">{column.label}</span>
+                  <span className="dt-sort__icon" aria-hidden="true">
+                    {active === 'asc' ? (
+                      <ArrowUpIcon size={14} />
+                    ) : active === 'desc' ? (
+                      <ArrowDownIcon size={14} />
+                    ) : (
+                      <SortableIcon size={14} />
+                    )}
+                  </span>
+                </button>
+              </div>
+            );
+          })}
+        </div>
+        <div className="dt-body" style={{ height: rows.length * ROW_HEIGHT }} role="rowgroup">
+          {drawn}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+interface TableRowProps {
+  data: DeviceTableData;
+  row: number;
+  position: number;
+  columns: readonly ColumnPresentation[];
+  context: ColumnContext;
+  selected: boolean;
+  onToggle: (id: string) => void;
+}
+
+const TableRow = memo(function TableRow({ data, row, position, columns, context, selected, onToggle }: TableRowProps) {
+  const id = data.text.id[row] ?? '';
+  const name = data.text.name[row] ?? '';
+  return (
+    <div
+      className={`dt-row${selected ? ' is-selected' : ''}${position % 2 === 1 ? ' is-odd' : ''}`}
+      style={{ transform: `translateY(${position * ROW_HEIGHT}px)` }}
+      role="row"
+      aria-rowindex={position + 2}
+      aria-selected={selected}
+    >
+      <div className="dt-cell dt-cell--select" role="cell">
+        <input type="checkbox" aria-label={`Select ${name}`} checked={selected} onChange={() => onToggle(id)} />
+      </div>
+      {columns.map((column) => (
+        <TableCell key={column.key} column={column} data={data} row={row} context={context} />
+      ))}
+    </div>
+  );
+});
+
+function TableCell({
+  column,
+  data,
+  row,
+  context,
+}: {
+  column: ColumnPresentation;
+  data: DeviceTableData;
+  row: number;
+  context: ColumnContext;
+}) {
+  const value = column.read(data, row, context);
+  const text = column.format(value);
+  const className = `dt-cell${column.align === 'end' ? ' dt-cell--end' : ''}`;
+  if (column.key === 'name') {
+    const thingName = data.text.thingName[row];
+    return (
+      <div className={`${className} dt-cell--name`} role="cell">
+        {thingName ? (
+          <Link to={`/dash/${encodeURIComponent(thingName)}`} className="dt-link" title={text}>
+            {text}
+          </Link>
+        ) : (
+          text
+        )}
+      </div>
+    );
+  }
+  if (column.key === 'isConnected' && typeof value === 'boolean') {
+    return (
+      <div className={className} role="cell">
+        <span className={`dt-status ${value ? 'is-online' : 'is-offline'}`}>
+          <span className="dt-status__dot" aria-hidden="true" />
+          {text}
+        </span>
+      </div>
+    );
+  }
+  if (column.key === 'alarm' && text) {
+    return (
+      <div className={className} role="cell" title={text}>
+        <span className="dt-pill dt-pill--danger">{text}</span>
+      </div>
+    );
+  }
+  if (column.key === 'plan' && text) {
+    return (
+      <div className={className} role="cell">
+        <span className={`dt-pill ${text === 'Premium' ? 'dt-pill--accent' : 'dt-pill--neutral'}`}>{text}</span>
+      </div>
+    );
+  }
+  if (column.key === 'groupPath' && text) {
+    // Long paths lose their top, not their end: the group a device is in is the part that matters.
+    return (
+      <div className={`${className} dt-cell--path`} role="cell" title={text}>
+        <bdi>{text}</bdi>
+      </div>
+    );
+  }
+  return (
+    <div className={className} role="cell" title={text || undefined}>
+      {text === '' ? <span className="dt-empty">—</span> : text}
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import { toCsv, type CsvValue } from '@fieldlink/domain/csv';
+import type { ColumnPresentation } from './columns';
+import type { TableIndex, TableView } from './table-view';
+
+/**
+ * The CSV of the table as shown: the chosen columns, the filtered rows in their order (or only the
+ * selected ones). Cells are neutralised against formula injection by the domain's writer.
+ */
+export function tableCsv(
+  index: TableIndex,
+  view: TableView,
+  columns: readonly ColumnPresentation[],
+  onlyIds?: ReadonlySet<string>,
+): string {
+  const cells = columns.map((column) => index.cells(column.key, view.context));
+  const ids = index.data.text.id;
+  const rows: CsvValue[][] = [];
+  for (const row of view.rows) {
+    if (onlyIds && !onlyIds.has(ids[row] ?? '')) continue;
+    rows.push(columns.map((column, i) => column.exportValue(cells[i]![row])));
+  }
+  return toCsv(
+    columns.map((column) => column.label),
+    rows,
+  );
+}
+
+/** Name of the downloaded file: `devices-2026-11-21.csv`. */
+export function csvFileName(now = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `devices-${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}.csv`;
+}

@@ -1,0 +1,37 @@
+import {
+  DEVICE_TABLE_NUMBER_FIELDS,
+  DEVICE_TABLE_TEXT_FIELDS,
+  encodeTextColumn,
+  type DeviceTableAnswer,
+  type DeviceTableGroup,
+  type DeviceTableNumberField,
+  type DeviceTableTextField,
+} from '@fieldlink/api/device-table';
+
+/** One device of a test table: any field left out is empty. */
+export type FixtureDevice = Partial<Record<DeviceTableTextField, string | null>> &
+  Partial<Record<DeviceTableNumberField, number | null>>;
+
+export const FIXTURE_GROUPS: DeviceTableGroup[] = [
+  { id: 'root', name: 'Acme', kind: 'root', path: './root' },
+  { id: 'new', name: 'New Devices', kind: 'new', path: './root/new' },
+  { id: 'cellar', name: 'Cellar', kind: 'group', path: './root/cellar' },
+  { id: 'tanks', name: 'Tanks', kind: 'group', path: './root/cellar/tanks' },
+];
+
+/** A device table answer as the server would send it, for model tests. */
+export function fixtureAnswer(devices: readonly FixtureDevice[], groups = FIXTURE_GROUPS): DeviceTableAnswer {
+  const text = Object.fromEntries(
+    DEVICE_TABLE_TEXT_FIELDS.map((field) => [
+      field,
+      encodeTextColumn(devices.map((device, row) => device[field] ?? (field === 'id' ? `id-${row}` : null))),
+    ]),
+  ) as DeviceTableAnswer['text'];
+  const numbers = Object.fromEntries(
+    DEVICE_TABLE_NUMBER_FIELDS.map((field) => [
+      field,
+      devices.map((device) => device[field] ?? (field === 'group' || field === 'isConnected' ? 0 : null)),
+    ]),
+  ) as DeviceTableAnswer['numbers'];
+  return { format: 1, generatedAt: 1_700_000_000_000, count: devices.length, groups, text, numbers };
+}

@@ -1,0 +1,201 @@
+import {
+  compileDeviceFilters,
+  type CompiledDeviceFilter,
+  type DeviceFilter,
+  type FilterSource,
+} from '@fieldlink/domain/device-filter';
+import {
+  sortKeyOf,
+  sortKeyText,
+  type CellValue,
+  type SortDirection,
+  type SortKey,
+} from '@fieldlink/domain/device-sort';
+import { COLUMN_PRESENTATIONS, type ColumnContext } from './columns';
+import type { DeviceTableData } from './table-data';
+
+/** The table's sort: a column and a direction. */
+export interface TableSort {
+  key: string;
+  direction: SortDirection;
+}
+
+/** What the table shows: the rows in order, and what the filters decided. */
+export interface TableView {
+  /** Row indices into the data, in shown order. */
+  rows: Int32Array;
+  filter: CompiledDeviceFilter;
+  context: ColumnContext;
+}
+
+/** An ascending order of all rows: non-empty rows sorted, then the empty ones; ties in row order. */
+interface ColumnOrder {
+  rows: Int32Array;
+  /** Rows with a value; the rest are empty. */
+  filled: number;
+  /** `runStarts[i]` is 1 when `rows[i]` starts a run of equal keys (for a stable descending order). */
+  runStarts: Uint8Array;
+}
+
+const contextKey = (context: ColumnContext): string =>
+  context.distanceFrom
+    ? `${context.distanceFrom.centre.lat},${context.distanceFrom.centre.lng},${context.distanceFrom.unit}`
+    : '';
+
+/**
+ * Sort and filter over one decoded table, with what is worth keeping between interactions: each
+ * column's cells, and each column's sorted order, computed once. A later sort by the same column, in
+ * either direction, and any filter change then cost one pass over the rows (O(n)), not a sort.
+ */
+export class TableIndex {
+  private readonly cellCache = new Map<string, CellValue[]>();
+  private readonly orderCache = new Map<string, ColumnOrder>();
+
+  constructor(readonly data: DeviceTableData) {}
+
+  /** The cells of a column, computed once per column (and geo centre, for the distance column). */
+  cells(key: string, context: ColumnContext): CellValue[] {
+    const cacheKey = key === 'distance' ? `${key}@${contextKey(context)}` : key;
+    let cells = this.cellCache.get(cacheKey);
+    if (!cells) {
+      const column = COLUMN_PRESENTATIONS.get(key);
+      cells = new Array<CellValue>(this.data.count);
+      for (let row = 0; row < this.data.count; row += 1)
+        cells[row] = column ? column.read(this.data, row, context) : null;
+      this.cellCache.set(cacheKey, cells);
+    }
+    return cells;
+  }
+
+  private natural: Int32Array | null = null;
+
+  /** Rows in the order the server sent them (by id), for a table without a sort. */
+  naturalOrder(): Int32Array {
+    this.natural ??= Int32Array.from({ length: this.data.count }, (_, row) => row);
+    return this.natural;
+  }
+
+  /** The filters' view of the rows. */
+  filterSource(context: ColumnContext): FilterSource {
+    const { data } = this;
+    return {
+      column: (attribute) => {
+        if (!COLUMN_PRESENTATIONS.has(attribute)) return undefined;
+        const cells = this.cells(attribute, context);
+        return (row) => cells[row];
+      },
+      groupPath: (row) => data.groups[data.numbers.group[row]!]?.path ?? '',
+      inNewGroup: (row) => data.groupIsNew[data.numbers.group[row]!] ?? false,
+      alarmBits: (row) => {
+        const mask = data.numbers.statusSp[row]!;
+        return Number.isNaN(mask) ? 0 : mask;
+      },
+      location: (row) => {
+        const [lat, lng] = [data.numbers.lat[row]!, data.numbers.lng[row]!];
+        return Number.isNaN(lat) || Number.isNaN(lng) ? null : { lat, lng };
+      },
+    };
+  }
+
+  /** All rows in ascending order of a column, empty values last. */
+  private ascending(key: string, context: ColumnContext): ColumnOrder {
+    const cacheKey = key === 'distance' ? `${key}@${contextKey(context)}` : key;
+    const cached = this.orderCache.get(cacheKey);
+    if (cached) return cached;
+    const column = COLUMN_PRESENTATIONS.get(key);
+    const cells = this.cells(key, context);
+    const count = this.data.count;
+    const keys = new Array<SortKey | null>(count);
+    // Repeated values (firmware, site, model) are keyed once.
+    const memo = new Map<string, SortKey | null>();
+    for (let row = 0; row < count; row += 1) {
+      const cell = cells[row];
+      if (typeof cell === 'string') {
+        let key = memo.get(cell);
+        if (key === undefined) {
+          key = column ? sortKeyOf(column.type, cell) : null;
+          memo.set(cell, key);
+        }
+        keys[row] = key;
+      } else keys[row] = column ? sortKeyOf(column.type, cell) : null;
+    }
+    const filledRows: number[] = [];
+    const emptyRows: number[] = [];
+    for (let row = 0; row < count; row += 1) (keys[row] === null ? emptyRows : filledRows).push(row);
+    let sorted: Int32Array;
+    const numeric = filledRows.length === 0 || typeof keys[filledRows[0]!] === 'number';
+    if (numeric) {
+      const values = new Float64Array(count);
+      for (const row of filledRows) values[row] = keys[row] as number;
+      sorted = Int32Array.from(filledRows).sort((a, b) => values[a]! - values[b]! || a - b);
+    } else {
+      // Text keys sorted by the engine's own string comparison (no JavaScript comparator): the row
+      // number, fixed-width after a U+0000, keeps ties in row order.
+      const width = String(count).length;
+      const tagged = filledRows.map((row) => `${sortKeyText(keys[row]!)}\u0000${String(row).padStart(width, '0')}`);
+      tagged.sort();
+      sorted = Int32Array.from(tagged, (entry) => Number(entry.slice(entry.length - width)));
+    }
+    const runStarts = new Uint8Array(sorted.length);
+    for (let i = 0; i < sorted.length; i += 1) {
+      runStarts[i] = i === 0 || !sameKey(keys[sorted[i - 1]!]!, keys[sorted[i]!]!) ? 1 : 0;
+    }
+    const rows = new Int32Array(count);
+    rows.set(sorted);
+    rows.set(emptyRows, sorted.length);
+    const order = { rows, filled: sorted.length, runStarts };
+    this.orderCache.set(cacheKey, order);
+    return order;
+  }
+
+  /** All rows in the order of a sort: empty values last in either direction, ties in row order. */
+  order(sort: TableSort, context: ColumnContext): Int32Array {
+    const ascending = this.ascending(sort.key, context);
+    if (sort.direction === 'asc') return ascending.rows;
+    const { rows, filled, runStarts } = ascending;
+    const result = new Int32Array(rows.length);
+    let out = 0;
+    // Runs of equal keys in reverse, each run kept in row order.
+    for (let end = filled; end > 0;) {
+      let start = end - 1;
+      while (start > 0 && runStarts[start] === 0) start -= 1;
+      for (let i = start; i < end; i += 1) result[out++] = rows[i]!;
+      end = start;
+    }
+    result.set(rows.subarray(filled), out);
+    return result;
+  }
+
+  /** The view of the table: filtered, sorted, cut at the LIMIT. */
+  view(filters: readonly DeviceFilter[], sort: TableSort | null): TableView {
+    const probe = compileDeviceFilters(filters, EMPTY_SOURCE);
+    const context: ColumnContext = { distanceFrom: probe.distanceFrom };
+    const filter = compileDeviceFilters(filters, this.filterSource(context));
+    const order = sort ? this.order(sort, context) : this.naturalOrder();
+    // Without filters the order is the view; the cached arrays are shared, and never written to.
+    if (filter.active.length === 0) return { rows: order, filter, context };
+    const count = this.data.count;
+    const limit = filter.limit ?? Number.POSITIVE_INFINITY;
+    const rows = new Int32Array(Math.min(count, limit));
+    let shown = 0;
+    for (let i = 0; i < count && shown < limit; i += 1) {
+      const row = order[i]!;
+      if (filter.test(row)) rows[shown++] = row;
+    }
+    return { rows: rows.subarray(0, shown), filter, context };
+  }
+}
+
+function sameKey(a: SortKey, b: SortKey): boolean {
+  if (typeof a !== 'object' || typeof b !== 'object') return a === b;
+  return a.length === b.length && a.every((part, index) => part === b[index]);
+}
+
+/** A source with no rows, to read the filters' distance centre before the real source exists. */
+const EMPTY_SOURCE: FilterSource = {
+  column: () => undefined,
+  groupPath: () => '',
+  inNewGroup: () => false,
+  alarmBits: () => 0,
+  location: () => null,
+};

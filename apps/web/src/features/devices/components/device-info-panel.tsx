@@ -1,0 +1,151 @@
+import { Suspense, lazy, useMemo, useState } from 'react';
+import type { Device } from '@fieldlink/api/device';
+import { can, type Permission } from '@fieldlink/domain/permissions';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { BellOffIcon, MapPinIcon, PencilIcon } from '../../../components/ui/icons';
+import { Spinner } from '../../../components/ui/spinner';
+import { useDevice } from '../../../lib/api/get-device';
+import { useClientConfig } from '../../../lib/api/get-client-config';
+import { appStore } from '../../../lib/app-store/app-store';
+import { useDeviceConnection, useDeviceHealth } from '../../../lib/realtime/use-realtime';
+import { useStore } from '../../../lib/use-store';
+import { useMuteToggle } from '../hooks/use-mute-toggle';
+import { DeviceInfoEdit } from './device-info-edit';
+import { DeviceInfoView } from './device-info-view';
+import './devices.css';
+
+// Leaflet is loaded only where a map is shown (a tile source is configured).
+const DeviceMap = lazy(async () => ({ default: (await import('./device-map')).DeviceMap }));
+
+export interface DeviceInfoPanelProps {
+  deviceId: string;
+}
+
+/**
+ * The device general-information panel and its map (core §2): view mode with the attribute list, the
+ * Online/Offline badge, the Device Error line and Update Timezone; edit mode with Name, Site, Device
+ * Plan (admins), Mute Disconnection, Location and address search, Apply and Discard.
+ */
+export function DeviceInfoPanel({ deviceId }: DeviceInfoPanelProps) {
+  const device = useDevice(deviceId);
+  const config = useClientConfig();
+  const [editing, setEditing] = useState(false);
+  const data = device.data;
+
+  if (!data) {
+    return (
+      <section className="device-info" aria-label="General information">
+        <div className="device-info__panel fl-card">
+          {device.isError ? (
+            <p className="fl-muted">The device could not be read.</p>
+          ) : (
+            <div className="device-info__loading" role="status" aria-label="Loading device">
+              <Spinner size={18} />
+            </div>
+          )}
+        </div>
+      </section>
+    );
+  }
+  return (
+    <section className={`device-info${config.mapTileUrl ? ' has-map' : ''}`} aria-label="General information">
+      <PanelCard device={data} editing={editing} onEdit={() => setEditing(true)} onDone={() => setEditing(false)} />
+      {config.mapTileUrl && (
+        <div className="device-info__map fl-card">
+          <Suspense fallback={<div className="device-map device-map--loading" />}>
+            <LiveMap device={data} tileUrl={config.mapTileUrl} mapKey={config.mapKey} />
+          </Suspense>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function PanelCard({
+  device,
+  editing,
+  onEdit,
+  onDone,
+}: {
+  device: Device;
+  editing: boolean;
+  onEdit: () => void;
+  onDone: () => void;
+}) {
+  const live = useDeviceConnection(device.thingName);
+  const health = useDeviceHealth(device.thingName) ?? device.health;
+  const session = useStore(appStore, (s) => s.session);
+  const { geocoderUrl } = useClientConfig();
+  const mute = useMuteToggle(device);
+  const connection = {
+    isConnected: live?.isConnected ?? device.isConnected,
+    lastConnection: live?.lastConnection ?? device.lastConnection,
+    lastDisconnection: live?.lastDisconnection ?? device.lastDisconnection,
+  };
+  const subject = useMemo(() => ({ permissions: session.permissions as Permission[] }), [session.permissions]);
+  const canConfigure = session.isAdmin || can(subject, 'configureDevices');
+
+  return (
+    <div className="device-info__panel fl-card">
+      <header className="device-info__head">
+        <div className="device-info__title">
+          <h2>General information</h2>
+          <span className="device-info__badges" data-testid="panel-connection">
+            <Badge tone={connection.isConnected ? 'success' : 'danger'} dot>
+              {connection.isConnected ? 'Online' : 'Offline'}
+            </Badge>
+            {mute.muted && (
+              <span className="device-info__muted" title="Disconnection alerts muted" data-testid="muted-icon">
+                <BellOffIcon size={16} aria-label="Disconnection alerts muted" />
+              </span>
+            )}
+          </span>
+        </div>
+        {!editing && (
+          <Button size="sm" variant="secondary" onClick={onEdit}>
+            <PencilIcon size={14} /> Edit
+          </Button>
+        )}
+      </header>
+      {editing ? (
+        <DeviceInfoEdit
+          device={device}
+          canConfigure={canConfigure}
+          isAdmin={session.isAdmin}
+          geocoderUrl={geocoderUrl}
+          mute={mute}
+          onDone={onDone}
+        />
+      ) : (
+        <DeviceInfoView device={device} connection={connection} health={health} isAdmin={session.isAdmin} />
+      )}
+    </div>
+  );
+}
+
+function LiveMap({ device, tileUrl, mapKey }: { device: Device; tileUrl: string; mapKey: string | null }) {
+  const live = useDeviceConnection(device.thingName);
+  const devices = useMemo(
+    () => [
+      {
+        thingName: device.thingName,
+        name: device.name,
+        sn: device.sn,
+        isConnected: live?.isConnected ?? device.isConnected,
+        location: device.location,
+      },
+    ],
+    [device, live?.isConnected],
+  );
+  return (
+    <>
+      <DeviceMap devices={devices} tileUrl={tileUrl} mapKey={mapKey} />
+      {!device.location && (
+        <p className="device-info__map-note">
+          <MapPinIcon size={14} /> This device has no location yet.
+        </p>
+      )}
+    </>
+  );
+}

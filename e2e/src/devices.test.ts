@@ -1,0 +1,219 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import mqtt from 'mqtt';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DEMO_PASSWORD, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import { startMapServer, type MapServer } from './devices-map-server';
+
+/** The device pages in Chromium against the real product, with tiles and a geocoder on loopback. */
+describe('devices: general-information panel, map and commands', () => {
+  let server: RunningServer;
+  let map: MapServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+
+  const api = async (method: string, path: string, token: string | null, body?: unknown) => {
+    const response = await fetch(`${server.baseUrl}/api/v1${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+  };
+  const tokenOf = async (email: string) =>
+    (await api('POST', '/signin', null, { email, password: DEMO_PASSWORD })).json.jwt as string;
+  const newPage = async (email: string): Promise<Page> => {
+    const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    await signInAs(page, server.baseUrl, email);
+    await page.waitForURL(/\/dash/, { timeout: 30_000 });
+    return page;
+  };
+  const openDash = async (page: Page, thingName: string) => {
+    await page.goto(`${server.baseUrl}/dash/${thingName}`);
+    await page.getByRole('heading', { name: 'General information' }).waitFor({ timeout: 30_000 });
+  };
+
+  /** A device provisioned for the test, which reports a setpoint once and then goes offline. */
+  let offline: { id: string; thingName: string };
+
+  beforeAll(async () => {
+    map = await startMapServer();
+    server = await startServer({ MAP_TILE_URL: map.tileUrl, GEOCODER_URL: map.geocoderUrl });
+    browser = await launchBrowser();
+    const ops = await tokenOf('ops@fieldlink.test');
+    const provisioned = await api('POST', '/device', ops, { name: 'Spare chiller' });
+    const { device, credentials } = provisioned.json as {
+      device: { id: string; thingName: string };
+      credentials: { thingName: string; password: string };
+    };
+    offline = device;
+    await api('POST', '/device-config', ops, {
+      id: device.id,
+      props: { location: { lat: 32.79, lng: -96.81, address: 'Loading dock' } },
+    });
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${server.mqttPort}`, {
+      clientId: credentials.thingName,
+      username: credentials.thingName,
+      password: credentials.password,
+      reconnectPeriod: 0,
+    });
+    await client.publishAsync(
+      `dev/${credentials.thingName}/up`,
+      JSON.stringify({ v: 4, type: 'log', t: Date.now(), values: { c1: 4.2, sp1: 5 } }),
+      { qos: 1 },
+    );
+    await client.publishAsync(
+      `dev/${credentials.thingName}/up`,
+      JSON.stringify({ v: 4, type: 'conn', t: Date.now(), connected: false }),
+      { qos: 1 },
+    );
+    await client.endAsync();
+  }, 120_000);
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await server?.stop();
+    await map?.close();
+  });
+
+  it('edits and applies a device’s name and location; both are there after a reload', async () => {
+    const page = await newPage('ops@fieldlink.test');
+    await openDash(page, 'ACME-COLD01');
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Name').fill('Freezer room A');
+    await page.getByLabel('Search for new address').fill('Main');
+    const option = page.getByRole('option', { name: '200 Main Street, Dallas, TX, USA' });
+    await option.waitFor();
+    expect(await page.getByRole('option').count()).toBeLessThanOrEqual(10);
+    await option.click();
+    await expect(page.getByLabel('Latitude').inputValue()).resolves.toBe('32.78');
+    await expect(page.getByLabel('Longitude').inputValue()).resolves.toBe('-96.8');
+    const query = map.queries().at(-1)!;
+    expect([query.get('q'), query.get('limit'), query.get('viewbox')?.split(',').length]).toEqual(['Main', '10', 4]);
+
+    // Slow the call down a little so "Applying" can be seen.
+    await page.route('**/api/v1/device-config', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('button', { name: 'Applying' }).waitFor();
+    await page.getByRole('button', { name: 'Edit' }).waitFor();
+    await page.reload();
+    await page.getByTestId('attr-name').getByText('Freezer room A').waitFor({ timeout: 30_000 });
+    await page.getByTestId('attr-location').getByText('200 Main Street, Dallas, TX, USA').waitFor();
+    await page.getByTestId('attr-location').getByText('32.780000, -96.800000').waitFor();
+  });
+
+  it('changes nothing on Discard', async () => {
+    const page = await newPage('ops@fieldlink.test');
+    await openDash(page, 'ACME-COLD02');
+    const before = await page.getByTestId('attr-name').textContent();
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Name').fill('Should not be saved');
+    await page.getByLabel('Latitude').fill('1');
+    await page.getByRole('button', { name: 'Discard' }).click();
+    expect(await page.getByTestId('attr-name').textContent()).toBe(before);
+    await page.reload();
+    await page.getByTestId('attr-name').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('attr-name').textContent()).toBe(before);
+  });
+
+  it('shows the mute spinner until the server confirms, then the mute icon', async () => {
+    const page = await newPage('viewer@fieldlink.test');
+    await openDash(page, 'ACME-BLR02');
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.route('**/api/v1/device-config', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await route.continue();
+    });
+    await page.getByLabel('Mute Disconnection').check();
+    await page.getByRole('status', { name: 'Saving mute setting' }).waitFor();
+    await page.getByRole('status', { name: 'Saving mute setting' }).waitFor({ state: 'detached' });
+    expect(await page.getByLabel('Mute Disconnection').isChecked()).toBe(true);
+    await page.getByTestId('muted-icon').waitFor();
+    // A viewer may mute but not rename.
+    expect(await page.getByLabel('Name').isDisabled()).toBe(true);
+  });
+
+  it('shows the Device Plan row to admins only, and Change tells them to contact the supplier', async () => {
+    const ops = await newPage('ops@fieldlink.test');
+    await openDash(ops, 'ACME-BLR01');
+    expect(await ops.getByTestId('attr-plan').count()).toBe(0);
+    await ops.getByRole('button', { name: 'Edit' }).click();
+    expect(await ops.getByTestId('plan-row').count()).toBe(0);
+
+    const admin = await newPage('admin@fieldlink.test');
+    await openDash(admin, 'ACME-BLR01');
+    await admin.getByTestId('attr-plan').getByText('Premium').waitFor();
+    await admin.getByRole('button', { name: 'Edit' }).click();
+    await admin.getByTestId('plan-row').getByRole('button', { name: 'Change' }).click();
+    await admin.getByText('Please contact your supplier to change your device plan.').waitFor();
+  });
+
+  it('writes a setpoint: it reaches the simulated device and its new value comes back', async () => {
+    const page = await newPage('viewer@fieldlink.test');
+    await openDash(page, 'ACME-BLR01');
+    const value = page.getByTestId('channel-value-sp1');
+    await value.waitFor({ timeout: 30_000 });
+    const target = (await value.textContent()) === '23' ? '22' : '23';
+    await page.getByLabel('New value for Heating setpoint').fill(target);
+    await page.getByRole('button', { name: 'Set' }).first().click();
+    await page.waitForFunction(
+      (wanted) => document.querySelector('[data-testid="channel-value-sp1"]')?.textContent === wanted,
+      target,
+      { timeout: 15_000 },
+    );
+  });
+
+  it('fails a write to an offline device with the specification’s message', async () => {
+    const page = await newPage('ops@fieldlink.test');
+    await openDash(page, offline.thingName);
+    await page.getByTestId('panel-connection').getByText('Offline').waitFor();
+    await page.getByLabel('New value for SP_1').fill('7');
+    await page.getByRole('button', { name: 'Set' }).click();
+    await page.getByTestId('write-error-sp1').getByText('Timeout when waiting for response.').waitFor();
+  });
+
+  it('shows a green marker for a connected device and a red one for a disconnected device', async () => {
+    const page = await newPage('ops@fieldlink.test');
+    await openDash(page, 'ACME-BLR01');
+    await page.locator('.device-marker--green').waitFor({ timeout: 15_000 });
+    expect(await page.locator('.device-marker--red').count()).toBe(0);
+    await page.locator('.device-marker--green').click();
+    await page.locator('.device-marker__popup').getByText('Serial Number:').waitFor();
+    expect(map.tileRequests()).toBeGreaterThan(0);
+
+    await openDash(page, offline.thingName);
+    await page.locator('.device-marker--red').waitFor({ timeout: 15_000 });
+    expect(await page.locator('.device-marker--green').count()).toBe(0);
+    await page.screenshot({ path: 'test-results/device-panel-offline.png' });
+  });
+});
+
+describe('devices: without a tile source or geocoder', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('hides the map and the address search', async () => {
+    const page = await (await browser.newContext()).newPage();
+    await signInAs(page, server.baseUrl, 'ops@fieldlink.test');
+    await page.waitForURL(/\/dash/, { timeout: 30_000 });
+    await page.goto(`${server.baseUrl}/dash/ACME-BLR01`);
+    await page.getByRole('heading', { name: 'General information' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Latitude').waitFor();
+    expect(await page.getByTestId('device-map').count()).toBe(0);
+    expect(await page.getByLabel('Search for new address').count()).toBe(0);
+  });
+});

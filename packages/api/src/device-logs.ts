@@ -1,0 +1,71 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** The one log format of core §7: samples grouped by channel. */
+export const DEVICE_LOGS_FORMAT = 'GROUPED_BY_CHANNEL';
+/** Most bins a caller may ask for per channel. */
+export const MAX_BIN_COUNT = 10_000;
+/** Most channels in one call. */
+export const MAX_LOG_CHANNELS = 32;
+/** Longest window of one call: ten years, in ms. */
+export const MAX_LOG_WINDOW_MS = 10 * 366 * 24 * 3600 * 1000;
+
+/**
+ * `GET /device-logs`: the logs of some channels of one device over `[start, end)` (unix ms), at most
+ * `binCount` points per channel.
+ */
+export const DeviceLogsQuery = Type.Object(
+  {
+    format: Type.Literal(DEVICE_LOGS_FORMAT),
+    deviceId: Type.String({ minLength: 1, maxLength: 64 }),
+    /** Comma-separated channel codes (`c1,sp2`). */
+    channels: Type.String({ minLength: 1, maxLength: 1000 }),
+    start: Type.Integer({ minimum: 0 }),
+    end: Type.Integer({ minimum: 1 }),
+    binCount: Type.Integer({ minimum: 1, maximum: MAX_BIN_COUNT }),
+  },
+  { additionalProperties: false },
+);
+export type DeviceLogsQuery = Static<typeof DeviceLogsQuery>;
+
+/** Every sample of the window, oldest first: the window held no more samples than bins. */
+export const RawChannelLog = Type.Object({
+  kind: Type.Literal('raw'),
+  t: Type.Array(Type.Number()),
+  value: Type.Array(Type.Number()),
+});
+export type RawChannelLog = Static<typeof RawChannelLog>;
+
+/**
+ * The window cut into bins of `binWidth` ms from `start`; only bins holding samples are listed, oldest
+ * first. Each keeps the lowest, highest, mean and last value, so a chart of a year still shows every
+ * spike (the envelope) and the line through the last values.
+ */
+export const BinnedChannelLog = Type.Object({
+  kind: Type.Literal('bins'),
+  /** Start of each bin. */
+  t: Type.Array(Type.Number()),
+  min: Type.Array(Type.Number()),
+  max: Type.Array(Type.Number()),
+  avg: Type.Array(Type.Number()),
+  last: Type.Array(Type.Number()),
+});
+export type BinnedChannelLog = Static<typeof BinnedChannelLog>;
+
+export const ChannelLog = Type.Union([RawChannelLog, BinnedChannelLog]);
+export type ChannelLog = Static<typeof ChannelLog>;
+
+export const DeviceLogsAnswer = Type.Object({
+  deviceId: Type.String(),
+  start: Type.Number(),
+  end: Type.Number(),
+  binCount: Type.Number(),
+  binWidth: Type.Number({ description: 'width of a bin, ms' }),
+  /** Per requested channel code; a channel without samples in the window answers an empty raw log. */
+  channels: Type.Record(Type.String(), ChannelLog),
+});
+export type DeviceLogsAnswer = Static<typeof DeviceLogsAnswer>;
+
+/** Bin width of a window: the window split into at most `binCount` bins of whole milliseconds. */
+export function binWidthOf(start: number, end: number, binCount: number): number {
+  return Math.max(1, Math.ceil((end - start) / binCount));
+}

@@ -1,0 +1,163 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { GroupKind } from './account';
+
+/**
+ * `GET /devices/table`: every device the caller may see, in a compact columnar form for the device
+ * table (core §2). One array per field instead of one object per device: at 100,000 devices an array
+ * of objects repeats each key 100,000 times; columns carry each key once, and text fields with few
+ * distinct values (firmware, model, site, operator) are sent as a dictionary and small codes.
+ * docs/decisions.md ("Device table") describes the call, its caching and its size.
+ */
+
+/** Version of the compact form; bumped when a field changes meaning. */
+export const DEVICE_TABLE_FORMAT = 1;
+
+/** Path of the call under `/api/v1`. */
+export const DEVICE_TABLE_PATH = '/devices/table';
+
+/** Text fields of every device, in the answer's `text`. */
+export const DEVICE_TABLE_TEXT_FIELDS = [
+  'id',
+  'name',
+  'thingName',
+  'sn',
+  'site',
+  'plan',
+  'fw',
+  'model',
+  'base',
+  'custom',
+  'espFw',
+  'hwPlatform',
+  'updatePoint',
+  'tzName',
+  'address',
+  /** Of the modem port: command version, module type, SIM and network. */
+  'cmd',
+  'modemModel',
+  'iccid',
+  'imei',
+  'band',
+  'operator',
+  'netType',
+  'cellApn',
+  'networkInterface',
+] as const;
+export type DeviceTableTextField = (typeof DEVICE_TABLE_TEXT_FIELDS)[number];
+
+/**
+ * Number fields, in the answer's `numbers`: times in unix milliseconds, flags as 0 or 1, `group` the
+ * index of the device's group in `groups`, null where the device has no value.
+ */
+export const DEVICE_TABLE_NUMBER_FIELDS = [
+  'group',
+  'isConnected',
+  'lastConnection',
+  'lastDisconnection',
+  'createdAt',
+  'channelCount',
+  'lat',
+  'lng',
+  'signal',
+  'signalQuality',
+  'cpuTemp',
+  'resets',
+  'port1Resets',
+  'networkConnects',
+  'mqttConnects',
+  'healthTime',
+  'supplyVoltage',
+  'errorStatus',
+  /** `status.sp`, the alarm bit mask. */
+  'statusSp',
+  'otaPendingSubmittedAt',
+  /** The caller's mute flag for the device's disconnection alerts. */
+  'muted',
+  /** Settings messages queued for the device while it was offline. */
+  'pendingMessages',
+] as const;
+export type DeviceTableNumberField = (typeof DEVICE_TABLE_NUMBER_FIELDS)[number];
+
+/** A text column: the values, or a dictionary with one code per device (-1: no value). */
+export const TextColumn = Type.Union([
+  Type.Object({ values: Type.Array(Type.Union([Type.String(), Type.Null()])) }, { additionalProperties: false }),
+  Type.Object(
+    { dict: Type.Array(Type.String()), codes: Type.Array(Type.Integer({ minimum: -1 })) },
+    { additionalProperties: false },
+  ),
+]);
+export type TextColumn = Static<typeof TextColumn>;
+
+export const NumberColumn = Type.Array(Type.Union([Type.Number(), Type.Null()]));
+export type NumberColumn = Static<typeof NumberColumn>;
+
+/** A group in the caller's scope: for the group-path column and the GROUP filter's choices. */
+export const DeviceTableGroup = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    kind: GroupKind,
+    /** `./` then the group ids from the top of the tree. */
+    path: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type DeviceTableGroup = Static<typeof DeviceTableGroup>;
+
+const columns = <T extends typeof TextColumn | typeof NumberColumn>(keys: readonly string[], schema: T) =>
+  Type.Object(Object.fromEntries(keys.map((key) => [key, schema])), { additionalProperties: false });
+
+export const DeviceTableAnswer = Type.Object(
+  {
+    format: Type.Literal(DEVICE_TABLE_FORMAT),
+    /** When the answer was built (unix ms); it may be served from a cache for a few seconds. */
+    generatedAt: Type.Number(),
+    count: Type.Integer({ minimum: 0 }),
+    groups: Type.Array(DeviceTableGroup),
+    text: columns(DEVICE_TABLE_TEXT_FIELDS, TextColumn),
+    numbers: columns(DEVICE_TABLE_NUMBER_FIELDS, NumberColumn),
+  },
+  { additionalProperties: false },
+);
+export interface DeviceTableAnswer {
+  format: typeof DEVICE_TABLE_FORMAT;
+  generatedAt: number;
+  count: number;
+  groups: DeviceTableGroup[];
+  text: Record<DeviceTableTextField, TextColumn>;
+  numbers: Record<DeviceTableNumberField, NumberColumn>;
+}
+
+/** The call takes no arguments; anything else is refused. */
+export const DeviceTableQuery = Type.Object({}, { additionalProperties: false });
+
+/** The values of a text column, one per device, whichever form it was sent in. */
+export function textColumnValues(column: TextColumn): (string | null)[] {
+  if ('values' in column) return column.values;
+  const { dict, codes } = column;
+  return codes.map((code) => (code >= 0 ? (dict[code] ?? null) : null));
+}
+
+/**
+ * A text column in its smaller form: a dictionary when values repeat (fewer distinct values than
+ * half the devices), the plain values otherwise.
+ */
+export function encodeTextColumn(values: readonly (string | null)[]): TextColumn {
+  const index = new Map<string, number>();
+  const codes: number[] = new Array(values.length);
+  for (let row = 0; row < values.length; row += 1) {
+    const value = values[row];
+    if (value === null || value === undefined) {
+      codes[row] = -1;
+      continue;
+    }
+    let code = index.get(value);
+    if (code === undefined) {
+      if ((index.size + 1) * 2 > values.length) return { values: [...values] };
+      code = index.size;
+      index.set(value, code);
+    }
+    codes[row] = code;
+  }
+  return { dict: [...index.keys()], codes };
+}

@@ -1,0 +1,109 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { USER_UPDATE_ID_PATTERN } from '@fieldlink/domain/user-rules';
+import { THING_NAME_PATTERN } from './mqtt-topics';
+import { ExtraFlagName, LinkedAccount, PermissionName } from './session';
+
+/** User calls of core §7: read and edit a user, invite and re-invite. */
+
+const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^\\s*[^\\s@]+@[^\\s@]+\\s*$' });
+const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
+const GroupPathText = Type.String({ minLength: 3, maxLength: 2000, pattern: '^\\./' });
+const Permissions = Type.Array(PermissionName, { maxItems: 32, uniqueItems: true });
+const SecretPermissions = Type.Array(ExtraFlagName, { maxItems: 16, uniqueItems: true });
+
+/** `GET /user?email=&accountId=`: a user in the caller's scope (or the caller). */
+export const UserQuery = Type.Object(
+  { email: Email, accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) },
+  { additionalProperties: false },
+);
+export type UserQuery = Static<typeof UserQuery>;
+
+/** A user as the user panel shows it. Attachment points outside the caller's scope are left out. */
+export const User = Type.Object({
+  email: Type.String(),
+  firstName: Type.String(),
+  lastName: Type.String(),
+  theme: Type.Union([Type.String(), Type.Null()]),
+  /** Effective permissions: those of the first attachment point (§6). */
+  permissions: Type.Array(PermissionName),
+  secretPermissions: Type.Array(ExtraFlagName),
+  /** Thing names whose disconnection alerts this user muted (shown to the user only). */
+  mutedDevices: Type.Array(Type.String()),
+  latestUserUpdateId: Type.Union([Type.String(), Type.Null()]),
+  linkedAccounts: Type.Array(LinkedAccount),
+  isSelf: Type.Boolean(),
+});
+export type User = Static<typeof User>;
+
+/** What `PUT /user` may change. Theme and muted devices are the user's own; permissions are others'. */
+export const UserProps = Type.Object(
+  {
+    firstName: Type.Optional(Name),
+    lastName: Type.Optional(Name),
+    theme: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 32 }), Type.Null()])),
+    mutedDevices: Type.Optional(
+      Type.Array(Type.String({ pattern: THING_NAME_PATTERN }), { maxItems: 10_000, uniqueItems: true }),
+    ),
+    permissions: Type.Optional(Permissions),
+    secretPermissions: Type.Optional(SecretPermissions),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UserProps = Static<typeof UserProps>;
+
+/** `PUT /user`. `updateId` (`{series}:{sequence}`) lets stale updates be ignored (§4). */
+export const PutUserBody = Type.Object(
+  { email: Email, props: UserProps, updateId: Type.Optional(Type.String({ pattern: USER_UPDATE_ID_PATTERN })) },
+  { additionalProperties: false },
+);
+export type PutUserBody = Static<typeof PutUserBody>;
+
+export const PutUserAnswer = Type.Object({
+  email: Type.String(),
+  props: Type.Object({
+    firstName: Type.String(),
+    lastName: Type.String(),
+    theme: Type.Union([Type.String(), Type.Null()]),
+    mutedDevices: Type.Array(Type.String()),
+    permissions: Type.Array(PermissionName),
+    secretPermissions: Type.Array(ExtraFlagName),
+  }),
+  latestUserUpdateId: Type.Union([Type.String(), Type.Null()]),
+  /** False when the update was stale (an older update of the same series) and nothing changed. */
+  applied: Type.Boolean(),
+});
+export type PutUserAnswer = Static<typeof PutUserAnswer>;
+
+/** `POST /invite-user`: invite someone to join at a group with these permissions. */
+export const InviteUserBody = Type.Object(
+  {
+    email: Email,
+    /** Group path to attach the new user at. */
+    path: GroupPathText,
+    permissions: Permissions,
+    secretPermissions: Type.Optional(SecretPermissions),
+  },
+  { additionalProperties: false },
+);
+export type InviteUserBody = Static<typeof InviteUserBody>;
+
+/** An invited user, not signed up yet. */
+export const InvitedUser = Type.Object({
+  email: Type.String(),
+  accountId: Type.String(),
+  groupId: Type.String(),
+  path: Type.String(),
+  permissions: Type.Array(PermissionName),
+  secretPermissions: Type.Array(ExtraFlagName),
+  /** Unix milliseconds. */
+  expiresAt: Type.Number(),
+});
+export type InvitedUser = Static<typeof InvitedUser>;
+
+/** Answer of `POST /invite-user` and `POST /reinvite-user` (the client reads `data.user`). */
+export const InviteUserAnswer = Type.Object({ user: InvitedUser });
+export type InviteUserAnswer = Static<typeof InviteUserAnswer>;
+
+/** `POST /reinvite-user`: mail a pending invitation again, with a new link and a new week. */
+export const ReinviteUserBody = Type.Object({ email: Email }, { additionalProperties: false });
+export type ReinviteUserBody = Static<typeof ReinviteUserBody>;

@@ -1,0 +1,97 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { csvCell, csvLine, FORMULA_TRIGGERS, neutraliseFormula, toCsv } from './csv';
+
+/** A minimal RFC 4180 reader, to prove what the writer writes reads back. */
+function readCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i]!;
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i += 1;
+      } else if (char === '"') quoted = false;
+      else cell += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (char === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i += 1;
+    } else cell += char;
+  }
+  return rows;
+}
+
+describe('neutraliseFormula', () => {
+  it.each([
+    ['=SUM(A1:A2)', "'=SUM(A1:A2)"],
+    ['+1+2', "'+1+2"],
+    ['-2+3', "'-2+3"],
+    ['@cmd', "'@cmd"],
+    ['\t=1', "'\t=1"],
+    ['\r=1', "'\r=1"],
+    ['=HYPERLINK("http://x","y")', '\'=HYPERLINK("http://x","y")'],
+    ['Pump house', 'Pump house'],
+    ['a=b', 'a=b'],
+    ['', ''],
+  ])('%j -> %j', (input, expected) => expect(neutraliseFormula(input)).toBe(expected));
+});
+
+describe('csvCell', () => {
+  it.each([
+    [null, ''],
+    [undefined, ''],
+    ['plain', 'plain'],
+    ['a,b', '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['two\nlines', '"two\nlines"'],
+    ['=1,2', '"\'=1,2"'],
+    ['\r\n', '"\'\r\n"'],
+    [-5, '-5'],
+    [1.25, '1.25'],
+    [Number.NaN, ''],
+    [true, 'true'],
+    [false, 'false'],
+  ])('%j -> %j', (input, expected) => expect(csvCell(input)).toBe(expected));
+
+  it('never writes a text cell a spreadsheet would run', () => {
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        const [cell] = readCsv(`${csvCell(text)}\r\n`)[0] ?? [''];
+        expect(FORMULA_TRIGGERS as readonly string[]).not.toContain(cell!.charAt(0));
+      }),
+    );
+  });
+
+  it('reads back as the text, with the apostrophe only where it neutralises', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string(), { minLength: 1, maxLength: 5 }), (cells) => {
+        const [row] = readCsv(`${csvLine(cells)}\r\n`);
+        expect(row).toEqual(cells.map(neutraliseFormula));
+      }),
+    );
+  });
+});
+
+describe('toCsv', () => {
+  it('writes a header and rows, each line ended with CRLF', () => {
+    expect(
+      toCsv(
+        ['Name', 'Signal'],
+        [
+          ['Pump', -71],
+          ['=cmd', null],
+        ],
+      ),
+    ).toBe("Name,Signal\r\nPump,-71\r\n'=cmd,\r\n");
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * CSV export (RFC 4180) with formula-injection neutralised (SECURITY.md 19; OWASP "CSV Injection"):
+ * a spreadsheet runs a cell that begins with `=`, `+`, `-` or `@` as a formula, and tab or carriage
+ * return can smuggle one past a naive check. Such text cells get a leading apostrophe, which
+ * spreadsheets show as text and do not display.
+ */
+
+/** First characters that make a spreadsheet read a cell as a formula. */
+export const FORMULA_TRIGGERS = ['=', '+', '-', '@', '\t', '\r'] as const;
+
+/** Line end of RFC 4180. */
+export const CSV_LINE_END = '\r\n';
+
+/** A value a cell can hold. */
+export type CsvValue = string | number | boolean | null | undefined;
+
+/** Text made safe to open in a spreadsheet: a leading formula trigger is escaped with `'`. */
+export function neutraliseFormula(text: string): string {
+  return (FORMULA_TRIGGERS as readonly string[]).includes(text.charAt(0)) ? `'${text}` : text;
+}
+
+/**
+ * One cell. Text is neutralised, then quoted when it holds a comma, a quote or a line break. A finite
+ * number is written as JavaScript prints it (`-5`, `1.25`): a plain number is not a formula and
+ * must stay a number for sorting and sums. Empty values are empty cells.
+ */
+export function csvCell(value: CsvValue): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  const safe = neutraliseFormula(value);
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/** One line of cells, without its line end. */
+export function csvLine(values: readonly CsvValue[]): string {
+  return values.map(csvCell).join(',');
+}
+
+/** A whole document: a header line, then one line per row, each ended with CRLF. */
+export function toCsv(header: readonly string[], rows: Iterable<readonly CsvValue[]>): string {
+  const lines = [csvLine(header)];
+  for (const row of rows) lines.push(csvLine(row));
+  return lines.join(CSV_LINE_END) + CSV_LINE_END;
+}

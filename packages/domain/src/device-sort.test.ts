@@ -1,0 +1,198 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { ColumnValueType } from './device-columns';
+import {
+  compareCells,
+  compareSortKeys,
+  isEmptyCell,
+  namedVersionSortKey,
+  sortByColumn,
+  sortKeyOf,
+  sortKeyText,
+  textSortKey,
+  versionSortKey,
+  type CellValue,
+} from './device-sort';
+import { compareVersions } from './macro';
+
+const sorted = (type: ColumnValueType, values: CellValue[], direction: 'asc' | 'desc' = 'asc') =>
+  sortByColumn(values, type, (value) => value, direction);
+
+describe('isEmptyCell', () => {
+  it.each([
+    [null, true],
+    [undefined, true],
+    ['', true],
+    ['   ', true],
+    [Number.NaN, true],
+    [{}, true],
+    [{ base: null, custom: '' }, true],
+    [0, false],
+    [false, false],
+    ['0', false],
+    [{ base: 'GEN 2.4' }, false],
+  ])('%j -> %s', (value, empty) => expect(isEmptyCell(value)).toBe(empty));
+});
+
+describe('sorting by type', () => {
+  it.each<[string, ColumnValueType, CellValue[], CellValue[]]>([
+    ['numbers by value, not as text', 'number', [10, 9, -1, 100], [-1, 9, 10, 100]],
+    ['text case-insensitively', 'string', ['beta', 'Alpha', 'ALPHA2', 'alpha1'], ['Alpha', 'alpha1', 'ALPHA2', 'beta']],
+    ['digit runs in text by value', 'string', ['Row 10', 'Row 9', 'Row 1'], ['Row 1', 'Row 9', 'Row 10']],
+    ['versions by dotted parts', 'version', ['4.10.0', '4.9.9', '4.2', '10.0'], ['4.2', '4.9.9', '4.10.0', '10.0']],
+    ['equal versions keep their order', 'version', ['1.0', '1', '1.0.0'], ['1.0', '1', '1.0.0']],
+    [
+      'named versions by name, then version',
+      'stringAndVersion',
+      ['Vats 4.10', 'BREW 3.1', 'Vats 4.2', 'Mosnix 1.6'],
+      ['BREW 3.1', 'Mosnix 1.6', 'Vats 4.2', 'Vats 4.10'],
+    ],
+    [
+      'dates as dates',
+      'dateTime',
+      [Date.UTC(2026, 0, 2), Date.UTC(2025, 11, 31), Date.UTC(2026, 0, 1)],
+      [Date.UTC(2025, 11, 31), Date.UTC(2026, 0, 1), Date.UTC(2026, 0, 2)],
+    ],
+    ['date texts as dates', 'dateTime', ['2026-02-01', '2025-12-31T23:00Z'], ['2025-12-31T23:00Z', '2026-02-01']],
+    ['booleans false first', 'boolean', [true, false, true], [false, true, true]],
+    [
+      'objects by their text',
+      'object',
+      [{ base: 'Z 1' }, { base: 'A 1', custom: 'B' }],
+      [{ base: 'A 1', custom: 'B' }, { base: 'Z 1' }],
+    ],
+  ])('%s', (_label, type, input, expected) => expect(sorted(type, input)).toEqual(expected));
+
+  it.each<[ColumnValueType, CellValue[]]>([
+    ['number', [3, null, 1, Number.NaN, 2]],
+    ['string', ['b', '', 'a', null, '  ']],
+    ['version', ['2.0', null, '1.0']],
+    ['dateTime', [null, 2, 1]],
+    ['boolean', [null, true, false]],
+  ])('puts empty %s values last in both directions', (type, values) => {
+    for (const direction of ['asc', 'desc'] as const) {
+      const result = sorted(type, values, direction);
+      const firstEmpty = result.findIndex(isEmptyCell);
+      expect(result.slice(firstEmpty).every(isEmptyCell)).toBe(true);
+      expect(result.slice(0, firstEmpty).some(isEmptyCell)).toBe(false);
+    }
+  });
+
+  it('reverses the non-empty values for a descending sort', () => {
+    expect(sorted('version', ['1.2', null, '1.10', '1.9'], 'desc')).toEqual(['1.10', '1.9', '1.2', null]);
+    expect(sorted('number', [1, null, 3, 2], 'desc')).toEqual([3, 2, 1, null]);
+  });
+});
+
+describe('compareCells', () => {
+  it.each<[ColumnValueType, CellValue, CellValue, number]>([
+    ['number', 2, 10, -1],
+    ['string', '2', '10', -1],
+    ['version', '1.10', '1.9', 1],
+    ['version', '1.0', '1', 0],
+    ['string', 'abc', 'ABC', 0],
+    ['number', null, 1, 1],
+    ['number', 1, null, -1],
+    ['number', null, null, 0],
+  ])('%s: %j vs %j -> %i', (type, a, b, sign) => expect(Math.sign(compareCells(type, a, b, 'asc'))).toBe(sign));
+});
+
+describe('sort keys', () => {
+  it.each([
+    ['Sprayer Row 02', 'sprayer row 00000000000000000002'],
+    ['ABC', 'abc'],
+  ])('textSortKey(%j)', (text, key) => expect(textSortKey(text)).toBe(key));
+
+  it.each([
+    ['4.12.3', [4, 12, 3]],
+    ['1.0.0', [1]],
+    ['v2', [0]],
+    ['2.x.1', [2, 0, 1]],
+  ])('versionSortKey(%j)', (version, key) => expect(versionSortKey(version)).toEqual(key));
+
+  it.each([
+    ['Vats 4.2', ['vats', 4, 2]],
+    ['BrewCtl v7.52', ['brewctl', 7, 52]],
+    ['Unfieldlinkd', ['unfieldlinkd']],
+  ])('namedVersionSortKey(%j)', (text, key) => expect(namedVersionSortKey(text)).toEqual(key));
+
+  it('orders versions exactly as compareVersions does', () => {
+    const version = fc
+      .array(fc.oneof(fc.nat(30), fc.constantFrom('x', '0', '00', '')), { minLength: 1, maxLength: 4 })
+      .map((parts) => parts.join('.'));
+    fc.assert(
+      fc.property(version, version, (a, b) => {
+        expect(Math.sign(compareSortKeys(versionSortKey(a), versionSortKey(b)))).toBe(compareVersions(a, b));
+      }),
+    );
+  });
+
+  it('gives every non-empty value a key and every empty one none', () => {
+    const cell = fc.oneof(fc.string(), fc.double(), fc.boolean(), fc.constant(null));
+    const type = fc.constantFrom<ColumnValueType>(
+      'number',
+      'string',
+      'version',
+      'dateTime',
+      'boolean',
+      'stringAndVersion',
+    );
+    fc.assert(
+      fc.property(type, cell, (columnType, value) => {
+        if (isEmptyCell(value)) expect(sortKeyOf(columnType, value)).toBeNull();
+      }),
+    );
+  });
+});
+
+describe('sortByColumn properties', () => {
+  const cells = fc.array(fc.oneof(fc.integer({ min: -50, max: 50 }), fc.constant(null)), { maxLength: 40 });
+
+  it('answers a permutation, sorted, empties last, stable, inputs untouched', () => {
+    fc.assert(
+      fc.property(cells, fc.constantFrom<'asc' | 'desc'>('asc', 'desc'), (values, direction) => {
+        const items = values.map((value, index) => ({ value, index }));
+        const copy = items.map((item) => ({ ...item }));
+        const result = sortByColumn(items, 'number', (item) => item.value, direction);
+        expect(items).toEqual(copy);
+        expect([...result].sort((a, b) => a.index - b.index)).toEqual(items);
+        for (let i = 1; i < result.length; i += 1) {
+          const [a, b] = [result[i - 1]!, result[i]!];
+          const order = compareCells('number', a.value, b.value, direction);
+          expect(order).toBeLessThanOrEqual(0);
+          if (order === 0) expect(a.index).toBeLessThan(b.index);
+        }
+      }),
+    );
+  });
+});
+
+describe('sortKeyText', () => {
+  const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const noControl = fc.string({ maxLength: 8 }).map((text) => text.replaceAll('\u0000', '').replaceAll('\u0001', ''));
+  const versionText = fc
+    .array(fc.oneof(fc.nat(1000), fc.constant(0)), { minLength: 1, maxLength: 4 })
+    .map((parts) => parts.join('.'));
+
+  it.each<[string, ColumnValueType, fc.Arbitrary<string>]>([
+    ['text', 'string', noControl],
+    ['versions', 'version', versionText],
+    [
+      'named versions',
+      'stringAndVersion',
+      fc
+        .tuple(fc.constantFrom('Vats', 'vats', 'BREW', 'Vats x', ''), versionText, fc.boolean())
+        .map(([name, version, bare]) => (bare ? name : `${name} ${version}`)),
+    ],
+  ])('orders %s as compareSortKeys does', (_label, type, values) => {
+    fc.assert(
+      fc.property(values, values, (a, b) => {
+        const [left, right] = [sortKeyOf(type, a), sortKeyOf(type, b)];
+        fc.pre(left !== null && right !== null);
+        expect(compareText(sortKeyText(left!)!, sortKeyText(right!)!)).toBe(Math.sign(compareSortKeys(left!, right!)));
+      }),
+    );
+  });
+
+  it('leaves numbers to numeric comparison', () => expect(sortKeyText(5)).toBeNull());
+});

@@ -1,0 +1,186 @@
+import type { ColumnValueType } from './device-columns';
+
+/**
+ * Sorting of the device table (specification core §2, application §5): empty values last, whichever
+ * the direction; text, number, version (dotted parts) and date types each compare their own way.
+ * Each value is turned into a sort key once, so sorting 100,000 rows compares cheap keys instead of
+ * parsing versions or folding case inside the comparator.
+ */
+
+/** A cell as the table holds it; `object` columns hold a record of named parts. */
+export type CellValue = string | number | boolean | null | undefined | Readonly<Record<string, unknown>>;
+
+/** A comparable key: a number, a folded text, or a tuple for versions and named versions. */
+export type SortKey = number | string | readonly (number | string)[];
+
+export type SortDirection = 'asc' | 'desc';
+
+/** Digit runs are padded to this width, so `Row 9` sorts before `Row 10` with plain comparison. */
+const NATURAL_DIGITS = 20;
+const DIGIT_RUN = /[0-9]+/g;
+
+/** The text of an `object` cell: its non-empty parts, space-separated, in key order. */
+export function objectText(value: Readonly<Record<string, unknown>>): string {
+  return Object.values(value)
+    .filter((part) => part !== null && part !== undefined && String(part).trim() !== '')
+    .map(String)
+    .join(' ');
+}
+
+/** True for a value that counts as empty: missing, blank text, NaN, or an object with no parts. */
+export function isEmptyCell(value: CellValue): boolean {
+  if (value === null || value === undefined) return true;
+  if (typeof value === 'string') return value.trim() === '';
+  if (typeof value === 'number') return Number.isNaN(value);
+  if (typeof value === 'boolean') return false;
+  return objectText(value) === '';
+}
+
+/**
+ * Text folded for comparison: case-insensitive, and digit runs compared by value (`Sprayer Row 2`
+ * before `Sprayer Row 10`), which is how people read device names and serials.
+ */
+export function textSortKey(text: string): string {
+  const folded = text.trim().toLowerCase();
+  if (!/[0-9]/.test(folded)) return folded;
+  return folded.replace(DIGIT_RUN, (run) => {
+    const digits = run.replace(/^0+(?=[0-9])/, '');
+    return digits.length >= NATURAL_DIGITS ? digits : digits.padStart(NATURAL_DIGITS, '0');
+  });
+}
+
+/**
+ * The integer parts of a dotted version (`4.10.2` -> [4, 10, 2]), with trailing zeros dropped so
+ * `1.0` equals `1`. A part that does not start with digits counts as 0, as `compareVersions` reads it.
+ */
+export function versionSortKey(version: string): number[] {
+  const parts = version
+    .trim()
+    .split('.')
+    .map((part) => {
+      const digits = /^[0-9]+/.exec(part.trim());
+      return digits ? Number(digits[0]) : 0;
+    });
+  while (parts.length > 1 && parts[parts.length - 1] === 0) parts.pop();
+  return parts;
+}
+
+/**
+ * A named version (`Vats 4.2`, `BREW 3.1`): the name folded as text, then the version's parts. A
+ * string without a version sorts by its name alone, before the same name with a version.
+ */
+export function namedVersionSortKey(text: string): (string | number)[] {
+  const match = /^(.*?)\s*v?([0-9]+(?:\.[0-9]+)*)\s*$/i.exec(text.trim());
+  if (!match) return [textSortKey(text)];
+  return [textSortKey(match[1] ?? ''), ...versionSortKey(match[2] ?? '')];
+}
+
+function dateValue(value: CellValue): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string') return Date.parse(value);
+  return Number.NaN;
+}
+
+function textOf(value: CellValue): string {
+  if (typeof value === 'object' && value !== null) return objectText(value);
+  return String(value);
+}
+
+/** The sort key of a non-empty cell of a column of `type`, or null for an empty cell. */
+export function sortKeyOf(type: ColumnValueType, value: CellValue): SortKey | null {
+  if (isEmptyCell(value)) return null;
+  switch (type) {
+    case 'number': {
+      const number = typeof value === 'number' ? value : Number(textOf(value));
+      return Number.isNaN(number) ? null : number;
+    }
+    case 'dateTime': {
+      const time = dateValue(value);
+      return Number.isNaN(time) ? null : time;
+    }
+    case 'boolean':
+      return value === true || value === 'true' ? 1 : 0;
+    case 'version':
+      return versionSortKey(textOf(value));
+    case 'stringAndVersion':
+      return namedVersionSortKey(textOf(value));
+    case 'string':
+    case 'object':
+      return textSortKey(textOf(value));
+  }
+}
+
+function compareParts(a: number | string, b: number | string): number {
+  if (typeof a === typeof b) return a < b ? -1 : a > b ? 1 : 0;
+  // A name (text) and a version part never share a position in well-formed keys; numbers first.
+  return typeof a === 'number' ? -1 : 1;
+}
+
+/** Compares two keys of the same column type: negative, zero or positive. */
+export function compareSortKeys(a: SortKey, b: SortKey): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  const left = typeof a === 'object' ? a : [a];
+  const right = typeof b === 'object' ? b : [b];
+  for (let i = 0; i < Math.min(left.length, right.length); i += 1) {
+    const difference = compareParts(left[i]!, right[i]!);
+    if (difference !== 0) return difference;
+  }
+  return left.length - right.length;
+}
+
+/** Width each version part is padded to in a text key: every safe integer fits. */
+const VERSION_PART_DIGITS = 16;
+const encodeVersion = (parts: readonly (number | string)[]) =>
+  parts.map((part) => String(part).padStart(VERSION_PART_DIGITS, '0')).join('.');
+
+/**
+ * A non-number sort key as one string that orders the same way under plain string comparison, so a
+ * large table can be sorted by the engine's native comparison instead of a JavaScript comparator.
+ * Answers null for number keys, which sort as numbers. Text loses the control characters U+0000 and
+ * U+0001, which this encoding uses as separators.
+ */
+export function sortKeyText(key: SortKey): string | null {
+  if (typeof key === 'number') return null;
+  if (typeof key === 'string') return key.replaceAll('\u0000', '').replaceAll('\u0001', '');
+  const [head, ...rest] = key;
+  if (typeof head === 'string') {
+    const name = head.replaceAll('\u0000', '').replaceAll('\u0001', '');
+    return rest.length === 0 ? name : `${name}\u0001${encodeVersion(rest)}`;
+  }
+  return encodeVersion(key);
+}
+
+/**
+ * Compares two cells of a column for a sort in `direction`; empty cells go last in either
+ * direction. Answers negative when `a` is shown first.
+ */
+export function compareCells(type: ColumnValueType, a: CellValue, b: CellValue, direction: SortDirection): number {
+  const left = sortKeyOf(type, a);
+  const right = sortKeyOf(type, b);
+  if (left === null || right === null) return left === right ? 0 : left === null ? 1 : -1;
+  const order = compareSortKeys(left, right);
+  return direction === 'asc' ? order : -order;
+}
+
+/**
+ * Items sorted by one column: stable (ties keep their order), empty values last, keys computed once
+ * per item. Answers a new array.
+ */
+export function sortByColumn<T>(
+  items: readonly T[],
+  type: ColumnValueType,
+  valueOf: (item: T) => CellValue,
+  direction: SortDirection,
+): T[] {
+  const keys = items.map((item) => sortKeyOf(type, valueOf(item)));
+  const order = items.map((_, index) => index);
+  const sign = direction === 'asc' ? 1 : -1;
+  order.sort((i, j) => {
+    const a = keys[i] ?? null;
+    const b = keys[j] ?? null;
+    if (a === null || b === null) return a === b ? i - j : a === null ? 1 : -1;
+    return sign * compareSortKeys(a, b) || i - j;
+  });
+  return order.map((index) => items[index]!);
+}
