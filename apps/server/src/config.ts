@@ -11,6 +11,8 @@ export interface Config {
   databaseUrl: string;
   demo: boolean;
   demoPassword: string;
+  /** Days of log history generated for the demo devices on first start. */
+  demoHistoryDays: number;
   simulator: boolean;
   /** Seconds between the simulated devices' log frames. */
   simulatorInterval: number;
@@ -42,6 +44,8 @@ export interface Config {
   mqttAuthSecret: string | null;
   /** Frames per second one device may publish, averaged over 10 s. */
   mqttMaxFramesPerSecond: number;
+  /** `single`: one instance at a time ingests through one persistent session; `shared`: all do, through a shared subscription. */
+  mqttIngest: 'single' | 'shared';
   /** This process in the cluster (logs, MQTT client ids, job claims). */
   instanceId: string;
   /** An instance that has not renewed its lease for this long is presumed dead; its ingest session is adopted. */
@@ -82,6 +86,12 @@ function provisioning(value: string | undefined): 'dynsec' | 'none' {
   return mode;
 }
 
+function ingestMode(value: string | undefined): 'single' | 'shared' {
+  const mode = optional(value) ?? 'single';
+  if (mode !== 'single' && mode !== 'shared') throw new Error(`MQTT_INGEST must be single or shared, got "${mode}"`);
+  return mode;
+}
+
 /** Reads the configuration; throws with a clear message on a bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 8080, 'PORT');
@@ -92,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL ?? path.join(ROOT, 'data', 'fieldlink.db'),
     demo: flag(env.FIELDLINK_DEMO, true),
     demoPassword: env.FIELDLINK_DEMO_PASSWORD ?? 'fieldlink-demo',
+    demoHistoryDays: int(env.FIELDLINK_DEMO_HISTORY_DAYS, 3, 'FIELDLINK_DEMO_HISTORY_DAYS'),
     simulator: flag(env.FIELDLINK_SIMULATOR, true),
     simulatorInterval: int(env.FIELDLINK_SIMULATOR_INTERVAL, 5, 'FIELDLINK_SIMULATOR_INTERVAL'),
     smtpUrl: optional(env.SMTP_URL),
@@ -116,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttProvisioning: provisioning(env.MQTT_PROVISIONING),
     mqttAuthSecret: optional(env.MQTT_AUTH_SECRET),
     mqttMaxFramesPerSecond: int(env.MQTT_MAX_FRAMES_PER_SECOND, 200, 'MQTT_MAX_FRAMES_PER_SECOND'),
+    mqttIngest: ingestMode(env.MQTT_INGEST),
     instanceId:
       optional(env.FIELDLINK_INSTANCE_ID) ?? `${os.hostname().slice(0, 24)}-${randomBytes(4).toString('hex')}`,
     clusterLeaseSeconds: int(env.FIELDLINK_CLUSTER_LEASE_SECONDS, 30, 'FIELDLINK_CLUSTER_LEASE_SECONDS'),

@@ -11,7 +11,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const storage = openStorage(config.databaseUrl);
   await migrate(storage.db);
-  const seeded = config.demo ? await withStartupLock(storage, (db) => seedDemo(db, config.demoPassword)) : false;
+  const seeded = config.demo
+    ? await withStartupLock(storage, (db) => seedDemo(db, config.demoPassword, config.demoHistoryDays))
+    : false;
   const app = await buildApp({
     config,
     storage,

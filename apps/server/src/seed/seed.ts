@@ -6,6 +6,7 @@ import { insertAttachmentPoint, insertUser } from '../features/session/repositor
 import { hashPassword } from '../security/passwords';
 import { installationSecret } from '../security/installation';
 import { demoDevicePassword, hashSecret, newId } from '../security/secrets';
+import { seedDemoHistory } from './demo-history';
 import { DEMO_CUSTOMERS, DEMO_SUPPLIER, type DemoAccount, type DemoDeviceKind, type DemoGroup } from './demo-data';
 
 /** A demo device the embedded fleet connects as. */
@@ -32,7 +33,7 @@ export function demoSignIns(): { email: string; account: string; permissions: st
  * Seeds the demo installation when the database has no account yet. Answers whether it seeded.
  * Device passwords derive from the installation's demo key, so the embedded fleet can sign in.
  */
-export async function seedDemo(db: Kysely<Database>, password: string): Promise<boolean> {
+export async function seedDemo(db: Kysely<Database>, password: string, historyDays = 0): Promise<boolean> {
   const existing = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
   if (existing) return false;
   const demoKey = await installationSecret(db, 'demo_key');
@@ -153,6 +154,7 @@ export async function seedDemo(db: Kysely<Database>, password: string): Promise<
       .values({ key: DEMO_DEVICES_KEY, value: JSON.stringify(fleet) })
       .execute();
   });
+  await seedDemoHistory(db, fleet, historyDays);
   return true;
 }
 
