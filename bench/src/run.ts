@@ -2,18 +2,30 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Benchmark, BenchOptions, StorageDialect } from './benchmark';
+import { clusterIngestBenchmark } from './cluster-ingest';
 import { deviceLogsBenchmark } from './device-logs';
+import { deviceTableBenchmark } from './device-table';
 import { ingestBenchmark } from './ingest';
 import { machineFacts } from './machine';
+import { mqttIdleMemoryBenchmark } from './mqtt-idle-memory';
 import { composeDocument, renderSection, type RunFacts } from './performance-doc';
 import { treeSearchBenchmark } from './tree-search';
+import { websocketFanoutBenchmark } from './websocket-fanout';
 
 /**
  * `npm run bench`: runs the benchmarks and rewrites docs/PERFORMANCE.md. New benchmarks join the
  * registry below; each owns one section of the document.
  */
 
-const REGISTRY: Benchmark[] = [ingestBenchmark, deviceLogsBenchmark, treeSearchBenchmark];
+const REGISTRY: Benchmark[] = [
+  ingestBenchmark,
+  deviceLogsBenchmark,
+  treeSearchBenchmark,
+  deviceTableBenchmark,
+  clusterIngestBenchmark,
+  websocketFanoutBenchmark,
+  mqttIdleMemoryBenchmark,
+];
 
 const DOC_PATH = path.resolve(import.meta.dirname, '../../docs/PERFORMANCE.md');
 const DIALECTS: StorageDialect[] = ['sqlite', 'postgres'];

@@ -13,6 +13,7 @@ import type { EventRelay } from './cluster/event-relay';
 import { JobQueue } from './jobs/job-queue';
 import { createFieldlinkMetrics } from './metrics/fieldlink-metrics';
 import { metricsPlugin } from './metrics/metrics-plugin';
+import { emqxAuthPlugin } from './broker/emqx-http-auth';
 import { DeviceEvents } from './events';
 import { DeviceDirectory } from './ingest/device-directory';
 import { FrameWriter } from './ingest/frame-writer';
@@ -194,6 +195,14 @@ export async function buildApp({
     relay: () => fieldlink.relay,
   });
   await app.register(metricsPlugin, { metrics, token: config.metricsToken });
+  if (config.mqttProvisioning === 'none' && config.mqttAuthSecret) {
+    await app.register(emqxAuthPlugin, {
+      directory,
+      secret: config.mqttAuthSecret,
+      serverUsername: config.mqttAdminUsername,
+      serverPassword: config.mqttAdminPassword,
+    });
+  }
 
   await app.register(swagger, {
     openapi: {

@@ -103,6 +103,27 @@ describe('sort keys', () => {
     ['ABC', 'abc'],
   ])('textSortKey(%j)', (text, key) => expect(textSortKey(text)).toBe(key));
 
+  it('pads every digit run to 20 places, leading zeros dropped (checked against a regular expression)', () => {
+    const reference = (text: string) =>
+      text
+        .trim()
+        .toLowerCase()
+        .replace(/[0-9]+/g, (run) => {
+          const digits = run.replace(/^0+(?=[0-9])/, '');
+          return digits.length >= 20 ? digits : digits.padStart(20, '0');
+        });
+    const text = fc
+      .array(
+        fc.oneof(fc.constantFrom('a', 'B', ' ', '-', '0', '00'), fc.nat().map(String), fc.string({ maxLength: 3 })),
+      )
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(textSortKey(value)).toBe(reference(value));
+      }),
+    );
+  });
+
   it.each([
     ['4.12.3', [4, 12, 3]],
     ['1.0.0', [1]],

@@ -17,7 +17,6 @@ export type SortDirection = 'asc' | 'desc';
 
 /** Digit runs are padded to this width, so `Row 9` sorts before `Row 10` with plain comparison. */
 const NATURAL_DIGITS = 20;
-const DIGIT_RUN = /[0-9]+/g;
 
 /** The text of an `object` cell: its non-empty parts, space-separated, in key order. */
 export function objectText(value: Readonly<Record<string, unknown>>): string {
@@ -36,17 +35,35 @@ export function isEmptyCell(value: CellValue): boolean {
   return objectText(value) === '';
 }
 
+const ZEROS = '0'.repeat(NATURAL_DIGITS);
+const isDigit = (code: number) => code >= 48 && code <= 57;
+
 /**
  * Text folded for comparison: case-insensitive, and digit runs compared by value (`Sprayer Row 2`
- * before `Sprayer Row 10`), which is how people read device names and serials.
+ * before `Sprayer Row 10`), which is how people read device names and serials. Written as a loop
+ * rather than a regular expression with a callback: a first sort of 100,000 serials keys each one.
  */
 export function textSortKey(text: string): string {
   const folded = text.trim().toLowerCase();
-  if (!/[0-9]/.test(folded)) return folded;
-  return folded.replace(DIGIT_RUN, (run) => {
-    const digits = run.replace(/^0+(?=[0-9])/, '');
-    return digits.length >= NATURAL_DIGITS ? digits : digits.padStart(NATURAL_DIGITS, '0');
-  });
+  let start = 0;
+  while (start < folded.length && !isDigit(folded.charCodeAt(start))) start += 1;
+  if (start === folded.length) return folded;
+  let key = folded.slice(0, start);
+  for (let i = start; i < folded.length;) {
+    let end = i;
+    if (isDigit(folded.charCodeAt(i))) {
+      while (end < folded.length && isDigit(folded.charCodeAt(end))) end += 1;
+      let first = i;
+      while (first < end - 1 && folded.charCodeAt(first) === 48) first += 1;
+      const digits = folded.slice(first, end);
+      key += digits.length >= NATURAL_DIGITS ? digits : ZEROS.slice(digits.length) + digits;
+    } else {
+      while (end < folded.length && !isDigit(folded.charCodeAt(end))) end += 1;
+      key += folded.slice(i, end);
+    }
+    i = end;
+  }
+  return key;
 }
 
 /**
@@ -134,6 +151,9 @@ const VERSION_PART_DIGITS = 16;
 const encodeVersion = (parts: readonly (number | string)[]) =>
   parts.map((part) => String(part).padStart(VERSION_PART_DIGITS, '0')).join('.');
 
+const withoutSeparators = (text: string) =>
+  text.includes('\u0000') || text.includes('\u0001') ? text.replaceAll('\u0000', '').replaceAll('\u0001', '') : text;
+
 /**
  * A non-number sort key as one string that orders the same way under plain string comparison, so a
  * large table can be sorted by the engine's native comparison instead of a JavaScript comparator.
@@ -142,10 +162,10 @@ const encodeVersion = (parts: readonly (number | string)[]) =>
  */
 export function sortKeyText(key: SortKey): string | null {
   if (typeof key === 'number') return null;
-  if (typeof key === 'string') return key.replaceAll('\u0000', '').replaceAll('\u0001', '');
+  if (typeof key === 'string') return withoutSeparators(key);
   const [head, ...rest] = key;
   if (typeof head === 'string') {
-    const name = head.replaceAll('\u0000', '').replaceAll('\u0001', '');
+    const name = withoutSeparators(head);
     return rest.length === 0 ? name : `${name}\u0001${encodeVersion(rest)}`;
   }
   return encodeVersion(key);

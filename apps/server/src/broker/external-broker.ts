@@ -10,8 +10,10 @@ import { DATABASE_CREDENTIALS, type DeviceBroker, type DeviceCredentialStore } f
 import { IngestSession, type IngestSessionLogger } from './ingest-session';
 import { MosquittoDynsec } from './mosquitto-dynsec';
 
-/** Every instance joins this share group: the broker hands each frame to one of them. */
+/** Shared mode: every instance joins this share group; the broker hands each frame to one of them. */
 export const INGEST_SHARE_FILTER = `$share/fieldlink-ingest/${DEVICE_UP_FILTER}`;
+/** Single mode: the cluster's one persistent session, held by one instance at a time. */
+export const SINGLE_INGEST_CLIENT_ID = 'fieldlink-ingest';
 
 export interface ExternalBrokerOptions {
   /** `mqtt://host:1883` or `mqtts://host:8883`; credentials may be in the URL. */
@@ -25,6 +27,12 @@ export interface ExternalBrokerOptions {
   sessions: IngestSessionRegistry;
   /** `dynsec`: provision device accounts into Mosquitto's dynamic security; `none`: the broker asks Fieldlink (EMQX HTTP auth). */
   provisioning: 'dynsec' | 'none';
+  /**
+   * `single`: one instance at a time holds one persistent session on `dev/+/up` (survives broker
+   * restarts on Mosquitto 2.0); `shared`: every instance holds a session in a shared subscription
+   * (ingest scales out; Mosquitto 2.0 forgets shared subscriptions when it restarts).
+   */
+  ingestMode: 'single' | 'shared';
   maxFramesPerSecond?: number;
   /** Frames in flight from the broker to each ingest session. */
   receiveMaximum?: number;
@@ -40,10 +48,12 @@ export interface ExternalBroker extends DeviceBroker {
 }
 
 /**
- * An existing MQTT broker (Mosquitto 2, EMQX) serving many Fieldlink instances. Each instance holds
- * one persistent MQTT 5 session in the shared subscription `$share/fieldlink-ingest/dev/+/up`, and
- * acknowledges a frame to the broker only once it is committed; a control connection sends
- * commands, provisions device accounts, and carries the cluster's server topics.
+ * An existing MQTT broker (Mosquitto 2, EMQX) serving many Fieldlink instances. Frames arrive over
+ * persistent MQTT 5 sessions, each frame acknowledged to the broker only once it is committed; a
+ * session whose instance died is taken over by another instance through the session registry, so
+ * what the broker holds for it is stored, not lost. A control connection sends commands,
+ * provisions device accounts, and carries the cluster's server topics (docs/decisions.md
+ * "Cluster").
  */
 export async function startExternalBroker(options: ExternalBrokerOptions): Promise<ExternalBroker> {
   const url = new URL(options.url);
@@ -99,27 +109,26 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
     await ingest.handle(thingName, payload, Date.now(), backlogSince);
   };
 
-  const newSession = (clientId: string, backlogSince?: number) =>
+  const shared = options.ingestMode === 'shared';
+  const newSession = (clientId: string, heldUntil?: number) =>
     new IngestSession({
-      backlogSince,
       url,
       clientId,
       username,
       password,
-      filter: INGEST_SHARE_FILTER,
+      filter: shared ? INGEST_SHARE_FILTER : DEVICE_UP_FILTER,
       receiveMaximum: options.receiveMaximum ?? 1000,
+      heldUntil,
       onMessage: onFrame,
       logger,
     });
 
-  const newClientId = () => `fieldlink-ingest-${randomBytes(8).toString('hex')}`;
-  let own = newSession(newClientId());
+  /** This instance's ingesting session: its own in the shared mode; the cluster's, when held, in the single mode. */
+  let own: IngestSession | null = null;
   const adopted = new Map<string, IngestSession>();
-  await sessions.register(own.clientId);
-  await own.start();
 
+  /** Shared mode: a dead instance's session is drained (its frames stored) and ended. */
   const drainAdopted = async (clientId: string, heldUntil: number) => {
-    // Everything in a dead instance's session was held for it since it stopped renewing its lease.
     const session = newSession(clientId, heldUntil);
     adopted.set(clientId, session);
     try {
@@ -139,30 +148,63 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
     }
   };
 
+  /** Single mode: this instance becomes the holder of the cluster's session, backlog included. */
+  const hold = async (heldUntil?: number) => {
+    if (own) return;
+    const session = newSession(SINGLE_INGEST_CLIENT_ID, heldUntil);
+    own = session;
+    try {
+      await session.start({ timeoutMs: 60_000 });
+      logger.info({ clientId: SINGLE_INGEST_CLIENT_ID }, 'This instance now ingests for the cluster');
+    } catch (error) {
+      logger.warn({ error: (error as Error).message }, 'Could not open the ingest session; giving it up');
+      own = null;
+      await session.close();
+      await sessions.abandon(SINGLE_INGEST_CLIENT_ID).catch(() => undefined);
+    }
+  };
+
+  if (shared) {
+    own = newSession(`fieldlink-ingest-${randomBytes(8).toString('hex')}`);
+    await sessions.register(own.clientId);
+    await own.start();
+  } else if (await sessions.claim(SINGLE_INGEST_CLIENT_ID)) {
+    await hold();
+  }
+
   sessions.start({
-    onAdopt: (clientId, heldUntil) => void drainAdopted(clientId, heldUntil),
+    onAdopt: (clientId, heldUntil) => {
+      if (clientId === SINGLE_INGEST_CLIENT_ID) void hold(heldUntil);
+      else void drainAdopted(clientId, heldUntil);
+    },
     onLost: (clientId) => {
-      const session = adopted.get(clientId);
-      if (session) {
-        void session.close();
-        return;
-      }
-      if (clientId !== own.clientId) return;
-      // Another instance holds our old session now: carry on under a new one.
-      const lost = own;
-      own = newSession(newClientId());
-      void lost.close();
+      const session = adopted.get(clientId) ?? (own?.clientId === clientId ? own : null);
+      if (!session) return;
+      void session.close();
+      if (session !== own) return;
+      own = null;
+      if (!shared) return; // single mode: another instance holds the session now; stand by
+      // Another instance took our old session: carry on under a new one.
+      const fresh = newSession(`fieldlink-ingest-${randomBytes(8).toString('hex')}`);
+      own = fresh;
       void sessions
-        .register(own.clientId)
-        .then(() => own.start({ timeoutMs: 60_000 }))
+        .register(fresh.clientId)
+        .then(() => fresh.start({ timeoutMs: 60_000 }))
         .catch((error: unknown) =>
           logger.warn({ error: (error as Error).message }, 'Could not open a new ingest session'),
         );
     },
+    // A standby takes the single session at once when its holder gave it up cleanly.
+    onTick: async () => {
+      if (!shared && !own && (await sessions.claim(SINGLE_INGEST_CLIENT_ID))) await hold();
+    },
   });
 
   const deviceUrl = options.deviceUrl ?? address;
-  logger.info({ broker: address, clientId: own.clientId }, 'Ingesting from the MQTT broker');
+  logger.info(
+    { broker: address, mode: options.ingestMode, clientId: own?.clientId ?? 'standby' },
+    'Connected to the MQTT broker',
+  );
 
   return {
     kind: 'external',
@@ -178,19 +220,29 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
       await control.publishAsync(deviceDownTopic(thingName), JSON.stringify(command), { qos: 1 });
     },
     connectedClients() {
-      return (control.connected ? 1 : 0) + (own.connected ? 1 : 0) + adopted.size;
+      return (control.connected ? 1 : 0) + (own?.connected ? 1 : 0) + adopted.size;
     },
     inFlight() {
-      let total = own.inFlight;
+      let total = own?.inFlight ?? 0;
       for (const session of adopted.values()) total += session.inFlight;
       return total;
     },
     async close() {
       await sessions.stop();
-      // Hand back cleanly: store what the session holds and end it; if that cannot finish (the
-      // database is away), keep it at the broker for another instance to adopt.
-      const ended = await own.drainAndEnd({ timeoutMs: 5000 });
-      if (ended) await sessions.release(own.clientId).catch(() => undefined);
+      const current = own;
+      if (current && shared) {
+        // Hand back cleanly: store what the session holds and end it; if that cannot finish (the
+        // database is away), keep it at the broker for another instance to adopt.
+        if (await current.drainAndEnd({ timeoutMs: 5000 })) {
+          await sessions.release(current.clientId).catch(() => undefined);
+        }
+      } else if (current) {
+        // The cluster's session stays at the broker, frames not yet stored included; a standby
+        // takes it over at once.
+        await current.settle(5000);
+        await current.close();
+        await sessions.release(current.clientId).catch(() => undefined);
+      }
       await Promise.all([...adopted.values()].map((session) => session.close()));
       await control.endAsync();
     },

@@ -26,8 +26,11 @@ export interface IngestSessionOptions {
    * while nobody was connected to it, since about then.
    */
   onMessage(topic: string, payload: Buffer, backlogSince?: number): Promise<void>;
-  /** Every frame of this session is backlog since then (a session adopted from a dead instance). */
-  backlogSince?: number;
+  /**
+   * The session was last held (by a dead instance) until then: what the broker held for it is
+   * backlog since then. Without it, backlog starts when this object's own connection was lost.
+   */
+  heldUntil?: number;
   logger: IngestSessionLogger;
 }
 
@@ -57,7 +60,7 @@ export class IngestSession {
   private attempts = 0;
   private subscribed = false;
   /** When the last established connection was lost. */
-  private lostAt: number | null = null;
+  private lostAt: number | null;
   /**
    * Between a resumed session's CONNACK and the SUBACK of its subscription: Mosquitto sends what it
    * held for the session right after CONNACK, before it reads our SUBSCRIBE, so these are backlog.
@@ -65,10 +68,12 @@ export class IngestSession {
   private catchingUp = false;
   private established = false;
   private connectedOnce: { resolve: () => void; reject: (error: Error) => void } | null = null;
-  /** Frames handled since start, and those waiting for their commit now. */
+  /** Frames received and acknowledged since start, and attempts to store them again. */
   readonly counters = { received: 0, acknowledged: 0, retried: 0 };
 
-  constructor(private readonly options: IngestSessionOptions) {}
+  constructor(private readonly options: IngestSessionOptions) {
+    this.lostAt = options.heldUntil ?? null;
+  }
 
   get clientId(): string {
     return this.options.clientId;
@@ -269,7 +274,8 @@ export class IngestSession {
     this.lastMessageAt = Date.now();
     this.counters.received += 1;
     const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
-    const backlogSince = this.options.backlogSince ?? (this.catchingUp ? (this.lostAt ?? undefined) : undefined);
+    // A session being drained never subscribes: all it gets is backlog.
+    const backlogSince = this.catchingUp ? (this.lostAt ?? undefined) : undefined;
     const run = this.store(packet.topic, payload, backlogSince).then((stored) => {
       this.handling.delete(run);
       if (!stored) return;

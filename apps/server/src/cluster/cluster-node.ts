@@ -45,6 +45,7 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Clu
     ingest: options.ingest,
     sessions,
     provisioning: config.mqttProvisioning,
+    ingestMode: config.mqttIngest,
     maxFramesPerSecond: config.mqttMaxFramesPerSecond,
     logger,
   });

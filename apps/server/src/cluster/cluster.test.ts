@@ -12,7 +12,7 @@ import { MosquittoDynsec } from '../broker/mosquitto-dynsec';
 import { provisionDemoFleet } from './demo-fleet';
 import { CLUSTER_TOPICS } from './cluster-transport';
 import { clusterEnv, freshPostgres, prepareDatabase, startClusterApp, type TestDatabase } from './testing/cluster-apps';
-import { mosquittoAvailable, startMosquitto, type TestMosquitto } from './testing/mosquitto';
+import { startMosquitto, type TestMosquitto } from './testing/mosquitto';
 
 const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 10_000) => {
   const end = Date.now() + timeoutMs;
@@ -24,7 +24,7 @@ const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 10_000
 };
 const quiet = { info: () => undefined, warn: () => undefined };
 
-describe.skipIf(!mosquittoAvailable())('two instances on Mosquitto 2 and PostgreSQL', () => {
+describe('two instances on Mosquitto 2 and PostgreSQL', () => {
   let mosquitto: TestMosquitto;
   let database: TestDatabase;
   let a: FastifyInstance;
@@ -56,7 +56,7 @@ describe.skipIf(!mosquittoAvailable())('two instances on Mosquitto 2 and Postgre
     mosquitto = await startMosquitto();
     database = await freshPostgres();
     await prepareDatabase(database.url);
-    const env = clusterEnv(mosquitto, database.url);
+    const env = { ...clusterEnv(mosquitto, database.url), MQTT_MAX_FRAMES_PER_SECOND: '20' };
     a = await startClusterApp({ ...env, FIELDLINK_INSTANCE_ID: 'test-a' }, { commandTimeoutMs: 3000 });
     b = await startClusterApp({ ...env, FIELDLINK_INSTANCE_ID: 'test-b' }, { commandTimeoutMs: 3000 });
     const fleet = await demoFleet(a.storage.db);
@@ -216,6 +216,36 @@ describe.skipIf(!mosquittoAvailable())('two instances on Mosquitto 2 and Postgre
     await until(async () => (await row('OSC-SPR01')).is_connected === 0);
   });
 
+  it('drops and counts frames over 16 KiB or over a device’s rate; the broker closes a device over its packet limit', async () => {
+    const counters = () => ({
+      oversized: a.fieldlink.ingest.counters.oversized + b.fieldlink.ingest.counters.oversized,
+      rateLimited: a.fieldlink.ingest.counters.rateLimited + b.fieldlink.ingest.counters.rateLimited,
+    });
+    const before = counters();
+    const client = await device('CRS-SHELF01');
+    const topic = deviceUpTopic('CRS-SHELF01');
+    await client.publishAsync(
+      topic,
+      JSON.stringify({ v: 4, type: 'log', t: Date.now(), values: {}, pad: 'x'.repeat(17_000) }),
+      {
+        qos: 1,
+      },
+    );
+    await until(() => counters().oversized === before.oversized + 1);
+    expect(client.connected).toBe(true);
+    // 20 frames a second over 10 s, counted by each instance for the frames it receives.
+    const t0 = Date.now() - 500_000;
+    await Promise.all(
+      Array.from({ length: 600 }, (_, i) =>
+        client.publishAsync(topic, JSON.stringify({ v: 4, type: 'log', t: t0 + i, values: { c1: i } }), { qos: 1 }),
+      ),
+    );
+    await until(() => counters().rateLimited > before.rateLimited + 100);
+    const gone = new Promise<void>((resolve) => client.once('close', () => resolve()));
+    client.publish(topic, 'x'.repeat(30_000), { qos: 1 }); // over Mosquitto's max_packet_size (20000)
+    await gone;
+  });
+
   it('exposes Prometheus metrics on every instance', async () => {
     const response = await b.inject({ method: 'GET', url: '/metrics' });
     expect(response.statusCode).toBe(200);
@@ -231,7 +261,7 @@ describe.skipIf(!mosquittoAvailable())('two instances on Mosquitto 2 and Postgre
   });
 });
 
-describe.skipIf(!mosquittoAvailable())('an ingest session on Mosquitto 2', () => {
+describe('an ingest session on Mosquitto 2', () => {
   let mosquitto: TestMosquitto;
   const sessions: IngestSession[] = [];
   let admin: MqttClient;

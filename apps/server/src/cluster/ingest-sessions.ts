@@ -34,6 +34,7 @@ export class IngestSessionRegistry {
   private healthySince: number | null = null;
   private handlers: SessionRegistryHandlers | null = null;
   private ticking: Promise<void> | null = null;
+  private onTick: (() => Promise<void>) | null = null;
   private readonly now: () => number;
 
   constructor(
@@ -52,6 +53,32 @@ export class IngestSessionRegistry {
       .values({ client_id: clientId, instance_id: this.instanceId, heartbeat_at: now, created_at: now })
       .execute();
     this.held.add(clientId);
+  }
+
+  /**
+   * Takes a session shared by the whole cluster (the single-holder ingest session) when nobody holds
+   * it; answers whether this instance holds it now. A holder that died is replaced through `tick`.
+   */
+  async claim(clientId: string): Promise<boolean> {
+    const now = this.now();
+    await this.db
+      .insertInto('ingest_sessions')
+      .values({ client_id: clientId, instance_id: this.instanceId, heartbeat_at: now, created_at: now })
+      .onConflict((oc) => oc.column('client_id').doNothing())
+      .execute();
+    const row = await this.db
+      .selectFrom('ingest_sessions')
+      .select('instance_id')
+      .where('client_id', '=', clientId)
+      .executeTakeFirst();
+    const mine = row?.instance_id === this.instanceId;
+    if (mine) this.held.add(clientId);
+    return mine;
+  }
+
+  /** Whether this instance holds the session now (as far as it knows). */
+  holds(clientId: string): boolean {
+    return this.held.has(clientId);
   }
 
   /** Forgets a session that was ended at the broker. */
@@ -75,8 +102,9 @@ export class IngestSessionRegistry {
       .execute();
   }
 
-  start(handlers: SessionRegistryHandlers): void {
+  start(handlers: SessionRegistryHandlers & { onTick?: () => Promise<void> }): void {
     this.handlers = handlers;
+    this.onTick = handlers.onTick ?? null;
     const every = Math.max(100, Math.floor(this.options.leaseMs / 3));
     this.timer = setInterval(() => {
       if (!this.ticking) this.ticking = this.tick().finally(() => (this.ticking = null));
@@ -126,6 +154,7 @@ export class IngestSessionRegistry {
     await this.adoptExpired(now).catch((error: unknown) =>
       this.options.logger.warn({ error: (error as Error).message }, 'Could not adopt ingest sessions'),
     );
+    await this.onTick?.().catch(() => undefined);
   }
 
   private async adoptExpired(now: number): Promise<void> {

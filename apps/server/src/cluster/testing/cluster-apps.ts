@@ -25,10 +25,20 @@ export async function freshPostgres(serverUrl = TEST_POSTGRES_URL): Promise<Test
   return {
     url: url.toString(),
     drop: async () => {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
+      // An autovacuum worker on the database cannot be ended by a plain role: try again shortly.
+      for (let attempt = 1; ; attempt += 1) {
+        const client = new pg.Client({ connectionString: serverUrl });
+        try {
+          await client.connect();
+          await client.query(`drop database if exists ${name} with (force)`);
+          return;
+        } catch (error) {
+          if (attempt >= 10) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        } finally {
+          await client.end().catch(() => undefined);
+        }
+      }
     },
   };
 }
@@ -45,8 +55,13 @@ export async function prepareDatabase(url: string): Promise<void> {
 }
 
 /** The environment of an instance on that broker and database. */
-export function clusterEnv(mosquitto: TestMosquitto, databaseUrl: string): Record<string, string> {
+export function clusterEnv(
+  mosquitto: TestMosquitto,
+  databaseUrl: string,
+  ingest: 'single' | 'shared' = 'shared',
+): Record<string, string> {
   return {
+    MQTT_INGEST: ingest,
     DATABASE_URL: databaseUrl,
     MQTT_URL: mosquitto.url,
     MQTT_ADMIN_USERNAME: mosquitto.adminUsername,

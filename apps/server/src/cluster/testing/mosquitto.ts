@@ -10,10 +10,6 @@ export const MOSQUITTO_BIN = process.env.FIELDLINK_TEST_MOSQUITTO ?? '/usr/sbin/
 export const DYNSEC_PLUGIN =
   process.env.FIELDLINK_TEST_DYNSEC_PLUGIN ?? '/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so';
 
-export function mosquittoAvailable(): boolean {
-  return fs.existsSync(MOSQUITTO_BIN) && fs.existsSync(DYNSEC_PLUGIN);
-}
-
 export interface TestMosquitto {
   readonly port: number;
   /** `mqtt://127.0.0.1:port`, without credentials. */
@@ -29,6 +25,8 @@ export interface TestMosquitto {
   /** Stops, removes the directory. */
   close(): Promise<void>;
   log(): string;
+  /** Process id of the running broker, or null while stopped. */
+  pid(): number | null;
 }
 
 /** A free TCP port on loopback (asked of the kernel, then released). */
@@ -101,6 +99,11 @@ async function waitForPort(port: number, timeoutMs: number, child: ChildProcess)
  * settings docs/operations.md recommends, in a temporary directory.
  */
 export async function startMosquitto(): Promise<TestMosquitto> {
+  if (!fs.existsSync(MOSQUITTO_BIN) || !fs.existsSync(DYNSEC_PLUGIN)) {
+    throw new Error(
+      `Mosquitto 2 with its dynamic-security plugin is needed (${MOSQUITTO_BIN}); bash .ci/run installs it`,
+    );
+  }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldlink-mosquitto-'));
   const port = await freePort();
   const adminUsername = 'fieldlink';
@@ -162,6 +165,7 @@ export async function startMosquitto(): Promise<TestMosquitto> {
       await stopWith('SIGTERM');
       fs.rmSync(dir, { recursive: true, force: true });
     },
+    pid: () => child?.pid ?? null,
     log: () => {
       try {
         return fs.readFileSync(path.join(dir, 'mosquitto.log'), 'utf8');

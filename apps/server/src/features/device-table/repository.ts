@@ -26,14 +26,27 @@ export function groupsUnder(db: Kysely<Database>, paths: readonly string[]) {
     .execute();
 }
 
+/** Devices per group, for the groups given (groups without devices are left out). */
+export async function deviceCountsByGroup(db: Kysely<Database>, groupIds: readonly string[]) {
+  if (groupIds.length === 0) return new Map<string, number>();
+  const rows = await db
+    .selectFrom('devices')
+    .select(['group_id', (eb) => eb.fn.countAll<number | string>().as('count')])
+    .where('group_id', 'in', groupIds)
+    .groupBy('group_id')
+    .execute();
+  return new Map(rows.map((row) => [row.group_id, Number(row.count)]));
+}
+
 /**
- * One page of the devices at or beneath the attachment points, in id order after `afterId`: paging
- * by key keeps each statement short, so a 100,000-device read does not hold the (synchronous) SQLite
- * driver, or a PostgreSQL connection, for the whole read.
+ * The table's columns of the devices in some groups, by id. The service asks for a few thousand
+ * devices at a time, group by group: each statement then reads only its own devices through the
+ * group index, where paging by id across the whole scope made PostgreSQL read every device of the
+ * scope again for each page.
  */
-export function deviceTablePage(db: Kysely<Database>, paths: readonly string[], afterId: string | null, limit: number) {
-  if (paths.length === 0) return Promise.resolve([]);
-  let query = db
+export function devicesInGroups(db: Kysely<Database>, groupIds: readonly string[]) {
+  if (groupIds.length === 0) return Promise.resolve([]);
+  return db
     .selectFrom('devices')
     .innerJoin('groups', 'groups.id', 'devices.group_id')
     .select([
@@ -64,12 +77,12 @@ export function deviceTablePage(db: Kysely<Database>, paths: readonly string[], 
       'devices.created_at',
       'groups.path',
     ])
-    .where((eb) => underAnyPath(eb, paths));
-  if (afterId !== null) query = query.where('devices.id', '>', afterId);
-  return query.orderBy('devices.id').limit(limit).execute();
+    .where('devices.group_id', 'in', groupIds)
+    .orderBy('devices.id')
+    .execute();
 }
 
-export type DeviceTableRow = Awaited<ReturnType<typeof deviceTablePage>>[number];
+export type DeviceTableRow = Awaited<ReturnType<typeof devicesInGroups>>[number];
 
 /** Count of pending (queued, not yet delivered) messages per device in scope that has any. */
 export async function pendingMessageCounts(

@@ -19,9 +19,17 @@ import { toMillis } from '@fieldlink/domain/timestamps';
 import type { Database } from '../../db/schema';
 import { inScope } from '../session/access';
 import type { UserContext } from '../session/user-context';
-import { deviceTablePage, groupsUnder, mutedThingNames, pendingMessageCounts, type DeviceTableRow } from './repository';
+import {
+  deviceCountsByGroup,
+  devicesInGroups,
+  groupsUnder,
+  mutedThingNames,
+  pendingMessageCounts,
+  type DeviceTableRow,
+} from './repository';
 
 const gzipAsync = promisify(gzip);
+const MAX_GROUPS_PER_STATEMENT = 1000;
 
 /** A built table: its validator and its body, gzip-compressed (about a fifth of the JSON). */
 export interface BuiltDeviceTable {
@@ -37,8 +45,12 @@ export interface DeviceTableOptions {
   maxAgeMs?: number;
   /** Built tables kept (one per caller and scope). */
   maxEntries?: number;
-  /** Devices read per statement. */
+  /** Devices read per statement (about: groups are not split). */
   pageSize?: number;
+  /** Serve an expired table while a new one is built (default true). */
+  revalidateInBackground?: boolean;
+  /** A table is kept at least this many times as long as it took to build (default 10). */
+  buildCostFactor?: number;
 }
 
 function json<T>(text: string | null, fallback: T): T {
@@ -52,6 +64,16 @@ function json<T>(text: string | null, fallback: T): T {
 
 const finite = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 const textOrNull = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+const CODE_FIELD = /"code"\s*:\s*"([^"]*)"/g;
+
+/**
+ * The channel count (codes starting with `c`) read from the stored channels JSON without parsing
+ * it: at 100,000 devices, parsing every channel list costs more than the rest of a row.
+ */
+function channelCountOf(channels: string): number {
+  return countChannels(Array.from(channels.matchAll(CODE_FIELD), (match) => match[1] ?? ''));
+}
 
 /** Column arrays of the answer, filled one device at a time. */
 class TableColumns {
@@ -70,7 +92,6 @@ class TableColumns {
     const location = json<{ lat?: unknown; lng?: unknown; address?: unknown } | null>(row.location, null);
     const status = json<{ sp?: unknown }>(row.status, {});
     const timeDate = json<{ tzName?: unknown } | null>(row.time_date, null);
-    const channels = json<{ code?: unknown }[]>(row.channels, []);
     const healthTime = finite(health.t);
 
     const text: Record<DeviceTableTextField, string | null> = {
@@ -105,7 +126,7 @@ class TableColumns {
       lastConnection: row.last_connection === null ? null : Number(row.last_connection),
       lastDisconnection: row.last_disconnection === null ? null : Number(row.last_disconnection),
       createdAt: Number(row.created_at),
-      channelCount: countChannels(channels.map((channel) => String(channel.code ?? ''))),
+      channelCount: channelCountOf(row.channels),
       lat: finite(location?.lat),
       lng: finite(location?.lng),
       signal: finite(health.signal),
@@ -128,17 +149,31 @@ class TableColumns {
   }
 }
 
+interface CacheEntry {
+  /** The last table built (or the first build, still running). */
+  table: Promise<BuiltDeviceTable>;
+  builtAt: number;
+  /** How long the last build took: a table that is costly to build is kept longer. */
+  buildMs: number;
+  refreshing: boolean;
+}
+
 /**
  * The device table call (core §2): the caller's devices in the compact columnar form of
- * `@fieldlink/api/device-table`. A table of 100,000 devices takes a second or so to read and
- * encode, so a built table is kept for a few seconds per caller and scope and validated with an
- * ETag; a browser that already holds it gets 304 and no body.
+ * `@fieldlink/api/device-table`. A table of 100,000 devices takes a few seconds to read and encode,
+ * so a built table is kept per scope (and mute list) and validated with an ETag: a browser that holds
+ * it gets 304 and no body. Once it is older than its age limit the next call still gets it at once
+ * while a new one is built (stale-while-revalidate), so only the very first call of a scope waits.
+ * The age limit is ten times the last build's duration, at least `maxAgeMs`: building tables never
+ * takes more than a tenth of the server's time.
  */
 export class DeviceTableService {
-  private readonly cache = new Map<string, { builtAt: number; table: Promise<BuiltDeviceTable> }>();
+  private readonly cache = new Map<string, CacheEntry>();
   private readonly maxAgeMs: number;
   private readonly maxEntries: number;
   private readonly pageSize: number;
+  private readonly revalidateInBackground: boolean;
+  private readonly buildCostFactor: number;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -147,26 +182,60 @@ export class DeviceTableService {
     this.maxAgeMs = options.maxAgeMs ?? 10_000;
     this.maxEntries = options.maxEntries ?? 8;
     this.pageSize = options.pageSize ?? 5000;
+    this.revalidateInBackground = options.revalidateInBackground ?? true;
+    this.buildCostFactor = options.buildCostFactor ?? 10;
   }
 
   /** The caller's table, built or from the cache. */
   async table(user: UserContext): Promise<BuiltDeviceTable> {
-    // The mute flags are the caller's own, so a mute or unmute must show at once: it is part of the key.
+    // Callers with the same attachment points and mute list see the same table and share it. The
+    // mute flags are the caller's own, so a mute or unmute shows at once: the list is part of the key.
     const muted = await mutedThingNames(this.db, user.id);
-    const key = JSON.stringify([user.id, user.attachmentPoints.map((point) => point.path), muted]);
+    const key = JSON.stringify([user.attachmentPoints.map((point) => point.path), muted]);
+    const entry = this.cache.get(key);
     const now = Date.now();
-    const cached = this.cache.get(key);
-    if (cached && now - cached.builtAt < this.maxAgeMs) return cached.table;
+    if (entry && now - entry.builtAt < Math.max(this.maxAgeMs, this.buildCostFactor * entry.buildMs))
+      return entry.table;
+    if (entry && this.revalidateInBackground) {
+      if (!entry.refreshing) {
+        entry.refreshing = true;
+        this.start(key, user, muted).catch(() => (entry.refreshing = false));
+      }
+      return entry.table;
+    }
+    return this.start(key, user, muted);
+  }
+
+  private start(key: string, user: UserContext, muted: string): Promise<BuiltDeviceTable> {
+    const started = Date.now();
     const table = this.build(user, new Set(json<string[]>(muted, [])));
+    const fresh: CacheEntry = { table, builtAt: started, buildMs: 0, refreshing: false };
+    const previous = this.cache.get(key);
+    // A first build is shared by every call that comes while it runs; a rebuild replaces the entry
+    // only once it is done, so the old table is served until then.
+    if (!previous || !previous.refreshing) this.remember(key, fresh);
+    return table.then(
+      (built) => {
+        fresh.buildMs = Date.now() - started;
+        fresh.table = Promise.resolve(built);
+        this.remember(key, fresh);
+        return built;
+      },
+      (error: unknown) => {
+        // A failed build is not kept: the next call tries again.
+        if (this.cache.get(key) === fresh) this.cache.delete(key);
+        throw error;
+      },
+    );
+  }
+
+  private remember(key: string, entry: CacheEntry): void {
     this.cache.delete(key);
-    this.cache.set(key, { builtAt: now, table });
-    // A failed build is not kept: the next call tries again.
-    table.catch(() => this.cache.get(key)?.table === table && this.cache.delete(key));
+    this.cache.set(key, entry);
     for (const oldest of this.cache.keys()) {
       if (this.cache.size <= this.maxEntries) break;
       this.cache.delete(oldest);
     }
-    return table;
   }
 
   /** The answer itself, as an object (tests, and callers that do not need the encoded body). */
@@ -180,18 +249,16 @@ export class DeviceTableService {
     const pending = await pendingMessageCounts(this.db, paths);
     const columns = new TableColumns();
     let count = 0;
-    for (let afterId: string | null = null; ;) {
-      const page: DeviceTableRow[] = await deviceTablePage(this.db, paths, afterId, this.pageSize);
-      for (const row of page) {
+    for (const chunk of await this.groupChunks(groups.map((group) => group.id))) {
+      const rows: DeviceTableRow[] = await devicesInGroups(this.db, chunk);
+      for (const row of rows) {
         const group = groupIndex.get(row.group_id);
-        // The query already keeps to the scope; this check is the same rule the other calls apply.
+        // The groups are the caller's already; this check is the same rule the other calls apply.
         if (group === undefined || !inScope(user, row.path)) continue;
         columns.add(row, group, muted.has(row.thing_name), pending.get(row.id) ?? 0);
         count += 1;
       }
-      if (page.length < this.pageSize) break;
-      afterId = page[page.length - 1]!.id;
-      // Let other requests and ingest run between pages.
+      // Let other requests and ingest run between statements.
       await new Promise((resolve) => setImmediate(resolve));
     }
     return {
@@ -204,6 +271,33 @@ export class DeviceTableService {
       ) as DeviceTableAnswer['text'],
       numbers: columns.numbers,
     };
+  }
+
+  /**
+   * The groups in runs of at most `pageSize` devices (and 1,000 groups, within every driver's limit
+   * of statement parameters). A group holding more devices than that is read on its own.
+   */
+  private async groupChunks(groupIds: readonly string[]): Promise<string[][]> {
+    const counts = new Map<string, number>();
+    for (let start = 0; start < groupIds.length; start += MAX_GROUPS_PER_STATEMENT) {
+      const part = groupIds.slice(start, start + MAX_GROUPS_PER_STATEMENT);
+      for (const [id, count] of await deviceCountsByGroup(this.db, part)) counts.set(id, count);
+    }
+    const chunks: string[][] = [];
+    let chunk: string[] = [];
+    let devices = 0;
+    for (const id of groupIds) {
+      const count = counts.get(id) ?? 0;
+      if (count === 0) continue;
+      if (chunk.length > 0 && (devices + count > this.pageSize || chunk.length >= MAX_GROUPS_PER_STATEMENT)) {
+        chunks.push(chunk);
+        [chunk, devices] = [[], 0];
+      }
+      chunk.push(id);
+      devices += count;
+    }
+    if (chunk.length > 0) chunks.push(chunk);
+    return chunks;
   }
 
   private async build(user: UserContext, muted: ReadonlySet<string>): Promise<BuiltDeviceTable> {

@@ -1,4 +1,5 @@
-import { useCallback, useDeferredValue, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { DEVICE_COLUMNS } from '@fieldlink/domain/device-columns';
 import type { DeviceFilter } from '@fieldlink/domain/device-filter';
 import { Button } from '../../../components/ui/button';
 import { CloseIcon, DeviceIcon, RefreshIcon } from '../../../components/ui/icons';
@@ -14,7 +15,7 @@ import { presentationsOf } from '../model/columns';
 import { csvFileName, tableCsv } from '../model/csv-export';
 import { describeFilter } from '../model/filter-text';
 import { nextSort } from '../model/table-settings';
-import { TableIndex } from '../model/table-view';
+import { tableIndexOf } from '../model/table-view';
 import { ColumnChooser } from './column-chooser';
 import { FilterEditor } from './filter-editor';
 import { ColumnsIcon, DownloadIcon, FilterIcon } from './table-icons';
@@ -55,9 +56,12 @@ export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
 
   // Typing in a filter stays responsive: the table follows a moment later if filtering takes a while.
   const appliedFilters = useDeferredValue(filters);
+  // The same for a sort: the header shows the new sort at once, the rows follow when sorted (a column
+  // whose order is not built yet takes longer than a frame).
+  const appliedSort = useDeferredValue(sort);
   const data = table.data;
-  const index = useMemo(() => (data ? new TableIndex(data) : null), [data]);
-  const view = useMemo(() => index?.view(appliedFilters, sort) ?? null, [index, appliedFilters, sort]);
+  const index = useMemo(() => (data ? tableIndexOf(data) : null), [data]);
+  const view = useMemo(() => index?.view(appliedFilters, appliedSort) ?? null, [index, appliedFilters, appliedSort]);
   const columns = useMemo(() => presentationsOf(columnKeys), [columnKeys]);
   const chips = useMemo(
     () =>
@@ -72,6 +76,31 @@ export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
     320,
     `${filtersOpen}:${filters.length}:${chips.length}:${selected.size > 0}`,
   );
+
+  // Every column's sorted order is built while the page is idle, the shown columns first, one column
+  // per idle period: a click on a header then costs a pass over the rows rather than a sort of them.
+  useEffect(() => {
+    if (!index) return;
+    const shown = new Set(columnKeys);
+    const pending = [
+      ...columnKeys,
+      ...DEVICE_COLUMNS.map((column) => column.key).filter((key) => !shown.has(key)),
+    ].filter((key) => !index.hasOrder(key));
+    let handle = 0;
+    const next = () => {
+      const key = pending.shift();
+      if (key === undefined) return;
+      handle = requestIdleCallback(
+        () => {
+          index.prepareOrder(key, shown.has(key));
+          next();
+        },
+        { timeout: 10_000 },
+      );
+    };
+    next();
+    return () => cancelIdleCallback(handle);
+  }, [index, columnKeys]);
 
   const onSort = useCallback((key: string) => setSort(nextSort(sort, key)), [sort, setSort]);
   const onToggleRow = useCallback(
@@ -143,10 +172,12 @@ export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
       <header className="dt-header">
         <div className="dt-header__title">
           <h1>Devices</h1>
-          <p className="dt-muted" data-testid="device-count">
-            {shown === data.count
-              ? `${countFormat.format(data.count)} devices`
-              : `${countFormat.format(shown)} of ${countFormat.format(data.count)} devices`}
+          <p className="dt-muted">
+            <span data-testid="device-count">
+              {shown === data.count
+                ? `${countFormat.format(data.count)} devices`
+                : `${countFormat.format(shown)} of ${countFormat.format(data.count)} devices`}
+            </span>
             <span className="dt-header__age">
               updated {formatAge(data.generatedAt, Date.now())}
               <button
@@ -249,7 +280,8 @@ export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
           onToggleRow={onToggleRow}
           onToggleAll={onToggleAll}
           height={height}
-          scrollResetKey={JSON.stringify([appliedFilters, sort])}
+          busy={appliedFilters !== filters || appliedSort !== sort}
+          scrollResetKey={JSON.stringify([appliedFilters, appliedSort])}
         />
         {shown === 0 && (
           <div className="dt-no-match">

@@ -59,14 +59,3 @@ export const SortableIcon = (p: IconProps) => (
     <path d="m7 9 5-5 5 5M7 15l5 5 5-5" />
   </Icon>
 );
-
-export const GripIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <circle cx="9" cy="6" r="1" />
-    <circle cx="15" cy="6" r="1" />
-    <circle cx="9" cy="12" r="1" />
-    <circle cx="15" cy="12" r="1" />
-    <circle cx="9" cy="18" r="1" />
-    <circle cx="15" cy="18" r="1" />
-  </Icon>
-);

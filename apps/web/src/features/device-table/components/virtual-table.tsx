@@ -23,6 +23,8 @@ export interface VirtualTableProps {
   onToggleRow: (id: string) => void;
   onToggleAll: () => void;
   height: number;
+  /** True while the rows shown lag behind the sort or filters asked for. */
+  busy: boolean;
   /** Changes when the order or the filters change: the table then scrolls back to the top. */
   scrollResetKey: string;
 }
@@ -51,6 +53,7 @@ export function VirtualTable({
   onToggleRow,
   onToggleAll,
   height,
+  busy,
   scrollResetKey,
 }: VirtualTableProps) {
   const scroller = useRef<HTMLDivElement>(null);
@@ -106,8 +109,9 @@ export function VirtualTable({
   return (
     <div
       ref={scroller}
-      className="dt-scroller"
+      className={`dt-scroller${busy ? ' is-busy' : ''}`}
       style={{ height }}
+      aria-busy={busy}
       onScroll={onScroll}
       role="table"
       aria-label="Devices"

@@ -138,7 +138,7 @@ const WIDTHS: Record<string, number> = {
   name: 240,
   id: 300,
   thingName: 160,
-  isConnected: 170,
+  isConnected: 210,
   site: 150,
   groupPath: 280,
   address: 260,

@@ -4,13 +4,7 @@ import {
   type DeviceFilter,
   type FilterSource,
 } from '@fieldlink/domain/device-filter';
-import {
-  sortKeyOf,
-  sortKeyText,
-  type CellValue,
-  type SortDirection,
-  type SortKey,
-} from '@fieldlink/domain/device-sort';
+import { sortKeyOf, sortKeyText, type CellValue, type SortDirection } from '@fieldlink/domain/device-sort';
 import { COLUMN_PRESENTATIONS, type ColumnContext } from './columns';
 import type { DeviceTableData } from './table-data';
 
@@ -41,6 +35,21 @@ const contextKey = (context: ColumnContext): string =>
   context.distanceFrom
     ? `${context.distanceFrom.centre.lat},${context.distanceFrom.centre.lng},${context.distanceFrom.unit}`
     : '';
+
+const indexes = new WeakMap<DeviceTableData, TableIndex>();
+
+/**
+ * The index of a table, kept as long as the table itself: leaving the page and coming back, or a
+ * refresh that answers 304, keeps every order already built.
+ */
+export function tableIndexOf(data: DeviceTableData): TableIndex {
+  let index = indexes.get(data);
+  if (!index) {
+    index = new TableIndex(data);
+    indexes.set(data, index);
+  }
+  return index;
+}
 
 /**
  * Sort and filter over one decoded table, with what is worth keeping between interactions: each
@@ -105,40 +114,47 @@ export class TableIndex {
     const column = COLUMN_PRESENTATIONS.get(key);
     const cells = this.cells(key, context);
     const count = this.data.count;
-    const keys = new Array<SortKey | null>(count);
-    // Repeated values (firmware, site, model) are keyed once.
-    const memo = new Map<string, SortKey | null>();
+    // One comparable value per row: a number, or a text that orders under plain string comparison
+    // (`sortKeyText`), or null for an empty cell. Repeated values (firmware, site, model) are keyed once.
+    const keys = new Array<number | string | null>(count);
+    const memo = new Map<unknown, number | string | null>();
+    const keyOf = (cell: (typeof cells)[number]): number | string | null => {
+      const key = column ? sortKeyOf(column.type, cell) : null;
+      return key === null || typeof key === 'number' ? key : sortKeyText(key);
+    };
     for (let row = 0; row < count; row += 1) {
       const cell = cells[row];
-      if (typeof cell === 'string') {
-        let key = memo.get(cell);
-        if (key === undefined) {
-          key = column ? sortKeyOf(column.type, cell) : null;
-          memo.set(cell, key);
-        }
-        keys[row] = key;
-      } else keys[row] = column ? sortKeyOf(column.type, cell) : null;
+      if (typeof cell === 'object' && cell !== null) {
+        keys[row] = keyOf(cell);
+        continue;
+      }
+      let key = memo.get(cell);
+      if (key === undefined && !memo.has(cell)) {
+        key = keyOf(cell);
+        // Mostly distinct values (names, serials) gain nothing from the memo: stop filling it.
+        if (memo.size < 4096) memo.set(cell, key);
+      }
+      keys[row] = key ?? null;
     }
     const filledRows: number[] = [];
     const emptyRows: number[] = [];
     for (let row = 0; row < count; row += 1) (keys[row] === null ? emptyRows : filledRows).push(row);
     let sorted: Int32Array;
-    const numeric = filledRows.length === 0 || typeof keys[filledRows[0]!] === 'number';
-    if (numeric) {
+    if (filledRows.length === 0 || typeof keys[filledRows[0]!] === 'number') {
       const values = new Float64Array(count);
       for (const row of filledRows) values[row] = keys[row] as number;
       sorted = Int32Array.from(filledRows).sort((a, b) => values[a]! - values[b]! || a - b);
     } else {
-      // Text keys sorted by the engine's own string comparison (no JavaScript comparator): the row
-      // number, fixed-width after a U+0000, keeps ties in row order.
+      // Sorted by the engine's own string comparison (no JavaScript comparator): the row number,
+      // fixed-width after a U+0000, keeps ties in row order.
       const width = String(count).length;
-      const tagged = filledRows.map((row) => `${sortKeyText(keys[row]!)}\u0000${String(row).padStart(width, '0')}`);
+      const tagged = filledRows.map((row) => `${keys[row] as string}\u0000${String(row).padStart(width, '0')}`);
       tagged.sort();
       sorted = Int32Array.from(tagged, (entry) => Number(entry.slice(entry.length - width)));
     }
     const runStarts = new Uint8Array(sorted.length);
     for (let i = 0; i < sorted.length; i += 1) {
-      runStarts[i] = i === 0 || !sameKey(keys[sorted[i - 1]!]!, keys[sorted[i]!]!) ? 1 : 0;
+      runStarts[i] = i === 0 || keys[sorted[i - 1]!] !== keys[sorted[i]!] ? 1 : 0;
     }
     const rows = new Int32Array(count);
     rows.set(sorted);
@@ -146,6 +162,22 @@ export class TableIndex {
     const order = { rows, filled: sorted.length, runStarts };
     this.orderCache.set(cacheKey, order);
     return order;
+  }
+
+  /** True when the ascending order of a column is built (a sort by it costs one pass). */
+  hasOrder(key: string): boolean {
+    return this.orderCache.has(key);
+  }
+
+  /**
+   * Builds a column's order ahead of need, in idle time. The cells read for it are let go unless the
+   * column is shown (they are read again if it is filtered on or exported).
+   */
+  prepareOrder(key: string, keepCells = true): void {
+    if (key === 'distance' || this.orderCache.has(key)) return;
+    const hadCells = this.cellCache.has(key);
+    this.ascending(key, { distanceFrom: null });
+    if (!keepCells && !hadCells) this.cellCache.delete(key);
   }
 
   /** All rows in the order of a sort: empty values last in either direction, ties in row order. */
@@ -184,11 +216,6 @@ export class TableIndex {
     }
     return { rows: rows.subarray(0, shown), filter, context };
   }
-}
-
-function sameKey(a: SortKey, b: SortKey): boolean {
-  if (typeof a !== 'object' || typeof b !== 'object') return a === b;
-  return a.length === b.length && a.every((part, index) => part === b[index]);
 }
 
 /** A source with no rows, to read the filters' distance centre before the real source exists. */
