@@ -1,8 +1,10 @@
 /** Line icons drawn on a 24-unit grid (stroke 2), sized by the `size` prop and coloured by currentColor. */
 import type { ReactNode, SVGProps } from 'react';
-type IconProps = Omit<SVGProps<SVGSVGElement>, 'children'> & { size?: number };
+/** Props of every icon: SVG attributes and a pixel size. */
+export type IconProps = Omit<SVGProps<SVGSVGElement>, 'children'> & { size?: number };
 
-function Icon({ size = 18, children, ...props }: IconProps & { children: ReactNode }) {
+/** The shell every line icon is drawn in; features draw their own icons with it. */
+export function Icon({ size = 18, children, ...props }: IconProps & { children: ReactNode }) {
   return (
     <svg
       width={size}

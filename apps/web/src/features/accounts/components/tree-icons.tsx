@@ -1,31 +1,8 @@
-import type { ReactNode, SVGProps } from 'react';
 import type { TreeItemKind } from '@fieldlink/domain/tree-menu';
-import { DashboardIcon, DeviceIcon, UserIcon } from '../../../components/ui/icons';
+import { DashboardIcon, DeviceIcon, Icon, UserIcon, type IconProps } from '../../../components/ui/icons';
 
 // The account tree's icon per item kind (specification core §3), drawn like the kit's icons: a
 // 24-unit grid, stroke 2, currentColor.
-
-type IconProps = Omit<SVGProps<SVGSVGElement>, 'children'> & { size?: number };
-
-function Icon({ size = 18, children, ...props }: IconProps & { children: ReactNode }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      {...props}
-    >
-      {children}
-    </svg>
-  );
-}
 
 export const BuildingIcon = (p: IconProps) => (
   <Icon {...p}>
