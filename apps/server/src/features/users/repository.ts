@@ -51,19 +51,6 @@ export function pendingInvitationsOf(db: Kysely<Database>, email: string) {
     .execute();
 }
 
-/** Unused invitations at any of the paths. */
-export function pendingInvitationsAt(db: Kysely<Database>, paths: readonly string[]) {
-  return paths.length === 0
-    ? Promise.resolve([])
-    : db
-        .selectFrom('invitations')
-        .select(['email', 'path', 'expires_at'])
-        .where('path', 'in', paths)
-        .where('used_at', 'is', null)
-        .orderBy('email')
-        .execute();
-}
-
 export function insertInvitation(db: Kysely<Database>, invitation: InvitationsTable) {
   return db.insertInto('invitations').values(invitation).execute();
 }
