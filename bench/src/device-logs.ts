@@ -1,8 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { sql, type Kysely } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../apps/server/src/app';
@@ -13,6 +8,7 @@ import type { UserContext } from '../../apps/server/src/features/session/user-co
 import { seedDemo } from '../../apps/server/src/seed/seed';
 import type { Benchmark, BenchOptions, BenchSection, BenchTable, StorageDialect } from './benchmark';
 import { formatCount, formatMs } from './format';
+import { freshDatabase } from './fresh-database';
 
 /**
  * Server-side downsampling of `GET /device-logs`: a year of 1-minute samples of one channel into
@@ -40,40 +36,6 @@ const WINDOWS: { label: string; minutes: number }[] = [
   { label: '30 days', minutes: 30 * 1440 },
   { label: '1 year', minutes: YEAR_SAMPLES },
 ];
-
-interface Fresh {
-  url: string;
-  label: string;
-  drop(): Promise<void>;
-}
-
-async function freshDatabase(dialect: StorageDialect, postgresUrl: string): Promise<Fresh> {
-  if (dialect === 'sqlite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldlink-bench-logs-'));
-    return {
-      url: path.join(dir, 'fieldlink.db'),
-      label: 'SQLite file (WAL)',
-      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const name = `fieldlink_bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: postgresUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(postgresUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    label: 'PostgreSQL (fresh database)',
-    drop: async () => {
-      const client = new pg.Client({ connectionString: postgresUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
 
 /**
  * A year of minute samples of one channel, written in one statement per dialect (a daily wave, noise
@@ -127,7 +89,7 @@ interface DialectResult {
 }
 
 async function runDialect(dialect: StorageDialect, options: BenchOptions): Promise<DialectResult> {
-  const database = await freshDatabase(dialect, options.postgresUrl);
+  const database = await freshDatabase(dialect, options.postgresUrl, 'logs');
   let app: FastifyInstance | null = null;
   try {
     const config = loadConfig({ DATABASE_URL: database.url, WEB_DIST: '/nonexistent', LOG_LEVEL: 'error' });

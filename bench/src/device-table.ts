@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes, randomUUID } from 'node:crypto';
-import pg from 'pg';
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
@@ -17,6 +16,7 @@ import { seedDemo } from '../../apps/server/src/seed/seed';
 import type { Benchmark, BenchOptions, BenchSection, BenchTable, StorageDialect } from './benchmark';
 import { formatCount, formatMs } from './format';
 import { startMachineCpu, type MachineCpu } from './machine-cpu';
+import { freshDatabase } from './fresh-database';
 
 /**
  * The device table at 100,000 devices (issue 5): a fleet generated straight into a fresh database
@@ -39,40 +39,6 @@ const SCROLL_SECONDS = 3;
 /** Pixels per frame while scrolling: 5,400 px/s, about 135 rows a second, a fast flick. */
 const SCROLL_STEP = 90;
 const VIEWPORT = { width: 1440, height: 900 };
-
-interface Fresh {
-  url: string;
-  label: string;
-  drop(): Promise<void>;
-}
-
-async function freshDatabase(dialect: StorageDialect, postgresUrl: string): Promise<Fresh> {
-  if (dialect === 'sqlite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldlink-bench-table-'));
-    return {
-      url: path.join(dir, 'fieldlink.db'),
-      label: 'SQLite file (WAL)',
-      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const name = `fieldlink_bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: postgresUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(postgresUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    label: 'PostgreSQL (fresh database)',
-    drop: async () => {
-      const client = new pg.Client({ connectionString: postgresUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
 
 /** A small deterministic generator (mulberry32), so every run builds the same fleet. */
 function seededRandom(seed: number): () => number {
@@ -266,7 +232,7 @@ async function timeFetch(url: string, headers: Record<string, string>): Promise<
 }
 
 async function startServer(dialect: StorageDialect, options: BenchOptions) {
-  const database = await freshDatabase(dialect, options.postgresUrl);
+  const database = await freshDatabase(dialect, options.postgresUrl, 'table');
   const webDist = path.resolve(import.meta.dirname, '../../apps/web/dist');
   const config = loadConfig({ DATABASE_URL: database.url, WEB_DIST: webDist, LOG_LEVEL: 'error' });
   const storage = openStorage(config.databaseUrl);
