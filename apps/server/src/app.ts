@@ -105,6 +105,8 @@ export async function buildApp({
     logger,
     // One line per request is noise at info level; LOG_LEVEL=debug shows them.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
+    // Shutdown must not wait on a browser's open connections: pending writes are flushed in onClose.
+    forceCloseConnections: true,
     trustProxy: process.env.TRUST_PROXY === '1',
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -270,7 +272,7 @@ export async function buildApp({
   jobs.start();
 
   // Shutdown order: stop taking frames, write what is pending, then close sockets and storage.
-  app.addHook('preClose', async () => hub.closeAll());
+  app.addHook('preClose', () => hub.closeAll());
   app.addHook('onClose', async () => {
     await broker?.close();
     commands.cancelAll();

@@ -35,6 +35,7 @@ export interface HubLogger {
 export class RealtimeHub {
   private readonly sessions = new Set<Session>();
   private readonly watchers = new Map<string, Set<Session>>();
+  private closing = false;
 
   constructor(
     private readonly devices: DeviceService,
@@ -47,6 +48,11 @@ export class RealtimeHub {
   }
 
   attach(socket: WebSocket, user: UserContext): void {
+    // A browser reconnecting while the server shuts down is turned away, or it would hold the server open.
+    if (this.closing) {
+      socket.close(REALTIME_CLOSE.goingAway, 'Server shutting down');
+      return;
+    }
     const session: Session = { socket, user, subscriptions: new Set() };
     this.sessions.add(session);
     socket.on('message', (data, isBinary) => {
@@ -100,8 +106,19 @@ export class RealtimeHub {
     }
   }
 
-  closeAll(): void {
-    for (const session of this.sessions) session.socket.close(REALTIME_CLOSE.goingAway, 'Server shutting down');
+  /**
+   * Closes every socket for shutdown. A peer that has not answered the close handshake within the
+   * grace period is cut off, so a stalled browser cannot hold the server open.
+   */
+  async closeAll(graceMs = 1000): Promise<void> {
+    this.closing = true;
+    const sockets = [...this.sessions].map((session) => session.socket);
+    for (const socket of sockets) socket.close(REALTIME_CLOSE.goingAway, 'Server shutting down');
+    const deadline = Date.now() + graceMs;
+    while (sockets.some((socket) => socket.readyState !== socket.CLOSED) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    for (const socket of sockets) if (socket.readyState !== socket.CLOSED) socket.terminate();
   }
 
   private detach(session: Session): void {
