@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import { errorBody } from '../http-errors';
+import { tokenFromHeader } from '../security/tokens';
 import type { FieldlinkMetrics } from './fieldlink-metrics';
 
 export interface MetricsPluginOptions {
@@ -10,7 +11,7 @@ export interface MetricsPluginOptions {
 }
 
 function tokenMatches(header: string | undefined, token: string): boolean {
-  const given = Buffer.from(header?.replace(/^Bearer /, '') ?? '');
+  const given = Buffer.from(tokenFromHeader(header) ?? '');
   const expected = Buffer.from(token);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }

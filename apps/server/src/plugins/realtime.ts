@@ -5,6 +5,7 @@ import { REALTIME_PATH, REALTIME_PROTOCOL } from '@fieldlink/api/realtime';
 import type { DeviceBroker } from '../broker/device-broker';
 import type { RealtimeHub } from '../realtime/hub';
 import { errorBody } from '../http-errors';
+import { tokenFromHeader } from '../security/tokens';
 
 export interface RealtimeOptions {
   hub: RealtimeHub;
@@ -62,7 +63,7 @@ export const realtimePlugin = fp<RealtimeOptions>(
           }
           const token =
             tokenFromProtocols(request.headers['sec-websocket-protocol']) ??
-            request.headers.authorization?.replace(/^Bearer /, '') ??
+            tokenFromHeader(request.headers.authorization) ??
             null;
           request.user = await app.userFromToken(token);
           if (!request.user) return reply.code(401).send(errorBody(401, 'Please sign in again.'));

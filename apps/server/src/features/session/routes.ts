@@ -12,6 +12,7 @@ import {
 import { ErrorAnswer, OkAnswer } from '@fieldlink/api/errors';
 import { signedInUser } from '../../plugins/auth';
 import { newId } from '../../security/secrets';
+import { tokenFromHeader } from '../../security/tokens';
 import type { SessionService } from './service';
 
 const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 409: ErrorAnswer, 429: ErrorAnswer };
@@ -97,7 +98,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => {
       // The crash screen may show before sign-in: a token is used when present, never required.
-      const user = await app.userFromToken(request.headers.authorization?.replace(/^Bearer /, '') ?? null);
+      const user = await app.userFromToken(tokenFromHeader(request.headers.authorization));
       request.log.warn({ userId: user?.id, error: request.body.error }, 'Web client crash reported');
       await app.storage.db
         .insertInto('event_log')
