@@ -1,3 +1,4 @@
+import { normaliseEmail } from '@fieldlink/domain/email';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../../components/ui/button';
@@ -5,7 +6,7 @@ import { InlineAlert } from '../../../components/ui/inline-alert';
 import { TextField } from '../../../components/ui/text-field';
 import { currentSubdomain } from '../../../lib/subdomain';
 import { useEmailResetCodeMutation } from '../api/post-email-reset-code';
-import { failureMessage, normaliseEmail, RESET_LINK_FAILED } from '../model/session-messages';
+import { failureMessage, RESET_LINK_FAILED } from '../model/session-messages';
 import { AuthLayout } from './auth-layout';
 
 export function ForgotPasswordPage() {

@@ -1,12 +1,13 @@
+import { normaliseEmail } from '@fieldlink/domain/email';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { MailIcon } from '../../../components/ui/icons';
 import { InlineAlert } from '../../../components/ui/inline-alert';
-import { TextField } from '../../../components/ui/text-field';
 import { usePasswordResetMutation } from '../api/post-password-reset';
-import { failureMessage, normaliseEmail, PASSWORD_UPDATE_FAILED } from '../model/session-messages';
+import { failureMessage, PASSWORD_UPDATE_FAILED } from '../model/session-messages';
 import { AuthLayout } from './auth-layout';
+import { NewPasswordField } from './new-password-field';
 
 /** Opened from the mailed link `/reset-password?email=...&code=...`. */
 export function ResetPasswordPage() {
@@ -52,13 +53,10 @@ export function ResetPasswordPage() {
           <MailIcon size={17} />
           {email}
         </div>
-        <TextField
+        <NewPasswordField
           label="New password"
-          type="password"
-          autoComplete="new-password"
           value={password}
           onChange={(e) => setPassword(e.target.value)}
-          hint="At least 10 characters. A short phrase is easier to remember and harder to guess."
           autoFocus
         />
         {error && <InlineAlert tone="error">{error}</InlineAlert>}

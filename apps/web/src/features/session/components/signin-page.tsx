@@ -1,3 +1,4 @@
+import { normaliseEmail } from '@fieldlink/domain/email';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
@@ -5,7 +6,7 @@ import { InlineAlert } from '../../../components/ui/inline-alert';
 import { TextField } from '../../../components/ui/text-field';
 import { storeToken } from '../../../lib/session-token';
 import { useSigninMutation } from '../api/post-signin';
-import { normaliseEmail, signinErrorMessage } from '../model/session-messages';
+import { signinErrorMessage } from '../model/session-messages';
 import { AuthLayout } from './auth-layout';
 
 export function SigninPage() {

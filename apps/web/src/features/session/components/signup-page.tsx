@@ -1,3 +1,4 @@
+import { normaliseEmail } from '@fieldlink/domain/email';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/button';
@@ -6,8 +7,9 @@ import { InlineAlert } from '../../../components/ui/inline-alert';
 import { TextField } from '../../../components/ui/text-field';
 import { storeToken } from '../../../lib/session-token';
 import { useSignupMutation } from '../api/post-signup';
-import { failureMessage, normaliseEmail, SIGNUP_FAILED } from '../model/session-messages';
+import { failureMessage, SIGNUP_FAILED } from '../model/session-messages';
 import { AuthLayout } from './auth-layout';
+import { NewPasswordField } from './new-password-field';
 
 /** Opened from an invitation `/signup?code=...&email=...`. */
 export function SignupPage() {
@@ -74,14 +76,7 @@ export function SignupPage() {
             onChange={(e) => setLastName(e.target.value)}
           />
         </div>
-        <TextField
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          hint="At least 10 characters."
-        />
+        <NewPasswordField label="Password" value={password} onChange={(e) => setPassword(e.target.value)} />
         {error && <InlineAlert tone="error">{error}</InlineAlert>}
         <Button
           type="submit"

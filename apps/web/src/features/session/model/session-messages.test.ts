@@ -1,12 +1,7 @@
+import { normaliseEmail } from '@fieldlink/domain/email';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lib/api-client';
-import {
-  failureMessage,
-  normaliseEmail,
-  RESET_LINK_FAILED,
-  signinErrorMessage,
-  SIGNUP_FAILED,
-} from './session-messages';
+import { failureMessage, RESET_LINK_FAILED, signinErrorMessage, SIGNUP_FAILED } from './session-messages';
 
 describe('session messages', () => {
   it.each([

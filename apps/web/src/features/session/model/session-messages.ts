@@ -8,9 +8,6 @@ export const PASSWORD_UPDATE_FAILED = 'Error updating password';
 export const RESET_LINK_FAILED = 'Error requesting reset link.';
 export const CONNECTION_FAILED = 'Error during connection.';
 
-/** Sign-in trims and lowercases the e-mail (specification §5). */
-export const normaliseEmail = (email: string) => email.trim().toLowerCase();
-
 /**
  * The sign-in failure text. Wrong credentials always read "Bad Login Info", whatever the server
  * says, so the form never tells which of e-mail or password was wrong; only a rate limit differs.
