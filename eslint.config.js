@@ -7,7 +7,18 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import globals from 'globals';
 
-const webFeatures = ['session', 'shell', 'devices', 'device-table', 'accounts', 'dash', 'scenes', 'placeholders'];
+const webFeatures = [
+  'session',
+  'shell',
+  'devices',
+  'device-table',
+  'accounts',
+  'dash',
+  'scenes',
+  'alarms',
+  'ota',
+  'placeholders',
+];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'apps/web/public/**', '**/.scratch/**', '.vitest/**'] },
