@@ -73,3 +73,15 @@ export const WIDGET_DEFAULTS = {
 /** Plot lines on charts (§9): colour and width. */
 export const PLOT_LINE_COLOR = '#CA9D43';
 export const PLOT_LINE_WIDTH = 2;
+
+/** Default grid size of a new widget (§9: w2 h4; a chart is three times as tall; a title w12 h4). */
+export const DEFAULT_WIDGET_SIZE = { w: 2, h: 4 } as const;
+export const CHART_HEIGHT_FACTOR = 3;
+export const TITLE_WIDGET_SIZE = { w: 12, h: 4 } as const;
+
+/** The lg-breakpoint size a new widget of this type gets. */
+export function defaultWidgetSize(type: WidgetType): { w: number; h: number } {
+  if (type === 'chart' || type === 'table') return { w: 6, h: DEFAULT_WIDGET_SIZE.h * CHART_HEIGHT_FACTOR };
+  if (type === 'customText') return { ...TITLE_WIDGET_SIZE };
+  return { ...DEFAULT_WIDGET_SIZE };
+}
