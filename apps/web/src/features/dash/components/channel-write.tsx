@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { parseChannelCode } from '@fieldlink/domain/channels';
 import { Spinner } from '../../../components/ui/spinner';
 import { useLatestValue } from '../../../lib/realtime/use-realtime';
-import { useChannelWrite } from '../hooks/use-channel-write';
+import { useChannelWrite } from '../../../lib/realtime/use-channel-write';
 
 /** Setpoints take a number; relays and flags switch on and off. Other channels are read-only. */
 export function writeKind(code: string): 'number' | 'switch' | null {
