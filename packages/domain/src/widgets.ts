@@ -85,3 +85,287 @@ export function defaultWidgetSize(type: WidgetType): { w: number; h: number } {
   if (type === 'customText') return { ...TITLE_WIDGET_SIZE };
   return { ...DEFAULT_WIDGET_SIZE };
 }
+
+/**
+ * Every grid item is at least this wide, in columns (§5 "forced to a minimum height and width",
+ * values not shown; ours): two columns is the narrowest a gauge or value stays readable at lg
+ * (2/12 of the width); on xxs (2 columns) that is the full width.
+ */
+export const GRID_MIN_W = 2;
+
+/** The column count every default size is given for (lg). */
+const DEFAULT_SIZE_COLUMNS = GRID_BREAKPOINT_COLUMNS.lg;
+
+/** At most this many widgets on one scene (a layout holds at most 200 items per breakpoint). */
+export const MAX_WIDGETS_PER_SCENE = 200;
+/** At most this many scenes in one group (`PUT /scenes/order` names at most 500). */
+export const MAX_SCENES_PER_GROUP = 500;
+
+/** One item of a grid layout (§3): widget id `i`, place and size in grid units. */
+export interface GridLayoutItem {
+  i: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  minH?: number;
+  minW?: number;
+  static?: boolean;
+  moved?: boolean;
+}
+
+/** A grid layout per breakpoint; a breakpoint may be missing. */
+export type GridLayoutSet = Partial<Record<GridBreakpoint, GridLayoutItem[]>>;
+
+/** The account a scene belongs to, as far as §4's read-only rule goes. */
+export interface SceneAccount {
+  /** `brew`, `spray`, `stock`, `filtec`, `filtec moe`, `default`. */
+  appType: string;
+  /** `supplier`, `customer`; `demo` and `investor` are the kinds §4 and core §1 name. */
+  kind: string;
+}
+
+/** App types whose scenes are read-only (§4): the brewing app, and the inventory (stock) app. */
+export const READ_ONLY_SCENE_APP_TYPES: readonly string[] = ['brew', 'stock'];
+/** Account kinds whose scenes are read-only (§4 "certain account kinds", "demo accounts"). */
+export const READ_ONLY_SCENE_ACCOUNT_KINDS: readonly string[] = ['demo', 'investor'];
+/** The answer to a change of a read-only scene. */
+export const READ_ONLY_SCENE_MESSAGE = 'Dashboards of this account are read-only.';
+
+/**
+ * True when the account's scenes may not be changed by anyone (§4): the brewing and inventory app
+ * types, demo (simulation) accounts and investor accounts. Their dashboards are shown, never edited.
+ */
+export function isSceneReadOnly(account: SceneAccount): boolean {
+  return READ_ONLY_SCENE_APP_TYPES.includes(account.appType) || READ_ONLY_SCENE_ACCOUNT_KINDS.includes(account.kind);
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(Math.max(value, min), max);
+}
+
+/** The narrowest an item may be on a breakpoint: {@link GRID_MIN_W}, or every column when fewer. */
+export function gridMinWidth(breakpoint: GridBreakpoint): number {
+  return Math.min(GRID_MIN_W, GRID_BREAKPOINT_COLUMNS[breakpoint]);
+}
+
+/** One item made valid for its breakpoint: minimum size, inside the columns, never static or moved. */
+function normaliseItem(item: GridLayoutItem, breakpoint: GridBreakpoint): GridLayoutItem {
+  const columns = GRID_BREAKPOINT_COLUMNS[breakpoint];
+  const minW = gridMinWidth(breakpoint);
+  const w = clamp(Math.round(item.w), minW, columns);
+  return {
+    i: item.i,
+    x: clamp(Math.round(item.x), 0, columns - w),
+    y: Math.max(0, Math.round(item.y)),
+    w,
+    h: Math.max(Math.round(item.h), GRID_MIN_H),
+    minH: GRID_MIN_H,
+    minW,
+    static: false,
+    moved: false,
+  };
+}
+
+/** The size a new widget of this type gets on a breakpoint: the lg size scaled to its columns. */
+export function widgetSizeAt(type: WidgetType, breakpoint: GridBreakpoint): { w: number; h: number } {
+  const size = defaultWidgetSize(type);
+  const columns = GRID_BREAKPOINT_COLUMNS[breakpoint];
+  const w = clamp(Math.round((size.w * columns) / DEFAULT_SIZE_COLUMNS), gridMinWidth(breakpoint), columns);
+  return { w, h: Math.max(size.h, GRID_MIN_H) };
+}
+
+/** The first free row below every item of a layout. */
+function bottomOf(items: readonly GridLayoutItem[]): number {
+  return items.reduce((bottom, item) => Math.max(bottom, item.y + item.h), 0);
+}
+
+/**
+ * A layout made valid for the scene's widgets (§3, §5), on every breakpoint: items of widgets that
+ * no longer exist are dropped, a widget's second item is dropped, each item gets minH 3, at least
+ * {@link GRID_MIN_W} columns, x + w within the breakpoint's columns, static and moved false. A widget
+ * without an item on a breakpoint is placed below the others there, at its default size, so a stored
+ * layout always places every widget and the grid never has to guess.
+ */
+export function normaliseGridLayout(
+  layouts: GridLayoutSet,
+  widgets: readonly { id: string; type: WidgetType }[],
+): Record<GridBreakpoint, GridLayoutItem[]> {
+  const types = new Map(widgets.map((widget) => [widget.id, widget.type]));
+  const result = {} as Record<GridBreakpoint, GridLayoutItem[]>;
+  for (const breakpoint of GRID_BREAKPOINTS) {
+    const seen = new Set<string>();
+    const items: GridLayoutItem[] = [];
+    for (const item of layouts[breakpoint] ?? []) {
+      if (!types.has(item.i) || seen.has(item.i)) continue;
+      seen.add(item.i);
+      items.push(normaliseItem(item, breakpoint));
+    }
+    for (const widget of widgets) {
+      if (!seen.has(widget.id)) items.push(placedItem(items, widget.id, widget.type, breakpoint));
+      seen.add(widget.id);
+    }
+    result[breakpoint] = items;
+  }
+  return result;
+}
+
+function placedItem(
+  items: readonly GridLayoutItem[],
+  widgetId: string,
+  type: WidgetType,
+  breakpoint: GridBreakpoint,
+): GridLayoutItem {
+  return normaliseItem({ i: widgetId, x: 0, y: bottomOf(items), ...widgetSizeAt(type, breakpoint) }, breakpoint);
+}
+
+/**
+ * The layouts with a new widget placed on every breakpoint: at the left edge, below every existing
+ * item, at the type's default size ({@link defaultWidgetSize}) scaled to the breakpoint's columns.
+ * An item the widget already had is replaced.
+ */
+export function placeNewWidget(
+  layouts: GridLayoutSet,
+  widgetId: string,
+  type: WidgetType,
+): Record<GridBreakpoint, GridLayoutItem[]> {
+  const result = {} as Record<GridBreakpoint, GridLayoutItem[]>;
+  for (const breakpoint of GRID_BREAKPOINTS) {
+    const others = (layouts[breakpoint] ?? []).filter((item) => item.i !== widgetId);
+    result[breakpoint] = [...others, placedItem(others, widgetId, type, breakpoint)];
+  }
+  return result;
+}
+
+/**
+ * A layout for a whole set of widgets at once (a generated or demo dashboard): on every breakpoint
+ * the widgets are laid left to right in the given order, a new row starting when the next one does
+ * not fit; a row is as tall as its tallest widget. A widget may ask for its own lg size (scaled to
+ * each breakpoint's columns like the default sizes).
+ */
+export function flowGridLayout(
+  widgets: readonly { id: string; type: WidgetType; w?: number; h?: number }[],
+): Record<GridBreakpoint, GridLayoutItem[]> {
+  const result = {} as Record<GridBreakpoint, GridLayoutItem[]>;
+  for (const breakpoint of GRID_BREAKPOINTS) {
+    const columns = GRID_BREAKPOINT_COLUMNS[breakpoint];
+    const items: GridLayoutItem[] = [];
+    let x = 0;
+    let y = 0;
+    let rowHeight = 0;
+    for (const widget of widgets) {
+      const size = widgetSizeAt(widget.type, breakpoint);
+      const w =
+        widget.w === undefined
+          ? size.w
+          : clamp(Math.round((widget.w * columns) / DEFAULT_SIZE_COLUMNS), gridMinWidth(breakpoint), columns);
+      const h = Math.max(widget.h ?? size.h, GRID_MIN_H);
+      if (x + w > columns) {
+        x = 0;
+        y += rowHeight;
+        rowHeight = 0;
+      }
+      items.push(normaliseItem({ i: widget.id, x, y, w, h }, breakpoint));
+      x += w;
+      rowHeight = Math.max(rowHeight, h);
+    }
+    result[breakpoint] = items;
+  }
+  return result;
+}
+
+/** The layouts without a widget's items. */
+export function removeWidgetFromLayout(layouts: GridLayoutSet, widgetId: string): GridLayoutSet {
+  return Object.fromEntries(
+    Object.entries(layouts).map(([breakpoint, items]) => [breakpoint, items.filter((item) => item.i !== widgetId)]),
+  ) as GridLayoutSet;
+}
+
+/** The widget fields §3 gives defaults for. */
+export interface WidgetDefaultedFields {
+  name: string;
+  min: number;
+  max: number;
+  switchColors: boolean;
+  activeColor: string;
+  inactiveColor: string;
+}
+
+/**
+ * A widget with §3's defaults filled where a field is missing: min 0, max 100, switchColors false,
+ * activeColor red, inactiveColor grey; a chart without a name is called "Chart". Given fields stay.
+ */
+export function widgetWithDefaults<T extends { type: WidgetType } & Partial<WidgetDefaultedFields>>(
+  widget: T,
+): T & WidgetDefaultedFields {
+  const blankName = widget.name === undefined || widget.name.trim() === '';
+  return {
+    ...widget,
+    name: blankName && widget.type === 'chart' ? WIDGET_DEFAULTS.chartName : (widget.name ?? ''),
+    min: widget.min ?? WIDGET_DEFAULTS.min,
+    max: widget.max ?? WIDGET_DEFAULTS.max,
+    switchColors: widget.switchColors ?? WIDGET_DEFAULTS.switchColors,
+    activeColor: widget.activeColor ?? WIDGET_DEFAULTS.activeColor,
+    inactiveColor: widget.inactiveColor ?? WIDGET_DEFAULTS.inactiveColor,
+  };
+}
+
+/** What a widget must satisfy beyond its shape, or null when it does. */
+export function widgetProblem(widget: {
+  min: number;
+  max: number;
+  yAxis: readonly { name: string; hasFixRange: boolean; min?: number; max?: number }[];
+}): string | null {
+  if (!(widget.min < widget.max)) return 'The minimum must be less than the maximum.';
+  for (const axis of widget.yAxis) {
+    if (!axis.hasFixRange) continue;
+    if (axis.min === undefined || axis.max === undefined) return 'A fixed axis range needs a minimum and a maximum.';
+    if (!(axis.min < axis.max)) return 'The minimum must be less than the maximum.';
+  }
+  return null;
+}
+
+/** A scene name as stored: trimmed, runs of white space made one. An empty name is allowed (§2). */
+export function normaliseSceneName(name: string): string {
+  return name.trim().replace(/\s+/g, ' ');
+}
+
+/**
+ * The route of a scene dashboard (§2): `/dash/{accountId}/{groupId}/{sceneId}`, without the scene
+ * segment when the scene's name is empty (or there is no scene): `/dash/{accountId}/{groupId}`.
+ */
+export function sceneRoute(accountId: string, groupId: string, scene?: { id: string; name: string } | null): string {
+  const base = `/dash/${encodeURIComponent(accountId)}/${encodeURIComponent(groupId)}`;
+  return scene && scene.name.trim() !== '' ? `${base}/${encodeURIComponent(scene.id)}` : base;
+}
+
+/** The list with the item at `from` moved to `to` (both clamped to the list), for drag reordering. */
+export function moveInOrder<T>(items: readonly T[], from: number, to: number): T[] {
+  const result = [...items];
+  if (from < 0 || from >= result.length) return result;
+  const [moved] = result.splice(from, 1);
+  result.splice(clamp(to, 0, result.length), 0, moved as T);
+  return result;
+}
+
+/** A refused scene order: the status and message the server answers. */
+export interface SceneOrderRefusal {
+  status: 400 | 409;
+  message: string;
+}
+
+/**
+ * Why a new scene order cannot be applied, or null when it can (§4 "scene ordering is changed by
+ * supplying scene ids"). The ids must be exactly the group's scenes, each once: a repeated id is a
+ * malformed request (400); a missing or unknown id means the caller's list is stale or names a scene
+ * of another group (409), and nothing is reordered: a partial order would silently shuffle scenes
+ * the caller did not see.
+ */
+export function sceneOrderRefusal(current: readonly string[], requested: readonly string[]): SceneOrderRefusal | null {
+  if (new Set(requested).size !== requested.length) return { status: 400, message: 'A scene is named twice.' };
+  const known = new Set(current);
+  if (requested.length !== current.length || requested.some((id) => !known.has(id))) {
+    return { status: 409, message: 'The dashboards of this group have changed. Reload and try again.' };
+  }
+  return null;
+}

@@ -4,6 +4,7 @@ import { userItemKind } from '@fieldlink/domain/account-tree';
 import { isUnderPath } from '@fieldlink/domain/group-path';
 import { can, type ExtraFlag, type Permission } from '@fieldlink/domain/permissions';
 import type { Database } from '../../db/schema';
+import { sceneNamesOfGroups } from '../scenes/repository';
 import { permissionSubject } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import {
@@ -53,13 +54,17 @@ export class AccountService {
   private async subtree(path: string, showInvitations: boolean): Promise<GroupNode | null> {
     const groups = await groupsUnder(this.db, path);
     const paths = groups.map((group) => group.path);
-    const [devices, users, invitations] = await Promise.all([
+    const [devices, users, invitations, scenes] = await Promise.all([
       devicesInGroups(
         this.db,
         groups.map((group) => group.id),
       ),
       usersAttachedAt(this.db, paths),
       showInvitations ? invitationsAt(this.db, paths) : Promise.resolve([]),
+      sceneNamesOfGroups(
+        this.db,
+        groups.map((group) => group.id),
+      ),
     ]);
     const firstPoints = await firstAttachmentPointsOf(this.db, [...new Set(users.map((user) => user.user_id))]);
     const nodes = new Map<string, GroupNode>();
@@ -102,6 +107,8 @@ export class AccountService {
         channels: channels.map(({ code, name }) => (name === undefined ? { code } : { code, name })),
       });
     }
+    // Each group's scenes (shown as dashboards in the tree) in the group's scene order.
+    for (const scene of scenes) nodes.get(scene.group_id)?.scenes.push({ id: scene.id, name: scene.name });
     for (const user of users) {
       const node = byPath.get(user.path);
       const first = firstPoints.get(user.user_id);

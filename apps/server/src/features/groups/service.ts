@@ -28,6 +28,7 @@ import { inScope, permissionSubject, requireCapability } from '../session/access
 import { attachmentPointsOf, findUserByEmail } from '../session/repository';
 import type { UserContext } from '../session/user-context';
 import { userPermissions } from '../users/mapper';
+import { deleteScenesOfGroups } from '../scenes/repository';
 import {
   accountsWithRootIn,
   attachmentPointsAtOrBelow,
@@ -142,6 +143,8 @@ export class GroupService {
         trx,
         invitations.map((invitation) => invitation.code_hash),
       );
+      // Dashboards live in their group: they go with it (their devices stay, in Trash).
+      await deleteScenesOfGroups(trx, ids);
       await deleteGroups(trx, ids);
       return {
         thingNames: devices.map((device) => device.thing_name),
