@@ -1,0 +1,220 @@
+import type { Kysely } from 'kysely';
+import { evaluateAlarm, type AlarmEvaluation, type AlarmPhase, type AlarmSide } from '@fieldlink/domain/alarms';
+import type { Database, AlarmConfigsTable } from '../../db/schema';
+import type { DeviceEvent, DeviceEvents } from '../../events';
+import type { JobQueue } from '../../jobs/job-queue';
+import { newId } from '../../security/secrets';
+import { toAlarmRecord, toDomainConfig } from './mapper';
+import type { AlarmNotices } from './notices';
+import {
+  clearActiveAlarm,
+  compareAndSetEvaluation,
+  devicesWithAlarmConfigs,
+  insertAlarm,
+  openAlarmsOf,
+  refreshAlarmsHaveBeenRead,
+  resolveAlerts,
+} from './repository';
+
+export interface EvaluatorLogger {
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+/** How often the set of devices with alarms is read again, whatever the events said. */
+const CONFIGURED_REFRESH_MS = 60_000;
+/** Attempts when another instance moves the same channel's state at the same time. */
+const MAX_CAS_ATTEMPTS = 5;
+
+export function evaluationOf(row: AlarmConfigsTable): AlarmEvaluation {
+  return {
+    phase: row.phase as AlarmPhase,
+    side: row.side as AlarmSide | null,
+    since: row.since,
+    lastT: row.last_t,
+  };
+}
+
+/**
+ * Evaluates channel alarms where samples are committed: it listens to the events of frames this
+ * instance stored (`local`), so in a cluster whichever instance ingests a frame evaluates it, and the
+ * state lives in `alarm_configs` (compare-and-set on a version) so the next sample may be evaluated
+ * by another instance. A device without alarms costs one set lookup per frame; the set is read
+ * again when any instance changes a configuration (its `server/alarms` event is relayed) and every
+ * minute.
+ */
+export class AlarmEvaluator {
+  private configured = new Set<string>();
+  private configuredAt = 0;
+  private loading: Promise<void> | null = null;
+  /** One evaluation at a time per device, in the order frames were committed. */
+  private readonly chains = new Map<string, Promise<void>>();
+  private stopListening: (() => void) | null = null;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly events: DeviceEvents,
+    private readonly jobs: JobQueue,
+    private readonly notices: AlarmNotices,
+    private readonly logger: EvaluatorLogger,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.reloadConfigured();
+    this.stopListening = this.events.on((event, origin) => this.onEvent(event, origin));
+  }
+
+  /** Waits for the evaluations under way (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.chains.size > 0) await Promise.all([...this.chains.values()]);
+  }
+
+  async stop(): Promise<void> {
+    this.stopListening?.();
+    await this.idle();
+  }
+
+  /** Reads the set of devices with alarms again (a configuration changed). */
+  async reloadConfigured(): Promise<void> {
+    if (!this.loading) {
+      this.loading = devicesWithAlarmConfigs(this.db)
+        .then((rows) => {
+          this.configured = new Set(rows.map((row) => row.thingName));
+          this.configuredAt = Date.now();
+        })
+        .finally(() => (this.loading = null));
+    }
+    await this.loading;
+  }
+
+  /** Tells browsers watching the device of its open alarms (and other instances, through the relay). */
+  async announce(deviceId: string): Promise<void> {
+    const device = await this.db
+      .selectFrom('devices')
+      .select(['thing_name', 'status'])
+      .where('id', '=', deviceId)
+      .executeTakeFirst();
+    if (!device) return;
+    const open = await openAlarmsOf(this.db, deviceId);
+    this.events.emit({
+      type: 'server/alarms',
+      thingName: device.thing_name,
+      status: JSON.parse(device.status || '{}') as { sp?: number },
+      alarms: open.map(toAlarmRecord),
+    });
+  }
+
+  private onEvent(event: DeviceEvent, origin: 'local' | 'remote'): void {
+    if (event.type === 'server/alarms' && event.alarms !== undefined) {
+      void this.reloadConfigured().catch(() => undefined);
+      return;
+    }
+    if (origin !== 'local') return;
+    if (event.type === 'server/newRawLogs') {
+      if (Date.now() - this.configuredAt > CONFIGURED_REFRESH_MS) void this.reloadConfigured().catch(() => undefined);
+      if (!this.configured.has(event.thingName)) return;
+      this.enqueue(event.thingName, () => this.evaluateLogs(event.thingName, event.logs));
+    } else if (event.type === 'server/connectionState') {
+      this.enqueue(event.thingName, () => this.connectionChanged(event));
+    }
+  }
+
+  private enqueue(thingName: string, work: () => Promise<void>): void {
+    const previous = this.chains.get(thingName) ?? Promise.resolve();
+    const next = previous
+      .then(work)
+      .catch((error: unknown) => this.logger.error({ err: error, thingName }, 'Alarm evaluation failed'))
+      .finally(() => {
+        if (this.chains.get(thingName) === next) this.chains.delete(thingName);
+      });
+    this.chains.set(thingName, next);
+  }
+
+  private async connectionChanged(event: Extract<DeviceEvent, { type: 'server/connectionState' }>): Promise<void> {
+    const device = await this.db
+      .selectFrom('devices')
+      .select('id')
+      .where('thing_name', '=', event.thingName)
+      .executeTakeFirst();
+    if (!device) return;
+    if (!event.isConnected && event.lastDisconnection !== null) {
+      await this.notices.scheduleDisconnection(device.id, event.lastDisconnection);
+    } else if (event.isConnected && event.lastConnection !== null) {
+      await resolveAlerts(this.db, device.id, 'DISCONNECTED', event.lastConnection);
+    }
+  }
+
+  private async evaluateLogs(thingName: string, logs: Record<string, { value: number; t: number }[]>): Promise<void> {
+    const device = await this.db
+      .selectFrom('devices')
+      .select('id')
+      .where('thing_name', '=', thingName)
+      .executeTakeFirst();
+    if (!device) return;
+    let changed = false;
+    for (const [code, samples] of Object.entries(logs)) {
+      for (const sample of samples) {
+        if (await this.evaluateSample(device.id, code, sample)) changed = true;
+      }
+    }
+    if (changed) await this.announce(device.id);
+  }
+
+  /** Runs one sample through a channel's state machine; answers true when an alarm was raised or cleared. */
+  private async evaluateSample(deviceId: string, code: string, sample: { t: number; value: number }): Promise<boolean> {
+    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
+      const outcome = await this.db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom('alarm_configs')
+          .selectAll()
+          .where('device_id', '=', deviceId)
+          .where('code', '=', code)
+          .executeTakeFirst();
+        if (!row) return 'done' as const;
+        const before = evaluationOf(row);
+        const { next, transitions } = evaluateAlarm(before, sample, toDomainConfig(row));
+        // Only a change of phase, side or start is written: a channel at rest costs one read.
+        if (next.phase === before.phase && next.side === before.side && next.since === before.since) {
+          return 'unchanged' as const;
+        }
+        const written = await compareAndSetEvaluation(
+          trx,
+          { deviceId, code, version: row.version },
+          { phase: next.phase, side: next.side, since: next.since, last_t: next.lastT },
+        );
+        if (!written) return 'retry' as const;
+        for (const transition of transitions) {
+          if (transition.kind === 'cleared') {
+            await clearActiveAlarm(trx, deviceId, code, transition.t, transition.value);
+          } else {
+            const id = newId();
+            await insertAlarm(trx, {
+              id,
+              device_id: deviceId,
+              code,
+              side: transition.side,
+              severity: row.severity,
+              threshold: transition.threshold,
+              value: transition.value,
+              raised_at: transition.t,
+              cleared_at: null,
+              cleared_value: null,
+              acknowledged_at: null,
+              acknowledged_by: null,
+              reminders_sent: 0,
+              escalated_at: null,
+            });
+            await this.notices.scheduleForRaised(trx, id, transition.t);
+          }
+        }
+        if (transitions.length > 0) await refreshAlarmsHaveBeenRead(trx, deviceId);
+        return transitions.length > 0 ? ('transitioned' as const) : ('unchanged' as const);
+      });
+      if (outcome === 'retry') continue;
+      if (outcome === 'transitioned') this.jobs.nudge();
+      return outcome === 'transitioned';
+    }
+    this.logger.warn({ deviceId, code }, 'Alarm state kept changing under this instance; sample skipped');
+    return false;
+  }
+}

@@ -1,0 +1,225 @@
+import type { Kysely, Transaction } from 'kysely';
+import {
+  alarmResponders,
+  disconnectionAudience,
+  escalationAt,
+  escalationAudience,
+  needsResponse,
+  nextReminderAt,
+  type AlarmNoticePolicy,
+  type NoticeDevice,
+  type NoticeUser,
+} from '@fieldlink/domain/alarms';
+import type { ExtraFlag, Permission } from '@fieldlink/domain/permissions';
+import type { Database } from '../../db/schema';
+import type { JobQueue } from '../../jobs/job-queue';
+import type { Mailer } from '../../mail/mailer';
+import { newId } from '../../security/secrets';
+import { toAlarmRecord } from './mapper';
+import { accountsAbove, findAlarm, insertAlertOnce, usersOfAccounts, type AlarmRow } from './repository';
+
+/** Job kinds of alarm notices; each runs on exactly one instance (jobs/job-queue.ts). */
+export const ALARM_JOBS = {
+  raised: 'alarm.raised',
+  remind: 'alarm.remind',
+  escalate: 'alarm.escalate',
+  disconnection: 'alert.disconnection',
+} as const;
+
+export interface AlarmNoticeOptions {
+  db: Kysely<Database>;
+  jobs: JobQueue;
+  mailer: Mailer;
+  publicUrl: string;
+  policy: AlarmNoticePolicy;
+  /** How long a device must stay disconnected before its alert is raised. */
+  disconnectAlertMs: number;
+  /** Told when an alert was recorded, so browsers can be told. */
+  onAlert?: (deviceId: string) => void;
+}
+
+type NoticeUserRow = NoticeUser & { email: string };
+
+/** Mails the Alarm Responders when an alarm is raised, reminds and escalates while nobody answers, and raises disconnection alerts. */
+export class AlarmNotices {
+  constructor(private readonly options: AlarmNoticeOptions) {
+    const { jobs } = options;
+    jobs.register(ALARM_JOBS.raised, (payload) => this.onRaisedJob(payload as { alarmId: string }));
+    jobs.register(ALARM_JOBS.remind, (payload) => this.onRemindJob(payload as { alarmId: string; sequence: number }));
+    jobs.register(ALARM_JOBS.escalate, (payload) => this.onEscalateJob(payload as { alarmId: string }));
+    jobs.register(ALARM_JOBS.disconnection, (payload) =>
+      this.onDisconnectionJob(payload as { deviceId: string; t: number }),
+    );
+  }
+
+  /** Queues the raise notice, the first reminder and the escalation, in the transaction that raised the alarm. */
+  async scheduleForRaised(trx: Transaction<Database>, alarmId: string, raisedAt: number): Promise<void> {
+    const { jobs, policy } = this.options;
+    await jobs.enqueue(ALARM_JOBS.raised, { alarmId }, {}, trx);
+    await jobs.enqueue(
+      ALARM_JOBS.remind,
+      { alarmId, sequence: 1 },
+      { runAt: nextReminderAt(raisedAt, 0, policy) },
+      trx,
+    );
+    await jobs.enqueue(ALARM_JOBS.escalate, { alarmId }, { runAt: escalationAt(raisedAt, policy) }, trx);
+  }
+
+  /** Queues the check that raises a disconnection alert if the device is still away after the grace time. */
+  async scheduleDisconnection(deviceId: string, t: number): Promise<void> {
+    await this.options.jobs.enqueue(
+      ALARM_JOBS.disconnection,
+      { deviceId, t },
+      { runAt: t + this.options.disconnectAlertMs },
+    );
+    this.options.jobs.nudge();
+  }
+
+  private async onRaisedJob({ alarmId }: { alarmId: string }): Promise<void> {
+    const alarm = await findAlarm(this.options.db, alarmId);
+    if (!alarm) return;
+    const users = alarmResponders(await this.usersAbove(alarm.path), this.noticeDevice(alarm));
+    await this.mailAll(users, alarm, 'raised');
+  }
+
+  private async onRemindJob({ alarmId, sequence }: { alarmId: string; sequence: number }): Promise<void> {
+    const { db, jobs, policy } = this.options;
+    const alarm = await findAlarm(db, alarmId);
+    if (!alarm || !needsResponse(this.times(alarm))) return;
+    // Claimed once by sequence number: a job run again after a lost lease sends nothing twice.
+    const claimed = await db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('alarms')
+        .set({ reminders_sent: sequence })
+        .where('id', '=', alarmId)
+        .where('reminders_sent', '=', sequence - 1)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      await jobs.enqueue(
+        ALARM_JOBS.remind,
+        { alarmId, sequence: sequence + 1 },
+        { runAt: nextReminderAt(alarm.raised_at, sequence, policy) },
+        trx,
+      );
+      return true;
+    });
+    if (!claimed) return;
+    const users = alarmResponders(await this.usersAbove(alarm.path), this.noticeDevice(alarm));
+    await this.mailAll(users, alarm, 'reminder');
+  }
+
+  private async onEscalateJob({ alarmId }: { alarmId: string }): Promise<void> {
+    const { db } = this.options;
+    const alarm = await findAlarm(db, alarmId);
+    if (!alarm || !needsResponse(this.times(alarm))) return;
+    const result = await db
+      .updateTable('alarms')
+      .set({ escalated_at: Date.now() })
+      .where('id', '=', alarmId)
+      .where('escalated_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return;
+    const users = escalationAudience(await this.usersAbove(alarm.path), this.noticeDevice(alarm));
+    await this.mailAll(users, alarm, 'escalation');
+  }
+
+  private async onDisconnectionJob({ deviceId, t }: { deviceId: string; t: number }): Promise<void> {
+    const { db, mailer, publicUrl } = this.options;
+    const device = await db
+      .selectFrom('devices')
+      .innerJoin('groups', 'groups.id', 'devices.group_id')
+      .select([
+        'devices.id',
+        'devices.name',
+        'devices.thing_name',
+        'devices.account_id',
+        'devices.is_connected',
+        'devices.last_disconnection',
+        'groups.path',
+      ])
+      .where('devices.id', '=', deviceId)
+      .executeTakeFirst();
+    // Back online, or gone away again since: this disconnection is over or another job has it.
+    if (!device || device.is_connected === 1 || device.last_disconnection !== t) return;
+    if (!(await insertAlertOnce(db, { id: newId(), deviceId, kind: 'DISCONNECTED', t }))) return;
+    this.options.onAlert?.(deviceId);
+    const users = disconnectionAudience(await this.usersAbove(device.path), {
+      accountId: device.account_id,
+      thingName: device.thing_name,
+      path: device.path,
+    });
+    for (const user of users) {
+      await mailer.send({
+        to: user.email,
+        subject: `Disconnected: ${device.name}`,
+        text:
+          `${device.name} (${device.thing_name}) has been disconnected since ${new Date(t).toISOString()}.\n\n` +
+          `Alerts: ${publicUrl}/alerts\nDevice: ${publicUrl}/dash/${encodeURIComponent(device.thing_name)}\n\n` +
+          'You receive this as an Alarm Responder. Mute the device’s disconnection alerts in its panel to stop them.',
+        link: `${publicUrl}/alerts`,
+      });
+    }
+  }
+
+  private times(alarm: AlarmRow) {
+    return { raisedAt: alarm.raised_at, clearedAt: alarm.cleared_at, acknowledgedAt: alarm.acknowledged_at };
+  }
+
+  private noticeDevice(alarm: AlarmRow): NoticeDevice {
+    return { accountId: alarm.account_id, thingName: alarm.thing_name, path: alarm.path };
+  }
+
+  /** Users of the device's account and of the accounts above it, with their attachment points in order. */
+  private async usersAbove(devicePath: string): Promise<NoticeUserRow[]> {
+    const rows = await usersOfAccounts(this.options.db, await accountsAbove(this.options.db, devicePath));
+    const users = new Map<string, NoticeUserRow>();
+    for (const row of rows) {
+      const user = users.get(row.user_id) ?? {
+        id: row.user_id,
+        email: row.email,
+        mutedDevices: JSON.parse(row.muted_devices) as string[],
+        attachmentPoints: [],
+      };
+      (user.attachmentPoints as NoticeUser['attachmentPoints'][number][]).push({
+        accountId: row.account_id,
+        path: row.path,
+        permissions: JSON.parse(row.permissions) as Permission[],
+        secretPermissions: JSON.parse(row.secret_permissions) as ExtraFlag[],
+      });
+      users.set(row.user_id, user);
+    }
+    return [...users.values()];
+  }
+
+  private async mailAll(
+    users: readonly NoticeUserRow[],
+    row: AlarmRow,
+    kind: 'raised' | 'reminder' | 'escalation',
+  ): Promise<void> {
+    const { mailer, publicUrl } = this.options;
+    const alarm = toAlarmRecord(row);
+    const crossed = `${alarm.side === 'HIGH' ? 'above' : 'below'} ${alarm.threshold}`;
+    const prefix = { raised: 'Alarm', reminder: 'Reminder: alarm', escalation: 'Escalated: alarm' }[kind];
+    const lead = {
+      raised: 'An alarm was raised',
+      reminder: 'This alarm is still active and nobody has acknowledged it',
+      escalation: 'This alarm has been active and unacknowledged too long, so it now reaches you as an administrator',
+    }[kind];
+    for (const user of users) {
+      await mailer.send({
+        to: user.email,
+        subject: `${prefix} (${alarm.severity}): ${alarm.deviceName} ${alarm.channelName} ${crossed}`,
+        text:
+          `${lead}.\n\n` +
+          `Device: ${alarm.deviceName} (${alarm.thingName})\n` +
+          `Channel: ${alarm.channelName} (${alarm.code})\n` +
+          `Value: ${alarm.value}, ${crossed}\n` +
+          `Severity: ${alarm.severity}\n` +
+          `Raised: ${new Date(alarm.raisedAt).toISOString()}\n\n` +
+          `Acknowledge it at ${publicUrl}/alarms\n` +
+          `Device: ${publicUrl}/dash/${encodeURIComponent(alarm.thingName)}\n`,
+        link: `${publicUrl}/alarms`,
+      });
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  AcknowledgeAlarmsBody,
+  AlarmListAnswer,
+  AlarmListQuery,
+  AlertListAnswer,
+  AlertListQuery,
+  ChannelAlarm,
+  DeviceAlarmsAnswer,
+  DeviceAlarmsQuery,
+  PutDeviceAlarmBody,
+} from '@fieldlink/api/alarms';
+import { ErrorAnswer } from '@fieldlink/api/errors';
+import { signedInUser } from '../../plugins/auth';
+import type { AlarmService } from './service';
+
+const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer };
+
+/** Alarm calls of application §7 (`/device/alarms`, `/device/alarm`) and of the /alarms and /alerts pages. */
+export const alarmRoutes: FastifyPluginAsyncTypebox<{ alarms: AlarmService }> = async (app, { alarms }) => {
+  const tags = ['alarms'];
+  app.addHook('onRequest', app.authenticate);
+  app.get(
+    '/device/alarms',
+    {
+      schema: {
+        tags,
+        summary: 'Alarm configuration and state of every configured channel of a device',
+        querystring: DeviceAlarmsQuery,
+        response: { 200: DeviceAlarmsAnswer, ...errors },
+      },
+    },
+    (request) => alarms.deviceAlarms(signedInUser(request), request.query.deviceId),
+  );
+  app.put(
+    '/device/alarm',
+    {
+      schema: {
+        tags,
+        summary: 'Set one channel’s alarm (needs ALARM, ADD_DEVICES or ADD_EDIT_DELETE_GROUPS)',
+        body: PutDeviceAlarmBody,
+        response: { 200: ChannelAlarm, ...errors },
+      },
+    },
+    (request) => alarms.putAlarm(signedInUser(request), request.body),
+  );
+  app.get(
+    '/alarms',
+    {
+      schema: {
+        tags,
+        summary: 'Alarms of the devices in scope, newest first: open (default), unacknowledged or all',
+        querystring: AlarmListQuery,
+        response: { 200: AlarmListAnswer, ...errors },
+      },
+    },
+    (request) => alarms.list(signedInUser(request), request.query),
+  );
+  app.post(
+    '/alarms/acknowledge',
+    {
+      schema: {
+        tags,
+        summary: 'Acknowledge alarms (needs ALARM); all or none',
+        body: AcknowledgeAlarmsBody,
+        response: { 200: AlarmListAnswer, ...errors },
+      },
+    },
+    (request) => alarms.acknowledge(signedInUser(request), request.body),
+  );
+  app.get(
+    '/alerts',
+    {
+      schema: {
+        tags,
+        summary: 'Disconnection alerts of the devices in scope, newest first',
+        querystring: AlertListQuery,
+        response: { 200: AlertListAnswer, ...errors },
+      },
+    },
+    (request) => alarms.alerts(signedInUser(request), request.query),
+  );
+};

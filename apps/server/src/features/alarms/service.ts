@@ -1,0 +1,152 @@
+import type { Kysely } from 'kysely';
+import type {
+  AcknowledgeAlarmsBody,
+  AlarmListAnswer,
+  AlarmListQuery,
+  AlertListAnswer,
+  AlertListQuery,
+  ChannelAlarm,
+  DeviceAlarmsAnswer,
+  PutDeviceAlarmBody,
+} from '@fieldlink/api/alarms';
+import { alarmConfigProblem, NORMAL_EVALUATION } from '@fieldlink/domain/alarms';
+import { normaliseChannelCode } from '@fieldlink/domain/channels';
+import type { Database } from '../../db/schema';
+import { HttpError, notFound } from '../../http-errors';
+import { inScope, requireCapability } from '../session/access';
+import type { UserContext } from '../session/user-context';
+import type { DeviceService } from '../devices/service';
+import { mutedDevicesOf } from '../devices/repository';
+import { evaluationOf, type AlarmEvaluator } from './evaluator';
+import { toAlarmConfig, toAlarmRecord, toAlertRecord } from './mapper';
+import {
+  acknowledgeAlarms,
+  alarmConfigsOf,
+  clearActiveAlarm,
+  findAlarmConfig,
+  findAlarms,
+  listAlarms,
+  listAlerts,
+  openAlarmsOf,
+  refreshAlarmsHaveBeenRead,
+  upsertAlarmConfig,
+} from './repository';
+
+const ALARM_NOT_FOUND = 'Alarm not found.';
+const DEFAULT_PAGE = 200;
+
+/**
+ * Alarm calls. Reading a device's alarms, the alarm list and the alerts needs only the device in the
+ * caller's scope; configuring needs `configureAlarms`, acknowledging `respondToAlarms` (ALARM).
+ * Scope is checked before anything is read or written: an alarm of another account is "not found".
+ */
+export class AlarmService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly devices: DeviceService,
+    private readonly evaluator: AlarmEvaluator,
+  ) {}
+
+  /** `GET /device/alarms ?deviceId`: every configured channel with its state and open alarm. */
+  async deviceAlarms(user: UserContext, deviceId: string): Promise<DeviceAlarmsAnswer> {
+    const device = await this.devices.visibleDevice(user, { id: deviceId });
+    const [configs, open] = await Promise.all([alarmConfigsOf(this.db, device.id), openAlarmsOf(this.db, device.id)]);
+    const alarms: ChannelAlarm[] = configs.map((row) => {
+      const current = open.find((alarm) => alarm.code === row.code);
+      return {
+        config: toAlarmConfig(row),
+        phase: evaluationOf(row).phase,
+        current: current ? toAlarmRecord(current) : null,
+      };
+    });
+    return { deviceId: device.id, alarms, alarmsHaveBeenRead: device.alarms_have_been_read === 1 };
+  }
+
+  /**
+   * `PUT /device/alarm {alarm}`: stores one channel's alarm. A crossing being waited on starts over
+   * under the new thresholds; disabling clears the channel's active alarm.
+   */
+  async putAlarm(user: UserContext, { alarm }: PutDeviceAlarmBody): Promise<ChannelAlarm> {
+    requireCapability(user, 'configureAlarms');
+    const device = await this.devices.visibleDevice(user, { id: alarm.deviceId });
+    const code = normaliseChannelCode(alarm.code);
+    if (code === null) throw new HttpError(400, `Not a channel code: ${alarm.code}`);
+    const problem = alarmConfigProblem({ ...alarm, code });
+    if (problem) throw new HttpError(400, problem);
+    const now = Date.now();
+    await this.db.transaction().execute(async (trx) => {
+      const current = await findAlarmConfig(trx, device.id, code);
+      const state = current ? evaluationOf(current) : NORMAL_EVALUATION;
+      const disable = !alarm.enabled || (alarm.high === null && alarm.low === null);
+      const keepActive = state.phase === 'ACTIVE' && !disable;
+      if (state.phase === 'ACTIVE' && disable) await clearActiveAlarm(trx, device.id, code, now, null);
+      await upsertAlarmConfig(trx, {
+        device_id: device.id,
+        code,
+        enabled: alarm.enabled ? 1 : 0,
+        high: alarm.high,
+        low: alarm.low,
+        hysteresis: alarm.hysteresis,
+        delay_seconds: alarm.delaySeconds,
+        severity: alarm.severity,
+        phase: keepActive ? 'ACTIVE' : 'NORMAL',
+        side: keepActive ? state.side : null,
+        since: keepActive ? state.since : null,
+        last_t: state.lastT,
+        version: (current?.version ?? 0) + 1,
+        updated_by: user.id,
+        updated_at: now,
+      });
+      await refreshAlarmsHaveBeenRead(trx, device.id);
+    });
+    await this.evaluator.reloadConfigured();
+    await this.evaluator.announce(device.id);
+    const answer = await this.deviceAlarms(user, device.id);
+    return answer.alarms.find((entry) => entry.config.code === code)!;
+  }
+
+  /** Alarms of the devices in the caller's scope, newest first. */
+  async list(user: UserContext, query: AlarmListQuery): Promise<AlarmListAnswer> {
+    if (query.deviceId !== undefined) await this.devices.visibleDevice(user, { id: query.deviceId });
+    const rows = await listAlarms(this.db, {
+      paths: user.attachmentPoints.map((point) => point.path),
+      state: query.state ?? 'open',
+      deviceId: query.deviceId,
+      before: query.before,
+      limit: query.limit ?? DEFAULT_PAGE,
+    });
+    return { alarms: rows.filter((row) => inScope(user, row.path)).map(toAlarmRecord) };
+  }
+
+  /**
+   * Acknowledges alarms, all or none: an id that is not an alarm in the caller's scope answers 404
+   * and nothing is acknowledged. Acknowledging again changes nothing (the first acknowledgement
+   * stays). Answers the alarms as stored.
+   */
+  async acknowledge(user: UserContext, { ids }: AcknowledgeAlarmsBody): Promise<AlarmListAnswer> {
+    requireCapability(user, 'respondToAlarms');
+    const rows = await findAlarms(this.db, ids);
+    if (rows.length !== ids.length || rows.some((row) => !inScope(user, row.path))) throw notFound(ALARM_NOT_FOUND);
+    const deviceIds = [...new Set(rows.map((row) => row.device_id))];
+    await this.db.transaction().execute(async (trx) => {
+      await acknowledgeAlarms(trx, ids, user.id, Date.now());
+      for (const deviceId of deviceIds) await refreshAlarmsHaveBeenRead(trx, deviceId);
+    });
+    for (const deviceId of deviceIds) await this.evaluator.announce(deviceId);
+    const stored = await findAlarms(this.db, ids);
+    const order = new Map(ids.map((id, index) => [id, index]));
+    return {
+      alarms: stored.sort((a, b) => order.get(a.id)! - order.get(b.id)!).map(toAlarmRecord),
+    };
+  }
+
+  /** Alerts (disconnections) of the devices in the caller's scope, newest first, each saying whether the caller muted it. */
+  async alerts(user: UserContext, query: AlertListQuery): Promise<AlertListAnswer> {
+    const paths = user.attachmentPoints.map((point) => point.path);
+    const [rows, muted] = await Promise.all([
+      listAlerts(this.db, paths, query.before, query.limit ?? DEFAULT_PAGE),
+      mutedDevicesOf(this.db, user.id),
+    ]);
+    return { alerts: rows.filter((row) => inScope(user, row.path)).map((row) => toAlertRecord(row, muted)) };
+  }
+}

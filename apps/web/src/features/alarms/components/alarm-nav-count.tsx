@@ -1,0 +1,37 @@
+import { useEffect, useRef } from 'react';
+import { showToast } from '../../../lib/app-store/app-store';
+import { useAlarms } from '../api/get-alarms';
+import { crossingText } from '../model/alarm-text';
+import './alarms.css';
+
+/**
+ * Console notice of alarms: the count of unacknowledged alarms beside "Alarms" in the top bar, and a
+ * toast for each alarm raised while the console is open. Read every 15 s for every device in scope,
+ * subscribed or not.
+ */
+export function AlarmNavCount() {
+  const alarms = useAlarms('unacknowledged', undefined, 15_000);
+  const seen = useRef<Set<string> | null>(null);
+  const list = alarms.data?.alarms;
+
+  useEffect(() => {
+    if (!list) return;
+    const ids = new Set(list.map((alarm) => alarm.id));
+    if (seen.current) {
+      for (const alarm of list) {
+        if (!seen.current.has(alarm.id) && alarm.clearedAt === null) {
+          showToast('warning', `Alarm: ${alarm.deviceName} ${alarm.channelName} ${alarm.value} ${crossingText(alarm)}`);
+        }
+      }
+    }
+    seen.current = ids;
+  }, [list]);
+
+  const count = list?.length ?? 0;
+  if (count === 0) return null;
+  return (
+    <span className="alarm-nav-count" data-testid="alarm-nav-count" aria-label={`${count} unacknowledged alarms`}>
+      {count > 99 ? '99+' : count}
+    </span>
+  );
+}

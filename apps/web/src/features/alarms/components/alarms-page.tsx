@@ -1,0 +1,228 @@
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import type { AlarmListState, AlarmRecord } from '@fieldlink/api/alarms';
+import { can, type Permission } from '@fieldlink/domain/permissions';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { AlarmIcon, CheckCircleIcon, RefreshIcon } from '../../../components/ui/icons';
+import { InlineAlert } from '../../../components/ui/inline-alert';
+import { Spinner } from '../../../components/ui/spinner';
+import { appStore } from '../../../lib/app-store/app-store';
+import { formatDateTime } from '../../../lib/format-time';
+import { serverErrorMessage } from '../../../lib/api-client';
+import { useStore } from '../../../lib/use-store';
+import { useAcknowledgeAlarms } from '../api/acknowledge-alarms';
+import { useAlarms } from '../api/get-alarms';
+import { crossingText, SEVERITY_LABELS, SEVERITY_TONES, STATUS_LABELS, STATUS_TONES } from '../model/alarm-text';
+import './alarms.css';
+
+const STATE_CHOICES: { state: AlarmListState; label: string }[] = [
+  { state: 'open', label: 'Current' },
+  { state: 'unacknowledged', label: 'Unacknowledged' },
+  { state: 'all', label: 'History' },
+];
+
+/** True when the signed-in user may acknowledge alarms (ALARM, Alarm Responder). */
+export function useCanRespond(): boolean {
+  const session = useStore(appStore, (state) => state.session);
+  return session.isAdmin || can({ permissions: session.permissions as Permission[] }, 'respondToAlarms');
+}
+
+/** /alarms: the alarms of the user's devices, current ones first, with their history and acknowledgement. */
+export function AlarmsPage() {
+  const [state, setState] = useState<AlarmListState>('open');
+  const [deviceFilter, setDeviceFilter] = useState('');
+  const alarms = useAlarms(state);
+  const acknowledge = useAcknowledgeAlarms();
+  const canRespond = useCanRespond();
+
+  const devices = useMemo(() => {
+    const names = new Map<string, string>();
+    for (const alarm of alarms.data?.alarms ?? []) names.set(alarm.deviceId, alarm.deviceName);
+    return [...names].sort((a, b) => a[1].localeCompare(b[1]));
+  }, [alarms.data]);
+  const shown = useMemo(
+    () => (alarms.data?.alarms ?? []).filter((alarm) => deviceFilter === '' || alarm.deviceId === deviceFilter),
+    [alarms.data, deviceFilter],
+  );
+  const unacknowledged = shown.filter((alarm) => alarm.acknowledgedAt === null);
+  const onAcknowledge = (ids: string[]) => {
+    if (ids.length > 0) acknowledge.mutate({ ids });
+  };
+
+  return (
+    <div className="alarms-page">
+      <header className="alarms-header">
+        <div>
+          <h1>Alarms</h1>
+          <p className="fl-muted">
+            <span data-testid="alarm-count">
+              {alarms.data ? `${shown.length} ${shown.length === 1 ? 'alarm' : 'alarms'}` : ' '}
+            </span>
+            <button
+              type="button"
+              className="alarms-icon-button"
+              aria-label="Refresh"
+              title="Refresh"
+              onClick={() => void alarms.refetch()}
+              disabled={alarms.isFetching}
+            >
+              {alarms.isFetching ? <Spinner size={14} /> : <RefreshIcon size={14} />}
+            </button>
+          </p>
+        </div>
+        <div className="alarms-toolbar">
+          <div className="alarms-segments" role="group" aria-label="Which alarms">
+            {STATE_CHOICES.map((choice) => (
+              <button
+                key={choice.state}
+                type="button"
+                className={`alarms-segment${state === choice.state ? ' is-active' : ''}`}
+                aria-pressed={state === choice.state}
+                onClick={() => setState(choice.state)}
+              >
+                {choice.label}
+              </button>
+            ))}
+          </div>
+          <select
+            className="fl-select alarms-device-select"
+            aria-label="Device"
+            value={deviceFilter}
+            onChange={(event) => setDeviceFilter(event.target.value)}
+          >
+            <option value="">All devices</option>
+            {devices.map(([id, name]) => (
+              <option key={id} value={id}>
+                {name}
+              </option>
+            ))}
+          </select>
+          {canRespond && (
+            <Button
+              size="sm"
+              variant="primary"
+              disabled={unacknowledged.length === 0}
+              busy={acknowledge.isPending}
+              onClick={() => onAcknowledge(unacknowledged.map((alarm) => alarm.id))}
+            >
+              <CheckCircleIcon size={15} /> Acknowledge all shown
+            </Button>
+          )}
+        </div>
+      </header>
+
+      {alarms.isError && (
+        <InlineAlert tone="error">The alarms could not be loaded: {serverErrorMessage(alarms.error)}</InlineAlert>
+      )}
+      {alarms.isPending ? (
+        <div className="alarms-empty fl-card" role="status">
+          <Spinner size={20} /> Loading alarms…
+        </div>
+      ) : shown.length === 0 ? (
+        <div className="alarms-empty fl-card">
+          <AlarmIcon size={22} />
+          <div>
+            <strong>{state === 'all' ? 'No alarms yet' : 'All clear'}</strong>
+            <p className="fl-muted">
+              {state === 'all'
+                ? 'Alarms appear here once a channel with an alarm crosses its threshold. Set alarms on a device’s channels from its dashboard.'
+                : 'No alarm is active or waiting to be acknowledged.'}
+            </p>
+          </div>
+        </div>
+      ) : (
+        <div className="alarms-table-wrap fl-card">
+          <table className="alarms-table">
+            <thead>
+              <tr>
+                <th scope="col">Status</th>
+                <th scope="col">Severity</th>
+                <th scope="col">Device</th>
+                <th scope="col">Channel</th>
+                <th scope="col">Condition</th>
+                <th scope="col">Raised</th>
+                <th scope="col">Cleared</th>
+                <th scope="col">Acknowledged</th>
+                {canRespond && <th scope="col" aria-label="Actions" />}
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((alarm) => (
+                <AlarmRow
+                  key={alarm.id}
+                  alarm={alarm}
+                  canRespond={canRespond}
+                  busy={acknowledge.isPending && acknowledge.variables?.ids.includes(alarm.id) === true}
+                  onAcknowledge={() => onAcknowledge([alarm.id])}
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function AlarmRow({
+  alarm,
+  canRespond,
+  busy,
+  onAcknowledge,
+}: {
+  alarm: AlarmRecord;
+  canRespond: boolean;
+  busy: boolean;
+  onAcknowledge: () => void;
+}) {
+  return (
+    <tr data-testid={`alarm-${alarm.id}`} className={alarm.clearedAt === null ? 'is-active' : undefined}>
+      <td>
+        <Badge tone={STATUS_TONES[alarm.status]} dot>
+          {STATUS_LABELS[alarm.status]}
+        </Badge>
+      </td>
+      <td>
+        <Badge tone={SEVERITY_TONES[alarm.severity]}>{SEVERITY_LABELS[alarm.severity]}</Badge>
+      </td>
+      <td>
+        <Link to={`/dash/${encodeURIComponent(alarm.thingName)}`} className="alarms-device">
+          {alarm.deviceName}
+        </Link>
+        <span className="alarms-sub">{alarm.thingName}</span>
+      </td>
+      <td>
+        {alarm.channelName}
+        <span className="alarms-sub">{alarm.code}</span>
+      </td>
+      <td className="alarms-num">
+        {alarm.value} {crossingText(alarm)}
+      </td>
+      <td className="alarms-time">{formatDateTime(alarm.raisedAt)}</td>
+      <td className="alarms-time">
+        {alarm.clearedAt === null ? '—' : formatDateTime(alarm.clearedAt)}
+        {alarm.clearedValue !== null && <span className="alarms-sub">at {alarm.clearedValue}</span>}
+      </td>
+      <td className="alarms-time">
+        {alarm.acknowledgedAt === null ? (
+          '—'
+        ) : (
+          <>
+            {formatDateTime(alarm.acknowledgedAt)}
+            <span className="alarms-sub">{alarm.acknowledgedBy ?? ''}</span>
+          </>
+        )}
+      </td>
+      {canRespond && (
+        <td className="alarms-actions">
+          {alarm.acknowledgedAt === null && (
+            <Button size="sm" variant="secondary" busy={busy} onClick={onAcknowledge}>
+              Acknowledge
+            </Button>
+          )}
+        </td>
+      )}
+    </tr>
+  );
+}
