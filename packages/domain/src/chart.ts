@@ -71,3 +71,167 @@ export function clampChartWindow(start: number, end: number, latest: number): { 
   const from = Math.max(Math.min(start, to - 60_000), to - MAX_CHART_RANGE_MS);
   return { start: Math.floor(from), end: Math.ceil(to) };
 }
+
+/*
+ * Chart and table widgets (application §3 Chart widget, §9 "Chart logs"): the time-range picker, the
+ * yearly overview, y-axis layout and the table's log window.
+ */
+
+/** Maximum lookback of a chart widget: one year (§9, 31536000 s). */
+export const MAX_CHART_LOOKBACK_MS = 31_536_000 * 1000;
+/** Longest span a user may select on a chart widget (§9, 15552000 s: 180 days). */
+export const MAX_TIME_RANGE_SELECTION_MS = 15_552_000 * 1000;
+
+/** Range presets of the chart widget's picker, shortest first; the longest is the selection maximum. */
+export const WIDGET_CHART_RANGES = [
+  { label: '1h', ms: 3600 * 1000 },
+  { label: '6h', ms: 6 * 3600 * 1000 },
+  { label: '12h', ms: 12 * 3600 * 1000 },
+  { label: '1d', ms: DAY_MS },
+  { label: '3d', ms: 3 * DAY_MS },
+  { label: '1w', ms: 7 * DAY_MS },
+  { label: '1m', ms: 30 * DAY_MS },
+  { label: '3m', ms: 90 * DAY_MS },
+  { label: '6m', ms: MAX_TIME_RANGE_SELECTION_MS },
+] as const;
+
+/** A log window to ask for: unix ms and the bins per channel. */
+export interface ChartLogWindow {
+  start: number;
+  end: number;
+  binCount: number;
+}
+
+/** The yearly overview (§9): the year before `now` in 1000 bins. */
+export function yearlyOverviewWindow(now: number): ChartLogWindow {
+  return { start: now - MAX_CHART_LOOKBACK_MS, end: now, binCount: YEARLY_OVERVIEW_BIN_COUNT };
+}
+
+/**
+ * A chart widget's window for a span the user chose: at most 180 days, not before the one-year
+ * lookback, not past `now`, at least a minute; 2000 bins beyond three days (see {@link chartBinCount}).
+ */
+export function widgetChartWindow(start: number, end: number, now: number): ChartLogWindow {
+  const earliest = now - MAX_CHART_LOOKBACK_MS;
+  const to = Math.min(Math.max(end, start + 60_000, earliest + 60_000), now);
+  const from = Math.max(Math.min(start, to - 60_000), to - MAX_TIME_RANGE_SELECTION_MS, earliest);
+  const window = { start: Math.floor(from), end: Math.ceil(to) };
+  return { ...window, binCount: chartBinCount(window.end - window.start) };
+}
+
+/** The `{deviceId}:{code}` key a y axis names a widget channel by. */
+export function widgetChannelKey(deviceId: string, code: string): string {
+  return `${deviceId}:${code}`;
+}
+
+/** A chart widget's y-axis setting (§3 Chart widget yAxis). */
+export interface ChartYAxisSetting {
+  channels: readonly string[];
+  name: string;
+  units: string;
+  isDedicated: boolean;
+  hasFixRange: boolean;
+  min?: number | undefined;
+  max?: number | undefined;
+}
+
+/** One drawn y axis: its scale, side, label, fixed range (null: from the data) and channel keys. */
+export interface ChartAxisLayout {
+  scale: string;
+  side: 'left' | 'right';
+  label: string;
+  range: { min: number; max: number } | null;
+  channels: string[];
+}
+
+/** The scale every channel without a dedicated axis shares. */
+export const SHARED_CHART_SCALE = 'y';
+
+/** `Temperature (°C)`, `°C`, `Temperature` or empty. */
+export function chartAxisLabel(name: string, units: string): string {
+  const [n, u] = [name.trim(), units.trim()];
+  return n && u ? `${n} (${u})` : n || u;
+}
+
+/** A fixed range when it is asked for and usable (finite, min below max); else null (auto). */
+export function fixedAxisRange(axis: ChartYAxisSetting): { min: number; max: number } | null {
+  const { min, max } = axis;
+  if (!axis.hasFixRange || min === undefined || max === undefined) return null;
+  return Number.isFinite(min) && Number.isFinite(max) && min < max ? { min, max } : null;
+}
+
+/**
+ * Lays out a chart widget's y axes. A dedicated axis gets its own scale; the channels it lists (the
+ * first dedicated axis naming a channel wins) are drawn against it. Every other channel shares one
+ * scale, labelled by the non-dedicated axes that name its channels and fixed by the first of them
+ * with a usable fixed range. Axes alternate sides starting left (the shared one first), so a second
+ * scale is read on the right. Dedicated axes without a charted channel are not drawn.
+ */
+export function chartAxisLayout(
+  yAxis: readonly ChartYAxisSetting[],
+  channelKeys: readonly string[],
+): { axes: ChartAxisLayout[]; scaleOf: Record<string, string> } {
+  const charted = new Set(channelKeys);
+  const scaleOf: Record<string, string> = {};
+  const dedicated: ChartAxisLayout[] = [];
+  yAxis.forEach((axis, index) => {
+    if (!axis.isDedicated) return;
+    const channels = axis.channels.filter((key) => charted.has(key) && scaleOf[key] === undefined);
+    if (channels.length === 0) return;
+    const scale = `y${index + 1}`;
+    for (const key of channels) scaleOf[key] = scale;
+    dedicated.push({
+      scale,
+      side: 'left',
+      label: chartAxisLabel(axis.name, axis.units),
+      range: fixedAxisRange(axis),
+      channels,
+    });
+  });
+  const shared = channelKeys.filter((key) => scaleOf[key] === undefined);
+  for (const key of shared) scaleOf[key] = SHARED_CHART_SCALE;
+  const axes: ChartAxisLayout[] = [];
+  if (shared.length > 0) {
+    const plain = yAxis.filter((axis) => !axis.isDedicated);
+    const naming = plain.filter((axis) => axis.channels.some((key) => shared.includes(key)));
+    const labelled = naming.length > 0 ? naming : plain;
+    const labels = [...new Set(labelled.map((axis) => chartAxisLabel(axis.name, axis.units)).filter(Boolean))];
+    const range = labelled.map(fixedAxisRange).find((r) => r !== null) ?? null;
+    axes.push({ scale: SHARED_CHART_SCALE, side: 'left', label: labels.join(' · '), range, channels: shared });
+  }
+  axes.push(...dedicated);
+  return {
+    axes: axes.map((axis, i) => ({ ...axis, side: i % 2 === 0 ? 'left' : 'right' })),
+    scaleOf,
+  };
+}
+
+/** Table logs (§9) start this long before the device's last connection. */
+export const TABLE_LOG_LEAD_MS = 12 * 3600 * 1000;
+/** Table logs widen while they hold fewer points than this. */
+export const TABLE_LOG_MIN_POINTS = 1000;
+/** An empty table window steps back this far. */
+export const TABLE_LOG_EMPTY_STEP_MS = 60 * DAY_MS;
+
+/** The first window of a table widget: 12 hours before the last connection (else now) up to now. */
+export function initialTableWindow(lastConnection: number | null, now: number): { start: number; end: number } {
+  const anchor = lastConnection !== null && lastConnection <= now ? lastConnection : now;
+  return { start: Math.max(anchor - TABLE_LOG_LEAD_MS, now - MAX_CHART_LOOKBACK_MS), end: now };
+}
+
+/**
+ * The next window a table asks for after one answered `pointCount` points, or null when it has
+ * enough. Under 1000 points it widens (the span back from the end doubles); with none it steps its
+ * start back 60 days. It never reaches past the one-year lookback before `now`.
+ */
+export function nextTableWindow(
+  window: { start: number; end: number },
+  pointCount: number,
+  now: number,
+): { start: number; end: number } | null {
+  const earliest = now - MAX_CHART_LOOKBACK_MS;
+  if (pointCount >= TABLE_LOG_MIN_POINTS || window.start <= earliest) return null;
+  const start =
+    pointCount === 0 ? window.start - TABLE_LOG_EMPTY_STEP_MS : window.end - 2 * (window.end - window.start);
+  return { start: Math.max(start, earliest), end: window.end };
+}

@@ -12,12 +12,12 @@ import { ChartIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format-time';
-import { useDeviceLogs } from '../api/get-device-logs';
-import { alignLogs, isEmptyLogs } from '../model/chart-series';
+import { useDeviceLogs } from '../../../lib/api/get-device-logs';
+import { alignLogs, isEmptyLogs } from '../../../components/charts/chart-series';
 import { channelTitle } from '../model/channel-presentation';
 
 // uPlot is loaded only when a chart is drawn.
-const LogChart = lazy(async () => ({ default: (await import('./log-chart')).LogChart }));
+const LogChart = lazy(async () => ({ default: (await import('../../../components/charts/log-chart')).LogChart }));
 
 /** Channels a chart starts with: the first measurements (inputs, auxiliaries, temperatures). */
 const DEFAULT_CHANNELS = 2;
@@ -146,6 +146,7 @@ export function LogChartPanel({ deviceId, channels }: LogChartPanelProps) {
               lines={lines}
               start={logs.data.start}
               end={logs.data.end}
+              height={300}
               onSelect={(from, to) => setSpan({ ...clampChartWindow(from, to, Date.now()), rangeMs: null })}
             />
           </Suspense>

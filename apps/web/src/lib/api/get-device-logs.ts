@@ -1,6 +1,8 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQueries, useQuery } from '@tanstack/react-query';
 import { DEVICE_LOGS_FORMAT, type DeviceLogsAnswer } from '@fieldlink/api/device-logs';
-import { apiGet } from '../../../lib/api-client';
+import { apiGet } from '../api-client';
+
+// `GET /device-logs`, shared by the device dash's log chart and the scene chart and table widgets.
 
 export interface DeviceLogsRequest {
   deviceId: string;
@@ -37,4 +39,14 @@ export const useDeviceLogs = (request: DeviceLogsRequest | null) =>
     ...deviceLogsQuery(request ?? { deviceId: '', channels: [], start: 0, end: 1, binCount: 1 }),
     enabled: request !== null && request.channels.length > 0,
     placeholderData: keepPreviousData,
+  });
+
+/** The same window of several devices, one call per device; answers in request order. */
+export const useDevicesLogs = (requests: readonly DeviceLogsRequest[]) =>
+  useQueries({
+    queries: requests.map((request) => ({
+      ...deviceLogsQuery(request),
+      enabled: request.channels.length > 0,
+      placeholderData: keepPreviousData,
+    })),
   });

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import type { DeviceLogsAnswer } from '@fieldlink/api/device-logs';
+import {
+  addLiveSample,
+  alignChannelLogs,
+  alignLogs,
+  copyAligned,
+  dropBefore,
+  isEmptyAligned,
+  isEmptyLogs,
+} from './chart-series';
+
+const answer = (channels: DeviceLogsAnswer['channels']): DeviceLogsAnswer => ({
+  deviceId: 'd',
+  start: 0,
+  end: 10_000,
+  binCount: 10,
+  binWidth: 1000,
+  channels,
+});
+
+describe('chart series', () => {
+  it('puts raw and binned channels on one time axis with gaps as null', () => {
+    const aligned = alignLogs(
+      answer({
+        c1: { kind: 'raw', t: [1000, 3000], value: [1, 3] },
+        c2: { kind: 'bins', t: [2000, 3000], min: [0, 1], max: [4, 5], avg: [2, 3], last: [2, 4] },
+      }),
+      ['c1', 'c2'],
+    );
+    expect(aligned.x).toEqual([1, 2, 3]);
+    expect(aligned.series[0]).toEqual({ code: 'c1', line: [1, null, 3], band: null });
+    expect(aligned.series[1]).toEqual({
+      code: 'c2',
+      line: [null, 2, 3],
+      band: { min: [null, 0, 1], max: [null, 4, 5] },
+    });
+  });
+
+  it('answers an empty line for a channel missing from the answer', () => {
+    const aligned = alignLogs(answer({ c1: { kind: 'raw', t: [1000], value: [1] } }), ['c1', 'c9']);
+    expect(aligned.series[1]).toEqual({ code: 'c9', line: [null], band: null });
+  });
+
+  it.each([
+    [{ c1: { kind: 'raw' as const, t: [], value: [] } }, true],
+    [{ c1: { kind: 'raw' as const, t: [1], value: [1] } }, false],
+  ])('tells an empty answer (%j)', (channels, empty) => expect(isEmptyLogs(answer(channels))).toBe(empty));
+});
+
+describe('widget series', () => {
+  const raw = (t: number[], value: number[]) => ({ kind: 'raw' as const, t, value });
+
+  it('aligns channels of several devices with joins, not gaps, where only another has a point', () => {
+    const aligned = alignChannelLogs([
+      { key: 'a:c1', log: raw([1000, 3000], [1, 3]), binWidth: 1 },
+      { key: 'b:c1', log: raw([2000], [20]), binWidth: 1 },
+      { key: 'b:c9', log: undefined, binWidth: 1 },
+    ]);
+    expect(aligned.x).toEqual([1, 2, 3]);
+    expect(aligned.series.map((s) => s.code)).toEqual(['a:c1', 'b:c1', 'b:c9']);
+    expect(aligned.series[0]!.line).toEqual([1, undefined, 3]);
+    expect(aligned.series[1]!.line).toEqual([undefined, 20, undefined]);
+    expect(aligned.series[2]!.line).toEqual([undefined, undefined, undefined]);
+    expect(isEmptyAligned(aligned)).toBe(false);
+  });
+
+  it('breaks a binned line where bins are missing, one bin after the last', () => {
+    const aligned = alignChannelLogs([
+      {
+        key: 'a:c1',
+        log: { kind: 'bins', t: [0, 1000, 5000], min: [0, 1, 5], max: [2, 3, 7], avg: [1, 2, 6], last: [1, 2, 6] },
+        binWidth: 1000,
+      },
+    ]);
+    expect(aligned.x).toEqual([0, 1, 2, 5]);
+    expect(aligned.series[0]).toEqual({
+      code: 'a:c1',
+      line: [1, 2, null, 6],
+      band: { min: [0, 1, null, 5], max: [2, 3, null, 7] },
+    });
+  });
+
+  it.each([
+    ['appends a later sample', 4, 40, true, [1, 2, 3, 4], [1, undefined, 3, 40]],
+    ['fills a time only another channel had', 2, 20, true, [1, 2, 3], [1, 20, 3]],
+    ['skips a time it already has (the first sample wins)', 3, 99, false, [1, 2, 3], [1, undefined, 3]],
+    ['inserts an earlier sample in order', 1.5, 15, true, [1, 1.5, 2, 3], [1, 15, undefined, 3]],
+    ['ignores a value that is not a number', 5, Number.NaN, false, [1, 2, 3], [1, undefined, 3]],
+  ])('%s', (_name, t, value, changed, x, line) => {
+    const aligned = alignChannelLogs([
+      { key: 'a:c1', log: raw([1000, 3000], [1, 3]), binWidth: 1 },
+      { key: 'b:c1', log: raw([2000], [2]), binWidth: 1 },
+    ]);
+    expect(addLiveSample(aligned, 0, t, value)).toBe(changed);
+    expect(aligned.x).toEqual(x);
+    expect(aligned.series[0]!.line).toEqual(line);
+    expect(aligned.series[1]!.line).toHaveLength(x.length);
+  });
+
+  it('appends to a binned line and its band together', () => {
+    const aligned = alignChannelLogs([
+      { key: 'a:c1', log: { kind: 'bins', t: [0], min: [0], max: [2], avg: [1], last: [1] }, binWidth: 1000 },
+    ]);
+    addLiveSample(aligned, 0, 9, 4);
+    expect(aligned.series[0]).toEqual({ code: 'a:c1', line: [1, 4], band: { min: [0, 4], max: [2, 4] } });
+  });
+
+  it('drops old points only once enough have gathered, and copies leave the original alone', () => {
+    const aligned = alignChannelLogs([{ key: 'a', log: raw([1000, 2000, 3000, 4000], [1, 2, 3, 4]), binWidth: 1 }]);
+    const copy = copyAligned(aligned);
+    expect(dropBefore(aligned, 3, 3)).toBe(false);
+    expect(dropBefore(aligned, 3, 2)).toBe(true);
+    expect(aligned.x).toEqual([3, 4]);
+    expect(aligned.series[0]!.line).toEqual([3, 4]);
+    expect(copy.x).toEqual([1, 2, 3, 4]);
+  });
+});
