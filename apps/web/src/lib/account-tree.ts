@@ -1,4 +1,5 @@
 import type { Account, GroupNode, TreeDevice } from '@fieldlink/api/account';
+import { sceneRoute } from '@fieldlink/domain/widgets';
 
 /** A device of the account tree with where it sits. */
 export interface PlacedDevice {
@@ -43,4 +44,27 @@ export function groupTrail(account: Account, groupId: string): string[] {
     return false;
   };
   return visit(account.rootGroup) ? trail : [];
+}
+
+/**
+ * Where the shell's Scenes tab leads: the first group, in tree order, that has scene dashboards, else
+ * the first account's root group (whose page offers to create one). Null before the tree is read.
+ */
+export function scenesHomeRoute(accounts: readonly Account[]): string | null {
+  const withScenes = (group: GroupNode): GroupNode | null => {
+    if (group.kind === 'trash' || group.kind === 'new') return null;
+    if (group.scenes.length > 0) return group;
+    for (const child of group.groups) {
+      const found = withScenes(child);
+      if (found) return found;
+    }
+    return null;
+  };
+  for (const account of accounts) {
+    const group = withScenes(account.rootGroup);
+    // A supplier's tree holds its customers' accounts as groups: a group names its own account.
+    if (group) return sceneRoute(group.accountId, group.id);
+  }
+  const first = accounts[0];
+  return first ? sceneRoute(first.rootGroup.accountId, first.rootGroup.id) : null;
 }

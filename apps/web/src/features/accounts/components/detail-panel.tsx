@@ -6,6 +6,7 @@ import { groupItemKind, renameGroupRefusal } from '@fieldlink/domain/account-tre
 import { can, heldFlags, heldPermissions, type PermissionSubject } from '@fieldlink/domain/permissions';
 import { treeMenuEntries, type TreeMenuEntry } from '@fieldlink/domain/tree-menu';
 import { isStaleUserAnswer, userEditRefusal } from '@fieldlink/domain/user-rules';
+import { sceneRoute } from '@fieldlink/domain/widgets';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { MailIcon } from '../../../components/ui/icons';
@@ -239,7 +240,15 @@ function GroupPanel({
         )}
         <Fact label="Subgroups">{group.groups.length}</Fact>
         <Fact label="Users here">{group.fullUsers.length}</Fact>
-        {group.scenes.length > 0 && <Fact label="Dashboards">{group.scenes.length}</Fact>}
+        {group.scenes.length > 0 && (
+          <Fact label="Dashboards">
+            {can(subject, 'viewDashboard') ? (
+              <Link to={sceneRoute(group.accountId, group.id)}>{group.scenes.length}</Link>
+            ) : (
+              group.scenes.length
+            )}
+          </Fact>
+        )}
       </dl>
       {group.fullUsers.length > 0 && (
         <section className="detail-section">
@@ -543,7 +552,7 @@ function ScenePanel({
         <div className="detail-panel__actions">
           <Link
             className="fl-button fl-button--primary fl-button--sm"
-            to={`/dash/${encodeURIComponent(group.accountId)}/${encodeURIComponent(group.id)}/${encodeURIComponent(scene.id)}`}
+            to={sceneRoute(group.accountId, group.id, scene)}
           >
             Open dashboard
           </Link>

@@ -1,0 +1,135 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { InlineAlert } from '../../../components/ui/inline-alert';
+import { TextField } from '../../../components/ui/text-field';
+import { serverErrorMessage } from '../../../lib/api-client';
+import { normaliseSceneName } from '@fieldlink/domain/widgets';
+import { SCENE_NAME_MAX, sceneNameError } from '../model/scenes';
+
+/** Name a new scene or rename one. `onSubmit` rejects with the server's error, shown in the dialog. */
+export function SceneNameDialog({
+  title,
+  initialName = '',
+  submitLabel,
+  onSubmit,
+  onClose,
+}: {
+  title: string;
+  initialName?: string;
+  submitLabel: string;
+  onSubmit: (name: string) => Promise<unknown>;
+  onClose: () => void;
+}) {
+  const [name, setName] = useState(initialName);
+  const [touched, setTouched] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const error = sceneNameError(name);
+  const unchanged = initialName !== '' && normaliseSceneName(name) === normaliseSceneName(initialName);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (error || busy) return;
+    if (unchanged) return onClose();
+    setBusy(true);
+    setServerError(null);
+    try {
+      await onSubmit(normaliseSceneName(name));
+      onClose();
+    } catch (failure) {
+      setServerError(serverErrorMessage(failure));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      title={title}
+      size="sm"
+      onClose={onClose}
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="primary" type="submit" form="scene-name-form" busy={busy} disabled={Boolean(error)}>
+            {submitLabel}
+          </Button>
+        </>
+      }
+    >
+      <form id="scene-name-form" className="scene-form" onSubmit={submit} noValidate>
+        <TextField
+          label="Scene name"
+          name="sceneName"
+          data-testid="scene-name-input"
+          value={name}
+          maxLength={SCENE_NAME_MAX + 20}
+          autoFocus
+          autoComplete="off"
+          aria-invalid={touched && error ? true : undefined}
+          hint={touched && error ? <span className="scene-form__error">{error}</span> : undefined}
+          onChange={(event) => {
+            setName(event.target.value);
+            setTouched(true);
+          }}
+        />
+        {serverError && <InlineAlert tone="error">{serverError}</InlineAlert>}
+      </form>
+    </Dialog>
+  );
+}
+
+/** Asks before something is deleted; the server's refusal stays in the dialog. */
+export function ConfirmDeleteDialog({
+  title,
+  children,
+  confirmLabel,
+  onConfirm,
+  onClose,
+}: {
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => Promise<unknown>;
+  onClose: () => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const confirm = async () => {
+    setBusy(true);
+    setServerError(null);
+    try {
+      await onConfirm();
+      onClose();
+    } catch (failure) {
+      setServerError(serverErrorMessage(failure));
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog
+      title={title}
+      size="sm"
+      tone="danger"
+      onClose={onClose}
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose} data-autofocus>
+            Cancel
+          </Button>
+          <Button variant="danger" busy={busy} onClick={confirm} data-testid="confirm-delete">
+            {confirmLabel}
+          </Button>
+        </>
+      }
+    >
+      <div className="scene-form">
+        <p className="scene-form__text">{children}</p>
+        {serverError && <InlineAlert tone="error">{serverError}</InlineAlert>}
+      </div>
+    </Dialog>
+  );
+}

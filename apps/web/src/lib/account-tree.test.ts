@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { Account, GroupNode } from '@fieldlink/api/account';
+import { scenesHomeRoute } from './account-tree';
+
+const group = (id: string, partial: Partial<GroupNode> = {}): GroupNode => ({
+  id,
+  name: id,
+  accountId: 'acc1',
+  appType: 'default',
+  kind: 'group',
+  relativePath: `./${id}`,
+  groups: [],
+  devices: [],
+  deviceIds: [],
+  scenes: [],
+  users: [],
+  fullUsers: [],
+  ...partial,
+});
+const account = (id: string, rootGroup: GroupNode): Account => ({
+  id,
+  name: id,
+  appType: 'default',
+  kind: 'customer',
+  userVariant: null,
+  rootGroup,
+});
+
+describe('scenesHomeRoute', () => {
+  it('is the first group in tree order that has scenes, never the trash', () => {
+    const tree = [
+      account(
+        'a1',
+        group('root1', {
+          kind: 'root',
+          groups: [group('trash', { kind: 'trash', scenes: [{ id: 's0', name: 'x' }] })],
+        }),
+      ),
+      account(
+        'a2',
+        group('root2', {
+          kind: 'root',
+          accountId: 'a2',
+          groups: [group('g2', { accountId: 'a2', scenes: [{ id: 's1', name: 'Cellar' }] })],
+        }),
+      ),
+    ];
+    expect(scenesHomeRoute(tree)).toBe('/dash/a2/g2');
+  });
+
+  it('names a customer group inside a supplier tree by its own account', () => {
+    const customer = group('c1', { kind: 'root', accountId: 'cust', scenes: [{ id: 's1', name: 'Pumps' }] });
+    const supplier = account(
+      'sup',
+      group('rootS', {
+        kind: 'root',
+        accountId: 'sup',
+        groups: [group('customers', { accountId: 'sup', groups: [customer] })],
+      }),
+    );
+    expect(scenesHomeRoute([supplier])).toBe('/dash/cust/c1');
+  });
+
+  it('is the first root group when no group has scenes, and null without accounts', () => {
+    expect(scenesHomeRoute([account('a1', group('root1', { kind: 'root', accountId: 'a1' }))])).toBe('/dash/a1/root1');
+    expect(scenesHomeRoute([])).toBeNull();
+  });
+});
