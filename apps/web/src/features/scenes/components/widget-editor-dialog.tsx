@@ -20,7 +20,8 @@ import {
   type WidgetForm,
   type WidgetFormErrors,
 } from '../model/widget-form';
-import type { WidgetDefinition, WidgetDraft } from '../widgets/widget-definition';
+import { AnnotationsEditor, YAxisEditor } from '../widgets/chart/chart-editors';
+import type { WidgetDefinition, WidgetDraft, WidgetEditorProps } from '../widgets/widget-definition';
 
 export interface WidgetEditorDialogProps {
   definition: WidgetDefinition;
@@ -76,6 +77,11 @@ export function WidgetEditorDialog({
       ? firstChannel.name?.trim() || deviceChannelName(devices.get(firstChannel.deviceId)?.device, firstChannel.code)
       : '';
   const firstProblem = firstError(errors);
+  // Type editors see the channels as chosen so far, and change everything but them.
+  const typeEditorProps: WidgetEditorProps = {
+    draft: { ...form.draft, channels: draftOfForm(form, definition).channels },
+    onChange: (draft) => setForm((f) => ({ ...f, draft: { ...draft, channels: f.draft.channels } })),
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -285,12 +291,21 @@ export function WidgetEditorDialog({
           </EditorSection>
         )}
 
+        {has('yAxis') && (
+          <EditorSection title="Y axes">
+            <YAxisEditor {...typeEditorProps} />
+          </EditorSection>
+        )}
+
+        {has('annotations') && (
+          <EditorSection title="Annotations">
+            <AnnotationsEditor {...typeEditorProps} />
+          </EditorSection>
+        )}
+
         {TypeEditor && (
           <EditorSection title={`${definition.label} settings`}>
-            <TypeEditor
-              draft={{ ...form.draft, channels: draftOfForm(form, definition).channels }}
-              onChange={(draft) => setForm((f) => ({ ...f, draft: { ...draft, channels: f.draft.channels } }))}
-            />
+            <TypeEditor {...typeEditorProps} />
           </EditorSection>
         )}
       </form>

@@ -1,7 +1,6 @@
 import { Suspense, lazy } from 'react';
 import { WIDGET_DEFAULTS, widgetRole } from '@fieldlink/domain/widgets';
 import type { WidgetDefinition, WidgetViewProps } from '../widget-definition';
-import { AnnotationsEditor, YAxisEditor } from './chart-editors';
 
 // uPlot and the chart code load only when a scene shows a chart.
 const ChartView = lazy(async () => ({ default: (await import('./chart-view')).ChartView }));
@@ -35,5 +34,3 @@ export const chartWidget: WidgetDefinition = {
   maxChannels: 32,
   View: ChartWidgetView,
 };
-
-export { AnnotationsEditor, YAxisEditor };
