@@ -4,6 +4,7 @@ import { MAX_FRAME_BYTES } from '@fieldlink/api/device-frames';
 import { DEVICE_UP_FILTER, deviceDownTopic, thingNameFromUpTopic } from '@fieldlink/api/mqtt-topics';
 import type { ClusterTransport } from '../cluster/cluster-transport';
 import type { IngestSessionRegistry } from '../cluster/ingest-sessions';
+import type { DeviceRef } from '../ingest/device-directory';
 import type { Ingest } from '../ingest/ingest';
 import { PublishRate } from '../ingest/publish-rate';
 import { DATABASE_CREDENTIALS, type DeviceBroker, type DeviceCredentialStore } from './device-broker';
@@ -14,6 +15,16 @@ import { MosquittoDynsec } from './mosquitto-dynsec';
 export const INGEST_SHARE_FILTER = `$share/fieldlink-ingest/${DEVICE_UP_FILTER}`;
 /** Single mode: the cluster's one persistent session, held by one instance at a time. */
 export const SINGLE_INGEST_CLIENT_ID = 'fieldlink-ingest';
+
+/** A readable frame other than a connection report: it shows that its device is connected. */
+function isLiveReport(payload: Buffer): boolean {
+  try {
+    const frame = JSON.parse(payload.toString('utf8')) as unknown;
+    return typeof frame === 'object' && frame !== null && (frame as { type?: unknown }).type !== 'conn';
+  } catch {
+    return false;
+  }
+}
 
 export interface ExternalBrokerOptions {
   /** `mqtt://host:1883` or `mqtts://host:8883`; credentials may be in the URL. */
@@ -34,6 +45,11 @@ export interface ExternalBrokerOptions {
    */
   ingestMode: 'single' | 'shared';
   maxFramesPerSecond?: number;
+  /**
+   * Looks a device up, uncached. Shared mode: after a re-subscription, a device's first frame also
+   * reports it connected (see `confirmed` below).
+   */
+  findDevice?: (thingName: string) => Promise<DeviceRef | null>;
   /** Frames in flight from the broker to each ingest session. */
   receiveMaximum?: number;
   logger: IngestSessionLogger;
@@ -45,6 +61,14 @@ export interface ExternalBroker extends DeviceBroker {
   readonly transport: ClusterTransport;
   /** Frames in hand (received, not yet committed) across this instance's ingest sessions. */
   inFlight(): number;
+  /**
+   * Subscriptions the broker granted to this instance's ingesting session since start: one when it
+   * starts ingesting, and one more after every reconnect (after a broker restart, the moment from
+   * which frames reach this instance again).
+   */
+  ingestSubscriptions(): number;
+  /** Whether this instance's ingesting session is connected and subscribed now (single mode: on the holder only). */
+  ingestSubscribed(): boolean;
 }
 
 /**
@@ -76,6 +100,12 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
   });
   control.on('error', (error) => logger.warn({ error: error.message }, 'MQTT control connection error'));
   control.on('offline', () => logger.warn({}, 'MQTT control connection lost; reconnecting'));
+  // The control connection carries the cluster's real-time events, many small publishes: without
+  // TCP_NODELAY, Nagle's algorithm holds one back until the broker acknowledges the previous one,
+  // which a delayed ACK puts off by up to 40 ms (the ingest sessions set it on their own sockets).
+  const noDelay = () => (control.stream as { setNoDelay?: (noDelay: boolean) => void }).setNoDelay?.(true);
+  noDelay();
+  control.on('connect', noDelay);
 
   let credentials: DeviceCredentialStore = DATABASE_CREDENTIALS;
   if (options.provisioning === 'dynsec') {
@@ -98,6 +128,17 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
     },
   };
 
+  const shared = options.ingestMode === 'shared';
+  /**
+   * Shared mode, once this instance's session has subscribed again after a reconnect: devices whose
+   * first frame since then, received live, was already taken as their report of being connected.
+   * After a Mosquitto 2.0 restart the sessions are restored with the wills the broker sent as it
+   * stopped, but not their shared subscription, so the `conn` frames the devices send as they
+   * reconnect can fall into the gap before the instances subscribe again; without this, a device
+   * would be shown disconnected until its next connection report (docs/decisions.md "Cluster").
+   */
+  let confirmed: Set<string> | null = null;
+
   /** A device frame from the broker: the checks the embedded broker makes before storing. */
   const onFrame = async (topic: string, payload: Buffer, backlogSince?: number): Promise<void> => {
     const thingName = thingNameFromUpTopic(topic);
@@ -106,10 +147,22 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
     // acknowledged, counted and dropped.
     if (payload.length > MAX_FRAME_BYTES) return ingest.countRefused('oversized');
     if (publishRate.isOver(thingName)) return ingest.countRefused('rateLimited');
-    await ingest.handle(thingName, payload, Date.now(), backlogSince);
+    const now = Date.now();
+    await ingest.handle(thingName, payload, now, backlogSince);
+    if (confirmed && backlogSince === undefined && !confirmed.has(thingName) && isLiveReport(payload)) {
+      // Dated when the frame arrived: a will from the backlog (dated when the backlog began) cannot
+      // undo it; a will published later does.
+      const device = await options.findDevice?.(thingName);
+      if (device) await ingest.connectionChanged(device, true, now);
+      confirmed.add(thingName);
+    }
   };
 
-  const shared = options.ingestMode === 'shared';
+  let subscriptions = 0;
+  const onSubscribed = () => {
+    subscriptions += 1;
+    if (shared && subscriptions > 1) confirmed = new Set();
+  };
   const newSession = (clientId: string, heldUntil?: number) =>
     new IngestSession({
       url,
@@ -120,6 +173,7 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
       receiveMaximum: options.receiveMaximum ?? 1000,
       heldUntil,
       onMessage: onFrame,
+      onSubscribed,
       logger,
     });
 
@@ -226,6 +280,12 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
       let total = own?.inFlight ?? 0;
       for (const session of adopted.values()) total += session.inFlight;
       return total;
+    },
+    ingestSubscriptions() {
+      return subscriptions;
+    },
+    ingestSubscribed() {
+      return own?.connected ?? false;
     },
     async close() {
       await sessions.stop();

@@ -31,11 +31,24 @@ export interface IngestSessionOptions {
    * backlog since then. Without it, backlog starts when this object's own connection was lost.
    */
   heldUntil?: number;
+  /**
+   * The broker granted this session's subscription: once after start, and again after every
+   * reconnect (a broker restart loses shared subscriptions even when it restores the session).
+   */
+  onSubscribed?: () => void;
   logger: IngestSessionLogger;
 }
 
 const PROTOCOL = { protocolVersion: 5 } as const;
 const RETRY_MS = [250, 500, 1000, 2000, 5000];
+/**
+ * Reconnecting after the link or the broker went away: prompt, so that the session is subscribed
+ * again soon after a broker restart (Mosquitto 2.0 forgets shared subscriptions, and frames that
+ * arrive before a member subscribes again are dropped). At most one attempt a second per session.
+ */
+const RECONNECT_MS = [100, 250, 500, 1000];
+/** MQTT 5 DISCONNECT reason: another connection took this client id (an instance adopting the session). */
+const SESSION_TAKEN_OVER = 0x8e;
 
 /**
  * One persistent MQTT 5 session that receives device frames and acknowledges each to the broker
@@ -67,9 +80,18 @@ export class IngestSession {
    */
   private catchingUp = false;
   private established = false;
+  /**
+   * The broker refused the connection or gave this client id to another connection: reconnect with
+   * the long back-off, not the prompt one (no tight loop against bad credentials or a session's new
+   * holder).
+   */
+  private refused = false;
   private connectedOnce: { resolve: () => void; reject: (error: Error) => void } | null = null;
-  /** Frames received and acknowledged since start, and attempts to store them again. */
-  readonly counters = { received: 0, acknowledged: 0, retried: 0 };
+  /**
+   * Frames received and acknowledged since start, attempts to store them again, and subscriptions
+   * the broker granted (one per connection that subscribes).
+   */
+  readonly counters = { received: 0, acknowledged: 0, retried: 0, subscribed: 0 };
 
   constructor(private readonly options: IngestSessionOptions) {
     this.lostAt = options.heldUntil ?? null;
@@ -204,6 +226,7 @@ export class IngestSession {
         if (packet.reasonCode !== 0 && packet.reasonCode !== undefined) {
           const error = new Error(`The MQTT broker refused the connection (reason ${packet.reasonCode})`);
           this.options.logger.warn({ clientId: this.options.clientId, reason: packet.reasonCode }, error.message);
+          this.refused = true;
           this.socket?.destroy();
           return;
         }
@@ -214,6 +237,7 @@ export class IngestSession {
           );
         }
         this.attempts = 0;
+        this.refused = false;
         this.established = true;
         this.catchingUp = packet.sessionPresent && this.lostAt !== null;
         this.startKeepalive(generation);
@@ -222,8 +246,9 @@ export class IngestSession {
           this.connectedOnce = null;
           return;
         }
-        // Subscribed again on every connection: harmless when the session kept it, needed when the
-        // broker lost it (a restart without persistence).
+        // Subscribed again on every connection, whatever `sessionPresent` says: harmless when the
+        // session kept its subscription, needed when the broker lost it (a restart without
+        // persistence, and Mosquitto 2.0 restores sessions but not their `$share/…` subscriptions).
         this.request(
           { cmd: 'subscribe', messageId: 0, subscriptions: [{ topic: this.options.filter, qos: 1, rh: 2 }] },
           10_000,
@@ -239,6 +264,11 @@ export class IngestSession {
             }
             this.subscribed = true;
             this.catchingUp = false;
+            this.counters.subscribed += 1;
+            if (this.counters.subscribed > 1) {
+              this.options.logger.info({ clientId: this.options.clientId }, 'Ingest session subscribed again');
+            }
+            this.options.onSubscribed?.();
             this.connectedOnce?.resolve();
             this.connectedOnce = null;
           },
@@ -263,6 +293,7 @@ export class IngestSession {
           { clientId: this.options.clientId, reason: packet.reasonCode },
           'The MQTT broker ended the ingest session',
         );
+        if (packet.reasonCode === SESSION_TAKEN_OVER) this.refused = true;
         this.socket?.destroy();
         return;
       default:
@@ -374,7 +405,8 @@ export class IngestSession {
     for (const waiter of this.awaiting.values()) waiter.reject(new Error('Connection closed'));
     this.awaiting.clear();
     if (this.stopped) return;
-    const wait = RETRY_MS[Math.min(this.attempts, RETRY_MS.length - 1)]! * (0.5 + Math.random());
+    const steps = this.refused ? RETRY_MS : RECONNECT_MS;
+    const wait = steps[Math.min(this.attempts, steps.length - 1)]! * (0.5 + Math.random() / 2);
     this.attempts += 1;
     this.reconnectTimer = setTimeout(() => this.connect(subscribe), wait);
   }

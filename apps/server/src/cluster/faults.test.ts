@@ -190,47 +190,128 @@ describe.each(['single', 'shared'] as const)(
       a = await startServerProcess({ ...env, FIELDLINK_INSTANCE_ID: `${ingest}-a2` });
     }, 120_000);
 
-    // Mosquitto 2.0 does not restore shared subscriptions from its persistence file: frames published
-    // after a restart and before an instance subscribes again are acknowledged and dropped
-    // (docs/decisions.md "Cluster"). The single mode holds a plain persistent subscription, which it keeps.
-    it.skipIf(ingest === 'shared')(
-      'reconnects devices after a broker restart, with the right connection state, and ingests again',
-      async () => {
-        await until(
-          'all load devices connected',
-          async () => [...(await connectedStates()).values()].every((v) => v === 1),
-          20_000,
-        );
-        await mosquitto.stop();
-        await sleep(1000);
-        await mosquitto.start();
-        await until(
-          'devices online again',
-          () => [...load.clients.values()].every((client) => client.connected),
-          20_000,
-        );
-        await until(
-          'all load devices connected',
-          async () => [...(await connectedStates()).values()].every((v) => v === 1),
-          20_000,
-        );
+    /** How many samples each device has had acknowledged so far. */
+    const ackedSoFar = () => new Map([...load.acked].map(([thingName, times]) => [thingName, times.length]));
 
-        // A lost link: the broker publishes the device's will.
-        const [lostName, lost] = [...load.clients][0]!;
-        lost.options.reconnectPeriod = 0;
-        lost.stream.destroy();
-        await until('the lost device disconnected', async () => (await connectedStates()).get(lostName) === 0, 15_000);
-        const states = await connectedStates();
-        expect([...states].filter(([name, state]) => name !== lostName && state !== 1)).toEqual([]);
+    /** Acknowledged samples from `from` (an `ackedSoFar`) to `to` (default: now) not in the log table. */
+    const missingBetween = async (from: Map<string, number>, to?: Map<string, number>) => {
+      const ids = await deviceIds();
+      const lost = new Map<string, number[]>();
+      for (const [thingName, times] of load.acked) {
+        const slice = times.slice(from.get(thingName) ?? 0, to?.get(thingName) ?? times.length);
+        if (slice.length === 0) continue;
+        const rows = await storage.db
+          .selectFrom('logs')
+          .select('t')
+          .where('device_id', '=', ids.get(thingName)!)
+          .where('code', '=', LOAD_CODE)
+          .where('t', 'in', slice)
+          .execute();
+        const stored = new Set(rows.map((row) => row.t));
+        const gone = slice.filter((t) => !stored.has(t));
+        if (gone.length > 0) lost.set(thingName, gone);
+      }
+      return lost;
+    };
+    const count = (lost: Map<string, number[]>) => [...lost.values()].reduce((sum, times) => sum + times.length, 0);
 
-        load.clients.delete(lostName);
-        load.start(50);
-        await sleep(1500);
-        await load.stop();
-        await until('frames after the restart stored', async () => (await missing()) === 0, 20_000);
-      },
-      120_000,
-    );
+    // Both modes: devices reconnect, connection state is right, and each ingesting instance subscribes
+    // again by itself (its ingest session subscribes on every connection, whatever the broker says of
+    // the session). Single mode holds a plain persistent subscription, which Mosquitto restores: nothing
+    // acknowledged is lost. Mosquitto 2.0 does not restore shared subscriptions from its persistence
+    // file, so in shared mode frames acknowledged between the restart and the instances' new
+    // subscriptions may be lost (docs/decisions.md "Cluster"): every frame acknowledged after that is
+    // stored.
+    it('reconnects devices after a broker restart, with the right connection state, and ingests again', async () => {
+      await until(
+        'all load devices connected',
+        async () => [...(await connectedStates()).values()].every((v) => v === 1),
+        20_000,
+      );
+      expect(await missing()).toBe(0);
+      const instances = [a, b];
+      const holding = await Promise.all(instances.map((server) => metric(server, 'fieldlink_ingest_subscribed')));
+      const ingesting = instances.filter((_, index) => holding[index] === 1);
+      // Shared: every instance is a member of the shared subscription. Single: one holds the session.
+      expect(ingesting.length).toBe(ingest === 'shared' ? 2 : 1);
+      const subscriptions = () =>
+        Promise.all(ingesting.map((server) => metric(server, 'fieldlink_ingest_subscriptions_total')));
+      const subscribedBefore = await subscriptions();
+
+      // Devices keep publishing through the restart.
+      const beforeRestart = ackedSoFar();
+      load.start(100);
+      await sleep(500);
+      await mosquitto.stop();
+      await sleep(1000);
+      await mosquitto.start();
+      const backAt = Date.now();
+      await until(
+        'every ingesting instance subscribed again',
+        async () => (await subscriptions()).every((value, index) => value > subscribedBefore[index]!),
+        15_000,
+      );
+      const resubscribedMs = Date.now() - backAt;
+      // A margin for acknowledgements of frames the broker took before the new subscriptions, still
+      // on their way to the device.
+      await sleep(1000);
+      const afterResubscribed = ackedSoFar();
+      await until('devices online again', () => [...load.clients.values()].every((client) => client.connected), 20_000);
+      await sleep(2000);
+      await load.stop();
+      const ackedAfter = [...ackedSoFar()].reduce(
+        (sum, [thingName, n]) => sum + n - (afterResubscribed.get(thingName) ?? 0),
+        0,
+      );
+      expect(ackedAfter).toBeGreaterThan(100);
+
+      // Every frame acknowledged after the instances subscribed again is stored, in both modes.
+      await until(
+        'frames acknowledged after the new subscriptions stored',
+        async () => (await missingBetween(afterResubscribed)).size === 0,
+        20_000,
+      );
+      await sleep(500);
+      const lostInWindow = await missingBetween(beforeRestart, afterResubscribed);
+      console.info(
+        `${ingest} ingest: subscribed again ${resubscribedMs} ms after the broker was back (polled every 200 ms); ` +
+          `${count(lostInWindow)} acknowledged frames lost between the restart and the new subscriptions`,
+      );
+      if (ingest === 'single') {
+        // Nothing acknowledged is lost, through the restart too.
+        expect(count(lostInWindow)).toBe(0);
+      } else {
+        // The documented gap: forget those samples, so later checks hold the rest to the promise.
+        for (const [thingName, gone] of lostInWindow) {
+          const lost = new Set(gone);
+          load.acked.set(
+            thingName,
+            load.acked.get(thingName)!.filter((t) => !lost.has(t)),
+          );
+        }
+      }
+      expect(await missing()).toBe(0);
+      expect(await latestIsRight()).toBe(true);
+      await until(
+        'all load devices connected',
+        async () => [...(await connectedStates()).values()].every((v) => v === 1),
+        20_000,
+      );
+
+      // A lost link: the broker publishes the device's will.
+      const [lostName, lost] = [...load.clients][0]!;
+      lost.options.reconnectPeriod = 0;
+      lost.stream.destroy();
+      await until('the lost device disconnected', async () => (await connectedStates()).get(lostName) === 0, 15_000);
+      const states = await connectedStates();
+      expect([...states].filter(([name, state]) => name !== lostName && state !== 1)).toEqual([]);
+
+      load.clients.delete(lostName);
+      load.start(50);
+      await sleep(1500);
+      await load.stop();
+      await until('frames after the restart stored', async () => (await missing()) === 0, 20_000);
+    }, 120_000);
 
     it('answers 503 while PostgreSQL restarts, recovers by itself, and stores every acknowledged frame', async () => {
       const signIn = await fetch(`${a.url}/api/v1/signin`, {

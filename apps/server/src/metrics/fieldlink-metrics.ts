@@ -90,6 +90,27 @@ export function createFieldlinkMetrics(sources: MetricSources): FieldlinkMetrics
       return broker && 'inFlight' in broker ? (broker as { inFlight(): number }).inFlight() : null;
     },
   );
+  registry.collect(
+    'counter',
+    'fieldlink_ingest_subscriptions_total',
+    "Subscriptions the external broker granted to this process's ingest session: one at start, one after every reconnect.",
+    () => {
+      const broker = sources.broker();
+      return broker && 'ingestSubscriptions' in broker
+        ? (broker as { ingestSubscriptions(): number }).ingestSubscriptions()
+        : null;
+    },
+  );
+  registry.collect(
+    'gauge',
+    'fieldlink_ingest_subscribed',
+    "1 while this process's ingest session at the external broker is connected and subscribed (single mode: the holder).",
+    () => {
+      const broker = sources.broker();
+      if (!broker || !('ingestSubscribed' in broker)) return null;
+      return (broker as { ingestSubscribed(): boolean }).ingestSubscribed() ? 1 : 0;
+    },
+  );
   const connectedDevices = cached(5000, async () => {
     const row = await db
       .selectFrom('devices')
