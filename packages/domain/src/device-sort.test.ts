@@ -3,12 +3,14 @@ import { describe, expect, it } from 'vitest';
 import type { ColumnValueType } from './device-columns';
 import {
   compareCells,
+  compareSortKeyCodes,
   compareSortKeys,
   isEmptyCell,
   namedVersionSortKey,
   sortByColumn,
   sortKeyOf,
   sortKeyText,
+  SortKeyCodes,
   textSortKey,
   versionSortKey,
   type CellValue,
@@ -216,4 +218,94 @@ describe('sortKeyText', () => {
   });
 
   it('leaves numbers to numeric comparison', () => expect(sortKeyText(5)).toBeNull());
+});
+
+describe('SortKeyCodes', () => {
+  /** The sign of comparing two cells through their codes, or null when either is empty. */
+  const codeOrder = (type: ColumnValueType, a: CellValue, b: CellValue) => {
+    const codes = new SortKeyCodes(4);
+    if (!codes.append(type, a)) return null;
+    const middle = codes.length;
+    if (!codes.append(type, b)) return null;
+    return Math.sign(compareSortKeyCodes(codes.codes, 0, middle, middle, codes.length)) || 0;
+  };
+  const digitRun = fc.oneof(
+    fc.nat(30).map(String),
+    fc.stringMatching(/^0{0,3}[0-9]{1,25}$/),
+    fc.constantFrom('0', '00', '19999999999999999999', '100000000000000000000'),
+  );
+  const text = fc
+    .array(
+      fc.oneof(
+        digitRun,
+        fc.constantFrom('a', 'B', ' ', '-', '/', ':', '\u0000', '\u0001', 'é', 'İ'),
+        fc.string({ maxLength: 3 }),
+      ),
+      {
+        maxLength: 6,
+      },
+    )
+    .map((parts) => parts.join(''));
+  const version = fc
+    .array(fc.oneof(fc.nat(1000), fc.constantFrom('x', '0', '00', '', '12345678901234567890')), {
+      minLength: 1,
+      maxLength: 4,
+    })
+    .map((parts) => parts.join('.'));
+  const namedVersion = fc
+    .tuple(fc.constantFrom('Vats', 'vats', 'BREW', 'Vats x', '', 'Row 2', 'Row 10'), version, fc.boolean())
+    .map(([name, parts, bare]) => (bare ? name : `${name} v${parts}`));
+  const number = fc.oneof(fc.double({ noNaN: true }), fc.integer(), fc.constantFrom(0, -0, 1e21, -1e-300));
+
+  it.each<[ColumnValueType, fc.Arbitrary<CellValue>]>([
+    ['string', text],
+    ['string', fc.oneof(text, fc.integer(), fc.boolean())],
+    ['object', fc.record({ base: fc.option(text, { nil: null }), custom: fc.option(text, { nil: null }) })],
+    ['version', version],
+    ['stringAndVersion', namedVersion],
+    ['number', number],
+    ['dateTime', fc.oneof(number, fc.constantFrom('2024-01-02T03:04:05Z', '2023-12-31', 'not a date'))],
+    ['boolean', fc.oneof(fc.boolean(), fc.constantFrom('true', 'false'))],
+  ])('orders %s cells as compareCells does', (type, cell) => {
+    fc.assert(
+      fc.property(cell, cell, (a, b) => {
+        const order = codeOrder(type, a, b);
+        if (sortKeyOf(type, a) === null || sortKeyOf(type, b) === null) expect(order).toBeNull();
+        else expect(order).toBe(Math.sign(compareCells(type, a, b, 'asc')) || 0);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it.each<[ColumnValueType, CellValue, CellValue, number]>([
+    ['string', 'Row 9', 'Row 10', -1],
+    ['string', 'row 010', 'Row 10', 0],
+    ['string', 'a 9', 'a-', -1],
+    ['string', '100000000000000000000', '99999999999999999999', -1],
+    ['string', '20000000000000000000000', '300000000000000000000', -1],
+    ['version', '1.0', '1', 0],
+    ['version', '4.9', '4.10', -1],
+    ['stringAndVersion', 'Vats', 'Vats 4.2', -1],
+    ['stringAndVersion', 'Vats 4.10', 'vats 4.2', 1],
+    ['number', -2, -1, -1],
+    ['number', -0, 0, 0],
+  ])('%s: %j against %j answers %i', (type, a, b, sign) => expect(codeOrder(type, a, b)).toBe(sign));
+
+  it('leaves empty cells out', () => {
+    const codes = new SortKeyCodes();
+    expect([codes.append('string', '  '), codes.append('number', null), codes.append('version', '')]).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    expect(codes.length).toBe(0);
+  });
+
+  it('grows its buffer for long keys', () => {
+    const codes = new SortKeyCodes(1);
+    const long = 'x1'.repeat(5000);
+    codes.append('string', long);
+    codes.append('string', `${long}y`);
+    expect(codes.length).toBeGreaterThan(10_000);
+  });
 });

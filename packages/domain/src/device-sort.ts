@@ -204,3 +204,151 @@ export function sortByColumn<T>(
   });
   return order.map((index) => items[index]!);
 }
+
+/*
+ * Sort keys as runs of integer codes, for sorting a large table on typed arrays. Comparing two keys'
+ * codes position by position (a key that ends first is smaller) orders them exactly as
+ * `compareSortKeys` orders their `sortKeyOf` keys. Text characters are spread out (`(code + 1) * 32`)
+ * so that a digit run shorter than NATURAL_DIGITS can be written as one marker (between the codes of
+ * `0` and `1`, ordered by the run's length) and its digits, instead of the padding `textSortKey`
+ * writes: a UUID's key is then about as long as the UUID rather than five times as long.
+ */
+const CODE_SPREAD = 32;
+const characterCode = (code: number) => (code + 1) * CODE_SPREAD;
+const SHORT_DIGIT_RUN = characterCode(48);
+/** Within a tuple key: a text part ends before any of its characters; a number part comes first. */
+const PART_END = 0;
+const NUMBER_PART = 1;
+const TEXT_PART = 2;
+
+const numberBits = new Float64Array(1);
+const numberWords = new Uint32Array(numberBits.buffer);
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** Appends sort keys as integer codes to one growing buffer; see `compareSortKeyCodes`. */
+export class SortKeyCodes {
+  codes: Int32Array;
+  length = 0;
+
+  constructor(expectedLength = 1024) {
+    this.codes = new Int32Array(Math.max(16, expectedLength));
+  }
+
+  private reserve(more: number): void {
+    if (this.length + more <= this.codes.length) return;
+    const grown = new Int32Array(Math.max(this.codes.length * 2, this.length + more));
+    grown.set(this.codes.subarray(0, this.length));
+    this.codes = grown;
+  }
+
+  /**
+   * Appends the key of a cell of a column of `type` and answers true, or answers false and appends
+   * nothing for an empty cell. Number, date and boolean keys are numbers: sort those as numbers.
+   */
+  append(type: ColumnValueType, value: CellValue): boolean {
+    if (type === 'string' && typeof value === 'string') {
+      const folded = value.trim().toLowerCase();
+      if (folded === '') return false;
+      this.appendFolded(folded);
+      return true;
+    }
+    const key = sortKeyOf(type, value);
+    if (key === null) return false;
+    if (typeof key === 'number') this.appendNumberPart(key);
+    else if (typeof key === 'string') this.appendText(key);
+    else {
+      for (const part of key) {
+        if (typeof part === 'number') this.appendNumberPart(part);
+        else this.appendTextPart(part);
+      }
+    }
+    return true;
+  }
+
+  /** The text's `textSortKey`, each digit run shorter than NATURAL_DIGITS as a marker and its digits. */
+  private appendText(text: string): void {
+    this.appendFolded(text.trim().toLowerCase());
+  }
+
+  /** One pass over trimmed, lower-case text: a run's marker is written when its end is found. */
+  private appendFolded(folded: string): void {
+    const count = folded.length;
+    this.reserve(count * 2);
+    const codes = this.codes;
+    let at = this.length;
+    for (let i = 0; i < count;) {
+      const code = folded.charCodeAt(i);
+      i += 1;
+      if (!isDigit(code)) {
+        codes[at++] = characterCode(code);
+        continue;
+      }
+      // A digit run: leading zeros dropped (one kept if that is all there is), then its marker.
+      const marker = at++;
+      let digits = 0;
+      let next = code;
+      for (;;) {
+        if (next !== 48 || digits > 0) codes[marker + 1 + digits++] = characterCode(next);
+        if (i === count) break;
+        next = folded.charCodeAt(i);
+        if (!isDigit(next)) break;
+        i += 1;
+      }
+      if (digits === 0) codes[marker + 1 + digits++] = characterCode(48);
+      if (digits < NATURAL_DIGITS) {
+        codes[marker] = SHORT_DIGIT_RUN + digits;
+        at = marker + 1 + digits;
+      } else {
+        // A long run is its digits alone (textSortKey leaves it unpadded).
+        codes.copyWithin(marker, marker + 1, marker + 1 + digits);
+        at = marker + digits;
+      }
+    }
+    this.length = at;
+  }
+
+  /** A text part of a tuple key (already a `textSortKey`), compared character by character. */
+  private appendTextPart(key: string): void {
+    this.reserve(key.length + 2);
+    this.codes[this.length++] = TEXT_PART;
+    for (let i = 0; i < key.length; i += 1) this.codes[this.length++] = characterCode(key.charCodeAt(i));
+    this.codes[this.length++] = PART_END;
+  }
+
+  /** A number part: its IEEE 754 bits made to order as the numbers do, in four 16-bit codes. */
+  private appendNumberPart(part: number): void {
+    this.reserve(5);
+    numberBits[0] = part + 0; // -0 equals 0
+    let high = numberWords[LITTLE_ENDIAN ? 1 : 0]!;
+    let low = numberWords[LITTLE_ENDIAN ? 0 : 1]!;
+    if (high >>> 31 === 1) [high, low] = [~high >>> 0, ~low >>> 0];
+    else high = (high | 0x80000000) >>> 0;
+    const codes = this.codes;
+    codes[this.length++] = NUMBER_PART;
+    codes[this.length++] = high >>> 16;
+    codes[this.length++] = high & 0xffff;
+    codes[this.length++] = low >>> 16;
+    codes[this.length++] = low & 0xffff;
+  }
+}
+
+/**
+ * Compares two keys written by `SortKeyCodes` (`codes[start, end)` each): negative, zero or positive,
+ * with the sign `compareSortKeys` gives their keys.
+ */
+export function compareSortKeyCodes(
+  codes: Int32Array,
+  aStart: number,
+  aEnd: number,
+  bStart: number,
+  bEnd: number,
+): number {
+  const aLength = aEnd - aStart;
+  const bLength = bEnd - bStart;
+  const common = Math.min(aLength, bLength);
+  for (let i = 0; i < common; i += 1) {
+    const difference = codes[aStart + i]! - codes[bStart + i]!;
+    if (difference !== 0) return difference;
+  }
+  return aLength - bLength;
+}

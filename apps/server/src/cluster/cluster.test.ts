@@ -203,6 +203,41 @@ describe('two instances on Mosquitto 2 and PostgreSQL', () => {
     }
   });
 
+  it('shows browsers on both instances the setpoint status of a write run through instance A', async () => {
+    const client = await device('ACME-COLD01');
+    await client.subscribeAsync(deviceDownTopic('ACME-COLD01'), { qos: 1 });
+    client.on('message', (_topic, payload) => {
+      const command = JSON.parse(payload.toString()) as DeviceCommand;
+      const reply = { v: 4, type: 'reply', id: command.id, result: 'OK', value: 21.5 };
+      void client.publishAsync(deviceUpTopic('ACME-COLD01'), JSON.stringify(reply), { qos: 1 });
+    });
+    await client.publishAsync(
+      deviceUpTopic('ACME-COLD01'),
+      JSON.stringify({ v: 4, type: 'conn', t: Date.now(), connected: true }),
+      { qos: 1 },
+    );
+    await until(async () => (await row('ACME-COLD01')).is_connected === 1);
+    const open = async (app: FastifyInstance) => {
+      const socket = await TestSocket.open(
+        `${baseUrl(app).replace('http', 'ws')}${REALTIME_PATH}`,
+        await signIn(app, 'viewer@fieldlink.test'),
+      );
+      closers.push(() => socket.socket.close());
+      expect((await socket.request({ type: 'server/subscribeDevices', thingNames: ['ACME-COLD01'] })).ok).toBe(true);
+      return socket;
+    };
+    const [onA, onB] = [await open(a), await open(b)];
+    const reply = await onA.request({ type: 'server/writeChannel', thingName: 'ACME-COLD01', code: 'sp1', value: 20 });
+    expect(reply).toMatchObject({ ok: true, value: 21.5 });
+    const status = { type: 'server/setpointStatus', thingName: 'ACME-COLD01', code: 'sp1', state: 'on', value: 21.5 };
+    await expect(onB.waitFor((action) => action.type === 'server/setpointStatus')).resolves.toEqual(status);
+    // Once on each instance: the relay does not echo an instance's own events back to it.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const socket of [onA, onB]) {
+      expect(socket.received.filter((action) => action.type === 'server/setpointStatus')).toEqual([status]);
+    }
+  });
+
   it('follows connection state from the device’s conn frame and its will', async () => {
     const will = { topic: deviceUpTopic('OSC-SPR01'), payload: Buffer.from('{"v":4,"type":"conn","connected":false}') };
     const client = await device('OSC-SPR01', { will: { ...will, qos: 1, retain: false } });

@@ -37,10 +37,16 @@ export class RealtimeHub {
   private readonly watchers = new Map<string, Set<Session>>();
   private closing = false;
 
+  /**
+   * `announce` puts an event this hub makes (a setpoint's new state after a write) on the event bus,
+   * so browsers on every instance of a cluster see it, not only those on this one; without a bus the
+   * hub delivers it itself.
+   */
   constructor(
     private readonly devices: DeviceService,
     private readonly commands: CommandService,
     private readonly logger: HubLogger,
+    private readonly announce: (event: DeviceEvent) => void = (event) => this.publish(event),
   ) {}
 
   get socketCount(): number {
@@ -188,7 +194,7 @@ export class RealtimeHub {
           code: action.code,
           value: action.value,
         });
-        this.publish({
+        this.announce({
           type: 'server/setpointStatus',
           thingName: action.thingName,
           code: action.code,
