@@ -126,7 +126,20 @@ describe('normaliseGridLayout', () => {
 describe('placeNewWidget', () => {
   it.each<[string, GridLayoutItem[], WidgetType, GridLayoutItem]>([
     ['an empty grid: top left', [], 'value', normal('n', 0, 0, 2, 4)],
-    ['below the lowest item', [item('a', 0, 0, 2, 4), item('b', 4, 2, 2, 6)], 'value', normal('n', 0, 8, 2, 4)],
+    ['the first gap that fits', [item('a', 0, 0, 2, 4), item('b', 4, 2, 2, 6)], 'value', normal('n', 2, 0, 2, 4)],
+    ['beside a row, left to right', [item('a', 0, 0, 6, 4), item('b', 6, 0, 2, 4)], 'value', normal('n', 8, 0, 2, 4)],
+    [
+      'a gap too narrow is passed over',
+      [item('a', 0, 0, 5, 4), item('b', 6, 0, 6, 4)],
+      'value',
+      normal('n', 0, 4, 2, 4),
+    ],
+    [
+      'below everything when no gap fits',
+      [item('a', 0, 0, 12, 4), item('b', 0, 4, 12, 3)],
+      'value',
+      normal('n', 0, 7, 2, 4),
+    ],
     ['a chart: six columns, three times as tall', [], 'chart', normal('n', 0, 0, 6, 12)],
     ['a title: the full width', [item('a', 0, 0, 2, 4)], 'customText', normal('n', 0, 4, 12, 4)],
     ['replacing an item the widget had', [item('n', 6, 20, 2, 4)], 'value', normal('n', 0, 0, 2, 4)],

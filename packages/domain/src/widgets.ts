@@ -219,9 +219,29 @@ function placedItem(
   return normaliseItem({ i: widgetId, x: 0, y: bottomOf(items), ...widgetSizeAt(type, breakpoint) }, breakpoint);
 }
 
+/** A new widget's item in the first free place that fits, top to bottom, then left to right. */
+function firstFreeItem(
+  items: readonly GridLayoutItem[],
+  widgetId: string,
+  type: WidgetType,
+  breakpoint: GridBreakpoint,
+): GridLayoutItem {
+  const sized = normaliseItem({ i: widgetId, x: 0, y: 0, ...widgetSizeAt(type, breakpoint) }, breakpoint);
+  const columns = GRID_BREAKPOINT_COLUMNS[breakpoint];
+  const free = (x: number, y: number) =>
+    items.every(
+      (item) => x + sized.w <= item.x || item.x + item.w <= x || y + sized.h <= item.y || item.y + item.h <= y,
+    );
+  // Below every item there always is a place.
+  for (let y = 0; y <= bottomOf(items); y += 1) {
+    for (let x = 0; x + sized.w <= columns; x += 1) if (free(x, y)) return { ...sized, x, y };
+  }
+  return { ...sized, y: bottomOf(items) };
+}
+
 /**
- * The layouts with a new widget placed on every breakpoint: at the left edge, below every existing
- * item, at the type's default size ({@link defaultWidgetSize}) scaled to the breakpoint's columns.
+ * The layouts with a new widget placed on every breakpoint: in the first free place that fits,
+ * top to bottom and left to right, at the type's default size ({@link defaultWidgetSize}) scaled to the breakpoint's columns.
  * An item the widget already had is replaced.
  */
 export function placeNewWidget(
@@ -232,7 +252,7 @@ export function placeNewWidget(
   const result = {} as Record<GridBreakpoint, GridLayoutItem[]>;
   for (const breakpoint of GRID_BREAKPOINTS) {
     const others = (layouts[breakpoint] ?? []).filter((item) => item.i !== widgetId);
-    result[breakpoint] = [...others, placedItem(others, widgetId, type, breakpoint)];
+    result[breakpoint] = [...others, firstFreeItem(others, widgetId, type, breakpoint)];
   }
   return result;
 }

@@ -123,7 +123,7 @@ describe.each(DIALECTS)('scenes and widgets on %s', (dialect) => {
     expect(root.scenes.at(-1)).toEqual({ id: scene.id, name: 'Block test' });
   });
 
-  it('adds widgets, placing each on every breakpoint below the ones before; a chart is named Chart', async () => {
+  it('adds widgets, placing each on every breakpoint in the first place that fits; a chart is named Chart', async () => {
     const first = await call('PUT', '/widget', spray, widgetBody(scene));
     expect(first.statusCode).toBe(200);
     const value: Widget = first.json();
@@ -142,7 +142,8 @@ describe.each(DIALECTS)('scenes and widgets on %s', (dialect) => {
     const stored = (await scenesOf(spray, sprayRoot)).find((s) => s.id === scene.id)!;
     expect(stored.widgets.map((widget) => widget.id)).toEqual([value.id, chart.id]);
     expect(lgItem(stored.gridLayout, value.id)).toMatchObject({ x: 0, y: 0, w: 2, h: 4, minH: GRID_MIN_H });
-    expect(lgItem(stored.gridLayout, chart.id)).toMatchObject({ x: 0, y: 4, w: 6, h: 12 });
+    // Beside the first widget on lg; below it on xxs, whose two columns it fills.
+    expect(lgItem(stored.gridLayout, chart.id)).toMatchObject({ x: 2, y: 0, w: 6, h: 12 });
     expect(stored.gridLayout.xxs!.find((item) => item.i === chart.id)).toMatchObject({ x: 0, y: 4, w: 2, h: 12 });
     scene = stored;
   });

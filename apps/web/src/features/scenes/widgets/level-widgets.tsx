@@ -253,7 +253,8 @@ const ProgressBarView = memo(function ProgressBarView({ widget, channels }: Widg
           {formatValue(value)}
           {units && <small>{units}</small>}
         </span>
-        <span className="wv-progress__percent">{value === null ? '' : percentText(fraction)}</span>
+        {/* A value in percent already says what the fill says. */}
+        {units !== '%' && <span className="wv-progress__percent">{value === null ? '' : percentText(fraction)}</span>}
       </div>
       <div
         className="wv-progress__track"

@@ -181,7 +181,7 @@ function isGravityChannel(channel: ResolvedChannel): boolean {
   return /gravity/i.test(channel.name);
 }
 
-const BrewSummaryView = memo(function BrewSummaryView({ widget, channels }: WidgetViewProps) {
+const BrewSummaryView = memo(function BrewSummaryView({ channels }: WidgetViewProps) {
   const first = useChannelReading(channels[0]);
   const state =
     first.status === 'live' ? 'Live' : first.status === 'stale' ? 'Stale' : first.status === 'empty' ? 'No data' : '';
@@ -192,7 +192,8 @@ const BrewSummaryView = memo(function BrewSummaryView({ widget, channels }: Widg
           <path d="M6 5q0-3 6-3t6 3v9l-4 6h-4l-4-6z" />
           <path d="M7 10h10v4l-3.5 5h-3L7 14z" className="wv-brew__beer" />
         </svg>
-        <span className="wv-brew__title">{widget.name || 'Tank'}</span>
+        {/* The frame's title already names the widget: here, the tank (its device). */}
+        <span className="wv-brew__title">{channels[0]?.deviceName || 'Tank'}</span>
         {state && <span className={`wv-chip wv-chip--${first.status}`}>{state}</span>}
       </div>
       <div className="wv-rows wv-rows--inline">
