@@ -15,6 +15,8 @@ export interface CommandTarget {
   readonly model: DeviceModel;
   setTimeDate(timeDate: { tzName: string; tzRule: string }): void;
   flashLed(): void;
+  /** Starts an over-the-air update; false when one is already running. */
+  startOtaUpdate(update: { updateId: string; updateCommand: string }): boolean;
 }
 
 /** Limits of the config frame's `timeDate`, so a stored time zone always fits the frame. */
@@ -54,6 +56,10 @@ export function runCommand(command: DeviceCommand, target: CommandTarget): Comma
       if (tzName.length === 0 || tzName.length > MAX_TZ_NAME || tzRule.length > MAX_TZ_RULE) return fail;
       target.setTimeDate({ tzName, tzRule });
       return { reply: replyFrame(command.id, 'OK'), followUps: ['config', 'health'] };
+    }
+    case 'otaUpdate': {
+      const started = target.startOtaUpdate({ updateId: command.updateId, updateCommand: command.updateCommand });
+      return started ? { reply: replyFrame(command.id, 'OK'), followUps: [] } : fail;
     }
   }
 }

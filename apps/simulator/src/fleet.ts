@@ -33,6 +33,10 @@ export interface FleetOptions {
   /** Longest wait for one device's first connection before the fleet carries on; default 10 s. */
   readonly startTimeoutMs?: number;
   readonly logger?: FleetLogger;
+  /** Time between the steps of an over-the-air update; default 1.5 s. */
+  readonly otaStepMs?: number;
+  /** Share of over-the-air updates that fail, chosen per device and update command; default 0.2. */
+  readonly otaFailureRate?: number;
 }
 
 /** A running device as the server and tests see it. */
@@ -103,6 +107,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         logger,
         counters,
         onCommand,
+        ...(options.otaStepMs !== undefined && { otaStepMs: options.otaStepMs }),
+        ...(options.otaFailureRate !== undefined && { otaFailureRate: options.otaFailureRate }),
       }),
   );
   const byThingName = new Map(devices.map((device) => [device.thingName, device]));

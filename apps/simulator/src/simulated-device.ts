@@ -10,6 +10,7 @@ import { CONN_LOST_FRAME, connFrame, deviceConfigFrame, healthFrame, logFrame, s
 import { createModel } from './models/create-model';
 import { roundTo } from './models/daily-cycle';
 import type { DeviceModel } from './models/plant-model';
+import { DEFAULT_OTA_FAILURE_RATE, DEFAULT_OTA_STEP_MS, otaSteps, planOtaUpdate, type OtaStep } from './ota-process';
 
 export interface DeviceLogger {
   info(message: string): void;
@@ -46,6 +47,10 @@ export interface SimulatedDeviceOptions {
   readonly logger: DeviceLogger;
   readonly counters: FleetCounters;
   readonly onCommand: (event: CommandEvent) => void;
+  /** Time between the steps of an over-the-air update; default 1.5 s. */
+  readonly otaStepMs?: number;
+  /** Share of over-the-air updates that fail (chosen per device and command); default 0.2. */
+  readonly otaFailureRate?: number;
 }
 
 /** Most values a log frame may carry (`LogFrame.values` maxProperties). */
@@ -82,6 +87,12 @@ export class SimulatedDevice {
   private lastError: string | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
   private readyWaiters: (() => void)[] = [];
+  /** Firmware now running: the identity's until an over-the-air update installs another. */
+  private firmware: string;
+  /** The update being downloaded and installed. */
+  private ota: { updateId: string; steps: OtaStep[]; firmware: string; timer: NodeJS.Timeout } | null = null;
+  /** An update installed before a reboot: its success is reported once the device is back. */
+  private otaAfterReboot: { updateId: string; firmware: string } | null = null;
 
   constructor(options: SimulatedDeviceOptions) {
     this.options = options;
@@ -92,6 +103,7 @@ export class SimulatedDevice {
     this.model = createModel(options.kind, { seed: options.seed, startTimeMs: this.lastStepAt });
     this.identity = createDeviceIdentity(options.kind, options.seed);
     this.health = new DeviceHealthMonitor(options.seed);
+    this.firmware = this.identity.fw;
     const padding = Math.max(0, Math.min(options.valuesPerFrame, MAX_VALUES_PER_FRAME) - this.model.channels.length);
     this.paddingCodes = Array.from({ length: padding }, (_, index) => `a${PADDING_FIRST_INDEX + index}`);
   }
@@ -163,6 +175,7 @@ export class SimulatedDevice {
     if (this.stopped) return;
     this.stopped = true;
     for (const timer of this.timers) clearTimeout(timer);
+    if (this.ota) clearTimeout(this.ota.timer);
     const client = this.client;
     if (!client) return;
     if (this.connected) {
@@ -204,7 +217,61 @@ export class SimulatedDevice {
     this.publish(healthFrame(this.readHealth(now), now));
     this.lastStatusBits = this.model.statusBits();
     this.publish(statusFrame(this.lastStatusBits, now));
+    if (this.otaAfterReboot) {
+      // Back after the update's reboot, running the new firmware (already in the config frame above).
+      const { updateId, firmware } = this.otaAfterReboot;
+      this.otaAfterReboot = null;
+      this.publish({ v: 4, type: 'ota', t: now, updateId, state: 'succeeded', fw: firmware });
+      this.options.logger.info(`${this.thingName}: updated to firmware ${firmware}`);
+    }
     this.releaseReadyWaiters();
+  }
+
+  /** Firmware now running. */
+  firmwareVersion(): string {
+    return this.firmware;
+  }
+
+  private startOtaUpdate(update: { updateId: string; updateCommand: string }): boolean {
+    if (this.ota || this.otaAfterReboot) return false;
+    const plan = planOtaUpdate({
+      thingName: this.thingName,
+      updateCommand: update.updateCommand,
+      firmware: this.firmware,
+      failureRate: this.options.otaFailureRate ?? DEFAULT_OTA_FAILURE_RATE,
+    });
+    this.ota = { updateId: update.updateId, steps: otaSteps(plan), firmware: plan.firmware, timer: this.otaTimer() };
+    return true;
+  }
+
+  private otaTimer(): NodeJS.Timeout {
+    return setTimeout(() => this.onOtaStep(), this.options.otaStepMs ?? DEFAULT_OTA_STEP_MS);
+  }
+
+  private onOtaStep(): void {
+    const ota = this.ota;
+    if (!ota || this.stopped) return;
+    const step = ota.steps.shift();
+    if (!step) {
+      this.ota = null;
+      return;
+    }
+    if (step.kind === 'report') {
+      this.publish({ v: 4, type: 'ota', t: Date.now(), updateId: ota.updateId, ...step.report });
+      if (step.report.state === 'failed') {
+        this.ota = null;
+        return;
+      }
+      ota.timer = this.otaTimer();
+      return;
+    }
+    // Reboot: the new firmware runs from now on; the connection drops as at a power cycle (the broker
+    // publishes the will) and the client reconnects on its own.
+    this.ota = null;
+    this.firmware = ota.firmware;
+    this.otaAfterReboot = { updateId: ota.updateId, firmware: ota.firmware };
+    this.ready = false;
+    this.client?.stream.destroy();
   }
 
   private releaseReadyWaiters(): void {
@@ -274,6 +341,7 @@ export class SimulatedDevice {
         this.timeDate = { ...timeDate };
       },
       flashLed: () => this.options.logger.info(`${this.thingName}: LED flashing`),
+      startOtaUpdate: (update) => this.startOtaUpdate(update),
     });
     this.inbox.record(command.id, outcome.reply);
     this.options.counters.commandsRun += 1;
@@ -319,7 +387,7 @@ export class SimulatedDevice {
     ];
     return deviceConfigFrame(
       {
-        identity: this.identity,
+        identity: { ...this.identity, fw: this.firmware },
         channels,
         registers: this.model.registers(),
         logIntervalSeconds: this.options.logIntervalSeconds,

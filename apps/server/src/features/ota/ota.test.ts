@@ -1,0 +1,405 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import mqtt, { type MqttClient } from 'mqtt';
+import type { DeviceCommand } from '@fieldlink/api/device-frames';
+import type { Device } from '@fieldlink/api/device';
+import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
+import type { OtaPendingAnswer, OtaSubmitAnswer } from '@fieldlink/api/ota';
+import { REALTIME_PATH, type ServerActionOf } from '@fieldlink/api/realtime';
+import { demoFleet } from '../../seed/seed';
+import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { TestSocket } from '../../testing/test-socket';
+
+type Behaviour = 'succeed' | 'fail' | 'refuse';
+type OtaEvent = ServerActionOf<'server/otaProgress'>;
+
+const RELOAD_DELAY_MS = 400;
+
+describe.each(DIALECTS)('OTA updates on %s', (dialect) => {
+  let t: TestApp;
+  const tokens: Record<string, string> = {};
+  let passwords: Map<string, string>;
+  const clients: MqttClient[] = [];
+  const events: OtaEvent[] = [];
+
+  const db = () => t.app.storage.db;
+  const call = (method: 'GET' | 'POST', url: string, who: string, payload?: object) =>
+    t.app.inject({ method, url: `/api/v1${url}`, headers: { authorization: tokens[who]! }, payload });
+  const deviceRow = (thingName: string) =>
+    db().selectFrom('devices').selectAll().where('thing_name', '=', thingName).executeTakeFirstOrThrow();
+  const updatesOf = async (thingName: string) =>
+    db()
+      .selectFrom('ota_updates')
+      .selectAll()
+      .where('device_id', '=', (await deviceRow(thingName)).id)
+      .orderBy('submitted_at')
+      .execute();
+  const until = async (check: () => Promise<boolean> | boolean, timeoutMs = 15_000) => {
+    const end = Date.now() + timeoutMs;
+    while (!(await check())) {
+      if (Date.now() > end) throw new Error('Condition not met in time');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  /** Every row of the OTA tables and the devices' OTA columns, to prove a refused call changed nothing. */
+  const otaSnapshot = async () =>
+    JSON.stringify([
+      await db().selectFrom('ota_rollouts').selectAll().orderBy('id').execute(),
+      await db().selectFrom('ota_updates').selectAll().orderBy('id').execute(),
+      await db().selectFrom('devices').select(['id', 'ota_pending_submitted_at', 'ota_update']).orderBy('id').execute(),
+    ]);
+
+  /**
+   * A device over real MQTT. It answers `otaUpdate` OK (or FAIL for `refuse`), then reports
+   * downloading, installing, rebooting and succeeded, or fails while downloading.
+   */
+  const connectDevice = async (thingName: string, behaviour: Behaviour, received: DeviceCommand[] = []) => {
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.fieldlink.broker!.port}`, {
+      clientId: thingName,
+      username: thingName,
+      password: passwords.get(thingName),
+      reconnectPeriod: 0,
+    });
+    clients.push(client);
+    await client.subscribeAsync(deviceDownTopic(thingName), { qos: 1 });
+    const publish = (frame: object) => client.publishAsync(deviceUpTopic(thingName), JSON.stringify(frame), { qos: 1 });
+    client.on('message', (_topic, payload) => {
+      const command = JSON.parse(payload.toString()) as DeviceCommand;
+      received.push(command);
+      void (async () => {
+        const result = command.cmd === 'otaUpdate' && behaviour === 'refuse' ? 'FAIL' : 'OK';
+        await publish({ v: 4, type: 'reply', id: command.id, result });
+        if (command.cmd !== 'otaUpdate' || result === 'FAIL') return;
+        const updateId = command.updateId;
+        await publish({ v: 4, type: 'ota', updateId, state: 'downloading', percent: 40 });
+        if (behaviour === 'fail') {
+          await publish({ v: 4, type: 'ota', updateId, state: 'failed', error: 'Checksum mismatch' });
+          return;
+        }
+        await publish({ v: 4, type: 'ota', updateId, state: 'downloading', percent: 100 });
+        await publish({ v: 4, type: 'ota', updateId, state: 'installing' });
+        await publish({ v: 4, type: 'ota', updateId, state: 'rebooting' });
+        await publish({ v: 4, type: 'ota', updateId, state: 'succeeded', fw: '9.9.9' });
+      })();
+    });
+    await publish({ v: 4, type: 'conn', t: Date.now(), connected: true });
+    await until(async () => (await deviceRow(thingName)).is_connected === 1);
+    return received;
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect, {
+      mqtt: true,
+      listen: true,
+      commandTimeoutMs: 1500,
+      ota: { reloadDelayMs: RELOAD_DELAY_MS, idleTickMs: 200 },
+    });
+    // ops@ (Acme Controls) may submit updates but is no administrator.
+    const ops = await db()
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'ops@fieldlink.test')
+      .executeTakeFirstOrThrow();
+    await db()
+      .updateTable('attachment_points')
+      .set({ secret_permissions: JSON.stringify(['OTA_UPDATE']) })
+      .where('user_id', '=', ops.id)
+      .execute();
+    for (const who of ['ops', 'viewer', 'admin', 'brew', 'water'])
+      tokens[who] = await signIn(t.app, `${who}@fieldlink.test`);
+    passwords = new Map((await demoFleet(db())).map((entry) => [entry.thingName, entry.password]));
+    t.app.fieldlink.events.on((event) => {
+      if (event.type === 'server/otaProgress') events.push(event);
+    });
+  });
+  afterAll(async () => {
+    for (const client of clients) await client.endAsync(true);
+    await t?.close();
+  });
+
+  it('refuses a user without OTA_UPDATE with 403 and changes nothing', async () => {
+    const { id } = await deviceRow('ACME-BLR01');
+    const before = await otaSnapshot();
+    const response = await call('POST', '/devices/ota-submit', 'viewer', {
+      deviceIds: [id],
+      updateCommand: 'firmware 4.3.0',
+      skipApproval: false,
+    });
+    expect(response.statusCode).toBe(403);
+    expect(await otaSnapshot()).toBe(before);
+  });
+
+  it('validates the request with clear 400s that change nothing', async () => {
+    const { id } = await deviceRow('ACME-BLR01');
+    const before = await otaSnapshot();
+    const cases: [object, string][] = [
+      [{ deviceIds: [id], updateCommand: '   ' }, 'Enter an update command.'],
+      [{ deviceIds: [id], updateCommand: 'x'.repeat(300) }, 'The update command may be at most 256 characters.'],
+      [{ deviceIds: [id], updateCommand: 'a\nb' }, 'The update command may not contain control characters.'],
+      [{ deviceIds: [id, id], updateCommand: 'firmware 4.3.0' }, 'Name each device once.'],
+    ];
+    for (const [body, message] of cases) {
+      const response = await call('POST', '/devices/ota-submit', 'ops', body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      expect(response.json<{ message: string }>().message).toBe(message);
+    }
+    for (const body of [
+      { deviceIds: [], updateCommand: 'x' },
+      { deviceIds: [id] },
+      { deviceIds: [id], updateCommand: 'x', extra: 1 },
+    ]) {
+      expect((await call('POST', '/devices/ota-submit', 'ops', body)).statusCode).toBe(400);
+    }
+    expect((await call('POST', '/devices/ota-approve', 'admin', { deviceIds: [] })).statusCode).toBe(400);
+    expect(await otaSnapshot()).toBe(before);
+  });
+
+  it('lets only administrators skip approval; a non-admin asking is refused and nothing changes', async () => {
+    const { id } = await deviceRow('ACME-BLR01');
+    const before = await otaSnapshot();
+    const response = await call('POST', '/devices/ota-submit', 'ops', {
+      deviceIds: [id],
+      updateCommand: 'firmware 4.3.0',
+      skipApproval: true,
+    });
+    expect(response.statusCode).toBe(403);
+    expect(response.json<{ message: string }>().message).toBe('Only administrators may skip approval.');
+    expect(await otaSnapshot()).toBe(before);
+  });
+
+  it('answers another account’s device exactly like a missing one, and writes nothing', async () => {
+    const foreign = await deviceRow('NGB-FV01');
+    const before = await otaSnapshot();
+    const answers = [];
+    for (const deviceId of [foreign.id, 'no-such-device']) {
+      const response = await call('POST', '/devices/ota-submit', 'ops', {
+        deviceIds: [deviceId],
+        updateCommand: 'firmware 4.3.0',
+      });
+      expect(response.statusCode).toBe(200);
+      answers.push(response.body);
+    }
+    expect(answers[0]).toBe(answers[1]);
+    expect(JSON.parse(answers[0]!)).toEqual([{ error: { message: 'Device not found.' } }]);
+    const approve = await call('POST', '/devices/ota-approve', 'brew', {
+      deviceIds: [(await deviceRow('ACME-BLR01')).id],
+    });
+    expect(approve.json()).toEqual([{ error: { message: 'Device not found.' } }]);
+    expect(await otaSnapshot()).toBe(before);
+  });
+
+  it('holds an update without skipApproval until an administrator approves it, then runs it to the end', async () => {
+    const received = await connectDevice('ACME-BLR01', 'succeed');
+    const device = await deviceRow('ACME-BLR01');
+    // A browser watching the device.
+    const origin = baseUrl(t.app);
+    const browser = await TestSocket.open(`${origin.replace('http', 'ws')}${REALTIME_PATH}`, tokens.ops!, origin);
+    expect((await browser.request({ type: 'server/subscribeDevices', thingNames: ['ACME-BLR01'] })).ok).toBe(true);
+    const missing = 'no-such-device';
+    const submitted = await call('POST', '/devices/ota-submit', 'ops', {
+      deviceIds: [device.id, missing],
+      updateCommand: ' firmware 9.9.9 ',
+      skipApproval: false,
+    });
+    expect(submitted.statusCode).toBe(200);
+    const items = submitted.json<OtaSubmitAnswer>();
+    expect(items).toEqual([
+      { deviceId: device.id, updateId: expect.any(String), state: 'AWAITING_APPROVAL' },
+      { error: { message: 'Device not found.' } },
+    ]);
+    // Pending approval: the timestamp is set and nothing went to the device.
+    const pendingRow = await deviceRow('ACME-BLR01');
+    expect(pendingRow.ota_pending_submitted_at).toEqual(expect.any(Number));
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(received.filter((command) => command.cmd === 'otaUpdate')).toEqual([]);
+
+    // Only administrators see the pending list; the supplier's admin sees the customer's device.
+    expect((await call('GET', '/devices/ota-pending', 'ops')).statusCode).toBe(403);
+    const list = (await call('GET', '/devices/ota-pending', 'admin')).json<OtaPendingAnswer>();
+    expect(list.devices).toEqual([
+      expect.objectContaining({
+        deviceId: device.id,
+        thingName: 'ACME-BLR01',
+        submittedBy: 'ops@fieldlink.test',
+        update: expect.objectContaining({ state: 'AWAITING_APPROVAL', updateCommand: 'firmware 9.9.9' }),
+      }),
+    ]);
+    // Another account's administrator does not see it.
+    expect((await call('GET', '/devices/ota-pending', 'brew')).json<OtaPendingAnswer>().devices).toEqual([]);
+
+    // Only administrators approve.
+    expect((await call('POST', '/devices/ota-approve', 'ops', { deviceIds: [device.id] })).statusCode).toBe(403);
+    const approved = await call('POST', '/devices/ota-approve', 'admin', { deviceIds: [device.id] });
+    expect(approved.statusCode).toBe(200);
+    expect(approved.json()).toEqual([
+      { deviceId: device.id, updateId: (items[0] as { updateId: string }).updateId, state: 'QUEUED' },
+    ]);
+    expect((await deviceRow('ACME-BLR01')).ota_pending_submitted_at).toBeNull();
+
+    // The device receives the command over MQTT and reports its progress to the end.
+    await until(async () => (await updatesOf('ACME-BLR01')).at(-1)?.state === 'SUCCEEDED');
+    const command = received.find((c) => c.cmd === 'otaUpdate');
+    expect(command).toMatchObject({ cmd: 'otaUpdate', updateCommand: 'firmware 9.9.9', updateId: expect.any(String) });
+    const [update] = await updatesOf('ACME-BLR01');
+    expect(update).toMatchObject({ state: 'SUCCEEDED', percent: 100, fw: '9.9.9', reloaded_at: null });
+    const answer = (await call('GET', `/device?id=${device.id}`, 'ops')).json<Device>();
+    expect(answer.update).toMatchObject({
+      state: 'SUCCEEDED',
+      percent: 100,
+      fw: '9.9.9',
+      finishedAt: expect.any(Number),
+    });
+    expect(answer.otaPendingSubmittedAt).toBeNull();
+    const states = events.filter((event) => event.thingName === 'ACME-BLR01').map((event) => event.update.state);
+    expect(states).toEqual(
+      expect.arrayContaining([
+        'AWAITING_APPROVAL',
+        'QUEUED',
+        'SENT',
+        'DOWNLOADING',
+        'INSTALLING',
+        'REBOOTING',
+        'SUCCEEDED',
+      ]),
+    );
+    expect(
+      events
+        .filter((event) => event.thingName === 'ACME-BLR01' && event.update.state === 'DOWNLOADING')
+        .map((e) => e.update.percent),
+    ).toEqual([40, 100]);
+
+    // The reload comes once the delay has passed after the end: the device is asked for its config.
+    const finishedAt = update!.finished_at!;
+    await until(async () => (await updatesOf('ACME-BLR01'))[0]!.reloaded_at !== null);
+    const reloadedAt = (await updatesOf('ACME-BLR01'))[0]!.reloaded_at!;
+    expect(reloadedAt - finishedAt).toBeGreaterThanOrEqual(RELOAD_DELAY_MS);
+    await until(() => received.some((c) => c.cmd === 'refreshMetadata'));
+    expect(events.find((event) => event.thingName === 'ACME-BLR01' && event.reloadedAt !== undefined)).toMatchObject({
+      update: { state: 'SUCCEEDED' },
+      reloadedAt,
+    });
+    // The browser was told every step, and when to reload.
+    await browser.waitFor((action) => action.type === 'server/otaProgress' && action.reloadedAt !== undefined);
+    const pushed = browser.received.filter((action): action is OtaEvent => action.type === 'server/otaProgress');
+    expect(pushed.map((action) => action.update.state)).toContain('SUCCEEDED');
+    expect(pushed.at(-1)).toMatchObject({ deviceId: device.id, reloadedAt, otaPendingSubmittedAt: null });
+    browser.socket.close();
+    const rollout = await db()
+      .selectFrom('ota_rollouts')
+      .selectAll()
+      .where('id', '=', update!.rollout_id)
+      .executeTakeFirstOrThrow();
+    expect(rollout).toMatchObject({ state: 'COMPLETED', dispatched: 1 });
+
+    // Nothing is left to approve.
+    expect((await call('POST', '/devices/ota-approve', 'admin', { deviceIds: [device.id] })).json()).toEqual([
+      { error: { message: 'No OTA update of this device awaits approval.' } },
+    ]);
+  });
+
+  it('sends at once with skipApproval, keeps the pending timestamp until approved, and records a failure', async () => {
+    const received = await connectDevice('ACME-BLR02', 'fail');
+    const device = await deviceRow('ACME-BLR02');
+    const submitted = await call('POST', '/devices/ota-submit', 'admin', {
+      deviceIds: [device.id],
+      updateCommand: 'firmware 9.9.9',
+      skipApproval: true,
+    });
+    expect(submitted.json()).toEqual([{ deviceId: device.id, updateId: expect.any(String), state: 'QUEUED' }]);
+    expect((await deviceRow('ACME-BLR02')).ota_pending_submitted_at).toEqual(expect.any(Number));
+    await until(async () => (await updatesOf('ACME-BLR02')).at(-1)?.state === 'FAILED');
+    expect(received.filter((c) => c.cmd === 'otaUpdate')).toHaveLength(1);
+    expect((await updatesOf('ACME-BLR02'))[0]).toMatchObject({
+      state: 'FAILED',
+      error: 'Checksum mismatch',
+      percent: 40,
+    });
+    // Sent without waiting, but the administrators' sign-off is still outstanding.
+    const pending = (await call('GET', '/devices/ota-pending', 'admin')).json<OtaPendingAnswer>();
+    expect(pending.devices.map((entry) => entry.thingName)).toEqual(['ACME-BLR02']);
+    expect(pending.devices[0]!.update).toMatchObject({ state: 'FAILED', error: 'Checksum mismatch' });
+    const approved = await call('POST', '/devices/ota-approve', 'admin', { deviceIds: [device.id] });
+    expect(approved.json()).toEqual([{ deviceId: device.id, updateId: expect.any(String), state: 'FAILED' }]);
+    expect((await deviceRow('ACME-BLR02')).ota_pending_submitted_at).toBeNull();
+    expect((await call('GET', '/devices/ota-pending', 'admin')).json<OtaPendingAnswer>().devices).toEqual([]);
+    // A failed update is reloaded too.
+    await until(async () => (await updatesOf('ACME-BLR02'))[0]!.reloaded_at !== null);
+  });
+
+  it('fails an update the device refuses, and queues one for an offline device until it connects', async () => {
+    await connectDevice('ACME-COLD01', 'refuse');
+    const refusing = await deviceRow('ACME-COLD01');
+    const offline = await deviceRow('ACME-COLD02');
+    expect(offline.is_connected).toBe(0);
+    const submitted = await call('POST', '/devices/ota-submit', 'admin', {
+      deviceIds: [refusing.id, offline.id],
+      updateCommand: 'firmware 9.9.9',
+      skipApproval: true,
+      failureThresholdPercent: 100,
+    });
+    expect(submitted.json<OtaSubmitAnswer>().map((item) => ('state' in item ? item.state : item))).toEqual([
+      'QUEUED',
+      'QUEUED',
+    ]);
+    await until(async () => (await updatesOf('ACME-COLD01')).at(-1)?.state === 'FAILED');
+    expect((await updatesOf('ACME-COLD01')).at(-1)!.error).toBe('The device refused the update.');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await updatesOf('ACME-COLD02')).at(-1)!.state).toBe('QUEUED');
+    // A second submission for a device whose update is not finished is refused for that device.
+    expect(
+      (
+        await call('POST', '/devices/ota-submit', 'admin', {
+          deviceIds: [offline.id],
+          updateCommand: 'firmware 9.9.10',
+        })
+      ).json(),
+    ).toEqual([{ error: { message: 'The device already has an OTA update in progress.' } }]);
+    await connectDevice('ACME-COLD02', 'succeed');
+    await until(async () => (await updatesOf('ACME-COLD02')).at(-1)?.state === 'SUCCEEDED');
+  });
+
+  it('names the submitter on the pending list only to administrators who can see that user', async () => {
+    const { id } = await deviceRow('FTW-BORE01');
+    await call('POST', '/devices/ota-submit', 'admin', { deviceIds: [id], updateCommand: 'firmware 2.0' });
+    const entry = (list: OtaPendingAnswer) => list.devices.find((device) => device.deviceId === id);
+    expect(entry((await call('GET', '/devices/ota-pending', 'admin')).json())?.submittedBy).toBe(
+      'admin@fieldlink.test',
+    );
+    // Filtec's administrator sees its device pending, but not who at its supplier submitted it.
+    const water = entry((await call('GET', '/devices/ota-pending', 'water')).json());
+    expect(water).toMatchObject({ thingName: 'FTW-BORE01', submittedBy: null });
+    expect((await call('POST', '/devices/ota-approve', 'water', { deviceIds: [id] })).json()).toEqual([
+      { deviceId: id, updateId: expect.any(String), state: 'QUEUED' },
+    ]);
+  });
+
+  it('paces a rollout in devices per minute and stops it at the failure threshold', async () => {
+    const names = ['NGB-FV01', 'NGB-FV02', 'NGB-BT01', 'NGB-HLT01'];
+    for (const name of names) await connectDevice(name, 'fail');
+    const ids = await Promise.all(names.map(async (name) => (await deviceRow(name)).id));
+    const submitted = await call('POST', '/devices/ota-submit', 'brew', {
+      deviceIds: ids,
+      updateCommand: 'firmware 9.9.9',
+      skipApproval: true,
+      devicesPerMinute: 120,
+      minExecuted: 2,
+      failureThresholdPercent: 50,
+    });
+    expect(submitted.statusCode).toBe(200);
+    const rolloutOf = async () =>
+      db()
+        .selectFrom('ota_rollouts')
+        .selectAll()
+        .where('id', '=', (await updatesOf('NGB-FV01')).at(-1)!.rollout_id)
+        .executeTakeFirstOrThrow();
+    await until(async () => (await rolloutOf()).state === 'STOPPED');
+    const rollout = await rolloutOf();
+    expect(rollout.stop_reason).toBe('Stopped after 2 of 2 devices failed.');
+    const updates = await Promise.all(names.map(async (name) => (await updatesOf(name)).at(-1)!));
+    // One device every 500 ms: the second went no sooner than half a second after the first.
+    const sent = updates.filter((update) => update.sent_at !== null).map((update) => Number(update.sent_at));
+    expect(sent).toHaveLength(2);
+    expect(sent[1]! - sent[0]!).toBeGreaterThanOrEqual(450);
+    expect(updates.map((update) => update.state)).toEqual(['FAILED', 'FAILED', 'CANCELLED', 'CANCELLED']);
+    expect(updates[2]!.error).toMatch(/^Rollout stopped/);
+  });
+});

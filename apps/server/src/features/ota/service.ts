@@ -1,0 +1,656 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { OtaFrame } from '@fieldlink/api/device-frames';
+import type {
+  OtaApproveAnswer,
+  OtaApproveBody,
+  OtaItemResult,
+  OtaPendingAnswer,
+  OtaSubmitAnswer,
+  OtaSubmitBody,
+  OtaUpdate,
+} from '@fieldlink/api/ota';
+import {
+  OTA_DEFAULT_ABORT_CRITERIA,
+  OTA_DEFAULT_DEVICES_PER_MINUTE,
+  OTA_RELOAD_DELAY_MS,
+  applyOtaReport,
+  approvalEffect,
+  checkUpdateCommand,
+  dispatchAllowance,
+  dispatchSlotAt,
+  isOtaFinal,
+  isOtaState,
+  shouldStopRollout,
+  type OtaState,
+} from '@fieldlink/domain/ota';
+import type { Database } from '../../db/schema';
+import type { DeviceEvents } from '../../events';
+import { HttpError, forbidden } from '../../http-errors';
+import type { DeviceRef } from '../../ingest/device-directory';
+import type { JobQueue } from '../../jobs/job-queue';
+import type { CommandService } from '../../realtime/commands';
+import { newId } from '../../security/secrets';
+import { inScope, requireCapability, userCan } from '../session/access';
+import type { UserContext } from '../session/user-context';
+import {
+  UNFINISHED_STATES,
+  devicesWithPaths,
+  findRollout,
+  findUpdate,
+  latestUpdatesOf,
+  moveUpdate,
+  pendingDevices,
+  queuedForOnlineDevices,
+  silentInFlight,
+  stateCounts,
+  submittersOf,
+  type OtaRolloutRow,
+  type OtaUpdateRow,
+} from './repository';
+
+export const DEVICE_NOT_FOUND = 'Device not found.';
+export const ALREADY_UPDATING = 'The device already has an OTA update in progress.';
+export const NOTHING_TO_APPROVE = 'No OTA update of this device awaits approval.';
+export const SKIP_APPROVAL_FORBIDDEN = 'Only administrators may skip approval.';
+
+/** Job kinds of this feature. */
+export const OTA_TICK_JOB = 'ota.tick';
+export const OTA_RELOAD_JOB = 'ota.reload';
+
+/** Unanswered deliveries of an update command before the update is marked failed. */
+const MAX_DELIVERY_ATTEMPTS = 5;
+/** An update the device holds but has not reported on for this long has failed. */
+const PROGRESS_TIMEOUT_MS = 30 * 60_000;
+/** How often a rollout looks again while it waits for devices to come online or report. */
+const IDLE_TICK_MS = 5_000;
+
+export interface OtaLogger {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+}
+
+export interface OtaOptions {
+  now?: () => number;
+  idleTickMs?: number;
+  progressTimeoutMs?: number;
+  reloadDelayMs?: number;
+}
+
+interface OtaDeps {
+  db: Kysely<Database>;
+  jobs: JobQueue;
+  commands: CommandService;
+  events: DeviceEvents;
+  logger: OtaLogger;
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** The one mapping of an update row to the API's OtaUpdate (the Device `update` field). */
+export function toOtaUpdate(row: OtaUpdateRow): OtaUpdate {
+  return {
+    id: row.id,
+    rolloutId: row.rollout_id,
+    state: isOtaState(row.state) ? row.state : 'FAILED',
+    percent: row.percent === null ? null : Number(row.percent),
+    updateCommand: row.update_command,
+    submittedAt: Number(row.submitted_at),
+    finishedAt: row.finished_at === null ? null : Number(row.finished_at),
+    error: row.error,
+    fw: row.fw,
+  };
+}
+
+const failed = (message: string): OtaItemResult => ({ error: { message } });
+
+/**
+ * Over-the-air updates (application §4, §6, §7): submission (held for an administrator's approval, or
+ * sent at once with skipApproval), approval, a rollout paced in devices per minute that stops itself
+ * at its failure threshold, the device's progress reports and the reload 30 s after an update ends.
+ * Pacing and reloads are jobs in the jobs table, so any instance of a cluster runs each once.
+ */
+export class OtaService {
+  private readonly db: Kysely<Database>;
+  private readonly now: () => number;
+  private readonly idleTickMs: number;
+  private readonly progressTimeoutMs: number;
+  private readonly reloadDelayMs: number;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private stopped = false;
+
+  constructor(
+    private readonly deps: OtaDeps,
+    options: OtaOptions = {},
+  ) {
+    this.db = deps.db;
+    this.now = options.now ?? Date.now;
+    this.idleTickMs = options.idleTickMs ?? IDLE_TICK_MS;
+    this.progressTimeoutMs = options.progressTimeoutMs ?? PROGRESS_TIMEOUT_MS;
+    this.reloadDelayMs = options.reloadDelayMs ?? OTA_RELOAD_DELAY_MS;
+    deps.jobs.register(
+      OTA_TICK_JOB,
+      (payload, job) => this.tick((payload as { rolloutId: string }).rolloutId, job.id),
+      {
+        maxAttempts: 20,
+      },
+    );
+    deps.jobs.register(OTA_RELOAD_JOB, (payload) => this.reload((payload as { updateId: string }).updateId), {
+      maxAttempts: 3,
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  /** `POST /devices/ota-submit`: one item per device, in the order asked. */
+  async submit(user: UserContext, body: OtaSubmitBody): Promise<OtaSubmitAnswer> {
+    requireCapability(user, 'submitOta');
+    const skipApproval = body.skipApproval === true;
+    if (skipApproval && !userCan(user, 'viewPendingOta')) throw forbidden(SKIP_APPROVAL_FORBIDDEN);
+    const check = checkUpdateCommand(body.updateCommand);
+    if (!check.ok) throw new HttpError(400, check.error);
+    if (new Set(body.deviceIds).size !== body.deviceIds.length) {
+      throw new HttpError(400, 'Name each device once.');
+    }
+    const criteria = {
+      failureThresholdPercent: body.failureThresholdPercent ?? OTA_DEFAULT_ABORT_CRITERIA.failureThresholdPercent,
+      minExecuted: body.minExecuted ?? OTA_DEFAULT_ABORT_CRITERIA.minExecuted,
+      failureThresholdCount: body.failureThresholdCount ?? OTA_DEFAULT_ABORT_CRITERIA.failureThresholdCount,
+    };
+    const now = this.now();
+    const rolloutId = newId();
+    const state: OtaState = skipApproval ? 'QUEUED' : 'AWAITING_APPROVAL';
+
+    const { items, accepted } = await this.db.transaction().execute(async (trx) => {
+      const devices = new Map((await devicesWithPaths(trx, body.deviceIds)).map((row) => [row.id, row]));
+      const latest = await latestUpdatesOf(trx, [...devices.keys()]);
+      const accepted: { deviceId: string; thingName: string; update: OtaUpdateRow }[] = [];
+      const items: OtaItemResult[] = body.deviceIds.map((deviceId, position) => {
+        const device = devices.get(deviceId);
+        // A device out of scope is answered exactly like one that does not exist.
+        if (!device || !inScope(user, device.path)) return failed(DEVICE_NOT_FOUND);
+        const current = latest.get(deviceId);
+        if (current && (UNFINISHED_STATES as string[]).includes(current.state)) return failed(ALREADY_UPDATING);
+        const update: OtaUpdateRow = {
+          id: newId(),
+          rollout_id: rolloutId,
+          device_id: deviceId,
+          position,
+          state,
+          percent: null,
+          update_command: check.updateCommand,
+          submitted_at: now,
+          submitted_by: user.id,
+          approved_at: null,
+          approved_by: null,
+          sent_at: null,
+          last_report_at: null,
+          finished_at: null,
+          reloaded_at: null,
+          attempts: 0,
+          fw: null,
+          error: null,
+        };
+        accepted.push({ deviceId, thingName: device.thing_name, update });
+        return { deviceId, updateId: update.id, state };
+      });
+      // Nothing accepted: nothing is written (a refused call changes nothing).
+      if (accepted.length === 0) return { items, accepted };
+      await trx
+        .insertInto('ota_rollouts')
+        .values({
+          id: rolloutId,
+          update_command: check.updateCommand,
+          skip_approval: skipApproval ? 1 : 0,
+          devices_per_minute: body.devicesPerMinute ?? OTA_DEFAULT_DEVICES_PER_MINUTE,
+          failure_threshold_percent: criteria.failureThresholdPercent,
+          min_executed: criteria.minExecuted,
+          failure_threshold_count: criteria.failureThresholdCount,
+          state: 'RUNNING',
+          stop_reason: null,
+          started_at: skipApproval ? now : null,
+          dispatched: 0,
+          tick_job_id: null,
+          created_by: user.id,
+          created_at: now,
+          finished_at: null,
+        })
+        .execute();
+      for (const { update } of accepted) {
+        await trx.insertInto('ota_updates').values(update).execute();
+        await trx
+          .updateTable('devices')
+          .set({ ota_pending_submitted_at: now, ota_update: JSON.stringify(toOtaUpdate(update)) })
+          .where('id', '=', update.device_id)
+          .execute();
+      }
+      if (skipApproval) await this.scheduleTick(trx, rolloutId, now, null);
+      return { items, accepted };
+    });
+    for (const { deviceId, thingName, update } of accepted) this.publish(deviceId, thingName, update, now);
+    if (skipApproval && accepted.length > 0) this.wake(now);
+    return items;
+  }
+
+  /**
+   * `POST /devices/ota-approve`: releases updates held for approval and signs off those sent with
+   * skipApproval; either way the device's pending timestamp is cleared.
+   */
+  async approve(user: UserContext, body: OtaApproveBody): Promise<OtaApproveAnswer> {
+    requireCapability(user, 'viewPendingOta');
+    if (new Set(body.deviceIds).size !== body.deviceIds.length) {
+      throw new HttpError(400, 'Name each device once.');
+    }
+    const now = this.now();
+    const { items, changed, released } = await this.db.transaction().execute(async (trx) => {
+      const devices = new Map((await devicesWithPaths(trx, body.deviceIds)).map((row) => [row.id, row]));
+      const latest = await latestUpdatesOf(trx, [...devices.keys()]);
+      const changed: { deviceId: string; thingName: string; update: OtaUpdateRow; pendingAt: number | null }[] = [];
+      const released = new Set<string>();
+      const items: OtaItemResult[] = [];
+      for (const deviceId of body.deviceIds) {
+        const device = devices.get(deviceId);
+        if (!device || !inScope(user, device.path)) {
+          items.push(failed(DEVICE_NOT_FOUND));
+          continue;
+        }
+        let update = latest.get(deviceId) ?? null;
+        const effect = approvalEffect({
+          otaPendingSubmittedAt: device.ota_pending_submitted_at,
+          state: update && isOtaState(update.state) ? update.state : null,
+        });
+        if (effect === 'none') {
+          items.push(failed(NOTHING_TO_APPROVE));
+          continue;
+        }
+        if (update && effect === 'release') {
+          const set = { state: 'QUEUED', approved_at: now, approved_by: user.id } as const;
+          if (await moveUpdate(trx, update.id, 'AWAITING_APPROVAL', set)) {
+            update = { ...update, ...set };
+            released.add(update.rollout_id);
+          }
+        } else if (update && update.approved_at === null) {
+          await trx
+            .updateTable('ota_updates')
+            .set({ approved_at: now, approved_by: user.id })
+            .where('id', '=', update.id)
+            .execute();
+          update = { ...update, approved_at: now, approved_by: user.id };
+        }
+        await trx
+          .updateTable('devices')
+          .set({ ota_pending_submitted_at: null, ...(update && { ota_update: JSON.stringify(toOtaUpdate(update)) }) })
+          .where('id', '=', deviceId)
+          .execute();
+        if (update) {
+          changed.push({ deviceId, thingName: device.thing_name, update, pendingAt: null });
+          items.push({ deviceId, updateId: update.id, state: toOtaUpdate(update).state });
+        }
+      }
+      for (const rolloutId of released) {
+        await trx
+          .updateTable('ota_rollouts')
+          .set({ started_at: now })
+          .where('id', '=', rolloutId)
+          .where('started_at', 'is', null)
+          .execute();
+        await this.scheduleTick(trx, rolloutId, now, null);
+      }
+      return { items, changed, released };
+    });
+    for (const { deviceId, thingName, update, pendingAt } of changed) {
+      this.publish(deviceId, thingName, update, pendingAt);
+    }
+    if (released.size > 0) this.wake(now);
+    return items;
+  }
+
+  /** `GET /devices/ota-pending`: devices in the administrator's scope whose update awaits approval. */
+  async pending(user: UserContext): Promise<OtaPendingAnswer> {
+    requireCapability(user, 'viewPendingOta');
+    const rows = (await pendingDevices(this.db)).filter((row) => inScope(user, row.path) && row.ota_update);
+    const updates = new Map(rows.map((row) => [row.id, JSON.parse(row.ota_update!) as OtaUpdate]));
+    const latest = await latestUpdatesOf(
+      this.db,
+      rows.map((row) => row.id),
+    );
+    const submitters = await submittersOf(
+      this.db,
+      [...latest.values()].map((row) => row.submitted_by).filter((id): id is string => id !== null),
+    );
+    // The submitter is named only when the caller can see that user (a supplier's staff stay unnamed
+    // to its customers).
+    const submitterEmail = (userId: string | null | undefined): string | null => {
+      const submitter = userId ? submitters.get(userId) : undefined;
+      return submitter && submitter.paths.some((path) => inScope(user, path)) ? submitter.email : null;
+    };
+    return {
+      devices: rows.map((row) => {
+        return {
+          deviceId: row.id,
+          thingName: row.thing_name,
+          name: row.name,
+          fw: row.fw,
+          isConnected: row.is_connected === 1,
+          otaPendingSubmittedAt: Number(row.ota_pending_submitted_at),
+          submittedBy: submitterEmail(latest.get(row.id)?.submitted_by),
+          update: updates.get(row.id)!,
+        };
+      }),
+    };
+  }
+
+  /** A device's `ota` frame: moves its update along; a final state schedules the reload. */
+  async report(device: DeviceRef, frame: OtaFrame): Promise<void> {
+    const row = await findUpdate(this.db, frame.updateId);
+    if (!row || row.device_id !== device.id || !isOtaState(row.state)) return;
+    const next = applyOtaReport(
+      { state: row.state, percent: row.percent === null ? null : Number(row.percent) },
+      { state: frame.state, percent: frame.percent ?? null },
+    );
+    if (!next) return;
+    const now = this.now();
+    const final = isOtaFinal(next.state);
+    const set: Partial<OtaUpdateRow> = {
+      state: next.state,
+      percent: next.percent,
+      last_report_at: now,
+      ...(final && { finished_at: now }),
+      ...(frame.fw !== undefined && { fw: frame.fw }),
+      ...(next.state === 'FAILED' && { error: frame.error ?? 'The device reported a failure.' }),
+    };
+    const updated = await this.db.transaction().execute(async (trx) => {
+      if (!(await moveUpdate(trx, row.id, row.state as OtaState, set))) return null;
+      const update = { ...row, ...set };
+      await this.writeDeviceUpdate(trx, update);
+      if (final) {
+        await this.deps.jobs.enqueue(OTA_RELOAD_JOB, { updateId: row.id }, { runAt: now + this.reloadDelayMs }, trx);
+      }
+      return update;
+    });
+    if (!updated) return;
+    this.publish(device.id, device.thingName, updated, undefined);
+    if (final) {
+      this.wake(now + this.reloadDelayMs);
+      await this.checkRollout(row.rollout_id);
+    }
+  }
+
+  /**
+   * One pacing step of a rollout (a job): fails updates whose device went silent, stops the rollout
+   * at its failure threshold, sends as many updates as the pace allows to online devices, and
+   * schedules the next step.
+   */
+  async tick(rolloutId: string, jobId: string): Promise<void> {
+    const rollout = await findRollout(this.db, rolloutId);
+    if (!rollout || rollout.state !== 'RUNNING') {
+      await this.clearTick(rolloutId, jobId);
+      return;
+    }
+    const now = this.now();
+    for (const silent of await silentInFlight(this.db, rolloutId, now - this.progressTimeoutMs)) {
+      await this.finish(silent, 'FAILED', 'The device stopped reporting progress.');
+    }
+    if (await this.checkRollout(rolloutId, { tick: false })) {
+      await this.clearTick(rolloutId, jobId);
+      return;
+    }
+    const startedAt = Number(rollout.started_at ?? now);
+    const allowance = dispatchAllowance({
+      startedAt,
+      now,
+      dispatched: rollout.dispatched,
+      devicesPerMinute: rollout.devices_per_minute,
+    });
+    const batch = allowance > 0 ? await queuedForOnlineDevices(this.db, rolloutId, allowance) : [];
+    const deliveries: Promise<void>[] = [];
+    let dispatched = rollout.dispatched;
+    for (const update of batch) {
+      const set = { state: 'SENT', sent_at: now, attempts: update.attempts + 1 } as const;
+      const { thing_name: thingName, ...row } = update;
+      if (!(await moveUpdate(this.db, row.id, 'QUEUED', set))) continue;
+      dispatched += 1;
+      await this.db.updateTable('ota_rollouts').set({ dispatched }).where('id', '=', rolloutId).execute();
+      const sent = { ...row, ...set };
+      await this.writeDeviceUpdate(this.db, sent);
+      this.publish(row.device_id, thingName, sent, undefined);
+      deliveries.push(this.deliver(sent, thingName));
+    }
+    await Promise.all(deliveries);
+    if (await this.checkRollout(rolloutId, { tick: false })) {
+      await this.clearTick(rolloutId, jobId);
+      return;
+    }
+    // Next step: the next slot of the pace when devices wait for it, else a while later.
+    const counts = await stateCounts(this.db, rolloutId);
+    const waiting = (counts.QUEUED ?? 0) > 0;
+    const inFlight =
+      (counts.SENT ?? 0) + (counts.DOWNLOADING ?? 0) + (counts.INSTALLING ?? 0) + (counts.REBOOTING ?? 0);
+    if (!waiting && inFlight === 0) {
+      // Only updates held for approval are left: approving them starts the steps again.
+      await this.clearTick(rolloutId, jobId);
+      return;
+    }
+    const nextSlot = dispatchSlotAt(startedAt, dispatched, rollout.devices_per_minute);
+    const runAt = waiting && nextSlot > now ? Math.min(nextSlot, now + this.idleTickMs) : now + this.idleTickMs;
+    await this.db.transaction().execute((trx) => this.scheduleTick(trx, rolloutId, runAt, jobId));
+    this.wake(runAt);
+  }
+
+  /** 30 s after an update ended: the device is asked for its config again and browsers reload it. */
+  async reload(updateId: string): Promise<void> {
+    const row = await findUpdate(this.db, updateId);
+    if (!row || row.reloaded_at !== null) return;
+    const device = await this.db
+      .selectFrom('devices')
+      .select(['thing_name', 'is_connected', 'ota_pending_submitted_at'])
+      .where('id', '=', row.device_id)
+      .executeTakeFirst();
+    if (!device) return;
+    const now = this.now();
+    await this.db.updateTable('ota_updates').set({ reloaded_at: now }).where('id', '=', updateId).execute();
+    // New firmware: its config frames (fw, channels) are read again. Best effort: a device still
+    // rebooting publishes them itself when it connects.
+    if (device.is_connected === 1) void this.deps.commands.send(device.thing_name, { cmd: 'refreshMetadata' });
+    this.deps.events.emit({
+      type: 'server/otaProgress',
+      thingName: device.thing_name,
+      deviceId: row.device_id,
+      update: toOtaUpdate(row),
+      otaPendingSubmittedAt: device.ota_pending_submitted_at === null ? null : Number(device.ota_pending_submitted_at),
+      reloadedAt: now,
+    });
+  }
+
+  /** Sends the update command; a refusal fails the update, silence puts it back in the queue. */
+  private async deliver(update: OtaUpdateRow, thingName: string): Promise<void> {
+    const outcome = await this.deps.commands.send(thingName, {
+      cmd: 'otaUpdate',
+      updateId: update.id,
+      updateCommand: update.update_command,
+    });
+    if (this.stopped || outcome.result === 'OK') return;
+    if (outcome.result === 'FAIL') {
+      await this.finish(update, 'FAILED', 'The device refused the update.', ['SENT']);
+      return;
+    }
+    if (update.attempts >= MAX_DELIVERY_ATTEMPTS) {
+      await this.finish(update, 'FAILED', 'The device did not answer the update command.', ['SENT']);
+      return;
+    }
+    if (await moveUpdate(this.db, update.id, 'SENT', { state: 'QUEUED', sent_at: null })) {
+      const queued = { ...update, state: 'QUEUED', sent_at: null };
+      await this.writeDeviceUpdate(this.db, queued);
+      this.publish(update.device_id, thingName, queued, undefined);
+    }
+  }
+
+  /** Ends an update in a final state (unless it moved meanwhile) and schedules the reload. */
+  private async finish(
+    update: OtaUpdateRow,
+    state: 'FAILED' | 'CANCELLED',
+    error: string,
+    from: readonly OtaState[] = [update.state as OtaState],
+  ): Promise<void> {
+    const now = this.now();
+    const set = { state, error, finished_at: now };
+    const done = await this.db.transaction().execute(async (trx) => {
+      if (!(await moveUpdate(trx, update.id, from, set))) return null;
+      const finished = { ...update, ...set };
+      await this.writeDeviceUpdate(trx, finished, state === 'CANCELLED' && update.sent_at === null);
+      if (state === 'FAILED') {
+        await this.deps.jobs.enqueue(OTA_RELOAD_JOB, { updateId: update.id }, { runAt: now + this.reloadDelayMs }, trx);
+      }
+      return finished;
+    });
+    if (!done) return;
+    const device = await this.db
+      .selectFrom('devices')
+      .select('thing_name')
+      .where('id', '=', update.device_id)
+      .executeTakeFirst();
+    if (device) this.publish(update.device_id, device.thing_name, done, undefined);
+    if (state === 'FAILED') await this.checkRollout(update.rollout_id);
+  }
+
+  /**
+   * Stops the rollout when its failures cross the threshold (cancelling what it has not sent) and
+   * completes it when every update is final. Answers true when the rollout is no longer running.
+   */
+  private async checkRollout(rolloutId: string, { tick = true } = {}): Promise<boolean> {
+    const rollout = await findRollout(this.db, rolloutId);
+    if (!rollout || rollout.state !== 'RUNNING') return true;
+    const counts = await stateCounts(this.db, rolloutId);
+    const criteria = {
+      failureThresholdPercent: Number(rollout.failure_threshold_percent),
+      minExecuted: rollout.min_executed,
+      failureThresholdCount: rollout.failure_threshold_count,
+    };
+    const succeeded = counts.SUCCEEDED ?? 0;
+    const failedCount = counts.FAILED ?? 0;
+    if (shouldStopRollout({ succeeded, failed: failedCount }, criteria)) {
+      await this.stopRollout(rollout, succeeded, failedCount);
+      return true;
+    }
+    const open = UNFINISHED_STATES.reduce((sum, state) => sum + (counts[state] ?? 0), 0);
+    if (open === 0) {
+      await this.db
+        .updateTable('ota_rollouts')
+        .set({ state: 'COMPLETED', finished_at: this.now() })
+        .where('id', '=', rolloutId)
+        .where('state', '=', 'RUNNING')
+        .execute();
+      return true;
+    }
+    if (tick && (counts.QUEUED ?? 0) > 0) {
+      // A device finished: the next one may go now rather than at the next idle step.
+      await this.db.transaction().execute((trx) => this.scheduleTick(trx, rolloutId, this.now(), null));
+      this.wake(this.now());
+    }
+    return false;
+  }
+
+  private async stopRollout(rollout: OtaRolloutRow, succeeded: number, failedCount: number): Promise<void> {
+    const reason = `Stopped after ${failedCount} of ${succeeded + failedCount} devices failed.`;
+    const result = await this.db
+      .updateTable('ota_rollouts')
+      .set({ state: 'STOPPED', stop_reason: reason, finished_at: this.now() })
+      .where('id', '=', rollout.id)
+      .where('state', '=', 'RUNNING')
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return;
+    this.deps.logger.warn({ rollout: rollout.id, succeeded, failed: failedCount }, 'OTA rollout stopped');
+    const unsent = await this.db
+      .selectFrom('ota_updates')
+      .selectAll()
+      .where('rollout_id', '=', rollout.id)
+      .where('state', 'in', ['AWAITING_APPROVAL', 'QUEUED'])
+      .execute();
+    for (const update of unsent) await this.finish(update, 'CANCELLED', `Rollout stopped: ${reason}`);
+  }
+
+  /**
+   * Writes the device's `update` field. A cancelled update that was never sent no longer awaits
+   * approval: its pending timestamp is cleared.
+   */
+  private async writeDeviceUpdate(db: Db, update: OtaUpdateRow, clearPending = false): Promise<void> {
+    await db
+      .updateTable('devices')
+      .set({
+        ota_update: JSON.stringify(toOtaUpdate(update)),
+        ...(clearPending && { ota_pending_submitted_at: null }),
+      })
+      .where('id', '=', update.device_id)
+      .execute();
+  }
+
+  /**
+   * Makes sure one pacing job of the rollout is due at `runAt`. `current` is the job now running
+   * (it hands over to its successor); otherwise a job is added only if none is pending.
+   */
+  private async scheduleTick(trx: Transaction<Database>, rolloutId: string, runAt: number, current: string | null) {
+    // Take the rollout's one pacing slot first (compare-and-set); a step already pending will see
+    // what changed, so none is added then.
+    const claim = `claim:${newId()}`;
+    const taken = await trx
+      .updateTable('ota_rollouts')
+      .set({ tick_job_id: claim })
+      .where('id', '=', rolloutId)
+      .where((eb) => (current === null ? eb('tick_job_id', 'is', null) : eb('tick_job_id', '=', current)))
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) !== 1) return;
+    const jobId = await this.deps.jobs.enqueue(OTA_TICK_JOB, { rolloutId }, { runAt }, trx);
+    await trx.updateTable('ota_rollouts').set({ tick_job_id: jobId }).where('id', '=', rolloutId).execute();
+  }
+
+  private async clearTick(rolloutId: string, jobId: string): Promise<void> {
+    await this.db
+      .updateTable('ota_rollouts')
+      .set({ tick_job_id: null })
+      .where('id', '=', rolloutId)
+      .where('tick_job_id', '=', jobId)
+      .execute();
+  }
+
+  /** Nudges this instance's job queue at `at`, so a paced step runs on time rather than at the next poll. */
+  private wake(at: number): void {
+    if (this.stopped) return;
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        this.deps.jobs.nudge();
+      },
+      Math.max(0, at - this.now()),
+    );
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  /** Tells the browsers watching the device. `pendingAt` undefined: read it from the device row. */
+  private publish(deviceId: string, thingName: string, update: OtaUpdateRow, pendingAt: number | null | undefined) {
+    const send = (otaPendingSubmittedAt: number | null) =>
+      this.deps.events.emit({
+        type: 'server/otaProgress',
+        thingName,
+        deviceId,
+        update: toOtaUpdate(update),
+        otaPendingSubmittedAt,
+      });
+    if (pendingAt !== undefined) {
+      send(pendingAt);
+      return;
+    }
+    void this.db
+      .selectFrom('devices')
+      .select('ota_pending_submitted_at')
+      .where('id', '=', deviceId)
+      .executeTakeFirst()
+      .then(
+        (row) => send(row?.ota_pending_submitted_at == null ? null : Number(row.ota_pending_submitted_at)),
+        () => undefined,
+      );
+  }
+}

@@ -1,0 +1,19 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { OTA_SUBMIT_PATH, type OtaSubmitAnswer, type OtaSubmitBody } from '@fieldlink/api/ota';
+import { apiPost } from '../../../lib/api-client';
+import { OTA_PENDING_QUERY_KEY } from './get-ota-pending';
+
+export const postOtaSubmit = (body: OtaSubmitBody) => apiPost<OtaSubmitAnswer>(OTA_SUBMIT_PATH, body);
+
+/** `POST /devices/ota-submit`: the pending list and the device table change with it. */
+export function useOtaSubmit() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: postOtaSubmit,
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: OTA_PENDING_QUERY_KEY });
+      void queryClient.invalidateQueries({ queryKey: ['device-table'] });
+      void queryClient.invalidateQueries({ queryKey: ['device'] });
+    },
+  });
+}

@@ -1,0 +1,159 @@
+import { useId, useMemo, useState, type FormEvent } from 'react';
+import { OTA_SUBMIT_FAILED_MESSAGE } from '@fieldlink/api/ota';
+import {
+  OTA_DEFAULT_DEVICES_PER_MINUTE,
+  OTA_UPDATE_COMMAND_MAX_LENGTH,
+  checkUpdateCommand,
+} from '@fieldlink/domain/ota';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { InlineAlert } from '../../../components/ui/inline-alert';
+import { TextField } from '../../../components/ui/text-field';
+import { listDevices } from '../../../lib/account-tree';
+import { useAccount } from '../../../lib/api/get-account';
+import { serverMessageOr } from '../../../lib/api-client';
+import { showToast } from '../../../lib/app-store/app-store';
+import { useOtaSubmit } from '../api/post-ota-submit';
+import { otaOutcome, submittedText, type OtaOutcome } from '../model/ota-outcome';
+import './ota.css';
+
+const PACES = [6, 30, OTA_DEFAULT_DEVICES_PER_MINUTE, 300, 1200] as const;
+
+export interface OtaSubmitDialogProps {
+  deviceIds: readonly string[];
+  /** Administrators may send at once (skipApproval); the update still awaits their sign-off. */
+  canSkipApproval: boolean;
+  onClose: () => void;
+}
+
+/** The OTA submission of application §7 for the devices chosen in the device table. */
+export function OtaSubmitDialog({ deviceIds, canSkipApproval, onClose }: OtaSubmitDialogProps) {
+  const submit = useOtaSubmit();
+  const { data: account } = useAccount();
+  const names = useMemo(
+    () => new Map((account ? listDevices(account.accounts) : []).map(({ device }) => [device.id, device.name])),
+    [account],
+  );
+  const [updateCommand, setUpdateCommand] = useState('');
+  const [skipApproval, setSkipApproval] = useState(false);
+  const [devicesPerMinute, setDevicesPerMinute] = useState<number>(OTA_DEFAULT_DEVICES_PER_MINUTE);
+  const [touched, setTouched] = useState(false);
+  const [outcome, setOutcome] = useState<OtaOutcome | null>(null);
+  const paceId = useId();
+  const check = checkUpdateCommand(updateCommand);
+  const count = deviceIds.length;
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (!check.ok) return;
+    submit.mutate(
+      { deviceIds: [...deviceIds], updateCommand: check.updateCommand, skipApproval, devicesPerMinute },
+      {
+        onSuccess: (answer) => {
+          const result = otaOutcome(deviceIds, answer, (id) => names.get(id));
+          if (result.failures.length === 0) {
+            showToast('success', submittedText(result));
+            onClose();
+            return;
+          }
+          setOutcome(result);
+        },
+        onError: (error) => showToast('error', serverMessageOr(error, OTA_SUBMIT_FAILED_MESSAGE)),
+      },
+    );
+  };
+
+  if (outcome) {
+    return (
+      <Dialog
+        title="OTA update submitted with failures"
+        description={
+          outcome.accepted > 0
+            ? `${submittedText(outcome)} ${outcome.failures.length} could not be updated:`
+            : `${OTA_SUBMIT_FAILED_MESSAGE} for these devices:`
+        }
+        onClose={onClose}
+        footer={
+          <Button variant="primary" onClick={onClose}>
+            Close
+          </Button>
+        }
+      >
+        <ul className="ota-failures" aria-label="Failed devices">
+          {outcome.failures.map((failure) => (
+            <li key={failure.deviceId}>
+              <strong>{failure.name}</strong>
+              <span>{failure.message}</span>
+            </li>
+          ))}
+        </ul>
+      </Dialog>
+    );
+  }
+
+  return (
+    <Dialog
+      title="OTA update"
+      description={`Send a firmware update to ${count === 1 ? '1 selected device' : `${count} selected devices`}.`}
+      onClose={onClose}
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="primary" type="submit" form="ota-submit-form" busy={submit.isPending}>
+            {skipApproval ? 'Send update' : 'Submit for approval'}
+          </Button>
+        </>
+      }
+    >
+      <form id="ota-submit-form" className="ota-form" onSubmit={onSubmit} noValidate>
+        <TextField
+          label="Update command"
+          name="updateCommand"
+          value={updateCommand}
+          maxLength={OTA_UPDATE_COMMAND_MAX_LENGTH + 20}
+          placeholder="firmware 4.3.0, or the image URL"
+          autoComplete="off"
+          data-autofocus
+          aria-invalid={touched && !check.ok}
+          onChange={(event) => setUpdateCommand(event.target.value)}
+          onBlur={() => setTouched(updateCommand !== '')}
+          hint={touched && !check.ok ? check.error : 'Passed to the device as it is: a version or an image URL.'}
+        />
+        <div className="fl-field">
+          <label className="fl-field__label" htmlFor={paceId}>
+            Rollout pace
+          </label>
+          <select
+            id={paceId}
+            className="fl-select"
+            value={devicesPerMinute}
+            onChange={(event) => setDevicesPerMinute(Number(event.target.value))}
+          >
+            {PACES.map((pace) => (
+              <option key={pace} value={pace}>
+                {pace} devices a minute
+              </option>
+            ))}
+          </select>
+          <span className="fl-field__hint">
+            The rollout stops by itself when 20 % of the first five or more devices fail.
+          </span>
+        </div>
+        {canSkipApproval ? (
+          <label className="ota-check">
+            <input type="checkbox" checked={skipApproval} onChange={(event) => setSkipApproval(event.target.checked)} />
+            <span>
+              <strong>Skip approval</strong>
+              <small>Send now; the update stays on the pending list until an administrator approves it.</small>
+            </span>
+          </label>
+        ) : (
+          <InlineAlert tone="info">The update waits for an administrator’s approval before it is sent.</InlineAlert>
+        )}
+      </form>
+    </Dialog>
+  );
+}
