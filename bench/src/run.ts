@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Benchmark, BenchOptions, StorageDialect } from './benchmark';
 import { clusterIngestBenchmark } from './cluster-ingest';
+import { dashboardBenchmark } from './dashboard';
 import { deviceLogsBenchmark } from './device-logs';
 import { deviceTableBenchmark } from './device-table';
 import { ingestBenchmark } from './ingest';
@@ -25,6 +26,7 @@ const REGISTRY: Benchmark[] = [
   clusterIngestBenchmark,
   websocketFanoutBenchmark,
   mqttIdleMemoryBenchmark,
+  dashboardBenchmark,
 ];
 
 const DOC_PATH = path.resolve(import.meta.dirname, '../../docs/PERFORMANCE.md');

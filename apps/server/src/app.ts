@@ -38,6 +38,14 @@ import { GroupService } from './features/groups/service';
 import { groupRoutes } from './features/groups/routes';
 import { DeviceTableService } from './features/device-table/service';
 import { deviceTableRoutes } from './features/device-table/routes';
+import { OtaService, type OtaOptions } from './features/ota/service';
+import { otaRoutes } from './features/ota/routes';
+import { AlarmEvaluator } from './features/alarms/evaluator';
+import { AlarmNotices } from './features/alarms/notices';
+import { AlarmService } from './features/alarms/service';
+import { alarmRoutes } from './features/alarms/routes';
+import { SceneService } from './features/scenes/service';
+import { sceneRoutes } from './features/scenes/routes';
 
 /** The services behind the routes, reachable from tests and from main. */
 export interface Fieldlink {
@@ -54,6 +62,10 @@ export interface Fieldlink {
   jobs: JobQueue;
   /** Carries events and replies to the other instances (cluster mode only). */
   relay: EventRelay | null;
+  /** Over-the-air updates: submission, approval, paced rollouts, progress. */
+  ota: OtaService;
+  /** Evaluates channel alarms on the samples this instance stores. */
+  alarms: AlarmEvaluator;
 }
 
 declare module 'fastify' {
@@ -70,6 +82,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** How long a device has to answer a command (tests shorten it). */
   commandTimeoutMs?: number;
+  /** Timings of OTA rollouts (tests shorten them). */
+  ota?: OtaOptions;
 }
 
 const DB_DOWN_CODES = new Set([
@@ -100,6 +114,7 @@ export async function buildApp({
   mqttPort,
   logger = false,
   commandTimeoutMs,
+  ota: otaOptions,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
@@ -163,8 +178,23 @@ export async function buildApp({
     (thingName) => directory.forget(thingName),
     brokerCredentials(() => credentials, app.log),
   );
-  const hub = new RealtimeHub(devices, commands, app.log);
+  const hub = new RealtimeHub(devices, commands, app.log, (event) => events.emit(event));
   events.on((event) => hub.publish(event));
+  const ota = new OtaService({ db, jobs, commands, events, logger: app.log }, otaOptions);
+  ingest.otaReports = (device, frame) => ota.report(device, frame);
+  const alarmNotices = new AlarmNotices({
+    db,
+    jobs,
+    mailer,
+    publicUrl: config.publicUrl,
+    policy: {
+      reminderIntervalMs: config.alarmReminderSeconds * 1000,
+      escalationDelayMs: config.alarmEscalationSeconds * 1000,
+    },
+    disconnectAlertMs: config.disconnectAlertSeconds * 1000,
+  });
+  const alarms = new AlarmEvaluator(db, events, jobs, alarmNotices, app.log);
+  await alarms.start();
   const sessions = new SessionService({
     db,
     tokens: app.tokens,
@@ -186,6 +216,8 @@ export async function buildApp({
     broker,
     jobs,
     relay,
+    alarms,
+    ota,
   };
   app.decorate('fieldlink', fieldlink);
   const metrics = createFieldlinkMetrics({
@@ -233,6 +265,7 @@ export async function buildApp({
       await api.register(sessionRoutes, { sessions, clientConfig });
       await api.register(deviceRoutes, { devices });
       await api.register(deviceTableRoutes, { table: new DeviceTableService(db) });
+      await api.register(otaRoutes, { ota });
       await api.register(accountRoutes, { accounts: new AccountService(db) });
       // A user whose permissions or place changed reconnects; a moved device is authorised again.
       const onUsersMoved = (userIds: readonly string[]) =>
@@ -247,6 +280,8 @@ export async function buildApp({
         }),
       });
       await api.register(groupRoutes, { groups: new GroupService({ db, onUsersMoved, onDevicesMoved }) });
+      await api.register(sceneRoutes, { scenes: new SceneService(db) });
+      await api.register(alarmRoutes, { alarms: new AlarmService(db, devices, alarms) });
       api.get('/health', { schema: { hide: true } }, async () => ({ ok: true }));
     },
     { prefix: '/api/v1' },
@@ -277,6 +312,8 @@ export async function buildApp({
     await broker?.close();
     commands.cancelAll();
     await writer.flush();
+    await alarms.stop();
+    ota.stop();
     await jobs.stop();
     metrics.stop();
     mailer.close();

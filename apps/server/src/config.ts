@@ -52,6 +52,12 @@ export interface Config {
   clusterLeaseSeconds: number;
   /** When set, `/metrics` needs `authorization: Bearer <token>`. */
   metricsToken: string | null;
+  /** Seconds between reminders of an active, unacknowledged alarm. */
+  alarmReminderSeconds: number;
+  /** Seconds after which an active, unacknowledged alarm is escalated to the administrators above. */
+  alarmEscalationSeconds: number;
+  /** Seconds a device must stay disconnected before its disconnection alert is raised. */
+  disconnectAlertSeconds: number;
 }
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -132,5 +138,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       optional(env.FIELDLINK_INSTANCE_ID) ?? `${os.hostname().slice(0, 24)}-${randomBytes(4).toString('hex')}`,
     clusterLeaseSeconds: int(env.FIELDLINK_CLUSTER_LEASE_SECONDS, 30, 'FIELDLINK_CLUSTER_LEASE_SECONDS'),
     metricsToken: optional(env.METRICS_TOKEN),
+    alarmReminderSeconds: Math.max(
+      1,
+      int(env.FIELDLINK_ALARM_REMINDER_SECONDS, 1800, 'FIELDLINK_ALARM_REMINDER_SECONDS'),
+    ),
+    alarmEscalationSeconds: int(env.FIELDLINK_ALARM_ESCALATION_SECONDS, 3600, 'FIELDLINK_ALARM_ESCALATION_SECONDS'),
+    disconnectAlertSeconds: int(env.FIELDLINK_DISCONNECT_ALERT_SECONDS, 300, 'FIELDLINK_DISCONNECT_ALERT_SECONDS'),
   };
 }

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { OTA_REPORT_STATES, OTA_UPDATE_COMMAND_MAX_LENGTH, type OtaReportState } from '@fieldlink/domain/ota';
 
 /**
  * Version 4 device frames, after `upgradeFrame` of `@fieldlink/domain/frame-upgrade` has lifted
@@ -156,7 +157,35 @@ export const ReplyFrame = Type.Object(
 );
 export type ReplyFrame = Static<typeof ReplyFrame>;
 
-export const DeviceFrame = Type.Union([LogFrame, HealthFrame, ConfigFrame, StatusFrame, ConnFrame, ReplyFrame]);
+/**
+ * Progress of an over-the-air update the device was sent (`otaUpdate` command): `downloading` with a
+ * percentage, `installing`, `rebooting`, then `succeeded` (with the firmware now running) or `failed`
+ * (with the reason).
+ */
+export const OtaFrame = Type.Object(
+  {
+    v: Type.Literal(4),
+    type: Type.Literal('ota'),
+    t: Type.Optional(Timestamp),
+    updateId: Type.String({ minLength: 1, maxLength: 64 }),
+    state: Type.Union(OTA_REPORT_STATES.map((state) => Type.Literal<OtaReportState>(state))),
+    percent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+    fw: Type.Optional(Type.String({ maxLength: 64 })),
+    error: Type.Optional(Type.String({ maxLength: 256 })),
+  },
+  { additionalProperties: false },
+);
+export type OtaFrame = Static<typeof OtaFrame>;
+
+export const DeviceFrame = Type.Union([
+  LogFrame,
+  HealthFrame,
+  ConfigFrame,
+  StatusFrame,
+  ConnFrame,
+  ReplyFrame,
+  OtaFrame,
+]);
 export type DeviceFrame = Static<typeof DeviceFrame>;
 
 /** Largest frame accepted from a device, in bytes. */
@@ -209,6 +238,15 @@ export const DeviceCommand = Type.Union([
     cmd: Type.Literal('timeDate'),
     tzName: Type.String(),
     tzRule: Type.String(),
+  }),
+  /** Run an over-the-air update; progress comes back in `ota` frames naming `updateId`. */
+  Type.Object({
+    v: Type.Literal(4),
+    id: Type.String(),
+    exp: Type.Number(),
+    cmd: Type.Literal('otaUpdate'),
+    updateId: Type.String({ minLength: 1, maxLength: 64 }),
+    updateCommand: Type.String({ minLength: 1, maxLength: OTA_UPDATE_COMMAND_MAX_LENGTH }),
   }),
 ]);
 export type DeviceCommand = Static<typeof DeviceCommand>;

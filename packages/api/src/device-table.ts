@@ -42,6 +42,10 @@ export const DEVICE_TABLE_TEXT_FIELDS = [
   'netType',
   'cellApn',
   'networkInterface',
+  /** Active channel alarms, as `encodeActiveAlarms` of `@fieldlink/domain/alarms` writes them. */
+  'activeAlarms',
+  /** State of the device's latest OTA update (an OtaState), null when it never had one. */
+  'otaState',
 ] as const;
 export type DeviceTableTextField = (typeof DEVICE_TABLE_TEXT_FIELDS)[number];
 
@@ -75,6 +79,8 @@ export const DEVICE_TABLE_NUMBER_FIELDS = [
   'muted',
   /** Settings messages queued for the device while it was offline. */
   'pendingMessages',
+  /** Download percentage of the device's latest OTA update. */
+  'otaPercent',
 ] as const;
 export type DeviceTableNumberField = (typeof DEVICE_TABLE_NUMBER_FIELDS)[number];
 

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ChannelConfig, DeviceHealth, DevicePort } from './device-frames';
 import { LatestValue } from './realtime';
+import { OtaUpdate } from './ota';
 
 export const DeviceLocation = Type.Object({
   lat: Type.Number({ minimum: -90, maximum: 90 }),
@@ -44,6 +45,8 @@ export const Device = Type.Object({
   lastConnection: Nullable(Type.Number()),
   lastDisconnection: Nullable(Type.Number()),
   otaPendingSubmittedAt: Nullable(Type.Number()),
+  /** The device's latest over-the-air update, null when it never had one. */
+  update: Type.Optional(Nullable(OtaUpdate)),
   tags: Type.Array(DeviceTag),
   health: Nullable(DeviceHealth),
   status: Type.Object({ sp: Type.Optional(Type.Integer()) }, { additionalProperties: true }),

@@ -1,6 +1,8 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { AlarmRecord } from './alarms';
 import { DeviceHealth, ConfigFrame } from './device-frames';
 import { THING_NAME_PATTERN } from './mqtt-topics';
+import { OtaUpdate } from './ota';
 
 /**
  * The real-time channel: one WebSocket at {@link REALTIME_PATH}. Every action name carries the
@@ -90,6 +92,11 @@ export const AlarmsAction = Type.Object({
   type: Type.Literal('server/alarms'),
   thingName: ThingName,
   status: Type.Object({ sp: Type.Optional(Type.Integer()) }, { additionalProperties: true }),
+  /**
+   * The device's open channel alarms (active, or not yet acknowledged), sent when one is raised,
+   * cleared, acknowledged or configured; absent when only `status` changed.
+   */
+  alarms: Type.Optional(Type.Array(AlarmRecord)),
 });
 export const SetpointStatusAction = Type.Object({
   type: Type.Literal('server/setpointStatus'),
@@ -103,6 +110,19 @@ export const DemoLatestValueAction = Type.Object({
   thingName: ThingName,
   code: Type.String(),
   latest: LatestValue,
+});
+/**
+ * A device's over-the-air update moved (submitted, approved, sent, progress reported, finished) or the
+ * device was reloaded after it (`reloadedAt`, 30 s after it finished).
+ */
+export const OtaProgressAction = Type.Object({
+  type: Type.Literal('server/otaProgress'),
+  thingName: ThingName,
+  deviceId: Type.String(),
+  update: OtaUpdate,
+  otaPendingSubmittedAt: Type.Union([Type.Number(), Type.Null()]),
+  /** Set once the console should read the device again (the update finished 30 s ago). */
+  reloadedAt: Type.Optional(Type.Number()),
 });
 /** Sent once the socket is authenticated, and when the server closes it on purpose. */
 export const ErrorAction = Type.Object({ type: Type.Literal('server/error'), message: Type.String() });
@@ -118,6 +138,7 @@ export const ServerAction = Type.Union([
   SetpointStatusAction,
   DemoLatestValueAction,
   ErrorAction,
+  OtaProgressAction,
 ]);
 export type ServerAction = Static<typeof ServerAction>;
 export type ServerActionOf<T extends ServerAction['type']> = Extract<ServerAction, { type: T }>;

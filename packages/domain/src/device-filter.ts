@@ -2,7 +2,7 @@ import { deviceColumn, type ColumnValueType } from './device-columns';
 import { isEmptyCell, objectText, versionSortKey, compareSortKeys, type CellValue } from './device-sort';
 import { distanceIn, DISTANCE_UNITS, isGeoPoint, type DistanceUnit, type GeoPoint } from './geo';
 import { isUnderPath } from './group-path';
-import { matchesSelectedAlarm } from './status-alarms';
+import { matchesAlarmChoice } from './alarms';
 
 /**
  * Device table filters (specification core §3 Filter, §5 device filters; application §5). The
@@ -36,7 +36,7 @@ export type GroupMode = (typeof GROUP_MODES)[number];
  * One filter as stored under the local-storage key `deviceFilter` (§3's fields). GROUP keeps its mode
  * in `operator` and the group id (or path) in `value`; GEO_DISTANCE its unit in `operator`, the
  * largest distance in `value` and the centre in `latitude`/`longitude`; LIMIT the count in `value`;
- * ALARM its choice in `selectedAlarm` (`ANY`, `NONE` or an alarm bit).
+ * ALARM its choice in `selectedAlarm` (`ANY`, `NONE`, a channel alarm severity or a status alarm bit).
  */
 export interface DeviceFilter {
   type: FilterType;
@@ -62,6 +62,8 @@ export interface FilterSource {
   inNewGroup(row: number): boolean;
   /** The row's `status.sp` alarm mask (0 when none). */
   alarmBits(row: number): number;
+  /** The row's active channel alarms as `encodeActiveAlarms` writes them (alarms.ts); absent: none. */
+  activeAlarms?(row: number): string | null;
   /** The row's location, or null when it has none. */
   location(row: number): GeoPoint | null;
 }
@@ -319,7 +321,7 @@ export function compileDeviceFilters(filters: readonly DeviceFilter[], source: F
       }
       case 'ALARM': {
         const selected = text(filter.selectedAlarm ?? filter.value);
-        tests.push((row) => matchesSelectedAlarm(source.alarmBits(row), selected));
+        tests.push((row) => matchesAlarmChoice(source.alarmBits(row), source.activeAlarms?.(row), selected));
         break;
       }
       case 'LIMIT': {
@@ -379,6 +381,7 @@ export interface FilterSubject {
   groupPath: string;
   inNewGroup: boolean;
   alarmBits: number;
+  activeAlarms?: string | null;
   location: GeoPoint | null;
 }
 
@@ -390,6 +393,7 @@ export function listFilterSource<T>(items: readonly T[], read: (item: T) => Filt
     groupPath: (row) => subjects[row]?.groupPath ?? '',
     inNewGroup: (row) => subjects[row]?.inNewGroup ?? false,
     alarmBits: (row) => subjects[row]?.alarmBits ?? 0,
+    activeAlarms: (row) => subjects[row]?.activeAlarms ?? null,
     location: (row) => subjects[row]?.location ?? null,
   };
 }

@@ -160,6 +160,10 @@ describe('can', () => {
     ['configureDevices', ['ADD_DEVICES'], [], true],
     ['configureDevices', ['VIEW_ACCOUNTS', 'ADD_EDIT_DELETE_GROUPS'], [], true],
     ['configureDevices', ['ADD_EDIT_DELETE_GROUPS'], [], false],
+    ['configureAlarms', ['VIEW_DASH'], [], false],
+    ['configureAlarms', ['ALARM'], [], true],
+    ['configureAlarms', ['ADD_DEVICES'], [], true],
+    ['configureAlarms', ['VIEW_ACCOUNTS', 'ADD_EDIT_DELETE_GROUPS'], [], true],
   ])('%s with %j %j -> %s', (capability, permissions, flags, expected) =>
     expect(can(subject(permissions, flags), capability)).toBe(expected),
   );

@@ -158,6 +158,14 @@ export const CAPABILITY_RULES = {
    */
   configureDevices: (subject) =>
     holdsPermission(subject, 'ADD_DEVICES') || holdsPermission(subject, 'ADD_EDIT_DELETE_GROUPS'),
+  /**
+   * Set a channel's alarm thresholds (`PUT /device/alarm`). Not stated by the specification: those
+   * who configure devices, and Alarm Responders, who know what is worth waking someone for.
+   */
+  configureAlarms: (subject) =>
+    holdsPermission(subject, 'ALARM') ||
+    holdsPermission(subject, 'ADD_DEVICES') ||
+    holdsPermission(subject, 'ADD_EDIT_DELETE_GROUPS'),
 } satisfies Record<string, CapabilityRule>;
 
 /** A capability of the console. */

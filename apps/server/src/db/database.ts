@@ -8,6 +8,9 @@ import * as initial from './migrations/2026-11-21T0000-initial';
 import * as deviceMessages from './migrations/2026-11-24T0100-device-messages';
 import * as cluster from './migrations/2026-11-26T0000-cluster';
 import * as timescale from './migrations/2026-11-26T0100-timescale';
+import * as scenes from './migrations/2026-12-01T0000-scenes';
+import * as alarms from './migrations/2026-12-01T0100-alarms';
+import * as ota from './migrations/2026-12-01T0200-ota';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -23,6 +26,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-24T0100-device-messages': deviceMessages,
   '2026-11-26T0000-cluster': cluster,
   '2026-11-26T0100-timescale': timescale,
+  '2026-12-01T0000-scenes': scenes,
+  '2026-12-01T0100-alarms': alarms,
+  '2026-12-01T0200-ota': ota,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

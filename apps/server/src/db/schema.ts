@@ -82,6 +82,8 @@ export interface DevicesTable {
   last_connection: number | null;
   last_disconnection: number | null;
   ota_pending_submitted_at: number | null;
+  /** JSON: the device's latest OTA update as the API shows it (features/ota), null when none. */
+  ota_update: string | null;
   alarms_have_been_read: number;
   created_at: number;
 }
@@ -173,6 +175,125 @@ export interface DeviceMessagesTable {
   result: string | null;
 }
 
+/** A scene (dashboard) of a group (application spec §3). */
+export interface ScenesTable {
+  id: string;
+  group_id: string;
+  name: string;
+  type: string;
+  /** Order within the group. */
+  position: number;
+  is_grid_locked: number;
+  /** JSON: grid items per breakpoint (lg, md, sm, xs, xxs). */
+  grid_layout: string;
+  created_at: number;
+}
+
+/** A widget of a scene. */
+export interface WidgetsTable {
+  id: string;
+  scene_id: string;
+  type: string;
+  /** JSON: every field a user sets on the widget. */
+  props: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A channel's alarm configuration and where its evaluation stands (features/alarms). */
+export interface AlarmConfigsTable {
+  device_id: string;
+  code: string;
+  enabled: number;
+  high: number | null;
+  low: number | null;
+  hysteresis: number;
+  delay_seconds: number;
+  severity: string;
+  /** NORMAL | PENDING | ACTIVE */
+  phase: string;
+  /** HIGH | LOW while PENDING or ACTIVE */
+  side: string | null;
+  since: number | null;
+  last_t: number | null;
+  version: number;
+  updated_by: string | null;
+  updated_at: number;
+}
+
+/** One raised alarm, kept as history once cleared and acknowledged. */
+export interface AlarmsTable {
+  id: string;
+  device_id: string;
+  code: string;
+  side: string;
+  severity: string;
+  threshold: number;
+  value: number;
+  raised_at: number;
+  cleared_at: number | null;
+  cleared_value: number | null;
+  acknowledged_at: number | null;
+  /** Id of the user who acknowledged it. */
+  acknowledged_by: string | null;
+  reminders_sent: number;
+  escalated_at: number | null;
+}
+
+/** An alert of the /alerts page (a disconnection). */
+export interface AlertsTable {
+  id: string;
+  device_id: string;
+  /** DISCONNECTED */
+  kind: string;
+  t: number;
+  resolved_at: number | null;
+}
+
+/** A submission of an OTA update to some devices, paced and stopped at its failure threshold (features/ota). */
+export interface OtaRolloutsTable {
+  id: string;
+  update_command: string;
+  skip_approval: number;
+  devices_per_minute: number;
+  failure_threshold_percent: number;
+  min_executed: number;
+  failure_threshold_count: number | null;
+  /** RUNNING | STOPPED | COMPLETED */
+  state: string;
+  stop_reason: string | null;
+  started_at: number | null;
+  dispatched: number;
+  tick_job_id: string | null;
+  created_by: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
+/** One device's update of a rollout. */
+export interface OtaUpdatesTable {
+  id: string;
+  rollout_id: string;
+  device_id: string;
+  /** Place in the submission's list of devices (the order a rollout sends in). */
+  position: number;
+  /** An OtaState of `@fieldlink/domain/ota`. */
+  state: string;
+  percent: number | null;
+  update_command: string;
+  submitted_at: number;
+  submitted_by: string | null;
+  approved_at: number | null;
+  approved_by: string | null;
+  sent_at: number | null;
+  last_report_at: number | null;
+  finished_at: number | null;
+  reloaded_at: number | null;
+  attempts: number;
+  fw: string | null;
+  error: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   groups: GroupsTable;
@@ -189,4 +310,11 @@ export interface Database {
   event_log: EventLogTable;
   settings: SettingsTable;
   device_messages: DeviceMessagesTable;
+  ota_rollouts: OtaRolloutsTable;
+  ota_updates: OtaUpdatesTable;
+  scenes: ScenesTable;
+  widgets: WidgetsTable;
+  alarm_configs: AlarmConfigsTable;
+  alarms: AlarmsTable;
+  alerts: AlertsTable;
 }

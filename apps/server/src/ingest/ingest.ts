@@ -1,5 +1,11 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { DeviceFrame, type ConfigFrame, type LogFrame, type ReplyFrame } from '@fieldlink/api/device-frames';
+import {
+  DeviceFrame,
+  type ConfigFrame,
+  type LogFrame,
+  type OtaFrame,
+  type ReplyFrame,
+} from '@fieldlink/api/device-frames';
 import type { LatestValue } from '@fieldlink/api/realtime';
 import { upgradeFrame } from '@fieldlink/domain/frame-upgrade';
 import { isTooFarInFuture, toMillis } from '@fieldlink/domain/timestamps';
@@ -79,6 +85,8 @@ export class Ingest {
   };
   /** Told how long each stored frame took from arrival to commit, in seconds (metrics). */
   observeStored: ((seconds: number) => void) | null = null;
+  /** Stores a device's OTA progress report (features/ota); the frame is acknowledged once it resolves. */
+  otaReports: ((device: DeviceRef, frame: OtaFrame) => Promise<void>) | null = null;
   private readonly lastWarning = new Map<string, number>();
 
   constructor(
@@ -138,6 +146,8 @@ export class Ingest {
       case 'reply':
         this.replies.resolve(thingName, frame);
         return;
+      case 'ota':
+        return this.otaReports?.(device, frame);
     }
   }
 

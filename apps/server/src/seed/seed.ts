@@ -7,6 +7,7 @@ import { hashPassword } from '../security/passwords';
 import { installationSecret } from '../security/installation';
 import { demoDevicePassword, hashSecret, newId } from '../security/secrets';
 import { seedDemoHistory } from './demo-history';
+import { addDemoScenes } from './demo-scenes';
 import { DEMO_CUSTOMERS, DEMO_SUPPLIER, type DemoAccount, type DemoDeviceKind, type DemoGroup } from './demo-data';
 
 /** A demo device the embedded fleet connects as. */
@@ -116,6 +117,7 @@ export async function seedDemo(db: Kysely<Database>, password: string, historyDa
       const trashId = newId();
       await addGroup(accountId, rootId, childPath(rootPath, trashId), trashId, TRASH_GROUP_NAME, 'trash');
       await addDemoGroups(accountId, rootId, rootPath, account.groups);
+      await addDemoScenes(trx, account.key, accountId, rootId, now);
       for (const user of account.users) {
         const userId = newId();
         await insertUser(trx, {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { TSchema } from '@sinclair/typebox';
 import { ClientAction, REALTIME_PATH } from '@fieldlink/api/realtime';
-import { childPath } from '@fieldlink/domain/group-path';
+import { childPath, scenePath, widgetPath } from '@fieldlink/domain/group-path';
 import { EXTRA_FLAGS, PERMISSIONS, can, type ExtraFlag, type Permission } from '@fieldlink/domain/permissions';
 import type { Database } from '../db/schema';
 import { hashSecret, newId } from '../security/secrets';
@@ -31,6 +31,13 @@ const MISSING: AccountIds = {
   tagId: 'missing-tag-0001',
   userEmail: 'missing-user@matrix.test',
   invitationEmail: 'missing-invitee@matrix.test',
+  sceneId: 'missing-scene-001',
+  scenePath: 'missing-group-001|scene:missing-scene-001',
+  widgetId: 'missing-widget-01',
+  widgetPath: 'missing-group-001|scene:missing-scene-001|widget:missing-widget-01',
+  spareWidgetPath: 'missing-group-001|scene:missing-scene-001|widget:missing-widget-02',
+  spareScenePath: 'missing-group-002|scene:missing-scene-002',
+  alarmId: 'missing-alarm-001',
 };
 
 /** `METHOD /path` of every route, read from Fastify's own route tree (HEAD is implied by GET). */
@@ -222,7 +229,34 @@ describe.each(DIALECTS)('authorisation matrix on %s', (dialect) => {
       tagId,
       userEmail: `plain-${key}@matrix.test`,
       invitationEmail: `invitee-${key}@matrix.test`,
+      sceneId: `matrix-scene-${key}`,
+      scenePath: scenePath(group!.id, `matrix-scene-${key}`),
+      widgetId: `matrix-widget-${key}`,
+      widgetPath: widgetPath(group!.id, `matrix-scene-${key}`, `matrix-widget-${key}`),
+      spareWidgetPath: widgetPath(group!.id, `matrix-scene-${key}`, `matrix-spare-widget-${key}`),
+      spareScenePath: scenePath(otherGroup!.id, `matrix-spare-scene-${key}`),
+      alarmId: `matrix-alarm-${key}`,
     };
+    await db()
+      .insertInto('alarms')
+      .values({
+        id: ids.alarmId,
+        device_id: device.id,
+        code: 'c1',
+        side: 'HIGH',
+        severity: 'MAJOR',
+        threshold: 50,
+        value: 51,
+        raised_at: Date.now(),
+        cleared_at: null,
+        cleared_value: null,
+        acknowledged_at: null,
+        acknowledged_by: null,
+        reminders_sent: 0,
+        escalated_at: null,
+      })
+      .execute();
+    await addMatrixScenes(ids, otherGroup!.id, key);
     await addCaller(ids, ids.userEmail, [], []);
     await db()
       .insertInto('invitations')
@@ -240,6 +274,40 @@ describe.each(DIALECTS)('authorisation matrix on %s', (dialect) => {
       })
       .execute();
     return ids;
+  }
+
+  /** A scene with two widgets on the account's group, and a spare scene on its other group. */
+  async function addMatrixScenes(ids: AccountIds, otherGroupId: string, key: string): Promise<void> {
+    const now = Date.now();
+    const scene = { type: 'grid', is_grid_locked: 0, grid_layout: '{}', created_at: now, position: 0 };
+    await db()
+      .insertInto('scenes')
+      .values([
+        { ...scene, id: ids.sceneId, group_id: ids.groupId, name: `Matrix ${key}` },
+        { ...scene, id: `matrix-spare-scene-${key}`, group_id: otherGroupId, name: `Matrix spare ${key}` },
+      ])
+      .execute();
+    const props = JSON.stringify({
+      name: 'Matrix widget',
+      doesInheritName: false,
+      channels: [{ deviceId: ids.deviceId, code: 'c1' }],
+      arcSegments: [],
+      min: 0,
+      max: 100,
+      switchColors: false,
+      activeColor: 'red',
+      inactiveColor: 'grey',
+      annotations: [],
+      yAxis: [],
+    });
+    const widget = { scene_id: ids.sceneId, type: 'value', props, created_at: now, updated_at: now };
+    await db()
+      .insertInto('widgets')
+      .values([
+        { ...widget, id: ids.widgetId },
+        { ...widget, id: `matrix-spare-widget-${key}` },
+      ])
+      .execute();
   }
 
   const apiRules = () =>

@@ -1,3 +1,4 @@
+import { scenePath, widgetPath } from '@fieldlink/domain/group-path';
 import type { Capability } from '@fieldlink/domain/permissions';
 
 /**
@@ -26,6 +27,18 @@ export interface AccountIds {
   userEmail: string;
   /** An unused invitation at the root. */
   invitationEmail: string;
+  /** A scene on `groupId` holding the widgets below; the only scene of that group. */
+  sceneId: string;
+  scenePath: string;
+  /** A widget of `sceneId`. */
+  widgetId: string;
+  widgetPath: string;
+  /** A second widget of `sceneId` (deleted by the positive check). */
+  spareWidgetPath: string;
+  /** A scene on `otherGroupId` (deleted by the positive check). */
+  spareScenePath: string;
+  /** An active alarm of `deviceId`. */
+  alarmId: string;
 }
 
 export interface MatrixRequest {
@@ -212,6 +225,118 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
       ].map((body) => ({ method: 'POST' as const, url: '/api/v1/move', body })),
   }),
 
+  // Scenes and widgets (features/scenes): a path names its group, so both the account id and the
+  // path's group must be the caller's; a widget's channels must be devices the caller sees.
+  'GET /api/v1/scenes': api({
+    access: 'viewDashboard',
+    own: (ids) => ({ method: 'GET', url: '/api/v1/scenes', query: { accountId: ids.accountId, groupId: ids.groupId } }),
+    foreign: (own, other) =>
+      [
+        { accountId: other.accountId, groupId: other.groupId },
+        { accountId: own.accountId, groupId: other.groupId },
+        { accountId: other.accountId, groupId: own.groupId },
+      ].map((query) => ({ method: 'GET' as const, url: '/api/v1/scenes', query })),
+  }),
+  'POST /api/v1/scene': api({
+    access: 'editScenes',
+    own: (ids) => ({
+      method: 'POST',
+      url: '/api/v1/scene',
+      body: { scene: { name: 'Matrix scene', accountId: ids.accountId, groupId: ids.rootGroupId } },
+    }),
+    foreign: (own, other) =>
+      [
+        { accountId: other.accountId, groupId: other.groupId },
+        { accountId: own.accountId, groupId: other.groupId },
+        { accountId: other.accountId, groupId: own.groupId },
+      ].map((scene) => ({
+        method: 'POST' as const,
+        url: '/api/v1/scene',
+        body: { scene: { name: 'Planted', ...scene } },
+      })),
+  }),
+  'PUT /api/v1/scene': api({
+    access: 'editScenes',
+    own: (ids) => ({
+      method: 'PUT',
+      url: '/api/v1/scene',
+      body: { accountId: ids.accountId, path: ids.scenePath, props: { name: 'Matrix renamed', isGridLocked: false } },
+    }),
+    foreign: (own, other) =>
+      foreignScenePaths(own, other).map((target) => ({
+        method: 'PUT' as const,
+        url: '/api/v1/scene',
+        body: { ...target, props: { name: 'Taken' } },
+      })),
+  }),
+  'DELETE /api/v1/scene': api({
+    access: 'editScenes',
+    own: (ids) => ({
+      method: 'DELETE',
+      url: '/api/v1/scene',
+      body: { accountId: ids.accountId, path: ids.spareScenePath },
+    }),
+    foreign: (own, other) =>
+      foreignScenePaths(own, other).map((body) => ({ method: 'DELETE' as const, url: '/api/v1/scene', body })),
+  }),
+  'PUT /api/v1/scenes/order': api({
+    access: 'editScenes',
+    own: (ids) => ({
+      method: 'PUT',
+      url: '/api/v1/scenes/order',
+      body: { accountId: ids.accountId, groupId: ids.groupId, sceneIds: [ids.sceneId] },
+    }),
+    foreign: (own, other) =>
+      [
+        { accountId: other.accountId, groupId: other.groupId, sceneIds: [other.sceneId] },
+        { accountId: own.accountId, groupId: other.groupId, sceneIds: [other.sceneId] },
+        { accountId: own.accountId, groupId: own.groupId, sceneIds: [own.sceneId, other.sceneId] },
+      ].map((body) => ({ method: 'PUT' as const, url: '/api/v1/scenes/order', body })),
+  }),
+  'POST /api/v1/gridlayout': api({
+    access: 'editWidgets',
+    own: (ids) => ({
+      method: 'POST',
+      url: '/api/v1/gridlayout',
+      body: {
+        accountId: ids.accountId,
+        path: ids.scenePath,
+        gridLayout: { lg: [{ i: ids.widgetId, x: 0, y: 0, w: 4, h: 4 }] },
+      },
+    }),
+    foreign: (own, other) =>
+      foreignScenePaths(own, other).map((target) => ({
+        method: 'POST' as const,
+        url: '/api/v1/gridlayout',
+        body: { ...target, gridLayout: { lg: [{ i: other.widgetId, x: 0, y: 0, w: 4, h: 4 }] } },
+      })),
+  }),
+  'PUT /api/v1/widget': api({
+    access: 'editWidgets',
+    own: (ids) => ({ method: 'PUT', url: '/api/v1/widget', body: { widget: matrixWidget(ids, ids, ids.deviceId) } }),
+    foreign: (own, other) =>
+      [
+        matrixWidget(other, other, other.deviceId),
+        matrixWidget(own, other, own.deviceId),
+        matrixWidget(own, own, other.deviceId),
+        { ...matrixWidget(own, own, own.deviceId), id: other.widgetId },
+      ].map((widget) => ({ method: 'PUT' as const, url: '/api/v1/widget', body: { widget } })),
+  }),
+  'DELETE /api/v1/widget': api({
+    access: 'editWidgets',
+    own: (ids) => ({
+      method: 'DELETE',
+      url: '/api/v1/widget',
+      body: { accountId: ids.accountId, path: ids.spareWidgetPath },
+    }),
+    foreign: (own, other) =>
+      [
+        { accountId: other.accountId, path: other.widgetPath },
+        { accountId: own.accountId, path: other.widgetPath },
+        { accountId: own.accountId, path: widgetPath(own.groupId, own.sceneId, other.widgetId) },
+      ].map((body) => ({ method: 'DELETE' as const, url: '/api/v1/widget', body })),
+  }),
+
   // Devices (features/devices).
   'GET /api/v1/device': api({
     access: 'signedIn',
@@ -222,6 +347,48 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
   'GET /api/v1/devices/table': api({
     access: 'signedIn',
     own: () => ({ method: 'GET', url: '/api/v1/devices/table' }),
+    foreign: () => [],
+  }),
+  // OTA (application §7): per-item answers, so another account's device is a failed item exactly like
+  // a missing one (no id repeated), and nothing is written when no item is accepted.
+  'POST /api/v1/devices/ota-submit': {
+    kind: 'api',
+    filtersOutOfScope: true,
+    uses: [
+      {
+        access: 'submitOta',
+        own: (ids) => ({
+          method: 'POST',
+          url: '/api/v1/devices/ota-submit',
+          body: { deviceIds: [ids.deviceId], updateCommand: 'firmware 9.9.9', skipApproval: false },
+        }),
+        foreign: (_own, other) => [
+          {
+            method: 'POST',
+            url: '/api/v1/devices/ota-submit',
+            body: { deviceIds: [other.deviceId], updateCommand: 'firmware 9.9.9', skipApproval: true },
+          },
+        ],
+      },
+    ],
+  },
+  'POST /api/v1/devices/ota-approve': {
+    kind: 'api',
+    filtersOutOfScope: true,
+    uses: [
+      {
+        access: 'viewPendingOta',
+        own: (ids) => ({ method: 'POST', url: '/api/v1/devices/ota-approve', body: { deviceIds: [ids.deviceId] } }),
+        foreign: (_own, other) => [
+          { method: 'POST', url: '/api/v1/devices/ota-approve', body: { deviceIds: [other.deviceId] } },
+        ],
+      },
+    ],
+  },
+  // Names no entity: it lists the pending devices in the caller's scope (ota.test.ts).
+  'GET /api/v1/devices/ota-pending': api({
+    access: 'viewPendingOta',
+    own: () => ({ method: 'GET', url: '/api/v1/devices/ota-pending' }),
     foreign: () => [],
   }),
   'POST /api/v1/device': api({
@@ -332,7 +499,83 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
       },
     ],
   }),
+
+  // Alarms (features/alarms).
+  'GET /api/v1/device/alarms': api({
+    access: 'signedIn',
+    own: (ids) => ({ method: 'GET', url: '/api/v1/device/alarms', query: { deviceId: ids.deviceId } }),
+    foreign: (_own, other) => [{ method: 'GET', url: '/api/v1/device/alarms', query: { deviceId: other.deviceId } }],
+  }),
+  'PUT /api/v1/device/alarm': api({
+    access: 'configureAlarms',
+    own: (ids) => ({ method: 'PUT', url: '/api/v1/device/alarm', body: { alarm: alarmConfig(ids.deviceId) } }),
+    foreign: (_own, other) => [
+      { method: 'PUT', url: '/api/v1/device/alarm', body: { alarm: alarmConfig(other.deviceId) } },
+    ],
+  }),
+  'GET /api/v1/alarms': api({
+    access: 'signedIn',
+    own: (ids) => ({ method: 'GET', url: '/api/v1/alarms', query: { deviceId: ids.deviceId } }),
+    foreign: (_own, other) => [{ method: 'GET', url: '/api/v1/alarms', query: { deviceId: other.deviceId } }],
+  }),
+  'POST /api/v1/alarms/acknowledge': api({
+    access: 'respondToAlarms',
+    own: (ids) => ({ method: 'POST', url: '/api/v1/alarms/acknowledge', body: { ids: [ids.alarmId] } }),
+    foreign: (own, other) => [
+      { method: 'POST', url: '/api/v1/alarms/acknowledge', body: { ids: [other.alarmId] } },
+      { method: 'POST', url: '/api/v1/alarms/acknowledge', body: { ids: [own.alarmId, other.alarmId] } },
+    ],
+  }),
+  // The alerts list names no entity: what it leaves out of scope is tested in alarms.test.ts.
+  'GET /api/v1/alerts': api({
+    access: 'signedIn',
+    own: () => ({ method: 'GET', url: '/api/v1/alerts' }),
+    foreign: () => [],
+  }),
 };
+
+function alarmConfig(deviceId: string): Record<string, unknown> {
+  return {
+    deviceId,
+    code: 'c1',
+    enabled: true,
+    high: 50,
+    low: null,
+    hysteresis: 1,
+    delaySeconds: 0,
+    severity: 'MAJOR',
+  };
+}
+
+/** Another account's scene named in every way a caller could try: its own, with our account, inside our group. */
+function foreignScenePaths(own: AccountIds, other: AccountIds): { accountId: string; path: string }[] {
+  return [
+    { accountId: other.accountId, path: other.scenePath },
+    { accountId: own.accountId, path: other.scenePath },
+    { accountId: own.accountId, path: scenePath(own.groupId, other.sceneId) },
+  ];
+}
+
+/** A new value widget for the scene of `sceneOf`, named with `accountOf`'s account id, showing a device's c1. */
+function matrixWidget(accountOf: AccountIds, sceneOf: AccountIds, deviceId: string) {
+  return {
+    accountId: accountOf.accountId,
+    groupId: sceneOf.groupId,
+    sceneId: sceneOf.sceneId,
+    type: 'value',
+    name: 'Matrix value',
+    doesInheritName: false,
+    channels: [{ deviceId, code: 'c1' }],
+    arcSegments: [],
+    min: 0,
+    max: 100,
+    switchColors: false,
+    activeColor: 'red',
+    inactiveColor: 'grey',
+    annotations: [],
+    yAxis: [],
+  };
+}
 
 function logsQuery(deviceId: string): Record<string, string> {
   return {

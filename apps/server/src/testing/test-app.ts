@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../config';
 import { migrate, openStorage, type Dialect } from '../db/database';
 import { buildApp } from '../app';
 import { seedDemo } from '../seed/seed';
+import type { OtaOptions } from '../features/ota/service';
 
 /** Both storage dialects: every storage and API test runs on each (as Kysely's DIALECTS loop). */
 export const DIALECTS: Dialect[] = ['sqlite', 'postgres'];
@@ -49,7 +50,13 @@ async function freshDatabase(dialect: Dialect): Promise<{ url: string; drop: () 
  */
 export async function startTestApp(
   dialect: Dialect,
-  options: { mqtt?: boolean; listen?: boolean; env?: Record<string, string>; commandTimeoutMs?: number } = {},
+  options: {
+    mqtt?: boolean;
+    listen?: boolean;
+    env?: Record<string, string>;
+    commandTimeoutMs?: number;
+    ota?: OtaOptions;
+  } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase(dialect);
   const config = loadConfig({ DATABASE_URL: database.url, WEB_DIST: '/nonexistent', ...options.env });
@@ -61,6 +68,7 @@ export async function startTestApp(
     storage,
     mqttPort: options.mqtt ? 0 : null,
     commandTimeoutMs: options.commandTimeoutMs,
+    ota: options.ota,
   });
   if (options.listen) await app.listen({ port: 0, host: '127.0.0.1' });
   else await app.ready();

@@ -32,19 +32,16 @@ const AccountsTreePage = lazyPage(
 
 const DeviceDashPage = lazyPage(() => import('./device-dash-route'), 'DeviceDashRoute');
 const DevicePickerPage = lazyPage(() => import('../features/dash/components/device-picker-page'), 'DevicePickerPage');
-const SceneDashPage = lazyPage(() => import('../features/dash/components/scene-dash-page'), 'SceneDashPage');
+const SceneDashPage = lazyPage(() => import('../features/scenes/components/scene-dash-page'), 'SceneDashPage');
 
 const placeholders = () => import('../features/placeholders/components/coming-soon-pages');
 const ComingSoonPage = lazyPage(placeholders, 'ComingSoonPage');
 const BrewSummaryPage = lazyPage(placeholders, 'BrewSummaryPage');
 const InventoryPage = lazyPage(placeholders, 'InventoryPage');
 const BpNoDataPage = lazyPage(placeholders, 'BpNoDataPage');
-const AlertsPage = lazyPage(placeholders, 'AlertsPage');
-const AlarmsPage = lazyPage(placeholders, 'AlarmsPage');
-const DeviceTablePage = lazyPage(
-  () => import('../features/device-table/components/device-table-page'),
-  'DeviceTablePage',
-);
+const AlertsPage = lazyPage(() => import('../features/alarms/components/alerts-page'), 'AlertsPage');
+const AlarmsPage = lazyPage(() => import('../features/alarms/components/alarms-page'), 'AlarmsPage');
+const DeviceTablePage = lazyPage(() => import('./device-table-route'), 'DeviceTableRoute');
 const ReportsPage = lazyPage(placeholders, 'ReportsPage');
 
 const publicPages = () => import('../features/placeholders/components/public-pages');

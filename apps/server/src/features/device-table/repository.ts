@@ -1,4 +1,10 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import {
+  encodeActiveAlarms,
+  type ActiveAlarmSummary,
+  type AlarmSeverity,
+  type AlarmSide,
+} from '@fieldlink/domain/alarms';
 import type { Database } from '../../db/schema';
 
 /**
@@ -74,6 +80,7 @@ export function devicesInGroups(db: Kysely<Database>, groupIds: readonly string[
       'devices.last_connection',
       'devices.last_disconnection',
       'devices.ota_pending_submitted_at',
+      'devices.ota_update',
       'devices.created_at',
       'groups.path',
     ])
@@ -106,4 +113,23 @@ export async function pendingMessageCounts(
 export async function mutedThingNames(db: Kysely<Database>, userId: string): Promise<string> {
   const row = await db.selectFrom('users').select('muted_devices').where('id', '=', userId).executeTakeFirst();
   return row?.muted_devices ?? '[]';
+}
+
+/**
+ * Active channel alarms by device, encoded for the table's `activeAlarms` column. Active alarms are
+ * few, so all are read at once; devices outside the table are simply not looked up.
+ */
+export async function activeAlarmsByDevice(db: Kysely<Database>): Promise<Map<string, string>> {
+  const rows = await db
+    .selectFrom('alarms')
+    .select(['device_id', 'code', 'side', 'severity'])
+    .where('cleared_at', 'is', null)
+    .execute();
+  const byDevice = new Map<string, ActiveAlarmSummary[]>();
+  for (const row of rows) {
+    const list = byDevice.get(row.device_id) ?? [];
+    list.push({ code: row.code, side: row.side as AlarmSide, severity: row.severity as AlarmSeverity });
+    byDevice.set(row.device_id, list);
+  }
+  return new Map([...byDevice].map(([deviceId, list]) => [deviceId, encodeActiveAlarms(list) ?? '']));
 }

@@ -20,6 +20,7 @@ import type { Database } from '../../db/schema';
 import { inScope } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import {
+  activeAlarmsByDevice,
   deviceCountsByGroup,
   devicesInGroups,
   groupsUnder,
@@ -85,7 +86,13 @@ class TableColumns {
   ) as Record<DeviceTableNumberField, (number | null)[]>;
 
   /** The one mapping of a stored device row to its table fields. */
-  add(row: DeviceTableRow, group: number, muted: boolean, pendingMessages: number): void {
+  add(
+    row: DeviceTableRow,
+    group: number,
+    muted: boolean,
+    pendingMessages: number,
+    activeAlarms: string | null = null,
+  ): void {
     const health = json<Partial<DeviceHealth> | null>(row.health, null) ?? {};
     const ports = json<DevicePort[]>(row.ports, []);
     const modem = ports.find((port) => port.portType === 'modem') ?? ports[0] ?? null;
@@ -93,6 +100,7 @@ class TableColumns {
     const status = json<{ sp?: unknown }>(row.status, {});
     const timeDate = json<{ tzName?: unknown } | null>(row.time_date, null);
     const healthTime = finite(health.t);
+    const otaUpdate = json<{ state?: unknown; percent?: unknown } | null>(row.ota_update, null);
 
     const text: Record<DeviceTableTextField, string | null> = {
       id: row.id,
@@ -119,6 +127,8 @@ class TableColumns {
       netType: textOrNull(modem?.netType),
       cellApn: textOrNull(modem?.cellApn),
       networkInterface: textOrNull(health.networkInterface),
+      activeAlarms: textOrNull(activeAlarms),
+      otaState: textOrNull(otaUpdate?.state),
     };
     const numbers: Record<DeviceTableNumberField, number | null> = {
       group,
@@ -143,6 +153,7 @@ class TableColumns {
       otaPendingSubmittedAt: row.ota_pending_submitted_at === null ? null : Number(row.ota_pending_submitted_at),
       muted: muted ? 1 : 0,
       pendingMessages,
+      otaPercent: finite(otaUpdate?.percent),
     };
     for (const field of DEVICE_TABLE_TEXT_FIELDS) this.text[field].push(text[field]);
     for (const field of DEVICE_TABLE_NUMBER_FIELDS) this.numbers[field].push(numbers[field]);
@@ -247,6 +258,7 @@ export class DeviceTableService {
       .map((group) => ({ id: group.id, name: group.name, kind: group.kind as GroupKind, path: group.path }));
     const groupIndex = new Map(groups.map((group, index) => [group.id, index]));
     const pending = await pendingMessageCounts(this.db, paths);
+    const alarms = await activeAlarmsByDevice(this.db);
     const columns = new TableColumns();
     let count = 0;
     for (const chunk of await this.groupChunks(groups.map((group) => group.id))) {
@@ -255,7 +267,7 @@ export class DeviceTableService {
         const group = groupIndex.get(row.group_id);
         // The groups are the caller's already; this check is the same rule the other calls apply.
         if (group === undefined || !inScope(user, row.path)) continue;
-        columns.add(row, group, muted.has(row.thing_name), pending.get(row.id) ?? 0);
+        columns.add(row, group, muted.has(row.thing_name), pending.get(row.id) ?? 0, alarms.get(row.id) ?? null);
         count += 1;
       }
       // Let other requests and ingest run between statements.

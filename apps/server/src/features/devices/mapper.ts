@@ -41,6 +41,7 @@ export function toDevice(row: DeviceWithPath, mutedDevices?: readonly string[]):
     lastConnection: row.last_connection,
     lastDisconnection: row.last_disconnection,
     otaPendingSubmittedAt: row.ota_pending_submitted_at,
+    update: json(row.ota_update, null),
     tags: json(row.tags, []),
     health: json(row.health, null),
     status: json(row.status, {}),

@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { CrashBoundary } from '../crash/crash-boundary';
+import { OtaReloadWatcher } from '../../features/ota/components/ota-reload-watcher';
 import { ConnectionBar } from './connection-bar';
 import { IdleBanner } from './idle-banner';
 import { PageFallback } from './page-fallback';
@@ -18,6 +19,7 @@ export function AppShell() {
         <SubNav />
         <ConnectionBar />
         <IdleBanner />
+        <OtaReloadWatcher />
       </div>
       <main className="shell-content" id="main">
         <CrashBoundary resetKey={location.key}>

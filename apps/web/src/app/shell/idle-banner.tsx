@@ -1,29 +1,54 @@
-import { useMemo } from 'react';
+import { useState, useMemo } from 'react';
 import { Link } from 'react-router';
+import { bannerContent } from '@fieldlink/domain/ota';
 import { CloudOffIcon, WarningIcon } from '../../components/ui/icons';
 import { listDevices } from '../../lib/account-tree';
 import { useAccount } from '../../lib/api/get-account';
 import { appStore } from '../../lib/app-store/app-store';
 import { useConnectionStatus, useDisconnectedCount, useReconnectAttempt } from '../../lib/realtime/use-realtime';
 import { useStore } from '../../lib/use-store';
+import { useOtaPending } from '../../features/ota/api/get-ota-pending';
+import { OtaBannerItem } from '../../features/ota/components/ota-banner-item';
+import { OtaPendingDialog } from '../../features/ota/components/ota-pending-dialog';
+import { useOtaAccess } from '../../features/ota/hooks/use-ota-access';
 
 /**
- * The 40 px banner (specification §2): only while the app is idle, when the web client lost its
- * cloud connection and is reconnecting, or when devices are disconnected. (Pending OTA updates for
- * admins join it with the OTA feature.)
+ * The 40 px banner (specification §2), by the rule of `bannerContent`: only while the app is idle,
+ * when the web client lost its cloud connection and is reconnecting, when devices are disconnected,
+ * or (administrators only) when devices have pending OTA updates.
  */
 export function IdleBanner() {
+  // The pending list stays open while approving empties it (and the banner's OTA part goes away).
+  const [reviewing, setReviewing] = useState(false);
+  return (
+    <>
+      <BannerLine onReview={() => setReviewing(true)} />
+      {reviewing && <OtaPendingDialog onClose={() => setReviewing(false)} />}
+    </>
+  );
+}
+
+function BannerLine({ onReview }: { onReview: () => void }) {
   const activity = useStore(appStore, (s) => s.activity);
   const status = useConnectionStatus();
   const attempt = useReconnectAttempt();
   const { data } = useAccount();
   const devices = useMemo(() => (data ? listDevices(data.accounts).map(({ device }) => device) : []), [data]);
   const disconnected = useDisconnectedCount(devices);
+  const { isAdmin } = useOtaAccess();
+  const pending = useOtaPending(isAdmin);
 
-  if (activity !== 'IDLE') return null;
-  if (status === 'RECONNECTING') {
+  const content = bannerContent({
+    idle: activity === 'IDLE',
+    reconnecting: status === 'RECONNECTING',
+    disconnectedDevices: disconnected,
+    pendingOtaDevices: pending.data?.devices.length ?? 0,
+    isAdmin,
+  });
+  if (!content) return null;
+  if (content.reconnecting) {
     return (
-      <div className="shell-banner shell-banner--danger" role="alert">
+      <div className="shell-banner shell-banner--danger" role="alert" data-testid="idle-banner">
         <CloudOffIcon size={17} />
         <span>
           Connection to the cloud was lost. Reconnecting{attempt > 1 ? ` (attempt ${attempt})` : ''}… Live values will
@@ -32,16 +57,22 @@ export function IdleBanner() {
       </div>
     );
   }
-  if (disconnected > 0) {
-    return (
-      <div className="shell-banner shell-banner--warning" role="status">
-        <WarningIcon size={17} />
-        <span>{disconnected === 1 ? '1 device is disconnected.' : `${disconnected} devices are disconnected.`}</span>
-        <Link to="/dash" className="shell-banner__link">
-          View devices
-        </Link>
-      </div>
-    );
-  }
-  return null;
+  return (
+    <div className="shell-banner shell-banner--warning" role="status" data-testid="idle-banner">
+      {content.disconnectedDevices > 0 && (
+        <span className="shell-banner__item">
+          <WarningIcon size={17} />
+          <span>
+            {content.disconnectedDevices === 1
+              ? '1 device is disconnected.'
+              : `${content.disconnectedDevices} devices are disconnected.`}
+          </span>
+          <Link to="/dash" className="shell-banner__link">
+            View devices
+          </Link>
+        </span>
+      )}
+      {content.pendingOtaDevices > 0 && <OtaBannerItem count={content.pendingOtaDevices} onReview={onReview} />}
+    </div>
+  );
 }

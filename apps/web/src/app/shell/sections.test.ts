@@ -25,3 +25,22 @@ describe('sectionTarget', () => {
     expect(sectionTarget(dashboard!, 9)).toBe('/dash');
   });
 });
+
+describe('the Scenes sub-tab', () => {
+  it.each([
+    ['/dash/acc1/g1', { section: 'dashboard', index: 3 }],
+    ['/dash/acc1/g1/s1', { section: 'dashboard', index: 3 }],
+    ['/dash/acc1/g1/', { section: 'dashboard', index: 3 }],
+    ['/dash/PUMP_1', { section: 'dashboard', index: 0 }],
+    ['/dash/acc1/g1/s1/extra', { section: 'dashboard', index: 0 }],
+  ])('%s -> %o', (path, expected) => {
+    expect(locateTab(path)).toEqual(expected);
+  });
+
+  it('leads to the scene dashboards once the account tree is read', () => {
+    const [dashboard] = SECTION_DEFINITIONS;
+    expect(sectionTarget(dashboard!, 3, '/dash/acc1/g2')).toBe('/dash/acc1/g2');
+    expect(sectionTarget(dashboard!, 3)).toBe('/dash');
+    expect(sectionTarget(dashboard!, 0, '/dash/acc1/g2')).toBe('/dash');
+  });
+});

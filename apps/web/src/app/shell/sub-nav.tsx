@@ -2,7 +2,8 @@ import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
 import { appStore, setSubTab } from '../../lib/app-store/app-store';
 import { useStore } from '../../lib/use-store';
-import { locateTab, SECTION_DEFINITIONS } from './sections';
+import { locateTab, SECTION_DEFINITIONS, tabTarget } from './sections';
+import { useScenesHome } from './use-scenes-home';
 
 /**
  * Sub-tabs of the current section. The selection is kept per section (specification §2), so going
@@ -12,6 +13,7 @@ export function SubNav() {
   const { pathname } = useLocation();
   const located = locateTab(pathname);
   const subTabs = useStore(appStore, (s) => s.subTabs);
+  const scenesHome = useScenesHome();
 
   useEffect(() => {
     if (located) setSubTab(located.section, located.index);
@@ -28,7 +30,7 @@ export function SubNav() {
         {definition.tabs.map((tab, index) => (
           <Link
             key={tab.label}
-            to={tab.to}
+            to={tabTarget(tab, scenesHome)}
             className={`shell-subnav__tab${index === selected && located ? ' is-active' : ''}`}
             aria-current={index === selected && located ? 'page' : undefined}
           >

@@ -5,7 +5,9 @@ import { useClientConfig } from '../../lib/api/get-client-config';
 import { appStore, type Section } from '../../lib/app-store/app-store';
 import { useStore } from '../../lib/use-store';
 import { locateTab, SECTION_DEFINITIONS, sectionTarget } from './sections';
+import { useScenesHome } from './use-scenes-home';
 import { UserMenu } from './user-menu';
+import { AlarmNavCount } from '../../features/alarms/components/alarm-nav-count';
 
 const SECTION_ICONS: Record<Section, typeof DashboardIcon> = {
   dashboard: DashboardIcon,
@@ -18,6 +20,7 @@ const SECTION_ICONS: Record<Section, typeof DashboardIcon> = {
 export function TopBar() {
   const { productName } = useClientConfig();
   const subTabs = useStore(appStore, (s) => s.subTabs);
+  const scenesHome = useScenesHome();
   const { pathname } = useLocation();
   const current = locateTab(pathname)?.section ?? null;
 
@@ -34,13 +37,14 @@ export function TopBar() {
           return (
             <NavLink
               key={definition.section}
-              to={sectionTarget(definition, subTabs[definition.section])}
+              to={sectionTarget(definition, subTabs[definition.section], scenesHome)}
               className={`shell-topbar__link${active ? ' is-active' : ''}`}
               aria-current={active ? 'page' : undefined}
               title={definition.label}
             >
               <Icon size={18} />
               <span className="shell-topbar__label">{definition.label}</span>
+              {definition.section === 'alarms' && <AlarmNavCount />}
             </NavLink>
           );
         })}

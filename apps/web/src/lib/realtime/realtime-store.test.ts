@@ -100,3 +100,40 @@ describe('device state', () => {
     expect(INITIAL_REALTIME_STATE.status).toBe('DISCONNECTED');
   });
 });
+
+describe('OTA progress', () => {
+  it('keeps the latest OTA update pushed per device, leaving other devices as they were', () => {
+    const update = {
+      id: 'u1',
+      rolloutId: 'r1',
+      state: 'DOWNLOADING' as const,
+      percent: 40,
+      updateCommand: 'firmware 5.0.0',
+      submittedAt: NOW,
+      finishedAt: null,
+      error: null,
+      fw: null,
+    };
+    const before = applyServerAction(INITIAL_REALTIME_STATE, logs('PUMP_2', { c1: [{ value: 1, t: NOW }] }), NOW);
+    const state = applyServerAction(
+      before,
+      { type: 'server/otaProgress', thingName: 'PUMP_1', deviceId: 'd1', update, otaPendingSubmittedAt: NOW },
+      NOW,
+    );
+    expect(state.ota.PUMP_1).toEqual({ deviceId: 'd1', update, otaPendingSubmittedAt: NOW });
+    expect(state.latest).toBe(before.latest);
+    const finished = applyServerAction(
+      state,
+      {
+        type: 'server/otaProgress',
+        thingName: 'PUMP_1',
+        deviceId: 'd1',
+        update: { ...update, state: 'SUCCEEDED', percent: 100, finishedAt: NOW + 1 },
+        otaPendingSubmittedAt: null,
+        reloadedAt: NOW + 30_001,
+      },
+      NOW,
+    );
+    expect(finished.ota.PUMP_1).toMatchObject({ update: { state: 'SUCCEEDED' }, reloadedAt: NOW + 30_001 });
+  });
+});

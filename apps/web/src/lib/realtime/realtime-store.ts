@@ -15,6 +15,8 @@ export interface DeviceConnectionState {
 
 export type DeviceConfigUpdate = ServerActionOf<'server/deviceConfig'>['config'];
 export type AlarmStatus = ServerActionOf<'server/alarms'>['status'];
+/** A device's latest OTA update as last pushed (`server/otaProgress`). */
+export type OtaProgress = Omit<ServerActionOf<'server/otaProgress'>, 'type' | 'thingName'>;
 export interface SetpointStatus {
   state: 'on' | 'off';
   value: number;
@@ -39,6 +41,7 @@ export interface RealtimeState {
   config: ByThing<DeviceConfigUpdate>;
   alarms: ByThing<AlarmStatus>;
   setpoints: ByThing<ByThing<SetpointStatus>>;
+  ota: ByThing<OtaProgress>;
   lastServerError: string | null;
 }
 
@@ -52,6 +55,7 @@ export const INITIAL_REALTIME_STATE: RealtimeState = {
   config: {},
   alarms: {},
   setpoints: {},
+  ota: {},
   lastServerError: null,
 };
 
@@ -134,6 +138,10 @@ export function applyServerAction(state: RealtimeState, action: ServerAction, no
           },
         },
       };
+    case 'server/otaProgress': {
+      const { type: _type, thingName, ...progress } = action;
+      return { ...state, ota: { ...state.ota, [thingName]: progress } };
+    }
     case 'server/error':
       return { ...state, lastServerError: action.message };
     case 'server/reply':

@@ -6,6 +6,7 @@ import {
   type ConnectionStatus,
   type DeviceConnectionState,
   type DeviceConfigUpdate,
+  type OtaProgress,
 } from './realtime-store';
 
 /** Hooks over the real-time store. Each selects one stored object or primitive (see create-store). */
@@ -43,4 +44,13 @@ export function useDisconnectedCount(devices: readonly { thingName: string; isCo
   return useStore(realtimeStore, (s) =>
     devices.reduce((count, d) => count + ((s.connection[d.thingName]?.isConnected ?? d.isConnected) ? 0 : 1), 0),
   );
+}
+
+export function useOtaProgress(thingName: string): OtaProgress | undefined {
+  return useStore(realtimeStore, (s) => s.ota[thingName]);
+}
+
+/** Every device's latest OTA progress pushed so far, by thing name. */
+export function useAllOtaProgress(): Readonly<Record<string, OtaProgress>> {
+  return useStore(realtimeStore, (s) => s.ota);
 }

@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, type ReactNode } from 'react';
 import { isChannelStale } from '@fieldlink/domain/staleness';
 import { channelDisplayName } from '@fieldlink/domain/channels';
 import { Badge } from '../../../components/ui/badge';
@@ -16,6 +16,8 @@ export interface ChannelCardProps {
   logInterval: number | null;
   /** Shows the write control of setpoints, relays and flags. */
   writable?: boolean;
+  /** The channel's alarm control, drawn in the footer. */
+  alarm?: ReactNode;
 }
 
 /**
@@ -29,6 +31,7 @@ export const ChannelCard = memo(function ChannelCard({
   uploadInterval,
   logInterval,
   writable = false,
+  alarm,
 }: ChannelCardProps) {
   const title = channelTitle(code, name);
   const displayName = channelDisplayName(code) ?? code;
@@ -44,6 +47,7 @@ export const ChannelCard = memo(function ChannelCard({
       {writable && <ChannelWrite thingName={thingName} code={code} title={title} />}
       <footer className="channel-card__foot">
         <span className="channel-card__kind">{channelKindLabel(code)}</span>
+        {alarm}
         <ChannelAge thingName={thingName} code={code} uploadInterval={uploadInterval} logInterval={logInterval} />
       </footer>
     </article>

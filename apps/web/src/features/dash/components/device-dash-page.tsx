@@ -13,7 +13,7 @@ import { useDeviceConfig } from '../../../lib/realtime/use-realtime';
 import { useStore } from '../../../lib/use-store';
 import { useDevice } from '../../../lib/api/get-device';
 import { useLiveDevice } from '../hooks/use-live-device';
-import { compareChannelCodes } from '../model/channel-presentation';
+import { channelTitle, compareChannelCodes } from '../model/channel-presentation';
 import { CellularDetails } from './cellular-details';
 import { ChannelCard } from './channel-card';
 import { ConnectionHistory } from './connection-history';
@@ -36,10 +36,12 @@ export interface DeviceDashPageProps {
    * feature, and features do not import each other).
    */
   renderInfo?: (device: { id: string; thingName: string }) => ReactNode;
+  /** A channel's alarm control, supplied by the app (it belongs to the alarms feature). */
+  renderChannelAlarm?: (device: { id: string; thingName: string }, code: string, title: string) => ReactNode;
 }
 
 /** `/dash/:thingName`: one device, live. */
-export function DeviceDashPage({ renderInfo }: DeviceDashPageProps = {}) {
+export function DeviceDashPage({ renderInfo, renderChannelAlarm }: DeviceDashPageProps = {}) {
   const { thingName = '' } = useParams();
   const account = useAccount();
   const placed = useMemo(
@@ -143,6 +145,7 @@ export function DeviceDashPage({ renderInfo }: DeviceDashPageProps = {}) {
                 uploadInterval={uploadInterval}
                 logInterval={logInterval}
                 writable={session.canViewDash}
+                alarm={renderChannelAlarm?.(placed.device, code, channelTitle(code, name))}
               />
             ))}
           </div>

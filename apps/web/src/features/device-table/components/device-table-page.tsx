@@ -77,8 +77,10 @@ export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
     `${filtersOpen}:${filters.length}:${chips.length}:${selected.size > 0}`,
   );
 
-  // Every column's sorted order is built while the page is idle, the shown columns first, one column
-  // per idle period: a click on a header then costs a pass over the rows rather than a sort of them.
+  // Every column's sorted order is built while the page is idle, the shown columns first (a column
+  // just added at once), a slice of about a millisecond at a time for as long as each idle period
+  // lasts: a click on a header then costs a pass over the rows rather than a sort of them, and no
+  // build holds the main thread for long.
   useEffect(() => {
     if (!index) return;
     const shown = new Set(columnKeys);
@@ -87,18 +89,17 @@ export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
       ...DEVICE_COLUMNS.map((column) => column.key).filter((key) => !shown.has(key)),
     ].filter((key) => !index.hasOrder(key));
     let handle = 0;
-    const next = () => {
-      const key = pending.shift();
-      if (key === undefined) return;
-      handle = requestIdleCallback(
-        () => {
-          index.prepareOrder(key, shown.has(key));
-          next();
-        },
-        { timeout: 10_000 },
-      );
+    const work = (deadline: IdleDeadline) => {
+      const more = () => deadline.timeRemaining() > 1;
+      while (pending.length > 0) {
+        const key = pending[0]!;
+        if (!index.prepareOrder(key, shown.has(key), more)) break;
+        pending.shift();
+        if (!more()) break;
+      }
+      if (pending.length > 0) handle = requestIdleCallback(work, { timeout: 10_000 });
     };
-    next();
+    handle = requestIdleCallback(work, { timeout: 10_000 });
     return () => cancelIdleCallback(handle);
   }, [index, columnKeys]);
 

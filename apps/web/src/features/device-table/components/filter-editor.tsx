@@ -11,6 +11,7 @@ import {
   type FilterAttributeType,
 } from '@fieldlink/domain/device-filter';
 import { DISTANCE_UNITS } from '@fieldlink/domain/geo';
+import { ALARM_SEVERITIES } from '@fieldlink/domain/alarms';
 import { ANY_ALARM, MAX_ALARM_BIT, NO_ALARM } from '@fieldlink/domain/status-alarms';
 import { Button } from '../../../components/ui/button';
 import { CloseIcon, PlusIcon } from '../../../components/ui/icons';
@@ -44,7 +45,12 @@ const DATE_OPERATOR_LABELS: Record<string, string> = {
   '>=': 'at or after',
 };
 
-const ALARM_CHOICES = [ANY_ALARM, NO_ALARM, ...Array.from({ length: MAX_ALARM_BIT + 1 }, (_, bit) => String(bit))];
+const ALARM_CHOICES = [
+  ANY_ALARM,
+  NO_ALARM,
+  ...ALARM_SEVERITIES,
+  ...Array.from({ length: MAX_ALARM_BIT + 1 }, (_, bit) => String(bit)),
+];
 
 /** The filter editor: one line per filter, each with the fields its type needs (§3 Filter). */
 export function FilterEditor({ filters, onChange, groups, groupPathNames }: FilterEditorProps) {

@@ -6,8 +6,9 @@ import { describeDiagnostic } from '@fieldlink/domain/diagnostics';
 import { distanceIn, formatDistance, type DistanceUnit, type GeoPoint } from '@fieldlink/domain/geo';
 import { hasNoCustomMacro } from '@fieldlink/domain/macro';
 import { planLabel } from '@fieldlink/domain/device-panel';
-import { alarmText } from '@fieldlink/domain/status-alarms';
+import { alarmCellText } from '@fieldlink/domain/alarms';
 import { utcOffsetMinutes } from '@fieldlink/domain/time-zone';
+import { isOtaState, otaColumns, type OtaColumns } from '@fieldlink/domain/ota';
 import { formatDateTime } from '../../../lib/format-time';
 import type { DeviceTableData } from './table-data';
 
@@ -33,6 +34,17 @@ const coordinateFormat = new Intl.NumberFormat(undefined, { minimumFractionDigit
 
 const isNumber = (value: CellValue): value is number => typeof value === 'number' && !Number.isNaN(value);
 const nullable = (value: number): number | null => (Number.isNaN(value) ? null : value);
+
+/** The OTA columns of a row, by the domain's rule. */
+function otaColumnsOf(data: DeviceTableData, row: number): OtaColumns {
+  const state = data.text.otaState[row];
+  return otaColumns({
+    state: isOtaState(state) ? state : null,
+    percent: nullable(data.numbers.otaPercent[row]!),
+    otaPendingSubmittedAt: nullable(data.numbers.otaPendingSubmittedAt[row]!),
+    pendingMessages: nullable(data.numbers.pendingMessages[row]!) ?? 0,
+  });
+}
 
 const text =
   (field: DeviceTableTextField) =>
@@ -119,8 +131,8 @@ const READERS: Record<string, Reader> = {
   groupPath: (data, row) => data.groupPathNames[data.numbers.group[row]!] ?? null,
   custom: text('custom'),
   base: text('base'),
-  otaStatus: (data, row) => (Number.isNaN(data.numbers.otaPendingSubmittedAt[row]!) ? null : 'Pending'),
-  alarm: (data, row) => alarmText(nullable(data.numbers.statusSp[row]!)) || null,
+  otaStatus: (data, row) => otaColumnsOf(data, row).otaStatus,
+  alarm: (data, row) => alarmCellText(data.text.activeAlarms[row], nullable(data.numbers.statusSp[row]!)) || null,
   createdAt: number('createdAt'),
   distance: (data, row, context) => {
     if (!context.distanceFrom) return null;
@@ -129,8 +141,8 @@ const READERS: Record<string, Reader> = {
     return distanceIn(context.distanceFrom.centre, { lat, lng }, context.distanceFrom.unit);
   },
   muted: flag('muted'),
-  updatePending: (data, row) => !Number.isNaN(data.numbers.otaPendingSubmittedAt[row]!),
-  hasPendingUpdate: (data, row) => data.numbers.pendingMessages[row]! > 0,
+  updatePending: (data, row) => otaColumnsOf(data, row).updatePending,
+  hasPendingUpdate: (data, row) => otaColumnsOf(data, row).hasPendingUpdate,
   error: number('errorStatus'),
 };
 
@@ -154,6 +166,9 @@ const WIDTHS: Record<string, number> = {
   tzName: 170,
   operator: 120,
   cellApn: 160,
+  otaStatus: 170,
+  updatePending: 170,
+  hasPendingUpdate: 190,
 };
 
 const DATE_WIDTH = 180;

@@ -6,6 +6,7 @@ import {
   parseFilterBoolean,
   type DeviceFilter,
 } from '@fieldlink/domain/device-filter';
+import { ALARM_SEVERITIES } from '@fieldlink/domain/alarms';
 import { alarmBitLabel, ANY_ALARM, NO_ALARM } from '@fieldlink/domain/status-alarms';
 
 /** Words for the operators, as a filter chip reads. */
@@ -38,10 +39,18 @@ export const FILTER_TYPE_LABELS: Record<DeviceFilter['type'], string> = {
   GEO_DISTANCE: 'Distance',
 };
 
+const SEVERITY_WORDS: Record<string, string> = {
+  CRITICAL: 'Critical',
+  MAJOR: 'Major',
+  MINOR: 'Minor',
+  WARNING: 'Warning',
+};
+
 /** The ALARM filter's choice as words. */
 export function alarmChoiceLabel(choice: string): string {
   if (choice === ANY_ALARM) return 'Any alarm';
   if (choice === NO_ALARM) return 'No alarm';
+  if ((ALARM_SEVERITIES as readonly string[]).includes(choice)) return `${SEVERITY_WORDS[choice]} alarm`;
   return /^[0-9]+$/.test(choice) ? alarmBitLabel(Number(choice)) : choice;
 }
 

@@ -99,6 +99,22 @@ describe('TableIndex.view: filters', () => {
     expect(names(index(), [{ type: 'ALARM', selectedAlarm: '6' }], null)).toEqual(['Tank 10']);
   });
 
+  it('filters by real channel alarms and shows them in the alarm column', () => {
+    const table = new TableIndex(
+      decodeDeviceTable(
+        fixtureAnswer([
+          { name: 'Pump', activeAlarms: 'c1:HIGH:CRITICAL' },
+          { name: 'Tank', statusSp: 64 },
+          { name: 'Quiet' },
+        ]),
+      ),
+    );
+    expect(names(table, [{ type: 'ALARM', selectedAlarm: 'ANY' }], null)).toEqual(['Pump', 'Tank']);
+    expect(names(table, [{ type: 'ALARM', selectedAlarm: 'CRITICAL' }], null)).toEqual(['Pump']);
+    expect(names(table, [{ type: 'ALARM', selectedAlarm: 'NONE' }], null)).toEqual(['Quiet']);
+    expect(COLUMN_PRESENTATIONS.get('alarm')!.read(table.data, 0, { distanceFrom: null })).toBe('Ch_1 high');
+  });
+
   it('measures the distance column from the geo filter’s centre, in its unit', () => {
     const table = index();
     const geo: DeviceFilter = {

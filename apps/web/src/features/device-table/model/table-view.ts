@@ -4,7 +4,8 @@ import {
   type DeviceFilter,
   type FilterSource,
 } from '@fieldlink/domain/device-filter';
-import { sortKeyOf, sortKeyText, type CellValue, type SortDirection } from '@fieldlink/domain/device-sort';
+import type { CellValue, SortDirection } from '@fieldlink/domain/device-sort';
+import { ColumnOrderBuild, type ColumnOrder, type MoreTime } from './column-order';
 import { COLUMN_PRESENTATIONS, type ColumnContext } from './columns';
 import type { DeviceTableData } from './table-data';
 
@@ -22,14 +23,8 @@ export interface TableView {
   context: ColumnContext;
 }
 
-/** An ascending order of all rows: non-empty rows sorted, then the empty ones; ties in row order. */
-interface ColumnOrder {
-  rows: Int32Array;
-  /** Rows with a value; the rest are empty. */
-  filled: number;
-  /** `runStarts[i]` is 1 when `rows[i]` starts a run of equal keys (for a stable descending order). */
-  runStarts: Uint8Array;
-}
+/** Rows read per slice when a column's cells are read in idle time. */
+const CELL_SLICE = 16_384;
 
 const contextKey = (context: ColumnContext): string =>
   context.distanceFrom
@@ -59,6 +54,8 @@ export function tableIndexOf(data: DeviceTableData): TableIndex {
 export class TableIndex {
   private readonly cellCache = new Map<string, CellValue[]>();
   private readonly orderCache = new Map<string, ColumnOrder>();
+  /** Orders being built in idle time, by column. */
+  private readonly builds = new Map<string, ColumnOrderBuild>();
 
   constructor(readonly data: DeviceTableData) {}
 
@@ -99,6 +96,7 @@ export class TableIndex {
         const mask = data.numbers.statusSp[row]!;
         return Number.isNaN(mask) ? 0 : mask;
       },
+      activeAlarms: (row) => data.text.activeAlarms[row] ?? null,
       location: (row) => {
         const [lat, lng] = [data.numbers.lat[row]!, data.numbers.lng[row]!];
         return Number.isNaN(lat) || Number.isNaN(lng) ? null : { lat, lng };
@@ -106,62 +104,49 @@ export class TableIndex {
     };
   }
 
-  /** All rows in ascending order of a column, empty values last. */
+  /** All rows in ascending order of a column, empty values last: built now if not built yet. */
   private ascending(key: string, context: ColumnContext): ColumnOrder {
     const cacheKey = key === 'distance' ? `${key}@${contextKey(context)}` : key;
     const cached = this.orderCache.get(cacheKey);
     if (cached) return cached;
-    const column = COLUMN_PRESENTATIONS.get(key);
-    const cells = this.cells(key, context);
-    const count = this.data.count;
-    // One comparable value per row: a number, or a text that orders under plain string comparison
-    // (`sortKeyText`), or null for an empty cell. Repeated values (firmware, site, model) are keyed once.
-    const keys = new Array<number | string | null>(count);
-    const memo = new Map<unknown, number | string | null>();
-    const keyOf = (cell: (typeof cells)[number]): number | string | null => {
-      const key = column ? sortKeyOf(column.type, cell) : null;
-      return key === null || typeof key === 'number' ? key : sortKeyText(key);
-    };
-    for (let row = 0; row < count; row += 1) {
-      const cell = cells[row];
-      if (typeof cell === 'object' && cell !== null) {
-        keys[row] = keyOf(cell);
-        continue;
-      }
-      let key = memo.get(cell);
-      if (key === undefined && !memo.has(cell)) {
-        key = keyOf(cell);
-        // Mostly distinct values (names, serials) gain nothing from the memo: stop filling it.
-        if (memo.size < 4096) memo.set(cell, key);
-      }
-      keys[row] = key ?? null;
-    }
-    const filledRows: number[] = [];
-    const emptyRows: number[] = [];
-    for (let row = 0; row < count; row += 1) (keys[row] === null ? emptyRows : filledRows).push(row);
-    let sorted: Int32Array;
-    if (filledRows.length === 0 || typeof keys[filledRows[0]!] === 'number') {
-      const values = new Float64Array(count);
-      for (const row of filledRows) values[row] = keys[row] as number;
-      sorted = Int32Array.from(filledRows).sort((a, b) => values[a]! - values[b]! || a - b);
-    } else {
-      // Sorted by the engine's own string comparison (no JavaScript comparator): the row number,
-      // fixed-width after a U+0000, keeps ties in row order.
-      const width = String(count).length;
-      const tagged = filledRows.map((row) => `${keys[row] as string}\u0000${String(row).padStart(width, '0')}`);
-      tagged.sort();
-      sorted = Int32Array.from(tagged, (entry) => Number(entry.slice(entry.length - width)));
-    }
-    const runStarts = new Uint8Array(sorted.length);
-    for (let i = 0; i < sorted.length; i += 1) {
-      runStarts[i] = i === 0 || keys[sorted[i - 1]!] !== keys[sorted[i]!] ? 1 : 0;
-    }
-    const rows = new Int32Array(count);
-    rows.set(sorted);
-    rows.set(emptyRows, sorted.length);
-    const order = { rows, filled: sorted.length, runStarts };
-    this.orderCache.set(cacheKey, order);
+    // A build begun in idle time is finished, not started again.
+    const build = this.builds.get(cacheKey) ?? this.startBuild(key, context, true);
+    const order = build.run()!;
+    this.finishBuild(cacheKey, order);
     return order;
+  }
+
+  private startBuild(key: string, context: ColumnContext, keepCells: boolean): ColumnOrderBuild {
+    const cacheKey = key === 'distance' ? `${key}@${contextKey(context)}` : key;
+    const type = COLUMN_PRESENTATIONS.get(key)?.type ?? 'string';
+    const build = new ColumnOrderBuild(type, () => this.readCells(key, context, keepCells));
+    this.builds.set(cacheKey, build);
+    return build;
+  }
+
+  private finishBuild(cacheKey: string, order: ColumnOrder): void {
+    this.builds.delete(cacheKey);
+    this.orderCache.set(cacheKey, order);
+  }
+
+  /** A column's cells, read a slice at a time; kept for later (filters, export) when `keep`. */
+  private *readCells(key: string, context: ColumnContext, keep: boolean): Generator<void, readonly CellValue[]> {
+    const cacheKey = key === 'distance' ? `${key}@${contextKey(context)}` : key;
+    const cached = this.cellCache.get(cacheKey);
+    if (cached) return cached;
+    const column = COLUMN_PRESENTATIONS.get(key);
+    const count = this.data.count;
+    const cells = new Array<CellValue>(count);
+    for (let from = 0; from < count; from += CELL_SLICE) {
+      for (let row = from; row < Math.min(count, from + CELL_SLICE); row += 1)
+        cells[row] = column ? column.read(this.data, row, context) : null;
+      yield;
+    }
+    // Read meanwhile by a filter: keep the one already cached.
+    const readMeanwhile = this.cellCache.get(cacheKey);
+    if (readMeanwhile) return readMeanwhile;
+    if (keep) this.cellCache.set(cacheKey, cells);
+    return cells;
   }
 
   /** True when the ascending order of a column is built (a sort by it costs one pass). */
@@ -170,14 +155,16 @@ export class TableIndex {
   }
 
   /**
-   * Builds a column's order ahead of need, in idle time. The cells read for it are let go unless the
-   * column is shown (they are read again if it is filtered on or exported).
+   * Builds a column's order ahead of need, in idle time: works while `more` answers true and answers
+   * true once the order is built; called again, it carries on where it stopped. The cells read for it
+   * are let go unless the column is shown (they are read again if it is filtered on or exported).
    */
-  prepareOrder(key: string, keepCells = true): void {
-    if (key === 'distance' || this.orderCache.has(key)) return;
-    const hadCells = this.cellCache.has(key);
-    this.ascending(key, { distanceFrom: null });
-    if (!keepCells && !hadCells) this.cellCache.delete(key);
+  prepareOrder(key: string, keepCells = true, more: MoreTime = () => true): boolean {
+    if (key === 'distance' || this.orderCache.has(key)) return true;
+    const build = this.builds.get(key) ?? this.startBuild(key, { distanceFrom: null }, keepCells);
+    const order = build.run(more);
+    if (order) this.finishBuild(key, order);
+    return order !== null;
   }
 
   /** All rows in the order of a sort: empty values last in either direction, ties in row order. */

@@ -1,13 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import {
-  AlarmIcon,
-  DashboardIcon,
-  DeviceIcon,
-  ReportsIcon,
-  SparkIcon,
-  WarningIcon,
-} from '../../../components/ui/icons';
+import { DashboardIcon, DeviceIcon, ReportsIcon, SparkIcon, WarningIcon } from '../../../components/ui/icons';
 import { PanelMessage } from '../../../components/ui/panel-message';
 
 function ComingSoon({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
@@ -42,18 +35,6 @@ export const AccountsListPage = () => (
 export const ReportsPage = () => (
   <ComingSoon icon={<ReportsIcon size={26} />} title="Reports">
     Run reports on your device logs, share them, and schedule them to arrive by email.
-  </ComingSoon>
-);
-
-export const AlarmsPage = () => (
-  <ComingSoon icon={<AlarmIcon size={26} />} title="Alarms">
-    Set limits on channels and get told the moment a device crosses them.
-  </ComingSoon>
-);
-
-export const AlertsPage = () => (
-  <ComingSoon icon={<AlarmIcon size={26} />} title="Alerts">
-    A history of the alarms your devices raised and who responded.
   </ComingSoon>
 );
 
