@@ -187,6 +187,7 @@ export async function generateFleet(db: Kysely<Database>): Promise<number> {
           last_connection: lastConnection,
           last_disconnection: connected ? lastConnection - 3_600_000 : lastConnection + 60_000,
           ota_pending_submitted_at: random() < 0.01 ? now : null,
+          ota_update: null,
           alarms_have_been_read: 1,
           created_at: now - Math.floor(random() * 365 * 86_400_000),
         });
