@@ -523,6 +523,9 @@ async function measureBrowser(
     )
   ).jsonValue()) as number;
   coldSorts.push(await addAndSort(page, 'IMEI'));
+  options.log(
+    `  browser: sort by a column just added, right after opening: ${coldSorts.map((sort) => formatMs(sort.ms)).join(', ')}`,
+  );
   await page.evaluate(() => ['deviceTableColumns', 'deviceTableSort'].forEach((key) => localStorage.removeItem(key)));
   const reload = await page.evaluate((shown) => {
     const entry = performance
