@@ -8,6 +8,7 @@ import { PanelMessage } from '../../../components/ui/panel-message';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatAge } from '../../../lib/format-time';
 import { serverErrorMessage } from '../../../lib/api-client';
+import { downloadCsv } from '../../../lib/download-csv';
 import { useDeviceTable } from '../api/get-device-table';
 import { useAvailableHeight } from '../hooks/use-available-height';
 import { useTableSettings } from '../hooks/use-table-settings';
@@ -31,19 +32,6 @@ export interface DeviceTablePageProps {
 }
 
 const countFormat = new Intl.NumberFormat();
-
-/** Saves text as a file through the browser's download. */
-function download(text: string, fileName: string): void {
-  // The byte-order mark makes spreadsheet programs read the file as UTF-8.
-  const url = URL.createObjectURL(new Blob(['\uFEFF', text], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 /** /accounts/list: every device the user may see in one table, with filters and chosen columns (§2). */
 export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
@@ -127,7 +115,7 @@ export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
     });
   }, [view, data]);
   const onExport = (only?: ReadonlySet<string>) => {
-    if (index && view) download(tableCsv(index, view, columns, only), csvFileName());
+    if (index && view) downloadCsv(tableCsv(index, view, columns, only), csvFileName());
   };
   const onFilters = (next: DeviceFilter[]) => setFilters(next);
   const removeFilter = (position: number) => setFilters(filters.filter((_, i) => i !== position));

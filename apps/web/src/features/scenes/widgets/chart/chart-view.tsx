@@ -18,7 +18,7 @@ import {
   isEmptyAligned,
   type AlignedLogs,
 } from '../../../../components/charts/chart-series';
-import { downloadCsv } from '../../../../components/charts/download-csv';
+import { downloadCsv } from '../../../../lib/download-csv';
 import {
   LogChart,
   type ChartLiveFeed,

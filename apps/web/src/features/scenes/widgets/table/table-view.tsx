@@ -8,7 +8,7 @@ import { serverErrorMessage } from '../../../../lib/api-client';
 import { formatDateTime } from '../../../../lib/format-time';
 import { realtimeStore } from '../../../../lib/realtime/realtime-store';
 import { addLiveSample, type AlignedLogs } from '../../../../components/charts/chart-series';
-import { downloadCsv } from '../../../../components/charts/download-csv';
+import { downloadCsv } from '../../../../lib/download-csv';
 import type { ResolvedChannel, WidgetViewProps } from '../widget-definition';
 import { CsvButton, WidgetMessage, WidgetToolbar } from '../chart/chart-controls';
 import { channelLabel, csvFileName, spansDevices } from '../chart/chart-model';
