@@ -4,7 +4,8 @@ import type { AlarmListState, AlarmRecord } from '@fieldlink/api/alarms';
 import { can, type Permission } from '@fieldlink/domain/permissions';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
-import { AlarmIcon, CheckCircleIcon, RefreshIcon } from '../../../components/ui/icons';
+import { AlarmIcon, CheckCircleIcon } from '../../../components/ui/icons';
+import { RefreshButton } from './refresh-button';
 import { InlineAlert } from '../../../components/ui/inline-alert';
 import { Spinner } from '../../../components/ui/spinner';
 import { appStore } from '../../../lib/app-store/app-store';
@@ -59,16 +60,7 @@ export function AlarmsPage() {
             <span data-testid="alarm-count">
               {alarms.data ? `${shown.length} ${shown.length === 1 ? 'alarm' : 'alarms'}` : ' '}
             </span>
-            <button
-              type="button"
-              className="alarms-icon-button"
-              aria-label="Refresh"
-              title="Refresh"
-              onClick={() => void alarms.refetch()}
-              disabled={alarms.isFetching}
-            >
-              {alarms.isFetching ? <Spinner size={14} /> : <RefreshIcon size={14} />}
-            </button>
+            <RefreshButton query={alarms} />
           </p>
         </div>
         <div className="alarms-toolbar">

@@ -3,7 +3,8 @@ import { Link } from 'react-router';
 import type { AlertRecord } from '@fieldlink/api/alarms';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
-import { BellOffIcon, CloudOffIcon, RefreshIcon } from '../../../components/ui/icons';
+import { BellOffIcon, CloudOffIcon } from '../../../components/ui/icons';
+import { RefreshButton } from './refresh-button';
 import { InlineAlert } from '../../../components/ui/inline-alert';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatDateTime } from '../../../lib/format-time';
@@ -34,16 +35,7 @@ export function AlertsPage() {
               {alerts.data ? `${shown.length} ${shown.length === 1 ? 'alert' : 'alerts'}` : ' '}
               {mutedCount > 0 && !showMuted && ` · ${mutedCount} from muted devices hidden`}
             </span>
-            <button
-              type="button"
-              className="alarms-icon-button"
-              aria-label="Refresh"
-              title="Refresh"
-              onClick={() => void alerts.refetch()}
-              disabled={alerts.isFetching}
-            >
-              {alerts.isFetching ? <Spinner size={14} /> : <RefreshIcon size={14} />}
-            </button>
+            <RefreshButton query={alerts} />
           </p>
         </div>
         <label className="alarms-check">

@@ -1,0 +1,18 @@
+import { Spinner } from '../../../components/ui/spinner';
+import { RefreshIcon } from '../../../components/ui/icons';
+
+/** Reads a list again; a spinner while it is being read. */
+export function RefreshButton({ query }: { query: { refetch: () => unknown; isFetching: boolean } }) {
+  return (
+    <button
+      type="button"
+      className="alarms-icon-button"
+      aria-label="Refresh"
+      title="Refresh"
+      onClick={() => void query.refetch()}
+      disabled={query.isFetching}
+    >
+      {query.isFetching ? <Spinner size={14} /> : <RefreshIcon size={14} />}
+    </button>
+  );
+}
