@@ -502,4 +502,20 @@ describe('scenes and widgets', () => {
     expect(await page.getByTestId('widget-drag-handle').count()).toBe(0);
     await sprayContext.close();
   });
+
+  it('shows a water plant its seeded dashboard with live values', async () => {
+    const water = await signedInPage('water@fieldlink.test');
+    await water.page.setViewportSize({ width: 1440, height: 900 });
+    await water.page.getByRole('link', { name: 'Scenes', exact: true }).click();
+    await water.page.getByTestId('scene-grid').waitFor();
+    await expect.poll(() => frames(water.page).count()).toBeGreaterThan(4);
+    await water.page.waitForLoadState('networkidle');
+    expect(await water.page.getByTestId('scene-grid').textContent()).not.toMatch(
+      /could not be shown|Unknown widget type/,
+    );
+    await water.page.screenshot({
+      path: process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots/scene-dash.png' : 'test-results/scene-dash.png',
+    });
+    await water.context.close();
+  });
 });

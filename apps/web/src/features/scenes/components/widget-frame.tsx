@@ -45,7 +45,7 @@ export const WidgetFrame = memo(function WidgetFrame({
 
   return (
     <article
-      className={`widget-frame${draggable ? ' is-draggable' : ''}`}
+      className={`widget-frame${draggable ? ' is-draggable' : ''}${title ? '' : ' is-untitled'}`}
       data-testid="widget-frame"
       data-widget-id={widget.id}
       data-widget-type={widget.type}

@@ -28,9 +28,12 @@ function ValueCaption({
       <text x={x} y="70" fontSize="32" textAnchor="middle" className="wv-text-value">
         {value === null ? '—' : percentText(fraction)}
       </text>
-      <text x={x} y="94" fontSize="14" textAnchor="middle" className="wv-text-unit">
-        {value === null ? '' : `${formatValue(value)}${units ? ` ${units}` : ''}`}
-      </text>
+      {/* The reading itself, unless it is already a percentage the fill says. */}
+      {units !== '%' && (
+        <text x={x} y="94" fontSize="14" textAnchor="middle" className="wv-text-unit">
+          {value === null ? '' : `${formatValue(value)}${units ? ` ${units}` : ''}`}
+        </text>
+      )}
     </>
   );
 }
