@@ -32,6 +32,12 @@ export interface DeviceTablePageProps {
 }
 
 const countFormat = new Intl.NumberFormat();
+/**
+ * Time a header click may spend building the order it needs; past it the rows are deferred. Built in
+ * the click, the rows show with the header in one render and one frame (deferred, they cost another
+ * render and a frame or two more); the limit keeps the header prompt when a build is long.
+ */
+const SORT_BUILD_MS = 80;
 
 /** /accounts/list: every device the user may see in one table, with filters and chosen columns (§2). */
 export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
@@ -44,11 +50,13 @@ export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
 
   // Typing in a filter stays responsive: the table follows a moment later if filtering takes a while.
   const appliedFilters = useDeferredValue(filters);
-  // The same for a sort: the header shows the new sort at once, the rows follow when sorted (a column
-  // whose order is not built yet takes longer than a frame).
-  const appliedSort = useDeferredValue(sort);
   const data = table.data;
   const index = useMemo(() => (data ? tableIndexOf(data) : null), [data]);
+  // The same for a sort whose order is not built yet (longer than a frame): the header shows the new
+  // sort at once, the rows follow when sorted. A built order costs a pass over the rows: the header
+  // and the rows are shown together, in one render.
+  const deferredSort = useDeferredValue(sort);
+  const appliedSort = sort === null || index?.hasOrder(sort.key) ? sort : deferredSort;
   const view = useMemo(() => index?.view(appliedFilters, appliedSort) ?? null, [index, appliedFilters, appliedSort]);
   const columns = useMemo(() => presentationsOf(columnKeys), [columnKeys]);
   const chips = useMemo(
@@ -91,7 +99,16 @@ export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
     return () => cancelIdleCallback(handle);
   }, [index, columnKeys]);
 
-  const onSort = useCallback((key: string) => setSort(nextSort(sort, key)), [sort, setSort]);
+  const onSort = useCallback(
+    (key: string) => {
+      // An order not built yet (a column just added, a table just opened) is built in the click when
+      // that is quick; a longer build goes on in idle time or when the deferred rows need it.
+      const until = performance.now() + SORT_BUILD_MS;
+      index?.prepareOrder(key, true, () => performance.now() < until);
+      setSort(nextSort(sort, key));
+    },
+    [index, sort, setSort],
+  );
   const onToggleRow = useCallback(
     (id: string) =>
       setSelected((current) => {

@@ -127,6 +127,27 @@ describe('ColumnOrderBuild', () => {
     ['ICCIDs (every value distinct, a long shared prefix)', 'string', () => `8961${digits(15)}`],
     ['UUIDs', 'string', () => crypto.randomUUID()],
     [
+      'digit runs of up to 19 digits, with leading zeros, some blank or empty',
+      'string',
+      () =>
+        pick([
+          `86695404${digits(7)}`,
+          digits(1 + Math.floor(random() * 19)),
+          `000${digits(Math.floor(random() * 17))}`,
+          `${'0'.repeat(12)}${digits(19)}`,
+          '9999999999999999999',
+          '0',
+          '',
+          '   ',
+          null,
+        ]),
+    ],
+    [
+      'digit runs, some of 20 digits or more (ordered by their digits)',
+      'string',
+      () => pick([digits(19), digits(20), digits(21), `0${digits(20)}`, `1${'0'.repeat(19)}`, digits(2), ' 12', null]),
+    ],
+    [
       'names sharing long prefixes, in either case, some empty',
       'string',
       () =>

@@ -48,27 +48,34 @@ export function sortRowsByNumber(rows: Int32Array, values: Float64Array): Int32A
       low[row] = l;
     }
   }
-  let source = Int32Array.from(rows);
-  let target = new Int32Array(rows.length);
+  return sortByWords(Int32Array.from(rows), [high, low]);
+}
+
+/**
+ * Sorts `ids` (row or key ids) by their words, `words[0][id]` first, then `words[1][id]` and so on,
+ * ascending, ties in the given order: a stable LSD radix sort, 16 bits a pass, a pass skipped when
+ * every id has the same digit. Sorts in place or in a second array: answers the sorted one.
+ */
+export function sortByWords(ids: Int32Array, words: readonly Uint32Array[]): Int32Array {
+  let source = ids;
+  let target: Int32Array = new Int32Array(ids.length);
   const counts = new Int32Array(RADIX);
-  for (const [word, shift] of [
-    [low, 0],
-    [low, RADIX_BITS],
-    [high, 0],
-    [high, RADIX_BITS],
-  ] as const) {
+  const length = ids.length;
+  for (let pass = words.length * 2 - 1; pass >= 0; pass -= 1) {
+    const word = words[pass >> 1]!;
+    const shift = pass & 1 ? 0 : RADIX_BITS;
     counts.fill(0);
-    for (let i = 0; i < source.length; i += 1) counts[(word[source[i]!]! >>> shift) & (RADIX - 1)]! += 1;
-    if (source.length === 0 || counts[(word[source[0]!]! >>> shift) & (RADIX - 1)] === source.length) continue;
+    for (let i = 0; i < length; i += 1) counts[(word[source[i]!]! >>> shift) & (RADIX - 1)]! += 1;
+    if (length === 0 || counts[(word[source[0]!]! >>> shift) & (RADIX - 1)] === length) continue;
     let total = 0;
     for (let digit = 0; digit < RADIX; digit += 1) {
       const here = counts[digit]!;
       counts[digit] = total;
       total += here;
     }
-    for (let i = 0; i < source.length; i += 1) {
-      const row = source[i]!;
-      target[counts[(word[row]! >>> shift) & (RADIX - 1)]!++] = row;
+    for (let i = 0; i < length; i += 1) {
+      const id = source[i]!;
+      target[counts[(word[id]! >>> shift) & (RADIX - 1)]!++] = id;
     }
     [source, target] = [target, source];
   }
@@ -297,30 +304,10 @@ export function prefixSort(
     high[key] = first;
     low[key] = second;
   }
-  let source = Int32Array.from({ length: keys }, (_, key) => key);
-  let target = new Int32Array(keys);
-  const counts = new Int32Array(RADIX);
-  for (const [word, shift] of [
-    [low, 0],
-    [low, RADIX_BITS],
-    [high, 0],
-    [high, RADIX_BITS],
-  ] as const) {
-    counts.fill(0);
-    for (let i = 0; i < keys; i += 1) counts[(word[source[i]!]! >>> shift) & (RADIX - 1)]! += 1;
-    if (keys === 0 || counts[(word[source[0]!]! >>> shift) & (RADIX - 1)] === keys) continue;
-    let total = 0;
-    for (let digit = 0; digit < RADIX; digit += 1) {
-      const here = counts[digit]!;
-      counts[digit] = total;
-      total += here;
-    }
-    for (let i = 0; i < keys; i += 1) {
-      const key = source[i]!;
-      target[counts[(word[key]! >>> shift) & (RADIX - 1)]!++] = key;
-    }
-    [source, target] = [target, source];
-  }
+  const source = sortByWords(
+    Int32Array.from({ length: keys }, (_, key) => key),
+    [high, low],
+  );
   const ranges: number[] = [];
   const equalToPrevious = new Uint8Array(keys);
   const packed = shared + 2 * perWord;
@@ -411,7 +398,114 @@ function* numberOrder(type: ColumnValueType, cells: readonly CellValue[]): Gener
   return { rows, filled, runStarts };
 }
 
+/** Digits in each part of a digit key's value: every part is below 10^9 and fits 32 bits. */
+const PART_DIGITS = 9;
+
+/** The rows of a digit column read so far: the value's parts of each filled row, and the empty rows. */
+interface DigitKeys {
+  /** The value's digits from the lowest: `low` the lowest nine, `middle` the next nine, `high` the rest. */
+  high: Uint32Array;
+  middle: Uint32Array;
+  low: Uint32Array;
+  filledRows: Int32Array;
+  emptyRows: Int32Array;
+  filled: number;
+  empty: number;
+}
+
+/**
+ * Reads rows `from` to `to` of a digit column into `keys`; answers false at a value that is not a run
+ * of up to 19 digits (after leading zeros) or empty. A plain function rather than a step of the
+ * generator, so that the engine optimises it whole after its first calls.
+ */
+function readDigitKeys(cells: readonly CellValue[], from: number, to: number, keys: DigitKeys): boolean {
+  const { high, middle, low, filledRows, emptyRows } = keys;
+  for (let row = from; row < to; row += 1) {
+    const cell = cells[row];
+    if (typeof cell !== 'string') {
+      if (cell !== null && cell !== undefined) return false;
+      emptyRows[keys.empty++] = row;
+      continue;
+    }
+    const length = cell.length;
+    const lowFrom = length > PART_DIGITS ? length - PART_DIGITS : 0;
+    const middleFrom = lowFrom > PART_DIGITS ? lowFrom - PART_DIGITS : 0;
+    let part = 0;
+    let i = 0;
+    // A value of more than 19 digits has a `high` part of 10 or more.
+    for (; i < middleFrom; i += 1) {
+      const digit = cell.charCodeAt(i) - 48;
+      if (digit < 0 || digit > 9 || (part = part * 10 + digit) >= 10) break;
+    }
+    if (i === middleFrom) {
+      high[row] = part;
+      part = 0;
+      for (; i < lowFrom; i += 1) {
+        const digit = cell.charCodeAt(i) - 48;
+        if (digit < 0 || digit > 9) break;
+        part = part * 10 + digit;
+      }
+    }
+    if (i === lowFrom) {
+      middle[row] = part;
+      part = 0;
+      for (; i < length; i += 1) {
+        const digit = cell.charCodeAt(i) - 48;
+        if (digit < 0 || digit > 9) break;
+        part = part * 10 + digit;
+      }
+      low[row] = part;
+    }
+    if (i === length && length > 0) filledRows[keys.filled++] = row;
+    else if (cell.trim() === '') emptyRows[keys.empty++] = row;
+    else return false;
+  }
+  return true;
+}
+
+/**
+ * The order of a text column whose every value is a run of digits (ICCIDs, IMEIs), or null when a
+ * value is anything else (the order by key codes then follows). Such a key is the run's length
+ * without leading zeros and its digits, which orders as the run's value: the value in three parts
+ * of nine digits sorted by a radix sort, with no text keyed at all. Only runs of up to 19 digits
+ * (after leading zeros) order by value (`textSortKey` pads them to 20 places; a longer run is its
+ * digits alone): a longer one answers null.
+ */
+function* digitTextOrder(cells: readonly CellValue[]): Generator<void, ColumnOrder | null> {
+  const count = cells.length;
+  const keys: DigitKeys = {
+    high: new Uint32Array(count),
+    middle: new Uint32Array(count),
+    low: new Uint32Array(count),
+    filledRows: new Int32Array(count),
+    emptyRows: new Int32Array(count),
+    filled: 0,
+    empty: 0,
+  };
+  for (let from = 0; from < count; from += SLICE) {
+    if (!readDigitKeys(cells, from, Math.min(count, from + SLICE), keys)) return null;
+    yield;
+  }
+  const { high, middle, low, filled, empty } = keys;
+  const sorted = sortByWords(keys.filledRows.subarray(0, filled), [high, middle, low]);
+  const rows = new Int32Array(count);
+  rows.set(sorted);
+  rows.set(keys.emptyRows.subarray(0, empty), filled);
+  const runStarts = new Uint8Array(filled);
+  for (let i = 0; i < filled; i += 1) {
+    const row = sorted[i]!;
+    const before = i === 0 ? -1 : sorted[i - 1]!;
+    runStarts[i] =
+      before < 0 || low[before] !== low[row] || middle[before] !== middle[row] || high[before] !== high[row] ? 1 : 0;
+  }
+  return { rows, filled, runStarts };
+}
+
 function* textOrder(type: ColumnValueType, cells: readonly CellValue[]): Generator<void, ColumnOrder> {
+  if (type === 'string') {
+    const byValue = yield* digitTextOrder(cells);
+    if (byValue) return byValue;
+  }
   const count = cells.length;
   // One key per distinct value while the memo lasts, else one per row; -1 for an empty cell.
   const keyOfRow = new Int32Array(count);
