@@ -1,19 +1,17 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { ALARM_SEVERITIES, ALARM_STATUSES, MAX_ALARM_DELAY_SECONDS } from '@fieldlink/domain/alarms';
+import { ChannelCode, EntityId, Nullable } from './fields';
 
 /**
  * Alarm calls: the specification's `GET /device/alarms ?deviceId` and `PUT /device/alarm {alarm}`
  * (application §7), and ours for the /alarms and /alerts pages. Times are unix milliseconds.
  */
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 /**
  * A number or null in a request. One JSON-schema type list rather than a union: the server's
  * validator coerces types, and in a union it would read `null` as the number 0.
  */
 const NullableNumber = Type.Unsafe<number | null>({ type: ['number', 'null'] });
-const Id = Type.String({ minLength: 1, maxLength: 64 });
-const ChannelCode = Type.String({ pattern: '^[a-z]{1,4}-?[0-9]{1,3}$' });
 const Severity = Type.Union(ALARM_SEVERITIES.map((severity) => Type.Literal(severity)));
 const Side = Type.Union([Type.Literal('HIGH'), Type.Literal('LOW')]);
 const Status = Type.Union(ALARM_STATUSES.map((status) => Type.Literal(status)));
@@ -21,7 +19,7 @@ const Status = Type.Union(ALARM_STATUSES.map((status) => Type.Literal(status)));
 /** The alarm of one channel, as stored and as sent by `PUT /device/alarm`. */
 export const AlarmConfig = Type.Object(
   {
-    deviceId: Id,
+    deviceId: EntityId,
     code: ChannelCode,
     enabled: Type.Boolean(),
     high: NullableNumber,
@@ -67,7 +65,7 @@ export const ChannelAlarm = Type.Object({
 });
 export type ChannelAlarm = Static<typeof ChannelAlarm>;
 
-export const DeviceAlarmsQuery = Type.Object({ deviceId: Id }, { additionalProperties: false });
+export const DeviceAlarmsQuery = Type.Object({ deviceId: EntityId }, { additionalProperties: false });
 export type DeviceAlarmsQuery = Static<typeof DeviceAlarmsQuery>;
 
 /** Specification §3 Alarm: deviceId and the alarms list (every configured channel). */
@@ -89,7 +87,7 @@ export const MAX_ALARMS_PER_PAGE = 500;
 export const AlarmListQuery = Type.Object(
   {
     state: Type.Optional(Type.Union(ALARM_LIST_STATES.map((state) => Type.Literal(state)))),
-    deviceId: Type.Optional(Id),
+    deviceId: Type.Optional(EntityId),
     /** Alarms raised before this time (paging back through history). */
     before: Type.Optional(Type.Integer({ minimum: 0 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ALARMS_PER_PAGE })),
@@ -102,7 +100,7 @@ export const AlarmListAnswer = Type.Object({ alarms: Type.Array(AlarmRecord) });
 export type AlarmListAnswer = Static<typeof AlarmListAnswer>;
 
 export const AcknowledgeAlarmsBody = Type.Object(
-  { ids: Type.Array(Id, { minItems: 1, maxItems: 100, uniqueItems: true }) },
+  { ids: Type.Array(EntityId, { minItems: 1, maxItems: 100, uniqueItems: true }) },
   { additionalProperties: false },
 );
 export type AcknowledgeAlarmsBody = Static<typeof AcknowledgeAlarmsBody>;

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { EntityId } from './fields';
 
 /** The one log format of core §7: samples grouped by channel. */
 export const DEVICE_LOGS_FORMAT = 'GROUPED_BY_CHANNEL';
@@ -16,7 +17,7 @@ export const MAX_LOG_WINDOW_MS = 10 * 366 * 24 * 3600 * 1000;
 export const DeviceLogsQuery = Type.Object(
   {
     format: Type.Literal(DEVICE_LOGS_FORMAT),
-    deviceId: Type.String({ minLength: 1, maxLength: 64 }),
+    deviceId: EntityId,
     /** Comma-separated channel codes (`c1,sp2`). */
     channels: Type.String({ minLength: 1, maxLength: 1000 }),
     start: Type.Integer({ minimum: 0 }),

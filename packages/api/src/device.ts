@@ -1,5 +1,6 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { ChannelConfig, DeviceHealth, DevicePort } from './device-frames';
+import { ChannelCode, EntityId, Nullable } from './fields';
 import { LatestValue } from './realtime';
 import { OtaUpdate } from './ota';
 
@@ -12,7 +13,9 @@ export type DeviceLocation = Static<typeof DeviceLocation>;
 
 export const DeviceTag = Type.Object({ id: Type.String(), key: Type.String(), value: Type.String() });
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/** Device plans (core §2, §3): anything but PREMIUM is shown as Free. */
+export const DevicePlan = Type.Union([Type.Literal('FREE'), Type.Literal('PREMIUM')]);
+export type DevicePlan = Static<typeof DevicePlan>;
 
 /** A device as the console sees it (specification §3 Device). Times are unix milliseconds. */
 export const Device = Type.Object({
@@ -26,7 +29,7 @@ export const Device = Type.Object({
   model: Nullable(Type.String()),
   hw: Nullable(Type.String()),
   site: Nullable(Type.String()),
-  plan: Type.Union([Type.Literal('FREE'), Type.Literal('PREMIUM')]),
+  plan: DevicePlan,
   base: Nullable(Type.String()),
   custom: Nullable(Type.String()),
   espFw: Nullable(Type.String()),
@@ -60,8 +63,8 @@ export type Device = Static<typeof Device>;
 export const ProvisionDeviceBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
-    groupId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    groupId: Type.Optional(EntityId),
+    accountId: Type.Optional(EntityId),
     sn: Type.Optional(Type.String({ maxLength: 64 })),
   },
   { additionalProperties: false },
@@ -75,10 +78,7 @@ export const ProvisionDeviceAnswer = Type.Object({
 });
 export type ProvisionDeviceAnswer = Static<typeof ProvisionDeviceAnswer>;
 
-export const DeviceQuery = Type.Object(
-  { id: Type.String({ minLength: 1, maxLength: 64 }) },
-  { additionalProperties: false },
-);
+export const DeviceQuery = Type.Object({ id: EntityId }, { additionalProperties: false });
 
 /** `GET /device/channels/latest-values?ids=a,b`: comma-separated device ids. */
 export const LatestValuesQuery = Type.Object(
@@ -88,10 +88,6 @@ export const LatestValuesQuery = Type.Object(
 /** Latest values per device id, then per channel code. */
 export const LatestValuesAnswer = Type.Record(Type.String(), Type.Record(Type.String(), LatestValue));
 export type LatestValuesAnswer = Static<typeof LatestValuesAnswer>;
-
-/** Device plans (core §2, §3): anything but PREMIUM is shown as Free. */
-export const DevicePlan = Type.Union([Type.Literal('FREE'), Type.Literal('PREMIUM')]);
-export type DevicePlan = Static<typeof DevicePlan>;
 
 const TimeZoneName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_+\\-/]+$' });
 /** A time zone as the device's `timeDate` command carries it: IANA name and POSIX TZ rule. */
@@ -119,14 +115,7 @@ export const DeviceSettings = Type.Object(
 export type DeviceSettings = Static<typeof DeviceSettings>;
 
 /** A location as the console sends it: the address is optional, both coordinates are required. */
-export const DeviceLocationInput = Type.Object(
-  {
-    lat: Type.Number({ minimum: -90, maximum: 90 }),
-    lng: Type.Number({ minimum: -180, maximum: 180 }),
-    address: Type.Optional(Type.String({ maxLength: 300 })),
-  },
-  { additionalProperties: false },
-);
+export const DeviceLocationInput = Type.Object(DeviceLocation.properties, { additionalProperties: false });
 
 /** What a device-node Apply may change (core §2 edit mode, §7 `POST /device-config`). */
 export const DeviceConfigProps = Type.Object(
@@ -143,7 +132,7 @@ export const DeviceConfigProps = Type.Object(
 export type DeviceConfigProps = Static<typeof DeviceConfigProps>;
 
 export const DeviceConfigBody = Type.Object(
-  { id: Type.String({ minLength: 1, maxLength: 64 }), props: DeviceConfigProps },
+  { id: EntityId, props: DeviceConfigProps },
   { additionalProperties: false },
 );
 export type DeviceConfigBody = Static<typeof DeviceConfigBody>;
@@ -153,7 +142,7 @@ export const DeviceMessage = Type.Union([
   Type.Object(
     {
       cmd: Type.Literal('writeChannel'),
-      code: Type.String({ pattern: '^[a-z]{1,4}-?[0-9]{1,3}$' }),
+      code: ChannelCode,
       value: Type.Number(),
     },
     { additionalProperties: false },
@@ -168,10 +157,7 @@ export const DeviceMessage = Type.Union([
   ),
   Type.Object({ cmd: Type.Literal('refreshMetadata') }, { additionalProperties: false }),
   Type.Object({ cmd: Type.Literal('system'), command: Type.Literal('FLASH LED') }, { additionalProperties: false }),
-  Type.Object(
-    { cmd: Type.Literal('timeDate'), tzName: TimeZoneName, tzRule: Type.String({ minLength: 1, maxLength: 128 }) },
-    { additionalProperties: false },
-  ),
+  Type.Object({ cmd: Type.Literal('timeDate'), ...TimeDateSetting.properties }, { additionalProperties: false }),
 ]);
 export type DeviceMessage = Static<typeof DeviceMessage>;
 
@@ -217,7 +203,7 @@ export type DeviceConfigAnswer = Static<typeof DeviceConfigAnswer>;
 
 /** `POST /message`: one message for a device, sent now or queued when it is offline. */
 export const DeviceMessageBody = Type.Object(
-  { deviceId: Type.String({ minLength: 1, maxLength: 64 }), message: DeviceMessage },
+  { deviceId: EntityId, message: DeviceMessage },
   { additionalProperties: false },
 );
 export type DeviceMessageBody = Static<typeof DeviceMessageBody>;
@@ -231,7 +217,7 @@ export type DeviceMessageAnswer = Static<typeof DeviceMessageAnswer>;
 /** `PUT /device/tag`: adds a tag (no or unknown `tagId`) or changes one. */
 export const DeviceTagBody = Type.Object(
   {
-    deviceId: Type.String({ minLength: 1, maxLength: 64 }),
+    deviceId: EntityId,
     tagId: Type.Optional(Type.String({ maxLength: 64 })),
     key: Type.String({ minLength: 1, maxLength: 64 }),
     value: Type.String({ maxLength: 256 }),
@@ -241,7 +227,7 @@ export const DeviceTagBody = Type.Object(
 export type DeviceTagBody = Static<typeof DeviceTagBody>;
 
 export const DeleteDeviceTagBody = Type.Object(
-  { deviceId: Type.String({ minLength: 1, maxLength: 64 }), tagId: Type.String({ minLength: 1, maxLength: 64 }) },
+  { deviceId: EntityId, tagId: EntityId },
   { additionalProperties: false },
 );
 export type DeleteDeviceTagBody = Static<typeof DeleteDeviceTagBody>;
@@ -255,7 +241,7 @@ export const MAX_DEVICE_TAGS = 50;
 /** `GET /device/connections?deviceId`: the connection log, newest first. */
 export const DeviceConnectionsQuery = Type.Object(
   {
-    deviceId: Type.String({ minLength: 1, maxLength: 64 }),
+    deviceId: EntityId,
     /** Only entries before this time (unix ms), for paging back. */
     before: Type.Optional(Type.Integer({ minimum: 0 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
@@ -273,10 +259,7 @@ export type DeviceConnectionsAnswer = Static<typeof DeviceConnectionsAnswer>;
  * `PUT /device/plan`: the supplier's administrator changes a device's plan. Customers see
  * "Please contact your supplier to change your device plan." instead (core §6).
  */
-export const DevicePlanBody = Type.Object(
-  { id: Type.String({ minLength: 1, maxLength: 64 }), plan: DevicePlan },
-  { additionalProperties: false },
-);
+export const DevicePlanBody = Type.Object({ id: EntityId, plan: DevicePlan }, { additionalProperties: false });
 export type DevicePlanBody = Static<typeof DevicePlanBody>;
 
 /** The alert a customer sees on Upgrade or Change (core §6). */

@@ -1,13 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_GROUP_NAME_LENGTH, MOVABLE_NODE_TYPES } from '@fieldlink/domain/account-tree';
+import { EntityId } from './fields';
 
 /** Group and move calls of core §7. */
 
-const Id = Type.String({ minLength: 1, maxLength: 64 });
 const GroupName = Type.String({ minLength: 1, maxLength: MAX_GROUP_NAME_LENGTH + 20 });
 
 /** `POST /group`: add a subgroup. */
-export const AddGroupBody = Type.Object({ parentId: Id, name: GroupName }, { additionalProperties: false });
+export const AddGroupBody = Type.Object({ parentId: EntityId, name: GroupName }, { additionalProperties: false });
 export type AddGroupBody = Static<typeof AddGroupBody>;
 
 /** A group as add and rename answer it. */
@@ -21,11 +21,11 @@ export const GroupSummary = Type.Object({
 export type GroupSummary = Static<typeof GroupSummary>;
 
 /** `PUT /group`: rename. */
-export const RenameGroupBody = Type.Object({ id: Id, name: GroupName }, { additionalProperties: false });
+export const RenameGroupBody = Type.Object({ id: EntityId, name: GroupName }, { additionalProperties: false });
 export type RenameGroupBody = Static<typeof RenameGroupBody>;
 
 /** `DELETE /group`. */
-export const DeleteGroupBody = Type.Object({ id: Id }, { additionalProperties: false });
+export const DeleteGroupBody = Type.Object({ id: EntityId }, { additionalProperties: false });
 export type DeleteGroupBody = Static<typeof DeleteGroupBody>;
 
 /** What deleting a group did: its devices, and its subgroups' devices, went to the account's Trash. */
@@ -43,8 +43,8 @@ export const MoveBody = Type.Object(
     type: Type.Union(MOVABLE_NODE_TYPES.map((type) => Type.Literal(type))),
     /** Device or group id; a user's e-mail. */
     id: Type.String({ minLength: 1, maxLength: 254 }),
-    sourceGroupId: Id,
-    destinationGroupId: Id,
+    sourceGroupId: EntityId,
+    destinationGroupId: EntityId,
   },
   { additionalProperties: false },
 );

@@ -1,11 +1,6 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import {
-  OTA_MAX_DEVICES_PER_MINUTE,
-  OTA_REPORT_STATES,
-  OTA_STATES,
-  type OtaReportState,
-  type OtaState,
-} from '@fieldlink/domain/ota';
+import { Type, type Static } from '@sinclair/typebox';
+import { OTA_MAX_DEVICES_PER_MINUTE, OTA_STATES, type OtaState } from '@fieldlink/domain/ota';
+import { EntityId, Nullable } from './fields';
 
 /**
  * Over-the-air update calls (application §7 "OTA and spray") and the device's `update` field.
@@ -24,11 +19,7 @@ export const OTA_PENDING_PATH = '/devices/ota-pending';
 /** Most devices one call may name. */
 export const OTA_MAX_DEVICES_PER_CALL = 1000;
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-
 export const OtaStateSchema = Type.Union(OTA_STATES.map((state) => Type.Literal<OtaState>(state)));
-
-export const OtaReportStateSchema = Type.Union(OTA_REPORT_STATES.map((state) => Type.Literal<OtaReportState>(state)));
 
 /** A device's latest update: the `update` field of Device (§3), pushed as `server/otaProgress`. */
 export const OtaUpdate = Type.Object({
@@ -48,7 +39,7 @@ export const OtaUpdate = Type.Object({
 });
 export type OtaUpdate = Static<typeof OtaUpdate>;
 
-const DeviceIds = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+const DeviceIds = Type.Array(EntityId, {
   minItems: 1,
   maxItems: OTA_MAX_DEVICES_PER_CALL,
 });

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { AlarmRecord } from './alarms';
 import { DeviceHealth, ConfigFrame } from './device-frames';
+import { ChannelCode } from './fields';
 import { THING_NAME_PATTERN } from './mqtt-topics';
 import { OtaUpdate } from './ota';
 
@@ -21,7 +22,6 @@ export const COMMAND_TIMEOUT_MS = 10_000;
 
 const RequestId = Type.String({ minLength: 1, maxLength: 64 });
 const ThingName = Type.String({ pattern: THING_NAME_PATTERN });
-const ChannelCode = Type.String({ pattern: '^[a-z]{1,4}-?[0-9]{1,3}$' });
 const Register = Type.Integer({ minimum: 0, maximum: 65535 });
 
 const request = <K extends string, P extends Record<string, TSchema>>(type: K, props: P) =>

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { GRID_BREAKPOINTS, WIDGET_TYPES } from '@fieldlink/domain/widgets';
+import { EntityId } from './fields';
 
 /**
  * Scene and widget calls (application spec §7 "Scenes and widgets"). Scenes belong to a group; a
@@ -7,7 +8,6 @@ import { GRID_BREAKPOINTS, WIDGET_TYPES } from '@fieldlink/domain/widgets';
  * `GET /scenes` is ours (the specification does not show how scenes are read).
  */
 
-const Id = Type.String({ minLength: 1, maxLength: 64 });
 const Path = Type.String({ minLength: 1, maxLength: 200 });
 const Name = Type.String({ maxLength: 120 });
 const Colour = Type.String({ maxLength: 40 });
@@ -16,7 +16,7 @@ export const WidgetTypeSchema = Type.Union(WIDGET_TYPES.map((type) => Type.Liter
 
 export const WidgetChannel = Type.Object(
   {
-    deviceId: Id,
+    deviceId: EntityId,
     code: Type.String({ minLength: 1, maxLength: 16 }),
     name: Type.Optional(Name),
     legendVisibility: Type.Optional(Type.Boolean()),
@@ -53,7 +53,7 @@ export const Annotation = Type.Object(
     text: Type.String({ maxLength: 200 }),
     timestamp: Type.Number({ description: 'unix milliseconds' }),
     color: Type.Optional(Colour),
-    channel: Type.Optional(Type.Object({ code: Type.String({ maxLength: 16 }), deviceId: Id })),
+    channel: Type.Optional(Type.Object({ code: Type.String({ maxLength: 16 }), deviceId: EntityId })),
   },
   { additionalProperties: false },
 );
@@ -132,7 +132,7 @@ export const Scene = Type.Object({
 export type Scene = Static<typeof Scene>;
 
 /** `GET /scenes?accountId&groupId`: the group's scenes in order, with their widgets and layouts. */
-export const ScenesQuery = Type.Object({ accountId: Id, groupId: Id }, { additionalProperties: false });
+export const ScenesQuery = Type.Object({ accountId: EntityId, groupId: EntityId }, { additionalProperties: false });
 export type ScenesQuery = Static<typeof ScenesQuery>;
 export const ScenesAnswer = Type.Array(Scene);
 
@@ -140,7 +140,7 @@ export const ScenesAnswer = Type.Array(Scene);
 export const AddSceneBody = Type.Object(
   {
     scene: Type.Object(
-      { name: Name, accountId: Id, groupId: Id, type: Type.Optional(Type.Literal('grid')) },
+      { name: Name, accountId: EntityId, groupId: EntityId, type: Type.Optional(Type.Literal('grid')) },
       { additionalProperties: false },
     ),
   },
@@ -151,7 +151,7 @@ export type AddSceneBody = Static<typeof AddSceneBody>;
 /** `PUT /scene {accountId, path, props{name or isGridLocked}}`. */
 export const UpdateSceneBody = Type.Object(
   {
-    accountId: Id,
+    accountId: EntityId,
     path: Path,
     props: Type.Object(
       { name: Type.Optional(Name), isGridLocked: Type.Optional(Type.Boolean()) },
@@ -163,13 +163,13 @@ export const UpdateSceneBody = Type.Object(
 export type UpdateSceneBody = Static<typeof UpdateSceneBody>;
 
 /** `DELETE /scene` and `DELETE /widget`: `{accountId, path}`. */
-export const DeleteByPathBody = Type.Object({ accountId: Id, path: Path }, { additionalProperties: false });
+export const DeleteByPathBody = Type.Object({ accountId: EntityId, path: Path }, { additionalProperties: false });
 export type DeleteByPathBody = Static<typeof DeleteByPathBody>;
 export const DeletedAnswer = Type.Object({ path: Type.String() });
 
 /** `PUT /scenes/order {sceneIds, accountId, groupId}`: every scene of the group, in the new order. */
 export const SceneOrderBody = Type.Object(
-  { sceneIds: Type.Array(Id, { minItems: 1, maxItems: 500 }), accountId: Id, groupId: Id },
+  { sceneIds: Type.Array(EntityId, { minItems: 1, maxItems: 500 }), accountId: EntityId, groupId: EntityId },
   { additionalProperties: false },
 );
 export type SceneOrderBody = Static<typeof SceneOrderBody>;
@@ -177,7 +177,7 @@ export const SceneOrderAnswer = Type.Object({ sceneIds: Type.Array(Type.String()
 
 /** `POST /gridlayout {gridLayout, accountId, path}` (not sent for default-kind apps). */
 export const GridLayoutBody = Type.Object(
-  { gridLayout: GridLayouts, accountId: Id, path: Path },
+  { gridLayout: GridLayouts, accountId: EntityId, path: Path },
   { additionalProperties: false },
 );
 export type GridLayoutBody = Static<typeof GridLayoutBody>;
@@ -190,7 +190,7 @@ export const GridLayoutAnswer = Type.Object({ path: Type.String(), gridLayout: G
 export const PutWidgetBody = Type.Object(
   {
     widget: Type.Object(
-      { id: Type.Optional(Id), accountId: Id, groupId: Id, sceneId: Id, ...widgetFields },
+      { id: Type.Optional(EntityId), accountId: EntityId, groupId: EntityId, sceneId: EntityId, ...widgetFields },
       { additionalProperties: false },
     ),
   },

@@ -1,11 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { USER_UPDATE_ID_PATTERN } from '@fieldlink/domain/user-rules';
+import { Email, EntityId } from './fields';
 import { THING_NAME_PATTERN } from './mqtt-topics';
 import { ExtraFlagName, LinkedAccount, PermissionName } from './session';
 
 /** User calls of core §7: read and edit a user, invite and re-invite. */
 
-const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^\\s*[^\\s@]+@[^\\s@]+\\s*$' });
 const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
 const GroupPathText = Type.String({ minLength: 3, maxLength: 2000, pattern: '^\\./' });
 const Permissions = Type.Array(PermissionName, { maxItems: 32, uniqueItems: true });
@@ -13,7 +13,7 @@ const SecretPermissions = Type.Array(ExtraFlagName, { maxItems: 16, uniqueItems:
 
 /** `GET /user?email=&accountId=`: a user in the caller's scope (or the caller). */
 export const UserQuery = Type.Object(
-  { email: Email, accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) },
+  { email: Email, accountId: Type.Optional(EntityId) },
   { additionalProperties: false },
 );
 export type UserQuery = Static<typeof UserQuery>;

@@ -5,7 +5,6 @@ import {
   deviceItemKind,
   groupItemKind,
   groupNameProblem,
-  groupNodeType,
   moveRefusal,
   normaliseGroupName,
   renameGroupRefusal,
@@ -17,13 +16,12 @@ import type { ExtraFlag, Permission } from './permissions';
 
 describe('item kinds', () => {
   it.each([
-    ['root', 'rootGroup', 'ROOT_GROUP'],
-    ['group', 'group', 'GROUP'],
-    ['new', 'newDevicesGroup', 'GROUP'],
-    ['trash', 'trashGroup', 'GROUP'],
-  ] as const)('a %s group is a %s item of node type %s', (kind, item, nodeType) => {
+    ['root', 'rootGroup'],
+    ['group', 'group'],
+    ['new', 'newDevicesGroup'],
+    ['trash', 'trashGroup'],
+  ] as const)('a %s group is a %s item', (kind, item) => {
     expect(groupItemKind(kind)).toBe(item);
-    expect(groupNodeType(kind)).toBe(nodeType);
   });
 
   it.each([

@@ -47,11 +47,6 @@ export function userItemKind(subject: PermissionSubject): 'adminUser' | 'alarmUs
   return 'user';
 }
 
-/** The node type of a group kind: an account's root is ROOT_GROUP, every other group GROUP. */
-export function groupNodeType(kind: GroupKind): NodeType {
-  return kind === 'root' ? 'ROOT_GROUP' : 'GROUP';
-}
-
 /** True for the placeholder groups every account has (New Devices, Trash). */
 export function isPlaceholderGroup(kind: GroupKind): boolean {
   return kind === 'new' || kind === 'trash';

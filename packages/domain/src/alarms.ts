@@ -184,14 +184,6 @@ export function alarmStatus(alarm: AlarmTimes): AlarmStatus {
   return acknowledged ? 'CLEARED_ACKNOWLEDGED' : 'CLEARED_UNACKNOWLEDGED';
 }
 
-/**
- * An alarm stays on the list of current alarms while active or not yet acknowledged: one that
- * cleared by itself before anyone looked still asks to be seen.
- */
-export function isOpenAlarm(alarm: AlarmTimes): boolean {
-  return alarm.clearedAt === null || alarm.acknowledgedAt === null;
-}
-
 /** Reminders and escalation run while an alarm is active and unacknowledged. */
 export function needsResponse(alarm: AlarmTimes): boolean {
   return alarm.clearedAt === null && alarm.acknowledgedAt === null;

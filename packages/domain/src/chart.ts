@@ -7,8 +7,8 @@ const DAY_MS = 24 * 3600 * 1000;
 
 /** A chart opens on the last day. */
 export const DEFAULT_CHART_RANGE_MS = DAY_MS;
-/** The longest range a chart offers: a year. */
-export const MAX_CHART_RANGE_MS = 365 * DAY_MS;
+/** The longest range a chart offers and the furthest back a chart widget looks: a year (§9, 31536000 s). */
+export const MAX_CHART_LOOKBACK_MS = 31_536_000 * 1000;
 /** Ranges longer than this are asked for in {@link LONG_RANGE_BIN_COUNT} bins. */
 export const LONG_RANGE_THRESHOLD_MS = 3 * DAY_MS;
 /** Bin count of ranges over three days. */
@@ -35,7 +35,7 @@ export const CHART_RANGES = [
   { label: '1w', ms: 7 * DAY_MS },
   { label: '1m', ms: 30 * DAY_MS },
   { label: '3m', ms: 91 * DAY_MS },
-  { label: '1y', ms: MAX_CHART_RANGE_MS },
+  { label: '1y', ms: MAX_CHART_LOOKBACK_MS },
 ] as const;
 
 /**
@@ -65,11 +65,24 @@ export function chartColour(index: number): string {
   return CHART_COLOURS[((index % CHART_COLOURS.length) + CHART_COLOURS.length) % CHART_COLOURS.length]!;
 }
 
-/** A selected span clamped to [earliest, latest] and to the longest range; at least one minute. */
-export function clampChartWindow(start: number, end: number, latest: number): { start: number; end: number } {
-  const to = Math.min(Math.max(end, start + 60_000), latest);
-  const from = Math.max(Math.min(start, to - 60_000), to - MAX_CHART_RANGE_MS);
+/** Shortest window a chart asks for. */
+const MIN_WINDOW_MS = 60_000;
+
+/** A span held between `earliest` and `latest`, at most `maxSpan` long and at least a minute. */
+function boundedWindow(
+  start: number,
+  end: number,
+  bounds: { earliest: number; latest: number; maxSpan: number },
+): { start: number; end: number } {
+  const { earliest, latest, maxSpan } = bounds;
+  const to = Math.min(Math.max(end, start + MIN_WINDOW_MS, earliest + MIN_WINDOW_MS), latest);
+  const from = Math.max(Math.min(start, to - MIN_WINDOW_MS), to - maxSpan, earliest);
   return { start: Math.floor(from), end: Math.ceil(to) };
+}
+
+/** A selected span clamped to end by `latest` and to the longest range; at least one minute. */
+export function clampChartWindow(start: number, end: number, latest: number): { start: number; end: number } {
+  return boundedWindow(start, end, { earliest: -Infinity, latest, maxSpan: MAX_CHART_LOOKBACK_MS });
 }
 
 /*
@@ -77,8 +90,6 @@ export function clampChartWindow(start: number, end: number, latest: number): { 
  * yearly overview, y-axis layout and the table's log window.
  */
 
-/** Maximum lookback of a chart widget: one year (§9, 31536000 s). */
-export const MAX_CHART_LOOKBACK_MS = 31_536_000 * 1000;
 /** Longest span a user may select on a chart widget (§9, 15552000 s: 180 days). */
 export const MAX_TIME_RANGE_SELECTION_MS = 15_552_000 * 1000;
 
@@ -112,10 +123,11 @@ export function yearlyOverviewWindow(now: number): ChartLogWindow {
  * lookback, not past `now`, at least a minute; 2000 bins beyond three days (see {@link chartBinCount}).
  */
 export function widgetChartWindow(start: number, end: number, now: number): ChartLogWindow {
-  const earliest = now - MAX_CHART_LOOKBACK_MS;
-  const to = Math.min(Math.max(end, start + 60_000, earliest + 60_000), now);
-  const from = Math.max(Math.min(start, to - 60_000), to - MAX_TIME_RANGE_SELECTION_MS, earliest);
-  const window = { start: Math.floor(from), end: Math.ceil(to) };
+  const window = boundedWindow(start, end, {
+    earliest: now - MAX_CHART_LOOKBACK_MS,
+    latest: now,
+    maxSpan: MAX_TIME_RANGE_SELECTION_MS,
+  });
   return { ...window, binCount: chartBinCount(window.end - window.start) };
 }
 

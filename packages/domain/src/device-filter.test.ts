@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   compileDeviceFilters,
-  filterDevices,
   filterRows,
   isActiveFilter,
   listFilterSource,
@@ -83,6 +82,15 @@ const subject = (item: TestDevice): FilterSubject => ({
   alarmBits: item.sp,
   location: item.location,
 });
+
+/** The items that pass the filters, in their order, cut at the LIMIT. */
+function filterDevices<T>(
+  items: readonly T[],
+  filters: readonly DeviceFilter[],
+  read: (item: T) => FilterSubject,
+): T[] {
+  return filterRows(filters, listFilterSource(items, read), items.keys()).map((row) => items[row]!);
+}
 
 const names = (filters: DeviceFilter[], fleet = FLEET) => filterDevices(fleet, filters, subject).map((d) => d.name);
 const attribute = (

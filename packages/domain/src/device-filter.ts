@@ -398,15 +398,6 @@ export function listFilterSource<T>(items: readonly T[], read: (item: T) => Filt
   };
 }
 
-/** The items that pass the filters, in their order, cut at the LIMIT. */
-export function filterDevices<T>(
-  items: readonly T[],
-  filters: readonly DeviceFilter[],
-  read: (item: T) => FilterSubject,
-): T[] {
-  return filterRows(filters, listFilterSource(items, read), items.keys()).map((row) => items[row]!);
-}
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

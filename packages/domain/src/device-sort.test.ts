@@ -9,7 +9,6 @@ import {
   namedVersionSortKey,
   sortByColumn,
   sortKeyOf,
-  sortKeyText,
   SortKeyCodes,
   textSortKey,
   versionSortKey,
@@ -188,36 +187,6 @@ describe('sortByColumn properties', () => {
       }),
     );
   });
-});
-
-describe('sortKeyText', () => {
-  const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  const noControl = fc.string({ maxLength: 8 }).map((text) => text.replaceAll('\u0000', '').replaceAll('\u0001', ''));
-  const versionText = fc
-    .array(fc.oneof(fc.nat(1000), fc.constant(0)), { minLength: 1, maxLength: 4 })
-    .map((parts) => parts.join('.'));
-
-  it.each<[string, ColumnValueType, fc.Arbitrary<string>]>([
-    ['text', 'string', noControl],
-    ['versions', 'version', versionText],
-    [
-      'named versions',
-      'stringAndVersion',
-      fc
-        .tuple(fc.constantFrom('Vats', 'vats', 'BREW', 'Vats x', ''), versionText, fc.boolean())
-        .map(([name, version, bare]) => (bare ? name : `${name} ${version}`)),
-    ],
-  ])('orders %s as compareSortKeys does', (_label, type, values) => {
-    fc.assert(
-      fc.property(values, values, (a, b) => {
-        const [left, right] = [sortKeyOf(type, a), sortKeyOf(type, b)];
-        fc.pre(left !== null && right !== null);
-        expect(compareText(sortKeyText(left!)!, sortKeyText(right!)!)).toBe(Math.sign(compareSortKeys(left!, right!)));
-      }),
-    );
-  });
-
-  it('leaves numbers to numeric comparison', () => expect(sortKeyText(5)).toBeNull());
 });
 
 describe('SortKeyCodes', () => {

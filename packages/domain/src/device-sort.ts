@@ -146,31 +146,6 @@ export function compareSortKeys(a: SortKey, b: SortKey): number {
   return left.length - right.length;
 }
 
-/** Width each version part is padded to in a text key: every safe integer fits. */
-const VERSION_PART_DIGITS = 16;
-const encodeVersion = (parts: readonly (number | string)[]) =>
-  parts.map((part) => String(part).padStart(VERSION_PART_DIGITS, '0')).join('.');
-
-const withoutSeparators = (text: string) =>
-  text.includes('\u0000') || text.includes('\u0001') ? text.replaceAll('\u0000', '').replaceAll('\u0001', '') : text;
-
-/**
- * A non-number sort key as one string that orders the same way under plain string comparison, so a
- * large table can be sorted by the engine's native comparison instead of a JavaScript comparator.
- * Answers null for number keys, which sort as numbers. Text loses the control characters U+0000 and
- * U+0001, which this encoding uses as separators.
- */
-export function sortKeyText(key: SortKey): string | null {
-  if (typeof key === 'number') return null;
-  if (typeof key === 'string') return withoutSeparators(key);
-  const [head, ...rest] = key;
-  if (typeof head === 'string') {
-    const name = withoutSeparators(head);
-    return rest.length === 0 ? name : `${name}\u0001${encodeVersion(rest)}`;
-  }
-  return encodeVersion(key);
-}
-
 /**
  * Compares two cells of a column for a sort in `direction`; empty cells go last in either
  * direction. Answers negative when `a` is shown first.

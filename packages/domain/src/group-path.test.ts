@@ -14,7 +14,6 @@ import {
   parentPath,
   parseGroupPath,
   parseScenePath,
-  rebasePath,
   scenePath,
   widgetPath,
 } from './group-path';
@@ -160,16 +159,4 @@ describe('special group names', () => {
     expect(NEW_DEVICES_GROUP_NAME).toBe('New Devices');
     expect(TRASH_GROUP_NAME).toBe('Trash');
   });
-});
-
-describe('rebasePath', () => {
-  it.each([
-    ['./a/g', './a/g', './b/g', './b/g'],
-    ['./a/g/x/y', './a/g', './b/c/g', './b/c/g/x/y'],
-    ['./a/g2', './a/g', './b/g', './a/g2'],
-    ['./a', './a/g', './b/g', './a'],
-    ['./z/g', './a/g', './b/g', './z/g'],
-  ])('%s moving %s to %s -> %s', (path, from, to, expected) => expect(rebasePath(path, from, to)).toBe(expected));
-
-  it('refuses a malformed path', () => expect(() => rebasePath('a/b', './a', './b')).toThrow(RangeError));
 });

@@ -129,17 +129,3 @@ export function parseScenePath(path: string): ScenePath | null {
   const widgetId = widget.startsWith(WIDGET_PREFIX) ? widget.slice(WIDGET_PREFIX.length) : '';
   return isPathId(widgetId) ? { groupId, sceneId, widgetId } : null;
 }
-
-/**
- * The path of an entity once the group at `fromPath` has moved to `toPath`: a path at or beneath
- * `fromPath` keeps its tail (`./a/g/x` with `./a/g` -> `./b/g` becomes `./b/g/x`); any other path is
- * answered as it was. Throws a RangeError for a malformed path.
- */
-export function rebasePath(path: string, fromPath: string, toPath: string): string {
-  const ids = parseGroupPath(path);
-  const from = parseGroupPath(fromPath);
-  const to = parseGroupPath(toPath);
-  if (ids === null || from === null || to === null) throw new RangeError(`Not a group path: ${path}`);
-  if (!isUnderPath(path, fromPath)) return path;
-  return groupPath([...to, ...ids.slice(from.length)]);
-}

@@ -5,6 +5,8 @@
  * docs/decisions.md ("OTA updates") explains the choices.
  */
 
+import { clampToRange } from './widget-values';
+
 /** After an update finishes, the console reloads the device's data this much later (§4, §9). */
 export const OTA_RELOAD_DELAY_MS = 30_000;
 
@@ -71,7 +73,7 @@ export function otaStatusText(update: { state: OtaState; percent?: number | null
 }
 
 function clampPercent(percent: number): number {
-  return Math.min(100, Math.max(0, percent));
+  return clampToRange(percent, 0, 100);
 }
 
 /** Progress states a device reports in its `ota` frames (docs/device-protocol.md). */

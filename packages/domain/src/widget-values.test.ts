@@ -21,7 +21,6 @@ import {
   sprayZoneOf,
   stepSetpoint,
   valueFraction,
-  valuePercent,
 } from './widget-values';
 
 describe('valueFraction', () => {
@@ -39,8 +38,6 @@ describe('valueFraction', () => {
   ])('%s: %d in %d..%d -> %d', (_label, value, min, max, expected) =>
     expect(valueFraction(value, min, max)).toBeCloseTo(expected, 10),
   );
-
-  it('gives a percentage', () => expect(valuePercent(37, 0, 200)).toBeCloseTo(18.5));
 });
 
 describe('clampToRange', () => {

@@ -47,11 +47,6 @@ export function valueFraction(value: number, min: number, max: number): number {
   return (clampToRange(value, min, max) - min) / (max - min);
 }
 
-/** The value as a percentage of min..max, 0..100 (the level a tank shows). */
-export function valuePercent(value: number, min: number, max: number): number {
-  return valueFraction(value, min, max) * 100;
-}
-
 function sortedSegments<S extends ArcSegmentLike>(segments: readonly S[]): S[] {
   return segments.filter((s) => finite(s.endValue)).sort((a, b) => a.endValue - b.endValue);
 }

@@ -167,12 +167,16 @@ function normaliseItem(item: GridLayoutItem, breakpoint: GridBreakpoint): GridLa
   };
 }
 
+/** An lg width scaled to a breakpoint's columns, held between its narrowest and its full width. */
+function scaledWidth(lgWidth: number, breakpoint: GridBreakpoint): number {
+  const columns = GRID_BREAKPOINT_COLUMNS[breakpoint];
+  return clamp(Math.round((lgWidth * columns) / DEFAULT_SIZE_COLUMNS), gridMinWidth(breakpoint), columns);
+}
+
 /** The size a new widget of this type gets on a breakpoint: the lg size scaled to its columns. */
 export function widgetSizeAt(type: WidgetType, breakpoint: GridBreakpoint): { w: number; h: number } {
   const size = defaultWidgetSize(type);
-  const columns = GRID_BREAKPOINT_COLUMNS[breakpoint];
-  const w = clamp(Math.round((size.w * columns) / DEFAULT_SIZE_COLUMNS), gridMinWidth(breakpoint), columns);
-  return { w, h: Math.max(size.h, GRID_MIN_H) };
+  return { w: scaledWidth(size.w, breakpoint), h: Math.max(size.h, GRID_MIN_H) };
 }
 
 /** The first free row below every item of a layout. */
@@ -275,10 +279,7 @@ export function flowGridLayout(
     let rowHeight = 0;
     for (const widget of widgets) {
       const size = widgetSizeAt(widget.type, breakpoint);
-      const w =
-        widget.w === undefined
-          ? size.w
-          : clamp(Math.round((widget.w * columns) / DEFAULT_SIZE_COLUMNS), gridMinWidth(breakpoint), columns);
+      const w = widget.w === undefined ? size.w : scaledWidth(widget.w, breakpoint);
       const h = Math.max(widget.h ?? size.h, GRID_MIN_H);
       if (x + w > columns) {
         x = 0;
