@@ -9,6 +9,7 @@ import { seedDemo } from '../../apps/server/src/seed/seed';
 import type { Benchmark, BenchOptions, BenchSection, BenchTable, StorageDialect } from './benchmark';
 import { formatCount, formatMs } from './format';
 import { freshDatabase } from './fresh-database';
+import { percentile } from './percentile';
 
 /**
  * Server-side downsampling of `GET /device-logs`: a year of 1-minute samples of one channel into
@@ -59,10 +60,6 @@ async function fillChannel(db: Kysely<Database>, dialect: StorageDialect, device
   }
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? NaN;
-}
-
 async function measure(run: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
   for (let i = 0; i < WARMUP_RUNS; i += 1) await run();
   const times: number[] = [];
@@ -72,7 +69,7 @@ async function measure(run: () => Promise<unknown>): Promise<{ p50: number; p95:
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
-  return { p50: percentile(times, 0.5), p95: percentile(times, 0.95) };
+  return { p50: percentile(times, 50), p95: percentile(times, 95) };
 }
 
 interface DialectResult {

@@ -13,10 +13,12 @@ import type { Database, DevicesTable } from '../../apps/server/src/db/schema';
 import { DeviceTableService } from '../../apps/server/src/features/device-table/service';
 import type { UserContext } from '../../apps/server/src/features/session/user-context';
 import { seedDemo } from '../../apps/server/src/seed/seed';
+import { SeededRandom } from '../../apps/simulator/src/models/seeded-random';
 import type { Benchmark, BenchOptions, BenchSection, BenchTable, StorageDialect } from './benchmark';
 import { formatCount, formatMs } from './format';
 import { startMachineCpu, type MachineCpu } from './machine-cpu';
 import { freshDatabase } from './fresh-database';
+import { median } from './percentile';
 
 /**
  * The device table at 100,000 devices (issue 5): a fleet generated straight into a fresh database
@@ -39,18 +41,6 @@ const SCROLL_SECONDS = 3;
 /** Pixels per frame while scrolling: 5,400 px/s, about 135 rows a second, a fast flick. */
 const SCROLL_STEP = 90;
 const VIEWPORT = { width: 1440, height: 900 };
-
-/** A small deterministic generator (mulberry32), so every run builds the same fleet. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const KINDS = [
   { stem: 'Fermenter', model: 'NIM3 Vat', base: 'BREW 3.1', custom: 'Vats 4.2' },
@@ -112,7 +102,9 @@ export async function generateFleet(db: Kysely<Database>): Promise<number> {
       })),
     )
     .execute();
-  const random = seededRandom(5);
+  // Seeded, so every run builds the same fleet.
+  const seeded = new SeededRandom(5);
+  const random = () => seeded.next();
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const digits = (count: number) => Array.from({ length: count }, () => Math.floor(random() * 10)).join('');
   await db.transaction().execute(async (trx) => {
@@ -196,11 +188,6 @@ export async function generateFleet(db: Kysely<Database>): Promise<number> {
     }
   });
   return performance.now() - started;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
 }
 
 interface ServerResult {
@@ -447,6 +434,21 @@ async function addAndSort(page: Page, label: string): Promise<{ ms: number; even
   return { ms, eventMs: null };
 }
 
+/** When (page time, ms) the table first shows all `total` rows. */
+async function tableShownAt(page: Page, total: number): Promise<number> {
+  const shown = await page.waitForFunction(
+    (count) => {
+      const table = document.querySelector('[data-testid="device-table"]');
+      return table?.getAttribute('data-row-count') === String(count) && document.querySelector('.dt-row')
+        ? performance.now()
+        : false;
+    },
+    total,
+    FRAME_WAIT,
+  );
+  return (await shown.jsonValue()) as number;
+}
+
 async function measureBrowser(
   context: BrowserContext,
   baseUrl: string,
@@ -470,18 +472,7 @@ async function measureBrowser(
 
   // Cold: no table in memory or in the browser's cache.
   await page.goto(`${baseUrl}/accounts/list`);
-  const coldShown = (await (
-    await page.waitForFunction(
-      (count) => {
-        const table = document.querySelector('[data-testid="device-table"]');
-        return table?.getAttribute('data-row-count') === String(count) && document.querySelector('.dt-row')
-          ? performance.now()
-          : false;
-      },
-      total,
-      FRAME_WAIT,
-    )
-  ).jsonValue()) as number;
+  const coldShown = await tableShownAt(page, total);
   const load = await page.evaluate(
     ({ shown, names }) => {
       const entry = performance
@@ -512,18 +503,7 @@ async function measureBrowser(
 
   // Reload: the table is validated with its ETag (304) but decoded again.
   await page.reload();
-  const reloadShown = (await (
-    await page.waitForFunction(
-      (count) => {
-        const table = document.querySelector('[data-testid="device-table"]');
-        return table?.getAttribute('data-row-count') === String(count) && document.querySelector('.dt-row')
-          ? performance.now()
-          : false;
-      },
-      total,
-      FRAME_WAIT,
-    )
-  ).jsonValue()) as number;
+  const reloadShown = await tableShownAt(page, total);
   coldSorts.push(await addAndSort(page, 'IMEI'));
   options.log(
     `  browser: sort by a column just added, right after opening: ${coldSorts.map((sort) => formatMs(sort.ms)).join(', ')}`,

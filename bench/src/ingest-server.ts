@@ -1,15 +1,11 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
 import { migrate, openStorage } from '../../apps/server/src/db/database';
 import { seedDemo } from '../../apps/server/src/seed/seed';
 import { serveRpc } from './child-rpc';
-import type { DeviceCredentials, ServerCalls, ServerReady, ServerSetup } from './ingest-calls';
+import { freshDatabase, type FreshDatabase } from './fresh-database';
+import type { DeviceCredentials, ServerCalls, ServerReady } from './ingest-calls';
 import { ProcessMeter } from './process-meter';
 
 /**
@@ -20,43 +16,6 @@ import { ProcessMeter } from './process-meter';
 const DEMO_PASSWORD = 'bench-demo-password';
 // The demo user with ADD_DEVICES: devices are provisioned through the public API, as a customer would.
 const PROVISIONER = 'ops@fieldlink.test';
-
-interface FreshDatabase {
-  url: string;
-  label: string;
-  drop(): Promise<void>;
-}
-
-async function freshDatabase(setup: ServerSetup): Promise<FreshDatabase> {
-  if (setup.dialect === 'sqlite') {
-    // A file on disk, not :memory:, so WAL writes and checkpoints cost what they cost in production.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldlink-bench-'));
-    const file = path.join(dir, 'fieldlink.db');
-    return {
-      url: file,
-      label: `SQLite file in ${os.tmpdir()} (WAL, synchronous=NORMAL)`,
-      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const name = `fieldlink_bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: setup.postgresUrl });
-  await admin.connect();
-  const version = (await admin.query<{ server_version: string }>('show server_version')).rows[0]?.server_version;
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(setup.postgresUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    label: `PostgreSQL ${version ?? ''} on ${url.host} (fresh database)`,
-    drop: async () => {
-      const client = new pg.Client({ connectionString: setup.postgresUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
 
 async function provisionDevices(app: FastifyInstance, count: number): Promise<DeviceCredentials[]> {
   const signIn = await app.inject({
@@ -88,7 +47,7 @@ serveRpc<ServerCalls>(
   {
     async setup(setup): Promise<ServerReady> {
       const started = performance.now();
-      database = await freshDatabase(setup);
+      database = await freshDatabase(setup.dialect, setup.postgresUrl, 'ingest');
       const config = loadConfig({ DATABASE_URL: database.url, WEB_DIST: '/nonexistent' });
       const storage = openStorage(config.databaseUrl);
       await migrate(storage.db);

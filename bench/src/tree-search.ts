@@ -16,6 +16,7 @@ import { seedDemo } from '../../apps/server/src/seed/seed';
 import { newId } from '../../apps/server/src/security/secrets';
 import type { Benchmark, BenchOptions, BenchSection } from './benchmark';
 import { formatCount, formatMs } from './format';
+import { percentile } from './percentile';
 
 /**
  * The account tree at scale (issue: "a tree of 10,000 nodes opens, scrolls and searches smoothly; a
@@ -33,12 +34,6 @@ const USERS_PER_AREA = 1;
 const SEARCH_GOAL_MS = 50;
 /** Typed one character at a time, as a person searches: broad first, then narrowing. */
 const TYPED = ['controller 4', 'site 7', 'sn-0042', 'area 3', 'tech'];
-
-/** Percentile of sorted numbers (nearest rank). */
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
 
 const sortedOf = (values: readonly number[]) => [...values].sort((a, b) => a - b);
 

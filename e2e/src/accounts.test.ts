@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import { apiToken, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
 import { signupLinkOf, startMailCatcher } from './accounts-smtp';
 
 type MailCatcher = Awaited<ReturnType<typeof startMailCatcher>>;
@@ -23,16 +23,7 @@ describe('account tree: invitations, moves and who sees what', () => {
   const row = (page: Page, name: string | RegExp) => page.getByRole('treeitem', { name });
   /** A link of the mail, opened on the server's own address (the mail names PUBLIC_URL). */
   const onServer = (link: URL) => `${server.baseUrl}${link.pathname}${link.search}`;
-  const apiToken = async (email: string) =>
-    (
-      (await (
-        await fetch(`${server.baseUrl}/api/v1/signin`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ email, password: 'fieldlink-demo' }),
-        })
-      ).json()) as { jwt: string }
-    ).jwt;
+  const tokenOf = (email: string) => apiToken(server.baseUrl, email);
 
   beforeAll(async () => {
     mail = await startMailCatcher();
@@ -128,7 +119,7 @@ describe('account tree: invitations, moves and who sees what', () => {
   });
 
   it('a user without dashboard access lands on /dashAccessDeny', async () => {
-    const ops = await apiToken('ops@fieldlink.test');
+    const ops = await tokenOf('ops@fieldlink.test');
     const account = (await (
       await fetch(`${server.baseUrl}/api/v1/account`, { headers: { authorization: ops } })
     ).json()) as { accounts: { rootGroup: { relativePath: string } }[] };
@@ -154,7 +145,7 @@ describe('account tree: invitations, moves and who sees what', () => {
   });
 
   it('a user of one account cannot reach another account’s tree or device by typing its URL', async () => {
-    const ops = await apiToken('ops@fieldlink.test');
+    const ops = await tokenOf('ops@fieldlink.test');
     const acme = (await (
       await fetch(`${server.baseUrl}/api/v1/account`, { headers: { authorization: ops } })
     ).json()) as {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO_PASSWORD, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import { apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
 
 /**
  * Alarms in Chromium against the real product: a threshold set in a channel's Alarm dialog, a value
@@ -15,16 +15,9 @@ describe('alarms and alerts pages', () => {
   let device: MqttClient;
   let thingName: string;
 
-  const api = async (method: string, path: string, token: string | null, body?: unknown) => {
-    const response = await fetch(`${server.baseUrl}/api/v1${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, json: (await response.json()) as Record<string, unknown> };
-  };
-  const tokenOf = async (email: string) =>
-    (await api('POST', '/signin', null, { email, password: DEMO_PASSWORD })).json.jwt as string;
+  const api = (method: string, path: string, token: string | null, body?: unknown) =>
+    callApi(server.baseUrl, method, path, token, body);
+  const tokenOf = (email: string) => apiToken(server.baseUrl, email);
   const publish = (values: Record<string, number>) =>
     device.publishAsync(`dev/${thingName}/up`, JSON.stringify({ v: 4, type: 'log', t: Date.now(), values }), {
       qos: 1,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { compareVersions } from '@fieldlink/domain/macro';
-import { DEMO_PASSWORD, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import { apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
 
 /**
  * The device table (/accounts/list) in Chromium against the real product and its demo fleet, plus
@@ -21,14 +21,8 @@ describe('device table: filters, sorting, columns and CSV', () => {
   const FORMULA_NAME = '=HYPERLINK("http://evil.test","Click")';
   const OLD_FIRMWARE = 'Old firmware unit';
 
-  const api = async (method: string, path: string, token: string | null, body?: unknown) => {
-    const response = await fetch(`${server.baseUrl}/api/v1${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, json: (await response.json()) as Record<string, unknown> };
-  };
+  const api = (method: string, path: string, token: string | null, body?: unknown) =>
+    callApi(server.baseUrl, method, path, token, body);
 
   /** Provisions a device in Acme's New Devices group, reports its firmware and alarms, and takes it offline. */
   async function reportingDevice(token: string, name: string, fw: string, alarmBits: number) {
@@ -134,12 +128,10 @@ describe('device table: filters, sorting, columns and CSV', () => {
 
   beforeAll(async () => {
     server = await startServer();
-    const ops = (await api('POST', '/signin', null, { email: 'ops@fieldlink.test', password: DEMO_PASSWORD })).json
-      .jwt as string;
+    const ops = await apiToken(server.baseUrl, 'ops@fieldlink.test');
     await reportingDevice(ops, OLD_FIRMWARE, '4.9.3', 0b1000);
     await reportingDevice(ops, FORMULA_NAME, '4.100.2', 0);
-    const admin = (await api('POST', '/signin', null, { email: 'admin@fieldlink.test', password: DEMO_PASSWORD })).json
-      .jwt as string;
+    const admin = await apiToken(server.baseUrl, 'admin@fieldlink.test');
     // Wait until the whole fleet has reported its firmware (the server keeps a built table 10 s).
     const deadline = Date.now() + 60_000;
     for (;;) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { DEMO_PASSWORD, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import { apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
 import { startMapServer, type MapServer } from './devices-map-server';
 
 /** The device pages in Chromium against the real product, with tiles and a geocoder on loopback. */
@@ -11,16 +11,9 @@ describe('devices: general-information panel, map and commands', () => {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
 
-  const api = async (method: string, path: string, token: string | null, body?: unknown) => {
-    const response = await fetch(`${server.baseUrl}/api/v1${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, json: (await response.json()) as Record<string, unknown> };
-  };
-  const tokenOf = async (email: string) =>
-    (await api('POST', '/signin', null, { email, password: DEMO_PASSWORD })).json.jwt as string;
+  const api = (method: string, path: string, token: string | null, body?: unknown) =>
+    callApi(server.baseUrl, method, path, token, body);
+  const tokenOf = (email: string) => apiToken(server.baseUrl, email);
   const newPage = async (email: string): Promise<Page> => {
     const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
     contexts.push(context);

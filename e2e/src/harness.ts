@@ -102,3 +102,30 @@ export async function signInAs(page: Page, baseUrl: string, email: string, passw
   await page.getByLabel(/password/i).fill(password);
   await page.getByRole('button', { name: /sign in/i }).click();
 }
+
+/** An answer of the API: its status and its JSON body. */
+export interface ApiAnswer<T> {
+  status: number;
+  json: T;
+}
+
+/** Calls `/api/v1{path}` with a JSON body and a session token, as the console does. */
+export async function callApi<T = Record<string, unknown>>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  token: string | null,
+  body?: unknown,
+): Promise<ApiAnswer<T>> {
+  const response = await fetch(`${baseUrl}/api/v1${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as T };
+}
+
+/** A session token for a user, from `POST /signin`. */
+export async function apiToken(baseUrl: string, email: string, password = DEMO_PASSWORD): Promise<string> {
+  return (await callApi<{ jwt: string }>(baseUrl, 'POST', '/signin', null, { email, password })).json.jwt;
+}

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO_PASSWORD, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import { apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
 
 /**
  * The shell's banner and OTA updates in Chromium against the real product: disconnected devices (the
@@ -15,16 +15,9 @@ describe('banner and OTA updates', () => {
   let page: Page;
   const shots = process.env.E2E_SCREENSHOTS;
 
-  const api = async (method: string, url: string, token: string | null, body?: unknown) => {
-    const response = await fetch(`${server.baseUrl}/api/v1${url}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, json: (await response.json()) as unknown };
-  };
-  const tokenOf = async (email: string) =>
-    ((await api('POST', '/signin', null, { email, password: DEMO_PASSWORD })).json as { jwt: string }).jwt;
+  const api = (method: string, path: string, token: string | null, body?: unknown) =>
+    callApi<unknown>(server.baseUrl, method, path, token, body);
+  const tokenOf = (email: string) => apiToken(server.baseUrl, email);
   const banner = () => page.getByTestId('idle-banner');
   /** The device table with the OTA columns chosen; answers the text of each row's cells by device name. */
   const otaColumns = async () => {

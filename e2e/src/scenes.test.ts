@@ -4,7 +4,7 @@ import type { Account, GroupNode, TreeDevice } from '@fieldlink/api/account';
 import type { LatestValuesAnswer } from '@fieldlink/api/device';
 import type { Scene } from '@fieldlink/api/scenes';
 import type { WidgetType } from '@fieldlink/domain/widgets';
-import { DEMO_PASSWORD, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import { apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
 
 /**
  * Scenes and widgets in Chromium against the real product and its simulated fleet: a scene built with
@@ -28,16 +28,9 @@ describe('scenes and widgets', () => {
   const SCENE_NAME = 'All widget types';
   const VIEWPORT = { width: 1600, height: 1000 };
 
-  const api = async <T>(method: string, path: string, token: string | null, body?: unknown) => {
-    const response = await fetch(`${server.baseUrl}/api/v1${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return (await response.json()) as T;
-  };
-  const tokenOf = async (email: string) =>
-    (await api<{ jwt: string }>('POST', '/signin', null, { email, password: DEMO_PASSWORD })).jwt;
+  const api = async <T>(method: string, path: string, token: string | null, body?: unknown) =>
+    (await callApi<T>(server.baseUrl, method, path, token, body)).json;
+  const tokenOf = (email: string) => apiToken(server.baseUrl, email);
   const accountsOf = async (token: string) => (await api<{ accounts: Account[] }>('GET', '/account', token)).accounts;
   const allDevices = (group: GroupNode): TreeDevice[] => [...group.devices, ...group.groups.flatMap(allDevices)];
   const latestValues = (token: string, deviceId: string) =>

@@ -1,5 +1,7 @@
 import type { OtaFrame } from '@fieldlink/api/device-frames';
 import { targetFirmwareOf } from '@fieldlink/domain/ota';
+import { clamp } from './models/daily-cycle';
+import { seedFromText } from './models/seeded-random';
 
 /**
  * How a simulated device runs an over-the-air update: it downloads in steps, installs, reboots (drops
@@ -24,16 +26,6 @@ export type OtaStep =
   | { readonly kind: 'report'; readonly report: Pick<OtaFrame, 'state' | 'percent' | 'error'> }
   | { readonly kind: 'reboot' };
 
-/** FNV-1a of the text: a stable, evenly spread number. */
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index += 1) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
 /** The version after `firmware` when the command names none: `4.2.1` -> `4.2.2`, else `<firmware>.1`. */
 export function nextPatchVersion(firmware: string): string {
   const match = /^(.*?)(\d+)$/.exec(firmware);
@@ -47,9 +39,10 @@ export function planOtaUpdate(input: {
   firmware: string;
   failureRate: number;
 }): OtaPlan {
-  const draw = fnv1a(`${input.thingName}|${input.updateCommand}`) % 1000;
+  // FNV-1a of device and command: a stable, evenly spread draw.
+  const draw = seedFromText(`${input.thingName}|${input.updateCommand}`) % 1000;
   return {
-    fails: draw < Math.round(Math.min(1, Math.max(0, input.failureRate)) * 1000),
+    fails: draw < Math.round(clamp(input.failureRate, 0, 1) * 1000),
     firmware: targetFirmwareOf(input.updateCommand) ?? nextPatchVersion(input.firmware),
   };
 }
@@ -59,20 +52,12 @@ export function otaSteps(plan: OtaPlan): OtaStep[] {
   const download = (percent: number): OtaStep => ({ kind: 'report', report: { state: 'downloading', percent } });
   if (plan.fails) {
     return [
-      download(0),
-      download(20),
-      download(40),
-      download(60),
+      ...[0, 20, 40, 60].map(download),
       { kind: 'report', report: { state: 'failed', error: 'Image checksum mismatch' } },
     ];
   }
   return [
-    download(0),
-    download(20),
-    download(40),
-    download(60),
-    download(80),
-    download(100),
+    ...[0, 20, 40, 60, 80, 100].map(download),
     { kind: 'report', report: { state: 'installing' } },
     { kind: 'report', report: { state: 'rebooting' } },
     { kind: 'reboot' },

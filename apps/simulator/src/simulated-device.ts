@@ -227,11 +227,6 @@ export class SimulatedDevice {
     this.releaseReadyWaiters();
   }
 
-  /** Firmware now running. */
-  firmwareVersion(): string {
-    return this.firmware;
-  }
-
   private startOtaUpdate(update: { updateId: string; updateCommand: string }): boolean {
     if (this.ota || this.otaAfterReboot) return false;
     const plan = planOtaUpdate({
