@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Link, useLocation } from 'react-router';
 import { appStore, setSubTab } from '../../lib/app-store/app-store';
 import { useStore } from '../../lib/use-store';
@@ -14,10 +14,22 @@ export function SubNav() {
   const located = locateTab(pathname);
   const subTabs = useStore(appStore, (s) => s.subTabs);
   const scenesHome = useScenesHome();
+  const tabsRef = useRef<HTMLElement>(null);
 
   useEffect(() => {
     if (located) setSubTab(located.section, located.index);
   }, [located?.section, located?.index]); // eslint-disable-line react-hooks/exhaustive-deps -- primitives of `located`
+
+  // On a phone the tabs scroll sideways; the open one is scrolled into sight (the page is not moved).
+  useLayoutEffect(() => {
+    const tabs = tabsRef.current;
+    const open = tabs?.querySelector('[aria-current="page"]');
+    if (!tabs || !open) return;
+    const frame = tabs.getBoundingClientRect();
+    const box = open.getBoundingClientRect();
+    if (box.right > frame.right) tabs.scrollLeft += box.right - frame.right;
+    else if (box.left < frame.left) tabs.scrollLeft -= frame.left - box.left;
+  }, [pathname]);
 
   const definition = SECTION_DEFINITIONS.find((d) => d.section === located?.section) ?? SECTION_DEFINITIONS[0];
   if (!definition) return null;
@@ -26,7 +38,7 @@ export function SubNav() {
   return (
     <div className="shell-subnav">
       <div className="shell-subnav__title">{definition.label}</div>
-      <nav className="shell-subnav__tabs" aria-label={`${definition.label} views`}>
+      <nav ref={tabsRef} className="shell-subnav__tabs" aria-label={`${definition.label} views`}>
         {definition.tabs.map((tab, index) => (
           <Link
             key={tab.label}

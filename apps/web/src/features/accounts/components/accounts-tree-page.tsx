@@ -5,6 +5,7 @@ import { treeMenuEntries, type TreeMenuEntry } from '@fieldlink/domain/tree-menu
 import { createTreeSearch, normaliseTreeQuery } from '@fieldlink/domain/tree-search';
 import { Button } from '../../../components/ui/button';
 import { AccountsIcon, CloseIcon, LockIcon, SearchIcon, WarningIcon } from '../../../components/ui/icons';
+import { Menu, type MenuItem } from '../../../components/ui/menu';
 import { PanelMessage } from '../../../components/ui/panel-message';
 import { Spinner } from '../../../components/ui/spinner';
 import { serverErrorMessage } from '../../../lib/api-client';
@@ -20,7 +21,6 @@ import {
   type TreeRow,
   type TreeTarget,
 } from '../model/tree-rows';
-import { ContextMenu, type MenuItem } from './context-menu';
 import { DetailPanel } from './detail-panel';
 import { TreeDialogs, type TreeDialog } from './tree-dialogs';
 import { CollapseAllIcon, ExpandAllIcon, FolderPlusIcon, MoveIcon, TrashIcon, UserPlusIcon } from './tree-icons';
@@ -85,7 +85,7 @@ function AccountsTree({
     open: new Map(),
   });
   const [selectedKey, setSelectedKey] = useState<string | null>(null);
-  const [menu, setMenu] = useState<{ row: TreeRow; x: number; y: number } | null>(null);
+  const [menu, setMenu] = useState<{ row: TreeRow; place: { x: number; y: number } } | null>(null);
   const [dialog, setDialog] = useState<TreeDialog | null>(null);
 
   const search = useMemo(() => createTreeSearch(accounts.map((account) => account.rootGroup)), [accounts]);
@@ -250,7 +250,7 @@ function AccountsTree({
             hasMenu={(row) => treeMenuEntries(row.kind, subject).length > 0}
             onSelect={(row) => setSelectedKey(row.key)}
             onToggle={onToggle}
-            onMenu={(row, x, y) => setMenu({ row, x, y })}
+            onMenu={(row, x, y) => setMenu({ row, place: { x, y } })}
           />
         )}
       </section>
@@ -263,9 +263,8 @@ function AccountsTree({
         onSelect={(target) => setSelectedKey(targetKey(target))}
       />
       {menu && (
-        <ContextMenu
-          x={menu.x}
-          y={menu.y}
+        <Menu
+          place={menu.place}
           label={`Actions for ${menu.row.label}`}
           items={menuItemsFor(menu.row.target, treeMenuEntries(menu.row.kind, subject))}
           onClose={() => setMenu(null)}

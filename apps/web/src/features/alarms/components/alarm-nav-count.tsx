@@ -7,12 +7,14 @@ import './alarms.css';
 /**
  * Console notice of alarms: the count of unacknowledged alarms beside "Alarms" in the top bar, and a
  * toast for each alarm raised while the console is open. Read every 15 s for every device in scope,
- * subscribed or not.
+ * subscribed or not, from the open list: the alarms page's first view reads the same query, so that
+ * page adds no second poll.
  */
 export function AlarmNavCount() {
-  const alarms = useAlarms('unacknowledged', undefined, 15_000);
+  const alarms = useAlarms('open');
   const seen = useRef<Set<string> | null>(null);
   const list = alarms.data?.alarms;
+  const count = list?.filter((alarm) => alarm.acknowledgedAt === null).length ?? 0;
 
   useEffect(() => {
     if (!list) return;
@@ -27,7 +29,6 @@ export function AlarmNavCount() {
     seen.current = ids;
   }, [list]);
 
-  const count = list?.length ?? 0;
   if (count === 0) return null;
   return (
     <span className="alarm-nav-count" data-testid="alarm-nav-count" aria-label={`${count} unacknowledged alarms`}>

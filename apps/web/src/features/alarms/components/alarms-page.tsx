@@ -5,16 +5,15 @@ import { can, type Permission } from '@fieldlink/domain/permissions';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { AlarmIcon, CheckCircleIcon } from '../../../components/ui/icons';
-import { RefreshButton } from './refresh-button';
-import { InlineAlert } from '../../../components/ui/inline-alert';
-import { Spinner } from '../../../components/ui/spinner';
+import { PageHeader } from '../../../components/ui/page-header';
+import { RefreshButton } from '../../../components/ui/refresh-button';
 import { appStore } from '../../../lib/app-store/app-store';
 import { formatDateTime } from '../../../lib/format-time';
-import { serverErrorMessage } from '../../../lib/api-client';
 import { useStore } from '../../../lib/use-store';
 import { useAcknowledgeAlarms } from '../api/acknowledge-alarms';
 import { useAlarms } from '../api/get-alarms';
 import { crossingText, SEVERITY_LABELS, SEVERITY_TONES, STATUS_LABELS, STATUS_TONES } from '../model/alarm-text';
+import { ListState } from './list-state';
 import './alarms.css';
 
 const STATE_CHOICES: { state: AlarmListState; label: string }[] = [
@@ -24,7 +23,7 @@ const STATE_CHOICES: { state: AlarmListState; label: string }[] = [
 ];
 
 /** True when the signed-in user may acknowledge alarms (ALARM, Alarm Responder). */
-export function useCanRespond(): boolean {
+function useCanRespond(): boolean {
   const session = useStore(appStore, (state) => state.session);
   return session.isAdmin || can({ permissions: session.permissions as Permission[] }, 'respondToAlarms');
 }
@@ -52,17 +51,18 @@ export function AlarmsPage() {
   };
 
   return (
-    <div className="alarms-page">
-      <header className="alarms-header">
-        <div>
-          <h1>Alarms</h1>
-          <p className="fl-muted">
+    <div className="fl-page">
+      <PageHeader
+        title="Alarms"
+        summary={
+          <>
             <span data-testid="alarm-count">
               {alarms.data ? `${shown.length} ${shown.length === 1 ? 'alarm' : 'alarms'}` : ' '}
             </span>
             <RefreshButton query={alarms} />
-          </p>
-        </div>
+          </>
+        }
+      >
         <div className="alarms-toolbar">
           <div className="alarms-segments" role="group" aria-label="Which alarms">
             {STATE_CHOICES.map((choice) => (
@@ -102,28 +102,27 @@ export function AlarmsPage() {
             </Button>
           )}
         </div>
-      </header>
+      </PageHeader>
 
-      {alarms.isError && (
-        <InlineAlert tone="error">The alarms could not be loaded: {serverErrorMessage(alarms.error)}</InlineAlert>
-      )}
-      {alarms.isPending ? (
-        <div className="alarms-empty fl-card" role="status">
-          <Spinner size={20} /> Loading alarms…
-        </div>
-      ) : shown.length === 0 ? (
-        <div className="alarms-empty fl-card">
-          <AlarmIcon size={22} />
-          <div>
-            <strong>{state === 'all' ? 'No alarms yet' : 'All clear'}</strong>
-            <p className="fl-muted">
-              {state === 'all'
-                ? 'Alarms appear here once a channel with an alarm crosses its threshold. Set alarms on a device’s channels from its dashboard.'
-                : 'No alarm is active or waiting to be acknowledged.'}
-            </p>
-          </div>
-        </div>
-      ) : (
+      <ListState
+        query={alarms}
+        noun="alarms"
+        empty={
+          shown.length > 0
+            ? null
+            : state === 'all'
+              ? {
+                  icon: <AlarmIcon size={22} />,
+                  title: 'No alarms yet',
+                  text: 'Alarms appear here once a channel with an alarm crosses its threshold. Set alarms on a device’s channels from its dashboard.',
+                }
+              : {
+                  icon: <AlarmIcon size={22} />,
+                  title: 'All clear',
+                  text: 'No alarm is active or waiting to be acknowledged.',
+                }
+        }
+      >
         <div className="alarms-table-wrap fl-card">
           <table className="alarms-table">
             <thead>
@@ -152,7 +151,7 @@ export function AlarmsPage() {
             </tbody>
           </table>
         </div>
-      )}
+      </ListState>
     </div>
   );
 }

@@ -4,13 +4,12 @@ import type { AlertRecord } from '@fieldlink/api/alarms';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { BellOffIcon, CloudOffIcon } from '../../../components/ui/icons';
-import { RefreshButton } from './refresh-button';
-import { InlineAlert } from '../../../components/ui/inline-alert';
-import { Spinner } from '../../../components/ui/spinner';
+import { PageHeader } from '../../../components/ui/page-header';
+import { RefreshButton } from '../../../components/ui/refresh-button';
 import { formatDateTime } from '../../../lib/format-time';
-import { serverErrorMessage } from '../../../lib/api-client';
 import { useAlerts } from '../api/get-alerts';
 import { useMuteDevice } from '../api/mute-device';
+import { ListState } from './list-state';
 import './alarms.css';
 
 /**
@@ -26,40 +25,38 @@ export function AlertsPage() {
   const shown = useMemo(() => all.filter((alert) => showMuted || !alert.muted), [all, showMuted]);
 
   return (
-    <div className="alarms-page">
-      <header className="alarms-header">
-        <div>
-          <h1>Alerts</h1>
-          <p className="fl-muted">
+    <div className="fl-page">
+      <PageHeader
+        title="Alerts"
+        summary={
+          <>
             <span data-testid="alert-count">
               {alerts.data ? `${shown.length} ${shown.length === 1 ? 'alert' : 'alerts'}` : ' '}
               {mutedCount > 0 && !showMuted && ` · ${mutedCount} from muted devices hidden`}
             </span>
             <RefreshButton query={alerts} />
-          </p>
-        </div>
+          </>
+        }
+      >
         <label className="alarms-check">
           <input type="checkbox" checked={showMuted} onChange={(event) => setShowMuted(event.target.checked)} />
           Show muted devices
         </label>
-      </header>
+      </PageHeader>
 
-      {alerts.isError && (
-        <InlineAlert tone="error">The alerts could not be loaded: {serverErrorMessage(alerts.error)}</InlineAlert>
-      )}
-      {alerts.isPending ? (
-        <div className="alarms-empty fl-card" role="status">
-          <Spinner size={20} /> Loading alerts…
-        </div>
-      ) : shown.length === 0 ? (
-        <div className="alarms-empty fl-card">
-          <CloudOffIcon size={22} />
-          <div>
-            <strong>No alerts</strong>
-            <p className="fl-muted">A device that stays disconnected for a few minutes is listed here.</p>
-          </div>
-        </div>
-      ) : (
+      <ListState
+        query={alerts}
+        noun="alerts"
+        empty={
+          shown.length > 0
+            ? null
+            : {
+                icon: <CloudOffIcon size={22} />,
+                title: 'No alerts',
+                text: 'A device that stays disconnected for a few minutes is listed here.',
+              }
+        }
+      >
         <ul className="alerts-list fl-card" aria-label="Alerts">
           {shown.map((alert) => (
             <AlertItem
@@ -70,7 +67,7 @@ export function AlertsPage() {
             />
           ))}
         </ul>
-      )}
+      </ListState>
     </div>
   );
 }

@@ -47,7 +47,7 @@ export function ColumnChooser({ chosen, onChange, onClose }: ColumnChooserProps)
     <div ref={panel} className="fl-card dt-popover dt-columns" role="dialog" aria-labelledby={titleId}>
       <header className="dt-popover__header">
         <h2 id={titleId}>Columns</h2>
-        <span className="dt-muted">
+        <span className="fl-muted">
           {chosen.length} of {DEVICE_COLUMNS.length} shown
         </span>
       </header>

@@ -2,9 +2,11 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, ty
 import { DEVICE_COLUMNS } from '@fieldlink/domain/device-columns';
 import type { DeviceFilter } from '@fieldlink/domain/device-filter';
 import { Button } from '../../../components/ui/button';
-import { CloseIcon, DeviceIcon, RefreshIcon } from '../../../components/ui/icons';
+import { CloseIcon, DeviceIcon } from '../../../components/ui/icons';
 import { InlineAlert } from '../../../components/ui/inline-alert';
+import { PageHeader } from '../../../components/ui/page-header';
 import { PanelMessage } from '../../../components/ui/panel-message';
+import { RefreshButton } from '../../../components/ui/refresh-button';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatAge } from '../../../lib/format-time';
 import { serverErrorMessage } from '../../../lib/api-client';
@@ -139,12 +141,12 @@ export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
 
   if (table.isPending) {
     return (
-      <div className="dt-page">
+      <div className="fl-page">
         <div className="dt-loading fl-card" role="status">
           <Spinner size={22} />
           <div>
             <strong>Loading devices…</strong>
-            <p className="dt-muted">Large fleets take a moment the first time; after that the table opens at once.</p>
+            <p className="fl-muted">Large fleets take a moment the first time; after that the table opens at once.</p>
           </div>
         </div>
       </div>
@@ -152,7 +154,7 @@ export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
   }
   if (table.isError || !data || !index || !view) {
     return (
-      <div className="dt-page">
+      <div className="fl-page">
         <InlineAlert tone="error">
           The device list could not be loaded: {serverErrorMessage(table.error)}{' '}
           <Button size="sm" variant="secondary" onClick={() => void table.refetch()}>
@@ -174,11 +176,11 @@ export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
   const selectedIds = [...selected];
   const activeCount = view.filter.active.length;
   return (
-    <div className="dt-page">
-      <header className="dt-header">
-        <div className="dt-header__title">
-          <h1>Devices</h1>
-          <p className="dt-muted">
+    <div className="fl-page">
+      <PageHeader
+        title="Devices"
+        summary={
+          <>
             <span data-testid="device-count">
               {shown === data.count
                 ? `${countFormat.format(data.count)} devices`
@@ -186,19 +188,11 @@ export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
             </span>
             <span className="dt-header__age">
               updated {formatAge(data.generatedAt, Date.now())}
-              <button
-                type="button"
-                className="dt-icon-button"
-                aria-label="Refresh"
-                title="Refresh"
-                onClick={() => void table.refetch()}
-                disabled={table.isFetching}
-              >
-                {table.isFetching ? <Spinner size={14} /> : <RefreshIcon size={14} />}
-              </button>
+              <RefreshButton query={table} />
             </span>
-          </p>
-        </div>
+          </>
+        }
+      >
         <div className="dt-toolbar">
           <Button
             size="sm"
@@ -227,7 +221,7 @@ export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
             <DownloadIcon size={15} /> Export CSV
           </Button>
         </div>
-      </header>
+      </PageHeader>
 
       {filtersOpen ? (
         <FilterEditor

@@ -1,17 +1,11 @@
-import { isOtaFinal, otaStatusText, type OtaState } from '@fieldlink/domain/ota';
-import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { isOtaFinal, otaStatusText } from '@fieldlink/domain/ota';
+import { Badge } from '../../../components/ui/badge';
 import { useDevice } from '../../../lib/api/get-device';
 import { formatDateTime } from '../../../lib/format-time';
 import { useOtaProgress } from '../../../lib/realtime/use-realtime';
 import { UpdateIcon } from './ota-icons';
+import { otaStateTone } from '../model/ota-tone';
 import './ota.css';
-
-const TONE: Partial<Record<OtaState, BadgeTone>> = {
-  AWAITING_APPROVAL: 'warning',
-  SUCCEEDED: 'success',
-  FAILED: 'danger',
-  CANCELLED: 'neutral',
-};
 
 /**
  * The device's latest OTA update on its dash, live: the state (with the download's progress), the
@@ -30,7 +24,7 @@ export function DeviceOtaStatus({ deviceId, thingName }: { deviceId: string; thi
       <div className="ota-device__body">
         <div className="ota-device__line">
           <strong>Firmware update</strong>
-          <Badge tone={TONE[update.state] ?? 'info'}>{otaStatusText(update)}</Badge>
+          <Badge tone={otaStateTone(update.state)}>{otaStatusText(update)}</Badge>
           {pendingAt !== null && update.state !== 'AWAITING_APPROVAL' && (
             <span className="ota-device__note">awaiting an administrator’s sign-off</span>
           )}

@@ -1,6 +1,6 @@
 import { isFailedItem, OTA_APPROVE_FAILED_MESSAGE } from '@fieldlink/api/ota';
 import { otaStatusText } from '@fieldlink/domain/ota';
-import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { PanelMessage } from '../../../components/ui/panel-message';
@@ -9,14 +9,8 @@ import { showToast } from '../../../lib/app-store/app-store';
 import { formatDateTime } from '../../../lib/format-time';
 import { useOtaPending } from '../api/get-ota-pending';
 import { useOtaApprove } from '../api/post-ota-approve';
+import { otaStateTone } from '../model/ota-tone';
 import './ota.css';
-
-const TONES: Record<string, BadgeTone> = {
-  AWAITING_APPROVAL: 'warning',
-  SUCCEEDED: 'success',
-  FAILED: 'danger',
-  CANCELLED: 'neutral',
-};
 
 /**
  * The administrators' list of devices with a pending OTA update (§6), with Approve per device and for
@@ -99,7 +93,7 @@ export function OtaPendingDialog({ onClose }: { onClose: () => void }) {
                   </td>
                   <td>
                     <div className="ota-pending__command">{device.update.updateCommand}</div>
-                    <Badge tone={TONES[device.update.state] ?? 'info'}>{otaStatusText(device.update)}</Badge>
+                    <Badge tone={otaStateTone(device.update.state)}>{otaStatusText(device.update)}</Badge>
                   </td>
                   <td className="ota-pending__when">
                     <div>{formatDateTime(device.otaPendingSubmittedAt)}</div>

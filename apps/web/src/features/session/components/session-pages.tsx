@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { BrandMark } from '../../../components/ui/brand-mark';
@@ -106,51 +106,64 @@ export function SignoutPage() {
   return <Splash title="Signing out…" />;
 }
 
-/** `/dashAccessDeny`: signed in, but no permission that opens the console. */
-export function DashAccessDenyPage() {
+/** A page that says one thing and offers one way on: access denied, password changed, signed up. */
+function AuthNotice({
+  icon,
+  title,
+  subtitle,
+  to,
+  action,
+}: {
+  icon: ReactNode;
+  title: string;
+  subtitle: string;
+  to: string;
+  action: string;
+}) {
   return (
-    <AuthLayout
-      icon={<LockIcon size={24} />}
-      title="No dashboard access"
-      subtitle="You are signed in, but your user has no permission to view dashboards or accounts. Ask an administrator of your account to grant you access, then sign in again."
-    >
+    <AuthLayout icon={icon} title={title} subtitle={subtitle}>
       <div className="auth__form">
-        <Link to="/signout" className="fl-button fl-button--primary fl-button--block">
-          Sign out
+        <Link to={to} className="fl-button fl-button--primary fl-button--block">
+          {action}
         </Link>
       </div>
     </AuthLayout>
+  );
+}
+
+/** `/dashAccessDeny`: signed in, but no permission that opens the console. */
+export function DashAccessDenyPage() {
+  return (
+    <AuthNotice
+      icon={<LockIcon size={24} />}
+      title="No dashboard access"
+      subtitle="You are signed in, but your user has no permission to view dashboards or accounts. Ask an administrator of your account to grant you access, then sign in again."
+      to="/signout"
+      action="Sign out"
+    />
   );
 }
 
 export function PasswordChangedPage() {
   return (
-    <AuthLayout
+    <AuthNotice
       icon={<CheckCircleIcon size={24} />}
       title="Password changed"
       subtitle="Your password was updated. Sign in with your new password; sessions open elsewhere were signed out."
-    >
-      <div className="auth__form">
-        <Link to="/signin" className="fl-button fl-button--primary fl-button--block">
-          Sign in
-        </Link>
-      </div>
-    </AuthLayout>
+      to="/signin"
+      action="Sign in"
+    />
   );
 }
 
 export function SignedUpPage() {
   return (
-    <AuthLayout
+    <AuthNotice
       icon={<SparkIcon size={24} />}
       title="Welcome aboard"
       subtitle="Your account is ready. Watch your devices live, receive alarms and run reports."
-    >
-      <div className="auth__form">
-        <Link to="/loading" className="fl-button fl-button--primary fl-button--block">
-          Open the console
-        </Link>
-      </div>
-    </AuthLayout>
+      to="/loading"
+      action="Open the console"
+    />
   );
 }

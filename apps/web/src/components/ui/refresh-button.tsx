@@ -1,12 +1,12 @@
-import { Spinner } from '../../../components/ui/spinner';
-import { RefreshIcon } from '../../../components/ui/icons';
+import { RefreshIcon } from './icons';
+import { Spinner } from './spinner';
 
 /** Reads a list again; a spinner while it is being read. */
 export function RefreshButton({ query }: { query: { refetch: () => unknown; isFetching: boolean } }) {
   return (
     <button
       type="button"
-      className="alarms-icon-button"
+      className="fl-icon-button"
       aria-label="Refresh"
       title="Refresh"
       onClick={() => void query.refetch()}
