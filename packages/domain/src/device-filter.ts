@@ -364,15 +364,19 @@ export function compileDeviceFilters(filters: readonly DeviceFilter[], source: F
  * defaults to 0..rowCount-1.
  */
 export function filterRows(filters: readonly DeviceFilter[], source: FilterSource, order: Iterable<number>): number[] {
-  const compiled = compileDeviceFilters(filters, source);
-  const rows: number[] = [];
-  if (compiled.limit === 0) return rows;
-  for (const row of order) {
-    if (!compiled.test(row)) continue;
-    rows.push(row);
-    if (compiled.limit !== null && rows.length >= compiled.limit) break;
+  return Array.from(passingRows(compileDeviceFilters(filters, source), Array.from(order)));
+}
+
+/** The rows of `order` that pass the compiled filters, in that order, cut at the LIMIT. */
+export function passingRows(filter: CompiledDeviceFilter, order: ArrayLike<number>): Int32Array {
+  const limit = filter.limit ?? Number.POSITIVE_INFINITY;
+  const rows = new Int32Array(Math.min(order.length, limit));
+  let shown = 0;
+  for (let i = 0; i < order.length && shown < limit; i += 1) {
+    const row = order[i]!;
+    if (filter.test(row)) rows[shown++] = row;
   }
-  return rows;
+  return rows.subarray(0, shown);
 }
 
 /** What the filters read of one device, for lists of plain objects. */

@@ -1,5 +1,6 @@
 import {
   compileDeviceFilters,
+  passingRows,
   type CompiledDeviceFilter,
   type DeviceFilter,
   type FilterSource,
@@ -193,15 +194,7 @@ export class TableIndex {
     const order = sort ? this.order(sort, context) : this.naturalOrder();
     // Without filters the order is the view; the cached arrays are shared, and never written to.
     if (filter.active.length === 0) return { rows: order, filter, context };
-    const count = this.data.count;
-    const limit = filter.limit ?? Number.POSITIVE_INFINITY;
-    const rows = new Int32Array(Math.min(count, limit));
-    let shown = 0;
-    for (let i = 0; i < count && shown < limit; i += 1) {
-      const row = order[i]!;
-      if (filter.test(row)) rows[shown++] = row;
-    }
-    return { rows: rows.subarray(0, shown), filter, context };
+    return { rows: passingRows(filter, order), filter, context };
   }
 }
 
