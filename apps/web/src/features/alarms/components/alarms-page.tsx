@@ -1,15 +1,13 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import type { AlarmListState, AlarmRecord } from '@fieldlink/api/alarms';
-import { can, type Permission } from '@fieldlink/domain/permissions';
+import { useCan } from '../../../lib/session/use-can';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { AlarmIcon, CheckCircleIcon } from '../../../components/ui/icons';
 import { PageHeader } from '../../../components/ui/page-header';
 import { RefreshButton } from '../../../components/ui/refresh-button';
-import { appStore } from '../../../lib/app-store/app-store';
 import { formatDateTime } from '../../../lib/format-time';
-import { useStore } from '../../../lib/use-store';
 import { useAcknowledgeAlarms } from '../api/acknowledge-alarms';
 import { useAlarms } from '../api/get-alarms';
 import { crossingText, SEVERITY_LABELS, SEVERITY_TONES, STATUS_LABELS, STATUS_TONES } from '../model/alarm-text';
@@ -22,19 +20,14 @@ const STATE_CHOICES: { state: AlarmListState; label: string }[] = [
   { state: 'all', label: 'History' },
 ];
 
-/** True when the signed-in user may acknowledge alarms (ALARM, Alarm Responder). */
-function useCanRespond(): boolean {
-  const session = useStore(appStore, (state) => state.session);
-  return session.isAdmin || can({ permissions: session.permissions as Permission[] }, 'respondToAlarms');
-}
-
 /** /alarms: the alarms of the user's devices, current ones first, with their history and acknowledgement. */
 export function AlarmsPage() {
   const [state, setState] = useState<AlarmListState>('open');
   const [deviceFilter, setDeviceFilter] = useState('');
   const alarms = useAlarms(state);
   const acknowledge = useAcknowledgeAlarms();
-  const canRespond = useCanRespond();
+  // Acknowledging needs ALARM (Alarm Responder).
+  const canRespond = useCan('respondToAlarms');
 
   const devices = useMemo(() => {
     const names = new Map<string, string>();

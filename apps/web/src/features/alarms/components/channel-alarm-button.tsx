@@ -1,13 +1,11 @@
 import { useId, useState } from 'react';
 import type { ChannelAlarm } from '@fieldlink/api/alarms';
 import { ALARM_SEVERITIES, type AlarmSeverity } from '@fieldlink/domain/alarms';
-import { can, type Permission } from '@fieldlink/domain/permissions';
+import { useCan } from '../../../lib/session/use-can';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { AlarmIcon } from '../../../components/ui/icons';
 import { TextField } from '../../../components/ui/text-field';
-import { appStore } from '../../../lib/app-store/app-store';
-import { useStore } from '../../../lib/use-store';
 import { useDeviceAlarms } from '../api/get-device-alarms';
 import { usePutDeviceAlarm } from '../api/put-device-alarm';
 import { alarmConfigOfForm, alarmFormOf, crossingText, SEVERITY_LABELS, type AlarmForm } from '../model/alarm-text';
@@ -27,8 +25,7 @@ export interface ChannelAlarmButtonProps {
 export function ChannelAlarmButton({ deviceId, code, title }: ChannelAlarmButtonProps) {
   const alarms = useDeviceAlarms(deviceId);
   const [open, setOpen] = useState(false);
-  const session = useStore(appStore, (state) => state.session);
-  const canConfigure = session.isAdmin || can({ permissions: session.permissions as Permission[] }, 'configureAlarms');
+  const canConfigure = useCan('configureAlarms');
   const channel = alarms.data?.alarms.find((entry) => entry.config.code === code) ?? null;
   const active = channel?.current?.clearedAt === null;
   const set = channel?.config.enabled === true;

@@ -1,6 +1,6 @@
 import { Suspense, lazy, useMemo, useState } from 'react';
 import type { Device } from '@fieldlink/api/device';
-import { can, type Permission } from '@fieldlink/domain/permissions';
+import { useCan } from '../../../lib/session/use-can';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { BellOffIcon, MapPinIcon, PencilIcon } from '../../../components/ui/icons';
@@ -83,8 +83,7 @@ function PanelCard({
     lastConnection: live?.lastConnection ?? device.lastConnection,
     lastDisconnection: live?.lastDisconnection ?? device.lastDisconnection,
   };
-  const subject = useMemo(() => ({ permissions: session.permissions as Permission[] }), [session.permissions]);
-  const canConfigure = session.isAdmin || can(subject, 'configureDevices');
+  const canConfigure = useCan('configureDevices');
 
   return (
     <div className="device-info__panel fl-card">
