@@ -149,7 +149,9 @@ export function LogChart({
     const muted = cssVar('--fl-muted', '#64748b');
     const grid = cssVar('--fl-border', '#e2e8f0');
     const text = cssVar('--fl-text', '#0f172a');
-    const font = `11px ${cssVar('--fl-font', 'system-ui, sans-serif')}`;
+    const surface = cssVar('--fl-surface', '#ffffff');
+    const family = cssVar('--fl-font', 'system-ui, sans-serif');
+    const font = `11px ${family}`;
     const data: AlignedData[number][] = [logs.x];
     const series: Options['series'] = [{}];
     const bands: NonNullable<Options['bands']> = [];
@@ -209,6 +211,7 @@ export function LogChart({
       });
     });
 
+    // Theme colours are read once per build: markers are drawn again on every live redraw.
     const drawMarkers = (plot: uPlot) => {
       const list = markersRef.current;
       if (!list || list.length === 0) return;
@@ -219,7 +222,7 @@ export function LogChart({
       ctx.beginPath();
       ctx.rect(left, top, w, h);
       ctx.clip();
-      ctx.font = `${600} ${11 * ratio}px ${cssVar('--fl-font', 'system-ui, sans-serif')}`;
+      ctx.font = `600 ${11 * ratio}px ${family}`;
       ctx.textBaseline = 'top';
       for (const marker of list) {
         const px = plot.valToPos(marker.t / 1000, 'x', true);
@@ -241,7 +244,7 @@ export function LogChart({
           ctx.lineTo(px, top + h);
           ctx.stroke();
           if (marker.text && !compact)
-            drawLabel(ctx, marker.text, px + 4 * ratio, top + 4 * ratio, marker.colour, ratio);
+            drawLabel(ctx, marker.text, px + 4 * ratio, top + 4 * ratio, marker.colour, surface, ratio);
           continue;
         }
         const indexList = marker.code ? seriesOf.current.get(marker.code) : undefined;
@@ -254,7 +257,7 @@ export function LogChart({
         const py = plot.valToPos(value, plot.series[seriesIndex]!.scale ?? 'y', true);
         const r = 5 * ratio;
         ctx.fillStyle = marker.colour;
-        ctx.strokeStyle = cssVar('--fl-surface', '#ffffff');
+        ctx.strokeStyle = surface;
         ctx.lineWidth = 1.5 * ratio;
         ctx.beginPath();
         ctx.moveTo(px, py - r);
@@ -271,6 +274,7 @@ export function LogChart({
             px + r + 3 * ratio,
             Math.max(top + 2 * ratio, py - r - 14 * ratio),
             marker.colour,
+            surface,
             ratio,
           );
       }
@@ -416,12 +420,20 @@ function escapeHtml(text: string): string {
 }
 
 /** A label on a pill of the surface colour, so it reads over lines and grid. */
-function drawLabel(ctx: CanvasRenderingContext2D, text: string, x: number, y: number, colour: string, ratio: number) {
+function drawLabel(
+  ctx: CanvasRenderingContext2D,
+  text: string,
+  x: number,
+  y: number,
+  colour: string,
+  surface: string,
+  ratio: number,
+) {
   const label = text.length > 32 ? `${text.slice(0, 31)}…` : text;
   const padding = 3 * ratio;
   const width = ctx.measureText(label).width + padding * 2;
   const height = 15 * ratio;
-  ctx.fillStyle = cssVar('--fl-surface', '#ffffff');
+  ctx.fillStyle = surface;
   ctx.globalAlpha = 0.9;
   ctx.fillRect(x, y, width, height);
   ctx.globalAlpha = 1;

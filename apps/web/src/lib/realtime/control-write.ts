@@ -1,5 +1,6 @@
 import type { LatestValue } from '@fieldlink/api/realtime';
 import { setpointIndexFromWidgetName } from '@fieldlink/domain/channels';
+import { isOnValue } from '@fieldlink/domain/widget-values';
 import type { SetpointStatus } from './realtime-store';
 
 /**
@@ -66,7 +67,7 @@ export function controlReading(
   const setpointWins =
     observed !== null && (!latest || observed.latestTAtArrival === null || latest.t <= observed.latestTAtArrival);
   if (observed && setpointWins) return { value: observed.status.value, isOn: observed.status.state === 'on' };
-  if (latest) return { value: latest.value, isOn: latest.value !== 0 };
+  if (latest) return { value: latest.value, isOn: isOnValue(latest.value) };
   return null;
 }
 

@@ -3,8 +3,8 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { InlineAlert } from '../../../components/ui/inline-alert';
 import { TextField } from '../../../components/ui/text-field';
-import { serverErrorMessage } from '../../../lib/api-client';
 import { normaliseSceneName } from '@fieldlink/domain/widgets';
+import { useDialogAction } from '../hooks/use-dialog-action';
 import { SCENE_NAME_MAX, sceneNameError } from '../model/scenes';
 
 /** Name a new scene or rename one. `onSubmit` rejects with the server's error, shown in the dialog. */
@@ -23,8 +23,7 @@ export function SceneNameDialog({
 }) {
   const [name, setName] = useState(initialName);
   const [touched, setTouched] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
+  const { busy, serverError, run } = useDialogAction(onClose);
   const error = sceneNameError(name);
   const unchanged = initialName !== '' && normaliseSceneName(name) === normaliseSceneName(initialName);
 
@@ -33,15 +32,7 @@ export function SceneNameDialog({
     setTouched(true);
     if (error || busy) return;
     if (unchanged) return onClose();
-    setBusy(true);
-    setServerError(null);
-    try {
-      await onSubmit(normaliseSceneName(name));
-      onClose();
-    } catch (failure) {
-      setServerError(serverErrorMessage(failure));
-      setBusy(false);
-    }
+    await run(() => onSubmit(normaliseSceneName(name)));
   };
 
   return (
@@ -96,19 +87,8 @@ export function ConfirmDeleteDialog({
   onConfirm: () => Promise<unknown>;
   onClose: () => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
-  const confirm = async () => {
-    setBusy(true);
-    setServerError(null);
-    try {
-      await onConfirm();
-      onClose();
-    } catch (failure) {
-      setServerError(serverErrorMessage(failure));
-      setBusy(false);
-    }
-  };
+  const { busy, serverError, run } = useDialogAction(onClose);
+  const confirm = () => run(onConfirm);
   return (
     <Dialog
       title={title}

@@ -6,15 +6,18 @@ import { CloseIcon, PlusIcon } from '../../../components/ui/icons';
 import { InlineAlert } from '../../../components/ui/inline-alert';
 import { TextField } from '../../../components/ui/text-field';
 import { groupTrail, listDevices } from '../../../lib/account-tree';
-import { serverErrorMessage } from '../../../lib/api-client';
+import { useDialogAction } from '../hooks/use-dialog-action';
 import { deviceChannelName, type DeviceIndex } from '../model/resolve-channels';
 import {
   ARC_SEGMENTS_MAX,
+  COLOUR_MAX,
   draftOfForm,
   formOfDraft,
   hasErrors,
+  NAME_MAX,
   parseNumber,
   rowKey,
+  UNITS_MAX,
   validateWidgetForm,
   type ChannelRow,
   type WidgetForm,
@@ -60,8 +63,7 @@ export function WidgetEditorDialog({
   });
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [attempted, setAttempted] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
+  const { busy, serverError, run } = useDialogAction(onClose);
   const errors = useMemo(() => validateWidgetForm(form, definition), [form, definition]);
   const invalid = hasErrors(errors);
   const shown = (field: string) => attempted || touched.has(field);
@@ -87,15 +89,7 @@ export function WidgetEditorDialog({
     event.preventDefault();
     setAttempted(true);
     if (invalid || busy) return;
-    setBusy(true);
-    setServerError(null);
-    try {
-      await onSave(draftOfForm(form, definition));
-      onClose();
-    } catch (failure) {
-      setServerError(serverErrorMessage(failure));
-      setBusy(false);
-    }
+    await run(() => onSave(draftOfForm(form, definition)));
   };
 
   return (
@@ -140,7 +134,7 @@ export function WidgetEditorDialog({
             data-testid="widget-name"
             value={inherits ? inheritedName : form.draft.name}
             disabled={inherits}
-            maxLength={140}
+            maxLength={NAME_MAX}
             autoComplete="off"
             placeholder={inherits ? 'Taken from the channel' : undefined}
             aria-invalid={shown('name') && errors.name ? true : undefined}
@@ -257,6 +251,7 @@ export function WidgetEditorDialog({
                   data-testid="widget-units"
                   value={form.draft.units ?? ''}
                   placeholder="°C, bar, L/min…"
+                  maxLength={UNITS_MAX}
                   autoComplete="off"
                   aria-invalid={errors.units ? true : undefined}
                   hint={errors.units ? <FieldError>{errors.units}</FieldError> : undefined}
@@ -492,7 +487,7 @@ function ColourField({
           value={value}
           placeholder="Default"
           autoComplete="off"
-          maxLength={40}
+          maxLength={COLOUR_MAX}
           onChange={(event) => onChange(event.target.value)}
         />
       </div>

@@ -5,6 +5,7 @@ import {
   gridMinWidth,
   normaliseGridLayout,
   type GridBreakpoint,
+  type GridLayoutItem,
 } from '@fieldlink/domain/widgets';
 
 /**
@@ -17,16 +18,8 @@ import {
 /** Container widths (px) where each breakpoint starts: the grid library's defaults. */
 export const GRID_BREAKPOINT_WIDTHS: Record<GridBreakpoint, number> = { lg: 1200, md: 996, sm: 768, xs: 480, xxs: 0 };
 
-/** A layout item as the grid takes it. */
-export interface LayoutItem {
-  i: string;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  minH?: number;
-  minW?: number;
-}
+/** A layout item as the grid takes it: the domain's item without the stored-only flags. */
+export type LayoutItem = Omit<GridLayoutItem, 'static' | 'moved'>;
 
 export type SceneLayouts = Partial<Record<GridBreakpoint, LayoutItem[]>>;
 

@@ -19,6 +19,7 @@ import type { ResolvedChannel, WidgetDefinition, WidgetViewProps } from './widge
 import { ButtonEditor, SprayZoneEditor } from './widget-editors';
 import {
   formatValue,
+  PickerIcon,
   onOffColours,
   themeColour,
   unitsOf,
@@ -319,15 +320,7 @@ const ManualSprayView = memo(function ManualSprayView({ widget, channels, readOn
 
 function UpDownIcon() {
   return (
-    <svg
-      viewBox="0 0 48 32"
-      width="48"
-      height="32"
-      aria-hidden="true"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-    >
+    <PickerIcon fill="none" stroke="currentColor" strokeWidth="2">
       <circle cx="9" cy="16" r="6" />
       <path d="M6 16h6" />
       <circle cx="39" cy="16" r="6" />
@@ -335,13 +328,13 @@ function UpDownIcon() {
       <text x="24" y="21" fontSize="12" fontWeight="700" textAnchor="middle" fill="currentColor" stroke="none">
         21
       </text>
-    </svg>
+    </PickerIcon>
   );
 }
 
 function ButtonIcon() {
   return (
-    <svg viewBox="0 0 48 32" width="48" height="32" aria-hidden="true">
+    <PickerIcon>
       <circle cx="24" cy="16" r="12" fill="currentColor" />
       <path
         d="M24 10v6M20.5 12.5a5 5 0 1 0 7 0"
@@ -350,42 +343,42 @@ function ButtonIcon() {
         strokeWidth="2"
         strokeLinecap="round"
       />
-    </svg>
+    </PickerIcon>
   );
 }
 
 function SwitchIcon() {
   return (
-    <svg viewBox="0 0 48 32" width="48" height="32" aria-hidden="true">
+    <PickerIcon>
       <rect x="8" y="8" width="32" height="16" rx="8" fill="currentColor" />
       <circle cx="32" cy="16" r="6" fill="var(--fl-surface, #fff)" />
-    </svg>
+    </PickerIcon>
   );
 }
 
 function SliderIcon() {
   return (
-    <svg viewBox="0 0 48 32" width="48" height="32" aria-hidden="true" fill="currentColor">
+    <PickerIcon fill="currentColor">
       <rect x="6" y="14.5" width="36" height="3" rx="1.5" fillOpacity=".3" />
       <rect x="6" y="14.5" width="20" height="3" rx="1.5" />
       <circle cx="26" cy="16" r="5" />
-    </svg>
+    </PickerIcon>
   );
 }
 
 function SliderVerticalIcon() {
   return (
-    <svg viewBox="0 0 48 32" width="48" height="32" aria-hidden="true" fill="currentColor">
+    <PickerIcon fill="currentColor">
       <rect x="22.5" y="3" width="3" height="26" rx="1.5" fillOpacity=".3" />
       <rect x="22.5" y="14" width="3" height="15" rx="1.5" />
       <circle cx="24" cy="14" r="5" />
-    </svg>
+    </PickerIcon>
   );
 }
 
 function SprayIcon() {
   return (
-    <svg viewBox="0 0 48 32" width="48" height="32" aria-hidden="true" fill="currentColor">
+    <PickerIcon fill="currentColor">
       <path d="M19 3h10v6l-2 4h-6l-2-4z" />
       <circle cx="24" cy="18" r="1.6" />
       <circle cx="18" cy="22" r="1.6" />
@@ -393,7 +386,7 @@ function SprayIcon() {
       <circle cx="14" cy="28" r="1.6" />
       <circle cx="24" cy="27" r="1.6" />
       <circle cx="34" cy="28" r="1.6" />
-    </svg>
+    </PickerIcon>
   );
 }
 

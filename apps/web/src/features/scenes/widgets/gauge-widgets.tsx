@@ -15,6 +15,7 @@ import { CompassEditor } from './widget-editors';
 import {
   arcPath,
   formatValue,
+  PickerIcon,
   polar,
   themeColour,
   unitsOf,
@@ -259,51 +260,51 @@ const BatteryView = memo(function BatteryView({ widget, channels }: WidgetViewPr
 
 function RadialIcon() {
   return (
-    <svg viewBox="0 0 48 32" width="48" height="32" aria-hidden="true" fill="none" strokeLinecap="round">
+    <PickerIcon fill="none" strokeLinecap="round">
       <path d="M9 27a16 16 0 1 1 30 0" stroke="currentColor" strokeOpacity=".3" strokeWidth="4" />
       <path d="M9 27a16 16 0 0 1 22-19" stroke="currentColor" strokeWidth="4" />
-    </svg>
+    </PickerIcon>
   );
 }
 
 function CompassIcon() {
   return (
-    <svg viewBox="0 0 48 32" width="48" height="32" aria-hidden="true" fill="none">
+    <PickerIcon fill="none">
       <circle cx="24" cy="16" r="13" stroke="currentColor" strokeWidth="2" />
       <path d="M24 5l4 11h-8z" fill="currentColor" />
       <path d="M24 27l4-11h-8z" fill="currentColor" fillOpacity=".35" />
-    </svg>
+    </PickerIcon>
   );
 }
 
 function FanIcon() {
   return (
-    <svg viewBox="0 0 48 32" width="48" height="32" aria-hidden="true" fill="currentColor">
+    <PickerIcon fill="currentColor">
       <circle cx="24" cy="16" r="14" fill="none" stroke="currentColor" strokeWidth="2" />
       {[0, 90, 180, 270].map((deg) => (
         <path key={deg} d="M24 16c-3-4-2-10 2-10s3 6-2 10z" transform={`rotate(${deg} 24 16)`} />
       ))}
-    </svg>
+    </PickerIcon>
   );
 }
 
 function SignalIcon() {
   return (
-    <svg viewBox="0 0 48 32" width="48" height="32" aria-hidden="true" fill="currentColor">
+    <PickerIcon fill="currentColor">
       {[0, 1, 2, 3].map((i) => (
         <rect key={i} x={12 + i * 7} y={24 - i * 6} width="5" height={6 + i * 6} rx="1" fillOpacity={i < 3 ? 1 : 0.3} />
       ))}
-    </svg>
+    </PickerIcon>
   );
 }
 
 function BatteryIcon() {
   return (
-    <svg viewBox="0 0 48 32" width="48" height="32" aria-hidden="true">
+    <PickerIcon>
       <rect x="8" y="9" width="29" height="15" rx="3" fill="none" stroke="currentColor" strokeWidth="2" />
       <rect x="38" y="13" width="3" height="7" rx="1" fill="currentColor" />
       <rect x="11" y="12" width="17" height="9" rx="1" fill="currentColor" />
-    </svg>
+    </PickerIcon>
   );
 }
 

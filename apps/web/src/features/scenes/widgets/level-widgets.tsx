@@ -3,7 +3,15 @@ import type { Widget } from '@fieldlink/api/scenes';
 import { arcSegmentBands, valueFraction } from '@fieldlink/domain/widget-values';
 import { widgetRole } from '@fieldlink/domain/widgets';
 import type { WidgetDefinition, WidgetViewProps } from './widget-definition';
-import { formatValue, themeColour, unitsOf, useChannelReading, valueColour, WidgetBody } from './widget-kit';
+import {
+  formatValue,
+  PickerIcon,
+  themeColour,
+  unitsOf,
+  useChannelReading,
+  valueColour,
+  WidgetBody,
+} from './widget-kit';
 
 /** Levels filled along a scale: tanks, the conical fermenter, thermometer, vertical and progress bars. */
 
@@ -278,47 +286,47 @@ const ProgressBarView = memo(function ProgressBarView({ widget, channels }: Widg
 
 function TankIcon() {
   return (
-    <svg viewBox="0 0 48 32" width="48" height="32" aria-hidden="true">
+    <PickerIcon>
       <path d="M15 6a9 3 0 0 1 18 0v20a9 3 0 0 1-18 0z" fill="none" stroke="currentColor" strokeWidth="2" />
       <path d="M16 15h16v11a8 2.5 0 0 1-16 0z" fill="currentColor" />
-    </svg>
+    </PickerIcon>
   );
 }
 
 function TankConicalIcon() {
   return (
-    <svg viewBox="0 0 48 32" width="48" height="32" aria-hidden="true">
+    <PickerIcon>
       <path d="M15 6q0-3 9-3t9 3v13l-7 9h-4l-7-9z" fill="none" stroke="currentColor" strokeWidth="2" />
       <path d="M16 13h16v6l-6.5 8h-3L16 19z" fill="currentColor" />
-    </svg>
+    </PickerIcon>
   );
 }
 
 function ThermIcon() {
   return (
-    <svg viewBox="0 0 48 32" width="48" height="32" aria-hidden="true">
+    <PickerIcon>
       <path d="M21 5a3 3 0 0 1 6 0v15a6 6 0 1 1-6 0z" fill="none" stroke="currentColor" strokeWidth="2" />
       <circle cx="24" cy="24" r="3.5" fill="currentColor" />
       <rect x="23" y="11" width="2" height="12" fill="currentColor" />
-    </svg>
+    </PickerIcon>
   );
 }
 
 function VerticalBarIcon() {
   return (
-    <svg viewBox="0 0 48 32" width="48" height="32" aria-hidden="true" fill="currentColor">
+    <PickerIcon fill="currentColor">
       <rect x="18" y="3" width="12" height="26" rx="2" fillOpacity=".3" />
       <rect x="18" y="12" width="12" height="17" rx="2" />
-    </svg>
+    </PickerIcon>
   );
 }
 
 function ProgressBarIcon() {
   return (
-    <svg viewBox="0 0 48 32" width="48" height="32" aria-hidden="true" fill="currentColor">
+    <PickerIcon fill="currentColor">
       <rect x="5" y="13" width="38" height="7" rx="3.5" fillOpacity=".3" />
       <rect x="5" y="13" width="24" height="7" rx="3.5" />
-    </svg>
+    </PickerIcon>
   );
 }
 

@@ -6,16 +6,16 @@ import {
   isOnValue,
   originalGravityOf,
 } from '@fieldlink/domain/widget-values';
-import { isChannelStale } from '@fieldlink/domain/staleness';
 import { widgetRole } from '@fieldlink/domain/widgets';
 import { formatAge, formatDateTime } from '../../../lib/format-time';
 import { useNow } from '../../../lib/clock';
-import { useDeviceConfig } from '../../../lib/realtime/use-realtime';
+import { widgetTitle } from '../model/resolve-channels';
 import type { ResolvedChannel, WidgetDefinition, WidgetViewProps } from './widget-definition';
 import { IndicatorEditor, OriginalGravityEditor } from './widget-editors';
 import {
   ClockGlyph,
   formatValue,
+  PickerIcon,
   onOffColours,
   unitsOf,
   useChannelReading,
@@ -37,7 +37,10 @@ const ValueView = memo(function ValueView({ widget, channels }: WidgetViewProps)
         <span className="wv-big__number">{formatValue(value)}</span>
         {units && <span className="wv-big__unit">{units}</span>}
       </div>
-      {channels[0] && <div className="wv-big__caption">{channels[0].name}</div>}
+      {/* The channel's name, unless the frame's title already says it. */}
+      {channels[0] && channels[0].name !== widgetTitle(widget, channels) && (
+        <div className="wv-big__caption">{channels[0].name}</div>
+      )}
     </WidgetBody>
   );
 });
@@ -113,13 +116,10 @@ const IndicatorView = memo(function IndicatorView({ widget, channels }: WidgetVi
 });
 
 const LagTimeView = memo(function LagTimeView({ channels }: WidgetViewProps) {
-  const channel = channels[0];
-  const { latest, status } = useChannelReading(channel);
-  const config = useDeviceConfig(channel?.thingName ?? '');
+  const { latest, status } = useChannelReading(channels[0]);
+  // The shared clock moves the age on; the reading already says whether the value is stale.
   const now = useNow();
-  const stale =
-    latest !== undefined &&
-    isChannelStale({ lastT: latest.t, uploadInterval: config?.uploadInterval, logInterval: config?.logInterval, now });
+  const stale = status === 'stale';
   return (
     // The lag is this widget's value: its own stale look replaces the shared flag.
     <WidgetBody status={status === 'stale' ? 'live' : status} className={`wv-lag${stale ? ' is-late' : ''}`}>
@@ -212,86 +212,70 @@ const BrewSummaryView = memo(function BrewSummaryView({ channels }: WidgetViewPr
 
 function ValueIcon() {
   return (
-    <svg viewBox="0 0 48 32" width="48" height="32" aria-hidden="true">
+    <PickerIcon>
       <text x="24" y="22" fontSize="16" fontWeight="700" textAnchor="middle" fill="currentColor">
         42.7
       </text>
-    </svg>
+    </PickerIcon>
   );
 }
 
 function TextAndNumberIcon() {
   return (
-    <svg viewBox="0 0 48 32" width="48" height="32" aria-hidden="true" fill="currentColor">
+    <PickerIcon fill="currentColor">
       <rect x="6" y="8" width="18" height="4" rx="2" fillOpacity=".4" />
       <rect x="30" y="7" width="12" height="6" rx="2" />
       <rect x="6" y="20" width="14" height="4" rx="2" fillOpacity=".4" />
       <rect x="30" y="19" width="12" height="6" rx="2" />
-    </svg>
+    </PickerIcon>
   );
 }
 
 function IndicatorIcon() {
   return (
-    <svg viewBox="0 0 48 32" width="48" height="32" aria-hidden="true">
+    <PickerIcon>
       <circle cx="24" cy="16" r="12" fill="currentColor" fillOpacity=".2" />
       <circle cx="24" cy="16" r="7" fill="currentColor" />
-    </svg>
+    </PickerIcon>
   );
 }
 
 function LagTimeIcon() {
   return (
-    <svg
-      viewBox="0 0 48 32"
-      width="48"
-      height="32"
-      aria-hidden="true"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-    >
+    <PickerIcon fill="none" stroke="currentColor" strokeWidth="2">
       <circle cx="24" cy="16" r="11" />
       <path d="M24 9v7l5 3" strokeLinecap="round" />
-    </svg>
+    </PickerIcon>
   );
 }
 
 function CustomTextIcon() {
   return (
-    <svg viewBox="0 0 48 32" width="48" height="32" aria-hidden="true">
+    <PickerIcon>
       <text x="24" y="23" fontSize="20" fontWeight="700" textAnchor="middle" fill="currentColor">
         Aa
       </text>
-    </svg>
+    </PickerIcon>
   );
 }
 
 function GravityIcon() {
   return (
-    <svg
-      viewBox="0 0 48 32"
-      width="48"
-      height="32"
-      aria-hidden="true"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-    >
+    <PickerIcon fill="none" stroke="currentColor" strokeWidth="2">
       <path d="M20 3h8M22 3v6l-6 18a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2l-6-18V3" strokeLinejoin="round" />
       <path d="M18 21h12" />
-    </svg>
+    </PickerIcon>
   );
 }
 
 function BrewSummaryIcon() {
   return (
-    <svg viewBox="0 0 48 32" width="48" height="32" aria-hidden="true">
+    <PickerIcon>
       <path d="M8 6q0-3 5-3t5 3v12l-3.5 6h-3L8 18z" fill="currentColor" />
       <rect x="23" y="7" width="18" height="3" rx="1.5" fill="currentColor" fillOpacity=".5" />
       <rect x="23" y="14" width="14" height="3" rx="1.5" fill="currentColor" fillOpacity=".5" />
       <rect x="23" y="21" width="16" height="3" rx="1.5" fill="currentColor" fillOpacity=".5" />
-    </svg>
+    </PickerIcon>
   );
 }
 

@@ -6,6 +6,7 @@ import {
   SPRAY_ZONES,
   sprayZoneOf,
 } from '@fieldlink/domain/widget-values';
+import { TextField } from '../../../components/ui/text-field';
 import type { WidgetEditorProps } from './widget-definition';
 
 /**
@@ -31,34 +32,24 @@ function NumberField({
   max?: number;
   onCommit: (value: number | null) => void;
 }) {
-  const id = useId();
   const [text, setText] = useState(value === null ? '' : String(value));
   return (
-    <div className="fl-field">
-      <label className="fl-field__label" htmlFor={id}>
-        {label}
-      </label>
-      <input
-        id={id}
-        className="fl-input"
-        type="number"
-        inputMode="decimal"
-        step={step}
-        min={min}
-        max={max}
-        value={text}
-        aria-describedby={`${id}-hint`}
-        onChange={(event) => {
-          setText(event.target.value);
-          const number = Number(event.target.value);
-          if (event.target.value.trim() === '') onCommit(null);
-          else if (Number.isFinite(number)) onCommit(number);
-        }}
-      />
-      <span id={`${id}-hint`} className="fl-field__hint">
-        {hint}
-      </span>
-    </div>
+    <TextField
+      label={label}
+      hint={hint}
+      type="number"
+      inputMode="decimal"
+      step={step}
+      min={min}
+      max={max}
+      value={text}
+      onChange={(event) => {
+        setText(event.target.value);
+        const number = Number(event.target.value);
+        if (event.target.value.trim() === '') onCommit(null);
+        else if (Number.isFinite(number)) onCommit(number);
+      }}
+    />
   );
 }
 

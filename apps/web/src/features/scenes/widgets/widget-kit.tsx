@@ -1,4 +1,4 @@
-import { useEffect, useReducer, type ReactNode } from 'react';
+import { useEffect, useReducer, type ReactNode, type SVGProps } from 'react';
 import type { LatestValue } from '@fieldlink/api/realtime';
 import { isChannelStale, staleAfterSeconds } from '@fieldlink/domain/staleness';
 import { arcSegmentColor, formatWidgetNumber } from '@fieldlink/domain/widget-values';
@@ -179,6 +179,15 @@ export function WriteError({ message, onDismiss }: { message: string | null; onD
         ×
       </button>
     </p>
+  );
+}
+
+/** The shell of a type's preview in the add-widget picker: a 48 × 32 drawing coloured by currentColor. */
+export function PickerIcon({ children, ...props }: SVGProps<SVGSVGElement>) {
+  return (
+    <svg viewBox="0 0 48 32" width="48" height="32" aria-hidden="true" {...props}>
+      {children}
+    </svg>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useId, useMemo, useState } from 'react';
 import type { Annotation, YAxis } from '@fieldlink/api/scenes';
-import { chartColour, widgetChannelKey } from '@fieldlink/domain/chart';
+import { chartColour, fixedAxisRange, widgetChannelKey } from '@fieldlink/domain/chart';
 import { PLOT_LINE_COLOR } from '@fieldlink/domain/widgets';
 import { Button } from '../../../../components/ui/button';
 import { PlusIcon, TrashIcon } from '../../../../components/ui/icons';
@@ -8,6 +8,7 @@ import { TextField } from '../../../../components/ui/text-field';
 import { useAccount } from '../../../../lib/api/get-account';
 import { formatDateTime } from '../../../../lib/format-time';
 import { indexDevices, resolveChannels } from '../../model/resolve-channels';
+import { parseNumber } from '../../model/widget-form';
 import type { WidgetEditorProps } from '../widget-definition';
 import { channelLabel, spansDevices } from './chart-model';
 import './chart-editors.css';
@@ -15,25 +16,25 @@ import './chart-editors.css';
 /** The draft's channels with their names, keyed `{deviceId}:{code}` as y axes name them. */
 function useDraftChannels(draft: WidgetEditorProps['draft']) {
   const account = useAccount();
+  // The tree is indexed once, not again on every keystroke of the editor.
+  const devices = useMemo(() => indexDevices(account.data?.accounts ?? []), [account.data]);
   return useMemo(() => {
-    const resolved = resolveChannels(draft, indexDevices(account.data?.accounts ?? []));
+    const resolved = resolveChannels(draft, devices);
     const many = spansDevices(resolved);
     return resolved.map((channel, index) => ({
       key: widgetChannelKey(channel.deviceId, channel.code),
+      deviceId: channel.deviceId,
+      code: channel.code,
       label: channelLabel(channel, many),
       colour: chartColour(index),
     }));
-  }, [draft, account.data]);
+  }, [draft, devices]);
 }
 
 const NEW_AXIS: YAxis = { channels: [], name: '', units: '', isDedicated: false, hasFixRange: false };
 
-/** A number input's value, or undefined while it is empty or not a number. */
-function parseNumber(text: string): number | undefined {
-  if (text.trim() === '') return undefined;
-  const value = Number(text);
-  return Number.isFinite(value) ? value : undefined;
-}
+/** A number input's value, or undefined (no bound) while it is empty or not a number. */
+const axisBound = (text: string) => parseNumber(text) ?? undefined;
 
 /**
  * The y axes of a chart widget (§3 yAxis): name, units, the channels each carries, dedicated (its own
@@ -86,7 +87,7 @@ function AxisCard({
   onRemove: () => void;
 }) {
   const id = useId();
-  const rangeInvalid = axis.hasFixRange && !(axis.min !== undefined && axis.max !== undefined && axis.min < axis.max);
+  const rangeInvalid = axis.hasFixRange && fixedAxisRange(axis) === null;
   return (
     <fieldset className="chart-editor__card">
       <legend className="chart-editor__card-title">
@@ -159,7 +160,7 @@ function AxisCard({
             inputMode="decimal"
             value={axis.min ?? ''}
             aria-invalid={rangeInvalid}
-            onChange={(e) => onChange({ min: parseNumber(e.target.value) })}
+            onChange={(e) => onChange({ min: axisBound(e.target.value) })}
           />
           <TextField
             label="Maximum"
@@ -170,7 +171,7 @@ function AxisCard({
             hint={
               rangeInvalid ? 'The minimum must be below the maximum; until then the range follows the data.' : undefined
             }
-            onChange={(e) => onChange({ max: parseNumber(e.target.value) })}
+            onChange={(e) => onChange({ max: axisBound(e.target.value) })}
           />
         </div>
       )}
@@ -190,6 +191,7 @@ function toLocalInput(t: number): string {
  * #CA9D43 by default) and channel notes, listed by time; each can be removed.
  */
 export function AnnotationsEditor({ draft, onChange }: WidgetEditorProps) {
+  const id = useId();
   const channels = useDraftChannels(draft);
   const [at, setAt] = useState(() => toLocalInput(Date.now()));
   const [text, setText] = useState('');
@@ -201,17 +203,15 @@ export function AnnotationsEditor({ draft, onChange }: WidgetEditorProps) {
   const add = () => {
     if (!valid) return;
     const channel = channels.find((c) => c.key === target);
-    const [deviceId, ...code] = target.split(':');
-    const annotation: Annotation =
-      channel && deviceId
-        ? {
-            kind: 'channel',
-            text: text.trim(),
-            timestamp: when,
-            color: colour,
-            channel: { deviceId, code: code.join(':') },
-          }
-        : { kind: 'plotLine', text: text.trim(), timestamp: when, color: colour };
+    const annotation: Annotation = channel
+      ? {
+          kind: 'channel',
+          text: text.trim(),
+          timestamp: when,
+          color: colour,
+          channel: { deviceId: channel.deviceId, code: channel.code },
+        }
+      : { kind: 'plotLine', text: text.trim(), timestamp: when, color: colour };
     onChange({ ...draft, annotations: [...draft.annotations, annotation].sort((a, b) => a.timestamp - b.timestamp) });
     setText('');
   };
@@ -232,15 +232,10 @@ export function AnnotationsEditor({ draft, onChange }: WidgetEditorProps) {
       </div>
       <div className="chart-editor__row chart-editor__row--add">
         <div className="fl-field">
-          <label className="fl-field__label" htmlFor="annotation-target">
+          <label className="fl-field__label" htmlFor={`${id}-target`}>
             On
           </label>
-          <select
-            id="annotation-target"
-            className="fl-select"
-            value={target}
-            onChange={(e) => setTarget(e.target.value)}
-          >
+          <select id={`${id}-target`} className="fl-select" value={target} onChange={(e) => setTarget(e.target.value)}>
             <option value="">Every channel (plot line)</option>
             {channels.map((channel) => (
               <option key={channel.key} value={channel.key}>
@@ -250,10 +245,10 @@ export function AnnotationsEditor({ draft, onChange }: WidgetEditorProps) {
           </select>
         </div>
         <div className="fl-field chart-editor__colour">
-          <label className="fl-field__label" htmlFor="annotation-colour">
+          <label className="fl-field__label" htmlFor={`${id}-colour`}>
             Colour
           </label>
-          <input id="annotation-colour" type="color" value={colour} onChange={(e) => setColour(e.target.value)} />
+          <input id={`${id}-colour`} type="color" value={colour} onChange={(e) => setColour(e.target.value)} />
         </div>
         <Button size="sm" variant="primary" onClick={add} disabled={!valid || draft.annotations.length >= 200}>
           <PlusIcon size={15} /> Add

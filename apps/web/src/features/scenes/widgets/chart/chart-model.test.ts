@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { DeviceLogsAnswer } from '@fieldlink/api/device-logs';
 import { chartAxisLayout } from '@fieldlink/domain/chart';
 import type { ResolvedChannel } from '../widget-definition';
-import { alignWidgetLogs, chartCsv, chartLines, chartMarkers, csvFileName, deviceLogRequests } from './chart-model';
+import {
+  alignWidgetLogs,
+  channelsByDevice,
+  chartCsv,
+  chartLines,
+  chartMarkers,
+  csvFileName,
+  deviceLogRequests,
+} from './chart-model';
 
 const channel = (
   deviceId: string,
@@ -35,6 +43,13 @@ describe('chart widget model', () => {
     expect(deviceLogRequests([...CHANNELS, channel('gone', 'c1', 'Old', null)], window)).toEqual([
       { deviceId: 'a', channels: ['t1', 'c2'], ...window },
       { deviceId: 'b', channels: ['p1'], ...window },
+    ]);
+  });
+
+  it('groups channel codes by device for the table widget too: once each, gone devices left out', () => {
+    expect(channelsByDevice([...CHANNELS, CHANNELS[0]!, channel('gone', 'c1', 'Old', null)])).toEqual([
+      { deviceId: 'a', codes: ['t1', 'c2'] },
+      { deviceId: 'b', codes: ['p1'] },
     ]);
   });
 

@@ -35,11 +35,8 @@ export function chartLines(
   });
 }
 
-/** One `GET /device-logs` per device: the device's channels of the widget, in the widget's order. */
-export function deviceLogRequests(
-  channels: readonly ResolvedChannel[],
-  window: { start: number; end: number; binCount: number },
-): DeviceLogsRequest[] {
+/** The widget's channel codes per device still in the caller's tree, each once, in the widget's order. */
+export function channelsByDevice(channels: readonly ResolvedChannel[]): { deviceId: string; codes: string[] }[] {
   const byDevice = new Map<string, string[]>();
   for (const channel of channels) {
     // A device gone from the caller's tree would answer 404: it is not asked.
@@ -48,7 +45,15 @@ export function deviceLogRequests(
     if (!codes.includes(channel.code)) codes.push(channel.code);
     byDevice.set(channel.deviceId, codes);
   }
-  return [...byDevice].map(([deviceId, codes]) => ({ deviceId, channels: codes, ...window }));
+  return [...byDevice].map(([deviceId, codes]) => ({ deviceId, codes }));
+}
+
+/** One `GET /device-logs` per device: the device's channels of the widget, in the widget's order. */
+export function deviceLogRequests(
+  channels: readonly ResolvedChannel[],
+  window: { start: number; end: number; binCount: number },
+): DeviceLogsRequest[] {
+  return channelsByDevice(channels).map(({ deviceId, codes }) => ({ deviceId, channels: codes, ...window }));
 }
 
 /** The answers of the per-device calls on one time axis, a series per widget channel in order. */

@@ -45,15 +45,6 @@ function primaryColour(): string {
 const LEGEND_MIN_HEIGHT = 150;
 const OVERVIEW_HEIGHT = 54;
 
-/** Channels by a stable key, so a parent handing a new array each render does not rebuild the chart. */
-function useStableChannels(channels: readonly ResolvedChannel[]): readonly ResolvedChannel[] {
-  const key = channels
-    .map((c) => `${c.deviceId}\u0000${c.code}\u0000${c.thingName}\u0000${c.name}\u0000${c.deviceName}`)
-    .join('\u0001');
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  return useMemo(() => channels, [key]);
-}
-
 /** The answers of per-device calls by device id, once every call answered; stable while they are. */
 function useAnswers(
   queries: readonly { data?: DeviceLogsAnswer | undefined; dataUpdatedAt: number }[],
@@ -100,11 +91,12 @@ function liveFeed(logs: AlignedLogs, channels: readonly ResolvedChannel[], range
   };
 }
 
-export function ChartView({ widget, channels: given, width, height }: WidgetViewProps) {
-  const channels = useStableChannels(given);
+// `channels` keeps its identity while its content does (the scene grid sees to it), so it can be a
+// memo dependency as it is.
+export function ChartView({ widget, channels, width, height }: WidgetViewProps) {
   const [span, setSpan] = useState<Span>(() => lastSpan(DEFAULT_CHART_RANGE_MS));
   const [hidden, setHidden] = useState<ReadonlySet<string>>(
-    () => new Set(given.filter((c) => !c.legendVisibility).map((c) => widgetChannelKey(c.deviceId, c.code))),
+    () => new Set(channels.filter((c) => !c.legendVisibility).map((c) => widgetChannelKey(c.deviceId, c.code))),
   );
   const [overview, setOverview] = useState(false);
 

@@ -11,7 +11,7 @@ import { addLiveSample, type AlignedLogs } from '../../../../components/charts/c
 import { downloadCsv } from '../../../../lib/download-csv';
 import type { ResolvedChannel, WidgetViewProps } from '../widget-definition';
 import { CsvButton, WidgetMessage, WidgetToolbar } from '../chart/chart-controls';
-import { channelLabel, csvFileName, spansDevices } from '../chart/chart-model';
+import { channelLabel, channelsByDevice, csvFileName, spansDevices } from '../chart/chart-model';
 import { alignTableLogs, fetchTableLogs, rowTime, rowValue, tableCsv } from './table-model';
 import './table-widget.css';
 
@@ -21,34 +21,14 @@ const OVERSCAN = 6;
 
 const valueFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 4 });
 
-interface DeviceTable {
-  deviceId: string;
-  codes: string[];
-}
-
-function deviceTables(channels: readonly ResolvedChannel[]): DeviceTable[] {
-  const byDevice = new Map<string, string[]>();
-  for (const channel of channels) {
-    if (channel.thingName === null) continue;
-    const codes = byDevice.get(channel.deviceId) ?? [];
-    if (!codes.includes(channel.code)) codes.push(channel.code);
-    byDevice.set(channel.deviceId, codes);
-  }
-  return [...byDevice].map(([deviceId, codes]) => ({ deviceId, codes }));
-}
-
 /**
  * §3 Table widget: the logs of its channels as rows, newest first, time and one column per channel.
  * Rows come from each device's table window (§9 Table logs), are drawn only where visible, and live
  * samples are added at the top as they arrive.
  */
-export function TableView({ widget, channels: given, width, height }: WidgetViewProps) {
-  const channelsKey = given
-    .map((c) => `${c.deviceId}\u0000${c.code}\u0000${c.thingName}\u0000${c.name}`)
-    .join('\u0001');
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const channels = useMemo(() => given, [channelsKey]);
-  const tables = useMemo(() => deviceTables(channels), [channels]);
+// `channels` keeps its identity while its content does (the scene grid sees to it).
+export function TableView({ widget, channels, width, height }: WidgetViewProps) {
+  const tables = useMemo(() => channelsByDevice(channels), [channels]);
   const devices = useQueries({ queries: tables.map((table) => deviceQuery(table.deviceId)) });
   const logs = useQueries({
     queries: tables.map((table, i) => {

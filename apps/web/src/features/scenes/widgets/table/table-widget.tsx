@@ -1,14 +1,15 @@
 import { widgetRole } from '@fieldlink/domain/widgets';
 import type { WidgetDefinition } from '../widget-definition';
+import { PickerIcon } from '../widget-kit';
 import { TableView } from './table-view';
 
 function TableIcon() {
   return (
-    <svg viewBox="0 0 48 32" width="48" height="32" aria-hidden="true">
+    <PickerIcon>
       <rect x="4" y="4" width="40" height="24" rx="3" fill="none" stroke="currentColor" strokeWidth="1.5" />
       <path d="M4 11 H44" stroke="currentColor" strokeWidth="2" />
       <path d="M4 17.5 H44 M4 23 H44 M19 4 V28" stroke="currentColor" strokeOpacity="0.45" strokeWidth="1.2" />
-    </svg>
+    </PickerIcon>
   );
 }
 
