@@ -4,7 +4,7 @@ import type { Scene } from '@fieldlink/api/scenes';
 import { ArrowLeftIcon, PencilIcon, PlusIcon, TrashIcon } from '../../../components/ui/icons';
 import { sceneRoute } from '@fieldlink/domain/widgets';
 import { ArrowRightIcon, MoreIcon } from './scene-icons';
-import { SceneMenu } from './scene-menu';
+import { Menu } from '../../../components/ui/menu';
 
 export interface SceneTabsProps {
   accountId: string;
@@ -129,8 +129,8 @@ export function SceneTabs({
             <MoreIcon size={16} />
           </button>
           {menuFor && menuButton.current && (
-            <SceneMenu
-              anchor={menuButton.current}
+            <Menu
+              place={menuButton.current}
               label="Scene options"
               onClose={() => setMenuFor(null)}
               items={[

@@ -6,7 +6,7 @@ import { widgetTitle } from '../model/resolve-channels';
 import { WIDGET_DEFINITIONS } from '../widgets/registry';
 import type { ResolvedChannel } from '../widgets/widget-definition';
 import { GripIcon, MoreIcon } from './scene-icons';
-import { SceneMenu } from './scene-menu';
+import { Menu } from '../../../components/ui/menu';
 
 export interface WidgetFrameProps {
   widget: Widget;
@@ -106,8 +106,8 @@ export const WidgetFrame = memo(function WidgetFrame({
         )}
       </div>
       {menuOpen && menuButton.current && (
-        <SceneMenu
-          anchor={menuButton.current}
+        <Menu
+          place={menuButton.current}
           label="Widget options"
           onClose={() => setMenuOpen(false)}
           items={[
