@@ -1,6 +1,5 @@
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { isWithinMaxCount } from '@fieldlink/domain/channels';
-import { can, type Permission } from '@fieldlink/domain/permissions';
 import { Link, useParams } from 'react-router';
 import { ArrowLeftIcon, DeviceIcon } from '../../../components/ui/icons';
 import { PanelMessage } from '../../../components/ui/panel-message';
@@ -10,6 +9,7 @@ import { useAccount } from '../../../lib/api/get-account';
 import { appStore, setActivity } from '../../../lib/app-store/app-store';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
 import { useDeviceConfig } from '../../../lib/realtime/use-realtime';
+import { useCan } from '../../../lib/session/use-can';
 import { useStore } from '../../../lib/use-store';
 import { useDevice } from '../../../lib/api/get-device';
 import { useLiveDevice } from '../hooks/use-live-device';
@@ -55,7 +55,7 @@ export function DeviceDashPage({ renderInfo, renderChannelAlarm }: DeviceDashPag
   );
   const latest = useLiveDevice(liveTarget);
   const session = useStore(appStore, (state) => state.session);
-  const canConfigure = session.isAdmin || can({ permissions: session.permissions as Permission[] }, 'configureDevices');
+  const canConfigure = useCan('configureDevices');
   const liveConfig = useDeviceConfig(thingName);
   // Only the set of codes, as one string: a new value must not re-render the whole grid.
   const liveCodes = useStore(realtimeStore, (s) =>

@@ -15,6 +15,7 @@ import { ALARM_SEVERITIES } from '@fieldlink/domain/alarms';
 import { ANY_ALARM, MAX_ALARM_BIT, NO_ALARM } from '@fieldlink/domain/status-alarms';
 import { Button } from '../../../components/ui/button';
 import { CloseIcon, PlusIcon } from '../../../components/ui/icons';
+import { localDateTimeInput } from '../../../lib/format-time';
 import { alarmChoiceLabel, FILTER_TYPE_LABELS, GROUP_MODE_LABELS, newFilter } from '../model/filter-text';
 
 export interface FilterEditorProps {
@@ -245,10 +246,7 @@ function FilterFields({ filter, onChange, groups, groupPathNames }: FieldsProps)
 /** `YYYY-MM-DDTHH:mm` in local time, what a datetime-local input holds. */
 function toLocalInput(value: string): string {
   const time = Date.parse(value);
-  if (Number.isNaN(time)) return value;
-  const date = new Date(time);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  return Number.isNaN(time) ? value : localDateTimeInput(time);
 }
 
 function AttributeFields({ filter, onChange }: { filter: DeviceFilter; onChange: (filter: DeviceFilter) => void }) {

@@ -1,6 +1,7 @@
 import { toCsv, type CsvValue } from '@fieldlink/domain/csv';
 import type { ColumnPresentation } from './columns';
 import type { TableIndex, TableView } from './table-view';
+import { localDay } from '../../../lib/format-time';
 
 /**
  * The CSV of the table as shown: the chosen columns, the filtered rows in their order (or only the
@@ -27,6 +28,5 @@ export function tableCsv(
 
 /** Name of the downloaded file: `devices-2026-11-21.csv`. */
 export function csvFileName(now = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `devices-${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}.csv`;
+  return `devices-${localDay(now)}.csv`;
 }

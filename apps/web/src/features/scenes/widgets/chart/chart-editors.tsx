@@ -6,7 +6,7 @@ import { Button } from '../../../../components/ui/button';
 import { PlusIcon, TrashIcon } from '../../../../components/ui/icons';
 import { TextField } from '../../../../components/ui/text-field';
 import { useAccount } from '../../../../lib/api/get-account';
-import { formatDateTime } from '../../../../lib/format-time';
+import { formatDateTime, localDateTimeInput } from '../../../../lib/format-time';
 import { indexDevices, resolveChannels } from '../../model/resolve-channels';
 import { parseNumber } from '../../model/widget-form';
 import type { WidgetEditorProps } from '../widget-definition';
@@ -180,12 +180,6 @@ function AxisCard({
 }
 
 /** `YYYY-MM-DDTHH:mm` in local time, the value of a datetime-local input. */
-function toLocalInput(t: number): string {
-  const d = new Date(t);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
 /**
  * The annotations of a chart widget: plot lines (a vertical line at a time, with text, in a colour;
  * #CA9D43 by default) and channel notes, listed by time; each can be removed.
@@ -193,7 +187,7 @@ function toLocalInput(t: number): string {
 export function AnnotationsEditor({ draft, onChange }: WidgetEditorProps) {
   const id = useId();
   const channels = useDraftChannels(draft);
-  const [at, setAt] = useState(() => toLocalInput(Date.now()));
+  const [at, setAt] = useState(() => localDateTimeInput(Date.now()));
   const [text, setText] = useState('');
   const [colour, setColour] = useState<string>(PLOT_LINE_COLOR);
   const [target, setTarget] = useState('');

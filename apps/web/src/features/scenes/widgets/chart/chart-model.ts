@@ -7,6 +7,7 @@ import type { DeviceLogsRequest } from '../../../../lib/api/get-device-logs';
 import { alignChannelLogs, type AlignedLogs } from '../../../../components/charts/chart-series';
 import type { ChartLine, ChartMarker } from '../../../../components/charts/log-chart';
 import type { ResolvedChannel } from '../widget-definition';
+import { localDay } from '../../../../lib/format-time';
 
 /** A channel as the chart and table widgets name it: by device too when they show several devices. */
 export function channelLabel(channel: ResolvedChannel, manyDevices: boolean): string {
@@ -153,6 +154,5 @@ export function csvFileName(name: string, now = new Date()): string {
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '') || 'logs';
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${base}-${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}.csv`;
+  return `${base}-${localDay(now)}.csv`;
 }
