@@ -193,7 +193,7 @@ export async function buildApp({
     },
     disconnectAlertMs: config.disconnectAlertSeconds * 1000,
   });
-  const alarms = new AlarmEvaluator(db, events, jobs, alarmNotices, app.log);
+  const alarms = new AlarmEvaluator(db, events, jobs, alarmNotices, (thingName) => directory.find(thingName), app.log);
   await alarms.start();
   const sessions = new SessionService({
     db,

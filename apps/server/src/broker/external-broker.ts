@@ -4,7 +4,6 @@ import { MAX_FRAME_BYTES } from '@fieldlink/api/device-frames';
 import { DEVICE_UP_FILTER, deviceDownTopic, thingNameFromUpTopic } from '@fieldlink/api/mqtt-topics';
 import type { ClusterTransport } from '../cluster/cluster-transport';
 import type { IngestSessionRegistry } from '../cluster/ingest-sessions';
-import type { DeviceRef } from '../ingest/device-directory';
 import type { Ingest } from '../ingest/ingest';
 import { PublishRate } from '../ingest/publish-rate';
 import { DATABASE_CREDENTIALS, type DeviceBroker, type DeviceCredentialStore } from './device-broker';
@@ -15,16 +14,6 @@ import { MosquittoDynsec } from './mosquitto-dynsec';
 export const INGEST_SHARE_FILTER = `$share/fieldlink-ingest/${DEVICE_UP_FILTER}`;
 /** Single mode: the cluster's one persistent session, held by one instance at a time. */
 export const SINGLE_INGEST_CLIENT_ID = 'fieldlink-ingest';
-
-/** A readable frame other than a connection report: it shows that its device is connected. */
-function isLiveReport(payload: Buffer): boolean {
-  try {
-    const frame = JSON.parse(payload.toString('utf8')) as unknown;
-    return typeof frame === 'object' && frame !== null && (frame as { type?: unknown }).type !== 'conn';
-  } catch {
-    return false;
-  }
-}
 
 export interface ExternalBrokerOptions {
   /** `mqtt://host:1883` or `mqtts://host:8883`; credentials may be in the URL. */
@@ -45,11 +34,6 @@ export interface ExternalBrokerOptions {
    */
   ingestMode: 'single' | 'shared';
   maxFramesPerSecond?: number;
-  /**
-   * Looks a device up, uncached. Shared mode: after a re-subscription, a device's first frame also
-   * reports it connected (see `confirmed` below).
-   */
-  findDevice?: (thingName: string) => Promise<DeviceRef | null>;
   /** Frames in flight from the broker to each ingest session. */
   receiveMaximum?: number;
   logger: IngestSessionLogger;
@@ -148,12 +132,12 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
     if (payload.length > MAX_FRAME_BYTES) return ingest.countRefused('oversized');
     if (publishRate.isOver(thingName)) return ingest.countRefused('rateLimited');
     const now = Date.now();
-    await ingest.handle(thingName, payload, now, backlogSince);
-    if (confirmed && backlogSince === undefined && !confirmed.has(thingName) && isLiveReport(payload)) {
+    const handled = await ingest.handle(thingName, payload, now, backlogSince);
+    // A readable frame other than a connection report, received live, shows its device connected.
+    if (confirmed && backlogSince === undefined && handled && handled.type !== 'conn' && !confirmed.has(thingName)) {
       // Dated when the frame arrived: a will from the backlog (dated when the backlog began) cannot
       // undo it; a will published later does.
-      const device = await options.findDevice?.(thingName);
-      if (device) await ingest.connectionChanged(device, true, now);
+      await ingest.connectionChanged(handled.device, true, now);
       confirmed.add(thingName);
     }
   };

@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config';
 import type { Database } from '../db/schema';
 import type { DeviceEvents } from '../events';
-import { DeviceDirectory } from '../ingest/device-directory';
 import type { Ingest, ReplySink } from '../ingest/ingest';
 import { startExternalBroker, type ExternalBroker } from '../broker/external-broker';
 import type { IngestSessionLogger } from '../broker/ingest-session';
@@ -48,8 +47,6 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Clu
     provisioning: config.mqttProvisioning,
     ingestMode: config.mqttIngest,
     maxFramesPerSecond: config.mqttMaxFramesPerSecond,
-    // Uncached: used once per device after a re-subscription, and never stale.
-    findDevice: (thingName) => new DeviceDirectory(options.db).find(thingName),
     logger,
   });
   const relay = new EventRelay(broker.transport, options.events, options.replies, logger);

@@ -39,6 +39,12 @@ export interface ReplySink {
 
 type FrameResult = { ok: true; frame: DeviceFrame } | { ok: false; error: string };
 
+/** A frame ingest read and handled: its device and its type. */
+export interface HandledFrame {
+  device: DeviceRef;
+  type: DeviceFrame['type'];
+}
+
 /** Parses, upgrades and validates one payload. Never throws. */
 export function parseFrame(payload: Buffer | string): FrameResult {
   let raw: unknown;
@@ -99,13 +105,19 @@ export class Ingest {
 
   /**
    * Stores one frame. `backlogSince`: the frame comes from a broker session's backlog, built up
-   * since then (see `conn` below).
+   * since then (see `conn` below). Answers the frame's device and type, or null for a frame refused.
    */
-  async handle(thingName: string, payload: Buffer, now = Date.now(), backlogSince?: number): Promise<void> {
+  async handle(
+    thingName: string,
+    payload: Buffer,
+    now = Date.now(),
+    backlogSince?: number,
+  ): Promise<HandledFrame | null> {
     if (!this.observeStored) return this.store(thingName, payload, now, backlogSince);
     const started = performance.now();
-    await this.store(thingName, payload, now, backlogSince);
+    const handled = await this.store(thingName, payload, now, backlogSince);
     this.observeStored((performance.now() - started) / 1000);
+    return handled;
   }
 
   /** Counts a frame the broker refused before reading it. */
@@ -113,13 +125,23 @@ export class Ingest {
     this.counters[reason] += 1;
   }
 
-  private async store(thingName: string, payload: Buffer, now: number, backlogSince?: number): Promise<void> {
+  private async store(
+    thingName: string,
+    payload: Buffer,
+    now: number,
+    backlogSince?: number,
+  ): Promise<HandledFrame | null> {
     const device = await this.directory.find(thingName);
     if (!device) return this.reject(thingName, 'Unknown device');
     const parsed = parseFrame(payload);
     if (!parsed.ok) return this.reject(thingName, parsed.error);
-    const frame = parsed.frame;
     this.counters.frames += 1;
+    await this.apply(device, parsed.frame, now, backlogSince);
+    return { device, type: parsed.frame.type };
+  }
+
+  private async apply(device: DeviceRef, frame: DeviceFrame, now: number, backlogSince?: number): Promise<void> {
+    const { thingName } = device;
     switch (frame.type) {
       case 'log':
         return this.handleLog(device, frame, now);
@@ -213,7 +235,7 @@ export class Ingest {
     });
   }
 
-  private reject(thingName: string, reason: string): void {
+  private reject(thingName: string, reason: string): null {
     this.counters.rejected += 1;
     // One warning per device per 10 s: a device sending garbage must not flood the log.
     const last = this.lastWarning.get(thingName) ?? 0;
@@ -221,5 +243,6 @@ export class Ingest {
       this.lastWarning.set(thingName, Date.now());
       this.logger.warn({ thingName, reason, rejectedTotal: this.counters.rejected }, 'Device frame rejected');
     }
+    return null;
   }
 }

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { ArcSegment, PutWidgetBody, YAxis } from '@fieldlink/api/scenes';
+import type { ArcSegment, YAxis } from '@fieldlink/api/scenes';
 import { flowGridLayout, widgetWithDefaults, type WidgetType } from '@fieldlink/domain/widgets';
 import type { Database } from '../db/schema';
+import { insertScene, insertWidget, type WidgetProps } from '../features/scenes/repository';
 import { newId } from '../security/secrets';
 
 /**
@@ -9,8 +10,6 @@ import { newId } from '../security/secrets';
  * account's own demo devices and the channels their plant models report (apps/simulator/src/models),
  * so a fresh installation opens on live dashboards.
  */
-
-type WidgetProps = Omit<PutWidgetBody['widget'], 'id' | 'accountId' | 'groupId' | 'sceneId' | 'type'>;
 
 interface DemoWidget {
   type: WidgetType;
@@ -33,6 +32,15 @@ const WARN = '#e0a526';
 const ALARM = '#d64545';
 
 const title = (text: string): DemoWidget => ({ type: 'customText', name: '', h: 3, props: { value: text } });
+/** A widget of one channel, `[w, h]` its lg size (the type's default height when `h` is left out). */
+const single = (
+  type: WidgetType,
+  name: string,
+  thingName: string,
+  code: string,
+  [w, h]: [number, number?],
+  props?: Partial<WidgetProps>,
+): DemoWidget => ({ type, name, channels: [[thingName, code]], w, h, props });
 const arcs = (...segments: [number, string, string][]): ArcSegment[] =>
   segments.map(([endValue, color, text]) => ({ endValue, color, text }));
 const axis = (name: string, units: string, channels: string[], min?: number, max?: number): YAxis => ({
@@ -63,34 +71,13 @@ const DEMO_SCENES: Record<string, DemoScene[]> = {
           w: 8,
           props: { units: '°C' },
         },
-        {
-          type: 'therm',
-          name: 'FV1 temperature',
-          channels: [['NGB-FV01', 'c1']],
-          w: 2,
-          h: 12,
-          props: { min: -5, max: 40, units: '°C' },
-        },
-        { type: 'textAndNumber', name: 'FV1 setpoint', channels: [['NGB-FV01', 'sp1']], w: 2, props: { units: '°C' } },
-        {
-          type: 'radial',
-          name: 'FV1 upper pressure',
-          channels: [['NGB-FV01', 'c2']],
-          w: 3,
-          h: 6,
-          props: { max: 30, units: 'psi' },
-        },
-        {
-          type: 'radial',
-          name: 'FV2 upper pressure',
-          channels: [['NGB-FV02', 'c2']],
-          w: 3,
-          h: 6,
-          props: { max: 30, units: 'psi' },
-        },
-        { type: 'value', name: 'FV1 pH', channels: [['NGB-FV01', 't9']], w: 2, props: { min: 3.5, max: 6 } },
-        { type: 'value', name: 'FV1 CO2 flow', channels: [['NGB-FV01', 'a1']], w: 2, props: { units: 'L/min' } },
-        { type: 'indicator', name: 'FV1 glycol valve', channels: [['NGB-FV01', 'do1']], w: 2 },
+        single('therm', 'FV1 temperature', 'NGB-FV01', 'c1', [2, 12], { min: -5, max: 40, units: '°C' }),
+        single('textAndNumber', 'FV1 setpoint', 'NGB-FV01', 'sp1', [2], { units: '°C' }),
+        single('radial', 'FV1 upper pressure', 'NGB-FV01', 'c2', [3, 6], { max: 30, units: 'psi' }),
+        single('radial', 'FV2 upper pressure', 'NGB-FV02', 'c2', [3, 6], { max: 30, units: 'psi' }),
+        single('value', 'FV1 pH', 'NGB-FV01', 't9', [2], { min: 3.5, max: 6 }),
+        single('value', 'FV1 CO2 flow', 'NGB-FV01', 'a1', [2], { units: 'L/min' }),
+        single('indicator', 'FV1 glycol valve', 'NGB-FV01', 'do1', [2]),
       ],
     },
   ],
@@ -99,22 +86,15 @@ const DEMO_SCENES: Record<string, DemoScene[]> = {
       name: 'Spray overview',
       widgets: [
         title('Orchard sprayers'),
-        { type: 'tank', name: 'Row 1 tank', channels: [['OSC-SPR01', 'a16']], w: 2, h: 8, props: { units: '%' } },
-        { type: 'tank', name: 'Row 2 tank', channels: [['OSC-SPR02', 'a16']], w: 2, h: 8, props: { units: '%' } },
-        { type: 'tank', name: 'Row 3 tank', channels: [['OSC-SPR03', 'a16']], w: 2, h: 8, props: { units: '%' } },
-        {
-          type: 'radial',
-          name: 'Row 1 pump pressure',
-          channels: [['OSC-SPR01', 'c1']],
-          w: 3,
-          h: 8,
-          props: {
-            max: 6,
-            units: 'bar',
-            arcSegments: arcs([3, WARN, 'Low'], [5, GOOD, 'Spraying'], [6, ALARM, 'High']),
-          },
-        },
-        { type: 'value', name: 'Row 1 spray count', channels: [['OSC-SPR01', 't1']], w: 3, h: 4 },
+        single('tank', 'Row 1 tank', 'OSC-SPR01', 'a16', [2, 8], { units: '%' }),
+        single('tank', 'Row 2 tank', 'OSC-SPR02', 'a16', [2, 8], { units: '%' }),
+        single('tank', 'Row 3 tank', 'OSC-SPR03', 'a16', [2, 8], { units: '%' }),
+        single('radial', 'Row 1 pump pressure', 'OSC-SPR01', 'c1', [3, 8], {
+          max: 6,
+          units: 'bar',
+          arcSegments: arcs([3, WARN, 'Low'], [5, GOOD, 'Spraying'], [6, ALARM, 'High']),
+        }),
+        single('value', 'Row 1 spray count', 'OSC-SPR01', 't1', [3, 4]),
         {
           type: 'chart',
           name: 'Tank levels',
@@ -126,39 +106,20 @@ const DEMO_SCENES: Record<string, DemoScene[]> = {
           w: 8,
           props: { yAxis: [axis('Tank level', '%', ['OSC-SPR01:a16', 'OSC-SPR02:a16', 'OSC-SPR03:a16'], 0, 100)] },
         },
-        { type: 'switch', name: 'Row 1 zone 1', channels: [['OSC-SPR01', 'do1']], w: 2, props: { activeColor: GOOD } },
-        { type: 'switch', name: 'Row 1 zone 2', channels: [['OSC-SPR01', 'do2']], w: 2, props: { activeColor: GOOD } },
-        {
-          type: 'upDownControl',
-          name: 'Row 1 spray duration',
-          channels: [['OSC-SPR01', 'sp1']],
-          w: 2,
-          props: { increment: 5, units: 's' },
-        },
-        { type: 'indicator', name: 'Row 2 zone 1', channels: [['OSC-SPR02', 'do1']], w: 2 },
+        single('switch', 'Row 1 zone 1', 'OSC-SPR01', 'do1', [2], { activeColor: GOOD }),
+        single('switch', 'Row 1 zone 2', 'OSC-SPR01', 'do2', [2], { activeColor: GOOD }),
+        single('upDownControl', 'Row 1 spray duration', 'OSC-SPR01', 'sp1', [2], { increment: 5, units: 's' }),
+        single('indicator', 'Row 2 zone 1', 'OSC-SPR02', 'do1', [2]),
       ],
     },
     {
       name: 'Pump house',
       widgets: [
         title('Pump house'),
-        { type: 'chart', name: 'Line pressure', channels: [['OSC-PUMP01', 'c2']], w: 8, props: { units: 'bar' } },
-        {
-          type: 'radial',
-          name: 'Pump flow',
-          channels: [['OSC-PUMP01', 'c3']],
-          w: 4,
-          h: 6,
-          props: { max: 45, units: 'L/min' },
-        },
-        { type: 'switch', name: 'Pump', channels: [['OSC-PUMP01', 'do2']], w: 2 },
-        {
-          type: 'textAndNumber',
-          name: 'Pressure setpoint',
-          channels: [['OSC-PUMP01', 'sp2']],
-          w: 2,
-          props: { units: 'bar' },
-        },
+        single('chart', 'Line pressure', 'OSC-PUMP01', 'c2', [8], { units: 'bar' }),
+        single('radial', 'Pump flow', 'OSC-PUMP01', 'c3', [4, 6], { max: 45, units: 'L/min' }),
+        single('switch', 'Pump', 'OSC-PUMP01', 'do2', [2]),
+        single('textAndNumber', 'Pressure setpoint', 'OSC-PUMP01', 'sp2', [2], { units: 'bar' }),
       ],
     },
   ],
@@ -167,14 +128,9 @@ const DEMO_SCENES: Record<string, DemoScene[]> = {
       name: 'Main Street shelves',
       widgets: [
         title('Main Street Store: shelf A1'),
-        ...(['c1', 'c2', 'c3', 'c4'] as const).map((code, index): DemoWidget => ({
-          type: 'verticalBar',
-          name: `Product ${index + 1}`,
-          channels: [['CRS-SHELF01', code]],
-          w: 3,
-          h: 6,
-          props: { max: 30, units: 'items' },
-        })),
+        ...['c1', 'c2', 'c3', 'c4'].map((code, index) =>
+          single('verticalBar', `Product ${index + 1}`, 'CRS-SHELF01', code, [3, 6], { max: 30, units: 'items' }),
+        ),
         {
           type: 'chart',
           name: 'Shelf A1 stock',
@@ -207,66 +163,24 @@ const DEMO_SCENES: Record<string, DemoScene[]> = {
           w: 8,
           props: { units: '°C' },
         },
-        {
-          type: 'radial',
-          name: 'Boiler 1 line pressure',
-          channels: [['ACME-BLR01', 'c2']],
-          w: 4,
-          h: 6,
-          props: { max: 7, units: 'bar', arcSegments: arcs([1, WARN, 'Low'], [5, GOOD, 'Normal'], [7, ALARM, 'High']) },
-        },
-        {
-          type: 'value',
-          name: 'Boiler 1 pump flow',
-          channels: [['ACME-BLR01', 'c3']],
-          w: 2,
-          h: 6,
-          props: { max: 45, units: 'L/min' },
-        },
-        {
-          type: 'textAndNumber',
-          name: 'Boiler 1 humidity',
-          channels: [['ACME-BLR01', 'c4']],
-          w: 2,
-          h: 6,
-          props: { units: '%' },
-        },
-        {
-          type: 'switch',
-          name: 'Boiler 1 heater',
-          channels: [['ACME-BLR01', 'do1']],
-          w: 2,
-          props: { activeColor: ALARM },
-        },
-        {
-          type: 'indicator',
-          name: 'Boiler 1 pump',
-          channels: [['ACME-BLR01', 'do2']],
-          w: 2,
-          props: { activeColor: GOOD },
-        },
-        {
-          type: 'upDownControl',
-          name: 'Boiler 1 heating setpoint',
-          channels: [['ACME-BLR01', 'sp1']],
-          w: 2,
-          props: { min: 5, max: 35, increment: 0.5, units: '°C' },
-        },
-        { type: 'indicator', name: 'Boiler 1 door', channels: [['ACME-BLR01', 'd1']], w: 2 },
-        {
-          type: 'value',
-          name: 'Boiler 2 pumped volume',
-          channels: [['ACME-BLR02', 't1']],
-          w: 2,
-          props: { units: 'L' },
-        },
-        {
-          type: 'switch',
-          name: 'Boiler 2 heater',
-          channels: [['ACME-BLR02', 'do1']],
-          w: 2,
-          props: { activeColor: ALARM },
-        },
+        single('radial', 'Boiler 1 line pressure', 'ACME-BLR01', 'c2', [4, 6], {
+          max: 7,
+          units: 'bar',
+          arcSegments: arcs([1, WARN, 'Low'], [5, GOOD, 'Normal'], [7, ALARM, 'High']),
+        }),
+        single('value', 'Boiler 1 pump flow', 'ACME-BLR01', 'c3', [2, 6], { max: 45, units: 'L/min' }),
+        single('textAndNumber', 'Boiler 1 humidity', 'ACME-BLR01', 'c4', [2, 6], { units: '%' }),
+        single('switch', 'Boiler 1 heater', 'ACME-BLR01', 'do1', [2], { activeColor: ALARM }),
+        single('indicator', 'Boiler 1 pump', 'ACME-BLR01', 'do2', [2], { activeColor: GOOD }),
+        single('upDownControl', 'Boiler 1 heating setpoint', 'ACME-BLR01', 'sp1', [2], {
+          min: 5,
+          max: 35,
+          increment: 0.5,
+          units: '°C',
+        }),
+        single('indicator', 'Boiler 1 door', 'ACME-BLR01', 'd1', [2]),
+        single('value', 'Boiler 2 pumped volume', 'ACME-BLR02', 't1', [2], { units: 'L' }),
+        single('switch', 'Boiler 2 heater', 'ACME-BLR02', 'do1', [2], { activeColor: ALARM }),
       ],
     },
     {
@@ -283,23 +197,10 @@ const DEMO_SCENES: Record<string, DemoScene[]> = {
           w: 8,
           props: { units: '°C' },
         },
-        {
-          type: 'therm',
-          name: 'Freezer room',
-          channels: [['ACME-COLD01', 'c1']],
-          w: 2,
-          h: 12,
-          props: { min: -10, max: 45, units: '°C' },
-        },
-        {
-          type: 'progressBar',
-          name: 'Freezer humidity',
-          channels: [['ACME-COLD01', 'c4']],
-          w: 2,
-          props: { units: '%' },
-        },
-        { type: 'switch', name: 'Chiller pump', channels: [['ACME-COLD02', 'do2']], w: 2 },
-        { type: 'indicator', name: 'Freezer door', channels: [['ACME-COLD01', 'd1']], w: 2 },
+        single('therm', 'Freezer room', 'ACME-COLD01', 'c1', [2, 12], { min: -10, max: 45, units: '°C' }),
+        single('progressBar', 'Freezer humidity', 'ACME-COLD01', 'c4', [2], { units: '%' }),
+        single('switch', 'Chiller pump', 'ACME-COLD02', 'do2', [2]),
+        single('indicator', 'Freezer door', 'ACME-COLD01', 'd1', [2]),
       ],
     },
   ],
@@ -319,35 +220,21 @@ function plantScenes(site: string, plant: string, flowMax: number): DemoScene[] 
           w: 8,
           props: { yAxis: [axis('Flow', 'L/min', [`${plant}:a1`], 0, flowMax)] },
         },
-        { type: 'tank', name: 'Tank level', channels: [[plant, 'a16']], w: 4, h: 12, props: { units: '%' } },
-        {
-          type: 'radial',
-          name: 'Inlet pressure',
-          channels: [[plant, 'c2']],
-          w: 3,
-          h: 6,
-          props: {
-            max: 6,
-            units: 'bar',
-            arcSegments: arcs([4.8, GOOD, 'Good'], [5, WARN, 'Warning'], [6, ALARM, 'Alarm']),
-          },
-        },
-        {
-          type: 'radial',
-          name: 'Outlet pressure',
-          channels: [[plant, 'c3']],
-          w: 3,
-          h: 6,
-          props: {
-            max: 3,
-            units: 'bar',
-            arcSegments: arcs([1, ALARM, 'Fault'], [1.2, WARN, 'Warning'], [3, GOOD, 'Good']),
-          },
-        },
-        { type: 'value', name: 'UV dose', channels: [[plant, 't5']], w: 2, h: 6, props: { max: 300, units: 'mJ/cm²' } },
-        { type: 'value', name: 'Supply 1 total', channels: [[plant, 'd1']], w: 2, h: 6, props: { units: 'm³' } },
-        { type: 'switch', name: 'Plant run', channels: [[plant, 'do1']], w: 2, props: { activeColor: GOOD } },
-        { type: 'value', name: 'Operating time', channels: [[plant, 't1']], w: 2, props: { units: 'h' } },
+        single('tank', 'Tank level', plant, 'a16', [4, 12], { units: '%' }),
+        single('radial', 'Inlet pressure', plant, 'c2', [3, 6], {
+          max: 6,
+          units: 'bar',
+          arcSegments: arcs([4.8, GOOD, 'Good'], [5, WARN, 'Warning'], [6, ALARM, 'Alarm']),
+        }),
+        single('radial', 'Outlet pressure', plant, 'c3', [3, 6], {
+          max: 3,
+          units: 'bar',
+          arcSegments: arcs([1, ALARM, 'Fault'], [1.2, WARN, 'Warning'], [3, GOOD, 'Good']),
+        }),
+        single('value', 'UV dose', plant, 't5', [2, 6], { max: 300, units: 'mJ/cm²' }),
+        single('value', 'Supply 1 total', plant, 'd1', [2, 6], { units: 'm³' }),
+        single('switch', 'Plant run', plant, 'do1', [2], { activeColor: GOOD }),
+        single('value', 'Operating time', plant, 't1', [2], { units: 'h' }),
       ],
     },
   ];
@@ -400,32 +287,26 @@ export async function addDemoScenes(
   for (const [position, scene] of scenes.entries()) {
     const sceneId = newId();
     const widgets = scene.widgets.map((widget) => ({ ...widget, id: newId() }));
-    await db
-      .insertInto('scenes')
-      .values({
-        id: sceneId,
-        group_id: rootGroupId,
-        name: scene.name,
-        type: 'grid',
-        position,
-        is_grid_locked: 0,
-        grid_layout: JSON.stringify(flowGridLayout(widgets)),
-        created_at: now,
-      })
-      .execute();
+    await insertScene(db, {
+      id: sceneId,
+      group_id: rootGroupId,
+      name: scene.name,
+      type: 'grid',
+      position,
+      is_grid_locked: 0,
+      grid_layout: JSON.stringify(flowGridLayout(widgets)),
+      created_at: now,
+    });
     for (const [index, widget] of widgets.entries()) {
-      await db
-        .insertInto('widgets')
-        .values({
-          id: widget.id,
-          scene_id: sceneId,
-          type: widget.type,
-          props: JSON.stringify(widgetProps(widget, deviceIds)),
-          // One millisecond apart, so the widgets keep their order.
-          created_at: now + index,
-          updated_at: now + index,
-        })
-        .execute();
+      await insertWidget(db, {
+        id: widget.id,
+        scene_id: sceneId,
+        type: widget.type,
+        props: JSON.stringify(widgetProps(widget, deviceIds)),
+        // One millisecond apart, so the widgets keep their order.
+        created_at: now + index,
+        updated_at: now + index,
+      });
     }
   }
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { evaluateAlarm, type AlarmEvaluation, type AlarmPhase, type AlarmSide } from '@fieldlink/domain/alarms';
 import type { Database, AlarmConfigsTable } from '../../db/schema';
 import type { DeviceEvent, DeviceEvents } from '../../events';
+import type { DeviceRef } from '../../ingest/device-directory';
 import type { JobQueue } from '../../jobs/job-queue';
 import { newId } from '../../security/secrets';
 import { toAlarmRecord, toDomainConfig } from './mapper';
@@ -9,7 +10,7 @@ import type { AlarmNotices } from './notices';
 import {
   clearActiveAlarm,
   compareAndSetEvaluation,
-  devicesWithAlarmConfigs,
+  configuredChannels,
   insertAlarm,
   openAlarmsOf,
   refreshAlarmsHaveBeenRead,
@@ -35,16 +36,22 @@ export function evaluationOf(row: AlarmConfigsTable): AlarmEvaluation {
   };
 }
 
+/** A device with configured channels, as the evaluator's first check finds it by thing name. */
+interface ConfiguredDevice {
+  deviceId: string;
+  codes: ReadonlySet<string>;
+}
+
 /**
  * Evaluates channel alarms where samples are committed: it listens to the events of frames this
  * instance stored (`local`), so in a cluster whichever instance ingests a frame evaluates it, and the
  * state lives in `alarm_configs` (compare-and-set on a version) so the next sample may be evaluated
- * by another instance. A device without alarms costs one set lookup per frame; the set is read
- * again when any instance changes a configuration (its `server/alarms` event is relayed) and every
- * minute.
+ * by another instance. A device without alarms costs one map lookup per frame, and only configured
+ * channels are read; the map is read again when a configuration changes (here, or on another
+ * instance: its `server/alarms` event is relayed) and every minute.
  */
 export class AlarmEvaluator {
-  private configured = new Set<string>();
+  private configured = new Map<string, ConfiguredDevice>();
   private configuredAt = 0;
   private loading: Promise<void> | null = null;
   /** One evaluation at a time per device, in the order frames were committed. */
@@ -56,6 +63,8 @@ export class AlarmEvaluator {
     private readonly events: DeviceEvents,
     private readonly jobs: JobQueue,
     private readonly notices: AlarmNotices,
+    /** The device behind a thing name (ingest's cached directory). */
+    private readonly findDevice: (thingName: string) => Promise<DeviceRef | null>,
     private readonly logger: EvaluatorLogger,
   ) {}
 
@@ -77,9 +86,15 @@ export class AlarmEvaluator {
   /** Reads the set of devices with alarms again (a configuration changed). */
   async reloadConfigured(): Promise<void> {
     if (!this.loading) {
-      this.loading = devicesWithAlarmConfigs(this.db)
+      this.loading = configuredChannels(this.db)
         .then((rows) => {
-          this.configured = new Set(rows.map((row) => row.thingName));
+          const configured = new Map<string, { deviceId: string; codes: Set<string> }>();
+          for (const { thingName, deviceId, code } of rows) {
+            const device = configured.get(thingName) ?? { deviceId, codes: new Set<string>() };
+            device.codes.add(code);
+            configured.set(thingName, device);
+          }
+          this.configured = configured;
           this.configuredAt = Date.now();
         })
         .finally(() => (this.loading = null));
@@ -105,15 +120,18 @@ export class AlarmEvaluator {
   }
 
   private onEvent(event: DeviceEvent, origin: 'local' | 'remote'): void {
-    if (event.type === 'server/alarms' && event.alarms !== undefined) {
-      void this.reloadConfigured().catch(() => undefined);
+    if (origin === 'remote') {
+      // Another instance changed a configuration (this one reloads in `AlarmService.putAlarm`).
+      if (event.type === 'server/alarms' && event.alarms !== undefined) {
+        void this.reloadConfigured().catch(() => undefined);
+      }
       return;
     }
-    if (origin !== 'local') return;
     if (event.type === 'server/newRawLogs') {
       if (Date.now() - this.configuredAt > CONFIGURED_REFRESH_MS) void this.reloadConfigured().catch(() => undefined);
-      if (!this.configured.has(event.thingName)) return;
-      this.enqueue(event.thingName, () => this.evaluateLogs(event.thingName, event.logs));
+      const device = this.configured.get(event.thingName);
+      if (!device) return;
+      this.enqueue(event.thingName, () => this.evaluateLogs(device, event.logs));
     } else if (event.type === 'server/connectionState') {
       this.enqueue(event.thingName, () => this.connectionChanged(event));
     }
@@ -131,11 +149,7 @@ export class AlarmEvaluator {
   }
 
   private async connectionChanged(event: Extract<DeviceEvent, { type: 'server/connectionState' }>): Promise<void> {
-    const device = await this.db
-      .selectFrom('devices')
-      .select('id')
-      .where('thing_name', '=', event.thingName)
-      .executeTakeFirst();
+    const device = await this.findDevice(event.thingName);
     if (!device) return;
     if (!event.isConnected && event.lastDisconnection !== null) {
       await this.notices.scheduleDisconnection(device.id, event.lastDisconnection);
@@ -144,20 +158,18 @@ export class AlarmEvaluator {
     }
   }
 
-  private async evaluateLogs(thingName: string, logs: Record<string, { value: number; t: number }[]>): Promise<void> {
-    const device = await this.db
-      .selectFrom('devices')
-      .select('id')
-      .where('thing_name', '=', thingName)
-      .executeTakeFirst();
-    if (!device) return;
+  private async evaluateLogs(
+    { deviceId, codes }: ConfiguredDevice,
+    logs: Record<string, { value: number; t: number }[]>,
+  ): Promise<void> {
     let changed = false;
     for (const [code, samples] of Object.entries(logs)) {
+      if (!codes.has(code)) continue;
       for (const sample of samples) {
-        if (await this.evaluateSample(device.id, code, sample)) changed = true;
+        if (await this.evaluateSample(deviceId, code, sample)) changed = true;
       }
     }
-    if (changed) await this.announce(device.id);
+    if (changed) await this.announce(deviceId);
   }
 
   /** Runs one sample through a channel's state machine; answers true when an alarm was raised or cleared. */

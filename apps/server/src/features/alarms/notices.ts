@@ -10,11 +10,11 @@ import {
   type NoticeDevice,
   type NoticeUser,
 } from '@fieldlink/domain/alarms';
-import type { ExtraFlag, Permission } from '@fieldlink/domain/permissions';
 import type { Database } from '../../db/schema';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { Mailer } from '../../mail/mailer';
 import { newId } from '../../security/secrets';
+import { toAttachmentPoint } from '../users/mapper';
 import { toAlarmRecord } from './mapper';
 import { accountsAbove, findAlarm, insertAlertOnce, usersOfAccounts, type AlarmRow } from './repository';
 
@@ -182,9 +182,7 @@ export class AlarmNotices {
       };
       (user.attachmentPoints as NoticeUser['attachmentPoints'][number][]).push({
         accountId: row.account_id,
-        path: row.path,
-        permissions: JSON.parse(row.permissions) as Permission[],
-        secretPermissions: JSON.parse(row.secret_permissions) as ExtraFlag[],
+        ...toAttachmentPoint(row),
       });
       users.set(row.user_id, user);
     }

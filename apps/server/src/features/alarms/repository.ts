@@ -69,13 +69,12 @@ export async function compareAndSetEvaluation(
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Devices with at least one alarm configured, by thing name (the evaluator's cheap first check). */
-export function devicesWithAlarmConfigs(db: Db) {
+/** Every configured channel with its device's id and thing name (the evaluator's cheap first check). */
+export function configuredChannels(db: Db) {
   return db
     .selectFrom('alarm_configs')
     .innerJoin('devices', 'devices.id', 'alarm_configs.device_id')
-    .select(['devices.thing_name as thingName'])
-    .distinct()
+    .select(['devices.thing_name as thingName', 'devices.id as deviceId', 'alarm_configs.code'])
     .execute();
 }
 
@@ -141,17 +140,6 @@ export function openAlarmsOf(db: Db, deviceId: string) {
     .execute();
 }
 
-/** The active alarm of a channel, if any. */
-export function activeAlarmOf(db: Db, deviceId: string, code: string) {
-  return db
-    .selectFrom('alarms')
-    .selectAll()
-    .where('device_id', '=', deviceId)
-    .where('code', '=', code)
-    .where('cleared_at', 'is', null)
-    .executeTakeFirst();
-}
-
 export async function insertAlarm(db: Db, row: AlarmsTable): Promise<void> {
   await db.insertInto('alarms').values(row).execute();
 }
@@ -192,18 +180,6 @@ export async function refreshAlarmsHaveBeenRead(db: Db, deviceId: string): Promi
     .where('id', '=', deviceId)
     .execute();
   return read;
-}
-
-/** Active, unacknowledged alarms per device, for the device table. */
-export function activeAlarmsOfDevices(db: Db, deviceIds: readonly string[]) {
-  return deviceIds.length === 0
-    ? Promise.resolve([])
-    : db
-        .selectFrom('alarms')
-        .select(['device_id', 'code', 'side', 'severity', 'acknowledged_at'])
-        .where('device_id', 'in', deviceIds)
-        .where('cleared_at', 'is', null)
-        .execute();
 }
 
 export function selectAlerts(db: Db) {
@@ -264,6 +240,7 @@ export async function usersOfAccounts(db: Db, accountIds: readonly string[]) {
       'attachment_points.path',
       'attachment_points.permissions',
       'attachment_points.secret_permissions',
+      'attachment_points.app_type',
       'attachment_points.ordinal',
     ])
     .where(

@@ -38,7 +38,8 @@ import {
   type DeviceWithPath,
 } from './repository';
 
-const DEVICE_NOT_FOUND = 'Device not found.';
+/** The 404 message of a device that does not exist or lies outside the caller's scope. */
+export const DEVICE_NOT_FOUND = 'Device not found.';
 const MAX_IDS_PER_CALL = 1000;
 
 /** A new thing name: `FL` and 10 characters of Crockford base32 (no look-alike letters). */

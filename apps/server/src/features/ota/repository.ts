@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { OtaState } from '@fieldlink/domain/ota';
+import { OTA_IN_FLIGHT_STATES, OTA_STATES, isOtaFinal, type OtaState } from '@fieldlink/domain/ota';
 import type { Database, OtaRolloutsTable, OtaUpdatesTable } from '../../db/schema';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -8,18 +8,10 @@ export type OtaUpdateRow = OtaUpdatesTable;
 export type OtaRolloutRow = OtaRolloutsTable;
 
 /** States of an update that is not finished: a device has at most one such update. */
-export const UNFINISHED_STATES: OtaState[] = [
-  'AWAITING_APPROVAL',
-  'QUEUED',
-  'SENT',
-  'DOWNLOADING',
-  'INSTALLING',
-  'REBOOTING',
-];
+export const UNFINISHED_STATES: readonly OtaState[] = OTA_STATES.filter((state) => !isOtaFinal(state));
 
-/** Devices (with their group path) among `ids`, for the scope check. */
-export function devicesWithPaths(db: Db, ids: readonly string[]) {
-  if (ids.length === 0) return Promise.resolve([]);
+/** Devices with their group path (for the scope check) and what OTA calls read of them. */
+function selectOtaDevices(db: Db) {
   return db
     .selectFrom('devices')
     .innerJoin('groups', 'groups.id', 'devices.group_id')
@@ -30,10 +22,15 @@ export function devicesWithPaths(db: Db, ids: readonly string[]) {
       'devices.fw',
       'devices.is_connected',
       'devices.ota_pending_submitted_at',
+      'devices.ota_update',
       'groups.path',
-    ])
-    .where('devices.id', 'in', ids)
-    .execute();
+    ]);
+}
+
+/** Devices among `ids`, for the scope check. */
+export function devicesWithPaths(db: Db, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return selectOtaDevices(db).where('devices.id', 'in', ids).execute();
 }
 
 /** The latest update of each of these devices. */
@@ -90,7 +87,7 @@ export function silentInFlight(db: Db, rolloutId: string, before: number) {
     .selectFrom('ota_updates')
     .selectAll()
     .where('rollout_id', '=', rolloutId)
-    .where('state', 'in', ['SENT', 'DOWNLOADING', 'INSTALLING', 'REBOOTING'])
+    .where('state', 'in', OTA_IN_FLIGHT_STATES)
     .where((eb) =>
       eb.or([
         eb.and([eb('last_report_at', 'is', null), eb('sent_at', '<', before)]),
@@ -120,21 +117,9 @@ export async function moveUpdate(
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Devices in any of the paths with an update awaiting approval, oldest first, with their latest update. */
+/** Devices with an update awaiting approval, oldest first, with their latest update. */
 export function pendingDevices(db: Db) {
-  return db
-    .selectFrom('devices')
-    .innerJoin('groups', 'groups.id', 'devices.group_id')
-    .select([
-      'devices.id',
-      'devices.thing_name',
-      'devices.name',
-      'devices.fw',
-      'devices.is_connected',
-      'devices.ota_pending_submitted_at',
-      'devices.ota_update',
-      'groups.path',
-    ])
+  return selectOtaDevices(db)
     .where('devices.ota_pending_submitted_at', 'is not', null)
     .orderBy('devices.ota_pending_submitted_at')
     .orderBy('devices.id')

@@ -18,9 +18,11 @@ import {
   checkUpdateCommand,
   dispatchAllowance,
   dispatchSlotAt,
+  OTA_IN_FLIGHT_STATES,
   isOtaFinal,
   isOtaState,
   shouldStopRollout,
+  type OtaAbortCriteria,
   type OtaState,
 } from '@fieldlink/domain/ota';
 import type { Database } from '../../db/schema';
@@ -30,6 +32,7 @@ import type { DeviceRef } from '../../ingest/device-directory';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { CommandService } from '../../realtime/commands';
 import { newId } from '../../security/secrets';
+import { DEVICE_NOT_FOUND } from '../devices/service';
 import { inScope, requireCapability, userCan } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import {
@@ -48,7 +51,6 @@ import {
   type OtaUpdateRow,
 } from './repository';
 
-export const DEVICE_NOT_FOUND = 'Device not found.';
 export const ALREADY_UPDATING = 'The device already has an OTA update in progress.';
 export const NOTHING_TO_APPROVE = 'No OTA update of this device awaits approval.';
 export const SKIP_APPROVAL_FORBIDDEN = 'Only administrators may skip approval.';
@@ -86,22 +88,39 @@ interface OtaDeps {
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+/** A nullable numeric column as a number (PostgreSQL answers `numeric` and `bigint` as strings). */
+const numberOrNull = (value: number | string | null): number | null => (value === null ? null : Number(value));
+
 /** The one mapping of an update row to the API's OtaUpdate (the Device `update` field). */
 export function toOtaUpdate(row: OtaUpdateRow): OtaUpdate {
   return {
     id: row.id,
     rolloutId: row.rollout_id,
     state: isOtaState(row.state) ? row.state : 'FAILED',
-    percent: row.percent === null ? null : Number(row.percent),
+    percent: numberOrNull(row.percent),
     updateCommand: row.update_command,
     submittedAt: Number(row.submitted_at),
-    finishedAt: row.finished_at === null ? null : Number(row.finished_at),
+    finishedAt: numberOrNull(row.finished_at),
     error: row.error,
     fw: row.fw,
   };
 }
 
 const failed = (message: string): OtaItemResult => ({ error: { message } });
+
+/** 400 when a call names a device twice. */
+function requireDistinctDevices(deviceIds: readonly string[]): void {
+  if (new Set(deviceIds).size !== deviceIds.length) throw new HttpError(400, 'Name each device once.');
+}
+
+/** A stored rollout's failure threshold, as the domain's stop rule reads it. */
+function abortCriteriaOf(rollout: OtaRolloutRow): OtaAbortCriteria {
+  return {
+    failureThresholdPercent: Number(rollout.failure_threshold_percent),
+    minExecuted: rollout.min_executed,
+    failureThresholdCount: rollout.failure_threshold_count,
+  };
+}
 
 /**
  * Over-the-air updates (application §4, §6, §7): submission (held for an administrator's approval, or
@@ -152,9 +171,7 @@ export class OtaService {
     if (skipApproval && !userCan(user, 'viewPendingOta')) throw forbidden(SKIP_APPROVAL_FORBIDDEN);
     const check = checkUpdateCommand(body.updateCommand);
     if (!check.ok) throw new HttpError(400, check.error);
-    if (new Set(body.deviceIds).size !== body.deviceIds.length) {
-      throw new HttpError(400, 'Name each device once.');
-    }
+    requireDistinctDevices(body.deviceIds);
     const criteria = {
       failureThresholdPercent: body.failureThresholdPercent ?? OTA_DEFAULT_ABORT_CRITERIA.failureThresholdPercent,
       minExecuted: body.minExecuted ?? OTA_DEFAULT_ABORT_CRITERIA.minExecuted,
@@ -173,7 +190,7 @@ export class OtaService {
         // A device out of scope is answered exactly like one that does not exist.
         if (!device || !inScope(user, device.path)) return failed(DEVICE_NOT_FOUND);
         const current = latest.get(deviceId);
-        if (current && (UNFINISHED_STATES as string[]).includes(current.state)) return failed(ALREADY_UPDATING);
+        if (current && UNFINISHED_STATES.some((state) => state === current.state)) return failed(ALREADY_UPDATING);
         const update: OtaUpdateRow = {
           id: newId(),
           rollout_id: rolloutId,
@@ -241,9 +258,7 @@ export class OtaService {
    */
   async approve(user: UserContext, body: OtaApproveBody): Promise<OtaApproveAnswer> {
     requireCapability(user, 'viewPendingOta');
-    if (new Set(body.deviceIds).size !== body.deviceIds.length) {
-      throw new HttpError(400, 'Name each device once.');
-    }
+    requireDistinctDevices(body.deviceIds);
     const now = this.now();
     const { items, changed, released } = await this.db.transaction().execute(async (trx) => {
       const devices = new Map((await devicesWithPaths(trx, body.deviceIds)).map((row) => [row.id, row]));
@@ -348,7 +363,7 @@ export class OtaService {
     const row = await findUpdate(this.db, frame.updateId);
     if (!row || row.device_id !== device.id || !isOtaState(row.state)) return;
     const next = applyOtaReport(
-      { state: row.state, percent: row.percent === null ? null : Number(row.percent) },
+      { state: row.state, percent: numberOrNull(row.percent) },
       { state: frame.state, percent: frame.percent ?? null },
     );
     if (!next) return;
@@ -427,8 +442,7 @@ export class OtaService {
     // Next step: the next slot of the pace when devices wait for it, else a while later.
     const counts = await stateCounts(this.db, rolloutId);
     const waiting = (counts.QUEUED ?? 0) > 0;
-    const inFlight =
-      (counts.SENT ?? 0) + (counts.DOWNLOADING ?? 0) + (counts.INSTALLING ?? 0) + (counts.REBOOTING ?? 0);
+    const inFlight = OTA_IN_FLIGHT_STATES.reduce((sum, state) => sum + (counts[state] ?? 0), 0);
     if (!waiting && inFlight === 0) {
       // Only updates held for approval are left: approving them starts the steps again.
       await this.clearTick(rolloutId, jobId);
@@ -460,7 +474,7 @@ export class OtaService {
       thingName: device.thing_name,
       deviceId: row.device_id,
       update: toOtaUpdate(row),
-      otaPendingSubmittedAt: device.ota_pending_submitted_at === null ? null : Number(device.ota_pending_submitted_at),
+      otaPendingSubmittedAt: numberOrNull(device.ota_pending_submitted_at),
       reloadedAt: now,
     });
   }
@@ -509,10 +523,12 @@ export class OtaService {
     if (!done) return;
     const device = await this.db
       .selectFrom('devices')
-      .select('thing_name')
+      .select(['thing_name', 'ota_pending_submitted_at'])
       .where('id', '=', update.device_id)
       .executeTakeFirst();
-    if (device) this.publish(update.device_id, device.thing_name, done, undefined);
+    if (device) {
+      this.publish(update.device_id, device.thing_name, done, numberOrNull(device.ota_pending_submitted_at));
+    }
     if (state === 'FAILED') await this.checkRollout(update.rollout_id);
   }
 
@@ -524,14 +540,9 @@ export class OtaService {
     const rollout = await findRollout(this.db, rolloutId);
     if (!rollout || rollout.state !== 'RUNNING') return true;
     const counts = await stateCounts(this.db, rolloutId);
-    const criteria = {
-      failureThresholdPercent: Number(rollout.failure_threshold_percent),
-      minExecuted: rollout.min_executed,
-      failureThresholdCount: rollout.failure_threshold_count,
-    };
     const succeeded = counts.SUCCEEDED ?? 0;
     const failedCount = counts.FAILED ?? 0;
-    if (shouldStopRollout({ succeeded, failed: failedCount }, criteria)) {
+    if (shouldStopRollout({ succeeded, failed: failedCount }, abortCriteriaOf(rollout))) {
       await this.stopRollout(rollout, succeeded, failedCount);
       return true;
     }
@@ -649,7 +660,7 @@ export class OtaService {
       .where('id', '=', deviceId)
       .executeTakeFirst()
       .then(
-        (row) => send(row?.ota_pending_submitted_at == null ? null : Number(row.ota_pending_submitted_at)),
+        (row) => send(numberOrNull(row?.ota_pending_submitted_at ?? null)),
         () => undefined,
       );
   }

@@ -1,5 +1,9 @@
 import type { Kysely } from 'kysely';
+import type { PutWidgetBody } from '@fieldlink/api/scenes';
 import type { Database, ScenesTable, WidgetsTable } from '../../db/schema';
+
+/** The widget fields kept in the `props` column (everything a user sets except the type). */
+export type WidgetProps = Omit<PutWidgetBody['widget'], 'id' | 'accountId' | 'groupId' | 'sceneId' | 'type'>;
 
 /** A group with what scene calls need to know of it: its path (scope), kind and account. */
 export function findGroupWithAccount(db: Kysely<Database>, groupId: string) {
@@ -77,16 +81,6 @@ export async function countWidgets(db: Kysely<Database>, sceneId: string): Promi
   return Number(row.count);
 }
 
-/** The next free position at the end of a group's scenes. */
-export async function nextScenePosition(db: Kysely<Database>, groupId: string): Promise<number> {
-  const row = await db
-    .selectFrom('scenes')
-    .select((eb) => eb.fn.max<number | null>('position').as('last'))
-    .where('group_id', '=', groupId)
-    .executeTakeFirst();
-  return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
-}
-
 export function insertScene(db: Kysely<Database>, scene: ScenesTable) {
   return db.insertInto('scenes').values(scene).execute();
 }
@@ -123,12 +117,13 @@ export async function deleteScenes(db: Kysely<Database>, sceneIds: readonly stri
 }
 
 /** Deletes every scene of these groups with its widgets (a deleted group takes its dashboards along). */
-export async function deleteScenesOfGroups(db: Kysely<Database>, groupIds: readonly string[]): Promise<string[]> {
-  if (groupIds.length === 0) return [];
+export async function deleteScenesOfGroups(db: Kysely<Database>, groupIds: readonly string[]): Promise<void> {
+  if (groupIds.length === 0) return;
   const scenes = await db.selectFrom('scenes').select('id').where('group_id', 'in', groupIds).execute();
-  const ids = scenes.map((scene) => scene.id);
-  await deleteScenes(db, ids);
-  return ids;
+  await deleteScenes(
+    db,
+    scenes.map((scene) => scene.id),
+  );
 }
 
 /**

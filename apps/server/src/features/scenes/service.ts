@@ -32,6 +32,7 @@ import type { Database, ScenesTable, WidgetsTable } from '../../db/schema';
 import { HttpError, forbidden, notFound } from '../../http-errors';
 import { newId } from '../../security/secrets';
 import { findDevicesByIds } from '../devices/repository';
+import { DEVICE_NOT_FOUND } from '../devices/service';
 import { inScope, requireCapability, userCan } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import {
@@ -44,21 +45,17 @@ import {
   findWidget,
   insertScene,
   insertWidget,
-  nextScenePosition,
   replaceWidget,
   scenesOfGroup,
   updateScene,
   widgetsOfScenes,
   type SceneGroup,
+  type WidgetProps,
 } from './repository';
 
 const GROUP_NOT_FOUND = 'Group not found.';
 const SCENE_NOT_FOUND = 'Scene not found.';
 const WIDGET_NOT_FOUND = 'Widget not found.';
-const DEVICE_NOT_FOUND = 'Device not found.';
-
-/** The widget fields kept in the `props` column (everything a user sets except the type). */
-type WidgetProps = Omit<PutWidgetBody['widget'], 'id' | 'accountId' | 'groupId' | 'sceneId' | 'type'>;
 
 /** A scene or widget named by `{accountId, path}`, checked against the caller's scope. */
 interface Located {
@@ -103,6 +100,9 @@ function toScene(
   };
 }
 
+/** §4's read-only rule for the group's account. */
+const isGroupReadOnly = (group: SceneGroup) => isSceneReadOnly({ appType: group.app_type, kind: group.account_kind });
+
 /** Every device id a widget names: its channels, its chart axes (`{deviceId}:{code}`) and annotations. */
 function deviceIdsOf(widget: WidgetProps): string[] {
   const ids = new Set<string>();
@@ -145,26 +145,33 @@ export class SceneService {
     if (kind === 'scene' && parsed.widgetId !== null) throw new HttpError(400, 'Expected the path of a scene.');
     if (kind === 'widget' && parsed.widgetId === null) throw new HttpError(400, 'Expected the path of a widget.');
     const group = await this.visibleGroup(caller, accountId, parsed.groupId, SCENE_NOT_FOUND);
-    const scene = await findScene(this.db, parsed.sceneId);
-    if (!scene || scene.group_id !== group.id) throw notFound(SCENE_NOT_FOUND);
+    const scene = await this.sceneOf(group, parsed.sceneId);
     if (parsed.widgetId === null) return { group, scene, widget: null };
-    const widget = await findWidget(this.db, parsed.widgetId);
+    return { group, scene, widget: await this.widgetOf(scene, parsed.widgetId) };
+  }
+
+  /** A scene of the group, or 404. */
+  private async sceneOf(group: SceneGroup, sceneId: string): Promise<ScenesTable> {
+    const scene = await findScene(this.db, sceneId);
+    if (!scene || scene.group_id !== group.id) throw notFound(SCENE_NOT_FOUND);
+    return scene;
+  }
+
+  /** A widget of the scene, or 404. */
+  private async widgetOf(scene: ScenesTable, widgetId: string): Promise<WidgetsTable> {
+    const widget = await findWidget(this.db, widgetId);
     if (!widget || widget.scene_id !== scene.id) throw notFound(WIDGET_NOT_FOUND);
-    return { group, scene, widget };
+    return widget;
   }
 
   /** 403 for a scene of an account whose dashboards are read-only (§4). */
   private requireWritable(group: SceneGroup): void {
-    if (isSceneReadOnly({ appType: group.app_type, kind: group.account_kind }))
-      throw forbidden(READ_ONLY_SCENE_MESSAGE);
+    if (isGroupReadOnly(group)) throw forbidden(READ_ONLY_SCENE_MESSAGE);
   }
 
   /** True when the caller can change nothing on the group's scenes. */
   private readOnlyFor(caller: UserContext, group: SceneGroup): boolean {
-    return (
-      isSceneReadOnly({ appType: group.app_type, kind: group.account_kind }) ||
-      !(userCan(caller, 'editScenes') || userCan(caller, 'editWidgets'))
-    );
+    return isGroupReadOnly(group) || !(userCan(caller, 'editScenes') || userCan(caller, 'editWidgets'));
   }
 
   private async sceneAnswer(caller: UserContext, group: SceneGroup, sceneId: string): Promise<Scene> {
@@ -210,12 +217,14 @@ export class SceneService {
       if (existing.length >= MAX_SCENES_PER_GROUP) {
         throw new HttpError(409, `A group holds at most ${MAX_SCENES_PER_GROUP} dashboards.`);
       }
+      // After the highest position in use (positions may have gaps after a deletion).
+      const position = Math.max(-1, ...existing.map((scene) => scene.position)) + 1;
       await insertScene(trx, {
         id,
         group_id: group.id,
         name: normaliseSceneName(body.scene.name),
         type: 'grid',
-        position: await nextScenePosition(trx, group.id),
+        position,
         is_grid_locked: 0,
         grid_layout: JSON.stringify(normaliseGridLayout({}, [])),
         created_at: Date.now(),
@@ -292,10 +301,8 @@ export class SceneService {
     requireCapability(caller, 'editWidgets');
     const { id, accountId, groupId, sceneId, type, ...fields } = body.widget;
     const group = await this.visibleGroup(caller, accountId, groupId, SCENE_NOT_FOUND);
-    const scene = await findScene(this.db, sceneId);
-    if (!scene || scene.group_id !== group.id) throw notFound(SCENE_NOT_FOUND);
-    const existing = id === undefined ? null : await findWidget(this.db, id);
-    if (id !== undefined && (!existing || existing.scene_id !== scene.id)) throw notFound(WIDGET_NOT_FOUND);
+    const scene = await this.sceneOf(group, sceneId);
+    const existing = id === undefined ? null : await this.widgetOf(scene, id);
     this.requireWritable(group);
     const { type: _type, ...props }: WidgetProps & { type: WidgetType } = widgetWithDefaults({ ...fields, type });
     const problem = widgetProblem(props);

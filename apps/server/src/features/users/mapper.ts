@@ -4,7 +4,9 @@ import { effectivePermissions, type ExtraFlag, type Permission } from '@fieldlin
 import type { AttachmentPointsTable, InvitationsTable, UsersTable } from '../../db/schema';
 
 /** A stored attachment point as the API names it. */
-export function toAttachmentPoint(row: AttachmentPointsTable) {
+export function toAttachmentPoint(
+  row: Pick<AttachmentPointsTable, 'path' | 'permissions' | 'secret_permissions' | 'app_type'>,
+) {
   return {
     path: row.path,
     permissions: JSON.parse(row.permissions) as Permission[],
