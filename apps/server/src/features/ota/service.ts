@@ -413,7 +413,8 @@ export class OtaService {
       await this.clearTick(rolloutId, jobId);
       return;
     }
-    const startedAt = Number(rollout.started_at ?? now);
+    // The pace counts from the first send: a rollout whose first step ran late does not catch up in a burst.
+    const startedAt = rollout.dispatched === 0 ? now : Number(rollout.started_at ?? now);
     const allowance = dispatchAllowance({
       startedAt,
       now,
@@ -428,7 +429,11 @@ export class OtaService {
       const { thing_name: thingName, ...row } = update;
       if (!(await moveUpdate(this.db, row.id, 'QUEUED', set))) continue;
       dispatched += 1;
-      await this.db.updateTable('ota_rollouts').set({ dispatched }).where('id', '=', rolloutId).execute();
+      await this.db
+        .updateTable('ota_rollouts')
+        .set({ dispatched, started_at: startedAt })
+        .where('id', '=', rolloutId)
+        .execute();
       const sent = { ...row, ...set };
       await this.writeDeviceUpdate(this.db, sent);
       this.publish(row.device_id, thingName, sent, undefined);
@@ -509,27 +514,40 @@ export class OtaService {
     error: string,
     from: readonly OtaState[] = [update.state as OtaState],
   ): Promise<void> {
+    const done = await this.db.transaction().execute((trx) => this.finishIn(trx, update, state, error, from));
+    if (done) await this.announceFinished(done);
+  }
+
+  /** Ends an update within a transaction; null when it had already moved on. */
+  private async finishIn(
+    trx: Transaction<Database>,
+    update: OtaUpdateRow,
+    state: 'FAILED' | 'CANCELLED',
+    error: string,
+    from: readonly OtaState[] = [update.state as OtaState],
+  ): Promise<OtaUpdateRow | null> {
     const now = this.now();
     const set = { state, error, finished_at: now };
-    const done = await this.db.transaction().execute(async (trx) => {
-      if (!(await moveUpdate(trx, update.id, from, set))) return null;
-      const finished = { ...update, ...set };
-      await this.writeDeviceUpdate(trx, finished, state === 'CANCELLED' && update.sent_at === null);
-      if (state === 'FAILED') {
-        await this.deps.jobs.enqueue(OTA_RELOAD_JOB, { updateId: update.id }, { runAt: now + this.reloadDelayMs }, trx);
-      }
-      return finished;
-    });
-    if (!done) return;
+    if (!(await moveUpdate(trx, update.id, from, set))) return null;
+    const finished = { ...update, ...set };
+    await this.writeDeviceUpdate(trx, finished, state === 'CANCELLED' && update.sent_at === null);
+    if (state === 'FAILED') {
+      await this.deps.jobs.enqueue(OTA_RELOAD_JOB, { updateId: update.id }, { runAt: now + this.reloadDelayMs }, trx);
+    }
+    return finished;
+  }
+
+  /** Tells the device's watchers that an update ended; a failure may stop its rollout. */
+  private async announceFinished(done: OtaUpdateRow): Promise<void> {
     const device = await this.db
       .selectFrom('devices')
       .select(['thing_name', 'ota_pending_submitted_at'])
-      .where('id', '=', update.device_id)
+      .where('id', '=', done.device_id)
       .executeTakeFirst();
     if (device) {
-      this.publish(update.device_id, device.thing_name, done, numberOrNull(device.ota_pending_submitted_at));
+      this.publish(done.device_id, device.thing_name, done, numberOrNull(device.ota_pending_submitted_at));
     }
-    if (state === 'FAILED') await this.checkRollout(update.rollout_id);
+    if (done.state === 'FAILED') await this.checkRollout(done.rollout_id);
   }
 
   /**
@@ -566,21 +584,32 @@ export class OtaService {
 
   private async stopRollout(rollout: OtaRolloutRow, succeeded: number, failedCount: number): Promise<void> {
     const reason = `Stopped after ${failedCount} of ${succeeded + failedCount} devices failed.`;
-    const result = await this.db
-      .updateTable('ota_rollouts')
-      .set({ state: 'STOPPED', stop_reason: reason, finished_at: this.now() })
-      .where('id', '=', rollout.id)
-      .where('state', '=', 'RUNNING')
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) return;
+    // The stop and the cancelling of what was not sent are one change: no reader sees a stopped
+    // rollout with updates still queued.
+    const cancelled = await this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('ota_rollouts')
+        .set({ state: 'STOPPED', stop_reason: reason, finished_at: this.now() })
+        .where('id', '=', rollout.id)
+        .where('state', '=', 'RUNNING')
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return null;
+      const unsent = await trx
+        .selectFrom('ota_updates')
+        .selectAll()
+        .where('rollout_id', '=', rollout.id)
+        .where('state', 'in', ['AWAITING_APPROVAL', 'QUEUED'])
+        .execute();
+      const done: OtaUpdateRow[] = [];
+      for (const update of unsent) {
+        const finished = await this.finishIn(trx, update, 'CANCELLED', `Rollout stopped: ${reason}`);
+        if (finished) done.push(finished);
+      }
+      return done;
+    });
+    if (!cancelled) return;
     this.deps.logger.warn({ rollout: rollout.id, succeeded, failed: failedCount }, 'OTA rollout stopped');
-    const unsent = await this.db
-      .selectFrom('ota_updates')
-      .selectAll()
-      .where('rollout_id', '=', rollout.id)
-      .where('state', 'in', ['AWAITING_APPROVAL', 'QUEUED'])
-      .execute();
-    for (const update of unsent) await this.finish(update, 'CANCELLED', `Rollout stopped: ${reason}`);
+    for (const done of cancelled) await this.announceFinished(done);
   }
 
   /**
