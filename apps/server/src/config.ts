@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_ALARM_NOTICE_POLICY } from '@fieldlink/domain/alarms';
 
 /** Every setting of the server, read once from the environment (README lists them with defaults). */
 export interface Config {
@@ -140,9 +141,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: optional(env.METRICS_TOKEN),
     alarmReminderSeconds: Math.max(
       1,
-      int(env.FIELDLINK_ALARM_REMINDER_SECONDS, 1800, 'FIELDLINK_ALARM_REMINDER_SECONDS'),
+      int(
+        env.FIELDLINK_ALARM_REMINDER_SECONDS,
+        DEFAULT_ALARM_NOTICE_POLICY.reminderIntervalMs / 1000,
+        'FIELDLINK_ALARM_REMINDER_SECONDS',
+      ),
     ),
-    alarmEscalationSeconds: int(env.FIELDLINK_ALARM_ESCALATION_SECONDS, 3600, 'FIELDLINK_ALARM_ESCALATION_SECONDS'),
+    alarmEscalationSeconds: int(
+      env.FIELDLINK_ALARM_ESCALATION_SECONDS,
+      DEFAULT_ALARM_NOTICE_POLICY.escalationDelayMs / 1000,
+      'FIELDLINK_ALARM_ESCALATION_SECONDS',
+    ),
     disconnectAlertSeconds: int(env.FIELDLINK_DISCONNECT_ALERT_SECONDS, 300, 'FIELDLINK_DISCONNECT_ALERT_SECONDS'),
   };
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CHANNEL_PREFIXES,
   channelDisplayName,
+  channelName,
   countChannels,
   countsAsChannel,
   formatChannelCode,
@@ -201,4 +202,15 @@ describe('formatChannelCode', () => {
     expect(formatChannelCode({ prefix: 'gpf', number: 3, expanded: false })).toBe('gpf3');
     expect(formatChannelCode({ prefix: 'o', number: 2, expanded: true })).toBe('xo2');
   });
+});
+
+describe('channelName', () => {
+  it.each<[string, string | null | undefined, string]>([
+    ['c1', 'Inlet pressure', 'Inlet pressure'],
+    ['c1', '  Inlet  ', 'Inlet'],
+    ['c1', '   ', 'Ch_1'],
+    ['a3', undefined, 'Aux_3'],
+    ['do2', null, 'Relay_2'],
+    ['zz', undefined, 'zz'],
+  ])('%s named %j is shown as %j', (code, own, shown) => expect(channelName(code, own)).toBe(shown));
 });

@@ -117,6 +117,11 @@ export function channelDisplayName(code: string): string | null {
   return `${parsed.expanded ? 'X' : ''}${CHANNEL_DISPLAY_STEMS[parsed.prefix]}_${parsed.number}`;
 }
 
+/** A channel's name as shown: its own name when it has one, else its display name (`Ch_1`), else its code. */
+export function channelName(code: string, ownName?: string | null): string {
+  return ownName?.trim() || channelDisplayName(code) || code;
+}
+
 /**
  * The largest channel number allowed for a parsed code, or null when none is stated. Expanded IO takes
  * `expandedIoMax` from the device configuration; without one, a device has no expanded IO (0).

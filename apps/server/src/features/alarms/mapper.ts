@@ -1,6 +1,6 @@
 import type { AlarmConfig, AlarmRecord, AlertRecord } from '@fieldlink/api/alarms';
 import { alarmStatus, type AlarmConfig as DomainAlarmConfig, type AlarmSeverity } from '@fieldlink/domain/alarms';
-import { channelDisplayName } from '@fieldlink/domain/channels';
+import { channelName } from '@fieldlink/domain/channels';
 import type { AlarmConfigsTable } from '../../db/schema';
 import type { AlarmRow, selectAlerts } from './repository';
 
@@ -10,12 +10,11 @@ type AlertRow = NonNullable<Awaited<ReturnType<ReturnType<typeof selectAlerts>['
 export function channelNameOf(channelsJson: string, code: string): string {
   try {
     const channels = JSON.parse(channelsJson) as { code?: string; name?: string }[];
-    const named = channels.find((channel) => channel.code === code)?.name;
-    if (named && named.trim() !== '') return named;
+    return channelName(code, channels.find((channel) => channel.code === code)?.name);
   } catch {
     // A device's channel list is its own; an unreadable one only costs the name.
+    return channelName(code);
   }
-  return channelDisplayName(code) ?? code;
 }
 
 /** The one mapping of a stored alarm row to the API's AlarmRecord. */

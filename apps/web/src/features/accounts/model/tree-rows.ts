@@ -1,6 +1,6 @@
 import type { Account, FullUser, GroupNode, TreeDevice } from '@fieldlink/api/account';
 import { deviceItemKind, groupItemKind } from '@fieldlink/domain/account-tree';
-import { channelDisplayName } from '@fieldlink/domain/channels';
+import { channelName } from '@fieldlink/domain/channels';
 import type { TreeItemKind } from '@fieldlink/domain/tree-menu';
 import type { TreeSearchResult } from '@fieldlink/domain/tree-search';
 
@@ -96,7 +96,7 @@ function userKind(user: FullUser): TreeItemKind {
 }
 
 function channelLabel(channel: { code: string; name?: string }): string {
-  return channel.name?.trim() || channelDisplayName(channel.code) || channel.code;
+  return channelName(channel.code, channel.name);
 }
 
 export interface FlattenOptions {

@@ -1,4 +1,4 @@
-import { channelDisplayName, parseChannelCode, type ChannelPrefix } from '@fieldlink/domain/channels';
+import { channelName, parseChannelCode, type ChannelPrefix } from '@fieldlink/domain/channels';
 
 /** What each kind of channel is called on a card, in the order the kinds are laid out. */
 const KINDS: readonly { prefixes: readonly ChannelPrefix[]; label: string }[] = [
@@ -27,7 +27,7 @@ export function channelKindLabel(code: string): string {
 
 /** The card title: the channel's own name when it has one, else its display name (`Ch_1`). */
 export function channelTitle(code: string, name?: string | null): string {
-  return name?.trim() || channelDisplayName(code) || code;
+  return channelName(code, name);
 }
 
 export function isBinaryChannel(code: string): boolean {

@@ -1,6 +1,6 @@
 import type { Account, GroupNode, TreeDevice } from '@fieldlink/api/account';
 import type { Widget, WidgetChannel } from '@fieldlink/api/scenes';
-import { channelDisplayName, sameChannelCode } from '@fieldlink/domain/channels';
+import { channelName, sameChannelCode } from '@fieldlink/domain/channels';
 import { listDevices } from '../../../lib/account-tree';
 import type { ResolvedChannel } from '../widgets/widget-definition';
 
@@ -15,8 +15,7 @@ export function indexDevices(accounts: readonly Account[]): DeviceIndex {
 
 /** The name a device gives a channel, else its display name (`a3` -> `Aux_3`), else the code. */
 export function deviceChannelName(device: TreeDevice | undefined, code: string): string {
-  const own = device?.channels?.find((channel) => sameChannelCode(channel.code, code))?.name?.trim();
-  return own || channelDisplayName(code) || code;
+  return channelName(code, device?.channels?.find((channel) => sameChannelCode(channel.code, code))?.name);
 }
 
 /** A widget channel resolved against the tree; a device that is gone keeps its id and code. */
