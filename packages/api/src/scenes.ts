@@ -197,3 +197,6 @@ export const PutWidgetBody = Type.Object(
   { additionalProperties: false },
 );
 export type PutWidgetBody = Static<typeof PutWidgetBody>;
+
+/** A widget as its editor and storage see it: `PUT /widget`'s widget without the scene's ids. */
+export type WidgetFields = Omit<PutWidgetBody['widget'], 'accountId' | 'groupId' | 'sceneId'>;

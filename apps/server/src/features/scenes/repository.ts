@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { PutWidgetBody } from '@fieldlink/api/scenes';
+import type { WidgetFields } from '@fieldlink/api/scenes';
 import type { Database, ScenesTable, WidgetsTable } from '../../db/schema';
 
 /** The widget fields kept in the `props` column (everything a user sets except the type). */
-export type WidgetProps = Omit<PutWidgetBody['widget'], 'id' | 'accountId' | 'groupId' | 'sceneId' | 'type'>;
+export type WidgetProps = Omit<WidgetFields, 'id' | 'type'>;
 
 /** A group with what scene calls need to know of it: its path (scope), kind and account. */
 export function findGroupWithAccount(db: Kysely<Database>, groupId: string) {

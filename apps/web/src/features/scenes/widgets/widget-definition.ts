@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { PutWidgetBody, Widget } from '@fieldlink/api/scenes';
+import type { Widget, WidgetFields } from '@fieldlink/api/scenes';
 import type { WidgetRole, WidgetType } from '@fieldlink/domain/widgets';
 
 /**
@@ -31,7 +31,7 @@ export interface WidgetViewProps {
 }
 
 /** The widget fields an editor changes: `PUT /widget`'s body without the scene's ids. */
-export type WidgetDraft = Omit<PutWidgetBody['widget'], 'accountId' | 'groupId' | 'sceneId'>;
+export type WidgetDraft = WidgetFields;
 
 /** Sections the shared editor dialog shows for a type, in this order. */
 export type EditorSection =
