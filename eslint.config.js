@@ -18,6 +18,14 @@ const webFeatures = [
   'alarms',
   'ota',
   'placeholders',
+  'variants',
+  'plants',
+  'settings',
+  'brew',
+  'spray',
+  'inventory',
+  'reports',
+  'demo',
 ];
 
 export default tseslint.config(
@@ -48,7 +56,19 @@ export default tseslint.config(
             // The shared packages never reach into an app.
             { target: './packages', from: './apps', message: 'packages/* must not import apps.' },
             // The domain is pure: it imports no other workspace.
-            { target: './packages/domain', from: './packages/api', message: 'domain imports nothing.' },
+            {
+              target: './packages/domain',
+              from: './packages',
+              except: ['./domain'],
+              message: 'domain imports nothing.',
+            },
+            // The plant models are pure too: they use the domain and nothing else.
+            {
+              target: './packages/simulation',
+              from: './packages',
+              except: ['./simulation', './domain'],
+              message: 'simulation imports only the domain.',
+            },
             // Apps stay apart: they share code only through packages/*.
             { target: './apps/web', from: ['./apps/server', './apps/simulator'] },
             { target: './apps/simulator', from: ['./apps/server', './apps/web'] },
@@ -70,13 +90,16 @@ export default tseslint.config(
     },
   },
   {
-    files: ['packages/domain/**/*.ts'],
+    files: ['packages/domain/**/*.ts', 'packages/simulation/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: ['node:*', 'fs', 'path', 'react', 'react-dom'], message: 'domain is pure: no I/O, no React.' },
+            {
+              group: ['node:*', 'fs', 'path', 'react', 'react-dom'],
+              message: 'domain and simulation are pure: no I/O, no React.',
+            },
           ],
         },
       ],

@@ -18,6 +18,7 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
         },
       },
+      { test: { name: 'simulation', include: ['packages/simulation/src/**/*.test.ts'] } },
       { test: { name: 'simulator', include: ['apps/simulator/src/**/*.test.ts'], testTimeout: 30_000 } },
       { test: { name: 'web', include: ['apps/web/src/**/*.test.ts'] } },
       {

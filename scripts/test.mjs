@@ -18,7 +18,7 @@ const steps = [
     [
       'vitest',
       'run',
-      ...['domain', 'api', 'server', 'simulator', 'web'].flatMap((p) => ['--project', p]),
+      ...['domain', 'api', 'simulation', 'server', 'simulator', 'web'].flatMap((p) => ['--project', p]),
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${RESULTS}/unit.json`,

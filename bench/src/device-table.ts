@@ -13,7 +13,7 @@ import type { Database, DevicesTable } from '../../apps/server/src/db/schema';
 import { DeviceTableService } from '../../apps/server/src/features/device-table/service';
 import type { UserContext } from '../../apps/server/src/features/session/user-context';
 import { seedDemo } from '../../apps/server/src/seed/seed';
-import { SeededRandom } from '../../apps/simulator/src/models/seeded-random';
+import { SeededRandom } from '@fieldlink/simulation/seeded-random';
 import type { Benchmark, BenchOptions, BenchSection, BenchTable, StorageDialect } from './benchmark';
 import { formatCount, formatMs } from './format';
 import { startMachineCpu, type MachineCpu } from './machine-cpu';

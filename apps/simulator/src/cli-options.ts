@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { isThingName } from '@fieldlink/api/mqtt-topics';
-import { isDeviceKind, DEVICE_KINDS } from './device-kind';
+import { isDeviceKind, DEVICE_KINDS } from '@fieldlink/simulation/device-kind';
 import type { FleetDeviceSpec, FleetStats } from './fleet';
 
 export const USAGE = `Usage: npm run simulator -- --credentials FILE [options]

@@ -1,6 +1,6 @@
 import type { DeviceCommand, ReplyFrame } from '@fieldlink/api/device-frames';
 import { replyFrame } from './frame-builder';
-import type { DeviceModel } from './models/plant-model';
+import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 
 /** Frames a device publishes after answering, so the console sees the effect at once. */
 export type FollowUpFrame = 'log' | 'config' | 'health' | 'status';

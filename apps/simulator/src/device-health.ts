@@ -1,6 +1,6 @@
 import type { DeviceHealth } from '@fieldlink/api/device-frames';
-import { clamp, roundTo } from './models/daily-cycle';
-import { SeededRandom } from './models/seeded-random';
+import { clamp, roundTo } from '@fieldlink/simulation/daily-cycle';
+import { SeededRandom } from '@fieldlink/simulation/seeded-random';
 
 /**
  * The modem and board health a device reports: supply voltage, cellular signal wandering within its

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEVICE_KINDS } from './device-kind';
+import { DEVICE_KINDS } from '@fieldlink/simulation/device-kind';
 import { createDeviceIdentity, withLuhnDigit } from './device-identity';
 
 function luhnValid(digits: string): boolean {

@@ -1,6 +1,6 @@
 import type { DevicePort } from '@fieldlink/api/device-frames';
-import type { DeviceKind } from './device-kind';
-import { SeededRandom } from './models/seeded-random';
+import type { DeviceKind } from '@fieldlink/simulation/device-kind';
+import { SeededRandom } from '@fieldlink/simulation/seeded-random';
 
 /** What a device says about itself in its `device` config frame, fixed for its life. */
 export interface DeviceIdentity {

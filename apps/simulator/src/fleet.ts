@@ -1,10 +1,10 @@
 import { isThingName } from '@fieldlink/api/mqtt-topics';
-import { isDeviceKind, type DeviceKind } from './device-kind';
-import { seedFromText } from './models/seeded-random';
+import { isDeviceKind, type DeviceKind } from '@fieldlink/simulation/device-kind';
+import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import { SimulatedDevice, type CommandEvent, type DeviceLogger, type FleetCounters } from './simulated-device';
 
 export type { CommandEvent } from './simulated-device';
-export type { DeviceKind } from './device-kind';
+export type { DeviceKind } from '@fieldlink/simulation/device-kind';
 
 /** One device of the fleet and the credentials it connects with. */
 export interface FleetDeviceSpec {

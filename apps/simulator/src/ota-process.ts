@@ -1,7 +1,7 @@
 import type { OtaFrame } from '@fieldlink/api/device-frames';
 import { targetFirmwareOf } from '@fieldlink/domain/ota';
-import { clamp } from './models/daily-cycle';
-import { seedFromText } from './models/seeded-random';
+import { clamp } from '@fieldlink/simulation/daily-cycle';
+import { seedFromText } from '@fieldlink/simulation/seeded-random';
 
 /**
  * How a simulated device runs an over-the-air update: it downloads in steps, installs, reboots (drops

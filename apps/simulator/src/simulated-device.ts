@@ -3,13 +3,13 @@ import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { connect, type MqttClient } from 'mqtt';
 import { CommandInbox } from './command-inbox';
 import { runCommand, type FollowUpFrame } from './command-runner';
-import type { DeviceKind } from './device-kind';
+import type { DeviceKind } from '@fieldlink/simulation/device-kind';
 import { DeviceHealthMonitor } from './device-health';
 import { createDeviceIdentity, type DeviceIdentity } from './device-identity';
 import { CONN_LOST_FRAME, connFrame, deviceConfigFrame, healthFrame, logFrame, statusFrame } from './frame-builder';
-import { createModel } from './models/create-model';
-import { roundTo } from './models/daily-cycle';
-import type { DeviceModel } from './models/plant-model';
+import { createModel } from '@fieldlink/simulation/create-model';
+import { roundTo } from '@fieldlink/simulation/daily-cycle';
+import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 import { DEFAULT_OTA_FAILURE_RATE, DEFAULT_OTA_STEP_MS, otaSteps, planOtaUpdate, type OtaStep } from './ota-process';
 
 export interface DeviceLogger {

@@ -1,7 +1,7 @@
 import type { ExtraFlag, Permission } from '@fieldlink/domain/permissions';
-import type { DeviceKind } from '@fieldlink/simulator/device-kind';
+import type { DeviceKind } from '@fieldlink/simulation/device-kind';
 
-/** Kinds of simulated device (apps/simulator models). */
+/** Kinds of simulated device (packages/simulation). */
 export type DemoDeviceKind = DeviceKind;
 
 export interface DemoDevice {

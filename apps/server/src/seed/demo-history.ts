@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { createModel } from '@fieldlink/simulator/models/create-model';
-import { seedFromText } from '@fieldlink/simulator/models/seeded-random';
+import { createModel } from '@fieldlink/simulation/create-model';
+import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import type { Database } from '../db/schema';
 import type { DemoDeviceKind } from './demo-data';
 

@@ -7,7 +7,7 @@ import { newId } from '../security/secrets';
 
 /**
  * Demo dashboards: one or two scenes on each customer account's root group, built from that
- * account's own demo devices and the channels their plant models report (apps/simulator/src/models),
+ * account's own demo devices and the channels their plant models report (packages/simulation),
  * so a fresh installation opens on live dashboards.
  */
 

@@ -1,4 +1,4 @@
-import type { DeviceKind } from '../device-kind';
+import type { DeviceKind } from './device-kind';
 import { hourOfDay } from './daily-cycle';
 import { parseChannelCode, resolveChannelCode } from './channel-codes';
 import { SeededRandom } from './seeded-random';

@@ -1,4 +1,4 @@
-import type { DeviceKind } from '../device-kind';
+import type { DeviceKind } from './device-kind';
 import { BrewTank } from './brew-tank';
 import { GenericController } from './generic-controller';
 import type { DeviceModel, PlantModelOptions } from './plant-model';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEVICE_KINDS } from '../device-kind';
+import { DEVICE_KINDS } from './device-kind';
 import { createModel } from './create-model';
 
 const START = Date.UTC(2025, 3, 1, 10);
