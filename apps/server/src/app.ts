@@ -40,6 +40,8 @@ import { DeviceTableService } from './features/device-table/service';
 import { deviceTableRoutes } from './features/device-table/routes';
 import { OtaService, type OtaOptions } from './features/ota/service';
 import { otaRoutes } from './features/ota/routes';
+import { SprayService } from './features/spray/service';
+import { sprayRoutes } from './features/spray/routes';
 import { AlarmEvaluator } from './features/alarms/evaluator';
 import { AlarmNotices } from './features/alarms/notices';
 import { AlarmService } from './features/alarms/service';
@@ -266,6 +268,7 @@ export async function buildApp({
       await api.register(deviceRoutes, { devices });
       await api.register(deviceTableRoutes, { table: new DeviceTableService(db) });
       await api.register(otaRoutes, { ota });
+      await api.register(sprayRoutes, { spray: new SprayService(db, commands) });
       await api.register(accountRoutes, { accounts: new AccountService(db) });
       // A user whose permissions or place changed reconnects; a moved device is authorised again.
       const onUsersMoved = (userIds: readonly string[]) =>

@@ -13,7 +13,6 @@ import {
   formatWidgetNumber,
   incrementDecimals,
   isOnValue,
-  manualSprayBlockReason,
   normaliseHeading,
   originalGravityOf,
   signalBarsLit,
@@ -242,16 +241,7 @@ describe('fanTurnSeconds', () => {
   ])('%s', (_label, value, min, max, expected) => expect(fanTurnSeconds(value, min, max)).toBe(expected));
 });
 
-describe('manual spray', () => {
-  it.each([
-    ['no alarm', 0, null],
-    ['refill alarm does not block', 1 << 7, null],
-    ['empty alarm blocks', 1 << 6, 'Empty Alarm'],
-    ['high wind blocks', 1 << 14, 'High Wind Speed Warning'],
-    ['both: the first bit named', (1 << 6) | (1 << 14), 'Empty Alarm'],
-    ['unknown', undefined, null],
-  ])('%s', (_label, mask, reason) => expect(manualSprayBlockReason(mask)).toBe(reason));
-
+describe('manual spray zone', () => {
   it.each([
     [undefined, 1],
     [2, 2],

@@ -5,8 +5,6 @@
  * these functions decide.
  */
 
-import { activeAlarmBits } from './status-alarms';
-
 /** Step of an up/down control or slider when the widget sets no increment. */
 export const DEFAULT_INCREMENT = 1;
 
@@ -233,24 +231,6 @@ export function fanTurnSeconds(value: number, min: number, max: number): number 
   if (!finite(value) || value <= 0) return null;
   const fraction = valueFraction(value, min, max);
   return roundTo(FAN_SLOWEST_TURN_S - fraction * (FAN_SLOWEST_TURN_S - FAN_FASTEST_TURN_S), 3);
-}
-
-/**
- * Sprayer alarm bits (§8) that stop a manual spray: the Empty Alarm (6: scheduled and manual sprays
- * blocked) and the High Wind Speed Warning (14: sprays disabled until the wind drops).
- */
-export const MANUAL_SPRAY_BLOCKING_ALARMS: Readonly<Record<number, string>> = {
-  6: 'Empty Alarm',
-  14: 'High Wind Speed Warning',
-};
-
-/** Why a manual spray cannot start now (the first blocking alarm's name), or null when it can. */
-export function manualSprayBlockReason(alarmMask: number | null | undefined): string | null {
-  for (const bit of activeAlarmBits(alarmMask)) {
-    const name = MANUAL_SPRAY_BLOCKING_ALARMS[bit];
-    if (name) return name;
-  }
-  return null;
 }
 
 /** Spray zones a manual spray widget can start (§8 names zones 1 and 2). */

@@ -11,6 +11,7 @@ import * as timescale from './migrations/2026-11-26T0100-timescale';
 import * as scenes from './migrations/2026-12-01T0000-scenes';
 import * as alarms from './migrations/2026-12-01T0100-alarms';
 import * as ota from './migrations/2026-12-01T0200-ota';
+import * as spray from './migrations/2026-12-02T0300-spray';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-12-01T0000-scenes': scenes,
   '2026-12-01T0100-alarms': alarms,
   '2026-12-01T0200-ota': ota,
+  '2026-12-02T0300-spray': spray,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

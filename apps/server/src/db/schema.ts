@@ -294,6 +294,13 @@ export interface OtaUpdatesTable {
   error: string | null;
 }
 
+/** The last broadcast spray of a group (its cool-down). */
+export interface SprayBroadcastsTable {
+  group_id: string;
+  started_at: number;
+  started_by: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   groups: GroupsTable;
@@ -317,4 +324,5 @@ export interface Database {
   alarm_configs: AlarmConfigsTable;
   alarms: AlarmsTable;
   alerts: AlertsTable;
+  spray_broadcasts: SprayBroadcastsTable;
 }

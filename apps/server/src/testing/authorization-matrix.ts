@@ -62,6 +62,8 @@ export interface RouteUse {
   foreign(own: AccountIds, other: AccountIds, caller: string): MatrixRequest[];
   /** Set when the positive check cannot run in a customer account (say why). */
   noPositive?: string;
+  /** The status a missing permission is refused with where the specification names one; else 403. */
+  refusedWith?: 401;
 }
 
 export type RouteRule =
@@ -390,6 +392,15 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
     access: 'viewPendingOta',
     own: () => ({ method: 'GET', url: '/api/v1/devices/ota-pending' }),
     foreign: () => [],
+  }),
+  // Spray (application §7): a missing MOSNIX_BROADCAST_SPRAY answers 401, as §6 says.
+  'POST /api/v1/mosnix/broadcast-spray': api({
+    access: 'broadcastSpray',
+    refusedWith: 401,
+    own: (ids) => ({ method: 'POST', url: '/api/v1/mosnix/broadcast-spray', body: { groupId: ids.groupId } }),
+    foreign: (_own, other) => [
+      { method: 'POST', url: '/api/v1/mosnix/broadcast-spray', body: { groupId: other.groupId } },
+    ],
   }),
   'POST /api/v1/device': api({
     access: 'addDevices',

@@ -50,7 +50,7 @@ import {
   updateAttachmentPoint,
 } from './repository';
 
-const GROUP_NOT_FOUND = 'Group not found.';
+export const GROUP_NOT_FOUND = 'Group not found.';
 
 export interface GroupServiceOptions {
   db: Kysely<Database>;

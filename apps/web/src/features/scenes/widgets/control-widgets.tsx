@@ -3,13 +3,13 @@ import {
   buttonPressValue,
   incrementDecimals,
   isOnValue,
-  manualSprayBlockReason,
   snapToIncrement,
   sprayZoneOf,
   stepSetpoint,
   valueFraction,
 } from '@fieldlink/domain/widget-values';
 import { widgetRole } from '@fieldlink/domain/widgets';
+import { sprayBlockedBy } from '@fieldlink/domain/spray';
 import { Spinner } from '../../../components/ui/spinner';
 import { setpointStatusCode } from '../../../lib/realtime/control-write';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
@@ -260,7 +260,7 @@ const ManualSprayView = memo(function ManualSprayView({ widget, channels, readOn
   const channel = channels[0];
   const control = useWidgetControl(channel);
   const alarmMask = useStore(realtimeStore, (s) => (channel?.thingName ? s.alarms[channel.thingName]?.sp : undefined));
-  const blocked = manualSprayBlockReason(alarmMask);
+  const blocked = sprayBlockedBy(alarmMask, 'manual')?.name ?? null;
   const zone = sprayZoneOf(widget.value);
   const pending = control.pendingValue !== null;
   const spraying = pending ? isOnValue(control.pendingValue) : (control.reading?.isOn ?? false);
