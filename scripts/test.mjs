@@ -1,12 +1,86 @@
 // `npm test`: format, lint, types, unit and API tests (SQLite and PostgreSQL), then the web build and
-// the end-to-end tests in real Chromium. Every step runs; the run fails if any step fails. The last
-// line counts the test cases: "tests: N passed, N failed".
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+// the end-to-end tests in real Chromium. Every step runs; the run fails if any step fails. It provides
+// what the tests need first: Chromium and Mosquitto (installed when missing and the run is root on
+// Debian, else one line saying what is missing and how to install it) and a PostgreSQL server
+// (FIELDLINK_TEST_DATABASE_URL, else the one at the default address, else a throwaway server of its
+// own, removed at the end). The last line counts the test cases and times each step:
+// "tests: N passed, N failed; setup 3.1 s, format 20.4 s, ...".
+// Run with tsx (package.json), which lets it share the test servers' TypeScript helpers.
+import { spawn, spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { CHROMIUM_PATH } from '../e2e/src/chromium.ts';
+import { DYNSEC_PLUGIN, MOSQUITTO_BIN } from '../apps/server/src/cluster/testing/mosquitto.ts';
+import { provideTestPostgres } from '../apps/server/src/testing/test-postgres.ts';
 
 const RESULTS = '.vitest';
-rmSync(RESULTS, { recursive: true, force: true });
-mkdirSync(RESULTS, { recursive: true });
+const started = Date.now();
+const times = [];
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
+/** Stops the run at once with one line. */
+function fail(line) {
+  console.error(`npm test: ${line}`);
+  process.exit(1);
+}
+
+const executable = (file) => {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * What is missing of Chromium and Mosquitto: each with its Debian package (null when a path set by
+ * hand is missing: not apt's to fix) and the variables that point elsewhere.
+ */
+function missingTools() {
+  const missing = [];
+  if (!executable(CHROMIUM_PATH)) {
+    missing.push({
+      what: `Chromium (${CHROMIUM_PATH})`,
+      apt: process.env.CHROMIUM_PATH ? null : 'chromium',
+      variables: 'CHROMIUM_PATH',
+    });
+  }
+  if (!executable(MOSQUITTO_BIN) || !existsSync(DYNSEC_PLUGIN)) {
+    const custom = process.env.FIELDLINK_TEST_MOSQUITTO || process.env.FIELDLINK_TEST_DYNSEC_PLUGIN;
+    missing.push({
+      what: `Mosquitto 2 with its dynamic-security plugin (${MOSQUITTO_BIN}, ${DYNSEC_PLUGIN})`,
+      apt: custom ? null : 'mosquitto',
+      variables: 'FIELDLINK_TEST_MOSQUITTO and FIELDLINK_TEST_DYNSEC_PLUGIN',
+    });
+  }
+  return missing;
+}
+
+function provideTools() {
+  const missing = missingTools();
+  if (missing.length === 0) return;
+  const what = missing.map((tool) => tool.what).join(' and ');
+  const packages = missing.map((tool) => tool.apt);
+  const installable = packages.every(Boolean);
+  const rootOnDebian = process.getuid?.() === 0 && existsSync('/etc/debian_version') && executable('/usr/bin/apt-get');
+  if (!installable || !rootOnDebian) {
+    const remedy = installable ? `install with \`sudo apt-get install ${packages.join(' ')}\`` : 'fix the path you set';
+    const variables = missing.map((tool) => tool.variables).join(', ');
+    fail(`${what} missing: ${remedy} (or point ${variables} at them), then run npm test again`);
+  }
+  console.log(`npm test: installing ${packages.join(' ')} with apt-get, as .ci/run did (missing: ${what})`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', ...packages],
+  ]) {
+    const result = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
+    if (result.status !== 0)
+      fail(`apt-get ${args.join(' ')} failed; install ${packages.join(' ')} and run npm test again`);
+  }
+  const still = missingTools();
+  if (still.length > 0) fail(`${still.map((tool) => tool.what).join(' and ')} still missing after apt-get install`);
+}
 
 const steps = [
   ['format', 'npx', ['prettier', '--check', '.']],
@@ -40,18 +114,57 @@ const steps = [
   ],
 ];
 
+let child = null;
+let interrupted = null;
+let postgres = null;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    interrupted = signal;
+    // Ctrl-C reaches the step through the terminal; a SIGTERM is passed on. Cleanup follows its end.
+    if (signal === 'SIGTERM') child?.kill('SIGTERM');
+    if (!child) void Promise.resolve(postgres?.close()).finally(() => process.exit(1));
+  });
+}
+
+function runStep(command, args, env) {
+  return new Promise((resolve) => {
+    child = spawn(command, args, { stdio: 'inherit', env });
+    child.once('exit', (code) => resolve(code ?? 1));
+    child.once('error', () => resolve(1));
+  }).finally(() => {
+    child = null;
+  });
+}
+
+console.log('\n=== setup: Chromium, Mosquitto, PostgreSQL');
+provideTools();
+rmSync(RESULTS, { recursive: true, force: true });
+mkdirSync(RESULTS, { recursive: true });
+try {
+  postgres = await provideTestPostgres();
+} catch (error) {
+  fail(error.message);
+}
+console.log(`PostgreSQL: ${postgres.description}`);
+times.push(`setup ${seconds(started)}`);
+
+const env = {
+  ...process.env,
+  FIELDLINK_TEST_DATABASE_URL: postgres.url,
+  FORCE_COLOR: process.env.CI ? '0' : '1',
+};
 const failedSteps = [];
 for (const [name, command, args] of steps) {
+  if (interrupted) break;
   console.log(`\n=== ${name}: ${command} ${args.join(' ')}`);
-  const started = Date.now();
-  const result = spawnSync(command, args, {
-    stdio: 'inherit',
-    env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' },
-  });
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  if (result.status !== 0) failedSteps.push(name);
-  console.log(`=== ${name}: ${result.status === 0 ? 'ok' : 'FAILED'} (${seconds} s)`);
+  const stepStarted = Date.now();
+  const status = await runStep(command, args, env);
+  if (status !== 0) failedSteps.push(name);
+  times.push(`${name} ${seconds(stepStarted)}`);
+  console.log(`=== ${name}: ${status === 0 ? 'ok' : 'FAILED'} (${seconds(stepStarted)})`);
 }
+await postgres.close();
+if (interrupted) process.exit(1);
 
 let passed = 0;
 let failed = 0;
@@ -65,5 +178,8 @@ for (const file of ['unit.json', 'e2e.json']) {
   }
 }
 if (failedSteps.length > 0) console.log(`\nFailed steps: ${failedSteps.join(', ')}`);
-console.log(`\ntests: ${passed} passed, ${failed} failed`);
+const total = Math.round((Date.now() - started) / 1000);
+console.log(
+  `\ntests: ${passed} passed, ${failed} failed; ${times.join(', ')}; total ${Math.floor(total / 60)} min ${total % 60} s`,
+);
 process.exit(failedSteps.length > 0 || failed > 0 ? 1 : 0);

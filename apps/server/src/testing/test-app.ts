@@ -6,13 +6,13 @@ import { migrate, openStorage, type Dialect } from '../db/database';
 import { buildApp } from '../app';
 import { seedDemo } from '../seed/seed';
 import type { OtaOptions } from '../features/ota/service';
+import { DEFAULT_TEST_POSTGRES_URL } from './test-postgres';
 
 /** Both storage dialects: every storage and API test runs on each (as Kysely's DIALECTS loop). */
 export const DIALECTS: Dialect[] = ['sqlite', 'postgres'];
 
-/** The PostgreSQL server the tests use; `.ci/run` starts it and creates this role. */
-export const TEST_POSTGRES_URL =
-  process.env.FIELDLINK_TEST_DATABASE_URL ?? 'postgres://fieldlink:fieldlink@127.0.0.1:5432/fieldlink';
+/** The PostgreSQL server the tests use: `npm test` sets the variable to the server it provides. */
+export const TEST_POSTGRES_URL = process.env.FIELDLINK_TEST_DATABASE_URL ?? DEFAULT_TEST_POSTGRES_URL;
 
 export const DEMO_PASSWORD = 'test-demo-password';
 
