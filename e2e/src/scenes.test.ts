@@ -109,7 +109,7 @@ describe('scenes and widgets', () => {
     const sprayers = ['OSC-SPR01', 'OSC-SPR02', 'OSC-SPR03'].map((thingName) => devices.get(thingName)!);
     const headroom = async (device: TreeDevice) => {
       const values = (await latestValues(sprayToken, device.id))[device.id] ?? {};
-      return (values.a16?.value ?? 0) - (values.sp4?.value ?? 10);
+      return (values.a16?.value ?? 0) - (values.sp10?.value ?? 10);
     };
     const headrooms = await Promise.all(sprayers.map(headroom));
     relayDevice = sprayers[headrooms.indexOf(Math.max(...headrooms))]!;
@@ -175,10 +175,10 @@ describe('scenes and widgets', () => {
     { type: 'signal', name: 'Humidity signal', channels: [['OSC-PUMP01', 'c4']] },
     {
       type: 'upDownControl',
-      name: 'Row 3 spray duration',
+      name: 'Row 3 duration step',
       channels: [['OSC-SPR03', 'sp1']],
       min: '5',
-      max: '300',
+      max: '60',
       increment: '5',
       units: 's',
     },
@@ -194,7 +194,7 @@ describe('scenes and widgets', () => {
       ],
       units: 'mixed',
     },
-    { type: 'value', name: 'Row 1 spray count', channels: [['OSC-SPR01', 't1']] },
+    { type: 'value', name: 'Row 1 sprays today', channels: [['OSC-SPR01', 't6']] },
     {
       type: 'slider',
       name: 'Heating setpoint slider',

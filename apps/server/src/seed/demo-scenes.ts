@@ -94,7 +94,7 @@ const DEMO_SCENES: Record<string, DemoScene[]> = {
           units: 'bar',
           arcSegments: arcs([3, WARN, 'Low'], [5, GOOD, 'Spraying'], [6, ALARM, 'High']),
         }),
-        single('value', 'Row 1 spray count', 'OSC-SPR01', 't1', [3, 4]),
+        single('value', 'Row 1 sprays today', 'OSC-SPR01', 't6', [3, 4]),
         {
           type: 'chart',
           name: 'Tank levels',
@@ -108,8 +108,9 @@ const DEMO_SCENES: Record<string, DemoScene[]> = {
         },
         single('switch', 'Row 1 zone 1', 'OSC-SPR01', 'do1', [2], { activeColor: GOOD }),
         single('switch', 'Row 1 zone 2', 'OSC-SPR01', 'do2', [2], { activeColor: GOOD }),
-        single('upDownControl', 'Row 1 spray duration', 'OSC-SPR01', 'sp1', [2], { increment: 5, units: 's' }),
+        single('upDownControl', 'Row 1 duration step', 'OSC-SPR01', 'sp1', [2], { increment: 5, units: 's' }),
         single('indicator', 'Row 2 zone 1', 'OSC-SPR02', 'do1', [2]),
+        single('mosnixManualSpray', 'Row 2 manual spray', 'OSC-SPR02', 'gpf1', [2]),
       ],
     },
     {
