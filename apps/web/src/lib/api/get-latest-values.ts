@@ -1,7 +1,7 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import type { LatestValuesAnswer } from '@fieldlink/api/device';
-import { apiGet } from '../../../lib/api-client';
-import { LIVE_QUERY_ROOT } from '../../../lib/query-client';
+import { apiGet } from '../api-client';
+import { LIVE_QUERY_ROOT } from '../query-client';
 
 export const getLatestValues = (deviceIds: readonly string[], signal?: AbortSignal) =>
   apiGet<LatestValuesAnswer>('/device/channels/latest-values', { ids: deviceIds.join(',') }, signal);
@@ -13,6 +13,3 @@ export const latestValuesQuery = (deviceIds: readonly string[]) =>
     queryFn: ({ signal }) => getLatestValues(deviceIds, signal),
     staleTime: 0,
   });
-
-export const useLatestValues = (deviceIds: readonly string[]) =>
-  useQuery({ ...latestValuesQuery(deviceIds), enabled: deviceIds.length > 0 });

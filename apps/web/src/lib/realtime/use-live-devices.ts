@@ -1,21 +1,22 @@
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { LatestValue } from '@fieldlink/api/realtime';
-import { showToast } from '../../../lib/app-store/app-store';
-import { watchDevices } from '../../../lib/realtime/realtime-connection';
-import { mergeLatestValues, realtimeStore } from '../../../lib/realtime/realtime-store';
-import { sceneLatestValuesQuery } from '../api/scenes-api';
+import { latestValuesQuery } from '../api/get-latest-values';
+import { showToast } from '../app-store/app-store';
+import { watchDevices } from './realtime-connection';
+import { mergeLatestValues, realtimeStore } from './realtime-store';
 
 /**
- * Keeps a scene's devices live while it is shown: their latest values read once over REST into the
- * real-time store (through the store's merge rule, so a slow answer never replaces a newer push) and
- * their pushes subscribed; unsubscribed on leaving. Nothing happens without `viewDashboard` (§6:
- * without view-dashboard no device subscriptions are made).
+ * Keeps devices live while a page shows them (a device's dash, a scene, the spray overview): their
+ * latest values read once over REST into the real-time store (through the store's merge rule, so a
+ * slow answer never replaces a newer push) and their pushes subscribed; unsubscribed on leaving.
+ * Nothing happens unless `enabled` (§6: without view-dashboard no device subscriptions are made).
+ * Returns the state of the REST read.
  */
-export function useSceneLive(devices: readonly { id: string; thingName: string }[], enabled: boolean) {
+export function useLiveDevices(devices: readonly { id: string; thingName: string }[], enabled: boolean) {
   const ids = devices.map((device) => device.id);
   const key = devices.map((device) => `${device.id}=${device.thingName}`).join(',');
-  const latest = useQuery({ ...sceneLatestValuesQuery(ids), enabled: enabled && ids.length > 0 });
+  const latest = useQuery({ ...latestValuesQuery(ids), enabled: enabled && ids.length > 0 });
 
   useEffect(() => {
     if (!latest.data) return;
@@ -39,4 +40,6 @@ export function useSceneLive(devices: readonly { id: string; thingName: string }
     const thingNames = key.split(',').map((pair) => pair.slice(pair.indexOf('=') + 1));
     return watchDevices(thingNames, (error) => showToast('error', error.message));
   }, [enabled, key]);
+
+  return latest;
 }

@@ -1,5 +1,4 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { LatestValuesAnswer } from '@fieldlink/api/device';
 import type {
   AddSceneBody,
   DeleteByPathBody,
@@ -12,7 +11,6 @@ import type {
   Widget,
 } from '@fieldlink/api/scenes';
 import { apiGet, apiRequest } from '../../../lib/api-client';
-import { LIVE_QUERY_ROOT } from '../../../lib/query-client';
 
 // The scene and widget calls of application spec §7 "Scenes and widgets", and `GET /scenes` (ours).
 
@@ -39,12 +37,3 @@ export const postGridLayout = (body: GridLayoutBody) =>
 export const putWidget = (body: PutWidgetBody) => apiRequest<Widget>('PUT', '/widget', { body });
 export const deleteWidget = (body: DeleteByPathBody) => apiRequest<unknown>('DELETE', '/widget', { body });
 
-// Latest values of the scene's devices, read once when the scene opens (pushes keep them fresh).
-// Under the live root: read again after a real-time reconnect to fill the gap (lib/realtime).
-export const sceneLatestValuesQuery = (deviceIds: readonly string[]) =>
-  queryOptions({
-    queryKey: [LIVE_QUERY_ROOT, 'latest-values', [...deviceIds].sort().join(',')],
-    queryFn: ({ signal }) =>
-      apiGet<LatestValuesAnswer>('/device/channels/latest-values', { ids: deviceIds.join(',') }, signal),
-    staleTime: 0,
-  });

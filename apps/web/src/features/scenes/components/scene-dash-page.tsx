@@ -18,7 +18,7 @@ import { ApiError, serverErrorMessage } from '../../../lib/api-client';
 import { useScenes } from '../api/scenes-api';
 import { useSceneActions } from '../hooks/use-scene-actions';
 import { useSceneContext, type SceneContext } from '../hooks/use-scene-context';
-import { useSceneLive } from '../hooks/use-scene-live';
+import { useLiveDevices } from '../../../lib/realtime/use-live-devices';
 import { withBreakpointLayout, type LayoutItem } from '../model/grid-layout';
 import { sceneDeviceIds } from '../model/resolve-channels';
 import { sceneOfRoute } from '../model/scenes';
@@ -166,7 +166,7 @@ function GroupScenes({
         : [],
     [scene, devices],
   );
-  useSceneLive(liveDevices, viewDashboard);
+  useLiveDevices(liveDevices, viewDashboard);
 
   const saveLayout = useCallback(
     (target: Scene, breakpoint: GridBreakpoint, layout: readonly LayoutItem[]) =>
