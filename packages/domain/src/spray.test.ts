@@ -22,6 +22,7 @@ import {
   parseSprayTime,
   schedulesFromRegisters,
   schedulesStartingAt,
+  weekTimeAt,
   sprayBlockedBy,
   sprayScheduleCode,
   sprayScheduleRegisters,
@@ -255,6 +256,14 @@ describe('schedule timing', () => {
       { index: 0, weekday: 1, minuteOfDay: 360, minutesAhead: 700 },
     ],
   ] as const)('%s', (_label, from, next) => expect(nextScheduledSpray(schedules, from)).toEqual(next));
+
+  it.each([
+    ['Monday 6 January 2025 05:00 UTC', Date.UTC(2025, 0, 6, 5), 0, { weekday: 1, minuteOfDay: 300 }],
+    ['the same instant at UTC+10', Date.UTC(2025, 0, 6, 5), 600, { weekday: 1, minuteOfDay: 900 }],
+    ['Sunday night at UTC-6 from Monday 03:00 UTC', Date.UTC(2025, 0, 6, 3), -360, { weekday: 0, minuteOfDay: 1260 }],
+    ['Saturday 23:59:59 UTC', Date.UTC(2025, 0, 4, 23, 59, 59), 0, { weekday: 6, minuteOfDay: 1439 }],
+    ['before 1970', Date.UTC(1969, 11, 31, 12), 0, { weekday: 3, minuteOfDay: 720 }],
+  ])('week time of %s', (_label, time, offset, expected) => expect(weekTimeAt(time, offset)).toEqual(expected));
 
   it('a single weekly schedule is next a week later at its own minute', () => {
     expect(nextScheduledSpray([schedule({ days: [2] })], { weekday: 2, minuteOfDay: 390 })?.minutesAhead).toBe(10080);

@@ -342,6 +342,15 @@ export interface WeekTime {
   minuteOfDay: number;
 }
 
+/** The unit's local week time at an instant (unix ms), for its offset from UTC in minutes. */
+export function weekTimeAt(timeMs: number, utcOffsetMinutes: number): WeekTime {
+  const localMinutes = Math.floor(timeMs / 60_000) + utcOffsetMinutes;
+  const day = Math.floor(localMinutes / MINUTES_PER_DAY);
+  // 1 January 1970 was a Thursday.
+  const weekday = ((((day + 4) % 7) + 7) % 7) as Weekday;
+  return { weekday, minuteOfDay: localMinutes - day * MINUTES_PER_DAY };
+}
+
 /** The schedules (by index) that start at this minute of the week. */
 export function schedulesStartingAt(schedules: readonly (SpraySchedule | null)[], at: WeekTime): number[] {
   return schedules.flatMap((schedule, index) =>
@@ -469,6 +478,9 @@ export function sprayBlockedBy(mask: number | null | undefined, kind: SprayKind)
  * enough for the units to finish the spray and report, short enough to repeat one that missed.
  */
 export const BROADCAST_SPRAY_COOLDOWN_SECONDS = 120;
+
+/** The warning of §5 for a group without devices (here: without sprayers to broadcast to). */
+export const NO_DEVICE_IN_GROUP = 'No device found in the group.';
 
 export const BROADCAST_SPRAY_FORBIDDEN = 'You do not have permission to broadcast spray.';
 export const BROADCAST_SPRAY_FAILED = 'Error initiating broadcast spray.';

@@ -4,7 +4,6 @@ import {
   EXCESSIVE_SPRAY_Z1_BIT,
   EXCESSIVE_SPRAY_Z2_BIT,
   HIGH_WIND_BIT,
-  MINUTES_PER_DAY,
   PUMP_ALARM_BIT,
   REFILL_ALARM_BIT,
   SPRAYER_ALARMS,
@@ -18,9 +17,9 @@ import {
   schedulesStartingAt,
   sprayBlockedBy,
   sprayScheduleRegisters,
+  weekTimeAt,
   type SprayKind,
   type SpraySchedule,
-  type Weekday,
 } from '@fieldlink/domain/spray';
 import { clamp, hourBump, roundTo } from './daily-cycle';
 import { PlantModel, type ChannelSpec, type PlantModelOptions } from './plant-model';
@@ -345,12 +344,8 @@ export class Sprayer extends PlantModel {
       this.spraysToday.fill(0);
       this.secondsToday.fill(0);
     }
-    const at = {
-      weekday: ((((day + 4) % 7) + 7) % 7) as Weekday,
-      minuteOfDay: ((minute % MINUTES_PER_DAY) + MINUTES_PER_DAY) % MINUTES_PER_DAY,
-    };
     const schedules = this.schedules();
-    for (const index of schedulesStartingAt(schedules, at)) {
+    for (const index of schedulesStartingAt(schedules, weekTimeAt(this.timeMs, this.utcOffsetMinutes))) {
       if (this.skipSecondsLeft > 0 || !this.mayStart('scheduled') || this.runs[0] || this.runs[1]) continue;
       this.startSpray((schedules[index]?.durationSteps ?? 0) * this.parameters.sp1, false);
     }
@@ -450,7 +445,7 @@ export class Sprayer extends PlantModel {
     return Math.floor(this.localMs() / 60_000);
   }
 
-  /** Whole days since the epoch, local time (day 0 was a Thursday). */
+  /** Whole days since the epoch, local time. */
   private dayNumber(): number {
     return Math.floor(this.localMs() / 86_400_000);
   }
