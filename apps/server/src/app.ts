@@ -48,6 +48,9 @@ import { AlarmService } from './features/alarms/service';
 import { alarmRoutes } from './features/alarms/routes';
 import { SceneService } from './features/scenes/service';
 import { sceneRoutes } from './features/scenes/routes';
+import { InventoryService } from './features/inventory/service';
+import { inventoryRoutes } from './features/inventory/routes';
+import { ShelfTracker } from './features/inventory/shelf-tracker';
 
 /** The services behind the routes, reachable from tests and from main. */
 export interface Fieldlink {
@@ -68,6 +71,8 @@ export interface Fieldlink {
   ota: OtaService;
   /** Evaluates channel alarms on the samples this instance stores. */
   alarms: AlarmEvaluator;
+  /** Follows the stock of smart shelves from the samples this instance stores. */
+  shelves: ShelfTracker;
 }
 
 declare module 'fastify' {
@@ -197,6 +202,8 @@ export async function buildApp({
   });
   const alarms = new AlarmEvaluator(db, events, jobs, alarmNotices, (thingName) => directory.find(thingName), app.log);
   await alarms.start();
+  const shelves = new ShelfTracker(db, events, app.log);
+  await shelves.start();
   const sessions = new SessionService({
     db,
     tokens: app.tokens,
@@ -220,6 +227,7 @@ export async function buildApp({
     relay,
     alarms,
     ota,
+    shelves,
   };
   app.decorate('fieldlink', fieldlink);
   const metrics = createFieldlinkMetrics({
@@ -285,6 +293,7 @@ export async function buildApp({
       await api.register(groupRoutes, { groups: new GroupService({ db, onUsersMoved, onDevicesMoved }) });
       await api.register(sceneRoutes, { scenes: new SceneService(db) });
       await api.register(alarmRoutes, { alarms: new AlarmService(db, devices, alarms) });
+      await api.register(inventoryRoutes, { inventory: new InventoryService(db) });
       api.get('/health', { schema: { hide: true } }, async () => ({ ok: true }));
     },
     { prefix: '/api/v1' },
@@ -316,6 +325,7 @@ export async function buildApp({
     commands.cancelAll();
     await writer.flush();
     await alarms.stop();
+    await shelves.stop();
     ota.stop();
     await jobs.stop();
     metrics.stop();

@@ -377,6 +377,7 @@ export class SimulatedDevice {
         name: channel.name,
         upload: true,
         alarm: channel.alarm ?? false,
+        ...(channel.product ? { product: { ...channel.product } } : {}),
       })),
       ...this.paddingCodes.map((code) => ({ code, name: `Aux ${code.slice(1)}`, upload: true, alarm: false })),
     ];

@@ -54,12 +54,29 @@ export const HealthFrame = Type.Object(
 );
 export type HealthFrame = Static<typeof HealthFrame>;
 
+/**
+ * The product a smart shelf's counting channel holds, from the shelf's planogram: `slotCount`
+ * facings side by side, units `depth` mm deep (application §3 Retail store).
+ */
+export const ShelfProduct = Type.Object(
+  {
+    sku: Type.String({ minLength: 1, maxLength: 64 }),
+    slotCount: Type.Integer({ minimum: 1, maximum: 100 }),
+    depth: Type.Number({ exclusiveMinimum: 0, maximum: 10_000 }),
+    planogramId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  },
+  { additionalProperties: false },
+);
+export type ShelfProduct = Static<typeof ShelfProduct>;
+
 export const ChannelConfig = Type.Object(
   {
     code: ChannelCode,
     name: Type.Optional(Type.String({ maxLength: 64 })),
     upload: Type.Optional(Type.Boolean()),
     alarm: Type.Optional(Type.Boolean()),
+    /** Set on a smart shelf's channel counting a product. */
+    product: Type.Optional(ShelfProduct),
   },
   { additionalProperties: false },
 );

@@ -162,6 +162,9 @@ describe('can', () => {
     ['configureDevices', ['ADD_EDIT_DELETE_GROUPS'], [], false],
     ['configureAlarms', ['VIEW_DASH'], [], false],
     ['configureAlarms', ['ALARM'], [], true],
+    ['loadStoreStock', ['VIEW_ACCOUNTS'], [], true],
+    ['loadStoreStock', ['VIEW_DASH'], [], true],
+    ['loadStoreStock', ['READ_REPORTS', 'REPORTING', 'REPORTING_PLUS'], [], false],
     ['configureAlarms', ['ADD_DEVICES'], [], true],
     ['configureAlarms', ['VIEW_ACCOUNTS', 'ADD_EDIT_DELETE_GROUPS'], [], true],
   ])('%s with %j %j -> %s', (capability, permissions, flags, expected) =>

@@ -138,6 +138,7 @@ export const CAPABILITY_RULES = {
   readReportSchedules: permission('READ_REPORT_SCHEDULES'),
   editReportSchedules: permission('CUD_REPORT_SCHEDULES'),
   reporting: permission('REPORTING'),
+  /** Financial Loss: the retail inefficiency chart and inefficiency figures (§6). */
   reportingPlus: permission('REPORTING_PLUS'),
   endBrew: permission('END_BREW'),
   editBrewInfo: permission('EDIT_BREW_INFO'),
@@ -166,6 +167,13 @@ export const CAPABILITY_RULES = {
     holdsPermission(subject, 'ALARM') ||
     holdsPermission(subject, 'ADD_DEVICES') ||
     holdsPermission(subject, 'ADD_EDIT_DELETE_GROUPS'),
+  /**
+   * Load a store's stock: its status, chart logs and picklist (application §6: "inventory users with
+   * a store-level permission load logs and overview; others load only the overview"). The
+   * specification names no such permission: these are device readings, so those who may view
+   * devices (VIEW_DASH or VIEW_ACCOUNTS) hold it; everyone else in scope sees only the overview.
+   */
+  loadStoreStock: (subject) => holdsPermission(subject, 'VIEW_DASH') || holdsPermission(subject, 'VIEW_ACCOUNTS'),
 } satisfies Record<string, CapabilityRule>;
 
 /** A capability of the console. */

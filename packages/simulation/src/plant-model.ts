@@ -12,6 +12,14 @@ export interface ChannelSpec {
   /** Setpoints and relays accept writes; inputs, totals and counters are read-only. */
   readonly writable?: boolean;
   readonly alarm?: boolean;
+  /** A smart shelf's counting channel: the product it holds, from the shelf's planogram. */
+  readonly product?: {
+    readonly sku: string;
+    readonly slotCount: number;
+    /** Depth of one unit, mm. */
+    readonly depth: number;
+    readonly planogramId: string;
+  };
 }
 
 export interface PlantModelOptions {

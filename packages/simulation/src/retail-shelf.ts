@@ -1,37 +1,58 @@
+import { shelfCapacity } from '@fieldlink/domain/retail';
 import { hourBump } from './daily-cycle';
 import { PlantModel, type ChannelSpec, type PlantModelOptions } from './plant-model';
 
 /**
- * A smart shelf counting four products (c1..c4). Customers buy at random times at a rate that
- * follows the store's day (lunch and after-work peaks, nothing while closed); staff restock every
- * product to full on two rounds a day. A product that runs out stays empty until the next round.
+ * A smart shelf counting six products (c1..c6), each on 1 to 3 facings of the 243 mm deep shelf, so
+ * `floor(243 x slots / depth)` units fill its space. Customers come at a rate that follows the
+ * store's day (lunch and after-work peaks, nothing while closed) and take a product at its own
+ * rate; staff restock every product to full on two rounds a day, and now and then a round misses a
+ * product (out of stock at the back). A product that runs out stays empty until a round fills it:
+ * the customers who wanted it then are the store's lost sales.
  */
 
 interface Product {
   readonly name: string;
+  readonly sku: string;
+  /** Depth of one unit, mm. */
+  readonly depth: number;
+  /** Units a customer stream takes per hour at ordinary footfall. */
   readonly salesPerHour: number;
 }
 
 const PRODUCTS: readonly [Product, ...Product[]] = [
-  { name: 'Sparkling water 600ml', salesPerHour: 2.5 },
-  { name: 'Cola 375ml', salesPerHour: 3.5 },
-  { name: 'Energy drink 250ml', salesPerHour: 2 },
-  { name: 'Iced tea 500ml', salesPerHour: 1.2 },
-  { name: 'Orange juice 350ml', salesPerHour: 1 },
-  { name: 'Protein bar', salesPerHour: 0.8 },
-  { name: 'Salted crisps 45g', salesPerHour: 1.5 },
-  { name: 'Milk chocolate 50g', salesPerHour: 1.8 },
+  { name: 'Sparkling water 600ml', sku: 'BEV-0600-SPW', depth: 68, salesPerHour: 1.4 },
+  { name: 'Cola 375ml', sku: 'BEV-0375-COL', depth: 66, salesPerHour: 2.2 },
+  { name: 'Energy drink 250ml', sku: 'BEV-0250-ENG', depth: 53, salesPerHour: 1.5 },
+  { name: 'Iced tea 500ml', sku: 'BEV-0500-ICT', depth: 66, salesPerHour: 0.8 },
+  { name: 'Orange juice 350ml', sku: 'BEV-0350-OJU', depth: 60, salesPerHour: 0.7 },
+  { name: 'Cold brew coffee 300ml', sku: 'BEV-0300-CBC', depth: 58, salesPerHour: 0.9 },
+  { name: 'Protein bar', sku: 'SNK-0060-PRB', depth: 27, salesPerHour: 0.6 },
+  { name: 'Salted crisps 45g', sku: 'SNK-0045-CRS', depth: 60, salesPerHour: 1.1 },
+  { name: 'Milk chocolate 50g', sku: 'CNF-0050-MCH', depth: 25, salesPerHour: 1.2 },
+  { name: 'Trail mix 70g', sku: 'SNK-0070-TRM', depth: 45, salesPerHour: 0.4 },
+  { name: 'Chewing gum', sku: 'CNF-0014-GUM', depth: 25, salesPerHour: 0.9 },
+  { name: 'Sandwich, ham and cheese', sku: 'FRS-0210-HCS', depth: 70, salesPerHour: 1.3 },
+  { name: 'Fruit cup', sku: 'FRS-0150-FRC', depth: 75, salesPerHour: 0.5 },
+  { name: 'Yoghurt 170g', sku: 'DRY-0170-YOG', depth: 62, salesPerHour: 0.6 },
+  { name: 'Mints', sku: 'CNF-0035-MNT', depth: 25, salesPerHour: 0.5 },
+  { name: 'Sports drink 600ml', sku: 'BEV-0600-SPD', depth: 70, salesPerHour: 1 },
 ];
 
+const PRODUCTS_PER_SHELF = 6;
 const OPEN_HOUR = 7;
 const CLOSE_HOUR = 22;
 const RESTOCK_HOURS = [8, 15] as const;
-/** Largest shelf space of one product: three slots, ten deep. */
-export const MAX_PRODUCT_CAPACITY = 30;
+/** A restock round misses a product this often (nothing left in the back room). */
+const MISSED_RESTOCK_CHANCE = 0.08;
+/** Largest shelf space of one product: three facings of the shallowest product. */
+export const MAX_PRODUCT_CAPACITY = 29;
 
 interface Slot {
   readonly product: Product;
   readonly capacity: number;
+  /** This shelf's demand for the product, relative to the catalogue's rate. */
+  readonly demand: number;
   count: number;
 }
 
@@ -47,21 +68,28 @@ export class RetailShelf extends PlantModel {
   constructor(options: PlantModelOptions) {
     super(options);
     const pool = [...PRODUCTS];
+    const planogramId = `PG-${this.random.integer(100, 999)}`;
     this.slots = [];
-    for (let index = 0; index < 4; index += 1) {
-      const [product] = pool.splice(this.random.integer(0, pool.length - 1), 1);
-      const capacity = this.random.integer(1, 3) * this.random.integer(6, 10);
-      this.slots.push({ product: product ?? PRODUCTS[0], capacity, count: this.random.integer(0, capacity) });
-    }
-    this.channels = [
-      ...this.slots.map((slot, index) => ({
+    const specs: ChannelSpec[] = [];
+    for (let index = 0; index < PRODUCTS_PER_SHELF; index += 1) {
+      const [product = PRODUCTS[0]] = pool.splice(this.random.integer(0, pool.length - 1), 1);
+      const slotCount = this.random.integer(1, 3);
+      const capacity = Math.floor(shelfCapacity({ slotCount, depth: product.depth }));
+      this.slots.push({
+        product,
+        capacity,
+        demand: this.random.between(0.6, 1.4),
+        count: this.random.integer(0, capacity),
+      });
+      specs.push({
         code: `c${index + 1}`,
-        name: slot.product.name,
-        range: [0, MAX_PRODUCT_CAPACITY] as const,
+        name: product.name,
+        range: [0, MAX_PRODUCT_CAPACITY],
         alarm: true,
-      })),
-      { code: 't1', name: 'Units sold', range: [0, 1e9] },
-    ];
+        product: { sku: product.sku, slotCount, depth: product.depth, planogramId },
+      });
+    }
+    this.channels = [...specs, { code: 't1', name: 'Units sold', range: [0, 1e9] }];
     this.restockDelayHours = this.random.between(0, 0.75);
     this.unitsSold = this.random.integer(1_000, 20_000);
     this.lastHour = this.hourOfDay();
@@ -90,7 +118,7 @@ export class RetailShelf extends PlantModel {
     const footfall = open ? 0.5 + 1.2 * hourBump(hour, 12.5, 1.2) + 1.4 * hourBump(hour, 18, 1.5) : 0;
     for (const slot of this.slots) {
       // At most one sale per product per short step: a Poisson process at this rate.
-      if (slot.count > 0 && this.random.chance((slot.product.salesPerHour * footfall * h) / 3600)) {
+      if (slot.count > 0 && this.random.chance((slot.product.salesPerHour * slot.demand * footfall * h) / 3600)) {
         slot.count -= 1;
         this.unitsSold += 1;
       }
@@ -98,7 +126,9 @@ export class RetailShelf extends PlantModel {
 
     for (const restockHour of RESTOCK_HOURS) {
       const at = restockHour + this.restockDelayHours;
-      if (this.lastHour < at && hour >= at) for (const slot of this.slots) slot.count = slot.capacity;
+      if (this.lastHour < at && hour >= at) {
+        for (const slot of this.slots) if (!this.random.chance(MISSED_RESTOCK_CHANCE)) slot.count = slot.capacity;
+      }
     }
     this.lastHour = hour;
   }

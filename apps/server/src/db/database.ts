@@ -12,6 +12,7 @@ import * as scenes from './migrations/2026-12-01T0000-scenes';
 import * as alarms from './migrations/2026-12-01T0100-alarms';
 import * as ota from './migrations/2026-12-01T0200-ota';
 import * as spray from './migrations/2026-12-02T0300-spray';
+import * as inventory from './migrations/2026-12-02T0400-inventory';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-12-01T0100-alarms': alarms,
   '2026-12-01T0200-ota': ota,
   '2026-12-02T0300-spray': spray,
+  '2026-12-02T0400-inventory': inventory,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

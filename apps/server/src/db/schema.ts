@@ -301,6 +301,31 @@ export interface SprayBroadcastsTable {
   started_by: string | null;
 }
 
+/** Where a product of a smart shelf stands (features/inventory; domain `ShelfProductTrack`). */
+export interface RetailProductsTable {
+  device_id: string;
+  code: string;
+  /** Time of the last reading. */
+  t: number;
+  count: number;
+  /** EMPTY | LOW | GOOD */
+  range_state: string;
+  decreased_at: number | null;
+  restocked_at: number | null;
+  range_state_changed_at: number | null;
+  sold_weight: number;
+  stocked_hours: number;
+}
+
+/** A shelf's units sold and estimated lost sales on one UTC day. */
+export interface RetailShelfDaysTable {
+  device_id: string;
+  /** UTC midnight, unix ms. */
+  day: number;
+  units_sold: number;
+  lost_sales: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   groups: GroupsTable;
@@ -325,4 +350,6 @@ export interface Database {
   alarms: AlarmsTable;
   alerts: AlertsTable;
   spray_broadcasts: SprayBroadcastsTable;
+  retail_products: RetailProductsTable;
+  retail_shelf_days: RetailShelfDaysTable;
 }

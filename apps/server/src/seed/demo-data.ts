@@ -202,48 +202,82 @@ export const DEMO_CUSTOMERS: DemoAccount[] = [
     appType: 'stock',
     kind: 'customer',
     userVariant: '2',
+    // Regions hold stores; a store is a group with smart shelves (features/inventory).
     groups: [
       {
-        name: 'Main Street Store',
-        devices: [
-          device(
-            'CRS-SHELF01',
-            'Shelf A1',
-            'retailShelf',
-            'Main Street',
-            [32.7555, -97.3308],
-            '300 Main St, Fort Worth, TX',
-          ),
-          device(
-            'CRS-SHELF02',
-            'Shelf A2',
-            'retailShelf',
-            'Main Street',
-            [32.7556, -97.3307],
-            '300 Main St, Fort Worth, TX',
-          ),
+        name: 'North Texas',
+        devices: [],
+        groups: [
+          {
+            name: 'Main Street Store',
+            devices: [
+              device(
+                'CRS-SHELF01',
+                'Shelf A1',
+                'retailShelf',
+                'Main Street',
+                [32.7555, -97.3308],
+                '300 Main St, Fort Worth, TX',
+              ),
+              device(
+                'CRS-SHELF02',
+                'Shelf A2',
+                'retailShelf',
+                'Main Street',
+                [32.7556, -97.3307],
+                '300 Main St, Fort Worth, TX',
+              ),
+            ],
+          },
+          {
+            name: 'Airport Store',
+            devices: [
+              device(
+                'CRS-SHELF03',
+                'Shelf B1',
+                'retailShelf',
+                'Airport',
+                [32.8998, -97.0403],
+                'Terminal D, DFW Airport, TX',
+              ),
+              device(
+                'CRS-SHELF04',
+                'Shelf B2',
+                'retailShelf',
+                'Airport',
+                [32.8996, -97.0405],
+                'Terminal D, DFW Airport, TX',
+                'FREE',
+              ),
+            ],
+          },
         ],
       },
       {
-        name: 'Airport Store',
-        devices: [
-          device(
-            'CRS-SHELF03',
-            'Shelf B1',
-            'retailShelf',
-            'Airport',
-            [32.8998, -97.0403],
-            'Terminal D, DFW Airport, TX',
-          ),
-          device(
-            'CRS-SHELF04',
-            'Shelf B2',
-            'retailShelf',
-            'Airport',
-            [32.8996, -97.0405],
-            'Terminal D, DFW Airport, TX',
-            'FREE',
-          ),
+        name: 'Central Texas',
+        devices: [],
+        groups: [
+          {
+            name: 'Riverside Store',
+            devices: [
+              device(
+                'CRS-SHELF05',
+                'Shelf C1',
+                'retailShelf',
+                'Riverside',
+                [30.2569, -97.7467],
+                '200 Riverside Dr, Austin, TX',
+              ),
+              device(
+                'CRS-SHELF06',
+                'Shelf C2',
+                'retailShelf',
+                'Riverside',
+                [30.2571, -97.7465],
+                '200 Riverside Dr, Austin, TX',
+              ),
+            ],
+          },
         ],
       },
     ],

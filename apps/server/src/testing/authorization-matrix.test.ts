@@ -4,6 +4,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { ClientAction, REALTIME_PATH } from '@fieldlink/api/realtime';
 import { childPath, scenePath, widgetPath } from '@fieldlink/domain/group-path';
 import { EXTRA_FLAGS, PERMISSIONS, can, type ExtraFlag, type Permission } from '@fieldlink/domain/permissions';
+import { retailProductId } from '@fieldlink/domain/retail';
 import type { Database } from '../db/schema';
 import { hashSecret, newId } from '../security/secrets';
 import { AUTHORIZATION_MATRIX, type AccountIds, type MatrixRequest } from './authorization-matrix';
@@ -38,6 +39,7 @@ const MISSING: AccountIds = {
   spareWidgetPath: 'missing-group-001|scene:missing-scene-001|widget:missing-widget-02',
   spareScenePath: 'missing-group-002|scene:missing-scene-002',
   alarmId: 'missing-alarm-001',
+  productId: 'missing-device-01:c1',
 };
 
 /** `METHOD /path` of every route, read from Fastify's own route tree (HEAD is implied by GET). */
@@ -213,7 +215,13 @@ describe.each(DIALECTS)('authorisation matrix on %s', (dialect) => {
     const tagId = `matrix-tag-${key}`;
     await db()
       .updateTable('devices')
-      .set({ tags: JSON.stringify([{ id: tagId, key: 'matrix', value: key }]) })
+      .set({
+        tags: JSON.stringify([{ id: tagId, key: 'matrix', value: key }]),
+        // A smart shelf counting one product on c1, for the inventory calls.
+        channels: JSON.stringify([
+          { code: 'c1', name: 'Matrix', product: { sku: 'MATRIX-1', slotCount: 1, depth: 30 } },
+        ]),
+      })
       .where('id', '=', device.id)
       .execute();
     const ids: AccountIds = {
@@ -236,6 +244,7 @@ describe.each(DIALECTS)('authorisation matrix on %s', (dialect) => {
       spareWidgetPath: widgetPath(group!.id, `matrix-scene-${key}`, `matrix-spare-widget-${key}`),
       spareScenePath: scenePath(otherGroup!.id, `matrix-spare-scene-${key}`),
       alarmId: `matrix-alarm-${key}`,
+      productId: retailProductId(device.id, 'c1'),
     };
     await db()
       .insertInto('alarms')

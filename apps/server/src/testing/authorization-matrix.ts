@@ -39,6 +39,8 @@ export interface AccountIds {
   spareScenePath: string;
   /** An active alarm of `deviceId`. */
   alarmId: string;
+  /** A product counted by `deviceId`'s c1 (the device is made a smart shelf). */
+  productId: string;
 }
 
 export interface MatrixRequest {
@@ -537,6 +539,44 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
       { method: 'POST', url: '/api/v1/alarms/acknowledge', body: { ids: [own.alarmId, other.alarmId] } },
     ],
   }),
+  // Inventory (features/inventory): the group must be the caller's and of the named account.
+  'GET /api/v1/inv/overview': api({
+    access: 'signedIn',
+    own: (ids) => ({ method: 'GET', url: '/api/v1/inv/overview', query: inventoryQuery(ids, ids) }),
+    foreign: (own, other) =>
+      [inventoryQuery(other, other), inventoryQuery(other, own), inventoryQuery(own, other)].map((query) => ({
+        method: 'GET' as const,
+        url: '/api/v1/inv/overview',
+        query,
+      })),
+  }),
+  'GET /api/v1/inv/store-status': api({
+    access: 'loadStoreStock',
+    own: (ids) => ({ method: 'GET', url: '/api/v1/inv/store-status', query: inventoryQuery(ids, ids) }),
+    foreign: (own, other) =>
+      [inventoryQuery(other, other), inventoryQuery(other, own), inventoryQuery(own, other)].map((query) => ({
+        method: 'GET' as const,
+        url: '/api/v1/inv/store-status',
+        query,
+      })),
+  }),
+  'GET /api/v1/inv/store-device-logs': api({
+    access: 'loadStoreStock',
+    own: (ids) => ({
+      method: 'GET',
+      url: '/api/v1/inv/store-device-logs',
+      // The root: the positive check moves the device to another group before it gets here.
+      query: { groupId: ids.rootGroupId, productIds: ids.productId },
+    }),
+    foreign: (own, other) =>
+      [
+        { groupId: other.groupId, productIds: other.productId },
+        { groupId: own.rootGroupId, productIds: other.productId },
+        { groupId: own.rootGroupId, productIds: `${own.productId},${other.productId}` },
+        { groupId: other.groupId, productIds: own.productId },
+      ].map((query) => ({ method: 'GET' as const, url: '/api/v1/inv/store-device-logs', query })),
+  }),
+
   // The alerts list names no entity: what it leaves out of scope is tested in alarms.test.ts.
   'GET /api/v1/alerts': api({
     access: 'signedIn',
@@ -544,6 +584,11 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
     foreign: () => [],
   }),
 };
+
+/** An inventory query naming `groupOf`'s group and `accountOf`'s account. */
+function inventoryQuery(groupOf: AccountIds, accountOf: AccountIds): Record<string, string> {
+  return { groupId: groupOf.groupId, accountId: accountOf.accountId };
+}
 
 function alarmConfig(deviceId: string): Record<string, unknown> {
   return {

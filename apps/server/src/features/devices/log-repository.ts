@@ -1,4 +1,5 @@
 import { SqliteAdapter, sql, type Kysely } from 'kysely';
+import type { ChannelLog } from '@fieldlink/api/device-logs';
 import type { Database } from '../../db/schema';
 
 /** One channel of one device over `[start, end)`, unix ms. */
@@ -117,4 +118,27 @@ async function binnedLogsPostgres(
       last: row.last,
     }));
   });
+}
+
+/**
+ * One channel's log over a window: every sample when there are no more than `binCount`, else the
+ * window in bins of `binWidth` ms (reading one sample more than fits tells which case this is).
+ */
+export async function channelLog(
+  db: Kysely<Database>,
+  window: LogWindow,
+  binCount: number,
+  binWidth: number,
+): Promise<ChannelLog> {
+  const raw = await rawLogs(db, window, binCount + 1);
+  if (raw.length <= binCount) return { kind: 'raw', t: raw.map((row) => row.t), value: raw.map((row) => row.value) };
+  const binned = await binnedLogs(db, window, binWidth, Math.ceil((window.end - window.start) / binWidth));
+  return {
+    kind: 'bins',
+    t: binned.map((bin) => window.start + bin.index * binWidth),
+    min: binned.map((bin) => bin.min),
+    max: binned.map((bin) => bin.max),
+    avg: binned.map((bin) => bin.avg),
+    last: binned.map((bin) => bin.last),
+  };
 }

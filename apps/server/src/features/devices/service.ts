@@ -23,7 +23,7 @@ import { HttpError, notFound } from '../../http-errors';
 import { hashSecret, newDeviceSecret, newId } from '../../security/secrets';
 import { inScope, requireCapability } from '../session/access';
 import type { UserContext } from '../session/user-context';
-import { binnedLogs, rawLogs } from './log-repository';
+import { channelLog } from './log-repository';
 import { toDevice } from './mapper';
 import {
   connectionsOf,
@@ -94,25 +94,9 @@ export class DeviceService {
     if (invalid !== undefined) throw new HttpError(400, `Not a channel code: ${invalid}`);
     const device = await this.visibleDevice(user, { id: query.deviceId });
     const binWidth = binWidthOf(start, end, binCount);
-    const bins = Math.ceil((end - start) / binWidth);
     const channels: Record<string, ChannelLog> = {};
     for (const code of codes) {
-      const window = { deviceId: device.id, code, start, end };
-      // A window of few samples answers them all; reading one more than fits tells which case this is.
-      const raw = await rawLogs(this.db, window, binCount + 1);
-      if (raw.length <= binCount) {
-        channels[code] = { kind: 'raw', t: raw.map((row) => row.t), value: raw.map((row) => row.value) };
-        continue;
-      }
-      const binned = await binnedLogs(this.db, window, binWidth, bins);
-      channels[code] = {
-        kind: 'bins',
-        t: binned.map((bin) => start + bin.index * binWidth),
-        min: binned.map((bin) => bin.min),
-        max: binned.map((bin) => bin.max),
-        avg: binned.map((bin) => bin.avg),
-        last: binned.map((bin) => bin.last),
-      };
+      channels[code] = await channelLog(this.db, { deviceId: device.id, code, start, end }, binCount, binWidth);
     }
     return { deviceId: device.id, start, end, binCount, binWidth, channels };
   }

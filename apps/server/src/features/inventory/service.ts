@@ -1,0 +1,280 @@
+import type { Kysely } from 'kysely';
+import { YEARLY_OVERVIEW_BIN_COUNT } from '@fieldlink/domain/chart';
+import {
+  RETAIL_STORE_LOG_WINDOW_MS,
+  countRangeStates,
+  overviewDays,
+  parseRetailProductId,
+  retailProductId,
+  roundLostSales,
+  roundSalesPerHour,
+  shelfCapacity,
+  starRating,
+  storeInefficiency,
+  trackedSalesPerHour,
+  type RangeState,
+} from '@fieldlink/domain/retail';
+import { binWidthOf, type ChannelLog } from '@fieldlink/api/device-logs';
+import {
+  MAX_CHART_PRODUCTS,
+  type OverviewAnswer,
+  type OverviewQuery,
+  type RetailProduct,
+  type RetailStoreSummary,
+  type StoreDeviceLogsAnswer,
+  type StoreDeviceLogsQuery,
+  type StoreStatusAnswer,
+  type StoreStatusQuery,
+} from '@fieldlink/api/inventory';
+import type { Database, RetailProductsTable } from '../../db/schema';
+import { HttpError, notFound } from '../../http-errors';
+import { groupsUnder } from '../device-table/repository';
+import { channelLog } from '../devices/log-repository';
+import { findGroup } from '../devices/repository';
+import { inScope, requireCapability, userCan } from '../session/access';
+import type { UserContext } from '../session/user-context';
+import { shelfChannelsOf, toTrack, type ShelfChannel } from './mapper';
+import { productTracks, shelfDays, shelfDevicesInGroups } from './repository';
+
+const GROUP_NOT_FOUND = 'Group not found.';
+const PRODUCT_NOT_FOUND = 'Product not found.';
+
+/** A shelf device of a store, with its counting channels. */
+interface Shelf {
+  id: string;
+  name: string;
+  groupId: string;
+  products: Map<string, ShelfChannel>;
+}
+
+/** Sales and lost sales summed over some shelves and days. */
+interface Totals {
+  unitsSold: number;
+  lostSales: number;
+}
+
+/**
+ * The inventory calls (application §7), answered from the shelf devices' data. The group must lie
+ * under one of the caller's attachment points and belong to the named account, else 404 as for a
+ * group that does not exist. The overview is for every user in scope; a store's status and chart
+ * logs need the store-level capability (`loadStoreStock`, §6), checked first (403 whatever the
+ * ids); inefficiency figures only go to holders of REPORTING_PLUS (Financial Loss).
+ */
+export class InventoryService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  async overview(caller: UserContext, query: OverviewQuery): Promise<OverviewAnswer> {
+    const group = await this.visibleGroup(caller, query.groupId, query.accountId);
+    const now = this.clock();
+    const days = overviewDays(now);
+    const groups = await groupsUnder(this.db, [group.path]);
+    const shelves = await this.shelves(groups.map((row) => row.id));
+    const shelfIds = shelves.map((shelf) => shelf.id);
+    const [tracks, dayRows] = await Promise.all([
+      productTracks(this.db, shelfIds),
+      shelfDays(this.db, shelfIds, days[0]!),
+    ]);
+    const states = rangeStatesByShelf(shelves, tracks);
+    const totalsByShelf = new Map<string, Totals>();
+    const totalsByDay = new Map<number, Totals>(days.map((day) => [day, { unitsSold: 0, lostSales: 0 }]));
+    for (const row of dayRows) {
+      add(totalsByShelf, row.device_id, row.units_sold, row.lost_sales);
+      add(totalsByDay, row.day, row.units_sold, row.lost_sales);
+    }
+    const showsInefficiency = userCan(caller, 'reportingPlus');
+    const shelvesByStore = new Map<string, Shelf[]>();
+    for (const shelf of shelves)
+      shelvesByStore.set(shelf.groupId, [...(shelvesByStore.get(shelf.groupId) ?? []), shelf]);
+    const stores = groups
+      .filter((row) => shelvesByStore.has(row.id))
+      .map((row) => {
+        const storeShelves = shelvesByStore.get(row.id)!;
+        return summary(
+          row.id,
+          row.name,
+          storeShelves.flatMap((shelf) => states.get(shelf.id) ?? []),
+          sum(storeShelves.map((shelf) => totalsByShelf.get(shelf.id))),
+          showsInefficiency,
+        );
+      })
+      .sort((a, b) => a.name.localeCompare(b.name) || a.groupId.localeCompare(b.groupId));
+    const whole = summary(
+      group.id,
+      group.name,
+      shelves.flatMap((shelf) => states.get(shelf.id) ?? []),
+      sum([...totalsByShelf.values()]),
+      showsInefficiency,
+    );
+    return {
+      groupId: group.id,
+      accountId: group.account_id,
+      name: group.name,
+      rangeStateCounts: whole.rangeStateCounts,
+      dailyMetrics: days.map((timestamp) => {
+        const totals = totalsByDay.get(timestamp)!;
+        return {
+          timestamp,
+          storeInefficiency: showsInefficiency ? storeInefficiency(totals.unitsSold, totals.lostSales) : null,
+          lostSales: roundLostSales(totals.lostSales),
+          unitsSold: totals.unitsSold,
+        };
+      }),
+      starRating: whole.starRating,
+      totalLostSales: whole.totalLostSales,
+      storeInefficiency: whole.storeInefficiency,
+      showsInefficiency,
+      showsStores: userCan(caller, 'loadStoreStock'),
+      stores,
+    };
+  }
+
+  async storeStatus(caller: UserContext, query: StoreStatusQuery): Promise<StoreStatusAnswer> {
+    requireCapability(caller, 'loadStoreStock');
+    const group = await this.visibleGroup(caller, query.groupId, query.accountId);
+    const days = overviewDays(this.clock());
+    const groups = await groupsUnder(this.db, [group.path]);
+    const shelves = await this.shelves(groups.map((row) => row.id));
+    const shelfIds = shelves.map((shelf) => shelf.id);
+    const [tracks, dayRows] = await Promise.all([
+      productTracks(this.db, shelfIds),
+      shelfDays(this.db, shelfIds, days[0]!),
+    ]);
+    const byKey = new Map(tracks.map((row) => [retailProductId(row.device_id, row.code), row]));
+    const products: RetailProduct[] = [];
+    for (const shelf of shelves) {
+      for (const channel of shelf.products.values()) {
+        const row = byKey.get(retailProductId(shelf.id, channel.code));
+        if (row) products.push(toProduct(shelf, channel, row));
+      }
+    }
+    products.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+    const totals = sum(dayRows.map((row) => ({ unitsSold: row.units_sold, lostSales: row.lost_sales })));
+    const showsInefficiency = userCan(caller, 'reportingPlus');
+    return {
+      ...summary(
+        group.id,
+        group.name,
+        products.map((product) => product.rangeState),
+        totals,
+        showsInefficiency,
+      ),
+      accountId: group.account_id,
+      products,
+    };
+  }
+
+  async storeDeviceLogs(caller: UserContext, query: StoreDeviceLogsQuery): Promise<StoreDeviceLogsAnswer> {
+    requireCapability(caller, 'loadStoreStock');
+    const ids = [...new Set(query.productIds.split(',').map((id) => id.trim()))].filter(Boolean);
+    if (ids.length === 0 || ids.length > MAX_CHART_PRODUCTS) {
+      throw new HttpError(400, `Ask for 1 to ${MAX_CHART_PRODUCTS} products.`);
+    }
+    const wanted = ids.map((id) => ({ id, parsed: parseRetailProductId(id) }));
+    if (wanted.some((product) => product.parsed === null)) throw new HttpError(400, 'Not a product id.');
+    const group = await findGroup(this.db, query.groupId);
+    if (!group || !inScope(caller, group.path)) throw notFound(GROUP_NOT_FOUND);
+    const groups = await groupsUnder(this.db, [group.path]);
+    const shelves = new Map((await this.shelves(groups.map((row) => row.id))).map((shelf) => [shelf.id, shelf]));
+    for (const { parsed } of wanted) {
+      if (!shelves.get(parsed!.deviceId)?.products.has(parsed!.code)) throw notFound(PRODUCT_NOT_FOUND);
+    }
+    const end = this.clock();
+    const start = end - RETAIL_STORE_LOG_WINDOW_MS;
+    const binWidth = binWidthOf(start, end, YEARLY_OVERVIEW_BIN_COUNT);
+    const products: Record<string, ChannelLog> = {};
+    for (const { id, parsed } of wanted) {
+      const window = { deviceId: parsed!.deviceId, code: parsed!.code, start, end };
+      products[id] = await channelLog(this.db, window, YEARLY_OVERVIEW_BIN_COUNT, binWidth);
+    }
+    return { groupId: group.id, start, end, binWidth, products };
+  }
+
+  private async visibleGroup(caller: UserContext, groupId: string, accountId: string) {
+    const group = await findGroup(this.db, groupId);
+    if (!group || group.account_id !== accountId || !inScope(caller, group.path)) throw notFound(GROUP_NOT_FOUND);
+    return group;
+  }
+
+  private async shelves(groupIds: readonly string[]): Promise<Shelf[]> {
+    const rows = await shelfDevicesInGroups(this.db, groupIds);
+    return rows
+      .map((row) => ({ id: row.id, name: row.name, groupId: row.group_id, products: shelfChannelsOf(row.channels) }))
+      .filter((shelf) => shelf.products.size > 0);
+  }
+}
+
+/** Range states of the tracked products of each shelf (only products its planogram still names). */
+function rangeStatesByShelf(shelves: readonly Shelf[], tracks: readonly RetailProductsTable[]) {
+  const products = new Map(shelves.map((shelf) => [shelf.id, shelf.products]));
+  const states = new Map<string, RangeState[]>();
+  for (const row of tracks) {
+    if (!products.get(row.device_id)?.has(row.code)) continue;
+    const list = states.get(row.device_id) ?? [];
+    list.push(row.range_state as RangeState);
+    states.set(row.device_id, list);
+  }
+  return states;
+}
+
+function add<K>(totals: Map<K, Totals>, key: K, unitsSold: number, lostSales: number): void {
+  const current = totals.get(key) ?? { unitsSold: 0, lostSales: 0 };
+  totals.set(key, { unitsSold: current.unitsSold + unitsSold, lostSales: current.lostSales + lostSales });
+}
+
+function sum(parts: readonly (Totals | undefined)[]): Totals {
+  return parts.reduce<Totals>(
+    (total, part) => ({
+      unitsSold: total.unitsSold + (part?.unitsSold ?? 0),
+      lostSales: total.lostSales + (part?.lostSales ?? 0),
+    }),
+    { unitsSold: 0, lostSales: 0 },
+  );
+}
+
+function summary(
+  groupId: string,
+  name: string,
+  states: readonly RangeState[],
+  totals: Totals,
+  showsInefficiency: boolean,
+): RetailStoreSummary {
+  const inefficiency = storeInefficiency(totals.unitsSold, totals.lostSales);
+  return {
+    groupId,
+    name,
+    starRating: starRating(inefficiency),
+    rangeStateCounts: countRangeStates(states),
+    storeInefficiency: showsInefficiency ? inefficiency : null,
+    totalLostSales: roundLostSales(totals.lostSales),
+    productCount: states.length,
+  };
+}
+
+function toProduct(shelf: Shelf, channel: ShelfChannel, row: RetailProductsTable): RetailProduct {
+  const track = toTrack(row);
+  const rate = trackedSalesPerHour(track);
+  return {
+    id: retailProductId(shelf.id, channel.code),
+    name: channel.name,
+    sku: channel.sku,
+    slotCount: channel.slotCount,
+    depth: channel.depth,
+    count: track.count,
+    salesPerHour: rate === null ? null : roundSalesPerHour(rate),
+    rangeState: track.rangeState,
+    planogramId: channel.planogramId ?? null,
+    stockLevel: track.count / shelfCapacity(channel),
+    timestamps: {
+      decrease: track.decreasedAt,
+      restock: track.restockedAt,
+      rangeStateChange: track.rangeStateChangedAt,
+    },
+    deviceId: shelf.id,
+    deviceName: shelf.name,
+    code: channel.code,
+    updatedAt: track.t,
+  };
+}
