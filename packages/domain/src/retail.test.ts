@@ -30,7 +30,6 @@ import {
   type StockedProduct,
 } from './retail';
 
-
 const product = (
   id: string,
   count: number,
