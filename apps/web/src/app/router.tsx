@@ -43,6 +43,10 @@ const AlertsPage = lazyPage(() => import('../features/alarms/components/alerts-p
 const AlarmsPage = lazyPage(() => import('../features/alarms/components/alarms-page'), 'AlarmsPage');
 const DeviceTablePage = lazyPage(() => import('./device-table-route'), 'DeviceTableRoute');
 const ReportsPage = lazyPage(placeholders, 'ReportsPage');
+const SprayOverviewPage = lazyPage(
+  () => import('../features/spray/components/spray-overview-page'),
+  'SprayOverviewPage',
+);
 
 const publicPages = () => import('../features/placeholders/components/public-pages');
 const EmptyPage = lazyPage(publicPages, 'EmptyPage');
@@ -82,6 +86,7 @@ export function createAppRouter() {
                 { path: '/coming-soon', element: <ComingSoonPage /> },
                 { path: '/inv/cig/*', element: <InventoryPage /> },
                 { path: '/brew/summary/:groupId', element: <BrewSummaryPage /> },
+                { path: '/spray/:groupId', element: <SprayOverviewPage /> },
                 { path: '/bp-no-data', element: <BpNoDataPage /> },
                 { path: '/alerts', element: <AlertsPage /> },
                 { path: '/accounts/treeview', element: <AccountsTreePage /> },

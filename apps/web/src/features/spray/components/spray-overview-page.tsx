@@ -1,0 +1,185 @@
+import { useMemo, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { useQueries } from '@tanstack/react-query';
+import type { Device } from '@fieldlink/api/device';
+import { can } from '@fieldlink/domain/permissions';
+import { NO_DEVICE_IN_GROUP, isSprayer } from '@fieldlink/domain/spray';
+import { Button } from '../../../components/ui/button';
+import { InlineAlert } from '../../../components/ui/inline-alert';
+import { PageHeader } from '../../../components/ui/page-header';
+import { PanelMessage } from '../../../components/ui/panel-message';
+import { Spinner } from '../../../components/ui/spinner';
+import { showToast } from '../../../lib/app-store/app-store';
+import { deviceQuery } from '../../../lib/api/get-device';
+import { realtimeStore } from '../../../lib/realtime/realtime-store';
+import { useLiveDevices } from '../../../lib/realtime/use-live-devices';
+import { useCan } from '../../../lib/session/use-can';
+import { useSessionContext } from '../../../lib/session/use-session-context';
+import { useStore } from '../../../lib/use-store';
+import { useBroadcastSpray } from '../api/post-broadcast-spray';
+import { broadcastErrorMessage, broadcastOutcome, devicesUnder, findGroup, pickableGroups } from '../model/spray-view';
+import { BroadcastDialog } from './broadcast-dialog';
+import { SprayerCard } from './sprayer-card';
+import './spray.css';
+
+/**
+ * /spray/:groupId: the spray overview of a group (application §1 "spray and tank-control app"):
+ * every sprayer of the group and the groups beneath it, live, with broadcast spray for the group.
+ */
+export function SprayOverviewPage() {
+  const { groupId = '' } = useParams();
+  const navigate = useNavigate();
+  const session = useSessionContext();
+  const canView = useCan('viewDashboard');
+  // MOSNIX_BROADCAST_SPRAY is an extra flag: read from the session's permission subject, which holds them.
+  const canBroadcast = session.status === 'ready' && can(session.subject, 'broadcastSpray');
+
+  const placed = useMemo(() => {
+    if (session.status !== 'ready') return null;
+    for (const account of session.accounts) {
+      const group = findGroup(account.rootGroup, groupId);
+      if (group) return { account, group };
+    }
+    return null;
+  }, [session, groupId]);
+
+  const treeDevices = useMemo(() => (placed ? devicesUnder(placed.group) : []), [placed]);
+  const records = useQueries({
+    queries: treeDevices.map((device) => ({ ...deviceQuery(device.id), enabled: canView })),
+  });
+  // A unit is a sprayer when its registers hold the spray schedules, as it last reported them.
+  const liveConfig = useStore(realtimeStore, (s) => s.config);
+  const loaded = records.map((record) => record.data).filter((device): device is Device => device !== undefined);
+  const sprayers = loaded
+    .filter((device) => isSprayer(liveConfig[device.thingName]?.registers ?? device.registers))
+    .sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' }));
+  const loading = records.some((record) => record.isPending);
+  // Watched once every record is read, so the subscription is made once rather than per answer.
+  useLiveDevices(loading ? [] : sprayers, canView);
+
+  const broadcast = useBroadcastSpray();
+  const [confirming, setConfirming] = useState(false);
+  const [outcome, setOutcome] = useState<{ tone: 'success' | 'warning' | 'error'; message: string } | null>(null);
+
+  if (session.status === 'pending') return <CenteredSpinner />;
+  if (session.status === 'error' || !placed) {
+    return (
+      <div className="fl-page">
+        <PanelMessage title="Group not found" eyebrow="Spray">
+          This group does not exist or you cannot see it.
+        </PanelMessage>
+      </div>
+    );
+  }
+  const { account, group } = placed;
+  const online = sprayers.filter((device) => device.isConnected).length;
+
+  const onBroadcastClick = () => {
+    setOutcome(null);
+    if (sprayers.length === 0) {
+      showToast('warning', NO_DEVICE_IN_GROUP);
+      return;
+    }
+    setConfirming(true);
+  };
+  const onConfirm = () => {
+    broadcast.mutate(
+      { groupId: group.id },
+      {
+        onSuccess: (answer) => {
+          const result = broadcastOutcome(answer);
+          setOutcome(result);
+          showToast(result.tone === 'success' ? 'success' : 'warning', result.message);
+        },
+        onError: (error) => {
+          const message = broadcastErrorMessage(error);
+          setOutcome({ tone: 'error', message });
+          showToast('error', message);
+        },
+        onSettled: () => setConfirming(false),
+      },
+    );
+  };
+
+  return (
+    <div className="fl-page spray-page">
+      <PageHeader
+        title={group.kind === 'root' ? `Spray · ${account.name}` : `Spray · ${group.name}`}
+        summary={
+          <span data-testid="sprayer-summary">
+            {loading
+              ? 'Loading sprayers…'
+              : `${sprayers.length} ${sprayers.length === 1 ? 'sprayer' : 'sprayers'} · ${online} online`}
+          </span>
+        }
+      >
+        <div className="spray-toolbar">
+          <label className="spray-toolbar__group">
+            <span className="fl-visually-hidden">Group</span>
+            <select
+              className="fl-select"
+              aria-label="Group"
+              value={group.id}
+              onChange={(event) => void navigate(`/spray/${event.target.value}`)}
+            >
+              {pickableGroups(account.rootGroup).map(({ group: option, depth }) => (
+                <option key={option.id} value={option.id}>
+                  {`${'\u00a0\u00a0'.repeat(depth)}${option.name}`}
+                </option>
+              ))}
+            </select>
+          </label>
+          {canBroadcast && (
+            <Button variant="danger" onClick={onBroadcastClick} disabled={loading}>
+              Broadcast spray
+            </Button>
+          )}
+        </div>
+      </PageHeader>
+
+      {outcome && (
+        <div className="spray-outcome" data-testid="broadcast-outcome">
+          <InlineAlert tone={outcome.tone}>{outcome.message}</InlineAlert>
+        </div>
+      )}
+
+      {!canView ? (
+        <PanelMessage title="No dashboard access" eyebrow="Spray">
+          You do not have permission to view dashboards.
+        </PanelMessage>
+      ) : loading && sprayers.length === 0 ? (
+        <CenteredSpinner />
+      ) : sprayers.length === 0 ? (
+        <PanelMessage title="No sprayers in this group" eyebrow="Spray">
+          {treeDevices.length === 0
+            ? 'This group has no devices.'
+            : 'None of the devices of this group reports spray schedules.'}
+        </PanelMessage>
+      ) : (
+        <div className="spray-grid">
+          {sprayers.map((device) => (
+            <SprayerCard key={device.id} device={device} />
+          ))}
+        </div>
+      )}
+
+      {confirming && (
+        <BroadcastDialog
+          groupName={group.name}
+          sprayers={sprayers}
+          busy={broadcast.isPending}
+          onConfirm={onConfirm}
+          onClose={() => setConfirming(false)}
+        />
+      )}
+    </div>
+  );
+}
+
+function CenteredSpinner() {
+  return (
+    <div className="spray-loading">
+      <Spinner />
+    </div>
+  );
+}

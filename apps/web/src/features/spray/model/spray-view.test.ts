@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import type { GroupNode } from '@fieldlink/api/account';
+import { BROADCAST_SPRAY_FAILED, BROADCAST_SPRAY_FORBIDDEN } from '@fieldlink/domain/spray';
+import { ApiError } from '../../../lib/api-client';
+import {
+  broadcastErrorMessage,
+  broadcastOutcome,
+  broadcastReadiness,
+  daysText,
+  devicesUnder,
+  findGroup,
+  formatMinutesAhead,
+  formatSeconds,
+  nextSprayText,
+  pickableGroups,
+  scheduleSummary,
+} from './spray-view';
+
+const device = (id: string) => ({
+  id,
+  name: id,
+  sn: null,
+  thingName: id,
+  isConnected: true,
+  lastConnection: null,
+  lastDisconnection: null,
+});
+const group = (id: string, kind: GroupNode['kind'], devices: string[], groups: GroupNode[] = []): GroupNode => ({
+  id,
+  name: id,
+  accountId: 'a',
+  appType: 'spray',
+  kind,
+  relativePath: id,
+  groups,
+  devices: devices.map(device),
+  deviceIds: devices,
+  scenes: [],
+  users: [],
+  fullUsers: [],
+});
+
+describe('spray overview model', () => {
+  const tree = group(
+    'root',
+    'root',
+    ['r1'],
+    [
+      group('north', 'group', ['n1', 'n2'], [group('inner', 'group', ['i1'])]),
+      group('new', 'new', ['x1']),
+      group('trash', 'trash', ['t1']),
+    ],
+  );
+
+  it('lists the devices of a group and the groups beneath it, never the trash', () => {
+    expect(devicesUnder(tree).map((d) => d.id)).toEqual(['r1', 'n1', 'n2', 'i1', 'x1']);
+    expect(devicesUnder(findGroup(tree, 'north')!).map((d) => d.id)).toEqual(['n1', 'n2', 'i1']);
+    expect(findGroup(tree, 'missing')).toBeNull();
+    expect(pickableGroups(tree).map(({ group: g, depth }) => `${depth}:${g.id}`)).toEqual([
+      '0:root',
+      '1:north',
+      '2:inner',
+    ]);
+  });
+
+  it.each([
+    ['401', new ApiError(401, 'x', null), BROADCAST_SPRAY_FORBIDDEN],
+    [
+      '429 with its wait',
+      new ApiError(429, 'x', { retryAfterSeconds: 87 }),
+      'Broadcast spray has recently been initiated. Please wait 87 seconds before trying again.',
+    ],
+    ['429 without a wait', new ApiError(429, 'x', null), BROADCAST_SPRAY_FAILED],
+    ['404', new ApiError(404, 'Group not found.', null), BROADCAST_SPRAY_FAILED],
+    ['no answer', new ApiError(0, null, null), BROADCAST_SPRAY_FAILED],
+    ['anything else', new Error('boom'), BROADCAST_SPRAY_FAILED],
+  ])('broadcast failure %s', (_label, error, message) => expect(broadcastErrorMessage(error)).toBe(message));
+
+  it('says how many sprayers took the broadcast and why others did not', () => {
+    const sent = (result: 'OK' | 'FAIL' | 'TIMEOUT' | 'OFFLINE', name: string) => ({
+      id: name,
+      thingName: name,
+      name,
+      result,
+    });
+    expect(broadcastOutcome({ devices: [sent('OK', 'Row 1'), sent('OK', 'Row 2')] })).toEqual({
+      tone: 'success',
+      message: 'Broadcast spray sent: 2 of 2 sprayers spraying.',
+    });
+    expect(
+      broadcastOutcome({ devices: [sent('OK', 'Row 1'), sent('OFFLINE', 'Row 2'), sent('FAIL', 'Row 3')] }),
+    ).toEqual({
+      tone: 'warning',
+      message: 'Broadcast spray sent: 1 of 3 sprayers spraying. Not spraying: Row 2 (offline), Row 3 (refused).',
+    });
+  });
+
+  it.each([
+    [{ isConnected: false, alarmMask: 0, acceptsBroadcast: 1 }, false, 'Offline: it will not spray.'],
+    [{ isConnected: true, alarmMask: 1 << 6, acceptsBroadcast: 1 }, false, 'Empty Alarm: it will not spray.'],
+    [
+      { isConnected: true, alarmMask: 1 << 14, acceptsBroadcast: 1 },
+      false,
+      'High Wind Speed Warning: it will not spray.',
+    ],
+    [{ isConnected: true, alarmMask: 1 << 7, acceptsBroadcast: 0 }, false, 'Does not accept broadcast spray (GPF-11).'],
+    [{ isConnected: true, alarmMask: 1 << 7, acceptsBroadcast: undefined }, true, 'Ready to spray.'],
+  ])('readiness of %j', (sprayer, willSpray, note) => expect(broadcastReadiness(sprayer)).toEqual({ willSpray, note }));
+
+  it.each([
+    [5, '5 min'],
+    [60, '1 h 00 min'],
+    [125, '2 h 05 min'],
+    [1500, '1 d 1 h'],
+  ])('%d minutes ahead: %s', (minutes, text) => expect(formatMinutesAhead(minutes)).toBe(text));
+
+  it.each([
+    [0, '0 s'],
+    [59.6, '1 min 00 s'],
+    [200, '3 min 20 s'],
+    [3720, '1 h 02 min'],
+  ])('%d seconds: %s', (seconds, text) => expect(formatSeconds(seconds)).toBe(text));
+
+  it('names the next spray and a schedule in words', () => {
+    expect(nextSprayText({ index: 0, weekday: 2, minuteOfDay: 360, minutesAhead: 860 })).toBe(
+      'Tuesday 06:00 · in 14 h 20 min',
+    );
+    expect(daysText([0, 1, 2, 3, 4, 5, 6])).toBe('Every day');
+    expect(daysText([1, 2, 3, 4, 5])).toBe('Mon–Fri');
+    expect(daysText([6, 0])).toBe('Weekends');
+    expect(daysText([3, 1])).toBe('Mon Wed');
+    expect(scheduleSummary({ enabled: true, minuteOfDay: 390, durationSteps: 3, days: [1, 2, 3, 4, 5, 6] }, 10)).toBe(
+      '06:30 · 30 s per zone · Mon–Sat',
+    );
+    expect(scheduleSummary({ enabled: false, minuteOfDay: 0, durationSteps: 0, days: [] }, 10)).toBe('Not set');
+    expect(scheduleSummary({ enabled: false, minuteOfDay: 1500, durationSteps: 2, days: [0] }, 10)).toBe(
+      'unsupported time · 20 s per zone · Sun · off',
+    );
+    expect(scheduleSummary(null, 10)).toBe('not reported');
+  });
+});

@@ -1,0 +1,121 @@
+import type { GroupNode, TreeDevice } from '@fieldlink/api/account';
+import type { BroadcastSprayAnswer } from '@fieldlink/api/spray';
+import {
+  BROADCAST_SPRAY_FAILED,
+  BROADCAST_SPRAY_FORBIDDEN,
+  MINUTES_PER_DAY,
+  WEEKDAY_NAMES,
+  broadcastSprayWaitMessage,
+  formatSprayTime,
+  sprayBlockedBy,
+  type NextSpray,
+  type SpraySchedule,
+  type Weekday,
+} from '@fieldlink/domain/spray';
+import { ApiError } from '../../../lib/api-client';
+
+/** Devices of a group and the groups beneath it (not the trash), in tree order. */
+export function devicesUnder(group: GroupNode): TreeDevice[] {
+  if (group.kind === 'trash') return [];
+  return [...group.devices, ...group.groups.flatMap(devicesUnder)];
+}
+
+/** The group with this id in a tree, or null. */
+export function findGroup(root: GroupNode, groupId: string): GroupNode | null {
+  if (root.id === groupId) return root;
+  for (const child of root.groups) {
+    const found = findGroup(child, groupId);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** The groups of a tree a person can pick for the overview: all but New Devices and Trash, with their depth. */
+export function pickableGroups(root: GroupNode, depth = 0): { group: GroupNode; depth: number }[] {
+  if (root.kind === 'trash' || root.kind === 'new') return [];
+  return [{ group: root, depth }, ...root.groups.flatMap((child) => pickableGroups(child, depth + 1))];
+}
+
+/** The message a failed broadcast shows (§8): 401, 429 with its wait, anything else. */
+export function broadcastErrorMessage(error: unknown): string {
+  if (error instanceof ApiError && error.status === 401) return BROADCAST_SPRAY_FORBIDDEN;
+  if (error instanceof ApiError && error.status === 429) {
+    const seconds = (error.body as { retryAfterSeconds?: unknown } | null)?.retryAfterSeconds;
+    if (typeof seconds === 'number') return broadcastSprayWaitMessage(seconds);
+  }
+  return BROADCAST_SPRAY_FAILED;
+}
+
+/** What a finished broadcast tells the person: how many sprayers took it, and which did not. */
+export function broadcastOutcome(answer: BroadcastSprayAnswer): { tone: 'success' | 'warning'; message: string } {
+  const spraying = answer.devices.filter((device) => device.result === 'OK');
+  const missed = answer.devices.filter((device) => device.result !== 'OK');
+  const count = `${spraying.length} of ${answer.devices.length} ${answer.devices.length === 1 ? 'sprayer' : 'sprayers'}`;
+  if (missed.length === 0) return { tone: 'success', message: `Broadcast spray sent: ${count} spraying.` };
+  const reasons: Record<string, string> = {
+    FAIL: 'refused',
+    TIMEOUT: 'did not answer',
+    OFFLINE: 'offline',
+  };
+  const details = missed.map((device) => `${device.name} (${reasons[device.result] ?? device.result})`).join(', ');
+  return { tone: 'warning', message: `Broadcast spray sent: ${count} spraying. Not spraying: ${details}.` };
+}
+
+/** `2 h 05 min`, `45 min`, `3 d 4 h`: how far ahead, to the minute. */
+export function formatMinutesAhead(minutes: number): string {
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ${String(minutes % 60).padStart(2, '0')} min`;
+  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+}
+
+/** `Tuesday 06:00 · in 14 h 20 min`. */
+export function nextSprayText(next: NextSpray): string {
+  return `${WEEKDAY_NAMES[next.weekday]} ${formatSprayTime(next.minuteOfDay)} · in ${formatMinutesAhead(next.minutesAhead)}`;
+}
+
+/** `45 s`, `3 min 20 s`, `1 h 02 min` for spray seconds. */
+export function formatSeconds(seconds: number): string {
+  const whole = Math.round(seconds);
+  if (whole < 60) return `${whole} s`;
+  const minutes = Math.floor(whole / 60);
+  if (minutes < 60) return `${minutes} min ${String(whole % 60).padStart(2, '0')} s`;
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+}
+
+/** Days as people read them: `Every day`, `Mon–Fri`, `Weekends`, else the short names. */
+export function daysText(days: readonly Weekday[]): string {
+  const key = [...days].sort().join('');
+  if (key === '0123456') return 'Every day';
+  if (key === '12345') return 'Mon–Fri';
+  if (key === '123456') return 'Mon–Sat';
+  if (key === '06') return 'Weekends';
+  if (days.length === 0) return 'No day';
+  return [...days]
+    .sort()
+    .map((day) => WEEKDAY_NAMES[day].slice(0, 3))
+    .join(' ');
+}
+
+/** A schedule in one line: `06:00 · 30 s per zone · Mon–Sat`, with `off` when disabled. */
+export function scheduleSummary(schedule: SpraySchedule | null, stepSeconds: number): string {
+  if (!schedule) return 'not reported';
+  if (!schedule.enabled && schedule.durationSteps === 0 && schedule.days.length === 0) return 'Not set';
+  const time = schedule.minuteOfDay < MINUTES_PER_DAY ? formatSprayTime(schedule.minuteOfDay) : 'unsupported time';
+  const parts = [time, `${formatSeconds(schedule.durationSteps * stepSeconds)} per zone`, daysText(schedule.days)];
+  return `${parts.join(' · ')}${schedule.enabled ? '' : ' · off'}`;
+}
+
+/** Whether a sprayer will take a broadcast spray, and if not, why (the confirmation dialog's list). */
+export function broadcastReadiness(sprayer: {
+  isConnected: boolean;
+  alarmMask: number | undefined;
+  /** GPF-11; undefined when the unit has not reported it. */
+  acceptsBroadcast: number | undefined;
+}): { willSpray: boolean; note: string } {
+  if (!sprayer.isConnected) return { willSpray: false, note: 'Offline: it will not spray.' };
+  const blocked = sprayBlockedBy(sprayer.alarmMask, 'broadcast');
+  if (blocked) return { willSpray: false, note: `${blocked.name}: it will not spray.` };
+  if (sprayer.acceptsBroadcast === 0) return { willSpray: false, note: 'Does not accept broadcast spray (GPF-11).' };
+  return { willSpray: true, note: 'Ready to spray.' };
+}

@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import {
+  NO_DAY_SELECTED,
+  ZERO_DURATION,
+  broadcastSprayWaitMessage,
+  formatSprayTime,
+  packSpraySchedule,
+  sprayScheduleRegisters,
+  weekTimeAt,
+} from '@fieldlink/domain/spray';
+import { apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+
+/**
+ * The spray overview in Chromium as spray@ against the real server and its simulated sprayers: a
+ * schedule edited in the console is written to the sprayer's registers, read back from them, and the
+ * sprayer sprays at that minute; then a broadcast spray, and a second one refused by the cool-down.
+ */
+describe('spray overview', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let token: string;
+  let rootGroupId: string;
+  let row1Id: string;
+
+  const card = (name: string): Locator => page.getByRole('article', { name });
+  /** A screenshot once every tank shows its level and the fill has finished moving to it. */
+  const shot = async (name: string) => {
+    await expect
+      .poll(
+        () =>
+          page
+            .getByRole('meter', { name: 'Tank level' })
+            .evaluateAll((meters) => meters.map((m) => m.getAttribute('aria-valuetext'))),
+        {
+          timeout: 20_000,
+        },
+      )
+      .not.toContain('No data');
+    await page.waitForTimeout(800);
+    await page.screenshot({
+      path: process.env.UPDATE_SCREENSHOTS ? `docs/screenshots/${name}.png` : `test-results/${name}.png`,
+    });
+  };
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    token = await apiToken(server.baseUrl, 'spray@fieldlink.test');
+    const accounts = (await callApi(server.baseUrl, 'GET', '/account', token)).json.accounts as {
+      name: string;
+      rootGroup: { id: string; groups: { devices: { id: string; thingName: string }[] }[] };
+    }[];
+    const orchard = accounts.find((account) => account.name === 'Orchard Spray Co')!;
+    rootGroupId = orchard.rootGroup.id;
+    row1Id = orchard.rootGroup.groups.flatMap((group) => group.devices).find((d) => d.thingName === 'OSC-SPR01')!.id;
+    context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    page = await context.newPage();
+    await signInAs(page, server.baseUrl, 'spray@fieldlink.test');
+    await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('shows every sprayer of the group with its tank, zones, next spray and alarms', async () => {
+    await page.goto(`${server.baseUrl}/spray/${rootGroupId}`);
+    await expect.poll(() => page.getByTestId('sprayer-card').count(), { timeout: 30_000 }).toBe(3);
+    // The pump house reports no spray schedules: it is no sprayer.
+    expect(await page.getByTestId('sprayer-card').locator('h2').allTextContents()).toEqual([
+      'Sprayer Row 1',
+      'Sprayer Row 2',
+      'Sprayer Row 3',
+    ]);
+    expect(await page.getByTestId('sprayer-summary').textContent()).toMatch(/^3 sprayers · \d online$/);
+    const row1 = card('Sprayer Row 1');
+    await expect
+      .poll(() => row1.getByRole('meter', { name: 'Tank level' }).getAttribute('aria-valuetext'))
+      .toMatch(/^\d+\.\d %$/);
+    expect(await row1.getByTestId('next-spray').textContent()).toMatch(
+      /^(Sunday|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday) \d\d:\d\d · in /,
+    );
+    expect(await row1.getByTestId('skip-spray').textContent()).toContain('Enabled');
+    expect(await row1.getByText(/Zone 1/).count()).toBeGreaterThan(0);
+    await shot('spray-overview');
+  });
+
+  it('edits a schedule: checked, written to the sprayer’s registers, read back, and sprayed at its minute', async () => {
+    const row1 = card('Sprayer Row 1');
+    await row1.getByRole('button', { name: 'Edit schedules' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('schedule-T-1').waitFor();
+
+    // The next whole minute at least 45 s away, in the sprayer's time (the demo fleet runs on UTC).
+    const target = weekTimeAt(Date.now() + 105_000, 0);
+    const time = formatSprayTime(target.minuteOfDay);
+    const t1 = dialog.getByTestId('schedule-T-1');
+    await t1.getByLabel('T-1 time').fill(time);
+    await t1.getByLabel('T-1 duration').fill('0');
+    // Every day off, then only the target's day, after trying with none.
+    for (const day of ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']) {
+      const chip = t1.getByLabel(`T-1 ${day}`);
+      if ((await chip.getAttribute('aria-pressed')) === 'true') await chip.click();
+    }
+    await dialog.getByRole('button', { name: 'Save to sprayer' }).click();
+    expect(await t1.getByRole('alert').textContent()).toBe(ZERO_DURATION);
+    await t1.getByLabel('T-1 duration').fill('10');
+    await dialog.getByRole('button', { name: 'Save to sprayer' }).click();
+    expect(await t1.getByRole('alert').textContent()).toBe(NO_DAY_SELECTED);
+    const dayName = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'][target.weekday]!;
+    await t1.getByLabel(`T-1 ${dayName}`).click();
+    // T-2 (18:30 every day) off, so T-1 is certainly the next spray.
+    await dialog.getByTestId('schedule-T-2').getByLabel('Enabled').uncheck();
+    await dialog.getByRole('button', { name: 'Save to sprayer' }).click();
+
+    // Saved once the sprayer reports the registers as written.
+    await expect.poll(() => t1.textContent(), { timeout: 20_000 }).toContain('Saved: the device reports it.');
+    expect(await dialog.getByTestId('device-T-1').textContent()).toContain(`${time} · 10 s per zone`);
+    const packed = packSpraySchedule({
+      enabled: true,
+      minuteOfDay: target.minuteOfDay,
+      durationSteps: 1,
+      days: [target.weekday],
+    });
+    const address = sprayScheduleRegisters(0);
+    const device = (await callApi(server.baseUrl, 'GET', `/device?id=${row1Id}`, token)).json as {
+      registers: Record<string, number>;
+    };
+    expect(device.registers[String(address.time)]).toBe(packed.time & 0xffff);
+    expect(device.registers[String(address.days)]).toBe(packed.days);
+    await page.setViewportSize({ width: 1440, height: 1100 });
+    await shot('spray-schedule-editor');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    // The overview shows it as the next spray, then the sprayer sprays at that minute.
+    await expect.poll(() => row1.getByTestId('next-spray').textContent(), { timeout: 10_000 }).toContain(time);
+    expect(await row1.getByTestId('next-spray').textContent()).toContain('T-1 · 10 s per zone');
+    await expect
+      .poll(() => row1.getByText('Spraying', { exact: true }).count(), { timeout: 180_000, interval: 500 })
+      .toBeGreaterThan(0);
+    await expect
+      .poll(async () => Number(await row1.getByTestId('sprays-today-z1').textContent()), { timeout: 20_000 })
+      .toBeGreaterThan(0);
+  }, 240_000);
+
+  it('broadcasts a spray to the group after confirmation, and refuses a second within the cool-down', async () => {
+    await page.getByRole('button', { name: 'Broadcast spray' }).click();
+    const dialog = page.getByRole('dialog');
+    const count = await dialog.getByTestId('broadcast-count').textContent();
+    expect(count).toMatch(/^\d sprayers? of Orchard Spray Co will spray now\.$/);
+    const sprayers = Number(count!.slice(0, 1));
+    await shot('spray-broadcast');
+    await dialog.getByRole('button', { name: /^Spray \d sprayers?$/ }).click();
+    await expect
+      .poll(() => page.getByTestId('broadcast-outcome').textContent(), { timeout: 20_000 })
+      .toContain(`Broadcast spray sent: ${sprayers} of 3 sprayers spraying.`);
+
+    await page.getByRole('button', { name: 'Broadcast spray' }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /^Spray \d sprayers?$/ })
+      .click();
+    await expect
+      .poll(() => page.getByTestId('broadcast-outcome').textContent(), { timeout: 20_000 })
+      .toMatch(/^Broadcast spray has recently been initiated\. Please wait \d+ seconds before trying again\.$/);
+    const shown = await page.getByTestId('broadcast-outcome').textContent();
+    const seconds = Number(/wait (\d+) seconds/.exec(shown!)![1]);
+    expect(shown).toBe(broadcastSprayWaitMessage(seconds));
+  }, 60_000);
+
+  it('fits a phone', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${server.baseUrl}/spray/${rootGroupId}`);
+    await expect.poll(() => page.getByTestId('sprayer-card').count(), { timeout: 30_000 }).toBe(3);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await shot('spray-overview-phone');
+  });
+});
