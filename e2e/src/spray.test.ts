@@ -23,7 +23,7 @@ describe('spray overview', () => {
   let page: Page;
   let token: string;
   let rootGroupId: string;
-  let row1Id: string;
+  let deviceIds: Map<string, string>;
 
   const card = (name: string): Locator => page.getByRole('article', { name });
   /** A screenshot once every tank shows its level and the fill has finished moving to it. */
@@ -55,7 +55,9 @@ describe('spray overview', () => {
     }[];
     const orchard = accounts.find((account) => account.name === 'Orchard Spray Co')!;
     rootGroupId = orchard.rootGroup.id;
-    row1Id = orchard.rootGroup.groups.flatMap((group) => group.devices).find((d) => d.thingName === 'OSC-SPR01')!.id;
+    deviceIds = new Map(
+      orchard.rootGroup.groups.flatMap((group) => group.devices).map((device) => [device.thingName, device.id]),
+    );
     context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
     await signInAs(page, server.baseUrl, 'spray@fieldlink.test');
@@ -126,7 +128,7 @@ describe('spray overview', () => {
       days: [target.weekday],
     });
     const address = sprayScheduleRegisters(0);
-    const device = (await callApi(server.baseUrl, 'GET', `/device?id=${row1Id}`, token)).json as {
+    const device = (await callApi(server.baseUrl, 'GET', `/device?id=${deviceIds.get('OSC-SPR01')}`, token)).json as {
       registers: Record<string, number>;
     };
     expect(device.registers[String(address.time)]).toBe(packed.time & 0xffff);
@@ -171,6 +173,51 @@ describe('spray overview', () => {
     const seconds = Number(/wait (\d+) seconds/.exec(shown!)![1]);
     expect(shown).toBe(broadcastSprayWaitMessage(seconds));
   }, 60_000);
+
+  it('names the alarms with their explanations, says what the Empty Alarm blocks and counts the counted bits', async () => {
+    const write = async (thingName: string, code: string, value: number) => {
+      const answer = await callApi(server.baseUrl, 'POST', '/message', token, {
+        deviceId: deviceIds.get(thingName),
+        message: { cmd: 'writeChannel', code, value },
+      });
+      expect(answer.json).toMatchObject({ status: 'sent', sent: { result: 'OK' } });
+    };
+
+    // Row 2's refill and empty levels raised above its tank: the Refill and Empty Alarms come on.
+    await write('OSC-SPR02', 'sp11', 100);
+    await write('OSC-SPR02', 'sp10', 100);
+    const row2 = card('Sprayer Row 2');
+    await expect
+      .poll(() => row2.getByRole('alert').first().textContent(), { timeout: 20_000 })
+      .toBe('Empty Alarm: scheduled and manual sprays blocked, test sprays allowed.');
+    const alarms = await row2.getByTestId('sprayer-alarms').textContent();
+    expect(alarms).toContain(
+      '6 Empty AlarmTank below empty level; scheduled and manual sprays blocked, test sprays allowed.',
+    );
+    expect(alarms).toContain('7 Refill AlarmSprays continue, refill soon.');
+    // Neither is among the counted bits.
+    expect(await row2.getByTestId('alarm-count').count()).toBe(0);
+    if (await row2.getByRole('button', { name: 'Spray zone 1' }).isVisible()) {
+      expect(await row2.getByRole('button', { name: 'Spray zone 1' }).isDisabled()).toBe(true);
+      expect(await row2.getByRole('button', { name: 'Test spray' }).isEnabled()).toBe(true);
+    }
+
+    // Row 3 judged strictly: any spray of 10 s or more now leaves the level "unchanged" (Pump Alarm)
+    // and runs faster than its max rate (Excessive Spray); both are counted on their s{n} channels.
+    await write('OSC-SPR03', 'sp7', 10);
+    await write('OSC-SPR03', 'sp8', 0.5);
+    await write('OSC-SPR03', 'sp9', 0.5);
+    const row3 = card('Sprayer Row 3');
+    const start = row3.getByRole('button', { name: 'Spray zone 1' });
+    if (await start.isVisible()) await start.click();
+    await page.waitForTimeout(12_000);
+    await row3.getByRole('button', { name: 'Stop spraying' }).click();
+    await expect.poll(() => row3.getByTestId('alarm-count').textContent(), { timeout: 20_000 }).toBe('2 alarms');
+    const counted = await row3.getByTestId('sprayer-alarms').textContent();
+    expect(counted).toMatch(/(4 Excessive Spray Z1|5 Excessive Spray Z2)Spray rate higher than expected/);
+    expect(counted).toContain('10 Pump AlarmLevel unchanged across a spray, faulty pump or pressure sensor.');
+    await shot('spray-alarms');
+  }, 90_000);
 
   it('fits a phone', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
