@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { DeviceAction } from '@fieldlink/domain/device-actions';
 import { AlarmRecord } from './alarms';
 import { DeviceHealth, ConfigFrame } from './device-frames';
 import { ChannelCode } from './fields';
@@ -49,6 +50,23 @@ export const ClientAction = Type.Union([
 ]);
 export type ClientAction = Static<typeof ClientAction>;
 export type ClientActionType = ClientAction['type'];
+
+/**
+ * The device action of each real-time request, whose row of the domain's one authorization table
+ * (`DEVICE_ACTION_CAPABILITIES`) the server checks: the same row as its REST twin (`POST /message`,
+ * `POST /device-config` settings). A new action does not compile until it is mapped here.
+ */
+export const REALTIME_DEVICE_ACTIONS: Readonly<Record<ClientActionType, DeviceAction>> = {
+  'server/subscribeDevices': 'watch',
+  'server/unsubscribeDevices': 'watch',
+  'server/readChannel': 'readChannel',
+  'server/writeChannel': 'writeChannel',
+  'server/readRegister': 'readRegister',
+  'server/writeRegister': 'writeRegister',
+  'server/refreshMetadata': 'refreshMetadata',
+  'server/systemCommand': 'system',
+  'server/timeDate': 'timeDate',
+};
 
 export const LatestValue = Type.Object({
   value: Type.Number(),

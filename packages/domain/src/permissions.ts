@@ -123,6 +123,13 @@ export const CAPABILITY_RULES = {
       : holdsPermission(subject, 'VIEW_DASH') || holdsPermission(subject, 'VIEW_ACCOUNTS'),
   /** Dashboards and live device values; without it no device subscriptions are made. */
   viewDashboard: permission('VIEW_DASH'),
+  /**
+   * Operate a device's outputs: switch relays and flags, set setpoints, flash its LED. Not stated by
+   * the specification: the dashboard is the operator's console, so whoever sees it may use its
+   * controls (docs/decisions.md, Hardening). Settings the device keeps (registers, time zone) are
+   * `configureDevices`.
+   */
+  operateOutputs: permission('VIEW_DASH'),
   editScenes: permission('ADD_EDIT_DELETE_SCENES'),
   editWidgets: permission('ADD_EDIT_DELETE_WIDGETS'),
   viewAccounts: permission('VIEW_ACCOUNTS'),

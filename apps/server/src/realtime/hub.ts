@@ -4,11 +4,12 @@ import {
   ClientAction,
   REALTIME_CLOSE,
   REALTIME_COMMAND_FAILED_MESSAGE,
+  REALTIME_DEVICE_ACTIONS,
   REALTIME_TIMEOUT_MESSAGE,
   type ServerAction,
 } from '@fieldlink/api/realtime';
 import type { DeviceEvent } from '../events';
-import { userCan } from '../features/session/access';
+import { requireDeviceAction } from '../features/session/access';
 import type { DeviceService } from '../features/devices/service';
 import type { UserContext } from '../features/session/user-context';
 import type { CommandRequest, CommandService } from './commands';
@@ -167,8 +168,8 @@ export class RealtimeHub {
   }
 
   private async dispatch(session: Session, action: ClientAction): Promise<number | string | undefined> {
-    // Without dashboard access no device subscriptions or commands (core §4).
-    if (!userCan(session.user, 'viewDashboard')) throw new Error('You do not have permission to view dashboards.');
+    // The rule of the action's REST twin, from the domain's one table (dashboard access first, core §4).
+    requireDeviceAction(session.user, REALTIME_DEVICE_ACTIONS[action.type]);
     switch (action.type) {
       case 'server/subscribeDevices': {
         // All or nothing: one device out of scope refuses the whole request.

@@ -1,13 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { TSchema } from '@sinclair/typebox';
-import { ClientAction, REALTIME_PATH } from '@fieldlink/api/realtime';
+import { ClientAction, REALTIME_DEVICE_ACTIONS, REALTIME_PATH, type ClientActionType } from '@fieldlink/api/realtime';
+import { DEVICE_ACTIONS, deviceActionRefusal } from '@fieldlink/domain/device-actions';
 import { childPath, scenePath, widgetPath } from '@fieldlink/domain/group-path';
-import { EXTRA_FLAGS, PERMISSIONS, can, type ExtraFlag, type Permission } from '@fieldlink/domain/permissions';
+import {
+  EXTRA_FLAGS,
+  PERMISSIONS,
+  can,
+  type ExtraFlag,
+  type Permission,
+  type PermissionSubject,
+} from '@fieldlink/domain/permissions';
 import { retailProductId } from '@fieldlink/domain/retail';
 import type { Database } from '../db/schema';
 import { hashSecret, newId } from '../security/secrets';
-import { AUTHORIZATION_MATRIX, type AccountIds, type MatrixRequest } from './authorization-matrix';
+import { AUTHORIZATION_MATRIX, type AccountIds, type MatrixRequest, type RouteUse } from './authorization-matrix';
 import { DIALECTS, baseUrl, startTestApp, type TestApp } from './test-app';
 import { TestSocket } from './test-socket';
 
@@ -110,6 +118,15 @@ function everyAction(thingName: string): Record<string, unknown>[] {
   });
 }
 
+/** True when a subject may make a call of this use. */
+function allows(subject: PermissionSubject, access: RouteUse['access']): boolean {
+  if (access === 'signedIn') return true;
+  if (typeof access === 'string') return can(subject, access);
+  return deviceActionRefusal(subject, access.deviceAction) === null;
+}
+
+const accessLabel = (access: RouteUse['access']) => (typeof access === 'string' ? access : access.deviceAction);
+
 interface Caller {
   email: string;
   token: string;
@@ -125,6 +142,8 @@ describe.each(DIALECTS)('authorisation matrix on %s', (dialect) => {
   let tables: string[];
   /** One caller per permission or flag, holding every other one (never ADMIN). */
   const lacking = new Map<string, Caller>();
+  /** One caller per permission or flag holding only it, one holding it beside VIEW_DASH, and one holding nothing. */
+  const holding = new Map<string, Caller>();
 
   const db = () => t.app.storage.db;
   const send = (caller: Caller, request: MatrixRequest) =>
@@ -342,6 +361,20 @@ describe.each(DIALECTS)('authorisation matrix on %s', (dialect) => {
         ),
       );
     }
+    holding.set('nothing', await addCaller(own, 'holds-nothing@matrix.test', [], []));
+    for (const name of PERMISSIONS) {
+      const key = name.toLowerCase();
+      holding.set(name, await addCaller(own, `holds-${key}@matrix.test`, [name], []));
+      holding.set(`VIEW_DASH+${name}`, await addCaller(own, `holds-dash-${key}@matrix.test`, ['VIEW_DASH', name], []));
+    }
+    for (const name of EXTRA_FLAGS) {
+      const key = name.toLowerCase();
+      holding.set(`flag ${name}`, await addCaller(own, `holds-flag-${key}@matrix.test`, [], [name]));
+      holding.set(
+        `VIEW_DASH+flag ${name}`,
+        await addCaller(own, `holds-dash-flag-${key}@matrix.test`, ['VIEW_DASH'], [name]),
+      );
+    }
     tables = (await db().introspection.getTables())
       .map((table) => table.name)
       .filter((name) => !name.startsWith('kysely_'))
@@ -394,7 +427,7 @@ describe.each(DIALECTS)('authorisation matrix on %s', (dialect) => {
     for (const { route, use } of apiRules()) {
       for (const [missing, caller] of lacking) {
         const subject = { permissions: caller.permissions, secretPermissions: caller.secretPermissions };
-        const allowed = use.access === 'signedIn' || can(subject, use.access);
+        const allowed = allows(subject, use.access);
         const request = use.own(own, caller.email);
         // A held permission's writes are left to the positive check below: they would change the data.
         if (allowed && (request.method !== 'GET' || use.noPositive)) continue;
@@ -402,7 +435,7 @@ describe.each(DIALECTS)('authorisation matrix on %s', (dialect) => {
         const after = await snapshot(db(), tables);
         const changed = changedTables(before, after);
         before = after;
-        const label = `${route} (${use.access}) without ${missing}: ${describeRequest(request)}`;
+        const label = `${route} (${accessLabel(use.access)}) without ${missing}: ${describeRequest(request)}`;
         if (changed.length > 0) failures.push(`${label} changed ${changed.join(', ')}`);
         if (!allowed) {
           refusals += 1;
@@ -415,7 +448,8 @@ describe.each(DIALECTS)('authorisation matrix on %s', (dialect) => {
     }
     expect(failures).toEqual([]);
     expect(refusals).toBeGreaterThan(20);
-  });
+    // A write per route, use and permission, each with a snapshot of every table: minutes on a busy machine.
+  }, 120_000);
 
   it('refuses every real-time action on another account’s device like a missing one, with no frames', async () => {
     const origin = baseUrl(t.app);
@@ -454,6 +488,51 @@ describe.each(DIALECTS)('authorisation matrix on %s', (dialect) => {
       blind.socket.close();
     }
   });
+
+  it('checks every real-time action against every permission set by the rule of its REST twin', async () => {
+    const origin = baseUrl(t.app);
+    const url = `${origin.replace('http', 'ws')}${REALTIME_PATH}`;
+    const actions = everyAction(own.thingName);
+    // Every row of the domain's table is reached by some real-time action.
+    expect(new Set(Object.values(REALTIME_DEVICE_ACTIONS))).toEqual(new Set(DEVICE_ACTIONS));
+    const refusals = new Set(
+      DEVICE_ACTIONS.flatMap((action) => [deviceActionRefusal({ permissions: [] }, action)]).concat(
+        DEVICE_ACTIONS.map((action) => deviceActionRefusal({ permissions: ['VIEW_DASH'] }, action)),
+      ),
+    );
+    refusals.delete(null);
+    const failures: string[] = [];
+    let refused = 0;
+    const before = await snapshot(db(), tables);
+    const tryCaller = async ([name, caller]: [string, Caller]) => {
+      const subject = { permissions: caller.permissions, secretPermissions: caller.secretPermissions };
+      const socket = await TestSocket.open(url, caller.token, origin);
+      try {
+        for (const action of actions) {
+          const { id: _id, ...message } = action;
+          const type = action.type as ClientActionType;
+          const expected = deviceActionRefusal(subject, REALTIME_DEVICE_ACTIONS[type]);
+          const reply = await socket.request(message);
+          const label = `${type} for ${name}`;
+          if (expected !== null) {
+            refused += 1;
+            if (reply.ok || reply.error !== expected) failures.push(`${label}: ${JSON.stringify(reply)}`);
+          } else if (reply.error !== undefined && refusals.has(reply.error)) {
+            failures.push(`${label} was refused though allowed: ${reply.error}`);
+          }
+        }
+      } finally {
+        socket.socket.close();
+      }
+    };
+    // Ten callers at a time: the device is offline, so an allowed command fails at once and stores nothing.
+    const callers = [...lacking.entries(), ...holding.entries()];
+    for (let i = 0; i < callers.length; i += 10) await Promise.all(callers.slice(i, i + 10).map(tryCaller));
+    const changed = changedTables(before, await snapshot(db(), tables));
+    if (changed.length > 0) failures.push(`real-time actions changed ${changed.join(', ')}`);
+    expect(failures).toEqual([]);
+    expect(refused).toBeGreaterThan(100);
+  }, 120_000);
 
   it('lets an administrator of the account make every call (the matrix’s requests are real)', async () => {
     const failures: string[] = [];

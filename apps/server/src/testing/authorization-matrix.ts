@@ -1,4 +1,5 @@
 import { scenePath, widgetPath } from '@fieldlink/domain/group-path';
+import type { DeviceAction } from '@fieldlink/domain/device-actions';
 import type { Capability } from '@fieldlink/domain/permissions';
 
 /**
@@ -52,8 +53,11 @@ export interface MatrixRequest {
 
 /** One way of calling a route and who may make that call. */
 export interface RouteUse {
-  /** `signedIn`: any signed-in user; otherwise the capability the call needs (§6 table). */
-  access: 'signedIn' | Capability;
+  /**
+   * `signedIn`: any signed-in user; a capability the call needs (§6 table); or an action on a device,
+   * whose row of the domain's `DEVICE_ACTION_CAPABILITIES` its real-time twin shares.
+   */
+  access: 'signedIn' | Capability | { deviceAction: DeviceAction };
   /** A call on the caller's own account; `caller` is the caller's e-mail. */
   own(ids: AccountIds, caller: string): MatrixRequest;
   /**
@@ -425,6 +429,36 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
       ],
     },
     {
+      access: { deviceAction: 'writeRegister' },
+      own: (ids) => ({
+        method: 'POST',
+        url: '/api/v1/device-config',
+        body: { id: ids.deviceId, props: { settings: { registers: { '5405': 1 } } } },
+      }),
+      foreign: (_own, other) => [
+        {
+          method: 'POST',
+          url: '/api/v1/device-config',
+          body: { id: other.deviceId, props: { settings: { registers: { '5405': 1 } } } },
+        },
+      ],
+    },
+    {
+      access: { deviceAction: 'timeDate' },
+      own: (ids) => ({
+        method: 'POST',
+        url: '/api/v1/device-config',
+        body: { id: ids.deviceId, props: { settings: { timeDate: { tzName: 'UTC', tzRule: 'UTC0' } } } },
+      }),
+      foreign: (_own, other) => [
+        {
+          method: 'POST',
+          url: '/api/v1/device-config',
+          body: { id: other.deviceId, props: { settings: { timeDate: { tzName: 'UTC', tzRule: 'UTC0' } } } },
+        },
+      ],
+    },
+    {
       access: 'muteOwnDevices',
       own: (ids) => ({
         method: 'POST',
@@ -497,21 +531,24 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
     own: (ids) => ({ method: 'GET', url: '/api/v1/device-logs', query: logsQuery(ids.deviceId) }),
     foreign: (_own, other) => [{ method: 'GET', url: '/api/v1/device-logs', query: logsQuery(other.deviceId) }],
   }),
-  'POST /api/v1/message': api({
-    access: 'viewDashboard',
-    own: (ids) => ({
-      method: 'POST',
-      url: '/api/v1/message',
-      body: { deviceId: ids.deviceId, message: { cmd: 'system', command: 'FLASH LED' } },
-    }),
-    foreign: (_own, other) => [
-      {
-        method: 'POST',
-        url: '/api/v1/message',
-        body: { deviceId: other.deviceId, message: { cmd: 'writeChannel', code: 'sp1', value: 1 } },
-      },
-    ],
-  }),
+  // One use per message: each needs its device action's row, as the real-time channel does.
+  'POST /api/v1/message': api(
+    ...(
+      [
+        ['writeChannel', { cmd: 'writeChannel', code: 'sp1', value: 1 }],
+        ['writeRegister', { cmd: 'writeRegister', register: 1, value: 1 }],
+        ['refreshMetadata', { cmd: 'refreshMetadata' }],
+        ['system', { cmd: 'system', command: 'FLASH LED' }],
+        ['timeDate', { cmd: 'timeDate', tzName: 'UTC', tzRule: 'UTC0' }],
+      ] as const
+    ).map(([deviceAction, message]): RouteUse => ({
+      access: { deviceAction },
+      own: (ids) => ({ method: 'POST', url: '/api/v1/message', body: { deviceId: ids.deviceId, message } }),
+      foreign: (_own, other) => [
+        { method: 'POST', url: '/api/v1/message', body: { deviceId: other.deviceId, message } },
+      ],
+    })),
+  ),
 
   // Alarms (features/alarms).
   'GET /api/v1/device/alarms': api({

@@ -21,7 +21,7 @@ import type { Database } from '../../db/schema';
 import { HttpError, forbidden } from '../../http-errors';
 import type { CommandRequest, CommandService } from '../../realtime/commands';
 import { newId } from '../../security/secrets';
-import { permissionSubject, requireCapability } from '../session/access';
+import { permissionSubject, requireCapability, requireDeviceAction } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import { toDevice } from './mapper';
 import type { DeviceMessageQueue } from './message-queue';
@@ -76,9 +76,9 @@ export class DeviceConfigService {
     if (props.location !== undefined) update.location = props.location ? JSON.stringify(props.location) : null;
     const settings = settingsMessages(props.settings);
     if (props.location && !isValidLocation(props.location)) throw new HttpError(400, 'A location needs lat and lng.');
-    if (Object.keys(update).length > 0 || settings.length > 0) requireCapability(user, 'configureDevices');
+    if (Object.keys(update).length > 0) requireCapability(user, 'configureDevices');
     if (update.name === '') throw new HttpError(400, 'The name may not be blank.');
-    if (settings.length > 0) requireCapability(user, 'viewDashboard');
+    for (const message of settings) requireDeviceAction(user, message.cmd);
 
     if (Object.keys(update).length > 0) await updateDeviceProps(this.db, device.id, update);
     const mutedDevices =
@@ -93,8 +93,7 @@ export class DeviceConfigService {
   /** `POST /message`: sends one message now, or queues it while the device is offline. */
   async sendMessage(user: UserContext, { deviceId, message }: DeviceMessageBody): Promise<DeviceMessageAnswer> {
     const device = await this.devices.visibleDevice(user, { id: deviceId });
-    requireCapability(user, 'viewDashboard');
-    if (message.cmd === 'writeRegister' || message.cmd === 'timeDate') requireCapability(user, 'configureDevices');
+    requireDeviceAction(user, message.cmd);
     if (device.is_connected !== 1 && QUEUEABLE.has(message.cmd)) {
       return { status: 'queued', queued: await this.queue.enqueue(device.id, message, user.id) };
     }

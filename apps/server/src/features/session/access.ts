@@ -1,3 +1,4 @@
+import { deviceActionRefusal, type DeviceAction } from '@fieldlink/domain/device-actions';
 import { can, effectivePermissions, type Capability, type PermissionSubject } from '@fieldlink/domain/permissions';
 import { isUnderPath } from '@fieldlink/domain/group-path';
 import { forbidden } from '../../http-errors';
@@ -16,6 +17,15 @@ export function userCan(user: UserContext, capability: Capability): boolean {
 /** Throws 403 unless the caller has the capability. */
 export function requireCapability(user: UserContext, capability: Capability): void {
   if (!userCan(user, capability)) throw forbidden();
+}
+
+/**
+ * Throws 403 unless the caller may take this action on a device (the domain's one table, shared by
+ * the REST calls and the real-time channel). Scope is checked before, by finding the device.
+ */
+export function requireDeviceAction(user: UserContext, action: DeviceAction): void {
+  const refusal = deviceActionRefusal(permissionSubject(user), action);
+  if (refusal !== null) throw forbidden(refusal);
 }
 
 /** True when a group path lies under one of the caller's attachment points. */

@@ -1,3 +1,4 @@
+import { deviceActionRefusal, type DeviceAction } from '@fieldlink/domain/device-actions';
 import { can, type Capability, type Permission } from '@fieldlink/domain/permissions';
 import { appStore } from '../app-store/app-store';
 import { useStore } from '../use-store';
@@ -7,5 +8,17 @@ export function useCan(capability: Capability): boolean {
   return useStore(
     appStore,
     (state) => state.session.isAdmin || can({ permissions: state.session.permissions as Permission[] }, capability),
+  );
+}
+
+/**
+ * Why the signed-in user may not take this action on a device (the domain's one table, which the
+ * server checks too), or null when it may: the console disables the control and says why.
+ */
+export function useDeviceActionRefusal(action: DeviceAction): string | null {
+  return useStore(appStore, (state) =>
+    state.session.isAdmin
+      ? null
+      : deviceActionRefusal({ permissions: state.session.permissions as Permission[] }, action),
   );
 }

@@ -3,10 +3,12 @@ import { Button } from '../../../components/ui/button';
 import { FlashIcon, RefreshIcon } from '../../../components/ui/icons';
 import { showToast } from '../../../lib/app-store/app-store';
 import { realtimeRequest } from '../../../lib/realtime/realtime-connection';
+import { useDeviceActionRefusal } from '../../../lib/session/use-can';
 
 /** Commands of the dash header: FLASH LED (find the device on site) and re-read its configuration. */
 export function DeviceActions({ thingName }: { thingName: string }) {
   const [running, setRunning] = useState<'flash' | 'refresh' | null>(null);
+  const refusals = { refresh: useDeviceActionRefusal('refreshMetadata'), flash: useDeviceActionRefusal('system') };
   const run = async (which: 'flash' | 'refresh') => {
     setRunning(which);
     try {
@@ -27,12 +29,26 @@ export function DeviceActions({ thingName }: { thingName: string }) {
   };
   return (
     <div className="device-actions">
-      <Button size="sm" busy={running === 'refresh'} disabled={running !== null} onClick={() => void run('refresh')}>
-        {running !== 'refresh' && <RefreshIcon size={14} />} Refresh
-      </Button>
-      <Button size="sm" busy={running === 'flash'} disabled={running !== null} onClick={() => void run('flash')}>
-        {running !== 'flash' && <FlashIcon size={14} />} FLASH LED
-      </Button>
+      <span title={refusals.refresh ?? undefined}>
+        <Button
+          size="sm"
+          busy={running === 'refresh'}
+          disabled={running !== null || refusals.refresh !== null}
+          onClick={() => void run('refresh')}
+        >
+          {running !== 'refresh' && <RefreshIcon size={14} />} Refresh
+        </Button>
+      </span>
+      <span title={refusals.flash ?? undefined}>
+        <Button
+          size="sm"
+          busy={running === 'flash'}
+          disabled={running !== null || refusals.flash !== null}
+          onClick={() => void run('flash')}
+        >
+          {running !== 'flash' && <FlashIcon size={14} />} FLASH LED
+        </Button>
+      </span>
     </div>
   );
 }

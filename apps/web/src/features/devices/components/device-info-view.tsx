@@ -9,6 +9,7 @@ import { localTimeZone } from '@fieldlink/domain/time-zone';
 import { Button } from '../../../components/ui/button';
 import { AlertCircleIcon, ClockIcon } from '../../../components/ui/icons';
 import { formatDateTime } from '../../../lib/format-time';
+import { useDeviceActionRefusal } from '../../../lib/session/use-can';
 import { useUpdateTimezone } from '../hooks/use-update-timezone';
 
 export interface DeviceInfoViewProps {
@@ -41,6 +42,7 @@ export function DeviceInfoView({ device, connection, health, isAdmin }: DeviceIn
   const [zone, setZone] = useState(reportedZone ?? localTimeZone());
   const zones = useMemo(() => timeZones(zone), [zone]);
   const timezone = useUpdateTimezone(device, connection.isConnected);
+  const timezoneRefusal = useDeviceActionRefusal('timeDate');
   const family = parseHardwareFamily(device.hw);
 
   return (
@@ -94,10 +96,11 @@ export function DeviceInfoView({ device, connection, health, isAdmin }: DeviceIn
         )}
         <Row label="Created">{formatDateTime(device.createdAt)}</Row>
         <Row label="Time zone">
-          <span className="device-info__timezone">
+          <span className="device-info__timezone" title={timezoneRefusal ?? undefined} data-testid="timezone-control">
             <select
               className="fl-select"
               aria-label="Time zone"
+              disabled={timezoneRefusal !== null}
               value={zone}
               onChange={(event) => setZone(event.target.value)}
             >
@@ -107,7 +110,12 @@ export function DeviceInfoView({ device, connection, health, isAdmin }: DeviceIn
                 </option>
               ))}
             </select>
-            <Button size="sm" busy={timezone.running} onClick={() => void timezone.update(zone)}>
+            <Button
+              size="sm"
+              busy={timezone.running}
+              disabled={timezoneRefusal !== null}
+              onClick={() => void timezone.update(zone)}
+            >
               {!timezone.running && <ClockIcon size={14} />} Update Timezone
             </Button>
           </span>

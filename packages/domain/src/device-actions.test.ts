@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { DEVICE_ACTIONS, DEVICE_ACTION_CAPABILITIES, deviceActionRefusal, type DeviceAction } from './device-actions';
+import type { ExtraFlag, Permission } from './permissions';
+
+const NO_DASHBOARD = 'You do not have permission to view dashboards.';
+const NO_SETTINGS = 'Changing device settings needs the ADD_DEVICES or ADD_EDIT_DELETE_GROUPS permission.';
+
+describe('device actions', () => {
+  it('names every device command and subscriptions', () =>
+    expect(DEVICE_ACTIONS).toEqual([
+      'watch',
+      'readChannel',
+      'readRegister',
+      'refreshMetadata',
+      'writeChannel',
+      'system',
+      'writeRegister',
+      'timeDate',
+    ]));
+
+  it.each(DEVICE_ACTIONS)('%s needs dashboard access first', (action) =>
+    expect(DEVICE_ACTION_CAPABILITIES[action][0]).toBe('viewDashboard'),
+  );
+
+  it.each<[DeviceAction, Permission[], ExtraFlag[], string | null]>([
+    ['watch', ['VIEW_DASH'], [], null],
+    ['watch', ['VIEW_ACCOUNTS', 'ADD_DEVICES'], [], NO_DASHBOARD],
+    ['readChannel', ['VIEW_DASH'], [], null],
+    ['readRegister', ['VIEW_DASH'], [], null],
+    ['refreshMetadata', ['VIEW_DASH'], [], null],
+    // Operating outputs is dashboard work (docs/decisions.md, Hardening).
+    ['writeChannel', ['VIEW_DASH'], [], null],
+    ['writeChannel', ['VIEW_ACCOUNTS', 'ADD_EDIT_DELETE_GROUPS'], [], NO_DASHBOARD],
+    ['system', ['VIEW_DASH'], [], null],
+    ['system', [], [], NO_DASHBOARD],
+    // Settings the device keeps need configureDevices as well, like POST /device-config.
+    ['writeRegister', ['VIEW_DASH'], [], NO_SETTINGS],
+    ['writeRegister', ['VIEW_DASH', 'ALARM', 'ADD_EDIT_DELETE_SCENES', 'ADD_EDIT_DELETE_WIDGETS'], [], NO_SETTINGS],
+    ['writeRegister', ['VIEW_DASH', 'ADD_DEVICES'], [], null],
+    ['writeRegister', ['VIEW_DASH', 'VIEW_ACCOUNTS', 'ADD_EDIT_DELETE_GROUPS'], [], null],
+    ['writeRegister', ['VIEW_DASH', 'ADD_EDIT_DELETE_GROUPS'], [], NO_SETTINGS],
+    ['writeRegister', ['ADD_DEVICES'], [], NO_DASHBOARD],
+    ['timeDate', ['VIEW_DASH'], [], NO_SETTINGS],
+    ['timeDate', ['VIEW_DASH', 'ADD_DEVICES'], [], null],
+    ['timeDate', [], ['ADMIN'], null],
+    ['timeDate', ['ADMIN'], [], null],
+  ])('%s with %j %j -> %s', (action, permissions, secretPermissions, refusal) =>
+    expect(deviceActionRefusal({ permissions, secretPermissions }, action)).toBe(refusal),
+  );
+});

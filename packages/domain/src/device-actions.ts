@@ -1,0 +1,47 @@
+import { can, type Capability, type PermissionSubject } from './permissions';
+
+/**
+ * Everything a person can do to a device through the REST calls or the real-time channel, and the
+ * capabilities it needs (all of them): the one table both transports check (SECURITY.md 3), so
+ * nothing refused over HTTP is allowed over the WebSocket. The names are the device commands of
+ * docs/device-protocol.md, plus `watch` for subscribing to a device's live values. Every action needs
+ * dashboard access first (core §4: without it no device subscriptions or commands). A new command or
+ * real-time action gets its row here; the contract (`packages/api`) maps its messages to a row, and
+ * the authorization matrix tries every row against every permission set.
+ */
+export const DEVICE_ACTION_CAPABILITIES = {
+  /** Subscribe to (and unsubscribe from) a device's live values. */
+  watch: ['viewDashboard'],
+  readChannel: ['viewDashboard'],
+  readRegister: ['viewDashboard'],
+  /** Re-read the device's configuration and metadata: changes nothing at the device. */
+  refreshMetadata: ['viewDashboard'],
+  /** Relays, flags and setpoints. */
+  writeChannel: ['viewDashboard', 'operateOutputs'],
+  /** The system command FLASH LED. */
+  system: ['viewDashboard', 'operateOutputs'],
+  /** Registers hold the device's settings. */
+  writeRegister: ['viewDashboard', 'configureDevices'],
+  /** The time/date command (time zone). */
+  timeDate: ['viewDashboard', 'configureDevices'],
+} as const satisfies Record<string, readonly Capability[]>;
+
+/** An action on a device. */
+export type DeviceAction = keyof typeof DEVICE_ACTION_CAPABILITIES;
+type DeviceActionCapability = (typeof DEVICE_ACTION_CAPABILITIES)[DeviceAction][number];
+
+/** Every device action name. */
+export const DEVICE_ACTIONS = Object.keys(DEVICE_ACTION_CAPABILITIES) as DeviceAction[];
+
+/** Why a capability is missing, as the console's tooltips, the 403 answers and the real-time replies say it. */
+const REFUSALS: Readonly<Record<DeviceActionCapability, string>> = {
+  viewDashboard: 'You do not have permission to view dashboards.',
+  operateOutputs: 'Operating outputs needs the VIEW_DASH permission.',
+  configureDevices: 'Changing device settings needs the ADD_DEVICES or ADD_EDIT_DELETE_GROUPS permission.',
+};
+
+/** Why the subject may not take the action on a device in its scope, or null when it may. */
+export function deviceActionRefusal(subject: PermissionSubject, action: DeviceAction): string | null {
+  const missing = DEVICE_ACTION_CAPABILITIES[action].find((capability) => !can(subject, capability));
+  return missing === undefined ? null : REFUSALS[missing];
+}
