@@ -1,8 +1,75 @@
+import { availableParallelism } from 'node:os';
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 /** OWASP's scrypt floor: N = 2^17, r = 8, p = 1 (about 128 MiB and a few hundred ms per hash). */
 const PARAMS = { N: 2 ** 17, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
+
+/**
+ * Password work (a hash and what leads to it) runs at most this many at once, a core left to the
+ * event loop, and never more than half of libuv's thread pool, which file and DNS work need too.
+ */
+const MAX_RUNNING = Math.max(1, Math.min(2, availableParallelism() - 1));
+/** Runs one source (a caller's address) may have waiting; past it the call is refused at once. */
+const MAX_WAITING_PER_SOURCE = 4;
+
+/** A source already has as many password checks waiting as it may: answer 429 without hashing. */
+export class PasswordQueueFull extends Error {
+  constructor() {
+    super('Too many password checks waiting for this source.');
+  }
+}
+
+/**
+ * Admits the password work of callers' requests: at most {@link MAX_RUNNING} at once. Of the sources
+ * (callers' addresses) with work waiting, the one served longest ago goes next, a newly waiting one
+ * before any served since it started waiting: one address sending a hundred sign-ins at once delays
+ * another's by about the hash running now. A source with {@link MAX_WAITING_PER_SOURCE} waiting is
+ * refused before anything is looked up.
+ */
+class PasswordGate {
+  private running = 0;
+  private served = 0;
+  /** Waiting runs per source, in arrival order, with when the source was last served (0: not yet). */
+  private readonly waiting = new Map<string, { starts: Array<() => void>; lastServed: number }>();
+
+  async run<T>(source: string, task: () => Promise<T>): Promise<T> {
+    await this.admit(source);
+    try {
+      return await task();
+    } finally {
+      this.release();
+    }
+  }
+
+  private admit(source: string): Promise<void> {
+    if (this.running < MAX_RUNNING && this.waiting.size === 0) {
+      this.running += 1;
+      return Promise.resolve();
+    }
+    const entry = this.waiting.get(source) ?? { starts: [], lastServed: 0 };
+    if (entry.starts.length >= MAX_WAITING_PER_SOURCE) return Promise.reject(new PasswordQueueFull());
+    this.waiting.set(source, entry);
+    return new Promise((resolve) => entry.starts.push(resolve));
+  }
+
+  private release(): void {
+    this.running -= 1;
+    let next: [string, { starts: Array<() => void>; lastServed: number }] | null = null;
+    for (const candidate of this.waiting) if (!next || candidate[1].lastServed < next[1].lastServed) next = candidate;
+    if (!next) return;
+    const [source, entry] = next;
+    const start = entry.starts.shift()!;
+    this.served += 1;
+    entry.lastServed = this.served;
+    if (entry.starts.length === 0) this.waiting.delete(source);
+    this.running += 1;
+    start();
+  }
+}
+
+/** The one gate every request's password work passes (sign-in, sign-up, reset). */
+export const passwordGate = new PasswordGate();
 
 function scryptAsync(password: string, salt: Buffer, params: { N: number; r: number; p: number }): Promise<Buffer> {
   const options: ScryptOptions = { ...params, maxmem: 256 * params.N * params.r + 1024 * 1024 };
@@ -13,7 +80,10 @@ function scryptAsync(password: string, salt: Buffer, params: { N: number; r: num
   );
 }
 
-/** Hashes a password as `scrypt$N$r$p$salt$key` (base64url), with a fresh 16-byte salt. */
+/**
+ * Hashes a password as `scrypt$N$r$p$salt$key` (base64url), with a fresh 16-byte salt. A request's
+ * hash runs inside {@link passwordGate}.
+ */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const key = await scryptAsync(password, salt, PARAMS);

@@ -17,6 +17,22 @@ export class RateLimiter {
     return window !== undefined && window.count >= this.limit;
   }
 
+  /**
+   * Counts one attempt unless the key has used up its attempts, in one step: callers reserve before
+   * the costly work, so however many arrive at once, at most the limit get through.
+   */
+  reserve(key: string): boolean {
+    if (this.isLimited(key)) return false;
+    this.hit(key);
+    return true;
+  }
+
+  /** Gives back one reserved attempt (the attempt was not made, or does not count). */
+  release(key: string): void {
+    const window = this.current(key);
+    if (window && window.count > 0) window.count -= 1;
+  }
+
   /** Counts one attempt. */
   hit(key: string): void {
     const window = this.current(key);

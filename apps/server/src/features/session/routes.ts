@@ -57,7 +57,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: JwtAnswer, ...errors },
       },
     },
-    (request) => sessions.signUp(request.body),
+    (request) => sessions.signUp(request.body, request.ip),
   );
   app.post(
     '/user/password/email-reset-code',

@@ -4,7 +4,13 @@ import type { JwtAnswer, PasswordResetBody, SelfAnswer, SignupBody } from '@fiel
 import type { Database } from '../../db/schema';
 import { HttpError } from '../../http-errors';
 import type { Mailer } from '../../mail/mailer';
-import { decoyPasswordHash, hashPassword, verifyPassword } from '../../security/passwords';
+import {
+  PasswordQueueFull,
+  decoyPasswordHash,
+  hashPassword,
+  passwordGate,
+  verifyPassword,
+} from '../../security/passwords';
 import { RateLimiter } from '../../security/rate-limit';
 import { hashSecret, newCode, newId } from '../../security/secrets';
 import type { TokenService } from '../../security/tokens';
@@ -13,6 +19,10 @@ import { linkedAccountsOf, type UserContext } from './user-context';
 
 const MINUTE = 60_000;
 const RESET_CODE_TTL_MS = 60 * MINUTE;
+
+const SIGNIN_LIMITED = 'Too many sign-in attempts. Please try again later.';
+const SIGNUP_LIMITED = 'Too many sign-up attempts. Please try again later.';
+const RESET_LIMITED = 'Too many password reset attempts. Please try again later.';
 
 function tooMany(limiter: RateLimiter, key: string, message: string): HttpError {
   return new HttpError(429, message, { 'retry-after': String(limiter.retryAfterSeconds(key)) });
@@ -42,22 +52,31 @@ export class SessionService {
 
   async signIn(rawEmail: string, password: string, address: string): Promise<JwtAnswer> {
     const email = normaliseEmail(rawEmail);
-    const accountKey = `account:${email}`;
-    const addressKey = `address:${address}`;
-    if (this.signinByAccount.isLimited(accountKey)) {
-      throw tooMany(this.signinByAccount, accountKey, 'Too many sign-in attempts. Please try again later.');
+    const reserved = this.reserve(
+      [
+        [this.signinByAccount, `account:${email}`],
+        [this.signinByAddress, `address:${address}`],
+      ],
+      SIGNIN_LIMITED,
+    );
+    let user: Awaited<ReturnType<typeof findUserByEmail>>;
+    let matches: boolean;
+    try {
+      // The lookup waits its turn too: a burst from one address is refused before it touches storage.
+      [user, matches] = await passwordGate.run(address, async () => {
+        const found = await findUserByEmail(this.options.db, email);
+        return [found, await verifyPassword(password, found?.password_hash ?? (await decoyPasswordHash()))] as const;
+      });
+    } catch (error) {
+      // Not evaluated (too many waiting from this address, or storage failed): it does not count.
+      reserved.release();
+      if (error instanceof PasswordQueueFull) throw new HttpError(429, SIGNIN_LIMITED, { 'retry-after': '1' });
+      throw error;
     }
-    if (this.signinByAddress.isLimited(addressKey)) {
-      throw tooMany(this.signinByAddress, addressKey, 'Too many sign-in attempts. Please try again later.');
-    }
-    const user = await findUserByEmail(this.options.db, email);
-    const matches = await verifyPassword(password, user?.password_hash ?? (await decoyPasswordHash()));
-    if (!user || !matches) {
-      this.signinByAccount.hit(accountKey);
-      this.signinByAddress.hit(addressKey);
-      throw new HttpError(401, 'Bad Login Info');
-    }
-    this.signinByAccount.reset(accountKey);
+    if (!user || !matches) throw new HttpError(401, 'Bad Login Info');
+    this.signinByAccount.reset(`account:${email}`);
+    // A good sign-in does not count against its address either.
+    this.signinByAddress.release(`address:${address}`);
     return { jwt: await this.options.tokens.issue(user.id, user.token_version) };
   }
 
@@ -78,7 +97,7 @@ export class SessionService {
   }
 
   /** Sign-up from an invitation: the mailed code names the account, place and permissions. */
-  async signUp(body: SignupBody): Promise<JwtAnswer> {
+  async signUp(body: SignupBody, address: string): Promise<JwtAnswer> {
     const email = normaliseEmail(body.email);
     const { db } = this.options;
     const invitation = await db
@@ -98,7 +117,7 @@ export class SessionService {
       throw new HttpError(409, 'An account with this e-mail already exists. Please sign in.');
     }
     const userId = newId();
-    const passwordHash = await hashPassword(body.password);
+    const passwordHash = await this.hashFor(body.password, address, SIGNUP_LIMITED);
     await db.transaction().execute(async (trx) => {
       const claimed = await trx
         .updateTable('invitations')
@@ -170,7 +189,7 @@ export class SessionService {
     if (!user || !reset || reset.used_at !== null || reset.expires_at < Date.now()) {
       throw new HttpError(400, 'This reset link is not valid any more. Please ask for a new one.');
     }
-    const passwordHash = await hashPassword(body.password);
+    const passwordHash = await this.hashFor(body.password, address, RESET_LIMITED);
     const tokenVersion = user.token_version + 1;
     await db.transaction().execute(async (trx) => {
       await trx
@@ -188,16 +207,42 @@ export class SessionService {
     return { jwt: await this.options.tokens.issue(user.id, tokenVersion) };
   }
 
-  private limitReset(email: string, address: string): void {
-    const accountKey = `account:${email}`;
-    const addressKey = `address:${address}`;
-    for (const [limiter, key] of [
-      [this.resetByAccount, accountKey],
-      [this.resetByAddress, addressKey],
-    ] as const) {
-      if (limiter.isLimited(key))
-        throw tooMany(limiter, key, 'Too many password reset attempts. Please try again later.');
-      limiter.hit(key);
+  /** Hashes a caller's new password, fairly shared with other callers by address. */
+  private async hashFor(password: string, address: string, message: string): Promise<string> {
+    try {
+      return await passwordGate.run(address, () => hashPassword(password));
+    } catch (error) {
+      if (error instanceof PasswordQueueFull) throw new HttpError(429, message, { 'retry-after': '1' });
+      throw error;
     }
+  }
+
+  /**
+   * Reserves one attempt on every limiter, all or none, before any costly work (SECURITY.md 8): the
+   * first limiter used up answers 429 and nothing stays reserved.
+   */
+  private reserve(limits: readonly (readonly [RateLimiter, string])[], message: string): { release(): void } {
+    const taken: (readonly [RateLimiter, string])[] = [];
+    const release = () => {
+      for (const [limiter, key] of taken) limiter.release(key);
+    };
+    for (const [limiter, key] of limits) {
+      if (!limiter.reserve(key)) {
+        release();
+        throw tooMany(limiter, key, message);
+      }
+      taken.push([limiter, key]);
+    }
+    return { release };
+  }
+
+  private limitReset(email: string, address: string): void {
+    this.reserve(
+      [
+        [this.resetByAccount, `account:${email}`],
+        [this.resetByAddress, `address:${address}`],
+      ],
+      RESET_LIMITED,
+    );
   }
 }
