@@ -36,4 +36,3 @@ export const postGridLayout = (body: GridLayoutBody) =>
   apiRequest<{ path: string; gridLayout: GridLayouts }>('POST', '/gridlayout', { body });
 export const putWidget = (body: PutWidgetBody) => apiRequest<Widget>('PUT', '/widget', { body });
 export const deleteWidget = (body: DeleteByPathBody) => apiRequest<unknown>('DELETE', '/widget', { body });
-
