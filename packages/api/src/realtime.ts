@@ -5,6 +5,7 @@ import { DeviceHealth, ConfigFrame } from './device-frames';
 import { ChannelCode } from './fields';
 import { THING_NAME_PATTERN } from './mqtt-topics';
 import { OtaUpdate } from './ota';
+import { ReportStateSchema } from './reports';
 
 /**
  * The real-time channel: one WebSocket at {@link REALTIME_PATH}. Every action name carries the
@@ -142,6 +143,20 @@ export const OtaProgressAction = Type.Object({
   /** Set once the console should read the device again (the update finished 30 s ago). */
   reloadedAt: Type.Optional(Type.Number()),
 });
+/**
+ * A report's generation moved (progress, ready, failed, deleting): sent to the signed-in users who
+ * may see the report. The console also polls a generating report every 10 s (§9), so a browser on
+ * another instance of a cluster still sees the change.
+ */
+export const ReportProgressAction = Type.Object({
+  type: Type.Literal('server/reportProgress'),
+  reportId: Type.String(),
+  accountId: Type.String(),
+  state: ReportStateSchema,
+  /** 0 to 100 while GENERATING. */
+  percent: Type.Union([Type.Number(), Type.Null()]),
+  error: Type.Union([Type.String(), Type.Null()]),
+});
 /** Sent once the socket is authenticated, and when the server closes it on purpose. */
 export const ErrorAction = Type.Object({ type: Type.Literal('server/error'), message: Type.String() });
 
@@ -157,6 +172,7 @@ export const ServerAction = Type.Union([
   DemoLatestValueAction,
   ErrorAction,
   OtaProgressAction,
+  ReportProgressAction,
 ]);
 export type ServerAction = Static<typeof ServerAction>;
 export type ServerActionOf<T extends ServerAction['type']> = Extract<ServerAction, { type: T }>;

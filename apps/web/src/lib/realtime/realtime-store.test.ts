@@ -136,4 +136,24 @@ describe('OTA progress', () => {
     );
     expect(finished.ota.PUMP_1).toMatchObject({ update: { state: 'SUCCEEDED' }, reloadedAt: NOW + 30_001 });
   });
+  it('keeps each report’s pushed progress by report id, leaving device state untouched', () => {
+    const before = applyServerAction(INITIAL_REALTIME_STATE, logs('PUMP_1', { c1: [{ value: 1, t: NOW }] }), NOW);
+    const progress = { accountId: 'a1', state: 'GENERATING' as const, percent: 40, error: null };
+    const state = applyServerAction(before, { type: 'server/reportProgress', reportId: 'r1', ...progress }, NOW);
+    expect(state.reports).toEqual({ r1: progress });
+    expect(state.latest).toBe(before.latest);
+    const failed = applyServerAction(
+      state,
+      {
+        type: 'server/reportProgress',
+        reportId: 'r1',
+        accountId: 'a1',
+        state: 'ERROR',
+        percent: null,
+        error: 'No data.',
+      },
+      NOW,
+    );
+    expect(failed.reports.r1).toEqual({ accountId: 'a1', state: 'ERROR', percent: null, error: 'No data.' });
+  });
 });

@@ -17,6 +17,8 @@ export type DeviceConfigUpdate = ServerActionOf<'server/deviceConfig'>['config']
 export type AlarmStatus = ServerActionOf<'server/alarms'>['status'];
 /** A device's latest OTA update as last pushed (`server/otaProgress`). */
 export type OtaProgress = Omit<ServerActionOf<'server/otaProgress'>, 'type' | 'thingName'>;
+/** A report's generation as last pushed (`server/reportProgress`), by report id. */
+export type ReportProgress = Omit<ServerActionOf<'server/reportProgress'>, 'type' | 'reportId'>;
 export interface SetpointStatus {
   state: 'on' | 'off';
   value: number;
@@ -42,6 +44,8 @@ export interface RealtimeState {
   alarms: ByThing<AlarmStatus>;
   setpoints: ByThing<ByThing<SetpointStatus>>;
   ota: ByThing<OtaProgress>;
+  /** By report id, not thing name: progress concerns people, not a device. */
+  reports: Readonly<Record<string, ReportProgress>>;
   lastServerError: string | null;
 }
 
@@ -56,6 +60,7 @@ export const INITIAL_REALTIME_STATE: RealtimeState = {
   alarms: {},
   setpoints: {},
   ota: {},
+  reports: {},
   lastServerError: null,
 };
 
@@ -141,6 +146,10 @@ export function applyServerAction(state: RealtimeState, action: ServerAction, no
     case 'server/otaProgress': {
       const { type: _type, thingName, ...progress } = action;
       return { ...state, ota: { ...state.ota, [thingName]: progress } };
+    }
+    case 'server/reportProgress': {
+      const { type: _type, reportId, ...progress } = action;
+      return { ...state, reports: { ...state.reports, [reportId]: progress } };
     }
     case 'server/error':
       return { ...state, lastServerError: action.message };
