@@ -13,6 +13,7 @@ import * as alarms from './migrations/2026-12-01T0100-alarms';
 import * as ota from './migrations/2026-12-01T0200-ota';
 import * as spray from './migrations/2026-12-02T0300-spray';
 import * as inventory from './migrations/2026-12-02T0400-inventory';
+import * as reports from './migrations/2026-12-02T0500-reports';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-12-01T0200-ota': ota,
   '2026-12-02T0300-spray': spray,
   '2026-12-02T0400-inventory': inventory,
+  '2026-12-02T0500-reports': reports,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

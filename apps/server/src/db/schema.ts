@@ -143,6 +143,8 @@ export interface OutboxTable {
   created_at: number;
   sent_at: number | null;
   error: string | null;
+  /** JSON: stored files sent along (mail/mailer.ts MailAttachment[]); null for none. */
+  attachments: string | null;
 }
 
 export interface EventLogTable {
@@ -326,6 +328,68 @@ export interface RetailShelfDaysTable {
   lost_sales: number;
 }
 
+/** A document's file (documents/file-store.ts); its content is in stored_file_chunks. */
+export interface StoredFilesTable {
+  id: string;
+  name: string;
+  content_type: string;
+  size: number;
+  /** 0 while being written. */
+  complete: number;
+  created_at: number;
+}
+
+export interface StoredFileChunksTable {
+  file_id: string;
+  seq: number;
+  data: Buffer;
+}
+
+/** A report (features/reports): application §3 "Report meta". */
+export interface ReportsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  comments: string | null;
+  /** JSON array of strings. */
+  tags: string;
+  /** JSON: the report's template and period. */
+  props: string;
+  /** A ReportState of `@fieldlink/domain/reports`. */
+  state: string;
+  error: string | null;
+  percent: number | null;
+  /** The deepest group holding every device of the report. */
+  scope_path: string;
+  schedule_id: string | null;
+  frequency: string | null;
+  created_by: string;
+  created_by_email: string;
+  public_token: string | null;
+  file_id: string | null;
+  created_at: number;
+  completed_at: number | null;
+}
+
+/** A report schedule: application §3. */
+export interface ReportSchedulesTable {
+  id: string;
+  account_id: string;
+  name: string;
+  comments: string | null;
+  tags: string;
+  /** JSON: the report template and the timing. */
+  props: string;
+  scope_path: string;
+  created_by: string;
+  created_by_email: string;
+  created_at: number;
+  next_run_at: number | null;
+  last_run_at: number | null;
+  last_report_id: string | null;
+  job_id: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   groups: GroupsTable;
@@ -352,4 +416,8 @@ export interface Database {
   spray_broadcasts: SprayBroadcastsTable;
   retail_products: RetailProductsTable;
   retail_shelf_days: RetailShelfDaysTable;
+  stored_files: StoredFilesTable;
+  stored_file_chunks: StoredFileChunksTable;
+  reports: ReportsTable;
+  report_schedules: ReportSchedulesTable;
 }

@@ -2,6 +2,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { JobQueue } from '../jobs/job-queue';
+import type { FileStore } from '../documents/file-store';
 import { newId } from '../security/secrets';
 
 export interface MailLogger {
@@ -15,6 +16,14 @@ export interface Mail {
   text: string;
   /** The link the mail carries, logged when no SMTP server is configured. */
   link?: string;
+  /** Stored files sent along (documents/file-store.ts), read when the mail is sent. */
+  attachments?: MailAttachment[];
+}
+
+export interface MailAttachment {
+  fileId: string;
+  name: string;
+  contentType: string;
 }
 
 /** The job that sends one outbox row. */
@@ -35,6 +44,7 @@ export class Mailer {
     private readonly from: string,
     private readonly logger: MailLogger,
     private readonly jobs: JobQueue,
+    private readonly files?: FileStore,
   ) {
     this.transport = smtpUrl ? nodemailer.createTransport(smtpUrl) : null;
     jobs.register(SEND_MAIL_JOB, (payload) => this.deliver((payload as { outboxId: string }).outboxId), {
@@ -56,6 +66,7 @@ export class Mailer {
           created_at: Date.now(),
           sent_at: null,
           error: null,
+          attachments: mail.attachments?.length ? JSON.stringify(mail.attachments) : null,
         })
         .execute();
       if (this.transport) await this.jobs.enqueue(SEND_MAIL_JOB, { outboxId: id }, {}, trx);
@@ -70,6 +81,18 @@ export class Mailer {
     this.jobs.nudge();
   }
 
+  /** The stored files of an outbox row; a file removed since (its report deleted) is left out. */
+  private async attachmentsOf(json: string | null) {
+    const wanted = json ? (JSON.parse(json) as MailAttachment[]) : [];
+    const attachments: { filename: string; content: Buffer; contentType: string }[] = [];
+    for (const attachment of wanted) {
+      if (!this.files || !(await this.files.find(attachment.fileId))) continue;
+      const content = await this.files.readAll(attachment.fileId);
+      attachments.push({ filename: attachment.name, content, contentType: attachment.contentType });
+    }
+    return attachments;
+  }
+
   close(): void {
     this.transport?.close();
   }
@@ -79,7 +102,13 @@ export class Mailer {
     const row = await this.db.selectFrom('outbox').selectAll().where('id', '=', outboxId).executeTakeFirst();
     if (!row || row.sent_at !== null || !this.transport) return;
     try {
-      await this.transport.sendMail({ from: this.from, to: row.to_address, subject: row.subject, text: row.text });
+      await this.transport.sendMail({
+        from: this.from,
+        to: row.to_address,
+        subject: row.subject,
+        text: row.text,
+        attachments: await this.attachmentsOf(row.attachments),
+      });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       await this.db.updateTable('outbox').set({ error: message }).where('id', '=', outboxId).execute();

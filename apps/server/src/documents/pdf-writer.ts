@@ -1,0 +1,280 @@
+import { finished } from 'node:stream/promises';
+import PDFDocument from 'pdfkit';
+import type { FileWriter } from './file-store';
+
+/** The colours and names a document's cover carries (the account's theme). */
+export interface DocumentBrand {
+  productName: string;
+  accountName: string;
+  /** Band across the top of the cover. */
+  band: string;
+  /** Headings, chart lines, the mark's fill. */
+  primary: string;
+  /** The mark's dot, chart ranges. */
+  accent: string;
+}
+
+export interface TableColumn {
+  header: string;
+  /** Share of the text width, 0 to 1. */
+  width: number;
+  align?: 'left' | 'right';
+}
+
+/** One chart: the mean per interval as a line over the min-to-max range as a band. */
+export interface ChartData {
+  title: string;
+  subtitle: string;
+  start: number;
+  end: number;
+  /** Interval starts (unix ms) with the interval's min, mean and max. */
+  points: readonly { t: number; min: number; mean: number; max: number }[];
+}
+
+const PAGE_MARGIN = 48;
+const TEXT = '#0f172a';
+const MUTED = '#64748b';
+const GRID = '#e2e8f0';
+const ROW_HEIGHT = 16;
+/** Two charts a page. */
+const CHART_HEIGHT = 320;
+
+/** Round steps for an axis: 1, 2 or 5 times a power of ten, about `count` of them across the range. */
+function niceTicks(min: number, max: number, count: number): number[] {
+  if (!(max > min)) return [min];
+  const raw = (max - min) / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? raw;
+  const ticks: number[] = [];
+  for (let value = Math.ceil(min / step) * step; value <= max + step / 1e6; value += step) {
+    ticks.push(Math.round(value / step) * step);
+  }
+  return ticks;
+}
+
+function formatTick(value: number): string {
+  return Math.abs(value) >= 1000 || Number.isInteger(value) ? value.toFixed(0) : String(Number(value.toPrecision(3)));
+}
+
+/** `25 Nov 07:00` (UTC): the charts' time axis. */
+function formatAxisTime(t: number, withTime: boolean): string {
+  const date = new Date(t);
+  const day = date.toLocaleDateString('en-GB', { day: '2-digit', month: 'short', timeZone: 'UTC' });
+  if (!withTime) return day;
+  return `${day} ${date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' })}`;
+}
+
+/**
+ * A PDF document streamed into a stored file with pdfkit: vector text, tables and charts, drawn on
+ * the server with no browser. Pages are written out as they fill, so memory holds about a page.
+ */
+export class PdfWriter {
+  private readonly doc: PDFKit.PDFDocument;
+  private readonly done: Promise<void>;
+  private chartsOnPage = 0;
+
+  constructor(file: FileWriter, info: { title: string; author: string }) {
+    this.doc = new PDFDocument({
+      size: 'A4',
+      margin: PAGE_MARGIN,
+      compress: true,
+      info: { Title: info.title, Author: info.author, Creator: info.author },
+    });
+    const stream = file.stream();
+    this.doc.pipe(stream);
+    this.done = finished(stream);
+  }
+
+  private get width(): number {
+    return this.doc.page.width - PAGE_MARGIN * 2;
+  }
+
+  /** The cover: the brand band with the mark, the title, and a column of facts. */
+  cover(brand: DocumentBrand, title: string, subtitle: string, facts: readonly [string, string][]): void {
+    const { doc } = this;
+    doc.rect(0, 0, doc.page.width, 150).fill(brand.band);
+    // The product mark, as in the console: a rounded square, an F, the accent dot.
+    const x = PAGE_MARGIN;
+    const y = 48;
+    doc.roundedRect(x, y, 48, 48, 12).fill(brand.primary);
+    doc
+      .lineWidth(4.5)
+      .lineCap('round')
+      .lineJoin('round')
+      .moveTo(x + 15, y + 33.75)
+      .lineTo(x + 15, y + 14.25)
+      .lineTo(x + 30.75, y + 14.25)
+      .moveTo(x + 15, y + 24)
+      .lineTo(x + 26.25, y + 24)
+      .stroke('#ffffff');
+    doc.circle(x + 33.75, y + 32.25, 4.5).fill(brand.accent);
+    doc
+      .fillColor('#ffffff')
+      .font('Helvetica-Bold')
+      .fontSize(20)
+      .text(brand.productName, x + 64, y + 4, { lineBreak: false });
+    doc
+      .font('Helvetica')
+      .fontSize(12)
+      .fillColor('#e2e8f0')
+      .text(brand.accountName, x + 64, y + 30, { lineBreak: false });
+
+    doc.fillColor(TEXT).font('Helvetica-Bold').fontSize(26).text(title, PAGE_MARGIN, 210, { width: this.width });
+    doc.moveDown(0.3).font('Helvetica').fontSize(13).fillColor(MUTED).text(subtitle, { width: this.width });
+    doc.moveDown(1.5);
+    for (const [label, value] of facts) {
+      const top = doc.y;
+      doc.font('Helvetica-Bold').fontSize(10).fillColor(MUTED).text(label.toUpperCase(), PAGE_MARGIN, top, {
+        width: 130,
+      });
+      doc
+        .font('Helvetica')
+        .fontSize(11)
+        .fillColor(TEXT)
+        .text(value, PAGE_MARGIN + 140, top, { width: this.width - 140 });
+      doc.moveDown(0.6);
+    }
+    doc.rect(PAGE_MARGIN, doc.page.height - 60, this.width, 3).fill(brand.primary);
+  }
+
+  /** A heading on a new page. */
+  section(title: string, note?: string): void {
+    const { doc } = this;
+    doc.addPage();
+    this.chartsOnPage = 0;
+    doc.font('Helvetica-Bold').fontSize(16).fillColor(TEXT).text(title, PAGE_MARGIN, PAGE_MARGIN);
+    if (note) doc.moveDown(0.2).font('Helvetica').fontSize(9).fillColor(MUTED).text(note, { width: this.width });
+    doc.moveDown(0.8);
+  }
+
+  /** A table that runs over as many pages as it needs, its header repeated on each. */
+  table(columns: readonly TableColumn[], rows: readonly (readonly string[])[]): void {
+    const { doc } = this;
+    const widths = columns.map((column) => column.width * this.width);
+    const drawRow = (cells: readonly string[], header: boolean) => {
+      if (doc.y + ROW_HEIGHT > doc.page.height - PAGE_MARGIN) {
+        doc.addPage();
+        doc.y = PAGE_MARGIN;
+        if (!header)
+          drawRow(
+            columns.map((column) => column.header),
+            true,
+          );
+      }
+      const top = doc.y;
+      if (header) doc.rect(PAGE_MARGIN, top - 3, this.width, ROW_HEIGHT).fill('#f1f5f9');
+      let x = PAGE_MARGIN;
+      doc
+        .font(header ? 'Helvetica-Bold' : 'Helvetica')
+        .fontSize(8.5)
+        .fillColor(header ? MUTED : TEXT);
+      cells.forEach((cell, index) => {
+        const width = widths[index] ?? 0;
+        doc.text(cell, x + 3, top, {
+          width: width - 6,
+          align: columns[index]?.align ?? 'left',
+          lineBreak: false,
+          ellipsis: true,
+        });
+        x += width;
+      });
+      doc
+        .moveTo(PAGE_MARGIN, top + ROW_HEIGHT - 3)
+        .lineTo(PAGE_MARGIN + this.width, top + ROW_HEIGHT - 3)
+        .lineWidth(0.5)
+        .stroke(GRID);
+      doc.y = top + ROW_HEIGHT;
+    };
+    drawRow(
+      columns.map((column) => column.header),
+      true,
+    );
+    for (const row of rows) drawRow(row, false);
+    doc.moveDown(1);
+  }
+
+  /** A vector chart; two to a page, a page added when one is full. */
+  chart(data: ChartData, brand: DocumentBrand): void {
+    const { doc } = this;
+    if (this.chartsOnPage === 2) {
+      doc.addPage();
+      this.chartsOnPage = 0;
+    }
+    const top = PAGE_MARGIN + this.chartsOnPage * (CHART_HEIGHT + 24);
+    this.chartsOnPage += 1;
+    doc.font('Helvetica-Bold').fontSize(11).fillColor(TEXT).text(data.title, PAGE_MARGIN, top, { lineBreak: false });
+    doc
+      .font('Helvetica')
+      .fontSize(8.5)
+      .fillColor(MUTED)
+      .text(data.subtitle, PAGE_MARGIN, top + 15, { lineBreak: false });
+
+    const plotLeft = PAGE_MARGIN + 44;
+    const plotTop = top + 36;
+    const plotWidth = this.width - 44;
+    const plotHeight = CHART_HEIGHT - 70;
+    const points = data.points;
+    if (points.length === 0) {
+      doc.rect(plotLeft, plotTop, plotWidth, plotHeight).lineWidth(0.5).stroke(GRID);
+      doc
+        .fontSize(10)
+        .fillColor(MUTED)
+        .text('No samples in the period.', plotLeft, plotTop + plotHeight / 2 - 6, {
+          width: plotWidth,
+          align: 'center',
+        });
+      return;
+    }
+    let low = Infinity;
+    let high = -Infinity;
+    for (const point of points) {
+      if (point.min < low) low = point.min;
+      if (point.max > high) high = point.max;
+    }
+    if (high === low) {
+      high += 1;
+      low -= 1;
+    }
+    const ticks = niceTicks(low, high, 5);
+    low = Math.min(low, ticks[0] ?? low);
+    high = Math.max(high, ticks[ticks.length - 1] ?? high);
+    const x = (t: number) => plotLeft + ((t - data.start) / (data.end - data.start)) * plotWidth;
+    const y = (value: number) => plotTop + plotHeight - ((value - low) / (high - low)) * plotHeight;
+
+    doc.lineWidth(0.5);
+    doc.font('Helvetica').fontSize(7.5).fillColor(MUTED);
+    for (const tick of ticks) {
+      doc
+        .moveTo(plotLeft, y(tick))
+        .lineTo(plotLeft + plotWidth, y(tick))
+        .stroke(GRID);
+      doc.fillColor(MUTED).text(formatTick(tick), PAGE_MARGIN, y(tick) - 3.5, { width: 40, align: 'right' });
+    }
+    const span = data.end - data.start;
+    const withTime = span <= 3 * 86_400_000;
+    for (let index = 0; index <= 4; index += 1) {
+      const t = data.start + (span * index) / 4;
+      doc.fillColor(MUTED).text(formatAxisTime(t, withTime), x(t) - 40, plotTop + plotHeight + 6, {
+        width: 80,
+        align: 'center',
+      });
+    }
+
+    // Range band: max left to right, then min right to left.
+    doc.moveTo(x(points[0]!.t), y(points[0]!.max));
+    for (const point of points) doc.lineTo(x(point.t), y(point.max));
+    for (let index = points.length - 1; index >= 0; index -= 1) doc.lineTo(x(points[index]!.t), y(points[index]!.min));
+    doc.closePath().fillOpacity(0.18).fill(brand.accent).fillOpacity(1);
+
+    doc.moveTo(x(points[0]!.t), y(points[0]!.mean));
+    for (const point of points) doc.lineTo(x(point.t), y(point.mean));
+    doc.lineWidth(1.2).lineJoin('round').stroke(brand.primary);
+    doc.rect(plotLeft, plotTop, plotWidth, plotHeight).lineWidth(0.5).stroke('#cbd5e1');
+  }
+
+  /** Ends the document and waits until every byte is in the file. */
+  async end(): Promise<void> {
+    this.doc.end();
+    await this.done;
+  }
+}
