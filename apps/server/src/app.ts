@@ -51,6 +51,12 @@ import { sceneRoutes } from './features/scenes/routes';
 import { InventoryService } from './features/inventory/service';
 import { inventoryRoutes } from './features/inventory/routes';
 import { ShelfTracker } from './features/inventory/shelf-tracker';
+import { ReportService } from './features/reports/service';
+import { reportPublicRoutes, reportRoutes } from './features/reports/routes';
+import { FileStore } from './documents/file-store';
+import { FileLinks } from './documents/file-links';
+import { fileRoutes } from './documents/file-routes';
+import { installationSecret } from './security/installation';
 
 /** The services behind the routes, reachable from tests and from main. */
 export interface Fieldlink {
@@ -73,6 +79,11 @@ export interface Fieldlink {
   alarms: AlarmEvaluator;
   /** Follows the stock of smart shelves from the samples this instance stores. */
   shelves: ShelfTracker;
+  /** Generated documents' files, and their short-lived signed links (documents/). */
+  files: FileStore;
+  fileLinks: FileLinks;
+  /** Reports and report schedules. */
+  reports: ReportService;
 }
 
 declare module 'fastify' {
@@ -91,6 +102,8 @@ export interface AppOptions {
   commandTimeoutMs?: number;
   /** Timings of OTA rollouts (tests shorten them). */
   ota?: OtaOptions;
+  /** The clock of the jobs table and of report schedules (tests move it). */
+  now?: () => number;
 }
 
 const DB_DOWN_CODES = new Set([
@@ -122,6 +135,7 @@ export async function buildApp({
   logger = false,
   commandTimeoutMs,
   ota: otaOptions,
+  now,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
@@ -177,8 +191,10 @@ export async function buildApp({
     },
   };
   const ingest = new Ingest(db, writer, directory, replies, app.log);
-  const jobs = new JobQueue(db, storage.dialect, config.instanceId, app.log);
-  const mailer = new Mailer(db, config.smtpUrl, config.mailFrom, app.log, jobs);
+  const jobs = new JobQueue(db, storage.dialect, config.instanceId, app.log, { now });
+  const files = new FileStore(db, now);
+  const fileLinks = new FileLinks(await installationSecret(db, 'file_link_secret'), now);
+  const mailer = new Mailer(db, config.smtpUrl, config.mailFrom, app.log, jobs, files);
   let credentials = DATABASE_CREDENTIALS;
   const devices = new DeviceService(
     db,
@@ -212,6 +228,19 @@ export async function buildApp({
     onSessionsEnded: (userId) => hub.closeUser(userId),
     onSignedOut: (jti) => hub.closeToken(jti),
   });
+  const reports = new ReportService({
+    db,
+    jobs,
+    files,
+    links: fileLinks,
+    mailer,
+    publicUrl: config.publicUrl,
+    productName: config.productName,
+    retentionDays: config.reportRetentionDays,
+    notifyUsers: (action, audience) => hub.notifyUsers(action, audience),
+    now,
+  });
+  await reports.start();
   const fieldlink: Fieldlink = {
     events,
     directory,
@@ -228,6 +257,9 @@ export async function buildApp({
     alarms,
     ota,
     shelves,
+    files,
+    fileLinks,
+    reports,
   };
   app.decorate('fieldlink', fieldlink);
   const metrics = createFieldlinkMetrics({
@@ -294,6 +326,9 @@ export async function buildApp({
       await api.register(sceneRoutes, { scenes: new SceneService(db) });
       await api.register(alarmRoutes, { alarms: new AlarmService(db, devices, alarms) });
       await api.register(inventoryRoutes, { inventory: new InventoryService(db) });
+      await api.register(reportRoutes, { reports });
+      await api.register(reportPublicRoutes, { reports, files });
+      await api.register(fileRoutes, { files, links: fileLinks });
       api.get('/health', { schema: { hide: true } }, async () => ({ ok: true }));
     },
     { prefix: '/api/v1' },

@@ -59,6 +59,8 @@ export interface Config {
   alarmEscalationSeconds: number;
   /** Seconds a device must stay disconnected before its disconnection alert is raised. */
   disconnectAlertSeconds: number;
+  /** Days a report and its file are kept (0: forever). */
+  reportRetentionDays: number;
 }
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -153,5 +155,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'FIELDLINK_ALARM_ESCALATION_SECONDS',
     ),
     disconnectAlertSeconds: int(env.FIELDLINK_DISCONNECT_ALERT_SECONDS, 300, 'FIELDLINK_DISCONNECT_ALERT_SECONDS'),
+    reportRetentionDays: int(env.FIELDLINK_REPORT_RETENTION_DAYS, 90, 'FIELDLINK_REPORT_RETENTION_DAYS'),
   };
 }

@@ -2,7 +2,10 @@ import { EventEmitter } from 'node:events';
 import type { ServerAction } from '@fieldlink/api/realtime';
 
 /** A device event on its way to the browsers watching that device. */
-export type DeviceEvent = Exclude<ServerAction, { type: 'server/reply' } | { type: 'server/error' }>;
+export type DeviceEvent = Exclude<
+  ServerAction,
+  { type: 'server/reply' } | { type: 'server/error' } | { type: 'server/reportProgress' }
+>;
 
 /** `local`: stored by this process; `remote`: stored by another instance of the cluster and relayed here. */
 export type EventOrigin = 'local' | 'remote';

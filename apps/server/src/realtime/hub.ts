@@ -82,6 +82,15 @@ export class RealtimeHub {
     for (const session of watchers) this.sendText(session, text);
   }
 
+  /**
+   * Sends an action that concerns people rather than a device (a report's progress) to every
+   * socket whose user passes `audience`.
+   */
+  notifyUsers(action: ServerAction, audience: (user: UserContext) => boolean): void {
+    const text = JSON.stringify(action);
+    for (const session of this.sessions) if (audience(session.user)) this.sendText(session, text);
+  }
+
   /** Closes every socket of a user (password change, access removed). */
   closeUser(userId: string, code: number = REALTIME_CLOSE.unauthorized): void {
     for (const session of this.sessions) if (session.user.id === userId) session.socket.close(code, 'Session ended');

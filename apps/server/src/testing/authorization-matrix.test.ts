@@ -48,6 +48,10 @@ const MISSING: AccountIds = {
   spareScenePath: 'missing-group-002|scene:missing-scene-002',
   alarmId: 'missing-alarm-001',
   productId: 'missing-device-01:c1',
+  reportId: 'missing-report-01',
+  spareReportId: 'missing-report-02',
+  scheduleId: 'missing-schedule1',
+  spareScheduleId: 'missing-schedule2',
 };
 
 /** `METHOD /path` of every route, read from Fastify's own route tree (HEAD is implied by GET). */
@@ -264,6 +268,10 @@ describe.each(DIALECTS)('authorisation matrix on %s', (dialect) => {
       spareScenePath: scenePath(otherGroup!.id, `matrix-spare-scene-${key}`),
       alarmId: `matrix-alarm-${key}`,
       productId: retailProductId(device.id, 'c1'),
+      reportId: `matrix-report-${key}`,
+      spareReportId: `matrix-spare-report-${key}`,
+      scheduleId: `matrix-schedule-${key}`,
+      spareScheduleId: `matrix-spare-schedule-${key}`,
     };
     await db()
       .insertInto('alarms')
@@ -285,6 +293,7 @@ describe.each(DIALECTS)('authorisation matrix on %s', (dialect) => {
       })
       .execute();
     await addMatrixScenes(ids, otherGroup!.id, key);
+    await addMatrixReports(ids, key);
     await addCaller(ids, ids.userEmail, [], []);
     await db()
       .insertInto('invitations')
@@ -334,6 +343,88 @@ describe.each(DIALECTS)('authorisation matrix on %s', (dialect) => {
       .values([
         { ...widget, id: ids.widgetId },
         { ...widget, id: `matrix-spare-widget-${key}` },
+      ])
+      .execute();
+  }
+
+  /** A READY, PUBLIC report with its file and a spare one; a schedule and a spare one. */
+  async function addMatrixReports(ids: AccountIds, key: string): Promise<void> {
+    const now = Date.now();
+    const fileId = `matrix-file-${key}`;
+    await db()
+      .insertInto('stored_files')
+      .values({ id: fileId, name: 'matrix.csv', content_type: 'text/csv', size: 4, complete: 1, created_at: now })
+      .execute();
+    await db()
+      .insertInto('stored_file_chunks')
+      .values({ file_id: fileId, seq: 0, data: Buffer.from('a,b\n') })
+      .execute();
+    const access = { type: 'PUBLIC', groupIds: [], users: [] };
+    const template = {
+      format: 'CSV',
+      visibility: 'PUBLIC',
+      access,
+      notifyAudience: 'NOBODY',
+      notifyUsers: [],
+      devices: [{ deviceId: ids.deviceId, codes: ['c1'] }],
+      interval: 'HOUR',
+    };
+    const report = {
+      account_id: ids.accountId,
+      comments: null,
+      tags: '[]',
+      props: JSON.stringify({ ...template, start: now - 86_400_000, end: now }),
+      state: 'READY',
+      error: null,
+      percent: 100,
+      scope_path: ids.rootPath,
+      schedule_id: null,
+      frequency: null,
+      created_by: `matrix-creator-${key}`,
+      created_by_email: `creator-${key}@matrix.test`,
+      created_at: now,
+      completed_at: now,
+    };
+    await db()
+      .insertInto('reports')
+      .values([
+        {
+          ...report,
+          id: ids.reportId,
+          name: `Matrix report ${key}`,
+          public_token: `matrix-public-${key}`,
+          file_id: fileId,
+        },
+        { ...report, id: ids.spareReportId, name: `Matrix spare ${key}`, public_token: null, file_id: null },
+      ])
+      .execute();
+    const schedule = {
+      account_id: ids.accountId,
+      comments: null,
+      tags: '[]',
+      props: JSON.stringify({
+        ...template,
+        frequency: 'WEEKLY',
+        time: '07:00',
+        dayOfWeek: 1,
+        dayOfMonth: 1,
+        timeZone: 'UTC',
+        enabled: false,
+      }),
+      scope_path: ids.rootPath,
+      created_by: `matrix-creator-${key}`,
+      created_by_email: `creator-${key}@matrix.test`,
+      created_at: now,
+      next_run_at: null,
+      last_run_at: null,
+      last_report_id: null,
+      job_id: null,
+    };
+    await db()
+      .insertInto('report_schedules')
+      .values([
+        { ...schedule, id: ids.scheduleId, name: `Matrix schedule ${key}` },
+        { ...schedule, id: ids.spareScheduleId, name: `Matrix spare schedule ${key}` },
       ])
       .execute();
   }

@@ -42,6 +42,13 @@ export interface AccountIds {
   alarmId: string;
   /** A product counted by `deviceId`'s c1 (the device is made a smart shelf). */
   productId: string;
+  /** A READY, PUBLIC report on `deviceId`, with its file. */
+  reportId: string;
+  /** A second report (deleted by the positive check). */
+  spareReportId: string;
+  /** A report schedule on `deviceId`, and a spare one (deleted by the positive check). */
+  scheduleId: string;
+  spareScheduleId: string;
 }
 
 export interface MatrixRequest {
@@ -109,6 +116,14 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
   'GET /metrics': { kind: 'operator', why: 'Prometheus counters, no entity; METRICS_TOKEN guards it' },
   'GET /mqtt': { kind: 'device', why: 'MQTT over WebSocket: device credentials and topic ACL (broker tests)' },
   'GET /api/v1/realtime': { kind: 'socket', why: 'every action is tried in the matrix’s real-time part' },
+  'GET /api/v1/file': {
+    kind: 'public',
+    why: 'a stored file through a short-lived HMAC-signed link that a checked call answered (reports tests)',
+  },
+  'GET /api/v1/report/public/:token': {
+    kind: 'public',
+    why: 'a PUBLIC report’s file through its 256-bit revocable link (reports tests)',
+  },
 
   'POST /api/v1/signout': api({
     access: 'signedIn',
@@ -614,6 +629,117 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
       ].map((query) => ({ method: 'GET' as const, url: '/api/v1/inv/store-device-logs', query })),
   }),
 
+  // Reports and schedules (features/reports): an id is refused unless it lies in the account named
+  // and the caller may see it; devices, groups and users must be the account's too.
+  'GET /api/v1/reports/meta': api({
+    access: 'readReports',
+    own: (ids) => ({ method: 'GET', url: '/api/v1/reports/meta', query: { accountId: ids.accountId } }),
+    foreign: (_own, other) => [{ method: 'GET', url: '/api/v1/reports/meta', query: { accountId: other.accountId } }],
+  }),
+  'GET /api/v1/report/meta': api({
+    access: 'readReports',
+    own: (ids) => ({
+      method: 'GET',
+      url: '/api/v1/report/meta',
+      query: { id: ids.reportId, accountId: ids.accountId },
+    }),
+    foreign: (own, other) =>
+      foreignReportRefs(own, other).map((query) => ({ method: 'GET' as const, url: '/api/v1/report/meta', query })),
+  }),
+  'GET /api/v1/report': api({
+    access: 'readReports',
+    own: (ids) => ({ method: 'GET', url: '/api/v1/report', query: { id: ids.reportId, accountId: ids.accountId } }),
+    foreign: (own, other) =>
+      foreignReportRefs(own, other).map((query) => ({ method: 'GET' as const, url: '/api/v1/report', query })),
+  }),
+  'POST /api/v1/report': api({
+    access: 'editReports',
+    own: (ids) => ({ method: 'POST', url: '/api/v1/report', body: matrixReport(ids.accountId, ids.deviceId) }),
+    foreign: (own, other) =>
+      [
+        matrixReport(other.accountId, other.deviceId),
+        matrixReport(own.accountId, other.deviceId),
+        matrixReport(other.accountId, own.deviceId),
+        matrixReport(own.accountId, own.deviceId, other.groupId),
+      ].map((body) => ({ method: 'POST' as const, url: '/api/v1/report', body })),
+  }),
+  'PUT /api/v1/report/meta': api({
+    access: 'editReports',
+    own: (ids) => ({
+      method: 'PUT',
+      url: '/api/v1/report/meta',
+      body: { id: ids.reportId, accountId: ids.accountId, props: { name: 'Matrix renamed' } },
+    }),
+    foreign: (own, other) =>
+      foreignReportRefs(own, other).map((ref) => ({
+        method: 'PUT' as const,
+        url: '/api/v1/report/meta',
+        body: { ...ref, props: { name: 'Taken', visibility: 'PUBLIC' } },
+      })),
+  }),
+  'DELETE /api/v1/report': api({
+    access: 'editReports',
+    own: (ids) => ({
+      method: 'DELETE',
+      url: '/api/v1/report',
+      body: { id: ids.spareReportId, accountId: ids.accountId },
+    }),
+    foreign: (own, other) =>
+      foreignReportRefs(own, other).map((body) => ({ method: 'DELETE' as const, url: '/api/v1/report', body })),
+  }),
+  'GET /api/v1/reports/schedules': api({
+    access: 'readReportSchedules',
+    own: (ids) => ({ method: 'GET', url: '/api/v1/reports/schedules', query: { accountId: ids.accountId } }),
+    foreign: (_own, other) => [
+      { method: 'GET', url: '/api/v1/reports/schedules', query: { accountId: other.accountId } },
+    ],
+  }),
+  'POST /api/v1/reports/schedule': api({
+    access: 'editReportSchedules',
+    own: (ids) => ({
+      method: 'POST',
+      url: '/api/v1/reports/schedule',
+      body: matrixSchedule(ids.accountId, ids.deviceId),
+    }),
+    foreign: (own, other) =>
+      [
+        matrixSchedule(other.accountId, other.deviceId),
+        matrixSchedule(own.accountId, other.deviceId),
+        matrixSchedule(other.accountId, own.deviceId),
+      ].map((body) => ({ method: 'POST' as const, url: '/api/v1/reports/schedule', body })),
+  }),
+  'PUT /api/v1/reports/schedule': api({
+    access: 'editReportSchedules',
+    own: (ids) => ({
+      method: 'PUT',
+      url: '/api/v1/reports/schedule',
+      body: { id: ids.scheduleId, accountId: ids.accountId, props: { name: 'Matrix renamed', time: '06:30' } },
+    }),
+    foreign: (own, other) =>
+      [
+        { id: other.scheduleId, accountId: other.accountId },
+        { id: other.scheduleId, accountId: own.accountId },
+        { id: own.scheduleId, accountId: own.accountId, devices: [{ deviceId: other.deviceId, codes: ['c1'] }] },
+      ].map(({ devices, ...ref }) => ({
+        method: 'PUT' as const,
+        url: '/api/v1/reports/schedule',
+        body: { ...ref, props: { name: 'Taken', ...(devices && { devices }) } },
+      })),
+  }),
+  'DELETE /api/v1/reports/schedule': api({
+    access: 'editReportSchedules',
+    own: (ids) => ({
+      method: 'DELETE',
+      url: '/api/v1/reports/schedule',
+      body: { id: ids.spareScheduleId, accountId: ids.accountId },
+    }),
+    foreign: (own, other) =>
+      [
+        { id: other.scheduleId, accountId: other.accountId },
+        { id: other.scheduleId, accountId: own.accountId },
+      ].map((body) => ({ method: 'DELETE' as const, url: '/api/v1/reports/schedule', body })),
+  }),
+
   // The alerts list names no entity: what it leaves out of scope is tested in alarms.test.ts.
   'GET /api/v1/alerts': api({
     access: 'signedIn',
@@ -625,6 +751,55 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
 /** An inventory query naming `groupOf`'s group and `accountOf`'s account. */
 function inventoryQuery(groupOf: AccountIds, accountOf: AccountIds): Record<string, string> {
   return { groupId: groupOf.groupId, accountId: accountOf.accountId };
+}
+
+/** Another account's report named with its own account, and with ours. */
+function foreignReportRefs(own: AccountIds, other: AccountIds): { id: string; accountId: string }[] {
+  return [
+    { id: other.reportId, accountId: other.accountId },
+    { id: other.reportId, accountId: own.accountId },
+  ];
+}
+
+/** What a report or schedule is made of; `sharedWith` names a group to share it with. */
+function matrixTemplate(deviceId: string, sharedWith?: string) {
+  const access = sharedWith
+    ? { type: 'SELECTED_GROUPS_IN_SCOPE', groupIds: [sharedWith], users: [] }
+    : { type: 'CREATOR_ONLY', groupIds: [], users: [] };
+  return {
+    format: 'CSV',
+    visibility: access.type,
+    access,
+    notifyAudience: 'NOBODY',
+    notifyUsers: [],
+    devices: [{ deviceId, codes: ['c1'] }],
+    interval: 'HOUR',
+  };
+}
+
+function matrixReport(accountId: string, deviceId: string, sharedWith?: string) {
+  const end = Date.now();
+  return {
+    accountId,
+    name: 'Matrix report',
+    props: { ...matrixTemplate(deviceId, sharedWith), start: end - 86_400_000, end },
+  };
+}
+
+function matrixSchedule(accountId: string, deviceId: string) {
+  return {
+    accountId,
+    name: 'Matrix schedule',
+    props: {
+      ...matrixTemplate(deviceId),
+      frequency: 'WEEKLY',
+      time: '07:00',
+      dayOfWeek: 1,
+      dayOfMonth: 1,
+      timeZone: 'UTC',
+      enabled: true,
+    },
+  };
 }
 
 function alarmConfig(deviceId: string): Record<string, unknown> {

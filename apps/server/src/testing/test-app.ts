@@ -56,6 +56,8 @@ export async function startTestApp(
     env?: Record<string, string>;
     commandTimeoutMs?: number;
     ota?: OtaOptions;
+    /** The clock of the jobs table and report schedules. */
+    now?: () => number;
   } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase(dialect);
@@ -69,6 +71,7 @@ export async function startTestApp(
     mqttPort: options.mqtt ? 0 : null,
     commandTimeoutMs: options.commandTimeoutMs,
     ota: options.ota,
+    now: options.now,
   });
   if (options.listen) await app.listen({ port: 0, host: '127.0.0.1' });
   else await app.ready();

@@ -1,50 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt, { type MqttClient } from 'mqtt';
-import { SMTPServer } from 'smtp-server';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import type { AlarmRecord, AlertRecord, ChannelAlarm, DeviceAlarmsAnswer } from '@fieldlink/api/alarms';
-import { freePort } from '../../cluster/testing/mosquitto';
 import { demoFleet } from '../../seed/seed';
 import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
-
-/** A real SMTP server on loopback keeping what it is sent. */
-async function startMailCatcher() {
-  const mails: { to: string[]; raw: string }[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        mails.push({
-          to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    /** Mails to the address whose subject matches. */
-    to: (address: string, subject: RegExp) =>
-      mails.filter((mail) => mail.to.includes(address) && subject.test(/^Subject: (.*)$/m.exec(mail.raw)?.[1] ?? '')),
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 15_000) => {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('Condition not met in time');
-};
+import { startMailCatcher, until } from '../../testing/mail-catcher';
 
 describe.each(DIALECTS)('channel alarms on %s', (dialect) => {
   let t: TestApp;

@@ -1,0 +1,340 @@
+import type { Kysely } from 'kysely';
+import type { ReportFormat } from '@fieldlink/domain/reports';
+import {
+  connectedMs,
+  isTotalizerChannel,
+  REPORT_INTERVAL_LABELS,
+  totalizerIncrease,
+  uptimePercent,
+  type ReportInterval,
+  REPORT_INTERVAL_MS,
+} from '@fieldlink/domain/reports';
+import type { Database } from '../../db/schema';
+import { CsvWriter } from '../../documents/csv-writer';
+import { DocumentError, type DocumentOutput } from '../../documents/document-jobs';
+import { PdfWriter, type DocumentBrand } from '../../documents/pdf-writer';
+import { binnedLogs } from '../devices/log-repository';
+import { alarmsInPeriod, connectionChanges, lastSampleBefore } from './repository';
+
+/** One channel of one device in a report. */
+export interface PlannedChannel {
+  code: string;
+  name: string;
+}
+
+export interface PlannedDevice {
+  id: string;
+  name: string;
+  thingName: string;
+  channels: PlannedChannel[];
+}
+
+/** Everything a report's document is written from, resolved when generation starts. */
+export interface ReportPlan {
+  name: string;
+  comments: string | null;
+  format: ReportFormat;
+  devices: PlannedDevice[];
+  start: number;
+  end: number;
+  interval: ReportInterval;
+  createdBy: string;
+  brand: DocumentBrand;
+}
+
+/** One interval's figures of a channel. */
+export interface IntervalFigures {
+  start: number;
+  end: number;
+  min: number;
+  max: number;
+  mean: number;
+  last: number;
+  /** How much a totalizer grew in the interval; null for other channels. */
+  total: number | null;
+}
+
+/** Columns of the CSV: one tidy table, one row per observation (see docs/decisions.md). */
+export const REPORT_CSV_COLUMNS = [
+  'record',
+  'device',
+  'thing_name',
+  'channel',
+  'channel_name',
+  'start',
+  'end',
+  'min',
+  'max',
+  'mean',
+  'last',
+  'total',
+  'value',
+  'detail',
+] as const;
+
+export const NO_DATA_MESSAGE = 'No samples were logged for the chosen channels in the period.';
+
+/** Rounds away floating-point noise (a mean of 0.1 and 0.2) while keeping every real digit. */
+const tidy = (value: number) => Number(value.toPrecision(12));
+const iso = (t: number) => new Date(t).toISOString();
+
+/** Yields to the event loop, so a long report never holds up requests. */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The figures of one channel over the plan's period, per interval. */
+export async function channelFigures(
+  db: Kysely<Database>,
+  plan: Pick<ReportPlan, 'start' | 'end' | 'interval'>,
+  deviceId: string,
+  code: string,
+): Promise<IntervalFigures[]> {
+  const width = REPORT_INTERVAL_MS[plan.interval];
+  const count = Math.ceil((plan.end - plan.start) / width);
+  const bins = await binnedLogs(db, { deviceId, code, start: plan.start, end: plan.end }, width, count);
+  const totalizer = isTotalizerChannel(code);
+  let previousLast = totalizer ? ((await lastSampleBefore(db, deviceId, code, plan.start))?.value ?? null) : null;
+  return bins.map((bin) => {
+    const start = plan.start + bin.index * width;
+    const figures: IntervalFigures = {
+      start,
+      end: Math.min(start + width, plan.end),
+      min: tidy(bin.min),
+      max: tidy(bin.max),
+      mean: tidy(bin.avg),
+      last: tidy(bin.last),
+      total: totalizer ? tidy(totalizerIncrease(previousLast, bin.last)) : null,
+    };
+    if (totalizer) previousLast = bin.last;
+    return figures;
+  });
+}
+
+interface DeviceSummary {
+  uptime: number;
+  alarms: Awaited<ReturnType<typeof alarmsInPeriod>>;
+}
+
+async function deviceSummaries(db: Kysely<Database>, plan: ReportPlan): Promise<Map<string, DeviceSummary>> {
+  const alarms = await alarmsInPeriod(
+    db,
+    plan.devices.map((device) => device.id),
+    plan.start,
+    plan.end,
+  );
+  const summaries = new Map<string, DeviceSummary>();
+  for (const device of plan.devices) {
+    const { before, within } = await connectionChanges(db, device.id, plan.start, plan.end);
+    const connected = connectedMs(
+      before?.connected === 1,
+      within.map((change) => ({ t: Number(change.t), connected: change.connected === 1 })),
+      plan.start,
+      plan.end,
+    );
+    summaries.set(device.id, {
+      uptime: uptimePercent(connected, plan.start, plan.end),
+      alarms: alarms.filter((alarm) => alarm.device_id === device.id),
+    });
+  }
+  return summaries;
+}
+
+function alarmDetail(alarm: DeviceSummary['alarms'][number]): string {
+  const side = alarm.side === 'LOW' ? '<' : '>';
+  const acknowledged =
+    alarm.acknowledged_at === null
+      ? 'not acknowledged'
+      : `acknowledged ${iso(Number(alarm.acknowledged_at))}${alarm.acknowledged_by ? ` by ${alarm.acknowledged_by}` : ''}`;
+  return `${alarm.severity} ${alarm.side} ${side} ${alarm.threshold}; ${acknowledged}`;
+}
+
+/** Total work units of a plan: one per channel, and one for the devices' uptime and alarms. */
+const workOf = (plan: ReportPlan) => plan.devices.reduce((sum, device) => sum + device.channels.length, 0) + 1;
+
+/** Writes the report's CSV: interval rows per channel, then per device its uptime and its alarms. */
+async function writeCsv(db: Kysely<Database>, plan: ReportPlan, output: DocumentOutput): Promise<void> {
+  const csv = new CsvWriter(output.file);
+  await csv.header(REPORT_CSV_COLUMNS);
+  const work = workOf(plan);
+  let done = 0;
+  let samples = 0;
+  for (const device of plan.devices) {
+    for (const channel of device.channels) {
+      const figures = await channelFigures(db, plan, device.id, channel.code);
+      samples += figures.length;
+      for (const row of figures) {
+        await csv.row([
+          'interval',
+          device.name,
+          device.thingName,
+          channel.code,
+          channel.name,
+          iso(row.start),
+          iso(row.end),
+          row.min,
+          row.max,
+          row.mean,
+          row.last,
+          row.total,
+          null,
+          null,
+        ]);
+      }
+      done += 1;
+      await output.progress(done / work);
+      await yieldToEventLoop();
+    }
+  }
+  if (samples === 0) throw new DocumentError(NO_DATA_MESSAGE);
+  const summaries = await deviceSummaries(db, plan);
+  for (const device of plan.devices) {
+    const summary = summaries.get(device.id)!;
+    await csv.row([
+      'uptime',
+      device.name,
+      device.thingName,
+      null,
+      null,
+      iso(plan.start),
+      iso(plan.end),
+      null,
+      null,
+      null,
+      null,
+      null,
+      summary.uptime,
+      'percent of the period connected',
+    ]);
+    for (const alarm of summary.alarms) {
+      await csv.row([
+        'alarm',
+        device.name,
+        device.thingName,
+        alarm.code,
+        null,
+        iso(Number(alarm.raised_at)),
+        alarm.cleared_at === null ? null : iso(Number(alarm.cleared_at)),
+        null,
+        null,
+        null,
+        null,
+        null,
+        Number(alarm.value),
+        alarmDetail(alarm),
+      ]);
+    }
+  }
+  await csv.flush();
+}
+
+const formatNumber = (value: number | null) => (value === null ? '' : String(Number(value.toPrecision(6))));
+const formatPeriod = (start: number, end: number) =>
+  `${iso(start).slice(0, 16).replace('T', ' ')} to ${iso(end).slice(0, 16).replace('T', ' ')} UTC`;
+
+/**
+ * Writes the report's PDF: a cover in the account's theme, a summary table (per channel its range,
+ * mean, last value and total; per device its uptime and alarms) and one vector chart per channel.
+ * Figures are read twice (summary first, charts after) rather than held for the whole report, so
+ * memory stays at one channel's intervals.
+ */
+async function writePdf(db: Kysely<Database>, plan: ReportPlan, output: DocumentOutput): Promise<void> {
+  const pdf = new PdfWriter(output.file, { title: plan.name, author: plan.brand.productName });
+  const channelCount = plan.devices.reduce((sum, device) => sum + device.channels.length, 0);
+  pdf.cover(plan.brand, plan.name, formatPeriod(plan.start, plan.end), [
+    ['Devices', String(plan.devices.length)],
+    ['Channels', String(channelCount)],
+    ['Interval', REPORT_INTERVAL_LABELS[plan.interval]],
+    ['Made by', plan.createdBy],
+    ['Generated', `${iso(Date.now()).slice(0, 16).replace('T', ' ')} UTC`],
+    ...(plan.comments ? ([['Comments', plan.comments]] as [string, string][]) : []),
+  ]);
+  const work = workOf(plan) + channelCount;
+  let done = 0;
+  const summaryRows: string[][] = [];
+  let samples = 0;
+  for (const device of plan.devices) {
+    for (const channel of device.channels) {
+      const figures = await channelFigures(db, plan, device.id, channel.code);
+      samples += figures.length;
+      let min = Infinity;
+      let max = -Infinity;
+      let sum = 0;
+      let total: number | null = null;
+      for (const row of figures) {
+        min = Math.min(min, row.min);
+        max = Math.max(max, row.max);
+        sum += row.mean;
+        if (row.total !== null) total = (total ?? 0) + row.total;
+      }
+      const empty = figures.length === 0;
+      summaryRows.push([
+        device.name,
+        `${channel.name} (${channel.code})`,
+        empty ? '' : formatNumber(min),
+        empty ? '' : formatNumber(max),
+        empty ? '' : formatNumber(sum / figures.length),
+        empty ? '' : formatNumber(figures[figures.length - 1]!.last),
+        formatNumber(total),
+      ]);
+      done += 1;
+      await output.progress(done / work);
+      await yieldToEventLoop();
+    }
+  }
+  if (samples === 0) throw new DocumentError(NO_DATA_MESSAGE);
+  pdf.section('Summary', `Per channel over ${formatPeriod(plan.start, plan.end)}; mean of the interval means.`);
+  pdf.table(
+    [
+      { header: 'Device', width: 0.22 },
+      { header: 'Channel', width: 0.22 },
+      { header: 'Min', width: 0.11, align: 'right' },
+      { header: 'Max', width: 0.11, align: 'right' },
+      { header: 'Mean', width: 0.11, align: 'right' },
+      { header: 'Last', width: 0.11, align: 'right' },
+      { header: 'Total', width: 0.12, align: 'right' },
+    ],
+    summaryRows,
+  );
+  const summaries = await deviceSummaries(db, plan);
+  pdf.table(
+    [
+      { header: 'Device', width: 0.4 },
+      { header: 'Uptime', width: 0.2, align: 'right' },
+      { header: 'Alarms raised', width: 0.2, align: 'right' },
+      { header: 'Acknowledged', width: 0.2, align: 'right' },
+    ],
+    plan.devices.map((device) => {
+      const summary = summaries.get(device.id)!;
+      const raised = summary.alarms.filter((alarm) => Number(alarm.raised_at) >= plan.start);
+      const acknowledged = summary.alarms.filter(
+        (alarm) => alarm.acknowledged_at !== null && Number(alarm.acknowledged_at) < plan.end,
+      );
+      return [device.name, `${summary.uptime} %`, String(raised.length), String(acknowledged.length)];
+    }),
+  );
+  done += 1;
+  pdf.section('Charts', `Mean per ${REPORT_INTERVAL_LABELS[plan.interval].toLowerCase()}, shaded from min to max.`);
+  for (const device of plan.devices) {
+    for (const channel of device.channels) {
+      const figures = await channelFigures(db, plan, device.id, channel.code);
+      pdf.chart(
+        {
+          title: `${device.name}: ${channel.name}`,
+          subtitle: `${channel.code}, ${device.thingName}`,
+          start: plan.start,
+          end: plan.end,
+          points: figures.map((row) => ({ t: row.start, min: row.min, mean: row.mean, max: row.max })),
+        },
+        plan.brand,
+      );
+      done += 1;
+      await output.progress(done / work);
+      await yieldToEventLoop();
+    }
+  }
+  await pdf.end();
+}
+
+/** Writes the report's document in its format. */
+export function writeReportDocument(db: Kysely<Database>, plan: ReportPlan, output: DocumentOutput): Promise<void> {
+  return plan.format === 'PDF' ? writePdf(db, plan, output) : writeCsv(db, plan, output);
+}

@@ -1,0 +1,403 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReportMeta, ReportSchedule } from '@fieldlink/api/reports';
+import { ACCESS_GROUP_OUTSIDE } from '@fieldlink/domain/reports';
+import { newId } from '../../security/secrets';
+import { startMailCatcher, until } from '../../testing/mail-catcher';
+import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { NO_DATA_MESSAGE, REPORT_CSV_COLUMNS } from './report-document';
+import { REPORT_NOT_FOUND } from './service';
+
+const MINUTE = 60_000;
+
+/** The rows of a CSV the report writer wrote (no quoted line breaks in these reports). */
+function csvRows(text: string): string[][] {
+  return text
+    .replace(/^\uFEFF/, '')
+    .split('\r\n')
+    .filter((line) => line !== '')
+    .map((line) => line.split(','));
+}
+
+describe.each(DIALECTS)('reports on %s', (dialect) => {
+  let t: TestApp;
+  let smtp: Awaited<ReturnType<typeof startMailCatcher>>;
+  /** The controllable clock of the jobs table and schedules. */
+  let clock = Date.now();
+  let brew: string;
+  let stock: string;
+  let reader: string;
+  let readerEmail: string;
+  let accountId: string;
+  let groupId: string;
+  let otherGroupId: string;
+  let deviceId: string;
+  let otherDeviceId: string;
+  /** Period with samples: two hours ending a minute before the clock started, at one a minute. */
+  const end = Math.floor(clock / MINUTE) * MINUTE - MINUTE;
+  const start = end - 120 * MINUTE;
+
+  const db = () => t.app.storage.db;
+  const call = (token: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, data?: object) =>
+    t.app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: { authorization: token },
+      ...(method === 'GET' ? { query: data as Record<string, string> } : data ? { payload: data } : {}),
+    });
+  const template = (overrides: Record<string, unknown> = {}) => ({
+    format: 'CSV',
+    visibility: 'CREATOR_ONLY',
+    access: { type: 'CREATOR_ONLY', groupIds: [], users: [] },
+    notifyAudience: 'NOBODY',
+    notifyUsers: [],
+    devices: [{ deviceId, codes: ['c1', 't1'] }],
+    interval: 'MINUTES_15',
+    ...overrides,
+  });
+  const create = async (props: Record<string, unknown> = {}, name = 'Cellar temperatures') => {
+    const response = await call(brew, 'POST', '/report', {
+      accountId,
+      name,
+      comments: 'For the brewer',
+      tags: ['cellar'],
+      props: { ...template(), start, end, ...props },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<ReportMeta>();
+  };
+  const settled = async (id: string, token = brew) => {
+    let meta: ReportMeta | undefined;
+    await until(async () => {
+      meta = (await call(token, 'GET', '/report/meta', { id, accountId })).json<ReportMeta>();
+      return meta.state !== 'GENERATING';
+    }, 30_000);
+    return meta!;
+  };
+  const download = async (meta: ReportMeta) => {
+    const answer = await call(brew, 'GET', '/report', { id: meta.id, accountId, download: 'true' });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const { url } = answer.json<{ url: string }>();
+    return t.app.inject({ method: 'GET', url });
+  };
+  const rowCount = async () =>
+    Number(
+      (
+        await db()
+          .selectFrom('reports')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  beforeAll(async () => {
+    smtp = await startMailCatcher();
+    t = await startTestApp(dialect, { env: { SMTP_URL: smtp.url }, now: () => clock });
+    brew = await signIn(t.app, 'brew@fieldlink.test');
+    stock = await signIn(t.app, 'stock@fieldlink.test');
+    const account = await db()
+      .selectFrom('accounts')
+      .selectAll()
+      .where('name', '=', 'Northgate Brewing')
+      .executeTakeFirstOrThrow();
+    accountId = account.id;
+    const devices = await db()
+      .selectFrom('devices')
+      .select(['id', 'group_id'])
+      .where('account_id', '=', accountId)
+      .orderBy('thing_name')
+      .execute();
+    const first = devices[0]!;
+    const other = devices.find((device) => device.group_id !== first.group_id)!;
+    deviceId = first.id;
+    groupId = first.group_id;
+    otherDeviceId = other.id;
+    otherGroupId = other.group_id;
+    // c1 counts 0..119, t1 is a totalizer growing by 2 a minute from 1000.
+    const logs = Array.from({ length: 120 }, (_, index) => [
+      { device_id: deviceId, code: 'c1', t: start + index * MINUTE, value: index },
+      { device_id: deviceId, code: 't1', t: start + index * MINUTE, value: 1000 + 2 * index },
+    ]).flat();
+    await db().insertInto('logs').values(logs).execute();
+    await db()
+      .insertInto('logs')
+      .values({ device_id: deviceId, code: 't1', t: start - MINUTE, value: 998 })
+      .execute();
+    // A reader of the account at its root, with READ_REPORTS only.
+    const root = await db()
+      .selectFrom('groups')
+      .select('path')
+      .where('id', '=', account.root_group_id)
+      .executeTakeFirstOrThrow();
+    const readerId = newId();
+    readerEmail = 'reader@reports.test';
+    await db()
+      .insertInto('users')
+      .values({
+        id: readerId,
+        email: readerEmail,
+        password_hash: 'not-a-password',
+        first_name: 'Rita',
+        last_name: 'Reader',
+        theme: null,
+        muted_devices: '[]',
+        latest_user_update_id: null,
+        token_version: 0,
+        created_at: Date.now(),
+      })
+      .execute();
+    await db()
+      .insertInto('attachment_points')
+      .values({
+        id: newId(),
+        user_id: readerId,
+        account_id: accountId,
+        ordinal: 0,
+        path: root.path,
+        permissions: JSON.stringify(['VIEW_DASH', 'READ_REPORTS', 'READ_REPORT_SCHEDULES']),
+        secret_permissions: '[]',
+        app_type: 'brew',
+      })
+      .execute();
+    reader = await t.app.tokens.issue(readerId, 0);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.stop();
+  });
+
+  it('generates a CSV as a job: GENERATING, then READY, with the figures of the stored logs', async () => {
+    const created = await create();
+    expect(created).toMatchObject({ state: 'GENERATING', name: 'Cellar temperatures', tags: ['cellar'] });
+    const ready = await settled(created.id);
+    expect(ready.state).toBe('READY');
+    expect(ready.props).toMatchObject({ percent: 100, error: null, size: expect.any(Number) });
+    expect(ready.props.fileName).toMatch(/^cellar-temperatures-\d{4}-\d{2}-\d{2}\.csv$/);
+
+    const file = await download(ready);
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(file.headers['content-disposition']).toMatch(/^attachment; filename="cellar-temperatures/);
+    const [header, ...rows] = csvRows(file.body);
+    expect(header).toEqual([...REPORT_CSV_COLUMNS]);
+    const intervals = rows.filter((row) => row[0] === 'interval');
+    const c1 = intervals.filter((row) => row[3] === 'c1');
+    const t1 = intervals.filter((row) => row[3] === 't1');
+    expect(c1).toHaveLength(8);
+    expect(t1).toHaveLength(8);
+    // The first 15 minutes of c1 hold 0..14.
+    expect(c1[0]!.slice(5, 12)).toEqual([
+      new Date(start).toISOString(),
+      new Date(start + 15 * MINUTE).toISOString(),
+      '0',
+      '14',
+      '7',
+      '14',
+      '',
+    ]);
+    // The totalizer grew from 998 (before the period) to 1028 in the first interval, then 30 each.
+    expect(t1.map((row) => row[11])).toEqual(['30', '30', '30', '30', '30', '30', '30', '30']);
+    expect(rows.filter((row) => row[0] === 'uptime')).toHaveLength(1);
+  });
+
+  it('writes a PDF with a cover, a summary and a chart per channel', async () => {
+    const ready = await settled((await create({ format: 'PDF' }, 'Cellar PDF')).id);
+    expect(ready.state).toBe('READY');
+    const file = await download(ready);
+    expect(file.headers['content-type']).toBe('application/pdf');
+    const pdf = file.rawPayload;
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    // Cover, summary, charts (two channels on one page).
+    expect(pdf.toString('latin1').match(/\/Type \/Page\b/g)).toHaveLength(3);
+  });
+
+  it('fails with the reason when the period holds no samples, and the state shows it', async () => {
+    const failed = await settled((await create({ start: start - 86_400_000, end: start - 80_000_000 })).id);
+    expect(failed).toMatchObject({ state: 'ERROR', props: { error: NO_DATA_MESSAGE, fileName: null } });
+    const url = await call(brew, 'GET', '/report', { id: failed.id, accountId });
+    expect(url.statusCode).toBe(409);
+  });
+
+  it('shows a report only to those it is shared with', async () => {
+    const mine = await create({}, 'Only mine');
+    const shared = await create(
+      {
+        visibility: 'SELECTED_USERS_IN_SCOPE',
+        access: { type: 'SELECTED_USERS_IN_SCOPE', groupIds: [], users: [readerEmail] },
+      },
+      'Shared with the reader',
+    );
+    const listed = (await call(reader, 'GET', '/reports/meta', { accountId })).json<ReportMeta[]>();
+    expect(listed.map((meta) => meta.id)).toContain(shared.id);
+    expect(listed.map((meta) => meta.id)).not.toContain(mine.id);
+    expect((await call(reader, 'GET', '/report/meta', { id: mine.id, accountId })).statusCode).toBe(404);
+    // Newest first.
+    const all = (await call(brew, 'GET', '/reports/meta', { accountId })).json<ReportMeta[]>();
+    expect(all.map((meta) => meta.createdAt)).toEqual([...all.map((meta) => meta.createdAt)].sort((a, b) => b - a));
+  });
+
+  it('refuses a group scope outside the devices’ common groups, and a user outside the account, changing nothing', async () => {
+    const before = await rowCount();
+    const outside = await call(brew, 'POST', '/report', {
+      accountId,
+      name: 'Shared too widely',
+      props: {
+        ...template({
+          visibility: 'SELECTED_GROUPS_IN_SCOPE',
+          access: { type: 'SELECTED_GROUPS_IN_SCOPE', groupIds: [groupId], users: [] },
+          devices: [
+            { deviceId, codes: ['c1'] },
+            { deviceId: otherDeviceId, codes: ['c1'] },
+          ],
+        }),
+        start,
+        end,
+      },
+    });
+    expect(outside.statusCode).toBe(400);
+    expect(outside.json()).toMatchObject({ message: ACCESS_GROUP_OUTSIDE });
+    // Another account's user may not create, read or delete here.
+    const mine = (await call(brew, 'GET', '/reports/meta', { accountId })).json<ReportMeta[]>()[0]!;
+    for (const answer of [
+      await call(stock, 'GET', '/report/meta', { id: mine.id, accountId }),
+      await call(stock, 'DELETE', '/report', { id: mine.id, accountId }),
+      await call(stock, 'POST', '/report', { accountId, name: 'Planted', props: { ...template(), start, end } }),
+    ]) {
+      expect([403, 404]).toContain(answer.statusCode);
+    }
+    // A reader without CUD_REPORTS is refused a delete.
+    expect((await call(reader, 'DELETE', '/report', { id: mine.id, accountId })).statusCode).toBe(403);
+    expect(await rowCount()).toBe(before);
+    expect((await call(brew, 'GET', '/report/meta', { id: mine.id, accountId })).json<ReportMeta>().state).not.toBe(
+      'DELETING',
+    );
+    // The common group of both devices holds them both: valid.
+    const common = await call(brew, 'POST', '/report', {
+      accountId,
+      name: 'Shared with the account',
+      props: {
+        ...template({
+          visibility: 'SELECTED_GROUPS_IN_SCOPE',
+          access: { type: 'SELECTED_GROUPS_IN_SCOPE', groupIds: [otherGroupId], users: [] },
+          devices: [{ deviceId: otherDeviceId, codes: ['c1'] }],
+        }),
+        start,
+        end,
+      },
+    });
+    expect(common.statusCode, common.body).toBe(200);
+  });
+
+  it('serves a PUBLIC report through its public link until it is revoked, then answers 404', async () => {
+    const ready = await settled((await create({}, 'Public one')).id);
+    const shared = await call(brew, 'PUT', '/report/meta', {
+      id: ready.id,
+      accountId,
+      props: { visibility: 'PUBLIC' },
+    });
+    expect(shared.statusCode, shared.body).toBe(200);
+    const publicUrl = shared.json<ReportMeta>().props.publicUrl!;
+    const token = publicUrl.split('/').pop()!;
+    // 256 bits as base64url.
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const path = new URL(publicUrl).pathname;
+    const open = await t.app.inject({ method: 'GET', url: path });
+    expect(open.statusCode).toBe(200);
+    expect(open.body).toContain('interval,');
+    // The reader may see it now, but not the link (only those who may change it do).
+    expect(
+      (await call(reader, 'GET', '/report/meta', { id: ready.id, accountId })).json<ReportMeta>().props.publicUrl,
+    ).toBeNull();
+
+    const revoked = await call(brew, 'PUT', '/report/meta', {
+      id: ready.id,
+      accountId,
+      props: { visibility: 'CREATOR_ONLY' },
+    });
+    expect(revoked.json<ReportMeta>().props.publicUrl).toBeNull();
+    expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(404);
+    // A forged or altered signed link reaches nothing.
+    const { url } = (await call(brew, 'GET', '/report', { id: ready.id, accountId })).json<{ url: string }>();
+    expect((await t.app.inject({ method: 'GET', url: `${url}x` })).statusCode).toBe(404);
+  });
+
+  it('deletes a report: DELETING at once, then gone with its file', async () => {
+    const ready = await settled((await create({}, 'To delete')).id);
+    const file = await db()
+      .selectFrom('reports')
+      .select('file_id')
+      .where('id', '=', ready.id)
+      .executeTakeFirstOrThrow();
+    const deleting = await call(brew, 'DELETE', '/report', { id: ready.id, accountId });
+    expect(deleting.json<ReportMeta>().state).toBe('DELETING');
+    await until(
+      async () =>
+        (await db().selectFrom('reports').select('id').where('id', '=', ready.id).executeTakeFirst()) === undefined,
+    );
+    expect(
+      await db().selectFrom('stored_file_chunks').select('seq').where('file_id', '=', file.file_id!).execute(),
+    ).toEqual([]);
+    expect((await call(brew, 'GET', '/report/meta', { id: ready.id, accountId })).json()).toMatchObject({
+      message: REPORT_NOT_FOUND,
+    });
+  });
+
+  it('runs a schedule when the clock reaches it, mails the report over SMTP, and catches up once after downtime', async () => {
+    const at = new Date(clock + 2 * MINUTE);
+    const time = `${String(at.getUTCHours()).padStart(2, '0')}:${String(at.getUTCMinutes()).padStart(2, '0')}`;
+    const created = await call(brew, 'POST', '/reports/schedule', {
+      accountId,
+      name: 'Daily cellar',
+      tags: ['daily'],
+      props: {
+        ...template({ notifyAudience: 'ALL_WITH_ACCESS' }),
+        frequency: 'DAILY',
+        time,
+        dayOfWeek: 1,
+        dayOfMonth: 1,
+        timeZone: 'UTC',
+        enabled: true,
+      },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const schedule = created.json<ReportSchedule>();
+    const nextRunAt = schedule.props.nextRunAt!;
+    expect(nextRunAt).toBeGreaterThan(clock);
+    expect(nextRunAt - clock).toBeLessThanOrEqual(2 * MINUTE);
+    expect((await call(reader, 'GET', '/reports/schedules', {})).json<ReportSchedule[]>()).toEqual([]);
+
+    clock = nextRunAt + 1000;
+    t.app.fieldlink.jobs.nudge();
+    await until(() => smtp.to('brew@fieldlink.test', /^Report ready: Daily cellar/).length === 1, 30_000);
+    const [mail] = smtp.to('brew@fieldlink.test', /^Report ready: Daily cellar/);
+    expect(mail!.raw).toMatch(/Content-Disposition: attachment; filename=daily-cellar-\d{4}-\d{2}-\d{2}\.csv/);
+    const ran = (await call(brew, 'GET', '/reports/schedules', { accountId })).json<ReportSchedule[]>()[0]!;
+    expect(ran.props).toMatchObject({ lastRunAt: nextRunAt, nextRunAt: nextRunAt + 86_400_000 });
+    const report = (
+      await call(brew, 'GET', '/report/meta', { id: ran.props.lastReportId!, accountId })
+    ).json<ReportMeta>();
+    expect(report.props).toMatchObject({
+      frequency: 'DAILY',
+      scheduleId: schedule.id,
+      start: nextRunAt - 86_400_000,
+      end: nextRunAt,
+    });
+
+    // Every instance down for five days: on the next look the schedule runs once, not five times.
+    const scheduled = () => db().selectFrom('reports').select('id').where('schedule_id', '=', schedule.id).execute();
+    const reportsBefore = (await scheduled()).length;
+    clock = nextRunAt + 5 * 86_400_000 + 3 * 3_600_000;
+    t.app.fieldlink.jobs.nudge();
+    await until(async () => (await scheduled()).length === reportsBefore + 1, 30_000);
+    await until(async () => {
+      const latest = (await call(brew, 'GET', '/reports/schedules', { accountId })).json<ReportSchedule[]>()[0]!;
+      return latest.props.nextRunAt === nextRunAt + 6 * 86_400_000;
+    });
+    const latest = (await call(brew, 'GET', '/reports/schedules', { accountId })).json<ReportSchedule[]>()[0]!;
+    expect(latest.props.lastRunAt).toBe(nextRunAt + 5 * 86_400_000);
+    expect((await scheduled()).length).toBe(reportsBefore + 1);
+
+    const removed = await call(brew, 'DELETE', '/reports/schedule', { id: schedule.id, accountId });
+    expect(removed.statusCode).toBe(200);
+    expect((await call(brew, 'GET', '/reports/schedules', { accountId })).json<ReportSchedule[]>()).toEqual([]);
+  });
+});

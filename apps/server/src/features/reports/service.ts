@@ -1,0 +1,780 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type { ServerAction } from '@fieldlink/api/realtime';
+import type {
+  NewReportBody,
+  NewReportProps,
+  NewScheduleBody,
+  NewScheduleProps,
+  ReportFileQuery,
+  ReportMeta,
+  ReportMetaUpdate,
+  ReportRef,
+  ReportSchedule,
+  ReportsMetaQuery,
+  ScheduleUpdate,
+  SchedulesQuery,
+} from '@fieldlink/api/reports';
+import type { FileUrlAnswer } from '@fieldlink/api/files';
+import { channelName } from '@fieldlink/domain/channels';
+import { groupIdOfPath, groupPath, parseGroupPath } from '@fieldlink/domain/group-path';
+import {
+  REPORT_STATE_LABELS,
+  nextScheduleRun,
+  reportAccessIssue,
+  reportPeriodIssue,
+  scheduleCatchUp,
+  schedulePeriod,
+  sortReportsNewestFirst,
+  type ReportState,
+} from '@fieldlink/domain/reports';
+import { isKnownTimeZone } from '@fieldlink/domain/time-zone';
+import type { Database } from '../../db/schema';
+import { DocumentJobs, type DocumentKind } from '../../documents/document-jobs';
+import type { FileLinks } from '../../documents/file-links';
+import type { FileStore, StoredFile } from '../../documents/file-store';
+import type { DocumentBrand } from '../../documents/pdf-writer';
+import { HttpError, notFound } from '../../http-errors';
+import type { JobQueue } from '../../jobs/job-queue';
+import type { Mailer } from '../../mail/mailer';
+import { newId } from '../../security/secrets';
+import { DEVICE_NOT_FOUND } from '../devices/service';
+import { requireCapability, userCan } from '../session/access';
+import type { UserContext } from '../session/user-context';
+import {
+  mayChange,
+  maySee,
+  viewerCovers,
+  viewerOf,
+  viewerOfRows,
+  worksInAccount,
+  type ReportAccount,
+  type SharedItem,
+} from './access';
+import { publicReportUrl, toReportMeta, toReportSchedule } from './mapper';
+import { writeReportDocument, type PlannedDevice, type ReportPlan } from './report-document';
+import {
+  accountWithRoot,
+  deleteReport,
+  deleteSchedule,
+  devicesWithPaths,
+  findReport,
+  findReportByPublicToken,
+  findSchedule,
+  groupsOfAccount,
+  insertReport,
+  insertSchedule,
+  reportsCreatedBefore,
+  reportsOfAccount,
+  schedulesOfAccounts,
+  updateReport,
+  updateSchedule,
+  usersOfAccount,
+  type ReportDeviceRow,
+  type ReportRow,
+  type ScheduleRow,
+} from './repository';
+
+export const REPORT_NOT_FOUND = 'Report not found.';
+export const SCHEDULE_NOT_FOUND = 'Schedule not found.';
+export const ACCOUNT_NOT_FOUND = 'Account not found.';
+export const GROUP_NOT_FOUND = 'Group not found.';
+export const REPORT_NOT_READY = 'The report is not ready yet.';
+export const ACCESS_TYPE_MISMATCH = 'access.type must equal visibility.';
+export const NOTIFY_USER_UNKNOWN = 'Every user to notify must be a user of the account.';
+export const UNKNOWN_TIME_ZONE = 'Unknown time zone.';
+
+/** Job kinds of this feature. */
+export const REPORT_JOBS = {
+  generate: 'reports.generate',
+  remove: 'reports.delete',
+  schedule: 'reports.schedule',
+  retention: 'reports.retention',
+} as const;
+
+/** Public-link secrets: 256 random bits (SECURITY.md 20 asks at least 128). */
+const PUBLIC_TOKEN_BYTES = 32;
+/** A ready report's file is attached to its notice mail up to this size; larger ones are linked. */
+export const MAIL_ATTACHMENT_LIMIT_BYTES = 5 * 1024 * 1024;
+const DAY_MS = 86_400_000;
+/** Reports removed per retention job run. */
+const RETENTION_BATCH = 200;
+
+export interface ReportServiceOptions {
+  db: Kysely<Database>;
+  jobs: JobQueue;
+  files: FileStore;
+  links: FileLinks;
+  mailer: Mailer;
+  publicUrl: string;
+  productName: string;
+  /** Reports older than this many days are removed with their files; 0 keeps them. */
+  retentionDays: number;
+  /** Pushes an action to the signed-in users who pass `audience` (the real-time hub). */
+  notifyUsers: (action: ServerAction, audience: (user: UserContext) => boolean) => void;
+  now?: () => number;
+}
+
+/** Report template fields as a report or schedule holds them. */
+type Template = Pick<NewReportProps, 'visibility' | 'access' | 'notifyAudience' | 'notifyUsers' | 'devices'>;
+
+const shared = (row: ReportRow | ScheduleRow): SharedItem => {
+  const props = JSON.parse(row.props) as Template;
+  return { createdBy: row.created_by, scopePath: row.scope_path, access: props.access };
+};
+
+/** The deepest group holding every one of the paths (their common ancestor). */
+function deepestCommonPath(paths: readonly string[]): string {
+  const parsed = paths.map((path) => parseGroupPath(path) ?? []);
+  const [first = [], ...rest] = parsed;
+  const common: string[] = [];
+  for (const [index, id] of first.entries()) {
+    if (!rest.every((ids) => ids[index] === id)) break;
+    common.push(id);
+  }
+  return groupPath(common);
+}
+
+/** A file name from the report's name: letters, digits and dashes, with the date of its period's end. */
+function fileNameOf(name: string, end: number, format: 'CSV' | 'PDF'): string {
+  const stem =
+    name
+      .normalize('NFKD')
+      .replace(/[^\w\s-]/g, '')
+      .trim()
+      .replace(/[\s_]+/g, '-')
+      .slice(0, 60)
+      .toLowerCase() || 'report';
+  return `${stem}-${new Date(end).toISOString().slice(0, 10)}.${format.toLowerCase()}`;
+}
+
+/**
+ * Reports and report schedules (application §3, §4, §5, §7): the calls, generation as jobs through
+ * the document runner, sharing (the validity rule of `@fieldlink/domain/reports`, public links),
+ * schedules that run in their time zone and catch up once after downtime, notice mail, retention.
+ */
+export class ReportService {
+  private readonly db: Kysely<Database>;
+  private readonly now: () => number;
+  private readonly documents: DocumentJobs;
+
+  constructor(private readonly options: ReportServiceOptions) {
+    this.db = options.db;
+    this.now = options.now ?? Date.now;
+    this.documents = new DocumentJobs(options.jobs, options.files, this.now);
+    this.documents.register(REPORT_JOBS.generate, this.generationKind());
+    options.jobs.register(REPORT_JOBS.remove, (payload) => this.removeNow((payload as { reportId: string }).reportId));
+    options.jobs.register(REPORT_JOBS.schedule, (payload, job) =>
+      this.runSchedule((payload as { scheduleId: string }).scheduleId, job.id),
+    );
+    options.jobs.register(REPORT_JOBS.retention, () => this.applyRetention(), { maxAttempts: 3 });
+  }
+
+  /** Queues the daily retention sweep unless one is queued already (any instance may have done it). */
+  async start(): Promise<void> {
+    if (this.options.retentionDays <= 0) return;
+    const queued = await this.db
+      .withTables<{ jobs: { kind: string; id: string } }>()
+      .selectFrom('jobs')
+      .select('id')
+      .where('kind', '=', REPORT_JOBS.retention)
+      .executeTakeFirst();
+    if (!queued) await this.options.jobs.enqueue(REPORT_JOBS.retention, {}, { runAt: this.now() + DAY_MS });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Reports
+
+  /** `GET /reports/meta?accountId`: the reports the caller may see, newest first. */
+  async list(user: UserContext, query: ReportsMetaQuery): Promise<ReportMeta[]> {
+    requireCapability(user, 'readReports');
+    const account = await this.account(user, query.accountId);
+    const viewer = viewerOf(user);
+    const rows = (await reportsOfAccount(this.db, account.id)).filter(
+      (row) => row.state !== 'DELETING' && maySee(viewer, shared(row), account),
+    );
+    const metas = await Promise.all(rows.map((row) => this.meta(user, row, account)));
+    return sortReportsNewestFirst(metas);
+  }
+
+  /** `GET /report/meta?id&accountId`: one report with its state. */
+  async get(user: UserContext, ref: ReportRef): Promise<ReportMeta> {
+    requireCapability(user, 'readReports');
+    const { row, account } = await this.visibleReport(user, ref);
+    return this.meta(user, row, account);
+  }
+
+  /** `POST /report`: the report is stored GENERATING and its generation queued. */
+  async create(user: UserContext, body: NewReportBody): Promise<ReportMeta> {
+    requireCapability(user, 'editReports');
+    const account = await this.account(user, body.accountId);
+    const periodIssue = reportPeriodIssue(body.props.start, body.props.end, body.props.interval);
+    if (periodIssue) throw new HttpError(400, periodIssue);
+    const devices = await this.checkTemplate(user, account, body.props);
+    const row = await this.db.transaction().execute((trx) =>
+      this.insertGenerating(trx, {
+        accountId: account.id,
+        name: body.name,
+        comments: body.comments ?? null,
+        tags: body.tags ?? [],
+        props: body.props,
+        scopePath: deepestCommonPath(devices.map((device) => device.path)),
+        createdBy: user.id,
+        createdByEmail: user.email,
+        scheduleId: null,
+        frequency: null,
+      }),
+    );
+    this.documents.nudge();
+    return this.meta(user, row, account);
+  }
+
+  /** `PUT /report/meta {id, props, accountId}`: name, comments, tags and sharing. */
+  async update(user: UserContext, body: ReportMetaUpdate): Promise<ReportMeta> {
+    requireCapability(user, 'editReports');
+    const { row, account } = await this.changeableReport(user, body);
+    const current = JSON.parse(row.props) as NewReportProps;
+    const { name, comments, tags, ...sharing } = body.props;
+    const props: NewReportProps = { ...current, ...sharing };
+    if (sharing.visibility && !sharing.access) props.access = { ...props.access, type: sharing.visibility };
+    if (sharing.access && !sharing.visibility) props.visibility = sharing.access.type;
+    await this.checkTemplate(user, account, props);
+    const publicToken =
+      props.visibility === 'PUBLIC'
+        ? (row.public_token ?? randomBytes(PUBLIC_TOKEN_BYTES).toString('base64url'))
+        : null;
+    await updateReport(this.db, row.id, {
+      name: name ?? row.name,
+      comments: comments === undefined ? row.comments : comments,
+      tags: tags ? JSON.stringify(tags) : row.tags,
+      props: JSON.stringify(props),
+      public_token: publicToken,
+    });
+    const updated = (await findReport(this.db, row.id))!;
+    return this.meta(user, updated, account);
+  }
+
+  /** `DELETE /report {id, accountId}`: DELETING at once; the file and row go in a job. */
+  async remove(user: UserContext, ref: ReportRef): Promise<ReportMeta> {
+    requireCapability(user, 'editReports');
+    const { row, account } = await this.changeableReport(user, ref);
+    await this.db.transaction().execute(async (trx) => {
+      await updateReport(trx, row.id, { state: 'DELETING', public_token: null });
+      await this.options.jobs.enqueue(REPORT_JOBS.remove, { reportId: row.id }, {}, trx);
+    });
+    this.options.jobs.nudge();
+    const deleting = { ...row, state: 'DELETING', public_token: null };
+    this.push(deleting, account);
+    return this.meta(user, deleting, account);
+  }
+
+  /** `GET /report?id&accountId`: a short-lived signed URL of a ready report's file. */
+  async fileUrl(user: UserContext, query: ReportFileQuery): Promise<FileUrlAnswer> {
+    requireCapability(user, 'readReports');
+    const { row } = await this.visibleReport(user, query);
+    if (row.state !== 'READY' || !row.file_id) throw new HttpError(409, REPORT_NOT_READY);
+    return { url: this.options.links.url(row.file_id, query.download === true) };
+  }
+
+  /** The file a public link reaches, or undefined (revoked, deleted or never public). */
+  async publicFile(token: string): Promise<StoredFile | undefined> {
+    const row = await findReportByPublicToken(this.db, token);
+    if (!row || row.state !== 'READY' || !row.file_id) return undefined;
+    const props = JSON.parse(row.props) as NewReportProps;
+    if (props.visibility !== 'PUBLIC') return undefined;
+    return this.options.files.find(row.file_id);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Schedules
+
+  /** `GET /reports/schedules`: every schedule the caller may see (of one account when asked). */
+  async schedules(user: UserContext, query: SchedulesQuery): Promise<ReportSchedule[]> {
+    requireCapability(user, 'readReportSchedules');
+    const accountIds = query.accountId
+      ? [(await this.account(user, query.accountId)).id]
+      : [...new Set(user.attachmentPoints.map((point) => point.accountId))];
+    const accounts = new Map<string, ReportAccount>();
+    for (const id of accountIds) accounts.set(id, await this.account(user, id));
+    return (await schedulesOfAccounts(this.db, accountIds))
+      .filter((row) => maySee(viewerOf(user), shared(row), accounts.get(row.account_id)!))
+      .map(toReportSchedule);
+  }
+
+  /** `POST /reports/schedule`: stored, with its first run queued at its next time. */
+  async createSchedule(user: UserContext, body: NewScheduleBody): Promise<ReportSchedule> {
+    requireCapability(user, 'editReportSchedules');
+    const account = await this.account(user, body.accountId);
+    const devices = await this.checkSchedule(user, account, body.props);
+    const id = newId();
+    const now = this.now();
+    await this.db.transaction().execute(async (trx) => {
+      const row: ScheduleRow = {
+        id,
+        account_id: account.id,
+        name: body.name,
+        comments: body.comments ?? null,
+        tags: JSON.stringify(body.tags ?? []),
+        props: JSON.stringify(body.props),
+        scope_path: deepestCommonPath(devices.map((device) => device.path)),
+        created_by: user.id,
+        created_by_email: user.email,
+        created_at: now,
+        next_run_at: null,
+        last_run_at: null,
+        last_report_id: null,
+        job_id: null,
+      };
+      await insertSchedule(trx, row);
+      await this.queueNextRun(trx, id, body.props, now);
+    });
+    return toReportSchedule((await findSchedule(this.db, id))!);
+  }
+
+  /** `PUT /reports/schedule {id, props, accountId}`: any field; the next run follows the new timing. */
+  async updateSchedule(user: UserContext, body: ScheduleUpdate): Promise<ReportSchedule> {
+    requireCapability(user, 'editReportSchedules');
+    const { row, account } = await this.changeableSchedule(user, body);
+    const { name, comments, tags, ...fields } = body.props;
+    const props: NewScheduleProps = { ...(JSON.parse(row.props) as NewScheduleProps), ...fields };
+    if (fields.visibility && !fields.access) props.access = { ...props.access, type: fields.visibility };
+    if (fields.access && !fields.visibility) props.visibility = fields.access.type;
+    const devices = await this.checkSchedule(user, account, props);
+    await this.db.transaction().execute(async (trx) => {
+      await updateSchedule(trx, row.id, {
+        name: name ?? row.name,
+        comments: comments === undefined ? row.comments : comments,
+        tags: tags ? JSON.stringify(tags) : row.tags,
+        props: JSON.stringify(props),
+        scope_path: deepestCommonPath(devices.map((device) => device.path)),
+      });
+      await this.queueNextRun(trx, row.id, props, this.now());
+    });
+    return toReportSchedule((await findSchedule(this.db, row.id))!);
+  }
+
+  /** `DELETE /reports/schedule {id, accountId}`: its reports stay. */
+  async removeSchedule(user: UserContext, ref: ReportRef): Promise<ReportSchedule> {
+    requireCapability(user, 'editReportSchedules');
+    const { row } = await this.changeableSchedule(user, ref);
+    await deleteSchedule(this.db, row.id);
+    return toReportSchedule(row);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Jobs
+
+  /** A run of a schedule: the report of the latest due period, then the next run queued. */
+  private async runSchedule(scheduleId: string, jobId: string): Promise<void> {
+    const schedule = await findSchedule(this.db, scheduleId);
+    // A job the schedule no longer points at was replaced (timing changed, schedule deleted).
+    if (!schedule || schedule.job_id !== jobId || schedule.next_run_at === null) return;
+    const props = JSON.parse(schedule.props) as NewScheduleProps;
+    const now = this.now();
+    const outcome = scheduleCatchUp(props, Number(schedule.next_run_at), now);
+    await this.db.transaction().execute(async (trx) => {
+      let reportId: string | null = schedule.last_report_id;
+      if (outcome.due) {
+        const period = schedulePeriod(props, outcome.runAt);
+        const devices = await devicesWithPaths(
+          trx,
+          props.devices.map((device) => device.deviceId),
+        );
+        const kept = props.devices.filter((device) => devices.some((row) => row.id === device.deviceId));
+        const report = await this.insertGenerating(trx, {
+          accountId: schedule.account_id,
+          name: schedule.name,
+          comments: schedule.comments,
+          tags: JSON.parse(schedule.tags) as string[],
+          props: {
+            format: props.format,
+            visibility: props.visibility,
+            access: props.access,
+            notifyAudience: props.notifyAudience,
+            notifyUsers: props.notifyUsers,
+            devices: kept.length > 0 ? kept : props.devices,
+            interval: props.interval,
+            start: period.start,
+            end: period.end,
+          },
+          scopePath: schedule.scope_path,
+          createdBy: schedule.created_by,
+          createdByEmail: schedule.created_by_email,
+          scheduleId: schedule.id,
+          frequency: props.frequency,
+        });
+        reportId = report.id;
+      }
+      const nextJobId = await this.options.jobs.enqueue(
+        REPORT_JOBS.schedule,
+        { scheduleId },
+        { runAt: outcome.nextRunAt },
+        trx,
+      );
+      await updateSchedule(trx, scheduleId, {
+        last_run_at: outcome.due ? outcome.runAt : schedule.last_run_at,
+        last_report_id: reportId,
+        next_run_at: outcome.nextRunAt,
+        job_id: nextJobId,
+      });
+    });
+    this.options.jobs.nudge();
+  }
+
+  /** Removes a report's file and row (the DELETING state's job). */
+  private async removeNow(reportId: string): Promise<void> {
+    const row = await findReport(this.db, reportId);
+    if (!row) return;
+    if (row.file_id) await this.options.files.remove(row.file_id);
+    await deleteReport(this.db, reportId);
+  }
+
+  /** Removes reports past the retention period, then queues the next sweep. */
+  private async applyRetention(): Promise<void> {
+    const before = this.now() - this.options.retentionDays * DAY_MS;
+    for (;;) {
+      const old = await reportsCreatedBefore(this.db, before, RETENTION_BATCH);
+      for (const report of old) await this.removeNow(report.id);
+      if (old.length < RETENTION_BATCH) break;
+    }
+    await this.options.jobs.enqueue(REPORT_JOBS.retention, {}, { runAt: this.now() + DAY_MS });
+  }
+
+  private generationKind(): DocumentKind<{ reportId: string }> {
+    const load = async (reportId: string) => {
+      const row = await findReport(this.db, reportId);
+      if (!row || row.state === 'DELETING') return null;
+      return row;
+    };
+    return {
+      describe: async ({ reportId }) => {
+        const row = await findReport(this.db, reportId);
+        const props = row ? (JSON.parse(row.props) as NewReportProps) : null;
+        const format = props?.format ?? 'CSV';
+        return {
+          name: fileNameOf(row?.name ?? 'report', props?.end ?? this.now(), format),
+          contentType: format === 'PDF' ? 'application/pdf' : 'text/csv; charset=utf-8',
+        };
+      },
+      produce: async ({ reportId }, output) => {
+        const row = await load(reportId);
+        if (!row) return;
+        await writeReportDocument(this.db, await this.plan(row), output);
+      },
+      onProgress: async ({ reportId }, percent) => {
+        const row = await load(reportId);
+        if (!row) return;
+        await updateReport(this.db, reportId, { percent });
+        await this.pushRow({ ...row, percent });
+      },
+      onReady: async ({ reportId }, file) => {
+        const row = await load(reportId);
+        if (!row) {
+          await this.options.files.remove(file.id);
+          return;
+        }
+        const ready = { state: 'READY', error: null, percent: 100, file_id: file.id, completed_at: this.now() };
+        await updateReport(this.db, reportId, ready);
+        const updated = { ...row, ...ready };
+        await this.pushRow(updated);
+        await this.sendNotices(updated, file);
+      },
+      onError: async ({ reportId }, message) => {
+        const row = await load(reportId);
+        if (!row) return;
+        const failed = { state: 'ERROR', error: message, percent: null };
+        await updateReport(this.db, reportId, failed);
+        await this.pushRow({ ...row, ...failed });
+      },
+    };
+  }
+
+  /** What the document is written from: devices and channel names as they are now, the account's brand. */
+  private async plan(row: ReportRow): Promise<ReportPlan> {
+    const props = JSON.parse(row.props) as NewReportProps;
+    const devices = new Map(
+      (
+        await devicesWithPaths(
+          this.db,
+          props.devices.map((device) => device.deviceId),
+        )
+      ).map((device) => [device.id, device]),
+    );
+    const planned: PlannedDevice[] = [];
+    for (const wanted of props.devices) {
+      const device = devices.get(wanted.deviceId);
+      if (!device || device.account_id !== row.account_id) continue;
+      const configured = JSON.parse(device.channels) as { code: string; name?: string }[];
+      planned.push({
+        id: device.id,
+        name: device.name,
+        thingName: device.thing_name,
+        channels: wanted.codes.map((code) => ({
+          code,
+          name: channelName(code, configured.find((channel) => channel.code === code)?.name),
+        })),
+      });
+    }
+    const account = await accountWithRoot(this.db, row.account_id);
+    return {
+      name: row.name,
+      comments: row.comments,
+      format: props.format,
+      devices: planned,
+      start: props.start,
+      end: props.end,
+      interval: props.interval,
+      createdBy: row.created_by_email,
+      brand: reportBrand(this.options.productName, account?.name ?? ''),
+    };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Helpers
+
+  private async insertGenerating(
+    trx: Transaction<Database>,
+    report: {
+      accountId: string;
+      name: string;
+      comments: string | null;
+      tags: string[];
+      props: NewReportProps;
+      scopePath: string;
+      createdBy: string;
+      createdByEmail: string;
+      scheduleId: string | null;
+      frequency: NewScheduleProps['frequency'] | null;
+    },
+  ): Promise<ReportRow> {
+    const row: ReportRow = {
+      id: newId(),
+      account_id: report.accountId,
+      name: report.name,
+      comments: report.comments,
+      tags: JSON.stringify(report.tags),
+      props: JSON.stringify(report.props),
+      state: 'GENERATING',
+      error: null,
+      percent: 0,
+      scope_path: report.scopePath,
+      schedule_id: report.scheduleId,
+      frequency: report.frequency,
+      created_by: report.createdBy,
+      created_by_email: report.createdByEmail,
+      public_token: report.props.visibility === 'PUBLIC' ? randomBytes(PUBLIC_TOKEN_BYTES).toString('base64url') : null,
+      file_id: null,
+      created_at: this.now(),
+      completed_at: null,
+    };
+    await insertReport(trx, row);
+    await this.documents.enqueue(REPORT_JOBS.generate, { reportId: row.id }, trx);
+    return row;
+  }
+
+  /** Queues the schedule's next run (replacing any queued one), or none while disabled. */
+  private async queueNextRun(
+    trx: Transaction<Database>,
+    scheduleId: string,
+    props: NewScheduleProps,
+    now: number,
+  ): Promise<void> {
+    if (!props.enabled) {
+      await updateSchedule(trx, scheduleId, { next_run_at: null, job_id: null });
+      return;
+    }
+    const nextRunAt = nextScheduleRun(props, now);
+    const jobId = await this.options.jobs.enqueue(REPORT_JOBS.schedule, { scheduleId }, { runAt: nextRunAt }, trx);
+    await updateSchedule(trx, scheduleId, { next_run_at: nextRunAt, job_id: jobId });
+  }
+
+  /** The account when the caller works in it, with its groups; 404 otherwise (as for a missing one). */
+  private async account(user: UserContext, accountId: string): Promise<ReportAccount> {
+    const row = await accountWithRoot(this.db, accountId);
+    const account = row && {
+      id: row.id,
+      rootPath: row.rootPath,
+      groupPaths: new Map((await groupsOfAccount(this.db, row.id)).map((group) => [group.id, group.path])),
+    };
+    if (!account || !worksInAccount(viewerOf(user), account)) throw notFound(ACCOUNT_NOT_FOUND);
+    return account;
+  }
+
+  private async visibleReport(user: UserContext, ref: ReportRef) {
+    const account = await this.account(user, ref.accountId).catch(() => {
+      throw notFound(REPORT_NOT_FOUND);
+    });
+    const row = await findReport(this.db, ref.id);
+    if (
+      !row ||
+      row.account_id !== account.id ||
+      row.state === 'DELETING' ||
+      !maySee(viewerOf(user), shared(row), account)
+    ) {
+      throw notFound(REPORT_NOT_FOUND);
+    }
+    return { row, account };
+  }
+
+  private async changeableReport(user: UserContext, ref: ReportRef) {
+    const { row, account } = await this.visibleReport(user, ref);
+    if (!mayChange(viewerOf(user), shared(row), account)) throw notFound(REPORT_NOT_FOUND);
+    return { row, account };
+  }
+
+  private async changeableSchedule(user: UserContext, ref: ReportRef) {
+    const account = await this.account(user, ref.accountId).catch(() => {
+      throw notFound(SCHEDULE_NOT_FOUND);
+    });
+    const row = await findSchedule(this.db, ref.id);
+    if (!row || row.account_id !== account.id || !mayChange(viewerOf(user), shared(row), account)) {
+      throw notFound(SCHEDULE_NOT_FOUND);
+    }
+    return { row, account };
+  }
+
+  /**
+   * Checks a report's or schedule's devices and sharing: every device in the account and the
+   * caller's scope (404 like a missing one otherwise), access.type equal to the visibility, the
+   * selected groups and users in the account, the validity rule (§5), the users to notify.
+   */
+  private async checkTemplate(
+    user: UserContext,
+    account: ReportAccount,
+    template: Template,
+  ): Promise<ReportDeviceRow[]> {
+    const ids = template.devices.map((device) => device.deviceId);
+    if (new Set(ids).size !== ids.length) throw new HttpError(400, 'Name each device once.');
+    const devices = await devicesWithPaths(this.db, ids);
+    for (const id of ids) {
+      const device = devices.find((row) => row.id === id);
+      if (!device || device.account_id !== account.id || !viewerCovers(viewerOf(user), device.path)) {
+        throw notFound(DEVICE_NOT_FOUND);
+      }
+    }
+    if (template.access.type !== template.visibility) throw new HttpError(400, ACCESS_TYPE_MISMATCH);
+    if (template.access.groupIds.some((id) => !account.groupPaths.has(id))) throw new HttpError(400, GROUP_NOT_FOUND);
+    const accountUsers = await usersOfAccount(this.db, account.id);
+    const groupsOf = (email: string) =>
+      accountUsers
+        .filter((row) => row.email.toLowerCase() === email.trim().toLowerCase())
+        .map((row) => groupIdOfPath(row.path) ?? '');
+    const issue = reportAccessIssue(
+      {
+        type: template.access.type,
+        groupIds: template.access.groupIds,
+        userGroupIds: template.access.users.map(groupsOf),
+      },
+      devices.map((device) => device.path),
+    );
+    if (issue) throw new HttpError(400, issue);
+    if (
+      template.notifyAudience === 'SELECTED_USERS' &&
+      template.notifyUsers.some((email) => groupsOf(email).length === 0)
+    ) {
+      throw new HttpError(400, NOTIFY_USER_UNKNOWN);
+    }
+    return devices;
+  }
+
+  private async checkSchedule(user: UserContext, account: ReportAccount, props: NewScheduleProps) {
+    if (!isKnownTimeZone(props.timeZone)) throw new HttpError(400, UNKNOWN_TIME_ZONE);
+    return this.checkTemplate(user, account, props);
+  }
+
+  private async meta(user: UserContext, row: ReportRow, account: ReportAccount): Promise<ReportMeta> {
+    const file = row.file_id ? await this.options.files.find(row.file_id) : undefined;
+    return toReportMeta(row, file ?? null, {
+      showPublicLink: userCan(user, 'editReports') && mayChange(viewerOf(user), shared(row), account),
+      publicUrl: this.options.publicUrl,
+    });
+  }
+
+  /** Tells the browsers of those who may see the report where it stands. */
+  private push(row: ReportRow, account: ReportAccount): void {
+    const item = shared(row);
+    this.options.notifyUsers(
+      {
+        type: 'server/reportProgress',
+        reportId: row.id,
+        accountId: row.account_id,
+        state: row.state as ReportState,
+        percent: row.percent === null ? null : Number(row.percent),
+        error: row.error,
+      },
+      (user) => {
+        const viewer = viewerOf(user);
+        return viewer.readsReports && maySee(viewer, item, account);
+      },
+    );
+  }
+
+  private async pushRow(row: ReportRow): Promise<void> {
+    const account = await accountWithRoot(this.db, row.account_id);
+    if (!account) return;
+    const groups = await groupsOfAccount(this.db, row.account_id);
+    this.push(row, {
+      id: account.id,
+      rootPath: account.rootPath,
+      groupPaths: new Map(groups.map((group) => [group.id, group.path])),
+    });
+  }
+
+  /** Mails the report's notify audience that it is ready, with the file attached when small. */
+  private async sendNotices(row: ReportRow, file: StoredFile): Promise<void> {
+    const props = JSON.parse(row.props) as NewReportProps;
+    if (props.notifyAudience === 'NOBODY') return;
+    const accountRow = await accountWithRoot(this.db, row.account_id);
+    if (!accountRow) return;
+    const account: ReportAccount = {
+      id: accountRow.id,
+      rootPath: accountRow.rootPath,
+      groupPaths: new Map((await groupsOfAccount(this.db, row.account_id)).map((group) => [group.id, group.path])),
+    };
+    const item = shared(row);
+    const users = await usersOfAccount(this.db, row.account_id);
+    const byUser = new Map<string, typeof users>();
+    for (const entry of users) byUser.set(entry.id, [...(byUser.get(entry.id) ?? []), entry]);
+    const selected = new Set(props.notifyUsers.map((email) => email.trim().toLowerCase()));
+    const link = `${this.options.publicUrl}/reports?report=${encodeURIComponent(row.id)}`;
+    const publicLink = row.public_token ? publicReportUrl(this.options.publicUrl, row.public_token) : null;
+    for (const [id, points] of byUser) {
+      const email = points[0]!.email;
+      if (props.notifyAudience === 'SELECTED_USERS' && !selected.has(email.toLowerCase())) continue;
+      const viewer = viewerOfRows(
+        id,
+        email,
+        points.map((point) => ({
+          accountId: row.account_id,
+          path: point.path,
+          ordinal: point.ordinal,
+          permissions: point.permissions,
+          secretPermissions: point.secret_permissions,
+        })),
+      );
+      if (!viewer.readsReports || !maySee(viewer, item, account)) continue;
+      await this.options.mailer.send({
+        to: email,
+        subject: `Report ready: ${row.name}`,
+        text: [
+          `The report "${row.name}" is ready (${REPORT_STATE_LABELS.READY.toLowerCase()}).`,
+          '',
+          `Open it in ${this.options.productName}: ${link}`,
+          ...(publicLink ? [`Public link: ${publicLink}`] : []),
+          file.size <= MAIL_ATTACHMENT_LIMIT_BYTES
+            ? `The file ${file.name} is attached.`
+            : `The file ${file.name} is too large to attach; open it from the link.`,
+        ].join('\n'),
+        link,
+        ...(file.size <= MAIL_ATTACHMENT_LIMIT_BYTES
+          ? { attachments: [{ fileId: file.id, name: file.name, contentType: file.contentType }] }
+          : {}),
+      });
+    }
+  }
+}
+
+/** The brand on a report's cover. */
+function reportBrand(productName: string, accountName: string): DocumentBrand {
+  return { productName, accountName, band: '#0f172a', primary: '#2563eb', accent: '#0d9488' };
+}
