@@ -26,6 +26,9 @@ import { TestSocket } from './test-socket';
  * the status the specification names) for a missing permission, and any change to any table fails the test.
  */
 
+/** The loops over every route and caller grow with the route table: a minute or two on a busy machine. */
+const MATRIX_TIMEOUT_MS = 180_000;
+
 /** Ids that exist nowhere, shaped like real ones. */
 const MISSING: AccountIds = {
   accountId: 'missing-account-01',
@@ -138,7 +141,7 @@ interface Caller {
   secretPermissions: ExtraFlag[];
 }
 
-describe.each(DIALECTS)('authorisation matrix on %s', (dialect) => {
+describe.each(DIALECTS)('authorisation matrix on %s', { timeout: MATRIX_TIMEOUT_MS }, (dialect) => {
   let t: TestApp;
   let own: AccountIds;
   let other: AccountIds;
