@@ -240,7 +240,6 @@ export async function buildApp({
     notifyUsers: (action, audience) => hub.notifyUsers(action, audience),
     now,
   });
-  await reports.start();
   const fieldlink: Fieldlink = {
     events,
     directory,

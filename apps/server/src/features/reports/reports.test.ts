@@ -341,6 +341,27 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
     });
   });
 
+  it('removes reports older than the retention period (90 days) once a new one is ready', async () => {
+    const old = { ...(await db().selectFrom('reports').selectAll().limit(1).executeTakeFirstOrThrow()) };
+    await db()
+      .insertInto('reports')
+      .values({
+        ...old,
+        id: 'report-from-long-ago',
+        public_token: null,
+        file_id: null,
+        created_at: clock - 91 * 86_400_000,
+      })
+      .execute();
+    await settled((await create({}, 'Fresh one')).id);
+    await until(
+      async () =>
+        (await db().selectFrom('reports').select('id').where('id', '=', 'report-from-long-ago').executeTakeFirst()) ===
+        undefined,
+    );
+    expect(await db().selectFrom('reports').select('id').where('id', '=', old.id).executeTakeFirst()).toBeDefined();
+  });
+
   it('runs a schedule when the clock reaches it, mails the report over SMTP, and catches up once after downtime', async () => {
     const at = new Date(clock + 2 * MINUTE);
     const time = `${String(at.getUTCHours()).padStart(2, '0')}:${String(at.getUTCMinutes()).padStart(2, '0')}`;

@@ -89,7 +89,6 @@ export const REPORT_JOBS = {
   generate: 'reports.generate',
   remove: 'reports.delete',
   schedule: 'reports.schedule',
-  retention: 'reports.retention',
 } as const;
 
 /** Public-link secrets: 256 random bits (SECURITY.md 20 asks at least 128). */
@@ -97,7 +96,7 @@ const PUBLIC_TOKEN_BYTES = 32;
 /** A ready report's file is attached to its notice mail up to this size; larger ones are linked. */
 export const MAIL_ATTACHMENT_LIMIT_BYTES = 5 * 1024 * 1024;
 const DAY_MS = 86_400_000;
-/** Reports removed per retention job run. */
+/** Reports removed per retention sweep. */
 const RETENTION_BATCH = 200;
 
 export interface ReportServiceOptions {
@@ -167,19 +166,6 @@ export class ReportService {
     options.jobs.register(REPORT_JOBS.schedule, (payload, job) =>
       this.runSchedule((payload as { scheduleId: string }).scheduleId, job.id),
     );
-    options.jobs.register(REPORT_JOBS.retention, () => this.applyRetention(), { maxAttempts: 3 });
-  }
-
-  /** Queues the daily retention sweep unless one is queued already (any instance may have done it). */
-  async start(): Promise<void> {
-    if (this.options.retentionDays <= 0) return;
-    const queued = await this.db
-      .withTables<{ jobs: { kind: string; id: string } }>()
-      .selectFrom('jobs')
-      .select('id')
-      .where('kind', '=', REPORT_JOBS.retention)
-      .executeTakeFirst();
-    if (!queued) await this.options.jobs.enqueue(REPORT_JOBS.retention, {}, { runAt: this.now() + DAY_MS });
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -429,15 +415,15 @@ export class ReportService {
     await deleteReport(this.db, reportId);
   }
 
-  /** Removes reports past the retention period, then queues the next sweep. */
+  /**
+   * Removes reports past the retention period. Run each time a report is ready, so an installation
+   * that makes reports keeps the last N days of them, with no standing job.
+   */
   private async applyRetention(): Promise<void> {
+    if (this.options.retentionDays <= 0) return;
     const before = this.now() - this.options.retentionDays * DAY_MS;
-    for (;;) {
-      const old = await reportsCreatedBefore(this.db, before, RETENTION_BATCH);
-      for (const report of old) await this.removeNow(report.id);
-      if (old.length < RETENTION_BATCH) break;
-    }
-    await this.options.jobs.enqueue(REPORT_JOBS.retention, {}, { runAt: this.now() + DAY_MS });
+    const old = await reportsCreatedBefore(this.db, before, RETENTION_BATCH);
+    for (const report of old) await this.removeNow(report.id);
   }
 
   private generationKind(): DocumentKind<{ reportId: string }> {
@@ -478,6 +464,7 @@ export class ReportService {
         const updated = { ...row, ...ready };
         await this.pushRow(updated);
         await this.sendNotices(updated, file);
+        await this.applyRetention();
       },
       onError: async ({ reportId }, message) => {
         const row = await load(reportId);
