@@ -3,7 +3,7 @@ import { hourBump } from './daily-cycle';
 import { PlantModel, type ChannelSpec, type PlantModelOptions } from './plant-model';
 
 /**
- * A smart shelf counting six products (c1..c6), each on 1 to 3 facings of the 243 mm deep shelf, so
+ * A smart shelf counting six products (c1..c6), each on 2 to 5 facings of the 243 mm deep shelf, so
  * `floor(243 x slots / depth)` units fill its space. Customers come at a rate that follows the
  * store's day (lunch and after-work peaks, nothing while closed) and take a product at its own
  * rate; staff restock every product to full on two rounds a day, and now and then a round misses a
@@ -42,11 +42,11 @@ const PRODUCTS: readonly [Product, ...Product[]] = [
 const PRODUCTS_PER_SHELF = 6;
 const OPEN_HOUR = 7;
 const CLOSE_HOUR = 22;
-const RESTOCK_HOURS = [8, 15] as const;
+const RESTOCK_HOURS = [7, 11, 15, 19] as const;
 /** A restock round misses a product this often (nothing left in the back room). */
-const MISSED_RESTOCK_CHANCE = 0.08;
-/** Largest shelf space of one product: three facings of the shallowest product. */
-export const MAX_PRODUCT_CAPACITY = 29;
+const MISSED_RESTOCK_CHANCE = 0.05;
+/** Largest shelf space of one product: five facings of the shallowest product. */
+export const MAX_PRODUCT_CAPACITY = 48;
 
 interface Slot {
   readonly product: Product;
@@ -73,7 +73,7 @@ export class RetailShelf extends PlantModel {
     const specs: ChannelSpec[] = [];
     for (let index = 0; index < PRODUCTS_PER_SHELF; index += 1) {
       const [product = PRODUCTS[0]] = pool.splice(this.random.integer(0, pool.length - 1), 1);
-      const slotCount = this.random.integer(1, 3);
+      const slotCount = this.random.integer(2, 5);
       const capacity = Math.floor(shelfCapacity({ slotCount, depth: product.depth }));
       this.slots.push({
         product,

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ArcSegment, YAxis } from '@fieldlink/api/scenes';
 import { flowGridLayout, widgetWithDefaults, type WidgetType } from '@fieldlink/domain/widgets';
+import { MAX_PRODUCT_CAPACITY } from '@fieldlink/simulation/retail-shelf';
 import type { Database } from '../db/schema';
 import { insertScene, insertWidget, type WidgetProps } from '../features/scenes/repository';
 import { newId } from '../security/secrets';
@@ -130,7 +131,10 @@ const DEMO_SCENES: Record<string, DemoScene[]> = {
       widgets: [
         title('Main Street Store: shelf A1'),
         ...['c1', 'c2', 'c3', 'c4'].map((code, index) =>
-          single('verticalBar', `Product ${index + 1}`, 'CRS-SHELF01', code, [3, 6], { max: 30, units: 'items' }),
+          single('verticalBar', `Product ${index + 1}`, 'CRS-SHELF01', code, [3, 6], {
+            max: MAX_PRODUCT_CAPACITY,
+            units: 'items',
+          }),
         ),
         {
           type: 'chart',

@@ -37,8 +37,8 @@ const SceneDashPage = lazyPage(() => import('../features/scenes/components/scene
 const placeholders = () => import('../features/placeholders/components/coming-soon-pages');
 const ComingSoonPage = lazyPage(placeholders, 'ComingSoonPage');
 const BrewSummaryPage = lazyPage(placeholders, 'BrewSummaryPage');
-const InventoryPage = lazyPage(placeholders, 'InventoryPage');
-const BpNoDataPage = lazyPage(placeholders, 'BpNoDataPage');
+const InventoryPage = lazyPage(() => import('../features/inventory/components/inventory-page'), 'InventoryPage');
+const BpNoDataPage = lazyPage(() => import('../features/inventory/components/bp-no-data-page'), 'BpNoDataPage');
 const AlertsPage = lazyPage(() => import('../features/alarms/components/alerts-page'), 'AlertsPage');
 const AlarmsPage = lazyPage(() => import('../features/alarms/components/alarms-page'), 'AlarmsPage');
 const DeviceTablePage = lazyPage(() => import('./device-table-route'), 'DeviceTableRoute');

@@ -102,18 +102,22 @@ export function watchDevices(thingNames: readonly string[], onError?: (error: Er
 }
 
 async function onSocketOpen(connectionCount: number): Promise<void> {
-  if (!client || !canSubscribe || watchers.size === 0) return;
+  if (!client) return;
   const thingNames = [...watchers.keys()];
+  const subscribes = canSubscribe && thingNames.length > 0;
   if (connectionCount === 1) {
     // Pages mounted before the first socket opened: subscribe now, no loading screen needed.
-    await client.request({ type: 'server/subscribeDevices', thingNames }).catch(() => {});
+    if (subscribes) await client.request({ type: 'server/subscribeDevices', thingNames }).catch(() => {});
     return;
   }
   if (!needsResubscribeAfterReconnect(location.pathname)) return;
+  // Inventory pages watch no device: their data is read again instead (specification §4).
+  const reloadsInventory = location.pathname.includes('inv/');
+  if (!subscribes && !reloadsInventory) return;
   setActivity('UPDATING_DEVICE_SUBSCRIPTIONS');
-  const closeOverlay = openOverlay('Updating device subscriptions…');
+  const closeOverlay = openOverlay(subscribes ? 'Updating device subscriptions…' : 'Reloading inventory…');
   try {
-    await client.request({ type: 'server/subscribeDevices', thingNames }).catch(() => {});
+    if (subscribes) await client.request({ type: 'server/subscribeDevices', thingNames }).catch(() => {});
     // Values sent while the socket was down are read back over REST.
     await queryClient.invalidateQueries({ queryKey: [LIVE_QUERY_ROOT] });
   } finally {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { DashboardIcon, DeviceIcon, ReportsIcon, SparkIcon, WarningIcon } from '../../../components/ui/icons';
+import { DashboardIcon, DeviceIcon, ReportsIcon, SparkIcon } from '../../../components/ui/icons';
 import { PanelMessage } from '../../../components/ui/panel-message';
 
 function ComingSoon({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
@@ -42,16 +42,4 @@ export const BrewSummaryPage = () => (
   <ComingSoon icon={<DashboardIcon size={26} />} title="Brew summary">
     Every fermentation tank of the group at a glance: state, gravity, temperature and pressure.
   </ComingSoon>
-);
-
-export const InventoryPage = () => (
-  <ComingSoon icon={<DashboardIcon size={26} />} title="Inventory">
-    Store status, stock levels, lost sales and picklists for your retail shelves.
-  </ComingSoon>
-);
-
-export const BpNoDataPage = () => (
-  <PanelMessage icon={<WarningIcon size={26} />} title="No inventory data">
-    The inventory data for this group could not be loaded. Try again in a few minutes.
-  </PanelMessage>
 );
