@@ -56,6 +56,9 @@ import { reportPublicRoutes, reportRoutes } from './features/reports/routes';
 import { FileStore } from './documents/file-store';
 import { FileLinks } from './documents/file-links';
 import { fileRoutes } from './documents/file-routes';
+import { BREW_REPORT_JOB, BrewService } from './features/brew/service';
+import { BrewReportWriter } from './features/brew/report';
+import { brewReportFileRoute, brewRoutes } from './features/brew/routes';
 import { installationSecret } from './security/installation';
 
 /** The services behind the routes, reachable from tests and from main. */
@@ -84,6 +87,8 @@ export interface Fieldlink {
   fileLinks: FileLinks;
   /** Reports and report schedules. */
   reports: ReportService;
+  /** Brewing: tanks, batches, reports. */
+  brew: BrewService;
 }
 
 declare module 'fastify' {
@@ -239,6 +244,20 @@ export async function buildApp({
     retentionDays: config.reportRetentionDays,
     notifyUsers: (action, audience) => hub.notifyUsers(action, audience),
     now,
+  const brewReports = new BrewReportWriter(db, config.productName);
+  jobs.register(BREW_REPORT_JOB, async (payload) => brewReports.run((payload as { reportId: string }).reportId), {
+    maxAttempts: 3,
+  });
+  let reportLinkKey: Promise<string> | null = null;
+  const brew = new BrewService({
+    db,
+    events,
+    enqueueReport: async (reportId, trx) => {
+      await jobs.enqueue(BREW_REPORT_JOB, { reportId }, {}, trx);
+    },
+    // One key per installation, derived from its signing secret so no second secret is stored.
+    linkKey: () =>
+      (reportLinkKey ??= installationSecret(db, 'jwt_secret').then((secret) => `brew-report-links:${secret}`)),
   });
   const fieldlink: Fieldlink = {
     events,
@@ -259,6 +278,7 @@ export async function buildApp({
     files,
     fileLinks,
     reports,
+    brew,
   };
   app.decorate('fieldlink', fieldlink);
   const metrics = createFieldlinkMetrics({
@@ -328,6 +348,8 @@ export async function buildApp({
       await api.register(reportRoutes, { reports });
       await api.register(reportPublicRoutes, { reports, files });
       await api.register(fileRoutes, { files, links: fileLinks });
+      await api.register(brewRoutes, { brew });
+      await api.register(brewReportFileRoute, { brew });
       api.get('/health', { schema: { hide: true } }, async () => ({ ok: true }));
     },
     { prefix: '/api/v1' },

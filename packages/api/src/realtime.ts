@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { DeviceAction } from '@fieldlink/domain/device-actions';
 import { AlarmRecord } from './alarms';
+import { Tank } from './brew';
 import { DeviceHealth, ConfigFrame } from './device-frames';
 import { ChannelCode } from './fields';
 import { THING_NAME_PATTERN } from './mqtt-topics';
@@ -157,6 +158,16 @@ export const ReportProgressAction = Type.Object({
   percent: Type.Union([Type.Number(), Type.Null()]),
   error: Type.Union([Type.String(), Type.Null()]),
 });
+/**
+ * A brewing tank changed (a batch started, ended or was edited, the tank changed state, its gravity
+ * estimate froze): the whole tank as `GET /brew/overview` shows it, to the sockets watching its device.
+ */
+export const BrewTankAction = Type.Object({
+  type: Type.Literal('server/brewTank'),
+  thingName: ThingName,
+  groupId: Type.String(),
+  tank: Tank,
+});
 /** Sent once the socket is authenticated, and when the server closes it on purpose. */
 export const ErrorAction = Type.Object({ type: Type.Literal('server/error'), message: Type.String() });
 
@@ -173,6 +184,7 @@ export const ServerAction = Type.Union([
   ErrorAction,
   OtaProgressAction,
   ReportProgressAction,
+  BrewTankAction,
 ]);
 export type ServerAction = Static<typeof ServerAction>;
 export type ServerActionOf<T extends ServerAction['type']> = Extract<ServerAction, { type: T }>;

@@ -14,6 +14,7 @@ import * as ota from './migrations/2026-12-01T0200-ota';
 import * as spray from './migrations/2026-12-02T0300-spray';
 import * as inventory from './migrations/2026-12-02T0400-inventory';
 import * as reports from './migrations/2026-12-02T0500-reports';
+import * as brew from './migrations/2026-12-02T0600-brew';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-12-02T0300-spray': spray,
   '2026-12-02T0400-inventory': inventory,
   '2026-12-02T0500-reports': reports,
+  '2026-12-02T0600-brew': brew,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

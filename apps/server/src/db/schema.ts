@@ -390,6 +390,76 @@ export interface ReportSchedulesTable {
   job_id: string | null;
 }
 
+/** A brewing tank's settings (features/brew); a device without a row has the defaults. */
+export interface BrewTanksTable {
+  device_id: string;
+  capacity: number | null;
+  co2_total_gain: number;
+  /** JSON {scale, offset} or null. */
+  tank_level: string | null;
+  updated_by: string | null;
+  updated_at: number;
+}
+
+export interface BrewBatchesTable {
+  id: string;
+  device_id: string;
+  state: string;
+  start_at: number;
+  end_at: number | null;
+  props: string;
+  transitions: string;
+  is_demo: number;
+  channels_map: string;
+  co2_total_gain: number;
+  tank_level: string | null;
+  tank_level_at_ferm_start: number | null;
+  co2_total_at_start: number | null;
+  pressurized_at: number | null;
+  frozen_gravity: string | null;
+  created_by: string | null;
+  created_at: number;
+}
+
+export interface BrewGravitiesTable {
+  id: string;
+  batch_id: string;
+  value: number;
+  t: number;
+  created_by: string | null;
+}
+
+export interface BrewSensoriesTable {
+  id: string;
+  batch_id: string;
+  ratings: string;
+  notes: string;
+  t: number;
+  created_by: string | null;
+}
+
+export interface BrewAnnotationsTable {
+  id: string;
+  batch_id: string;
+  kind: string;
+  text: string;
+  t: number;
+  color: string;
+  channel_code: string | null;
+  sensory_id: string | null;
+}
+
+export interface BrewReportsTable {
+  id: string;
+  batch_id: string;
+  state: string;
+  error: string | null;
+  file: string | null;
+  created_by: string | null;
+  created_at: number;
+  generated_at: number | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   groups: GroupsTable;
@@ -420,4 +490,10 @@ export interface Database {
   stored_file_chunks: StoredFileChunksTable;
   reports: ReportsTable;
   report_schedules: ReportSchedulesTable;
+  brew_tanks: BrewTanksTable;
+  brew_batches: BrewBatchesTable;
+  brew_gravities: BrewGravitiesTable;
+  brew_sensories: BrewSensoriesTable;
+  brew_annotations: BrewAnnotationsTable;
+  brew_reports: BrewReportsTable;
 }

@@ -16,6 +16,7 @@ import { retailProductId } from '@fieldlink/domain/retail';
 import type { Database } from '../db/schema';
 import { hashSecret, newId } from '../security/secrets';
 import { AUTHORIZATION_MATRIX, type AccountIds, type MatrixRequest, type RouteUse } from './authorization-matrix';
+import { MISSING_BREW_IDS, addBrewIds } from './brew-matrix';
 import { DIALECTS, baseUrl, startTestApp, type TestApp } from './test-app';
 import { TestSocket } from './test-socket';
 
@@ -55,6 +56,7 @@ const MISSING: AccountIds = {
   spareReportId: 'missing-report-02',
   scheduleId: 'missing-schedule1',
   spareScheduleId: 'missing-schedule2',
+  brew: MISSING_BREW_IDS,
 };
 
 /** `METHOD /path` of every route, read from Fastify's own route tree (HEAD is implied by GET). */
@@ -275,6 +277,7 @@ describe.each(DIALECTS)('authorisation matrix on %s', { timeout: MATRIX_TIMEOUT_
       spareReportId: `matrix-spare-report-${key}`,
       scheduleId: `matrix-schedule-${key}`,
       spareScheduleId: `matrix-spare-schedule-${key}`,
+      brew: await addBrewIds(db(), { groupId: group!.id, deviceId: device.id }, key),
     };
     await db()
       .insertInto('alarms')

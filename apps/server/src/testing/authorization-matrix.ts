@@ -1,6 +1,7 @@
 import { scenePath, widgetPath } from '@fieldlink/domain/group-path';
 import type { DeviceAction } from '@fieldlink/domain/device-actions';
 import type { Capability } from '@fieldlink/domain/permissions';
+import { BREW_AUTHORIZATION, type BrewIds } from './brew-matrix';
 
 /**
  * What every route of the server needs, for the authorisation matrix (SECURITY.md 1 and 2;
@@ -49,6 +50,8 @@ export interface AccountIds {
   /** A report schedule on `deviceId`, and a spare one (deleted by the positive check). */
   scheduleId: string;
   spareScheduleId: string;
+  /** Batches and their items on `deviceId` (testing/brew-matrix.ts). */
+  brew: BrewIds;
 }
 
 export interface MatrixRequest {
@@ -746,6 +749,9 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
     own: () => ({ method: 'GET', url: '/api/v1/alerts' }),
     foreign: () => [],
   }),
+
+  // Brewing (features/brew).
+  ...BREW_AUTHORIZATION,
 };
 
 /** An inventory query naming `groupOf`'s group and `accountOf`'s account. */

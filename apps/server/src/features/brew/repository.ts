@@ -1,0 +1,222 @@
+import type { Kysely, Transaction } from 'kysely';
+import type {
+  BrewAnnotationsTable,
+  BrewBatchesTable,
+  BrewGravitiesTable,
+  BrewReportsTable,
+  BrewSensoriesTable,
+  BrewTanksTable,
+  Database,
+} from '../../db/schema';
+import { selectDevices } from '../devices/repository';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** The devices of a group (its tanks), by name. */
+export function tankDevicesOf(db: Db, groupId: string) {
+  return selectDevices(db)
+    .where('devices.group_id', '=', groupId)
+    .orderBy('devices.name')
+    .orderBy('devices.id')
+    .execute();
+}
+
+export function tankRowsOf(db: Db, deviceIds: readonly string[]) {
+  return deviceIds.length === 0
+    ? Promise.resolve([])
+    : db.selectFrom('brew_tanks').selectAll().where('device_id', 'in', deviceIds).execute();
+}
+
+export function upsertTankRow(db: Db, row: BrewTanksTable) {
+  const { device_id: _id, ...update } = row;
+  return db
+    .insertInto('brew_tanks')
+    .values(row)
+    .onConflict((oc) => oc.column('device_id').doUpdateSet(update))
+    .execute();
+}
+
+/** Batches still running (not ended) on the devices. */
+export function runningBatchesOf(db: Db, deviceIds: readonly string[]) {
+  return deviceIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('brew_batches')
+        .selectAll()
+        .where('device_id', 'in', deviceIds)
+        .where('end_at', 'is', null)
+        .execute();
+}
+
+/** Every batch of the devices, newest first. */
+export function batchesOf(db: Db, deviceIds: readonly string[], isDemo: boolean) {
+  return deviceIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('brew_batches')
+        .selectAll()
+        .where('device_id', 'in', deviceIds)
+        .where('is_demo', '=', isDemo ? 1 : 0)
+        .orderBy('start_at', 'desc')
+        .orderBy('id')
+        .execute();
+}
+
+export function findBatch(db: Db, id: string) {
+  return db.selectFrom('brew_batches').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function insertBatch(db: Db, row: BrewBatchesTable) {
+  return db.insertInto('brew_batches').values(row).execute();
+}
+
+export function updateBatch(db: Db, id: string, update: Partial<Omit<BrewBatchesTable, 'id'>>) {
+  return db.updateTable('brew_batches').set(update).where('id', '=', id).execute();
+}
+
+/** The batch and everything that belongs to it. */
+export async function deleteBatch(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('brew_gravities').where('batch_id', '=', id).execute();
+  await db.deleteFrom('brew_sensories').where('batch_id', '=', id).execute();
+  await db.deleteFrom('brew_annotations').where('batch_id', '=', id).execute();
+  await db.deleteFrom('brew_reports').where('batch_id', '=', id).execute();
+  await db.deleteFrom('brew_batches').where('id', '=', id).execute();
+}
+
+/** Gravity readings, tasting notes, annotations and reports of some batches. */
+export async function batchItemsOf(db: Db, batchIds: readonly string[]) {
+  if (batchIds.length === 0) return { gravities: [], sensories: [], annotations: [], reports: [] };
+  const [gravities, sensories, annotations, reports] = await Promise.all([
+    db.selectFrom('brew_gravities').selectAll().where('batch_id', 'in', batchIds).orderBy('t').orderBy('id').execute(),
+    db.selectFrom('brew_sensories').selectAll().where('batch_id', 'in', batchIds).orderBy('t').orderBy('id').execute(),
+    db
+      .selectFrom('brew_annotations')
+      .selectAll()
+      .where('batch_id', 'in', batchIds)
+      .orderBy('t')
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('brew_reports')
+      .select(['id', 'batch_id', 'state', 'error', 'created_by', 'created_at', 'generated_at'])
+      .where('batch_id', 'in', batchIds)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute(),
+  ]);
+  return { gravities, sensories, annotations, reports };
+}
+
+export type BatchItems = Awaited<ReturnType<typeof batchItemsOf>>;
+
+export function upsertGravity(db: Db, row: BrewGravitiesTable) {
+  const { id: _id, batch_id: _batch, ...update } = row;
+  return db
+    .insertInto('brew_gravities')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doUpdateSet(update))
+    .execute();
+}
+
+export function upsertSensory(db: Db, row: BrewSensoriesTable) {
+  const { id: _id, batch_id: _batch, ...update } = row;
+  return db
+    .insertInto('brew_sensories')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doUpdateSet(update))
+    .execute();
+}
+
+export function upsertAnnotation(db: Db, row: BrewAnnotationsTable) {
+  const { id: _id, batch_id: _batch, ...update } = row;
+  return db
+    .insertInto('brew_annotations')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doUpdateSet(update))
+    .execute();
+}
+
+/** The id of an item of the batch in one of its item tables, or undefined. */
+export function findBatchItem(
+  db: Db,
+  table: 'brew_gravities' | 'brew_sensories' | 'brew_annotations',
+  batchId: string,
+  id: string,
+) {
+  return db.selectFrom(table).select('id').where('id', '=', id).where('batch_id', '=', batchId).executeTakeFirst();
+}
+
+export function findAnnotation(db: Db, batchId: string, id: string) {
+  return db
+    .selectFrom('brew_annotations')
+    .selectAll()
+    .where('id', '=', id)
+    .where('batch_id', '=', batchId)
+    .executeTakeFirst();
+}
+
+export function deleteBatchItem(
+  db: Db,
+  table: 'brew_gravities' | 'brew_sensories' | 'brew_annotations',
+  batchId: string,
+  id: string,
+) {
+  return db.deleteFrom(table).where('id', '=', id).where('batch_id', '=', batchId).executeTakeFirst();
+}
+
+export function deleteSensoryAnnotation(db: Db, sensoryId: string) {
+  return db.deleteFrom('brew_annotations').where('sensory_id', '=', sensoryId).execute();
+}
+
+export function findSensoryAnnotation(db: Db, sensoryId: string) {
+  return db.selectFrom('brew_annotations').selectAll().where('sensory_id', '=', sensoryId).executeTakeFirst();
+}
+
+export function insertReport(db: Db, row: BrewReportsTable) {
+  return db.insertInto('brew_reports').values(row).execute();
+}
+
+/** A report without its file. */
+export function findReport(db: Db, id: string) {
+  return db
+    .selectFrom('brew_reports')
+    .select(['id', 'batch_id', 'state', 'error', 'created_by', 'created_at', 'generated_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export function reportFile(db: Db, id: string) {
+  return db.selectFrom('brew_reports').select(['file', 'batch_id']).where('id', '=', id).executeTakeFirst();
+}
+
+export function updateReport(db: Db, id: string, update: Partial<Omit<BrewReportsTable, 'id' | 'batch_id'>>) {
+  return db.updateTable('brew_reports').set(update).where('id', '=', id).execute();
+}
+
+/** Reports of the batch waiting for the brewer (state AWAITING_USER). */
+export function waitingReportsOf(db: Db, batchId: string) {
+  return db
+    .selectFrom('brew_reports')
+    .select('id')
+    .where('batch_id', '=', batchId)
+    .where('state', '=', 'AWAITING_USER')
+    .execute();
+}
+
+/** The last stored value of some channels of a device at or before `t`. */
+export async function valuesAt(db: Db, deviceId: string, codes: readonly string[], t: number) {
+  const values: Record<string, number> = {};
+  for (const code of codes) {
+    const row = await db
+      .selectFrom('logs')
+      .select('value')
+      .where('device_id', '=', deviceId)
+      .where('code', '=', code)
+      .where('t', '<=', t)
+      .orderBy('t', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (row) values[code] = row.value;
+  }
+  return values;
+}

@@ -1,0 +1,661 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type {
+  Batch,
+  BatchIdBody,
+  BatchItemBody,
+  BrewBatchesAnswer,
+  BrewBatchesQuery,
+  BrewMeta,
+  BrewReport,
+  PutAnnotationBody,
+  PutBatchBody,
+  PutGravityBody,
+  PutSensoryBody,
+  StartBatchBody,
+  Tank,
+  TankCalibrationBody,
+} from '@fieldlink/api/brew';
+import { BREW_PATHS } from '@fieldlink/api/brew';
+import {
+  ANNOTATION_COLOR,
+  DEFAULT_PRESSURIZED_THRESHOLD,
+  SENSORY_ANNOTATION_COLOR,
+  defaultChannelsMap,
+  deriveTankState,
+  estimateGravity,
+  isTankVatMarked,
+  recordTransition,
+  tankLevel,
+  tankNumbers,
+  tastingScore,
+  type ChannelsMap,
+  type GravityParameters,
+  type TankLevelCalibration,
+  type TankState,
+} from '@fieldlink/domain/brew';
+import { isTooFarInFuture } from '@fieldlink/domain/timestamps';
+import type { BrewBatchesTable, Database } from '../../db/schema';
+import type { DeviceEvents } from '../../events';
+import { HttpError, forbidden, notFound } from '../../http-errors';
+import { newId } from '../../security/secrets';
+import { inScope, requireCapability } from '../session/access';
+import type { UserContext } from '../session/user-context';
+import { findGroup, latestValuesOf, type DeviceWithPath } from '../devices/repository';
+import { batchProps, batchTankLevel, batchTransitions, toBatch, toReport } from './mapper';
+import {
+  batchItemsOf,
+  batchesOf,
+  deleteBatch,
+  deleteBatchItem,
+  deleteSensoryAnnotation,
+  findAnnotation,
+  findBatch,
+  findBatchItem,
+  findReport,
+  findSensoryAnnotation,
+  insertBatch,
+  insertReport,
+  reportFile,
+  runningBatchesOf,
+  tankDevicesOf,
+  tankRowsOf,
+  updateBatch,
+  updateReport,
+  upsertAnnotation,
+  upsertGravity,
+  upsertSensory,
+  upsertTankRow,
+  waitingReportsOf,
+} from './repository';
+import { selectDevices } from '../devices/repository';
+
+export const GROUP_NOT_FOUND = 'Group not found.';
+export const BATCH_NOT_FOUND = 'Batch not found.';
+export const TANK_NOT_FOUND = 'Tank not found.';
+export const REPORT_NOT_FOUND = 'Report not found.';
+/** The job that writes a batch report. */
+export const BREW_REPORT_JOB = 'brewReport';
+/** How long a report link works. */
+const REPORT_LINK_MS = 5 * 60_000;
+
+const DEFAULT_CO2_TOTAL_GAIN = 1;
+
+/** What the brewing service needs from the app. */
+export interface BrewDependencies {
+  db: Kysely<Database>;
+  events: DeviceEvents;
+  /** Queues the generation of a report (the jobs table), inside the caller's transaction when given. */
+  enqueueReport: (reportId: string, trx?: Transaction<Database>) => Promise<void>;
+  /** Key of the report links' signatures. */
+  linkKey: () => Promise<string>;
+}
+
+/** One device of a group as a tank, with what is known about it. */
+interface TankSource {
+  device: DeviceWithPath;
+  tankNumber: number;
+}
+
+/**
+ * Brewing calls (application §7). Reading needs VIEW_DASH and the group or batch in the caller's
+ * scope; batch info, gravity readings, tasting notes, annotations and tank calibration need
+ * EDIT_BREW_INFO; ending END_BREW; deleting BREW_DELETE; the CO2 total gain BREW_CALIB_CO2_TOTAL_GAIN.
+ * The permission is checked first, then the scope: another account's ids answer exactly like ids
+ * that do not exist.
+ */
+export class BrewService {
+  constructor(private readonly deps: BrewDependencies) {}
+
+  private get db() {
+    return this.deps.db;
+  }
+
+  // ---- Reading -----------------------------------------------------------------------------------
+
+  /** `GET /brew/overview ?groupId`: every tank of the group. */
+  async overview(user: UserContext, groupId: string): Promise<BrewMeta> {
+    requireCapability(user, 'viewDashboard');
+    const group = await this.visibleGroup(user, groupId);
+    const sources = await this.tankSources(group.id);
+    return {
+      groupId: group.id,
+      groupName: group.name,
+      tanks: await this.tanks(sources),
+      pressurizedThreshold: DEFAULT_PRESSURIZED_THRESHOLD,
+      selectedBrewTankNumber: null,
+    };
+  }
+
+  /** `GET /brew/batches ?groupId, accountId, isDemoMode`: the group's batches, newest first. */
+  async batches(user: UserContext, query: BrewBatchesQuery): Promise<BrewBatchesAnswer> {
+    requireCapability(user, 'viewDashboard');
+    const group = await this.visibleGroup(user, query.groupId);
+    if (query.accountId !== undefined && query.accountId !== group.account_id) throw notFound(GROUP_NOT_FOUND);
+    const sources = await this.tankSources(group.id);
+    const byDevice = new Map(sources.map((source) => [source.device.id, source]));
+    const rows = await batchesOf(this.db, [...byDevice.keys()], query.isDemoMode === true);
+    const items = await batchItemsOf(
+      this.db,
+      rows.map((row) => row.id),
+    );
+    return {
+      batches: rows.map((row) => {
+        const source = byDevice.get(row.device_id)!;
+        const gravities = items.gravities.filter((item) => item.batch_id === row.id);
+        const latestReport = items.reports.find((report) => report.batch_id === row.id);
+        return {
+          id: row.id,
+          deviceId: row.device_id,
+          tankNumber: source.tankNumber,
+          tankName: source.device.name,
+          state: row.state as TankState,
+          date: { start: row.start_at, end: row.end_at },
+          props: batchProps(row),
+          lastGravity: gravities.at(-1)?.value ?? null,
+          sensoryCount: items.sensories.filter((item) => item.batch_id === row.id).length,
+          isDemo: row.is_demo === 1,
+          latestReport: latestReport ? toReport(latestReport) : null,
+        };
+      }),
+    };
+  }
+
+  /** `GET /brew/batch ?batchId`. */
+  async batch(user: UserContext, batchId: string): Promise<Batch> {
+    requireCapability(user, 'viewDashboard');
+    const { row } = await this.visibleBatch(user, batchId);
+    return this.batchAnswer(row);
+  }
+
+  // ---- Batch life cycle --------------------------------------------------------------------------
+
+  /** `POST /brew/batch {groupId, tankNumber, props}`: starts a batch on a tank without one. */
+  async start(user: UserContext, body: StartBatchBody): Promise<Batch> {
+    requireCapability(user, 'editBrewInfo');
+    const group = await this.visibleGroup(user, body.groupId);
+    const source = (await this.tankSources(group.id)).find((tank) => tank.tankNumber === body.tankNumber);
+    if (!source) throw notFound(TANK_NOT_FOUND);
+    const { device } = source;
+    const [running] = await runningBatchesOf(this.db, [device.id]);
+    if (running) throw new HttpError(409, `Tank ${body.tankNumber} already has a batch running. End it first.`);
+    const [tankRow] = await tankRowsOf(this.db, [device.id]);
+    const channelsMap = defaultChannelsMap(device.custom);
+    const latest = await this.latestOf([device.id]);
+    const reading = (role: keyof ChannelsMap) => latest.get(device.id)?.get(channelsMap[role]) ?? null;
+    const calibration = tankRow?.tank_level ? (JSON.parse(tankRow.tank_level) as TankLevelCalibration) : null;
+    const level = calibration ? tankLevel(reading('upperPressure'), reading('lowerPressure'), calibration) : null;
+    const now = Date.now();
+    const row: BrewBatchesTable = {
+      id: newId(),
+      device_id: device.id,
+      state: 'FILLING',
+      start_at: now,
+      end_at: null,
+      props: JSON.stringify(body.props),
+      transitions: JSON.stringify(recordTransition([], 'FILLING', now)),
+      is_demo: 0,
+      channels_map: JSON.stringify(channelsMap),
+      co2_total_gain: tankRow?.co2_total_gain ?? DEFAULT_CO2_TOTAL_GAIN,
+      tank_level: tankRow?.tank_level ?? null,
+      tank_level_at_ferm_start: level,
+      co2_total_at_start: reading('co2Total'),
+      pressurized_at: null,
+      frozen_gravity: null,
+      created_by: user.email,
+      created_at: now,
+    };
+    await insertBatch(this.db, row);
+    return this.changed(row.id);
+  }
+
+  /** `PUT /brew/batch {batchId, props}`: batch info. A report waiting for an original gravity is made again. */
+  async update(user: UserContext, { batchId, props }: PutBatchBody): Promise<Batch> {
+    requireCapability(user, 'editBrewInfo');
+    const { row } = await this.visibleBatch(user, batchId);
+    const merged = { ...batchProps(row), ...props };
+    await this.db.transaction().execute(async (trx) => {
+      await updateBatch(trx, row.id, { props: JSON.stringify(merged) });
+      if (merged.originalGravity === null) return;
+      for (const report of await waitingReportsOf(trx, row.id)) {
+        await updateReport(trx, report.id, { state: 'GENERATING', error: null });
+        await this.deps.enqueueReport(report.id, trx);
+      }
+    });
+    return this.changed(row.id);
+  }
+
+  /** `DELETE /brew/batch {batchId}`: the batch and all that belongs to it. */
+  async remove(user: UserContext, { batchId }: BatchIdBody): Promise<{ id: string }> {
+    requireCapability(user, 'deleteBrew');
+    const { row } = await this.visibleBatch(user, batchId);
+    await this.db.transaction().execute((trx) => deleteBatch(trx, row.id));
+    await this.announce(row.device_id);
+    return { id: row.id };
+  }
+
+  /** `POST /brew/batch/end {batchId}`: ends the batch (MANUALLY_ENDED) and starts its report. */
+  async end(user: UserContext, { batchId }: BatchIdBody): Promise<Batch> {
+    requireCapability(user, 'endBrew');
+    const { row } = await this.visibleBatch(user, batchId);
+    if (row.end_at !== null) throw new HttpError(409, 'The batch has already ended.');
+    const now = Date.now();
+    const reportId = newId();
+    await this.db.transaction().execute(async (trx) => {
+      await updateBatch(trx, row.id, {
+        end_at: now,
+        state: 'MANUALLY_ENDED',
+        transitions: JSON.stringify(recordTransition(batchTransitions(row), 'MANUALLY_ENDED', now)),
+      });
+      await insertReport(trx, this.newReport(reportId, row.id, user, now));
+      await this.deps.enqueueReport(reportId, trx);
+    });
+    return this.changed(row.id);
+  }
+
+  /** `DELETE /brew/batch/end {batchId}`: takes back an end; the tank must not have started another batch. */
+  async resume(user: UserContext, { batchId }: BatchIdBody): Promise<Batch> {
+    requireCapability(user, 'endBrew');
+    const { row } = await this.visibleBatch(user, batchId);
+    if (row.end_at === null) throw new HttpError(409, 'The batch has not ended.');
+    const [running] = await runningBatchesOf(this.db, [row.device_id]);
+    if (running) throw new HttpError(409, 'The tank has another batch running.');
+    const transitions = batchTransitions(row);
+    const before = [...transitions].reverse().find((transition) => transition.state !== 'MANUALLY_ENDED');
+    const state = before?.state ?? 'FERMENTING';
+    await updateBatch(this.db, row.id, {
+      end_at: null,
+      state,
+      transitions: JSON.stringify(recordTransition(transitions, state, Date.now())),
+    });
+    return this.changed(row.id);
+  }
+
+  // ---- Gravity readings, tasting notes, annotations ---------------------------------------------
+
+  /** `PUT /brew/batch/gravity`: a hydrometer or refractometer reading. */
+  async putGravity(user: UserContext, body: PutGravityBody): Promise<Batch> {
+    requireCapability(user, 'editBrewInfo');
+    const { row } = await this.visibleBatch(user, body.batchId);
+    if (body.id !== undefined && !(await findBatchItem(this.db, 'brew_gravities', row.id, body.id))) {
+      throw notFound('Gravity reading not found.');
+    }
+    await upsertGravity(this.db, {
+      id: body.id ?? newId(),
+      batch_id: row.id,
+      value: body.value,
+      t: this.timestamp(body.timestamp),
+      created_by: user.email,
+    });
+    return this.changed(row.id);
+  }
+
+  /** `PUT /brew/batch/sensory`: a tasting note, marked on the chart by a blue annotation. */
+  async putSensory(user: UserContext, body: PutSensoryBody): Promise<Batch> {
+    requireCapability(user, 'editBrewInfo');
+    const { row } = await this.visibleBatch(user, body.batchId);
+    if (body.id !== undefined && !(await findBatchItem(this.db, 'brew_sensories', row.id, body.id))) {
+      throw notFound('Tasting note not found.');
+    }
+    const id = body.id ?? newId();
+    const t = this.timestamp(body.timestamp);
+    const ratings = {
+      aroma: body.aroma,
+      flavor: body.flavor,
+      mouthfeel: body.mouthfeel,
+      appearance: body.appearance,
+      overall: body.overall,
+      carbonation: body.carbonation,
+    };
+    const notes = (body.notes ?? '').trim();
+    await this.db.transaction().execute(async (trx) => {
+      await upsertSensory(trx, {
+        id,
+        batch_id: row.id,
+        ratings: JSON.stringify(ratings),
+        notes,
+        t,
+        created_by: user.email,
+      });
+      const mark = await findSensoryAnnotation(trx, id);
+      const score = tastingScore(ratings).toFixed(1);
+      await upsertAnnotation(trx, {
+        id: mark?.id ?? newId(),
+        batch_id: row.id,
+        kind: 'plotLine',
+        text: notes ? `Tasting ${score}/5: ${notes.split('\n')[0]!.slice(0, 120)}` : `Tasting ${score}/5`,
+        t,
+        color: SENSORY_ANNOTATION_COLOR,
+        channel_code: null,
+        sensory_id: id,
+      });
+    });
+    return this.changed(row.id);
+  }
+
+  /** `PUT /brew/batch/annotation`: a note on the chart (grey), across it or on one channel. */
+  async putAnnotation(user: UserContext, body: PutAnnotationBody): Promise<Batch> {
+    requireCapability(user, 'editBrewInfo');
+    const { row } = await this.visibleBatch(user, body.batchId);
+    const current = body.id === undefined ? undefined : await findAnnotation(this.db, row.id, body.id);
+    if (body.id !== undefined && !current) throw notFound('Annotation not found.');
+    if (current?.sensory_id) throw new HttpError(400, 'This annotation marks a tasting note: edit the note instead.');
+    const kind = body.kind ?? (body.code ? 'channel' : 'plotLine');
+    if (kind === 'channel' && !body.code) throw new HttpError(400, 'A channel annotation needs a channel code.');
+    await upsertAnnotation(this.db, {
+      id: current?.id ?? newId(),
+      batch_id: row.id,
+      kind,
+      text: body.text.trim(),
+      t: this.timestamp(body.timestamp),
+      color: ANNOTATION_COLOR,
+      channel_code: kind === 'channel' ? body.code! : null,
+      sensory_id: null,
+    });
+    return this.changed(row.id);
+  }
+
+  /** `DELETE /brew/batch/gravity {id, batchId}`. */
+  async deleteGravity(user: UserContext, body: BatchItemBody): Promise<Batch> {
+    return this.deleteItem(user, body, 'brew_gravities', 'Gravity reading not found.');
+  }
+
+  /** `DELETE /brew/batch/sensory {id, batchId}`: the note and its annotation. */
+  async deleteSensory(user: UserContext, body: BatchItemBody): Promise<Batch> {
+    return this.deleteItem(user, body, 'brew_sensories', 'Tasting note not found.');
+  }
+
+  /** `DELETE /brew/batch/annotation {id, batchId}`; a tasting note's mark goes with the note. */
+  async deleteAnnotation(user: UserContext, body: BatchItemBody): Promise<Batch> {
+    return this.deleteItem(user, body, 'brew_annotations', 'Annotation not found.');
+  }
+
+  private async deleteItem(
+    user: UserContext,
+    { id, batchId }: BatchItemBody,
+    table: 'brew_gravities' | 'brew_sensories' | 'brew_annotations',
+    missing: string,
+  ): Promise<Batch> {
+    requireCapability(user, 'editBrewInfo');
+    const { row } = await this.visibleBatch(user, batchId);
+    if (table === 'brew_annotations' && (await findAnnotation(this.db, row.id, id))?.sensory_id) {
+      throw new HttpError(400, 'This annotation marks a tasting note: delete the note instead.');
+    }
+    const deleted = await this.db.transaction().execute(async (trx) => {
+      const result = await deleteBatchItem(trx, table, row.id, id);
+      if (table === 'brew_sensories') await deleteSensoryAnnotation(trx, id);
+      return Number(result.numDeletedRows);
+    });
+    if (deleted === 0) throw notFound(missing);
+    return this.changed(row.id);
+  }
+
+  // ---- Reports -----------------------------------------------------------------------------------
+
+  /** `POST /brew/batch/report/generate {batchId}`: a new report of the batch, made in the background. */
+  async generateReport(user: UserContext, { batchId }: BatchIdBody): Promise<BrewReport> {
+    requireCapability(user, 'viewDashboard');
+    const { row } = await this.visibleBatch(user, batchId);
+    const id = newId();
+    const report = this.newReport(id, row.id, user, Date.now());
+    await this.db.transaction().execute(async (trx) => {
+      await insertReport(trx, report);
+      await this.deps.enqueueReport(id, trx);
+    });
+    await this.announce(row.device_id);
+    return toReport(report);
+  }
+
+  /** `GET /brew/batch/report/state ?id`. */
+  async reportState(user: UserContext, id: string): Promise<BrewReport> {
+    requireCapability(user, 'viewDashboard');
+    return toReport(await this.visibleReport(user, id));
+  }
+
+  /** `GET /brew/batch/report ?id`: `{url}`, a link to the PDF for a few minutes. */
+  async reportUrl(user: UserContext, id: string): Promise<{ url: string }> {
+    requireCapability(user, 'viewDashboard');
+    const report = await this.visibleReport(user, id);
+    if (report.state !== 'READY') throw new HttpError(409, 'The report is not ready yet.');
+    const expires = Date.now() + REPORT_LINK_MS;
+    const signature = await this.sign(report.id, expires);
+    const query = new URLSearchParams({ id: report.id, expires: String(expires), signature });
+    return { url: `/api/v1${BREW_PATHS.reportFile}?${query.toString()}` };
+  }
+
+  /** The PDF behind a link from {@link reportUrl}: the link is checked, not a session. */
+  async reportDocument(query: { id: string; expires: number; signature: string }) {
+    const expected = Buffer.from(await this.sign(query.id, query.expires));
+    const given = Buffer.from(query.signature);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected) || query.expires < Date.now()) {
+      throw forbidden('This link has expired. Download the report again.');
+    }
+    const stored = await reportFile(this.db, query.id);
+    const batch = stored ? await findBatch(this.db, stored.batch_id) : undefined;
+    if (!stored?.file || !batch) throw notFound(REPORT_NOT_FOUND);
+    const name =
+      batchProps(batch)
+        .beerName.replace(/[^A-Za-z0-9._-]+/g, '-')
+        .replace(/^-|-$/g, '') || 'batch';
+    return {
+      fileName: `${name}-${new Date(batch.start_at).toISOString().slice(0, 10)}.pdf`,
+      body: Buffer.from(stored.file, 'base64'),
+    };
+  }
+
+  // ---- Tank calibration --------------------------------------------------------------------------
+
+  /**
+   * `PUT /brew/tank/calibration {groupId, tankNumber, calibration}`: the CO2 total gain (needs
+   * BREW_CALIB_CO2_TOTAL_GAIN), the tank level's scale and offset and the capacity (EDIT_BREW_INFO).
+   * The running batch takes the new gain and level calibration too: they correct its estimate.
+   */
+  async calibrate(user: UserContext, body: TankCalibrationBody): Promise<Tank> {
+    const { calibration } = body;
+    if (calibration.co2TotalGain !== undefined) requireCapability(user, 'calibrateCo2TotalGain');
+    if (calibration.tankLevel !== undefined || calibration.capacity !== undefined) {
+      requireCapability(user, 'editBrewInfo');
+    }
+    const group = await this.visibleGroup(user, body.groupId);
+    const sources = await this.tankSources(group.id);
+    const source = sources.find((tank) => tank.tankNumber === body.tankNumber);
+    if (!source) throw notFound(TANK_NOT_FOUND);
+    const deviceId = source.device.id;
+    const [current] = await tankRowsOf(this.db, [deviceId]);
+    const gain = calibration.co2TotalGain ?? current?.co2_total_gain ?? DEFAULT_CO2_TOTAL_GAIN;
+    const level =
+      calibration.tankLevel === undefined
+        ? (current?.tank_level ?? null)
+        : calibration.tankLevel && JSON.stringify(calibration.tankLevel);
+    await this.db.transaction().execute(async (trx) => {
+      await upsertTankRow(trx, {
+        device_id: deviceId,
+        capacity: calibration.capacity === undefined ? (current?.capacity ?? null) : calibration.capacity,
+        co2_total_gain: gain,
+        tank_level: level,
+        updated_by: user.email,
+        updated_at: Date.now(),
+      });
+      const [running] = await runningBatchesOf(trx, [deviceId]);
+      if (running) await updateBatch(trx, running.id, { co2_total_gain: gain, tank_level: level });
+    });
+    const [tank] = await this.tanks([source]);
+    this.publish(group.id, source.device.thing_name, tank!);
+    return tank!;
+  }
+
+  // ---- Helpers -----------------------------------------------------------------------------------
+
+  private async visibleGroup(user: UserContext, groupId: string) {
+    const group = await findGroup(this.db, groupId);
+    if (!group || !inScope(user, group.path)) throw notFound(GROUP_NOT_FOUND);
+    return group;
+  }
+
+  /** A batch whose tank the caller may see, or 404 (the same whether it exists elsewhere or not at all). */
+  private async visibleBatch(user: UserContext, batchId: string) {
+    const row = await findBatch(this.db, batchId);
+    const device = row
+      ? await selectDevices(this.db).where('devices.id', '=', row.device_id).executeTakeFirst()
+      : undefined;
+    if (!row || !device || !inScope(user, device.path)) throw notFound(BATCH_NOT_FOUND);
+    return { row, device };
+  }
+
+  private async visibleReport(user: UserContext, id: string) {
+    const report = await findReport(this.db, id);
+    if (!report) throw notFound(REPORT_NOT_FOUND);
+    await this.visibleBatch(user, report.batch_id).catch(() => {
+      throw notFound(REPORT_NOT_FOUND);
+    });
+    return report;
+  }
+
+  private newReport(id: string, batchId: string, user: UserContext, now: number) {
+    return {
+      id,
+      batch_id: batchId,
+      state: 'GENERATING',
+      error: null,
+      file: null,
+      created_by: user.email,
+      created_at: now,
+      generated_at: null,
+    };
+  }
+
+  /** A time a person gave, or now; not more than the device tolerance (900 s) ahead. */
+  private timestamp(given: number | undefined): number {
+    const now = Date.now();
+    if (given !== undefined && isTooFarInFuture(given, now)) throw new HttpError(400, 'The time lies in the future.');
+    return given ?? now;
+  }
+
+  private async sign(id: string, expires: number): Promise<string> {
+    return createHmac('sha256', await this.deps.linkKey())
+      .update(`brew-report:${id}:${expires}`)
+      .digest('base64url');
+  }
+
+  private async batchAnswer(row: BrewBatchesTable): Promise<Batch> {
+    return toBatch(row, await batchItemsOf(this.db, [row.id]));
+  }
+
+  /** After a change: the batch as stored now, and its tank to the browsers watching it. */
+  private async changed(batchId: string): Promise<Batch> {
+    const row = (await findBatch(this.db, batchId))!;
+    await this.announce(row.device_id);
+    return this.batchAnswer(row);
+  }
+
+  /** Sends the device's tank to the sockets watching the device. */
+  async announce(deviceId: string): Promise<void> {
+    const device = await selectDevices(this.db).where('devices.id', '=', deviceId).executeTakeFirst();
+    if (!device) return;
+    const source = (await this.tankSources(device.group_id)).find((tank) => tank.device.id === deviceId);
+    if (!source) return;
+    const [tank] = await this.tanks([source]);
+    this.publish(device.group_id, device.thing_name, tank!);
+  }
+
+  private publish(groupId: string, thingName: string, tank: Tank): void {
+    this.deps.events.emit({ type: 'server/brewTank', thingName, groupId, tank });
+  }
+
+  private async tankSources(groupId: string): Promise<TankSource[]> {
+    const devices = await tankDevicesOf(this.db, groupId);
+    const numbers = tankNumbers(devices.map((device) => ({ registers: registersOf(device) })));
+    return devices.map((device, index) => ({ device, tankNumber: numbers[index]! }));
+  }
+
+  private async latestOf(deviceIds: readonly string[]): Promise<Map<string, Map<string, number>>> {
+    const latest = new Map<string, Map<string, number>>();
+    for (const row of await latestValuesOf(this.db, deviceIds)) {
+      const values = latest.get(row.device_id) ?? new Map<string, number>();
+      values.set(row.code, row.value);
+      latest.set(row.device_id, values);
+    }
+    return latest;
+  }
+
+  /** The tanks as the brew summary shows them: state, gravity estimate, running batch. */
+  private async tanks(sources: readonly TankSource[]): Promise<Tank[]> {
+    const ids = sources.map((source) => source.device.id);
+    const [rows, running, latest] = await Promise.all([
+      tankRowsOf(this.db, ids),
+      runningBatchesOf(this.db, ids),
+      this.latestOf(ids),
+    ]);
+    const items = await batchItemsOf(
+      this.db,
+      running.map((batch) => batch.id),
+    );
+    return sources.map(({ device, tankNumber }) => {
+      const row = rows.find((entry) => entry.device_id === device.id);
+      const batch = running.find((entry) => entry.device_id === device.id);
+      const channelsMap = batch ? (JSON.parse(batch.channels_map) as ChannelsMap) : defaultChannelsMap(device.custom);
+      const values = latest.get(device.id);
+      const reading = (role: keyof ChannelsMap) => values?.get(channelsMap[role]) ?? null;
+      const levelCalibration = batch
+        ? batchTankLevel(batch)
+        : row?.tank_level
+          ? (JSON.parse(row.tank_level) as TankLevelCalibration)
+          : null;
+      const level = levelCalibration
+        ? tankLevel(reading('upperPressure'), reading('lowerPressure'), levelCalibration)
+        : null;
+      const gravityParameters = tankGravity(batch, reading, level);
+      const state = deriveTankState({
+        batchState: batch ? (batch.state as TankState) : null,
+        co2Flow: reading('co2Flow'),
+        level,
+        levelRatePerMinute: null,
+        pressurized: batch?.pressurized_at != null,
+      });
+      return {
+        tankNumber,
+        deviceId: device.id,
+        thingName: device.thing_name,
+        name: device.name,
+        isConnected: device.is_connected === 1,
+        state,
+        capacity: row?.capacity ?? null,
+        channelsMap,
+        gravityParameters,
+        batchInfo: batch ? toBatch(batch, items) : null,
+        calibration: {
+          co2TotalGain: row?.co2_total_gain ?? DEFAULT_CO2_TOTAL_GAIN,
+          tankLevel: row?.tank_level ? (JSON.parse(row.tank_level) as TankLevelCalibration) : null,
+        },
+        isVatMarked: isTankVatMarked(device.custom, registersOf(device), tankNumber),
+      };
+    });
+  }
+}
+
+/** The gravity estimate of a tank: frozen once pressurized, else from its readings now. */
+function tankGravity(
+  batch: BrewBatchesTable | undefined,
+  reading: (role: keyof ChannelsMap) => number | null,
+  level: number | null,
+): GravityParameters {
+  if (batch?.frozen_gravity)
+    return { ...(JSON.parse(batch.frozen_gravity) as GravityParameters), hasGravityFreezed: true };
+  if (!batch) {
+    return { currentGravity: null, ethanol: null, saturatedCo2: null, hasGravityFreezed: false, tankLevel: level };
+  }
+  const estimate = estimateGravity({
+    originalGravity: batchProps(batch).originalGravity,
+    co2TotalAtStart: batch.co2_total_at_start,
+    co2Total: reading('co2Total'),
+    co2TotalGain: batch.co2_total_gain,
+    tankLevel: batch.tank_level_at_ferm_start ?? level,
+    temperature: reading('temperature'),
+    headPressure: reading('upperPressure'),
+  });
+  return { ...estimate, tankLevel: level };
+}
+
+function registersOf(device: DeviceWithPath): Record<string, number> {
+  return JSON.parse(device.registers || '{}') as Record<string, number>;
+}

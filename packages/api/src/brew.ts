@@ -1,0 +1,314 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import {
+  ANNOTATION_KINDS,
+  GRAVITY_RANGE,
+  RATING_SCALE,
+  TANK_CHANNEL_ROLES,
+  TANK_STATES,
+  type ChannelsMap,
+  type TankState,
+} from '@fieldlink/domain/brew';
+import { ChannelCode, EntityId, Nullable } from './fields';
+
+/**
+ * Brewing calls (application §7 "Brewing"): the brew summary of a group, batches with their gravity
+ * readings, tasting notes and annotations, ending and deleting batches, batch reports and the tank
+ * calibration. Times are unix milliseconds. docs/decisions.md ("Brewing") explains the choices the
+ * specification leaves open (answers, starting a batch, permissions).
+ */
+
+export const BREW_PATHS = {
+  overview: '/brew/overview',
+  batches: '/brew/batches',
+  batch: '/brew/batch',
+  end: '/brew/batch/end',
+  gravity: '/brew/batch/gravity',
+  sensory: '/brew/batch/sensory',
+  annotation: '/brew/batch/annotation',
+  reportGenerate: '/brew/batch/report/generate',
+  report: '/brew/batch/report',
+  reportState: '/brew/batch/report/state',
+  reportFile: '/brew/batch/report/file',
+  calibration: '/brew/tank/calibration',
+} as const;
+
+const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((value) => Type.Literal(value)));
+
+export const TankStateSchema = literals<TankState>(TANK_STATES);
+
+export const ChannelsMapSchema = Type.Unsafe<ChannelsMap>(
+  Type.Object(Object.fromEntries(TANK_CHANNEL_ROLES.map((role) => [role, Type.String()])) as Record<string, TSchema>),
+);
+
+/** A specific gravity as a brewer types it. */
+const Gravity = Type.Number({ minimum: GRAVITY_RANGE.min, maximum: GRAVITY_RANGE.max });
+/** A time a person may give (not before 2000, not far in the future: checked by the server). */
+const Timestamp = Type.Integer({ minimum: 946_684_800_000 });
+
+/** What the brewer says about a batch. */
+export const BatchProps = Type.Object(
+  {
+    beerName: Type.String({ minLength: 1, maxLength: 80 }),
+    style: Type.String({ maxLength: 80 }),
+    originalGravity: Nullable(Gravity),
+    targetGravity: Nullable(Gravity),
+    notes: Type.String({ maxLength: 2000 }),
+  },
+  { additionalProperties: false },
+);
+export type BatchProps = Static<typeof BatchProps>;
+
+export const GravityReading = Type.Object({
+  id: Type.String(),
+  value: Type.Number(),
+  timestamp: Type.Number(),
+  /** E-mail of who took it. */
+  createdBy: Nullable(Type.String()),
+});
+export type GravityReading = Static<typeof GravityReading>;
+
+const Rating = Type.Number({ minimum: RATING_SCALE.min, maximum: RATING_SCALE.max, multipleOf: RATING_SCALE.step });
+const Ratings = {
+  aroma: Rating,
+  flavor: Rating,
+  mouthfeel: Rating,
+  appearance: Rating,
+  overall: Rating,
+  carbonation: Rating,
+};
+
+/** A tasting note (sensory). */
+export const Sensory = Type.Object({
+  id: Type.String(),
+  ...Ratings,
+  notes: Type.String(),
+  timestamp: Type.Number(),
+  createdBy: Nullable(Type.String()),
+});
+export type Sensory = Static<typeof Sensory>;
+
+export const AnnotationKindSchema = literals(ANNOTATION_KINDS);
+
+/** A note on the tank's chart: a plot line across all channels, or on one channel. */
+export const Annotation = Type.Object({
+  id: Type.String(),
+  kind: AnnotationKindSchema,
+  text: Type.String(),
+  timestamp: Type.Number(),
+  /** Blue for sensory notes, grey otherwise. */
+  color: Type.String(),
+  channel: Nullable(Type.Object({ code: Type.String(), deviceId: Type.String() })),
+  /** The tasting note this annotation marks, if any (it goes when the note goes). */
+  sensoryId: Nullable(Type.String()),
+});
+export type Annotation = Static<typeof Annotation>;
+
+export const Transition = Type.Object({ state: TankStateSchema, timestamp: Type.Number() });
+
+export const TankLevelCalibrationSchema = Type.Object(
+  {
+    /** Litres per kPa of liquid column. */
+    scale: Type.Number({ exclusiveMinimum: 0, maximum: 100_000 }),
+    /** Litres added. */
+    offset: Type.Number({ minimum: -1_000_000, maximum: 1_000_000 }),
+  },
+  { additionalProperties: false },
+);
+
+export const GravityParametersSchema = Type.Object({
+  currentGravity: Nullable(Type.Number()),
+  ethanol: Nullable(Type.Number()),
+  saturatedCo2: Nullable(Type.Number()),
+  hasGravityFreezed: Type.Boolean(),
+  tankLevel: Nullable(Type.Number()),
+});
+
+export const BREW_REPORT_STATES = ['GENERATING', 'READY', 'AWAITING_USER', 'ERROR', 'DELETING'] as const;
+export type BrewReportState = (typeof BREW_REPORT_STATES)[number];
+
+/** A batch report (brew report: id, state). */
+export const BrewReport = Type.Object({
+  id: Type.String(),
+  batchId: Type.String(),
+  state: literals<BrewReportState>(BREW_REPORT_STATES),
+  /** Why it failed (state ERROR). */
+  error: Nullable(Type.String()),
+  createdAt: Type.Number(),
+  generatedAt: Nullable(Type.Number()),
+});
+export type BrewReport = Static<typeof BrewReport>;
+
+/** A batch (§3). */
+export const Batch = Type.Object({
+  id: Type.String(),
+  deviceId: Type.String(),
+  /** MANUALLY_ENDED once ended, else the tank's state while it ran. */
+  state: TankStateSchema,
+  date: Type.Object({ start: Type.Number(), end: Nullable(Type.Number()) }),
+  props: BatchProps,
+  gravities: Type.Array(GravityReading),
+  sensories: Type.Array(Sensory),
+  annotations: Type.Array(Annotation),
+  transitions: Type.Array(Transition),
+  isDemo: Type.Boolean(),
+  channelsMap: ChannelsMapSchema,
+  calibration: Type.Object({ co2TotalGain: Type.Number(), tankLevel: Nullable(TankLevelCalibrationSchema) }),
+  tankLevelAtFermStart: Nullable(Type.Number()),
+  /** The CO2 total channel's reading when fermentation started. */
+  co2TotalAtStart: Nullable(Type.Number()),
+  /** When the tank passed the pressurized thresholds (less 3600 s), and the gravity estimate then. */
+  pressurizedAt: Nullable(Type.Number()),
+  frozenGravity: Nullable(GravityParametersSchema),
+  /** Its reports, newest first. */
+  reports: Type.Array(BrewReport),
+});
+export type Batch = Static<typeof Batch>;
+
+/** A tank (§3) on the brew summary. */
+export const Tank = Type.Object({
+  tankNumber: Type.Integer(),
+  deviceId: Type.String(),
+  thingName: Type.String(),
+  name: Type.String(),
+  isConnected: Type.Boolean(),
+  state: TankStateSchema,
+  /** Litres, when set. */
+  capacity: Nullable(Type.Number()),
+  channelsMap: ChannelsMapSchema,
+  gravityParameters: GravityParametersSchema,
+  batchInfo: Nullable(Batch),
+  calibration: Type.Object({ co2TotalGain: Type.Number(), tankLevel: Nullable(TankLevelCalibrationSchema) }),
+  /** Bits 6 and 7 of the vat's status register (Vats macro 4.0 or later). */
+  isVatMarked: Type.Boolean(),
+});
+export type Tank = Static<typeof Tank>;
+
+/** `GET /brew/overview ?groupId`: brew meta (§3). */
+export const BrewOverviewQuery = Type.Object({ groupId: EntityId }, { additionalProperties: false });
+export const BrewMeta = Type.Object({
+  groupId: Type.String(),
+  groupName: Type.String(),
+  tanks: Type.Array(Tank),
+  /** kPa-equivalent (§9). */
+  pressurizedThreshold: Type.Object({ upper: Type.Number(), lower: Type.Number() }),
+  selectedBrewTankNumber: Nullable(Type.Integer()),
+});
+export type BrewMeta = Static<typeof BrewMeta>;
+
+/** `GET /brew/batches ?groupId, accountId, isDemoMode`: the group's batches, newest first. */
+export const BrewBatchesQuery = Type.Object(
+  {
+    groupId: EntityId,
+    accountId: Type.Optional(EntityId),
+    isDemoMode: Type.Optional(Type.Boolean({ default: false })),
+  },
+  { additionalProperties: false },
+);
+export type BrewBatchesQuery = Static<typeof BrewBatchesQuery>;
+
+export const BatchSummary = Type.Object({
+  id: Type.String(),
+  deviceId: Type.String(),
+  tankNumber: Type.Integer(),
+  tankName: Type.String(),
+  state: TankStateSchema,
+  date: Type.Object({ start: Type.Number(), end: Nullable(Type.Number()) }),
+  props: BatchProps,
+  /** The latest gravity reading, if any. */
+  lastGravity: Nullable(Type.Number()),
+  sensoryCount: Type.Integer(),
+  isDemo: Type.Boolean(),
+  latestReport: Nullable(BrewReport),
+});
+export const BrewBatchesAnswer = Type.Object({ batches: Type.Array(BatchSummary) });
+export type BrewBatchesAnswer = Static<typeof BrewBatchesAnswer>;
+
+export const BatchIdQuery = Type.Object({ batchId: EntityId }, { additionalProperties: false });
+export const BatchIdBody = Type.Object({ batchId: EntityId }, { additionalProperties: false });
+export type BatchIdBody = Static<typeof BatchIdBody>;
+
+/** `POST /brew/batch`: starts a batch on an idle tank (our call; §7 has none for it). */
+export const StartBatchBody = Type.Object(
+  { groupId: EntityId, tankNumber: Type.Integer({ minimum: 1 }), props: BatchProps },
+  { additionalProperties: false },
+);
+export type StartBatchBody = Static<typeof StartBatchBody>;
+
+/** `PUT /brew/batch {batchId, props}`: batch info. */
+export const PutBatchBody = Type.Object(
+  { batchId: EntityId, props: Type.Partial(BatchProps, { additionalProperties: false, minProperties: 1 }) },
+  { additionalProperties: false },
+);
+export type PutBatchBody = Static<typeof PutBatchBody>;
+
+/** `PUT /brew/batch/gravity`: adds a reading, or changes the one named by `id`. */
+export const PutGravityBody = Type.Object(
+  { batchId: EntityId, id: Type.Optional(EntityId), value: Gravity, timestamp: Type.Optional(Timestamp) },
+  { additionalProperties: false },
+);
+export type PutGravityBody = Static<typeof PutGravityBody>;
+
+/** `PUT /brew/batch/sensory`: adds a tasting note, or changes the one named by `id`. */
+export const PutSensoryBody = Type.Object(
+  {
+    batchId: EntityId,
+    id: Type.Optional(EntityId),
+    ...Ratings,
+    notes: Type.Optional(Type.String({ maxLength: 2000 })),
+    timestamp: Type.Optional(Timestamp),
+  },
+  { additionalProperties: false },
+);
+export type PutSensoryBody = Static<typeof PutSensoryBody>;
+
+/** `PUT /brew/batch/annotation`: adds an annotation, or changes the one named by `id`. */
+export const PutAnnotationBody = Type.Object(
+  {
+    batchId: EntityId,
+    id: Type.Optional(EntityId),
+    kind: Type.Optional(AnnotationKindSchema),
+    text: Type.String({ minLength: 1, maxLength: 500 }),
+    timestamp: Type.Optional(Timestamp),
+    /** A channel of the batch's tank (kind `channel`). */
+    code: Type.Optional(ChannelCode),
+  },
+  { additionalProperties: false },
+);
+export type PutAnnotationBody = Static<typeof PutAnnotationBody>;
+
+/** `DELETE /brew/batch/{gravity,sensory,annotation} {id, batchId}`. */
+export const BatchItemBody = Type.Object({ id: EntityId, batchId: EntityId }, { additionalProperties: false });
+export type BatchItemBody = Static<typeof BatchItemBody>;
+
+/** `DELETE /brew/batch {batchId}`. */
+export const DeletedBatchAnswer = Type.Object({ id: Type.String() });
+
+/** `GET /brew/batch/report ?id` and `GET /brew/batch/report/state ?id`. */
+export const ReportIdQuery = Type.Object({ id: EntityId }, { additionalProperties: false });
+/** A link to the report's PDF, valid for a few minutes, usable without the session token. */
+export const ReportUrlAnswer = Type.Object({ url: Type.String() });
+export const ReportFileQuery = Type.Object(
+  { id: EntityId, expires: Type.Integer(), signature: Type.String({ maxLength: 128 }) },
+  { additionalProperties: false },
+);
+export type ReportFileQuery = Static<typeof ReportFileQuery>;
+
+/** `PUT /brew/tank/calibration {groupId, tankNumber, calibration}`. */
+export const TankCalibrationBody = Type.Object(
+  {
+    groupId: EntityId,
+    tankNumber: Type.Integer({ minimum: 1 }),
+    calibration: Type.Object(
+      {
+        /** Needs BREW_CALIB_CO2_TOTAL_GAIN. */
+        co2TotalGain: Type.Optional(Type.Number({ minimum: 0.1, maximum: 10 })),
+        /** Needs EDIT_BREW_INFO. */
+        tankLevel: Type.Optional(Nullable(TankLevelCalibrationSchema)),
+        capacity: Type.Optional(Nullable(Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000 }))),
+      },
+      { additionalProperties: false, minProperties: 1 },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type TankCalibrationBody = Static<typeof TankCalibrationBody>;

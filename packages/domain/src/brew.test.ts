@@ -1,0 +1,460 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ACTIVE_TANK_STATES,
+  BREW_REGISTERS,
+  CALIBRATION_CONTROLS,
+  CO2_GRAMS_PER_LITRE,
+  ETHANOL_PER_CO2,
+  TANK_STATES,
+  abv,
+  annotationColor,
+  brewLogWindow,
+  brewSetpointProblem,
+  celsiusToFahrenheit,
+  clampCo2Flow,
+  defaultChannelsMap,
+  deriveTankState,
+  estimateGravity,
+  formatGravity,
+  formatTastingDate,
+  hasBatchEnded,
+  isActiveTankState,
+  isTankVatMarked,
+  matchCapacityPreset,
+  mergeTankMessage,
+  pressurizedAt,
+  pressurizedThresholdPsi,
+  recordTransition,
+  saturatedCo2Volumes,
+  saturationRatio,
+  tankIcon,
+  tankLevel,
+  tankNumbers,
+  tastingAverages,
+  tastingScore,
+  vatStatusRegister,
+  type GravityEstimateInput,
+  type TankState,
+  type TankStateInput,
+} from './brew';
+
+describe('tank states', () => {
+  it.each(TANK_STATES.map((state) => [state, ['FILLING', 'FILLED', 'FERMENTING', 'CARBONATING'].includes(state)]))(
+    '%s active: %s',
+    (state, active) => expect(isActiveTankState(state as TankState)).toBe(active),
+  );
+
+  it('lists the active states in the specification’s order', () =>
+    expect(ACTIVE_TANK_STATES).toEqual(['FILLING', 'FILLED', 'FERMENTING', 'CARBONATING']));
+
+  it.each<[TankState, string]>([
+    ['FILLED', 'filled'],
+    ['FILLING', 'filling'],
+    ['FERMENTING', 'fermenting'],
+    ['CARBONATING', 'fermenting'],
+    ['CLEANING', 'cleaning'],
+    ['IDLE', 'idle'],
+    ['PRESSURIZED', 'idle'],
+    ['MANUALLY_ENDED', 'idle'],
+  ])('%s shows the %s icon', (state, icon) => expect(tankIcon(state)).toBe(icon));
+
+  const base: TankStateInput = {
+    batchState: 'FILLED',
+    co2Flow: 0,
+    level: 1000,
+    levelRatePerMinute: 0,
+    pressurized: false,
+  };
+  it.each<[string, Partial<TankStateInput>, TankState]>([
+    ['no batch, empty', { batchState: null, level: 5 }, 'IDLE'],
+    ['no batch, level unknown', { batchState: null, level: null }, 'IDLE'],
+    ['no batch, liquid in it', { batchState: null, level: 300 }, 'CLEANING'],
+    ['batch ended by hand, liquid in it', { batchState: 'MANUALLY_ENDED', level: 300 }, 'CLEANING'],
+    ['batch, level rising', { batchState: 'FILLING', levelRatePerMinute: 12 }, 'FILLING'],
+    ['batch, level steady, no CO2', {}, 'FILLED'],
+    ['batch, CO2 flowing', { co2Flow: 3 }, 'FERMENTING'],
+    ['fermented, flow tailing off', { batchState: 'FERMENTING', co2Flow: 0.05 }, 'FERMENTING'],
+    ['negative flow reading counts as none', { co2Flow: -4 }, 'FILLED'],
+    ['pressurized, still fermenting', { batchState: 'FERMENTING', co2Flow: 1, pressurized: true }, 'CARBONATING'],
+    ['pressurized, quiet', { batchState: 'FERMENTING', co2Flow: 0, pressurized: true }, 'PRESSURIZED'],
+  ])('%s -> %s', (_name, change, state) => expect(deriveTankState({ ...base, ...change })).toBe(state));
+
+  it.each<[TankState[], TankState, number, TankState[]]>([
+    [[], 'FILLING', 1, ['FILLING']],
+    [['FILLING'], 'FILLING', 2, ['FILLING']],
+    [['FILLING'], 'FERMENTING', 3, ['FILLING', 'FERMENTING']],
+  ])('recording %j then %s', (before, state, timestamp, after) => {
+    const transitions = before.map((name, index) => ({ state: name, timestamp: index }));
+    expect(recordTransition(transitions, state, timestamp).map((transition) => transition.state)).toEqual(after);
+  });
+});
+
+describe('channel map and registers', () => {
+  it.each([
+    ['Vats 4.2', 'c3'],
+    ['BrewCtl 7.49', 'c3'],
+    ['Unfieldlinkd', 'c3'],
+    [null, 'c3'],
+    ['BrewCtl 7.50', 'a5'],
+    ['BrewCtl 8.1', 'a5'],
+  ])('%j reads the bottom pressure from %s', (custom, channel) =>
+    expect(defaultChannelsMap(custom)).toEqual({
+      co2Flow: 'a1',
+      co2Total: 't1',
+      temperature: 't10',
+      lowerPressure: channel,
+      upperPressure: 'c2',
+      ph: 't9',
+      temperatureSetpoint: 'sp1',
+    }),
+  );
+
+  it('names the registers of §3', () =>
+    expect(BREW_REGISTERS).toEqual({
+      VAT_NUMBER: 5405,
+      INPUT_CHANNEL_REGISTER: 5406,
+      LOW_CAL_DISPLAY: 26625,
+      HIGH_CAL_DISPLAY: 26627,
+      VAT_STATUS_START: 5440,
+      CO2_TOTAL: 26643,
+    }));
+
+  it('lists the calibration controls gpf-1 to gpf-7', () =>
+    expect(CALIBRATION_CONTROLS.map((control) => `${control.code} ${control.label}`)).toEqual([
+      'gpf1 CO2 zero offset',
+      'gpf2 Tank pressure zero offset',
+      'gpf3 Calibration active',
+      'gpf4 Capture low',
+      'gpf5 Capture high',
+      'gpf6 Apply',
+      'gpf7 Calibration error',
+    ]));
+
+  it.each([
+    [1, 5440],
+    [3, 5442],
+  ])('vat %i has its status in register %i', (vat, register) => expect(vatStatusRegister(vat)).toBe(register));
+
+  it.each<[string | null, number | undefined, boolean]>([
+    ['Vats 4.2', 0b1100_0000, true],
+    ['Vats 4.2', 0b1111_1111, true],
+    ['Vats 4.2', 0b0100_0000, false],
+    ['Vats 4.2', 0b1000_0000, false],
+    ['Vats 4.2', undefined, false],
+    ['Vats 3.9', 0b1100_0000, false],
+    ['BrewCtl 7.52', 0b1100_0000, false],
+    [null, 0b1100_0000, false],
+  ])('%j with vat 2 status %s is marked: %s', (custom, status, marked) => {
+    const registers: Record<string, number> = status === undefined ? {} : { '5441': status };
+    expect(isTankVatMarked(custom, registers, 2)).toBe(marked);
+  });
+
+  it.each([
+    [
+      [{}, {}, {}],
+      [1, 2, 3],
+    ],
+    [
+      [{ 5405: 3 }, {}, { 5405: 1 }],
+      [3, 2, 1],
+    ],
+    [
+      [{ 5405: 2 }, { 5405: 2 }, {}],
+      [2, 1, 3],
+    ],
+    [
+      [{ 5405: 0 }, { 5405: 1.5 }],
+      [1, 2],
+    ],
+  ])('tanks with registers %j are numbered %j', (registers, numbers) =>
+    expect(tankNumbers(registers.map((entry) => ({ registers: entry as Record<string, number> })))).toEqual(numbers),
+  );
+});
+
+describe('tank level and pressure', () => {
+  it.each<[number | null, number | null, number, number, number | null]>([
+    // 1.45038 psi is 10 kPa.
+    [0.5, 1.95038, 1, 0, 10],
+    [1.95038, 0.5, 1, 0, 10],
+    [0.5, 1.95038, 110, 0, 1100],
+    [0.5, 1.95038, 110, 25, 1125],
+    [0, 0.1, 1, 0, 1],
+    [0, 0.07, 1, 0, 0],
+    [null, 2, 1, 0, null],
+    [1, null, 1, 0, null],
+  ])('upper %s psi, lower %s psi, scale %s, offset %s: %s L', (upper, lower, scale, offset, litres) =>
+    expect(tankLevel(upper, lower, { scale, offset })).toBe(litres),
+  );
+
+  it('converts the default thresholds 30 and 10 kPa to psi', () => {
+    const psi = pressurizedThresholdPsi();
+    expect(psi.upper).toBeCloseTo(4.35114, 5);
+    expect(psi.lower).toBeCloseTo(1.45038, 5);
+  });
+
+  const hour = 3_600_000;
+  it.each<[string, { t: number; upper: number; lower: number }[], number | null]>([
+    ['never above', [{ t: 5 * hour, upper: 1, lower: 3 }], null],
+    [
+      'head above, bottom above',
+      [
+        { t: 5 * hour, upper: 1, lower: 3 },
+        { t: 6 * hour, upper: 4.5, lower: 6 },
+      ],
+      5 * hour,
+    ],
+    ['head above, bottom not (empty tank)', [{ t: 6 * hour, upper: 4.5, lower: 1.4 }], null],
+    ['just at the threshold is not above', [{ t: 6 * hour, upper: 4.35114, lower: 6 }], null],
+    [
+      'the first reading that passes counts',
+      [
+        { t: 6 * hour, upper: 5, lower: 1 },
+        { t: 7 * hour, upper: 5, lower: 9 },
+        { t: 8 * hour, upper: 9, lower: 12 },
+      ],
+      6 * hour,
+    ],
+  ])('%s', (_name, samples, at) => expect(pressurizedAt(samples)).toBe(at));
+
+  it('takes other thresholds in kPa', () =>
+    expect(pressurizedAt([{ t: 2 * hour, upper: 2, lower: 2 }], { upper: 10, lower: 5 })).toBe(hour));
+
+  it.each([
+    [-0.3, 0],
+    [0, 0],
+    [2.5, 2.5],
+  ])('CO2 flow %s reads %s', (flow, clamped) => expect(clampCo2Flow(flow)).toBe(clamped));
+});
+
+describe('CO2 and gravity', () => {
+  it.each([
+    [0, 32],
+    [20, 68],
+    [-5, 23],
+    [100, 212],
+  ])('%s °C is %s °F', (celsius, fahrenheit) => expect(celsiusToFahrenheit(celsius)).toBeCloseTo(fahrenheit, 9));
+
+  // The ASBC force-carbonation table (brewery.org/library/CO2charts.html): psi gauge for volumes at °F.
+  it.each([
+    [32, 3.5, 2.0],
+    [38, 12.3, 2.6],
+    [40, 11.2, 2.4],
+    [50, 16.3, 2.4],
+    [60, 23.1, 2.5],
+    [68, 19.8, 2.0],
+    [44, 12.1, 2.3],
+  ])('at %s °F and %s psi the beer holds %s volumes', (fahrenheit, psi, volumes) =>
+    expect(Math.abs(saturatedCo2Volumes(psi, (fahrenheit - 32) / 1.8) - volumes)).toBeLessThan(0.06),
+  );
+
+  it('holds 0.84 volumes (1.66 g/L) in open beer at 20 °C, as Henry’s law gives', () => {
+    // Henry's law for CO2 in beer (braukaiser.com): (0 + 1.013) × e^(−10.73797 + 2617.25 / 293.15) × 10.
+    const henry = 1.013 * Math.exp(-10.73797 + 2617.25 / 293.15) * 10;
+    expect(saturatedCo2Volumes(0, 20) * CO2_GRAMS_PER_LITRE).toBeCloseTo(henry, 1);
+  });
+
+  it.each([
+    [1.05, 1.01, 5.25],
+    [1.048, 1.012, 4.725],
+    [1.06, 1.06, 0],
+    [1.08, 1.015, 8.53125],
+  ])('ABV of OG %s, gravity %s is %s %%', (og, gravity, percent) => expect(abv(og, gravity)).toBeCloseTo(percent, 9));
+
+  it.each<[number | null | undefined, number | null | undefined, number | null]>([
+    [2000, 1000, 2],
+    [0, 1000, 0],
+    [null, 1000, null],
+    [2000, null, null],
+    [undefined, 1000, null],
+    [2000, 0, null],
+  ])('saturation ratio of %s over %s is %s', (saturated, level, ratio) =>
+    expect(saturationRatio(saturated, level)).toBe(ratio),
+  );
+
+  const input: GravityEstimateInput = {
+    originalGravity: 1.05,
+    co2TotalAtStart: 500_000,
+    co2Total: 500_000,
+    co2TotalGain: 1,
+    tankLevel: 1000,
+    temperature: 20,
+    headPressure: 0,
+  };
+  /** Litres of CO2 gas that fermenting `points` of gravity releases from 1000 L (ABV / 131.25 per point). */
+  const co2LitresFor = (gravityDrop: number) =>
+    (((gravityDrop * 131.25) / 100) * 789 * 1000) / ETHANOL_PER_CO2 / CO2_GRAMS_PER_LITRE;
+
+  it('estimates the final gravity of a 1.050 wort whose CO2 says it fermented to 1.010 (ABV 5.25 %)', () => {
+    // 5.25 % ABV is 41.42 g/L of ethanol, which comes with 39.57 g/L (19,985 L of gas) of CO2.
+    const total = co2LitresFor(0.04);
+    expect(total).toBeCloseTo(19_985, -1);
+    const saturated = saturatedCo2Volumes(0, 20) * 1000;
+    const estimate = estimateGravity({ ...input, co2Total: 500_000 + total - saturated });
+    expect(estimate.currentGravity).toBeCloseTo(1.01, 6);
+    expect(estimate.ethanol).toBeCloseTo(5.25, 4);
+    expect(estimate.saturatedCo2).toBeCloseTo(saturated, 6);
+    expect(estimate.tankLevel).toBe(1000);
+  });
+
+  it.each<[string, Partial<GravityEstimateInput>, number]>([
+    // Only dissolved CO2 so far: 0.839 volumes × 1.98 g/L → 1.66 g/L → 0.17 % ABV.
+    ['nothing through the meter yet', {}, 1.05 - (saturatedCo2Volumes(0, 20) * 1.98 * ETHANOL_PER_CO2) / 7.89 / 131.25],
+    // The gain scales what the meter counted: 1.2 × 10,000 L.
+    [
+      'a meter reading low by a sixth',
+      { co2Total: 510_000, co2TotalGain: 1.2 },
+      1.05 - ((((12_000 + saturatedCo2Volumes(0, 20) * 1000) * 1.98) / 1000) * ETHANOL_PER_CO2) / 7.89 / 131.25,
+    ],
+    // A total below the start (meter reset) counts as nothing evolved.
+    [
+      'a total that went back',
+      { co2Total: 400_000 },
+      1.05 - (saturatedCo2Volumes(0, 20) * 1.98 * ETHANOL_PER_CO2) / 7.89 / 131.25,
+    ],
+  ])('%s', (_name, change, gravity) =>
+    expect(estimateGravity({ ...input, ...change }).currentGravity).toBeCloseTo(gravity, 9),
+  );
+
+  it('holds more CO2 in cold beer under pressure, so the same meter total means more fermented', () => {
+    const warm = estimateGravity({ ...input, co2Total: 510_000 });
+    const coldUnderPressure = estimateGravity({ ...input, co2Total: 510_000, temperature: 2, headPressure: 12 });
+    expect(coldUnderPressure.saturatedCo2!).toBeGreaterThan(warm.saturatedCo2! * 2.5);
+    expect(coldUnderPressure.currentGravity!).toBeLessThan(warm.currentGravity!);
+  });
+
+  it.each<[string, Partial<GravityEstimateInput>]>([
+    ['no original gravity', { originalGravity: null }],
+    ['no level', { tankLevel: null }],
+    ['an empty tank', { tankLevel: 0 }],
+    ['no start total', { co2TotalAtStart: null }],
+    ['no total', { co2Total: null }],
+    ['no temperature', { temperature: null }],
+    ['no head pressure', { headPressure: null }],
+  ])('has no estimate with %s', (_name, change) => {
+    const estimate = estimateGravity({ ...input, ...change });
+    expect(estimate.currentGravity).toBeNull();
+    expect(estimate.ethanol).toBeNull();
+    expect(estimate.hasGravityFreezed).toBe(false);
+  });
+
+  // Balling: 2.0665 g of extract gives 1 g of ethanol and 0.9565 g of CO2. A 12.4 °P wort (SG 1.050)
+  // fermenting 1 °P of real extract releases 0.9565 × 10 × 1.050 / (2.0665 − 0.010665 × 12.4) ≈ 5.16
+  // g/L of CO2 (the specification's 5.16 and 12.4); the estimate turns that into the apparent gravity.
+  it('agrees with Balling: 5.16 g/L of CO2 from a 12.4 °P wort is 1 °P of real extract, about 5 gravity points apparent', () => {
+    const co2 = (5.16 * 1000) / CO2_GRAMS_PER_LITRE;
+    const estimate = estimateGravity({ ...input, co2Total: 500_000 + co2 - saturatedCo2Volumes(0, 20) * 1000 });
+    // Real extract falls 1 °P (≈ 0.0040 SG); the apparent gravity falls further as ethanol is lighter
+    // than water: 1 °P RE = 1 / 0.8192 °P AE minus nothing = ≈ 0.0050 SG.
+    expect(1.05 - estimate.currentGravity!).toBeGreaterThan(0.0045);
+    expect(1.05 - estimate.currentGravity!).toBeLessThan(0.0056);
+  });
+
+  it.each([
+    [1.05, '1.0500'],
+    [1.01234, '1.0123'],
+    [0.99876, '0.9988'],
+    [null, '–'],
+  ])('gravity %s shows as %s', (gravity, text) => expect(formatGravity(gravity)).toBe(text));
+});
+
+describe('capacity presets, setpoint, window, ratings, annotations', () => {
+  it.each<[number, number, boolean]>([
+    [32, 55, true],
+    [35, 55, true],
+    [32.003, 55.005, true],
+    [32.004, 55, false],
+    [35, 55.006, false],
+    [33, 55, false],
+    [32, 60, false],
+  ])('height %s, capacity %s matches a preset: %s', (height, capacity, matched) =>
+    expect(matchCapacityPreset(height, capacity) !== null).toBe(matched),
+  );
+
+  it.each<[number, string | null]>([
+    [-5, null],
+    [100, null],
+    [12.3, null],
+    [-5.1, 'The setpoint must be between -5 and 100 °C.'],
+    [100.1, 'The setpoint must be between -5 and 100 °C.'],
+    [Number.NaN, 'Enter a temperature.'],
+  ])('setpoint %s: %s', (value, problem) => expect(brewSetpointProblem(value)).toBe(problem));
+
+  const day = 86_400_000;
+  it.each([
+    ['a batch of two days', 10 * day, 12 * day, 10 * day - 600_000, 12 * day],
+    ['a batch of ten days: 7 days', 10 * day, 20 * day, 10 * day - 600_000, 17 * day - 600_000],
+    ['a batch that just began', 10 * day, 10 * day, 10 * day - 600_000, 10 * day],
+  ])('%s', (_name, start, now, from, to) => expect(brewLogWindow(start, now)).toEqual({ start: from, end: to }));
+
+  const note = { aroma: 4, flavor: 3.5, mouthfeel: 3, appearance: 5, overall: 4.5, carbonation: 1 };
+  it('scores a note by the mean of aroma, flavor, mouthfeel, appearance and overall', () =>
+    expect(tastingScore(note)).toBe(4));
+
+  it.each([
+    [[], null],
+    [[note], { aroma: 4, flavor: 3.5, mouthfeel: 3, appearance: 5, overall: 4.5, score: 4 }],
+    [
+      [note, { ...note, aroma: 2, overall: 2.5, carbonation: 5 }],
+      { aroma: 3, flavor: 3.5, mouthfeel: 3, appearance: 5, overall: 3.5, score: 3.6 },
+    ],
+  ])('averages %j', (notes, averages) => {
+    const result = tastingAverages(notes);
+    if (averages === null) expect(result).toBeNull();
+    else
+      for (const [key, value] of Object.entries(averages))
+        expect(result?.[key as keyof typeof result]).toBeCloseTo(value, 9);
+  });
+
+  it.each([
+    [new Date(2025, 2, 5, 20, 7), 'Mar 05, 2025 8:07 PM'],
+    [new Date(2025, 11, 31, 0, 0), 'Dec 31, 2025 12:00 AM'],
+    [new Date(2026, 0, 1, 12, 30), 'Jan 01, 2026 12:30 PM'],
+    [new Date(2026, 6, 14, 9, 5), 'Jul 14, 2026 9:05 AM'],
+  ])('tasting date %s reads %s', (date, text) => expect(formatTastingDate(date)).toBe(text));
+
+  it.each([
+    [true, '#2f6fde'],
+    [false, '#8a8f98'],
+  ])('a sensory annotation (%s) is coloured %s', (sensory, color) => expect(annotationColor(sensory)).toBe(color));
+});
+
+describe('cloud messages about tanks', () => {
+  const batch = (id: string, notes: number) => ({
+    id,
+    annotations: Array.from({ length: notes }, (_, index) => index),
+    gravities: Array.from({ length: notes }, (_, index) => index),
+    sensories: Array.from({ length: notes }, (_, index) => index),
+  });
+  const tank = (state: TankState, batchInfo: ReturnType<typeof batch> | null, extra = 0) => ({
+    state,
+    batchInfo,
+    extra,
+  });
+
+  it.each<[string, ReturnType<typeof tank>, ReturnType<typeof tank>, number, number]>([
+    ['an idle tank is replaced', tank('IDLE', null), tank('FILLING', batch('b1', 0), 7), 7, 0],
+    ['an active tank keeps its notes', tank('FERMENTING', batch('b1', 3)), tank('FERMENTING', batch('b1', 1), 7), 7, 3],
+    [
+      'a pressurized tank is replaced',
+      tank('PRESSURIZED', batch('b1', 3)),
+      tank('PRESSURIZED', batch('b1', 1), 7),
+      7,
+      1,
+    ],
+    ['a new batch is replaced whole', tank('FERMENTING', batch('b1', 3)), tank('FILLING', batch('b2', 1), 7), 7, 1],
+  ])('%s', (_name, current, incoming, extra, notes) => {
+    const merged = mergeTankMessage(current, incoming);
+    expect(merged.extra).toBe(extra);
+    expect(merged.state).toBe(incoming.state);
+    expect(merged.batchInfo?.annotations.length ?? 0).toBe(notes);
+    expect(merged.batchInfo?.gravities.length ?? 0).toBe(notes);
+    expect(merged.batchInfo?.sensories.length ?? 0).toBe(notes);
+  });
+
+  it.each<[string, ReturnType<typeof tank>, ReturnType<typeof tank>, boolean]>([
+    ['batch cleared', tank('FERMENTING', batch('b1', 0)), tank('IDLE', null), true],
+    ['another batch', tank('FERMENTING', batch('b1', 0)), tank('FILLING', batch('b2', 0)), true],
+    ['same batch', tank('FERMENTING', batch('b1', 0)), tank('CARBONATING', batch('b1', 0)), false],
+    ['no batch before', tank('IDLE', null), tank('FILLING', batch('b2', 0)), false],
+  ])('%s: ended %s', (_name, current, incoming, ended) => expect(hasBatchEnded(current, incoming)).toBe(ended));
+});

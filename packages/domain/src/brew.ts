@@ -1,0 +1,515 @@
+import { hasVatsFlag, isVatMarked, tankChannel } from './macro';
+
+/**
+ * Brewing rules (application §3, §4, §5, §9): tank states and icons, the channel map, tank level from
+ * the pressure difference, the pressurized rule and the gravity freeze, the gravity and CO2 estimate,
+ * tasting ratings, registers and the vat mark. docs/decisions.md ("Brewing") cites the sources of the
+ * formulas the specification does not show.
+ */
+
+/** Pounds per square inch in one kilopascal (§9). */
+export const PSI_PER_KPA = 0.145038;
+/** Atmospheric pressure in psi: gauge readings plus this are absolute. */
+export const ATMOSPHERIC_PSI = 14.7;
+/** °F = °C × 1.8 + 32. */
+export const FAHRENHEIT_PER_CELSIUS = 1.8;
+export const FAHRENHEIT_AT_ZERO_CELSIUS = 32;
+/** Density of CO2 at 0 °C and 1 atm, g/L: one "volume" of CO2 and one litre of the CO2 total weigh this. */
+export const CO2_GRAMS_PER_LITRE = 1.98;
+/** Density of ethanol, g/mL. */
+export const ETHANOL_GRAMS_PER_ML = 0.789;
+/** ABV (% v/v) = (original gravity − current gravity) × 131.25. */
+export const ABV_PER_GRAVITY_POINT = 131.25;
+/**
+ * Grams of ethanol per gram of CO2 fermentation releases: C6H12O6 → 2 C2H5OH + 2 CO2, so the ratio of
+ * the molar masses (46.07 / 44.01).
+ */
+export const ETHANOL_PER_CO2 = 46.07 / 44.01;
+
+/** Tank states (§3); the first four are active. */
+export const TANK_STATES = [
+  'FILLING',
+  'FILLED',
+  'FERMENTING',
+  'CARBONATING',
+  'IDLE',
+  'CLEANING',
+  'PRESSURIZED',
+  'MANUALLY_ENDED',
+] as const;
+export type TankState = (typeof TANK_STATES)[number];
+export const ACTIVE_TANK_STATES: readonly TankState[] = ['FILLING', 'FILLED', 'FERMENTING', 'CARBONATING'];
+
+/** True for FILLING, FILLED, FERMENTING and CARBONATING. */
+export function isActiveTankState(state: TankState): boolean {
+  return ACTIVE_TANK_STATES.includes(state);
+}
+
+export type TankIcon = 'filled' | 'filling' | 'fermenting' | 'cleaning' | 'idle';
+
+/** The tank's icon (§4): filled, filling, fermenting (also carbonating), cleaning, otherwise idle. */
+export function tankIcon(state: TankState): TankIcon {
+  switch (state) {
+    case 'FILLED':
+      return 'filled';
+    case 'FILLING':
+      return 'filling';
+    case 'FERMENTING':
+    case 'CARBONATING':
+      return 'fermenting';
+    case 'CLEANING':
+      return 'cleaning';
+    default:
+      return 'idle';
+  }
+}
+
+/** What a tank state is called on screen. */
+export function tankStateLabel(state: TankState): string {
+  return state === 'MANUALLY_ENDED' ? 'Ended' : state.charAt(0) + state.slice(1).toLowerCase();
+}
+
+/** The roles of a tank's channel map (§3) and the device channel behind each. */
+export const TANK_CHANNEL_ROLES = [
+  'co2Flow',
+  'co2Total',
+  'temperature',
+  'lowerPressure',
+  'upperPressure',
+  'ph',
+  'temperatureSetpoint',
+] as const;
+export type TankChannelRole = (typeof TANK_CHANNEL_ROLES)[number];
+export type ChannelsMap = Record<TankChannelRole, string>;
+
+/** Brew channel names (§3), the map's roles plus the derived series. */
+export const BREW_CHANNEL_NAMES = [
+  'ph',
+  'co2Flow',
+  'tankLevel',
+  'temperature',
+  'co2Total',
+  'gravity',
+  'userGravity',
+  'upperPressure',
+  'lowerPressure',
+] as const;
+export type BrewChannelName = (typeof BREW_CHANNEL_NAMES)[number];
+
+/** Units of the brew channels (§3; the CO2 total is litres of gas, like its flow per minute). */
+export const BREW_CHANNEL_UNITS: Readonly<Partial<Record<BrewChannelName | TankChannelRole, string>>> = {
+  co2Flow: 'L/min',
+  co2Total: 'L',
+  tankLevel: 'L',
+  temperature: '°C',
+  temperatureSetpoint: '°C',
+  upperPressure: 'psi',
+  lowerPressure: 'psi',
+};
+
+/** Live pH and live temperature channels (§3). */
+export const LIVE_PH_CHANNEL = 't9';
+export const LIVE_TEMPERATURE_CHANNEL = 't10';
+
+/**
+ * A tank's channel map on a brewing controller: the bottom (lower) pressure sensor is the tank channel
+ * of the custom macro (`c3` below 7.50 or without a macro, else `a5`), the head (upper) sensor `c2`,
+ * live pH `t9` and temperature `t10`, CO2 flow `a1` and its total `t1`, the cooling setpoint `sp1`.
+ */
+export function defaultChannelsMap(custom: string | null | undefined): ChannelsMap {
+  return {
+    co2Flow: 'a1',
+    co2Total: 't1',
+    temperature: LIVE_TEMPERATURE_CHANNEL,
+    lowerPressure: tankChannel(custom),
+    upperPressure: 'c2',
+    ph: LIVE_PH_CHANNEL,
+    temperatureSetpoint: 'sp1',
+  };
+}
+
+/** Calibration and vat registers (§3). */
+export const BREW_REGISTERS = {
+  VAT_NUMBER: 5405,
+  INPUT_CHANNEL_REGISTER: 5406,
+  LOW_CAL_DISPLAY: 26625,
+  HIGH_CAL_DISPLAY: 26627,
+  VAT_STATUS_START: 5440,
+  CO2_TOTAL: 26643,
+} as const;
+
+/** The status register of a vat: one per vat from VAT_STATUS_START, vat 1 first. */
+export function vatStatusRegister(vatNumber: number): number {
+  return BREW_REGISTERS.VAT_STATUS_START + vatNumber - 1;
+}
+
+/**
+ * True when the tank's vat is marked (§4): the device has the Vats flag (custom macro with Vats, 4.0
+ * or later) and bits 6 and 7 of the vat's status register are both set.
+ */
+export function isTankVatMarked(
+  custom: string | null | undefined,
+  registers: Readonly<Record<string, number>>,
+  vatNumber: number,
+): boolean {
+  if (!hasVatsFlag(custom)) return false;
+  const status = registers[String(vatStatusRegister(vatNumber))];
+  return status !== undefined && isVatMarked(custom, status);
+}
+
+/** Calibration controls gpf-1 to gpf-7 (§3), in order. */
+export const CALIBRATION_CONTROLS = [
+  { code: 'gpf1', label: 'CO2 zero offset' },
+  { code: 'gpf2', label: 'Tank pressure zero offset' },
+  { code: 'gpf3', label: 'Calibration active' },
+  { code: 'gpf4', label: 'Capture low' },
+  { code: 'gpf5', label: 'Capture high' },
+  { code: 'gpf6', label: 'Apply' },
+  { code: 'gpf7', label: 'Calibration error' },
+] as const;
+
+/**
+ * Tank numbers of a group's tanks: the VAT_NUMBER register when it is set and not taken by an earlier
+ * tank, else the next free number. Tanks are taken in the given order (by name).
+ */
+export function tankNumbers(tanks: readonly { registers: Readonly<Record<string, number>> }[]): number[] {
+  const taken = new Set<number>();
+  const wanted = tanks.map((tank) => {
+    const vat = tank.registers[String(BREW_REGISTERS.VAT_NUMBER)];
+    return vat !== undefined && Number.isInteger(vat) && vat > 0 && !taken.has(vat) ? (taken.add(vat), vat) : null;
+  });
+  let next = 1;
+  return wanted.map((number) => {
+    if (number !== null) return number;
+    while (taken.has(next)) next += 1;
+    taken.add(next);
+    return next;
+  });
+}
+
+// ---- Tank level and pressure ---------------------------------------------------------------------
+
+/** Litres of the tank per kilopascal of liquid column, and litres added. */
+export interface TankLevelCalibration {
+  scale: number;
+  offset: number;
+}
+
+/**
+ * Tank level in litres (§9): the absolute difference of the bottom and head pressures in psi,
+ * divided by 0.145038 (kPa), times scale, plus offset, rounded. Null when a reading is missing.
+ */
+export function tankLevel(
+  upperPsi: number | null | undefined,
+  lowerPsi: number | null | undefined,
+  calibration: TankLevelCalibration,
+): number | null {
+  if (upperPsi == null || lowerPsi == null) return null;
+  return Math.round((Math.abs(lowerPsi - upperPsi) / PSI_PER_KPA) * calibration.scale + calibration.offset);
+}
+
+/** Pressurized thresholds in kPa-equivalent (§9 defaults: upper 30, lower 10). */
+export interface PressurizedThreshold {
+  upper: number;
+  lower: number;
+}
+export const DEFAULT_PRESSURIZED_THRESHOLD: PressurizedThreshold = { upper: 30, lower: 10 };
+/** A tank is taken as pressurized this long before the reading that shows it (§9). */
+export const PRESSURIZED_LEAD_SECONDS = 3600;
+
+/** The thresholds in psi. */
+export function pressurizedThresholdPsi(threshold: PressurizedThreshold = DEFAULT_PRESSURIZED_THRESHOLD) {
+  return { upper: threshold.upper * PSI_PER_KPA, lower: threshold.lower * PSI_PER_KPA };
+}
+
+/** One reading of a tank's head (upper) and bottom (lower) pressure, in psi, at unix ms `t`. */
+export interface PressureSample {
+  t: number;
+  upper: number;
+  lower: number;
+}
+
+/**
+ * When the tank was pressurized (§9): the first reading whose head pressure is above the upper
+ * threshold while the matching bottom reading exceeds the lower threshold, less 3600 s; null if none.
+ * The hour back covers the closing of the valve, when CO2 already stopped reaching the flow meter.
+ */
+export function pressurizedAt(
+  samples: readonly PressureSample[],
+  threshold: PressurizedThreshold = DEFAULT_PRESSURIZED_THRESHOLD,
+): number | null {
+  const psi = pressurizedThresholdPsi(threshold);
+  const first = samples.find((sample) => sample.upper > psi.upper && sample.lower > psi.lower);
+  return first ? first.t - PRESSURIZED_LEAD_SECONDS * 1000 : null;
+}
+
+/** Negative CO2 flow readings (sensor offset) count as no flow (§5). */
+export function clampCo2Flow(flow: number): number {
+  return Math.max(0, flow);
+}
+
+// ---- CO2 and gravity ----------------------------------------------------------------------------
+
+/** Degrees Fahrenheit of a Celsius temperature. */
+export function celsiusToFahrenheit(celsius: number): number {
+  return celsius * FAHRENHEIT_PER_CELSIUS + FAHRENHEIT_AT_ZERO_CELSIUS;
+}
+
+/**
+ * CO2 dissolved in beer at equilibrium, in volumes (litres of gas at 0 °C and 1 atm per litre of
+ * beer), at a head pressure in psi gauge and a beer temperature in °C: the ASBC carbonation table's fit
+ * V = (P + 14.7) × (0.01821 + 0.090115 × e^(−(T°F − 32) / 43.11)) − 0.003342.
+ */
+export function saturatedCo2Volumes(headPsi: number, temperatureC: number): number {
+  const fahrenheit = celsiusToFahrenheit(temperatureC);
+  const solubility = 0.01821 + 0.090115 * Math.exp(-(fahrenheit - FAHRENHEIT_AT_ZERO_CELSIUS) / 43.11);
+  return Math.max(0, (Math.max(0, headPsi) + ATMOSPHERIC_PSI) * solubility - 0.003342);
+}
+
+/** Saturation ratio (§5): saturated CO2 over tank level; null if either is missing (or no level). */
+export function saturationRatio(saturatedCo2: number | null | undefined, level: number | null | undefined) {
+  if (saturatedCo2 == null || level == null || level === 0) return null;
+  return saturatedCo2 / level;
+}
+
+/** ABV (% v/v) from the original and current gravity. */
+export function abv(originalGravity: number, currentGravity: number): number {
+  return (originalGravity - currentGravity) * ABV_PER_GRAVITY_POINT;
+}
+
+/** Gravity parameters of a tank (§3). */
+export interface GravityParameters {
+  /** Estimated specific gravity now (or when the estimate froze). */
+  currentGravity: number | null;
+  /** Estimated alcohol, % v/v. */
+  ethanol: number | null;
+  /** CO2 held in the beer at saturation, litres of gas. */
+  saturatedCo2: number | null;
+  hasGravityFreezed: boolean;
+  /** Litres in the tank. */
+  tankLevel: number | null;
+}
+
+/** What the estimate needs: the batch's start values and the readings now. */
+export interface GravityEstimateInput {
+  originalGravity: number | null;
+  /** The CO2 total channel (litres) at fermentation start and now. */
+  co2TotalAtStart: number | null;
+  co2Total: number | null;
+  /** Gain applied to the CO2 total (calibration co2TotalGain). */
+  co2TotalGain: number;
+  /** Litres of beer: the level at fermentation start (the beer's volume, before its density falls). */
+  tankLevel: number | null;
+  temperature: number | null;
+  headPressure: number | null;
+}
+
+/**
+ * The gravity estimate. Every gram of CO2 fermentation releases comes with 46.07 / 44.01 g of ethanol;
+ * the CO2 is what left through the flow meter (the CO2 total since the start, times its gain, at
+ * 1.98 g/L) plus what stays dissolved in the saturated beer. Ethanol over its density (0.789) gives
+ * the ABV, and ABV / 131.25 the fall in gravity from the original gravity.
+ */
+export function estimateGravity(input: GravityEstimateInput): GravityParameters {
+  const level = input.tankLevel !== null && input.tankLevel > 0 ? input.tankLevel : null;
+  const saturatedCo2 =
+    level !== null && input.temperature !== null && input.headPressure !== null
+      ? saturatedCo2Volumes(input.headPressure, input.temperature) * level
+      : null;
+  const empty = { currentGravity: null, ethanol: null, saturatedCo2, hasGravityFreezed: false, tankLevel: level };
+  if (
+    input.originalGravity === null ||
+    level === null ||
+    saturatedCo2 === null ||
+    input.co2Total === null ||
+    input.co2TotalAtStart === null
+  ) {
+    return empty;
+  }
+  const evolvedLitres = Math.max(0, input.co2Total - input.co2TotalAtStart) * input.co2TotalGain;
+  const co2GramsPerLitre = ((evolvedLitres + saturatedCo2) * CO2_GRAMS_PER_LITRE) / level;
+  const ethanol = ((co2GramsPerLitre * ETHANOL_PER_CO2) / (ETHANOL_GRAMS_PER_ML * 1000)) * 100;
+  return {
+    currentGravity: input.originalGravity - ethanol / ABV_PER_GRAVITY_POINT,
+    ethanol,
+    saturatedCo2,
+    hasGravityFreezed: false,
+    tankLevel: level,
+  };
+}
+
+/** Gravity is shown with 4 decimals (§9). */
+export const GRAVITY_DECIMALS = 4;
+export function formatGravity(gravity: number | null | undefined): string {
+  return gravity == null ? '–' : gravity.toFixed(GRAVITY_DECIMALS);
+}
+
+/** Plausible specific gravities of wort and beer, for validating what a brewer types. */
+export const GRAVITY_RANGE = { min: 0.98, max: 1.2 } as const;
+
+// ---- Tank capacity presets ----------------------------------------------------------------------
+
+/** Capacity presets (§5): tanks of height 32 and 35 with capacity 55. */
+export const TANK_CAPACITY_PRESETS = [
+  { height: 32, capacity: 55 },
+  { height: 35, capacity: 55 },
+] as const;
+/** How close a tank must be to a preset to match it, as a fraction (0.01 %). */
+export const CAPACITY_PRESET_TOLERANCE = 0.0001;
+
+/** The preset a tank's height and capacity match within 0.01 %, or null. */
+export function matchCapacityPreset(height: number, capacity: number) {
+  const near = (value: number, target: number) => Math.abs(value - target) <= target * CAPACITY_PRESET_TOLERANCE;
+  return TANK_CAPACITY_PRESETS.find((preset) => near(height, preset.height) && near(capacity, preset.capacity)) ?? null;
+}
+
+// ---- Tank state ----------------------------------------------------------------------------------
+
+/** CO2 flow above this (L/min) means yeast is at work. */
+export const FERMENTING_FLOW = 0.2;
+/** A level rising faster than this (litres per minute) means the tank is being filled. */
+export const FILLING_RATE = 2;
+/** Litres below which a tank counts as empty. */
+export const EMPTY_LEVEL = 20;
+
+/** What a tank's state is decided from. */
+export interface TankStateInput {
+  /** The tank's batch, if any: its state as stored (MANUALLY_ENDED once ended). */
+  batchState: TankState | null;
+  co2Flow: number | null;
+  /** Litres now and the rise per minute over the last minutes (null when unknown). */
+  level: number | null;
+  levelRatePerMinute: number | null;
+  /** True once the batch passed the pressurized thresholds. */
+  pressurized: boolean;
+}
+
+/**
+ * The state of a tank. Without a running batch: CLEANING when it holds liquid (cleaning solution or
+ * rinse water), else IDLE. With one: pressurized and still releasing CO2 it is CARBONATING, pressurized
+ * and quiet PRESSURIZED; else FERMENTING while CO2 flows, FILLING while the level rises, FILLED
+ * otherwise. A batch that fermented stays FERMENTING as it tails off (it does not go back to FILLED).
+ */
+export function deriveTankState(input: TankStateInput): TankState {
+  const flow = input.co2Flow === null ? 0 : clampCo2Flow(input.co2Flow);
+  if (input.batchState === null || input.batchState === 'MANUALLY_ENDED') {
+    return input.level !== null && input.level > EMPTY_LEVEL ? 'CLEANING' : 'IDLE';
+  }
+  if (input.pressurized) return flow > FERMENTING_FLOW ? 'CARBONATING' : 'PRESSURIZED';
+  if (flow > FERMENTING_FLOW || input.batchState === 'FERMENTING' || input.batchState === 'CARBONATING') {
+    return 'FERMENTING';
+  }
+  if (input.levelRatePerMinute !== null && input.levelRatePerMinute > FILLING_RATE) return 'FILLING';
+  return 'FILLED';
+}
+
+/** The parts of a tank a cloud message may replace. */
+export interface TankMessageShape {
+  state: TankState;
+  batchInfo: {
+    id: string;
+    annotations: readonly unknown[];
+    gravities: readonly unknown[];
+    sensories: readonly unknown[];
+  } | null;
+}
+
+/**
+ * A cloud message's tank replaces the one shown (§4), unless the shown tank is active: then the new
+ * tank keeps the shown batch's annotations, gravities and sensories (edited here, perhaps not yet
+ * echoed back), as long as it is still the same batch.
+ */
+export function mergeTankMessage<T extends TankMessageShape>(current: T, incoming: T): T {
+  if (!isActiveTankState(current.state) || !current.batchInfo || incoming.batchInfo?.id !== current.batchInfo.id) {
+    return incoming;
+  }
+  const { annotations, gravities, sensories } = current.batchInfo;
+  return { ...incoming, batchInfo: { ...incoming.batchInfo, annotations, gravities, sensories } };
+}
+
+/** True when a message shows that the batch of the tank being viewed has ended (§4). */
+export function hasBatchEnded(current: TankMessageShape, incoming: TankMessageShape): boolean {
+  return current.batchInfo !== null && incoming.batchInfo?.id !== current.batchInfo.id;
+}
+
+/** The warning shown when the viewed tank's batch ends (§4). */
+export const BATCH_ENDED_MESSAGE = 'Batch has been ended.';
+
+/** A tank state and when it began. */
+export interface Transition {
+  state: TankState;
+  timestamp: number;
+}
+
+/** The transitions with `state` appended at `timestamp` when it differs from the last one. */
+export function recordTransition(transitions: readonly Transition[], state: TankState, timestamp: number) {
+  return transitions.at(-1)?.state === state ? [...transitions] : [...transitions, { state, timestamp }];
+}
+
+// ---- Tasting -------------------------------------------------------------------------------------
+
+/** Ratings of a tasting note (§3). */
+export const TASTING_RATINGS = ['aroma', 'flavor', 'mouthfeel', 'appearance', 'overall', 'carbonation'] as const;
+export type TastingRating = (typeof TASTING_RATINGS)[number];
+/** The ratings the averages cover (§3): carbonation is a style choice, not a quality score. */
+export const AVERAGED_RATINGS = ['aroma', 'flavor', 'mouthfeel', 'appearance', 'overall'] as const;
+/** Ratings run from 0 to 5 in half steps. */
+export const RATING_SCALE = { min: 0, max: 5, step: 0.5 } as const;
+
+/** A note's score: the mean of its averaged ratings. */
+export function tastingScore(note: Readonly<Record<TastingRating, number>>): number {
+  return AVERAGED_RATINGS.reduce((sum, rating) => sum + note[rating], 0) / AVERAGED_RATINGS.length;
+}
+
+/** Each averaged rating's mean over the notes, and their overall score; null without notes. */
+export function tastingAverages(notes: readonly Readonly<Record<TastingRating, number>>[]) {
+  if (notes.length === 0) return null;
+  const averages = Object.fromEntries(
+    AVERAGED_RATINGS.map((rating) => [rating, notes.reduce((sum, note) => sum + note[rating], 0) / notes.length]),
+  ) as Record<(typeof AVERAGED_RATINGS)[number], number>;
+  return { ...averages, score: tastingScore({ ...averages, carbonation: 0 }) };
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A tasting date as 'MMM DD, YYYY LT' (§9), e.g. `Mar 05, 2025 8:07 PM`, in the date's local time. */
+export function formatTastingDate(date: Date): string {
+  const hours = date.getHours();
+  const day = String(date.getDate()).padStart(2, '0');
+  const minutes = String(date.getMinutes()).padStart(2, '0');
+  const time = `${hours % 12 === 0 ? 12 : hours % 12}:${minutes} ${hours < 12 ? 'AM' : 'PM'}`;
+  return `${MONTHS[date.getMonth()]} ${day}, ${date.getFullYear()} ${time}`;
+}
+
+// ---- Annotations, setpoint and the log window ---------------------------------------------------
+
+export const ANNOTATION_KINDS = ['plotLine', 'channel'] as const;
+export type AnnotationKind = (typeof ANNOTATION_KINDS)[number];
+/** Annotation colours (§3): blue for sensory notes, grey otherwise. */
+export const SENSORY_ANNOTATION_COLOR = '#2f6fde';
+export const ANNOTATION_COLOR = '#8a8f98';
+export function annotationColor(isSensory: boolean): string {
+  return isSensory ? SENSORY_ANNOTATION_COLOR : ANNOTATION_COLOR;
+}
+
+/** The temperature setpoint control (§9). */
+export const BREW_SETPOINT = { min: -5, max: 100, step: 0.1, unit: '°C' } as const;
+
+/** Why a setpoint cannot be sent, or null. */
+export function brewSetpointProblem(value: number): string | null {
+  if (!Number.isFinite(value)) return 'Enter a temperature.';
+  if (value < BREW_SETPOINT.min || value > BREW_SETPOINT.max) {
+    return `The setpoint must be between ${BREW_SETPOINT.min} and ${BREW_SETPOINT.max} ${BREW_SETPOINT.unit}.`;
+  }
+  return null;
+}
+
+/** The tank log covers 7 days and starts 10 minutes before the batch (§9). */
+export const BREW_LOG_SECONDS = 7 * 86_400;
+export const BREW_LOG_LEAD_SECONDS = 600;
+
+/** The tank view's log window in unix ms: from 10 minutes before the batch, 7 days long, not past now. */
+export function brewLogWindow(batchStart: number, now: number): { start: number; end: number } {
+  const start = batchStart - BREW_LOG_LEAD_SECONDS * 1000;
+  return { start, end: Math.max(start + 60_000, Math.min(start + BREW_LOG_SECONDS * 1000, now)) };
+}
