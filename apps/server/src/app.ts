@@ -244,6 +244,7 @@ export async function buildApp({
     retentionDays: config.reportRetentionDays,
     notifyUsers: (action, audience) => hub.notifyUsers(action, audience),
     now,
+  });
   const brewReports = new BrewReportWriter(db, config.productName);
   jobs.register(BREW_REPORT_JOB, async (payload) => brewReports.run((payload as { reportId: string }).reportId), {
     maxAttempts: 3,

@@ -19,6 +19,8 @@ export type AlarmStatus = ServerActionOf<'server/alarms'>['status'];
 export type OtaProgress = Omit<ServerActionOf<'server/otaProgress'>, 'type' | 'thingName'>;
 /** A report's generation as last pushed (`server/reportProgress`), by report id. */
 export type ReportProgress = Omit<ServerActionOf<'server/reportProgress'>, 'type' | 'reportId'>;
+/** A brewing tank as last pushed (`server/brewTank`). */
+export type BrewTankUpdate = Omit<ServerActionOf<'server/brewTank'>, 'type' | 'thingName'>;
 export interface SetpointStatus {
   state: 'on' | 'off';
   value: number;
@@ -46,6 +48,7 @@ export interface RealtimeState {
   ota: ByThing<OtaProgress>;
   /** By report id, not thing name: progress concerns people, not a device. */
   reports: Readonly<Record<string, ReportProgress>>;
+  brewTanks: ByThing<BrewTankUpdate>;
   lastServerError: string | null;
 }
 
@@ -61,6 +64,7 @@ export const INITIAL_REALTIME_STATE: RealtimeState = {
   setpoints: {},
   ota: {},
   reports: {},
+  brewTanks: {},
   lastServerError: null,
 };
 
@@ -150,6 +154,10 @@ export function applyServerAction(state: RealtimeState, action: ServerAction, no
     case 'server/reportProgress': {
       const { type: _type, reportId, ...progress } = action;
       return { ...state, reports: { ...state.reports, [reportId]: progress } };
+    }
+    case 'server/brewTank': {
+      const { type: _type, thingName, ...update } = action;
+      return { ...state, brewTanks: { ...state.brewTanks, [thingName]: update } };
     }
     case 'server/error':
       return { ...state, lastServerError: action.message };

@@ -1,0 +1,407 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Batch, BrewBatchesAnswer, BrewMeta, BrewReport, Tank } from '@fieldlink/api/brew';
+import type { DeviceEvent } from '../../events';
+import { estimateGravity, tankLevel } from '@fieldlink/domain/brew';
+import { newId } from '../../security/secrets';
+import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+
+const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> => {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > end) throw new Error(`Condition not met in time: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+
+const PROPS = { beerName: 'Cellar Pils', style: 'Pilsner', originalGravity: 1.048, targetGravity: 1.01, notes: '' };
+
+describe.each(DIALECTS)('brewing calls on %s', (dialect) => {
+  let t: TestApp;
+  let brewer: string;
+  let viewer: string;
+  let cellarId: string;
+  let otherGroupId: string;
+  let tanks: Tank[];
+  const events: DeviceEvent[] = [];
+
+  const call = async (token: string, method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, data?: object) => {
+    const response = await t.app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: { authorization: token },
+      ...(method === 'GET' ? { query: data as Record<string, string> } : { payload: data }),
+    });
+    return { status: response.statusCode, body: response.json() as unknown, raw: response };
+  };
+  const ok = async <T>(token: string, method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, data?: object) => {
+    const answer = await call(token, method, url, data);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return answer.body as T;
+  };
+  const db = () => t.app.storage.db;
+
+  /** A user of the brewery with only these permissions, signed in by token. */
+  async function userWith(permissions: string[], secretPermissions: string[] = []): Promise<string> {
+    const account = await db()
+      .selectFrom('accounts')
+      .selectAll()
+      .where('name', '=', 'Northgate Brewing')
+      .executeTakeFirstOrThrow();
+    const root = await db()
+      .selectFrom('groups')
+      .select('path')
+      .where('id', '=', account.root_group_id)
+      .executeTakeFirstOrThrow();
+    const id = newId();
+    await db()
+      .insertInto('users')
+      .values({
+        id,
+        email: `${id}@brew.test`,
+        password_hash: 'not-a-password',
+        first_name: 'Cellar',
+        last_name: 'Hand',
+        theme: null,
+        muted_devices: '[]',
+        latest_user_update_id: null,
+        token_version: 0,
+        created_at: Date.now(),
+      })
+      .execute();
+    await db()
+      .insertInto('attachment_points')
+      .values({
+        id: newId(),
+        user_id: id,
+        account_id: account.id,
+        ordinal: 0,
+        path: root.path,
+        permissions: JSON.stringify(permissions),
+        secret_permissions: JSON.stringify(secretPermissions),
+        app_type: 'brew',
+      })
+      .execute();
+    return t.app.tokens.issue(id, 0);
+  }
+
+  /** Readings of a tank as its device would report them. */
+  async function report(deviceId: string, values: Record<string, number>) {
+    const now = Date.now();
+    await db().deleteFrom('latest_values').where('device_id', '=', deviceId).execute();
+    await db()
+      .insertInto('latest_values')
+      .values(
+        Object.entries(values).map(([code, value]) => ({ device_id: deviceId, code, t: now, value, extra: null })),
+      )
+      .execute();
+  }
+
+  async function snapshot() {
+    const tables = [
+      'brew_batches',
+      'brew_gravities',
+      'brew_sensories',
+      'brew_annotations',
+      'brew_reports',
+      'brew_tanks',
+    ] as const;
+    const rows = await Promise.all(tables.map((table) => db().selectFrom(table).selectAll().execute()));
+    return JSON.stringify(rows.map((list) => list.map((row) => JSON.stringify(row)).sort()));
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+    t.app.fieldlink.events.on((event) => events.push(event));
+    brewer = await signIn(t.app, 'brew@fieldlink.test');
+    viewer = await userWith(['VIEW_DASH']);
+    const cellar = await db().selectFrom('groups').select('id').where('name', '=', 'Cellar').executeTakeFirstOrThrow();
+    cellarId = cellar.id;
+    const water = await db()
+      .selectFrom('groups')
+      .select('id')
+      .where('name', '=', 'Hilltop Plant')
+      .executeTakeFirstOrThrow();
+    otherGroupId = water.id;
+  });
+  afterAll(() => t?.close());
+
+  it('shows every device of the group as an idle tank, numbered, with the channel map of its macro', async () => {
+    const meta = await ok<BrewMeta>(brewer, 'GET', '/brew/overview', { groupId: cellarId });
+    tanks = meta.tanks;
+    expect(meta.groupName).toBe('Cellar');
+    expect(meta.pressurizedThreshold).toEqual({ upper: 30, lower: 10 });
+    expect(tanks.map((tank) => tank.name)).toEqual(['Bright tank BT1', 'Fermenter FV1', 'Fermenter FV2']);
+    expect(new Set(tanks.map((tank) => tank.tankNumber)).size).toBe(3);
+    for (const tank of tanks) {
+      expect(tank.batchInfo).toBeNull();
+      expect(['IDLE', 'CLEANING']).toContain(tank.state);
+      expect(tank.channelsMap).toMatchObject({ co2Flow: 'a1', temperature: 't10', ph: 't9', upperPressure: 'c2' });
+    }
+    // A viewer may read; another account's group is "not found" like a missing one.
+    expect((await call(viewer, 'GET', '/brew/overview', { groupId: cellarId })).status).toBe(200);
+    const foreign = await call(viewer, 'GET', '/brew/overview', { groupId: otherGroupId });
+    const missing = await call(viewer, 'GET', '/brew/overview', { groupId: 'no-such-group' });
+    expect([foreign.status, foreign.body]).toEqual([404, missing.body]);
+  });
+
+  it('runs a batch: start, info, gravity, tasting, annotation, calibration, estimate, end with a report, delete', async () => {
+    const tank = tanks[1]!;
+    const before = await snapshot();
+    // Refused calls change nothing.
+    for (const [method, url, body] of [
+      ['POST', '/brew/batch', { groupId: cellarId, tankNumber: tank.tankNumber, props: PROPS }],
+      [
+        'PUT',
+        '/brew/tank/calibration',
+        { groupId: cellarId, tankNumber: tank.tankNumber, calibration: { capacity: 9 } },
+      ],
+    ] as const) {
+      expect((await call(viewer, method, url, body)).status).toBe(403);
+    }
+    expect(
+      (await call(brewer, 'POST', '/brew/batch', { groupId: cellarId, tankNumber: 99, props: PROPS })).status,
+    ).toBe(404);
+    expect(
+      (
+        await call(brewer, 'POST', '/brew/batch', {
+          groupId: cellarId,
+          tankNumber: 1,
+          props: { ...PROPS, beerName: '' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(await snapshot()).toBe(before);
+
+    // The level calibration and CO2 gain of the tank, then readings: 1000 L at ferm start.
+    const calibrated = await ok<Tank>(brewer, 'PUT', '/brew/tank/calibration', {
+      groupId: cellarId,
+      tankNumber: tank.tankNumber,
+      calibration: { tankLevel: { scale: 100, offset: 0 }, capacity: 1500, co2TotalGain: 1.05 },
+    });
+    expect(calibrated.calibration).toEqual({ co2TotalGain: 1.05, tankLevel: { scale: 100, offset: 0 } });
+    expect(calibrated.capacity).toBe(1500);
+    await report(tank.deviceId, { c2: 0.5, c3: 0.5 + 10 * 0.145038, t1: 200_000, t10: 18, a1: 0 });
+
+    events.length = 0;
+    const started = await ok<Batch>(brewer, 'POST', '/brew/batch', {
+      groupId: cellarId,
+      tankNumber: tank.tankNumber,
+      props: PROPS,
+    });
+    expect(started).toMatchObject({
+      state: 'FILLING',
+      deviceId: tank.deviceId,
+      co2TotalAtStart: 200_000,
+      tankLevelAtFermStart: 1000,
+    });
+    expect(started.transitions.map((transition) => transition.state)).toEqual(['FILLING']);
+    expect(started.calibration).toEqual({ co2TotalGain: 1.05, tankLevel: { scale: 100, offset: 0 } });
+    expect(events.some((event) => event.type === 'server/brewTank' && event.tank.batchInfo?.id === started.id)).toBe(
+      true,
+    );
+    const twice = await call(brewer, 'POST', '/brew/batch', {
+      groupId: cellarId,
+      tankNumber: tank.tankNumber,
+      props: PROPS,
+    });
+    expect(twice.status).toBe(409);
+
+    const edited = await ok<Batch>(brewer, 'PUT', '/brew/batch', {
+      batchId: started.id,
+      props: { style: 'German Pils' },
+    });
+    expect(edited.props).toEqual({ ...PROPS, style: 'German Pils' });
+
+    // Gravity readings: add, change, delete; a bad value changes nothing.
+    const withReading = await ok<Batch>(brewer, 'PUT', '/brew/batch/gravity', { batchId: started.id, value: 1.031 });
+    const reading = withReading.gravities[0]!;
+    expect(reading).toMatchObject({ value: 1.031, createdBy: 'brew@fieldlink.test' });
+    const changed = await ok<Batch>(brewer, 'PUT', '/brew/batch/gravity', {
+      batchId: started.id,
+      id: reading.id,
+      value: 1.03,
+    });
+    expect(changed.gravities.map((entry) => entry.value)).toEqual([1.03]);
+    expect((await call(brewer, 'PUT', '/brew/batch/gravity', { batchId: started.id, value: 2.5 })).status).toBe(400);
+    expect(
+      (
+        await call(brewer, 'PUT', '/brew/batch/gravity', {
+          batchId: started.id,
+          value: 1.02,
+          timestamp: Date.now() + 3_600_000,
+        })
+      ).status,
+    ).toBe(400);
+    await ok<Batch>(brewer, 'PUT', '/brew/batch/gravity', { batchId: started.id, value: 1.012 });
+    const afterDelete = await ok<Batch>(brewer, 'DELETE', '/brew/batch/gravity', {
+      batchId: started.id,
+      id: reading.id,
+    });
+    expect(afterDelete.gravities.map((entry) => entry.value)).toEqual([1.012]);
+    expect((await call(brewer, 'DELETE', '/brew/batch/gravity', { batchId: started.id, id: reading.id })).status).toBe(
+      404,
+    );
+
+    // A tasting note gets a blue mark on the chart; a plain annotation is grey.
+    const ratings = { aroma: 4, flavor: 4.5, mouthfeel: 3.5, appearance: 4, overall: 4, carbonation: 2 };
+    const tasted = await ok<Batch>(brewer, 'PUT', '/brew/batch/sensory', {
+      batchId: started.id,
+      ...ratings,
+      notes: 'Clean, grassy hops',
+    });
+    expect(tasted.sensories[0]).toMatchObject({ ...ratings, notes: 'Clean, grassy hops' });
+    expect(tasted.annotations).toEqual([
+      expect.objectContaining({
+        color: '#2f6fde',
+        text: 'Tasting 4.0/5: Clean, grassy hops',
+        sensoryId: tasted.sensories[0]!.id,
+      }),
+    ]);
+    expect(
+      (await call(brewer, 'PUT', '/brew/batch/sensory', { batchId: started.id, ...ratings, aroma: 7 })).status,
+    ).toBe(400);
+    const mark = tasted.annotations[0]!;
+    expect((await call(brewer, 'DELETE', '/brew/batch/annotation', { batchId: started.id, id: mark.id })).status).toBe(
+      400,
+    );
+    const annotated = await ok<Batch>(brewer, 'PUT', '/brew/batch/annotation', {
+      batchId: started.id,
+      text: 'Dry hopped',
+      code: 't10',
+    });
+    const note = annotated.annotations.find((entry) => entry.text === 'Dry hopped')!;
+    expect(note).toMatchObject({
+      kind: 'channel',
+      color: '#8a8f98',
+      channel: { code: 't10', deviceId: tank.deviceId },
+    });
+    const removed = await ok<Batch>(brewer, 'DELETE', '/brew/batch/sensory', {
+      batchId: started.id,
+      id: tasted.sensories[0]!.id,
+    });
+    expect(removed.sensories).toEqual([]);
+    expect(removed.annotations.map((entry) => entry.id)).toEqual([note.id]);
+    await ok<Batch>(brewer, 'PUT', '/brew/batch/sensory', { batchId: started.id, ...ratings });
+
+    // The estimate from the tank's readings: 10,000 L of CO2 through the meter, at 18 °C, open tank.
+    const readings = { c2: 0.5, c3: 0.5 + 9.8 * 0.145038, t1: 210_000, t10: 18, a1: 4.2 };
+    await report(tank.deviceId, readings);
+    const running = (await ok<BrewMeta>(brewer, 'GET', '/brew/overview', { groupId: cellarId })).tanks[1]!;
+    const expected = estimateGravity({
+      originalGravity: 1.048,
+      co2TotalAtStart: 200_000,
+      co2Total: 210_000,
+      co2TotalGain: 1.05,
+      tankLevel: 1000,
+      temperature: 18,
+      headPressure: 0.5,
+    });
+    expect(running.state).toBe('FERMENTING');
+    expect(running.gravityParameters.currentGravity).toBeCloseTo(expected.currentGravity!, 9);
+    expect(running.gravityParameters.ethanol).toBeCloseTo(expected.ethanol!, 9);
+    expect(running.gravityParameters.tankLevel).toBe(tankLevel(readings.c2, readings.c3, { scale: 100, offset: 0 }));
+    expect(running.gravityParameters.hasGravityFreezed).toBe(false);
+
+    // Ending: MANUALLY_ENDED, the tank idle without batch info, a report prepended and made.
+    const viewerEnd = await call(viewer, 'POST', '/brew/batch/end', { batchId: started.id });
+    expect(viewerEnd.status).toBe(403);
+    events.length = 0;
+    const ended = await ok<Batch>(brewer, 'POST', '/brew/batch/end', { batchId: started.id });
+    expect(ended.state).toBe('MANUALLY_ENDED');
+    expect(ended.date.end).not.toBeNull();
+    expect(ended.transitions.at(-1)?.state).toBe('MANUALLY_ENDED');
+    expect(ended.reports[0]?.state).toBe('GENERATING');
+    const announced = events.find((event) => event.type === 'server/brewTank');
+    expect(announced?.type === 'server/brewTank' && announced.tank.batchInfo).toBeNull();
+    const idle = (await ok<BrewMeta>(brewer, 'GET', '/brew/overview', { groupId: cellarId })).tanks[1]!;
+    expect(idle.batchInfo).toBeNull();
+    expect(['IDLE', 'CLEANING']).toContain(idle.state);
+    expect((await call(brewer, 'POST', '/brew/batch/end', { batchId: started.id })).status).toBe(409);
+
+    const reportId = ended.reports[0]!.id;
+    const ready = await until(
+      () => ok<BrewReport>(viewer, 'GET', '/brew/batch/report/state', { id: reportId }),
+      (state) => state.state !== 'GENERATING',
+    );
+    expect(ready.state).toBe('READY');
+    const { url } = await ok<{ url: string }>(viewer, 'GET', '/brew/batch/report', { id: reportId });
+    const file = await t.app.inject({ method: 'GET', url });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('application/pdf');
+    expect(file.headers['content-disposition']).toMatch(/^attachment; filename="Cellar-Pils-\d{4}-\d\d-\d\d\.pdf"$/);
+    expect(file.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    const forged = url.replace(/signature=[^&]+/, 'signature=AAAA');
+    expect((await t.app.inject({ method: 'GET', url: forged })).statusCode).toBe(403);
+    const expired = new URL(url, 'http://x');
+    expired.searchParams.set('expires', String(Date.now() - 1000));
+    expect((await t.app.inject({ method: 'GET', url: `${expired.pathname}${expired.search}` })).statusCode).toBe(403);
+
+    // The group's batches, newest first, with the latest report.
+    const list = await ok<BrewBatchesAnswer>(viewer, 'GET', '/brew/batches', { groupId: cellarId });
+    expect(list.batches[0]).toMatchObject({ id: started.id, tankName: tank.name, lastGravity: 1.012, sensoryCount: 1 });
+    expect(list.batches[0]?.latestReport?.state).toBe('READY');
+    expect(
+      (await ok<BrewBatchesAnswer>(viewer, 'GET', '/brew/batches', { groupId: cellarId, isDemoMode: 'true' })).batches,
+    ).toEqual([]);
+
+    // Taking the end back, then deleting (BREW_DELETE: an admin holds it; a brewer without it does not).
+    const resumed = await ok<Batch>(brewer, 'DELETE', '/brew/batch/end', { batchId: started.id });
+    expect(resumed.state).toBe('FILLING');
+    expect(resumed.date.end).toBeNull();
+    const ender = await userWith(['VIEW_DASH', 'END_BREW', 'EDIT_BREW_INFO']);
+    expect((await call(ender, 'DELETE', '/brew/batch', { batchId: started.id })).status).toBe(403);
+    expect(await ok<{ id: string }>(brewer, 'DELETE', '/brew/batch', { batchId: started.id })).toEqual({
+      id: started.id,
+    });
+    expect((await call(brewer, 'GET', '/brew/batch', { batchId: started.id })).status).toBe(404);
+    expect(await db().selectFrom('brew_gravities').selectAll().execute()).toEqual([]);
+    expect(await db().selectFrom('brew_reports').selectAll().execute()).toEqual([]);
+  });
+
+  it('keeps a report waiting for the brewer until the batch has an original gravity', async () => {
+    const tank = tanks[2]!;
+    const started = await ok<Batch>(brewer, 'POST', '/brew/batch', {
+      groupId: cellarId,
+      tankNumber: tank.tankNumber,
+      props: { ...PROPS, originalGravity: null },
+    });
+    const { id } = await ok<BrewReport>(viewer, 'POST', '/brew/batch/report/generate', { batchId: started.id });
+    const waiting = await until(
+      () => ok<BrewReport>(viewer, 'GET', '/brew/batch/report/state', { id }),
+      (state) => state.state !== 'GENERATING',
+    );
+    expect(waiting).toMatchObject({
+      state: 'AWAITING_USER',
+      error: 'Enter the batch’s original gravity to complete the report.',
+    });
+    expect((await call(viewer, 'GET', '/brew/batch/report', { id })).status).toBe(409);
+    await ok<Batch>(brewer, 'PUT', '/brew/batch', { batchId: started.id, props: { originalGravity: 1.05 } });
+    const ready = await until(
+      () => ok<BrewReport>(viewer, 'GET', '/brew/batch/report/state', { id }),
+      (state) => state.state === 'READY',
+    );
+    expect(ready.error).toBeNull();
+  });
+
+  it('needs BREW_CALIB_CO2_TOTAL_GAIN for the CO2 total gain and EDIT_BREW_INFO for the level', async () => {
+    const tank = tanks[0]!;
+    const editor = await userWith(['VIEW_DASH', 'EDIT_BREW_INFO']);
+    const calibrator = await userWith(['VIEW_DASH'], ['BREW_CALIB_CO2_TOTAL_GAIN']);
+    const body = (calibration: object) => ({ groupId: cellarId, tankNumber: tank.tankNumber, calibration });
+    const before = await snapshot();
+    expect((await call(editor, 'PUT', '/brew/tank/calibration', body({ co2TotalGain: 1.2 }))).status).toBe(403);
+    expect((await call(calibrator, 'PUT', '/brew/tank/calibration', body({ capacity: 1000 }))).status).toBe(403);
+    expect(
+      (await call(calibrator, 'PUT', '/brew/tank/calibration', body({ co2TotalGain: 1.2, capacity: 1 }))).status,
+    ).toBe(403);
+    expect((await call(calibrator, 'PUT', '/brew/tank/calibration', body({}))).status).toBe(400);
+    expect(await snapshot()).toBe(before);
+    expect(
+      (await ok<Tank>(calibrator, 'PUT', '/brew/tank/calibration', body({ co2TotalGain: 1.2 }))).calibration
+        .co2TotalGain,
+    ).toBe(1.2);
+    expect((await ok<Tank>(editor, 'PUT', '/brew/tank/calibration', body({ capacity: 1000 }))).capacity).toBe(1000);
+  });
+});
