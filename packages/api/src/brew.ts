@@ -1,10 +1,12 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
   ANNOTATION_KINDS,
+  BREW_REPORT_STATES,
   GRAVITY_RANGE,
   RATING_SCALE,
   TANK_CHANNEL_ROLES,
   TANK_STATES,
+  type BrewReportState,
   type ChannelsMap,
   type TankState,
 } from '@fieldlink/domain/brew';
@@ -122,9 +124,6 @@ export const GravityParametersSchema = Type.Object({
   hasGravityFreezed: Type.Boolean(),
   tankLevel: Nullable(Type.Number()),
 });
-
-export const BREW_REPORT_STATES = ['GENERATING', 'READY', 'AWAITING_USER', 'ERROR', 'DELETING'] as const;
-export type BrewReportState = (typeof BREW_REPORT_STATES)[number];
 
 /** A batch report (brew report: id, state). */
 export const BrewReport = Type.Object({

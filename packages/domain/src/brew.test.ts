@@ -8,6 +8,8 @@ import {
   TANK_STATES,
   abv,
   annotationColor,
+  batchGravity,
+  fermentationDay,
   brewLogWindow,
   brewSetpointProblem,
   celsiusToFahrenheit,
@@ -25,6 +27,7 @@ import {
   pressurizedAt,
   pressurizedThresholdPsi,
   recordTransition,
+  reportStateText,
   saturatedCo2Volumes,
   saturationRatio,
   tankIcon,
@@ -457,4 +460,72 @@ describe('cloud messages about tanks', () => {
     ['same batch', tank('FERMENTING', batch('b1', 0)), tank('CARBONATING', batch('b1', 0)), false],
     ['no batch before', tank('IDLE', null), tank('FILLING', batch('b2', 0)), false],
   ])('%s: ended %s', (_name, current, incoming, ended) => expect(hasBatchEnded(current, incoming)).toBe(ended));
+});
+
+describe('batch report states', () => {
+  it.each([
+    ['GENERATING', null, 'Generating'],
+    ['READY', null, 'Complete'],
+    ['AWAITING_USER', 'Enter the gravity.', 'Waiting for user'],
+    ['ERROR', 'Disk full', 'Disk full'],
+    ['ERROR', null, 'Error'],
+    ['DELETING', null, 'Deleting'],
+  ] as const)('%s (%s) reads %s', (state, error, text) => expect(reportStateText(state, error)).toBe(text));
+});
+
+describe('a running batch', () => {
+  const basis = {
+    originalGravity: 1.05,
+    co2TotalAtStart: 1000,
+    co2TotalGain: 1,
+    tankLevelAtFermStart: 1000,
+    frozenGravity: null,
+  };
+  const readings = { co2Total: 11_000, temperature: 18, headPressure: 0.5 };
+  const frozen = { currentGravity: 1.012, ethanol: 5, saturatedCo2: 900, hasGravityFreezed: false, tankLevel: 990 };
+
+  it('estimates from the volume at fermentation start and shows the level now', () => {
+    const gravity = batchGravity(basis, readings, 960);
+    const estimate = estimateGravity({
+      ...basis,
+      co2Total: 11_000,
+      temperature: 18,
+      headPressure: 0.5,
+      tankLevel: 1000,
+    });
+    expect(gravity).toEqual({ ...estimate, tankLevel: 960 });
+  });
+
+  it.each([
+    ['frozen', { ...basis, frozenGravity: frozen }, { ...frozen, hasGravityFreezed: true }],
+    [
+      'no batch',
+      null,
+      { currentGravity: null, ethanol: null, saturatedCo2: null, hasGravityFreezed: false, tankLevel: 960 },
+    ],
+  ] as const)('%s', (_name, batch, expected) => expect(batchGravity(batch, readings, 960)).toEqual(expected));
+
+  it('uses the level now when the start level is unknown', () =>
+    expect(batchGravity({ ...basis, tankLevelAtFermStart: null }, readings, 500).currentGravity).toBeCloseTo(
+      estimateGravity({ ...basis, ...readings, co2Total: 11_000, tankLevel: 500 }).currentGravity!,
+      12,
+    ));
+
+  const day = 86_400_000;
+  it.each([
+    ['before fermentation, from the start', [], 10 * day, 10 * day + 5, 1],
+    ['day 3 of the batch', [], 10 * day, 12 * day + 1, 3],
+    [
+      'from the first FERMENTING',
+      [
+        { state: 'FILLING', timestamp: 10 * day },
+        { state: 'FERMENTING', timestamp: 11 * day },
+      ],
+      10 * day,
+      12 * day + 1,
+      2,
+    ],
+  ] as const)('%s: day %s', (_name, transitions, start, now, expected) =>
+    expect(fermentationDay(start, transitions, now)).toBe(expected),
+  );
 });

@@ -513,3 +513,74 @@ export function brewLogWindow(batchStart: number, now: number): { start: number;
   const start = batchStart - BREW_LOG_LEAD_SECONDS * 1000;
   return { start, end: Math.max(start + 60_000, Math.min(start + BREW_LOG_SECONDS * 1000, now)) };
 }
+
+// ---- Batch reports -------------------------------------------------------------------------------
+
+/** Batch report states (§4) and how each is shown. */
+export const BREW_REPORT_STATES = ['GENERATING', 'READY', 'AWAITING_USER', 'ERROR', 'DELETING'] as const;
+export type BrewReportState = (typeof BREW_REPORT_STATES)[number];
+const REPORT_STATE_LABELS: Readonly<Record<BrewReportState, string>> = {
+  GENERATING: 'Generating',
+  READY: 'Complete',
+  AWAITING_USER: 'Waiting for user',
+  ERROR: 'Error',
+  DELETING: 'Deleting',
+};
+
+/** A report state as shown: ERROR shows its error text, else "Error" (§4). */
+export function reportStateText(state: BrewReportState, error: string | null): string {
+  return state === 'ERROR' && error ? error : REPORT_STATE_LABELS[state];
+}
+
+/** While a report is generating its state is read again every 10 s (§4, §9). */
+export const REPORT_STATE_POLL_MS = 10_000;
+
+// ---- A running batch -----------------------------------------------------------------------------
+
+/** What a running batch brings to its gravity estimate. */
+export interface BatchEstimateBasis {
+  originalGravity: number | null;
+  co2TotalAtStart: number | null;
+  co2TotalGain: number;
+  tankLevelAtFermStart: number | null;
+  /** The estimate stored when the tank was pressurized; it no longer moves. */
+  frozenGravity: GravityParameters | null;
+}
+
+/** The tank's readings the estimate needs, now. */
+export interface TankReadings {
+  co2Total: number | null;
+  temperature: number | null;
+  headPressure: number | null;
+}
+
+/**
+ * A tank's gravity parameters: frozen once pressurized, else estimated from its readings now, with
+ * the beer's volume from fermentation start (or the level now) and the level now as `tankLevel`.
+ */
+export function batchGravity(
+  batch: BatchEstimateBasis | null,
+  readings: TankReadings,
+  levelNow: number | null,
+): GravityParameters {
+  if (batch?.frozenGravity) return { ...batch.frozenGravity, hasGravityFreezed: true };
+  if (!batch) {
+    return { currentGravity: null, ethanol: null, saturatedCo2: null, hasGravityFreezed: false, tankLevel: levelNow };
+  }
+  const estimate = estimateGravity({
+    originalGravity: batch.originalGravity,
+    co2TotalAtStart: batch.co2TotalAtStart,
+    co2Total: readings.co2Total,
+    co2TotalGain: batch.co2TotalGain,
+    tankLevel: batch.tankLevelAtFermStart ?? levelNow,
+    temperature: readings.temperature,
+    headPressure: readings.headPressure,
+  });
+  return { ...estimate, tankLevel: levelNow };
+}
+
+/** Day of fermentation: day 1 from the first FERMENTING transition (else the batch's start). */
+export function fermentationDay(start: number, transitions: readonly Transition[], now: number): number {
+  const from = transitions.find((transition) => transition.state === 'FERMENTING')?.timestamp ?? start;
+  return Math.max(1, Math.floor((now - from) / 86_400_000) + 1);
+}

@@ -22,8 +22,8 @@ import {
   DEFAULT_PRESSURIZED_THRESHOLD,
   SENSORY_ANNOTATION_COLOR,
   defaultChannelsMap,
+  batchGravity,
   deriveTankState,
-  estimateGravity,
   isTankVatMarked,
   recordTransition,
   tankLevel,
@@ -604,7 +604,19 @@ export class BrewService {
       const level = levelCalibration
         ? tankLevel(reading('upperPressure'), reading('lowerPressure'), levelCalibration)
         : null;
-      const gravityParameters = tankGravity(batch, reading, level);
+      const gravityParameters = batchGravity(
+        batch
+          ? {
+              originalGravity: batchProps(batch).originalGravity,
+              co2TotalAtStart: batch.co2_total_at_start,
+              co2TotalGain: batch.co2_total_gain,
+              tankLevelAtFermStart: batch.tank_level_at_ferm_start,
+              frozenGravity: batch.frozen_gravity ? (JSON.parse(batch.frozen_gravity) as GravityParameters) : null,
+            }
+          : null,
+        { co2Total: reading('co2Total'), temperature: reading('temperature'), headPressure: reading('upperPressure') },
+        level,
+      );
       const state = deriveTankState({
         batchState: batch ? (batch.state as TankState) : null,
         co2Flow: reading('co2Flow'),
@@ -631,29 +643,6 @@ export class BrewService {
       };
     });
   }
-}
-
-/** The gravity estimate of a tank: frozen once pressurized, else from its readings now. */
-function tankGravity(
-  batch: BrewBatchesTable | undefined,
-  reading: (role: keyof ChannelsMap) => number | null,
-  level: number | null,
-): GravityParameters {
-  if (batch?.frozen_gravity)
-    return { ...(JSON.parse(batch.frozen_gravity) as GravityParameters), hasGravityFreezed: true };
-  if (!batch) {
-    return { currentGravity: null, ethanol: null, saturatedCo2: null, hasGravityFreezed: false, tankLevel: level };
-  }
-  const estimate = estimateGravity({
-    originalGravity: batchProps(batch).originalGravity,
-    co2TotalAtStart: batch.co2_total_at_start,
-    co2Total: reading('co2Total'),
-    co2TotalGain: batch.co2_total_gain,
-    tankLevel: batch.tank_level_at_ferm_start ?? level,
-    temperature: reading('temperature'),
-    headPressure: reading('upperPressure'),
-  });
-  return { ...estimate, tankLevel: level };
 }
 
 function registersOf(device: DeviceWithPath): Record<string, number> {

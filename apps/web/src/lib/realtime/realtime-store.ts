@@ -19,8 +19,8 @@ export type AlarmStatus = ServerActionOf<'server/alarms'>['status'];
 export type OtaProgress = Omit<ServerActionOf<'server/otaProgress'>, 'type' | 'thingName'>;
 /** A report's generation as last pushed (`server/reportProgress`), by report id. */
 export type ReportProgress = Omit<ServerActionOf<'server/reportProgress'>, 'type' | 'reportId'>;
-/** A brewing tank as last pushed (`server/brewTank`). */
-export type BrewTankUpdate = Omit<ServerActionOf<'server/brewTank'>, 'type' | 'thingName'>;
+/** A brewing tank as last pushed (`server/brewTank`), and when it arrived (unix ms). */
+export type BrewTankUpdate = Omit<ServerActionOf<'server/brewTank'>, 'type' | 'thingName'> & { receivedAt: number };
 export interface SetpointStatus {
   state: 'on' | 'off';
   value: number;
@@ -157,7 +157,7 @@ export function applyServerAction(state: RealtimeState, action: ServerAction, no
     }
     case 'server/brewTank': {
       const { type: _type, thingName, ...update } = action;
-      return { ...state, brewTanks: { ...state.brewTanks, [thingName]: update } };
+      return { ...state, brewTanks: { ...state.brewTanks, [thingName]: { ...update, receivedAt: now } } };
     }
     case 'server/error':
       return { ...state, lastServerError: action.message };
