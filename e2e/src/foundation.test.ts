@@ -18,8 +18,10 @@ describe('foundation: a signed-in user watches a simulated device live', () => {
     await server?.stop();
   });
 
-  it('sends a visitor without a token to the sign-in page', async () => {
+  it('sends a visitor without a token to the landing page, which leads to the sign-in page', async () => {
     await page.goto(`${server.baseUrl}/accounts/treeview`);
+    await page.waitForURL(`${server.baseUrl}/`);
+    await page.getByRole('link', { name: 'Sign in' }).click();
     await page.waitForURL(/\/signin$/);
     await page.getByRole('button', { name: /sign in/i }).waitFor();
   });

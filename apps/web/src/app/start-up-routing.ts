@@ -21,18 +21,6 @@ export const PUBLIC_PATHS = [
   '/iconpreview',
 ] as const;
 
-/**
- * Session screens: with a token they lead to /loading but are not remembered, since opening the
- * sign-in form again after the account is read would undo the sign-in.
- */
-const SESSION_SCREENS: ReadonlySet<string> = new Set([
-  '/signin',
-  '/forgot-password',
-  '/passwordChangedSuccessfully',
-  '/signedUpSuccessfully',
-  '/dashAccessDeny',
-]);
-
 const PUBLIC: ReadonlySet<string> = new Set(PUBLIC_PATHS);
 
 /** Trailing slashes do not make another route (`/signin/` is the sign-in page). */
@@ -64,25 +52,25 @@ export interface StartupDecision {
 
 const stay = (signedOut: boolean): StartupDecision => ({ redirectTo: null, rememberedPath: null, signedOut });
 
+/**
+ * §2 exactly, in its order: /privacy and /videos/* are shown as they are; invitation and reset links
+ * keep their query strings and are shown even with a token (a stale token must not swallow the link);
+ * without a token every other non-public path, and /loading, goes to the landing page `/` and the
+ * session is signed out; with a token every other path except `/` and `/loading` (the session
+ * screens included) is remembered and the user goes to /loading, which opens it once the account is
+ * read.
+ */
 export function decideStartup(location: StartupLocation, hasToken: boolean): StartupDecision {
   const { pathname, search, hash } = location;
   const path = normalisePath(pathname);
 
-  // Shown without any sign-in handling.
   if (path === '/privacy' || isVideosPath(pathname)) return stay(!hasToken);
-  // Invitation and reset links carry their arguments in the query string; the screens read them.
   if (pathname.startsWith('/signup') || pathname.startsWith('/reset-password')) return stay(!hasToken);
 
   if (!hasToken) {
-    if (path === '/loading') return { redirectTo: '/signin', rememberedPath: null, signedOut: true };
-    // The landing page itself sends a signed-out visitor on to /signin.
-    if (isPublicPath(pathname)) return stay(true);
-    return { redirectTo: '/signin', rememberedPath: null, signedOut: true };
+    if (isPublicPath(pathname) && path !== '/loading') return stay(true);
+    return { redirectTo: '/', rememberedPath: null, signedOut: true };
   }
-
-  if (path === '/signout') return stay(false);
-  if (path === '/' || path === '/loading' || SESSION_SCREENS.has(path)) {
-    return { redirectTo: '/loading', rememberedPath: null, signedOut: false };
-  }
+  if (path === '/' || path === '/loading') return { redirectTo: '/loading', rememberedPath: null, signedOut: false };
   return { redirectTo: '/loading', rememberedPath: `${pathname}${search}${hash}`, signedOut: false };
 }

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { BrandMark } from '../../../components/ui/brand-mark';
 import { CheckCircleIcon, LockIcon, SparkIcon } from '../../../components/ui/icons';
 import { accountQuery } from '../../../lib/api/get-account';
+import { useClientConfig } from '../../../lib/api/get-client-config';
 import { selfQuery } from '../../../lib/api/get-self';
 import { appStore, setActivity, setRememberedPath, setSession, showToast } from '../../../lib/app-store/app-store';
 import { startRealtime } from '../../../lib/realtime/realtime-connection';
@@ -16,22 +17,41 @@ import { CONNECTION_FAILED } from '../model/session-messages';
 import { AuthLayout } from './auth-layout';
 import './session.css';
 
-function Splash({ title, text }: { title: string; text?: string }) {
+function Splash({ title, text, children }: { title: string; text?: string; children?: ReactNode }) {
   return (
-    <main className="session-splash" role="status" aria-live="polite">
+    <main className="session-splash" {...(children ? {} : { role: 'status', 'aria-live': 'polite' as const })}>
       <div className="session-splash__mark">
         <BrandMark size={48} />
       </div>
       <div className="session-splash__title">{title}</div>
       {text && <div className="session-splash__text">{text}</div>}
-      <div className="session-splash__bar" aria-hidden="true" />
+      {children ?? <div className="session-splash__bar" aria-hidden="true" />}
     </main>
   );
 }
 
-/** `/`: a loading-style landing that sends a visitor on, signed in or not. */
+/**
+ * `/`: the loading-style landing page (§2). A visitor without a token lands here from any page that
+ * needs a sign-in and is offered the sign-in and the demo; with a token it goes on to /loading.
+ */
 export function LandingPage() {
-  return <Navigate to={readToken() ? '/loading' : '/signin'} replace />;
+  const { productName } = useClientConfig();
+  if (readToken()) return <Navigate to="/loading" replace />;
+  return (
+    <Splash title={productName} text="Every device in the field, live on one screen.">
+      <nav className="session-splash__actions" aria-label={productName}>
+        <Link to="/signin" className="fl-button fl-button--primary">
+          Sign in
+        </Link>
+        <Link to="/demo" className="fl-button fl-button--secondary">
+          Try the demo
+        </Link>
+      </nav>
+      <Link to="/privacy" className="session-splash__footer">
+        Privacy
+      </Link>
+    </Splash>
+  );
 }
 
 /**
@@ -47,7 +67,7 @@ export function LoadingPage() {
   useEffect(() => {
     const token = readToken();
     if (!token) {
-      void navigate('/signin', { replace: true });
+      void navigate('/', { replace: true });
       return;
     }
     let cancelled = false;
