@@ -3,6 +3,7 @@ import {
   boundingBox,
   connectionAttribute,
   draftToProps,
+  mapSource,
   mapView,
   markerColour,
   mutedListsMatch,
@@ -56,6 +57,20 @@ describe('device panel rules', () => {
       { center: { lat: 32.7767, lng: -96.797 }, zoom: 1 },
     ],
   ])('map view of %j', (markers, expected) => expect(mapView(markers)).toEqual(expected));
+
+  it.each([
+    { mapKey: ' k-123 ', mapTileUrl: 'https://tiles.example.com/{z}/{x}/{y}.png', shown: true },
+    { mapKey: null, mapTileUrl: 'https://tiles.example.com/{z}/{x}/{y}.png', shown: false },
+    { mapKey: '', mapTileUrl: 'https://tiles.example.com/{z}/{x}/{y}.png', shown: false },
+    { mapKey: '   ', mapTileUrl: 'https://tiles.example.com/{z}/{x}/{y}.png', shown: false },
+    { mapKey: 'k-123', mapTileUrl: null, shown: false },
+    { mapKey: 'k-123', mapTileUrl: ' ', shown: false },
+    { mapKey: null, mapTileUrl: null, shown: false },
+  ])('map shown with key $mapKey and tiles $mapTileUrl: $shown', ({ shown, ...config }) =>
+    expect(mapSource(config)).toEqual(
+      shown ? { tileUrl: 'https://tiles.example.com/{z}/{x}/{y}.png', key: 'k-123' } : null,
+    ),
+  );
 
   it('colours markers green when connected and red when not', () => {
     expect([markerColour(true), markerColour(false)]).toEqual(['green', 'red']);

@@ -56,6 +56,19 @@ export const MAP_DEFAULT_CENTER = { lat: 32.7767, lng: -96.797 } as const;
 export const MAP_SINGLE_MARKER_ZOOM = 10;
 export const MAP_DEFAULT_ZOOM = 1;
 
+/**
+ * The map's tile source, or null when the map is not rendered (§2, §5): only with a non-blank maps key, and (here, where the tiles
+ * come from a configured tile source rather than a fixed provider) a tile URL to ask with that key.
+ */
+export function mapSource(config: {
+  mapKey: string | null;
+  mapTileUrl: string | null;
+}): { tileUrl: string; key: string } | null {
+  const key = config.mapKey?.trim();
+  const tileUrl = config.mapTileUrl?.trim();
+  return key && tileUrl ? { tileUrl, key } : null;
+}
+
 /** Where the map looks: zoom 10 centred on a single marker, otherwise zoom 1 at the default centre. */
 export function mapView(markers: readonly { lat: number; lng: number }[]): {
   center: { lat: number; lng: number };

@@ -1,5 +1,6 @@
 import { Suspense, lazy, useMemo, useState } from 'react';
 import type { Device } from '@fieldlink/api/device';
+import { mapSource } from '@fieldlink/domain/device-panel';
 import { useCan } from '../../../lib/session/use-can';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -15,8 +16,26 @@ import { DeviceInfoEdit } from './device-info-edit';
 import { DeviceInfoView } from './device-info-view';
 import './devices.css';
 
-// Leaflet is loaded only where a map is shown (a tile source is configured).
-const DeviceMap = lazy(async () => ({ default: (await import('./device-map')).DeviceMap }));
+/**
+ * The maps library (Leaflet) ships with the console as its own chunk, loaded with the first map. When
+ * it cannot be loaded the console error of §8 is logged and the map area says so; the panel stays.
+ */
+const DeviceMap = lazy(async () => {
+  try {
+    return { default: (await import('./device-map')).DeviceMap };
+  } catch (error) {
+    console.error('The maps library is missing: it could not be loaded', error);
+    return { default: MapUnavailable };
+  }
+});
+
+function MapUnavailable() {
+  return (
+    <p className="device-info__map-note" role="alert">
+      <MapPinIcon size={14} /> The map could not be loaded. Reload the page to try again.
+    </p>
+  );
+}
 
 export interface DeviceInfoPanelProps {
   deviceId: string;
@@ -29,7 +48,7 @@ export interface DeviceInfoPanelProps {
  */
 export function DeviceInfoPanel({ deviceId }: DeviceInfoPanelProps) {
   const device = useDevice(deviceId);
-  const config = useClientConfig();
+  const map = mapSource(useClientConfig());
   const [editing, setEditing] = useState(false);
   const data = device.data;
 
@@ -49,12 +68,12 @@ export function DeviceInfoPanel({ deviceId }: DeviceInfoPanelProps) {
     );
   }
   return (
-    <section className={`device-info${config.mapTileUrl ? ' has-map' : ''}`} aria-label="General information">
+    <section className={`device-info${map ? ' has-map' : ''}`} aria-label="General information">
       <PanelCard device={data} editing={editing} onEdit={() => setEditing(true)} onDone={() => setEditing(false)} />
-      {config.mapTileUrl && (
+      {map && (
         <div className="device-info__map fl-card">
           <Suspense fallback={<div className="device-map device-map--loading" />}>
-            <LiveMap device={data} tileUrl={config.mapTileUrl} mapKey={config.mapKey} />
+            <LiveMap device={data} tileUrl={map.tileUrl} mapKey={map.key} />
           </Suspense>
         </div>
       )}
