@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { settingList } from '@fieldlink/domain/api-address';
 import { DEFAULT_ALARM_NOTICE_POLICY } from '@fieldlink/domain/alarms';
 
 /** Every setting of the server, read once from the environment (README lists them with defaults). */
@@ -26,6 +27,10 @@ export interface Config {
   mapTileUrl: string | null;
   mapKey: string | null;
   geocoderUrl: string | null;
+  /** Directory of the video library's files (`/videos/*`), or null. */
+  videosDir: string | null;
+  /** Further videos hosted elsewhere: `https://...` or `Title|https://...` each. */
+  videoUrls: string[];
   productName: string;
   defaultTheme: string;
   logLevel: string;
@@ -81,6 +86,18 @@ function optional(value: string | undefined): string | null {
   return value && value.trim() !== '' ? value.trim() : null;
 }
 
+/** `VIDEO_URLS`: comma-separated `https://...` or `Title|https://...`; each must be an http(s) URL. */
+function videoUrls(value: string | undefined): string[] {
+  const entries = settingList(value);
+  for (const entry of entries) {
+    const url = entry.slice(entry.indexOf('|') + 1).trim();
+    if (!/^https?:\/\/[^/]+\/./.test(url) || !URL.canParse(url)) {
+      throw new Error(`VIDEO_URLS: "${entry}" is not an http(s) address of a video file`);
+    }
+  }
+  return entries;
+}
+
 function mqttUrl(value: string | undefined): string | null {
   const url = optional(value);
   if (url === null) return null;
@@ -124,6 +141,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mapTileUrl: optional(env.MAP_TILE_URL),
     mapKey: optional(env.MAP_KEY),
     geocoderUrl: optional(env.GEOCODER_URL),
+    videosDir: optional(env.VIDEOS_DIR) && path.resolve(optional(env.VIDEOS_DIR)!),
+    videoUrls: videoUrls(env.VIDEO_URLS),
     productName: env.PRODUCT_NAME ?? 'Fieldlink',
     defaultTheme: env.DEFAULT_THEME ?? 'DEFAULT',
     logLevel: env.LOG_LEVEL ?? 'info',

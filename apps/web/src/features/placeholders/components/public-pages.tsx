@@ -1,7 +1,12 @@
 import { Link, useParams } from 'react-router';
-import { ICONS, PlayIcon, SearchIcon, SparkIcon } from '../../../components/ui/icons';
+import { useQuery } from '@tanstack/react-query';
+import { Button } from '../../../components/ui/button';
+import { ICONS, PlayIcon, SearchIcon, SparkIcon, WarningIcon } from '../../../components/ui/icons';
 import { PanelMessage } from '../../../components/ui/panel-message';
 import { PublicFrame } from '../../../components/ui/public-frame';
+import { Spinner } from '../../../components/ui/spinner';
+import { apiResourceUrl } from '../../../lib/api-client';
+import { videosQuery } from '../api/get-videos';
 import './public-pages.css';
 
 /** `/empty`: a deliberately blank page (used as a neutral target, e.g. in embedded views). */
@@ -59,35 +64,90 @@ export function PrivacyPage() {
   );
 }
 
-const VIDEOS = [
-  { slug: 'getting-started', title: 'Getting started', length: '3:40' },
-  { slug: 'live-dashboards', title: 'Live dashboards', length: '5:12' },
-  { slug: 'alarms', title: 'Setting up alarms', length: '4:05' },
-  { slug: 'reports', title: 'Scheduled reports', length: '6:31' },
-];
-
-/** `/videos/*`: the video library, always in the GREY theme (specification §1). */
+/**
+ * `/videos/*`: the video library, always in the GREY theme (specification §1): the videos of the
+ * server's `VIDEOS_DIR` and `VIDEO_URLS`, the chosen one playing above the list. With none configured
+ * it says so rather than showing titles that never play.
+ */
 export function VideosPage() {
   const { '*': slug = '' } = useParams();
-  const selected = VIDEOS.find((video) => video.slug === slug);
+  const library = useQuery(videosQuery());
+  const videos = library.data?.videos ?? [];
+  const selected = videos.find((video) => video.slug === slug) ?? null;
+
+  if (library.isPending) {
+    return (
+      <PublicFrame wide>
+        <h1>Videos</h1>
+        <div className="videos__state" role="status">
+          <Spinner size={22} label="Loading the video library" />
+        </div>
+      </PublicFrame>
+    );
+  }
+  if (library.isError) {
+    return (
+      <PublicFrame>
+        <PanelMessage
+          icon={<WarningIcon size={26} />}
+          title="The video library could not be read"
+          actions={
+            <Button variant="primary" onClick={() => void library.refetch()}>
+              Try again
+            </Button>
+          }
+        >
+          Check your connection and try again.
+        </PanelMessage>
+      </PublicFrame>
+    );
+  }
+  if (videos.length === 0) {
+    return (
+      <PublicFrame>
+        <PanelMessage icon={<PlayIcon size={26} />} eyebrow="Videos" title="No videos yet">
+          Guides published for this console appear here. None have been published so far.
+        </PanelMessage>
+      </PublicFrame>
+    );
+  }
   return (
     <PublicFrame wide>
       <h1>{selected ? selected.title : 'Videos'}</h1>
-      <p className="fl-muted videos__lead">
-        {selected ? 'This video will be published soon.' : 'Short guides to the console.'}
-      </p>
+      {slug && !selected ? (
+        <p className="videos__lead" role="alert">
+          This video is not in the library any more. Choose another below.
+        </p>
+      ) : (
+        <p className="fl-muted videos__lead">
+          {selected ? 'Playing from the library.' : `${videos.length} short guides to the console.`}
+        </p>
+      )}
+      {selected && (
+        <video
+          key={selected.slug}
+          className="videos__player"
+          controls
+          preload="metadata"
+          data-testid="video-player"
+          aria-label={selected.title}
+        >
+          <source src={apiResourceUrl(selected.url)} type={selected.type} />
+          Your browser cannot play this video. <a href={apiResourceUrl(selected.url)}>Download it</a> instead.
+        </video>
+      )}
       <div className="videos__grid">
-        {VIDEOS.map((video) => (
+        {videos.map((video) => (
           <Link
             key={video.slug}
             to={`/videos/${video.slug}`}
             className={`videos__card fl-card${video.slug === slug ? ' is-selected' : ''}`}
+            aria-current={video.slug === slug ? 'page' : undefined}
           >
             <span className="videos__thumb">
               <PlayIcon size={34} />
             </span>
             <span className="videos__title">{video.title}</span>
-            <span className="fl-muted">{video.length}</span>
           </Link>
         ))}
       </div>
