@@ -6,8 +6,15 @@ import { serviceWorkerPlugin } from './vite-plugins/service-worker.ts';
 // the browser sees one origin, as it does in production where the server also serves dist/.
 const API_TARGET = process.env.FIELDLINK_API ?? 'http://localhost:8080';
 
+// Where the built console calls the API when it is not its own origin (README "Configuration"): only
+// these three names reach the browser's code, never the rest of the environment.
+const API_ADDRESS_SETTINGS = ['FIELDLINK_API_HOST', 'FIELDLINK_API_DEV_HOST', 'FIELDLINK_API_NEXT_SUBDOMAINS'];
+
 export default defineConfig({
   plugins: [react(), serviceWorkerPlugin({ entry: 'src/sw/service-worker.ts' })],
+  define: Object.fromEntries(
+    API_ADDRESS_SETTINGS.map((name) => [`import.meta.env.${name}`, JSON.stringify(process.env[name] ?? '')]),
+  ),
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -32,7 +32,7 @@ describe('devices: general-information panel, map and commands', () => {
 
   beforeAll(async () => {
     map = await startMapServer();
-    server = await startServer({ MAP_TILE_URL: map.tileUrl, GEOCODER_URL: map.geocoderUrl });
+    server = await startServer({ MAP_TILE_URL: map.tileUrl, MAP_KEY: 'e2e-map-key', GEOCODER_URL: map.geocoderUrl });
     browser = await launchBrowser();
     const ops = await tokenOf('ops@fieldlink.test');
     const provisioned = await api('POST', '/device', ops, { name: 'Spare chiller' });
@@ -113,6 +113,22 @@ describe('devices: general-information panel, map and commands', () => {
     expect(await page.getByTestId('attr-name').textContent()).toBe(before);
   });
 
+  it('says when a location would not be saved for want of a coordinate, and only then', async () => {
+    const page = await newPage('ops@fieldlink.test');
+    await openDash(page, 'ACME-COLD02');
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Latitude').fill('32.5');
+    expect(await page.getByTestId('location-incomplete').count()).toBe(0);
+    await page.getByLabel('Longitude').fill('');
+    await page
+      .getByTestId('location-incomplete')
+      .getByText('Enter both latitude and longitude: the location is saved only with both.')
+      .waitFor();
+    await page.getByLabel('Longitude').fill('-96.8');
+    await page.getByTestId('location-incomplete').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Discard' }).click();
+  });
+
   it('shows the mute spinner until the server confirms, then the mute icon', async () => {
     const page = await newPage('viewer@fieldlink.test');
     await openDash(page, 'ACME-BLR02');
@@ -185,12 +201,13 @@ describe('devices: general-information panel, map and commands', () => {
   });
 });
 
-describe('devices: without a tile source or geocoder', () => {
+describe('devices: with a tile source but no maps key, and no geocoder', () => {
   let server: RunningServer;
   let browser: Browser;
 
   beforeAll(async () => {
-    server = await startServer();
+    // A tile URL alone does not show the map: §2 and §5 need a non-blank maps key.
+    server = await startServer({ MAP_TILE_URL: 'http://127.0.0.1:9/tiles/{z}/{x}/{y}.png', MAP_KEY: '  ' });
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {

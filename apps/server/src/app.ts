@@ -28,6 +28,8 @@ import { realtimePlugin } from './plugins/realtime';
 import { webPlugin } from './plugins/web';
 import { SessionService } from './features/session/service';
 import { sessionRoutes } from './features/session/routes';
+import { videoRoutes } from './features/videos/routes';
+import { corsPlugin } from './plugins/cors';
 import { DeviceService } from './features/devices/service';
 import { deviceRoutes } from './features/devices/routes';
 import { AccountService } from './features/accounts/service';
@@ -174,6 +176,7 @@ export async function buildApp({
 
   await app.register(storagePlugin, { storage });
   await app.register(authPlugin, { tokenTtlSeconds: config.tokenTtlSeconds });
+  await app.register(corsPlugin, { allowedOrigins: config.allowedOrigins });
 
   const { db } = storage;
   const events = new DeviceEvents();
@@ -351,6 +354,7 @@ export async function buildApp({
       await api.register(fileRoutes, { files, links: fileLinks });
       await api.register(brewRoutes, { brew });
       await api.register(brewReportFileRoute, { brew });
+      await api.register(videoRoutes, { directory: config.videosDir, urls: config.videoUrls });
       api.get('/health', { schema: { hide: true } }, async () => ({ ok: true }));
     },
     { prefix: '/api/v1' },

@@ -106,6 +106,8 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
   },
   'POST /api/v1/event-log': { kind: 'public', why: 'crash reports, before sign-in too; names no entity' },
   'GET /api/v1/client-config': { kind: 'public', why: 'public configuration of the web client' },
+  'GET /api/v1/videos': { kind: 'public', why: 'the video library of the public /videos/* pages' },
+  'GET /api/v1/videos/*': { kind: 'public', why: 'the video files of VIDEOS_DIR (only video files, no listing)' },
   'GET /api/v1/health': { kind: 'public', why: 'liveness' },
   'GET /api/v1/docs': { kind: 'public', why: 'API documentation' },
   'GET /api/v1/docs/': { kind: 'public', why: 'API documentation' },

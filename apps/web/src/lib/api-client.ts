@@ -1,9 +1,42 @@
 import { CLIENT_TYPE, CLIENT_VERSION } from '@fieldlink/api/session';
+import {
+  API_PATH,
+  apiBase,
+  realtimeAddress,
+  settingList,
+  type ApiAddressConfig,
+  type ApiPage,
+} from '@fieldlink/domain/api-address';
 import { readToken } from './session-token';
 import { currentSubdomain } from './subdomain';
 
-/** Base of every call (specification §7); the API is served from the same origin as the console. */
-export const API_BASE = '/api/v1';
+/**
+ * Where the API is (specification §7), fixed when the console is built: `FIELDLINK_API_HOST` (the
+ * production host), `FIELDLINK_API_DEV_HOST` (the local development host, for `vite dev`) and
+ * `FIELDLINK_API_NEXT_SUBDOMAINS`; none of them: the console's own origin.
+ */
+const API_ADDRESS: ApiAddressConfig = {
+  productionHost: import.meta.env.FIELDLINK_API_HOST || null,
+  developmentHost: import.meta.env.FIELDLINK_API_DEV_HOST || null,
+  nextSubdomains: settingList(import.meta.env.FIELDLINK_API_NEXT_SUBDOMAINS),
+};
+
+const currentPage = (): ApiPage => ({
+  protocol: typeof location === 'undefined' ? 'https:' : location.protocol,
+  subdomain: currentSubdomain(),
+  development: import.meta.env.DEV,
+});
+
+/** Base of every call: `/api/v1` on this origin, or on the configured host. */
+export const apiBaseUrl = (): string => apiBase(API_ADDRESS, currentPage());
+
+/** The real-time socket's address: beside the API, with the page's security (ws or wss). */
+export const realtimeUrl = (path: string): string =>
+  realtimeAddress(API_ADDRESS, { ...currentPage(), host: location.host }, path);
+
+/** A path the server answered (`/api/v1/videos/intro.mp4`) as an address on the API's host. */
+export const apiResourceUrl = (path: string): string =>
+  path.startsWith(`${API_PATH}/`) ? `${apiBaseUrl()}${path.slice(API_PATH.length)}` : path;
 
 /** Fallback text of the specification's generic server helper. */
 export const GENERIC_SERVER_ERROR = 'Server error';
@@ -57,7 +90,7 @@ export function buildUrl(path: string, query?: Query): string {
     if (value !== undefined) params.set(key, String(value));
   }
   const search = params.toString();
-  return `${API_BASE}${path}${search ? `?${search}` : ''}`;
+  return `${apiBaseUrl()}${path}${search ? `?${search}` : ''}`;
 }
 
 function messageOf(body: unknown): string | null {

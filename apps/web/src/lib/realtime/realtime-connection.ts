@@ -1,4 +1,5 @@
 import { REALTIME_PATH } from '@fieldlink/api/realtime';
+import { realtimeUrl } from '../api-client';
 import { openOverlay, setActivity } from '../app-store/app-store';
 import { LIVE_QUERY_ROOT, queryClient } from '../query-client';
 import type { ClientRequest, RealtimeClient, ReplyValue } from './realtime-client';
@@ -15,10 +16,6 @@ let client: RealtimeClient | null = null;
 let canSubscribe = false;
 let startGeneration = 0;
 const watchers = new Map<string, number>();
-
-export function realtimeUrl(loc: Pick<Location, 'protocol' | 'host'> = location): string {
-  return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}${REALTIME_PATH}`;
-}
 
 export interface StartRealtimeOptions {
   token: string;
@@ -39,7 +36,7 @@ export async function startRealtime(options: StartRealtimeOptions): Promise<void
   if (generation !== startGeneration) return;
   canSubscribe = options.canViewDash;
   client = new RealtimeClient({
-    url: realtimeUrl(),
+    url: realtimeUrl(REALTIME_PATH),
     token: options.token,
     onAction: (action) => realtimeStore.setState((s) => applyServerAction(s, action, Date.now())),
     onConnection: (snapshot) => realtimeStore.setState((s) => ({ ...s, ...snapshot })),

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { CONTACT_SUPPLIER_FOR_PLAN, type Device } from '@fieldlink/api/device';
 import { draftToProps, planLabel, type DeviceDraft } from '@fieldlink/domain/device-panel';
+import { isValidLocation } from '@fieldlink/domain/location';
 import { Button } from '../../../components/ui/button';
 import { InlineAlert } from '../../../components/ui/inline-alert';
 import { Spinner } from '../../../components/ui/spinner';
@@ -138,6 +139,13 @@ export function DeviceInfoEdit({ device, canConfigure, isAdmin, geocoderUrl, mut
             onChange={(event) => setLocation({ lng: event.target.value })}
           />
         </div>
+        {location && !isValidLocation(location) && (
+          // The one message of this form (docs/decisions.md "Form validation"): without it Apply would
+          // silently keep the old location (§5 saves a draft location only with both coordinates).
+          <p className="device-info__field-note" role="status" data-testid="location-incomplete">
+            Enter both latitude and longitude: the location is saved only with both.
+          </p>
+        )}
       </div>
       <div className="device-info__actions">
         <Button variant="ghost" onClick={onDone} disabled={config.isPending}>
