@@ -163,7 +163,7 @@ describe('start-up routing and the public pages', () => {
     fs.writeFileSync(path.join(videos, '01-getting-started.webm'), Buffer.from(recorded, 'base64'));
     fs.writeFileSync(path.join(videos, '02-live-dashboards.webm'), Buffer.from(recorded, 'base64'));
 
-    await page.goto(`${server.baseUrl}/videos`);
+    await page.goto(`${server.baseUrl}/videos/`);
     await page.getByRole('link', { name: 'Getting started' }).waitFor({ timeout: 30_000 });
     await page.getByRole('link', { name: 'Live dashboards' }).waitFor();
     await page.getByRole('link', { name: 'Getting started' }).click();
