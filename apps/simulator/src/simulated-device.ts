@@ -7,6 +7,7 @@ import type { DeviceKind } from '@fieldlink/simulation/device-kind';
 import { DeviceHealthMonitor } from './device-health';
 import { createDeviceIdentity, type DeviceIdentity } from './device-identity';
 import { CONN_LOST_FRAME, connFrame, deviceConfigFrame, healthFrame, logFrame, statusFrame } from './frame-builder';
+import { isKnownTimeZone, utcOffsetMinutes } from '@fieldlink/domain/time-zone';
 import { createModel } from '@fieldlink/simulation/create-model';
 import { roundTo } from '@fieldlink/simulation/daily-cycle';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
@@ -334,6 +335,10 @@ export class SimulatedDevice {
       model: this.model,
       setTimeDate: (timeDate) => {
         this.timeDate = { ...timeDate };
+        // The plant keeps local time (schedules, daily cycles) in the zone it is told.
+        if (isKnownTimeZone(timeDate.tzName)) {
+          this.model.setUtcOffset(utcOffsetMinutes(timeDate.tzName, this.model.timeMs));
+        }
       },
       flashLed: () => this.options.logger.info(`${this.thingName}: LED flashing`),
       startOtaUpdate: (update) => this.startOtaUpdate(update),

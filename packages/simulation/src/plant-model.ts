@@ -52,6 +52,8 @@ export interface DeviceModel {
   writeRegister(register: number, value: number): number | undefined;
   /** Alarm bit mask reported as `status.sp`. */
   statusBits(): number;
+  /** Moves the site's clock to another offset from UTC (minutes east), as a time zone command does. */
+  setUtcOffset(minutes: number): void;
 }
 
 /**
@@ -62,7 +64,7 @@ export abstract class PlantModel implements DeviceModel {
   abstract readonly kind: DeviceKind;
   abstract readonly channels: readonly ChannelSpec[];
   protected readonly random: SeededRandom;
-  protected readonly utcOffsetMinutes: number;
+  protected utcOffsetMinutes: number;
   private time: number;
   private readonly registerBank = new Map<number, number>();
 
@@ -113,6 +115,10 @@ export abstract class PlantModel implements DeviceModel {
     if (parseChannelCode(spec.code)?.prefix === 'do' && value !== 0 && value !== 1) return undefined;
     if (value < spec.range[0] || value > spec.range[1]) return undefined;
     return this.applyWrite(spec.code, value);
+  }
+
+  setUtcOffset(minutes: number): void {
+    if (Number.isFinite(minutes)) this.utcOffsetMinutes = Math.round(minutes);
   }
 
   registers(): Record<string, number> {

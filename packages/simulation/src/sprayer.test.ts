@@ -79,6 +79,16 @@ describe('sprayer schedules', () => {
     expect(model.statusBits()).toBe(0);
   });
 
+  it('runs its schedules in its local time, moved by a time zone change', () => {
+    // 05:00 Monday UTC is 15:00 at UTC+10: a schedule at 15:01 local runs a minute later.
+    const model = sprayer({ enabled: true, minuteOfDay: 15 * 60 + 1, durationSteps: 1, days: [1] });
+    model.setUtcOffset(600);
+    model.step(30);
+    expect(value(model, CH.spraysTodayZone1)).toBe(0);
+    model.step(40);
+    expect(value(model, CH.spraysTodayZone1)).toBe(1);
+  });
+
   it.each([
     ['disabled', { enabled: false, minuteOfDay: 302, durationSteps: 2, days: [1] }],
     ['not on Mondays', { enabled: true, minuteOfDay: 302, durationSteps: 2, days: [0, 2, 3, 4, 5, 6] }],
@@ -213,9 +223,9 @@ describe('sprayer alarms', () => {
     let cleared = false;
     const latched =
       bit(TANK_LEAK_ALARM_BIT) | bit(PUMP_ALARM_BIT) | bit(EXCESSIVE_SPRAY_Z1_BIT) | bit(EXCESSIVE_SPRAY_Z2_BIT);
-    const model = new Sprayer({ seed: 11, startTimeMs: MONDAY_5AM, faultsPerDay: 6 });
+    const model = new Sprayer({ seed: 11, startTimeMs: MONDAY_5AM, faultsPerDay: 12 });
     model.writeChannel('sp4', 150);
-    for (let minute = 0; minute < 20 * 24 * 60; minute += 10) {
+    for (let minute = 0; minute < 8 * 24 * 60; minute += 10) {
       const before = model.statusBits() & latched;
       model.step(600);
       const after = model.statusBits() & latched;
