@@ -33,6 +33,8 @@ export interface SessionState {
   displayName: string | null;
   /** Effective permissions of the first attachment point (ADMIN already expanded). */
   permissions: readonly string[];
+  /** Extra flags of the same attachment point. */
+  flags: readonly string[];
   canViewDash: boolean;
   isAdmin: boolean;
 }
@@ -55,6 +57,7 @@ export const SIGNED_OUT_SESSION: SessionState = {
   email: null,
   displayName: null,
   permissions: [],
+  flags: [],
   canViewDash: false,
   isAdmin: false,
 };

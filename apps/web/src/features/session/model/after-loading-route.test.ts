@@ -38,7 +38,7 @@ const account = (userVariant: string | null, root: GroupNode): Account => ({
   rootGroup: root,
 });
 
-const self = (...points: Pick<AttachmentPoint, 'permissions'>[]): SelfAnswer => ({
+const self = (...points: (Pick<AttachmentPoint, 'permissions'> & Partial<AttachmentPoint>)[]): SelfAnswer => ({
   id: 'u1',
   email: 'a@b.c',
   firstName: 'A',
@@ -47,7 +47,7 @@ const self = (...points: Pick<AttachmentPoint, 'permissions'>[]): SelfAnswer => 
   linkedAccounts: [
     {
       accountId: 'acc1',
-      attachmentPoints: points.map((p) => ({ ...p, path: './', secretPermissions: [], appType: 'default' })),
+      attachmentPoints: points.map((p) => ({ path: './', secretPermissions: [], appType: 'default', ...p })),
     },
   ],
 });
@@ -114,5 +114,16 @@ describe('routeAfterLoading', () => {
       canViewDash: true,
       isAdmin: true,
     });
+  });
+
+  it('carries the extra flags of the first attachment point, so flag capabilities can be checked', () => {
+    const accounts = [account(null, tree)];
+    const sprayer = self({ permissions: ['VIEW_DASH'], secretPermissions: ['MOSNIX_BROADCAST_SPRAY'] });
+    expect(summariseSession(permissionSubject(sprayer, accounts))).toMatchObject({
+      permissions: ['VIEW_DASH'],
+      flags: ['MOSNIX_BROADCAST_SPRAY'],
+      isAdmin: false,
+    });
+    expect(summariseSession(permissionSubject(self({ permissions: ['VIEW_DASH'] }), accounts)).flags).toEqual([]);
   });
 });

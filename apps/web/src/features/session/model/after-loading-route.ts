@@ -2,6 +2,7 @@ import type { Account } from '@fieldlink/api/account';
 import type { SelfAnswer } from '@fieldlink/api/session';
 import {
   can,
+  heldFlags,
   heldPermissions,
   isAdmin,
   landingAfterDeviceRead,
@@ -15,6 +16,8 @@ export const ACCOUNTS_TREE_PATH = '/accounts/treeview';
 
 export interface SessionSummary {
   permissions: string[];
+  /** Extra flags held (MOSNIX_BROADCAST_SPRAY, OTA_UPDATE …): some capabilities are granted by one. */
+  flags: string[];
   canViewDash: boolean;
   isAdmin: boolean;
 }
@@ -22,6 +25,7 @@ export interface SessionSummary {
 export function summariseSession(subject: PermissionSubject): SessionSummary {
   return {
     permissions: heldPermissions(subject),
+    flags: heldFlags(subject),
     canViewDash: can(subject, 'viewDashboard'),
     isAdmin: isAdmin(subject),
   };

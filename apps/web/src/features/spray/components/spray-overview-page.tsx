@@ -2,7 +2,6 @@ import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useQueries } from '@tanstack/react-query';
 import type { Device } from '@fieldlink/api/device';
-import { can } from '@fieldlink/domain/permissions';
 import { NO_DEVICE_IN_GROUP, isSprayer } from '@fieldlink/domain/spray';
 import { Button } from '../../../components/ui/button';
 import { InlineAlert } from '../../../components/ui/inline-alert';
@@ -31,8 +30,7 @@ export function SprayOverviewPage() {
   const navigate = useNavigate();
   const session = useSessionContext();
   const canView = useCan('viewDashboard');
-  // MOSNIX_BROADCAST_SPRAY is an extra flag: read from the session's permission subject, which holds them.
-  const canBroadcast = session.status === 'ready' && can(session.subject, 'broadcastSpray');
+  const canBroadcast = useCan('broadcastSpray');
 
   const placed = useMemo(() => {
     if (session.status !== 'ready') return null;
