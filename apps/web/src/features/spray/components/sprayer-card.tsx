@@ -18,7 +18,7 @@ import { useNow } from '../../../lib/clock';
 import { useChannelWrite } from '../../../lib/realtime/use-channel-write';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
 import { useStore } from '../../../lib/use-store';
-import { useCan } from '../../../lib/session/use-can';
+import { useDeviceActionRefusal } from '../../../lib/session/use-can';
 import { useSprayerLive } from '../hooks/use-sprayer';
 import { formatSeconds, nextSprayText } from '../model/spray-view';
 import { ScheduleEditorDialog } from './schedule-editor-dialog';
@@ -54,8 +54,12 @@ export function SprayerCard({ device }: { device: Device }) {
   const counted = countedSprayerAlarms(live.alarmMask, live.channels);
   const blockedManual = sprayBlockedBy(live.alarmMask, 'manual');
   const blockedTest = sprayBlockedBy(live.alarmMask, 'test');
-  const canOperate = useCan('viewDashboard');
-  const canConfigure = useCan('configureDevices');
+  // The domain's device action table, which the server checks too: sprays and skip are channel
+  // writes, schedules register writes.
+  const operateRefusal = useDeviceActionRefusal('writeChannel');
+  const configureRefusal = useDeviceActionRefusal('writeRegister');
+  const canOperate = operateRefusal === null;
+  const canConfigure = configureRefusal === null;
   const [editing, setEditing] = useState(false);
 
   const manual = useChannelWrite(device.thingName, CH.manualSprayControl);
@@ -180,7 +184,7 @@ export function SprayerCard({ device }: { device: Device }) {
         </div>
       </div>
 
-      <section className="spray-card__controls" aria-label="Manual spray control">
+      <section className="spray-card__controls" aria-label="Manual spray control" title={operateRefusal ?? undefined}>
         <div className="spray-card__buttons">
           {spraying ? (
             <Button
@@ -236,7 +240,13 @@ export function SprayerCard({ device }: { device: Device }) {
               Skip sprays{skipHours === undefined ? '' : ` for ${skipHours} h`}
             </Button>
           )}
-          <Button size="sm" variant="secondary" className="spray-card__edit" onClick={() => setEditing(true)}>
+          <Button
+            size="sm"
+            variant="secondary"
+            className="spray-card__edit"
+            title={configureRefusal ?? undefined}
+            onClick={() => setEditing(true)}
+          >
             {canConfigure ? 'Edit schedules' : 'Schedules'}
           </Button>
         </div>
