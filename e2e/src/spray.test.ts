@@ -96,8 +96,9 @@ describe('spray overview', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByTestId('schedule-T-1').waitFor();
 
-    // The next whole minute at least 45 s away, in the sprayer's time (the demo fleet runs on UTC).
-    const target = weekTimeAt(Date.now() + 105_000, 0);
+    // A whole minute 105 to 165 s away, in the sprayer's time (the demo fleet runs on UTC): time
+    // enough to save it first even on a loaded machine.
+    const target = weekTimeAt(Date.now() + 165_000, 0);
     const time = formatSprayTime(target.minuteOfDay);
     const t1 = dialog.getByTestId('schedule-T-1');
     await t1.getByLabel('T-1 time').fill(time);
@@ -142,12 +143,12 @@ describe('spray overview', () => {
     await expect.poll(() => row1.getByTestId('next-spray').textContent(), { timeout: 10_000 }).toContain(time);
     expect(await row1.getByTestId('next-spray').textContent()).toContain('T-1 · 10 s per zone');
     await expect
-      .poll(() => row1.getByText('Spraying', { exact: true }).count(), { timeout: 180_000, interval: 500 })
+      .poll(() => row1.getByText('Spraying', { exact: true }).count(), { timeout: 210_000, interval: 500 })
       .toBeGreaterThan(0);
     await expect
       .poll(async () => Number(await row1.getByTestId('sprays-today-z1').textContent()), { timeout: 20_000 })
       .toBeGreaterThan(0);
-  }, 240_000);
+  }, 300_000);
 
   it('broadcasts a spray to the group after confirmation, and refuses a second within the cool-down', async () => {
     await page.getByRole('button', { name: 'Broadcast spray' }).click();
