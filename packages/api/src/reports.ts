@@ -119,6 +119,8 @@ export const ReportProps = Type.Object({
   completedAt: Nullable(Type.Number()),
   /** The public link while the visibility is PUBLIC; shown only to those who may edit the report. */
   publicUrl: Nullable(Type.String()),
+  /** True when the caller may change or delete the report (its creator, or an administrator over its devices). */
+  canChange: Type.Boolean(),
 });
 export type ReportProps = Static<typeof ReportProps>;
 
@@ -205,6 +207,8 @@ export const ScheduleProps = Type.Object({
   lastRunAt: Nullable(Type.Number()),
   /** The report of the last run. */
   lastReportId: Nullable(Type.String()),
+  /** True when the caller may change or delete the schedule. */
+  canChange: Type.Boolean(),
 });
 export type ScheduleProps = Static<typeof ScheduleProps>;
 

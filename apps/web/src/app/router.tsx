@@ -42,11 +42,13 @@ const BpNoDataPage = lazyPage(() => import('../features/inventory/components/bp-
 const AlertsPage = lazyPage(() => import('../features/alarms/components/alerts-page'), 'AlertsPage');
 const AlarmsPage = lazyPage(() => import('../features/alarms/components/alarms-page'), 'AlarmsPage');
 const DeviceTablePage = lazyPage(() => import('./device-table-route'), 'DeviceTableRoute');
-const ReportsPage = lazyPage(placeholders, 'ReportsPage');
 const SprayOverviewPage = lazyPage(
   () => import('../features/spray/components/spray-overview-page'),
   'SprayOverviewPage',
 );
+const reports = () => import('../features/reports/components/reports-page');
+const ReportsPage = lazyPage(reports, 'ReportsPage');
+const SchedulesPage = lazyPage(() => import('../features/reports/components/schedules-page'), 'SchedulesPage');
 
 const publicPages = () => import('../features/placeholders/components/public-pages');
 const EmptyPage = lazyPage(publicPages, 'EmptyPage');
@@ -92,6 +94,7 @@ export function createAppRouter() {
                 { path: '/accounts/treeview', element: <AccountsTreePage /> },
                 { path: '/accounts/list', element: <DeviceTablePage /> },
                 { path: '/reports', element: <ReportsPage /> },
+                { path: '/reports/schedules', element: <SchedulesPage /> },
                 { path: '/alarms', element: <AlarmsPage /> },
                 { path: '/dash', element: <DevicePickerPage /> },
                 { path: '/dash/:thingName', element: <DeviceDashPage /> },

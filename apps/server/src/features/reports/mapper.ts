@@ -22,7 +22,7 @@ export function publicReportUrl(publicUrl: string, token: string): string {
 export function toReportMeta(
   row: ReportRow,
   file: { name: string; size: number } | null,
-  options: { showPublicLink: boolean; publicUrl: string },
+  options: { canChange: boolean; publicUrl: string },
 ): ReportMeta {
   const props = JSON.parse(row.props) as NewReportProps;
   const state = asState(row.state);
@@ -45,14 +45,14 @@ export function toReportMeta(
       fileName: file?.name ?? null,
       size: file?.size ?? null,
       completedAt: numberOrNull(row.completed_at),
-      publicUrl:
-        options.showPublicLink && row.public_token ? publicReportUrl(options.publicUrl, row.public_token) : null,
+      publicUrl: options.canChange && row.public_token ? publicReportUrl(options.publicUrl, row.public_token) : null,
+      canChange: options.canChange,
     },
   };
 }
 
 /** The one mapping of a schedule row to the API's report schedule. */
-export function toReportSchedule(row: ScheduleRow): ReportSchedule {
+export function toReportSchedule(row: ScheduleRow, canChange: boolean): ReportSchedule {
   const props = JSON.parse(row.props) as NewScheduleProps;
   return {
     id: row.id,
@@ -67,6 +67,7 @@ export function toReportSchedule(row: ScheduleRow): ReportSchedule {
       nextRunAt: numberOrNull(row.next_run_at),
       lastRunAt: numberOrNull(row.last_run_at),
       lastReportId: row.last_report_id,
+      canChange,
     },
   };
 }

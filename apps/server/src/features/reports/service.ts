@@ -284,7 +284,7 @@ export class ReportService {
     for (const id of accountIds) accounts.set(id, await this.account(user, id));
     return (await schedulesOfAccounts(this.db, accountIds))
       .filter((row) => maySee(viewerOf(user), shared(row), accounts.get(row.account_id)!))
-      .map(toReportSchedule);
+      .map((row) => this.schedule(user, row, accounts.get(row.account_id)!));
   }
 
   /** `POST /reports/schedule`: stored, with its first run queued at its next time. */
@@ -314,7 +314,7 @@ export class ReportService {
       await insertSchedule(trx, row);
       await this.queueNextRun(trx, id, body.props, now);
     });
-    return toReportSchedule((await findSchedule(this.db, id))!);
+    return this.schedule(user, (await findSchedule(this.db, id))!, account);
   }
 
   /** `PUT /reports/schedule {id, props, accountId}`: any field; the next run follows the new timing. */
@@ -336,15 +336,15 @@ export class ReportService {
       });
       await this.queueNextRun(trx, row.id, props, this.now());
     });
-    return toReportSchedule((await findSchedule(this.db, row.id))!);
+    return this.schedule(user, (await findSchedule(this.db, row.id))!, account);
   }
 
   /** `DELETE /reports/schedule {id, accountId}`: its reports stay. */
   async removeSchedule(user: UserContext, ref: ReportRef): Promise<ReportSchedule> {
     requireCapability(user, 'editReportSchedules');
-    const { row } = await this.changeableSchedule(user, ref);
+    const { row, account } = await this.changeableSchedule(user, ref);
     await deleteSchedule(this.db, row.id);
-    return toReportSchedule(row);
+    return this.schedule(user, row, account);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -669,10 +669,17 @@ export class ReportService {
     return this.checkTemplate(user, account, props);
   }
 
+  private schedule(user: UserContext, row: ScheduleRow, account: ReportAccount): ReportSchedule {
+    return toReportSchedule(
+      row,
+      userCan(user, 'editReportSchedules') && mayChange(viewerOf(user), shared(row), account),
+    );
+  }
+
   private async meta(user: UserContext, row: ReportRow, account: ReportAccount): Promise<ReportMeta> {
     const file = row.file_id ? await this.options.files.find(row.file_id) : undefined;
     return toReportMeta(row, file ?? null, {
-      showPublicLink: userCan(user, 'editReports') && mayChange(viewerOf(user), shared(row), account),
+      canChange: userCan(user, 'editReports') && mayChange(viewerOf(user), shared(row), account),
       publicUrl: this.options.publicUrl,
     });
   }

@@ -47,7 +47,10 @@ export const SECTION_DEFINITIONS: readonly SectionDefinition[] = [
   {
     section: 'reports',
     label: 'Reports',
-    tabs: [{ label: 'Reports', to: '/reports', matches: ['/reports'] }],
+    tabs: [
+      { label: 'Reports', to: '/reports', matches: ['/reports'] },
+      { label: 'Schedules', to: '/reports/schedules', matches: [], patterns: ['/reports/schedules'] },
+    ],
   },
   {
     section: 'alarms',

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { DashboardIcon, ReportsIcon, SparkIcon } from '../../../components/ui/icons';
+import { DashboardIcon, SparkIcon } from '../../../components/ui/icons';
 import { PanelMessage } from '../../../components/ui/panel-message';
 
 function ComingSoon({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
@@ -23,12 +23,6 @@ function ComingSoon({ icon, title, children }: { icon: ReactNode; title: string;
 export const ComingSoonPage = () => (
   <ComingSoon icon={<SparkIcon size={26} />} title="On its way">
     This part of the console is being built. Live device dashboards are ready to use now.
-  </ComingSoon>
-);
-
-export const ReportsPage = () => (
-  <ComingSoon icon={<ReportsIcon size={26} />} title="Reports">
-    Run reports on your device logs, share them, and schedule them to arrive by email.
   </ComingSoon>
 );
 

@@ -1,0 +1,399 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { Account } from '@fieldlink/api/account';
+import type { ReportMeta } from '@fieldlink/api/reports';
+import {
+  filterReportList,
+  reportListTags,
+  reportStateLabel,
+  sortReportsNewestFirst,
+  type ReportListFilter,
+} from '@fieldlink/domain/reports';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { PencilIcon, PlusIcon, ReportsIcon, TrashIcon } from '../../../components/ui/icons';
+import { InlineAlert } from '../../../components/ui/inline-alert';
+import { PageHeader } from '../../../components/ui/page-header';
+import { PanelMessage } from '../../../components/ui/panel-message';
+import { RefreshButton } from '../../../components/ui/refresh-button';
+import { serverErrorMessage } from '../../../lib/api-client';
+import { showToast } from '../../../lib/app-store/app-store';
+import { formatDateTime } from '../../../lib/format-time';
+import { realtimeStore } from '../../../lib/realtime/realtime-store';
+import { useCan } from '../../../lib/session/use-can';
+import { useStore } from '../../../lib/use-store';
+import { useDeleteReports } from '../api/delete-reports';
+import { useGeneratingReports } from '../api/get-report-meta';
+import { getReportUrl } from '../api/get-report-url';
+import { useReports } from '../api/get-reports';
+import { REPORTS_KEY } from '../api/reports-keys';
+import { useUpdateReport } from '../api/update-report';
+import { useReportAccount } from '../hooks/use-report-account';
+import { periodText, REPORT_STATE_TONES, sizeText } from '../model/report-text';
+import { ListToolbar } from './list-toolbar';
+import { AccountPicker, DeleteDialog, LoadingCard, ReportsFrame } from './reports-frame';
+import { ReportDialog, type ReportDialogTarget } from './report-dialog';
+import './reports.css';
+
+/** Opens (a new tab) or downloads a ready report through its short-lived signed URL. */
+async function openReport(report: ReportMeta, download: boolean): Promise<void> {
+  // A tab opened before the call keeps the click's permission to open one.
+  const tab = download ? null : window.open('', '_blank');
+  try {
+    const { url } = await getReportUrl(report.id, report.accountId, download);
+    if (tab) {
+      tab.location.href = url;
+      return;
+    }
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = report.props.fileName ?? '';
+    document.body.append(link);
+    link.click();
+    link.remove();
+  } catch (error) {
+    tab?.close();
+    showToast('error', serverErrorMessage(error));
+  }
+}
+
+/** The state of a report: its badge, and while it is generated its progress. */
+function ReportState({ report, percent }: { report: ReportMeta; percent: number | null }) {
+  return (
+    <div className="reports-state">
+      <Badge tone={REPORT_STATE_TONES[report.state]} dot>
+        {report.state === 'ERROR' ? 'Error' : reportStateLabel(report.state)}
+      </Badge>
+      {report.state === 'GENERATING' && (
+        <div
+          className="reports-progress"
+          role="progressbar"
+          aria-label={`Generating ${report.name}`}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={percent ?? 0}
+        >
+          <span style={{ width: `${percent ?? 0}%` }} />
+        </div>
+      )}
+      {report.state === 'ERROR' && (
+        <span className="reports-error">{reportStateLabel(report.state, report.props.error)}</span>
+      )}
+    </div>
+  );
+}
+
+/** The public link of a report, to copy, or to revoke. */
+function PublicLinkDialog({ report, onClose }: { report: ReportMeta; onClose: () => void }) {
+  const update = useUpdateReport();
+  const url = report.props.publicUrl ?? '';
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      showToast('success', 'Public link copied.');
+    } catch {
+      showToast('warning', 'Select the link and copy it.');
+    }
+  };
+  const revoke = () =>
+    update.mutate(
+      {
+        id: report.id,
+        accountId: report.accountId,
+        props: { visibility: 'CREATOR_ONLY', access: { type: 'CREATOR_ONLY', groupIds: [], users: [] } },
+      },
+      {
+        onSuccess: () => {
+          showToast('success', 'Public link revoked: it no longer opens the report.');
+          onClose();
+        },
+      },
+    );
+  return (
+    <Dialog
+      title="Public link"
+      description="Anyone with this link can open the report’s file, without signing in."
+      onClose={onClose}
+      footer={
+        <>
+          <Button variant="danger" busy={update.isPending} onClick={revoke}>
+            Revoke link
+          </Button>
+          <Button variant="primary" onClick={() => void copy()}>
+            Copy link
+          </Button>
+        </>
+      }
+    >
+      {update.error && <InlineAlert tone="error">{serverErrorMessage(update.error)}</InlineAlert>}
+      <input
+        className="fl-input"
+        readOnly
+        aria-label="Public link"
+        value={url}
+        onFocus={(event) => event.target.select()}
+      />
+    </Dialog>
+  );
+}
+
+/** Raises an error toast when a report is seen to move into the error state (§4, §8). */
+function useErrorToasts(reports: readonly ReportMeta[]): void {
+  const seen = useRef(new Map<string, string>());
+  useEffect(() => {
+    for (const report of reports) {
+      const before = seen.current.get(report.id);
+      if (report.state === 'ERROR' && before !== undefined && before !== 'ERROR') {
+        showToast('error', `Report “${report.name}” failed: ${reportStateLabel('ERROR', report.props.error)}`);
+      }
+      seen.current.set(report.id, report.state);
+    }
+  }, [reports]);
+}
+
+/** /reports: the account's reports, newest first, with their state, and what may be done with each. */
+export function ReportsPage() {
+  return (
+    <ReportsFrame
+      capability="readReports"
+      icon={<ReportsIcon size={22} />}
+      title="Reports are not available to you"
+      permission="READ_REPORTS"
+      noun="reports"
+    >
+      {(accounts) => <ReportsList accounts={accounts} />}
+    </ReportsFrame>
+  );
+}
+
+function ReportsList({ accounts }: { accounts: readonly Account[] }) {
+  const { account, choose } = useReportAccount(accounts);
+  const reports = useReports(account?.id ?? null);
+  const canEdit = useCan('editReports');
+  const queryClient = useQueryClient();
+  const remove = useDeleteReports();
+  const [filter, setFilter] = useState<ReportListFilter>({ tags: [], text: '' });
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [dialog, setDialog] = useState<ReportDialogTarget | null>(null);
+  const [linkOf, setLinkOf] = useState<ReportMeta | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const pushed = useStore(realtimeStore, (state) => state.reports);
+  const polled = useGeneratingReports(reports.data ?? []);
+
+  // The freshest state of each report: the list, then its 10-second poll, then what was pushed.
+  const merged = useMemo(
+    () => sortReportsNewestFirst((reports.data ?? []).map((report) => polled.get(report.id) ?? report)),
+    [reports.data, polled],
+  );
+  // A pushed or polled change of state is worth reading the list again for (file, size, error).
+  useEffect(() => {
+    const stale = merged.some(
+      (report) =>
+        (pushed[report.id] && pushed[report.id]!.state !== report.state) ||
+        (polled.get(report.id) &&
+          polled.get(report.id)!.state !== reports.data?.find((r) => r.id === report.id)?.state),
+    );
+    if (stale) void queryClient.invalidateQueries({ queryKey: [...REPORTS_KEY, 'list'] });
+  }, [merged, pushed, polled, reports.data, queryClient]);
+  useErrorToasts(merged);
+
+  const shown = useMemo(() => filterReportList(merged, filter), [merged, filter]);
+  const tags = useMemo(() => reportListTags(merged), [merged]);
+  const chosen = shown.filter((report) => selected.has(report.id));
+
+  if (!account) {
+    return (
+      <div className="fl-page">
+        <PanelMessage icon={<ReportsIcon size={22} />} title="No account">
+          You are not attached to an account yet.
+        </PanelMessage>
+      </div>
+    );
+  }
+
+  const toggle = (id: string) => {
+    const next = new Set(selected);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setSelected(next);
+  };
+  const onDelete = () =>
+    remove.mutate(
+      chosen.map((report) => ({ id: report.id, accountId: report.accountId })),
+      {
+        onSuccess: (failed) => {
+          setSelected(new Set());
+          setConfirmDelete(false);
+          if (failed > 0) showToast('error', `${failed} of ${chosen.length} reports could not be deleted.`);
+          else showToast('success', chosen.length === 1 ? 'Report deleted.' : `${chosen.length} reports deleted.`);
+        },
+      },
+    );
+
+  return (
+    <div className="fl-page">
+      <PageHeader
+        title="Reports"
+        summary={
+          <>
+            <span data-testid="report-count">
+              {reports.data ? `${shown.length} ${shown.length === 1 ? 'report' : 'reports'}` : ' '}
+            </span>
+            <RefreshButton query={reports} />
+          </>
+        }
+      >
+        <div className="reports-actions">
+          <AccountPicker accounts={accounts} account={account} onChoose={choose} />
+          {canEdit && chosen.length > 0 && (
+            <Button variant="danger" size="sm" onClick={() => setConfirmDelete(true)}>
+              <TrashIcon size={15} /> Delete {chosen.length}
+            </Button>
+          )}
+          {canEdit && (
+            <Button variant="primary" size="sm" onClick={() => setDialog({ kind: 'report' })}>
+              <PlusIcon size={15} /> New report
+            </Button>
+          )}
+        </div>
+      </PageHeader>
+
+      <ListToolbar filter={filter} tags={tags} onChange={setFilter} />
+
+      {reports.isError && (
+        <InlineAlert tone="error">The reports could not be loaded: {serverErrorMessage(reports.error)}</InlineAlert>
+      )}
+      {reports.isPending ? (
+        <LoadingCard noun="reports" />
+      ) : shown.length === 0 ? (
+        <div className="reports-empty fl-card">
+          <ReportsIcon size={22} />
+          <div>
+            <strong>{merged.length === 0 ? 'No reports yet' : 'No report matches'}</strong>
+            <p className="fl-muted">
+              {merged.length === 0
+                ? 'A report sums up chosen channels over a period, as a CSV table or a PDF with charts.'
+                : 'Clear the search or the tags to see every report.'}
+            </p>
+          </div>
+        </div>
+      ) : (
+        <div className="reports-table-wrap fl-card">
+          <table className="reports-table">
+            <thead>
+              <tr>
+                {canEdit && (
+                  <th scope="col" className="reports-select">
+                    <input
+                      type="checkbox"
+                      aria-label="Select every report shown"
+                      checked={chosen.length === shown.length}
+                      onChange={() =>
+                        setSelected(chosen.length === shown.length ? new Set() : new Set(shown.map((r) => r.id)))
+                      }
+                    />
+                  </th>
+                )}
+                <th scope="col">Report</th>
+                <th scope="col">State</th>
+                <th scope="col">Covers</th>
+                <th scope="col">Created</th>
+                <th scope="col">Tags</th>
+                <th scope="col" aria-label="Actions" />
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((report) => (
+                <tr key={report.id} data-testid="report-row">
+                  {canEdit && (
+                    <td className="reports-select">
+                      <input
+                        type="checkbox"
+                        disabled={!report.props.canChange}
+                        aria-label={`Select ${report.name}`}
+                        checked={selected.has(report.id)}
+                        onChange={() => toggle(report.id)}
+                      />
+                    </td>
+                  )}
+                  <td>
+                    <span className="reports-name">{report.name}</span>
+                    <span className="reports-sub">
+                      {report.props.format}
+                      {report.props.size !== null ? ` · ${sizeText(report.props.size)}` : ''}
+                      {report.props.frequency ? ` · ${report.props.frequency.toLowerCase()} schedule` : ''}
+                      {report.comments ? ` · ${report.comments}` : ''}
+                    </span>
+                  </td>
+                  <td>
+                    <ReportState report={report} percent={pushed[report.id]?.percent ?? report.props.percent} />
+                  </td>
+                  <td className="reports-nowrap">
+                    {periodText(report.props.start, report.props.end, report.props.interval)}
+                    <span className="reports-sub">
+                      {report.props.devices.length} {report.props.devices.length === 1 ? 'device' : 'devices'}
+                    </span>
+                  </td>
+                  <td className="reports-nowrap">
+                    {formatDateTime(report.createdAt)}
+                    <span className="reports-sub">{report.props.createdBy}</span>
+                  </td>
+                  <td>
+                    <span className="reports-tag-list">
+                      {report.tags.map((tag) => (
+                        <span key={tag} className="reports-tag is-static">
+                          {tag}
+                        </span>
+                      ))}
+                    </span>
+                  </td>
+                  <td className="reports-row-actions">
+                    {report.state === 'READY' && (
+                      <>
+                        <Button size="sm" variant="ghost" onClick={() => void openReport(report, false)}>
+                          Open
+                        </Button>
+                        <Button size="sm" onClick={() => void openReport(report, true)}>
+                          Download
+                        </Button>
+                      </>
+                    )}
+                    {report.props.publicUrl && (
+                      <Button size="sm" variant="ghost" onClick={() => setLinkOf(report)}>
+                        Public link
+                      </Button>
+                    )}
+                    {canEdit && report.props.canChange && (
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        aria-label={`Edit ${report.name}`}
+                        onClick={() => setDialog({ kind: 'report', report })}
+                      >
+                        <PencilIcon size={15} />
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {dialog && <ReportDialog account={account} target={dialog} onClose={() => setDialog(null)} />}
+      {linkOf && <PublicLinkDialog report={linkOf} onClose={() => setLinkOf(null)} />}
+      {confirmDelete && (
+        <DeleteDialog
+          names={chosen}
+          noun="report"
+          note="Their files and public links go too. This cannot be undone."
+          busy={remove.isPending}
+          onConfirm={onDelete}
+          onClose={() => setConfirmDelete(false)}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,243 @@
+import { useMemo, useState } from 'react';
+import type { Account } from '@fieldlink/api/account';
+import type { ReportSchedule } from '@fieldlink/api/reports';
+import {
+  NOTIFY_AUDIENCE_LABELS,
+  REPORT_FREQUENCY_LABELS,
+  REPORT_INTERVAL_LABELS,
+  REPORT_VISIBILITY_LABELS,
+  filterReportList,
+  reportListTags,
+  type ReportListFilter,
+} from '@fieldlink/domain/reports';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { ClockIcon, PencilIcon, PlusIcon, TrashIcon } from '../../../components/ui/icons';
+import { InlineAlert } from '../../../components/ui/inline-alert';
+import { PageHeader } from '../../../components/ui/page-header';
+import { RefreshButton } from '../../../components/ui/refresh-button';
+import { serverErrorMessage } from '../../../lib/api-client';
+import { showToast } from '../../../lib/app-store/app-store';
+import { formatDateTime } from '../../../lib/format-time';
+import { useCan } from '../../../lib/session/use-can';
+import { useSchedules } from '../api/get-schedules';
+import { useDeleteSchedules } from '../api/save-schedule';
+import { useReportAccount } from '../hooks/use-report-account';
+import { ListToolbar } from './list-toolbar';
+import { ReportDialog } from './report-dialog';
+import { AccountPicker, DeleteDialog, LoadingCard, ReportsFrame } from './reports-frame';
+import './reports.css';
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** `Weekly on Monday at 07:00 (Europe/London)`. */
+function timingText(schedule: ReportSchedule): string {
+  const { props } = schedule;
+  const when =
+    props.frequency === 'WEEKLY'
+      ? ` on ${WEEKDAYS[props.dayOfWeek]}`
+      : props.frequency === 'MONTHLY'
+        ? ` on day ${props.dayOfMonth}`
+        : '';
+  return `${REPORT_FREQUENCY_LABELS[props.frequency]}${when} at ${props.time} (${props.timeZone})`;
+}
+
+/** /reports/schedules: reports made on a schedule, with their next run. */
+export function SchedulesPage() {
+  return (
+    <ReportsFrame
+      capability="readReportSchedules"
+      icon={<ClockIcon size={22} />}
+      title="Schedules are not available to you"
+      permission="READ_REPORT_SCHEDULES"
+      noun="schedules"
+    >
+      {(accounts) => <SchedulesList accounts={accounts} />}
+    </ReportsFrame>
+  );
+}
+
+function SchedulesList({ accounts }: { accounts: readonly Account[] }) {
+  const { account, choose } = useReportAccount(accounts);
+  const schedules = useSchedules();
+  const canEdit = useCan('editReportSchedules');
+  const remove = useDeleteSchedules();
+  const [filter, setFilter] = useState<ReportListFilter>({ tags: [], text: '' });
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [editing, setEditing] = useState<{ schedule?: ReportSchedule } | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+
+  const ofAccount = useMemo(
+    () => (schedules.data ?? []).filter((schedule) => schedule.accountId === account?.id),
+    [schedules.data, account],
+  );
+  const shown = useMemo(() => filterReportList(ofAccount, filter), [ofAccount, filter]);
+  const tags = useMemo(() => reportListTags(ofAccount), [ofAccount]);
+  const chosen = shown.filter((schedule) => selected.has(schedule.id));
+
+  if (!account) return null;
+
+  const onDelete = () =>
+    remove.mutate(
+      chosen.map((schedule) => ({ id: schedule.id, accountId: schedule.accountId })),
+      {
+        onSuccess: (failed) => {
+          setSelected(new Set());
+          setConfirmDelete(false);
+          if (failed > 0) showToast('error', `${failed} of ${chosen.length} schedules could not be deleted.`);
+          else showToast('success', chosen.length === 1 ? 'Schedule deleted.' : `${chosen.length} schedules deleted.`);
+        },
+      },
+    );
+
+  return (
+    <div className="fl-page">
+      <PageHeader
+        title="Schedules"
+        summary={
+          <>
+            <span data-testid="schedule-count">
+              {schedules.data ? `${shown.length} ${shown.length === 1 ? 'schedule' : 'schedules'}` : ' '}
+            </span>
+            <RefreshButton query={schedules} />
+          </>
+        }
+      >
+        <div className="reports-actions">
+          <AccountPicker accounts={accounts} account={account} onChoose={choose} />
+          {canEdit && chosen.length > 0 && (
+            <Button variant="danger" size="sm" onClick={() => setConfirmDelete(true)}>
+              <TrashIcon size={15} /> Delete {chosen.length}
+            </Button>
+          )}
+          {canEdit && (
+            <Button variant="primary" size="sm" onClick={() => setEditing({})}>
+              <PlusIcon size={15} /> New schedule
+            </Button>
+          )}
+        </div>
+      </PageHeader>
+
+      <ListToolbar filter={filter} tags={tags} onChange={setFilter} />
+
+      {schedules.isError && (
+        <InlineAlert tone="error">The schedules could not be loaded: {serverErrorMessage(schedules.error)}</InlineAlert>
+      )}
+      {schedules.isPending ? (
+        <LoadingCard noun="schedules" />
+      ) : shown.length === 0 ? (
+        <div className="reports-empty fl-card">
+          <ClockIcon size={22} />
+          <div>
+            <strong>{ofAccount.length === 0 ? 'No schedules yet' : 'No schedule matches'}</strong>
+            <p className="fl-muted">
+              {ofAccount.length === 0
+                ? 'A schedule makes a report every day, week or month and mails it to the people you choose.'
+                : 'Clear the search or the tags to see every schedule.'}
+            </p>
+          </div>
+        </div>
+      ) : (
+        <div className="reports-table-wrap fl-card">
+          <table className="reports-table">
+            <thead>
+              <tr>
+                {canEdit && <th scope="col" className="reports-select" aria-label="Select" />}
+                <th scope="col">Schedule</th>
+                <th scope="col">Runs</th>
+                <th scope="col">Next run</th>
+                <th scope="col">Sharing</th>
+                <th scope="col">Tags</th>
+                <th scope="col" aria-label="Actions" />
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((schedule) => (
+                <tr key={schedule.id} data-testid="schedule-row">
+                  {canEdit && (
+                    <td className="reports-select">
+                      <input
+                        type="checkbox"
+                        disabled={!schedule.props.canChange}
+                        aria-label={`Select ${schedule.name}`}
+                        checked={selected.has(schedule.id)}
+                        onChange={() => {
+                          const next = new Set(selected);
+                          if (next.has(schedule.id)) next.delete(schedule.id);
+                          else next.add(schedule.id);
+                          setSelected(next);
+                        }}
+                      />
+                    </td>
+                  )}
+                  <td>
+                    <span className="reports-name">{schedule.name}</span>
+                    <span className="reports-sub">
+                      {schedule.props.format} · per {REPORT_INTERVAL_LABELS[schedule.props.interval].toLowerCase()} ·{' '}
+                      {schedule.props.devices.length} {schedule.props.devices.length === 1 ? 'device' : 'devices'}
+                      {schedule.comments ? ` · ${schedule.comments}` : ''}
+                    </span>
+                  </td>
+                  <td>{timingText(schedule)}</td>
+                  <td className="reports-nowrap">
+                    {schedule.props.enabled && schedule.props.nextRunAt !== null ? (
+                      formatDateTime(schedule.props.nextRunAt)
+                    ) : (
+                      <Badge tone="neutral">Paused</Badge>
+                    )}
+                    {schedule.props.lastRunAt !== null && (
+                      <span className="reports-sub">Last {formatDateTime(schedule.props.lastRunAt)}</span>
+                    )}
+                  </td>
+                  <td>
+                    {REPORT_VISIBILITY_LABELS[schedule.props.visibility]}
+                    <span className="reports-sub">Notify: {NOTIFY_AUDIENCE_LABELS[schedule.props.notifyAudience]}</span>
+                  </td>
+                  <td>
+                    <span className="reports-tag-list">
+                      {schedule.tags.map((tag) => (
+                        <span key={tag} className="reports-tag is-static">
+                          {tag}
+                        </span>
+                      ))}
+                    </span>
+                  </td>
+                  <td className="reports-row-actions">
+                    {canEdit && schedule.props.canChange && (
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        aria-label={`Edit ${schedule.name}`}
+                        onClick={() => setEditing({ schedule })}
+                      >
+                        <PencilIcon size={15} />
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {editing && (
+        <ReportDialog
+          account={account}
+          target={{ kind: 'schedule', schedule: editing.schedule }}
+          onClose={() => setEditing(null)}
+        />
+      )}
+      {confirmDelete && (
+        <DeleteDialog
+          names={chosen}
+          noun="schedule"
+          note="No more reports are made by them; the reports they made stay."
+          busy={remove.isPending}
+          onConfirm={onDelete}
+          onClose={() => setConfirmDelete(false)}
+        />
+      )}
+    </div>
+  );
+}
