@@ -10,6 +10,7 @@ import { ingestBenchmark } from './ingest';
 import { machineFacts } from './machine';
 import { mqttIdleMemoryBenchmark } from './mqtt-idle-memory';
 import { composeDocument, renderSection, type RunFacts } from './performance-doc';
+import { reportsBenchmark } from './reports';
 import { treeSearchBenchmark } from './tree-search';
 import { websocketFanoutBenchmark } from './websocket-fanout';
 
@@ -27,6 +28,7 @@ const REGISTRY: Benchmark[] = [
   websocketFanoutBenchmark,
   mqttIdleMemoryBenchmark,
   dashboardBenchmark,
+  reportsBenchmark,
 ];
 
 const DOC_PATH = path.resolve(import.meta.dirname, '../../docs/PERFORMANCE.md');

@@ -8,6 +8,7 @@ import { installationSecret } from '../security/installation';
 import { demoDevicePassword, hashSecret, newId } from '../security/secrets';
 import { seedDemoHistory } from './demo-history';
 import { addDemoScenes } from './demo-scenes';
+import { seedDemoReports } from './demo-reports';
 import { DEMO_CUSTOMERS, DEMO_SUPPLIER, type DemoAccount, type DemoDeviceKind, type DemoGroup } from './demo-data';
 
 /** A demo device the embedded fleet connects as. */
@@ -157,6 +158,7 @@ export async function seedDemo(db: Kysely<Database>, password: string, historyDa
       .execute();
   });
   await seedDemoHistory(db, fleet, historyDays);
+  await seedDemoReports(db, historyDays);
   return true;
 }
 
