@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import type { DeviceCommand } from '@fieldlink/api/device-frames';
 import type { Device } from '@fieldlink/api/device';
-import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import type { OtaPendingAnswer, OtaSubmitAnswer } from '@fieldlink/api/ota';
 import { REALTIME_PATH, type ServerActionOf } from '@fieldlink/api/realtime';
 import { demoFleet } from '../../seed/seed';
 import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { connectTestDevice } from '../../testing/test-device';
 import { TestSocket } from '../../testing/test-socket';
 
 type Behaviour = 'succeed' | 'fail' | 'refuse';
@@ -53,34 +53,30 @@ describe.each(DIALECTS)('OTA updates on %s', (dialect) => {
    * downloading, installing, rebooting and succeeded, or fails while downloading.
    */
   const connectDevice = async (thingName: string, behaviour: Behaviour, received: DeviceCommand[] = []) => {
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.fieldlink.broker!.port}`, {
-      clientId: thingName,
-      username: thingName,
-      password: passwords.get(thingName),
-      reconnectPeriod: 0,
-    });
+    const { client, publish } = await connectTestDevice(
+      t.app,
+      thingName,
+      passwords.get(thingName),
+      (command, reply) => {
+        received.push(command);
+        void (async () => {
+          const result = command.cmd === 'otaUpdate' && behaviour === 'refuse' ? 'FAIL' : 'OK';
+          await reply({ v: 4, type: 'reply', id: command.id, result });
+          if (command.cmd !== 'otaUpdate' || result === 'FAIL') return;
+          const updateId = command.updateId;
+          await reply({ v: 4, type: 'ota', updateId, state: 'downloading', percent: 40 });
+          if (behaviour === 'fail') {
+            await reply({ v: 4, type: 'ota', updateId, state: 'failed', error: 'Checksum mismatch' });
+            return;
+          }
+          await reply({ v: 4, type: 'ota', updateId, state: 'downloading', percent: 100 });
+          await reply({ v: 4, type: 'ota', updateId, state: 'installing' });
+          await reply({ v: 4, type: 'ota', updateId, state: 'rebooting' });
+          await reply({ v: 4, type: 'ota', updateId, state: 'succeeded', fw: '9.9.9' });
+        })();
+      },
+    );
     clients.push(client);
-    await client.subscribeAsync(deviceDownTopic(thingName), { qos: 1 });
-    const publish = (frame: object) => client.publishAsync(deviceUpTopic(thingName), JSON.stringify(frame), { qos: 1 });
-    client.on('message', (_topic, payload) => {
-      const command = JSON.parse(payload.toString()) as DeviceCommand;
-      received.push(command);
-      void (async () => {
-        const result = command.cmd === 'otaUpdate' && behaviour === 'refuse' ? 'FAIL' : 'OK';
-        await publish({ v: 4, type: 'reply', id: command.id, result });
-        if (command.cmd !== 'otaUpdate' || result === 'FAIL') return;
-        const updateId = command.updateId;
-        await publish({ v: 4, type: 'ota', updateId, state: 'downloading', percent: 40 });
-        if (behaviour === 'fail') {
-          await publish({ v: 4, type: 'ota', updateId, state: 'failed', error: 'Checksum mismatch' });
-          return;
-        }
-        await publish({ v: 4, type: 'ota', updateId, state: 'downloading', percent: 100 });
-        await publish({ v: 4, type: 'ota', updateId, state: 'installing' });
-        await publish({ v: 4, type: 'ota', updateId, state: 'rebooting' });
-        await publish({ v: 4, type: 'ota', updateId, state: 'succeeded', fw: '9.9.9' });
-      })();
-    });
     await publish({ v: 4, type: 'conn', t: Date.now(), connected: true });
     await until(async () => (await deviceRow(thingName)).is_connected === 1);
     return received;

@@ -2,10 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import type { FastifyInstance } from 'fastify';
 import type { DeviceCommand } from '@fieldlink/api/device-frames';
-import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import type { BroadcastSprayAnswer, BroadcastSprayTooSoon } from '@fieldlink/api/spray';
 import {
   BROADCAST_SPRAY_COOLDOWN_SECONDS,
@@ -20,6 +19,7 @@ import { loadConfig } from '../../config';
 import { migrate, openStorage } from '../../db/database';
 import { demoFleet } from '../../seed/seed';
 import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { connectTestDevice } from '../../testing/test-device';
 
 const PATH = '/api/v1/mosnix/broadcast-spray';
 
@@ -58,20 +58,11 @@ describe.each(DIALECTS)('broadcast spray on %s', (dialect) => {
 
   /** A sprayer over real MQTT that reports its schedule registers and answers the broadcast write. */
   const connectSprayer = async (thingName: string, password: string, answer: 'OK' | 'FAIL') => {
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${a.app.fieldlink.broker!.port}`, {
-      clientId: thingName,
-      username: thingName,
-      password,
-      reconnectPeriod: 0,
+    const { client, publish } = await connectTestDevice(a.app, thingName, password, (command, reply) => {
+      received.push(command);
+      void reply({ v: 4, type: 'reply', id: command.id, result: answer, ...(answer === 'OK' ? { value: 1 } : {}) });
     });
     clients.push(client);
-    await client.subscribeAsync(deviceDownTopic(thingName), { qos: 1 });
-    const publish = (frame: object) => client.publishAsync(deviceUpTopic(thingName), JSON.stringify(frame), { qos: 1 });
-    client.on('message', (_topic, payload) => {
-      const command = JSON.parse(payload.toString()) as DeviceCommand;
-      received.push(command);
-      void publish({ v: 4, type: 'reply', id: command.id, result: answer, ...(answer === 'OK' ? { value: 1 } : {}) });
-    });
     await publish({ v: 4, type: 'conn', t: Date.now(), connected: true });
     await publish({ v: 4, type: 'config', subtype: 'device', t: Date.now(), registers: sprayerRegisters() });
     await until(async () => {
