@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PERMISSIONS, holdsPermission, type ExtraFlag, type Permission, type PermissionSubject } from './permissions';
 import {
+  mergeSignedInUser,
   INVITATION_TTL_MS,
   inviteRefusal,
   isStaleUserAnswer,
@@ -118,6 +119,39 @@ describe('userMoveRefusal', () => {
   ])('%s -> %j', (_label, mover, permissions, isSelf, status) =>
     expect(userMoveRefusal(mover, { permissions }, isSelf)?.status ?? null).toBe(status),
   );
+});
+
+describe('mergeSignedInUser (§3)', () => {
+  const tree = [
+    { email: 'ops@acme.test', firstName: 'Olive', lastName: 'Ops' },
+    { email: 'viewer@acme.test', firstName: 'Vic', lastName: 'Viewer' },
+  ];
+  it.each([
+    {
+      name: 'fills missing names from the record with the same e-mail, any case',
+      user: { email: ' Ops@ACME.test ', firstName: '', lastName: ' ' },
+      merged: { email: ' Ops@ACME.test ', firstName: 'Olive', lastName: 'Ops' },
+    },
+    {
+      name: 'keeps the user’s own names',
+      user: { email: 'ops@acme.test', firstName: 'Olivia', lastName: '' },
+      merged: { email: 'ops@acme.test', firstName: 'Olivia', lastName: 'Ops' },
+    },
+    {
+      name: 'no matching record: unchanged',
+      user: { email: 'new@acme.test', firstName: '', lastName: '' },
+      merged: { email: 'new@acme.test', firstName: '', lastName: '' },
+    },
+  ])('$name', ({ user, merged }) => expect(mergeSignedInUser(user, tree)).toEqual(merged));
+
+  it('keeps the user’s other fields', () => {
+    expect(mergeSignedInUser({ email: 'ops@acme.test', firstName: '', lastName: '', theme: 'DARK' }, tree)).toEqual({
+      email: 'ops@acme.test',
+      firstName: 'Olive',
+      lastName: 'Ops',
+      theme: 'DARK',
+    });
+  });
 });
 
 describe('user update ids', () => {

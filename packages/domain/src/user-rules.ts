@@ -1,3 +1,4 @@
+import { normaliseEmail } from './email';
 import {
   PERMISSION_PARENTS,
   can,
@@ -143,4 +144,26 @@ export function isStaleUserUpdate(latestUpdateId: string | null, updateId: strin
  */
 export function isStaleUserAnswer(latestSentUpdateId: string | null, answerUpdateId: string | null): boolean {
   return latestSentUpdateId !== null && answerUpdateId !== latestSentUpdateId;
+}
+
+/** A user's name and e-mail, as `GET /self` and a group's full users carry them. */
+export interface NamedUser {
+  email: string;
+  firstName: string;
+  lastName: string;
+}
+
+/**
+ * The signed-in user merged by e-mail (trimmed, case-insensitive) with the matching record of the
+ * root groups' full users (§3): the record's names fill those the user lacks; the user's own win.
+ */
+export function mergeSignedInUser<T extends NamedUser>(user: T, rootFullUsers: readonly NamedUser[]): T {
+  const email = normaliseEmail(user.email);
+  const record = rootFullUsers.find((candidate) => normaliseEmail(candidate.email) === email);
+  if (!record) return user;
+  return {
+    ...user,
+    firstName: user.firstName.trim() || record.firstName,
+    lastName: user.lastName.trim() || record.lastName,
+  };
 }

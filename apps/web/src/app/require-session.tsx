@@ -1,4 +1,5 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
+import { isSignedIn } from '@fieldlink/domain/session-state';
 import { appStore } from '../lib/app-store/app-store';
 import { readToken } from '../lib/session-token';
 import { useStore } from '../lib/use-store';
@@ -9,10 +10,10 @@ import { useStore } from '../lib/use-store';
  * back here.
  */
 export function RequireSession() {
-  const status = useStore(appStore, (s) => s.session.status);
+  const signedIn = useStore(appStore, (s) => isSignedIn(s.machine));
   const location = useLocation();
   if (!readToken()) return <Navigate to="/signin" replace />;
-  if (status !== 'SIGNED_IN') {
+  if (!signedIn) {
     const from = `${location.pathname}${location.search}${location.hash}`;
     return <Navigate to="/loading" replace state={{ from }} />;
   }

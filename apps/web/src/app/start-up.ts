@@ -1,5 +1,6 @@
 import { clientConfigQuery } from '../lib/api/get-client-config';
-import { appStore, setRememberedPath, showToast } from '../lib/app-store/app-store';
+import { isSignedIn } from '@fieldlink/domain/session-state';
+import { appStore, dispatchSession, setRememberedPath, showToast } from '../lib/app-store/app-store';
 import { queryClient, setUnauthorizedHandler } from '../lib/query-client';
 import { readToken } from '../lib/session-token';
 import { endSession } from '../lib/session/end-session';
@@ -15,7 +16,9 @@ import { decideStartup } from './start-up-routing';
  * configuration request, and the handler for a token the server no longer accepts.
  */
 export function startUp(): void {
-  const decision = decideStartup(window.location, readToken() !== null);
+  const hasToken = readToken() !== null;
+  const decision = decideStartup(window.location, hasToken);
+  dispatchSession({ type: 'START', hasToken });
   if (decision.signedOut) endSession();
   if (decision.rememberedPath) setRememberedPath(decision.rememberedPath);
   if (decision.redirectTo) window.history.replaceState(null, '', decision.redirectTo);
@@ -26,9 +29,14 @@ export function startUp(): void {
 
   void queryClient.prefetchQuery(clientConfigQuery());
 
+  // §3 "in background" and "refocused".
+  document.addEventListener('visibilitychange', () =>
+    dispatchSession({ type: document.visibilityState === 'hidden' ? 'HIDDEN' : 'SHOWN' }),
+  );
+
   setUnauthorizedHandler(() => {
     // While /loading reads the account it reports the failure itself ("Error during connection.").
-    if (readToken() === null || appStore.getState().session.status !== 'SIGNED_IN') return;
+    if (readToken() === null || !isSignedIn(appStore.getState().machine)) return;
     endSession();
     showToast('warning', 'Your session has ended. Please sign in again.');
   });

@@ -29,7 +29,7 @@ export function IdleBanner() {
 }
 
 function BannerLine({ onReview }: { onReview: () => void }) {
-  const activity = useStore(appStore, (s) => s.activity);
+  const appStatus = useStore(appStore, (s) => s.machine.status);
   const status = useConnectionStatus();
   const attempt = useReconnectAttempt();
   const { data } = useAccount();
@@ -39,7 +39,7 @@ function BannerLine({ onReview }: { onReview: () => void }) {
   const pending = useOtaPending(isAdmin);
 
   const content = bannerContent({
-    idle: activity === 'IDLE',
+    idle: appStatus === 'IDLE',
     reconnecting: status === 'RECONNECTING',
     disconnectedDevices: disconnected,
     pendingOtaDevices: pending.data?.devices.length ?? 0,

@@ -1,3 +1,9 @@
+import {
+  INITIAL_SESSION,
+  nextSessionState,
+  type SessionEvent,
+  type SessionMachine,
+} from '@fieldlink/domain/session-state';
 import { createStore } from '../create-store';
 import { readStoredTheme, storeTheme } from '../themes/theme-storage';
 import type { ThemeName } from '../themes/palettes';
@@ -11,24 +17,17 @@ import {
 } from './toast-queue';
 
 /**
- * App-wide UI state (STYLE.md "State in the browser"): session, activity, overlay, remembered path,
+ * App-wide UI state (STYLE.md "State in the browser"): session and its state machine, overlay, remembered path,
  * sub-tab selections and toasts. Server data stays in TanStack Query and live device values in the
  * real-time store; this holds only what the shell itself needs.
  */
-
-/** Session states of specification §3 that the shell distinguishes. */
-export type SessionStatus = 'SIGNED_OUT' | 'READING_ACCOUNT' | 'SIGNED_IN';
-
-/** App activity (§3): the banner shows only while IDLE. */
-export type AppActivity =
-  'IDLE' | 'READING_ACCOUNT' | 'READING_DEVICE' | 'UPDATING_DEVICE_SUBSCRIPTIONS' | 'SIGNING_OUT';
 
 /** Top-level sections whose sub-tab selection is kept separately (§2). */
 export const SECTIONS = ['dashboard', 'accounts', 'reports', 'alarms'] as const;
 export type Section = (typeof SECTIONS)[number];
 
+/** The signed-in user as the shell shows it; what the app is doing is in `machine`. */
 export interface SessionState {
-  status: SessionStatus;
   email: string | null;
   displayName: string | null;
   /** Effective permissions of the first attachment point (ADMIN already expanded). */
@@ -41,7 +40,8 @@ export interface SessionState {
 
 export interface AppState {
   session: SessionState;
-  activity: AppActivity;
+  /** The session and app states of §3 and the auth state, changed only by `dispatchSession`. */
+  machine: SessionMachine;
   /** Messages of the loading overlays now open; the overlay shows the latest. */
   overlays: readonly { id: number; message: string }[];
   /** Path to open once /loading has read the account (§2 start-up routing). */
@@ -53,7 +53,6 @@ export interface AppState {
 }
 
 export const SIGNED_OUT_SESSION: SessionState = {
-  status: 'SIGNED_OUT',
   email: null,
   displayName: null,
   permissions: [],
@@ -64,7 +63,7 @@ export const SIGNED_OUT_SESSION: SessionState = {
 
 const initialState = (storedTheme: string | null): AppState => ({
   session: SIGNED_OUT_SESSION,
-  activity: 'IDLE',
+  machine: INITIAL_SESSION,
   overlays: [],
   rememberedPath: null,
   subTabs: { dashboard: 0, accounts: 0, reports: 0, alarms: 0 },
@@ -92,8 +91,12 @@ export function openOverlay(message: string): () => void {
   return () => appStore.setState((s) => ({ ...s, overlays: s.overlays.filter((o) => o.id !== id) }));
 }
 
-export function setActivity(activity: AppActivity): void {
-  appStore.setState((s) => (s.activity === activity ? s : { ...s, activity }));
+/** One transition of the session state machine (domain `session-state.ts`). */
+export function dispatchSession(event: SessionEvent): void {
+  appStore.setState((s) => {
+    const machine = nextSessionState(s.machine, event);
+    return machine === s.machine ? s : { ...s, machine };
+  });
 }
 
 export function setSession(session: SessionState): void {
@@ -114,8 +117,8 @@ export function chooseStoredTheme(theme: ThemeName): void {
 }
 
 /**
- * Store reset on sign-out (§4): wipes all state but keeps toasts, so a sign-out message still shows,
- * and the theme, which belongs to the browser rather than the session.
+ * Store reset on sign-out (§4): wipes all state, the session machine included, but keeps toasts, so a
+ * sign-out message still shows, and the theme, which belongs to the browser rather than the session.
  */
 export function resetAppStore(): void {
   appStore.setState((s) => ({ ...initialState(s.storedTheme), toasts: s.toasts }));

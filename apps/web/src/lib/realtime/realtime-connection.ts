@@ -1,6 +1,6 @@
 import { REALTIME_PATH } from '@fieldlink/api/realtime';
 import { realtimeUrl } from '../api-client';
-import { openOverlay, setActivity } from '../app-store/app-store';
+import { dispatchSession, openOverlay } from '../app-store/app-store';
 import { LIVE_QUERY_ROOT, queryClient } from '../query-client';
 import type { ClientRequest, RealtimeClient, ReplyValue } from './realtime-client';
 import { applyServerAction, INITIAL_REALTIME_STATE, realtimeStore } from './realtime-store';
@@ -111,7 +111,7 @@ async function onSocketOpen(connectionCount: number): Promise<void> {
   // Inventory pages watch no device: their data is read again instead (specification §4).
   const reloadsInventory = location.pathname.includes('inv/');
   if (!subscribes && !reloadsInventory) return;
-  setActivity('UPDATING_DEVICE_SUBSCRIPTIONS');
+  dispatchSession({ type: 'BEGIN', activity: 'UPDATING_DEVICE_SUBSCRIPTIONS' });
   const closeOverlay = openOverlay(subscribes ? 'Updating device subscriptions…' : 'Reloading inventory…');
   try {
     if (subscribes) await client.request({ type: 'server/subscribeDevices', thingNames }).catch(() => {});
@@ -119,6 +119,6 @@ async function onSocketOpen(connectionCount: number): Promise<void> {
     await queryClient.invalidateQueries({ queryKey: [LIVE_QUERY_ROOT] });
   } finally {
     closeOverlay();
-    setActivity('IDLE');
+    dispatchSession({ type: 'END', activity: 'UPDATING_DEVICE_SUBSCRIPTIONS' });
   }
 }

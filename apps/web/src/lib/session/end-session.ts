@@ -1,11 +1,12 @@
-import { resetAppStore } from '../app-store/app-store';
+import { dispatchSession, resetAppStore } from '../app-store/app-store';
 import { queryClient } from '../query-client';
 import { stopRealtime } from '../realtime/realtime-connection';
 import { clearToken } from '../session-token';
 
 /**
  * Ends the session in this tab: closes the real-time socket, forgets the token, drops every cached
- * answer and resets the app store (specification §4: "a store reset wipes all state"). The caller
+ * answer and resets the app store (specification §4: "a store reset wipes all state"), then logs out
+ * (the session machine signed out, its auth state cleared). The caller
  * navigates; a protected page left on screen sends itself to /signin once the token is gone.
  */
 export function endSession(): void {
@@ -13,4 +14,5 @@ export function endSession(): void {
   clearToken();
   queryClient.clear();
   resetAppStore();
+  dispatchSession({ type: 'LOGOUT' });
 }

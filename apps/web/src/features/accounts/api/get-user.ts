@@ -2,9 +2,18 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { User } from '@fieldlink/api/users';
 import { apiGet } from '../../../lib/api-client';
 
-export const getUser = (email: string, signal?: AbortSignal) => apiGet<User>('/user', { email }, signal);
+/** `GET /user` with the e-mail and the account whose tree shows the user (core §7). */
+export const getUser = (email: string, accountId: string, signal?: AbortSignal) =>
+  apiGet<User>('/user', { email, accountId }, signal);
 
-export const userQuery = (email: string) =>
-  queryOptions({ queryKey: ['user', email], queryFn: ({ signal }) => getUser(email, signal), staleTime: 30_000 });
+export const userQueryKey = (email: string, accountId: string) => ['user', email, accountId] as const;
 
-export const useUser = (email: string | null) => useQuery({ ...userQuery(email ?? ''), enabled: email !== null });
+export const userQuery = (email: string, accountId: string) =>
+  queryOptions({
+    queryKey: userQueryKey(email, accountId),
+    queryFn: ({ signal }) => getUser(email, accountId, signal),
+    staleTime: 30_000,
+  });
+
+export const useUser = (email: string | null, accountId: string) =>
+  useQuery({ ...userQuery(email ?? '', accountId), enabled: email !== null });

@@ -1,20 +1,32 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { PutUserAnswer, PutUserBody } from '@fieldlink/api/users';
+import type { PutUserAnswer, PutUserBody, User } from '@fieldlink/api/users';
+import { isStaleUserAnswer } from '@fieldlink/domain/user-rules';
 import { apiRequest } from '../../../lib/api-client';
-import { nextUserUpdateId } from '../../../lib/user-update-id';
+import { latestUserUpdateId, nextUserUpdateId } from '../../../lib/user-update-id';
 
 /** `PUT /user` with the next update id of this tab, so a stale answer can be told apart (§4). */
 export const putUser = (body: Omit<PutUserBody, 'updateId'>) =>
   apiRequest<PutUserAnswer>('PUT', '/user', { body: { ...body, updateId: nextUserUpdateId() } });
 
+/**
+ * Saves a user. The answer's props are shown at once, unless the answer is stale (§4: its update id
+ * differs from the latest this tab sent: a later save is on its way and its answer will count); the
+ * user and the account are read again either way.
+ */
 export const usePutUserMutation = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: putUser,
-    onSuccess: (_answer, body) =>
-      Promise.all([
+    onSuccess: (answer, body) => {
+      if (!isStaleUserAnswer(latestUserUpdateId(), answer.latestUserUpdateId)) {
+        queryClient.setQueriesData<User>({ queryKey: ['user', body.email] }, (user) =>
+          user ? { ...user, ...answer.props, latestUserUpdateId: answer.latestUserUpdateId } : user,
+        );
+      }
+      return Promise.all([
         queryClient.invalidateQueries({ queryKey: ['user', body.email] }),
         queryClient.invalidateQueries({ queryKey: ['account'] }),
-      ]),
+      ]);
+    },
   });
 };

@@ -10,6 +10,7 @@ import { PanelMessage } from '../../../components/ui/panel-message';
 import { Spinner } from '../../../components/ui/spinner';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { useAccountsContext } from '../hooks/use-accounts-context';
+import { useSelectionState } from '../hooks/use-selection-state';
 import {
   allGroupKeys,
   ancestorKeys,
@@ -111,6 +112,7 @@ function AccountsTree({
     [accounts, expanded, searchExpanded, result],
   );
   const selected = useMemo(() => (selectedKey ? findTarget(accounts, selectedKey) : null), [accounts, selectedKey]);
+  useSelectionState(selected, selectedKey);
 
   const onToggle = useCallback(
     (row: TreeRow) => {

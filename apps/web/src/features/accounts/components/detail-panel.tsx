@@ -329,7 +329,7 @@ function UserPanel({
 }: DetailPanelProps & { target: Extract<TreeTarget, { type: 'user' }> }) {
   const isSelf = target.user.email === email;
   const mayRead = isSelf || can(subject, 'viewAccounts');
-  const user = useUser(mayRead ? target.user.email : null);
+  const user = useUser(mayRead ? target.user.email : null, target.account.id);
   const kind = target.user.itemKind ?? 'user';
   const [editing, setEditing] = useState(false);
 

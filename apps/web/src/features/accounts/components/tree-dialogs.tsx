@@ -10,7 +10,7 @@ import { SearchIcon } from '../../../components/ui/icons';
 import { InlineAlert } from '../../../components/ui/inline-alert';
 import { TextField } from '../../../components/ui/text-field';
 import { serverErrorMessage, serverMessageOr } from '../../../lib/api-client';
-import { showToast } from '../../../lib/app-store/app-store';
+import { dispatchSession, showToast } from '../../../lib/app-store/app-store';
 import { useDeleteGroupMutation } from '../api/delete-group';
 import { useAddGroupMutation } from '../api/post-group';
 import { useInviteUserMutation } from '../api/post-invite-user';
@@ -345,7 +345,12 @@ function InviteDialog({ accounts, subject, target, onClose }: TreeDialogsProps &
           onClose();
         },
         // Invite failure shows the response error (specification §8).
-        onError: (failure) => setError(serverMessageOr(failure, 'The invitation could not be sent.')),
+        // §7: the failure sets the auth error from the answer (our API's `message`) and shows it.
+        onError: (failure) => {
+          const message = serverMessageOr(failure, 'The invitation could not be sent.');
+          dispatchSession({ type: 'AUTH_ERROR', error: message });
+          setError(message);
+        },
       },
     );
   };

@@ -6,7 +6,7 @@ import { PanelMessage } from '../../../components/ui/panel-message';
 import { findDeviceByThingName } from '../../../lib/account-tree';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { useAccount } from '../../../lib/api/get-account';
-import { appStore, setActivity } from '../../../lib/app-store/app-store';
+import { appStore, dispatchSession } from '../../../lib/app-store/app-store';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
 import { useDeviceConfig } from '../../../lib/realtime/use-realtime';
 import { useCan } from '../../../lib/session/use-can';
@@ -66,8 +66,8 @@ export function DeviceDashPage({ renderInfo, renderChannelAlarm }: DeviceDashPag
 
   useEffect(() => {
     if (!device.isFetching) return;
-    setActivity('READING_DEVICE');
-    return () => setActivity('IDLE');
+    dispatchSession({ type: 'BEGIN', activity: 'READING_DEVICE' });
+    return () => dispatchSession({ type: 'END', activity: 'READING_DEVICE' });
   }, [device.isFetching]);
 
   const channels = useMemo(() => {

@@ -1,12 +1,13 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
+import { mergeSignedInUser } from '@fieldlink/domain/user-rules';
 import { BrandMark } from '../../../components/ui/brand-mark';
 import { CheckCircleIcon, LockIcon, SparkIcon } from '../../../components/ui/icons';
 import { accountQuery } from '../../../lib/api/get-account';
 import { useClientConfig } from '../../../lib/api/get-client-config';
 import { selfQuery } from '../../../lib/api/get-self';
-import { appStore, setActivity, setRememberedPath, setSession, showToast } from '../../../lib/app-store/app-store';
+import { appStore, dispatchSession, setRememberedPath, setSession, showToast } from '../../../lib/app-store/app-store';
 import { startRealtime } from '../../../lib/realtime/realtime-connection';
 import { readToken } from '../../../lib/session-token';
 import { endSession } from '../../../lib/session/end-session';
@@ -71,18 +72,22 @@ export function LoadingPage() {
       return;
     }
     let cancelled = false;
-    setActivity('READING_ACCOUNT');
-    setSession({ ...appStore.getState().session, status: 'READING_ACCOUNT' });
+    dispatchSession({ type: 'READ_ACCOUNT' });
     Promise.all([queryClient.fetchQuery(selfQuery()), queryClient.fetchQuery(accountQuery())])
       .then(([self, { accounts }]) => {
         if (cancelled) return;
         const remembered = from ?? appStore.getState().rememberedPath;
         const target = routeAfterLoading(self, accounts, remembered);
         const summary = summariseSession(permissionSubject(self, accounts));
-        const displayName = `${self.firstName} ${self.lastName}`.trim();
-        setSession({ status: 'SIGNED_IN', email: self.email, displayName: displayName || null, ...summary });
+        // The user as the account tree knows them fills what /self lacks (§3).
+        const me = mergeSignedInUser(
+          self,
+          accounts.flatMap((account) => account.rootGroup.fullUsers),
+        );
+        const displayName = `${me.firstName} ${me.lastName}`.trim();
+        setSession({ email: self.email, displayName: displayName || null, ...summary });
         setRememberedPath(null);
-        setActivity('IDLE');
+        dispatchSession({ type: 'LOGIN' });
         void startRealtime({
           token,
           canViewDash: summary.canViewDash,
@@ -112,7 +117,7 @@ export function SignoutPage() {
   const navigate = useNavigate();
   useEffect(() => {
     let cancelled = false;
-    setActivity('SIGNING_OUT');
+    dispatchSession({ type: 'SIGN_OUT' });
     const revoke = readToken() ? postSignout().catch(() => undefined) : Promise.resolve();
     void revoke.then(() => {
       if (cancelled) return;

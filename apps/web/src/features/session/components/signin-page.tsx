@@ -4,7 +4,9 @@ import { Link, useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { InlineAlert } from '../../../components/ui/inline-alert';
 import { TextField } from '../../../components/ui/text-field';
+import { appStore, dispatchSession } from '../../../lib/app-store/app-store';
 import { storeToken } from '../../../lib/session-token';
+import { useStore } from '../../../lib/use-store';
 import { useSigninMutation } from '../api/post-signin';
 import { signinErrorMessage } from '../model/session-messages';
 import { AuthLayout } from './auth-layout';
@@ -14,11 +16,13 @@ export function SigninPage() {
   const signin = useSigninMutation();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  // The auth state's error (§3, §4): set by a refused sign-in, cleared by the next login.
+  const authError = useStore(appStore, (s) => s.machine.auth.error);
+  const error = signin.isPending ? null : authError;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    setError(null);
+    dispatchSession({ type: 'SIGN_IN' });
     signin.mutate(
       { email: normaliseEmail(email), password },
       {
@@ -26,7 +30,7 @@ export function SigninPage() {
           storeToken(jwt);
           void navigate('/loading', { replace: true });
         },
-        onError: (failure) => setError(signinErrorMessage(failure)),
+        onError: (failure) => dispatchSession({ type: 'AUTH_ERROR', error: signinErrorMessage(failure) }),
       },
     );
   };
