@@ -7,6 +7,7 @@ import { dashboardBenchmark } from './dashboard';
 import { deviceLogsBenchmark } from './device-logs';
 import { deviceTableBenchmark } from './device-table';
 import { ingestBenchmark } from './ingest';
+import { inventoryOverviewBenchmark } from './inventory-overview';
 import { machineFacts } from './machine';
 import { mqttIdleMemoryBenchmark } from './mqtt-idle-memory';
 import { composeDocument, renderSection, type RunFacts } from './performance-doc';
@@ -29,6 +30,7 @@ const REGISTRY: Benchmark[] = [
   mqttIdleMemoryBenchmark,
   dashboardBenchmark,
   reportsBenchmark,
+  inventoryOverviewBenchmark,
 ];
 
 const DOC_PATH = path.resolve(import.meta.dirname, '../../docs/PERFORMANCE.md');

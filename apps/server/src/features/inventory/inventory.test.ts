@@ -233,4 +233,22 @@ describe.each(DIALECTS)('inventory calls on %s', (dialect) => {
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toMatch(message);
   });
+
+  it('forgets a product its shelf no longer counts', async () => {
+    const mainStreet = clients[0]!;
+    await mainStreet.publishAsync(
+      deviceUpTopic('CRS-SHELF01'),
+      JSON.stringify({ v: 4, type: 'config', subtype: 'input', channels: [PLANOGRAM[0], { code: 'c2', name: 'Aux' }] }),
+      { qos: 1 },
+    );
+    await t.app.fieldlink.shelves.idle();
+    const overview = (
+      await get('/inv/overview', 'stock@fieldlink.test', { groupId: rootGroupId, accountId })
+    ).json<OverviewAnswer>();
+    expect(overview.rangeStateCounts).toEqual({ EMPTY: 1, LOW: 1, GOOD: 0 });
+    const store = (
+      await get('/inv/store-status', 'stock@fieldlink.test', { groupId: ids.get('Main Street Store')!, accountId })
+    ).json<StoreStatusAnswer>();
+    expect(store.products.map((product) => product.code)).toEqual(['c1']);
+  });
 });

@@ -45,15 +45,72 @@ export function productTracks(db: Db, deviceIds: readonly string[]) {
   return db.selectFrom('retail_products').selectAll().where('device_id', 'in', deviceIds).execute();
 }
 
-/** The shelves' days from `fromDay` on. */
-export function shelfDays(db: Db, deviceIds: readonly string[], fromDay: number) {
-  if (deviceIds.length === 0) return Promise.resolve([]);
+/** The shelf devices in the given groups, without their channel lists (the overview's). */
+export function shelfIdsInGroups(db: Db, groupIds: readonly string[]) {
+  if (groupIds.length === 0) return Promise.resolve([]);
   return db
+    .selectFrom('devices')
+    .select(['id', 'group_id'])
+    .where('group_id', 'in', groupIds)
+    .where('channels', 'like', PRODUCT_MARK)
+    .execute();
+}
+
+/** How many products of each shelf are in each range state, counted in the database. */
+export async function rangeStateCountsOf(db: Db, deviceIds: readonly string[]) {
+  if (deviceIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('retail_products')
+    .select((eb) => ['device_id', 'range_state', eb.fn.countAll<number | string>().as('products')])
+    .where('device_id', 'in', deviceIds)
+    .groupBy(['device_id', 'range_state'])
+    .execute();
+  return rows.map((row) => ({ ...row, products: Number(row.products) }));
+}
+
+/** Forgets the products a shelf no longer counts (its planogram changed). */
+export async function forgetProductsExcept(db: Db, deviceId: string, codes: readonly string[]): Promise<void> {
+  let query = db.deleteFrom('retail_products').where('device_id', '=', deviceId);
+  if (codes.length > 0) query = query.where('code', 'not in', codes);
+  await query.execute();
+}
+
+/** Units sold and lost sales of each shelf from `fromDay` on, summed in the database. */
+export async function shelfTotals(db: Db, deviceIds: readonly string[], fromDay: number) {
+  if (deviceIds.length === 0) return [];
+  const rows = await db
     .selectFrom('retail_shelf_days')
-    .select(['device_id', 'day', 'units_sold', 'lost_sales'])
+    .select((eb) => [
+      'device_id',
+      eb.fn.sum<number | string>('units_sold').as('units_sold'),
+      eb.fn.sum<number | string>('lost_sales').as('lost_sales'),
+    ])
     .where('device_id', 'in', deviceIds)
     .where('day', '>=', fromDay)
+    .groupBy('device_id')
     .execute();
+  return rows.map((row) => ({ ...row, units_sold: Number(row.units_sold), lost_sales: Number(row.lost_sales) }));
+}
+
+/** Units sold and lost sales of these shelves per day from `fromDay` on, summed in the database. */
+export async function dayTotals(db: Db, deviceIds: readonly string[], fromDay: number) {
+  if (deviceIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('retail_shelf_days')
+    .select((eb) => [
+      'day',
+      eb.fn.sum<number | string>('units_sold').as('units_sold'),
+      eb.fn.sum<number | string>('lost_sales').as('lost_sales'),
+    ])
+    .where('device_id', 'in', deviceIds)
+    .where('day', '>=', fromDay)
+    .groupBy('day')
+    .execute();
+  return rows.map((row) => ({
+    day: Number(row.day),
+    units_sold: Number(row.units_sold),
+    lost_sales: Number(row.lost_sales),
+  }));
 }
 
 /** Stores where products stand now. */

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { YEARLY_OVERVIEW_BIN_COUNT } from '@fieldlink/domain/chart';
 import {
+  RANGE_STATES,
   RETAIL_STORE_LOG_WINDOW_MS,
   countRangeStates,
   overviewDays,
@@ -19,6 +20,7 @@ import {
   MAX_CHART_PRODUCTS,
   type OverviewAnswer,
   type OverviewQuery,
+  type RangeStateCounts,
   type RetailProduct,
   type RetailStoreSummary,
   type StoreDeviceLogsAnswer,
@@ -34,7 +36,14 @@ import { findGroup } from '../devices/repository';
 import { inScope, requireCapability, userCan } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import { shelfChannelsOf, toTrack, type ShelfChannel } from './mapper';
-import { productTracks, shelfDays, shelfDevicesInGroups } from './repository';
+import {
+  dayTotals,
+  productTracks,
+  rangeStateCountsOf,
+  shelfDevicesInGroups,
+  shelfIdsInGroups,
+  shelfTotals,
+} from './repository';
 
 const GROUP_NOT_FOUND = 'Group not found.';
 const PRODUCT_NOT_FOUND = 'Product not found.';
@@ -71,32 +80,42 @@ export class InventoryService {
     const now = this.clock();
     const days = overviewDays(now);
     const groups = await groupsUnder(this.db, [group.path]);
-    const shelves = await this.shelves(groups.map((row) => row.id));
+    const shelves = await shelfIdsInGroups(
+      this.db,
+      groups.map((row) => row.id),
+    );
     const shelfIds = shelves.map((shelf) => shelf.id);
-    const [tracks, dayRows] = await Promise.all([
-      productTracks(this.db, shelfIds),
-      shelfDays(this.db, shelfIds, days[0]!),
+    const [stateRows, shelfRows, dayRows] = await Promise.all([
+      rangeStateCountsOf(this.db, shelfIds),
+      shelfTotals(this.db, shelfIds, days[0]!),
+      dayTotals(this.db, shelfIds, days[0]!),
     ]);
-    const states = rangeStatesByShelf(shelves, tracks);
-    const totalsByShelf = new Map<string, Totals>();
+    const countsByShelf = new Map<string, RangeStateCounts>();
+    for (const row of stateRows) {
+      const counts = countsByShelf.get(row.device_id) ?? { EMPTY: 0, LOW: 0, GOOD: 0 };
+      counts[row.range_state as RangeState] += row.products;
+      countsByShelf.set(row.device_id, counts);
+    }
+    const totalsByShelf = new Map<string, Totals>(
+      shelfRows.map((row) => [row.device_id, { unitsSold: row.units_sold, lostSales: row.lost_sales }]),
+    );
     const totalsByDay = new Map<number, Totals>(days.map((day) => [day, { unitsSold: 0, lostSales: 0 }]));
     for (const row of dayRows) {
-      add(totalsByShelf, row.device_id, row.units_sold, row.lost_sales);
-      add(totalsByDay, row.day, row.units_sold, row.lost_sales);
+      if (totalsByDay.has(row.day)) totalsByDay.set(row.day, { unitsSold: row.units_sold, lostSales: row.lost_sales });
     }
     const showsInefficiency = userCan(caller, 'reportingPlus');
-    const shelvesByStore = new Map<string, Shelf[]>();
+    const shelvesByStore = new Map<string, string[]>();
     for (const shelf of shelves)
-      shelvesByStore.set(shelf.groupId, [...(shelvesByStore.get(shelf.groupId) ?? []), shelf]);
+      shelvesByStore.set(shelf.group_id, [...(shelvesByStore.get(shelf.group_id) ?? []), shelf.id]);
     const stores = groups
       .filter((row) => shelvesByStore.has(row.id))
       .map((row) => {
-        const storeShelves = shelvesByStore.get(row.id)!;
+        const ids = shelvesByStore.get(row.id)!;
         return summary(
           row.id,
           row.name,
-          storeShelves.flatMap((shelf) => states.get(shelf.id) ?? []),
-          sum(storeShelves.map((shelf) => totalsByShelf.get(shelf.id))),
+          addCounts(ids.map((id) => countsByShelf.get(id))),
+          sum(ids.map((id) => totalsByShelf.get(id))),
           showsInefficiency,
         );
       })
@@ -104,7 +123,7 @@ export class InventoryService {
     const whole = summary(
       group.id,
       group.name,
-      shelves.flatMap((shelf) => states.get(shelf.id) ?? []),
+      addCounts([...countsByShelf.values()]),
       sum([...totalsByShelf.values()]),
       showsInefficiency,
     );
@@ -138,9 +157,9 @@ export class InventoryService {
     const groups = await groupsUnder(this.db, [group.path]);
     const shelves = await this.shelves(groups.map((row) => row.id));
     const shelfIds = shelves.map((shelf) => shelf.id);
-    const [tracks, dayRows] = await Promise.all([
+    const [tracks, shelfRows] = await Promise.all([
       productTracks(this.db, shelfIds),
-      shelfDays(this.db, shelfIds, days[0]!),
+      shelfTotals(this.db, shelfIds, days[0]!),
     ]);
     const byKey = new Map(tracks.map((row) => [retailProductId(row.device_id, row.code), row]));
     const products: RetailProduct[] = [];
@@ -151,13 +170,13 @@ export class InventoryService {
       }
     }
     products.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
-    const totals = sum(dayRows.map((row) => ({ unitsSold: row.units_sold, lostSales: row.lost_sales })));
+    const totals = sum(shelfRows.map((row) => ({ unitsSold: row.units_sold, lostSales: row.lost_sales })));
     const showsInefficiency = userCan(caller, 'reportingPlus');
     return {
       ...summary(
         group.id,
         group.name,
-        products.map((product) => product.rangeState),
+        countRangeStates(products.map((product) => product.rangeState)),
         totals,
         showsInefficiency,
       ),
@@ -206,24 +225,6 @@ export class InventoryService {
   }
 }
 
-/** Range states of the tracked products of each shelf (only products its planogram still names). */
-function rangeStatesByShelf(shelves: readonly Shelf[], tracks: readonly RetailProductsTable[]) {
-  const products = new Map(shelves.map((shelf) => [shelf.id, shelf.products]));
-  const states = new Map<string, RangeState[]>();
-  for (const row of tracks) {
-    if (!products.get(row.device_id)?.has(row.code)) continue;
-    const list = states.get(row.device_id) ?? [];
-    list.push(row.range_state as RangeState);
-    states.set(row.device_id, list);
-  }
-  return states;
-}
-
-function add<K>(totals: Map<K, Totals>, key: K, unitsSold: number, lostSales: number): void {
-  const current = totals.get(key) ?? { unitsSold: 0, lostSales: 0 };
-  totals.set(key, { unitsSold: current.unitsSold + unitsSold, lostSales: current.lostSales + lostSales });
-}
-
 function sum(parts: readonly (Totals | undefined)[]): Totals {
   return parts.reduce<Totals>(
     (total, part) => ({
@@ -237,7 +238,7 @@ function sum(parts: readonly (Totals | undefined)[]): Totals {
 function summary(
   groupId: string,
   name: string,
-  states: readonly RangeState[],
+  counts: RangeStateCounts,
   totals: Totals,
   showsInefficiency: boolean,
 ): RetailStoreSummary {
@@ -246,11 +247,18 @@ function summary(
     groupId,
     name,
     starRating: starRating(inefficiency),
-    rangeStateCounts: countRangeStates(states),
+    rangeStateCounts: counts,
     storeInefficiency: showsInefficiency ? inefficiency : null,
     totalLostSales: roundLostSales(totals.lostSales),
-    productCount: states.length,
+    productCount: counts.EMPTY + counts.LOW + counts.GOOD,
   };
+}
+
+/** Range state counts of several shelves added up. */
+function addCounts(parts: readonly (RangeStateCounts | undefined)[]): RangeStateCounts {
+  const total: RangeStateCounts = { EMPTY: 0, LOW: 0, GOOD: 0 };
+  for (const part of parts) for (const state of RANGE_STATES) total[state] += part?.[state] ?? 0;
+  return total;
 }
 
 function toProduct(shelf: Shelf, channel: ShelfChannel, row: RetailProductsTable): RetailProduct {

@@ -7,6 +7,7 @@ import {
   addToShelfDays,
   allShelfDevices,
   deviceChannelsByThingName,
+  forgetProductsExcept,
   productTracks,
   saveProductTracks,
 } from './repository';
@@ -128,6 +129,8 @@ export class ShelfTracker {
     const row = await deviceChannelsByThingName(this.db, thingName);
     if (!row) return;
     const products = shelfChannelsOf(row.channels);
+    // Only products the planogram names are counted: the overview sums the table as it stands.
+    await forgetProductsExcept(this.db, row.id, [...products.keys()]);
     if (products.size === 0) this.shelves.delete(thingName);
     else this.shelves.set(thingName, { deviceId: row.id, products });
   }
