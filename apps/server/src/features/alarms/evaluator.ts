@@ -5,6 +5,7 @@ import type { DeviceEvent, DeviceEvents } from '../../events';
 import type { DeviceRef } from '../../ingest/device-directory';
 import type { JobQueue } from '../../jobs/job-queue';
 import { newId } from '../../security/secrets';
+import { SerialWork } from '../../serial-work';
 import { toAlarmRecord, toDomainConfig } from './mapper';
 import type { AlarmNotices } from './notices';
 import {
@@ -55,7 +56,7 @@ export class AlarmEvaluator {
   private configuredAt = 0;
   private loading: Promise<void> | null = null;
   /** One evaluation at a time per device, in the order frames were committed. */
-  private readonly chains = new Map<string, Promise<void>>();
+  private readonly work: SerialWork;
   private stopListening: (() => void) | null = null;
 
   constructor(
@@ -66,7 +67,11 @@ export class AlarmEvaluator {
     /** The device behind a thing name (ingest's cached directory). */
     private readonly findDevice: (thingName: string) => Promise<DeviceRef | null>,
     private readonly logger: EvaluatorLogger,
-  ) {}
+  ) {
+    this.work = new SerialWork((error, thingName) =>
+      this.logger.error({ err: error, thingName }, 'Alarm evaluation failed'),
+    );
+  }
 
   async start(): Promise<void> {
     await this.reloadConfigured();
@@ -75,7 +80,7 @@ export class AlarmEvaluator {
 
   /** Waits for the evaluations under way (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.chains.size > 0) await Promise.all([...this.chains.values()]);
+    await this.work.idle();
   }
 
   async stop(): Promise<void> {
@@ -131,21 +136,10 @@ export class AlarmEvaluator {
       if (Date.now() - this.configuredAt > CONFIGURED_REFRESH_MS) void this.reloadConfigured().catch(() => undefined);
       const device = this.configured.get(event.thingName);
       if (!device) return;
-      this.enqueue(event.thingName, () => this.evaluateLogs(device, event.logs));
+      this.work.run(event.thingName, () => this.evaluateLogs(device, event.logs));
     } else if (event.type === 'server/connectionState') {
-      this.enqueue(event.thingName, () => this.connectionChanged(event));
+      this.work.run(event.thingName, () => this.connectionChanged(event));
     }
-  }
-
-  private enqueue(thingName: string, work: () => Promise<void>): void {
-    const previous = this.chains.get(thingName) ?? Promise.resolve();
-    const next = previous
-      .then(work)
-      .catch((error: unknown) => this.logger.error({ err: error, thingName }, 'Alarm evaluation failed'))
-      .finally(() => {
-        if (this.chains.get(thingName) === next) this.chains.delete(thingName);
-      });
-    this.chains.set(thingName, next);
   }
 
   private async connectionChanged(event: Extract<DeviceEvent, { type: 'server/connectionState' }>): Promise<void> {

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { advanceShelfProduct, dayStart, type ShelfProductTrack } from '@fieldlink/domain/retail';
 import type { Database, RetailShelfDaysTable } from '../../db/schema';
 import type { DeviceEvent, DeviceEvents } from '../../events';
+import { SerialWork } from '../../serial-work';
 import { shelfChannelsOf, toTrack, toTrackRow, type ShelfChannel } from './mapper';
 import {
   addToShelfDays,
@@ -74,14 +75,18 @@ export class ShelfTracker {
   private shelves = new Map<string, Shelf>();
   private loadedAt = 0;
   private loading: Promise<void> | null = null;
-  private readonly chains = new Map<string, Promise<void>>();
+  private readonly work: SerialWork;
   private stopListening: (() => void) | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly events: DeviceEvents,
     private readonly logger: TrackerLogger,
-  ) {}
+  ) {
+    this.work = new SerialWork((error, thingName) =>
+      this.logger.error({ err: error, thingName }, 'Shelf stock not recorded'),
+    );
+  }
 
   async start(): Promise<void> {
     await this.reload();
@@ -90,7 +95,7 @@ export class ShelfTracker {
 
   /** Waits for the folds under way (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.chains.size > 0) await Promise.all([...this.chains.values()]);
+    await this.work.idle();
   }
 
   async stop(): Promise<void> {
@@ -115,14 +120,14 @@ export class ShelfTracker {
   private onEvent(event: DeviceEvent, origin: 'local' | 'remote'): void {
     if (event.type === 'server/deviceConfig' && event.config.channels) {
       // A shelf's planogram may have changed, here or on another instance.
-      this.enqueue(event.thingName, () => this.refreshShelf(event.thingName));
+      this.work.run(event.thingName, () => this.refreshShelf(event.thingName));
       return;
     }
     if (event.type !== 'server/newRawLogs' || origin !== 'local') return;
     if (Date.now() - this.loadedAt > DIRECTORY_REFRESH_MS) void this.reload().catch(() => undefined);
     const shelf = this.shelves.get(event.thingName);
     if (!shelf) return;
-    this.enqueue(event.thingName, () => recordShelfReadings(this.db, shelf.deviceId, shelf.products, event.logs));
+    this.work.run(event.thingName, () => recordShelfReadings(this.db, shelf.deviceId, shelf.products, event.logs));
   }
 
   private async refreshShelf(thingName: string): Promise<void> {
@@ -133,16 +138,5 @@ export class ShelfTracker {
     await forgetProductsExcept(this.db, row.id, [...products.keys()]);
     if (products.size === 0) this.shelves.delete(thingName);
     else this.shelves.set(thingName, { deviceId: row.id, products });
-  }
-
-  private enqueue(thingName: string, work: () => Promise<void>): void {
-    const previous = this.chains.get(thingName) ?? Promise.resolve();
-    const next = previous
-      .then(work)
-      .catch((error: unknown) => this.logger.error({ err: error, thingName }, 'Shelf stock not recorded'));
-    this.chains.set(thingName, next);
-    void next.then(() => {
-      if (this.chains.get(thingName) === next) this.chains.delete(thingName);
-    });
   }
 }

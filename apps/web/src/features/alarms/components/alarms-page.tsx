@@ -57,12 +57,12 @@ export function AlarmsPage() {
         }
       >
         <div className="alarms-toolbar">
-          <div className="alarms-segments" role="group" aria-label="Which alarms">
+          <div className="fl-segments" role="group" aria-label="Which alarms">
             {STATE_CHOICES.map((choice) => (
               <button
                 key={choice.state}
                 type="button"
-                className={`alarms-segment${state === choice.state ? ' is-active' : ''}`}
+                className={`fl-segment${state === choice.state ? ' is-active' : ''}`}
                 aria-pressed={state === choice.state}
                 onClick={() => setState(choice.state)}
               >

@@ -48,12 +48,12 @@ export function StoreChart({ groupId, products }: { groupId: string; products: r
     <section className="fl-card inv-chart-card inv-store-chart" data-testid="store-chart">
       <header className="inv-card-head">
         <h2>Stock, last 90 days</h2>
-        <div className="inv-segments" role="group" aria-label="Products shown">
+        <div className="fl-segments" role="group" aria-label="Products shown">
           {CHART_SELECTION_OPTIONS.map((choice) => (
             <button
               key={choice}
               type="button"
-              className={`inv-segment${option === choice ? ' is-active' : ''}`}
+              className={`fl-segment${option === choice ? ' is-active' : ''}`}
               aria-pressed={option === choice}
               onClick={() => setOption(choice)}
             >

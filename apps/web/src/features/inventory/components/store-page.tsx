@@ -48,9 +48,9 @@ export function StorePage() {
           </>
         }
       >
-        <nav className="inv-tabs" aria-label="Store views">
+        <nav className="fl-segments" aria-label="Store views">
           {tabs.map((tab) => (
-            <NavLink key={tab.label} to={tab.to} end={tab.end} className="inv-tab">
+            <NavLink key={tab.label} to={tab.to} end={tab.end} className="fl-segment">
               {tab.label}
             </NavLink>
           ))}
