@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { estimateGravity, pressurizedAt, tankLevel } from '@fieldlink/domain/brew';
 import { BrewTank } from './brew-tank';
 
 const START = Date.UTC(2025, 2, 10, 8);
@@ -57,4 +58,46 @@ describe('brew tank', () => {
       expect(column).toBeLessThan(6);
     }
   });
+});
+
+describe('brew tank against the console’s gravity estimate', () => {
+  it.each([1, 2, 3, 4, 5])(
+    'estimates the gravity within 0.003 of the model’s own until the tank is pressurized (seed %i)',
+    (seed) => {
+      const model = new BrewTank({ seed, startTimeMs: START });
+      // Wait for a fresh fill, then follow the whole batch hour by hour.
+      const first = model.batch().filledAt;
+      while (model.batch().filledAt === first) model.step(600);
+      const batch = model.batch();
+      const start = model.values();
+      const calibration = { scale: model.levelScale(), offset: 0 };
+      const level = tankLevel(start.c2, start.c3, calibration)!;
+      expect(Math.abs(level - batch.litres)).toBeLessThan(batch.litres * 0.01);
+      const samples: { t: number; upper: number; lower: number }[] = [];
+      let compared = 0;
+      let worst = 0;
+      for (let hour = 0; hour < 13 * 24; hour += 1) {
+        model.step(HOUR);
+        const values = model.values();
+        samples.push({ t: model.timeMs, upper: values.c2 ?? 0, lower: values.c3 ?? 0 });
+        const pressurized = pressurizedAt(samples);
+        if (pressurized !== null) break;
+        const estimate = estimateGravity({
+          originalGravity: batch.originalGravity,
+          co2TotalAtStart: batch.co2TotalAtFill,
+          co2Total: values.t1 ?? null,
+          co2TotalGain: 1,
+          tankLevel: level,
+          temperature: values.t10 ?? null,
+          headPressure: values.c2 ?? null,
+        });
+        worst = Math.max(worst, Math.abs(estimate.currentGravity! - model.trueGravity()));
+        compared += 1;
+      }
+      // Most of the fermentation was compared, then the closed valve pressurized the tank.
+      expect(compared).toBeGreaterThan(48);
+      expect(pressurizedAt(samples)).not.toBeNull();
+      expect(worst).toBeLessThan(0.003);
+    },
+  );
 });

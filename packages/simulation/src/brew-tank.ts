@@ -1,12 +1,17 @@
+import { BREW_REGISTERS } from '@fieldlink/domain/brew';
 import { ambientTemperature, clamp, roundTo } from './daily-cycle';
 import { PlantModel, type ChannelSpec, type PlantModelOptions } from './plant-model';
 import { SeededRandom } from './seeded-random';
 
 /**
- * A jacketed cylindro-conical fermentation tank. Yeast ferments the extract (°Plato) along a lag,
- * a peak and a tail, releasing heat and CO2; a glycol valve (relay do1) cools the jacket when the
- * beer rises above setpoint sp1 plus a band, and the jacket chills with a lag. Head and bottom
- * pressures differ by the liquid column, which is how the console derives the tank level.
+ * A jacketed cylindro-conical fermentation tank. Yeast ferments the real extract (°Plato) along a
+ * lag, a peak and a tail, releasing heat and CO2 by Balling's balance (2.0665 g of extract give 1 g of
+ * ethanol and 0.9565 g of CO2). The CO2 first saturates the beer (Henry's law for CO2 in beer) and
+ * the rest leaves through the flow meter (a1, totalled in t1), until the spunding valve closes near
+ * the end of fermentation: then it builds head pressure instead. A glycol valve (relay do1) cools the
+ * jacket when the beer rises above setpoint sp1 plus a band, and the jacket chills with a lag. Head
+ * and bottom pressures differ by the liquid column, which is how the console derives the tank level.
+ * The model's own apparent gravity (`trueGravity`) is what the console's estimate is checked against.
  */
 
 export const BREW_TANK_CHANNELS: readonly ChannelSpec[] = [
@@ -21,9 +26,6 @@ export const BREW_TANK_CHANNELS: readonly ChannelSpec[] = [
   { code: 'do1', name: 'Glycol valve', range: [0, 1], writable: true },
 ];
 
-/** Vat registers named by the specification. */
-export const REGISTER_VAT_NUMBER = 5405;
-export const REGISTER_INPUT_CHANNEL = 5406;
 /** Cooling band in tenths of a degree either side of sp1. */
 export const REGISTER_COOLING_BAND = 110;
 
@@ -40,9 +42,14 @@ const SENSOR_TAU = 120;
 /** Specific heat of beer, J/(kg K); fermentation heat per kg of extract fermented, J/kg. */
 const BEER_HEAT_CAPACITY = 4000;
 const FERMENTATION_HEAT = 600_000;
-/** kg of CO2 per kg of extract fermented (Balling), and CO2 density in kg/m³. */
-const CO2_PER_EXTRACT = 0.46;
+/** Balling: g of CO2 per g of extract fermented; CO2 density at 0 °C and 1 atm in g/L. */
+const CO2_PER_EXTRACT = 0.9565 / 2.0665;
 const CO2_DENSITY = 1.98;
+/** The spunding valve closes at this attenuation and holds the head up to this pressure (psi). */
+const SPUNDING_ATTENUATION = 0.85;
+const SPUNDING_PSI = 15;
+/** Litres of head space above the beer, for the pressure the CO2 builds there. */
+const HEAD_SPACE_LITRES = 400;
 /** Yeast growth rate and extract uptake rate at 18 °C, per second. */
 const YEAST_GROWTH = 3e-5;
 const EXTRACT_UPTAKE = 8e-6;
@@ -65,6 +72,12 @@ export class BrewTank extends PlantModel {
   private setpoint: number;
   private co2Flow = 0;
   private co2TotalLitres: number;
+  /** CO2 held in the beer, g/L, and the head pressure (psi gauge) once the valve is closed. */
+  private dissolved = 0;
+  private headPsi = 0;
+  private valveClosed = false;
+  private filledAt = 0;
+  private co2AtFill = 0;
   private reading = { temperature: 0, probe: 0, flow: 0, upper: 0, lower: 0, ph: 0 };
 
   constructor(options: PlantModelOptions) {
@@ -77,8 +90,8 @@ export class BrewTank extends PlantModel {
     this.sensorTemperature = this.temperature;
     this.co2TotalLitres = Math.round(this.random.between(1e5, 1e6));
     this.defineRegisters({
-      [REGISTER_VAT_NUMBER]: this.random.integer(1, 12),
-      [REGISTER_INPUT_CHANNEL]: 1,
+      [BREW_REGISTERS.VAT_NUMBER]: this.random.integer(1, 12),
+      [BREW_REGISTERS.INPUT_CHANNEL_REGISTER]: 1,
       [REGISTER_COOLING_BAND]: 3,
     });
     this.fillTank();
@@ -115,10 +128,9 @@ export class BrewTank extends PlantModel {
     const uptake = EXTRACT_UPTAKE * warmth * this.yeast * Math.max(0, this.extract - this.terminalExtract);
     this.extract -= uptake * h;
 
-    // One degree Plato is about 10.4 g of extract per litre of wort.
-    const extractKgPerSecond = (uptake * 10.4 * this.volumeLitres) / 1000;
-    this.co2Flow = ((extractKgPerSecond * CO2_PER_EXTRACT) / CO2_DENSITY) * 1000 * 60;
-    this.co2TotalLitres += (this.co2Flow / 60) * h;
+    // °P is grams of extract per 100 g of wort.
+    const extractKgPerSecond = (uptake * 10 * this.density() * this.volumeLitres) / 1000;
+    this.releaseCo2(extractKgPerSecond * CO2_PER_EXTRACT * 1000 * h, h);
 
     this.jacket += (((this.valveOpen ? 1 : 0) - this.jacket) / JACKET_TAU) * h;
     const cellar = ambientTemperature(this.hourOfDay(), 18, 2);
@@ -141,6 +153,52 @@ export class BrewTank extends PlantModel {
     return value;
   }
 
+  /**
+   * CO2 fermentation released over `h` seconds (grams): it tops the beer up to saturation, and the
+   * rest leaves through the flow meter, or, with the spunding valve closed, pressurises the head.
+   */
+  private releaseCo2(grams: number, h: number): void {
+    if (!this.valveClosed && this.attenuation() >= SPUNDING_ATTENUATION) this.valveClosed = true;
+    const capacity = saturatedGramsPerLitre(this.headPsi, this.temperature) * this.volumeLitres;
+    const held = this.dissolved * this.volumeLitres;
+    const free = Math.max(0, held + grams - capacity);
+    this.dissolved = (held + grams - free) / this.volumeLitres;
+    const litres = free / CO2_DENSITY;
+    if (this.valveClosed && this.headPsi < SPUNDING_PSI) {
+      this.headPsi = Math.min(SPUNDING_PSI, this.headPsi + (litres / HEAD_SPACE_LITRES) * 14.7);
+      this.co2Flow = 0;
+      return;
+    }
+    this.co2Flow = (litres / h) * 60;
+    this.co2TotalLitres += litres;
+  }
+
+  private attenuation(): number {
+    return (this.originalExtract - this.extract) / (this.originalExtract - this.terminalExtract);
+  }
+
+  /** The apparent specific gravity of the beer now, as a hydrometer reads it (Balling). */
+  trueGravity(): number {
+    const apparentExtract = (this.extract - 0.1808 * this.originalExtract) / 0.8192;
+    return platoToGravity(apparentExtract);
+  }
+
+  /** The batch now in the tank: when it was filled, its original gravity, the CO2 total then, its litres. */
+  batch(): { filledAt: number; originalGravity: number; co2TotalAtFill: number; litres: number } {
+    return {
+      filledAt: this.filledAt,
+      originalGravity: platoToGravity(this.originalExtract),
+      co2TotalAtFill: this.co2AtFill,
+      litres: this.volumeLitres,
+    };
+  }
+
+  /** Litres per kPa of liquid column in this tank, at the original gravity (its level calibration scale). */
+  levelScale(): number {
+    const area = Math.PI * (TANK_DIAMETER_M / 2) ** 2;
+    return (area * 1e6) / (platoToGravity(this.originalExtract) * 1000 * 9.81);
+  }
+
   /** Cooling only: open the glycol valve above the band, close it below. */
   private control(): void {
     const band = Math.min(this.register(REGISTER_COOLING_BAND), 50) / 10;
@@ -155,20 +213,25 @@ export class BrewTank extends PlantModel {
     this.terminalExtract = this.originalExtract * this.random.between(0.18, 0.24);
     this.extract = this.originalExtract;
     this.yeast = 0.02;
+    this.dissolved = 0;
+    this.headPsi = 0;
+    this.valveClosed = false;
+    this.filledAt = this.timeMs;
+    this.co2AtFill = this.co2TotalLitres;
     this.temperature = this.setpoint + this.random.between(0.5, 1.5);
   }
 
-  /** kg per litre; wort is about 0.4 % denser per degree Plato. */
+  /** kg per litre: the wort's specific gravity. */
   private density(): number {
-    return 1 + 0.004 * this.extract;
+    return platoToGravity(this.extract);
   }
 
   private sample(): void {
     const liquidHeightM = this.volumeLitres / 1000 / (Math.PI * (TANK_DIAMETER_M / 2) ** 2);
     const columnPsi = ((this.density() * 1000 * 9.81 * liquidHeightM) / 1000) * PSI_PER_KPA;
     // The blow-off line holds a little head pressure, more while CO2 pours out.
-    const upper = 0.4 + 0.06 * this.co2Flow + this.random.normal(0.01);
-    const attenuation = (this.originalExtract - this.extract) / (this.originalExtract - this.terminalExtract);
+    const upper = this.headPsi + 0.4 + 0.06 * this.co2Flow + this.random.normal(0.01);
+    const attenuation = this.attenuation();
     this.reading = {
       // The controller acts on the reading as reported, at its resolution.
       temperature: roundTo(this.sensorTemperature + this.random.normal(0.02), 2),
@@ -179,4 +242,15 @@ export class BrewTank extends PlantModel {
       ph: clamp(5.3 - 1.05 * attenuation + this.random.normal(0.01), 3.5, 6),
     };
   }
+}
+
+/** Specific gravity of a solution of `plato` °P (ASBC). */
+function platoToGravity(plato: number): number {
+  return 1 + plato / (258.6 - (plato / 258.2) * 227.1);
+}
+
+/** CO2 beer holds at saturation, g/L, at a head pressure (psi gauge) and °C: Henry's law (braukaiser.com). */
+function saturatedGramsPerLitre(headPsi: number, celsius: number): number {
+  const bar = headPsi / 14.5038;
+  return (bar + 1.013) * Math.exp(-10.73797 + 2617.25 / (celsius + 273.15)) * 10;
 }

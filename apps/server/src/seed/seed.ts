@@ -9,6 +9,7 @@ import { demoDevicePassword, hashSecret, newId } from '../security/secrets';
 import { seedDemoHistory } from './demo-history';
 import { addDemoScenes } from './demo-scenes';
 import { seedDemoReports } from './demo-reports';
+import { seedDemoBrew } from './demo-brew';
 import { DEMO_CUSTOMERS, DEMO_SUPPLIER, type DemoAccount, type DemoDeviceKind, type DemoGroup } from './demo-data';
 
 /** A demo device the embedded fleet connects as. */
@@ -159,6 +160,7 @@ export async function seedDemo(db: Kysely<Database>, password: string, historyDa
   });
   await seedDemoHistory(db, fleet, historyDays);
   await seedDemoReports(db, historyDays);
+  await seedDemoBrew(db);
   return true;
 }
 

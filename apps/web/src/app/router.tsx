@@ -36,7 +36,7 @@ const SceneDashPage = lazyPage(() => import('../features/scenes/components/scene
 
 const placeholders = () => import('../features/placeholders/components/coming-soon-pages');
 const ComingSoonPage = lazyPage(placeholders, 'ComingSoonPage');
-const BrewSummaryPage = lazyPage(placeholders, 'BrewSummaryPage');
+const BrewSummaryPage = lazyPage(() => import('../features/brew/components/brew-summary-page'), 'BrewSummaryPage');
 const InventoryPage = lazyPage(() => import('../features/inventory/components/inventory-page'), 'InventoryPage');
 const BpNoDataPage = lazyPage(() => import('../features/inventory/components/bp-no-data-page'), 'BpNoDataPage');
 const AlertsPage = lazyPage(() => import('../features/alarms/components/alerts-page'), 'AlertsPage');

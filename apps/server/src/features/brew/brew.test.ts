@@ -127,7 +127,7 @@ describe.each(DIALECTS)('brewing calls on %s', (dialect) => {
   });
   afterAll(() => t?.close());
 
-  it('shows every device of the group as an idle tank, numbered, with the channel map of its macro', async () => {
+  it('shows every device of the group as a numbered tank with the channel map of its macro; the demo ferments in two', async () => {
     const meta = await ok<BrewMeta>(brewer, 'GET', '/brew/overview', { groupId: cellarId });
     tanks = meta.tanks;
     expect(meta.groupName).toBe('Cellar');
@@ -135,10 +135,20 @@ describe.each(DIALECTS)('brewing calls on %s', (dialect) => {
     expect(tanks.map((tank) => tank.name)).toEqual(['Bright tank BT1', 'Fermenter FV1', 'Fermenter FV2']);
     expect(new Set(tanks.map((tank) => tank.tankNumber)).size).toBe(3);
     for (const tank of tanks) {
-      expect(tank.batchInfo).toBeNull();
-      expect(['IDLE', 'CLEANING']).toContain(tank.state);
       expect(tank.channelsMap).toMatchObject({ co2Flow: 'a1', temperature: 't10', ph: 't9', upperPressure: 'c2' });
     }
+    expect(tanks[0]!.batchInfo).toBeNull();
+    expect(tanks.slice(1).map((tank) => tank.batchInfo?.props.beerName)).toEqual(['Northgate Pils', 'Harvest Amber']);
+    expect(tanks[1]!.batchInfo?.sensories).toHaveLength(1);
+    expect(tanks[1]!.batchInfo?.annotations.map((annotation) => annotation.color).sort()).toEqual([
+      '#2f6fde',
+      '#8a8f98',
+    ]);
+    // The finished demo batch has its report.
+    const finished = (await ok<BrewBatchesAnswer>(brewer, 'GET', '/brew/batches', { groupId: cellarId })).batches.find(
+      (batch) => batch.props.beerName === 'Winter Stout',
+    );
+    expect(finished).toMatchObject({ state: 'MANUALLY_ENDED', lastGravity: 1.016, latestReport: { state: 'READY' } });
     // A viewer may read; another account's group is "not found" like a missing one.
     expect((await call(viewer, 'GET', '/brew/overview', { groupId: cellarId })).status).toBe(200);
     const foreign = await call(viewer, 'GET', '/brew/overview', { groupId: otherGroupId });
@@ -147,7 +157,7 @@ describe.each(DIALECTS)('brewing calls on %s', (dialect) => {
   });
 
   it('runs a batch: start, info, gravity, tasting, annotation, calibration, estimate, end with a report, delete', async () => {
-    const tank = tanks[1]!;
+    const tank = tanks[0]!;
     const before = await snapshot();
     // Refused calls change nothing.
     for (const [method, url, body] of [
@@ -288,7 +298,7 @@ describe.each(DIALECTS)('brewing calls on %s', (dialect) => {
     // The estimate from the tank's readings: 10,000 L of CO2 through the meter, at 18 °C, open tank.
     const readings = { c2: 0.5, c3: 0.5 + 9.8 * 0.145038, t1: 210_000, t10: 18, a1: 4.2 };
     await report(tank.deviceId, readings);
-    const running = (await ok<BrewMeta>(brewer, 'GET', '/brew/overview', { groupId: cellarId })).tanks[1]!;
+    const running = (await ok<BrewMeta>(brewer, 'GET', '/brew/overview', { groupId: cellarId })).tanks[0]!;
     const expected = estimateGravity({
       originalGravity: 1.048,
       co2TotalAtStart: 200_000,
@@ -315,7 +325,7 @@ describe.each(DIALECTS)('brewing calls on %s', (dialect) => {
     expect(ended.reports[0]?.state).toBe('GENERATING');
     const announced = events.find((event) => event.type === 'server/brewTank');
     expect(announced?.type === 'server/brewTank' && announced.tank.batchInfo).toBeNull();
-    const idle = (await ok<BrewMeta>(brewer, 'GET', '/brew/overview', { groupId: cellarId })).tanks[1]!;
+    const idle = (await ok<BrewMeta>(brewer, 'GET', '/brew/overview', { groupId: cellarId })).tanks[0]!;
     expect(idle.batchInfo).toBeNull();
     expect(['IDLE', 'CLEANING']).toContain(idle.state);
     expect((await call(brewer, 'POST', '/brew/batch/end', { batchId: started.id })).status).toBe(409);
@@ -356,12 +366,14 @@ describe.each(DIALECTS)('brewing calls on %s', (dialect) => {
       id: started.id,
     });
     expect((await call(brewer, 'GET', '/brew/batch', { batchId: started.id })).status).toBe(404);
-    expect(await db().selectFrom('brew_gravities').selectAll().execute()).toEqual([]);
-    expect(await db().selectFrom('brew_reports').selectAll().execute()).toEqual([]);
+    expect(await db().selectFrom('brew_gravities').selectAll().where('batch_id', '=', started.id).execute()).toEqual(
+      [],
+    );
+    expect(await db().selectFrom('brew_reports').selectAll().where('batch_id', '=', started.id).execute()).toEqual([]);
   });
 
   it('keeps a report waiting for the brewer until the batch has an original gravity', async () => {
-    const tank = tanks[2]!;
+    const tank = tanks[0]!;
     const started = await ok<Batch>(brewer, 'POST', '/brew/batch', {
       groupId: cellarId,
       tankNumber: tank.tankNumber,

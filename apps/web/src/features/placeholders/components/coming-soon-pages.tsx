@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { DashboardIcon, SparkIcon } from '../../../components/ui/icons';
+import { SparkIcon } from '../../../components/ui/icons';
 import { PanelMessage } from '../../../components/ui/panel-message';
 
 function ComingSoon({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
@@ -26,8 +26,3 @@ export const ComingSoonPage = () => (
   </ComingSoon>
 );
 
-export const BrewSummaryPage = () => (
-  <ComingSoon icon={<DashboardIcon size={26} />} title="Brew summary">
-    Every fermentation tank of the group at a glance: state, gravity, temperature and pressure.
-  </ComingSoon>
-);

@@ -1,0 +1,82 @@
+import { Suspense, lazy, useMemo } from 'react';
+import type { Batch } from '@fieldlink/api/brew';
+import { brewLogWindow } from '@fieldlink/domain/brew';
+import { chartBinCount, chartColour } from '@fieldlink/domain/chart';
+import { Spinner } from '../../../components/ui/spinner';
+import { useDeviceLogs } from '../../../lib/api/get-device-logs';
+import { serverErrorMessage } from '../../../lib/api-client';
+import type { ChartLine, ChartMarker, ChartYAxis } from '../../../components/charts/log-chart';
+import { tankChartChannels, tankChartLogs } from '../model/tank-chart';
+
+// uPlot is loaded only when a chart is drawn.
+const LogChart = lazy(async () => ({ default: (await import('../../../components/charts/log-chart')).LogChart }));
+
+const LINES: readonly ChartLine[] = [
+  { code: 'temperature', label: 'Temperature °C', colour: chartColour(0), scale: 'temp' },
+  { code: 'temperatureSetpoint', label: 'Setpoint °C', colour: '#94a3b8', scale: 'temp' },
+  { code: 'gravity', label: 'Estimated gravity', colour: chartColour(1), scale: 'gravity' },
+  { code: 'userGravity', label: 'Gravity readings', colour: '#b7791f', scale: 'gravity' },
+];
+const AXES: readonly ChartYAxis[] = [
+  { scale: 'temp', side: 'left', label: '°C', range: null },
+  { scale: 'gravity', side: 'right', label: 'SG', range: null },
+];
+
+/**
+ * The tank's 7-day log from 10 minutes before the batch (§9): temperature and setpoint, the gravity
+ * estimate and the brewer's readings, with annotations as plot lines (blue for tasting notes).
+ */
+export function TankChart({ batch }: { batch: Batch }) {
+  const window = useMemo(() => brewLogWindow(batch.date.start, batch.date.end ?? Date.now()), [batch.date]);
+  const logs = useDeviceLogs({
+    deviceId: batch.deviceId,
+    channels: tankChartChannels(batch),
+    start: window.start,
+    end: window.end,
+    binCount: chartBinCount(window.end - window.start),
+  });
+  const aligned = useMemo(() => (logs.data ? tankChartLogs(logs.data, batch) : null), [logs.data, batch]);
+  const markers = useMemo(
+    (): ChartMarker[] => [
+      { kind: 'line', t: batch.date.start, text: 'Batch start', colour: '#CA9D43', width: 2 },
+      ...batch.annotations.map((annotation): ChartMarker => ({
+        kind: 'line',
+        t: annotation.timestamp,
+        text: annotation.text,
+        colour: annotation.color,
+      })),
+    ],
+    [batch],
+  );
+  return (
+    <section className="fl-card brew-chart" aria-label="Tank log">
+      <div className="brew-chart__legend">
+        {LINES.map((line) => (
+          <span key={line.code}>
+            <i style={{ background: line.colour }} />
+            {line.label}
+          </span>
+        ))}
+      </div>
+      <div className="brew-chart__plot">
+        {logs.isError ? (
+          <p className="fl-muted">{serverErrorMessage(logs.error)}</p>
+        ) : !aligned ? (
+          <Spinner size={24} label="Loading the tank log" />
+        ) : (
+          <Suspense fallback={<Spinner size={24} label="Loading the chart" />}>
+            <LogChart
+              logs={aligned}
+              lines={LINES}
+              axes={AXES}
+              markers={markers}
+              start={window.start}
+              end={window.end}
+              height={300}
+            />
+          </Suspense>
+        )}
+      </div>
+    </section>
+  );
+}
