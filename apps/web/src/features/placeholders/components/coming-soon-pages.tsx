@@ -25,4 +25,3 @@ export const ComingSoonPage = () => (
     This part of the console is being built. Live device dashboards are ready to use now.
   </ComingSoon>
 );
-
