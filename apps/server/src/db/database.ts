@@ -2,8 +2,9 @@ import path from 'node:path';
 import fs from 'node:fs';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
 import type { Database } from './schema';
+import { RetryingSqliteDialect } from './sqlite-driver';
 import * as initial from './migrations/2026-11-21T0000-initial';
 import * as deviceMessages from './migrations/2026-11-24T0100-device-messages';
 import * as cluster from './migrations/2026-11-26T0000-cluster';
@@ -50,7 +51,8 @@ export function isPostgresUrl(url: string): boolean {
 
 /**
  * Opens the database named by `url` (a `postgres://` URL or a SQLite file path, `:memory:` included).
- * SQLite runs in WAL mode with a busy timeout so ingest and reads never fail with SQLITE_BUSY.
+ * SQLite runs in WAL mode; a statement meeting another process's lock is retried without blocking the
+ * event loop (`sqlite-driver.ts`), so reads go on and writes wait a few seconds before failing.
  */
 export function openStorage(url: string): Storage {
   if (isPostgresUrl(url)) {
@@ -68,13 +70,14 @@ export function openStorage(url: string): Storage {
   const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('busy_timeout = 5000');
+  // Never wait synchronously: the driver retries asynchronously instead.
+  sqlite.pragma('busy_timeout = 0');
   // Checkpoint every ~40 MiB of WAL rather than every 4 MiB: ingest commits stop waiting on a flush each batch.
   sqlite.pragma('wal_autocheckpoint = 10000');
   // 64 MiB page cache: a year-long chart window reads tens of thousands of log pages.
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new RetryingSqliteDialect(sqlite) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

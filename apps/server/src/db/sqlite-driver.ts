@@ -1,0 +1,123 @@
+import type { Database as SqliteDatabase } from 'better-sqlite3';
+import {
+  CompiledQuery,
+  SqliteDialect,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+
+/** How long a statement keeps trying while another process holds the database's lock. */
+const BUSY_DEADLINE_MS = 5000;
+const MAX_RETRY_DELAY_MS = 100;
+
+const isBusy = (error: unknown) => String((error as { code?: unknown })?.code ?? '').startsWith('SQLITE_BUSY');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One holder at a time of the single SQLite connection. */
+class ConnectionMutex {
+  private held: Promise<void> | null = null;
+  private unlockHeld: (() => void) | null = null;
+
+  async lock(): Promise<void> {
+    while (this.held) await this.held;
+    this.held = new Promise((resolve) => (this.unlockHeld = resolve));
+  }
+
+  unlock(): void {
+    const unlock = this.unlockHeld;
+    this.held = null;
+    this.unlockHeld = null;
+    unlock?.();
+  }
+}
+
+/**
+ * The single better-sqlite3 connection. better-sqlite3 waits for a lock synchronously, which would
+ * freeze the whole event loop while another process holds the database (13.8 s measured); so the
+ * busy timeout is 0 and a statement refused with SQLITE_BUSY is tried again after an asynchronous
+ * pause, the connection released meanwhile so other queries (reads above all: WAL lets them run)
+ * go on. Past {@link BUSY_DEADLINE_MS} the SQLITE_BUSY error stands: the call answers 503.
+ */
+class RetryingConnection implements DatabaseConnection {
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly mutex: ConnectionMutex,
+  ) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const deadline = Date.now() + BUSY_DEADLINE_MS;
+    for (let delay = 2; ; delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS)) {
+      try {
+        return this.run<R>(query);
+      } catch (error) {
+        // Inside a transaction the lock is already ours (BEGIN IMMEDIATE): busy there is not waited out.
+        if (!isBusy(error) || this.db.inTransaction || Date.now() + delay > deadline) throw error;
+      }
+      this.mutex.unlock();
+      await sleep(delay);
+      await this.mutex.lock();
+    }
+  }
+
+  // eslint-disable-next-line require-yield -- Fieldlink streams no query; the interface needs it.
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('Streaming queries are not supported on SQLite.');
+  }
+
+  private run<R>({ sql, parameters }: CompiledQuery): QueryResult<R> {
+    const statement = this.db.prepare(sql);
+    if (statement.reader) return { rows: statement.all(parameters) as R[] };
+    const { changes, lastInsertRowid } = statement.run(parameters);
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  }
+}
+
+class RetryingSqliteDriver implements Driver {
+  private readonly mutex = new ConnectionMutex();
+  private readonly connection: RetryingConnection;
+
+  constructor(private readonly db: SqliteDatabase) {
+    this.connection = new RetryingConnection(db, this.mutex);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    await this.mutex.lock();
+    return this.connection;
+  }
+
+  /** Takes the write lock at once, so no statement of the transaction meets another writer's lock. */
+  async beginTransaction(connection: DatabaseConnection, _settings: TransactionSettings): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async releaseConnection(): Promise<void> {
+    this.mutex.unlock();
+  }
+
+  async destroy(): Promise<void> {
+    this.db.close();
+  }
+}
+
+/** Kysely's SQLite dialect with a driver that waits out other processes' locks without blocking. */
+export class RetryingSqliteDialect extends SqliteDialect {
+  constructor(private readonly sqlite: SqliteDatabase) {
+    super({ database: sqlite });
+  }
+
+  override createDriver(): Driver {
+    return new RetryingSqliteDriver(this.sqlite);
+  }
+}
