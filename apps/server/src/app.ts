@@ -22,6 +22,7 @@ import { Mailer } from './mail/mailer';
 import { CommandService } from './realtime/commands';
 import { RealtimeHub } from './realtime/hub';
 import { HttpError, errorBody } from './http-errors';
+import { rejectUnsafeInput } from './plugins/input-guard';
 import { storagePlugin } from './plugins/storage';
 import { authPlugin } from './plugins/auth';
 import { realtimePlugin } from './plugins/realtime';
@@ -327,6 +328,7 @@ export async function buildApp({
   };
   await app.register(
     async (api) => {
+      api.addHook('preHandler', rejectUnsafeInput);
       await api.register(sessionRoutes, { sessions, clientConfig });
       await api.register(deviceRoutes, { devices });
       await api.register(deviceTableRoutes, { table: new DeviceTableService(db) });

@@ -10,12 +10,17 @@ import {
   SignupBody,
 } from '@fieldlink/api/session';
 import { ErrorAnswer, OkAnswer } from '@fieldlink/api/errors';
+import { HttpError } from '../../http-errors';
 import { signedInUser } from '../../plugins/auth';
+import { RateLimiter } from '../../security/rate-limit';
 import { newId } from '../../security/secrets';
 import { tokenFromHeader } from '../../security/tokens';
 import type { SessionService } from './service';
 
 const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 409: ErrorAnswer, 429: ErrorAnswer };
+
+/** A crash report is at most this large (its `errorInfo` is stored cut to 20,000 characters anyway). */
+const EVENT_LOG_BODY_LIMIT = 64 * 1024;
 
 /** Session calls of core §7, the crash report and the public client configuration. */
 export const sessionRoutes: FastifyPluginAsyncTypebox<{
@@ -23,6 +28,8 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
   clientConfig: ClientConfig;
 }> = async (app, { sessions, clientConfig }) => {
   const tags = ['session'];
+  // Crash reports need no sign-in: 30 a minute per address keep them from filling the table.
+  const eventLogByAddress = new RateLimiter(30, 60_000);
   app.post(
     '/signin',
     { schema: { tags, summary: 'Sign in', body: SigninBody, response: { 200: JwtAnswer, ...errors } } },
@@ -93,10 +100,17 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
         tags: ['system'],
         summary: 'Report a crash of the web client',
         body: EventLogBody,
-        response: { 200: OkAnswer },
+        response: { 200: OkAnswer, 400: ErrorAnswer, 413: ErrorAnswer, 429: ErrorAnswer },
       },
+      bodyLimit: EVENT_LOG_BODY_LIMIT,
     },
     async (request) => {
+      const addressKey = `address:${request.ip}`;
+      if (!eventLogByAddress.reserve(addressKey)) {
+        throw new HttpError(429, 'Too many crash reports. Please try again later.', {
+          'retry-after': String(eventLogByAddress.retryAfterSeconds(addressKey)),
+        });
+      }
       // The crash screen may show before sign-in: a token is used when present, never required.
       const user = await app.userFromToken(tokenFromHeader(request.headers.authorization));
       request.log.warn({ userId: user?.id, error: request.body.error }, 'Web client crash reported');

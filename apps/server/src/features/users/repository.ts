@@ -7,12 +7,14 @@ export function belowPattern(path: string): string {
   return `${path.replace(/[\\%_]/g, (char) => `\\${char}`)}/%`;
 }
 
-export function updateUser(
+export async function updateUser(
   db: Kysely<Database>,
   id: string,
   set: Partial<Pick<UsersTable, 'first_name' | 'last_name' | 'theme' | 'muted_devices' | 'latest_user_update_id'>>,
-) {
-  return db.updateTable('users').set(set).where('id', '=', id).execute();
+): Promise<void> {
+  // Nothing of the user row to change (a permissions-only edit): an empty SET is no statement.
+  if (Object.keys(set).length === 0) return;
+  await db.updateTable('users').set(set).where('id', '=', id).execute();
 }
 
 /** Sets the permissions of a user's first attachment point, where permissions come from (§6). */

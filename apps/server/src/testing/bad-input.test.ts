@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_INPUT_DEPTH } from '../plugins/input-guard';
+import { DIALECTS, signIn, startTestApp, type TestApp } from './test-app';
+
+/** SECURITY.md 18 and the brief's rule: bad input answers 4xx with a clear message, never 5xx, and changes nothing. */
+describe.each(DIALECTS)('bad input on %s', (dialect) => {
+  let t: TestApp;
+  let admin: string;
+  let deviceId: string;
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+    admin = await signIn(t.app, 'admin@fieldlink.test');
+    deviceId = (await t.app.storage.db.selectFrom('devices').select('id').executeTakeFirstOrThrow()).id;
+  });
+  afterAll(() => t?.close());
+
+  const eventLogRows = async () =>
+    Number(
+      (
+        await t.app.storage.db
+          .selectFrom('event_log')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const postEventLog = (payload: string, remoteAddress = '10.5.0.1') =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/event-log',
+      payload,
+      headers: { 'content-type': 'application/json' },
+      remoteAddress,
+    });
+
+  it.each([
+    ['/api/v1/alerts?limit=1e400', 'querystring/limit must be a finite number'],
+    ['/api/v1/alerts?limit=-1e400', 'querystring/limit must be a finite number'],
+    ['/api/v1/device/connections?deviceId=DEVICE&limit=1e400', 'querystring/limit must be a finite number'],
+    ['/api/v1/device/connections?deviceId=DEVICE&before=1e400', 'querystring/before must be a finite number'],
+  ])('GET %s answers 400', async (url, message) => {
+    const answer = await t.app.inject({
+      method: 'GET',
+      url: url.replace('DEVICE', deviceId),
+      headers: { authorization: admin },
+    });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json().message).toBe(message);
+  });
+
+  it('refuses a crash report nested deeper than the limit with 400 and stores nothing', async () => {
+    const before = await eventLogRows();
+    for (const depth of [MAX_INPUT_DEPTH + 1, 20_000]) {
+      const answer = await postEventLog(`{"error":"x","errorInfo":${'['.repeat(depth)}${']'.repeat(depth)}}`);
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json().message).toBe(`body nests deeper than ${MAX_INPUT_DEPTH} levels`);
+    }
+    expect(await eventLogRows()).toBe(before);
+    // Nesting within the limit is stored.
+    const shallow = '['.repeat(MAX_INPUT_DEPTH - 2) + ']'.repeat(MAX_INPUT_DEPTH - 2);
+    expect((await postEventLog(`{"error":"x","errorInfo":${shallow}}`, '10.5.0.2')).statusCode).toBe(200);
+    expect(await eventLogRows()).toBe(before + 1);
+  });
+
+  it('refuses a crash report over 64 KiB with 413 and limits them to 30 a minute per address', async () => {
+    const large = await postEventLog(JSON.stringify({ error: 'x', errorInfo: 'y'.repeat(70_000) }), '10.5.0.3');
+    expect(large.statusCode).toBe(413);
+    const codes: number[] = [];
+    for (let i = 0; i < 31; i += 1) codes.push((await postEventLog('{"error":"flood"}', '10.5.0.4')).statusCode);
+    expect(codes.slice(0, 30).every((code) => code === 200)).toBe(true);
+    expect(codes[30]).toBe(429);
+    // Another address is not affected.
+    expect((await postEventLog('{"error":"other"}', '10.5.0.5')).statusCode).toBe(200);
+  });
+
+  it('changes only the permissions of a permissions-only PUT /user', async () => {
+    const answer = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/user',
+      headers: { authorization: admin },
+      payload: { email: 'viewer@fieldlink.test', props: { permissions: ['VIEW_DASH', 'ALARM'] } },
+    });
+    expect(answer.statusCode).toBe(200);
+    const viewer = await signIn(t.app, 'viewer@fieldlink.test');
+    const self = await t.app.inject({ method: 'GET', url: '/api/v1/self', headers: { authorization: viewer } });
+    expect(self.json().linkedAccounts[0].attachmentPoints[0].permissions).toEqual(['VIEW_DASH', 'ALARM']);
+  });
+});
