@@ -22,7 +22,7 @@ import { Mailer } from './mail/mailer';
 import { CommandService } from './realtime/commands';
 import { RealtimeHub } from './realtime/hub';
 import { HttpError, errorBody } from './http-errors';
-import { rejectUnsafeInput } from './plugins/input-guard';
+import { normaliseTimestamps, rejectUnsafeInput } from './plugins/input-guard';
 import { storagePlugin } from './plugins/storage';
 import { authPlugin } from './plugins/auth';
 import { realtimePlugin } from './plugins/realtime';
@@ -329,6 +329,7 @@ export async function buildApp({
   await app.register(
     async (api) => {
       api.addHook('preHandler', rejectUnsafeInput);
+      api.addHook('preHandler', normaliseTimestamps);
       await api.register(sessionRoutes, { sessions, clientConfig });
       await api.register(deviceRoutes, { devices });
       await api.register(deviceTableRoutes, { table: new DeviceTableService(db) });

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ALARM_SEVERITIES, ALARM_STATUSES, MAX_ALARM_DELAY_SECONDS } from '@fieldlink/domain/alarms';
-import { ChannelCode, EntityId, Nullable } from './fields';
+import { ChannelCode, EntityId, Nullable, Timestamp } from './fields';
 
 /**
  * Alarm calls: the specification's `GET /device/alarms ?deviceId` and `PUT /device/alarm {alarm}`
@@ -89,7 +89,7 @@ export const AlarmListQuery = Type.Object(
     state: Type.Optional(Type.Union(ALARM_LIST_STATES.map((state) => Type.Literal(state)))),
     deviceId: Type.Optional(EntityId),
     /** Alarms raised before this time (paging back through history). */
-    before: Type.Optional(Type.Integer({ minimum: 0 })),
+    before: Type.Optional(Timestamp()),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ALARMS_PER_PAGE })),
   },
   { additionalProperties: false },
@@ -125,7 +125,7 @@ export type AlertRecord = Static<typeof AlertRecord>;
 
 export const AlertListQuery = Type.Object(
   {
-    before: Type.Optional(Type.Integer({ minimum: 0 })),
+    before: Type.Optional(Timestamp()),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ALARMS_PER_PAGE })),
   },
   { additionalProperties: false },

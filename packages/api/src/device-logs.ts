@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { EntityId } from './fields';
+import { EntityId, Timestamp } from './fields';
 
 /** The one log format of core §7: samples grouped by channel. */
 export const DEVICE_LOGS_FORMAT = 'GROUPED_BY_CHANNEL';
@@ -20,8 +20,8 @@ export const DeviceLogsQuery = Type.Object(
     deviceId: EntityId,
     /** Comma-separated channel codes (`c1,sp2`). */
     channels: Type.String({ minLength: 1, maxLength: 1000 }),
-    start: Type.Integer({ minimum: 0 }),
-    end: Type.Integer({ minimum: 1 }),
+    start: Timestamp(),
+    end: Timestamp({ minimum: 1 }),
     binCount: Type.Integer({ minimum: 1, maximum: MAX_BIN_COUNT }),
   },
   { additionalProperties: false },

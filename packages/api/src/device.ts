@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ChannelConfig, DeviceHealth, DevicePort } from './device-frames';
-import { ChannelCode, EntityId, Nullable } from './fields';
+import { ChannelCode, EntityId, Nullable, Timestamp } from './fields';
 import { LatestValue } from './realtime';
 import { OtaUpdate } from './ota';
 
@@ -243,7 +243,7 @@ export const DeviceConnectionsQuery = Type.Object(
   {
     deviceId: EntityId,
     /** Only entries before this time (unix ms), for paging back. */
-    before: Type.Optional(Type.Integer({ minimum: 0 })),
+    before: Type.Optional(Timestamp()),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
   },
   { additionalProperties: false },

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type IntegerOptions, type TInteger, type TSchema } from '@sinclair/typebox';
 
 /** Field schemas many calls share, declared once so a limit or pattern changes in one place. */
 
@@ -13,3 +13,22 @@ export const ChannelCode = Type.String({ pattern: '^[a-z]{1,4}-?[0-9]{1,3}$' });
 
 /** An e-mail address as a person types it (surrounding white space is trimmed later). */
 export const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^\\s*[^\\s@]+@[^\\s@]+\\s*$' });
+
+/** Marks a schema as a caller's timestamp; the server turns what it holds into unix milliseconds. */
+export const TIMESTAMP = Symbol.for('fieldlink.timestamp');
+
+/**
+ * A time a caller sends (query or body): unix milliseconds, or unix seconds when it has 12 digits or
+ * fewer (specification core §4's rule, `toMillis` of `packages/domain/src/timestamps.ts`). The server
+ * applies the rule to every field of this schema before any handler, so handlers see milliseconds.
+ */
+export function Timestamp(options: IntegerOptions = {}): TInteger & { [TIMESTAMP]: true } {
+  return Object.assign(
+    Type.Integer({
+      minimum: 0,
+      description: 'unix milliseconds (12 digits or fewer: unix seconds)',
+      ...options,
+    }),
+    { [TIMESTAMP]: true as const },
+  );
+}

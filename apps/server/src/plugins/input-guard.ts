@@ -1,4 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import type { TSchema } from '@sinclair/typebox';
+import { TIMESTAMP } from '@fieldlink/api/fields';
+import { toMillis } from '@fieldlink/domain/timestamps';
 import { HttpError } from '../http-errors';
 
 /** Deeper JSON than this is no request the console makes; walking it further risks the stack. */
@@ -26,5 +29,37 @@ export async function rejectUnsafeInput(request: FastifyRequest): Promise<void> 
       for (const [key, child] of Object.entries(value))
         stack.push({ value: child, path: `${path}/${key}`, depth: depth + 1 });
     }
+  }
+}
+
+/**
+ * Applies the timestamp rule (12 digits or fewer are seconds) to every field the route's schema marks
+ * as a `Timestamp`, in the query and the body, so every handler sees unix milliseconds. Runs after
+ * {@link rejectUnsafeInput}.
+ */
+export async function normaliseTimestamps(request: FastifyRequest): Promise<void> {
+  const schema = request.routeOptions.schema;
+  if (schema?.querystring) normalise(schema.querystring as TSchema, request.query);
+  if (schema?.body) normalise(schema.body as TSchema, request.body);
+}
+
+/** Walks a validated value beside its schema (objects, arrays, unions), converting marked numbers in place. */
+function normalise(schema: TSchema, value: unknown): void {
+  if (value === null || typeof value !== 'object') return;
+  for (const branch of (schema.anyOf as TSchema[] | undefined) ?? []) normalise(branch, value);
+  if (Array.isArray(value)) {
+    const items = schema.items as TSchema | undefined;
+    if (!items) return;
+    value.forEach((item, index) => {
+      if ((items as { [TIMESTAMP]?: true })[TIMESTAMP] && typeof item === 'number') value[index] = toMillis(item);
+      else normalise(items, item);
+    });
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  for (const [key, property] of Object.entries((schema.properties ?? {}) as Record<string, TSchema>)) {
+    const field = record[key];
+    if ((property as { [TIMESTAMP]?: true })[TIMESTAMP] && typeof field === 'number') record[key] = toMillis(field);
+    else normalise(property, field);
   }
 }

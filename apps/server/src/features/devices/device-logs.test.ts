@@ -108,6 +108,15 @@ describe.each(DIALECTS)('GET /device-logs on %s', (dialect) => {
     expect(answer.binWidth).toBe(Math.ceil((end - start) / binCount));
   });
 
+  it('reads start and end of 12 digits or fewer as unix seconds (core §4), like their milliseconds', async () => {
+    const window = { channels: 'c2', start: T0, end: T0 + 1440 * MINUTE, binCount: 4 };
+    const inMillis = (await logs(window)).json<DeviceLogsAnswer>();
+    const inSeconds = await logs({ ...window, start: T0 / 1000, end: (T0 + 1440 * MINUTE) / 1000 });
+    expect(inSeconds.statusCode).toBe(200);
+    expect(inSeconds.json()).toEqual(inMillis);
+    expect(inMillis.channels.c2).toMatchObject({ kind: 'raw', t: c2.map((s) => s.t) });
+  });
+
   it('keeps every spike: the maximum of the bins is the maximum of the window', async () => {
     const answer = (
       await logs({ channels: 'c1', start: T0, end: T0 + 1440 * MINUTE, binCount: 3 })
