@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt, { type MqttClient } from 'mqtt';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
@@ -60,11 +61,14 @@ describe.each(DIALECTS)('embedded broker and ingest on %s', (dialect) => {
     );
   });
 
-  it('limits connects per client id', async () => {
-    /** One connect attempt: refused with a CONNACK code, or closed before any answer. */
+  it('limits failed connects per source address', async () => {
+    /** One connect attempt from an address of its own: refused with a CONNACK code, or closed before any answer. */
     const attempt = () =>
       new Promise<'refused' | 'closed'>((resolve) => {
-        const client = mqtt.connect(url, {
+        const { port } = new URL(url);
+        const stream = () => net.createConnection({ port: Number(port), host: '127.0.0.1', localAddress: '127.0.0.3' });
+        const client = new mqtt.MqttClient(stream, {
+          protocolVersion: 4,
           clientId: 'MTW-PUMP01',
           username: 'MTW-PUMP01',
           password: 'wrong',

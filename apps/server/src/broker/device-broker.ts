@@ -13,8 +13,11 @@ export interface DeviceBroker {
   readonly port: number;
   /** Where devices, and the demo fleet, connect. */
   readonly deviceUrl: string;
-  /** Feeds an MQTT-over-WebSocket stream into the broker (embedded only: an external broker has its own). */
-  handleStream(stream: Duplex): void;
+  /**
+   * Feeds an MQTT-over-WebSocket stream into the broker (embedded only: an external broker has its
+   * own); `source` is the address it comes from, which failed connects count against.
+   */
+  handleStream(stream: Duplex, source: string): void;
   sendCommand(thingName: string, command: DeviceCommand): Promise<void>;
   /** MQTT connections this process holds: devices for the embedded broker, its own sessions for an external one. */
   connectedClients(): number;

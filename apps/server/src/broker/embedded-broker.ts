@@ -1,4 +1,5 @@
 import net from 'node:net';
+import type { Duplex } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { MAX_FRAME_BYTES } from '@fieldlink/api/device-frames';
 import { deviceDownTopic, isThingName, thingNameFromUpTopic } from '@fieldlink/api/mqtt-topics';
@@ -7,7 +8,9 @@ import type { Ingest } from '../ingest/ingest';
 import { PublishRate } from '../ingest/publish-rate';
 import { RateLimiter } from '../security/rate-limit';
 import { secretMatches } from '../security/secrets';
+import { toMillis } from '@fieldlink/domain/timestamps';
 import type { DeviceBroker } from './device-broker';
+import { guardPacketSizes } from './packet-guard';
 
 export interface BrokerLogger {
   info(object: object, message: string): void;
@@ -24,8 +27,28 @@ export interface EmbeddedBrokerOptions {
   maxFramesPerSecond?: number;
 }
 
-function authError(message: string, returnCode: 4 | 5): AuthenticateError {
+function authError(message: string, returnCode: 3 | 4 | 5): AuthenticateError {
   return Object.assign(new Error(message), { returnCode }) as AuthenticateError;
+}
+
+/** The address a connection comes from (TCP, or the WebSocket's request). */
+const sourceAddresses = new WeakMap<object, string>();
+function sourceOf(client: Client): string {
+  const connection = client.conn as unknown as object;
+  return sourceAddresses.get(connection) ?? (client.conn as net.Socket).remoteAddress ?? 'unknown';
+}
+
+/**
+ * True when a command on a device's down topic has passed its expiry: a session resumed after it
+ * must not receive it (SECURITY.md 16). A payload that is not a command with `exp` is not expired.
+ */
+function commandExpired(payload: Buffer | string, nowMs: number): boolean {
+  try {
+    const exp = (JSON.parse(payload.toString()) as { exp?: unknown }).exp;
+    return typeof exp === 'number' && toMillis(exp) <= nowMs;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -37,30 +60,38 @@ function authError(message: string, returnCode: 4 | 5): AuthenticateError {
 export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promise<DeviceBroker> {
   const { directory, ingest, logger } = options;
   const publishRate = new PublishRate(options.maxFramesPerSecond ?? 200);
-  // A device in a reconnect loop must not cost a credential check each time: 20 connects a minute.
-  const connects = new RateLimiter(20, 60_000);
+  // Failed connects count against the address they come from, so whoever knows only a thing name
+  // cannot lock the real device out; a device in a reconnect loop is held to 20 connects a minute
+  // only once it has authenticated.
+  const failedByAddress = new RateLimiter(20, 60_000);
+  const connectsByDevice = new RateLimiter(20, 60_000);
 
   const aedes = await Aedes.createBroker({
     maxClientsIdLength: 64,
     drainTimeout: 10_000,
     connectTimeout: 10_000,
     concurrency: 1000,
-    preConnect(_client, packet, callback) {
-      const key = packet.clientId || 'anonymous';
-      if (connects.isLimited(key)) return callback(new Error('Too many connects'), false);
-      connects.hit(key);
+    preConnect(client, _packet, callback) {
+      if (failedByAddress.isLimited(sourceOf(client))) return callback(new Error('Too many failed connects'), false);
       callback(null, true);
     },
     authenticate(client, username, password, done) {
       // Fail closed: any error while checking is a refusal.
       const thingName = client.id;
+      const refuse = (error: AuthenticateError) => {
+        failedByAddress.hit(sourceOf(client));
+        done(error, false);
+      };
       if (!username || username !== thingName || !isThingName(thingName) || !password) {
-        return done(authError('Bad user name or password', 4), false);
+        return refuse(authError('Bad user name or password', 4));
       }
       directory.find(thingName).then(
         (device) => {
-          if (device && secretMatches(password.toString('utf8'), device.secretHash)) done(null, true);
-          else done(authError('Bad user name or password', 4), false);
+          if (!device || !secretMatches(password.toString('utf8'), device.secretHash)) {
+            return refuse(authError('Bad user name or password', 4));
+          }
+          if (!connectsByDevice.reserve(thingName)) return done(authError('Too many connects', 3), false);
+          done(null, true);
         },
         () => done(authError('Server unavailable', 5), false),
       );
@@ -88,17 +119,22 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       if (subscription.topic !== deviceDownTopic(client.id)) return callback(null, null);
       callback(null, subscription);
     },
-    // Checked again on every delivery, retained messages and restored sessions included.
+    // Checked again on every delivery, retained messages and restored sessions included; a command
+    // whose expiry passed while the device was away is dropped (a resumed session would deliver it).
     authorizeForward(client, packet) {
-      return packet.topic === deviceDownTopic(client.id) ? packet : null;
+      if (packet.topic !== deviceDownTopic(client.id)) return null;
+      return commandExpired(packet.payload, Date.now()) ? null : packet;
     },
   });
 
   const onConnection = (client: Client, connected: boolean) => {
-    directory.find(client.id).then(
-      (device) => device && ingest.connectionChanged(device, connected),
-      () => undefined,
-    );
+    // A storage failure here must not become an unhandled rejection, which would end the process.
+    directory
+      .find(client.id)
+      .then((device) => device && ingest.connectionChanged(device, connected))
+      .catch((error: unknown) =>
+        logger.warn({ thingName: client.id, error: String(error) }, 'Connection state not stored'),
+      );
   };
   aedes.on('client', (client) => onConnection(client, true));
   aedes.on('clientDisconnect', (client) => {
@@ -109,7 +145,15 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     logger.warn({ thingName: client.id, error: error.message }, 'MQTT client error'),
   );
 
-  const server = net.createServer((socket) => aedes.handle(socket));
+  /** Feeds a connection to Aedes behind the packet-size guard. */
+  const handle = (stream: Duplex, source?: string) => {
+    if (source) sourceAddresses.set(stream, source);
+    guardPacketSizes(stream, (reason) =>
+      logger.warn({ source: source ?? (stream as net.Socket).remoteAddress, reason }, 'MQTT connection refused'),
+    );
+    aedes.handle(stream);
+  };
+  const server = net.createServer((socket) => handle(socket));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());
@@ -122,8 +166,8 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     kind: 'embedded',
     port,
     deviceUrl: `mqtt://127.0.0.1:${port}`,
-    handleStream(stream) {
-      aedes.handle(stream);
+    handleStream(stream, source) {
+      handle(stream, source);
     },
     sendCommand(thingName, command) {
       return new Promise((resolve, reject) =>

@@ -255,7 +255,13 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
       stream.destroy();
     },
     async sendCommand(thingName, command) {
-      await control.publishAsync(deviceDownTopic(thingName), JSON.stringify(command), { qos: 1 });
+      // MQTT 5 message expiry: the broker drops the command from a device's queued session once its
+      // `exp` has passed, so a device reconnecting later never receives it (SECURITY.md 16).
+      const messageExpiryInterval = Math.max(1, Math.ceil((command.exp - Date.now()) / 1000));
+      await control.publishAsync(deviceDownTopic(thingName), JSON.stringify(command), {
+        qos: 1,
+        properties: { messageExpiryInterval },
+      });
     },
     connectedClients() {
       return (control.connected ? 1 : 0) + (own?.connected ? 1 : 0) + adopted.size;

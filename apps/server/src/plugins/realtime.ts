@@ -74,13 +74,13 @@ export const realtimePlugin = fp<RealtimeOptions>(
       },
     );
 
-    app.get('/mqtt', { websocket: true, schema: { hide: true } }, (socket) => {
+    app.get('/mqtt', { websocket: true, schema: { hide: true } }, (socket, request) => {
       const target = broker();
       if (!target) {
         socket.close(1013, 'No broker in this process');
         return;
       }
-      target.handleStream(createWebSocketStream(socket));
+      target.handleStream(createWebSocketStream(socket), request.ip);
     });
   },
   { name: 'realtime', dependencies: ['auth'] },
