@@ -20,7 +20,12 @@ export class CsvWriter {
   }
 
   async row(values: readonly CsvValue[]): Promise<void> {
-    this.batch += csvLine(values) + CSV_LINE_END;
+    await this.line(csvLine(values));
+  }
+
+  /** A line already made of `csvLine` cells (a writer that formats a repeated part once). */
+  async line(text: string): Promise<void> {
+    this.batch += text + CSV_LINE_END;
     if (this.batch.length >= BATCH_CHARS) await this.flush();
   }
 

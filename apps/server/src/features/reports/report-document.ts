@@ -10,11 +10,11 @@ import {
   REPORT_INTERVAL_MS,
 } from '@fieldlink/domain/reports';
 import type { Database } from '../../db/schema';
+import { csvLine } from '@fieldlink/domain/csv';
 import { CsvWriter } from '../../documents/csv-writer';
 import { DocumentError, type DocumentOutput } from '../../documents/document-jobs';
 import { PdfWriter, type DocumentBrand } from '../../documents/pdf-writer';
-import { binnedLogs } from '../devices/log-repository';
-import { alarmsInPeriod, connectionChanges, lastSampleBefore } from './repository';
+import { alarmsInPeriod, connectionChanges, intervalBins, lastSampleBefore } from './repository';
 
 /** One channel of one device in a report. */
 export interface PlannedChannel {
@@ -89,8 +89,7 @@ export async function channelFigures(
   code: string,
 ): Promise<IntervalFigures[]> {
   const width = REPORT_INTERVAL_MS[plan.interval];
-  const count = Math.ceil((plan.end - plan.start) / width);
-  const bins = await binnedLogs(db, { deviceId, code, start: plan.start, end: plan.end }, width, count);
+  const bins = await intervalBins(db, { deviceId, code, start: plan.start, end: plan.end }, width);
   const totalizer = isTotalizerChannel(code);
   let previousLast = totalizer ? ((await lastSampleBefore(db, deviceId, code, plan.start))?.value ?? null) : null;
   return bins.map((bin) => {
@@ -161,23 +160,12 @@ async function writeCsv(db: Kysely<Database>, plan: ReportPlan, output: Document
     for (const channel of device.channels) {
       const figures = await channelFigures(db, plan, device.id, channel.code);
       samples += figures.length;
+      // The cells naming the channel are the same on each of its rows: formatted once.
+      const prefix = csvLine(['interval', device.name, device.thingName, channel.code, channel.name]);
       for (const row of figures) {
-        await csv.row([
-          'interval',
-          device.name,
-          device.thingName,
-          channel.code,
-          channel.name,
-          iso(row.start),
-          iso(row.end),
-          row.min,
-          row.max,
-          row.mean,
-          row.last,
-          row.total,
-          null,
-          null,
-        ]);
+        await csv.line(
+          `${prefix},${iso(row.start)},${iso(row.end)},${csvLine([row.min, row.max, row.mean, row.last, row.total, null, null])}`,
+        );
       }
       done += 1;
       await output.progress(done / work);
@@ -233,8 +221,9 @@ const formatPeriod = (start: number, end: number) =>
 /**
  * Writes the report's PDF: a cover in the account's theme, a summary table (per channel its range,
  * mean, last value and total; per device its uptime and alarms) and one vector chart per channel.
- * Figures are read twice (summary first, charts after) rather than held for the whole report, so
- * memory stays at one channel's intervals.
+ * Figures are read once: the summary comes first in the document but needs every channel, so each
+ * channel's chart points are kept meanwhile in typed arrays (16 bytes an interval, about 9 MiB for
+ * 200 channels of a month at 15 minutes) rather than read from the database a second time.
  */
 async function writePdf(db: Kysely<Database>, plan: ReportPlan, output: DocumentOutput): Promise<void> {
   const pdf = new PdfWriter(output.file, { title: plan.name, author: plan.brand.productName });
@@ -247,9 +236,10 @@ async function writePdf(db: Kysely<Database>, plan: ReportPlan, output: Document
     ['Generated', `${iso(Date.now()).slice(0, 16).replace('T', ' ')} UTC`],
     ...(plan.comments ? ([['Comments', plan.comments]] as [string, string][]) : []),
   ]);
-  const work = workOf(plan) + channelCount;
+  const work = workOf(plan);
   let done = 0;
   const summaryRows: string[][] = [];
+  const charts: { t: Float64Array; min: Float32Array; mean: Float32Array; max: Float32Array }[] = [];
   let samples = 0;
   for (const device of plan.devices) {
     for (const channel of device.channels) {
@@ -275,6 +265,12 @@ async function writePdf(db: Kysely<Database>, plan: ReportPlan, output: Document
         empty ? '' : formatNumber(figures[figures.length - 1]!.last),
         formatNumber(total),
       ]);
+      charts.push({
+        t: Float64Array.from(figures, (row) => row.start),
+        min: Float32Array.from(figures, (row) => row.min),
+        mean: Float32Array.from(figures, (row) => row.mean),
+        max: Float32Array.from(figures, (row) => row.max),
+      });
       done += 1;
       await output.progress(done / work);
       await yieldToEventLoop();
@@ -311,23 +307,33 @@ async function writePdf(db: Kysely<Database>, plan: ReportPlan, output: Document
       return [device.name, `${summary.uptime} %`, String(raised.length), String(acknowledged.length)];
     }),
   );
-  done += 1;
   pdf.section('Charts', `Mean per ${REPORT_INTERVAL_LABELS[plan.interval].toLowerCase()}, shaded from min to max.`);
+  let index = 0;
   for (const device of plan.devices) {
     for (const channel of device.channels) {
-      const figures = await channelFigures(db, plan, device.id, channel.code);
+      const points = charts[index]!;
+      charts[index] = {
+        t: new Float64Array(),
+        min: new Float32Array(),
+        mean: new Float32Array(),
+        max: new Float32Array(),
+      };
+      index += 1;
       pdf.chart(
         {
           title: `${device.name}: ${channel.name}`,
           subtitle: `${channel.code}, ${device.thingName}`,
           start: plan.start,
           end: plan.end,
-          points: figures.map((row) => ({ t: row.start, min: row.min, mean: row.mean, max: row.max })),
+          points: Array.from(points.t, (t, at) => ({
+            t,
+            min: points.min[at]!,
+            mean: points.mean[at]!,
+            max: points.max[at]!,
+          })),
         },
         plan.brand,
       );
-      done += 1;
-      await output.progress(done / work);
       await yieldToEventLoop();
     }
   }
