@@ -10,7 +10,15 @@ import { EntityId } from './fields';
 
 const Path = Type.String({ minLength: 1, maxLength: 200 });
 const Name = Type.String({ maxLength: 120 });
-const Colour = Type.String({ maxLength: 40 });
+/**
+ * A widget colour: blank (the default), a hex colour, a colour name, or rgb()/rgba()/hsl()/hsla() of
+ * numbers. Nothing else: `url(...)` or `var(...)` would let one user's widget make every viewer's
+ * browser fetch an outside address or read the page's own variables.
+ */
+const Colour = Type.String({
+  maxLength: 40,
+  pattern: '^\\s*(#[0-9a-fA-F]{3,8}|[a-zA-Z]{1,30}|(rgba?|hsla?)\\([0-9.,%\\s/+-]*\\))?\\s*$',
+});
 
 export const WidgetTypeSchema = Type.Union(WIDGET_TYPES.map((type) => Type.Literal(type)));
 
