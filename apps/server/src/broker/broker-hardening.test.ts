@@ -146,6 +146,27 @@ describe('MQTT before authentication costs almost nothing', () => {
   });
   afterAll(() => t?.close());
 
+  /** A raw connection of an authenticated device (CONNACK 0 checked), to send hand-made packets on. */
+  async function connectedDevice(thingName: string): Promise<net.Socket> {
+    const socket = await rawSocket(port);
+    socket.on('error', () => undefined);
+    const connack = new Promise<Buffer>((resolve) => socket.once('data', resolve));
+    socket.write(
+      mqttPacket.generate({
+        cmd: 'connect',
+        protocolId: 'MQTT',
+        protocolVersion: 4,
+        clean: true,
+        keepalive: 0,
+        clientId: thingName,
+        username: thingName,
+        password: Buffer.from(passwords.get(thingName)!),
+      }),
+    );
+    expect((await connack)[3]).toBe(0);
+    return socket;
+  }
+
   it('closes 50 connections announcing a 250 MB CONNECT at once; memory stays flat', async () => {
     const junk = Buffer.alloc(1024 * 1024, 0x41);
     const before = process.memoryUsage().rss;
@@ -195,22 +216,7 @@ describe('MQTT before authentication costs almost nothing', () => {
   });
 
   it(`closes an authenticated device announcing a PUBLISH over ${MAX_PACKET_BYTES} bytes`, async () => {
-    const socket = await rawSocket(port);
-    socket.on('error', () => undefined);
-    const connack = new Promise<Buffer>((resolve) => socket.once('data', resolve));
-    socket.write(
-      mqttPacket.generate({
-        cmd: 'connect',
-        protocolId: 'MQTT',
-        protocolVersion: 4,
-        clean: true,
-        keepalive: 60,
-        clientId: 'ACME-COLD02',
-        username: 'ACME-COLD02',
-        password: Buffer.from(passwords.get('ACME-COLD02')!),
-      }),
-    );
-    expect((await connack)[3]).toBe(0); // accepted
+    const socket = await connectedDevice('ACME-COLD02');
     const whenClosed = closedWithin(socket, 3000);
     socket.write(fixedHeader(3, MAX_PACKET_BYTES + 1));
     expect(await whenClosed).toBe('closed');
@@ -218,22 +224,7 @@ describe('MQTT before authentication costs almost nothing', () => {
 
   it('drops a device that never reads its command topic instead of buffering for it', async () => {
     const thingName = 'ACME-BLR01';
-    const socket = await rawSocket(port);
-    socket.on('error', () => undefined);
-    const connack = new Promise<Buffer>((resolve) => socket.once('data', resolve));
-    socket.write(
-      mqttPacket.generate({
-        cmd: 'connect',
-        protocolId: 'MQTT',
-        protocolVersion: 4,
-        clean: true,
-        keepalive: 0,
-        clientId: thingName,
-        username: thingName,
-        password: Buffer.from(passwords.get(thingName)!),
-      }),
-    );
-    expect((await connack)[3]).toBe(0);
+    const socket = await connectedDevice(thingName);
     socket.write(
       mqttPacket.generate({
         cmd: 'subscribe',
