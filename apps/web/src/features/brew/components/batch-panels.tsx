@@ -159,6 +159,7 @@ export function TastingPanel({ batch, canEdit }: { batch: Batch; canEdit: boolea
                 <span className="fl-field__label">{RATING_LABELS[rating]}</span>
                 <select
                   className="fl-select"
+                  aria-label={RATING_LABELS[rating]}
                   value={ratings[rating]}
                   onChange={(event) => setRatings({ ...ratings, [rating]: Number(event.target.value) })}
                 >

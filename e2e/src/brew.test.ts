@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+
+/**
+ * The brew summary in Chromium as brew@ against the real server and its simulated fermenters: a batch
+ * started in the empty bright tank, a gravity reading and a tasting note added, the batch ended, and
+ * its report generated and downloaded from the summary.
+ */
+describe('brew summary', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let cellarId: string;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    const token = await apiToken(server.baseUrl, 'brew@fieldlink.test');
+    const accounts = (await callApi(server.baseUrl, 'GET', '/account', token)).json.accounts as {
+      name: string;
+      rootGroup: { groups: { id: string; name: string }[] };
+    }[];
+    const brewery = accounts.find((account) => account.name === 'Northgate Brewing')!;
+    cellarId = brewery.rootGroup.groups.find((group) => group.name === 'Cellar')!.id;
+    context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+    page = await context.newPage();
+    await signInAs(page, server.baseUrl, 'brew@fieldlink.test');
+    await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('shows every tank of the group live, with the demo’s fermenting batches', async () => {
+    await page.goto(`${server.baseUrl}/brew/summary/${cellarId}`);
+    await expect.poll(() => page.locator('.tank-card').count(), { timeout: 30_000 }).toBe(3);
+    expect(await page.getByTestId('brew-count').textContent()).toBe('3 tanks · 2 with a batch');
+    await expect.poll(() => page.getByText('Northgate Pils').count()).toBe(1);
+    // The estimate of a fermenting tank: a gravity with four decimals, from its live values.
+    await expect
+      .poll(() => page.locator('.tank-card', { hasText: 'Northgate Pils' }).getByTestId('tank-gravity').textContent(), {
+        timeout: 30_000,
+      })
+      .toMatch(/^1\.0\d{3}$/);
+  });
+
+  it('starts a batch, adds a gravity reading and a tasting note, ends it and downloads its report', async () => {
+    await page.locator('.tank-card', { hasText: 'Bright tank BT1' }).click();
+    await page.getByRole('button', { name: 'Start batch' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Beer').fill('E2E Saison');
+    await dialog.getByLabel('Style').fill('Saison');
+    await dialog.getByLabel('Original gravity').fill('1.052');
+    await dialog.getByRole('button', { name: 'Start batch' }).click();
+    await expect
+      .poll(() => page.locator('.tank-view__title').textContent(), { timeout: 20_000 })
+      .toContain('E2E Saison');
+
+    await page.getByLabel('Gravity reading', { exact: true }).fill('1.031');
+    await page.getByRole('button', { name: 'Add reading' }).click();
+    await expect
+      .poll(() => page.getByTestId('gravity-readings').textContent(), { timeout: 20_000 })
+      .toContain('1.0310');
+
+    await page.getByRole('button', { name: 'Add tasting note' }).click();
+    await page.getByRole('combobox', { name: 'Aroma' }).selectOption('4');
+    await page.getByRole('combobox', { name: 'Flavor' }).selectOption('4.5');
+    await page.getByRole('textbox', { name: 'Tasting notes' }).fill('Peppery, dry finish');
+    await page.getByRole('button', { name: 'Save tasting note' }).click();
+    await expect
+      .poll(() => page.getByTestId('tasting-notes').textContent(), { timeout: 20_000 })
+      .toContain('Peppery, dry finish');
+    // Aroma 4, flavor 4.5, mouthfeel, appearance and overall 3: average 3.5.
+    expect(await page.getByTestId('tasting-averages').textContent()).toContain('Average3.5');
+    // The note is marked on the chart as a blue annotation.
+    expect(await page.getByText('Tasting 3.5/5: Peppery, dry finish').count()).toBe(1);
+
+    await page.getByRole('button', { name: 'End batch' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'End batch' }).click();
+    // Back on the summary: the tank is idle again and the batch is among the finished ones.
+    await expect
+      .poll(() => page.getByTestId('brew-count').textContent(), { timeout: 20_000 })
+      .toBe('3 tanks · 2 with a batch');
+    const finished = page.getByTestId('finished-batches').locator(':scope > li', { hasText: 'E2E Saison' });
+    await expect.poll(() => finished.count(), { timeout: 20_000 }).toBe(1);
+    // Generating, polled every 10 s, until Complete.
+    await expect
+      .poll(() => finished.getByTestId('brew-report').textContent(), { timeout: 60_000 })
+      .toContain('Complete');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      finished.getByRole('button', { name: 'Download' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^E2E-Saison-\d{4}-\d\d-\d\d\.pdf$/);
+    const file = await download.path();
+    const { readFile } = await import('node:fs/promises');
+    expect((await readFile(file)).subarray(0, 5).toString()).toBe('%PDF-');
+  }, 180_000);
+});
