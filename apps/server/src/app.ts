@@ -155,6 +155,14 @@ export async function buildApp({
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // On every answer, API and pages alike: no MIME sniffing, no framing by other sites (its own pages may frame its files), no full
+  // addresses (with ids and codes) leaked to other sites in the Referer.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('x-frame-options', 'SAMEORIGIN');
+    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+  });
+
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof HttpError) {
       return reply.code(error.statusCode).headers(error.headers).send(errorBody(error.statusCode, error.message));

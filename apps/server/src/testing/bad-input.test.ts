@@ -72,6 +72,18 @@ describe.each(DIALECTS)('bad input on %s', (dialect) => {
     expect((await postEventLog('{"error":"other"}', '10.5.0.5')).statusCode).toBe(200);
   });
 
+  it.each(['/api/v1/health', '/api/v1/client-config', '/api/v1/self', '/no-such-page'])(
+    'sends the security headers with %s',
+    async (url) => {
+      const answer = await t.app.inject({ method: 'GET', url });
+      expect(answer.headers).toMatchObject({
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'SAMEORIGIN',
+        'referrer-policy': 'strict-origin-when-cross-origin',
+      });
+    },
+  );
+
   it('changes only the permissions of a permissions-only PUT /user', async () => {
     const answer = await t.app.inject({
       method: 'PUT',
