@@ -124,17 +124,18 @@ export const ReportProps = Type.Object({
 });
 export type ReportProps = Static<typeof ReportProps>;
 
-/** Report meta (§3): id, accountId, props, state, name, comments, tags, createdAt. */
-export const ReportMeta = Type.Object({
+/** What a report and a schedule both answer: where it is, what it is called, when it was made. */
+const listedFields = {
   id: Type.String(),
   accountId: Type.String(),
   name: Type.String(),
   comments: Nullable(Type.String()),
   tags: Type.Array(Type.String()),
   createdAt: Type.Number(),
-  state: ReportStateSchema,
-  props: ReportProps,
-});
+};
+
+/** Report meta (§3): id, accountId, props, state, name, comments, tags, createdAt. */
+export const ReportMeta = Type.Object({ ...listedFields, state: ReportStateSchema, props: ReportProps });
 export type ReportMeta = Static<typeof ReportMeta>;
 
 export const ReportMetaList = Type.Array(ReportMeta);
@@ -213,15 +214,7 @@ export const ScheduleProps = Type.Object({
 export type ScheduleProps = Static<typeof ScheduleProps>;
 
 /** Report schedule (§3): id, accountId, props, tags, name, comments. */
-export const ReportSchedule = Type.Object({
-  id: Type.String(),
-  accountId: Type.String(),
-  name: Type.String(),
-  comments: Nullable(Type.String()),
-  tags: Type.Array(Type.String()),
-  createdAt: Type.Number(),
-  props: ScheduleProps,
-});
+export const ReportSchedule = Type.Object({ ...listedFields, props: ScheduleProps });
 export type ReportSchedule = Static<typeof ReportSchedule>;
 
 export const ReportScheduleList = Type.Array(ReportSchedule);

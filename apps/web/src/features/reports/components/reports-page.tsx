@@ -12,11 +12,9 @@ import {
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
-import { PencilIcon, PlusIcon, ReportsIcon, TrashIcon } from '../../../components/ui/icons';
+import { PencilIcon, ReportsIcon } from '../../../components/ui/icons';
 import { InlineAlert } from '../../../components/ui/inline-alert';
-import { PageHeader } from '../../../components/ui/page-header';
 import { PanelMessage } from '../../../components/ui/panel-message';
-import { RefreshButton } from '../../../components/ui/refresh-button';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { showToast } from '../../../lib/app-store/app-store';
 import { formatDateTime } from '../../../lib/format-time';
@@ -31,8 +29,9 @@ import { REPORTS_KEY } from '../api/reports-keys';
 import { useUpdateReport } from '../api/update-report';
 import { useReportAccount } from '../hooks/use-report-account';
 import { periodText, REPORT_STATE_TONES, sizeText } from '../model/report-text';
+import { ListHeader } from './list-header';
 import { ListToolbar } from './list-toolbar';
-import { AccountPicker, DeleteDialog, LoadingCard, ReportsFrame } from './reports-frame';
+import { DeleteDialog, LoadingCard, ReportsFrame } from './reports-frame';
 import { ReportDialog, type ReportDialogTarget } from './report-dialog';
 import './reports.css';
 
@@ -233,31 +232,19 @@ function ReportsList({ accounts }: { accounts: readonly Account[] }) {
 
   return (
     <div className="fl-page">
-      <PageHeader
+      <ListHeader
         title="Reports"
-        summary={
-          <>
-            <span data-testid="report-count">
-              {reports.data ? `${shown.length} ${shown.length === 1 ? 'report' : 'reports'}` : ' '}
-            </span>
-            <RefreshButton query={reports} />
-          </>
-        }
-      >
-        <div className="reports-actions">
-          <AccountPicker accounts={accounts} account={account} onChoose={choose} />
-          {canEdit && chosen.length > 0 && (
-            <Button variant="danger" size="sm" onClick={() => setConfirmDelete(true)}>
-              <TrashIcon size={15} /> Delete {chosen.length}
-            </Button>
-          )}
-          {canEdit && (
-            <Button variant="primary" size="sm" onClick={() => setDialog({ kind: 'report' })}>
-              <PlusIcon size={15} /> New report
-            </Button>
-          )}
-        </div>
-      </PageHeader>
+        noun="report"
+        count={reports.data ? shown.length : null}
+        query={reports}
+        accounts={accounts}
+        account={account}
+        onChooseAccount={choose}
+        canEdit={canEdit}
+        chosen={chosen.length}
+        onDelete={() => setConfirmDelete(true)}
+        onCreate={() => setDialog({ kind: 'report' })}
+      />
 
       <ListToolbar filter={filter} tags={tags} onChange={setFilter} />
 

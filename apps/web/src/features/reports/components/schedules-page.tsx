@@ -12,10 +12,8 @@ import {
 } from '@fieldlink/domain/reports';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
-import { ClockIcon, PencilIcon, PlusIcon, TrashIcon } from '../../../components/ui/icons';
+import { ClockIcon, PencilIcon } from '../../../components/ui/icons';
 import { InlineAlert } from '../../../components/ui/inline-alert';
-import { PageHeader } from '../../../components/ui/page-header';
-import { RefreshButton } from '../../../components/ui/refresh-button';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { showToast } from '../../../lib/app-store/app-store';
 import { formatDateTime } from '../../../lib/format-time';
@@ -23,9 +21,10 @@ import { useCan } from '../../../lib/session/use-can';
 import { useSchedules } from '../api/get-schedules';
 import { useDeleteSchedules } from '../api/save-schedule';
 import { useReportAccount } from '../hooks/use-report-account';
+import { ListHeader } from './list-header';
 import { ListToolbar } from './list-toolbar';
 import { ReportDialog } from './report-dialog';
-import { AccountPicker, DeleteDialog, LoadingCard, ReportsFrame } from './reports-frame';
+import { DeleteDialog, LoadingCard, ReportsFrame } from './reports-frame';
 import './reports.css';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -92,31 +91,19 @@ function SchedulesList({ accounts }: { accounts: readonly Account[] }) {
 
   return (
     <div className="fl-page">
-      <PageHeader
+      <ListHeader
         title="Schedules"
-        summary={
-          <>
-            <span data-testid="schedule-count">
-              {schedules.data ? `${shown.length} ${shown.length === 1 ? 'schedule' : 'schedules'}` : ' '}
-            </span>
-            <RefreshButton query={schedules} />
-          </>
-        }
-      >
-        <div className="reports-actions">
-          <AccountPicker accounts={accounts} account={account} onChoose={choose} />
-          {canEdit && chosen.length > 0 && (
-            <Button variant="danger" size="sm" onClick={() => setConfirmDelete(true)}>
-              <TrashIcon size={15} /> Delete {chosen.length}
-            </Button>
-          )}
-          {canEdit && (
-            <Button variant="primary" size="sm" onClick={() => setEditing({})}>
-              <PlusIcon size={15} /> New schedule
-            </Button>
-          )}
-        </div>
-      </PageHeader>
+        noun="schedule"
+        count={schedules.data ? shown.length : null}
+        query={schedules}
+        accounts={accounts}
+        account={account}
+        onChooseAccount={choose}
+        canEdit={canEdit}
+        chosen={chosen.length}
+        onDelete={() => setConfirmDelete(true)}
+        onCreate={() => setEditing({})}
+      />
 
       <ListToolbar filter={filter} tags={tags} onChange={setFilter} />
 
