@@ -158,7 +158,8 @@ describe('account tree: invitations, moves and who sees what', () => {
 
     const brew = await newPage();
     await signInAs(brew, server.baseUrl, 'brew@fieldlink.test');
-    await brew.waitForURL(/\/dash/, { timeout: 30_000 });
+    // The brewing app lands on its brew summary.
+    await brew.waitForURL(/\/brew\/summary\/[^/]+$/, { timeout: 30_000 });
     await brew.goto(`${server.baseUrl}/dash/ACME-BLR01`);
     await brew.getByText('Device not found').waitFor({ timeout: 30_000 });
     expect(await brew.locator('body').textContent()).not.toContain('Boiler 1');

@@ -45,7 +45,8 @@ describe('alarms and alerts pages', () => {
     const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
     page = await context.newPage();
     await signInAs(page, server.baseUrl, 'spray@fieldlink.test');
-    await page.waitForURL(/\/dash/, { timeout: 30_000 });
+    // The spray app lands on its overview.
+    await page.waitForURL(/\/spray\/[^/]+$/, { timeout: 30_000 });
   }, 120_000);
   afterAll(async () => {
     await device?.endAsync(true).catch(() => undefined);

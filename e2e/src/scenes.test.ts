@@ -36,12 +36,12 @@ describe('scenes and widgets', () => {
   const latestValues = (token: string, deviceId: string) =>
     api<LatestValuesAnswer>('GET', `/device/channels/latest-values?ids=${deviceId}`, token);
 
-  /** A page signed in as this user, at the dashboard it lands on. */
-  async function signedInPage(email: string): Promise<{ context: BrowserContext; page: Page }> {
+  /** A page signed in as this user, at the page its app lands on (brewing: the brew summary; spray: its overview). */
+  async function signedInPage(email: string, landing = /\/dash/): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ viewport: VIEWPORT });
     const signedIn = await context.newPage();
     await signInAs(signedIn, server.baseUrl, email);
-    await signedIn.waitForURL(/\/dash/, { timeout: 30_000 });
+    await signedIn.waitForURL(landing, { timeout: 30_000 });
     return { context, page: signedIn };
   }
 
@@ -114,7 +114,7 @@ describe('scenes and widgets', () => {
     const headrooms = await Promise.all(sprayers.map(headroom));
     relayDevice = sprayers[headrooms.indexOf(Math.max(...headrooms))]!;
 
-    ({ context: sprayContext, page } = await signedInPage('spray@fieldlink.test'));
+    ({ context: sprayContext, page } = await signedInPage('spray@fieldlink.test', /\/spray\/[^/]+$/));
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -403,7 +403,7 @@ describe('scenes and widgets', () => {
     }
 
     // Northgate Brewing's administrator: brewing dashboards are read-only for everyone (§4).
-    const brew = await signedInPage('brew@fieldlink.test');
+    const brew = await signedInPage('brew@fieldlink.test', /\/brew\/summary\/[^/]+$/);
     try {
       const token = await tokenOf('brew@fieldlink.test');
       const tree = (await accountsOf(token)).find((account) => account.appType === 'brew')!;

@@ -84,6 +84,8 @@ export const Account = Type.Object({
   appType: Type.String(),
   kind: Type.String(),
   userVariant: Type.Union([Type.String(), Type.Null()]),
+  /** The account's brand theme (core §1), or null: its users see the installation's default. */
+  theme: Type.Union([Type.String(), Type.Null()]),
   rootGroup: GroupNode,
 });
 export type Account = Omit<Static<typeof Account>, 'rootGroup'> & { rootGroup: GroupNode };

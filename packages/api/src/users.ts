@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { THEME_NAMES } from '@fieldlink/domain/app-variant';
 import { USER_UPDATE_ID_PATTERN } from '@fieldlink/domain/user-rules';
 import { Email, EntityId } from './fields';
 import { THING_NAME_PATTERN } from './mqtt-topics';
@@ -40,7 +41,8 @@ export const UserProps = Type.Object(
   {
     firstName: Type.Optional(Name),
     lastName: Type.Optional(Name),
-    theme: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 32 }), Type.Null()])),
+    /** One of the console's themes (null: none chosen); it follows the user to every browser. */
+    theme: Type.Optional(Type.Union([...THEME_NAMES.map((name) => Type.Literal(name)), Type.Null()])),
     mutedDevices: Type.Optional(
       Type.Array(Type.String({ pattern: THING_NAME_PATTERN }), { maxItems: 10_000, uniqueItems: true }),
     ),

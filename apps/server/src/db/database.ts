@@ -16,6 +16,7 @@ import * as spray from './migrations/2026-12-02T0300-spray';
 import * as inventory from './migrations/2026-12-02T0400-inventory';
 import * as reports from './migrations/2026-12-02T0500-reports';
 import * as brew from './migrations/2026-12-02T0600-brew';
+import * as accountTheme from './migrations/2026-12-03T0000-account-theme';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-12-02T0400-inventory': inventory,
   '2026-12-02T0500-reports': reports,
   '2026-12-02T0600-brew': brew,
+  '2026-12-03T0000-account-theme': accountTheme,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

@@ -8,6 +8,8 @@ export interface AccountsTable {
   app_type: string;
   kind: string;
   user_variant: string | null;
+  /** The account's brand theme (a theme name), or null. */
+  theme: string | null;
   root_group_id: string;
   created_at: number;
 }

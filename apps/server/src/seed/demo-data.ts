@@ -34,6 +34,8 @@ export interface DemoAccount {
   appType: string;
   kind: string;
   userVariant: string | null;
+  /** The account's brand theme, or null for none. */
+  theme: string | null;
   groups: DemoGroup[];
   users: DemoUser[];
 }
@@ -67,6 +69,7 @@ export const DEMO_SUPPLIER: DemoAccount = {
   appType: 'default',
   kind: 'supplier',
   userVariant: null,
+  theme: null,
   groups: [
     {
       name: 'Workshop',
@@ -100,6 +103,7 @@ export const DEMO_CUSTOMERS: DemoAccount[] = [
     appType: 'brew',
     kind: 'customer',
     userVariant: '5',
+    theme: null,
     groups: [
       {
         name: 'Cellar',
@@ -147,6 +151,7 @@ export const DEMO_CUSTOMERS: DemoAccount[] = [
     appType: 'spray',
     kind: 'customer',
     userVariant: '5',
+    theme: 'mosnix',
     groups: [
       {
         name: 'North Block',
@@ -202,6 +207,7 @@ export const DEMO_CUSTOMERS: DemoAccount[] = [
     appType: 'stock',
     kind: 'customer',
     userVariant: '2',
+    theme: 'bp',
     // Regions hold stores; a store is a group with smart shelves (features/inventory).
     groups: [
       {
@@ -297,6 +303,7 @@ export const DEMO_CUSTOMERS: DemoAccount[] = [
     appType: 'filtec',
     kind: 'customer',
     userVariant: '5',
+    theme: 'filtec',
     groups: [
       {
         name: 'Lakeside Plant',
@@ -359,6 +366,7 @@ export const DEMO_CUSTOMERS: DemoAccount[] = [
     appType: 'filtec moe',
     kind: 'customer',
     userVariant: '5',
+    theme: 'filtec',
     groups: [
       {
         name: 'Township Plant',
@@ -409,6 +417,7 @@ export const DEMO_CUSTOMERS: DemoAccount[] = [
     appType: 'default',
     kind: 'customer',
     userVariant: '5',
+    theme: null,
     groups: [
       {
         name: 'Boiler Room',

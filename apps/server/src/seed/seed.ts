@@ -102,6 +102,7 @@ export async function seedDemo(db: Kysely<Database>, password: string, historyDa
           app_type: account.appType,
           kind: account.kind,
           user_variant: account.userVariant,
+          theme: account.theme,
           root_group_id: rootId,
           created_at: now,
         })

@@ -1,3 +1,4 @@
+import { resolveTheme } from '@fieldlink/domain/app-variant';
 import { clientConfigQuery } from '../lib/api/get-client-config';
 import { isSignedIn } from '@fieldlink/domain/session-state';
 import { appStore, dispatchSession, setRememberedPath, showToast } from '../lib/app-store/app-store';
@@ -5,7 +6,6 @@ import { queryClient, setUnauthorizedHandler } from '../lib/query-client';
 import { readToken } from '../lib/session-token';
 import { endSession } from '../lib/session/end-session';
 import { applyTheme } from '../lib/themes/apply-theme';
-import { chooseTheme } from '../lib/themes/choose-theme';
 import { readStoredTheme } from '../lib/themes/theme-storage';
 import { currentSubdomain } from '../lib/subdomain';
 import { decideStartup } from './start-up-routing';
@@ -24,7 +24,12 @@ export function startUp(): void {
   if (decision.redirectTo) window.history.replaceState(null, '', decision.redirectTo);
 
   applyTheme(
-    chooseTheme({ pathname: window.location.pathname, subdomain: currentSubdomain(), storedTheme: readStoredTheme() }),
+    resolveTheme({
+      pathname: window.location.pathname,
+      subdomain: currentSubdomain(),
+      userTheme: readStoredTheme(),
+      account: null,
+    }),
   );
 
   void queryClient.prefetchQuery(clientConfigQuery());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Account, GroupNode } from '@fieldlink/api/account';
-import { scenesHomeRoute } from './account-tree';
+import { homeGroupId, scenesHomeRoute } from './account-tree';
 
 const group = (id: string, partial: Partial<GroupNode> = {}): GroupNode => ({
   id,
@@ -23,6 +23,7 @@ const account = (id: string, rootGroup: GroupNode): Account => ({
   appType: 'default',
   kind: 'customer',
   userVariant: null,
+  theme: null,
   rootGroup,
 });
 
@@ -64,5 +65,37 @@ describe('scenesHomeRoute', () => {
   it('is the first root group when no group has scenes, and null without accounts', () => {
     expect(scenesHomeRoute([account('a1', group('root1', { kind: 'root', accountId: 'a1' }))])).toBe('/dash/a1/root1');
     expect(scenesHomeRoute([])).toBeNull();
+  });
+});
+
+describe('homeGroupId', () => {
+  const device = {
+    id: 'd1',
+    name: 'Tank 1',
+    sn: null,
+    thingName: 'T1',
+    isConnected: true,
+    lastConnection: null,
+    lastDisconnection: null,
+  };
+
+  it('is the group of the first device in tree order, the trash passed over', () => {
+    const tree = account(
+      'a1',
+      group('root1', {
+        kind: 'root',
+        groups: [
+          group('trash', { kind: 'trash', devices: [{ ...device, id: 'd0', thingName: 'T0' }] }),
+          group('empty'),
+          group('cellar', { devices: [device] }),
+        ],
+      }),
+    );
+    expect(homeGroupId([tree])).toBe('cellar');
+  });
+
+  it('is the root group without any device, and null without any account', () => {
+    expect(homeGroupId([account('a1', group('root1', { kind: 'root' }))])).toBe('root1');
+    expect(homeGroupId([])).toBeNull();
   });
 });

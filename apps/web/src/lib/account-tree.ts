@@ -68,3 +68,11 @@ export function scenesHomeRoute(accounts: readonly Account[]): string | null {
   const first = accounts[0];
   return first ? sceneRoute(first.rootGroup.accountId, first.rootGroup.id) : null;
 }
+
+/**
+ * The group an app page (the brew summary) opens on: the group of the first device in tree order,
+ * else the first account's root group. Null before the tree is read or without any account.
+ */
+export function homeGroupId(accounts: readonly Account[]): string | null {
+  return listDevices(accounts)[0]?.group.id ?? accounts[0]?.rootGroup.id ?? null;
+}

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Account, AccountAnswer, GroupKind, GroupNode } from '@fieldlink/api/account';
 import { userItemKind } from '@fieldlink/domain/account-tree';
+import { isGroupHidden } from '@fieldlink/domain/app-variant';
 import { isUnderPath } from '@fieldlink/domain/group-path';
 import { can, type ExtraFlag, type Permission } from '@fieldlink/domain/permissions';
 import type { Database } from '../../db/schema';
@@ -35,7 +36,7 @@ export class AccountService {
     );
     for (const point of points) {
       const account = await findAccount(this.db, point.accountId);
-      const rootGroup = await this.subtree(point.path, showInvitations);
+      const rootGroup = account && (await this.subtree(point.path, showInvitations, account.kind));
       if (account && rootGroup) {
         accounts.push({
           id: account.id,
@@ -43,6 +44,7 @@ export class AccountService {
           appType: account.app_type,
           kind: account.kind,
           userVariant: account.user_variant,
+          theme: account.theme,
           rootGroup,
         });
       }
@@ -50,9 +52,14 @@ export class AccountService {
     return { accounts };
   }
 
-  /** The group at `path` with everything beneath it, nested. */
-  private async subtree(path: string, showInvitations: boolean): Promise<GroupNode | null> {
-    const groups = await groupsUnder(this.db, path);
+  /**
+   * The group at `path` with everything beneath it, nested; the groups hidden for the account's kind
+   * (an investor's New Devices and Trash) and what they hold are left out.
+   */
+  private async subtree(path: string, showInvitations: boolean, accountKind: string): Promise<GroupNode | null> {
+    const every = await groupsUnder(this.db, path);
+    const hidden = every.filter((group) => isGroupHidden(accountKind, group.kind));
+    const groups = every.filter((group) => !hidden.some((placeholder) => isUnderPath(group.path, placeholder.path)));
     const paths = groups.map((group) => group.path);
     const [devices, users, invitations, scenes] = await Promise.all([
       devicesInGroups(

@@ -105,6 +105,7 @@ describe.each(DIALECTS)('user calls on %s', (dialect) => {
       ['another user’s theme', 'ops', 'viewer@fieldlink.test', { theme: 'DARK' }, 403],
       ['another user without EDIT_DELETE_USERS', 'ops', 'viewer@fieldlink.test', { lastName: 'X' }, 403],
       ['an unknown prop', 'viewer', 'viewer@fieldlink.test', { accountId: 'x' }, 400],
+      ['a theme the console does not have', 'viewer', 'viewer@fieldlink.test', { theme: 'neon' }, 400],
       ['no props', 'viewer', 'viewer@fieldlink.test', {}, 400],
     ])('refuses %s (%d) and changes nothing', async (_label, who, email, props, status) => {
       const before = await userRow(email);

@@ -30,6 +30,8 @@ export function IdleBanner() {
 
 function BannerLine({ onReview }: { onReview: () => void }) {
   const appStatus = useStore(appStore, (s) => s.machine.status);
+  // Without VIEW_DASH the device dashboards are not offered; the device list shows who is offline.
+  const devicesPath = useStore(appStore, (s) => (s.session.canViewDash ? '/dash' : '/accounts/list'));
   const status = useConnectionStatus();
   const attempt = useReconnectAttempt();
   const { data } = useAccount();
@@ -67,7 +69,7 @@ function BannerLine({ onReview }: { onReview: () => void }) {
               ? '1 device is disconnected.'
               : `${content.disconnectedDevices} devices are disconnected.`}
           </span>
-          <Link to="/dash" className="shell-banner__link">
+          <Link to={devicesPath} className="shell-banner__link">
             View devices
           </Link>
         </span>

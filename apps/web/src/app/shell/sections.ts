@@ -1,38 +1,63 @@
-import type { Section } from '../../lib/app-store/app-store';
+import type { NavSection, NavTab } from '@fieldlink/domain/app-variant';
+
+/** Routes of the account tree that some tabs need (null until the tree is read). */
+export interface NavRoutes {
+  /** The scene dashboards' route (the first group with scenes). */
+  scenes: string | null;
+  /** The group whose devices an app page (brew summary) opens on. */
+  homeGroupId: string | null;
+  /** The first account's root group: the spray overview shows every sprayer under it. */
+  rootGroupId: string | null;
+}
+
+const NO_ROUTES: NavRoutes = { scenes: null, homeGroupId: null, rootGroupId: null };
 
 export interface SubTab {
+  tab: NavTab;
   label: string;
-  /** Route the tab opens. */
-  to: string;
+  /** Route the tab opens, from the account tree's routes where it needs them. */
+  to: (routes: NavRoutes) => string;
   /** Paths (prefixes) that show this tab as selected. */
   matches: readonly string[];
   /** Route patterns (`:param` segments, whole path) that select this tab ahead of any prefix. */
   patterns?: readonly string[];
-  /** The tab opens the scene dashboards: its route comes from the account tree (`to` until it is read). */
-  scenes?: boolean;
 }
 
 export interface SectionDefinition {
-  section: Section;
+  section: NavSection;
   label: string;
   tabs: readonly SubTab[];
 }
 
-/** Navigation of the shell: four sections, each with its sub-tabs (specification §2). */
+/**
+ * Navigation of the shell: four sections, each with its sub-tabs (specification §2). Which of them a
+ * user is offered is the domain's rule ({@link offeredTabs} in `@fieldlink/domain/app-variant`).
+ */
 export const SECTION_DEFINITIONS: readonly SectionDefinition[] = [
   {
     section: 'dashboard',
     label: 'Dashboard',
     tabs: [
-      { label: 'Devices', to: '/dash', matches: ['/dash'] },
-      { label: 'Brewing', to: '/coming-soon', matches: ['/brew', '/coming-soon'] },
-      { label: 'Inventory', to: '/inv/cig/overview', matches: ['/inv', '/bp-no-data'] },
+      { tab: 'devices', label: 'Devices', to: () => '/dash', matches: ['/dash'] },
       {
+        tab: 'brewing',
+        label: 'Brewing',
+        to: ({ homeGroupId }) => (homeGroupId ? `/brew/summary/${encodeURIComponent(homeGroupId)}` : '/dash'),
+        matches: ['/brew'],
+      },
+      {
+        tab: 'spray',
+        label: 'Spray',
+        to: ({ rootGroupId }) => (rootGroupId ? `/spray/${encodeURIComponent(rootGroupId)}` : '/dash'),
+        matches: ['/spray'],
+      },
+      { tab: 'inventory', label: 'Inventory', to: () => '/inv/cig', matches: ['/inv', '/bp-no-data'] },
+      {
+        tab: 'scenes',
         label: 'Scenes',
-        to: '/dash',
+        to: ({ scenes }) => scenes ?? '/dash',
         matches: [],
         patterns: ['/dash/:accountId/:groupId', '/dash/:accountId/:groupId/:sceneId'],
-        scenes: true,
       },
     ],
   },
@@ -40,27 +65,41 @@ export const SECTION_DEFINITIONS: readonly SectionDefinition[] = [
     section: 'accounts',
     label: 'Accounts',
     tabs: [
-      { label: 'Tree view', to: '/accounts/treeview', matches: ['/accounts/treeview'] },
-      { label: 'Device list', to: '/accounts/list', matches: ['/accounts/list'] },
+      { tab: 'treeview', label: 'Tree view', to: () => '/accounts/treeview', matches: ['/accounts/treeview'] },
+      { tab: 'deviceList', label: 'Device list', to: () => '/accounts/list', matches: ['/accounts/list'] },
     ],
   },
   {
     section: 'reports',
     label: 'Reports',
     tabs: [
-      { label: 'Reports', to: '/reports', matches: ['/reports'] },
-      { label: 'Schedules', to: '/reports/schedules', matches: [], patterns: ['/reports/schedules'] },
+      { tab: 'reports', label: 'Reports', to: () => '/reports', matches: ['/reports'] },
+      {
+        tab: 'schedules',
+        label: 'Schedules',
+        to: () => '/reports/schedules',
+        matches: [],
+        patterns: ['/reports/schedules'],
+      },
     ],
   },
   {
     section: 'alarms',
     label: 'Alarms',
     tabs: [
-      { label: 'Alarms', to: '/alarms', matches: ['/alarms'] },
-      { label: 'Alerts', to: '/alerts', matches: ['/alerts'] },
+      { tab: 'alarms', label: 'Alarms', to: () => '/alarms', matches: ['/alarms'] },
+      { tab: 'alerts', label: 'Alerts', to: () => '/alerts', matches: ['/alerts'] },
     ],
   },
 ];
+
+/** The sections and tabs a user is offered, in order; sections without an offered tab are left out. */
+export function offeredDefinitions(offered: readonly NavTab[]): SectionDefinition[] {
+  return SECTION_DEFINITIONS.map((definition) => ({
+    ...definition,
+    tabs: definition.tabs.filter((tab) => offered.includes(tab.tab)),
+  })).filter((definition) => definition.tabs.length > 0);
+}
 
 const matchesPrefix = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
 
@@ -73,32 +112,26 @@ function matchesPattern(pathname: string, pattern: string): boolean {
   );
 }
 
-/** The section and sub-tab index a path belongs to, or null for paths outside the four sections. */
-export function locateTab(pathname: string): { section: Section; index: number } | null {
+/** The section and tab a path belongs to, or null for paths outside the four sections. */
+export function locateTab(pathname: string): { section: NavSection; tab: NavTab } | null {
   for (const definition of SECTION_DEFINITIONS) {
-    const index = definition.tabs.findIndex((tab) =>
-      tab.patterns?.some((pattern) => matchesPattern(pathname, pattern)),
-    );
-    if (index >= 0) return { section: definition.section, index };
+    const found = definition.tabs.find((tab) => tab.patterns?.some((pattern) => matchesPattern(pathname, pattern)));
+    if (found) return { section: definition.section, tab: found.tab };
   }
   for (const definition of SECTION_DEFINITIONS) {
-    const index = definition.tabs.findIndex((tab) => tab.matches.some((prefix) => matchesPrefix(pathname, prefix)));
-    if (index >= 0) return { section: definition.section, index };
+    const found = definition.tabs.find((tab) => tab.matches.some((prefix) => matchesPrefix(pathname, prefix)));
+    if (found) return { section: definition.section, tab: found.tab };
   }
   return null;
 }
 
-/** Where a tab leads: its route, or for the scenes tab the scene dashboards' route when known. */
-export function tabTarget(tab: SubTab, scenesRoute: string | null = null): string {
-  return (tab.scenes && scenesRoute) || tab.to;
+/** Where a tab leads, given the account tree's routes (before the tree is read, a safe default). */
+export function tabTarget(tab: SubTab, routes: NavRoutes = NO_ROUTES): string {
+  return tab.to(routes);
 }
 
-/** Where a section's top-bar link leads: the sub-tab last chosen in that section. */
-export function sectionTarget(
-  definition: SectionDefinition,
-  selectedIndex: number,
-  scenesRoute: string | null = null,
-): string {
-  const tab = definition.tabs[selectedIndex] ?? definition.tabs[0];
-  return tab ? tabTarget(tab, scenesRoute) : '/';
+/** Where a section's top-bar link leads: the sub-tab last chosen in that section, else its first. */
+export function sectionTarget(definition: SectionDefinition, selected: NavTab | null, routes = NO_ROUTES): string {
+  const tab = definition.tabs.find((t) => t.tab === selected) ?? definition.tabs[0];
+  return tab ? tabTarget(tab, routes) : '/';
 }

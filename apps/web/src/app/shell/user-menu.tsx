@@ -1,15 +1,29 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ChevronDownIcon, PaletteIcon, SignOutIcon } from '../../components/ui/icons';
-import { appStore, chooseStoredTheme } from '../../lib/app-store/app-store';
-import { themeNamed } from '../../lib/themes/choose-theme';
-import { THEME_LABELS, THEME_NAMES } from '../../lib/themes/palettes';
+import { offeredThemes, themeNamed, type ThemeName } from '@fieldlink/domain/app-variant';
+import { putUser } from '../../features/accounts/api/put-user';
+import { appStore, chooseStoredTheme, showToast } from '../../lib/app-store/app-store';
+import { THEME_LABELS } from '../../lib/themes/palettes';
+import { currentSubdomain } from '../../lib/subdomain';
 import { useStore } from '../../lib/use-store';
 
 function initialsOf(name: string | null, email: string | null): string {
   const source = name?.trim() || email || '?';
   const parts = source.split(/[\s@.]+/).filter(Boolean);
   return ((parts[0]?.[0] ?? '?') + (name ? (parts[1]?.[0] ?? '') : '')).toUpperCase();
+}
+
+/**
+ * The user's theme choice: kept under the local key `theme` at once and on the user's record, so it
+ * follows them to another browser. A failed save keeps the local choice and says so.
+ */
+function chooseTheme(email: string | null, theme: ThemeName): void {
+  chooseStoredTheme(theme);
+  if (!email) return;
+  putUser({ email, props: { theme } }).catch(() =>
+    showToast('warning', 'The theme is kept in this browser only: it could not be saved to your account.'),
+  );
 }
 
 /** Avatar button with a menu: who is signed in, the theme switcher, sign out. */
@@ -21,7 +35,11 @@ export function UserMenu() {
   const email = useStore(appStore, (s) => s.session.email);
   const displayName = useStore(appStore, (s) => s.session.displayName);
   const storedTheme = useStore(appStore, (s) => s.storedTheme);
-  const selectedTheme = themeNamed(storedTheme) ?? 'DEFAULT';
+  const account = useStore(appStore, (s) => s.session.account);
+  // DEFAULT, DARK and the brands of this account and host: never another customer's brand.
+  const themes = offeredThemes(currentSubdomain(), account);
+  const selectedTheme =
+    themes.find((name) => name === themeNamed(storedTheme)) ?? themeNamed(account?.theme) ?? 'DEFAULT';
 
   useEffect(() => {
     if (!open) return;
@@ -72,10 +90,10 @@ export function UserMenu() {
               value={selectedTheme}
               onChange={(event) => {
                 const theme = themeNamed(event.target.value);
-                if (theme) chooseStoredTheme(theme);
+                if (theme) chooseTheme(email, theme);
               }}
             >
-              {THEME_NAMES.map((name) => (
+              {themes.map((name) => (
                 <option key={name} value={name}>
                   {THEME_LABELS[name]}
                 </option>

@@ -4,9 +4,9 @@ import {
   type SessionEvent,
   type SessionMachine,
 } from '@fieldlink/domain/session-state';
+import type { AppType, NavSection, NavTab, ThemeName, VariantAccount } from '@fieldlink/domain/app-variant';
 import { createStore } from '../create-store';
 import { readStoredTheme, storeTheme } from '../themes/theme-storage';
-import type { ThemeName } from '../themes/palettes';
 import {
   EMPTY_TOAST_QUEUE,
   TOAST_DURATION_MS,
@@ -22,10 +22,6 @@ import {
  * real-time store; this holds only what the shell itself needs.
  */
 
-/** Top-level sections whose sub-tab selection is kept separately (§2). */
-export const SECTIONS = ['dashboard', 'accounts', 'reports', 'alarms'] as const;
-export type Section = (typeof SECTIONS)[number];
-
 /** The signed-in user as the shell shows it; what the app is doing is in `machine`. */
 export interface SessionState {
   email: string | null;
@@ -36,6 +32,10 @@ export interface SessionState {
   flags: readonly string[];
   canViewDash: boolean;
   isAdmin: boolean;
+  /** The app the user gets (the domain's variant rule). */
+  appType: AppType;
+  /** The account of the first attachment point: app type, kind, brand theme, user variant. */
+  account: VariantAccount | null;
 }
 
 export interface AppState {
@@ -46,7 +46,8 @@ export interface AppState {
   overlays: readonly { id: number; message: string }[];
   /** Path to open once /loading has read the account (§2 start-up routing). */
   rememberedPath: string | null;
-  subTabs: Readonly<Record<Section, number>>;
+  /** The sub-tab last open in each section (§2: kept separately per section). */
+  subTabs: Readonly<Record<NavSection, NavTab | null>>;
   toasts: ToastQueue;
   /** The theme chosen in the user menu (local storage `theme`); the page may still override it. */
   storedTheme: string | null;
@@ -59,6 +60,8 @@ export const SIGNED_OUT_SESSION: SessionState = {
   flags: [],
   canViewDash: false,
   isAdmin: false,
+  appType: 'default',
+  account: null,
 };
 
 const initialState = (storedTheme: string | null): AppState => ({
@@ -66,7 +69,7 @@ const initialState = (storedTheme: string | null): AppState => ({
   machine: INITIAL_SESSION,
   overlays: [],
   rememberedPath: null,
-  subTabs: { dashboard: 0, accounts: 0, reports: 0, alarms: 0 },
+  subTabs: { dashboard: null, accounts: null, reports: null, alarms: null },
   toasts: EMPTY_TOAST_QUEUE,
   storedTheme,
 });
@@ -107,8 +110,8 @@ export function setRememberedPath(path: string | null): void {
   appStore.setState((s) => ({ ...s, rememberedPath: path }));
 }
 
-export function setSubTab(section: Section, index: number): void {
-  appStore.setState((s) => (s.subTabs[section] === index ? s : { ...s, subTabs: { ...s.subTabs, [section]: index } }));
+export function setSubTab(section: NavSection, tab: NavTab): void {
+  appStore.setState((s) => (s.subTabs[section] === tab ? s : { ...s, subTabs: { ...s.subTabs, [section]: tab } }));
 }
 
 export function chooseStoredTheme(theme: ThemeName): void {

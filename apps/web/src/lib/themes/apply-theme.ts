@@ -1,4 +1,5 @@
-import { PALETTES, paletteProperties, type ThemeName } from './palettes';
+import type { ThemeName } from '@fieldlink/domain/app-variant';
+import { PALETTES, paletteProperties } from './palettes';
 
 /** Writes a theme's palette onto the document root, where every `var(--fl-*)` reads it. */
 export function applyTheme(theme: ThemeName, root: HTMLElement = document.documentElement): void {

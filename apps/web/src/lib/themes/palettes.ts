@@ -5,23 +5,7 @@
  * which is how white-labelled consoles stay readable across brands.
  */
 
-export const BASE_THEMES = ['DEFAULT', 'DARK', 'GREY'] as const;
-export const CUSTOMER_THEMES = [
-  'bp',
-  'mosnix',
-  'opg',
-  'filtec',
-  'intech',
-  'securelogic',
-  'pre',
-  'reddyice',
-  'corrigan',
-  'wellstar',
-  'realtech',
-  'pfannenberg',
-] as const;
-export const THEME_NAMES = [...BASE_THEMES, ...CUSTOMER_THEMES] as const;
-export type ThemeName = (typeof THEME_NAMES)[number];
+import type { ThemeName } from '@fieldlink/domain/app-variant';
 
 export interface Palette {
   scheme: 'light' | 'dark';

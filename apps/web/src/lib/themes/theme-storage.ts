@@ -1,5 +1,7 @@
-import { THEME_STORAGE_KEY } from './choose-theme';
-import type { ThemeName } from './palettes';
+import type { ThemeName } from '@fieldlink/domain/app-variant';
+
+/** Local-storage key of the chosen theme (specification §9). */
+export const THEME_STORAGE_KEY = 'theme';
 
 export function readStoredTheme(): string | null {
   try {

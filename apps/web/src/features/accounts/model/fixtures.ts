@@ -64,5 +64,13 @@ export function acmeTree(): Account {
     },
     'root',
   );
-  return { id: 'acme', name: 'Acme', appType: 'default', kind: 'customer', userVariant: '5', rootGroup: root };
+  return {
+    id: 'acme',
+    name: 'Acme',
+    appType: 'default',
+    kind: 'customer',
+    userVariant: '5',
+    theme: null,
+    rootGroup: root,
+  };
 }

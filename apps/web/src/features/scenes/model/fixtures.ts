@@ -35,7 +35,16 @@ export function group(id: string, partial: Partial<GroupNode> = {}): GroupNode {
 }
 
 export function account(rootGroup: GroupNode, partial: Partial<Account> = {}): Account {
-  return { id: 'acc1', name: 'Acme', appType: 'default', kind: 'customer', userVariant: null, rootGroup, ...partial };
+  return {
+    id: 'acc1',
+    name: 'Acme',
+    appType: 'default',
+    kind: 'customer',
+    userVariant: null,
+    theme: null,
+    rootGroup,
+    ...partial,
+  };
 }
 
 export function widget(id: string, partial: Partial<Widget> = {}): Widget {

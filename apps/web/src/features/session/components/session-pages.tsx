@@ -7,12 +7,21 @@ import { CheckCircleIcon, LockIcon, SparkIcon } from '../../../components/ui/ico
 import { accountQuery } from '../../../lib/api/get-account';
 import { useClientConfig } from '../../../lib/api/get-client-config';
 import { selfQuery } from '../../../lib/api/get-self';
-import { appStore, dispatchSession, setRememberedPath, setSession, showToast } from '../../../lib/app-store/app-store';
+import { themeNamed } from '@fieldlink/domain/app-variant';
+import {
+  appStore,
+  chooseStoredTheme,
+  dispatchSession,
+  setRememberedPath,
+  setSession,
+  showToast,
+} from '../../../lib/app-store/app-store';
 import { startRealtime } from '../../../lib/realtime/realtime-connection';
 import { readToken } from '../../../lib/session-token';
 import { endSession } from '../../../lib/session/end-session';
 import { postSignout } from '../api/post-signout';
-import { permissionSubject } from '../../../lib/session/permission-subject';
+import { navigationSubject, permissionSubject, variantAccount } from '../../../lib/session/permission-subject';
+import { currentSubdomain } from '../../../lib/subdomain';
 import { routeAfterLoading, summariseSession } from '../model/after-loading-route';
 import { CONNECTION_FAILED } from '../model/session-messages';
 import { AuthLayout } from './auth-layout';
@@ -77,7 +86,8 @@ export function LoadingPage() {
       .then(([self, { accounts }]) => {
         if (cancelled) return;
         const remembered = from ?? appStore.getState().rememberedPath;
-        const target = routeAfterLoading(self, accounts, remembered);
+        const subdomain = currentSubdomain();
+        const target = routeAfterLoading(self, accounts, remembered, subdomain);
         const summary = summariseSession(permissionSubject(self, accounts));
         // The user as the account tree knows them fills what /self lacks (§3).
         const me = mergeSignedInUser(
@@ -85,7 +95,16 @@ export function LoadingPage() {
           accounts.flatMap((account) => account.rootGroup.fullUsers),
         );
         const displayName = `${me.firstName} ${me.lastName}`.trim();
-        setSession({ email: self.email, displayName: displayName || null, ...summary });
+        // The theme the user chose on another browser follows them here (kept under the local key).
+        const userTheme = themeNamed(self.theme);
+        if (userTheme) chooseStoredTheme(userTheme);
+        setSession({
+          email: self.email,
+          displayName: displayName || null,
+          ...summary,
+          appType: navigationSubject(self, accounts, subdomain).appType,
+          account: variantAccount(self, accounts),
+        });
         setRememberedPath(null);
         dispatchSession({ type: 'LOGIN' });
         void startRealtime({

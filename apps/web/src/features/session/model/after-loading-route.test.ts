@@ -29,12 +29,13 @@ const group = (id: string, devices: TreeDevice[], groups: GroupNode[] = [], kind
   fullUsers: [],
 });
 
-const account = (userVariant: string | null, root: GroupNode): Account => ({
+const account = (userVariant: string | null, root: GroupNode, appType = 'default'): Account => ({
   id: 'acc1',
   name: 'Acme',
-  appType: 'default',
+  appType,
   kind: 'customer',
   userVariant,
+  theme: null,
   rootGroup: root,
 });
 
@@ -87,6 +88,23 @@ describe('routeAfterLoading', () => {
   ] as const)('$name', ({ permissions, variant, expected }) => {
     expect(routeAfterLoading(self({ permissions: [...permissions] }), [account(variant, tree)], null)).toBe(expected);
   });
+
+  it.each([
+    { appType: 'brew', permissions: ['ADMIN'], variant: '5', subdomain: '', expected: '/brew/summary/north' },
+    { appType: 'brew', permissions: ['VIEW_ACCOUNTS'], variant: '5', subdomain: '', expected: '/accounts/treeview' },
+    { appType: 'stock', permissions: ['VIEW_ACCOUNTS'], variant: '2', subdomain: '', expected: '/inv/cig' },
+    { appType: 'spray', permissions: ['VIEW_DASH'], variant: '5', subdomain: '', expected: '/spray/root' },
+    { appType: 'filtec', permissions: ['ADMIN'], variant: '5', subdomain: '', expected: '/dash/PUMP_7' },
+    { appType: 'filtec moe', permissions: ['VIEW_DASH'], variant: '5', subdomain: '', expected: '/dash/PUMP_7' },
+    { appType: 'default', permissions: ['ADMIN'], variant: '5', subdomain: 'brew', expected: '/brew/summary/north' },
+    { appType: 'brew', permissions: ['ADMIN'], variant: '5', subdomain: 'filtec', expected: '/dash/PUMP_7' },
+  ] as const)(
+    'lands the $appType app with $permissions on $subdomain at $expected',
+    ({ appType, permissions, variant, subdomain, expected }) => {
+      const accounts = [account(variant, tree, appType)];
+      expect(routeAfterLoading(self({ permissions: [...permissions] }), accounts, null, subdomain)).toBe(expected);
+    },
+  );
 
   it('uses only the first attachment point', () => {
     const user = self({ permissions: ['READ_REPORTS'] }, { permissions: ['ADMIN'] });

@@ -1,18 +1,14 @@
 import type { Account } from '@fieldlink/api/account';
 import type { SelfAnswer } from '@fieldlink/api/session';
-import {
-  can,
-  heldFlags,
-  heldPermissions,
-  isAdmin,
-  landingAfterDeviceRead,
-  type PermissionSubject,
-} from '@fieldlink/domain/permissions';
-import { listDevices } from '../../../lib/account-tree';
-import { permissionSubject } from '../../../lib/session/permission-subject';
+import { landingFor, type Landing } from '@fieldlink/domain/app-variant';
+import { can, heldFlags, heldPermissions, isAdmin, type PermissionSubject } from '@fieldlink/domain/permissions';
+import { homeGroupId, listDevices } from '../../../lib/account-tree';
+import { navigationSubject } from '../../../lib/session/permission-subject';
 
 export const DASH_ACCESS_DENY_PATH = '/dashAccessDeny';
 export const ACCOUNTS_TREE_PATH = '/accounts/treeview';
+/** The inventory's own home: it opens the overview of the first stock account. */
+export const INVENTORY_HOME_PATH = '/inv/cig';
 
 export interface SessionSummary {
   permissions: string[];
@@ -31,22 +27,43 @@ export function summariseSession(subject: PermissionSubject): SessionSummary {
   };
 }
 
+/** The path of a landing page, with the ids it needs from the account tree. */
+export function landingPath(landing: Landing, accounts: readonly Account[]): string {
+  switch (landing.page) {
+    case 'dashAccessDeny':
+      return DASH_ACCESS_DENY_PATH;
+    case 'accountsTree':
+      return ACCOUNTS_TREE_PATH;
+    case 'inventory':
+      return INVENTORY_HOME_PATH;
+    case 'sprayOverview': {
+      const root = accounts[0]?.rootGroup.id;
+      return root ? `/spray/${encodeURIComponent(root)}` : '/dash';
+    }
+    case 'brewSummary': {
+      const groupId = homeGroupId(accounts);
+      return groupId ? `/brew/summary/${encodeURIComponent(groupId)}` : '/dash';
+    }
+    case 'deviceDash': {
+      const first = listDevices(accounts)[0];
+      return first ? `/dash/${encodeURIComponent(first.device.thingName)}` : '/dash';
+    }
+  }
+}
+
 /**
  * Where /loading sends the user once the account is read: /dashAccessDeny without dashboard access;
- * else the remembered path; else the first device's dash with VIEW_DASH, the account tree with only
- * VIEW_ACCOUNTS (§2, §4).
+ * else the remembered path; else the variant's landing page (the domain's {@link landingFor}): the
+ * brew summary, the inventory, the first device's dashboard (a water plant's generated one), or the
+ * account tree with VIEW_ACCOUNTS only (§2, §4).
  */
 export function routeAfterLoading(
   self: SelfAnswer,
   accounts: readonly Account[],
   rememberedPath: string | null,
+  subdomain = '',
 ): string {
-  const subject = permissionSubject(self, accounts);
-  if (!can(subject, 'accessDashboard')) return DASH_ACCESS_DENY_PATH;
-  if (rememberedPath) return rememberedPath;
-  if (landingAfterDeviceRead(subject) === 'dash') {
-    const first = listDevices(accounts)[0];
-    return first ? `/dash/${encodeURIComponent(first.device.thingName)}` : '/dash';
-  }
-  return ACCOUNTS_TREE_PATH;
+  const landing = landingFor(navigationSubject(self, accounts, subdomain));
+  if (landing.page === 'dashAccessDeny') return DASH_ACCESS_DENY_PATH;
+  return rememberedPath ?? landingPath(landing, accounts);
 }

@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+
+/** Where each demo user lands and which sections and sub-tabs the shell offers them (issue 13). */
+const VARIANTS = [
+  {
+    email: 'admin@fieldlink.test',
+    landing: /\/dash\/[A-Z0-9-]+$/,
+    sections: ['Dashboard', 'Accounts', 'Reports', 'Alarms'],
+    tabs: ['Devices', 'Scenes', 'Tree view', 'Device list', 'Reports', 'Schedules', 'Alarms', 'Alerts'],
+  },
+  {
+    email: 'brew@fieldlink.test',
+    landing: /\/brew\/summary\/[^/]+$/,
+    sections: ['Dashboard', 'Accounts', 'Reports', 'Alarms'],
+    tabs: ['Devices', 'Brewing', 'Scenes', 'Tree view', 'Device list', 'Reports', 'Schedules', 'Alarms', 'Alerts'],
+  },
+  {
+    email: 'spray@fieldlink.test',
+    landing: /\/spray\/[^/]+$/,
+    sections: ['Dashboard', 'Accounts', 'Alarms'],
+    tabs: ['Devices', 'Spray', 'Scenes', 'Tree view', 'Device list', 'Alarms', 'Alerts'],
+  },
+  {
+    email: 'stock@fieldlink.test',
+    landing: /\/inv\/cig\/overview\/[^/]+\/[^/]+$/,
+    sections: ['Dashboard', 'Accounts', 'Reports', 'Alarms'],
+    tabs: ['Inventory', 'Tree view', 'Device list', 'Reports', 'Alarms', 'Alerts'],
+  },
+  {
+    email: 'water@fieldlink.test',
+    landing: /\/dash\/FTW-[A-Z0-9-]+$/,
+    sections: ['Dashboard', 'Accounts', 'Reports', 'Alarms'],
+    tabs: ['Devices', 'Scenes', 'Tree view', 'Device list', 'Reports', 'Schedules', 'Alarms', 'Alerts'],
+  },
+  {
+    email: 'moe@fieldlink.test',
+    landing: /\/dash\/MTW-[A-Z0-9-]+$/,
+    sections: ['Dashboard', 'Accounts', 'Alarms'],
+    tabs: ['Devices', 'Scenes', 'Device list', 'Alarms', 'Alerts'],
+  },
+  {
+    email: 'viewer@fieldlink.test',
+    landing: /\/dash\/ACME-[A-Z0-9-]+$/,
+    sections: ['Dashboard', 'Accounts', 'Alarms'],
+    tabs: ['Devices', 'Scenes', 'Device list', 'Alarms', 'Alerts'],
+  },
+  {
+    email: 'ops@fieldlink.test',
+    landing: /\/dash\/ACME-[A-Z0-9-]+$/,
+    sections: ['Dashboard', 'Accounts', 'Alarms'],
+    tabs: ['Devices', 'Scenes', 'Tree view', 'Device list', 'Alarms', 'Alerts'],
+  },
+];
+
+describe('app variants: landing page, navigation and theme follow the account and the permissions', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** A signed-in page of this user and every API call of it refused with 403. */
+  async function signedIn(email: string): Promise<{ page: Page; refused: string[] }> {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const refused: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 403) refused.push(`${response.request().method()} ${response.url()}`);
+    });
+    await signInAs(page, server.baseUrl, email);
+    return { page, refused };
+  }
+
+  /** Waits until the address stays put for a moment (a page may still name its first scene in it). */
+  const settled = (page: Page) => {
+    let last = '';
+    return expect
+      .poll(
+        () => {
+          const same = page.url() === last;
+          last = page.url();
+          return same;
+        },
+        { interval: 600, timeout: 20_000 },
+      )
+      .toBe(true);
+  };
+
+  const texts = async (page: Page, selector: string) =>
+    (await page.locator(selector).allTextContents()).map((text) => text.replace(/\d+$/, '').trim());
+
+  it.each(VARIANTS)(
+    '$email lands on its page and is offered only pages it can open',
+    async ({ email, landing, sections, tabs }) => {
+      const { page, refused } = await signedIn(email);
+      await page.waitForURL(landing, { timeout: 30_000 });
+      await page.getByRole('navigation', { name: 'Main' }).waitFor();
+      expect(await texts(page, 'nav[aria-label="Main"] a .shell-topbar__label')).toEqual(sections);
+
+      const seen: string[] = [];
+      for (const section of sections) {
+        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: section }).click();
+        const subNav = page.getByRole('navigation', { name: `${section} views` });
+        await subNav.waitFor();
+        const labels = await subNav.getByRole('link').allTextContents();
+        seen.push(...labels);
+        for (const label of labels) {
+          await subNav.getByRole('link', { name: label, exact: true }).click();
+          await page.waitForLoadState('networkidle');
+          await settled(page);
+          await expect.poll(() => page.locator('main').textContent(), { timeout: 20_000 }).not.toMatch(/^\s*$/);
+          const text = (await page.locator('main').textContent()) ?? '';
+          expect(text, `${email} > ${section} > ${label}`).not.toMatch(/No access|Page not found|Forbidden/);
+          await expect
+            .poll(() => subNav.getByRole('link', { name: label, exact: true }).getAttribute('aria-current'), {
+              message: `${label} shown as open`,
+              timeout: 20_000,
+            })
+            .toBe('page');
+        }
+      }
+      expect(seen).toEqual(tabs);
+      expect(refused).toEqual([]);
+    },
+    180_000,
+  );
+
+  it('labels the new-devices group "New Stock" for the accounts-centred variant 2', async () => {
+    const { page } = await signedIn('stock@fieldlink.test');
+    await page.waitForURL(/\/inv\/cig\/overview\/[^/]+\/[^/]+$/, { timeout: 30_000 });
+    await page.goto(`${server.baseUrl}/accounts/treeview`);
+    await page
+      .getByRole('treeitem', { name: /New Stock/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('treeitem', { name: /New Devices/ }).count()).toBe(0);
+  });
+
+  it('wears the account’s brand, offers only the themes of this account, and the choice follows the user', async () => {
+    const { page } = await signedIn('water@fieldlink.test');
+    await page.waitForURL(/\/dash\/FTW-[A-Z0-9-]+$/, { timeout: 30_000 });
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('filtec');
+
+    await page.getByRole('button', { name: /Account menu/ }).click();
+    const picker = page.getByLabel('Theme');
+    expect(await picker.locator('option').allTextContents()).toEqual(['Light', 'Dark', 'Filtec']);
+    const saved = page.waitForResponse(
+      (response) => response.request().method() === 'PUT' && new URL(response.url()).pathname === '/api/v1/user',
+    );
+    await picker.selectOption('DARK');
+    expect((await saved).status()).toBe(200);
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('DARK');
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('DARK');
+
+    // Another browser: the stored theme of the user comes with the sign-in.
+    const elsewhere = await signedIn('water@fieldlink.test');
+    await elsewhere.page.waitForURL(/\/dash\/FTW-[A-Z0-9-]+$/, { timeout: 30_000 });
+    await expect.poll(() => elsewhere.page.evaluate(() => document.documentElement.dataset.theme)).toBe('DARK');
+
+    // The video library always wears GREY.
+    await elsewhere.page.goto(`${server.baseUrl}/videos/`);
+    await expect.poll(() => elsewhere.page.evaluate(() => document.documentElement.dataset.theme)).toBe('GREY');
+
+    const token = await apiToken(server.baseUrl, 'water@fieldlink.test');
+    const self = await callApi<{ theme: string | null }>(server.baseUrl, 'GET', '/self', token);
+    expect(self.json.theme).toBe('DARK');
+  });
+
+  it('offers a user of the default app no customer brand', async () => {
+    const { page } = await signedIn('viewer@fieldlink.test');
+    await page.waitForURL(/\/dash\/ACME-[A-Z0-9-]+$/, { timeout: 30_000 });
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('DEFAULT');
+    await page.getByRole('button', { name: /Account menu/ }).click();
+    expect(await page.getByLabel('Theme').locator('option').allTextContents()).toEqual(['Light', 'Dark']);
+  });
+});
