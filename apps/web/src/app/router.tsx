@@ -34,8 +34,7 @@ const DeviceDashPage = lazyPage(() => import('./device-dash-route'), 'DeviceDash
 const DevicePickerPage = lazyPage(() => import('../features/dash/components/device-picker-page'), 'DevicePickerPage');
 const SceneDashPage = lazyPage(() => import('../features/scenes/components/scene-dash-page'), 'SceneDashPage');
 
-const placeholders = () => import('../features/placeholders/components/coming-soon-pages');
-const ComingSoonPage = lazyPage(placeholders, 'ComingSoonPage');
+const HomeRedirect = lazyPage(() => import('./shell/home-redirect'), 'HomeRedirect');
 const BrewSummaryPage = lazyPage(() => import('../features/brew/components/brew-summary-page'), 'BrewSummaryPage');
 const InventoryPage = lazyPage(() => import('../features/inventory/components/inventory-page'), 'InventoryPage');
 const BpNoDataPage = lazyPage(() => import('../features/inventory/components/bp-no-data-page'), 'BpNoDataPage');
@@ -85,7 +84,7 @@ export function createAppRouter() {
             {
               element: <AppShell />,
               children: [
-                { path: '/coming-soon', element: <ComingSoonPage /> },
+                { path: '/coming-soon', element: <HomeRedirect /> },
                 { path: '/inv/cig/*', element: <InventoryPage /> },
                 { path: '/brew/summary/:groupId', element: <BrewSummaryPage /> },
                 { path: '/spray/:groupId', element: <SprayOverviewPage /> },

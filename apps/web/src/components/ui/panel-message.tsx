@@ -8,7 +8,7 @@ export interface PanelMessageProps {
   actions?: ReactNode;
 }
 
-/** A centred card that explains a page state: coming soon, access denied, nothing to show. */
+/** A centred card that explains a page state: access denied, nothing to show, a failed load. */
 export function PanelMessage({ icon, eyebrow, title, children, actions }: PanelMessageProps) {
   return (
     <section className="fl-card fl-panel-message">
