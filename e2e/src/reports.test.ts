@@ -172,6 +172,23 @@ describe('reports page', () => {
     expect(text).toContain('Fermenter FV1');
   });
 
+  it('deletes the chosen reports with one call each and says how many went', async () => {
+    await page.goto(`${server.baseUrl}/reports`);
+    const names = ['E2E fermenter', 'E2E charts'];
+    for (const name of names) await page.getByRole('checkbox', { name: `Select ${name}` }).check();
+    await page.getByRole('button', { name: 'Delete 2' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete 2 reports?' });
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByText('2 reports deleted.').waitFor();
+    for (const name of names) {
+      await expect.poll(() => page.getByTestId('report-row').filter({ hasText: name }).count()).toBe(0);
+    }
+    const left = (
+      await callApi<ReportMeta[]>(server.baseUrl, 'GET', `/reports/meta?accountId=${await accountId()}`, token)
+    ).json;
+    expect(left.map((report) => report.name)).not.toContain('E2E charts');
+  });
+
   async function accountId(): Promise<string> {
     const self = (await callApi<{ linkedAccounts: { accountId: string }[] }>(server.baseUrl, 'GET', '/self', token))
       .json;

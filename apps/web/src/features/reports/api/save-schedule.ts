@@ -12,6 +12,7 @@ import { SCHEDULES_KEY } from './reports-keys';
 export const createSchedule = (body: NewScheduleBody) => apiPost<ReportSchedule>(REPORTS_SCHEDULE_PATH, body);
 export const updateSchedule = (body: ScheduleUpdate) =>
   apiRequest<ReportSchedule>('PUT', REPORTS_SCHEDULE_PATH, { body });
+/** `DELETE /reports/schedule {id, accountId}`, one call per schedule. */
 export const deleteSchedule = (ref: ReportRef) =>
   apiRequest<ReportSchedule>('DELETE', REPORTS_SCHEDULE_PATH, { body: ref });
 
@@ -22,17 +23,5 @@ export function useSaveSchedule() {
     mutationFn: (save: { create: NewScheduleBody } | { update: ScheduleUpdate }) =>
       'create' in save ? createSchedule(save.create) : updateSchedule(save.update),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: SCHEDULES_KEY }),
-  });
-}
-
-/** `DELETE /reports/schedule {id, accountId}`, one call per schedule; answers how many failed. */
-export function useDeleteSchedules() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (refs: readonly ReportRef[]) => {
-      const outcomes = await Promise.allSettled(refs.map(deleteSchedule));
-      return outcomes.filter((outcome) => outcome.status === 'rejected').length;
-    },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: SCHEDULES_KEY }),
   });
 }

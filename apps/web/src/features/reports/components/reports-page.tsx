@@ -21,14 +21,16 @@ import { formatDateTime } from '../../../lib/format-time';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
 import { useCan } from '../../../lib/session/use-can';
 import { useStore } from '../../../lib/use-store';
-import { useDeleteReports } from '../api/delete-reports';
+import { deleteReport } from '../api/delete-reports';
 import { useGeneratingReports } from '../api/get-report-meta';
 import { getReportUrl } from '../api/get-report-url';
 import { useReports } from '../api/get-reports';
 import { REPORTS_KEY } from '../api/reports-keys';
 import { useUpdateReport } from '../api/update-report';
+import { useBulkDelete } from '../hooks/use-bulk-delete';
 import { useReportAccount } from '../hooks/use-report-account';
 import { periodText, REPORT_STATE_TONES, sizeText } from '../model/report-text';
+import { SelectAllCell, SelectCell, TagsCell } from './list-cells';
 import { ListHeader } from './list-header';
 import { ListToolbar } from './list-toolbar';
 import { DeleteDialog, LoadingCard, ReportsFrame } from './reports-frame';
@@ -171,12 +173,9 @@ function ReportsList({ accounts }: { accounts: readonly Account[] }) {
   const reports = useReports(account?.id ?? null);
   const canEdit = useCan('editReports');
   const queryClient = useQueryClient();
-  const remove = useDeleteReports();
   const [filter, setFilter] = useState<ReportListFilter>({ tags: [], text: '' });
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [dialog, setDialog] = useState<ReportDialogTarget | null>(null);
   const [linkOf, setLinkOf] = useState<ReportMeta | null>(null);
-  const [confirmDelete, setConfirmDelete] = useState(false);
   const pushed = useStore(realtimeStore, (state) => state.reports);
   const polled = useGeneratingReports(reports.data ?? []);
 
@@ -199,7 +198,7 @@ function ReportsList({ accounts }: { accounts: readonly Account[] }) {
 
   const shown = useMemo(() => filterReportList(merged, filter), [merged, filter]);
   const tags = useMemo(() => reportListTags(merged), [merged]);
-  const chosen = shown.filter((report) => selected.has(report.id));
+  const bulk = useBulkDelete({ shown, noun: 'report', deleteOne: deleteReport, queryKey: REPORTS_KEY });
 
   if (!account) {
     return (
@@ -210,25 +209,6 @@ function ReportsList({ accounts }: { accounts: readonly Account[] }) {
       </div>
     );
   }
-
-  const toggle = (id: string) => {
-    const next = new Set(selected);
-    if (next.has(id)) next.delete(id);
-    else next.add(id);
-    setSelected(next);
-  };
-  const onDelete = () =>
-    remove.mutate(
-      chosen.map((report) => ({ id: report.id, accountId: report.accountId })),
-      {
-        onSuccess: (failed) => {
-          setSelected(new Set());
-          setConfirmDelete(false);
-          if (failed > 0) showToast('error', `${failed} of ${chosen.length} reports could not be deleted.`);
-          else showToast('success', chosen.length === 1 ? 'Report deleted.' : `${chosen.length} reports deleted.`);
-        },
-      },
-    );
 
   return (
     <div className="fl-page">
@@ -241,8 +221,8 @@ function ReportsList({ accounts }: { accounts: readonly Account[] }) {
         account={account}
         onChooseAccount={choose}
         canEdit={canEdit}
-        chosen={chosen.length}
-        onDelete={() => setConfirmDelete(true)}
+        chosen={bulk.chosen.length}
+        onDelete={() => bulk.setConfirming(true)}
         onCreate={() => setDialog({ kind: 'report' })}
       />
 
@@ -271,16 +251,12 @@ function ReportsList({ accounts }: { accounts: readonly Account[] }) {
             <thead>
               <tr>
                 {canEdit && (
-                  <th scope="col" className="reports-select">
-                    <input
-                      type="checkbox"
-                      aria-label="Select every report shown"
-                      checked={chosen.length === shown.length}
-                      onChange={() =>
-                        setSelected(chosen.length === shown.length ? new Set() : new Set(shown.map((r) => r.id)))
-                      }
-                    />
-                  </th>
+                  <SelectAllCell
+                    noun="report"
+                    chosen={bulk.chosen.length}
+                    shown={shown.length}
+                    onToggle={bulk.toggleAll}
+                  />
                 )}
                 <th scope="col">Report</th>
                 <th scope="col">State</th>
@@ -293,17 +269,7 @@ function ReportsList({ accounts }: { accounts: readonly Account[] }) {
             <tbody>
               {shown.map((report) => (
                 <tr key={report.id} data-testid="report-row">
-                  {canEdit && (
-                    <td className="reports-select">
-                      <input
-                        type="checkbox"
-                        disabled={!report.props.canChange}
-                        aria-label={`Select ${report.name}`}
-                        checked={selected.has(report.id)}
-                        onChange={() => toggle(report.id)}
-                      />
-                    </td>
-                  )}
+                  {canEdit && <SelectCell item={report} selected={bulk.selected} onToggle={bulk.toggle} />}
                   <td>
                     <span className="reports-name">{report.name}</span>
                     <span className="reports-sub">
@@ -326,15 +292,7 @@ function ReportsList({ accounts }: { accounts: readonly Account[] }) {
                     {formatDateTime(report.createdAt)}
                     <span className="reports-sub">{report.props.createdBy}</span>
                   </td>
-                  <td>
-                    <span className="reports-tag-list">
-                      {report.tags.map((tag) => (
-                        <span key={tag} className="reports-tag is-static">
-                          {tag}
-                        </span>
-                      ))}
-                    </span>
-                  </td>
+                  <TagsCell tags={report.tags} />
                   <td className="reports-row-actions">
                     {report.state === 'READY' && (
                       <>
@@ -371,14 +329,14 @@ function ReportsList({ accounts }: { accounts: readonly Account[] }) {
 
       {dialog && <ReportDialog account={account} target={dialog} onClose={() => setDialog(null)} />}
       {linkOf && <PublicLinkDialog report={linkOf} onClose={() => setLinkOf(null)} />}
-      {confirmDelete && (
+      {bulk.confirming && (
         <DeleteDialog
-          names={chosen}
+          names={bulk.chosen}
           noun="report"
           note="Their files and public links go too. This cannot be undone."
-          busy={remove.isPending}
-          onConfirm={onDelete}
-          onClose={() => setConfirmDelete(false)}
+          busy={bulk.busy}
+          onConfirm={bulk.confirm}
+          onClose={() => bulk.setConfirming(false)}
         />
       )}
     </div>

@@ -15,12 +15,14 @@ import { Button } from '../../../components/ui/button';
 import { ClockIcon, PencilIcon } from '../../../components/ui/icons';
 import { InlineAlert } from '../../../components/ui/inline-alert';
 import { serverErrorMessage } from '../../../lib/api-client';
-import { showToast } from '../../../lib/app-store/app-store';
 import { formatDateTime } from '../../../lib/format-time';
 import { useCan } from '../../../lib/session/use-can';
 import { useSchedules } from '../api/get-schedules';
-import { useDeleteSchedules } from '../api/save-schedule';
+import { SCHEDULES_KEY } from '../api/reports-keys';
+import { deleteSchedule } from '../api/save-schedule';
+import { useBulkDelete } from '../hooks/use-bulk-delete';
 import { useReportAccount } from '../hooks/use-report-account';
+import { SelectAllCell, SelectCell, TagsCell } from './list-cells';
 import { ListHeader } from './list-header';
 import { ListToolbar } from './list-toolbar';
 import { ReportDialog } from './report-dialog';
@@ -60,11 +62,8 @@ function SchedulesList({ accounts }: { accounts: readonly Account[] }) {
   const { account, choose } = useReportAccount(accounts);
   const schedules = useSchedules();
   const canEdit = useCan('editReportSchedules');
-  const remove = useDeleteSchedules();
   const [filter, setFilter] = useState<ReportListFilter>({ tags: [], text: '' });
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [editing, setEditing] = useState<{ schedule?: ReportSchedule } | null>(null);
-  const [confirmDelete, setConfirmDelete] = useState(false);
 
   const ofAccount = useMemo(
     () => (schedules.data ?? []).filter((schedule) => schedule.accountId === account?.id),
@@ -72,22 +71,9 @@ function SchedulesList({ accounts }: { accounts: readonly Account[] }) {
   );
   const shown = useMemo(() => filterReportList(ofAccount, filter), [ofAccount, filter]);
   const tags = useMemo(() => reportListTags(ofAccount), [ofAccount]);
-  const chosen = shown.filter((schedule) => selected.has(schedule.id));
+  const bulk = useBulkDelete({ shown, noun: 'schedule', deleteOne: deleteSchedule, queryKey: SCHEDULES_KEY });
 
   if (!account) return null;
-
-  const onDelete = () =>
-    remove.mutate(
-      chosen.map((schedule) => ({ id: schedule.id, accountId: schedule.accountId })),
-      {
-        onSuccess: (failed) => {
-          setSelected(new Set());
-          setConfirmDelete(false);
-          if (failed > 0) showToast('error', `${failed} of ${chosen.length} schedules could not be deleted.`);
-          else showToast('success', chosen.length === 1 ? 'Schedule deleted.' : `${chosen.length} schedules deleted.`);
-        },
-      },
-    );
 
   return (
     <div className="fl-page">
@@ -100,8 +86,8 @@ function SchedulesList({ accounts }: { accounts: readonly Account[] }) {
         account={account}
         onChooseAccount={choose}
         canEdit={canEdit}
-        chosen={chosen.length}
-        onDelete={() => setConfirmDelete(true)}
+        chosen={bulk.chosen.length}
+        onDelete={() => bulk.setConfirming(true)}
         onCreate={() => setEditing({})}
       />
 
@@ -129,7 +115,14 @@ function SchedulesList({ accounts }: { accounts: readonly Account[] }) {
           <table className="reports-table">
             <thead>
               <tr>
-                {canEdit && <th scope="col" className="reports-select" aria-label="Select" />}
+                {canEdit && (
+                  <SelectAllCell
+                    noun="schedule"
+                    chosen={bulk.chosen.length}
+                    shown={shown.length}
+                    onToggle={bulk.toggleAll}
+                  />
+                )}
                 <th scope="col">Schedule</th>
                 <th scope="col">Runs</th>
                 <th scope="col">Next run</th>
@@ -141,22 +134,7 @@ function SchedulesList({ accounts }: { accounts: readonly Account[] }) {
             <tbody>
               {shown.map((schedule) => (
                 <tr key={schedule.id} data-testid="schedule-row">
-                  {canEdit && (
-                    <td className="reports-select">
-                      <input
-                        type="checkbox"
-                        disabled={!schedule.props.canChange}
-                        aria-label={`Select ${schedule.name}`}
-                        checked={selected.has(schedule.id)}
-                        onChange={() => {
-                          const next = new Set(selected);
-                          if (next.has(schedule.id)) next.delete(schedule.id);
-                          else next.add(schedule.id);
-                          setSelected(next);
-                        }}
-                      />
-                    </td>
-                  )}
+                  {canEdit && <SelectCell item={schedule} selected={bulk.selected} onToggle={bulk.toggle} />}
                   <td>
                     <span className="reports-name">{schedule.name}</span>
                     <span className="reports-sub">
@@ -180,15 +158,7 @@ function SchedulesList({ accounts }: { accounts: readonly Account[] }) {
                     {REPORT_VISIBILITY_LABELS[schedule.props.visibility]}
                     <span className="reports-sub">Notify: {NOTIFY_AUDIENCE_LABELS[schedule.props.notifyAudience]}</span>
                   </td>
-                  <td>
-                    <span className="reports-tag-list">
-                      {schedule.tags.map((tag) => (
-                        <span key={tag} className="reports-tag is-static">
-                          {tag}
-                        </span>
-                      ))}
-                    </span>
-                  </td>
+                  <TagsCell tags={schedule.tags} />
                   <td className="reports-row-actions">
                     {canEdit && schedule.props.canChange && (
                       <Button
@@ -215,14 +185,14 @@ function SchedulesList({ accounts }: { accounts: readonly Account[] }) {
           onClose={() => setEditing(null)}
         />
       )}
-      {confirmDelete && (
+      {bulk.confirming && (
         <DeleteDialog
-          names={chosen}
+          names={bulk.chosen}
           noun="schedule"
           note="No more reports are made by them; the reports they made stay."
-          busy={remove.isPending}
-          onConfirm={onDelete}
-          onClose={() => setConfirmDelete(false)}
+          busy={bulk.busy}
+          onConfirm={bulk.confirm}
+          onClose={() => bulk.setConfirming(false)}
         />
       )}
     </div>
