@@ -80,6 +80,16 @@ const templateFields = {
 
 const strict = <T extends Record<string, TSchema>>(fields: T) => Type.Object(fields, { additionalProperties: false });
 
+/** The body that makes a report or a schedule: its account, its name, comments and tags, and its props. */
+const newItemBody = <P extends TSchema>(props: P) =>
+  strict({
+    accountId: EntityId,
+    name: Name,
+    comments: Type.Optional(Comments),
+    tags: Type.Optional(Tags),
+    props,
+  });
+
 /** The props of `POST /report`: the period is given in unix milliseconds. */
 export const NewReportProps = strict({
   ...templateFields,
@@ -89,13 +99,7 @@ export const NewReportProps = strict({
 export type NewReportProps = Static<typeof NewReportProps>;
 
 /** `POST /report`: the report body. Its generation starts at once (state GENERATING). */
-export const NewReportBody = strict({
-  accountId: EntityId,
-  name: Name,
-  comments: Type.Optional(Comments),
-  tags: Type.Optional(Tags),
-  props: NewReportProps,
-});
+export const NewReportBody = newItemBody(NewReportProps);
 export type NewReportBody = Static<typeof NewReportBody>;
 
 /** Report properties as answered: the template, the period, and where generation stands. */
@@ -190,13 +194,7 @@ export const NewScheduleProps = strict({ ...templateFields, ...timingFields });
 export type NewScheduleProps = Static<typeof NewScheduleProps>;
 
 /** `POST /reports/schedule`: the schedule body. */
-export const NewScheduleBody = strict({
-  accountId: EntityId,
-  name: Name,
-  comments: Type.Optional(Comments),
-  tags: Type.Optional(Tags),
-  props: NewScheduleProps,
-});
+export const NewScheduleBody = newItemBody(NewScheduleProps);
 export type NewScheduleBody = Static<typeof NewScheduleBody>;
 
 export const ScheduleProps = Type.Object({
