@@ -14,10 +14,10 @@ import {
 } from '@fieldlink/domain/permissions';
 import { retailProductId } from '@fieldlink/domain/retail';
 import type { Database } from '../db/schema';
-import { hashSecret, newId } from '../security/secrets';
+import { hashSecret } from '../security/secrets';
 import { AUTHORIZATION_MATRIX, type AccountIds, type MatrixRequest, type RouteUse } from './authorization-matrix';
 import { MISSING_BREW_IDS, addBrewIds } from './brew-matrix';
-import { DIALECTS, baseUrl, startTestApp, type TestApp } from './test-app';
+import { DIALECTS, addTestUser, baseUrl, startTestApp, type TestApp } from './test-app';
 import { TestSocket } from './test-socket';
 
 /**
@@ -173,36 +173,15 @@ describe.each(DIALECTS)('authorisation matrix on %s', { timeout: MATRIX_TIMEOUT_
     permissions: Permission[],
     secretPermissions: ExtraFlag[],
   ): Promise<Caller> {
-    const id = newId();
-    await db()
-      .insertInto('users')
-      .values({
-        id,
-        email,
-        password_hash: 'not-a-password',
-        first_name: 'Matrix',
-        last_name: email.split('@')[0]!,
-        theme: null,
-        muted_devices: '[]',
-        latest_user_update_id: null,
-        token_version: 0,
-        created_at: Date.now(),
-      })
-      .execute();
-    await db()
-      .insertInto('attachment_points')
-      .values({
-        id: newId(),
-        user_id: id,
-        account_id: ids.accountId,
-        ordinal: 0,
-        path: ids.rootPath,
-        permissions: JSON.stringify(permissions),
-        secret_permissions: JSON.stringify(secretPermissions),
-        app_type: 'default',
-      })
-      .execute();
-    return { email, token: await t.app.tokens.issue(id, 0), permissions, secretPermissions };
+    const { token } = await addTestUser(t.app, {
+      email,
+      accountId: ids.accountId,
+      path: ids.rootPath,
+      permissions,
+      secretPermissions,
+      firstName: 'Matrix',
+    });
+    return { email, token, permissions, secretPermissions };
   }
 
   /** The ids of a demo account, adding what the matrix needs: an empty group, a plain user, a pending invitation, a tag. */

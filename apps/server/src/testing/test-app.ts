@@ -5,6 +5,8 @@ import { loadConfig, type Config } from '../config';
 import { migrate, openStorage, type Dialect } from '../db/database';
 import { buildApp } from '../app';
 import { seedDemo } from '../seed/seed';
+import { insertAttachmentPoint, insertUser } from '../features/session/repository';
+import { newId } from '../security/secrets';
 import type { OtaOptions } from '../features/ota/service';
 import { DEFAULT_TEST_POSTGRES_URL } from './test-postgres';
 
@@ -99,4 +101,44 @@ export async function signIn(app: FastifyInstance, email: string, password = DEM
   if (response.statusCode !== 200)
     throw new Error(`Sign-in of ${email} failed: ${response.statusCode} ${response.body}`);
   return (response.json() as { jwt: string }).jwt;
+}
+
+/**
+ * A user attached to an account at one of its groups, with a token issued directly: no password hash
+ * per user, so a test can make as many callers as it needs.
+ */
+export async function addTestUser(
+  app: FastifyInstance,
+  user: {
+    email: string;
+    accountId: string;
+    /** The path of the group the user is attached at. */
+    path: string;
+    permissions: readonly string[];
+    secretPermissions?: readonly string[];
+    appType?: string;
+    firstName?: string;
+    lastName?: string;
+  },
+): Promise<{ id: string; token: string }> {
+  const id = newId();
+  const { db } = app.storage;
+  await insertUser(db, {
+    id,
+    email: user.email,
+    password_hash: 'not-a-password',
+    first_name: user.firstName ?? 'Test',
+    last_name: user.lastName ?? user.email.split('@')[0]!,
+  });
+  await insertAttachmentPoint(db, {
+    id: newId(),
+    user_id: id,
+    account_id: user.accountId,
+    ordinal: 0,
+    path: user.path,
+    permissions: JSON.stringify(user.permissions),
+    secret_permissions: JSON.stringify(user.secretPermissions ?? []),
+    app_type: user.appType ?? 'default',
+  });
+  return { id, token: await app.tokens.issue(id, 0) };
 }

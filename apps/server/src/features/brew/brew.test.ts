@@ -3,7 +3,7 @@ import type { Batch, BrewBatchesAnswer, BrewMeta, BrewReport, Tank } from '@fiel
 import type { DeviceEvent } from '../../events';
 import { estimateGravity, tankLevel } from '@fieldlink/domain/brew';
 import { newId } from '../../security/secrets';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { DIALECTS, addTestUser, signIn, startTestApp, type TestApp } from '../../testing/test-app';
 
 const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> => {
   const end = Date.now() + timeoutMs;
@@ -54,36 +54,17 @@ describe.each(DIALECTS)('brewing calls on %s', (dialect) => {
       .select('path')
       .where('id', '=', account.root_group_id)
       .executeTakeFirstOrThrow();
-    const id = newId();
-    await db()
-      .insertInto('users')
-      .values({
-        id,
-        email: `${id}@brew.test`,
-        password_hash: 'not-a-password',
-        first_name: 'Cellar',
-        last_name: 'Hand',
-        theme: null,
-        muted_devices: '[]',
-        latest_user_update_id: null,
-        token_version: 0,
-        created_at: Date.now(),
-      })
-      .execute();
-    await db()
-      .insertInto('attachment_points')
-      .values({
-        id: newId(),
-        user_id: id,
-        account_id: account.id,
-        ordinal: 0,
-        path: root.path,
-        permissions: JSON.stringify(permissions),
-        secret_permissions: JSON.stringify(secretPermissions),
-        app_type: 'brew',
-      })
-      .execute();
-    return t.app.tokens.issue(id, 0);
+    const { token } = await addTestUser(t.app, {
+      email: `${newId()}@brew.test`,
+      accountId: account.id,
+      path: root.path,
+      permissions,
+      secretPermissions,
+      appType: 'brew',
+      firstName: 'Cellar',
+      lastName: 'Hand',
+    });
+    return token;
   }
 
   /** Readings of a tank as its device would report them. */

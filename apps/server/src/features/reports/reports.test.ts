@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportMeta, ReportSchedule } from '@fieldlink/api/reports';
 import { ACCESS_GROUP_OUTSIDE } from '@fieldlink/domain/reports';
-import { newId } from '../../security/secrets';
 import { startMailCatcher, until } from '../../testing/mail-catcher';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { DIALECTS, addTestUser, signIn, startTestApp, type TestApp } from '../../testing/test-app';
 import { NO_DATA_MESSAGE, REPORT_CSV_COLUMNS } from './report-document';
 import { REPORT_NOT_FOUND } from './service';
 
@@ -128,37 +127,16 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
       .select('path')
       .where('id', '=', account.root_group_id)
       .executeTakeFirstOrThrow();
-    const readerId = newId();
     readerEmail = 'reader@reports.test';
-    await db()
-      .insertInto('users')
-      .values({
-        id: readerId,
-        email: readerEmail,
-        password_hash: 'not-a-password',
-        first_name: 'Rita',
-        last_name: 'Reader',
-        theme: null,
-        muted_devices: '[]',
-        latest_user_update_id: null,
-        token_version: 0,
-        created_at: Date.now(),
-      })
-      .execute();
-    await db()
-      .insertInto('attachment_points')
-      .values({
-        id: newId(),
-        user_id: readerId,
-        account_id: accountId,
-        ordinal: 0,
-        path: root.path,
-        permissions: JSON.stringify(['VIEW_DASH', 'READ_REPORTS', 'READ_REPORT_SCHEDULES']),
-        secret_permissions: '[]',
-        app_type: 'brew',
-      })
-      .execute();
-    reader = await t.app.tokens.issue(readerId, 0);
+    ({ token: reader } = await addTestUser(t.app, {
+      email: readerEmail,
+      accountId,
+      path: root.path,
+      permissions: ['VIEW_DASH', 'READ_REPORTS', 'READ_REPORT_SCHEDULES'],
+      appType: 'brew',
+      firstName: 'Rita',
+      lastName: 'Reader',
+    }));
   });
   afterAll(async () => {
     await t?.close();
