@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  groupHoldsDevices,
+  NO_DEVICE_IN_GROUP,
   addSubgroupRefusal,
   deleteGroupRefusal,
   deviceItemKind,
@@ -9,6 +11,7 @@ import {
   normaliseGroupName,
   renameGroupRefusal,
   userItemKind,
+  type DeviceHoldingGroup,
   type GroupKind,
   type MoveFacts,
 } from './account-tree';
@@ -178,4 +181,21 @@ describe('moveRefusal', () => {
       'Root, New Devices and Trash groups cannot be moved.',
     ],
   ])('%s -> %j', (_label, facts, refusal) => expect(moveRefusal(facts)).toBe(refusal));
+});
+
+describe('groupHoldsDevices', () => {
+  const group = (kind: string, deviceIds: string[], groups: DeviceHoldingGroup[] = []): DeviceHoldingGroup => ({
+    kind,
+    deviceIds,
+    groups,
+  });
+  it.each([
+    ['own devices', group('group', ['d1']), true],
+    ['a device deeper down', group('root', [], [group('group', [], [group('group', ['d2'])])]), true],
+    ['no device anywhere', group('root', [], [group('group', [])]), false],
+    ['devices only in the trash', group('root', [], [group('trash', ['d3'])]), false],
+    ['the trash itself', group('trash', ['d3']), false],
+  ])('%s -> %s', (_name, tree, expected) => expect(groupHoldsDevices(tree)).toBe(expected));
+
+  it('warns with the message of §8', () => expect(NO_DEVICE_IN_GROUP).toBe('No device found in the group.'));
 });

@@ -121,3 +121,19 @@ export function moveRefusal(facts: MoveFacts): string | null {
   if (!facts.sameAccount) return 'A group can be moved only within its account.';
   return null;
 }
+
+/** The warning when a group without devices is chosen for a dashboard (§8). */
+export const NO_DEVICE_IN_GROUP = 'No device found in the group.';
+
+/** A group with its subgroups and devices, as far as counting devices goes. */
+export interface DeviceHoldingGroup {
+  kind: string;
+  deviceIds: readonly string[];
+  groups: readonly DeviceHoldingGroup[];
+}
+
+/** True when the group or a group under it (the trash left out) holds a device. */
+export function groupHoldsDevices(group: DeviceHoldingGroup): boolean {
+  if (group.kind === 'trash') return false;
+  return group.deviceIds.length > 0 || group.groups.some(groupHoldsDevices);
+}

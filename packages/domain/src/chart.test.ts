@@ -5,6 +5,7 @@ import {
   MAX_CHART_LOOKBACK_MS,
   MAX_TIME_RANGE_SELECTION_MS,
   WIDGET_CHART_RANGES,
+  axisExcursion,
   chartAxisLabel,
   chartAxisLayout,
   chartBinCount,
@@ -188,4 +189,16 @@ describe('chart widget rules', () => {
   ])('widens a table window: %s', (_name, window, points, next) =>
     expect(nextTableWindow(window, points, NOW)).toEqual(next),
   );
+});
+
+describe('axisExcursion: a fixed axis never cuts a line off silently', () => {
+  const flowAxis = { min: 0, max: 100 };
+  it.each([
+    [[10, 50, 99.9, null, undefined], null],
+    [[10, 152, 130, null], { above: 152, below: null }],
+    [[-3, 20, -1], { above: null, below: -3 }],
+    [[-3, 120, 20], { above: 120, below: -3 }],
+    [[100, 0], null],
+    [[Number.NaN, 40], null],
+  ])('%j on 0-100 -> %j', (values, expected) => expect(axisExcursion(values, flowAxis)).toEqual(expected));
 });

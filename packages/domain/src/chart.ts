@@ -247,3 +247,27 @@ export function nextTableWindow(
     pointCount === 0 ? window.start - TABLE_LOG_EMPTY_STEP_MS : window.end - 2 * (window.end - window.start);
   return { start: Math.max(start, earliest), end: window.end };
 }
+
+/** How far values leave a fixed axis range: the highest above it and the lowest below it. */
+export interface AxisExcursion {
+  above: number | null;
+  below: number | null;
+}
+
+/**
+ * Where a channel's values leave its fixed axis (the part of the line the chart cannot draw), so the
+ * chart can say so instead of cutting the line off silently. Null when every value is inside.
+ */
+export function axisExcursion(
+  values: Iterable<number | null | undefined>,
+  range: { min: number; max: number },
+): AxisExcursion | null {
+  let above: number | null = null;
+  let below: number | null = null;
+  for (const value of values) {
+    if (value === null || value === undefined || !Number.isFinite(value)) continue;
+    if (value > range.max && (above === null || value > above)) above = value;
+    if (value < range.min && (below === null || value < below)) below = value;
+  }
+  return above === null && below === null ? null : { above, below };
+}

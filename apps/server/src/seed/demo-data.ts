@@ -12,6 +12,8 @@ export interface DemoDevice {
   site: string;
   plan: 'FREE' | 'PREMIUM';
   location: { lat: number; lng: number; address: string };
+  /** Tags of the device: a water plant's configuration tag names its optional features. */
+  tags?: { key: string; value: string }[];
 }
 
 export interface DemoGroup {
@@ -39,6 +41,12 @@ export interface DemoAccount {
   groups: DemoGroup[];
   users: DemoUser[];
 }
+
+/** A water plant of the given features (its configuration tag for the app type). */
+const plant = (demo: DemoDevice, key: 'filtecConfig' | 'filtecMoeConfig', features: string): DemoDevice => ({
+  ...demo,
+  tags: [{ key, value: features }],
+});
 
 const device = (
   thingName: string,
@@ -308,13 +316,17 @@ export const DEMO_CUSTOMERS: DemoAccount[] = [
       {
         name: 'Lakeside Plant',
         devices: [
-          device(
-            'FTW-PLANT01',
-            'Lakeside treatment plant',
-            'waterPlant',
-            'Lakeside',
-            [32.9271, -96.6016],
-            'Lake Ray Hubbard, Rowlett, TX',
+          plant(
+            device(
+              'FTW-PLANT01',
+              'Lakeside treatment plant',
+              'waterPlant',
+              'Lakeside',
+              [32.9271, -96.6016],
+              'Lake Ray Hubbard, Rowlett, TX',
+            ),
+            'filtecConfig',
+            'waterTank,flowmeter2,borePressure,preTreatment,media,carbon,chlorination,uvOutletSolenoid',
           ),
           device(
             'FTW-BORE01',
@@ -330,13 +342,17 @@ export const DEMO_CUSTOMERS: DemoAccount[] = [
       {
         name: 'Hilltop Plant',
         devices: [
-          device(
-            'FTW-PLANT02',
-            'Hilltop treatment plant',
-            'waterPlant',
-            'Hilltop',
-            [32.5421, -97.1467],
-            'Hilltop Rd, Mansfield, TX',
+          plant(
+            device(
+              'FTW-PLANT02',
+              'Hilltop treatment plant',
+              'waterPlant',
+              'Hilltop',
+              [32.5421, -97.1467],
+              'Hilltop Rd, Mansfield, TX',
+            ),
+            'filtecConfig',
+            'waterTank,communityFlowmeter,secondaryTreated,media,filter3,media4,softener,greensand,chlorination,uvSignalPoints2',
           ),
           device(
             'FTW-TANK01',
@@ -371,23 +387,42 @@ export const DEMO_CUSTOMERS: DemoAccount[] = [
       {
         name: 'Township Plant',
         devices: [
-          device(
-            'MTW-PLANT01',
-            'Township plant',
-            'waterPlant',
-            'Township',
-            [32.4487, -96.8428],
-            'Water Works Rd, Midlothian, TX',
+          plant(
+            device(
+              'MTW-PLANT01',
+              'Township plant',
+              'waterPlant',
+              'Township',
+              [32.4487, -96.8428],
+              'Water Works Rd, Midlothian, TX',
+            ),
+            'filtecMoeConfig',
+            'waterTank,media,carbon,softener',
           ),
-          device('MTW-PLANT02', 'Creek plant', 'waterPlant', 'Creek', [32.4512, -96.8391], 'Creek Rd, Midlothian, TX'),
-          device(
-            'MTW-UV01',
-            'UV skid',
-            'waterPlant',
-            'Township',
-            [32.4489, -96.8425],
-            'Water Works Rd, Midlothian, TX',
-            'FREE',
+          plant(
+            device(
+              'MTW-PLANT02',
+              'Creek plant',
+              'waterPlant',
+              'Creek',
+              [32.4512, -96.8391],
+              'Creek Rd, Midlothian, TX',
+            ),
+            'filtecMoeConfig',
+            'waterTank,media,greensand',
+          ),
+          plant(
+            device(
+              'MTW-UV01',
+              'UV skid',
+              'waterPlant',
+              'Township',
+              [32.4489, -96.8425],
+              'Water Works Rd, Midlothian, TX',
+              'FREE',
+            ),
+            'filtecMoeConfig',
+            'uvOutletSolenoid',
           ),
           device(
             'MTW-PUMP01',

@@ -151,8 +151,6 @@ const DEMO_SCENES: Record<string, DemoScene[]> = {
       ],
     },
   ],
-  filtec: plantScenes('Lakeside', 'FTW-PLANT01', 180),
-  filtecMoe: plantScenes('Township', 'MTW-PLANT01', 100),
   default: [
     {
       name: 'Boiler room',
@@ -210,40 +208,6 @@ const DEMO_SCENES: Record<string, DemoScene[]> = {
     },
   ],
 };
-
-/** A water plant's dashboard (§9: flow axis 0-180 in the main plant, inlet 4.8/5/6, outlet 1/1.2). */
-function plantScenes(site: string, plant: string, flowMax: number): DemoScene[] {
-  return [
-    {
-      name: `${site} plant`,
-      widgets: [
-        title(`${site} treatment plant`),
-        {
-          type: 'chart',
-          name: 'Supply flow',
-          channels: [[plant, 'a1', 'Supply 1 flow']],
-          w: 8,
-          props: { yAxis: [axis('Flow', 'L/min', [`${plant}:a1`], 0, flowMax)] },
-        },
-        single('tank', 'Tank level', plant, 'a16', [4, 12], { units: '%' }),
-        single('radial', 'Inlet pressure', plant, 'c2', [3, 6], {
-          max: 6,
-          units: 'bar',
-          arcSegments: arcs([4.8, GOOD, 'Good'], [5, WARN, 'Warning'], [6, ALARM, 'Alarm']),
-        }),
-        single('radial', 'Outlet pressure', plant, 'c3', [3, 6], {
-          max: 3,
-          units: 'bar',
-          arcSegments: arcs([1, ALARM, 'Fault'], [1.2, WARN, 'Warning'], [3, GOOD, 'Good']),
-        }),
-        single('value', 'UV dose', plant, 't5', [2, 6], { max: 300, units: 'mJ/cm²' }),
-        single('value', 'Supply 1 total', plant, 'd1', [2, 6], { units: 'm³' }),
-        single('switch', 'Plant run', plant, 'do1', [2], { activeColor: GOOD }),
-        single('value', 'Operating time', plant, 't1', [2], { units: 'h' }),
-      ],
-    },
-  ];
-}
 
 /** The stored props of a demo widget, with §3's defaults. */
 function widgetProps(widget: DemoWidget, deviceIds: ReadonlyMap<string, string>): WidgetProps {

@@ -82,6 +82,7 @@ export async function seedDemo(db: Kysely<Database>, password: string, historyDa
             site: demo.site,
             plan: demo.plan,
             location: JSON.stringify(demo.location),
+            ...(demo.tags && { tags: JSON.stringify(demo.tags.map((tag) => ({ id: newId(), ...tag }))) }),
             created_at: now,
           });
         }

@@ -1,4 +1,5 @@
 import { resolveTheme } from '@fieldlink/domain/app-variant';
+import { serverMessageOr } from '../lib/api-client';
 import { clientConfigQuery } from '../lib/api/get-client-config';
 import { isSignedIn } from '@fieldlink/domain/session-state';
 import { appStore, dispatchSession, setRememberedPath, showToast } from '../lib/app-store/app-store';
@@ -39,11 +40,12 @@ export function startUp(): void {
     dispatchSession({ type: document.visibilityState === 'hidden' ? 'HIDDEN' : 'SHOWN' }),
   );
 
-  setUnauthorizedHandler(() => {
+  // AUTH_ERROR: a call refused for the session signs out with the server's message.
+  setUnauthorizedHandler((error) => {
     // While /loading reads the account it reports the failure itself ("Error during connection.").
     if (readToken() === null || !isSignedIn(appStore.getState().machine)) return;
     endSession();
-    showToast('warning', 'Your session has ended. Please sign in again.');
+    showToast('warning', serverMessageOr(error, 'Your session has ended. Please sign in again.'));
   });
 }
 

@@ -1,4 +1,4 @@
-import { QueryCache, QueryClient } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { ApiError } from './api-client';
 
 /**
@@ -7,22 +7,24 @@ import { ApiError } from './api-client';
  */
 export const LIVE_QUERY_ROOT = 'live';
 
-let onUnauthorized: () => void = () => {};
+let onUnauthorized: (error: ApiError) => void = () => {};
 
 /**
- * What to do when a query answers 401 (token expired or revoked elsewhere): set by the app at
- * start-up, since ending a session reaches beyond this module.
+ * What to do when a query or a change answers 401 (token expired or revoked elsewhere: the
+ * specification's AUTH_ERROR): set by the app at start-up, since ending a session reaches beyond
+ * this module. The handler gets the answer, so the user reads the server's own message.
  */
-export function setUnauthorizedHandler(handler: () => void): void {
+export function setUnauthorizedHandler(handler: (error: ApiError) => void): void {
   onUnauthorized = handler;
 }
 
+const onCallError = (error: unknown) => {
+  if (error instanceof ApiError && error.status === 401) onUnauthorized(error);
+};
+
 export const queryClient = new QueryClient({
-  queryCache: new QueryCache({
-    onError: (error) => {
-      if (error instanceof ApiError && error.status === 401) onUnauthorized();
-    },
-  }),
+  queryCache: new QueryCache({ onError: onCallError }),
+  mutationCache: new MutationCache({ onError: onCallError }),
   defaultOptions: {
     queries: {
       staleTime: 30_000,

@@ -36,6 +36,7 @@ export function devicesInGroups(db: Kysely<Database>, groupIds: readonly string[
           'last_connection',
           'last_disconnection',
           'channels',
+          'tags',
         ])
         .where('group_id', 'in', groupIds)
         .orderBy('name')

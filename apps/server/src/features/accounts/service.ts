@@ -112,6 +112,7 @@ export class AccountService {
         lastConnection: device.last_connection,
         lastDisconnection: device.last_disconnection,
         channels: channels.map(({ code, name }) => (name === undefined ? { code } : { code, name })),
+        tags: (JSON.parse(device.tags) as { key: string; value: string }[]).map(({ key, value }) => ({ key, value })),
       });
     }
     // Each group's scenes (shown as dashboards in the tree) in the group's scene order.

@@ -45,7 +45,7 @@ export function findNewDevicesGroup(db: Kysely<Database>, accountId: string) {
 
 /** What identifies a new device; everything it reports about itself starts empty. */
 export type NewDevice = Pick<DevicesTable, 'id' | 'account_id' | 'group_id' | 'thing_name' | 'secret_hash' | 'name'> &
-  Partial<Pick<DevicesTable, 'sn' | 'site' | 'plan' | 'location' | 'created_at'>>;
+  Partial<Pick<DevicesTable, 'sn' | 'site' | 'plan' | 'location' | 'tags' | 'created_at'>>;
 
 /** Inserts a device that has not reported yet (provisioning and demo seed). */
 export function insertDevice(db: Kysely<Database>, device: NewDevice) {

@@ -31,8 +31,8 @@ export function useNavigation(): { definitions: SectionDefinition[]; routes: Nav
     [account.data],
   );
   const home = useMemo(
-    () => (account.data ? landingPath(landingFor(subject), account.data.accounts) : '/loading'),
-    [account.data, subject],
+    () => (account.data ? landingPath(landingFor(subject), account.data.accounts, appType) : '/loading'),
+    [account.data, subject, appType],
   );
   return { definitions, routes, home };
 }

@@ -4,7 +4,7 @@ import { Button } from '../../../components/ui/button';
 import { PlusIcon, TagIcon, TrashIcon } from '../../../components/ui/icons';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { showToast } from '../../../lib/app-store/app-store';
-import { useDeviceTags } from '../api/put-device-tag';
+import { useDeviceTags } from '../../../lib/api/put-device-tag';
 
 /** Tags of the device (key and value), added, changed and removed in place. */
 export function DeviceTags({ device, canEdit }: { device: Device; canEdit: boolean }) {

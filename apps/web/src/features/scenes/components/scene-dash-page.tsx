@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Account, GroupNode } from '@fieldlink/api/account';
 import type { Scene, Widget } from '@fieldlink/api/scenes';
+import { groupHoldsDevices, NO_DEVICE_IN_GROUP } from '@fieldlink/domain/account-tree';
 import { can } from '@fieldlink/domain/permissions';
 import {
   isSceneReadOnly,
@@ -15,6 +16,7 @@ import { ChevronRightIcon, DashboardIcon, LockIcon, PlusIcon } from '../../../co
 import { PanelMessage } from '../../../components/ui/panel-message';
 import { groupTrail } from '../../../lib/account-tree';
 import { ApiError, serverErrorMessage } from '../../../lib/api-client';
+import { showToast } from '../../../lib/app-store/app-store';
 import { useScenes } from '../api/scenes-api';
 import { useSceneActions } from '../hooks/use-scene-actions';
 import { useSceneContext, type SceneContext } from '../hooks/use-scene-context';
@@ -147,6 +149,12 @@ function GroupScenes({
     scene !== null &&
     (can(subject, 'editScenes') || can(subject, 'editWidgets')) &&
     (accountReadOnly || scene.readOnly);
+
+  // §8: a group without any device shows no live value; say so once when it is opened.
+  const holdsDevices = groupHoldsDevices(group);
+  useEffect(() => {
+    if (!holdsDevices) showToast('warning', NO_DEVICE_IN_GROUP);
+  }, [holdsDevices, group.id]);
 
   // The route without a scene segment shows the first scene; name it in the address when it has a name.
   useEffect(() => {

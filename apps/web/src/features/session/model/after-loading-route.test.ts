@@ -106,6 +106,25 @@ describe('routeAfterLoading', () => {
     },
   );
 
+  it('lands a water-plant app on the first device with a plant dashboard, other apps on the first device', () => {
+    const plant = { ...device('PLANT_2'), tags: [{ key: 'filtecMoeConfig', value: 'waterTank' }] };
+    const plants = group('root', [], [group('bores', [device('BORE_1')]), group('plants', [plant])], 'root');
+    const moe = [account('5', { ...plants, appType: 'filtec moe' }, 'filtec moe')];
+    const withAppType = (root: GroupNode, appType: string): GroupNode => ({
+      ...root,
+      appType,
+      groups: root.groups.map((child) => withAppType(child, appType)),
+    });
+    moe[0]!.rootGroup = withAppType(plants, 'filtec moe');
+    expect(routeAfterLoading(self({ permissions: ['VIEW_DASH'] }), moe, null)).toBe('/dash/PLANT_2');
+    // The filtec tag on a filtec moe plant is not its configuration tag.
+    const filtec = [account('5', withAppType(plants, 'filtec'), 'filtec')];
+    expect(routeAfterLoading(self({ permissions: ['VIEW_DASH'] }), filtec, null)).toBe('/dash/BORE_1');
+    // A supplier's administrator (default app) lands on the first device, not on a customer's plant.
+    const supplier = [account(null, withAppType(plants, 'filtec moe'), 'default')];
+    expect(routeAfterLoading(self({ permissions: ['ADMIN'] }), supplier, null)).toBe('/dash/BORE_1');
+  });
+
   it('uses only the first attachment point', () => {
     const user = self({ permissions: ['READ_REPORTS'] }, { permissions: ['ADMIN'] });
     expect(routeAfterLoading(user, [account(null, tree)], null)).toBe('/dashAccessDeny');

@@ -1,7 +1,8 @@
 import type { Account } from '@fieldlink/api/account';
 import type { SelfAnswer } from '@fieldlink/api/session';
-import { landingFor, type Landing } from '@fieldlink/domain/app-variant';
+import { landingFor, type AppType, type Landing } from '@fieldlink/domain/app-variant';
 import { can, heldFlags, heldPermissions, isAdmin, type PermissionSubject } from '@fieldlink/domain/permissions';
+import { hasPlantDashboard, isPlantAppType } from '@fieldlink/domain/plant-dashboard';
 import { homeGroupId, listDevices } from '../../../lib/account-tree';
 import { navigationSubject } from '../../../lib/session/permission-subject';
 
@@ -28,7 +29,7 @@ export function summariseSession(subject: PermissionSubject): SessionSummary {
 }
 
 /** The path of a landing page, with the ids it needs from the account tree. */
-export function landingPath(landing: Landing, accounts: readonly Account[]): string {
+export function landingPath(landing: Landing, accounts: readonly Account[], appType: AppType): string {
   switch (landing.page) {
     case 'dashAccessDeny':
       return DASH_ACCESS_DENY_PATH;
@@ -45,7 +46,12 @@ export function landingPath(landing: Landing, accounts: readonly Account[]): str
       return groupId ? `/brew/summary/${encodeURIComponent(groupId)}` : '/dash';
     }
     case 'deviceDash': {
-      const first = listDevices(accounts)[0];
+      // A water-plant app lands on a generated plant dashboard: the first device that has one.
+      const devices = listDevices(accounts);
+      const plant = isPlantAppType(appType)
+        ? devices.find(({ device, group }) => hasPlantDashboard(group.appType, device.tags ?? []))
+        : undefined;
+      const first = plant ?? devices[0];
       return first ? `/dash/${encodeURIComponent(first.device.thingName)}` : '/dash';
     }
   }
@@ -63,7 +69,8 @@ export function routeAfterLoading(
   rememberedPath: string | null,
   subdomain = '',
 ): string {
-  const landing = landingFor(navigationSubject(self, accounts, subdomain));
+  const subject = navigationSubject(self, accounts, subdomain);
+  const landing = landingFor(subject);
   if (landing.page === 'dashAccessDeny') return DASH_ACCESS_DENY_PATH;
-  return rememberedPath ?? landingPath(landing, accounts);
+  return rememberedPath ?? landingPath(landing, accounts, subject.appType);
 }

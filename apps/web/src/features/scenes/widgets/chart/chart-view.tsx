@@ -1,7 +1,9 @@
 import { useMemo, useState } from 'react';
 import type { DeviceLogsAnswer } from '@fieldlink/api/device-logs';
 import {
+  axisExcursion,
   DEFAULT_CHART_RANGE_MS,
+  SHARED_CHART_SCALE,
   WIDGET_CHART_RANGES,
   chartAxisLayout,
   widgetChannelKey,
@@ -124,6 +126,28 @@ export function ChartView({ widget, channels, width, height }: WidgetViewProps) 
   const queries = useDevicesLogs(requests);
   const answers = useAnswers(queries, requests);
   const logs = useMemo(() => (answers ? alignWidgetLogs(channels, answers) : null), [answers, channels]);
+  // A fixed axis the values leave: the lines are cut at its edge, so the chart says how far they go.
+  const outside = useMemo(() => {
+    if (!logs) return [];
+    const ranges = new Map(layout.axes.map((axis) => [axis.scale, axis.range]));
+    return lines.flatMap((line) => {
+      const range = ranges.get(line.scale ?? SHARED_CHART_SCALE);
+      const series = logs.series.find((s) => s.code === line.code);
+      const excursion =
+        range && series
+          ? axisExcursion([...series.line, ...(series.band?.max ?? []), ...(series.band?.min ?? [])], range)
+          : null;
+      if (!excursion) return [];
+      return [
+        ...(excursion.above === null
+          ? []
+          : [`${line.label}: up to ${excursion.above}, above the axis (${range!.max})`]),
+        ...(excursion.below === null
+          ? []
+          : [`${line.label}: down to ${excursion.below}, below the axis (${range!.min})`]),
+      ];
+    });
+  }, [logs, lines, layout]);
   const live = useMemo(
     () => (logs && span.rangeMs !== null ? liveFeed(logs, channels, span.rangeMs) : undefined),
     [logs, channels, span.rangeMs],
@@ -188,6 +212,13 @@ export function ChartView({ widget, channels, width, height }: WidgetViewProps) 
           onSelect={choose}
         />
         {isEmptyAligned(logs) && <p className="chart-widget__overlay">No logs in this window.</p>}
+        {outside.length > 0 && (
+          <ul className="chart-widget__outside" role="note" aria-label="Values outside the axis">
+            {outside.map((text) => (
+              <li key={text}>{text}</li>
+            ))}
+          </ul>
+        )}
       </>
     );
 

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Device, DeleteDeviceTagBody, DeviceTagBody, DeviceTagsAnswer } from '@fieldlink/api/device';
-import { apiRequest } from '../../../lib/api-client';
-import { deviceQueryKey } from '../../../lib/api/get-device';
+import { apiRequest } from '../api-client';
+import { deviceQueryKey } from './get-device';
 
 export const putDeviceTag = (body: DeviceTagBody) => apiRequest<DeviceTagsAnswer>('PUT', '/device/tag', { body });
 export const deleteDeviceTag = (body: DeleteDeviceTagBody) =>
