@@ -1,4 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import {
+  PLANT_FEATURE_KEYS,
+  PLANT_RESETS,
+  plantDashboard,
+  plantFeaturesTag,
+  PLANT_CONFIG_TAG_KEYS,
+  type PlantAppType,
+} from '@fieldlink/domain/plant-dashboard';
 import { REGISTER_START_LEVEL, REGISTER_STOP_LEVEL, WaterPlant } from './water-plant';
 
 const MIDNIGHT = Date.UTC(2025, 0, 6);
@@ -53,5 +61,56 @@ describe('water plant', () => {
       previous = reading;
     }
     expect(starts).toBeGreaterThanOrEqual(2);
+  });
+
+  it.each([
+    ['filtec', 'Filtec 2.1'],
+    ['filtec', 'Filtec 3.10'],
+    ['filtec moe', 'Filtec 2.1'],
+  ] as [PlantAppType, string][])(
+    'reports every channel the %s dashboard reads with every feature on (macro %s)',
+    (appType, custom) => {
+      const tags = [{ key: PLANT_CONFIG_TAG_KEYS[appType], value: plantFeaturesTag(PLANT_FEATURE_KEYS) }];
+      const read = plantDashboard(appType, { tags, custom }).flatMap((section) =>
+        section.widgets.flatMap((widget) => widget.channels.map(([code]) => code)),
+      );
+      const reported = new WaterPlant({ seed: 6, startTimeMs: MIDNIGHT }).values();
+      expect(read.filter((code) => !(code in reported))).toEqual([]);
+    },
+  );
+
+  it.each(PLANT_RESETS.filter((reset) => reset.clears !== 'alarms').map((reset) => [reset.code, reset.clears]))(
+    'the reset button %s sets the total %s back to zero, once per press, and it counts on from there',
+    (button, total) => {
+      const model = new WaterPlant({ seed: 7, startTimeMs: MIDNIGHT + 6 * 3_600_000 });
+      sample(model, 30);
+      expect(model.values()[total]).toBeGreaterThan(0);
+      expect(model.writeChannel(button, 1)).toBe(1);
+      expect(model.values()[total]).toBe(0);
+      expect(model.values()[button]).toBe(1);
+      // Held down, the button does not reset again; released and pressed, it does.
+      const after = sample(model, 30).map((reading) => reading[total] ?? Number.NaN);
+      after.forEach((value, index) => expect(value).toBeGreaterThanOrEqual(after[index - 1] ?? 0));
+      model.writeChannel(button, 0);
+      model.writeChannel(button, 1);
+      expect(model.values()[total]).toBe(0);
+    },
+  );
+
+  it('latches an alarm flag until the alarm reset (gpf12) clears it', () => {
+    const model = new WaterPlant({ seed: 8, startTimeMs: MIDNIGHT });
+    // A plant held stopped with its tank drained by the town's demand raises the low-tank flag.
+    model.writeRegister(REGISTER_START_LEVEL, 0);
+    let reading = model.values();
+    for (let hour = 0; hour < 72 && reading.s5 !== 1; hour += 1) {
+      model.writeChannel('do1', 0);
+      reading = sample(model, 1).at(-1)!;
+    }
+    expect(reading.s5).toBe(1);
+    model.writeRegister(REGISTER_START_LEVEL, 55);
+    sample(model, 6);
+    expect(model.values().s5).toBe(1);
+    model.writeChannel('gpf12', 1);
+    expect(model.values().s5).toBe(0);
   });
 });

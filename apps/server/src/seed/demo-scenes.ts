@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ArcSegment, YAxis } from '@fieldlink/api/scenes';
+import { FLOW_AXIS_MAX, TANK_LEVEL_RANGE, type PlantAppType } from '@fieldlink/domain/plant-dashboard';
 import { flowGridLayout, widgetWithDefaults, type WidgetType } from '@fieldlink/domain/widgets';
 import { MAX_PRODUCT_CAPACITY } from '@fieldlink/simulation/retail-shelf';
 import type { Database } from '../db/schema';
@@ -151,6 +152,14 @@ const DEMO_SCENES: Record<string, DemoScene[]> = {
       ],
     },
   ],
+  filtec: plantsOverview('filtec', [
+    ['FTW-PLANT01', 'Lakeside'],
+    ['FTW-PLANT02', 'Hilltop'],
+  ]),
+  filtecMoe: plantsOverview('filtec moe', [
+    ['MTW-PLANT01', 'Township'],
+    ['MTW-PLANT02', 'Creek'],
+  ]),
   default: [
     {
       name: 'Boiler room',
@@ -208,6 +217,49 @@ const DEMO_SCENES: Record<string, DemoScene[]> = {
     },
   ],
 };
+
+/**
+ * A water-plant account's own scene beside the plants' generated dashboards: every plant of the
+ * account side by side (supply flow on §9's flow axis of the app, tank levels, totals, UV dose).
+ */
+function plantsOverview(appType: PlantAppType, plants: readonly (readonly [string, string])[]): DemoScene[] {
+  const [tankMin, tankMax] = TANK_LEVEL_RANGE;
+  return [
+    {
+      name: 'Plants overview',
+      widgets: [
+        title('Plants overview'),
+        {
+          type: 'chart',
+          name: 'Supply flow',
+          channels: plants.map(([plant, site]) => [plant, 'a1', site]),
+          w: 8,
+          props: {
+            yAxis: [
+              axis(
+                'Flow',
+                'L/min',
+                plants.map(([plant]) => `${plant}:a1`),
+                0,
+                FLOW_AXIS_MAX[appType],
+              ),
+            ],
+          },
+        },
+        ...plants.map(([plant, site]) =>
+          single('tank', `${site} tank level`, plant, 'a16', [2, 8], { min: tankMin, max: tankMax, units: '%' }),
+        ),
+        ...plants.flatMap(([plant, site]) => [
+          single('value', `${site} supply total`, plant, 'd1', [3, 4], { units: 'm³' }),
+          single('value', `${site} UV dose`, plant, 't5', [3, 4], { units: 'mJ/cm²' }),
+        ]),
+        ...plants.map(([plant, site]) =>
+          single('indicator', `${site} plant run`, plant, 'do1', [2], { activeColor: GOOD }),
+        ),
+      ],
+    },
+  ];
+}
 
 /** The stored props of a demo widget, with §3's defaults. */
 function widgetProps(widget: DemoWidget, deviceIds: ReadonlyMap<string, string>): WidgetProps {
