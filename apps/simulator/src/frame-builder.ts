@@ -8,7 +8,7 @@ import type {
   ReplyFrame,
   StatusFrame,
 } from '@fieldlink/api/device-frames';
-import type { DeviceIdentity } from './device-identity';
+import type { DeviceIdentity } from '@fieldlink/simulation/device-identity';
 
 /** Builders of the version 4 frames a simulated device publishes (`@fieldlink/api/device-frames`). */
 

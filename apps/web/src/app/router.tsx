@@ -51,7 +51,7 @@ const SchedulesPage = lazyPage(() => import('../features/reports/components/sche
 
 const publicPages = () => import('../features/placeholders/components/public-pages');
 const EmptyPage = lazyPage(publicPages, 'EmptyPage');
-const DemoPage = lazyPage(publicPages, 'DemoPage');
+const DemoPage = lazyPage(() => import('../features/demo/components/demo-page'), 'DemoPage');
 const PrivacyPage = lazyPage(publicPages, 'PrivacyPage');
 const VideosPage = lazyPage(publicPages, 'VideosPage');
 const IconPreviewPage = lazyPage(publicPages, 'IconPreviewPage');

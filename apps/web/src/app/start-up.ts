@@ -1,6 +1,6 @@
 import { resolveTheme } from '@fieldlink/domain/app-variant';
 import { serverMessageOr } from '../lib/api-client';
-import { clientConfigQuery } from '../lib/api/get-client-config';
+import { clientConfigQuery, FALLBACK_CLIENT_CONFIG } from '../lib/api/get-client-config';
 import { isSignedIn } from '@fieldlink/domain/session-state';
 import { appStore, dispatchSession, setRememberedPath, showToast } from '../lib/app-store/app-store';
 import { queryClient, setUnauthorizedHandler } from '../lib/query-client';
@@ -10,6 +10,7 @@ import { applyTheme } from '../lib/themes/apply-theme';
 import { readStoredTheme } from '../lib/themes/theme-storage';
 import { currentSubdomain } from '../lib/subdomain';
 import { decideStartup } from './start-up-routing';
+import { installLocalBackend, readDemoApp } from '../lib/demo/demo-session';
 
 /**
  * Everything that runs once before the first render: the start-up routing decision (so no page
@@ -17,6 +18,13 @@ import { decideStartup } from './start-up-routing';
  * configuration request, and the handler for a token the server no longer accepts.
  */
 export function startUp(): void {
+  // A demo running in this tab goes on after a reload: its backend (a chunk of its own) answers.
+  const demoApp = readDemoApp();
+  if (demoApp) {
+    installLocalBackend(() =>
+      import('../features/demo/backend/demo-backend').then((demo) => demo.createDemoBackend(demoApp)),
+    );
+  }
   const hasToken = readToken() !== null;
   const decision = decideStartup(window.location, hasToken);
   dispatchSession({ type: 'START', hasToken });
@@ -33,7 +41,11 @@ export function startUp(): void {
     }),
   );
 
-  void queryClient.prefetchQuery(clientConfigQuery());
+  // The demo chooser makes no call (a prospect's demo never reaches the server): it names the
+  // product as the console does before its configuration arrives.
+  if (window.location.pathname === '/demo')
+    queryClient.setQueryData(clientConfigQuery().queryKey, FALLBACK_CLIENT_CONFIG);
+  else void queryClient.prefetchQuery(clientConfigQuery());
 
   // §3 "in background" and "refocused".
   document.addEventListener('visibilitychange', () =>

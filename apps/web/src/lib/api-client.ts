@@ -7,6 +7,7 @@ import {
   type ApiAddressConfig,
   type ApiPage,
 } from '@fieldlink/domain/api-address';
+import { localBackend } from './demo/demo-session';
 import { readToken } from './session-token';
 import { currentSubdomain } from './subdomain';
 
@@ -112,6 +113,20 @@ async function readBody(response: Response): Promise<unknown> {
 }
 
 /**
+ * Sends one call: to the backend in the browser when one answers it (demo mode), else over the
+ * network. Every call of the console goes through here, so a demo runs every screen unchanged.
+ */
+export async function apiFetch(path: string, query: Query | undefined, init: RequestInit): Promise<Response> {
+  const local = localBackend();
+  if (local) {
+    const body = typeof init.body === 'string' ? init.body : null;
+    const answer = (await local).answer({ method: init.method ?? 'GET', path, query: query ?? {}, body });
+    if (answer) return answer;
+  }
+  return fetch(buildUrl(path, query), init);
+}
+
+/**
  * One call to the API. No timeout (the specification's client default): a slow report or log query
  * is allowed to finish, and callers that move on cancel through `signal`.
  */
@@ -124,7 +139,7 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
   }
   let response: Response;
   try {
-    response = await fetch(buildUrl(path, options.query), init);
+    response = await apiFetch(path, options.query, init);
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(0, null, null);

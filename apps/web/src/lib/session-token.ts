@@ -1,4 +1,5 @@
 import { TOKEN_STORAGE_KEY } from '@fieldlink/api/session';
+import { endDemo } from './demo/demo-session';
 
 // Storage can throw (Safari private mode, disabled cookies); a console without storage simply has
 // no remembered session rather than crashing at start-up.
@@ -15,7 +16,9 @@ export function readToken(): string | null {
   return storage()?.getItem(TOKEN_STORAGE_KEY) ?? null;
 }
 
+/** Keeps a signed-in session's token; a demo running in this tab ends (its calls go to the server again). */
 export function storeToken(jwt: string): void {
+  endDemo();
   storage()?.setItem(TOKEN_STORAGE_KEY, jwt);
 }
 

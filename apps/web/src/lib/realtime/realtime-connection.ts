@@ -1,6 +1,7 @@
 import { REALTIME_PATH } from '@fieldlink/api/realtime';
 import { realtimeUrl } from '../api-client';
 import { dispatchSession, openOverlay } from '../app-store/app-store';
+import { localBackend } from '../demo/demo-session';
 import { LIVE_QUERY_ROOT, queryClient } from '../query-client';
 import type { ClientRequest, RealtimeClient, ReplyValue } from './realtime-client';
 import { applyServerAction, INITIAL_REALTIME_STATE, realtimeStore } from './realtime-store';
@@ -32,7 +33,9 @@ export async function startRealtime(options: StartRealtimeOptions): Promise<void
   stopRealtime();
   const generation = ++startGeneration;
   const { RealtimeClient } = await import('./realtime-client');
-  // A sign-out (or a second start) while the chunk loaded wins.
+  // In a demo the socket is the simulation worker: its values take the same path as live ones.
+  const local = await localBackend();
+  // A sign-out (or a second start) while the chunks loaded wins.
   if (generation !== startGeneration) return;
   canSubscribe = options.canViewDash;
   client = new RealtimeClient({
@@ -42,6 +45,7 @@ export async function startRealtime(options: StartRealtimeOptions): Promise<void
     onConnection: (snapshot) => realtimeStore.setState((s) => ({ ...s, ...snapshot })),
     onOpen: (count) => void onSocketOpen(count),
     onUnauthorized: options.onUnauthorized,
+    ...(local ? { createSocket: () => local.createSocket() } : {}),
   });
   client.start();
   window.addEventListener('online', retryNow);

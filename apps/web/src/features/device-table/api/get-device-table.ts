@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { DEVICE_TABLE_PATH, type DeviceTableAnswer } from '@fieldlink/api/device-table';
-import { ApiError, apiHeaders, buildUrl } from '../../../lib/api-client';
+import { ApiError, apiFetch, apiHeaders } from '../../../lib/api-client';
 import { readToken } from '../../../lib/session-token';
 import { currentSubdomain } from '../../../lib/subdomain';
 import { decodeDeviceTable, type DeviceTableData } from '../model/table-data';
@@ -29,7 +29,7 @@ export async function getDeviceTable(signal?: AbortSignal): Promise<DeviceTableD
   const started = performance.now();
   let response: Response;
   try {
-    response = await fetch(buildUrl(DEVICE_TABLE_PATH), {
+    response = await apiFetch(DEVICE_TABLE_PATH, undefined, {
       headers,
       signal: signal ?? null,
       cache: conditional ? 'no-store' : 'no-cache',

@@ -1,7 +1,7 @@
 import { Link, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Button } from '../../../components/ui/button';
-import { ICONS, PlayIcon, SearchIcon, SparkIcon, WarningIcon } from '../../../components/ui/icons';
+import { ICONS, PlayIcon, SearchIcon, WarningIcon } from '../../../components/ui/icons';
 import { PanelMessage } from '../../../components/ui/panel-message';
 import { PublicFrame } from '../../../components/ui/public-frame';
 import { Spinner } from '../../../components/ui/spinner';
@@ -12,26 +12,6 @@ import './public-pages.css';
 /** `/empty`: a deliberately blank page (used as a neutral target, e.g. in embedded views). */
 export function EmptyPage() {
   return <div className="empty-page" />;
-}
-
-export function DemoPage() {
-  return (
-    <PublicFrame>
-      <PanelMessage
-        icon={<SparkIcon size={26} />}
-        eyebrow="Demo"
-        title="Try the console with simulated devices"
-        actions={
-          <Link to="/signin" className="fl-button fl-button--primary">
-            Sign in to the demo
-          </Link>
-        }
-      >
-        The demo account holds a fleet of simulated controllers, tanks and sprayers that report live values. Ask your
-        supplier for demo credentials.
-      </PanelMessage>
-    </PublicFrame>
-  );
 }
 
 export function PrivacyPage() {

@@ -1,6 +1,21 @@
-import type { DeviceHealth } from '@fieldlink/api/device-frames';
-import { clamp, roundTo } from '@fieldlink/simulation/daily-cycle';
-import { SeededRandom } from '@fieldlink/simulation/seeded-random';
+import { clamp, roundTo } from './daily-cycle';
+import { SeededRandom } from './seeded-random';
+
+/** A health reading as a device's `health` frame carries it. */
+export interface DeviceHealthReading {
+  t: number;
+  networkInterface: string;
+  currentTimeZone: string;
+  supplyVoltage: number;
+  signal: number;
+  signalQuality: number;
+  resets: number;
+  port1Resets: number;
+  networkConnects: number;
+  mqttConnects: number;
+  cpuTemp: number;
+  errorStatus: number;
+}
 
 /**
  * The modem and board health a device reports: supply voltage, cellular signal wandering within its
@@ -24,7 +39,7 @@ export class DeviceHealthMonitor {
   }
 
   /** A health reading at `t` (unix ms); `mqttConnects` counts this run's connections. */
-  read(t: number, context: { timeZone: string; mqttConnects: number }): DeviceHealth {
+  read(t: number, context: { timeZone: string; mqttConnects: number }): DeviceHealthReading {
     // A random walk pulled back to the site's level: signal drifts with weather and traffic.
     this.signal = clamp(this.signal + 0.2 * (this.siteSignal - this.signal) + this.random.normal(1.5), -113, -51);
     const connects = this.earlierConnects + context.mqttConnects;

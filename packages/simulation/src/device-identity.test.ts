@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEVICE_KINDS } from '@fieldlink/simulation/device-kind';
+import { DEVICE_KINDS } from './device-kind';
 import { createDeviceIdentity, withLuhnDigit } from './device-identity';
 
 function luhnValid(digits: string): boolean {
@@ -18,8 +18,8 @@ describe('device identity', () => {
     expect(identity.sn).toMatch(/^FL\d{8}$/);
     expect(identity.modemPort.imei).toMatch(/^\d{15}$/);
     expect(identity.modemPort.iccid).toMatch(/^89\d{17}$/);
-    expect(luhnValid(identity.modemPort.imei ?? '')).toBe(true);
-    expect(luhnValid(identity.modemPort.iccid ?? '')).toBe(true);
+    expect(luhnValid(identity.modemPort.imei)).toBe(true);
+    expect(luhnValid(identity.modemPort.iccid)).toBe(true);
     expect(createDeviceIdentity(kind, 1235).sn).not.toBe(identity.sn);
   });
 

@@ -1,6 +1,19 @@
-import type { DevicePort } from '@fieldlink/api/device-frames';
-import type { DeviceKind } from '@fieldlink/simulation/device-kind';
-import { SeededRandom } from '@fieldlink/simulation/seeded-random';
+import type { DeviceKind } from './device-kind';
+import { SeededRandom } from './seeded-random';
+
+/** The cellular modem a device reports as its port 1 (the `ports` of its `device` config frame). */
+export interface ModemPort {
+  readonly index: number;
+  readonly portType: string;
+  readonly model: string;
+  readonly band: string;
+  readonly iccid: string;
+  readonly imei: string;
+  readonly operator: string;
+  readonly netType: string;
+  readonly cellApn: string;
+  readonly modemFw: string;
+}
 
 /** What a device says about itself in its `device` config frame, fixed for its life. */
 export interface DeviceIdentity {
@@ -11,7 +24,7 @@ export interface DeviceIdentity {
   readonly hw: string;
   readonly base: string;
   readonly custom: string;
-  readonly modemPort: DevicePort;
+  readonly modemPort: ModemPort;
 }
 
 /** `Un{product}d` is the specification's "no custom macro". */

@@ -1,0 +1,249 @@
+import { BREW_PATHS } from '@fieldlink/api/brew';
+import type { DeviceTableAnswer } from '@fieldlink/api/device-table';
+import type { AppType } from '@fieldlink/domain/app-variant';
+import { demoFleet, demoFleetDevices } from '@fieldlink/simulation/demo-fleet';
+import { FALLBACK_CLIENT_CONFIG } from '../../../lib/api/get-client-config';
+import type { LocalBackend, LocalCall } from '../../../lib/demo/demo-session';
+import type { DeviceSnapshot } from '../worker/protocol';
+import { DemoBrewery, DEMO_REPORTS_MESSAGE, firstBreweryRecords, type BrewTankDevice } from './demo-brewery';
+import { DemoCallError } from './demo-call-error';
+import { accountAnswer, buildDataset, deviceRecord, selfAnswer, type DemoDataset } from './demo-dataset';
+import { deviceTableAnswer } from './demo-device-table';
+import { loadDemoRecords, saveDemoRecords, type DemoRecords } from './demo-records';
+import { SimulationLink } from './simulation-link';
+
+/** Days of history every demo device shows at once (issue: at least 30). */
+export const DEMO_HISTORY_DAYS = 30;
+const DAY = 86_400_000;
+
+/** What a prospect reads when they try something the demo cannot keep. */
+export const DEMO_READ_ONLY_MESSAGE = 'This is a demo: changes to the account, devices and dashboards are not kept.';
+const SESSION_CALLS = new Set([
+  'POST /signin',
+  'POST /user',
+  'POST /user/password',
+  'POST /user/password/email-reset-code',
+]);
+
+type Handler = (call: ParsedCall) => unknown;
+
+interface ParsedCall {
+  query: LocalCall['query'];
+  body: Record<string, unknown>;
+  now: number;
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(body === undefined ? '' : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : String(value ?? ''));
+
+/**
+ * The demo's server in the browser (core §1: demo data is kept locally without server calls). It
+ * answers the console's calls in the server's shapes from the variant's simulated fleet: the account
+ * tree, device records, latest values and logs from the simulation worker, and brewing records kept in
+ * IndexedDB. Calls that would change the account are refused with a clear message, as a read-only
+ * account's would be.
+ */
+export class DemoBackend implements LocalBackend {
+  private readonly routes: Record<string, Handler>;
+
+  constructor(
+    private readonly dataset: DemoDataset,
+    private readonly link: SimulationLink,
+    private readonly records: DemoRecords,
+    private readonly brewery: DemoBrewery,
+  ) {
+    this.routes = this.routeTable();
+  }
+
+  answer(call: LocalCall): Promise<Response> | null {
+    // Signing in (or up, or resetting a password) is the way out of a demo: those go to the server.
+    return SESSION_CALLS.has(`${call.method} ${call.path}`) ? null : this.handle(call);
+  }
+
+  createSocket() {
+    return this.link.createSocket();
+  }
+
+  /** Stops the simulation: the demo is over or starts again. */
+  stop(): void {
+    this.link.terminate();
+  }
+
+  private async handle(call: LocalCall): Promise<Response> {
+    const handler = this.routes[`${call.method} ${call.path}`];
+    if (!handler) {
+      return call.method === 'GET'
+        ? json(404, { message: 'Not part of the demo.' })
+        : json(403, { message: DEMO_READ_ONLY_MESSAGE });
+    }
+    let body: Record<string, unknown> = {};
+    try {
+      body = call.body ? (JSON.parse(call.body) as Record<string, unknown>) : {};
+    } catch {
+      return json(400, { message: 'The body is not JSON.' });
+    }
+    try {
+      return json(200, await handler({ query: call.query, body, now: Date.now() }));
+    } catch (error) {
+      if (error instanceof DemoCallError) return json(error.status, { message: error.message });
+      throw error;
+    }
+  }
+
+  private async snapshots(thingNames?: readonly string[]): Promise<DeviceSnapshot[]> {
+    return this.link.snapshots(thingNames ? [...thingNames] : [...this.dataset.devices.keys()]);
+  }
+
+  private async snapshotMap(): Promise<Map<string, DeviceSnapshot>> {
+    return new Map((await this.snapshots()).map((snapshot) => [snapshot.thingName, snapshot]));
+  }
+
+  private connectedSince(): number {
+    return this.records.begunAt - DEMO_HISTORY_DAYS * DAY;
+  }
+
+  private async device(id: string) {
+    const [snapshot] = await this.snapshots([id]);
+    const device = snapshot ? deviceRecord(this.dataset, id, snapshot, this.connectedSince()) : null;
+    if (!device) throw new DemoCallError(404, 'Device not found.');
+    return device;
+  }
+
+  private group(id: string) {
+    const group = this.dataset.groups.find((entry) => entry.id === id);
+    if (!group) throw new DemoCallError(404, 'Group not found.');
+    return group;
+  }
+
+  /** The brewing tanks of a group: its devices with a brew tank's plant. */
+  private async tanks(groupId: string): Promise<BrewTankDevice[]> {
+    const group = this.group(groupId);
+    const snapshots = await this.snapshots(group.devices.map((device) => device.thingName));
+    return snapshots.flatMap((snapshot) => {
+      if (!snapshot.tank) return [];
+      const name = this.dataset.devices.get(snapshot.thingName)?.fleet.name ?? snapshot.thingName;
+      return [{ ...snapshot, name, custom: snapshot.identity.custom }];
+    });
+  }
+
+  private routeTable(): Record<string, Handler> {
+    const body = <T>(call: ParsedCall) => call.body as T;
+    return {
+      'GET /client-config': () => FALLBACK_CLIENT_CONFIG,
+      'GET /self': () => selfAnswer(this.dataset),
+      'GET /account': async () => ({ accounts: [accountAnswer(this.dataset, await this.snapshotMap(), [])] }),
+      'POST /signout': () => ({}),
+      // A crash in a demo is the console's, not the prospect's: it is logged here and goes nowhere.
+      'POST /event-log': (call) => {
+        console.error('Demo console error', call.body);
+        return {};
+      },
+      'GET /device': (call) => this.device(text(call.query.id)),
+      'GET /device/channels/latest-values': async (call) => {
+        const ids = text(call.query.ids)
+          .split(',')
+          .filter((id) => this.dataset.devices.has(id));
+        return Object.fromEntries((await this.snapshots(ids)).map((snapshot) => [snapshot.thingName, snapshot.latest]));
+      },
+      'GET /device-logs': async (call) => {
+        const deviceId = text(call.query.deviceId);
+        if (!this.dataset.devices.has(deviceId)) throw new DemoCallError(404, 'Device not found.');
+        const start = Number(call.query.start);
+        const end = Number(call.query.end);
+        const binCount = Number(call.query.binCount);
+        const channels = await this.link.logs({
+          thingName: deviceId,
+          codes: text(call.query.channels).split(','),
+          start,
+          end,
+          binCount,
+        });
+        return { deviceId, start, end, binCount, binWidth: Math.max(1, Math.ceil((end - start) / binCount)), channels };
+      },
+      'GET /device/connections': (call) => {
+        if (!this.dataset.devices.has(text(call.query.deviceId))) throw new DemoCallError(404, 'Device not found.');
+        return { connections: [{ t: this.connectedSince(), connected: true }] };
+      },
+      'GET /device/alarms': (call) => ({ deviceId: text(call.query.deviceId), alarms: [], alarmsHaveBeenRead: true }),
+      'GET /alarms': () => ({ alarms: [] }),
+      'GET /alerts': () => ({ alerts: [] }),
+      'GET /scenes': () => [],
+      'GET /devices/table': async () => this.deviceTable(),
+      [`GET ${BREW_PATHS.overview}`]: async (call) => {
+        const groupId = text(call.query.groupId);
+        return this.brewery.overview(this.group(groupId), await this.tanks(groupId), call.now);
+      },
+      [`GET ${BREW_PATHS.batches}`]: async (call) => this.brewery.batches(await this.tanks(text(call.query.groupId))),
+      [`GET ${BREW_PATHS.batch}`]: (call) => this.brewery.batch(text(call.query.batchId)),
+      [`POST ${BREW_PATHS.batch}`]: async (call) => {
+        const start = body<Parameters<DemoBrewery['start']>[0]>(call);
+        return this.brewery.start(start, await this.tanks(start.groupId), call.now);
+      },
+      [`PUT ${BREW_PATHS.batch}`]: (call) => this.brewery.update(body(call)),
+      [`DELETE ${BREW_PATHS.batch}`]: (call) => this.brewery.remove(body(call)),
+      [`POST ${BREW_PATHS.end}`]: (call) => this.brewery.end(body(call), call.now),
+      [`DELETE ${BREW_PATHS.end}`]: (call) => this.brewery.resume(body(call), call.now),
+      [`PUT ${BREW_PATHS.gravity}`]: (call) => this.brewery.putGravity(body(call), call.now),
+      [`DELETE ${BREW_PATHS.gravity}`]: (call) =>
+        this.brewery.deleteItem(body(call), 'gravities', 'Gravity reading not found.'),
+      [`PUT ${BREW_PATHS.sensory}`]: (call) => this.brewery.putSensory(body(call), call.now),
+      [`DELETE ${BREW_PATHS.sensory}`]: (call) =>
+        this.brewery.deleteItem(body(call), 'sensories', 'Tasting note not found.'),
+      [`PUT ${BREW_PATHS.annotation}`]: (call) => this.brewery.putAnnotation(body(call), call.now),
+      [`DELETE ${BREW_PATHS.annotation}`]: (call) =>
+        this.brewery.deleteItem(body(call), 'annotations', 'Annotation not found.'),
+      [`PUT ${BREW_PATHS.calibration}`]: async (call) => {
+        const calibration = body<Parameters<DemoBrewery['calibrate']>[0]>(call);
+        return this.brewery.calibrate(calibration, await this.tanks(calibration.groupId), call.now);
+      },
+      [`POST ${BREW_PATHS.reportGenerate}`]: () => {
+        throw new DemoCallError(403, DEMO_REPORTS_MESSAGE);
+      },
+    };
+  }
+
+  private async deviceTable(): Promise<DeviceTableAnswer> {
+    const snapshots = await this.snapshotMap();
+    const devices = demoFleetDevices(this.dataset.fleet).flatMap((device) => {
+      const snapshot = snapshots.get(device.thingName);
+      const record = snapshot && deviceRecord(this.dataset, device.thingName, snapshot, this.connectedSince());
+      return record ? [record] : [];
+    });
+    return deviceTableAnswer(this.dataset, devices);
+  }
+}
+
+/**
+ * Starts the demo of an app variant: its fleet in the worker (history from 30 days before the demo
+ * began), its records from IndexedDB, or the first ones made from the plants on a first visit.
+ */
+export async function createDemoBackend(appType: AppType): Promise<DemoBackend> {
+  const fleet = demoFleet(appType);
+  const dataset = buildDataset(fleet);
+  const stored = await loadDemoRecords(appType);
+  const records: DemoRecords = stored ?? { appType, begunAt: Date.now(), brewery: null };
+  const link = new SimulationLink(
+    demoFleetDevices(fleet).map(({ thingName, kind }) => ({ thingName, kind })),
+    records.begunAt - DEMO_HISTORY_DAYS * DAY,
+  );
+  const save = () => saveDemoRecords(records);
+  if (!records.brewery) {
+    const tankDevices = demoFleetDevices(fleet).filter((device) => device.kind === 'brewTank');
+    const snapshots = tankDevices.length > 0 ? await link.snapshots(tankDevices.map((device) => device.thingName)) : [];
+    records.brewery = firstBreweryRecords(
+      snapshots.map((snapshot, index) => ({
+        ...snapshot,
+        name: tankDevices[index]!.name,
+        custom: snapshot.identity.custom,
+      })),
+      Date.now(),
+    );
+  }
+  if (!stored) await save();
+  return new DemoBackend(dataset, link, records, new DemoBrewery(records.brewery, save));
+}

@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { SENSORY_ANNOTATION_COLOR } from '@fieldlink/domain/brew';
+import { DemoBrewery, firstBreweryRecords, type BrewTankDevice, type DemoBreweryRecords } from './demo-brewery';
+import { DemoCallError } from './demo-call-error';
+
+const NOW = Date.UTC(2026, 10, 25, 9);
+const HOUR = 3_600_000;
+const PROPS = { beerName: 'Test IPA', style: 'IPA', originalGravity: 1.06, targetGravity: 1.012, notes: '' };
+
+const tank = (thingName: string, name: string): BrewTankDevice => ({
+  thingName,
+  name,
+  custom: 'Vats 4.2',
+  registers: {},
+  latest: {
+    a1: { value: 1.2, t: NOW },
+    t1: { value: 5000, t: NOW },
+    t10: { value: 18, t: NOW },
+    c2: { value: 1, t: NOW },
+    c3: { value: 3, t: NOW },
+  },
+  tank: {
+    filledAt: NOW - 3 * 24 * HOUR,
+    originalGravity: 1.048,
+    co2TotalAtFill: 1000,
+    litres: 3000,
+    levelScale: 220,
+    trueGravity: 1.02,
+  },
+});
+const TANKS = [
+  tank('FV01_DEMO', 'Fermenter FV1'),
+  tank('FV02_DEMO', 'Fermenter FV2'),
+  tank('BT01_DEMO', 'Bright tank BT1'),
+];
+
+function newBrewery(): { brewery: DemoBrewery; records: DemoBreweryRecords; saves: () => number } {
+  const records = firstBreweryRecords(TANKS, NOW);
+  let saves = 0;
+  return {
+    brewery: new DemoBrewery(records, async () => void (saves += 1)),
+    records,
+    saves: () => saves,
+  };
+}
+
+async function refusal(call: Promise<unknown>): Promise<[number, string]> {
+  const error = await call.then(
+    () => null,
+    (reason: unknown) => reason,
+  );
+  if (!(error instanceof DemoCallError)) throw new Error('expected a refusal');
+  return [error.status, error.message];
+}
+
+describe('the demo brewery', () => {
+  it('begins as the server’s demo brewery: two fermenting batches and a finished stout', () => {
+    const { brewery } = newBrewery();
+    const overview = brewery.batches(TANKS);
+    expect(overview.batches.map((batch) => [batch.tankName, batch.props.beerName, batch.state])).toEqual([
+      ['Fermenter FV1', 'Northgate Pils', 'FERMENTING'],
+      ['Fermenter FV2', 'Harvest Amber', 'FERMENTING'],
+      ['Bright tank BT1', 'Winter Stout', 'MANUALLY_ENDED'],
+    ]);
+    expect(overview.batches.every((batch) => batch.isDemo)).toBe(true);
+  });
+
+  it('shows each tank with its state, estimate and running batch', () => {
+    const { brewery } = newBrewery();
+    const meta = brewery.overview({ id: 'g', name: 'Cellar', path: './r/g', devices: [] }, TANKS, NOW);
+    expect(meta.tanks.map((entry) => [entry.tankNumber, entry.state, entry.batchInfo?.props.beerName ?? null])).toEqual(
+      [
+        [1, 'FERMENTING', 'Northgate Pils'],
+        [2, 'FERMENTING', 'Harvest Amber'],
+        [3, 'CLEANING', null],
+      ],
+    );
+    expect(meta.tanks[0]!.gravityParameters.currentGravity).toBeGreaterThan(1);
+  });
+
+  it('starts a batch on an empty tank and keeps it; a busy tank refuses another', async () => {
+    const { brewery, records, saves } = newBrewery();
+    const batch = await brewery.start({ groupId: 'g', tankNumber: 3, props: PROPS }, TANKS, NOW);
+    expect(batch).toMatchObject({ deviceId: 'BT01_DEMO', state: 'FILLING', isDemo: true, co2TotalAtStart: 5000 });
+    expect(records.batches[0]!.id).toBe(batch.id);
+    expect(saves()).toBe(1);
+    expect(await refusal(brewery.start({ groupId: 'g', tankNumber: 3, props: PROPS }, TANKS, NOW))).toEqual([
+      409,
+      'Tank 3 already has a batch running. End it first.',
+    ]);
+    expect(await refusal(brewery.start({ groupId: 'g', tankNumber: 9, props: PROPS }, TANKS, NOW))).toEqual([
+      404,
+      'Tank not found.',
+    ]);
+  });
+
+  it('ends a batch once, and takes the end back', async () => {
+    const { brewery } = newBrewery();
+    const [running] = brewery.batches(TANKS).batches;
+    const ended = await brewery.end({ batchId: running!.id }, NOW);
+    expect(ended.state).toBe('MANUALLY_ENDED');
+    expect(ended.date.end).toBe(NOW);
+    expect(await refusal(brewery.end({ batchId: running!.id }, NOW))).toEqual([409, 'The batch has already ended.']);
+    const resumed = await brewery.resume({ batchId: running!.id }, NOW + 1);
+    expect(resumed.state).toBe('FERMENTING');
+    expect(resumed.date.end).toBeNull();
+  });
+
+  it('marks a tasting note on the chart in blue, and removes the mark with the note', async () => {
+    const { brewery } = newBrewery();
+    const [running] = brewery.batches(TANKS).batches;
+    const ratings = { aroma: 4, flavor: 4, mouthfeel: 3, appearance: 3, overall: 4, carbonation: 2 };
+    const noted = await brewery.putSensory({ batchId: running!.id, ...ratings, notes: 'Citrus' }, NOW);
+    const note = noted.sensories.find((entry) => entry.notes === 'Citrus')!;
+    const mark = noted.annotations.find((entry) => entry.sensoryId === note.id)!;
+    expect(mark).toMatchObject({ text: 'Tasting 3.6/5: Citrus', color: SENSORY_ANNOTATION_COLOR, kind: 'plotLine' });
+    expect(await refusal(brewery.putAnnotation({ batchId: running!.id, id: mark.id, text: 'x' }, NOW))).toEqual([
+      400,
+      'This annotation marks a tasting note: edit the note instead.',
+    ]);
+    const cleared = await brewery.deleteItem(
+      { batchId: running!.id, id: note.id },
+      'sensories',
+      'Tasting note not found.',
+    );
+    expect(cleared.annotations.some((entry) => entry.sensoryId === note.id)).toBe(false);
+  });
+
+  it.each([
+    ['a reading of another id', { id: 'nope', value: 1.02 }, [404, 'Gravity reading not found.']],
+    ['a reading in the future', { value: 1.02, timestamp: NOW + 2 * HOUR }, [400, 'The time lies in the future.']],
+  ])('refuses %s', async (_name, reading, expected) => {
+    const { brewery } = newBrewery();
+    const [running] = brewery.batches(TANKS).batches;
+    expect(await refusal(brewery.putGravity({ batchId: running!.id, ...reading }, NOW))).toEqual(expected);
+  });
+});

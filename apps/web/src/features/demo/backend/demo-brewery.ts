@@ -1,0 +1,540 @@
+import type {
+  Annotation,
+  Batch,
+  BatchIdBody,
+  BatchItemBody,
+  BrewBatchesAnswer,
+  BrewMeta,
+  PutAnnotationBody,
+  PutBatchBody,
+  PutGravityBody,
+  PutSensoryBody,
+  StartBatchBody,
+  Tank,
+  TankCalibrationBody,
+} from '@fieldlink/api/brew';
+import {
+  ANNOTATION_COLOR,
+  DEFAULT_PRESSURIZED_THRESHOLD,
+  SENSORY_ANNOTATION_COLOR,
+  batchGravity,
+  defaultChannelsMap,
+  deriveTankState,
+  isTankVatMarked,
+  pressurizedAt,
+  recordTransition,
+  tankLevel,
+  tankNumbers,
+  tastingScore,
+  type ChannelsMap,
+  type TankLevelCalibration,
+} from '@fieldlink/domain/brew';
+import { isTooFarInFuture } from '@fieldlink/domain/timestamps';
+import type { DeviceSnapshot } from '../worker/protocol';
+import { DemoCallError } from './demo-call-error';
+import type { DemoGroupEntry } from './demo-dataset';
+
+/** A brewing tank's device as the brewery needs it: the simulated device and its name and macro. */
+export interface BrewTankDevice extends Pick<DeviceSnapshot, 'thingName' | 'registers' | 'latest' | 'tank'> {
+  name: string;
+  custom: string | null;
+}
+
+/** A tank's settings the brewer keeps (capacity and calibration). */
+export interface DemoTankSettings {
+  deviceId: string;
+  capacity: number | null;
+  co2TotalGain: number;
+  tankLevel: TankLevelCalibration | null;
+}
+
+/** The demo brewery's records, kept in the browser (application §4: demo batches stay local). */
+export interface DemoBreweryRecords {
+  tanks: DemoTankSettings[];
+  /** Every batch, newest first, with its readings, notes and annotations. */
+  batches: Batch[];
+}
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const DEFAULT_CO2_TOTAL_GAIN = 1;
+const DEFAULT_CAPACITY_LITRES = 3500;
+const BATCH_NOT_FOUND = 'Batch not found.';
+const TANK_NOT_FOUND = 'Tank not found.';
+/** Batch reports are documents the server writes; the demo makes none (docs/decisions.md). */
+export const DEMO_REPORTS_MESSAGE = 'Batch reports are made by the server: they are not part of the demo.';
+
+/** What the demo brews in its fermenters; the last tank of the cellar holds a finished stout. */
+const DEMO_BEERS = [
+  { beerName: 'Northgate Pils', style: 'German Pilsner', targetGravity: 1.009 },
+  { beerName: 'Harvest Amber', style: 'American Amber Ale', targetGravity: 1.012 },
+];
+
+let lastId = 0;
+/** Ids of records made in the browser: unique in this demo, and never taken for a server id. */
+export function demoRecordId(kind: string): string {
+  lastId = Math.max(lastId + 1, Date.now());
+  return `${kind}-${lastId.toString(36)}`;
+}
+
+const round3 = (value: number) => Math.round(value * 1000) / 1000;
+
+/**
+ * The demo's first brewing records, made from the plant models: each fermenter runs the batch its
+ * simulated tank is fermenting (start, original gravity, CO2 total and level calibration from the
+ * model, so the estimate follows the live fermentation) with a reading, a tasting note and two
+ * annotations; the last tank is empty and keeps a finished stout. The same story as the server's
+ * demo brewery.
+ */
+export function firstBreweryRecords(tanks: readonly BrewTankDevice[], now: number): DemoBreweryRecords {
+  const records: DemoBreweryRecords = { tanks: [], batches: [] };
+  tanks.forEach((snapshot, index) => {
+    const model = snapshot.tank;
+    if (!model) return;
+    const deviceId = snapshot.thingName;
+    const tankLevelCalibration = { scale: Math.round(model.levelScale * 10) / 10, offset: 0 };
+    records.tanks.push({
+      deviceId,
+      capacity: DEFAULT_CAPACITY_LITRES,
+      co2TotalGain: DEFAULT_CO2_TOTAL_GAIN,
+      tankLevel: tankLevelCalibration,
+    });
+    const base = {
+      deviceId,
+      isDemo: true,
+      channelsMap: defaultChannelsMap(snapshot.custom),
+      calibration: { co2TotalGain: DEFAULT_CO2_TOTAL_GAIN, tankLevel: tankLevelCalibration },
+      pressurizedAt: null,
+      frozenGravity: null,
+      reports: [],
+    };
+    const beer = index < tanks.length - 1 ? DEMO_BEERS[index % DEMO_BEERS.length] : undefined;
+    if (beer) {
+      const id = demoRecordId('batch');
+      const start = Math.round(model.filledAt);
+      let transitions = recordTransition([], 'FILLING', start);
+      transitions = recordTransition(transitions, 'FILLED', start + HOUR);
+      transitions = recordTransition(transitions, 'FERMENTING', Math.min(now, start + 5 * HOUR));
+      const tasted = now - 2 * HOUR;
+      const sensoryId = demoRecordId('sensory');
+      const ratings = { aroma: 4, flavor: 3.5, mouthfeel: 3.5, appearance: 3, overall: 3.5, carbonation: 1 };
+      const notes = 'Sulfur fading, green apple still there.';
+      records.batches.push({
+        ...base,
+        id,
+        state: 'FERMENTING',
+        date: { start, end: null },
+        props: {
+          ...beer,
+          originalGravity: round3(model.originalGravity),
+          notes: 'Pitched at 12 °C, free rise to 14 °C after day 3.',
+        },
+        gravities: [
+          { id: demoRecordId('gravity'), value: round3(model.trueGravity), timestamp: now - HOUR, createdBy: null },
+        ],
+        sensories: [{ id: sensoryId, ...ratings, notes, timestamp: tasted, createdBy: null }],
+        annotations: [
+          plotLine(
+            `Tasting ${tastingScore(ratings).toFixed(1)}/5: ${notes}`,
+            tasted,
+            SENSORY_ANNOTATION_COLOR,
+            sensoryId,
+          ),
+          plotLine('Yeast pitched', start + 30 * 60_000, ANNOTATION_COLOR, null),
+        ],
+        transitions,
+        tankLevelAtFermStart: Math.round(model.litres),
+        co2TotalAtStart: model.co2TotalAtFill,
+      });
+      return;
+    }
+    const start = now - 30 * DAY;
+    const end = now - 16 * DAY;
+    let transitions = recordTransition([], 'FILLING', start);
+    transitions = recordTransition(transitions, 'FERMENTING', start + 6 * HOUR);
+    transitions = recordTransition(transitions, 'MANUALLY_ENDED', end);
+    records.batches.push({
+      ...base,
+      id: demoRecordId('batch'),
+      state: 'MANUALLY_ENDED',
+      date: { start, end },
+      props: {
+        beerName: 'Winter Stout',
+        style: 'Oatmeal Stout',
+        originalGravity: 1.062,
+        targetGravity: 1.016,
+        notes: 'Kegged and bottled on day 14.',
+      },
+      gravities: [1.062, 1.041, 1.024, 1.017, 1.016].map((value, day) => ({
+        id: demoRecordId('gravity'),
+        value,
+        timestamp: start + day * 3 * DAY + 2 * HOUR,
+        createdBy: null,
+      })),
+      sensories: [
+        {
+          id: demoRecordId('sensory'),
+          aroma: 4,
+          flavor: 4.5,
+          mouthfeel: 4.5,
+          appearance: 5,
+          overall: 4.5,
+          carbonation: 2.5,
+          notes: 'Roast and chocolate, silky from the oats.',
+          timestamp: end - DAY,
+          createdBy: null,
+        },
+      ],
+      annotations: [],
+      transitions,
+      tankLevelAtFermStart: 2400,
+      co2TotalAtStart: null,
+    });
+  });
+  return records;
+}
+
+function plotLine(text: string, timestamp: number, color: string, sensoryId: string | null): Annotation {
+  return { id: demoRecordId('annotation'), kind: 'plotLine', text, timestamp, color, channel: null, sensoryId };
+}
+
+/**
+ * The brewing calls of application §7 answered over the demo's records, with the domain's rules the
+ * server applies (tank numbers and states, the gravity estimate and its freezing, transitions).
+ */
+export class DemoBrewery {
+  constructor(
+    private readonly records: DemoBreweryRecords,
+    /** Saves the records after a change. */
+    private readonly save: () => Promise<void>,
+  ) {}
+
+  overview(group: DemoGroupEntry, snapshots: readonly BrewTankDevice[], now: number): BrewMeta {
+    return {
+      groupId: group.id,
+      groupName: group.name,
+      tanks: this.tanks(snapshots, now),
+      pressurizedThreshold: DEFAULT_PRESSURIZED_THRESHOLD,
+      selectedBrewTankNumber: null,
+    };
+  }
+
+  batches(snapshots: readonly BrewTankDevice[]): BrewBatchesAnswer {
+    const numbers = tankNumbers(snapshots);
+    return {
+      batches: this.records.batches.flatMap((batch) => {
+        const index = snapshots.findIndex((snapshot) => snapshot.thingName === batch.deviceId);
+        if (index < 0) return [];
+        return [
+          {
+            id: batch.id,
+            deviceId: batch.deviceId,
+            tankNumber: numbers[index]!,
+            tankName: snapshots[index]!.name,
+            state: batch.state,
+            date: batch.date,
+            props: batch.props,
+            lastGravity: batch.gravities.at(-1)?.value ?? null,
+            sensoryCount: batch.sensories.length,
+            isDemo: batch.isDemo,
+            latestReport: null,
+          },
+        ];
+      }),
+    };
+  }
+
+  batch(batchId: string): Batch {
+    return this.find(batchId);
+  }
+
+  async start(body: StartBatchBody, snapshots: readonly BrewTankDevice[], now: number): Promise<Batch> {
+    const numbers = tankNumbers(snapshots);
+    const snapshot = snapshots[numbers.indexOf(body.tankNumber)];
+    if (!snapshot) throw new DemoCallError(404, TANK_NOT_FOUND);
+    if (this.running(snapshot.thingName)) {
+      throw new DemoCallError(409, `Tank ${body.tankNumber} already has a batch running. End it first.`);
+    }
+    const settings = this.settings(snapshot.thingName);
+    const channelsMap = defaultChannelsMap(snapshot.custom);
+    const reading = (role: keyof ChannelsMap) => snapshot.latest[channelsMap[role]]?.value ?? null;
+    const batch: Batch = {
+      id: demoRecordId('batch'),
+      deviceId: snapshot.thingName,
+      state: 'FILLING',
+      date: { start: now, end: null },
+      props: body.props,
+      gravities: [],
+      sensories: [],
+      annotations: [],
+      transitions: recordTransition([], 'FILLING', now),
+      isDemo: true,
+      channelsMap,
+      calibration: { co2TotalGain: settings.co2TotalGain, tankLevel: settings.tankLevel },
+      tankLevelAtFermStart: settings.tankLevel
+        ? tankLevel(reading('upperPressure'), reading('lowerPressure'), settings.tankLevel)
+        : null,
+      co2TotalAtStart: reading('co2Total'),
+      pressurizedAt: null,
+      frozenGravity: null,
+      reports: [],
+    };
+    this.records.batches.unshift(batch);
+    await this.save();
+    return batch;
+  }
+
+  update({ batchId, props }: PutBatchBody): Promise<Batch> {
+    return this.change(batchId, (batch) => ({ ...batch, props: { ...batch.props, ...props } }));
+  }
+
+  async remove({ batchId }: BatchIdBody): Promise<{ id: string }> {
+    this.find(batchId);
+    this.records.batches = this.records.batches.filter((batch) => batch.id !== batchId);
+    await this.save();
+    return { id: batchId };
+  }
+
+  end({ batchId }: BatchIdBody, now: number): Promise<Batch> {
+    return this.change(batchId, (batch) => {
+      if (batch.date.end !== null) throw new DemoCallError(409, 'The batch has already ended.');
+      return {
+        ...batch,
+        state: 'MANUALLY_ENDED',
+        date: { ...batch.date, end: now },
+        transitions: recordTransition(batch.transitions, 'MANUALLY_ENDED', now),
+      };
+    });
+  }
+
+  resume({ batchId }: BatchIdBody, now: number): Promise<Batch> {
+    return this.change(batchId, (batch) => {
+      if (batch.date.end === null) throw new DemoCallError(409, 'The batch has not ended.');
+      if (this.running(batch.deviceId)) throw new DemoCallError(409, 'The tank has another batch running.');
+      const before = [...batch.transitions].reverse().find((transition) => transition.state !== 'MANUALLY_ENDED');
+      const state = before?.state ?? 'FERMENTING';
+      return {
+        ...batch,
+        state,
+        date: { ...batch.date, end: null },
+        transitions: recordTransition(batch.transitions, state, now),
+      };
+    });
+  }
+
+  async putGravity(body: PutGravityBody, now: number): Promise<Batch> {
+    const timestamp = personTime(body.timestamp, now);
+    return this.change(body.batchId, (batch) => {
+      const reading = { id: body.id ?? demoRecordId('gravity'), value: body.value, timestamp, createdBy: null };
+      return { ...batch, gravities: upsert(batch.gravities, reading, 'Gravity reading not found.', body.id) };
+    });
+  }
+
+  async putSensory(body: PutSensoryBody, now: number): Promise<Batch> {
+    const timestamp = personTime(body.timestamp, now);
+    return this.change(body.batchId, (batch) => {
+      const id = body.id ?? demoRecordId('sensory');
+      const notes = (body.notes ?? '').trim();
+      const ratings = {
+        aroma: body.aroma,
+        flavor: body.flavor,
+        mouthfeel: body.mouthfeel,
+        appearance: body.appearance,
+        overall: body.overall,
+        carbonation: body.carbonation,
+      };
+      const sensories = upsert(
+        batch.sensories,
+        { id, ...ratings, notes, timestamp, createdBy: null },
+        'Tasting note not found.',
+        body.id,
+      );
+      const score = tastingScore(ratings).toFixed(1);
+      const text = notes ? `Tasting ${score}/5: ${notes.split('\n')[0]!.slice(0, 120)}` : `Tasting ${score}/5`;
+      const mark = batch.annotations.find((annotation) => annotation.sensoryId === id);
+      const annotation = {
+        ...plotLine(text, timestamp, SENSORY_ANNOTATION_COLOR, id),
+        id: mark?.id ?? demoRecordId('annotation'),
+      };
+      return { ...batch, sensories, annotations: upsert(batch.annotations, annotation, '', mark?.id) };
+    });
+  }
+
+  async putAnnotation(body: PutAnnotationBody, now: number): Promise<Batch> {
+    const timestamp = personTime(body.timestamp, now);
+    return this.change(body.batchId, (batch) => {
+      const current = body.id === undefined ? undefined : batch.annotations.find((item) => item.id === body.id);
+      if (body.id !== undefined && !current) throw new DemoCallError(404, 'Annotation not found.');
+      if (current?.sensoryId) {
+        throw new DemoCallError(400, 'This annotation marks a tasting note: edit the note instead.');
+      }
+      const kind = body.kind ?? (body.code ? 'channel' : 'plotLine');
+      if (kind === 'channel' && !body.code) throw new DemoCallError(400, 'A channel annotation needs a channel code.');
+      const annotation: Annotation = {
+        id: current?.id ?? demoRecordId('annotation'),
+        kind,
+        text: body.text.trim(),
+        timestamp,
+        color: ANNOTATION_COLOR,
+        channel: kind === 'channel' ? { code: body.code!, deviceId: batch.deviceId } : null,
+        sensoryId: null,
+      };
+      return { ...batch, annotations: upsert(batch.annotations, annotation, 'Annotation not found.', body.id) };
+    });
+  }
+
+  deleteItem(body: BatchItemBody, list: 'gravities' | 'sensories' | 'annotations', missing: string): Promise<Batch> {
+    return this.change(body.batchId, (batch) => {
+      if (!batch[list].some((item) => item.id === body.id)) throw new DemoCallError(404, missing);
+      if (list === 'annotations' && batch.annotations.find((item) => item.id === body.id)?.sensoryId) {
+        throw new DemoCallError(400, 'This annotation marks a tasting note: delete the note instead.');
+      }
+      const next = { ...batch, [list]: batch[list].filter((item) => item.id !== body.id) };
+      // A tasting note's mark goes with the note.
+      if (list === 'sensories') next.annotations = batch.annotations.filter((item) => item.sensoryId !== body.id);
+      return next;
+    });
+  }
+
+  async calibrate(body: TankCalibrationBody, snapshots: readonly BrewTankDevice[], now: number): Promise<Tank> {
+    const numbers = tankNumbers(snapshots);
+    const snapshot = snapshots[numbers.indexOf(body.tankNumber)];
+    if (!snapshot) throw new DemoCallError(404, TANK_NOT_FOUND);
+    const settings = this.settings(snapshot.thingName);
+    const { calibration } = body;
+    if (calibration.co2TotalGain !== undefined) settings.co2TotalGain = calibration.co2TotalGain;
+    if (calibration.tankLevel !== undefined) settings.tankLevel = calibration.tankLevel;
+    if (calibration.capacity !== undefined) settings.capacity = calibration.capacity;
+    const running = this.running(snapshot.thingName);
+    if (running) running.calibration = { co2TotalGain: settings.co2TotalGain, tankLevel: settings.tankLevel };
+    await this.save();
+    return this.tanks(snapshots, now).find((tank) => tank.tankNumber === body.tankNumber)!;
+  }
+
+  /** The tanks as the brew summary shows them, from the devices' latest values. */
+  private tanks(snapshots: readonly BrewTankDevice[], now: number): Tank[] {
+    const numbers = tankNumbers(snapshots);
+    return snapshots.map((snapshot, index) => {
+      const settings = this.settings(snapshot.thingName);
+      const batch = this.running(snapshot.thingName);
+      const channelsMap = batch?.channelsMap ?? defaultChannelsMap(snapshot.custom);
+      const reading = (role: keyof ChannelsMap) => snapshot.latest[channelsMap[role]]?.value ?? null;
+      const levelCalibration = batch ? batch.calibration.tankLevel : settings.tankLevel;
+      const level = levelCalibration
+        ? tankLevel(reading('upperPressure'), reading('lowerPressure'), levelCalibration)
+        : null;
+      const readings = {
+        co2Total: reading('co2Total'),
+        temperature: reading('temperature'),
+        headPressure: reading('upperPressure'),
+      };
+      if (batch && batch.pressurizedAt === null) this.freezeWhenPressurized(batch, readings, level, reading, now);
+      const gravityParameters = batchGravity(
+        batch
+          ? {
+              originalGravity: batch.props.originalGravity,
+              co2TotalAtStart: batch.co2TotalAtStart,
+              co2TotalGain: batch.calibration.co2TotalGain,
+              tankLevelAtFermStart: batch.tankLevelAtFermStart,
+              frozenGravity: batch.frozenGravity,
+            }
+          : null,
+        readings,
+        level,
+      );
+      const tankNumber = numbers[index]!;
+      return {
+        tankNumber,
+        deviceId: snapshot.thingName,
+        thingName: snapshot.thingName,
+        name: snapshot.name,
+        isConnected: true,
+        state: deriveTankState({
+          batchState: batch?.state ?? null,
+          co2Flow: reading('co2Flow'),
+          level,
+          levelRatePerMinute: null,
+          pressurized: batch?.pressurizedAt != null,
+        }),
+        capacity: settings.capacity,
+        channelsMap,
+        gravityParameters,
+        batchInfo: batch ?? null,
+        calibration: { co2TotalGain: settings.co2TotalGain, tankLevel: settings.tankLevel },
+        isVatMarked: isTankVatMarked(snapshot.custom, snapshot.registers, tankNumber),
+      };
+    });
+  }
+
+  /** §4 "Gravity estimate freezes once the pressure thresholds are passed", as the server's ingest does. */
+  private freezeWhenPressurized(
+    batch: Batch,
+    readings: Parameters<typeof batchGravity>[1],
+    level: number | null,
+    reading: (role: keyof ChannelsMap) => number | null,
+    now: number,
+  ): void {
+    const upper = reading('upperPressure');
+    const lower = reading('lowerPressure');
+    if (upper === null || lower === null) return;
+    const at = pressurizedAt([{ t: now, upper, lower }]);
+    if (at === null) return;
+    batch.pressurizedAt = at;
+    batch.frozenGravity = batchGravity(
+      {
+        originalGravity: batch.props.originalGravity,
+        co2TotalAtStart: batch.co2TotalAtStart,
+        co2TotalGain: batch.calibration.co2TotalGain,
+        tankLevelAtFermStart: batch.tankLevelAtFermStart,
+        frozenGravity: null,
+      },
+      readings,
+      level,
+    );
+    void this.save();
+  }
+
+  private settings(deviceId: string): DemoTankSettings {
+    let settings = this.records.tanks.find((tank) => tank.deviceId === deviceId);
+    if (!settings) {
+      settings = { deviceId, capacity: null, co2TotalGain: DEFAULT_CO2_TOTAL_GAIN, tankLevel: null };
+      this.records.tanks.push(settings);
+    }
+    return settings;
+  }
+
+  private running(deviceId: string): Batch | undefined {
+    return this.records.batches.find((batch) => batch.deviceId === deviceId && batch.date.end === null);
+  }
+
+  private find(batchId: string): Batch {
+    const batch = this.records.batches.find((entry) => entry.id === batchId);
+    if (!batch) throw new DemoCallError(404, BATCH_NOT_FOUND);
+    return batch;
+  }
+
+  private async change(batchId: string, edit: (batch: Batch) => Batch): Promise<Batch> {
+    const batch = edit(this.find(batchId));
+    this.records.batches = this.records.batches.map((entry) => (entry.id === batchId ? batch : entry));
+    await this.save();
+    return batch;
+  }
+}
+
+/** A time a person gave, or now; not more than the device tolerance (900 s) ahead. */
+function personTime(given: number | undefined, now: number): number {
+  if (given !== undefined && isTooFarInFuture(given, now)) throw new DemoCallError(400, 'The time lies in the future.');
+  return given ?? now;
+}
+
+/** The list with `item` replacing the entry of id `replacing`, or added when no id was named. */
+function upsert<T extends { id: string; timestamp: number }>(
+  list: readonly T[],
+  item: T,
+  missing: string,
+  replacing: string | undefined,
+): T[] {
+  if (replacing !== undefined && !list.some((entry) => entry.id === replacing)) throw new DemoCallError(404, missing);
+  const rest = list.filter((entry) => entry.id !== item.id);
+  return [...rest, item].sort((a, b) => a.timestamp - b.timestamp);
+}

@@ -1,0 +1,197 @@
+import type { Account, GroupNode, TreeDevice } from '@fieldlink/api/account';
+import type { Device } from '@fieldlink/api/device';
+import type { SelfAnswer } from '@fieldlink/api/session';
+import type { ExtraFlag, Permission } from '@fieldlink/domain/permissions';
+import { childPath, groupPath, newDevicesGroupName, TRASH_GROUP_NAME } from '@fieldlink/domain/group-path';
+import { ACCOUNTS_USER_VARIANT } from '@fieldlink/domain/user-variant';
+import type { DemoFleet, DemoFleetDevice } from '@fieldlink/simulation/demo-fleet';
+import type { DeviceSnapshot } from '../worker/protocol';
+
+/**
+ * What the demo's account holds, built from the variant's fleet (packages/simulation) and the
+ * simulated devices as the worker reports them: the account tree, the prospect as a user, and each
+ * device's record, in the shapes the server answers.
+ */
+
+export const DEMO_ACCOUNT_ID = 'demo-account';
+export const DEMO_USER_EMAIL = 'prospect@demo.fieldlink';
+/** The account kind of core §1 and §6: its scenes are read-only. */
+const DEMO_ACCOUNT_KIND = 'demo';
+/** The demo's devices report as field devices do: uploads each minute, a log every 10 s. */
+const UPLOAD_INTERVAL_MINUTES = 1;
+const LOG_INTERVAL_SECONDS = 10;
+
+/**
+ * What a prospect may do: look at everything the variant offers and keep brewing records; nothing
+ * that changes the account (groups, users, devices, dashboards) or needs the server (reports, OTA).
+ */
+const PROSPECT_PERMISSIONS: Permission[] = ['VIEW_DASH', 'VIEW_ACCOUNTS', 'ALARM', 'END_BREW', 'EDIT_BREW_INFO'];
+const PROSPECT_FLAGS: ExtraFlag[] = ['BREW_DELETE'];
+
+export interface DemoGroupEntry {
+  id: string;
+  name: string;
+  path: string;
+  devices: readonly DemoFleetDevice[];
+}
+
+export interface DemoDataset {
+  fleet: DemoFleet;
+  rootId: string;
+  rootPath: string;
+  groups: DemoGroupEntry[];
+  /** Every device by id (its thing name). */
+  devices: Map<string, { fleet: DemoFleetDevice; group: DemoGroupEntry }>;
+}
+
+export function buildDataset(fleet: DemoFleet): DemoDataset {
+  const rootId = 'demo-root';
+  const rootPath = groupPath([rootId]);
+  const groups = fleet.groups.map((group, index) => {
+    const id = `demo-group-${index + 1}`;
+    return { id, name: group.name, path: childPath(rootPath, id), devices: group.devices };
+  });
+  const devices = new Map(
+    groups.flatMap((group) => group.devices.map((device) => [device.thingName, { fleet: device, group }] as const)),
+  );
+  return { fleet, rootId, rootPath, groups, devices };
+}
+
+const userVariantOf = (fleet: DemoFleet): string | null => (fleet.appType === 'stock' ? ACCOUNTS_USER_VARIANT : null);
+
+export function selfAnswer(dataset: DemoDataset): SelfAnswer {
+  return {
+    id: 'demo-user',
+    email: DEMO_USER_EMAIL,
+    firstName: 'Demo',
+    lastName: 'Visitor',
+    theme: null,
+    linkedAccounts: [
+      {
+        accountId: DEMO_ACCOUNT_ID,
+        attachmentPoints: [
+          {
+            path: dataset.rootPath,
+            permissions: PROSPECT_PERMISSIONS,
+            secretPermissions: PROSPECT_FLAGS,
+            appType: dataset.fleet.appType,
+          },
+        ],
+      },
+    ],
+  };
+}
+
+function emptyGroup(dataset: DemoDataset, id: string, name: string, kind: GroupNode['kind'], path: string): GroupNode {
+  return {
+    id,
+    name,
+    accountId: DEMO_ACCOUNT_ID,
+    appType: dataset.fleet.appType,
+    kind,
+    relativePath: path,
+    groups: [],
+    devices: [],
+    deviceIds: [],
+    scenes: [],
+    users: [],
+    fullUsers: [],
+  };
+}
+
+export function accountAnswer(
+  dataset: DemoDataset,
+  snapshots: ReadonlyMap<string, DeviceSnapshot>,
+  scenes: readonly { id: string; name: string }[],
+): Account {
+  const { fleet, rootId, rootPath } = dataset;
+  const treeDevice = (device: DemoFleetDevice): TreeDevice => ({
+    id: device.thingName,
+    name: device.name,
+    sn: snapshots.get(device.thingName)?.identity.sn ?? null,
+    thingName: device.thingName,
+    isConnected: true,
+    lastConnection: null,
+    lastDisconnection: null,
+    channels: (snapshots.get(device.thingName)?.channels ?? []).map(({ code, name }) => ({ code, name })),
+  });
+  const userVariant = userVariantOf(fleet);
+  const root = emptyGroup(dataset, rootId, fleet.accountName, 'root', rootPath);
+  root.users = [DEMO_USER_EMAIL];
+  root.fullUsers = [{ firstName: 'Demo', lastName: 'Visitor', email: DEMO_USER_EMAIL, itemKind: 'alarmUser' }];
+  root.scenes = [...scenes];
+  root.groups = [
+    emptyGroup(dataset, 'demo-new', newDevicesGroupName(userVariant), 'new', childPath(rootPath, 'demo-new')),
+    emptyGroup(dataset, 'demo-trash', TRASH_GROUP_NAME, 'trash', childPath(rootPath, 'demo-trash')),
+    ...dataset.groups.map((group) => ({
+      ...emptyGroup(dataset, group.id, group.name, 'group', group.path),
+      devices: group.devices.map(treeDevice),
+      deviceIds: group.devices.map((device) => device.thingName),
+    })),
+  ];
+  return {
+    id: DEMO_ACCOUNT_ID,
+    name: fleet.accountName,
+    appType: fleet.appType,
+    kind: DEMO_ACCOUNT_KIND,
+    userVariant,
+    theme: null,
+    rootGroup: root,
+  };
+}
+
+/** A device's record (`GET /device`) from its place in the fleet and its simulated state. */
+export function deviceRecord(
+  dataset: DemoDataset,
+  id: string,
+  snapshot: DeviceSnapshot,
+  connectedSince: number,
+): Device | null {
+  const entry = dataset.devices.get(id);
+  if (!entry) return null;
+  const { fleet: device, group } = entry;
+  const { identity } = snapshot;
+  return {
+    id: device.thingName,
+    accountId: DEMO_ACCOUNT_ID,
+    groupId: group.id,
+    name: device.name,
+    sn: identity.sn,
+    thingName: device.thingName,
+    fw: identity.fw,
+    model: identity.model,
+    hw: identity.hw,
+    site: device.site,
+    plan: 'PREMIUM',
+    base: identity.base,
+    custom: identity.custom,
+    espFw: null,
+    hwPlatform: null,
+    updatePoint: null,
+    uploadInterval: UPLOAD_INTERVAL_MINUTES,
+    logInterval: LOG_INTERVAL_SECONDS,
+    timeDate: { tzName: 'Etc/UTC', tzRule: 'UTC0' },
+    channels: snapshot.channels.map(({ code, name, alarm, product }) => ({
+      code,
+      name,
+      upload: true,
+      alarm: alarm ?? false,
+      ...(product ? { product: { ...product } } : {}),
+    })),
+    registers: snapshot.registers,
+    ports: [{ ...identity.modemPort }],
+    location: { ...device.location },
+    path: group.path,
+    createdAt: connectedSince,
+    isConnected: true,
+    lastConnection: connectedSince,
+    lastDisconnection: null,
+    otaPendingSubmittedAt: null,
+    update: null,
+    tags: [],
+    health: snapshot.health,
+    status: { sp: snapshot.statusBits },
+    alarmsHaveBeenRead: true,
+    muted: false,
+  };
+}

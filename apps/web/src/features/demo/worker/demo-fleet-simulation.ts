@@ -1,0 +1,231 @@
+import type { ClientAction, LatestValue, ServerAction } from '@fieldlink/api/realtime';
+import type { ChannelLog } from '@fieldlink/api/device-logs';
+import { BrewTank } from '@fieldlink/simulation/brew-tank';
+import { createModel } from '@fieldlink/simulation/create-model';
+import { DeviceHealthMonitor } from '@fieldlink/simulation/device-health';
+import { createDeviceIdentity, type DeviceIdentity } from '@fieldlink/simulation/device-identity';
+import type { DeviceModel } from '@fieldlink/simulation/plant-model';
+import { seedFromText } from '@fieldlink/simulation/seeded-random';
+import { channelLog } from './channel-history';
+import type { DeviceSnapshot, LogsQuestion, SimulatedDevice } from './protocol';
+
+/** History is sampled every 5 minutes, the way the server's demo history is. */
+const HISTORY_STEP_SECONDS = 60;
+const HISTORY_SAMPLE_EVERY = 5;
+/** Live values are logged every 10 s, so a chart of the last hour is drawn from real samples. */
+export const LIVE_LOG_MS = 10_000;
+/** Health is reported once a minute, as field devices do. */
+const HEALTH_MS = 60_000;
+const TIME_ZONE = 'Etc/UTC';
+
+/** One simulated device: its plant model, its log, and what it last told the console. */
+class DemoDevice {
+  readonly model: DeviceModel;
+  readonly identity: DeviceIdentity;
+  private readonly healthMonitor: DeviceHealthMonitor;
+  private health: ReturnType<DeviceHealthMonitor['read']>;
+  readonly times: number[] = [];
+  readonly values = new Map<string, number[]>();
+  private sent: Record<string, number> = {};
+  private sentBits: number;
+  private lastLogAt = 0;
+  private lastHealthAt = 0;
+
+  constructor(
+    readonly thingName: string,
+    historyStartMs: number,
+    kind: SimulatedDevice['kind'],
+  ) {
+    const seed = seedFromText(thingName);
+    this.model = createModel(kind, { seed, startTimeMs: historyStartMs });
+    this.identity = createDeviceIdentity(kind, seed);
+    this.healthMonitor = new DeviceHealthMonitor(seed);
+    for (const channel of this.model.channels) this.values.set(channel.code, []);
+    this.generateHistory(Date.now());
+    this.health = this.healthMonitor.read(this.model.timeMs, { timeZone: TIME_ZONE, mqttConnects: 1 });
+    this.sent = this.model.values();
+    this.sentBits = this.model.statusBits();
+  }
+
+  /** Steps the plant from the start of its history to `until`, logging a sample every 5 minutes. */
+  private generateHistory(until: number): void {
+    for (let step = 0; this.model.timeMs + HISTORY_STEP_SECONDS * 1000 <= until; step += 1) {
+      this.model.step(HISTORY_STEP_SECONDS);
+      if (step % HISTORY_SAMPLE_EVERY === 0) this.log(this.model.timeMs);
+    }
+    this.lastLogAt = this.model.timeMs;
+    this.lastHealthAt = this.model.timeMs;
+  }
+
+  private log(t: number): void {
+    this.times.push(Math.round(t / 1000) * 1000);
+    for (const [code, value] of Object.entries(this.model.values())) this.values.get(code)?.push(value);
+  }
+
+  /**
+   * Advances the plant to `now` and says what changed: one `server/demoLatestValue` per channel whose
+   * value moved, the alarm bits when they changed, health once a minute.
+   */
+  advance(now: number, actions: ServerAction[]): void {
+    const seconds = (now - this.model.timeMs) / 1000;
+    if (seconds > 0) this.model.step(seconds);
+    const t = Math.round(this.model.timeMs);
+    const values = this.model.values();
+    for (const [code, value] of Object.entries(values)) {
+      if (this.sent[code] === value) continue;
+      actions.push({ type: 'server/demoLatestValue', thingName: this.thingName, code, latest: { value, t } });
+    }
+    this.sent = values;
+    if (t - this.lastLogAt >= LIVE_LOG_MS) {
+      this.log(t);
+      this.lastLogAt = t;
+    }
+    const bits = this.model.statusBits();
+    if (bits !== this.sentBits) {
+      this.sentBits = bits;
+      actions.push({ type: 'server/alarms', thingName: this.thingName, status: { sp: bits } });
+    }
+    if (t - this.lastHealthAt >= HEALTH_MS) {
+      this.lastHealthAt = t;
+      this.health = this.healthMonitor.read(t, { timeZone: TIME_ZONE, mqttConnects: 1 });
+      actions.push({ type: 'server/health', thingName: this.thingName, health: this.health });
+    }
+  }
+
+  latest(): Record<string, LatestValue> {
+    const t = Math.round(this.model.timeMs);
+    return Object.fromEntries(Object.entries(this.model.values()).map(([code, value]) => [code, { value, t }]));
+  }
+
+  snapshot(): DeviceSnapshot {
+    const model = this.model;
+    return {
+      thingName: this.thingName,
+      channels: model.channels.map(({ code, name, alarm, product }) => ({
+        code,
+        name,
+        ...(alarm ? { alarm } : {}),
+        ...(product ? { product } : {}),
+      })),
+      registers: model.registers(),
+      statusBits: model.statusBits(),
+      latest: this.latest(),
+      identity: this.identity,
+      health: this.health,
+      tank:
+        model instanceof BrewTank
+          ? { ...model.batch(), levelScale: model.levelScale(), trueGravity: model.trueGravity() }
+          : null,
+    };
+  }
+
+  logs(question: LogsQuestion): Record<string, ChannelLog> {
+    return Object.fromEntries(
+      question.codes.map((code) => [
+        code,
+        channelLog(this.times, this.values.get(code) ?? [], question.start, question.end, question.binCount),
+      ]),
+    );
+  }
+}
+
+type Reply = Extract<ServerAction, { type: 'server/reply' }>;
+const FAILED = 'Command Failed.';
+
+/**
+ * The demo fleet: every device's plant, stepped to the present from 30 days back (its history) and
+ * then live; the real-time requests of the console answered as the server and a device would.
+ */
+export class DemoFleetSimulation {
+  private readonly devices = new Map<string, DemoDevice>();
+  private readonly subscribed = new Set<string>();
+
+  constructor(devices: readonly SimulatedDevice[], historyStartMs: number) {
+    for (const { thingName, kind } of devices) {
+      this.devices.set(thingName, new DemoDevice(thingName, historyStartMs, kind));
+    }
+  }
+
+  /** One tick: every device advanced to `now`; the actions for the devices the console watches. */
+  tick(now: number): ServerAction[] {
+    const actions: ServerAction[] = [];
+    for (const device of this.devices.values()) {
+      const own: ServerAction[] = [];
+      device.advance(now, own);
+      if (this.subscribed.has(device.thingName)) actions.push(...own);
+    }
+    return actions;
+  }
+
+  snapshots(thingNames: readonly string[]): DeviceSnapshot[] {
+    return thingNames.flatMap((thingName) => this.devices.get(thingName)?.snapshot() ?? []);
+  }
+
+  logs(question: LogsQuestion): Record<string, ChannelLog> {
+    return this.devices.get(question.thingName)?.logs(question) ?? {};
+  }
+
+  /** Answers one real-time request: the reply first, then what the device sends after it. */
+  request(action: ClientAction, now: number): ServerAction[] {
+    const reply = (ok: boolean, value?: number): Reply =>
+      ok
+        ? { type: 'server/reply', id: action.id, ok, ...(value === undefined ? {} : { value }) }
+        : { type: 'server/reply', id: action.id, ok, error: FAILED };
+    if (action.type === 'server/subscribeDevices' || action.type === 'server/unsubscribeDevices') {
+      const unknown = action.thingNames.find((thingName) => !this.devices.has(thingName));
+      if (unknown) return [{ type: 'server/reply', id: action.id, ok: false, error: 'Device not found.' }];
+      for (const thingName of action.thingNames) {
+        if (action.type === 'server/subscribeDevices') this.subscribed.add(thingName);
+        else this.subscribed.delete(thingName);
+      }
+      return [reply(true)];
+    }
+    const device = this.devices.get(action.thingName);
+    if (!device) return [{ type: 'server/reply', id: action.id, ok: false, error: 'Device not found.' }];
+    const { model } = device;
+    switch (action.type) {
+      case 'server/readChannel': {
+        const value = model.readChannel(action.code);
+        return [reply(value !== undefined, value)];
+      }
+      case 'server/writeChannel': {
+        const value = model.writeChannel(action.code, action.value);
+        if (value === undefined) return [reply(false)];
+        const followUps: ServerAction[] = [];
+        device.advance(now, followUps);
+        return [
+          reply(true, value),
+          {
+            type: 'server/setpointStatus',
+            thingName: action.thingName,
+            code: action.code,
+            state: action.value !== 0 ? 'on' : 'off',
+            value,
+          },
+          ...followUps,
+        ];
+      }
+      case 'server/readRegister': {
+        const value = model.readRegister(action.register);
+        return [reply(value !== undefined, value)];
+      }
+      case 'server/writeRegister': {
+        const value = model.writeRegister(action.register, action.value);
+        if (value === undefined) return [reply(false)];
+        return [
+          reply(true, value),
+          {
+            type: 'server/deviceConfig',
+            thingName: action.thingName,
+            config: { subtype: 'device', registers: model.registers() },
+          },
+        ];
+      }
+      case 'server/refreshMetadata':
+      case 'server/systemCommand':
+        return [reply(true)];
+      case 'server/timeDate':
+        return [reply(true)];
+    }
+  }
+}

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, startServer, type RunningServer } from './harness';
+
+/**
+ * Demo mode (core §1, §2 /demo): a prospect opens the console without an account; every screen runs
+ * over simulated `_DEMO` devices in the browser and nothing but the console's own files is fetched.
+ */
+describe('demo mode', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    // The server only serves the console's files here: no fleet, no history.
+    server = await startServer({ FIELDLINK_SIMULATOR: '0', FIELDLINK_DEMO_HISTORY_DAYS: '0' });
+    browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  interface Fetched {
+    path: string;
+    type: string;
+  }
+
+  /** A fresh browser on /demo, recording every request and socket made once the page has loaded. */
+  async function openDemoPage(): Promise<{ context: BrowserContext; page: Page; requests: Fetched[] }> {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${server.baseUrl}/demo`);
+    await page.getByRole('heading', { name: 'Try the console with simulated devices' }).waitFor();
+    const requests: Fetched[] = [];
+    page.on('request', (request) =>
+      requests.push({ path: new URL(request.url()).pathname, type: request.resourceType() }),
+    );
+    page.on('websocket', (socket) => requests.push({ path: socket.url(), type: 'websocket' }));
+    return { context, page, requests };
+  }
+
+  async function open(page: Page, variant: string): Promise<void> {
+    await page.getByRole('button', { name: new RegExp(variant) }).click();
+    await page.waitForURL((url) => !['/demo', '/loading'].includes(url.pathname), { timeout: 30_000 });
+    await page.getByRole('region', { name: 'Demo' }).waitFor();
+  }
+
+  /** The text of every value on the page's channel cards. */
+  const channelValues = (page: Page) => page.locator('.channel-card').allInnerTexts();
+
+  /**
+   * Only the console's own files were fetched (its page on a reload, scripts, styles, the worker):
+   * no API call, no socket.
+   */
+  function expectStaticOnly(requests: readonly Fetched[]): void {
+    expect(requests.some((request) => request.path.startsWith('/assets/'))).toBe(true);
+    const isStatic = ({ path, type }: Fetched) =>
+      type === 'document' || path.startsWith('/assets/') || path === '/favicon.svg' || path === '/sw.js';
+    expect(requests.filter((request) => !isStatic(request) || request.path.startsWith('/api/'))).toEqual([]);
+  }
+
+  it('offers the brewery, both water plants, spray, retail stores and the default app', async () => {
+    const { context, page } = await openDemoPage();
+    const titles = await page.locator('.demo-chooser__title').allInnerTexts();
+    expect(titles).toEqual([
+      'Brewery',
+      'Water plant (Filtec)',
+      'Water plant (Filtec MOE)',
+      'Spray operation',
+      'Retail stores',
+      'Controllers (default app)',
+    ]);
+    await context.close();
+  });
+
+  it('opens the default app on a simulated device whose values move, with no call to the server', async () => {
+    const { context, page, requests } = await openDemoPage();
+    await open(page, 'Controllers');
+    expect(new URL(page.url()).pathname).toBe('/dash/CTL01_DEMO');
+    await expect.poll(() => page.locator('.channel-card').count(), { timeout: 30_000 }).toBeGreaterThan(5);
+    const before = await channelValues(page);
+    await page.waitForTimeout(5000);
+    expect(await channelValues(page)).not.toEqual(before);
+    // The log chart draws the generated history at once.
+    await expect.poll(() => page.locator('.log-chart canvas').count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await page.getByRole('link', { name: 'Accounts' }).click();
+    await expect.poll(() => page.getByText('Plant room').count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    expectStaticOnly(requests);
+    await context.close();
+  });
+
+  it('runs the brewery: live tanks, and a batch started in the demo survives a reload', async () => {
+    const { context, page, requests } = await openDemoPage();
+    await open(page, 'Brewery');
+    expect(new URL(page.url()).pathname).toMatch(/^\/brew\/summary\//);
+    await expect.poll(() => page.locator('.tank-card').count(), { timeout: 30_000 }).toBe(3);
+    expect(await page.getByTestId('brew-count').textContent()).toBe('3 tanks · 2 with a batch');
+    await expect
+      .poll(() => page.locator('.tank-card', { hasText: 'Northgate Pils' }).getByTestId('tank-gravity').textContent(), {
+        timeout: 30_000,
+      })
+      .toMatch(/^1\.0\d{3}$/);
+
+    await page.locator('.tank-card', { hasText: 'Bright tank BT1' }).click();
+    await page.getByRole('button', { name: 'Start batch' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Beer').fill('Demo Saison');
+    await dialog.getByLabel('Style').fill('Saison');
+    await dialog.getByLabel('Original gravity').fill('1.052');
+    await dialog.getByRole('button', { name: 'Start batch' }).click();
+    await expect
+      .poll(() => page.locator('.tank-view__title').textContent(), { timeout: 20_000 })
+      .toContain('Demo Saison');
+    await page.getByLabel('Gravity reading', { exact: true }).fill('1.031');
+    await page.getByRole('button', { name: 'Add reading' }).click();
+    await expect
+      .poll(() => page.getByTestId('gravity-readings').textContent(), { timeout: 20_000 })
+      .toContain('1.0310');
+
+    await page.reload();
+    await expect
+      .poll(() => page.locator('.tank-view__title').textContent(), { timeout: 30_000 })
+      .toContain('Demo Saison');
+    await expect
+      .poll(() => page.getByTestId('gravity-readings').textContent(), { timeout: 20_000 })
+      .toContain('1.0310');
+
+    // A fermenter's own dashboard moves too.
+    await page.goto(`${server.baseUrl}/dash/FV02_DEMO`);
+    await expect.poll(() => page.locator('.channel-card').count(), { timeout: 30_000 }).toBeGreaterThan(5);
+    const before = await channelValues(page);
+    await page.waitForTimeout(5000);
+    expect(await channelValues(page)).not.toEqual(before);
+    expectStaticOnly(requests);
+    await context.close();
+  });
+});
