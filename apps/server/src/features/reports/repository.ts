@@ -78,7 +78,7 @@ export function accountWithRoot(db: Db, accountId: string) {
   return db
     .selectFrom('accounts')
     .innerJoin('groups', 'groups.id', 'accounts.root_group_id')
-    .select(['accounts.id', 'accounts.name', 'accounts.app_type', 'groups.path as rootPath'])
+    .select(['accounts.id', 'accounts.name', 'accounts.app_type', 'accounts.theme', 'groups.path as rootPath'])
     .where('accounts.id', '=', accountId)
     .executeTakeFirst();
 }

@@ -33,7 +33,7 @@ import type { Database } from '../../db/schema';
 import { DocumentJobs, type DocumentKind } from '../../documents/document-jobs';
 import type { FileLinks } from '../../documents/file-links';
 import type { FileStore, StoredFile } from '../../documents/file-store';
-import type { DocumentBrand } from '../../documents/pdf-writer';
+import { documentBrand } from '../../documents/pdf-writer';
 import { HttpError, notFound } from '../../http-errors';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { Mailer } from '../../mail/mailer';
@@ -107,6 +107,8 @@ export interface ReportServiceOptions {
   mailer: Mailer;
   publicUrl: string;
   productName: string;
+  /** The theme of a report's cover when its account has none (configuration DEFAULT_THEME). */
+  defaultTheme: string;
   /** Reports older than this many days are removed with their files; 0 keeps them. */
   retentionDays: number;
   /** Pushes an action to the signed-in users who pass `audience` (the real-time hub). */
@@ -512,7 +514,12 @@ export class ReportService {
       end: props.end,
       interval: props.interval,
       createdBy: row.created_by_email,
-      brand: reportBrand(this.options.productName, account?.name ?? ''),
+      brand: documentBrand({
+        productName: this.options.productName,
+        accountName: account?.name ?? '',
+        theme: account?.theme ?? null,
+        defaultTheme: this.options.defaultTheme,
+      }),
     };
   }
 
@@ -766,9 +773,4 @@ export class ReportService {
       });
     }
   }
-}
-
-/** The brand on a report's cover. */
-function reportBrand(productName: string, accountName: string): DocumentBrand {
-  return { productName, accountName, band: '#0f172a', primary: '#2563eb', accent: '#0d9488' };
 }
