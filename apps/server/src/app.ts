@@ -61,6 +61,7 @@ import { FileLinks } from './documents/file-links';
 import { fileRoutes } from './documents/file-routes';
 import { BREW_REPORT_JOB, BrewService } from './features/brew/service';
 import { BrewReportWriter } from './features/brew/report';
+import { BrewTankTracker } from './features/brew/tank-tracker';
 import { brewReportFileRoute, brewRoutes } from './features/brew/routes';
 import { installationSecret } from './security/installation';
 
@@ -92,6 +93,8 @@ export interface Fieldlink {
   reports: ReportService;
   /** Brewing: tanks, batches, reports. */
   brew: BrewService;
+  /** Follows running batches' tank states and gravity freeze from the samples this instance stores. */
+  brewTanks: BrewTankTracker;
 }
 
 declare module 'fastify' {
@@ -253,6 +256,7 @@ export async function buildApp({
     mailer,
     publicUrl: config.publicUrl,
     productName: config.productName,
+    defaultTheme: config.defaultTheme,
     retentionDays: config.reportRetentionDays,
     notifyUsers: (action, audience) => hub.notifyUsers(action, audience),
     now,
@@ -272,6 +276,8 @@ export async function buildApp({
     linkKey: () =>
       (reportLinkKey ??= installationSecret(db, 'jwt_secret').then((secret) => `brew-report-links:${secret}`)),
   });
+  const brewTanks = new BrewTankTracker(db, events, app.log, (deviceId) => brew.announce(deviceId));
+  await brewTanks.start();
   const fieldlink: Fieldlink = {
     events,
     directory,
@@ -292,6 +298,7 @@ export async function buildApp({
     fileLinks,
     reports,
     brew,
+    brewTanks,
   };
   app.decorate('fieldlink', fieldlink);
   const metrics = createFieldlinkMetrics({
@@ -398,6 +405,7 @@ export async function buildApp({
     await writer.flush();
     await alarms.stop();
     await shelves.stop();
+    await brewTanks.stop();
     ota.stop();
     await jobs.stop();
     metrics.stop();

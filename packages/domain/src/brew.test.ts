@@ -7,6 +7,7 @@ import {
   ETHANOL_PER_CO2,
   TANK_STATES,
   abv,
+  advanceBatchTrack,
   annotationColor,
   batchGravity,
   fermentationDay,
@@ -22,6 +23,7 @@ import {
   hasBatchEnded,
   isActiveTankState,
   isTankVatMarked,
+  levelRatePerMinute,
   matchCapacityPreset,
   mergeTankMessage,
   pressurizedAt,
@@ -36,7 +38,9 @@ import {
   tastingAverages,
   tastingScore,
   vatStatusRegister,
+  type BatchTrack,
   type GravityEstimateInput,
+  type TankMoment,
   type TankState,
   type TankStateInput,
 } from './brew';
@@ -80,6 +84,10 @@ describe('tank states', () => {
     ['negative flow reading counts as none', { co2Flow: -4 }, 'FILLED'],
     ['pressurized, still fermenting', { batchState: 'FERMENTING', co2Flow: 1, pressurized: true }, 'CARBONATING'],
     ['pressurized, quiet', { batchState: 'FERMENTING', co2Flow: 0, pressurized: true }, 'PRESSURIZED'],
+    ['pressurized, meter noise', { batchState: 'PRESSURIZED', co2Flow: 0.4, pressurized: true }, 'PRESSURIZED'],
+    ['pressurized, CO2 flowing again', { batchState: 'PRESSURIZED', co2Flow: 0.6, pressurized: true }, 'CARBONATING'],
+    ['carbonating, flow easing', { batchState: 'CARBONATING', co2Flow: 0.3, pressurized: true }, 'CARBONATING'],
+    ['carbonating, flow stopped', { batchState: 'CARBONATING', co2Flow: 0.1, pressurized: true }, 'PRESSURIZED'],
   ])('%s -> %s', (_name, change, state) => expect(deriveTankState({ ...base, ...change })).toBe(state));
 
   it.each<[TankState[], TankState, number, TankState[]]>([
@@ -527,5 +535,134 @@ describe('a running batch', () => {
     ],
   ] as const)('%s: day %s', (_name, transitions, start, now, expected) =>
     expect(fermentationDay(start, transitions, now)).toBe(expected),
+  );
+});
+
+describe('a running batch followed from live readings', () => {
+  const minute = 60_000;
+  const hour = 3_600_000;
+  it.each<[string, { t: number; level: number | null } | null, { t: number; level: number | null }, number | null]>([
+    ['no earlier reading', null, { t: 10 * minute, level: 500 }, null],
+    ['rising 600 L over 5 minutes', { t: 0, level: 400 }, { t: 5 * minute, level: 1000 }, 120],
+    ['falling', { t: 0, level: 1000 }, { t: 2 * minute, level: 990 }, -5],
+    ['readings under a minute apart', { t: 0, level: 400 }, { t: 30_000, level: 500 }, null],
+    ['a level unknown', { t: 0, level: null }, { t: 5 * minute, level: 1000 }, null],
+  ])('level rate: %s', (_name, previous, current, rate) => expect(levelRatePerMinute(previous, current)).toBe(rate));
+
+  const start: BatchTrack = {
+    state: 'FILLING',
+    transitions: [{ state: 'FILLING', timestamp: 0 }],
+    pressurizedAt: null,
+  };
+  const fermenting: BatchTrack = {
+    state: 'FERMENTING',
+    transitions: [...start.transitions, { state: 'FERMENTING', timestamp: hour }],
+    pressurizedAt: null,
+  };
+  const moment = (t: number, values: Partial<TankMoment>): TankMoment => ({
+    t,
+    co2Flow: 0,
+    upperPressure: 0.4,
+    lowerPressure: 3,
+    level: 1500,
+    levelRatePerMinute: 0,
+    ...values,
+  });
+  it.each<[string, BatchTrack, TankMoment, BatchTrack, boolean]>([
+    [
+      'level rising: still filling, nothing recorded',
+      start,
+      moment(10 * minute, { levelRatePerMinute: 40 }),
+      start,
+      false,
+    ],
+    [
+      'level steady, no CO2: filled',
+      start,
+      moment(hour, {}),
+      { ...start, state: 'FILLED', transitions: [...start.transitions, { state: 'FILLED', timestamp: hour }] },
+      false,
+    ],
+    [
+      'CO2 flowing: fermenting',
+      { ...start, state: 'FILLED', transitions: [...start.transitions, { state: 'FILLED', timestamp: hour }] },
+      moment(5 * hour, { co2Flow: 3 }),
+      {
+        state: 'FERMENTING',
+        transitions: [
+          ...start.transitions,
+          { state: 'FILLED', timestamp: hour },
+          { state: 'FERMENTING', timestamp: 5 * hour },
+        ],
+        pressurizedAt: null,
+      },
+      false,
+    ],
+    ['fermentation tailing off stays fermenting', fermenting, moment(50 * hour, { co2Flow: 0.05 }), fermenting, false],
+    [
+      'pressures past both thresholds: pressurized an hour before, the estimate freezes',
+      { ...start, state: 'FERMENTING', transitions: [{ state: 'FERMENTING', timestamp: hour }] },
+      moment(100 * hour, { upperPressure: 6, lowerPressure: 9 }),
+      {
+        state: 'PRESSURIZED',
+        transitions: [
+          { state: 'FERMENTING', timestamp: hour },
+          { state: 'PRESSURIZED', timestamp: 99 * hour },
+        ],
+        pressurizedAt: 99 * hour,
+      },
+      true,
+    ],
+    [
+      'pressurized while CO2 still flows: carbonating',
+      { ...start, state: 'FERMENTING', transitions: [{ state: 'FERMENTING', timestamp: hour }] },
+      moment(100 * hour, { upperPressure: 6, lowerPressure: 9, co2Flow: 1 }),
+      {
+        state: 'CARBONATING',
+        transitions: [
+          { state: 'FERMENTING', timestamp: hour },
+          { state: 'CARBONATING', timestamp: 99 * hour },
+        ],
+        pressurizedAt: 99 * hour,
+      },
+      true,
+    ],
+    [
+      'pressurized dated no earlier than the last transition',
+      { ...start, state: 'FILLED', transitions: [{ state: 'FILLED', timestamp: 99.5 * hour }] },
+      moment(100 * hour, { upperPressure: 6, lowerPressure: 9 }),
+      {
+        state: 'PRESSURIZED',
+        transitions: [
+          { state: 'FILLED', timestamp: 99.5 * hour },
+          { state: 'PRESSURIZED', timestamp: 99.5 * hour },
+        ],
+        pressurizedAt: 99 * hour,
+      },
+      true,
+    ],
+    [
+      'already pressurized: the freeze is not taken again, the head pressure may fall',
+      { state: 'PRESSURIZED', transitions: [{ state: 'PRESSURIZED', timestamp: 99 * hour }], pressurizedAt: 99 * hour },
+      moment(120 * hour, { upperPressure: 1, lowerPressure: 4 }),
+      { state: 'PRESSURIZED', transitions: [{ state: 'PRESSURIZED', timestamp: 99 * hour }], pressurizedAt: 99 * hour },
+      false,
+    ],
+    [
+      'head above but bottom below (an empty tank under pressure): not pressurized',
+      fermenting,
+      moment(100 * hour, { upperPressure: 6, lowerPressure: 1 }),
+      fermenting,
+      false,
+    ],
+    [
+      'pressures unknown: no freeze',
+      fermenting,
+      moment(100 * hour, { upperPressure: null, lowerPressure: null }),
+      fermenting,
+      false,
+    ],
+  ])('%s', (_name, track, reading, expected, froze) =>
+    expect(advanceBatchTrack(track, reading)).toEqual({ track: expected, froze }),
   );
 });

@@ -367,6 +367,12 @@ export function matchCapacityPreset(height: number, capacity: number) {
 
 /** CO2 flow above this (L/min) means yeast is at work. */
 export const FERMENTING_FLOW = 0.2;
+/**
+ * A pressurized tank starts CARBONATING only above this flow (L/min), and stays so until the flow
+ * falls to {@link FERMENTING_FLOW}: the gap keeps a flow meter's noise around zero (a tenth of a
+ * litre) from flipping a quiet tank between PRESSURIZED and CARBONATING.
+ */
+export const CARBONATING_FLOW = 0.5;
 /** A level rising faster than this (litres per minute) means the tank is being filled. */
 export const FILLING_RATE = 2;
 /** Litres below which a tank counts as empty. */
@@ -387,7 +393,7 @@ export interface TankStateInput {
 /**
  * The state of a tank. Without a running batch: CLEANING when it holds liquid (cleaning solution or
  * rinse water), else IDLE. With one: pressurized and still releasing CO2 it is CARBONATING, pressurized
- * and quiet PRESSURIZED; else FERMENTING while CO2 flows, FILLING while the level rises, FILLED
+ * and quiet PRESSURIZED (with the hysteresis of {@link CARBONATING_FLOW}); else FERMENTING while CO2 flows, FILLING while the level rises, FILLED
  * otherwise. A batch that fermented stays FERMENTING as it tails off (it does not go back to FILLED).
  */
 export function deriveTankState(input: TankStateInput): TankState {
@@ -395,7 +401,10 @@ export function deriveTankState(input: TankStateInput): TankState {
   if (input.batchState === null || input.batchState === 'MANUALLY_ENDED') {
     return input.level !== null && input.level > EMPTY_LEVEL ? 'CLEANING' : 'IDLE';
   }
-  if (input.pressurized) return flow > FERMENTING_FLOW ? 'CARBONATING' : 'PRESSURIZED';
+  if (input.pressurized) {
+    const carbonating = flow > (input.batchState === 'CARBONATING' ? FERMENTING_FLOW : CARBONATING_FLOW);
+    return carbonating ? 'CARBONATING' : 'PRESSURIZED';
+  }
   if (flow > FERMENTING_FLOW || input.batchState === 'FERMENTING' || input.batchState === 'CARBONATING') {
     return 'FERMENTING';
   }
@@ -444,6 +453,73 @@ export interface Transition {
 /** The transitions with `state` appended at `timestamp` when it differs from the last one. */
 export function recordTransition(transitions: readonly Transition[], state: TankState, timestamp: number) {
   return transitions.at(-1)?.state === state ? [...transitions] : [...transitions, { state, timestamp }];
+}
+
+/** A level rise per minute between two readings at least this far apart (shorter gaps are noise). */
+export const LEVEL_RATE_MIN_GAP_MS = 60_000;
+
+/** Litres per minute the level rose from `previous` to `current`; null without both or too close. */
+export function levelRatePerMinute(
+  previous: { t: number; level: number | null } | null,
+  current: { t: number; level: number | null },
+): number | null {
+  if (!previous || previous.level === null || current.level === null) return null;
+  const gap = current.t - previous.t;
+  return gap >= LEVEL_RATE_MIN_GAP_MS ? ((current.level - previous.level) / gap) * 60_000 : null;
+}
+
+/** Where a running batch stands, as the server keeps it from the tank's live readings. */
+export interface BatchTrack {
+  state: TankState;
+  transitions: readonly Transition[];
+  /** When the tank was pressurized (the 3600 s rule), once it was; the gravity estimate froze then. */
+  pressurizedAt: number | null;
+}
+
+/** One moment of a tank's readings, with the level derived from them. */
+export interface TankMoment {
+  t: number;
+  co2Flow: number | null;
+  upperPressure: number | null;
+  lowerPressure: number | null;
+  level: number | null;
+  levelRatePerMinute: number | null;
+}
+
+/**
+ * A running batch advanced by one moment of its tank's readings: pressurized once the head and
+ * bottom pressures pass the thresholds (dated 3600 s before, {@link pressurizedAt}), then the state
+ * of {@link deriveTankState}, a change recorded as a transition at the moment's time (pressurizing
+ * at the time it is dated, never before the last transition). `froze` is true on the moment the
+ * tank is first found pressurized: the gravity estimate is to be frozen as it stood then.
+ */
+export function advanceBatchTrack(
+  track: BatchTrack,
+  moment: TankMoment,
+  threshold: PressurizedThreshold = DEFAULT_PRESSURIZED_THRESHOLD,
+): { track: BatchTrack; froze: boolean } {
+  let pressurized = track.pressurizedAt;
+  const froze =
+    pressurized === null &&
+    moment.upperPressure !== null &&
+    moment.lowerPressure !== null &&
+    (pressurized = pressurizedAt(
+      [{ t: moment.t, upper: moment.upperPressure, lower: moment.lowerPressure }],
+      threshold,
+    )) !== null;
+  const state = deriveTankState({
+    batchState: track.state,
+    co2Flow: moment.co2Flow,
+    level: moment.level,
+    levelRatePerMinute: moment.levelRatePerMinute,
+    pressurized: pressurized !== null,
+  });
+  const last = track.transitions.at(-1)?.timestamp ?? -Infinity;
+  const at = froze ? Math.max(pressurized!, last) : moment.t;
+  return {
+    track: { state, transitions: recordTransition(track.transitions, state, at), pressurizedAt: pressurized },
+    froze,
+  };
 }
 
 // ---- Tasting -------------------------------------------------------------------------------------

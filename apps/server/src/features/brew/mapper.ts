@@ -1,5 +1,6 @@
 import type { Annotation, Batch, BatchProps, BrewReport, GravityReading, Sensory } from '@fieldlink/api/brew';
 import type {
+  BatchEstimateBasis,
   ChannelsMap,
   GravityParameters,
   TankLevelCalibration,
@@ -55,6 +56,17 @@ export function batchTransitions(row: Pick<BrewBatchesTable, 'transitions'>): Tr
 
 export function batchTankLevel(row: Pick<BrewBatchesTable, 'tank_level'>): TankLevelCalibration | null {
   return row.tank_level ? (JSON.parse(row.tank_level) as TankLevelCalibration) : null;
+}
+
+/** What a batch brings to its tank's gravity estimate (domain `batchGravity`). */
+export function batchEstimateBasis(row: BrewBatchesTable): BatchEstimateBasis {
+  return {
+    originalGravity: batchProps(row).originalGravity,
+    co2TotalAtStart: row.co2_total_at_start,
+    co2TotalGain: row.co2_total_gain,
+    tankLevelAtFermStart: row.tank_level_at_ferm_start,
+    frozenGravity: row.frozen_gravity ? (JSON.parse(row.frozen_gravity) as GravityParameters) : null,
+  };
 }
 
 /** A batch with its items (only those of this batch are used). `created_by` columns hold e-mails. */

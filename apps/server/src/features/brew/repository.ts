@@ -48,6 +48,16 @@ export function runningBatchesOf(db: Db, deviceIds: readonly string[]) {
         .execute();
 }
 
+/** The devices with a running batch, with their thing names (the tank tracker's directory). */
+export function runningBatchDevices(db: Db) {
+  return db
+    .selectFrom('brew_batches')
+    .innerJoin('devices', 'devices.id', 'brew_batches.device_id')
+    .select(['brew_batches.device_id', 'devices.thing_name'])
+    .where('brew_batches.end_at', 'is', null)
+    .execute();
+}
+
 /** Every batch of the devices, newest first. */
 export function batchesOf(db: Db, deviceIds: readonly string[], isDemo: boolean) {
   return deviceIds.length === 0

@@ -30,7 +30,6 @@ import {
   tankNumbers,
   tastingScore,
   type ChannelsMap,
-  type GravityParameters,
   type TankLevelCalibration,
   type TankState,
 } from '@fieldlink/domain/brew';
@@ -42,7 +41,7 @@ import { newId } from '../../security/secrets';
 import { inScope, requireCapability } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import { findGroup, latestValuesOf, type DeviceWithPath } from '../devices/repository';
-import { batchProps, batchTankLevel, batchTransitions, toBatch, toReport } from './mapper';
+import { batchEstimateBasis, batchProps, batchTankLevel, batchTransitions, toBatch, toReport } from './mapper';
 import {
   batchItemsOf,
   batchesOf,
@@ -605,15 +604,7 @@ export class BrewService {
         ? tankLevel(reading('upperPressure'), reading('lowerPressure'), levelCalibration)
         : null;
       const gravityParameters = batchGravity(
-        batch
-          ? {
-              originalGravity: batchProps(batch).originalGravity,
-              co2TotalAtStart: batch.co2_total_at_start,
-              co2TotalGain: batch.co2_total_gain,
-              tankLevelAtFermStart: batch.tank_level_at_ferm_start,
-              frozenGravity: batch.frozen_gravity ? (JSON.parse(batch.frozen_gravity) as GravityParameters) : null,
-            }
-          : null,
+        batch ? batchEstimateBasis(batch) : null,
         { co2Total: reading('co2Total'), temperature: reading('temperature'), headPressure: reading('upperPressure') },
         level,
       );
