@@ -166,12 +166,13 @@ describe('devices: general-information panel, map and commands', () => {
     await openDash(page, 'ACME-BLR01');
     const value = page.getByTestId('channel-value-sp1');
     await value.waitFor({ timeout: 30_000 });
-    const target = (await value.textContent()) === '23' ? '22' : '23';
+    // The value carries the unit the device gives the channel.
+    const target = (await value.textContent()) === '23 °C' ? '22' : '23';
     await page.getByLabel('New value for Heating setpoint').fill(target);
     await page.getByRole('button', { name: 'Set' }).first().click();
     await page.waitForFunction(
       (wanted) => document.querySelector('[data-testid="channel-value-sp1"]')?.textContent === wanted,
-      target,
+      `${target} °C`,
       { timeout: 15_000 },
     );
   });

@@ -380,6 +380,7 @@ export class SimulatedDevice {
       ...this.model.channels.map((channel) => ({
         code: channel.code,
         name: channel.name,
+        ...(channel.units ? { units: channel.units } : {}),
         upload: true,
         alarm: channel.alarm ?? false,
         ...(channel.product ? { product: { ...channel.product } } : {}),

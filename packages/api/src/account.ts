@@ -19,7 +19,11 @@ export const TreeDevice = Type.Object({
   lastConnection: Type.Union([Type.Number(), Type.Null()]),
   lastDisconnection: Type.Union([Type.Number(), Type.Null()]),
   /** The device's channels, shown beneath it in the tree. */
-  channels: Type.Optional(Type.Array(Type.Object({ code: Type.String(), name: Type.Optional(Type.String()) }))),
+  channels: Type.Optional(
+    Type.Array(
+      Type.Object({ code: Type.String(), name: Type.Optional(Type.String()), units: Type.Optional(Type.String()) }),
+    ),
+  ),
   /** The device's tags (a water plant's configuration tag picks the page it opens on). */
   tags: Type.Optional(Type.Array(Type.Object({ key: Type.String(), value: Type.String() }))),
 });

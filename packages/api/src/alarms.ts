@@ -41,6 +41,8 @@ export const AlarmRecord = Type.Object({
   code: Type.String(),
   /** The channel's display name (`SP_1`) or its own name. */
   channelName: Type.String(),
+  /** The unit the device gives the channel (`°C`), or empty: the value and threshold are in it. */
+  units: Type.String(),
   side: Side,
   severity: Severity,
   threshold: Type.Number(),

@@ -73,6 +73,8 @@ export const ChannelConfig = Type.Object(
   {
     code: ChannelCode,
     name: Type.Optional(Type.String({ maxLength: 64 })),
+    /** The unit of the channel's value (`°C`, `m³`); a relay or input with a unit is a quantity. */
+    units: Type.Optional(Type.String({ maxLength: 20 })),
     upload: Type.Optional(Type.Boolean()),
     alarm: Type.Optional(Type.Boolean()),
     /** Set on a smart shelf's channel counting a product. */

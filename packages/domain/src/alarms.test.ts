@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  alarmConditionText,
   NORMAL_EVALUATION,
   alarmCellText,
   alarmConfigProblem,
@@ -349,4 +350,15 @@ describe('active alarms in the device table', () => {
   ])('%s with mask %s matches %s: %s', (active, mask, choice, expected) =>
     expect(matchesAlarmChoice(mask, active, choice)).toBe(expected),
   );
+});
+
+describe('alarmConditionText: the condition with the channel unit', () => {
+  it.each<[{ side: 'HIGH' | 'LOW'; threshold: number }, { units?: string }, string]>([
+    [{ side: 'HIGH', threshold: 30 }, { units: '°C' }, 'above 30 °C'],
+    [{ side: 'LOW', threshold: 1.25 }, { units: ' bar ' }, 'below 1.25 bar'],
+    [{ side: 'HIGH', threshold: 70000 }, {}, 'above 70,000'],
+    [{ side: 'LOW', threshold: 0.125 }, { units: '' }, 'below 0.125'],
+  ])('%j %j -> %s', (alarm, channel, expected) => {
+    expect(alarmConditionText(alarm, channel, 'en-US')).toBe(expected);
+  });
 });

@@ -4,10 +4,25 @@
  * and escalations fall due, and who is told. Pure rules; the server stores the state and acts on
  * the transitions.
  */
+import { shownUnits, type ChannelDescription } from './channel-presentation';
 import { channelDisplayName } from './channels';
 import { isUnderPath } from './group-path';
 import { ANY_ALARM, NO_ALARM, alarmText, matchesSelectedAlarm } from './status-alarms';
 import { can, effectivePermissions, isAdmin, type PermissionSource } from './permissions';
+
+/**
+ * An alarm's condition in words, with the channel's unit: `above 30 °C`, `below 1.2 bar`. The
+ * threshold is shown exactly as set (no rounding), grouped by the locale.
+ */
+export function alarmConditionText(
+  alarm: { side: AlarmSide; threshold: number },
+  channel: Pick<ChannelDescription, 'units'>,
+  locale?: string,
+): string {
+  const threshold = new Intl.NumberFormat(locale, { maximumFractionDigits: 6 }).format(alarm.threshold);
+  const units = shownUnits(channel);
+  return `${alarm.side === 'HIGH' ? 'above' : 'below'} ${threshold}${units ? ` ${units}` : ''}`;
+}
 
 /** How serious an alarm is, most serious first (ThingsBoard's levels, without "indeterminate"). */
 export const ALARM_SEVERITIES = ['CRITICAL', 'MAJOR', 'MINOR', 'WARNING'] as const;

@@ -14,6 +14,7 @@ import {
   fixedAxisRange,
   initialTableWindow,
   nextTableWindow,
+  unitAxisSettings,
   widgetChannelKey,
   widgetChartWindow,
   yearlyOverviewWindow,
@@ -201,4 +202,48 @@ describe('axisExcursion: a fixed axis never cuts a line off silently', () => {
     [[100, 0], null],
     [[Number.NaN, 40], null],
   ])('%j on 0-100 -> %j', (values, expected) => expect(axisExcursion(values, flowAxis)).toEqual(expected));
+});
+
+describe('unitAxisSettings: one y axis per unit', () => {
+  it.each<[string, { code: string; units?: string }[], { units: string; channels: string[] }[]]>([
+    [
+      'a totalizer never shares the temperature axis',
+      [
+        { code: 'c1', units: '°C' },
+        { code: 't1', units: 'L' },
+        { code: 'sp1', units: '°C' },
+      ],
+      [
+        { units: '°C', channels: ['c1', 'sp1'] },
+        { units: 'L', channels: ['t1'] },
+      ],
+    ],
+    [
+      'unit-less totalizers get an axis each; other unit-less channels share one',
+      [{ code: 'a1' }, { code: 't1' }, { code: 'a2', units: ' ' }, { code: 't2' }],
+      [
+        { units: '', channels: ['a1', 'a2'] },
+        { units: '', channels: ['t1'] },
+        { units: '', channels: ['t2'] },
+      ],
+    ],
+    ['nothing charted, no axis', [], []],
+  ])('%s', (_name, channels, expected) => {
+    expect(unitAxisSettings(channels)).toEqual(
+      expected.map((axis) => ({ ...axis, name: '', isDedicated: true, hasFixRange: false })),
+    );
+  });
+
+  it('lays out as alternating dedicated axes, each labelled with its unit', () => {
+    const settings = unitAxisSettings([
+      { code: 'c1', units: '°C' },
+      { code: 't1', units: 'L' },
+    ]);
+    const { axes, scaleOf } = chartAxisLayout(settings, ['c1', 't1']);
+    expect(axes.map((axis) => [axis.label, axis.side])).toEqual([
+      ['°C', 'left'],
+      ['L', 'right'],
+    ]);
+    expect(scaleOf.c1).not.toBe(scaleOf.t1);
+  });
 });

@@ -2,6 +2,7 @@
  * Log charts (specification application §9 "Chart logs", core §9 chart colours): which window to
  * ask for and how many bins.
  */
+import { parseChannelCode } from './channels';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -216,6 +217,30 @@ export function chartAxisLayout(
     axes: axes.map((axis, i) => ({ ...axis, side: i % 2 === 0 ? 'left' : 'right' })),
     scaleOf,
   };
+}
+
+/**
+ * The y axes of a device's logs chart: one per unit, so a totalizer near 70,000 never flattens a
+ * temperature near 20. Channels sharing a unit share an axis (labelled with the unit); a totalizer
+ * without a unit gets an axis of its own; other channels without a unit share one unlabelled axis.
+ * Axes come in the order their first channel does.
+ */
+export function unitAxisSettings(channels: readonly { code: string; units?: string | null }[]): ChartYAxisSetting[] {
+  const groups = new Map<string, { units: string; channels: string[] }>();
+  for (const channel of channels) {
+    const units = channel.units?.trim() ?? '';
+    const key = units ? `units:${units}` : parseChannelCode(channel.code)?.prefix === 't' ? `code:${channel.code}` : '';
+    const group = groups.get(key) ?? { units, channels: [] };
+    group.channels.push(channel.code);
+    groups.set(key, group);
+  }
+  return [...groups.values()].map((group) => ({
+    channels: group.channels,
+    name: '',
+    units: group.units,
+    isDedicated: true,
+    hasFixRange: false,
+  }));
 }
 
 /** Table logs (§9) start this long before the device's last connection. */

@@ -15,14 +15,14 @@ import { SeededRandom } from './seeded-random';
  */
 
 export const BREW_TANK_CHANNELS: readonly ChannelSpec[] = [
-  { code: 'c1', name: 'Temperature', range: [-5, 40], alarm: true },
-  { code: 'c2', name: 'Upper pressure', range: [0, 30] },
-  { code: 'c3', name: 'Lower pressure', range: [0, 40] },
-  { code: 'a1', name: 'CO2 flow', range: [0, 100] },
-  { code: 't1', name: 'CO2 total', range: [0, 1e10] },
+  { code: 'c1', name: 'Temperature', units: '°C', range: [-5, 40], alarm: true },
+  { code: 'c2', name: 'Upper pressure', units: 'psi', range: [0, 30] },
+  { code: 'c3', name: 'Lower pressure', units: 'psi', range: [0, 40] },
+  { code: 'a1', name: 'CO2 flow', units: 'L/min', range: [0, 100] },
+  { code: 't1', name: 'CO2 total', units: 'L', range: [0, 1e10] },
   { code: 't9', name: 'pH', range: [3.5, 6] },
-  { code: 't10', name: 'Probe temperature', range: [-5, 40] },
-  { code: 'sp1', name: 'Temperature setpoint', range: [-5, 100], writable: true },
+  { code: 't10', name: 'Probe temperature', units: '°C', range: [-5, 40] },
+  { code: 'sp1', name: 'Temperature setpoint', units: '°C', range: [-5, 100], writable: true },
   { code: 'do1', name: 'Glycol valve', range: [0, 1], writable: true },
 ];
 

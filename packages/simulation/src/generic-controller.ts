@@ -9,15 +9,15 @@ import { PlantModel, type ChannelSpec, type PlantModelOptions } from './plant-mo
  */
 
 export const GENERIC_CHANNELS: readonly ChannelSpec[] = [
-  { code: 'c1', name: 'Room temperature', range: [-10, 45], alarm: true },
-  { code: 'c2', name: 'Line pressure', range: [0, 7] },
-  { code: 'c3', name: 'Pump flow', range: [0, 45] },
-  { code: 'c4', name: 'Humidity', range: [5, 100] },
-  { code: 'sp1', name: 'Heating setpoint', range: [5, 35], writable: true },
-  { code: 'sp2', name: 'Pressure setpoint', range: [1, 6], writable: true },
+  { code: 'c1', name: 'Room temperature', units: '°C', range: [-10, 45], alarm: true },
+  { code: 'c2', name: 'Line pressure', units: 'bar', range: [0, 7] },
+  { code: 'c3', name: 'Pump flow', units: 'L/min', range: [0, 45] },
+  { code: 'c4', name: 'Humidity', units: '%', range: [5, 100] },
+  { code: 'sp1', name: 'Heating setpoint', units: '°C', range: [5, 35], writable: true },
+  { code: 'sp2', name: 'Pressure setpoint', units: 'bar', range: [1, 6], writable: true },
   { code: 'do1', name: 'Heater', range: [0, 1], writable: true },
   { code: 'do2', name: 'Pump', range: [0, 1], writable: true },
-  { code: 't1', name: 'Pumped volume', range: [0, 1e9] },
+  { code: 't1', name: 'Pumped volume', units: 'L', range: [0, 1e9] },
   { code: 'd1', name: 'Door', range: [0, 1] },
 ];
 

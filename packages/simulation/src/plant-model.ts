@@ -7,6 +7,8 @@ import { SeededRandom } from './seeded-random';
 export interface ChannelSpec {
   readonly code: string;
   readonly name: string;
+  /** The unit of its value (`°C`, `m³`), reported to the console with the channel. */
+  readonly units?: string;
   /** Bounds the plant stays within in normal running; writes outside them are refused. */
   readonly range: readonly [number, number];
   /** Setpoints and relays accept writes; inputs, totals and counters are read-only. */

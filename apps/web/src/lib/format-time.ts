@@ -1,17 +1,7 @@
 /**
- * Time formatting for the console. The default date format of the specification is
- * `DD/MM/YY h:mm:ss a` (§9); it is written out here rather than pulling in a date library for it.
+ * Relative ages and form-input times of the console. Dates and times as shown are formatted by
+ * `@fieldlink/domain/date-format` (day first, one time zone per page).
  */
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** `DD/MM/YY h:mm:ss a` in the browser's time zone, e.g. `07/03/25 2:05:09 pm`. */
-export function formatDateTime(t: number): string {
-  const d = new Date(t);
-  const hours = d.getHours();
-  const h12 = hours % 12 === 0 ? 12 : hours % 12;
-  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${pad(d.getFullYear() % 100)} ${h12}:${pad(d.getMinutes())}:${pad(d.getSeconds())} ${hours < 12 ? 'am' : 'pm'}`;
-}
 
 /** How long ago, short and human: `just now`, `42 s ago`, `5 min ago`, `3 h ago`, `2 d ago`. */
 export function formatAge(t: number, now: number): string {

@@ -102,7 +102,7 @@ export class AccountService {
     for (const device of devices) {
       const node = nodes.get(device.group_id)!;
       node.deviceIds.push(device.id);
-      const channels = JSON.parse(device.channels) as { code: string; name?: string }[];
+      const channels = JSON.parse(device.channels) as { code: string; name?: string; units?: string }[];
       node.devices.push({
         id: device.id,
         name: device.name,
@@ -111,7 +111,11 @@ export class AccountService {
         isConnected: device.is_connected === 1,
         lastConnection: device.last_connection,
         lastDisconnection: device.last_disconnection,
-        channels: channels.map(({ code, name }) => (name === undefined ? { code } : { code, name })),
+        channels: channels.map(({ code, name, units }) => ({
+          code,
+          ...(name === undefined ? {} : { name }),
+          ...(units === undefined ? {} : { units }),
+        })),
         tags: (JSON.parse(device.tags) as { key: string; value: string }[]).map(({ key, value }) => ({ key, value })),
       });
     }

@@ -6,26 +6,32 @@ import type { AlarmRow, selectAlerts } from './repository';
 
 type AlertRow = NonNullable<Awaited<ReturnType<ReturnType<typeof selectAlerts>['executeTakeFirst']>>>;
 
-/** A channel's own name from the device's channel list, else its display name, else its code. */
-export function channelNameOf(channelsJson: string, code: string): string {
+/**
+ * A channel as the device's channel list describes it: its own name, else its display name, else its
+ * code; and its unit, or empty.
+ */
+export function channelOf(channelsJson: string, code: string): { name: string; units: string } {
   try {
-    const channels = JSON.parse(channelsJson) as { code?: string; name?: string }[];
-    return channelName(code, channels.find((channel) => channel.code === code)?.name);
+    const channels = JSON.parse(channelsJson) as { code?: string; name?: string; units?: string }[];
+    const own = channels.find((channel) => channel.code === code);
+    return { name: channelName(code, own?.name), units: own?.units?.trim() ?? '' };
   } catch {
-    // A device's channel list is its own; an unreadable one only costs the name.
-    return channelName(code);
+    // A device's channel list is its own; an unreadable one only costs the name and unit.
+    return { name: channelName(code), units: '' };
   }
 }
 
 /** The one mapping of a stored alarm row to the API's AlarmRecord. */
 export function toAlarmRecord(row: AlarmRow): AlarmRecord {
+  const channel = channelOf(row.device_channels, row.code);
   return {
     id: row.id,
     deviceId: row.device_id,
     thingName: row.thing_name,
     deviceName: row.device_name,
     code: row.code,
-    channelName: channelNameOf(row.device_channels, row.code),
+    channelName: channel.name,
+    units: channel.units,
     side: row.side === 'LOW' ? 'LOW' : 'HIGH',
     severity: row.severity as AlarmSeverity,
     threshold: row.threshold,

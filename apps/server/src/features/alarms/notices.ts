@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import {
+  alarmConditionText,
   alarmResponders,
   disconnectionAudience,
   escalationAt,
@@ -13,6 +14,7 @@ import {
 import type { Database } from '../../db/schema';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { Mailer } from '../../mail/mailer';
+import { formatChannelValue } from '@fieldlink/domain/channel-presentation';
 import { newId } from '../../security/secrets';
 import { toAttachmentPoint } from '../users/mapper';
 import { toAlarmRecord } from './mapper';
@@ -196,7 +198,8 @@ export class AlarmNotices {
   ): Promise<void> {
     const { mailer, publicUrl } = this.options;
     const alarm = toAlarmRecord(row);
-    const crossed = `${alarm.side === 'HIGH' ? 'above' : 'below'} ${alarm.threshold}`;
+    const crossed = alarmConditionText(alarm, alarm);
+    const value = formatChannelValue(alarm, alarm.value);
     const prefix = { raised: 'Alarm', reminder: 'Reminder: alarm', escalation: 'Escalated: alarm' }[kind];
     const lead = {
       raised: 'An alarm was raised',
@@ -211,7 +214,7 @@ export class AlarmNotices {
           `${lead}.\n\n` +
           `Device: ${alarm.deviceName} (${alarm.thingName})\n` +
           `Channel: ${alarm.channelName} (${alarm.code})\n` +
-          `Value: ${alarm.value}, ${crossed}\n` +
+          `Value: ${value}, ${crossed}\n` +
           `Severity: ${alarm.severity}\n` +
           `Raised: ${new Date(alarm.raisedAt).toISOString()}\n\n` +
           `Acknowledge it at ${publicUrl}/alarms\n` +

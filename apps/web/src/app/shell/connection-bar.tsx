@@ -1,3 +1,5 @@
+import { timeZoneLabel } from '@fieldlink/domain/date-format';
+import { localTimeZone } from '@fieldlink/domain/time-zone';
 import { useAccount } from '../../lib/api/get-account';
 import { useConnectionCount, useConnectionStatus, useReconnectAttempt } from '../../lib/realtime/use-realtime';
 import type { ConnectionStatus } from '../../lib/realtime/realtime-store';
@@ -31,6 +33,10 @@ export function ConnectionBar() {
           {count - 1} reconnect{count === 2 ? '' : 's'}
         </span>
       )}
+      {/* Every date and time of the console is in this zone: said once, here, on every page. */}
+      <span className="shell-connection__zone" data-testid="time-zone">
+        Times in {timeZoneLabel(localTimeZone(), Date.now())}
+      </span>
       {accountName && <span className="shell-connection__account">{accountName}</span>}
     </div>
   );

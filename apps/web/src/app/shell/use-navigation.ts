@@ -3,6 +3,7 @@ import { landingFor, offeredTabs, type NavigationSubject } from '@fieldlink/doma
 import type { Permission } from '@fieldlink/domain/permissions';
 import { homeGroupId, scenesHomeRoute } from '../../lib/account-tree';
 import { useAccount } from '../../lib/api/get-account';
+import { readLastDevice } from '../../lib/last-device';
 import { appStore } from '../../lib/app-store/app-store';
 import { useStore } from '../../lib/use-store';
 import { landingPath } from '../../features/session/model/after-loading-route';
@@ -16,6 +17,7 @@ export function useNavigation(): { definitions: SectionDefinition[]; routes: Nav
   const permissions = useStore(appStore, (s) => s.session.permissions);
   const appType = useStore(appStore, (s) => s.session.appType);
   const userVariant = useStore(appStore, (s) => s.session.account?.userVariant ?? null);
+  const email = useStore(appStore, (s) => s.session.email);
   const account = useAccount();
   const subject: NavigationSubject = useMemo(
     () => ({ permissions: permissions as Permission[], userVariant, appType }),
@@ -31,8 +33,11 @@ export function useNavigation(): { definitions: SectionDefinition[]; routes: Nav
     [account.data],
   );
   const home = useMemo(
-    () => (account.data ? landingPath(landingFor(subject), account.data.accounts, appType) : '/loading'),
-    [account.data, subject, appType],
+    () =>
+      account.data
+        ? landingPath(landingFor(subject), account.data.accounts, appType, readLastDevice(email))
+        : '/loading',
+    [account.data, subject, appType, email],
   );
   return { definitions, routes, home };
 }

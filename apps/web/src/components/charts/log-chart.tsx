@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot, { type AlignedData, type Axis, type Options, type Scale } from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { formatDateTime } from '../../lib/format-time';
+import { formatDateTime, timeAxisLabels } from '@fieldlink/domain/date-format';
 import type { AlignedLogs } from './chart-series';
 import { cancelRedraw, scheduleRedraw } from './redraw-queue';
 import './log-chart.css';
@@ -12,6 +12,8 @@ export interface ChartLine {
   colour: string;
   /** The y scale the line is drawn against (default `y`). */
   scale?: string;
+  /** The unit shown after its values in the read-out. */
+  units?: string;
 }
 
 /** A y axis: its scale, side, label and fixed range (null: from the data). */
@@ -300,7 +302,7 @@ export function LogChart({
         const value = valueNear(plot.data[0], plot.data[seriesIndex!]!, t);
         rows.push(
           `<span class="log-chart__readout-row"><i style="background:${line.colour}"></i>${escapeHtml(line.label)}<b>${
-            value === null ? '–' : numberFormat.format(value)
+            value === null ? '–' : numberFormat.format(value) + (line.units ? ` ${escapeHtml(line.units)}` : '')
           }</b></span>`,
         );
       }
@@ -334,8 +336,9 @@ export function LogChart({
           font,
           grid: { show: !compact, stroke: grid, width: 1 },
           ticks: { stroke: grid, size: 4 },
-          // Two lines: the time, and the date where it changes.
+          // Two lines: the time, and the date (day first) where it changes.
           size: compact ? 20 : 42,
+          values: (_plot, splits) => timeAxisLabels(splits.map((split) => split * 1000)),
         },
         ...yAxes,
       ],

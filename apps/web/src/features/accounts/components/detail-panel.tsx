@@ -15,7 +15,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { TextField } from '../../../components/ui/text-field';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { showToast } from '../../../lib/app-store/app-store';
-import { formatDateTime } from '../../../lib/format-time';
+import { formatDateTime } from '@fieldlink/domain/date-format';
 import { latestUserUpdateId } from '../../../lib/user-update-id';
 import { useUser } from '../api/get-user';
 import { useReinviteUserMutation } from '../api/post-reinvite-user';

@@ -22,7 +22,7 @@ export function AlarmNavCount() {
     if (seen.current) {
       for (const alarm of list) {
         if (!seen.current.has(alarm.id) && alarm.clearedAt === null) {
-          showToast('warning', `Alarm: ${alarm.deviceName} ${alarm.channelName} ${alarm.value} ${crossingText(alarm)}`);
+          showToast('warning', `Alarm: ${alarm.deviceName} ${alarm.channelName} ${crossingText(alarm)}`);
         }
       }
     }

@@ -7,7 +7,9 @@ import { Button } from '../../../components/ui/button';
 import { AlarmIcon, CheckCircleIcon } from '../../../components/ui/icons';
 import { PageHeader } from '../../../components/ui/page-header';
 import { RefreshButton } from '../../../components/ui/refresh-button';
-import { formatDateTime } from '../../../lib/format-time';
+import { formatChannelValue } from '@fieldlink/domain/channel-presentation';
+import { channelDisplayName } from '@fieldlink/domain/channels';
+import { formatDateTime } from '@fieldlink/domain/date-format';
 import { useAcknowledgeAlarms } from '../api/acknowledge-alarms';
 import { useAlarms } from '../api/get-alarms';
 import { crossingText, SEVERITY_LABELS, SEVERITY_TONES, STATUS_LABELS, STATUS_TONES } from '../model/alarm-text';
@@ -160,6 +162,7 @@ function AlarmRow({
   busy: boolean;
   onAcknowledge: () => void;
 }) {
+  const displayName = channelDisplayName(alarm.code) ?? alarm.code;
   return (
     <tr data-testid={`alarm-${alarm.id}`} className={alarm.clearedAt === null ? 'is-active' : undefined}>
       <td>
@@ -178,15 +181,15 @@ function AlarmRow({
       </td>
       <td>
         {alarm.channelName}
-        <span className="alarms-sub">{alarm.code}</span>
+        {alarm.channelName !== displayName && <span className="alarms-sub">{displayName}</span>}
       </td>
-      <td className="alarms-num">
-        {alarm.value} {crossingText(alarm)}
-      </td>
+      <td className="alarms-num">{crossingText(alarm)}</td>
       <td className="alarms-time">{formatDateTime(alarm.raisedAt)}</td>
       <td className="alarms-time">
         {alarm.clearedAt === null ? '—' : formatDateTime(alarm.clearedAt)}
-        {alarm.clearedValue !== null && <span className="alarms-sub">at {alarm.clearedValue}</span>}
+        {alarm.clearedValue !== null && (
+          <span className="alarms-sub">at {formatChannelValue(alarm, alarm.clearedValue)}</span>
+        )}
       </td>
       <td className="alarms-time">
         {alarm.acknowledgedAt === null ? (

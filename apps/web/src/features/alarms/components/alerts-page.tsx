@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { BellOffIcon, CloudOffIcon } from '../../../components/ui/icons';
 import { PageHeader } from '../../../components/ui/page-header';
 import { RefreshButton } from '../../../components/ui/refresh-button';
-import { formatDateTime } from '../../../lib/format-time';
+import { formatDateTime } from '@fieldlink/domain/date-format';
 import { useAlerts } from '../api/get-alerts';
 import { useMuteDevice } from '../api/mute-device';
 import { ListState } from './list-state';

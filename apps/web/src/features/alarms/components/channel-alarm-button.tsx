@@ -37,13 +37,7 @@ export function ChannelAlarmButton({ deviceId, code, title }: ChannelAlarmButton
         type="button"
         className={`channel-alarm-button${active ? ' is-active' : set ? ' is-set' : ''}`}
         aria-label={`${label}: ${title}`}
-        title={
-          active && channel?.current
-            ? `${channel.current.value} ${crossingText(channel.current)}`
-            : set
-              ? 'Alarm settings'
-              : 'Set an alarm'
-        }
+        title={active && channel?.current ? crossingText(channel.current) : set ? 'Alarm settings' : 'Set an alarm'}
         onClick={() => setOpen(true)}
       >
         <AlarmIcon size={12} /> {label}

@@ -36,7 +36,7 @@ describe('alarm form', () => {
     }));
 
   it.each([
-    [{ side: 'HIGH' as const, threshold: 50 }, 'above 50'],
-    [{ side: 'LOW' as const, threshold: -2 }, 'below -2'],
+    [{ code: 'c1', units: '°C', value: 51.26, side: 'HIGH' as const, threshold: 50 }, '51.3 °C above 50 °C'],
+    [{ code: 'a1', units: '', value: -2.5, side: 'LOW' as const, threshold: -2 }, '-2.5 below -2'],
   ])('%j reads %s', (alarm, expected) => expect(crossingText(alarm)).toBe(expected));
 });

@@ -1,5 +1,12 @@
 import type { AlarmConfig, AlarmRecord } from '@fieldlink/api/alarms';
-import { alarmConfigProblem, defaultAlarmConfig, type AlarmSeverity, type AlarmStatus } from '@fieldlink/domain/alarms';
+import { formatChannelValue } from '@fieldlink/domain/channel-presentation';
+import {
+  alarmConditionText,
+  alarmConfigProblem,
+  defaultAlarmConfig,
+  type AlarmSeverity,
+  type AlarmStatus,
+} from '@fieldlink/domain/alarms';
 import type { BadgeTone } from '../../../components/ui/badge';
 
 export const STATUS_LABELS: Record<AlarmStatus, string> = {
@@ -30,9 +37,9 @@ export const SEVERITY_TONES: Record<AlarmSeverity, BadgeTone> = {
   WARNING: 'neutral',
 };
 
-/** "above 50" / "below 5": the threshold an alarm crossed. */
-export function crossingText(alarm: Pick<AlarmRecord, 'side' | 'threshold'>): string {
-  return `${alarm.side === 'HIGH' ? 'above' : 'below'} ${alarm.threshold}`;
+/** `31.2 °C above 30 °C`: the value that raised an alarm and the threshold it crossed, with the unit. */
+export function crossingText(alarm: Pick<AlarmRecord, 'code' | 'units' | 'value' | 'side' | 'threshold'>): string {
+  return `${formatChannelValue(alarm, alarm.value)} ${alarmConditionText(alarm, alarm)}`;
 }
 
 /** The channel alarm form: text fields as typed. */

@@ -1,17 +1,24 @@
 import { memo, type ReactNode } from 'react';
 import { isChannelStale } from '@fieldlink/domain/staleness';
-import { channelDisplayName } from '@fieldlink/domain/channels';
+import {
+  channelValueParts,
+  channelValueType,
+  describeChannel,
+  formatChannelValue,
+} from '@fieldlink/domain/channel-presentation';
 import { Badge } from '../../../components/ui/badge';
 import { useNow } from '../../../lib/clock';
-import { formatAge, formatDateTime } from '../../../lib/format-time';
+import { formatDateTime } from '@fieldlink/domain/date-format';
+import { formatAge } from '../../../lib/format-time';
 import { useLatestValue } from '../../../lib/realtime/use-realtime';
-import { channelKindLabel, channelTitle, formatChannelValue, isBinaryChannel } from '../model/channel-presentation';
 import { ChannelWrite } from './channel-write';
 
 export interface ChannelCardProps {
   thingName: string;
   code: string;
   name?: string | null;
+  /** The unit the device gives the channel. */
+  units?: string | null;
   uploadInterval: number | null;
   logInterval: number | null;
   /** Shows the write control of setpoints, relays and flags. */
@@ -28,33 +35,33 @@ export const ChannelCard = memo(function ChannelCard({
   thingName,
   code,
   name,
+  units,
   uploadInterval,
   logInterval,
   writable = false,
   alarm,
 }: ChannelCardProps) {
-  const title = channelTitle(code, name);
-  const displayName = channelDisplayName(code) ?? code;
+  const channel = describeChannel({ code, name, units });
   return (
-    <article className="channel-card" aria-label={title}>
+    <article className="channel-card" aria-label={channel.title}>
       <header className="channel-card__head">
-        <span className="channel-card__title" title={title}>
-          {title}
-        </span>
-        <span className="channel-card__code">{title === displayName ? code : displayName}</span>
+        <div className="channel-card__names">
+          <span className="channel-card__title">{channel.title}</span>
+          <span className="channel-card__kind">{channel.kind}</span>
+        </div>
+        <span className="channel-card__code">{channel.title === channel.displayName ? code : channel.displayName}</span>
       </header>
-      <ChannelValue thingName={thingName} code={code} />
-      {writable && <ChannelWrite thingName={thingName} code={code} title={title} />}
+      <ChannelValue thingName={thingName} code={code} units={channel.units} />
+      {writable && <ChannelWrite thingName={thingName} code={code} title={channel.title} />}
       <footer className="channel-card__foot">
-        <span className="channel-card__kind">{channelKindLabel(code)}</span>
-        {alarm}
+        {alarm ?? <span />}
         <ChannelAge thingName={thingName} code={code} uploadInterval={uploadInterval} logInterval={logInterval} />
       </footer>
     </article>
   );
 });
 
-function ChannelValue({ thingName, code }: { thingName: string; code: string }) {
+function ChannelValue({ thingName, code, units }: { thingName: string; code: string; units: string }) {
   const latest = useLatestValue(thingName, code);
   const testId = `channel-value-${code}`;
   if (!latest) {
@@ -64,8 +71,8 @@ function ChannelValue({ thingName, code }: { thingName: string; code: string }) 
       </div>
     );
   }
-  const text = formatChannelValue(code, latest.value);
-  if (isBinaryChannel(code)) {
+  const { text, units: shownUnits } = channelValueParts({ code, units }, latest.value);
+  if (channelValueType(code, units) === 'state') {
     return (
       <div className="channel-card__value">
         <span className={`channel-card__state ${latest.value !== 0 ? 'is-on' : 'is-off'}`} data-testid={testId}>
@@ -78,11 +85,12 @@ function ChannelValue({ thingName, code }: { thingName: string; code: string }) 
     <div className="channel-card__value-wrap">
       <div className="channel-card__value" data-testid={testId}>
         {text}
+        {shownUnits && <span className="channel-card__units"> {shownUnits}</span>}
       </div>
       {(latest.tempSp !== undefined || latest.diff !== undefined) && (
         <div className="channel-card__extra">
-          {latest.tempSp !== undefined && <span>SP {formatChannelValue('c1', latest.tempSp)}</span>}
-          {latest.diff !== undefined && <span>Δ {formatChannelValue('c1', latest.diff)}</span>}
+          {latest.tempSp !== undefined && <span>SP {formatChannelValue({ code, units }, latest.tempSp)}</span>}
+          {latest.diff !== undefined && <span>Δ {formatChannelValue({ code, units }, latest.diff)}</span>}
         </div>
       )}
     </div>

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ClockIcon } from '../../../components/ui/icons';
-import { formatDateTime } from '../../../lib/format-time';
+import { formatDateTime } from '@fieldlink/domain/date-format';
 import { useDeviceConnection } from '../../../lib/realtime/use-realtime';
 import { deviceConnectionsQuery, useDeviceConnections } from '../api/get-device-connections';
 

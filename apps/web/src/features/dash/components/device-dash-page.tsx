@@ -1,5 +1,6 @@
 import { useEffect, useMemo, type ReactNode } from 'react';
-import { isWithinMaxCount } from '@fieldlink/domain/channels';
+import { channelName, isWithinMaxCount } from '@fieldlink/domain/channels';
+import { compareChannelCodes } from '@fieldlink/domain/channel-presentation';
 import { Link, useParams } from 'react-router';
 import { ArrowLeftIcon, DeviceIcon } from '../../../components/ui/icons';
 import { PanelMessage } from '../../../components/ui/panel-message';
@@ -7,13 +8,13 @@ import { findDeviceByThingName } from '../../../lib/account-tree';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { useAccount } from '../../../lib/api/get-account';
 import { appStore, dispatchSession } from '../../../lib/app-store/app-store';
+import { rememberLastDevice } from '../../../lib/last-device';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
 import { useDeviceConfig } from '../../../lib/realtime/use-realtime';
 import { useCan } from '../../../lib/session/use-can';
 import { useStore } from '../../../lib/use-store';
 import { useDevice } from '../../../lib/api/get-device';
 import { useLiveDevice } from '../hooks/use-live-device';
-import { channelTitle, compareChannelCodes } from '../model/channel-presentation';
 import { CellularDetails } from './cellular-details';
 import { ChannelCard } from './channel-card';
 import { ConnectionHistory } from './connection-history';
@@ -64,6 +65,12 @@ export function DeviceDashPage({ renderInfo, renderChannelAlarm }: DeviceDashPag
       .join(' '),
   );
 
+  // Signing in again lands on the device last opened here.
+  const email = session.email;
+  useEffect(() => {
+    if (placed) rememberLastDevice(email, placed.device.thingName);
+  }, [email, placed]);
+
   useEffect(() => {
     if (!device.isFetching) return;
     dispatchSession({ type: 'BEGIN', activity: 'READING_DEVICE' });
@@ -72,13 +79,17 @@ export function DeviceDashPage({ renderInfo, renderChannelAlarm }: DeviceDashPag
 
   const channels = useMemo(() => {
     const configured = liveConfig?.channels ?? device.data?.channels ?? [];
-    const names = new Map(configured.map((channel) => [channel.code, channel.name ?? null]));
-    for (const code of liveCodes.split(' ').filter(Boolean)) if (!names.has(code)) names.set(code, null);
+    const known = new Map(
+      configured.map((channel) => [channel.code, { name: channel.name ?? null, units: channel.units ?? null }]),
+    );
+    for (const code of liveCodes.split(' ').filter(Boolean)) {
+      if (!known.has(code)) known.set(code, { name: null, units: null });
+    }
     // Codes past their prefix's maximum count (core §9) are not channels of the device.
-    return [...names.entries()]
+    return [...known.entries()]
       .filter(([code]) => isWithinMaxCount(code, EXPANDED_IO_MAX))
       .sort(([a], [b]) => compareChannelCodes(a, b))
-      .map(([code, name]) => ({ code, name }));
+      .map(([code, { name, units }]) => ({ code, name, units }));
   }, [liveConfig?.channels, device.data?.channels, liveCodes]);
 
   if (account.isPending) return <DashSkeleton />;
@@ -121,8 +132,6 @@ export function DeviceDashPage({ renderInfo, renderChannelAlarm }: DeviceDashPag
       {device.isError && (
         <PanelMessage title="Could not read the device">{serverErrorMessage(device.error)}</PanelMessage>
       )}
-      <HealthSummary thingName={thingName} initial={device.data?.health} />
-      {renderInfo?.({ id: placed.device.id, thingName })}
       <section className="dash__channels" aria-labelledby="channels-heading">
         <div className="dash__section-head">
           <h2 id="channels-heading">Channels</h2>
@@ -136,22 +145,26 @@ export function DeviceDashPage({ renderInfo, renderChannelAlarm }: DeviceDashPag
           )
         ) : (
           <div className="channel-grid">
-            {channels.map(({ code, name }) => (
+            {channels.map(({ code, name, units }) => (
               <ChannelCard
                 key={code}
                 thingName={thingName}
                 code={code}
                 name={name}
+                units={units}
                 uploadInterval={uploadInterval}
                 logInterval={logInterval}
                 writable={session.canViewDash}
-                alarm={renderChannelAlarm?.(placed.device, code, channelTitle(code, name))}
+                alarm={renderChannelAlarm?.(placed.device, code, channelName(code, name))}
               />
             ))}
           </div>
         )}
       </section>
       <LogChartPanel deviceId={placed.device.id} channels={channels} />
+      {/* What people come for (live channels, their logs) first; the device's health and facts after. */}
+      <HealthSummary thingName={thingName} initial={device.data?.health} />
+      {renderInfo?.({ id: placed.device.id, thingName })}
       <div className="dash__cards">
         {device.data && <DeviceTags device={device.data} canEdit={canConfigure} />}
         <ConnectionHistory deviceId={placed.device.id} thingName={thingName} />

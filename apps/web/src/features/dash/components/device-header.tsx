@@ -3,7 +3,7 @@ import type { Device } from '@fieldlink/api/device';
 import { Badge } from '../../../components/ui/badge';
 import { ChevronRightIcon } from '../../../components/ui/icons';
 import { groupTrail } from '../../../lib/account-tree';
-import { formatDateTime } from '../../../lib/format-time';
+import { formatDateTime } from '@fieldlink/domain/date-format';
 import { useDeviceConnection } from '../../../lib/realtime/use-realtime';
 
 export interface DeviceHeaderProps {

@@ -12,7 +12,8 @@ import {
   ThermometerIcon,
 } from '../../../components/ui/icons';
 import { useNow } from '../../../lib/clock';
-import { formatAge, formatDateTime } from '../../../lib/format-time';
+import { formatDateTime } from '@fieldlink/domain/date-format';
+import { formatAge } from '../../../lib/format-time';
 import { useDeviceHealth } from '../../../lib/realtime/use-realtime';
 
 function Stat({ icon, label, value, detail }: { icon: ReactNode; label: string; value: string; detail?: string }) {

@@ -2,19 +2,20 @@ import { Suspense, lazy, useMemo, useState } from 'react';
 import {
   CHART_RANGES,
   DEFAULT_CHART_RANGE_MS,
+  chartAxisLayout,
   chartBinCount,
   chartColour,
   clampChartWindow,
+  unitAxisSettings,
 } from '@fieldlink/domain/chart';
-import { isBinaryChannel } from '../model/channel-presentation';
+import { channelValueType, describeChannel } from '@fieldlink/domain/channel-presentation';
 import { Button } from '../../../components/ui/button';
 import { ChartIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
 import { serverErrorMessage } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/format-time';
+import { formatDateTime } from '@fieldlink/domain/date-format';
 import { useDeviceLogs } from '../../../lib/api/get-device-logs';
 import { alignLogs, isEmptyLogs } from '../../../components/charts/chart-series';
-import { channelTitle } from '../model/channel-presentation';
 
 // uPlot is loaded only when a chart is drawn.
 const LogChart = lazy(async () => ({ default: (await import('../../../components/charts/log-chart')).LogChart }));
@@ -24,7 +25,7 @@ const DEFAULT_CHANNELS = 2;
 
 export interface LogChartPanelProps {
   deviceId: string;
-  channels: readonly { code: string; name: string | null }[];
+  channels: readonly { code: string; name: string | null; units: string | null }[];
 }
 
 type Span = { start: number; end: number; rangeMs: number | null };
@@ -39,7 +40,13 @@ function lastSpan(rangeMs: number): Span {
  * across the chart choose the window, and the server answers at most 2,000 bins beyond three days.
  */
 export function LogChartPanel({ deviceId, channels }: LogChartPanelProps) {
-  const chartable = useMemo(() => channels.filter((channel) => !isBinaryChannel(channel.code)), [channels]);
+  const chartable = useMemo(
+    () =>
+      channels
+        .filter((channel) => channelValueType(channel.code, channel.units) === 'quantity')
+        .map((channel) => describeChannel(channel)),
+    [channels],
+  );
   const [chosen, setChosen] = useState<string[] | null>(null);
   const selected = chosen ?? chartable.slice(0, DEFAULT_CHANNELS).map((channel) => channel.code);
   const [span, setSpan] = useState<Span>(() => lastSpan(DEFAULT_CHART_RANGE_MS));
@@ -57,15 +64,21 @@ export function LogChartPanel({ deviceId, channels }: LogChartPanelProps) {
     [deviceId, selected, span],
   );
   const logs = useDeviceLogs(request);
-  const lines = useMemo(
-    () =>
-      selected.map((code) => ({
-        code,
-        label: channelTitle(code, chartable.find((channel) => channel.code === code)?.name),
-        colour: chartColour(chartable.findIndex((channel) => channel.code === code)),
+  // One y axis per unit, so switching on a totalizer does not flatten every other line.
+  const { lines, axes } = useMemo(() => {
+    const shown = selected.flatMap((code) => chartable.filter((channel) => channel.code === code));
+    const layout = chartAxisLayout(unitAxisSettings(shown), selected);
+    return {
+      axes: layout.axes,
+      lines: shown.map((channel) => ({
+        code: channel.code,
+        label: channel.title,
+        units: channel.units,
+        colour: chartColour(chartable.indexOf(channel)),
+        scale: layout.scaleOf[channel.code],
       })),
-    [selected, chartable],
-  );
+    };
+  }, [selected, chartable]);
   const aligned = useMemo(() => (logs.data ? alignLogs(logs.data, selected) : null), [logs.data, selected]);
   const binned = logs.data && Object.values(logs.data.channels).some((log) => log.kind === 'bins');
 
@@ -109,7 +122,8 @@ export function LogChartPanel({ deviceId, channels }: LogChartPanelProps) {
               onClick={() => toggle(channel.code)}
             >
               <span className="log-chart__swatch" aria-hidden="true" />
-              {channelTitle(channel.code, channel.name)}
+              {channel.title}
+              {channel.units && <span className="log-chart__chip-units">{channel.units}</span>}
             </button>
           );
         })}
@@ -144,6 +158,7 @@ export function LogChartPanel({ deviceId, channels }: LogChartPanelProps) {
             <LogChart
               logs={aligned}
               lines={lines}
+              axes={axes}
               start={logs.data.start}
               end={logs.data.end}
               height={300}

@@ -9,7 +9,7 @@ import { planLabel } from '@fieldlink/domain/device-panel';
 import { alarmCellText } from '@fieldlink/domain/alarms';
 import { utcOffsetMinutes } from '@fieldlink/domain/time-zone';
 import { isOtaState, otaColumns, type OtaColumns } from '@fieldlink/domain/ota';
-import { formatDateTime } from '../../../lib/format-time';
+import { formatDateTime } from '@fieldlink/domain/date-format';
 import type { DeviceTableData } from './table-data';
 
 /** What a column's values depend on beyond the row: the geo filter's centre for the distance column. */

@@ -8,7 +8,7 @@ import { hasNoCustomMacro } from '@fieldlink/domain/macro';
 import { localTimeZone } from '@fieldlink/domain/time-zone';
 import { Button } from '../../../components/ui/button';
 import { AlertCircleIcon, ClockIcon } from '../../../components/ui/icons';
-import { formatDateTime } from '../../../lib/format-time';
+import { formatDateTime } from '@fieldlink/domain/date-format';
 import { useDeviceActionRefusal } from '../../../lib/session/use-can';
 import { useUpdateTimezone } from '../hooks/use-update-timezone';
 

@@ -7,7 +7,8 @@ import {
 } from '@fieldlink/domain/retail';
 import { Button } from '../../../components/ui/button';
 import { downloadCsv } from '../../../lib/download-csv';
-import { formatDateTime, localDay } from '../../../lib/format-time';
+import { formatDateTime } from '@fieldlink/domain/date-format';
+import { localDay } from '../../../lib/format-time';
 import { picklistCsv } from '../model/picklist-csv';
 import { RangeBadge } from './range-badge';
 

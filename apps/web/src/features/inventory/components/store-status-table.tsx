@@ -1,6 +1,6 @@
 import type { RetailProduct } from '@fieldlink/api/inventory';
 import { formatTimeUntilOutOfStock, minutesUntilOutOfStock } from '@fieldlink/domain/retail';
-import { formatDateTime } from '../../../lib/format-time';
+import { formatDateTime } from '@fieldlink/domain/date-format';
 import { RangeBadge } from './range-badge';
 
 const time = (t: number | null) => (t === null ? '–' : formatDateTime(t));

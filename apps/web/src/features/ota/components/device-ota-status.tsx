@@ -1,7 +1,7 @@
 import { isOtaFinal, otaStatusText } from '@fieldlink/domain/ota';
 import { Badge } from '../../../components/ui/badge';
 import { useDevice } from '../../../lib/api/get-device';
-import { formatDateTime } from '../../../lib/format-time';
+import { formatDateTime } from '@fieldlink/domain/date-format';
 import { useOtaProgress } from '../../../lib/realtime/use-realtime';
 import { UpdateIcon } from './ota-icons';
 import { otaStateTone } from '../model/ota-tone';

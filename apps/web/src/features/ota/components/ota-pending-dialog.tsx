@@ -6,7 +6,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { PanelMessage } from '../../../components/ui/panel-message';
 import { Spinner } from '../../../components/ui/spinner';
 import { showToast } from '../../../lib/app-store/app-store';
-import { formatDateTime } from '../../../lib/format-time';
+import { formatDateTime } from '@fieldlink/domain/date-format';
 import { useOtaPending } from '../api/get-ota-pending';
 import { useOtaApprove } from '../api/post-ota-approve';
 import { otaStateTone } from '../model/ota-tone';

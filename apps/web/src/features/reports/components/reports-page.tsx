@@ -17,7 +17,7 @@ import { InlineAlert } from '../../../components/ui/inline-alert';
 import { PanelMessage } from '../../../components/ui/panel-message';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { showToast } from '../../../lib/app-store/app-store';
-import { formatDateTime } from '../../../lib/format-time';
+import { formatDateTime } from '@fieldlink/domain/date-format';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
 import { useCan } from '../../../lib/session/use-can';
 import { useStore } from '../../../lib/use-store';

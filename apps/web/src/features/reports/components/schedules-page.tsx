@@ -15,7 +15,7 @@ import { Button } from '../../../components/ui/button';
 import { ClockIcon, PencilIcon } from '../../../components/ui/icons';
 import { InlineAlert } from '../../../components/ui/inline-alert';
 import { serverErrorMessage } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/format-time';
+import { formatDateTime } from '@fieldlink/domain/date-format';
 import { useCan } from '../../../lib/session/use-can';
 import { useSchedules } from '../api/get-schedules';
 import { SCHEDULES_KEY } from '../api/reports-keys';

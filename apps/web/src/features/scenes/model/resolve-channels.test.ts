@@ -30,10 +30,42 @@ describe('resolveChannels', () => {
       devices,
     );
     expect(resolved).toEqual([
-      { deviceId: 'd1', thingName: 'T_d1', deviceName: 'Pump', code: 'a1', name: 'Flow', legendVisibility: true },
-      { deviceId: 'd1', thingName: 'T_d1', deviceName: 'Pump', code: 'c2', name: 'Ch_2', legendVisibility: false },
-      { deviceId: 'd1', thingName: 'T_d1', deviceName: 'Pump', code: 'sp3', name: 'SP_3', legendVisibility: true },
-      { deviceId: 'd2', thingName: 'T_d2', deviceName: 'Tank', code: 't4', name: 'Totaliser', legendVisibility: true },
+      {
+        deviceId: 'd1',
+        thingName: 'T_d1',
+        deviceName: 'Pump',
+        code: 'a1',
+        name: 'Flow',
+        units: '',
+        legendVisibility: true,
+      },
+      {
+        deviceId: 'd1',
+        thingName: 'T_d1',
+        deviceName: 'Pump',
+        code: 'c2',
+        name: 'Ch_2',
+        units: '',
+        legendVisibility: false,
+      },
+      {
+        deviceId: 'd1',
+        thingName: 'T_d1',
+        deviceName: 'Pump',
+        code: 'sp3',
+        name: 'SP_3',
+        units: '',
+        legendVisibility: true,
+      },
+      {
+        deviceId: 'd2',
+        thingName: 'T_d2',
+        deviceName: 'Tank',
+        code: 't4',
+        name: 'Totaliser',
+        units: '',
+        legendVisibility: true,
+      },
     ]);
   });
 

@@ -15,7 +15,11 @@ export function indexDevices(accounts: readonly Account[]): DeviceIndex {
 
 /** The name a device gives a channel, else its display name (`a3` -> `Aux_3`), else the code. */
 export function deviceChannelName(device: TreeDevice | undefined, code: string): string {
-  return channelName(code, device?.channels?.find((channel) => sameChannelCode(channel.code, code))?.name);
+  return channelName(code, deviceChannel(device, code)?.name);
+}
+
+function deviceChannel(device: TreeDevice | undefined, code: string) {
+  return device?.channels?.find((channel) => sameChannelCode(channel.code, code));
 }
 
 /** A widget channel resolved against the tree; a device that is gone keeps its id and code. */
@@ -28,6 +32,7 @@ export function resolveChannel(channel: WidgetChannel, devices: DeviceIndex): Re
     deviceName: placed?.device.name ?? 'Unavailable device',
     code: channel.code,
     name: ownName || deviceChannelName(placed?.device, channel.code),
+    units: deviceChannel(placed?.device, channel.code)?.units?.trim() ?? '',
     legendVisibility: channel.legendVisibility ?? true,
   };
 }

@@ -58,7 +58,7 @@ const UpDownControlView = memo(function UpDownControlView({ widget, channels, re
     control.clearError();
     control.write(stepSetpoint(current, direction, widget.increment, widget.min, widget.max));
   };
-  const units = unitsOf(widget);
+  const units = unitsOf(widget, channels[0]);
   return (
     <WidgetBody status={control.status} t={control.latest?.t} className="wv-updown">
       <div className="wv-updown__row">
@@ -213,7 +213,7 @@ function makeSliderView(vertical: boolean) {
       '--wv-fill': `${fraction * 100}%`,
       '--wv-colour': themeColour(widget.color, 'var(--fl-primary)'),
     } as CSSProperties;
-    const units = unitsOf(widget);
+    const units = unitsOf(widget, channels[0]);
     return (
       <WidgetBody
         status={control.status}

@@ -40,7 +40,7 @@ const RadialView = memo(function RadialView({ widget, channels }: WidgetViewProp
   const [cx, cy, r] = [100, 86, 66];
   const [minX, minY] = polar(cx, cy, r, SWEEP_START);
   const [maxX] = polar(cx, cy, r, SWEEP_END);
-  const units = unitsOf(widget);
+  const units = unitsOf(widget, channels[0]);
   return (
     <WidgetBody status={status} t={latest?.t} className="wv-radial">
       <svg className="wv-svg" viewBox="0 0 200 150" role="img" aria-label={`${formatValue(value)} ${units}`}>
@@ -151,7 +151,7 @@ const FanView = memo(function FanView({ widget, channels }: WidgetViewProps) {
   const value = latest?.value ?? null;
   const turn = value === null ? null : fanTurnSeconds(value, widget.min, widget.max);
   const colour = themeColour(widget.color, 'var(--fl-info)');
-  const units = unitsOf(widget);
+  const units = unitsOf(widget, channels[0]);
   const style = { '--wv-fan-turn': `${turn ?? 0}s`, '--wv-colour': colour } as CSSProperties;
   const [cx, cy] = [70, 75];
   const blade = `M${cx} ${cy} C ${cx - 14} ${cy - 20}, ${cx - 10} ${cy - 52}, ${cx + 6} ${cy - 54} C ${cx + 18} ${cy - 50}, ${cx + 14} ${cy - 24}, ${cx} ${cy} Z`;
@@ -191,7 +191,7 @@ const SignalView = memo(function SignalView({ widget, channels }: WidgetViewProp
   const lit = value === null ? 0 : signalBarsLit(value, widget.min, widget.max, SIGNAL_BARS);
   const tone = batteryTone(lit / SIGNAL_BARS);
   const colour = widget.arcSegments.length > 0 || widget.color ? valueColour(widget, value) : `var(--fl-${tone})`;
-  const units = unitsOf(widget);
+  const units = unitsOf(widget, channels[0]);
   return (
     <WidgetBody status={status} t={latest?.t} className="wv-signal">
       <svg className="wv-svg" viewBox="0 0 200 150" role="img" aria-label={`${lit} of ${SIGNAL_BARS} bars`}>
@@ -228,7 +228,7 @@ const BatteryView = memo(function BatteryView({ widget, channels }: WidgetViewPr
   const value = latest?.value ?? null;
   const fraction = value === null ? 0 : valueFraction(value, widget.min, widget.max);
   const colour = widget.arcSegments.length > 0 ? valueColour(widget, value) : `var(--fl-${batteryTone(fraction)})`;
-  const units = unitsOf(widget);
+  const units = unitsOf(widget, channels[0]);
   const inner = 142;
   return (
     <WidgetBody status={status} t={latest?.t} className="wv-battery">

@@ -2,7 +2,7 @@ import { memo, useId } from 'react';
 import type { Widget } from '@fieldlink/api/scenes';
 import { arcSegmentBands, valueFraction } from '@fieldlink/domain/widget-values';
 import { widgetRole } from '@fieldlink/domain/widgets';
-import type { WidgetDefinition, WidgetViewProps } from './widget-definition';
+import type { ResolvedChannel, WidgetDefinition, WidgetViewProps } from './widget-definition';
 import {
   formatValue,
   PickerIcon,
@@ -21,16 +21,18 @@ function percentText(fraction: number): string {
 
 function ValueCaption({
   widget,
+  channel,
   value,
   x,
   fraction,
 }: {
   widget: Widget;
+  channel: ResolvedChannel | undefined;
   value: number | null;
   x: number;
   fraction: number;
 }) {
-  const units = unitsOf(widget);
+  const units = unitsOf(widget, channel);
   return (
     <>
       <text x={x} y="70" fontSize="32" textAnchor="middle" className="wv-text-value">
@@ -137,7 +139,7 @@ function makeTankView(conical: boolean) {
             colour={colour}
             conical={conical}
           />
-          <ValueCaption widget={widget} value={value} x={165} fraction={fraction} />
+          <ValueCaption widget={widget} channel={channels[0]} value={value} x={165} fraction={fraction} />
         </svg>
       </WidgetBody>
     );
@@ -152,7 +154,7 @@ const ThermView = memo(function ThermView({ widget, channels }: WidgetViewProps)
   const value = latest?.value ?? null;
   const fraction = value === null ? 0 : valueFraction(value, widget.min, widget.max);
   const colour = valueColour(widget, value, 'var(--fl-danger)');
-  const units = unitsOf(widget);
+  const units = unitsOf(widget, channels[0]);
   const [top, bottom] = [14, 104];
   const ticks = [0, 0.25, 0.5, 0.75, 1];
   return (
@@ -212,7 +214,12 @@ const VerticalBarView = memo(function VerticalBarView({ widget, channels }: Widg
   const span = bottom - top;
   return (
     <WidgetBody status={status} t={latest?.t} className="wv-vbar">
-      <svg className="wv-svg" viewBox="0 0 200 150" role="img" aria-label={`${formatValue(value)} ${unitsOf(widget)}`}>
+      <svg
+        className="wv-svg"
+        viewBox="0 0 200 150"
+        role="img"
+        aria-label={`${formatValue(value)} ${unitsOf(widget, channels[0])}`}
+      >
         <rect x="58" y={top} width="34" height={span} rx="6" className="wv-track-fill" />
         {bands.map((band) => (
           <rect
@@ -244,7 +251,7 @@ const VerticalBarView = memo(function VerticalBarView({ widget, channels }: Widg
           {formatValue(value)}
         </text>
         <text x="150" y="96" fontSize="14" textAnchor="middle" className="wv-text-unit">
-          {unitsOf(widget)}
+          {unitsOf(widget, channels[0])}
         </text>
       </svg>
     </WidgetBody>
@@ -256,7 +263,7 @@ const ProgressBarView = memo(function ProgressBarView({ widget, channels }: Widg
   const value = latest?.value ?? null;
   const fraction = value === null ? 0 : valueFraction(value, widget.min, widget.max);
   const colour = valueColour(widget, value);
-  const units = unitsOf(widget);
+  const units = unitsOf(widget, channels[0]);
   return (
     <WidgetBody status={status} t={latest?.t} className="wv-progress">
       <div className="wv-progress__head">

@@ -7,7 +7,8 @@ import {
   originalGravityOf,
 } from '@fieldlink/domain/widget-values';
 import { widgetRole } from '@fieldlink/domain/widgets';
-import { formatAge, formatDateTime } from '../../../lib/format-time';
+import { formatDateTime } from '@fieldlink/domain/date-format';
+import { formatAge } from '../../../lib/format-time';
 import { useNow } from '../../../lib/clock';
 import { widgetTitle } from '../model/resolve-channels';
 import type { ResolvedChannel, WidgetDefinition, WidgetViewProps } from './widget-definition';
@@ -30,7 +31,7 @@ const ValueView = memo(function ValueView({ widget, channels }: WidgetViewProps)
   const { latest, status } = useChannelReading(channels[0]);
   const value = latest?.value ?? null;
   const colour = widget.arcSegments.length > 0 || widget.color ? valueColour(widget, value) : 'var(--fl-text)';
-  const units = unitsOf(widget);
+  const units = unitsOf(widget, channels[0]);
   return (
     <WidgetBody status={status} t={latest?.t} className="wv-big">
       <div className="wv-big__value" style={{ color: colour }}>
@@ -73,7 +74,7 @@ function ChannelRow({ channel, units, gravity }: { channel: ResolvedChannel; uni
 }
 
 const TextAndNumberView = memo(function TextAndNumberView({ widget, channels }: WidgetViewProps) {
-  const units = unitsOf(widget);
+  const units = unitsOf(widget, channels[0]);
   return (
     <WidgetBody status={listStatus(channels)} className="wv-rows">
       {channels.map((channel) => (

@@ -17,6 +17,8 @@ export interface ResolvedChannel {
   code: string;
   /** The channel's display name: the widget channel's own name, else the device's, else Aux_n style. */
   name: string;
+  /** The unit the device gives the channel, or empty. */
+  units: string;
   legendVisibility: boolean;
 }
 

@@ -3,6 +3,7 @@ import type { LatestValue } from '@fieldlink/api/realtime';
 import { isChannelStale, staleAfterSeconds } from '@fieldlink/domain/staleness';
 import { arcSegmentColor, formatWidgetNumber } from '@fieldlink/domain/widget-values';
 import type { Widget } from '@fieldlink/api/scenes';
+import { shownUnits } from '@fieldlink/domain/channel-presentation';
 import { formatAge } from '../../../lib/format-time';
 import { useDeviceConfig, useLatestValue } from '../../../lib/realtime/use-realtime';
 import type { ResolvedChannel } from './widget-definition';
@@ -97,9 +98,9 @@ export function formatValue(value: number | null | undefined, decimals?: number 
   return typeof value === 'number' ? formatWidgetNumber(value, decimals) : '—';
 }
 
-/** The unit text of a widget, or empty. */
-export function unitsOf(widget: Widget): string {
-  return widget.units?.trim() ?? '';
+/** The unit a widget shows: its own units when set, else the unit the device gives its channel. */
+export function unitsOf(widget: Widget, channel: ResolvedChannel | undefined): string {
+  return shownUnits(channel ?? {}, widget.units);
 }
 
 /** The message a widget shows instead of its graphic when there is nothing to draw. */

@@ -22,6 +22,7 @@ import { endSession } from '../../../lib/session/end-session';
 import { postSignout } from '../api/post-signout';
 import { navigationSubject, permissionSubject, variantAccount } from '../../../lib/session/permission-subject';
 import { currentSubdomain } from '../../../lib/subdomain';
+import { readLastDevice } from '../../../lib/last-device';
 import { routeAfterLoading, summariseSession } from '../model/after-loading-route';
 import { CONNECTION_FAILED } from '../model/session-messages';
 import { AuthLayout } from './auth-layout';
@@ -87,7 +88,7 @@ export function LoadingPage() {
         if (cancelled) return;
         const remembered = from ?? appStore.getState().rememberedPath;
         const subdomain = currentSubdomain();
-        const target = routeAfterLoading(self, accounts, remembered, subdomain);
+        const target = routeAfterLoading(self, accounts, remembered, subdomain, readLastDevice(self.email));
         const summary = summariseSession(permissionSubject(self, accounts));
         // The user as the account tree knows them fills what /self lacks (§3).
         const me = mergeSignedInUser(

@@ -136,6 +136,22 @@ describe('routeAfterLoading', () => {
     expect(routeAfterLoading(self({ permissions: [] }), accounts, '/reports')).toBe('/dashAccessDeny');
   });
 
+  it.each([
+    ['the device last opened', 'NORTH_2', '/dash/NORTH_2'],
+    ['the first device when the last one is gone', 'SOLD_9', '/dash/PUMP_7'],
+    ['the first device when the last one is in the trash', 'TRASHED_1', '/dash/PUMP_7'],
+    ['the first device when none was opened', null, '/dash/PUMP_7'],
+  ])('lands on %s', (_name, lastDevice, expected) => {
+    const withTwo = group(
+      'root',
+      [],
+      [group('trash', [device('TRASHED_1')], [], 'trash'), group('north', [device('PUMP_7'), device('NORTH_2')])],
+      'root',
+    );
+    const accounts = [account(null, withTwo)];
+    expect(routeAfterLoading(self({ permissions: ['VIEW_DASH'] }), accounts, null, '', lastDevice)).toBe(expected);
+  });
+
   it('falls back to the device picker when the account has no device', () => {
     expect(
       routeAfterLoading(self({ permissions: ['VIEW_DASH'] }), [account(null, group('root', [], [], 'root'))], null),

@@ -28,8 +28,17 @@ export function summariseSession(subject: PermissionSubject): SessionSummary {
   };
 }
 
-/** The path of a landing page, with the ids it needs from the account tree. */
-export function landingPath(landing: Landing, accounts: readonly Account[], appType: AppType): string {
+/**
+ * The path of a landing page, with the ids it needs from the account tree. The device dash opens the
+ * device the user last opened when it is still in their tree (outside the trash); else a water-plant
+ * app's first device with a generated plant dashboard; else the first device of their own account.
+ */
+export function landingPath(
+  landing: Landing,
+  accounts: readonly Account[],
+  appType: AppType,
+  lastDevice: string | null = null,
+): string {
   switch (landing.page) {
     case 'dashAccessDeny':
       return DASH_ACCESS_DENY_PATH;
@@ -46,12 +55,13 @@ export function landingPath(landing: Landing, accounts: readonly Account[], appT
       return groupId ? `/brew/summary/${encodeURIComponent(groupId)}` : '/dash';
     }
     case 'deviceDash': {
-      // A water-plant app lands on a generated plant dashboard: the first device that has one.
       const devices = listDevices(accounts);
+      const last = devices.find((placed) => placed.device.thingName === lastDevice);
+      // A water-plant app lands on a generated plant dashboard: the first device that has one.
       const plant = isPlantAppType(appType)
         ? devices.find(({ device, group }) => hasPlantDashboard(group.appType, device.tags ?? []))
         : undefined;
-      const first = plant ?? devices[0];
+      const first = last ?? plant ?? devices[0];
       return first ? `/dash/${encodeURIComponent(first.device.thingName)}` : '/dash';
     }
   }
@@ -68,9 +78,10 @@ export function routeAfterLoading(
   accounts: readonly Account[],
   rememberedPath: string | null,
   subdomain = '',
+  lastDevice: string | null = null,
 ): string {
   const subject = navigationSubject(self, accounts, subdomain);
   const landing = landingFor(subject);
   if (landing.page === 'dashAccessDeny') return DASH_ACCESS_DENY_PATH;
-  return rememberedPath ?? landingPath(landing, accounts, subject.appType);
+  return rememberedPath ?? landingPath(landing, accounts, subject.appType, lastDevice);
 }

@@ -23,6 +23,7 @@ const channel = (
   deviceName: `Tank ${deviceId.toUpperCase()}`,
   code,
   name,
+  units: '',
   legendVisibility: true,
 });
 

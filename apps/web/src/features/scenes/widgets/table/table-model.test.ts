@@ -23,6 +23,7 @@ const channel = (deviceId: string, code: string, name: string): ResolvedChannel 
   deviceName: deviceId,
   code,
   name,
+  units: '',
   legendVisibility: true,
 });
 

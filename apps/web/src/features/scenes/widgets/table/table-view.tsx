@@ -5,7 +5,7 @@ import { widgetChannelKey } from '@fieldlink/domain/chart';
 import { getDeviceLogs } from '../../../../lib/api/get-device-logs';
 import { deviceQuery } from '../../../../lib/api/get-device';
 import { serverErrorMessage } from '../../../../lib/api-client';
-import { formatDateTime } from '../../../../lib/format-time';
+import { formatDateTime } from '@fieldlink/domain/date-format';
 import { realtimeStore } from '../../../../lib/realtime/realtime-store';
 import { addLiveSample, type AlignedLogs } from '../../../../components/charts/chart-series';
 import { downloadCsv } from '../../../../lib/download-csv';
