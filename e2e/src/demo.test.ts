@@ -40,13 +40,16 @@ describe('demo mode', () => {
   }
 
   async function open(page: Page, variant: string): Promise<void> {
-    await page.getByRole('button', { name: new RegExp(variant) }).click();
+    await page.locator('.demo-chooser__card', { has: page.getByText(variant, { exact: true }) }).click();
     await page.waitForURL((url) => !['/demo', '/loading'].includes(url.pathname), { timeout: 30_000 });
     await page.getByRole('region', { name: 'Demo' }).waitFor();
   }
 
-  /** The text of every value on the page's channel cards. */
-  const channelValues = (page: Page) => page.locator('.channel-card').allInnerTexts();
+  /** Every value on the page's channel cards (the values alone, not how long ago they came). */
+  const channelValues = (page: Page) => page.locator('.channel-card .channel-card__value').allInnerTexts();
+  /** The time of every reading on the page's channel cards. */
+  const readingTimes = (page: Page) =>
+    page.locator('.channel-card time').evaluateAll((times) => times.map((time) => time.getAttribute('datetime')));
 
   /**
    * Only the console's own files were fetched (its page on a reload, scripts, styles, the worker):
@@ -75,7 +78,7 @@ describe('demo mode', () => {
 
   it('opens the default app on a simulated device whose values move, with no call to the server', async () => {
     const { context, page, requests } = await openDemoPage();
-    await open(page, 'Controllers');
+    await open(page, 'Controllers (default app)');
     expect(new URL(page.url()).pathname).toBe('/dash/CTL01_DEMO');
     await expect.poll(() => page.locator('.channel-card').count(), { timeout: 30_000 }).toBeGreaterThan(5);
     const before = await channelValues(page);
@@ -134,4 +137,43 @@ describe('demo mode', () => {
     expectStaticOnly(requests);
     await context.close();
   });
+
+  it.each([
+    // Variant, where it lands, what the landing page shows, a device whose readings are watched, how long.
+    ['Spray operation', /^\/spray\//, 'Sprayer Row 1', '/dash/SPR01_DEMO', 5000, channelValues],
+    [
+      'Water plant (Filtec)',
+      /^\/dash\/WTP01_DEMO$/,
+      'Riverside plant',
+      '/dash/WTP01_DEMO?view=device',
+      5000,
+      channelValues,
+    ],
+    [
+      'Water plant (Filtec MOE)',
+      /^\/dash\/MOE01_DEMO$/,
+      'Moe treatment plant',
+      '/dash/MOE01_DEMO?view=device',
+      5000,
+      channelValues,
+    ],
+    // Shelves count stock: their counts move only when a customer takes a product, so what moves within
+    // a log interval (10 s) is the time of the readings.
+    ['Retail stores', /^\/inv\/cig/, 'Dallas Uptown', '/dash/SHF01_DEMO', 11_000, readingTimes],
+  ])(
+    'opens the %s demo on its own screens, with live readings and no call to the server',
+    async (variant, landing, shown, watched, window, readings) => {
+      const { context, page, requests } = await openDemoPage();
+      await open(page, variant);
+      expect(new URL(page.url()).pathname).toMatch(landing);
+      await expect.poll(() => page.getByText(shown).count(), { timeout: 30_000 }).toBeGreaterThan(0);
+      await page.goto(`${server.baseUrl}${watched}`);
+      await expect.poll(() => page.locator('.channel-card').count(), { timeout: 30_000 }).toBeGreaterThan(5);
+      const before = await readings(page);
+      await page.waitForTimeout(window);
+      expect(await readings(page)).not.toEqual(before);
+      expectStaticOnly(requests);
+      await context.close();
+    },
+  );
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   MORE_THAN_A_MONTH,
+  addRangeStateCounts,
+  addRetailTotals,
   advanceShelfProduct,
   chartMaximum,
   countRangeStates,
@@ -15,6 +17,7 @@ import {
   picklist,
   picklistQuantity,
   rangeState,
+  retailFigures,
   retailProductId,
   roundLostSales,
   roundRating,
@@ -294,5 +297,35 @@ describe('following a shelf', () => {
     const first = advanceShelfProduct(null, { t: start, count: 5 }, space);
     const again = advanceShelfProduct(first.track, { t: start, count: 1 }, space);
     expect(again).toEqual({ track: first.track, unitsSold: 0, lostSales: 0 });
+  });
+});
+
+describe('store and region figures', () => {
+  it('adds totals and range state counts, missing parts counting as none', () => {
+    expect(addRetailTotals([{ unitsSold: 3, lostSales: 1.5 }, undefined, { unitsSold: 2, lostSales: 0 }])).toEqual({
+      unitsSold: 5,
+      lostSales: 1.5,
+    });
+    expect(addRangeStateCounts([{ EMPTY: 1, LOW: 2, GOOD: 3 }, undefined, { EMPTY: 0, LOW: 1, GOOD: 4 }])).toEqual({
+      EMPTY: 1,
+      LOW: 3,
+      GOOD: 7,
+    });
+  });
+
+  it.each([
+    ['no lost sales: five stars', { unitsSold: 90, lostSales: 0 }, true, 5, 0, 0],
+    ['a tenth lost: three stars', { unitsSold: 90, lostSales: 10 }, true, 3, 0.1, 10],
+    ['inefficiency kept from callers without Financial Loss', { unitsSold: 90, lostSales: 10 }, false, 3, null, 10],
+    ['nobody came: no rating', { unitsSold: 0, lostSales: 0 }, true, null, null, 0],
+  ])('%s', (_name, totals, showsInefficiency, stars, inefficiency, lost) => {
+    const counts = { EMPTY: 1, LOW: 1, GOOD: 2 };
+    expect(retailFigures(counts, totals, showsInefficiency)).toEqual({
+      starRating: stars,
+      rangeStateCounts: counts,
+      storeInefficiency: inefficiency,
+      totalLostSales: lost,
+      productCount: 4,
+    });
   });
 });

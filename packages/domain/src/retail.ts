@@ -178,6 +178,54 @@ export function starRating(inefficiency: number | null): number | null {
   return roundRating(Math.min(5, Math.max(1, 5 - (inefficiency * 100) / 5)));
 }
 
+/** Units sold and customers lost, summed over some shelves and days. */
+export interface RetailTotals {
+  readonly unitsSold: number;
+  readonly lostSales: number;
+}
+
+/** Totals added up (missing parts count as none). */
+export function addRetailTotals(parts: readonly (RetailTotals | undefined)[]): RetailTotals {
+  let unitsSold = 0;
+  let lostSales = 0;
+  for (const part of parts) {
+    unitsSold += part?.unitsSold ?? 0;
+    lostSales += part?.lostSales ?? 0;
+  }
+  return { unitsSold, lostSales };
+}
+
+/** Range state counts of several shelves added up. */
+export function addRangeStateCounts(parts: readonly (RangeStateCounts | undefined)[]): RangeStateCounts {
+  const total: RangeStateCounts = { EMPTY: 0, LOW: 0, GOOD: 0 };
+  for (const part of parts) for (const state of RANGE_STATES) total[state] += part?.[state] ?? 0;
+  return total;
+}
+
+/** The figures of a store or region (§3 Retail store); inefficiency only for Financial Loss holders. */
+export interface RetailFigures {
+  starRating: number | null;
+  rangeStateCounts: RangeStateCounts;
+  storeInefficiency: number | null;
+  totalLostSales: number;
+  productCount: number;
+}
+
+export function retailFigures(
+  counts: RangeStateCounts,
+  totals: RetailTotals,
+  showsInefficiency: boolean,
+): RetailFigures {
+  const inefficiency = storeInefficiency(totals.unitsSold, totals.lostSales);
+  return {
+    starRating: starRating(inefficiency),
+    rangeStateCounts: counts,
+    storeInefficiency: showsInefficiency ? inefficiency : null,
+    totalLostSales: roundLostSales(totals.lostSales),
+    productCount: counts.EMPTY + counts.LOW + counts.GOOD,
+  };
+}
+
 /** The unit label of lost sales: 1 Customer, 2 Customers (§9). */
 export function customerLabel(count: number): 'Customer' | 'Customers' {
   return count === 1 ? 'Customer' : 'Customers';

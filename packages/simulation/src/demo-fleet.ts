@@ -15,6 +15,8 @@ export interface DemoFleetDevice {
   readonly kind: DeviceKind;
   readonly site: string;
   readonly location: { readonly lat: number; readonly lng: number; readonly address: string };
+  /** Its tags: a water plant's configuration tag names the plant's features (application §3). */
+  readonly tags: readonly { readonly key: string; readonly value: string }[];
 }
 
 export interface DemoFleetGroup {
@@ -45,6 +47,13 @@ const device = (
   kind,
   site,
   location: { lat, lng, address },
+  tags: [],
+});
+
+/** A water plant with the features its configuration tag turns on. */
+const plant = (demo: DemoFleetDevice, key: 'filtecConfig' | 'filtecMoeConfig', features: string): DemoFleetDevice => ({
+  ...demo,
+  tags: [{ key, value: features }],
 });
 
 /** The fleets, in the order the chooser offers them. */
@@ -80,21 +89,29 @@ export const DEMO_FLEETS: readonly DemoFleet[] = [
       {
         name: 'Treatment plants',
         devices: [
-          device(
-            'WTP01',
-            'Riverside plant',
-            'waterPlant',
-            'Riverside',
-            [32.7357, -97.1081],
-            '100 River Legacy Pkwy, Arlington, TX',
+          plant(
+            device(
+              'WTP01',
+              'Riverside plant',
+              'waterPlant',
+              'Riverside',
+              [32.7357, -97.1081],
+              '100 River Legacy Pkwy, Arlington, TX',
+            ),
+            'filtecConfig',
+            'waterTank,flowmeter2,borePressure,preTreatment,media,carbon,chlorination,uvOutletSolenoid',
           ),
-          device(
-            'WTP02',
-            'Hilltop plant',
-            'waterPlant',
-            'Hilltop',
-            [32.7555, -97.3308],
-            '200 Summit Ave, Fort Worth, TX',
+          plant(
+            device(
+              'WTP02',
+              'Hilltop plant',
+              'waterPlant',
+              'Hilltop',
+              [32.7555, -97.3308],
+              '200 Summit Ave, Fort Worth, TX',
+            ),
+            'filtecConfig',
+            'waterTank,communityFlowmeter,secondaryTreated,media,filter3,media4,softener,greensand,chlorination,uvSignalPoints2',
           ),
         ],
       },
@@ -109,8 +126,16 @@ export const DEMO_FLEETS: readonly DemoFleet[] = [
       {
         name: 'Township supply',
         devices: [
-          device('MOE01', 'Moe treatment plant', 'waterPlant', 'Moe', [32.9412, -96.8335], '1 Township Rd, Moe, TX'),
-          device('MOE02', 'North bore', 'waterPlant', 'Moe', [32.9511, -96.8401], '40 Bore Ln, Moe, TX'),
+          plant(
+            device('MOE01', 'Moe treatment plant', 'waterPlant', 'Moe', [32.9412, -96.8335], '1 Township Rd, Moe, TX'),
+            'filtecMoeConfig',
+            'waterTank,media,carbon,softener',
+          ),
+          plant(
+            device('MOE02', 'North bore', 'waterPlant', 'Moe', [32.9511, -96.8401], '40 Bore Ln, Moe, TX'),
+            'filtecMoeConfig',
+            'borePressure,preTreatment,chlorination',
+          ),
         ],
       },
     ],

@@ -1,19 +1,21 @@
 import type { Kysely } from 'kysely';
 import { YEARLY_OVERVIEW_BIN_COUNT } from '@fieldlink/domain/chart';
 import {
-  RANGE_STATES,
   RETAIL_STORE_LOG_WINDOW_MS,
+  addRangeStateCounts,
+  addRetailTotals,
   countRangeStates,
   overviewDays,
   parseRetailProductId,
+  retailFigures,
   retailProductId,
   roundLostSales,
   roundSalesPerHour,
   shelfCapacity,
-  starRating,
   storeInefficiency,
   trackedSalesPerHour,
   type RangeState,
+  type RetailTotals,
 } from '@fieldlink/domain/retail';
 import { binWidthOf, type ChannelLog } from '@fieldlink/api/device-logs';
 import {
@@ -56,12 +58,6 @@ interface Shelf {
   products: Map<string, ShelfChannel>;
 }
 
-/** Sales and lost sales summed over some shelves and days. */
-interface Totals {
-  unitsSold: number;
-  lostSales: number;
-}
-
 /**
  * The inventory calls (application §7), answered from the shelf devices' data. The group must lie
  * under one of the caller's attachment points and belong to the named account, else 404 as for a
@@ -96,10 +92,10 @@ export class InventoryService {
       counts[row.range_state as RangeState] += row.products;
       countsByShelf.set(row.device_id, counts);
     }
-    const totalsByShelf = new Map<string, Totals>(
+    const totalsByShelf = new Map<string, RetailTotals>(
       shelfRows.map((row) => [row.device_id, { unitsSold: row.units_sold, lostSales: row.lost_sales }]),
     );
-    const totalsByDay = new Map<number, Totals>(days.map((day) => [day, { unitsSold: 0, lostSales: 0 }]));
+    const totalsByDay = new Map<number, RetailTotals>(days.map((day) => [day, { unitsSold: 0, lostSales: 0 }]));
     for (const row of dayRows) {
       if (totalsByDay.has(row.day)) totalsByDay.set(row.day, { unitsSold: row.units_sold, lostSales: row.lost_sales });
     }
@@ -114,8 +110,8 @@ export class InventoryService {
         return summary(
           row.id,
           row.name,
-          addCounts(ids.map((id) => countsByShelf.get(id))),
-          sum(ids.map((id) => totalsByShelf.get(id))),
+          addRangeStateCounts(ids.map((id) => countsByShelf.get(id))),
+          addRetailTotals(ids.map((id) => totalsByShelf.get(id))),
           showsInefficiency,
         );
       })
@@ -123,8 +119,8 @@ export class InventoryService {
     const whole = summary(
       group.id,
       group.name,
-      addCounts([...countsByShelf.values()]),
-      sum([...totalsByShelf.values()]),
+      addRangeStateCounts([...countsByShelf.values()]),
+      addRetailTotals([...totalsByShelf.values()]),
       showsInefficiency,
     );
     return {
@@ -170,7 +166,7 @@ export class InventoryService {
       }
     }
     products.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
-    const totals = sum(shelfRows.map((row) => ({ unitsSold: row.units_sold, lostSales: row.lost_sales })));
+    const totals = addRetailTotals(shelfRows.map((row) => ({ unitsSold: row.units_sold, lostSales: row.lost_sales })));
     const showsInefficiency = userCan(caller, 'reportingPlus');
     return {
       ...summary(
@@ -225,40 +221,14 @@ export class InventoryService {
   }
 }
 
-function sum(parts: readonly (Totals | undefined)[]): Totals {
-  return parts.reduce<Totals>(
-    (total, part) => ({
-      unitsSold: total.unitsSold + (part?.unitsSold ?? 0),
-      lostSales: total.lostSales + (part?.lostSales ?? 0),
-    }),
-    { unitsSold: 0, lostSales: 0 },
-  );
-}
-
 function summary(
   groupId: string,
   name: string,
   counts: RangeStateCounts,
-  totals: Totals,
+  totals: RetailTotals,
   showsInefficiency: boolean,
 ): RetailStoreSummary {
-  const inefficiency = storeInefficiency(totals.unitsSold, totals.lostSales);
-  return {
-    groupId,
-    name,
-    starRating: starRating(inefficiency),
-    rangeStateCounts: counts,
-    storeInefficiency: showsInefficiency ? inefficiency : null,
-    totalLostSales: roundLostSales(totals.lostSales),
-    productCount: counts.EMPTY + counts.LOW + counts.GOOD,
-  };
-}
-
-/** Range state counts of several shelves added up. */
-function addCounts(parts: readonly (RangeStateCounts | undefined)[]): RangeStateCounts {
-  const total: RangeStateCounts = { EMPTY: 0, LOW: 0, GOOD: 0 };
-  for (const part of parts) for (const state of RANGE_STATES) total[state] += part?.[state] ?? 0;
-  return total;
+  return { groupId, name, ...retailFigures(counts, totals, showsInefficiency) };
 }
 
 function toProduct(shelf: Shelf, channel: ShelfChannel, row: RetailProductsTable): RetailProduct {

@@ -1,4 +1,7 @@
 import { BREW_PATHS } from '@fieldlink/api/brew';
+import { binWidthOf, type ChannelLog } from '@fieldlink/api/device-logs';
+import { YEARLY_OVERVIEW_BIN_COUNT } from '@fieldlink/domain/chart';
+import { parseRetailProductId, RETAIL_STORE_LOG_WINDOW_MS } from '@fieldlink/domain/retail';
 import type { DeviceTableAnswer } from '@fieldlink/api/device-table';
 import type { AppType } from '@fieldlink/domain/app-variant';
 import { demoFleet, demoFleetDevices } from '@fieldlink/simulation/demo-fleet';
@@ -9,6 +12,7 @@ import { DemoBrewery, DEMO_REPORTS_MESSAGE, firstBreweryRecords, type BrewTankDe
 import { DemoCallError } from './demo-call-error';
 import { accountAnswer, buildDataset, deviceRecord, selfAnswer, type DemoDataset } from './demo-dataset';
 import { deviceTableAnswer } from './demo-device-table';
+import { inventoryOverview, storeStatus, type DemoStore } from './demo-inventory';
 import { loadDemoRecords, saveDemoRecords, type DemoRecords } from './demo-records';
 import { SimulationLink } from './simulation-link';
 
@@ -131,6 +135,24 @@ export class DemoBackend implements LocalBackend {
     });
   }
 
+  /** The stores (groups with smart shelves) of the demo, or the one named. */
+  private async stores(groupId: string | null): Promise<DemoStore[]> {
+    const groups = this.dataset.groups.filter((group) => groupId === null || group.id === groupId);
+    const stores: DemoStore[] = [];
+    for (const group of groups) {
+      const snapshots = await this.snapshots(group.devices.map((device) => device.thingName));
+      const shelves = snapshots.flatMap((snapshot) =>
+        snapshot.shelf ? [{ ...snapshot, name: this.dataset.devices.get(snapshot.thingName)!.fleet.name }] : [],
+      );
+      if (shelves.length > 0) stores.push({ group, shelves });
+    }
+    return stores;
+  }
+
+  private showsInefficiency(): boolean {
+    return selfAnswer(this.dataset).linkedAccounts[0]!.attachmentPoints[0]!.permissions.includes('REPORTING_PLUS');
+  }
+
   private routeTable(): Record<string, Handler> {
     const body = <T>(call: ParsedCall) => call.body as T;
     return {
@@ -163,7 +185,7 @@ export class DemoBackend implements LocalBackend {
           end,
           binCount,
         });
-        return { deviceId, start, end, binCount, binWidth: Math.max(1, Math.ceil((end - start) / binCount)), channels };
+        return { deviceId, start, end, binCount, binWidth: binWidthOf(start, end, binCount), channels };
       },
       'GET /device/connections': (call) => {
         if (!this.dataset.devices.has(text(call.query.deviceId))) throw new DemoCallError(404, 'Device not found.');
@@ -173,6 +195,39 @@ export class DemoBackend implements LocalBackend {
       'GET /alarms': () => ({ alarms: [] }),
       'GET /alerts': () => ({ alerts: [] }),
       'GET /scenes': () => [],
+      'GET /inv/overview': async (call) => {
+        const groupId = text(call.query.groupId);
+        const region =
+          groupId === this.dataset.rootId ? { id: groupId, name: this.dataset.fleet.accountName } : this.group(groupId);
+        const stores = await this.stores(groupId === this.dataset.rootId ? null : groupId);
+        return inventoryOverview(region, stores, this.showsInefficiency(), call.now);
+      },
+      'GET /inv/store-status': async (call) => {
+        const [store] = await this.stores(this.group(text(call.query.groupId)).id);
+        if (!store) throw new DemoCallError(404, 'Group not found.');
+        return storeStatus(store, this.showsInefficiency(), call.now);
+      },
+      'GET /inv/store-device-logs': async (call) => {
+        const groupId = this.group(text(call.query.groupId)).id;
+        const end = call.now;
+        const start = end - RETAIL_STORE_LOG_WINDOW_MS;
+        const products: Record<string, ChannelLog> = {};
+        for (const id of new Set(text(call.query.productIds).split(','))) {
+          const product = parseRetailProductId(id.trim());
+          if (!product || this.dataset.devices.get(product.deviceId)?.group.id !== groupId) {
+            throw new DemoCallError(404, 'Product not found.');
+          }
+          const logs = await this.link.logs({
+            thingName: product.deviceId,
+            codes: [product.code],
+            start,
+            end,
+            binCount: YEARLY_OVERVIEW_BIN_COUNT,
+          });
+          products[id.trim()] = logs[product.code]!;
+        }
+        return { groupId, start, end, binWidth: binWidthOf(start, end, YEARLY_OVERVIEW_BIN_COUNT), products };
+      },
       'GET /devices/table': async () => this.deviceTable(),
       [`GET ${BREW_PATHS.overview}`]: async (call) => {
         const groupId = text(call.query.groupId);

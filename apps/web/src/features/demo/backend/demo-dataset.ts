@@ -26,6 +26,8 @@ const LOG_INTERVAL_SECONDS = 10;
  * that changes the account (groups, users, devices, dashboards) or needs the server (reports, OTA).
  */
 const PROSPECT_PERMISSIONS: Permission[] = ['VIEW_DASH', 'VIEW_ACCOUNTS', 'ALARM', 'END_BREW', 'EDIT_BREW_INFO'];
+/** A retailer also sees what empty shelves cost (Financial Loss). */
+const RETAIL_PERMISSIONS: Permission[] = ['REPORTING', 'REPORTING_PLUS'];
 const PROSPECT_FLAGS: ExtraFlag[] = ['BREW_DELETE'];
 
 export interface DemoGroupEntry {
@@ -72,7 +74,10 @@ export function selfAnswer(dataset: DemoDataset): SelfAnswer {
         attachmentPoints: [
           {
             path: dataset.rootPath,
-            permissions: PROSPECT_PERMISSIONS,
+            permissions:
+              dataset.fleet.appType === 'stock'
+                ? [...PROSPECT_PERMISSIONS, ...RETAIL_PERMISSIONS]
+                : PROSPECT_PERMISSIONS,
             secretPermissions: PROSPECT_FLAGS,
             appType: dataset.fleet.appType,
           },
@@ -114,6 +119,7 @@ export function accountAnswer(
     lastConnection: null,
     lastDisconnection: null,
     channels: (snapshots.get(device.thingName)?.channels ?? []).map(({ code, name }) => ({ code, name })),
+    tags: device.tags.map(({ key, value }) => ({ key, value })),
   });
   const userVariant = userVariantOf(fleet);
   const root = emptyGroup(dataset, rootId, fleet.accountName, 'root', rootPath);
@@ -188,7 +194,7 @@ export function deviceRecord(
     lastDisconnection: null,
     otaPendingSubmittedAt: null,
     update: null,
-    tags: [],
+    tags: device.tags.map(({ key, value }, index) => ({ id: `tag-${index + 1}`, key, value })),
     health: snapshot.health,
     status: { sp: snapshot.statusBits },
     alarmsHaveBeenRead: true,

@@ -39,10 +39,24 @@ describe('the demo fleet in the worker', () => {
     expect(simulation.tick(now + 1000)).toEqual([]);
     const [reply] = simulation.request({ type: 'server/subscribeDevices', id: '1', thingNames: ['CTL01_DEMO'] }, now);
     expect(reply).toEqual({ type: 'server/reply', id: '1', ok: true });
-    const moved = latestOf(simulation.tick(now + 60_000));
+    // The first tick is a log: every channel is reported.
+    const logged = latestOf(simulation.tick(now + 60_000));
+    expect(logged.map((action) => action.code).sort()).toEqual([
+      'c1',
+      'c2',
+      'c3',
+      'c4',
+      'd1',
+      'do1',
+      'do2',
+      'sp1',
+      'sp2',
+      't1',
+    ]);
+    expect(logged.every((action) => action.thingName === 'CTL01_DEMO')).toBe(true);
+    // A second later only what moved: a setpoint that nobody changed is not sent again.
+    const moved = latestOf(simulation.tick(now + 61_000));
     expect(moved.length).toBeGreaterThan(0);
-    expect(moved.every((action) => action.thingName === 'CTL01_DEMO')).toBe(true);
-    // A setpoint that nobody changed is not sent again.
     expect(moved.some((action) => action.code === 'sp1')).toBe(false);
   });
 
@@ -80,5 +94,15 @@ describe('the demo fleet in the worker', () => {
     expect(tank!.tank!.filledAt).toBeLessThan(now);
     expect(tank!.tank!.originalGravity).toBeGreaterThan(1.03);
     expect(simulation.snapshots(['CTL01_DEMO'])[0]!.tank).toBeNull();
+  });
+
+  it('follows a smart shelf’s stock through its history as the server’s shelf tracker does', () => {
+    const now = Date.now();
+    const simulation = new DemoFleetSimulation([{ thingName: 'SHF01_DEMO', kind: 'retailShelf' }], now - 2 * 24 * HOUR);
+    const [shelf] = simulation.snapshots(['SHF01_DEMO']);
+    expect(Object.keys(shelf!.shelf!.tracks).sort()).toEqual(['c1', 'c2', 'c3', 'c4', 'c5', 'c6']);
+    const sold = Object.values(shelf!.shelf!.days).reduce((total, day) => total + day.unitsSold, 0);
+    expect(sold).toBeGreaterThan(0);
+    expect(shelf!.shelf!.tracks.c1!.count).toBe(shelf!.latest.c1!.value);
   });
 });

@@ -6,8 +6,9 @@ import { DeviceHealthMonitor } from '@fieldlink/simulation/device-health';
 import { createDeviceIdentity, type DeviceIdentity } from '@fieldlink/simulation/device-identity';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
+import { advanceShelfProduct, dayStart } from '@fieldlink/domain/retail';
 import { channelLog } from './channel-history';
-import type { DeviceSnapshot, LogsQuestion, SimulatedDevice } from './protocol';
+import type { DeviceSnapshot, LogsQuestion, ShelfState, SimulatedDevice } from './protocol';
 
 /** History is sampled every 5 minutes, the way the server's demo history is. */
 const HISTORY_STEP_SECONDS = 60;
@@ -30,6 +31,8 @@ class DemoDevice {
   private sentBits: number;
   private lastLogAt = 0;
   private lastHealthAt = 0;
+  /** A smart shelf's stock, followed through every logged reading as the server's shelf tracker does. */
+  private readonly shelf: ShelfState | null;
 
   constructor(
     readonly thingName: string,
@@ -41,6 +44,7 @@ class DemoDevice {
     this.identity = createDeviceIdentity(kind, seed);
     this.healthMonitor = new DeviceHealthMonitor(seed);
     for (const channel of this.model.channels) this.values.set(channel.code, []);
+    this.shelf = this.model.channels.some((channel) => channel.product) ? { tracks: {}, days: {} } : null;
     this.generateHistory(Date.now());
     this.health = this.healthMonitor.read(this.model.timeMs, { timeZone: TIME_ZONE, mqttConnects: 1 });
     this.sent = this.model.values();
@@ -58,25 +62,46 @@ class DemoDevice {
   }
 
   private log(t: number): void {
-    this.times.push(Math.round(t / 1000) * 1000);
-    for (const [code, value] of Object.entries(this.model.values())) this.values.get(code)?.push(value);
+    const at = Math.round(t / 1000) * 1000;
+    this.times.push(at);
+    const values = this.model.values();
+    for (const [code, value] of Object.entries(values)) this.values.get(code)?.push(value);
+    if (this.shelf) this.followShelf(this.shelf, at, values);
+  }
+
+  private followShelf(shelf: ShelfState, t: number, values: Record<string, number>): void {
+    for (const { code, product } of this.model.channels) {
+      const count = values[code];
+      if (!product || count === undefined) continue;
+      const result = advanceShelfProduct(shelf.tracks[code] ?? null, { t, count }, product);
+      shelf.tracks[code] = result.track;
+      if (result.unitsSold === 0 && result.lostSales === 0) continue;
+      const day = String(dayStart(t));
+      const totals = shelf.days[day] ?? { unitsSold: 0, lostSales: 0 };
+      shelf.days[day] = {
+        unitsSold: totals.unitsSold + result.unitsSold,
+        lostSales: totals.lostSales + result.lostSales,
+      };
+    }
   }
 
   /**
    * Advances the plant to `now` and says what changed: one `server/demoLatestValue` per channel whose
-   * value moved, the alarm bits when they changed, health once a minute.
+   * value moved (every channel each 10 s log), the alarm bits when they changed, health once a minute.
    */
   advance(now: number, actions: ServerAction[]): void {
     const seconds = (now - this.model.timeMs) / 1000;
     if (seconds > 0) this.model.step(seconds);
     const t = Math.round(this.model.timeMs);
     const values = this.model.values();
+    // Like a field device: a value that moved is reported at once, every value at each log interval.
+    const logs = t - this.lastLogAt >= LIVE_LOG_MS;
     for (const [code, value] of Object.entries(values)) {
-      if (this.sent[code] === value) continue;
+      if (!logs && this.sent[code] === value) continue;
       actions.push({ type: 'server/demoLatestValue', thingName: this.thingName, code, latest: { value, t } });
     }
     this.sent = values;
-    if (t - this.lastLogAt >= LIVE_LOG_MS) {
+    if (logs) {
       this.log(t);
       this.lastLogAt = t;
     }
@@ -116,6 +141,7 @@ class DemoDevice {
         model instanceof BrewTank
           ? { ...model.batch(), levelScale: model.levelScale(), trueGravity: model.trueGravity() }
           : null,
+      shelf: this.shelf,
     };
   }
 

@@ -4,6 +4,7 @@ import type { DeviceHealthReading } from '@fieldlink/simulation/device-health';
 import type { ChannelSpec } from '@fieldlink/simulation/plant-model';
 import type { ChannelLog } from '@fieldlink/api/device-logs';
 import type { LatestValue } from '@fieldlink/api/realtime';
+import type { RetailTotals, ShelfProductTrack } from '@fieldlink/domain/retail';
 
 /**
  * Messages between the demo's backend (main thread) and the simulation worker. The worker is the
@@ -28,6 +29,13 @@ export interface TankBatchState {
   trueGravity: number;
 }
 
+/** Where a smart shelf's stock stands: each product's track, and sales and lost sales per day. */
+export interface ShelfState {
+  tracks: Record<string, ShelfProductTrack>;
+  /** Per day start (UTC midnight, unix ms). */
+  days: Record<string, RetailTotals>;
+}
+
 /** A device as the worker holds it now. */
 export interface DeviceSnapshot {
   thingName: string;
@@ -38,6 +46,7 @@ export interface DeviceSnapshot {
   identity: DeviceIdentity;
   health: DeviceHealthReading;
   tank: TankBatchState | null;
+  shelf: ShelfState | null;
 }
 
 export interface LogsQuestion {
