@@ -59,10 +59,9 @@ import { reportPublicRoutes, reportRoutes } from './features/reports/routes';
 import { FileStore } from './documents/file-store';
 import { FileLinks } from './documents/file-links';
 import { fileRoutes } from './documents/file-routes';
-import { BREW_REPORT_JOB, BrewService } from './features/brew/service';
-import { BrewReportWriter } from './features/brew/report';
+import { BrewService } from './features/brew/service';
 import { BrewTankTracker } from './features/brew/tank-tracker';
-import { brewReportFileRoute, brewRoutes } from './features/brew/routes';
+import { brewRoutes } from './features/brew/routes';
 import { installationSecret } from './security/installation';
 
 /** The services behind the routes, reachable from tests and from main. */
@@ -261,20 +260,14 @@ export async function buildApp({
     notifyUsers: (action, audience) => hub.notifyUsers(action, audience),
     now,
   });
-  const brewReports = new BrewReportWriter(db, config.productName);
-  jobs.register(BREW_REPORT_JOB, async (payload) => brewReports.run((payload as { reportId: string }).reportId), {
-    maxAttempts: 3,
-  });
-  let reportLinkKey: Promise<string> | null = null;
   const brew = new BrewService({
     db,
     events,
-    enqueueReport: async (reportId, trx) => {
-      await jobs.enqueue(BREW_REPORT_JOB, { reportId }, {}, trx);
-    },
-    // One key per installation, derived from its signing secret so no second secret is stored.
-    linkKey: () =>
-      (reportLinkKey ??= installationSecret(db, 'jwt_secret').then((secret) => `brew-report-links:${secret}`)),
+    jobs,
+    files,
+    links: fileLinks,
+    productName: config.productName,
+    defaultTheme: config.defaultTheme,
   });
   const brewTanks = new BrewTankTracker(db, events, app.log, (deviceId) => brew.announce(deviceId));
   await brewTanks.start();
@@ -371,7 +364,6 @@ export async function buildApp({
       await api.register(reportPublicRoutes, { reports, files });
       await api.register(fileRoutes, { files, links: fileLinks });
       await api.register(brewRoutes, { brew });
-      await api.register(brewReportFileRoute, { brew });
       await api.register(videoRoutes, { directory: config.videosDir, urls: config.videoUrls });
       api.get('/health', { schema: { hide: true } }, async () => ({ ok: true }));
     },

@@ -30,7 +30,6 @@ export const BREW_PATHS = {
   reportGenerate: '/brew/batch/report/generate',
   report: '/brew/batch/report',
   reportState: '/brew/batch/report/state',
-  reportFile: '/brew/batch/report/file',
   calibration: '/brew/tank/calibration',
 } as const;
 
@@ -286,11 +285,6 @@ export const DeletedBatchAnswer = Type.Object({ id: Type.String() });
 export const ReportIdQuery = Type.Object({ id: EntityId }, { additionalProperties: false });
 /** A link to the report's PDF, valid for a few minutes, usable without the session token. */
 export const ReportUrlAnswer = Type.Object({ url: Type.String() });
-export const ReportFileQuery = Type.Object(
-  { id: EntityId, expires: Type.Integer(), signature: Type.String({ maxLength: 128 }) },
-  { additionalProperties: false },
-);
-export type ReportFileQuery = Static<typeof ReportFileQuery>;
 
 /** `PUT /brew/tank/calibration {groupId, tankNumber, calibration}`. */
 export const TankCalibrationBody = Type.Object(

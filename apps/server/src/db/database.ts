@@ -17,6 +17,7 @@ import * as inventory from './migrations/2026-12-02T0400-inventory';
 import * as reports from './migrations/2026-12-02T0500-reports';
 import * as brew from './migrations/2026-12-02T0600-brew';
 import * as accountTheme from './migrations/2026-12-03T0000-account-theme';
+import * as brewReportFiles from './migrations/2026-12-04T0100-brew-report-files';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -27,7 +28,7 @@ export interface Storage {
 }
 
 /** Every migration, in order. Listed here rather than read from disk so a bundle carries them. */
-const MIGRATIONS: Record<string, Migration> = {
+export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-21T0000-initial': initial,
   '2026-11-24T0100-device-messages': deviceMessages,
   '2026-11-26T0000-cluster': cluster,
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-12-02T0500-reports': reports,
   '2026-12-02T0600-brew': brew,
   '2026-12-03T0000-account-theme': accountTheme,
+  '2026-12-04T0100-brew-report-files': brewReportFiles,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

@@ -456,7 +456,8 @@ export interface BrewReportsTable {
   batch_id: string;
   state: string;
   error: string | null;
-  file: string | null;
+  /** The PDF once READY (a stored file of the document runner). */
+  file_id: string | null;
   created_by: string | null;
   created_at: number;
   generated_at: number | null;

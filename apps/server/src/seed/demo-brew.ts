@@ -9,7 +9,8 @@ import { BrewTank } from '@fieldlink/simulation/brew-tank';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import type { Database } from '../db/schema';
 import { newId } from '../security/secrets';
-import { BrewReportWriter } from '../features/brew/report';
+import { FileStore } from '../documents/file-store';
+import { BrewReportWriter, batchReportFileName } from '../features/brew/report';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -34,6 +35,8 @@ export async function seedDemoBrew(db: Kysely<Database>, now = Date.now()): Prom
     .select(['id', 'thing_name', 'custom'])
     .where('thing_name', 'in', [...Object.keys(RUNNING), FINISHED_IN])
     .execute();
+  const files = new FileStore(db);
+  const reports = new BrewReportWriter(db, { productName: 'Fieldlink', defaultTheme: 'DEFAULT' });
   for (const device of devices) {
     // The same plant the fleet runs for this device from now (apps/simulator seeds it the same way).
     const model = new BrewTank({ seed: seedFromText(device.thing_name), startTimeMs: now });
@@ -149,6 +152,13 @@ export async function seedDemoBrew(db: Kysely<Database>, now = Date.now()): Prom
     const id = newId();
     const start = now - 30 * DAY;
     const end = now - 16 * DAY;
+    const props = JSON.stringify({
+      beerName: 'Winter Stout',
+      style: 'Oatmeal Stout',
+      originalGravity: 1.062,
+      targetGravity: 1.016,
+      notes: 'Kegged and bottled on day 14.',
+    });
     let transitions = recordTransition([], 'FILLING', start);
     transitions = recordTransition(transitions, 'FERMENTING', start + 6 * HOUR);
     transitions = recordTransition(transitions, 'MANUALLY_ENDED', end);
@@ -160,13 +170,7 @@ export async function seedDemoBrew(db: Kysely<Database>, now = Date.now()): Prom
         state: 'MANUALLY_ENDED',
         start_at: start,
         end_at: end,
-        props: JSON.stringify({
-          beerName: 'Winter Stout',
-          style: 'Oatmeal Stout',
-          originalGravity: 1.062,
-          targetGravity: 1.016,
-          notes: 'Kegged and bottled on day 14.',
-        }),
+        props,
         transitions: JSON.stringify(transitions),
         tank_level_at_ferm_start: 2400,
         co2_total_at_start: null,
@@ -204,20 +208,22 @@ export async function seedDemoBrew(db: Kysely<Database>, now = Date.now()): Prom
         },
       ])
       .execute();
-    const reportId = newId();
+    // Its report, written as the document runner writes one, so it is ready from the start.
+    const file = await files.create(batchReportFileName({ props, start_at: start }), 'application/pdf');
+    await reports.write(id, file);
+    const stored = await file.finish();
     await db
       .insertInto('brew_reports')
       .values({
-        id: reportId,
+        id: newId(),
         batch_id: id,
-        state: 'GENERATING',
+        state: 'READY',
         error: null,
-        file: null,
+        file_id: stored.id,
         created_by: BREWER,
         created_at: end,
-        generated_at: null,
+        generated_at: end,
       })
       .execute();
-    await new BrewReportWriter(db, 'Fieldlink').run(reportId);
   }
 }

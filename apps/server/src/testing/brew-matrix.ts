@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { defaultChannelsMap, tankNumbers } from '@fieldlink/domain/brew';
 import type { Database } from '../db/schema';
+import { FileStore } from '../documents/file-store';
 import type { AccountIds, MatrixRequest, RouteRule, RouteUse } from './authorization-matrix';
 
 /** The brewing entities of one account the matrix calls with (features/brew). */
@@ -122,6 +123,9 @@ export async function addBrewIds(
       sensory_id: null,
     })
     .execute();
+  const file = await new FileStore(db).create('matrix.pdf', 'application/pdf');
+  await file.write('%PDF-1.4 matrix');
+  const stored = await file.finish();
   await db
     .insertInto('brew_reports')
     .values({
@@ -129,7 +133,7 @@ export async function addBrewIds(
       batch_id: brew.batchId,
       state: 'READY',
       error: null,
-      file: Buffer.from('%PDF-1.4 matrix').toString('base64'),
+      file_id: stored.id,
       created_by: null,
       created_at: now,
       generated_at: now,
@@ -169,10 +173,6 @@ function onBatch(
 
 /** Who may make each brewing call (docs/decisions.md, "Brewing"). */
 export const BREW_AUTHORIZATION: Record<string, RouteRule> = {
-  'GET /api/v1/brew/batch/report/file': {
-    kind: 'public',
-    why: 'a batch report’s PDF through a signed, expiring link (brew tests: forged or expired links are refused)',
-  },
   'GET /api/v1/brew/overview': {
     kind: 'api',
     uses: [

@@ -26,7 +26,7 @@ export interface TestApp {
 }
 
 /** A fresh, empty database of the dialect: an in-memory SQLite, or a new PostgreSQL database. */
-async function freshDatabase(dialect: Dialect): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshDatabase(dialect: Dialect): Promise<{ url: string; drop: () => Promise<void> }> {
   if (dialect === 'sqlite') return { url: ':memory:', drop: async () => undefined };
   const name = `fieldlink_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });

@@ -35,7 +35,7 @@ export function toAnnotation(row: Items['annotations'][number], deviceId: string
   };
 }
 
-export function toReport(row: Omit<BrewReportsTable, 'file'>): BrewReport {
+export function toReport(row: BrewReportsTable): BrewReport {
   return {
     id: row.id,
     batchId: row.batch_id,

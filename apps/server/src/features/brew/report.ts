@@ -1,3 +1,4 @@
+import { finished } from 'node:stream/promises';
 import PDFDocument from 'pdfkit';
 import type { Kysely } from 'kysely';
 import {
@@ -15,20 +16,23 @@ import {
   type ChannelsMap,
 } from '@fieldlink/domain/brew';
 import type { Batch } from '@fieldlink/api/brew';
-import type { Database } from '../../db/schema';
+import type { BrewBatchesTable, Database } from '../../db/schema';
+import { DocumentError } from '../../documents/document-jobs';
+import type { FileWriter } from '../../documents/file-store';
+import { documentBrand, type DocumentBrand } from '../../documents/pdf-writer';
 import { binnedLogs } from '../devices/log-repository';
 import { findDeviceById } from '../devices/repository';
-import { toBatch } from './mapper';
-import { batchItemsOf, findBatch, findReport, updateReport } from './repository';
+import { batchProps, toBatch } from './mapper';
+import { batchItemsOf, findBatch } from './repository';
 
 /** The message of a report that waits for the brewer (AWAITING_USER). */
 export const REPORT_NEEDS_ORIGINAL_GRAVITY = 'Enter the batch’s original gravity to complete the report.';
+export const REPORT_BATCH_GONE = 'The batch no longer exists.';
 
 const CHART_BINS = 240;
 const MARGIN = 50;
 const INK = '#1f2933';
 const MUTED = '#6b7280';
-const ACCENT = '#b7791f';
 const GRAVITY_COLOR = '#2f6fde';
 
 interface ChartSeries {
@@ -37,45 +41,47 @@ interface ChartSeries {
   gravity: (number | null)[];
 }
 
+/** The file name of a batch's report: the beer's name and the batch's start date, `.pdf`. */
+export function batchReportFileName(row: Pick<BrewBatchesTable, 'props' | 'start_at'>): string {
+  const name =
+    batchProps(row)
+      .beerName.replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^-|-$/g, '') || 'batch';
+  return `${name}-${new Date(row.start_at).toISOString().slice(0, 10)}.pdf`;
+}
+
 /**
- * Writes batch reports (the `brewReport` job): a PDF with the batch, its figures, a chart of
- * temperature and estimated gravity, the state transitions, gravity readings, tasting notes and
- * annotations. A batch without an original gravity cannot give an ABV: its report waits for the
- * brewer (AWAITING_USER) and is made again when one is entered.
+ * Writes batch reports for the document runner (`documents/document-jobs.ts`): a PDF with the batch,
+ * its figures, a chart of temperature and estimated gravity, the state transitions, gravity
+ * readings, tasting notes and annotations, in the account's theme, streamed into a stored file. A
+ * batch without an original gravity cannot give an ABV: the service keeps its report waiting for the
+ * brewer (AWAITING_USER) rather than writing it.
  */
 export class BrewReportWriter {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly productName: string,
+    private readonly brand: { productName: string; defaultTheme: string },
   ) {}
 
-  /** Runs one report job: READY with its file, AWAITING_USER, or ERROR with the reason. */
-  async run(reportId: string): Promise<void> {
-    const report = await findReport(this.db, reportId);
-    if (!report || report.state !== 'GENERATING') return;
-    try {
-      const row = await findBatch(this.db, report.batch_id);
-      const device = row ? await findDeviceById(this.db, row.device_id) : undefined;
-      if (!row || !device) throw new Error('The batch no longer exists.');
-      const batch = toBatch(row, await batchItemsOf(this.db, [row.id]));
-      if (batch.props.originalGravity === null) {
-        await updateReport(this.db, reportId, { state: 'AWAITING_USER', error: REPORT_NEEDS_ORIGINAL_GRAVITY });
-        return;
-      }
-      const series = await this.series(batch);
-      const file = await this.pdf(batch, device.name, series);
-      await updateReport(this.db, reportId, {
-        state: 'READY',
-        error: null,
-        file: file.toString('base64'),
-        generated_at: Date.now(),
-      });
-    } catch (error) {
-      await updateReport(this.db, reportId, {
-        state: 'ERROR',
-        error: error instanceof Error ? error.message : 'The report could not be made.',
-      });
-    }
+  /** Writes the report of the batch into `file`; a {@link DocumentError} says why it cannot be. */
+  async write(batchId: string, file: FileWriter): Promise<void> {
+    const row = await findBatch(this.db, batchId);
+    const device = row ? await findDeviceById(this.db, row.device_id) : undefined;
+    if (!row || !device) throw new DocumentError(REPORT_BATCH_GONE);
+    const batch = toBatch(row, await batchItemsOf(this.db, [row.id]));
+    if (batch.props.originalGravity === null) throw new DocumentError(REPORT_NEEDS_ORIGINAL_GRAVITY);
+    const account = await this.db
+      .selectFrom('accounts')
+      .select(['name', 'theme'])
+      .where('id', '=', device.account_id)
+      .executeTakeFirst();
+    const brand = documentBrand({
+      productName: this.brand.productName,
+      accountName: account?.name ?? '',
+      theme: account?.theme ?? null,
+      defaultTheme: this.brand.defaultTheme,
+    });
+    await this.pdf(batch, device.name, await this.series(batch), brand, file);
   }
 
   /** Temperature and estimated gravity over the batch's log window, in bins. */
@@ -120,21 +126,37 @@ export class BrewReportWriter {
     return series;
   }
 
-  private pdf(batch: Batch, tankName: string, series: ChartSeries): Promise<Buffer> {
+  private async pdf(
+    batch: Batch,
+    tankName: string,
+    series: ChartSeries,
+    brand: DocumentBrand,
+    file: FileWriter,
+  ): Promise<void> {
     const doc = new PDFDocument({
       size: 'A4',
       margin: MARGIN,
-      info: { Title: `Batch report: ${batch.props.beerName}` },
+      compress: true,
+      info: { Title: `Batch report: ${batch.props.beerName}`, Author: brand.productName },
     });
-    const chunks: Buffer[] = [];
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    const done = new Promise<Buffer>((resolve, reject) => {
-      doc.on('end', () => resolve(Buffer.concat(chunks)));
-      doc.on('error', reject);
-    });
+    const stream = file.stream();
+    doc.pipe(stream);
     const width = doc.page.width - 2 * MARGIN;
 
-    doc.fillColor(MUTED).fontSize(9).text(`${this.productName} · Batch report`, { align: 'right' });
+    // The account's band across the top, with the product and the account as in the console.
+    doc.rect(0, 0, doc.page.width, 36).fill(brand.band);
+    doc.circle(MARGIN + 6, 18, 5).fill(brand.accent);
+    const account = brand.brandName ? `${brand.accountName} · ${brand.brandName}` : brand.accountName;
+    doc
+      .fillColor(brand.bandText)
+      .fontSize(10)
+      .text(`${brand.productName} · ${account}`, MARGIN + 18, 13, { lineBreak: false });
+    doc
+      .fillColor(brand.bandMuted)
+      .fontSize(9)
+      .text('Batch report', MARGIN, 13, { width, align: 'right', lineBreak: false });
+    doc.x = MARGIN;
+    doc.y = 60;
     doc.moveDown(0.5).fillColor(INK).fontSize(22).text(batch.props.beerName);
     if (batch.props.style) doc.fontSize(12).fillColor(MUTED).text(batch.props.style);
     doc.moveDown(0.8);
@@ -162,11 +184,11 @@ export class BrewReportWriter {
     this.table(doc, figures, width);
 
     doc.moveDown(1);
-    this.heading(doc, 'Temperature and estimated gravity');
-    this.chart(doc, series, width, 170);
+    this.heading(doc, brand.primary, 'Temperature and estimated gravity');
+    this.chart(doc, series, width, 170, brand.primary);
 
     doc.moveDown(1);
-    this.heading(doc, 'States');
+    this.heading(doc, brand.primary, 'States');
     this.table(
       doc,
       batch.transitions.map((transition) => [
@@ -177,7 +199,7 @@ export class BrewReportWriter {
     );
 
     doc.moveDown(1);
-    this.heading(doc, 'Gravity readings');
+    this.heading(doc, brand.primary, 'Gravity readings');
     if (batch.gravities.length === 0) doc.fontSize(10).fillColor(MUTED).text('No readings were taken.');
     else {
       this.table(
@@ -191,7 +213,7 @@ export class BrewReportWriter {
     }
 
     doc.moveDown(1);
-    this.heading(doc, 'Tasting notes');
+    this.heading(doc, brand.primary, 'Tasting notes');
     const averages = tastingAverages(batch.sensories);
     if (!averages) doc.fontSize(10).fillColor(MUTED).text('No tasting notes.');
     else {
@@ -217,7 +239,7 @@ export class BrewReportWriter {
     const annotations = batch.annotations.filter((annotation) => annotation.sensoryId === null);
     if (annotations.length > 0) {
       doc.moveDown(1);
-      this.heading(doc, 'Annotations');
+      this.heading(doc, brand.primary, 'Annotations');
       this.table(
         doc,
         annotations.map((annotation) => [formatTastingDate(new Date(annotation.timestamp)), annotation.text]),
@@ -226,16 +248,16 @@ export class BrewReportWriter {
     }
     if (batch.props.notes) {
       doc.moveDown(1);
-      this.heading(doc, 'Notes');
+      this.heading(doc, brand.primary, 'Notes');
       doc.fontSize(10).fillColor(INK).text(batch.props.notes, { width });
     }
     doc.end();
-    return done;
+    await finished(stream);
   }
 
-  private heading(doc: PDFKit.PDFDocument, text: string): void {
+  private heading(doc: PDFKit.PDFDocument, colour: string, text: string): void {
     if (doc.y > doc.page.height - 160) doc.addPage();
-    doc.fontSize(13).fillColor(ACCENT).text(text, MARGIN);
+    doc.fontSize(13).fillColor(colour).text(text, MARGIN);
     doc.moveDown(0.3);
   }
 
@@ -252,8 +274,8 @@ export class BrewReportWriter {
     doc.x = MARGIN;
   }
 
-  /** Two lines on one time axis: temperature (left scale) and gravity (right scale). */
-  private chart(doc: PDFKit.PDFDocument, series: ChartSeries, width: number, height: number): void {
+  /** Two lines on one time axis: temperature (left scale, in `colour`) and gravity (right scale). */
+  private chart(doc: PDFKit.PDFDocument, series: ChartSeries, width: number, height: number, colour: string): void {
     if (doc.y > doc.page.height - height - 80) doc.addPage();
     const top = doc.y;
     const left = MARGIN + 34;
@@ -286,7 +308,7 @@ export class BrewReportWriter {
       doc.text(max.toFixed(digits), labelX, top - 3, { width: 34, lineBreak: false });
       doc.text(min.toFixed(digits), labelX, top + height - 6, { width: 34, lineBreak: false });
     };
-    line(series.temperature, ACCENT, 'left', 1);
+    line(series.temperature, colour, 'left', 1);
     line(series.gravity, GRAVITY_COLOR, 'right', 3);
     doc.fontSize(8).fillColor(MUTED);
     const days = Math.ceil(span / 86_400_000);
@@ -295,7 +317,7 @@ export class BrewReportWriter {
       if (t > start + span) break;
       doc.text(`day ${day}`, x(t) - 12, top + height + 4, { width: 40, lineBreak: false });
     }
-    doc.fillColor(ACCENT).text('— temperature °C', MARGIN, top + height + 18, { continued: true, lineBreak: false });
+    doc.fillColor(colour).text('— temperature °C', MARGIN, top + height + 18, { continued: true, lineBreak: false });
     doc.fillColor(GRAVITY_COLOR).text('    — estimated gravity', { lineBreak: false });
     doc.x = MARGIN;
     doc.y = top + height + 34;

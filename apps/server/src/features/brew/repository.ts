@@ -84,13 +84,20 @@ export function updateBatch(db: Db, id: string, update: Partial<Omit<BrewBatches
   return db.updateTable('brew_batches').set(update).where('id', '=', id).execute();
 }
 
-/** The batch and everything that belongs to it. */
-export async function deleteBatch(db: Db, id: string): Promise<void> {
+/** The batch and everything that belongs to it; answers its reports' stored files, to remove. */
+export async function deleteBatch(db: Db, id: string): Promise<string[]> {
+  const files = await db
+    .selectFrom('brew_reports')
+    .select('file_id')
+    .where('batch_id', '=', id)
+    .where('file_id', 'is not', null)
+    .execute();
   await db.deleteFrom('brew_gravities').where('batch_id', '=', id).execute();
   await db.deleteFrom('brew_sensories').where('batch_id', '=', id).execute();
   await db.deleteFrom('brew_annotations').where('batch_id', '=', id).execute();
   await db.deleteFrom('brew_reports').where('batch_id', '=', id).execute();
   await db.deleteFrom('brew_batches').where('id', '=', id).execute();
+  return files.map((row) => row.file_id!);
 }
 
 /** Gravity readings, tasting notes, annotations and reports of some batches. */
@@ -108,7 +115,7 @@ export async function batchItemsOf(db: Db, batchIds: readonly string[]) {
       .execute(),
     db
       .selectFrom('brew_reports')
-      .select(['id', 'batch_id', 'state', 'error', 'created_by', 'created_at', 'generated_at'])
+      .selectAll()
       .where('batch_id', 'in', batchIds)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
@@ -186,17 +193,8 @@ export function insertReport(db: Db, row: BrewReportsTable) {
   return db.insertInto('brew_reports').values(row).execute();
 }
 
-/** A report without its file. */
 export function findReport(db: Db, id: string) {
-  return db
-    .selectFrom('brew_reports')
-    .select(['id', 'batch_id', 'state', 'error', 'created_by', 'created_at', 'generated_at'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-}
-
-export function reportFile(db: Db, id: string) {
-  return db.selectFrom('brew_reports').select(['file', 'batch_id']).where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('brew_reports').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export function updateReport(db: Db, id: string, update: Partial<Omit<BrewReportsTable, 'id' | 'batch_id'>>) {

@@ -15,7 +15,6 @@ import {
   PutBatchBody,
   PutGravityBody,
   PutSensoryBody,
-  ReportFileQuery,
   ReportIdQuery,
   ReportUrlAnswer,
   StartBatchBody,
@@ -28,33 +27,6 @@ import type { BrewService } from './service';
 
 const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
 const tags = ['brew'];
-
-/**
- * The report file behind `GET /brew/batch/report`'s link: fetched without the session token (a browser
- * download), so the link's signature and expiry are what is checked.
- */
-export const brewReportFileRoute: FastifyPluginAsyncTypebox<{ brew: BrewService }> = async (app, { brew }) => {
-  app.get(
-    BREW_PATHS.reportFile,
-    {
-      schema: {
-        tags,
-        summary: 'The PDF of a batch report, through the signed link `GET /brew/batch/report` answers',
-        security: [],
-        querystring: ReportFileQuery,
-        produces: ['application/pdf'],
-      },
-    },
-    async (request, reply) => {
-      const file = await brew.reportDocument(request.query);
-      return reply
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', `attachment; filename="${file.fileName}"`)
-        .header('cache-control', 'private, no-store')
-        .send(file.body);
-    },
-  );
-};
 
 /** Brewing calls of application §7. */
 export const brewRoutes: FastifyPluginAsyncTypebox<{ brew: BrewService }> = async (app, { brew }) => {

@@ -1,5 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type {
   Batch,
   BatchIdBody,
@@ -16,7 +15,6 @@ import type {
   Tank,
   TankCalibrationBody,
 } from '@fieldlink/api/brew';
-import { BREW_PATHS } from '@fieldlink/api/brew';
 import {
   ANNOTATION_COLOR,
   DEFAULT_PRESSURIZED_THRESHOLD,
@@ -36,7 +34,11 @@ import {
 import { isTooFarInFuture } from '@fieldlink/domain/timestamps';
 import type { BrewBatchesTable, Database } from '../../db/schema';
 import type { DeviceEvents } from '../../events';
-import { HttpError, forbidden, notFound } from '../../http-errors';
+import { DocumentJobs, type DocumentKind } from '../../documents/document-jobs';
+import type { FileLinks } from '../../documents/file-links';
+import type { FileStore } from '../../documents/file-store';
+import type { JobQueue } from '../../jobs/job-queue';
+import { HttpError, notFound } from '../../http-errors';
 import { newId } from '../../security/secrets';
 import { inScope, requireCapability } from '../session/access';
 import type { UserContext } from '../session/user-context';
@@ -55,7 +57,6 @@ import {
   findSensoryAnnotation,
   insertBatch,
   insertReport,
-  reportFile,
   runningBatchesOf,
   tankDevicesOf,
   tankRowsOf,
@@ -68,15 +69,14 @@ import {
   waitingReportsOf,
 } from './repository';
 import { selectDevices } from '../devices/repository';
+import { BrewReportWriter, REPORT_NEEDS_ORIGINAL_GRAVITY, batchReportFileName } from './report';
 
 export const GROUP_NOT_FOUND = 'Group not found.';
 export const BATCH_NOT_FOUND = 'Batch not found.';
 export const TANK_NOT_FOUND = 'Tank not found.';
 export const REPORT_NOT_FOUND = 'Report not found.';
-/** The job that writes a batch report. */
+/** The job that writes a batch report (a document of `documents/document-jobs.ts`). */
 export const BREW_REPORT_JOB = 'brewReport';
-/** How long a report link works. */
-const REPORT_LINK_MS = 5 * 60_000;
 
 const DEFAULT_CO2_TOTAL_GAIN = 1;
 
@@ -84,10 +84,12 @@ const DEFAULT_CO2_TOTAL_GAIN = 1;
 export interface BrewDependencies {
   db: Kysely<Database>;
   events: DeviceEvents;
-  /** Queues the generation of a report (the jobs table), inside the caller's transaction when given. */
-  enqueueReport: (reportId: string, trx?: Transaction<Database>) => Promise<void>;
-  /** Key of the report links' signatures. */
-  linkKey: () => Promise<string>;
+  jobs: JobQueue;
+  files: FileStore;
+  links: FileLinks;
+  /** The product and the theme of a report's band when its account has none. */
+  productName: string;
+  defaultTheme: string;
 }
 
 /** One device of a group as a tank, with what is known about it. */
@@ -104,7 +106,12 @@ interface TankSource {
  * that do not exist.
  */
 export class BrewService {
-  constructor(private readonly deps: BrewDependencies) {}
+  private readonly documents: DocumentJobs;
+
+  constructor(private readonly deps: BrewDependencies) {
+    this.documents = new DocumentJobs(deps.jobs, deps.files);
+    this.documents.register(BREW_REPORT_JOB, this.reportKind());
+  }
 
   private get db() {
     return this.deps.db;
@@ -218,9 +225,10 @@ export class BrewService {
       if (merged.originalGravity === null) return;
       for (const report of await waitingReportsOf(trx, row.id)) {
         await updateReport(trx, report.id, { state: 'GENERATING', error: null });
-        await this.deps.enqueueReport(report.id, trx);
+        await this.documents.enqueue(BREW_REPORT_JOB, { reportId: report.id }, trx);
       }
     });
+    this.documents.nudge();
     return this.changed(row.id);
   }
 
@@ -228,7 +236,8 @@ export class BrewService {
   async remove(user: UserContext, { batchId }: BatchIdBody): Promise<{ id: string }> {
     requireCapability(user, 'deleteBrew');
     const { row } = await this.visibleBatch(user, batchId);
-    await this.db.transaction().execute((trx) => deleteBatch(trx, row.id));
+    const files = await this.db.transaction().execute((trx) => deleteBatch(trx, row.id));
+    for (const fileId of files) await this.deps.files.remove(fileId);
     await this.announce(row.device_id);
     return { id: row.id };
   }
@@ -247,8 +256,9 @@ export class BrewService {
         transitions: JSON.stringify(recordTransition(batchTransitions(row), 'MANUALLY_ENDED', now)),
       });
       await insertReport(trx, this.newReport(reportId, row.id, user, now));
-      await this.deps.enqueueReport(reportId, trx);
+      await this.documents.enqueue(BREW_REPORT_JOB, { reportId }, trx);
     });
+    this.documents.nudge();
     return this.changed(row.id);
   }
 
@@ -399,8 +409,9 @@ export class BrewService {
     const report = this.newReport(id, row.id, user, Date.now());
     await this.db.transaction().execute(async (trx) => {
       await insertReport(trx, report);
-      await this.deps.enqueueReport(id, trx);
+      await this.documents.enqueue(BREW_REPORT_JOB, { reportId: id }, trx);
     });
+    this.documents.nudge();
     await this.announce(row.device_id);
     return toReport(report);
   }
@@ -411,34 +422,66 @@ export class BrewService {
     return toReport(await this.visibleReport(user, id));
   }
 
-  /** `GET /brew/batch/report ?id`: `{url}`, a link to the PDF for a few minutes. */
+  /** `GET /brew/batch/report ?id`: `{url}`, a signed link to the PDF for a few minutes (`GET /file`). */
   async reportUrl(user: UserContext, id: string): Promise<{ url: string }> {
     requireCapability(user, 'viewDashboard');
     const report = await this.visibleReport(user, id);
-    if (report.state !== 'READY') throw new HttpError(409, 'The report is not ready yet.');
-    const expires = Date.now() + REPORT_LINK_MS;
-    const signature = await this.sign(report.id, expires);
-    const query = new URLSearchParams({ id: report.id, expires: String(expires), signature });
-    return { url: `/api/v1${BREW_PATHS.reportFile}?${query.toString()}` };
+    if (report.state !== 'READY' || !report.file_id) throw new HttpError(409, 'The report is not ready yet.');
+    return { url: this.deps.links.url(report.file_id, true) };
   }
 
-  /** The PDF behind a link from {@link reportUrl}: the link is checked, not a session. */
-  async reportDocument(query: { id: string; expires: number; signature: string }) {
-    const expected = Buffer.from(await this.sign(query.id, query.expires));
-    const given = Buffer.from(query.signature);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected) || query.expires < Date.now()) {
-      throw forbidden('This link has expired. Download the report again.');
-    }
-    const stored = await reportFile(this.db, query.id);
-    const batch = stored ? await findBatch(this.db, stored.batch_id) : undefined;
-    if (!stored?.file || !batch) throw notFound(REPORT_NOT_FOUND);
-    const name =
-      batchProps(batch)
-        .beerName.replace(/[^A-Za-z0-9._-]+/g, '-')
-        .replace(/^-|-$/g, '') || 'batch';
+  /**
+   * Batch reports as documents of the shared runner: written by {@link BrewReportWriter} into a
+   * stored file, READY with it; a batch without an original gravity waits for the brewer
+   * (AWAITING_USER) and is written again when one is entered; other failures are ERROR with the
+   * reason. Batch reports show their state, not a percentage (§4). A report deleted meanwhile (its
+   * batch deleted) leaves no file behind.
+   */
+  private reportKind(): DocumentKind<{ reportId: string }> {
+    const writer = new BrewReportWriter(this.db, {
+      productName: this.deps.productName,
+      defaultTheme: this.deps.defaultTheme,
+    });
+    const generating = async (reportId: string) => {
+      const report = await findReport(this.db, reportId);
+      return report?.state === 'GENERATING' ? report : null;
+    };
+    const settle = async (reportId: string, update: Parameters<typeof updateReport>[2]) => {
+      const report = await generating(reportId);
+      if (!report) return false;
+      await updateReport(this.db, reportId, update);
+      const batch = await findBatch(this.db, report.batch_id);
+      if (batch) await this.announce(batch.device_id);
+      return true;
+    };
     return {
-      fileName: `${name}-${new Date(batch.start_at).toISOString().slice(0, 10)}.pdf`,
-      body: Buffer.from(stored.file, 'base64'),
+      describe: async ({ reportId }) => {
+        const report = await findReport(this.db, reportId);
+        const batch = report ? await findBatch(this.db, report.batch_id) : undefined;
+        return { name: batch ? batchReportFileName(batch) : 'batch-report.pdf', contentType: 'application/pdf' };
+      },
+      produce: async ({ reportId }, output) => {
+        const report = await generating(reportId);
+        if (report) await writer.write(report.batch_id, output.file);
+      },
+      onProgress: async () => undefined,
+      onReady: async ({ reportId }, file) => {
+        const ready = await settle(reportId, {
+          state: 'READY',
+          error: null,
+          file_id: file.id,
+          generated_at: Date.now(),
+        });
+        if (!ready) await this.deps.files.remove(file.id);
+      },
+      onError: async ({ reportId }, message) => {
+        await settle(
+          reportId,
+          message === REPORT_NEEDS_ORIGINAL_GRAVITY
+            ? { state: 'AWAITING_USER', error: message }
+            : { state: 'ERROR', error: message },
+        );
+      },
     };
   }
 
@@ -516,7 +559,7 @@ export class BrewService {
       batch_id: batchId,
       state: 'GENERATING',
       error: null,
-      file: null,
+      file_id: null,
       created_by: user.email,
       created_at: now,
       generated_at: null,
@@ -528,12 +571,6 @@ export class BrewService {
     const now = Date.now();
     if (given !== undefined && isTooFarInFuture(given, now)) throw new HttpError(400, 'The time lies in the future.');
     return given ?? now;
-  }
-
-  private async sign(id: string, expires: number): Promise<string> {
-    return createHmac('sha256', await this.deps.linkKey())
-      .update(`brew-report:${id}:${expires}`)
-      .digest('base64url');
   }
 
   private async batchAnswer(row: BrewBatchesTable): Promise<Batch> {
