@@ -88,6 +88,11 @@ describe('demo mode', () => {
     await expect.poll(() => page.locator('.log-chart canvas').count(), { timeout: 20_000 }).toBeGreaterThan(0);
     await page.getByRole('link', { name: 'Accounts' }).click();
     await expect.poll(() => page.getByText('Plant room').count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    // The account's dashboard: live widgets over the same devices, read-only as a demo account's are.
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByRole('link', { name: 'Scenes' }).click();
+    await expect.poll(() => page.getByText('Main readings').count(), { timeout: 20_000 }).toBe(1);
+    expect(await page.getByText('Layout locked').count()).toBe(1);
     expectStaticOnly(requests);
     await context.close();
   });

@@ -13,6 +13,7 @@ import { DemoCallError } from './demo-call-error';
 import { accountAnswer, buildDataset, deviceRecord, selfAnswer, type DemoDataset } from './demo-dataset';
 import { deviceTableAnswer } from './demo-device-table';
 import { inventoryOverview, storeStatus, type DemoStore } from './demo-inventory';
+import { demoScenes } from './demo-scenes';
 import { loadDemoRecords, saveDemoRecords, type DemoRecords } from './demo-records';
 import { SimulationLink } from './simulation-link';
 
@@ -158,7 +159,12 @@ export class DemoBackend implements LocalBackend {
     return {
       'GET /client-config': () => FALLBACK_CLIENT_CONFIG,
       'GET /self': () => selfAnswer(this.dataset),
-      'GET /account': async () => ({ accounts: [accountAnswer(this.dataset, await this.snapshotMap(), [])] }),
+      'GET /account': async () => {
+        const snapshots = await this.snapshots();
+        const scenes = demoScenes(this.dataset, snapshots).map(({ id, name }) => ({ id, name }));
+        const byThing = new Map(snapshots.map((snapshot) => [snapshot.thingName, snapshot]));
+        return { accounts: [accountAnswer(this.dataset, byThing, scenes)] };
+      },
       'POST /signout': () => ({}),
       // A crash in a demo is the console's, not the prospect's: it is logged here and goes nowhere.
       'POST /event-log': (call) => {
@@ -194,7 +200,8 @@ export class DemoBackend implements LocalBackend {
       'GET /device/alarms': (call) => ({ deviceId: text(call.query.deviceId), alarms: [], alarmsHaveBeenRead: true }),
       'GET /alarms': () => ({ alarms: [] }),
       'GET /alerts': () => ({ alerts: [] }),
-      'GET /scenes': () => [],
+      'GET /scenes': async (call) =>
+        text(call.query.groupId) === this.dataset.rootId ? demoScenes(this.dataset, await this.snapshots()) : [],
       'GET /inv/overview': async (call) => {
         const groupId = text(call.query.groupId);
         const region =

@@ -177,9 +177,10 @@ export function deviceRecord(
     uploadInterval: UPLOAD_INTERVAL_MINUTES,
     logInterval: LOG_INTERVAL_SECONDS,
     timeDate: { tzName: 'Etc/UTC', tzRule: 'UTC0' },
-    channels: snapshot.channels.map(({ code, name, alarm, product }) => ({
+    channels: snapshot.channels.map(({ code, name, units, alarm, product }) => ({
       code,
       name,
+      ...(units ? { units } : {}),
       upload: true,
       alarm: alarm ?? false,
       ...(product ? { product: { ...product } } : {}),

@@ -126,9 +126,10 @@ class DemoDevice {
     const model = this.model;
     return {
       thingName: this.thingName,
-      channels: model.channels.map(({ code, name, alarm, product }) => ({
+      channels: model.channels.map(({ code, name, units, alarm, product }) => ({
         code,
         name,
+        ...(units ? { units } : {}),
         ...(alarm ? { alarm } : {}),
         ...(product ? { product } : {}),
       })),

@@ -39,7 +39,7 @@ export interface ShelfState {
 /** A device as the worker holds it now. */
 export interface DeviceSnapshot {
   thingName: string;
-  channels: Pick<ChannelSpec, 'code' | 'name' | 'alarm' | 'product'>[];
+  channels: Pick<ChannelSpec, 'code' | 'name' | 'units' | 'alarm' | 'product'>[];
   registers: Record<string, number>;
   statusBits: number;
   latest: Record<string, LatestValue>;
