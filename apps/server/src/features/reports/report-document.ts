@@ -108,6 +108,37 @@ export async function channelFigures(
   });
 }
 
+/** Channels whose figures are read ahead of the one being written. */
+const READ_AHEAD = 3;
+
+/**
+ * Each channel's figures, in the plan's order, the next few read while one is written: PostgreSQL
+ * aggregates them in its own processes, on another core, meanwhile (SQLite, in this process, reads
+ * them a day at a time between the writer's turns). At most {@link READ_AHEAD} channels wait in memory.
+ */
+async function* figuresInOrder(
+  db: Kysely<Database>,
+  plan: ReportPlan,
+): AsyncGenerator<{ device: PlannedDevice; channel: PlannedChannel; figures: IntervalFigures[] }> {
+  const channels = plan.devices.flatMap((device) => device.channels.map((channel) => ({ device, channel })));
+  const reads = new Map<number, Promise<IntervalFigures[]>>();
+  const read = (index: number) => {
+    const item = channels[index];
+    if (!item) return;
+    const figures = channelFigures(db, plan, item.device.id, item.channel.code);
+    // Awaited in turn below; a failure meanwhile must not surface as an unhandled rejection.
+    figures.catch(() => undefined);
+    reads.set(index, figures);
+  };
+  for (let index = 0; index < READ_AHEAD; index += 1) read(index);
+  for (let index = 0; index < channels.length; index += 1) {
+    const figures = await reads.get(index)!;
+    reads.delete(index);
+    read(index + READ_AHEAD);
+    yield { ...channels[index]!, figures };
+  }
+}
+
 interface DeviceSummary {
   uptime: number;
   alarms: Awaited<ReturnType<typeof alarmsInPeriod>>;
@@ -156,21 +187,18 @@ async function writeCsv(db: Kysely<Database>, plan: ReportPlan, output: Document
   const work = workOf(plan);
   let done = 0;
   let samples = 0;
-  for (const device of plan.devices) {
-    for (const channel of device.channels) {
-      const figures = await channelFigures(db, plan, device.id, channel.code);
-      samples += figures.length;
-      // The cells naming the channel are the same on each of its rows: formatted once.
-      const prefix = csvLine(['interval', device.name, device.thingName, channel.code, channel.name]);
-      for (const row of figures) {
-        await csv.line(
-          `${prefix},${iso(row.start)},${iso(row.end)},${csvLine([row.min, row.max, row.mean, row.last, row.total, null, null])}`,
-        );
-      }
-      done += 1;
-      await output.progress(done / work);
-      await yieldToEventLoop();
+  for await (const { device, channel, figures } of figuresInOrder(db, plan)) {
+    samples += figures.length;
+    // The cells naming the channel are the same on each of its rows: formatted once.
+    const prefix = csvLine(['interval', device.name, device.thingName, channel.code, channel.name]);
+    for (const row of figures) {
+      await csv.line(
+        `${prefix},${iso(row.start)},${iso(row.end)},${csvLine([row.min, row.max, row.mean, row.last, row.total, null, null])}`,
+      );
     }
+    done += 1;
+    await output.progress(done / work);
+    await yieldToEventLoop();
   }
   if (samples === 0) throw new DocumentError(NO_DATA_MESSAGE);
   const summaries = await deviceSummaries(db, plan);
@@ -241,40 +269,37 @@ async function writePdf(db: Kysely<Database>, plan: ReportPlan, output: Document
   const summaryRows: string[][] = [];
   const charts: { t: Float64Array; min: Float32Array; mean: Float32Array; max: Float32Array }[] = [];
   let samples = 0;
-  for (const device of plan.devices) {
-    for (const channel of device.channels) {
-      const figures = await channelFigures(db, plan, device.id, channel.code);
-      samples += figures.length;
-      let min = Infinity;
-      let max = -Infinity;
-      let sum = 0;
-      let total: number | null = null;
-      for (const row of figures) {
-        min = Math.min(min, row.min);
-        max = Math.max(max, row.max);
-        sum += row.mean;
-        if (row.total !== null) total = (total ?? 0) + row.total;
-      }
-      const empty = figures.length === 0;
-      summaryRows.push([
-        device.name,
-        `${channel.name} (${channel.code})`,
-        empty ? '' : formatNumber(min),
-        empty ? '' : formatNumber(max),
-        empty ? '' : formatNumber(sum / figures.length),
-        empty ? '' : formatNumber(figures[figures.length - 1]!.last),
-        formatNumber(total),
-      ]);
-      charts.push({
-        t: Float64Array.from(figures, (row) => row.start),
-        min: Float32Array.from(figures, (row) => row.min),
-        mean: Float32Array.from(figures, (row) => row.mean),
-        max: Float32Array.from(figures, (row) => row.max),
-      });
-      done += 1;
-      await output.progress(done / work);
-      await yieldToEventLoop();
+  for await (const { device, channel, figures } of figuresInOrder(db, plan)) {
+    samples += figures.length;
+    let min = Infinity;
+    let max = -Infinity;
+    let sum = 0;
+    let total: number | null = null;
+    for (const row of figures) {
+      min = Math.min(min, row.min);
+      max = Math.max(max, row.max);
+      sum += row.mean;
+      if (row.total !== null) total = (total ?? 0) + row.total;
     }
+    const empty = figures.length === 0;
+    summaryRows.push([
+      device.name,
+      `${channel.name} (${channel.code})`,
+      empty ? '' : formatNumber(min),
+      empty ? '' : formatNumber(max),
+      empty ? '' : formatNumber(sum / figures.length),
+      empty ? '' : formatNumber(figures[figures.length - 1]!.last),
+      formatNumber(total),
+    ]);
+    charts.push({
+      t: Float64Array.from(figures, (row) => row.start),
+      min: Float32Array.from(figures, (row) => row.min),
+      mean: Float32Array.from(figures, (row) => row.mean),
+      max: Float32Array.from(figures, (row) => row.max),
+    });
+    done += 1;
+    await output.progress(done / work);
+    await yieldToEventLoop();
   }
   if (samples === 0) throw new DocumentError(NO_DATA_MESSAGE);
   pdf.section('Summary', `Per channel over ${formatPeriod(plan.start, plan.end)}; mean of the interval means.`);
