@@ -1,12 +1,16 @@
 import { timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import { errorBody } from '../http-errors';
+import { isFromThisMachine } from '../security/loopback';
 import { tokenFromHeader } from '../security/tokens';
 import type { FieldlinkMetrics } from './fieldlink-metrics';
 
 export interface MetricsPluginOptions {
   metrics: FieldlinkMetrics;
-  /** When set, a scrape must send `authorization: Bearer <token>`. */
+  /**
+   * When set, a scrape must send `authorization: Bearer <token>`; unset, only this machine may scrape
+   * (a loopback peer that forwards nobody else's request).
+   */
   token: string | null;
 }
 
@@ -32,6 +36,13 @@ export const metricsPlugin = fp<MetricsPluginOptions>(
     app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
       if (token && !tokenMatches(request.headers.authorization, token)) {
         return reply.code(401).send(errorBody(401, 'A metrics token is needed.'));
+      }
+      if (!token && !isFromThisMachine(request.socket.remoteAddress, request.headers)) {
+        return reply
+          .code(403)
+          .send(
+            errorBody(403, 'Metrics are answered only on this machine; set METRICS_TOKEN to scrape from elsewhere.'),
+          );
       }
       return reply.type('text/plain; version=0.0.4; charset=utf-8').send(await metrics.registry.render());
     });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../testing/test-app';
+import { baseUrl, DIALECTS, signIn, startTestApp, type TestApp } from '../testing/test-app';
 import { demoFleet } from '../seed/seed';
 
 /** The value of one sample line of a Prometheus text answer. */
@@ -77,5 +77,76 @@ describe.each(DIALECTS)('Prometheus metrics on %s', (dialect) => {
     } finally {
       await client.endAsync(true);
     }
+  });
+});
+
+// Who may scrape is decided before any storage is read: one dialect is enough.
+describe('who may scrape /metrics without a token', () => {
+  let t: TestApp;
+  const trustProxy = process.env.TRUST_PROXY;
+
+  beforeAll(async () => {
+    // Behind a reverse proxy (TRUST_PROXY=1) `request.ip` is whatever X-Forwarded-For says.
+    process.env.TRUST_PROXY = '1';
+    t = await startTestApp('sqlite', { listen: true });
+  });
+  afterAll(async () => {
+    await t?.close();
+    if (trustProxy === undefined) delete process.env.TRUST_PROXY;
+    else process.env.TRUST_PROXY = trustProxy;
+  });
+
+  it('answers a scrape from this machine, over a real loopback socket and on IPv6 loopback', async () => {
+    const response = await fetch(`${baseUrl(t.app)}/metrics`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('fieldlink_ingest_frames_total');
+    const ipv6 = await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '::1' });
+    expect(ipv6.statusCode).toBe(200);
+  });
+
+  it.each([
+    { name: 'another machine', remoteAddress: '203.0.113.7', headers: {} },
+    { name: 'another machine on the LAN', remoteAddress: '192.168.1.20', headers: {} },
+    {
+      name: 'another machine claiming loopback in X-Forwarded-For',
+      remoteAddress: '203.0.113.7',
+      headers: { 'x-forwarded-for': '127.0.0.1' },
+    },
+    {
+      name: 'another machine claiming loopback in Forwarded',
+      remoteAddress: '203.0.113.7',
+      headers: { forwarded: 'for=127.0.0.1' },
+    },
+    {
+      name: 'an outsider forwarded by a reverse proxy on this machine',
+      remoteAddress: '127.0.0.1',
+      headers: { 'x-forwarded-for': '203.0.113.7' },
+    },
+    {
+      name: 'an outsider forwarded by a proxy that sets X-Real-IP',
+      remoteAddress: '127.0.0.1',
+      headers: { 'x-real-ip': '203.0.113.7' },
+    },
+  ])('refuses $name with 403 and no metrics', async ({ remoteAddress, headers }) => {
+    const response = await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress, headers });
+    expect(response.statusCode).toBe(403);
+    expect(response.body).not.toContain('fieldlink_');
+    expect(response.json()).toMatchObject({ message: expect.stringContaining('METRICS_TOKEN') });
+  });
+});
+
+describe('a configured metrics token', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp('sqlite', { env: { METRICS_TOKEN: 'scrape-secret' } });
+  });
+  afterAll(async () => t?.close());
+
+  it('lets another machine scrape with the token, and nobody without it', async () => {
+    const outside = { method: 'GET' as const, url: '/metrics', remoteAddress: '203.0.113.7' };
+    const withToken = await t.app.inject({ ...outside, headers: { authorization: 'Bearer scrape-secret' } });
+    expect(withToken.statusCode).toBe(200);
+    expect((await t.app.inject(outside)).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(401);
   });
 });
