@@ -10,6 +10,8 @@ import { tokenFromHeader } from '../security/tokens';
 export interface RealtimeOptions {
   hub: RealtimeHub;
   allowedOrigins: readonly string[];
+  /** The console's address (`PUBLIC_URL`), allowed as an Origin besides the address a request came to. */
+  publicUrl: string;
   /** Broker that takes MQTT over WebSocket at /mqtt, when one runs in this process. */
   broker: () => DeviceBroker | null;
 }
@@ -20,27 +22,31 @@ function tokenFromProtocols(header: string | undefined): string | null {
   return offered[0] === REALTIME_PROTOCOL && offered[1] ? offered[1] : null;
 }
 
-/**
- * A browser always sends Origin; it must be this server's own or a configured one (cross-site
- * WebSocket hijacking). Clients without Origin are not browsers and rely on the token alone.
- */
-export function isAllowedOrigin(
-  origin: string | undefined,
-  host: string | undefined,
-  allowed: readonly string[],
-): boolean {
-  if (origin === undefined) return true;
-  if (allowed.includes(origin)) return true;
+/** The origin (scheme, host and port; a scheme's default port left out) of an address, or null. */
+function originOf(address: string): string | null {
   try {
-    return new URL(origin).host === host;
+    const { origin } = new URL(address);
+    return origin === 'null' ? null : origin;
   } catch {
-    return false;
+    return null;
   }
+}
+
+/**
+ * A browser always sends Origin; it must be one of this server's own (the address the request came
+ * to, and `PUBLIC_URL`) or a configured one (cross-site WebSocket hijacking), compared by scheme, host
+ * and port: a page on another port of the same host, or served over another scheme, is another site.
+ * Clients without Origin are not browsers and rely on the token alone.
+ */
+function isAllowedOrigin(origin: string | undefined, own: readonly string[], allowed: readonly string[]): boolean {
+  if (origin === undefined) return true;
+  const given = originOf(origin);
+  return given !== null && [...own, ...allowed].some((address) => originOf(address) === given);
 }
 
 /** The real-time WebSocket (token and Origin checked before the upgrade) and MQTT over WebSocket. */
 export const realtimePlugin = fp<RealtimeOptions>(
-  async (app, { hub, allowedOrigins, broker }) => {
+  async (app, { hub, allowedOrigins, publicUrl, broker }) => {
     await app.register(websocket, {
       options: {
         maxPayload: 64 * 1024,
@@ -58,7 +64,8 @@ export const realtimePlugin = fp<RealtimeOptions>(
         websocket: true,
         schema: { hide: true },
         preValidation: async (request, reply) => {
-          if (!isAllowedOrigin(request.headers.origin, request.headers.host, allowedOrigins)) {
+          const own = [`${request.protocol}://${request.host}`, publicUrl];
+          if (!isAllowedOrigin(request.headers.origin, own, allowedOrigins)) {
             return reply.code(403).send(errorBody(403, 'Origin not allowed.'));
           }
           const token =

@@ -66,13 +66,30 @@ describe.each(DIALECTS)('real-time channel on %s', (dialect) => {
     await t?.close();
   });
 
+  // The Origin is the server's own but for one part: scheme, host or port (SECURITY.md 4).
+  const otherPort = (own: string) => {
+    const url = new URL(own);
+    url.port = String(Number(url.port) === 65535 ? 1 : Number(url.port) + 1);
+    return url.origin;
+  };
   it.each([
-    ['no token', null, undefined, 'HTTP 401'],
-    ['a forged token', 'abc.def.ghi', undefined, 'HTTP 401'],
-    ['a foreign Origin', 'valid', 'https://evil.example', 'HTTP 403'],
-  ])('refuses the handshake with %s', async (_name, token, badOrigin, error) => {
+    ['no token', null, (own: string) => own, 'HTTP 401'],
+    ['a forged token', 'abc.def.ghi', (own: string) => own, 'HTTP 401'],
+    ['a foreign Origin', 'valid', () => 'https://evil.example', 'HTTP 403'],
+    ['its own host on another port', 'valid', otherPort, 'HTTP 403'],
+    ['its own host and port over another scheme', 'valid', (own: string) => own.replace('http:', 'https:'), 'HTTP 403'],
+    ['an opaque Origin (sandboxed frame, file)', 'valid', () => 'null', 'HTTP 403'],
+  ])('refuses the handshake with %s', async (_name, token, originFor, error) => {
     const jwt = token === 'valid' ? await signIn(t.app, 'viewer@fieldlink.test') : token;
-    await expect(TestSocket.open(wsUrl, jwt, badOrigin ?? origin)).rejects.toThrow(error);
+    await expect(TestSocket.open(wsUrl, jwt, originFor(origin))).rejects.toThrow(error);
+  });
+
+  it('accepts its own origin and PUBLIC_URL, the console behind a TLS proxy', async () => {
+    const jwt = await signIn(t.app, 'viewer@fieldlink.test');
+    for (const allowed of [origin, t.config.publicUrl]) {
+      const socket = await TestSocket.open(wsUrl, jwt, allowed);
+      socket.socket.close();
+    }
   });
 
   it('delivers a device value to a subscribed browser, and only to it', async () => {
