@@ -19,7 +19,9 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     target: 'es2022',
-    sourcemap: true,
+    // No source maps in the production build: served, they would publish the console's source (the
+    // server refuses `.map` files besides). `vite dev` has them.
+    sourcemap: false,
     rolldownOptions: {
       output: {
         // Libraries in chunks of their own: they change far less often than the app, so a release

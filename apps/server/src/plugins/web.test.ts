@@ -12,6 +12,8 @@ describe('serving the web app', () => {
     mkdirSync(path.join(dist, 'assets'));
     writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Fieldlink</title>');
     writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+    writeFileSync(path.join(dist, 'assets', 'app-abc123.js.map'), '{"version":3,"sources":["src/main.tsx"]}');
+    writeFileSync(path.join(dist, 'sw.js.map'), '{"version":3,"sources":["src/sw/service-worker.ts"]}');
     t = await startTestApp('sqlite', { env: { WEB_DIST: dist } });
   });
   afterAll(async () => {
@@ -34,6 +36,15 @@ describe('serving the web app', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toContain('immutable');
   });
+
+  it.each(['/assets/app-abc123.js.map', '/sw.js.map', '/assets/app-abc123.js.map?x=1'])(
+    'does not serve the source map %s, though the file is there',
+    async (url) => {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(404);
+      expect(response.body).not.toContain('sources');
+    },
+  );
 
   it.each(['/assets/gone-123.js', '/favicon-missing.png', '/api/v1/nothing-here'])(
     'answers 404 for %s, never the shell',

@@ -16,6 +16,9 @@ export const webPlugin = fp<{ webDist: string }>(
       await app.register(fastifyStatic, {
         root: webDist,
         wildcard: false,
+        // Source maps are not built for production (vite.config.ts); one left in the folder by a
+        // development build is still not served: it would publish the console's source.
+        allowedPath: (pathName) => !pathName.endsWith('.map'),
         // Hashed assets never change; the shell and service worker must be revalidated.
         setHeaders: (response, file) => {
           response.header(
