@@ -1,6 +1,18 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+
+const WEB_DIST = path.resolve(import.meta.dirname, '../../apps/web/dist');
+
+declare global {
+  interface Window {
+    /** Content-Security-Policy violations the page reported. */
+    cspViolations?: string[];
+    inlineScriptRan?: boolean;
+  }
+}
 
 /** Hardening (issue 12) as a person sees it: controls a user may not operate are disabled and say why. */
 describe('hardening: what the console lets each user operate', () => {
@@ -8,14 +20,21 @@ describe('hardening: what the console lets each user operate', () => {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
 
-  const newPage = async (email: string): Promise<Page> => {
+  const newPage = async (email: string, landing: RegExp = /\/dash/): Promise<Page> => {
     const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
     contexts.push(context);
+    // Every violation of the page's Content-Security-Policy is recorded, from the first script on.
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) => {
+        (window.cspViolations ??= []).push(`${event.effectiveDirective} ${event.blockedURI}`);
+      });
+    });
     const page = await context.newPage();
     await signInAs(page, server.baseUrl, email);
-    await page.waitForURL(/\/dash/, { timeout: 30_000 });
+    await page.waitForURL(landing, { timeout: 30_000 });
     return page;
   };
+  const violations = (page: Page) => page.evaluate(() => window.cspViolations ?? []);
   const openDash = async (page: Page, thingName: string) => {
     await page.goto(`${server.baseUrl}/dash/${thingName}`);
     await page.getByRole('heading', { name: 'General information' }).waitFor({ timeout: 30_000 });
@@ -48,5 +67,61 @@ describe('hardening: what the console lets each user operate', () => {
     const opsControl = ops.getByTestId('timezone-control');
     expect(await opsControl.getAttribute('title')).toBeNull();
     expect(await opsControl.getByRole('button', { name: 'Update Timezone' }).isEnabled()).toBe(true);
+  });
+
+  it('serves the built console with no inline script and no source map', () => {
+    const index = readFileSync(path.join(WEB_DIST, 'index.html'), 'utf8');
+    const scripts = [...index.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const [, attributes, body] of scripts) {
+      expect(attributes).toMatch(/\ssrc="\/assets\//);
+      expect(body!.trim()).toBe('');
+    }
+    const files = readdirSync(WEB_DIST, { recursive: true }).map(String);
+    expect(files.filter((file) => file.endsWith('.map'))).toEqual([]);
+    for (const file of files.filter((name) => name.endsWith('.js'))) {
+      expect(readFileSync(path.join(WEB_DIST, file), 'utf8')).not.toContain('sourceMappingURL=');
+    }
+  });
+
+  it('runs the whole console under its Content-Security-Policy, which stops an injected script', async () => {
+    const answer = await fetch(`${server.baseUrl}/dash/ACME-BLR01`);
+    const policy = answer.headers.get('content-security-policy') ?? '';
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).toContain("frame-ancestors 'self'");
+    expect(policy).not.toMatch(/script-src[^;]*unsafe/);
+
+    // The device dash with its live values and log chart, a water plant's scene, the brew summary
+    // and a tank view, the account tree: none of them needs anything the policy refuses.
+    const admin = await newPage('admin@fieldlink.test');
+    await openDash(admin, 'ACME-BLR01');
+    const chart = admin.getByTestId('log-chart').first();
+    await chart.waitFor({ timeout: 30_000 });
+    const box = await chart.boundingBox();
+    if (box) await admin.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await admin.goto(`${server.baseUrl}/accounts/treeview`);
+    await admin.getByRole('tree').first().waitFor({ timeout: 30_000 });
+    expect(await violations(admin)).toEqual([]);
+
+    const water = await newPage('water@fieldlink.test', /\/(dash|scene)/);
+    await water.waitForLoadState('networkidle');
+    expect(await violations(water)).toEqual([]);
+
+    const brew = await newPage('brew@fieldlink.test', /\/brew\/summary\//);
+    await brew.locator('.tank-card').first().waitFor({ timeout: 30_000 });
+    await brew.locator('.tank-card').first().click();
+    await brew.locator('#brew-setpoint').waitFor({ timeout: 30_000 });
+    expect(await violations(brew)).toEqual([]);
+
+    // What the policy is for: a script that found its way into the page does not run.
+    const ran = await brew.evaluate(async () => {
+      const script = document.createElement('script');
+      script.textContent = 'window.inlineScriptRan = true';
+      document.body.append(script);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return window.inlineScriptRan === true;
+    });
+    expect(ran).toBe(false);
+    expect(await violations(brew)).toEqual([expect.stringMatching(/^script-src-elem inline/)]);
   });
 });

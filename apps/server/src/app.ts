@@ -63,6 +63,7 @@ import { BrewService } from './features/brew/service';
 import { BrewTankTracker } from './features/brew/tank-tracker';
 import { brewRoutes } from './features/brew/routes';
 import { installationSecret } from './security/installation';
+import { contentSecurityPolicy } from './security/content-security-policy';
 
 /** The services behind the routes, reachable from tests and from main. */
 export interface Fieldlink {
@@ -158,8 +159,10 @@ export async function buildApp({
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // On every answer, API and pages alike: no MIME sniffing, no framing by other sites (its own pages may frame its files), no full
-  // addresses (with ids and codes) leaked to other sites in the Referer.
+  // addresses (with ids and codes) leaked to other sites in the Referer, scripts only from the console's own files.
+  const policy = contentSecurityPolicy(config);
   app.addHook('onSend', async (_request, reply) => {
+    reply.header('content-security-policy', policy);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('x-frame-options', 'SAMEORIGIN');
     reply.header('referrer-policy', 'strict-origin-when-cross-origin');
@@ -325,7 +328,12 @@ export async function buildApp({
   });
   await app.register(swaggerUi, { routePrefix: '/api/v1/docs' });
 
-  await app.register(realtimePlugin, { hub, allowedOrigins: config.allowedOrigins, broker: () => fieldlink.broker });
+  await app.register(realtimePlugin, {
+    hub,
+    allowedOrigins: config.allowedOrigins,
+    publicUrl: config.publicUrl,
+    broker: () => fieldlink.broker,
+  });
   const clientConfig = {
     productName: config.productName,
     clientVersion: CLIENT_VERSION,

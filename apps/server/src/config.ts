@@ -4,10 +4,14 @@ import { randomBytes } from 'node:crypto';
 import { settingList } from '@fieldlink/domain/api-address';
 import { DEFAULT_ALARM_NOTICE_POLICY } from '@fieldlink/domain/alarms';
 
+/** The demo users' password the README publishes; `FIELDLINK_DEMO_PASSWORD` replaces it. */
+export const PUBLISHED_DEMO_PASSWORD = 'fieldlink-demo';
+
 /** Every setting of the server, read once from the environment (README lists them with defaults). */
 export interface Config {
   port: number;
-  host: string;
+  /** `HOST`; null: every interface, or 127.0.0.1 only while a demo user has the published password. */
+  host: string | null;
   mqttPort: number;
   /** `postgres://…` or a SQLite file path (optionally `sqlite:` prefixed). */
   databaseUrl: string;
@@ -34,6 +38,10 @@ export interface Config {
   productName: string;
   defaultTheme: string;
   logLevel: string;
+  /** The API host the console is built to call (`FIELDLINK_API_HOST`, read by the build too), or null: its own origin. */
+  consoleApiHost: string | null;
+  /** Page subdomains whose API host takes the `next.` prefix (`FIELDLINK_API_NEXT_SUBDOMAINS`). */
+  consoleApiNextSubdomains: string[];
   /** Session token lifetime in seconds. */
   tokenTtlSeconds: number;
   webDist: string;
@@ -123,11 +131,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 8080, 'PORT');
   return {
     port,
-    host: env.HOST ?? '0.0.0.0',
+    host: optional(env.HOST),
     mqttPort: int(env.MQTT_PORT, 1883, 'MQTT_PORT'),
     databaseUrl: env.DATABASE_URL ?? path.join(ROOT, 'data', 'fieldlink.db'),
     demo: flag(env.FIELDLINK_DEMO, true),
-    demoPassword: env.FIELDLINK_DEMO_PASSWORD ?? 'fieldlink-demo',
+    demoPassword: env.FIELDLINK_DEMO_PASSWORD ?? PUBLISHED_DEMO_PASSWORD,
     demoHistoryDays: int(env.FIELDLINK_DEMO_HISTORY_DAYS, 3, 'FIELDLINK_DEMO_HISTORY_DAYS'),
     simulator: flag(env.FIELDLINK_SIMULATOR, true),
     simulatorInterval: int(env.FIELDLINK_SIMULATOR_INTERVAL, 5, 'FIELDLINK_SIMULATOR_INTERVAL'),
@@ -146,6 +154,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     productName: env.PRODUCT_NAME ?? 'Fieldlink',
     defaultTheme: env.DEFAULT_THEME ?? 'DEFAULT',
     logLevel: env.LOG_LEVEL ?? 'info',
+    consoleApiHost: optional(env.FIELDLINK_API_HOST),
+    consoleApiNextSubdomains: settingList(env.FIELDLINK_API_NEXT_SUBDOMAINS),
     tokenTtlSeconds: int(env.TOKEN_TTL_SECONDS, 7 * 24 * 3600, 'TOKEN_TTL_SECONDS'),
     webDist: env.WEB_DIST ?? path.join(ROOT, 'apps', 'web', 'dist'),
     mqttUrl: mqttUrl(env.MQTT_URL),
