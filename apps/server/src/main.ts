@@ -5,6 +5,7 @@ import { demoFleet, demoSignIns, seedDemo } from './seed/seed';
 import { startFleet, type Fleet } from '@fieldlink/simulator/fleet';
 import { provisionDemoFleet } from './cluster/demo-fleet';
 import { withStartupLock } from './cluster/startup-lock';
+import { listenAddress } from './security/demo-exposure';
 
 /** `npm start`: one process with the API, the SPA, the embedded broker and the demo fleet. */
 async function main(): Promise<void> {
@@ -14,6 +15,8 @@ async function main(): Promise<void> {
   const seeded = config.demo
     ? await withStartupLock(storage, (db) => seedDemo(db, config.demoPassword, config.demoHistoryDays))
     : false;
+  // Decided before anything starts: a HOST that would expose the published demo password stops here.
+  const listen = await listenAddress(storage.db, config.host);
   const app = await buildApp({
     config,
     storage,
@@ -24,7 +27,7 @@ async function main(): Promise<void> {
   // An external broker keeps its own device accounts: the demo devices get theirs (again) at start,
   // before this instance answers its health check.
   if (broker.kind === 'external' && config.demo) await provisionDemoFleet(broker, await demoFleet(storage.db));
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({ port: config.port, host: listen.host });
 
   let fleet: Fleet | null = null;
   if (config.simulator) {
@@ -43,6 +46,9 @@ async function main(): Promise<void> {
   const lines = [
     '',
     `  Fieldlink is running at ${config.publicUrl}`,
+    listen.publishedPasswordUser
+      ? `  Listening:  on ${listen.host} only: demo users have the published password (README, "Demo sign-ins")`
+      : `  Listening:  on ${listen.host}`,
     `  API docs:   ${config.publicUrl}/api/v1/docs`,
     broker.kind === 'external'
       ? `  MQTT:       ${broker.deviceUrl} (external broker; instance ${config.instanceId})`
