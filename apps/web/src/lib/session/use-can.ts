@@ -1,23 +1,12 @@
-import { deviceActionRefusal, type DeviceAction } from '@fieldlink/domain/device-actions';
-import {
-  can,
-  type Capability,
-  type ExtraFlag,
-  type Permission,
-  type PermissionSubject,
-} from '@fieldlink/domain/permissions';
-import { appStore, type SessionState } from '../app-store/app-store';
+import type { DeviceAction } from '@fieldlink/domain/device-actions';
+import type { Capability } from '@fieldlink/domain/permissions';
+import { appStore } from '../app-store/app-store';
 import { useStore } from '../use-store';
-
-/** The signed-in user as the domain's permission rules see them: permissions and extra flags. */
-const subjectOf = (session: SessionState): PermissionSubject => ({
-  permissions: session.permissions as Permission[],
-  secretPermissions: session.flags as ExtraFlag[],
-});
+import { sessionCan, sessionDeviceActionRefusal } from './session-capabilities';
 
 /** True when the signed-in user has this capability (§6 table; an administrator has every one). */
 export function useCan(capability: Capability): boolean {
-  return useStore(appStore, (state) => state.session.isAdmin || can(subjectOf(state.session), capability));
+  return useStore(appStore, (state) => sessionCan(state.session, capability));
 }
 
 /**
@@ -25,7 +14,5 @@ export function useCan(capability: Capability): boolean {
  * server checks too), or null when it may: the console disables the control and says why.
  */
 export function useDeviceActionRefusal(action: DeviceAction): string | null {
-  return useStore(appStore, (state) =>
-    state.session.isAdmin ? null : deviceActionRefusal(subjectOf(state.session), action),
-  );
+  return useStore(appStore, (state) => sessionDeviceActionRefusal(state.session, action));
 }

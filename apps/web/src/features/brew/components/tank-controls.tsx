@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
 import { useChannelWrite } from '../../../lib/realtime/use-channel-write';
 import { useLatestValue } from '../../../lib/realtime/use-realtime';
-import { useCan } from '../../../lib/session/use-can';
+import { useCan, useDeviceActionRefusal } from '../../../lib/session/use-can';
 import { useBrewCall } from '../api/batch-calls';
 
 /** The cooling setpoint: -5 to 100 °C in steps of 0.1, written to the device over the real-time channel. */
@@ -14,15 +14,21 @@ export function SetpointControl({ tank }: { tank: Tank }) {
   const code = tank.channelsMap.temperatureSetpoint;
   const latest = useLatestValue(tank.thingName, code);
   const { state, write, clear } = useChannelWrite(tank.thingName, code);
+  // The domain's device action table, which the server checks for this real-time write too.
+  const refusal = useDeviceActionRefusal('writeChannel');
   const [text, setText] = useState('');
   const value = Number(text);
   const problem = text.trim() === '' ? null : brewSetpointProblem(value);
   return (
     <form
       className="brew-setpoint"
+      title={refusal ?? undefined}
+      data-testid="brew-setpoint"
       onSubmit={(event) => {
         event.preventDefault();
-        if (text.trim() !== '' && !problem) void write(Math.round(value * 10) / 10).then(() => setText(''));
+        if (refusal === null && text.trim() !== '' && !problem) {
+          void write(Math.round(value * 10) / 10).then(() => setText(''));
+        }
       }}
     >
       <label className="fl-field__label" htmlFor="brew-setpoint">
@@ -37,6 +43,7 @@ export function SetpointControl({ tank }: { tank: Tank }) {
           max={BREW_SETPOINT.max}
           step={BREW_SETPOINT.step}
           placeholder={latest ? latest.value.toFixed(1) : '18.0'}
+          disabled={refusal !== null}
           value={text}
           onChange={(event) => {
             setText(event.target.value);
@@ -48,7 +55,7 @@ export function SetpointControl({ tank }: { tank: Tank }) {
           size="sm"
           variant="primary"
           busy={state.status === 'pending'}
-          disabled={text.trim() === '' || problem !== null}
+          disabled={refusal !== null || text.trim() === '' || problem !== null}
         >
           Set
         </Button>
@@ -66,6 +73,7 @@ export function SetpointControl({ tank }: { tank: Tank }) {
 function CalibrationControl({ tank, code, label }: { tank: Tank; code: string; label: string }) {
   const latest = useLatestValue(tank.thingName, code);
   const { state, write } = useChannelWrite(tank.thingName, code);
+  const refusal = useDeviceActionRefusal('writeChannel');
   const on = Boolean(latest && latest.value !== 0);
   if (code === 'gpf7') {
     return (
@@ -76,11 +84,12 @@ function CalibrationControl({ tank, code, label }: { tank: Tank; code: string; l
     );
   }
   return (
-    <div className="brew-calibration__control">
+    <div className="brew-calibration__control" title={refusal ?? undefined}>
       <span>{label}</span>
       <Button
         size="sm"
         busy={state.status === 'pending'}
+        disabled={refusal !== null}
         onClick={() => void write(code === 'gpf3' ? (on ? 0 : 1) : 1)}
       >
         {code === 'gpf3'

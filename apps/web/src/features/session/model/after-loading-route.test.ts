@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Account, GroupNode, TreeDevice } from '@fieldlink/api/account';
 import type { AttachmentPoint, SelfAnswer } from '@fieldlink/api/session';
+import type { Capability, ExtraFlag, Permission } from '@fieldlink/domain/permissions';
+import type { SessionState } from '../../../lib/app-store/app-store';
 import { permissionSubject } from '../../../lib/session/permission-subject';
+import { sessionCan, sessionDeviceActionRefusal } from '../../../lib/session/session-capabilities';
 import { routeAfterLoading, summariseSession } from './after-loading-route';
 
 const device = (thingName: string): TreeDevice => ({
@@ -178,5 +181,44 @@ describe('routeAfterLoading', () => {
       isAdmin: false,
     });
     expect(summariseSession(permissionSubject(self({ permissions: ['VIEW_DASH'] }), accounts)).flags).toEqual([]);
+  });
+
+  const sessionOf = (...points: Parameters<typeof self>): SessionState => ({
+    email: null,
+    displayName: null,
+    ...summariseSession(permissionSubject(self(...points), [account(null, tree)])),
+    appType: 'brew',
+    account: null,
+  });
+
+  // The brewing capabilities (§6): two from permissions, two from extra flags; the console's useCan
+  // answers from the session the loading screen summarised.
+  it.each<{ capability: Capability; permissions: Permission[]; flags: ExtraFlag[] }>([
+    { capability: 'endBrew', permissions: ['VIEW_DASH', 'END_BREW'], flags: [] },
+    { capability: 'editBrewInfo', permissions: ['VIEW_DASH', 'EDIT_BREW_INFO'], flags: [] },
+    { capability: 'deleteBrew', permissions: ['VIEW_DASH'], flags: ['BREW_DELETE'] },
+    { capability: 'calibrateCo2TotalGain', permissions: ['VIEW_DASH'], flags: ['BREW_CALIB_CO2_TOTAL_GAIN'] },
+  ])(
+    'lets the console offer $capability to a user granted it, and to nobody else',
+    ({ capability, permissions, flags }) => {
+      const granted = { permissions, secretPermissions: flags };
+      expect(sessionCan(sessionOf(granted), capability)).toBe(true);
+      expect(sessionCan(sessionOf({ permissions: ['VIEW_DASH'] }), capability)).toBe(false);
+      // Granted on a later attachment point only, it does not count (§6: the first one's permissions).
+      expect(sessionCan(sessionOf({ permissions: ['VIEW_DASH'] }, { ...granted, path: './other' }), capability)).toBe(
+        false,
+      );
+      expect(sessionCan(sessionOf({ permissions: ['ADMIN'] }), capability)).toBe(true);
+    },
+  );
+
+  // The tank view's setpoint and calibration controls are channel writes: the device action table
+  // decides, as the server does for the same real-time action; brewing permissions alone do not operate outputs.
+  it.each<{ permissions: Permission[]; refusal: string | null }>([
+    { permissions: ['END_BREW', 'EDIT_BREW_INFO'], refusal: 'You do not have permission to view dashboards.' },
+    { permissions: ['VIEW_DASH'], refusal: null },
+    { permissions: ['ADMIN'], refusal: null },
+  ])('answers a brew tank setpoint write by $permissions with $refusal', ({ permissions, refusal }) => {
+    expect(sessionDeviceActionRefusal(sessionOf({ permissions }), 'writeChannel')).toBe(refusal);
   });
 });
