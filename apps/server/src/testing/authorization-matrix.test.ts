@@ -17,6 +17,7 @@ import type { Database } from '../db/schema';
 import { hashSecret } from '../security/secrets';
 import { AUTHORIZATION_MATRIX, type AccountIds, type MatrixRequest, type RouteUse } from './authorization-matrix';
 import { MISSING_BREW_IDS, addBrewIds } from './brew-matrix';
+import { routeTable } from './route-table';
 import { DIALECTS, addTestUser, baseUrl, startTestApp, type TestApp } from './test-app';
 import { TestSocket } from './test-socket';
 
@@ -58,23 +59,6 @@ const MISSING: AccountIds = {
   spareScheduleId: 'missing-schedule2',
   brew: MISSING_BREW_IDS,
 };
-
-/** `METHOD /path` of every route, read from Fastify's own route tree (HEAD is implied by GET). */
-function routeTable(printed: string): string[] {
-  const stack: string[] = [];
-  const routes: string[] = [];
-  for (const line of printed.split('\n')) {
-    const match = /^((?:│ {3}| {4})*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    if (!match) continue;
-    const depth = match[1]!.length / 4;
-    const path = (depth === 0 ? '' : stack[depth - 1]!) + match[2]!;
-    stack[depth] = path;
-    for (const method of (match[3] ?? '').split(',').map((name) => name.trim())) {
-      if (method && method !== 'HEAD') routes.push(`${method} ${path}`);
-    }
-  }
-  return [...new Set(routes)].sort();
-}
 
 /** Every row of every table, as text, so any change anywhere shows. */
 async function snapshot(db: Kysely<Database>, tables: readonly string[]): Promise<Map<string, string>> {
@@ -459,9 +443,7 @@ describe.each(DIALECTS)('authorisation matrix on %s', { timeout: MATRIX_TIMEOUT_
   afterAll(() => t?.close());
 
   it('knows every route of the route table', () => {
-    const unknown = routeTable(t.app.printRoutes({ commonPrefix: false })).filter(
-      (route) => !(route in AUTHORIZATION_MATRIX),
-    );
+    const unknown = routeTable(t.app).filter((route) => !(route in AUTHORIZATION_MATRIX));
     expect(unknown, 'add these routes to testing/authorization-matrix.ts').toEqual([]);
   });
 
