@@ -4,6 +4,7 @@ import {
   GRID_MIN_H,
   flowGridLayout,
   isSceneReadOnly,
+  packedGridLayout,
   moveInOrder,
   normaliseGridLayout,
   normaliseSceneName,
@@ -288,4 +289,59 @@ describe('flowGridLayout', () => {
       ],
     ],
   ])('%s', (breakpoint, expected) => expect(flowGridLayout(widgets)[breakpoint]).toEqual(expected));
+});
+
+describe('packedGridLayout', () => {
+  const widgets = [
+    { id: 'chart', type: 'chart' as const },
+    { id: 'a', type: 'value' as const },
+    { id: 'b', type: 'value' as const },
+    { id: 'c', type: 'value' as const },
+    { id: 'd', type: 'radial' as const, w: 3, h: 6 },
+    { id: 'e', type: 'value' as const },
+    { id: 'wide', type: 'chart' as const, w: 12 },
+  ];
+
+  it.each<[GridBreakpoint, GridLayoutItem[]]>([
+    [
+      'lg',
+      [
+        // The tiles fill the columns beside the chart, each where it sits highest.
+        normal('chart', 0, 0, 6, 12),
+        normal('a', 6, 0, 2, 4),
+        normal('b', 8, 0, 2, 4),
+        normal('c', 10, 0, 2, 4),
+        normal('d', 6, 4, 3, 6),
+        normal('e', 9, 4, 2, 4),
+        normal('wide', 0, 12, 12, 12),
+      ],
+    ],
+    [
+      'xxs',
+      [
+        normal('chart', 0, 0, 2, 12),
+        normal('a', 0, 12, 2, 4),
+        normal('b', 0, 16, 2, 4),
+        normal('c', 0, 20, 2, 4),
+        normal('d', 0, 24, 2, 6),
+        normal('e', 0, 30, 2, 4),
+        normal('wide', 0, 34, 2, 12),
+      ],
+    ],
+  ])('%s', (breakpoint, expected) => expect(packedGridLayout(widgets)[breakpoint]).toEqual(expected));
+
+  it('never overlaps two widgets on any breakpoint', () => {
+    for (const items of Object.values(packedGridLayout(widgets))) {
+      for (const [index, one] of items.entries()) {
+        for (const other of items.slice(index + 1)) {
+          const apart =
+            one.x + one.w <= other.x ||
+            other.x + other.w <= one.x ||
+            one.y + one.h <= other.y ||
+            other.y + other.h <= one.y;
+          expect(apart, `${one.i} / ${other.i}`).toBe(true);
+        }
+      }
+    }
+  });
 });

@@ -267,9 +267,7 @@ export function placeNewWidget(
  * not fit; a row is as tall as its tallest widget. A widget may ask for its own lg size (scaled to
  * each breakpoint's columns like the default sizes).
  */
-export function flowGridLayout(
-  widgets: readonly { id: string; type: WidgetType; w?: number; h?: number }[],
-): Record<GridBreakpoint, GridLayoutItem[]> {
+export function flowGridLayout(widgets: readonly LaidOutWidget[]): Record<GridBreakpoint, GridLayoutItem[]> {
   const result = {} as Record<GridBreakpoint, GridLayoutItem[]>;
   for (const breakpoint of GRID_BREAKPOINTS) {
     const columns = GRID_BREAKPOINT_COLUMNS[breakpoint];
@@ -278,9 +276,7 @@ export function flowGridLayout(
     let y = 0;
     let rowHeight = 0;
     for (const widget of widgets) {
-      const size = widgetSizeAt(widget.type, breakpoint);
-      const w = widget.w === undefined ? size.w : scaledWidth(widget.w, breakpoint);
-      const h = Math.max(widget.h ?? size.h, GRID_MIN_H);
+      const { w, h } = laidOutSize(widget, breakpoint);
       if (x + w > columns) {
         x = 0;
         y += rowHeight;
@@ -291,6 +287,52 @@ export function flowGridLayout(
       rowHeight = Math.max(rowHeight, h);
     }
     result[breakpoint] = items;
+  }
+  return result;
+}
+
+/** A widget of a whole-set layout: its type's default size, or its own lg size. */
+interface LaidOutWidget {
+  id: string;
+  type: WidgetType;
+  w?: number;
+  h?: number;
+}
+
+/** The size of a widget of a whole-set layout on a breakpoint (its own lg width scaled like the defaults). */
+function laidOutSize(widget: LaidOutWidget, breakpoint: GridBreakpoint): { w: number; h: number } {
+  const size = widgetSizeAt(widget.type, breakpoint);
+  return {
+    w: Math.min(
+      widget.w === undefined ? size.w : scaledWidth(widget.w, breakpoint),
+      GRID_BREAKPOINT_COLUMNS[breakpoint],
+    ),
+    h: Math.max(widget.h ?? size.h, GRID_MIN_H),
+  };
+}
+
+/**
+ * A layout for a whole set of widgets that packs them (the generated plant dashboards): in the given
+ * order, each widget goes where it sits highest, leftmost on a tie, so small tiles fill the space
+ * beside a tall chart instead of leaving a hole under them as a row layout does.
+ */
+export function packedGridLayout(widgets: readonly LaidOutWidget[]): Record<GridBreakpoint, GridLayoutItem[]> {
+  const result = {} as Record<GridBreakpoint, GridLayoutItem[]>;
+  for (const breakpoint of GRID_BREAKPOINTS) {
+    const columns = GRID_BREAKPOINT_COLUMNS[breakpoint];
+    /** The free top of each column. */
+    const tops = new Array<number>(columns).fill(0);
+    result[breakpoint] = widgets.map((widget) => {
+      const { w, h } = laidOutSize(widget, breakpoint);
+      let x = 0;
+      let y = Number.POSITIVE_INFINITY;
+      for (let at = 0; at + w <= columns; at += 1) {
+        const top = Math.max(...tops.slice(at, at + w));
+        if (top < y) [x, y] = [at, top];
+      }
+      tops.fill(y + h, x, x + w);
+      return normaliseItem({ i: widget.id, x, y, w, h }, breakpoint);
+    });
   }
   return result;
 }

@@ -9,7 +9,7 @@ import {
   type PlantWidgetGroup,
 } from '@fieldlink/domain/plant-dashboard';
 import { scenePath, widgetPath } from '@fieldlink/domain/group-path';
-import { flowGridLayout, widgetWithDefaults } from '@fieldlink/domain/widgets';
+import { packedGridLayout, widgetWithDefaults } from '@fieldlink/domain/widgets';
 
 /** A section of a generated plant dashboard as a read-only scene of the scene kit. */
 export interface PlantScene {
@@ -75,7 +75,7 @@ export function plantScenes(
         groupId,
         isGridLocked: true,
         widgets: sceneWidgets,
-        gridLayout: flowGridLayout(widgets.map((widget) => ({ id: widget.key, type: widget.type, w: widget.w }))),
+        gridLayout: packedGridLayout(widgets.map((widget) => ({ id: widget.key, type: widget.type, w: widget.w }))),
         appType,
         readOnly: true,
       },
