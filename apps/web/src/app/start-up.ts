@@ -1,9 +1,9 @@
 import { resolveTheme } from '@fieldlink/domain/app-variant';
-import { serverMessageOr } from '../lib/api-client';
+import { serverErrorMessage, serverMessageOr } from '../lib/api-client';
 import { clientConfigQuery, FALLBACK_CLIENT_CONFIG } from '../lib/api/get-client-config';
 import { isSignedIn } from '@fieldlink/domain/session-state';
 import { appStore, dispatchSession, setRememberedPath, showToast } from '../lib/app-store/app-store';
-import { queryClient, setUnauthorizedHandler } from '../lib/query-client';
+import { queryClient, setChangeFailureHandler, setUnauthorizedHandler } from '../lib/query-client';
 import { readToken } from '../lib/session-token';
 import { endSession } from '../lib/session/end-session';
 import { applyTheme } from '../lib/themes/apply-theme';
@@ -59,6 +59,8 @@ export function startUp(): void {
     endSession();
     showToast('warning', serverMessageOr(error, 'Your session has ended. Please sign in again.'));
   });
+  // FETCH_POST_FAILURE: a failed change that does not report it itself gets the generic server toast.
+  setChangeFailureHandler((error) => showToast('error', serverErrorMessage(error)));
 }
 
 /** Registers the app-shell service worker (production builds only); failures are only logged (§8). */

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from './api-client';
-import { queryClient, setUnauthorizedHandler } from './query-client';
+import { OWN_FAILURE_REPORT, queryClient, setChangeFailureHandler, setUnauthorizedHandler } from './query-client';
 
 const refused = new ApiError(401, 'Your password was changed: please sign in again.', null);
 
@@ -32,6 +32,45 @@ describe('AUTH_ERROR: a 401 of any call reaches the sign-out handler with the se
     await expect(
       queryClient.fetchQuery({ queryKey: ['auth-test-403'], queryFn: () => Promise.reject(forbidden), retry: false }),
     ).rejects.toBe(forbidden);
+    expect(handler).not.toHaveBeenCalled();
+  });
+});
+
+describe('FETCH_POST_FAILURE: a failed change goes to the shared handler unless it reports the failure itself', () => {
+  const failed = new ApiError(500, 'The database is busy.', null);
+  const change = (options: { meta?: Record<string, unknown>; onError?: () => void }, error: ApiError = failed) =>
+    queryClient
+      .getMutationCache()
+      .build(queryClient, { mutationFn: () => Promise.reject(error), ...options })
+      .execute(undefined);
+
+  it.each([
+    ['a change with no failure report of its own', {}, true],
+    ['a change marked as reporting its own failure', { meta: OWN_FAILURE_REPORT }, false],
+    ['a change with its own onError', { onError: () => undefined }, false],
+  ])('%s', async (_kind, options, shared) => {
+    const handler = vi.fn();
+    setChangeFailureHandler(handler);
+    await expect(change(options)).rejects.toBe(failed);
+    expect(handler.mock.calls).toEqual(shared ? [[failed]] : []);
+  });
+
+  it('sends a 401 to the sign-out handler only', async () => {
+    const failure = vi.fn();
+    const signOut = vi.fn();
+    setChangeFailureHandler(failure);
+    setUnauthorizedHandler(signOut);
+    await expect(change({}, refused)).rejects.toBe(refused);
+    expect(signOut).toHaveBeenCalledWith(refused);
+    expect(failure).not.toHaveBeenCalled();
+  });
+
+  it('leaves a failed query to the page that shows it', async () => {
+    const handler = vi.fn();
+    setChangeFailureHandler(handler);
+    await expect(
+      queryClient.fetchQuery({ queryKey: ['change-test-query'], queryFn: () => Promise.reject(failed), retry: false }),
+    ).rejects.toBe(failed);
     expect(handler).not.toHaveBeenCalled();
   });
 });

@@ -18,13 +18,37 @@ export function setUnauthorizedHandler(handler: (error: ApiError) => void): void
   onUnauthorized = handler;
 }
 
-const onCallError = (error: unknown) => {
-  if (error instanceof ApiError && error.status === 401) onUnauthorized(error);
-};
+let onChangeFailure: (error: unknown) => void = () => {};
+
+/**
+ * The shared handler of a failed change (the specification's FETCH_POST_FAILURE): set by the app at
+ * start-up. It gets every failure of a change that does not report its failure itself.
+ */
+export function setChangeFailureHandler(handler: (error: unknown) => void): void {
+  onChangeFailure = handler;
+}
+
+/**
+ * The `meta` of a change that reports its own failure (its own wording, a message in its form, or by
+ * design only a log), so the shared handler leaves it alone. A change with its own `onError` in its
+ * hook needs no mark.
+ */
+export const OWN_FAILURE_REPORT = { ownFailureReport: true } as const;
+
+const isSessionRefusal = (error: unknown): error is ApiError => error instanceof ApiError && error.status === 401;
 
 export const queryClient = new QueryClient({
-  queryCache: new QueryCache({ onError: onCallError }),
-  mutationCache: new MutationCache({ onError: onCallError }),
+  queryCache: new QueryCache({
+    onError: (error) => {
+      if (isSessionRefusal(error)) onUnauthorized(error);
+    },
+  }),
+  mutationCache: new MutationCache({
+    onError: (error, _variables, _context, mutation) => {
+      if (isSessionRefusal(error)) onUnauthorized(error);
+      else if (!mutation.options.onError && mutation.meta?.ownFailureReport !== true) onChangeFailure(error);
+    },
+  }),
   defaultOptions: {
     queries: {
       staleTime: 30_000,

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Device, DeleteDeviceTagBody, DeviceTagBody, DeviceTagsAnswer } from '@fieldlink/api/device';
 import { apiRequest } from '../api-client';
 import { deviceQueryKey } from './get-device';
+import { OWN_FAILURE_REPORT } from '../query-client';
 
 export const putDeviceTag = (body: DeviceTagBody) => apiRequest<DeviceTagsAnswer>('PUT', '/device/tag', { body });
 export const deleteDeviceTag = (body: DeleteDeviceTagBody) =>
@@ -13,7 +14,7 @@ export function useDeviceTags(deviceId: string) {
   const store = (answer: DeviceTagsAnswer) =>
     queryClient.setQueryData<Device>(deviceQueryKey(deviceId), (device) => device && { ...device, tags: answer.tags });
   return {
-    save: useMutation({ mutationFn: putDeviceTag, onSuccess: store }),
-    remove: useMutation({ mutationFn: deleteDeviceTag, onSuccess: store }),
+    save: useMutation({ meta: OWN_FAILURE_REPORT, mutationFn: putDeviceTag, onSuccess: store }),
+    remove: useMutation({ meta: OWN_FAILURE_REPORT, mutationFn: deleteDeviceTag, onSuccess: store }),
   };
 }

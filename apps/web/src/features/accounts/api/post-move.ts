@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MoveAnswer, MoveBody } from '@fieldlink/api/groups';
 import { apiPost } from '../../../lib/api-client';
+import { OWN_FAILURE_REPORT } from '../../../lib/query-client';
 
 export const postMove = (body: MoveBody) => apiPost<MoveAnswer>('/move', body);
 
@@ -11,6 +12,7 @@ export const postMove = (body: MoveBody) => apiPost<MoveAnswer>('/move', body);
 export const useMoveMutation = () => {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: OWN_FAILURE_REPORT,
     mutationFn: postMove,
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['account'] }),
   });

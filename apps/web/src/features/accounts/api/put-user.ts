@@ -3,6 +3,7 @@ import type { PutUserAnswer, PutUserBody, User } from '@fieldlink/api/users';
 import { isStaleUserAnswer } from '@fieldlink/domain/user-rules';
 import { apiRequest } from '../../../lib/api-client';
 import { latestUserUpdateId, nextUserUpdateId } from '../../../lib/user-update-id';
+import { OWN_FAILURE_REPORT } from '../../../lib/query-client';
 
 /** `PUT /user` with the next update id of this tab, so a stale answer can be told apart (§4). */
 export const putUser = (body: Omit<PutUserBody, 'updateId'>) =>
@@ -16,6 +17,7 @@ export const putUser = (body: Omit<PutUserBody, 'updateId'>) =>
 export const usePutUserMutation = () => {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: OWN_FAILURE_REPORT,
     mutationFn: putUser,
     onSuccess: (answer, body) => {
       if (!isStaleUserAnswer(latestUserUpdateId(), answer.latestUserUpdateId)) {

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DeviceConfigAnswer, DeviceConfigBody } from '@fieldlink/api/device';
 import { apiPost } from '../../../lib/api-client';
 import { deviceQueryKey } from '../../../lib/api/get-device';
+import { OWN_FAILURE_REPORT } from '../../../lib/query-client';
 
 export const postDeviceConfig = (body: DeviceConfigBody) => apiPost<DeviceConfigAnswer>('/device-config', body);
 
@@ -12,6 +13,7 @@ export const postDeviceConfig = (body: DeviceConfigBody) => apiPost<DeviceConfig
 export function useDeviceConfig() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: OWN_FAILURE_REPORT,
     mutationFn: postDeviceConfig,
     onSuccess: (answer) => {
       queryClient.setQueryData(deviceQueryKey(answer.device.id), answer.device);

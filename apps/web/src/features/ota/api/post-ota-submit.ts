@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { OTA_SUBMIT_PATH, type OtaSubmitAnswer, type OtaSubmitBody } from '@fieldlink/api/ota';
 import { apiPost } from '../../../lib/api-client';
 import { OTA_PENDING_QUERY_KEY } from './get-ota-pending';
+import { OWN_FAILURE_REPORT } from '../../../lib/query-client';
 
 export const postOtaSubmit = (body: OtaSubmitBody) => apiPost<OtaSubmitAnswer>(OTA_SUBMIT_PATH, body);
 
@@ -9,6 +10,7 @@ export const postOtaSubmit = (body: OtaSubmitBody) => apiPost<OtaSubmitAnswer>(O
 export function useOtaSubmit() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: OWN_FAILURE_REPORT,
     mutationFn: postOtaSubmit,
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: OTA_PENDING_QUERY_KEY });
