@@ -50,9 +50,6 @@ describe('generated water-plant dashboards', () => {
     await expect.poll(() => shown(page, 'supply1Flow'), { timeout: 30_000 }).not.toBeNaN();
     expect(await page.locator('article[data-widget-id="alarm-s1"]').count()).toBe(1);
     expect(await page.getByText(/could not be shown|Unknown widget type/).count()).toBe(0);
-    await page.screenshot({
-      path: process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots/landing-water.png' : 'test-results/landing-water.png',
-    });
 
     // The reset button sets the plant model's total back to zero.
     const before = await shown(page, 'supply1Total');
@@ -115,8 +112,5 @@ describe('generated water-plant dashboards', () => {
     ]);
     await expect.poll(() => shown(page, 'supply1Flow'), { timeout: 30_000 }).not.toBeNaN();
     expect(await page.getByRole('button', { name: 'Plant features' }).count()).toBe(0);
-    await page.screenshot({
-      path: process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots/landing-moe.png' : 'test-results/landing-moe.png',
-    });
   });
 });

@@ -94,6 +94,20 @@ describe('app variants: landing page, navigation and theme follow the account an
       .toBe(true);
   };
 
+  /** The landing page as it first shows, its logs and live values in (README "App variants"). */
+  const landingShot = async (page: Page, email: string) => {
+    await page.waitForLoadState('networkidle');
+    await settled(page);
+    // No "Loading…" left, and every chart's code arrived (its placeholder has no test id).
+    const loading = () =>
+      Promise.all([page.getByText(/Loading/).count(), page.locator('.chart-widget:not([data-testid])').count()]);
+    await expect.poll(loading, { timeout: 30_000, message: 'the landing page loaded' }).toEqual([0, 0]);
+    const name = `landing-${email.split('@')[0]}.png`;
+    await page.screenshot({
+      path: process.env.UPDATE_SCREENSHOTS ? `docs/screenshots/${name}` : `test-results/${name}`,
+    });
+  };
+
   const texts = async (page: Page, selector: string) =>
     (await page.locator(selector).allTextContents()).map((text) => text.replace(/\d+$/, '').trim());
 
@@ -103,6 +117,7 @@ describe('app variants: landing page, navigation and theme follow the account an
       const { page, refused } = await signedIn(email);
       await page.waitForURL(landing, { timeout: 30_000 });
       await page.getByRole('navigation', { name: 'Main' }).waitFor();
+      await landingShot(page, email);
       expect(await texts(page, 'nav[aria-label="Main"] a .shell-topbar__label')).toEqual(sections);
 
       const seen: string[] = [];
