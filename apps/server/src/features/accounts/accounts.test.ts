@@ -55,6 +55,51 @@ describe.each(DIALECTS)('the account tree carries each account’s variant on %s
     }
   });
 
+  it('carries each water plant’s configuration tag, the one that picks its generated dashboard', async () => {
+    const water = await signIn(t.app, 'water@fieldlink.test');
+    const plants = () =>
+      tree('water@fieldlink.test').then((answer) =>
+        answer.accounts[0]!.rootGroup.groups.flatMap((group) => group.devices),
+      );
+    const lakeside = (await plants()).find((device) => device.thingName === 'FTW-PLANT01')!;
+    expect(lakeside.tags).toEqual([
+      {
+        key: 'filtecConfig',
+        value: 'waterTank,flowmeter2,borePressure,preTreatment,media,carbon,chlorination,uvOutletSolenoid',
+      },
+    ]);
+    expect((await plants()).find((device) => device.thingName === 'FTW-TANK01')!.tags).toEqual([]);
+    const moe = (await tree('moe@fieldlink.test')).accounts[0]!.rootGroup.groups.flatMap((group) => group.devices);
+    expect(moe.find((device) => device.thingName === 'MTW-PLANT02')!.tags).toEqual([
+      { key: 'filtecMoeConfig', value: 'waterTank,media,greensand' },
+    ]);
+
+    // A changed tag is in the next tree read: the console's landing and dashboard follow it.
+    const device = (await call('GET', `/device?id=${lakeside.id}`, water)).json() as {
+      tags: { id: string; key: string }[];
+    };
+    const tagId = device.tags.find((tag) => tag.key === 'filtecConfig')!.id;
+    const put = await call('PUT', '/device/tag', water, {
+      deviceId: lakeside.id,
+      tagId,
+      key: 'filtecConfig',
+      value: 'waterTank,softener',
+    });
+    expect(put.statusCode).toBe(200);
+    try {
+      expect((await plants()).find((device) => device.thingName === 'FTW-PLANT01')!.tags).toEqual([
+        { key: 'filtecConfig', value: 'waterTank,softener' },
+      ]);
+    } finally {
+      await call('PUT', '/device/tag', water, {
+        deviceId: lakeside.id,
+        tagId,
+        key: 'filtecConfig',
+        value: lakeside.tags![0]!.value,
+      });
+    }
+  });
+
   it('keeps the user’s chosen theme on the server, so it follows them to another browser', async () => {
     const moe = await signIn(t.app, 'moe@fieldlink.test');
     const put = await call('PUT', '/user', moe, { email: 'moe@fieldlink.test', props: { theme: 'filtec' } });
