@@ -16,11 +16,19 @@ describe('generated water-plant dashboards', () => {
     await server?.stop();
   });
 
-  async function signedIn(email: string, landing: RegExp): Promise<Page> {
+  /**
+   * Signed in: the user lands on one of their plants' generated dashboards (the first of their tree),
+   * then opens the plant the test is about.
+   */
+  async function signedIn(email: string, landing: RegExp, plant: string): Promise<Page> {
     const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
     await signInAs(page, server.baseUrl, email);
     await page.waitForURL(landing, { timeout: 30_000 });
     await page.getByTestId('plant-dashboard').waitFor({ timeout: 30_000 });
+    if (!page.url().endsWith(`/dash/${plant}`)) {
+      await page.goto(`${server.baseUrl}/dash/${plant}`);
+      await page.getByTestId('plant-dashboard').waitFor({ timeout: 30_000 });
+    }
     return page;
   }
   const sections = (page: Page) => page.locator('[data-testid="plant-section"] h2').allTextContents();
@@ -30,7 +38,7 @@ describe('generated water-plant dashboards', () => {
     Number(((await widget(page, key).locator('.wv-big__number').textContent()) ?? '').replace(/[^0-9.-]/g, '') || NaN);
 
   it('lands water@ on its plant with the sections its tag names and live values', async () => {
-    const page = await signedIn('water@fieldlink.test', /\/dash\/FTW-PLANT01$/);
+    const page = await signedIn('water@fieldlink.test', /\/dash\/FTW-PLANT0[12]$/, 'FTW-PLANT01');
     expect(await sections(page)).toEqual([
       'Water',
       'UV',
@@ -59,7 +67,7 @@ describe('generated water-plant dashboards', () => {
   });
 
   it('adds a section when the plant’s filtecConfig tag gains a feature, at once', async () => {
-    const page = await signedIn('water@fieldlink.test', /\/dash\/FTW-PLANT01$/);
+    const page = await signedIn('water@fieldlink.test', /\/dash\/FTW-PLANT0[12]$/, 'FTW-PLANT01');
     expect(await sections(page)).not.toContain('Softener');
     await page.getByRole('button', { name: 'Plant features' }).click();
     await page.getByRole('checkbox', { name: 'Softener' }).check();
@@ -100,7 +108,7 @@ describe('generated water-plant dashboards', () => {
   });
 
   it('lands moe@ on a moe plant: the moe sections only, live, and no feature editing without the permission', async () => {
-    const page = await signedIn('moe@fieldlink.test', /\/dash\/MTW-PLANT02$/);
+    const page = await signedIn('moe@fieldlink.test', /\/dash\/MTW-(PLANT0[12]|UV01)$/, 'MTW-PLANT02');
     expect(await sections(page)).toEqual([
       'Water',
       'UV',
