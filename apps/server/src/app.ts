@@ -10,6 +10,7 @@ import { startEmbeddedBroker } from './broker/embedded-broker';
 import { brokerCredentials, DATABASE_CREDENTIALS, type DeviceBroker } from './broker/device-broker';
 import { startClusterNode } from './cluster/cluster-node';
 import type { EventRelay } from './cluster/event-relay';
+import { LogMaintenance } from './features/devices/log-maintenance';
 import { JobQueue } from './jobs/job-queue';
 import { createFieldlinkMetrics } from './metrics/fieldlink-metrics';
 import { metricsPlugin } from './metrics/metrics-plugin';
@@ -214,6 +215,8 @@ export async function buildApp({
   };
   const ingest = new Ingest(db, writer, directory, replies, app.log);
   const jobs = new JobQueue(db, storage.dialect, config.instanceId, app.log, { now });
+  const logMaintenance = new LogMaintenance(db, storage.dialect, config.logRetention, app.log, now);
+  logMaintenance.start(jobs);
   const files = new FileStore(db, now);
   const fileLinks = new FileLinks(await installationSecret(db, 'file_link_secret'), now);
   const mailer = new Mailer(db, config.smtpUrl, config.mailFrom, app.log, jobs, files);
@@ -407,6 +410,7 @@ export async function buildApp({
     await shelves.stop();
     await brewTanks.stop();
     ota.stop();
+    logMaintenance.stop();
     await jobs.stop();
     metrics.stop();
     mailer.close();

@@ -74,7 +74,17 @@ export interface Config {
   disconnectAlertSeconds: number;
   /** Days a report and its file are kept (0: forever). */
   reportRetentionDays: number;
+  /** Days device logs are kept per device plan: raw samples and their hourly and daily roll-ups (0: forever). */
+  logRetention: LogRetention;
 }
+
+/** How long one plan's logs are kept, in days (0: forever). */
+export interface PlanLogRetention {
+  rawDays: number;
+  rollupDays: number;
+}
+
+export type LogRetention = Record<'FREE' | 'PREMIUM', PlanLogRetention>;
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -185,5 +195,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     disconnectAlertSeconds: int(env.FIELDLINK_DISCONNECT_ALERT_SECONDS, 300, 'FIELDLINK_DISCONNECT_ALERT_SECONDS'),
     reportRetentionDays: int(env.FIELDLINK_REPORT_RETENTION_DAYS, 90, 'FIELDLINK_REPORT_RETENTION_DAYS'),
+    logRetention: {
+      FREE: {
+        rawDays: int(env.FIELDLINK_LOG_DAYS_FREE, 90, 'FIELDLINK_LOG_DAYS_FREE'),
+        rollupDays: int(env.FIELDLINK_ROLLUP_DAYS_FREE, 732, 'FIELDLINK_ROLLUP_DAYS_FREE'),
+      },
+      PREMIUM: {
+        rawDays: int(env.FIELDLINK_LOG_DAYS_PREMIUM, 732, 'FIELDLINK_LOG_DAYS_PREMIUM'),
+        rollupDays: int(env.FIELDLINK_ROLLUP_DAYS_PREMIUM, 0, 'FIELDLINK_ROLLUP_DAYS_PREMIUM'),
+      },
+    },
   };
 }

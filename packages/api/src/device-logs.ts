@@ -37,13 +37,13 @@ export const RawChannelLog = Type.Object({
 export type RawChannelLog = Static<typeof RawChannelLog>;
 
 /**
- * The window cut into bins of `binWidth` ms from `start`; only bins holding samples are listed, oldest
- * first. Each keeps the lowest, highest, mean and last value, so a chart of a year still shows every
- * spike (the envelope) and the line through the last values.
+ * The window cut into bins of `binWidth` ms (see {@link logBinGrid}); only bins holding samples are
+ * listed, oldest first. Each keeps the lowest, highest, mean and last value, so a chart of a year still
+ * shows every spike (the envelope) and the line through the last values.
  */
 export const BinnedChannelLog = Type.Object({
   kind: Type.Literal('bins'),
-  /** Start of each bin. */
+  /** Start of each bin (the first one's clipped to the window's start). */
   t: Type.Array(Type.Number()),
   min: Type.Array(Type.Number()),
   max: Type.Array(Type.Number()),
@@ -69,4 +69,38 @@ export type DeviceLogsAnswer = Static<typeof DeviceLogsAnswer>;
 /** Bin width of a window: the window split into at most `binCount` bins of whole milliseconds. */
 export function binWidthOf(start: number, end: number, binCount: number): number {
   return Math.max(1, Math.ceil((end - start) / binCount));
+}
+
+/** Roll-up levels of the log, coarsest first: a UTC day and an hour, in ms. */
+export const LOG_ROLLUP_LEVELS_MS = [86_400_000, 3_600_000] as const;
+/** A roll-up level serves a window when its whole buckets make bins at most this much wider than asked. */
+const MAX_BIN_WIDENING = 1.5;
+
+/** How a window is cut into bins: bin `i` covers `[origin + i·width, origin + (i+1)·width)` within the window. */
+export interface LogBinGrid {
+  /** Width of a bin, ms. */
+  width: number;
+  /** Start of bin 0, at or before the window's start. */
+  origin: number;
+  /** The roll-up level (ms) whose buckets make the bins, or 0 when the bins are cut from the samples. */
+  level: number;
+}
+
+/**
+ * The bins of a window of `GET /device-logs`. A narrow window is cut from its start into bins of
+ * {@link binWidthOf}. A window whose bins span an hour or more is answered from the coarsest roll-up
+ * level whose whole buckets still give bins at most 1.5 times as wide as asked: the width is rounded up
+ * to whole buckets and the bins lie on whole multiples of it since the epoch (as `GROUP BY time()` of
+ * time-series databases does), so every bucket falls in one bin and the answer equals the one computed
+ * from the samples. At most `binCount` bins either way.
+ */
+export function logBinGrid(start: number, end: number, binCount: number): LogBinGrid {
+  const requested = binWidthOf(start, end, binCount);
+  for (const level of LOG_ROLLUP_LEVELS_MS) {
+    let width = Math.ceil(requested / level) * level;
+    if (requested < level || width > requested * MAX_BIN_WIDENING) continue;
+    while (Math.ceil(end / width) - Math.floor(start / width) > binCount) width += level;
+    return { level, width, origin: Math.floor(start / width) * width };
+  }
+  return { level: 0, width: requested, origin: start };
 }

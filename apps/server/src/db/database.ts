@@ -18,6 +18,7 @@ import * as reports from './migrations/2026-12-02T0500-reports';
 import * as brew from './migrations/2026-12-02T0600-brew';
 import * as accountTheme from './migrations/2026-12-03T0000-account-theme';
 import * as brewReportFiles from './migrations/2026-12-04T0100-brew-report-files';
+import * as logPartitionsRollups from './migrations/2026-12-05T0000-log-partitions-rollups';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -42,6 +43,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-02T0600-brew': brew,
   '2026-12-03T0000-account-theme': accountTheme,
   '2026-12-04T0100-brew-report-files': brewReportFiles,
+  '2026-12-05T0000-log-partitions-rollups': logPartitionsRollups,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.
@@ -85,10 +87,13 @@ export function openStorage(url: string): Storage {
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
-/** Brings the schema up to date; throws with the failing migration's error. */
-export async function migrate(db: Kysely<Database>): Promise<void> {
+/**
+ * Brings the schema up to date, or up to the migration named `to` (tests of a migration start from the
+ * schema before it); throws with the failing migration's error.
+ */
+export async function migrate(db: Kysely<Database>, to?: string): Promise<void> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = to === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(to);
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);

@@ -105,6 +105,24 @@ export interface LogsTable {
   value: number;
 }
 
+/**
+ * One bucket (an hour or a UTC day from `t`) of one channel's log, kept by a trigger on `logs` as
+ * samples are inserted (migration 2026-12-05T0000).
+ */
+export interface LogRollupTable {
+  device_id: string;
+  code: string;
+  /** Start of the bucket, unix ms. */
+  t: number;
+  min_value: number;
+  max_value: number;
+  sum_value: number;
+  sample_count: number;
+  /** Time of the bucket's latest sample, and its value. */
+  last_t: number;
+  last_value: number;
+}
+
 export interface ConnectionsTable {
   id: string;
   device_id: string;
@@ -471,6 +489,8 @@ export interface Database {
   devices: DevicesTable;
   latest_values: LatestValuesTable;
   logs: LogsTable;
+  logs_hourly: LogRollupTable;
+  logs_daily: LogRollupTable;
   connections: ConnectionsTable;
   revoked_tokens: RevokedTokensTable;
   invitations: InvitationsTable;

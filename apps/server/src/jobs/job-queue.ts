@@ -25,6 +25,11 @@ export interface JobQueueOptions {
 export interface EnqueueOptions {
   runAt?: number;
   maxAttempts?: number;
+  /**
+   * The job's id, for a job that must exist once however many instances ask for it (a periodic job's
+   * run for one period); a job with this id already waiting is kept and nothing is added.
+   */
+  key?: string;
 }
 
 /** Wait before attempt n + 1: 5 s, 10 s, 20 s … up to an hour. */
@@ -83,7 +88,7 @@ export class JobQueue {
   ): Promise<string> {
     const handler = this.handlers.get(kind);
     if (!handler) throw new Error(`No job kind "${kind}"`);
-    const id = newId();
+    const id = options.key ?? newId();
     const target = trx ? withClusterTables(trx) : this.db;
     await target
       .insertInto('jobs')
@@ -100,6 +105,7 @@ export class JobQueue {
         last_error: null,
         created_at: this.now(),
       })
+      .$if(options.key !== undefined, (query) => query.onConflict((oc) => oc.column('id').doNothing()))
       .execute();
     return id;
   }

@@ -1,19 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BinnedChannelLog, DeviceLogsAnswer } from '@fieldlink/api/device-logs';
+import fc from 'fast-check';
+import { logBinGrid, type BinnedChannelLog, type DeviceLogsAnswer } from '@fieldlink/api/device-logs';
 import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
 
 const MINUTE = 60_000;
 const T0 = Date.UTC(2026, 0, 1);
 
-/** The bins the API promises, computed the obvious way: the reference the SQL must match. */
+/** The bins the API promises, computed the obvious way from the samples: the reference the SQL must match. */
 function referenceBins(samples: { t: number; value: number }[], start: number, end: number, binCount: number) {
-  const width = Math.max(1, Math.ceil((end - start) / binCount));
+  const { width, origin } = logBinGrid(start, end, binCount);
   const bins = new Map<number, { t: number; min: number; max: number; sum: number; count: number; last: number }>();
-  for (const { t, value } of samples) {
+  for (const { t, value } of [...samples].sort((a, b) => a.t - b.t)) {
     if (t < start || t >= end) continue;
-    const index = Math.floor((t - start) / width);
+    const index = Math.floor((t - origin) / width);
     const bin = bins.get(index);
-    if (!bin) bins.set(index, { t: start + index * width, min: value, max: value, sum: value, count: 1, last: value });
+    const binStart = Math.max(start, origin + index * width);
+    if (!bin) bins.set(index, { t: binStart, min: value, max: value, sum: value, count: 1, last: value });
     else
       Object.assign(bin, {
         min: Math.min(bin.min, value),
@@ -105,7 +107,7 @@ describe.each(DIALECTS)('GET /device-logs on %s', (dialect) => {
     expect(bins.last).toEqual(expected.map((bin) => bin.last));
     bins.avg.forEach((avg, i) => expect(avg).toBeCloseTo(expected[i]!.sum / expected[i]!.count, 9));
     expect(bins.t.length).toBeLessThanOrEqual(binCount);
-    expect(answer.binWidth).toBe(Math.ceil((end - start) / binCount));
+    expect(answer.binWidth).toBe(logBinGrid(start, end, binCount).width);
   });
 
   it('reads start and end of 12 digits or fewer as unix seconds (core §4), like their milliseconds', async () => {
@@ -148,5 +150,130 @@ describe.each(DIALECTS)('GET /device-logs on %s', (dialect) => {
     ['a window over ten years', { start: 0, end: T0, binCount: 10, channels: 'c1' }],
   ])('refuses %s with 400', async (_name, query) => {
     expect((await logs(query)).statusCode).toBe(400);
+  });
+});
+
+describe.each(DIALECTS)('GET /device-logs from the roll-ups on %s', (dialect) => {
+  let t: TestApp;
+  let viewer: string;
+  let deviceId: string;
+  const HOUR = 3_600_000;
+  const DAY = 24 * HOUR;
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+    viewer = await signIn(t.app, 'viewer@fieldlink.test');
+    const device = await t.app.storage.db
+      .selectFrom('devices')
+      .select('id')
+      .where('thing_name', '=', 'ACME-COLD01')
+      .executeTakeFirstOrThrow();
+    deviceId = device.id;
+  });
+  afterAll(() => t?.close());
+
+  const answerOf = async (start: number, end: number, binCount: number) => {
+    const search = new URLSearchParams({
+      format: 'GROUPED_BY_CHANNEL',
+      deviceId,
+      channels: 'c1',
+      start: String(start),
+      end: String(end),
+      binCount: String(binCount),
+    });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/device-logs?${search}`,
+      headers: { authorization: viewer },
+    });
+    expect(response.statusCode).toBe(200);
+    return response.json<DeviceLogsAnswer>();
+  };
+
+  // Samples at any millisecond of 40 days, in bursts and gaps, stored as ingest stores them (batches,
+  // duplicates skipped); windows of an hour to 60 days from anywhere around them, 1 to 400 bins.
+  const sample = fc.record({
+    t: fc.integer({ min: T0, max: T0 + 40 * DAY - 1 }),
+    // JSON has no -0: the answer's is 0.
+    value: fc.oneof(
+      fc.integer({ min: -1000, max: 1000 }),
+      fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((value) => value + 0),
+    ),
+  });
+  const query = fc.record({
+    start: fc.integer({ min: T0 - 2 * DAY, max: T0 + 40 * DAY }),
+    length: fc.oneof(fc.integer({ min: 1, max: 60 * DAY }), fc.constantFrom(HOUR, DAY, 7 * DAY, 30 * DAY)),
+    binCount: fc.oneof(fc.integer({ min: 1, max: 400 }), fc.constantFrom(1, 24, 100, 2000)),
+  });
+
+  it('answers what the samples give, whichever level the window is read from (property)', async () => {
+    // Bins answered per level of the grid (0: cut from the samples), so the run shows each was tried.
+    const binnedByLevel = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(sample, { minLength: 1, maxLength: 3000, size: 'max' }),
+        fc.array(query, { minLength: 4, maxLength: 4 }),
+        async (samples, queries) => {
+          const db = t.app.storage.db;
+          for (const table of ['logs', 'logs_hourly', 'logs_daily'] as const) {
+            await db.deleteFrom(table).where('device_id', '=', deviceId).execute();
+          }
+          const stored = new Map<number, number>();
+          for (let i = 0; i < samples.length; i += 500) {
+            const batch = samples.slice(i, i + 500).map((s) => ({ device_id: deviceId, code: 'c1', ...s }));
+            await db
+              .insertInto('logs')
+              .values(batch)
+              .onConflict((oc) => oc.doNothing())
+              .execute();
+            for (const s of batch) if (!stored.has(s.t)) stored.set(s.t, s.value);
+          }
+          const kept = [...stored].map(([time, value]) => ({ t: time, value }));
+          for (const { start, length, binCount } of queries) {
+            const end = start + length;
+            const answer = await answerOf(start, end, binCount);
+            const log = answer.channels.c1!;
+            const inWindow = kept.filter((s) => s.t >= start && s.t < end).sort((a, b) => a.t - b.t);
+            expect(answer.binWidth).toBe(logBinGrid(start, end, binCount).width);
+            if (inWindow.length <= binCount) {
+              expect(log).toEqual({ kind: 'raw', t: inWindow.map((s) => s.t), value: inWindow.map((s) => s.value) });
+              continue;
+            }
+            const { level } = logBinGrid(start, end, binCount);
+            binnedByLevel.set(level, (binnedByLevel.get(level) ?? 0) + 1);
+            const expected = referenceBins(inWindow, start, end, binCount);
+            expect(log.kind).toBe('bins');
+            const bins = log as BinnedChannelLog;
+            expect(bins.t.length).toBeLessThanOrEqual(binCount);
+            expect(bins.t).toEqual(expected.map((bin) => bin.t));
+            expect(bins.min).toEqual(expected.map((bin) => bin.min));
+            expect(bins.max).toEqual(expected.map((bin) => bin.max));
+            expect(bins.last).toEqual(expected.map((bin) => bin.last));
+            bins.avg.forEach((avg, i) => {
+              // Sums added in another order differ in their last bits only.
+              const { sum, count, min, max } = expected[i]!;
+              expect(Math.abs(avg - sum / count)).toBeLessThanOrEqual(1e-9 * Math.max(1, -min, max));
+            });
+          }
+        },
+      ),
+      {
+        numRuns: 25,
+        // A sample every 20 minutes, and a window binned at each level: 48-minute bins from the
+        // samples, 5-hour bins from the hourly roll-up, 2-day bins from the daily one.
+        examples: [
+          [
+            Array.from({ length: 2880 }, (_, i) => ({ t: T0 + i * 20 * MINUTE, value: (i * 37) % 101 })),
+            [
+              { start: T0 + 5 * MINUTE, length: 10 * DAY, binCount: 300 },
+              { start: T0 + 17 * MINUTE, length: 20 * DAY, binCount: 100 },
+              { start: T0 + 3 * HOUR, length: 39 * DAY, binCount: 20 },
+              { start: T0, length: DAY, binCount: 2000 },
+            ],
+          ],
+        ],
+      },
+    );
+    expect([...binnedByLevel.keys()].sort((a, b) => a - b)).toEqual([0, HOUR, DAY]);
   });
 });

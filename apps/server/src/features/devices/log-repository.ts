@@ -1,5 +1,5 @@
 import { SqliteAdapter, sql, type Kysely } from 'kysely';
-import type { ChannelLog } from '@fieldlink/api/device-logs';
+import { LOG_ROLLUP_LEVELS_MS, type ChannelLog, type LogBinGrid } from '@fieldlink/api/device-logs';
 import type { Database } from '../../db/schema';
 
 /** One channel of one device over `[start, end)`, unix ms. */
@@ -120,25 +120,140 @@ async function binnedLogsPostgres(
   });
 }
 
+/** An hour, a day or a single sample of one channel: what roll-up rows and samples have in common. */
+interface LogBucket {
+  t: number;
+  min: number;
+  max: number;
+  sum: number;
+  count: number;
+  last: number;
+}
+
+/** Where a part of a window is read from: a roll-up table by its level in ms, or the samples (0). */
+interface WindowPiece {
+  level: number;
+  from: number;
+  to: number;
+}
+
+const ROLLUP_TABLES: Record<number, 'logs_hourly' | 'logs_daily'> = {
+  3_600_000: 'logs_hourly',
+  86_400_000: 'logs_daily',
+};
+
+/**
+ * `[from, to)` in pieces each read from the coarsest source holding it in whole buckets: whole days
+ * from the daily roll-up, the hours at their edges from the hourly one, the minutes at the very edges
+ * from the samples. `levels` lists the roll-up levels to use, coarsest first.
+ */
+function windowPieces(from: number, to: number, levels: readonly number[]): WindowPiece[] {
+  const [level, ...finer] = levels;
+  if (level === undefined) return from < to ? [{ level: 0, from, to }] : [];
+  const first = Math.ceil(from / level) * level;
+  const last = Math.floor(to / level) * level;
+  if (first >= last) return windowPieces(from, to, finer);
+  return [...windowPieces(from, first, finer), { level, from: first, to: last }, ...windowPieces(last, to, finer)];
+}
+
+async function readPiece(db: Kysely<Database>, deviceId: string, code: string, piece: WindowPiece) {
+  const table = ROLLUP_TABLES[piece.level];
+  if (!table) {
+    const rows = await rawLogs(db, { deviceId, code, start: piece.from, end: piece.to }, Number.MAX_SAFE_INTEGER);
+    return rows.map(({ t, value }): LogBucket => ({ t, min: value, max: value, sum: value, count: 1, last: value }));
+  }
+  const rows = await db
+    .selectFrom(table)
+    .select(['t', 'min_value', 'max_value', 'sum_value', 'sample_count', 'last_value'])
+    .where('device_id', '=', deviceId)
+    .where('code', '=', code)
+    .where('t', '>=', piece.from)
+    .where('t', '<', piece.to)
+    .orderBy('t')
+    .execute();
+  return rows.map((row): LogBucket => ({
+    t: row.t,
+    min: row.min_value,
+    max: row.max_value,
+    sum: row.sum_value,
+    count: Number(row.sample_count),
+    last: row.last_value,
+  }));
+}
+
+/**
+ * A window's bins from the roll-ups: the window is read in pieces of whole days, hours and (at its
+ * edges) samples, and each bucket is folded into the bin holding it, which holds it whole as bins lie
+ * on whole buckets of the grid's level (`logBinGrid`). Answers the number of samples too.
+ */
+async function rolledUpBins(db: Kysely<Database>, window: LogWindow, grid: LogBinGrid) {
+  const levels = LOG_ROLLUP_LEVELS_MS.filter((level) => level <= grid.level);
+  const bins: (LogBin & { sum: number; count: number })[] = [];
+  let samples = 0;
+  for (const piece of windowPieces(window.start, window.end, levels)) {
+    for (const bucket of await readPiece(db, window.deviceId, window.code, piece)) {
+      samples += bucket.count;
+      const index = Math.floor((bucket.t - grid.origin) / grid.width);
+      const bin = bins.at(-1);
+      if (bin?.index === index) {
+        // Buckets come oldest first, so the last one read holds the bin's last value.
+        bin.min = Math.min(bin.min, bucket.min);
+        bin.max = Math.max(bin.max, bucket.max);
+        bin.sum += bucket.sum;
+        bin.count += bucket.count;
+        bin.last = bucket.last;
+      } else {
+        bins.push({
+          index,
+          min: bucket.min,
+          max: bucket.max,
+          avg: 0,
+          last: bucket.last,
+          sum: bucket.sum,
+          count: bucket.count,
+        });
+      }
+    }
+  }
+  for (const bin of bins) bin.avg = bin.sum / bin.count;
+  return { bins, samples };
+}
+
 /**
  * One channel's log over a window: every sample when there are no more than `binCount`, else the
- * window in bins of `binWidth` ms (reading one sample more than fits tells which case this is).
+ * window in the bins of `grid`. A grid on a roll-up level reads the roll-ups (and counts the samples
+ * there); a finer one reads one sample more than fits to tell which case this is, then bins the samples.
  */
 export async function channelLog(
   db: Kysely<Database>,
   window: LogWindow,
   binCount: number,
-  binWidth: number,
+  grid: LogBinGrid,
 ): Promise<ChannelLog> {
-  const raw = await rawLogs(db, window, binCount + 1);
-  if (raw.length <= binCount) return { kind: 'raw', t: raw.map((row) => row.t), value: raw.map((row) => row.value) };
-  const binned = await binnedLogs(db, window, binWidth, Math.ceil((window.end - window.start) / binWidth));
+  let binned: LogBin[];
+  if (grid.level > 0) {
+    const rolled = await rolledUpBins(db, window, grid);
+    if (rolled.samples <= binCount) {
+      const raw = await rawLogs(db, window, binCount + 1);
+      // The samples may be gone past their retention while the roll-ups still chart them.
+      if (raw.length === rolled.samples) return rawAnswer(raw);
+    }
+    binned = rolled.bins;
+  } else {
+    const raw = await rawLogs(db, window, binCount + 1);
+    if (raw.length <= binCount) return rawAnswer(raw);
+    binned = await binnedLogs(db, window, grid.width, Math.ceil((window.end - window.start) / grid.width));
+  }
   return {
     kind: 'bins',
-    t: binned.map((bin) => window.start + bin.index * binWidth),
+    t: binned.map((bin) => Math.max(window.start, grid.origin + bin.index * grid.width)),
     min: binned.map((bin) => bin.min),
     max: binned.map((bin) => bin.max),
     avg: binned.map((bin) => bin.avg),
     last: binned.map((bin) => bin.last),
   };
+}
+
+function rawAnswer(rows: readonly { t: number; value: number }[]): ChannelLog {
+  return { kind: 'raw', t: rows.map((row) => row.t), value: rows.map((row) => row.value) };
 }

@@ -10,7 +10,7 @@ import type {
 import {
   MAX_LOG_CHANNELS,
   MAX_LOG_WINDOW_MS,
-  binWidthOf,
+  logBinGrid,
   type ChannelLog,
   type DeviceLogsAnswer,
   type DeviceLogsQuery,
@@ -93,12 +93,12 @@ export class DeviceService {
     const invalid = codes.find((code) => normaliseChannelCode(code) === null);
     if (invalid !== undefined) throw new HttpError(400, `Not a channel code: ${invalid}`);
     const device = await this.visibleDevice(user, { id: query.deviceId });
-    const binWidth = binWidthOf(start, end, binCount);
+    const grid = logBinGrid(start, end, binCount);
     const channels: Record<string, ChannelLog> = {};
     for (const code of codes) {
-      channels[code] = await channelLog(this.db, { deviceId: device.id, code, start, end }, binCount, binWidth);
+      channels[code] = await channelLog(this.db, { deviceId: device.id, code, start, end }, binCount, grid);
     }
-    return { deviceId: device.id, start, end, binCount, binWidth, channels };
+    return { deviceId: device.id, start, end, binCount, binWidth: grid.width, channels };
   }
 
   /** Latest values of the devices in scope among `ids`; others are left out as if unknown. */

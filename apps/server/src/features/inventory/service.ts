@@ -17,7 +17,7 @@ import {
   type RangeState,
   type RetailTotals,
 } from '@fieldlink/domain/retail';
-import { binWidthOf, type ChannelLog } from '@fieldlink/api/device-logs';
+import { logBinGrid, type ChannelLog } from '@fieldlink/api/device-logs';
 import {
   MAX_CHART_PRODUCTS,
   type OverviewAnswer,
@@ -198,13 +198,13 @@ export class InventoryService {
     }
     const end = this.clock();
     const start = end - RETAIL_STORE_LOG_WINDOW_MS;
-    const binWidth = binWidthOf(start, end, YEARLY_OVERVIEW_BIN_COUNT);
+    const grid = logBinGrid(start, end, YEARLY_OVERVIEW_BIN_COUNT);
     const products: Record<string, ChannelLog> = {};
     for (const { id, parsed } of wanted) {
       const window = { deviceId: parsed!.deviceId, code: parsed!.code, start, end };
-      products[id] = await channelLog(this.db, window, YEARLY_OVERVIEW_BIN_COUNT, binWidth);
+      products[id] = await channelLog(this.db, window, YEARLY_OVERVIEW_BIN_COUNT, grid);
     }
-    return { groupId: group.id, start, end, binWidth, products };
+    return { groupId: group.id, start, end, binWidth: grid.width, products };
   }
 
   private async visibleGroup(caller: UserContext, groupId: string, accountId: string) {

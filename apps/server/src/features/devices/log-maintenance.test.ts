@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { DIALECTS, startTestApp, type TestApp } from '../../testing/test-app';
+import { JobQueue } from '../../jobs/job-queue';
+import { withClusterTables } from '../../cluster/cluster-tables';
+import type { LogRetention } from '../../config';
+import {
+  LOG_MAINTENANCE_JOB,
+  LogMaintenance,
+  PARTITION_MONTHS_AHEAD,
+  logPartitions,
+  monthStartOf,
+  partitionNameOf,
+} from './log-maintenance';
+
+const DAY = 86_400_000;
+const STEP = 5 * 60_000;
+const quiet = { info: () => undefined, warn: () => undefined };
+
+describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
+  let t: TestApp;
+  let free: string;
+  let premium: string;
+  const now = Date.now();
+
+  const samples = (deviceId: string, days: number) =>
+    Array.from({ length: (days * DAY) / STEP }, (_, i) => ({
+      device_id: deviceId,
+      code: 'c1',
+      t: now - i * STEP - 1000,
+      value: i % 17,
+    }));
+  const insert = async (rows: ReturnType<typeof samples>) => {
+    for (let i = 0; i < rows.length; i += 2000) {
+      await t.app.storage.db
+        .insertInto('logs')
+        .values(rows.slice(i, i + 2000))
+        .execute();
+    }
+  };
+  const oldest = async (table: 'logs' | 'logs_hourly', deviceId: string) =>
+    (
+      await t.app.storage.db
+        .selectFrom(table)
+        .select((eb) => [eb.fn.min('t').as('t'), eb.fn.countAll<number | string>().as('n')])
+        .where('device_id', '=', deviceId)
+        .executeTakeFirstOrThrow()
+    ).t;
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+    const db = t.app.storage.db;
+    const ids = await db
+      .selectFrom('devices')
+      .select(['id', 'thing_name'])
+      .where('thing_name', 'in', ['ACME-BLR01', 'ACME-BLR02'])
+      .orderBy('thing_name')
+      .execute();
+    [free, premium] = ids.map((row) => row.id) as [string, string];
+    await db.updateTable('devices').set({ plan: 'FREE' }).where('id', '=', free).execute();
+    await db.updateTable('devices').set({ plan: 'PREMIUM' }).where('id', '=', premium).execute();
+  });
+  afterAll(() => t?.close());
+  beforeEach(async () => {
+    const db = t.app.storage.db;
+    for (const table of ['logs', 'logs_hourly', 'logs_daily'] as const) await db.deleteFrom(table).execute();
+  });
+
+  it('deletes a plan’s samples past its retention in small batches and keeps the other plan’s', async () => {
+    await insert([...samples(free, 20), ...samples(premium, 20)]);
+    const retention: LogRetention = {
+      FREE: { rawDays: 10, rollupDays: 15 },
+      PREMIUM: { rawDays: 30, rollupDays: 0 },
+    };
+    const summary = await new LogMaintenance(t.app.storage.db, dialect, retention, quiet, () => now).run();
+    // 10 days of 5-minute samples of the free device go, in batches of 2,000 (so several statements).
+    expect(summary.deleted.logs).toBe((10 * DAY) / STEP);
+    expect(await oldest('logs', free)).toBeGreaterThanOrEqual(now - 10 * DAY);
+    expect(await oldest('logs', premium)).toBeLessThan(now - 19 * DAY);
+    // The roll-ups keep their own, longer retention: the free device's hours from 15 days on.
+    expect(await oldest('logs_hourly', free)).toBeGreaterThanOrEqual(now - 15 * DAY - 3_600_000);
+    expect(await oldest('logs_hourly', free)).toBeLessThan(now - 14 * DAY);
+    expect(await oldest('logs_hourly', premium)).toBeLessThan(now - 19 * DAY);
+  });
+
+  it('runs as a job of the jobs table, queued once an hour however many instances ask', async () => {
+    await insert(samples(free, 3));
+    const retention: LogRetention = { FREE: { rawDays: 1, rollupDays: 0 }, PREMIUM: { rawDays: 0, rollupDays: 0 } };
+    const maintenance = new LogMaintenance(t.app.storage.db, dialect, retention, quiet, () => now);
+    const jobs = new JobQueue(t.app.storage.db, dialect, 'maintenance-test', quiet, { now: () => now });
+    maintenance.start(jobs);
+    try {
+      await maintenance.queueRun(jobs);
+      await maintenance.queueRun(jobs);
+      const queued = await withClusterTables(t.app.storage.db)
+        .selectFrom('jobs')
+        .select('id')
+        .where('kind', '=', LOG_MAINTENANCE_JOB)
+        .execute();
+      expect(queued).toHaveLength(1);
+      expect(await jobs.runDue()).toBe(1);
+      expect(await oldest('logs', free)).toBeGreaterThanOrEqual(now - DAY);
+    } finally {
+      maintenance.stop();
+    }
+  });
+
+  it.runIf(dialect === 'postgres')(
+    'creates the monthly partitions ahead, moving stray rows out of the default partition',
+    async () => {
+      const db = t.app.storage.db;
+      // Half a year on: the months the migration made are behind, the next ones do not exist yet. A
+      // sample of a coming month already waits in the default partition (a clock running ahead).
+      const later = monthStartOf(now, 6) + 12 * DAY;
+      const early = { device_id: premium, code: 'c1', t: monthStartOf(later, 1) + 5000, value: 3 };
+      await db.insertInto('logs').values(early).execute();
+      const placed = async () =>
+        (await sql<{ p: string }>`select tableoid::regclass::text as p from logs where t = ${early.t}`.execute(db))
+          .rows[0]?.p;
+      expect(await placed()).toBe('logs_default');
+      const retention: LogRetention = { FREE: { rawDays: 0, rollupDays: 0 }, PREMIUM: { rawDays: 0, rollupDays: 0 } };
+      const summary = await new LogMaintenance(db, dialect, retention, quiet, () => later).run();
+      const expected = Array.from({ length: PARTITION_MONTHS_AHEAD + 1 }, (_, i) =>
+        partitionNameOf(monthStartOf(later, i)),
+      );
+      expect(summary.created).toEqual(expected);
+      const names = (await logPartitions(db)).map((partition) => partition.name);
+      for (const name of expected) expect(names).toContain(name);
+      expect(await placed()).toBe(partitionNameOf(monthStartOf(later, 1)));
+      // A second run finds them all.
+      expect((await new LogMaintenance(db, dialect, retention, quiet, () => later).run()).created).toEqual([]);
+    },
+  );
+
+  it.runIf(dialect === 'postgres')(
+    'detaches and drops the partitions whose whole month is past every plan’s retention',
+    async () => {
+      const db = t.app.storage.db;
+      await insert(samples(premium, 2));
+      const before = await logPartitions(db);
+      // Two years on, with 40 days of samples kept: every month up to 40 days back goes.
+      const later = now + 730 * DAY;
+      const retention: LogRetention = {
+        FREE: { rawDays: 10, rollupDays: 0 },
+        PREMIUM: { rawDays: 40, rollupDays: 0 },
+      };
+      const summary = await new LogMaintenance(db, dialect, retention, quiet, () => later).run();
+      const expired = before.filter((partition) => partition.to <= later - 40 * DAY).map((p) => p.name);
+      expect(expired.length).toBeGreaterThan(0);
+      expect(summary.detached).toEqual(expired);
+      const after = (await logPartitions(db)).map((partition) => partition.name);
+      for (const name of expired) expect(after).not.toContain(name);
+      const tables = await sql<{ n: number }>`
+        select count(*)::int as n from pg_class where relname in (${sql.join(expired)})`.execute(db);
+      expect(tables.rows[0]!.n).toBe(0);
+      expect(await oldest('logs', premium)).toBeNull();
+      // The roll-ups, kept forever here, still chart the dropped months.
+      expect(await oldest('logs_hourly', premium)).toBeLessThan(now - DAY);
+    },
+  );
+});
