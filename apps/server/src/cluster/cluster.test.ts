@@ -143,15 +143,18 @@ describe('two instances on Mosquitto 2 and PostgreSQL', () => {
         }
       }),
     );
+    const inWindow = async (thingName: string) =>
+      (await logRows(thingName)).filter((log) => log.t >= t0 && log.t < t0 + 50);
     await until(() => framesStored() - before.total >= 200);
+    // A frame is counted when it is read, and committed a batch later: wait for the rows too.
+    await until(async () => (await Promise.all(things.map(inWindow))).every((logs) => logs.length >= 100));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(framesStored() - before.total).toBe(200);
     const byA = a.fieldlink.ingest.counters.frames - before.a;
     expect(byA).toBeGreaterThan(0);
     expect(byA).toBeLessThan(200);
     for (const thingName of things) {
-      const logs = (await logRows(thingName)).filter((log) => log.t >= t0 && log.t < t0 + 50);
-      expect(logs).toHaveLength(100);
+      expect(await inWindow(thingName)).toHaveLength(100);
     }
   });
 
