@@ -216,7 +216,7 @@ export async function buildApp({
   const ingest = new Ingest(db, writer, directory, replies, app.log);
   const jobs = new JobQueue(db, storage.dialect, config.instanceId, app.log, { now });
   const logMaintenance = new LogMaintenance(db, storage.dialect, config.logRetention, app.log, now);
-  logMaintenance.start(jobs);
+  logMaintenance.start(jobs, config.logMaintenanceMinutes);
   const files = new FileStore(db, now);
   const fileLinks = new FileLinks(await installationSecret(db, 'file_link_secret'), now);
   const mailer = new Mailer(db, config.smtpUrl, config.mailFrom, app.log, jobs, files);

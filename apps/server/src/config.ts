@@ -76,6 +76,8 @@ export interface Config {
   reportRetentionDays: number;
   /** Days device logs are kept per device plan: raw samples and their hourly and daily roll-ups (0: forever). */
   logRetention: LogRetention;
+  /** Minutes between runs of the log maintenance job (partitions, retention); 0: this instance never queues it. */
+  logMaintenanceMinutes: number;
 }
 
 /** How long one plan's logs are kept, in days (0: forever). */
@@ -195,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     disconnectAlertSeconds: int(env.FIELDLINK_DISCONNECT_ALERT_SECONDS, 300, 'FIELDLINK_DISCONNECT_ALERT_SECONDS'),
     reportRetentionDays: int(env.FIELDLINK_REPORT_RETENTION_DAYS, 90, 'FIELDLINK_REPORT_RETENTION_DAYS'),
+    logMaintenanceMinutes: int(env.FIELDLINK_LOG_MAINTENANCE_MINUTES, 60, 'FIELDLINK_LOG_MAINTENANCE_MINUTES'),
     logRetention: {
       FREE: {
         rawDays: int(env.FIELDLINK_LOG_DAYS_FREE, 90, 'FIELDLINK_LOG_DAYS_FREE'),

@@ -63,7 +63,14 @@ export async function startTestApp(
   } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase(dialect);
-  const config = loadConfig({ DATABASE_URL: database.url, WEB_DIST: '/nonexistent', ...options.env });
+  // No log maintenance queued in the background: a test that checks nothing changed would see its job
+  // row (log-maintenance.test.ts runs it on purpose).
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    WEB_DIST: '/nonexistent',
+    FIELDLINK_LOG_MAINTENANCE_MINUTES: '0',
+    ...options.env,
+  });
   const storage = openStorage(config.databaseUrl);
   await migrate(storage.db);
   await seedDemo(storage.db, DEMO_PASSWORD);

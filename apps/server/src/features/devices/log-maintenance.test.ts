@@ -88,7 +88,7 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
     const retention: LogRetention = { FREE: { rawDays: 1, rollupDays: 0 }, PREMIUM: { rawDays: 0, rollupDays: 0 } };
     const maintenance = new LogMaintenance(t.app.storage.db, dialect, retention, quiet, () => now);
     const jobs = new JobQueue(t.app.storage.db, dialect, 'maintenance-test', quiet, { now: () => now });
-    maintenance.start(jobs);
+    maintenance.start(jobs, 60);
     try {
       await maintenance.queueRun(jobs);
       await maintenance.queueRun(jobs);

@@ -4,12 +4,11 @@ import type { Dialect } from '../../db/database';
 import type { LogRetention } from '../../config';
 import type { JobLogger, JobQueue } from '../../jobs/job-queue';
 
-/** The job kind that keeps the log's partitions and retention (one run per hour, cluster-wide). */
+/** The job kind that keeps the log's partitions and retention (one run per period, cluster-wide). */
 export const LOG_MAINTENANCE_JOB = 'logs.maintain';
 
 const DAY_MS = 86_400_000;
-/** How often the maintenance job is queued, and how long after start its first run comes. */
-const MAINTENANCE_EVERY_MS = 3_600_000;
+/** How long after start the first run is queued. */
 const FIRST_RUN_AFTER_MS = 60_000;
 /** Monthly partitions kept ready beyond the current month. */
 export const PARTITION_MONTHS_AHEAD = 3;
@@ -71,6 +70,7 @@ export async function logPartitions(db: Kysely<Database>): Promise<LogPartition[
  */
 export class LogMaintenance {
   private timer: NodeJS.Timeout | null = null;
+  private everyMs = 3_600_000;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -80,8 +80,11 @@ export class LogMaintenance {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Declares the job with the queue, and queues one run an hour from shortly after start. */
-  start(jobs: JobQueue): void {
+  /**
+   * Declares the job with the queue, and queues a run every `everyMinutes` from shortly after start
+   * (0: never; another instance may still queue it, and this one run it).
+   */
+  start(jobs: JobQueue, everyMinutes: number): void {
     jobs.register(
       LOG_MAINTENANCE_JOB,
       async () => {
@@ -92,21 +95,23 @@ export class LogMaintenance {
       },
       { maxAttempts: 3 },
     );
+    if (everyMinutes <= 0) return;
+    this.everyMs = everyMinutes * 60_000;
     const every = () => {
       void this.queueRun(jobs).catch((error: unknown) =>
         this.logger.warn({ err: error }, 'Log maintenance not queued'),
       );
-      this.timer = setTimeout(every, MAINTENANCE_EVERY_MS);
+      this.timer = setTimeout(every, this.everyMs);
       this.timer.unref();
     };
     this.timer = setTimeout(every, FIRST_RUN_AFTER_MS);
     this.timer.unref();
   }
 
-  /** Queues this hour's run; whichever instance asks first adds it, as the job's id names the hour. */
+  /** Queues this period's run; whichever instance asks first adds it, as the job's id names the period. */
   async queueRun(jobs: JobQueue): Promise<void> {
-    const hour = Math.floor(this.now() / MAINTENANCE_EVERY_MS);
-    await jobs.enqueue(LOG_MAINTENANCE_JOB, {}, { key: `${LOG_MAINTENANCE_JOB}:${hour}` });
+    const period = Math.floor(this.now() / this.everyMs);
+    await jobs.enqueue(LOG_MAINTENANCE_JOB, {}, { key: `${LOG_MAINTENANCE_JOB}:${period}` });
     jobs.nudge();
   }
 
