@@ -146,7 +146,8 @@ function formatAxisTime(t: number, withTime: boolean): string {
 export class PdfWriter {
   private readonly doc: PDFKit.PDFDocument;
   private readonly done: Promise<void>;
-  private chartsOnPage = 0;
+  /** Where the next chart goes on this page (a section's heading above the first is kept clear). */
+  private nextChartTop: number | null = null;
 
   constructor(file: FileWriter, info: { title: string; author: string }) {
     this.doc = new PDFDocument({
@@ -218,7 +219,7 @@ export class PdfWriter {
   section(title: string, note?: string): void {
     const { doc } = this;
     doc.addPage();
-    this.chartsOnPage = 0;
+    this.nextChartTop = null;
     doc.font('Helvetica-Bold').fontSize(16).fillColor(TEXT).text(title, PAGE_MARGIN, PAGE_MARGIN);
     if (note) doc.moveDown(0.2).font('Helvetica').fontSize(9).fillColor(MUTED).text(note, { width: this.width });
     doc.moveDown(0.8);
@@ -273,12 +274,12 @@ export class PdfWriter {
   /** A vector chart; two to a page, a page added when one is full. */
   chart(data: ChartData, brand: DocumentBrand): void {
     const { doc } = this;
-    if (this.chartsOnPage === 2) {
+    let top = this.nextChartTop ?? Math.max(PAGE_MARGIN, doc.y);
+    if (top + CHART_HEIGHT > doc.page.height - PAGE_MARGIN) {
       doc.addPage();
-      this.chartsOnPage = 0;
+      top = PAGE_MARGIN;
     }
-    const top = PAGE_MARGIN + this.chartsOnPage * (CHART_HEIGHT + 24);
-    this.chartsOnPage += 1;
+    this.nextChartTop = top + CHART_HEIGHT + 24;
     doc.font('Helvetica-Bold').fontSize(11).fillColor(TEXT).text(data.title, PAGE_MARGIN, top, { lineBreak: false });
     doc
       .font('Helvetica')
