@@ -9,15 +9,11 @@ import {
   type TankState,
 } from '@fieldlink/domain/brew';
 import type { BrewBatchesTable, Database } from '../../db/schema';
-import type { DeviceEvent, DeviceEvents } from '../../events';
-import { SerialWork } from '../../serial-work';
-import type { TrackerLogger } from '../inventory/shelf-tracker';
+import { DeviceFollower, type FollowerLogger } from '../../device-follower';
+import type { DeviceEvent, DeviceEvents, EventOrigin } from '../../events';
 import { lastSampleBefore } from '../reports/repository';
 import { batchEstimateBasis, batchTankLevel, batchTransitions } from './mapper';
 import { runningBatchDevices, runningBatchesOf, updateBatch } from './repository';
-
-/** How often the set of tanks with a running batch is read again, whatever the events said. */
-const DIRECTORY_REFRESH_MS = 60_000;
 
 type Samples = Readonly<Record<string, readonly { readonly t: number; readonly value: number }[]>>;
 
@@ -40,68 +36,39 @@ const TRACKED_ROLES = ['co2Flow', 'upperPressure', 'lowerPressure'] as const;
  * time (`frozen_gravity`). Like the shelf tracker it folds the frames this instance stored (`local`),
  * one at a time per device in commit order, and a device without a running batch costs a map lookup.
  */
-export class BrewTankTracker {
-  /** Thing name to device id, for tanks with a running batch. */
-  private running = new Map<string, string>();
+export class BrewTankTracker extends DeviceFollower<string> {
   private readonly readings = new Map<string, TankReadings>();
-  private loadedAt = 0;
-  private loading: Promise<void> | null = null;
-  private readonly work: SerialWork;
-  private stopListening: (() => void) | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly events: DeviceEvents,
-    private readonly logger: TrackerLogger,
+    events: DeviceEvents,
+    logger: FollowerLogger,
     /** Sends the tank to the browsers watching it (BrewService.announce). */
     private readonly onTankChanged: (deviceId: string) => Promise<void>,
   ) {
-    this.work = new SerialWork((error, thingName) =>
-      this.logger.error({ err: error, thingName }, 'Brew tank state not recorded'),
-    );
+    super(events, logger, 'Brew tank state not recorded');
   }
 
-  async start(): Promise<void> {
-    await this.reload();
-    this.stopListening = this.events.on((event, origin) => this.onEvent(event, origin));
+  /** Thing name to device id, for tanks with a running batch. */
+  protected async readDirectory(): Promise<Map<string, string>> {
+    const rows = await runningBatchDevices(this.db);
+    return new Map(rows.map((row) => [row.thing_name, row.device_id]));
   }
 
-  /** Waits for the folds under way (tests, shutdown). */
-  async idle(): Promise<void> {
-    await this.work.idle();
-  }
-
-  async stop(): Promise<void> {
-    this.stopListening?.();
-    await this.idle();
-  }
-
-  private async reload(): Promise<void> {
-    if (!this.loading) {
-      this.loading = runningBatchDevices(this.db)
-        .then((rows) => {
-          this.running = new Map(rows.map((row) => [row.thing_name, row.device_id]));
-          this.loadedAt = Date.now();
-        })
-        .finally(() => (this.loading = null));
-    }
-    await this.loading;
-  }
-
-  private onEvent(event: DeviceEvent, origin: 'local' | 'remote'): void {
+  protected onEvent(event: DeviceEvent, origin: EventOrigin): void {
     if (event.type === 'server/brewTank') {
       // A batch started, ended or changed, here or on another instance.
       const { thingName, tank } = event;
-      if (tank.batchInfo && tank.batchInfo.date.end === null) this.running.set(thingName, tank.deviceId);
+      if (tank.batchInfo && tank.batchInfo.date.end === null) this.directory.set(thingName, tank.deviceId);
       else {
-        this.running.delete(thingName);
+        this.directory.delete(thingName);
         this.readings.delete(tank.deviceId);
       }
       return;
     }
     if (event.type !== 'server/newRawLogs' || origin !== 'local') return;
-    if (Date.now() - this.loadedAt > DIRECTORY_REFRESH_MS) void this.reload().catch(() => undefined);
-    const deviceId = this.running.get(event.thingName);
+    this.refreshWhenStale();
+    const deviceId = this.directory.get(event.thingName);
     if (!deviceId) return;
     this.work.run(event.thingName, () => this.fold(deviceId, event.logs));
   }

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { advanceShelfProduct, dayStart, type ShelfProductTrack } from '@fieldlink/domain/retail';
 import type { Database, RetailShelfDaysTable } from '../../db/schema';
-import type { DeviceEvent, DeviceEvents } from '../../events';
-import { SerialWork } from '../../serial-work';
+import { DeviceFollower, type FollowerLogger } from '../../device-follower';
+import type { DeviceEvent, DeviceEvents, EventOrigin } from '../../events';
 import { shelfChannelsOf, toTrack, toTrackRow, type ShelfChannel } from './mapper';
 import {
   addToShelfDays,
@@ -53,13 +53,6 @@ export async function recordShelfReadings(
   });
 }
 
-export interface TrackerLogger {
-  error(object: object, message: string): void;
-}
-
-/** How often the set of shelf devices is read again, whatever the events said. */
-const DIRECTORY_REFRESH_MS = 60_000;
-
 interface Shelf {
   deviceId: string;
   products: Map<string, ShelfChannel>;
@@ -71,61 +64,29 @@ interface Shelf {
  * A device that counts no product costs one map lookup per frame. One fold at a time per shelf, in
  * the order frames were committed.
  */
-export class ShelfTracker {
-  private shelves = new Map<string, Shelf>();
-  private loadedAt = 0;
-  private loading: Promise<void> | null = null;
-  private readonly work: SerialWork;
-  private stopListening: (() => void) | null = null;
-
+export class ShelfTracker extends DeviceFollower<Shelf> {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly events: DeviceEvents,
-    private readonly logger: TrackerLogger,
+    events: DeviceEvents,
+    logger: FollowerLogger,
   ) {
-    this.work = new SerialWork((error, thingName) =>
-      this.logger.error({ err: error, thingName }, 'Shelf stock not recorded'),
-    );
+    super(events, logger, 'Shelf stock not recorded');
   }
 
-  async start(): Promise<void> {
-    await this.reload();
-    this.stopListening = this.events.on((event, origin) => this.onEvent(event, origin));
+  protected async readDirectory(): Promise<Map<string, Shelf>> {
+    const rows = await allShelfDevices(this.db);
+    return new Map(rows.map((row) => [row.thing_name, { deviceId: row.id, products: shelfChannelsOf(row.channels) }]));
   }
 
-  /** Waits for the folds under way (tests, shutdown). */
-  async idle(): Promise<void> {
-    await this.work.idle();
-  }
-
-  async stop(): Promise<void> {
-    this.stopListening?.();
-    await this.idle();
-  }
-
-  private async reload(): Promise<void> {
-    if (!this.loading) {
-      this.loading = allShelfDevices(this.db)
-        .then((rows) => {
-          this.shelves = new Map(
-            rows.map((row) => [row.thing_name, { deviceId: row.id, products: shelfChannelsOf(row.channels) }]),
-          );
-          this.loadedAt = Date.now();
-        })
-        .finally(() => (this.loading = null));
-    }
-    await this.loading;
-  }
-
-  private onEvent(event: DeviceEvent, origin: 'local' | 'remote'): void {
+  protected onEvent(event: DeviceEvent, origin: EventOrigin): void {
     if (event.type === 'server/deviceConfig' && event.config.channels) {
       // A shelf's planogram may have changed, here or on another instance.
       this.work.run(event.thingName, () => this.refreshShelf(event.thingName));
       return;
     }
     if (event.type !== 'server/newRawLogs' || origin !== 'local') return;
-    if (Date.now() - this.loadedAt > DIRECTORY_REFRESH_MS) void this.reload().catch(() => undefined);
-    const shelf = this.shelves.get(event.thingName);
+    this.refreshWhenStale();
+    const shelf = this.directory.get(event.thingName);
     if (!shelf) return;
     this.work.run(event.thingName, () => recordShelfReadings(this.db, shelf.deviceId, shelf.products, event.logs));
   }
@@ -136,7 +97,7 @@ export class ShelfTracker {
     const products = shelfChannelsOf(row.channels);
     // Only products the planogram names are counted: the overview sums the table as it stands.
     await forgetProductsExcept(this.db, row.id, [...products.keys()]);
-    if (products.size === 0) this.shelves.delete(thingName);
-    else this.shelves.set(thingName, { deviceId: row.id, products });
+    if (products.size === 0) this.directory.delete(thingName);
+    else this.directory.set(thingName, { deviceId: row.id, products });
   }
 }
