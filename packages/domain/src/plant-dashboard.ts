@@ -703,7 +703,8 @@ export function plantDashboard(appType: PlantAppType, device: PlantDevice): Plan
       type: 'indicator',
       name: alarm.name,
       channels: [[code, alarm.name]],
-      w: 2,
+      // Wide enough for the longest alarm and reset names, four to a row.
+      w: 3,
       activeColor: ALARM,
     };
   });
@@ -715,7 +716,7 @@ export function plantDashboard(appType: PlantAppType, device: PlantDevice): Plan
     type: 'button',
     name: reset.name,
     channels: [[reset.code, reset.name]],
-    w: 2,
+    w: 3,
   }));
   const widgets = [...measuringWidgets(appType, features), ...alarms, ...resets].filter((w) => shown(w.visibility));
   return PLANT_SECTIONS[appType]

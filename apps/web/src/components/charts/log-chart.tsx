@@ -338,6 +338,8 @@ export function LogChart({
           ticks: { stroke: grid, size: 4 },
           // Two lines: the time, and the date (day first) where it changes.
           size: compact ? 20 : 42,
+          // A "10:00 am" label is about 50 px wide: uPlot's default 50 px between ticks made them touch.
+          space: 72,
           values: (_plot, splits) => timeAxisLabels(splits.map((split) => split * 1000)),
         },
         ...yAxes,
