@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import type { Benchmark, BenchOptions, StorageDialect } from './benchmark';
 import { clusterIngestBenchmark } from './cluster-ingest';
 import { dashboardBenchmark } from './dashboard';
+import { demoModeBenchmark } from './demo-mode';
 import { deviceLogsBenchmark } from './device-logs';
 import { deviceTableBenchmark } from './device-table';
 import { ingestBenchmark } from './ingest';
@@ -31,6 +32,7 @@ const REGISTRY: Benchmark[] = [
   dashboardBenchmark,
   reportsBenchmark,
   inventoryOverviewBenchmark,
+  demoModeBenchmark,
 ];
 
 const DOC_PATH = path.resolve(import.meta.dirname, '../../docs/PERFORMANCE.md');

@@ -241,9 +241,40 @@ export const DEMO_FLEETS: readonly DemoFleet[] = [
   },
 ];
 
-/** The fleet of an app variant. */
-export function demoFleet(appType: AppType): DemoFleet {
-  return DEMO_FLEETS.find((fleet) => fleet.appType === appType) ?? DEMO_FLEETS[DEMO_FLEETS.length - 1]!;
+/** Controllers per site of a larger default fleet. */
+const CONTROLLERS_PER_SITE = 10;
+/** Most devices a demo fleet may be asked for. */
+export const MAX_DEMO_DEVICES = 200;
+
+/**
+ * The fleet of an app variant. The default app's can be asked for more controllers (`deviceCount`,
+ * up to 200, ten to a site): a prospect with a large estate, or a benchmark of the browser's load.
+ */
+export function demoFleet(appType: AppType, deviceCount?: number): DemoFleet {
+  const fleet = DEMO_FLEETS.find((entry) => entry.appType === appType) ?? DEMO_FLEETS[DEMO_FLEETS.length - 1]!;
+  const count = Math.min(Math.floor(deviceCount ?? 0), MAX_DEMO_DEVICES);
+  if (fleet.appType !== 'default' || count <= demoFleetDevices(fleet).length) return fleet;
+  const sites = Math.ceil(count / CONTROLLERS_PER_SITE);
+  return {
+    ...fleet,
+    groups: Array.from({ length: sites }, (_, site) => ({
+      name: `Site ${site + 1}`,
+      devices: Array.from(
+        { length: Math.min(CONTROLLERS_PER_SITE, count - site * CONTROLLERS_PER_SITE) },
+        (_, index) => {
+          const number = site * CONTROLLERS_PER_SITE + index + 1;
+          return device(
+            `CTL${String(number).padStart(3, '0')}`,
+            `Controller ${number}`,
+            'generic',
+            `Site ${site + 1}`,
+            [32.7767 + site * 0.01, -96.797 + index * 0.001],
+            `${100 + number} Commerce St, Dallas, TX`,
+          );
+        },
+      ),
+    })),
+  };
 }
 
 /** Every device of a fleet, group by group. */

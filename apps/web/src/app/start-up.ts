@@ -10,7 +10,7 @@ import { applyTheme } from '../lib/themes/apply-theme';
 import { readStoredTheme } from '../lib/themes/theme-storage';
 import { currentSubdomain } from '../lib/subdomain';
 import { decideStartup } from './start-up-routing';
-import { installLocalBackend, readDemoApp } from '../lib/demo/demo-session';
+import { installLocalBackend, readDemoApp, readDemoDeviceCount } from '../lib/demo/demo-session';
 
 /**
  * Everything that runs once before the first render: the start-up routing decision (so no page
@@ -22,7 +22,9 @@ export function startUp(): void {
   const demoApp = readDemoApp();
   if (demoApp) {
     installLocalBackend(() =>
-      import('../features/demo/backend/demo-backend').then((demo) => demo.createDemoBackend(demoApp)),
+      import('../features/demo/backend/demo-backend').then((demo) =>
+        demo.createDemoBackend(demoApp, readDemoDeviceCount()),
+      ),
     );
   }
   const hasToken = readToken() !== null;

@@ -11,6 +11,8 @@ import type { SocketLike } from '../realtime/realtime-client';
 
 /** Local-storage key of the running demo: the app variant chosen on /demo. */
 export const DEMO_STORAGE_KEY = 'fieldlinkDemo';
+/** Local-storage key of the size asked for (`/demo?devices=50`), when one was. */
+const DEMO_DEVICES_KEY = 'fieldlinkDemoDevices';
 
 /**
  * Stored as the session token while a demo runs, so the start-up routing and the protected routes
@@ -52,6 +54,12 @@ export function readDemoApp(): AppType | null {
   return appTypeNamed(stored.getItem(DEMO_STORAGE_KEY));
 }
 
+/** How many devices the running demo was asked for, if a number was given on /demo. */
+export function readDemoDeviceCount(): number | undefined {
+  const count = Number(storage()?.getItem(DEMO_DEVICES_KEY));
+  return Number.isInteger(count) && count > 0 ? count : undefined;
+}
+
 let backend: Promise<LocalBackend> | null = null;
 
 /**
@@ -68,14 +76,17 @@ export function localBackend(): Promise<LocalBackend> | null {
 }
 
 /** Begins a demo of `appType`: the prospect counts as signed in (the caller installs the backend). */
-export function beginDemo(appType: AppType): void {
+export function beginDemo(appType: AppType, deviceCount?: number): void {
   storage()?.setItem(DEMO_STORAGE_KEY, appType);
+  if (deviceCount === undefined) storage()?.removeItem(DEMO_DEVICES_KEY);
+  else storage()?.setItem(DEMO_DEVICES_KEY, String(deviceCount));
   storage()?.setItem(TOKEN_STORAGE_KEY, DEMO_TOKEN);
 }
 
 /** Ends the demo: its simulation stops and calls go to the server again. */
 export function endDemo(): void {
   storage()?.removeItem(DEMO_STORAGE_KEY);
+  storage()?.removeItem(DEMO_DEVICES_KEY);
   void backend?.then((running) => running.stop());
   backend = null;
 }

@@ -284,8 +284,8 @@ export class DemoBackend implements LocalBackend {
  * Starts the demo of an app variant: its fleet in the worker (history from 30 days before the demo
  * began), its records from IndexedDB, or the first ones made from the plants on a first visit.
  */
-export async function createDemoBackend(appType: AppType): Promise<DemoBackend> {
-  const fleet = demoFleet(appType);
+export async function createDemoBackend(appType: AppType, deviceCount?: number): Promise<DemoBackend> {
+  const fleet = demoFleet(appType, deviceCount);
   const dataset = buildDataset(fleet);
   const stored = await loadDemoRecords(appType);
   const records: DemoRecords = stored ?? { appType, begunAt: Date.now(), brewery: null };

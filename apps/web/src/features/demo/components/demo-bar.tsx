@@ -36,7 +36,11 @@ export function DemoBar() {
     <div className="demo-bar" role="region" aria-label="Demo">
       <SparkIcon size={16} aria-hidden="true" />
       <span className="demo-bar__text">
-        <strong>Demo</strong> · {demoFleet(appType).title}: simulated devices, kept in this browser only
+        <strong>Demo</strong>
+        <span className="demo-bar__detail">
+          {' '}
+          · {demoFleet(appType).title}: simulated devices, kept in this browser only
+        </span>
       </span>
       <span className="demo-bar__actions">
         <Button size="sm" variant="ghost" onClick={() => void reset()} busy={resetting}>

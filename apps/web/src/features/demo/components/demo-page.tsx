@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { AppType } from '@fieldlink/domain/app-variant';
-import { DEMO_FLEETS, demoFleetDevices } from '@fieldlink/simulation/demo-fleet';
+import { DEMO_FLEETS, MAX_DEMO_DEVICES, demoFleet, demoFleetDevices } from '@fieldlink/simulation/demo-fleet';
 import {
   AccountsIcon,
   ChartIcon,
@@ -32,14 +32,18 @@ const VARIANT_ICONS: Readonly<Record<AppType, (props: IconProps) => ReactNode>> 
  */
 export function DemoPage() {
   const navigate = useNavigate();
+  const [search] = useSearchParams();
   const [opening, setOpening] = useState<AppType | null>(null);
+  // `?devices=50`: a larger default fleet (demoFleet), for a prospect with many sites.
+  const asked = Number(search.get('devices'));
+  const deviceCount = Number.isInteger(asked) && asked > 0 ? Math.min(asked, MAX_DEMO_DEVICES) : undefined;
 
   const open = (appType: AppType) => {
     setOpening(appType);
     // A session of this tab gives way to the demo; signing in again ends the demo.
     endSession();
-    beginDemo(appType);
-    installLocalBackend(() => createDemoBackend(appType));
+    beginDemo(appType, deviceCount);
+    installLocalBackend(() => createDemoBackend(appType, deviceCount));
     void navigate('/loading', { replace: true });
   };
 
@@ -58,7 +62,7 @@ export function DemoPage() {
         <ul className="demo-chooser__grid">
           {DEMO_FLEETS.map((fleet) => {
             const Icon = VARIANT_ICONS[fleet.appType];
-            const devices = demoFleetDevices(fleet).length;
+            const devices = demoFleetDevices(demoFleet(fleet.appType, deviceCount)).length;
             return (
               <li key={fleet.appType}>
                 <button

@@ -40,7 +40,10 @@ describe('the demo fleet in the worker', () => {
     const [reply] = simulation.request({ type: 'server/subscribeDevices', id: '1', thingNames: ['CTL01_DEMO'] }, now);
     expect(reply).toEqual({ type: 'server/reply', id: '1', ok: true });
     // The first tick is a log: every channel is reported.
-    const logged = latestOf(simulation.tick(now + 60_000));
+    const ticked = simulation.tick(now + 60_000);
+    // One list per watched device: each reaches the page as a message of its own.
+    expect(ticked).toHaveLength(1);
+    const logged = latestOf(ticked.flat());
     expect(logged.map((action) => action.code).sort()).toEqual([
       'c1',
       'c2',
@@ -55,7 +58,7 @@ describe('the demo fleet in the worker', () => {
     ]);
     expect(logged.every((action) => action.thingName === 'CTL01_DEMO')).toBe(true);
     // A second later only what moved: a setpoint that nobody changed is not sent again.
-    const moved = latestOf(simulation.tick(now + 61_000));
+    const moved = latestOf(simulation.tick(now + 61_000).flat());
     expect(moved.length).toBeGreaterThan(0);
     expect(moved.some((action) => action.code === 'sp1')).toBe(false);
   });

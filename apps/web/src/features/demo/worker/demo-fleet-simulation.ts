@@ -173,15 +173,18 @@ export class DemoFleetSimulation {
     }
   }
 
-  /** One tick: every device advanced to `now`; the actions for the devices the console watches. */
-  tick(now: number): ServerAction[] {
-    const actions: ServerAction[] = [];
+  /**
+   * One tick: every device advanced to `now`; the actions for the devices the console watches, one
+   * list per device (each goes to the page as its own message, so no single task carries the fleet).
+   */
+  tick(now: number): ServerAction[][] {
+    const byDevice: ServerAction[][] = [];
     for (const device of this.devices.values()) {
       const own: ServerAction[] = [];
       device.advance(now, own);
-      if (this.subscribed.has(device.thingName)) actions.push(...own);
+      if (own.length > 0 && this.subscribed.has(device.thingName)) byDevice.push(own);
     }
-    return actions;
+    return byDevice;
   }
 
   snapshots(thingNames: readonly string[]): DeviceSnapshot[] {

@@ -27,7 +27,7 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
   switch (message.type) {
     case 'start':
       fleet = new DemoFleetSimulation(message.devices, message.historyStartMs);
-      setInterval(() => sendActions(fleet!.tick(Date.now())), TICK_MS);
+      setInterval(() => fleet!.tick(Date.now()).forEach(sendActions), TICK_MS);
       return;
     case 'socket': {
       // Checked as the server checks what a socket sends: a malformed request changes nothing.

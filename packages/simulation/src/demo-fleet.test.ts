@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { APP_TYPES } from '@fieldlink/domain/app-variant';
+import { isDemoDeviceId } from '@fieldlink/domain/demo';
+import { DEMO_FLEETS, demoFleet, demoFleetDevices } from './demo-fleet';
+
+describe('demo fleets', () => {
+  it('has one fleet per app variant, every device a _DEMO device named once', () => {
+    expect(DEMO_FLEETS.map((fleet) => fleet.appType).sort()).toEqual([...APP_TYPES].sort());
+    const thingNames = DEMO_FLEETS.flatMap((fleet) => demoFleetDevices(fleet).map((device) => device.thingName));
+    expect(thingNames.every(isDemoDeviceId)).toBe(true);
+    expect(new Set(thingNames).size).toBe(thingNames.length);
+  });
+
+  it.each([
+    ['the default fleet as it is', 'default', undefined, 3, 2],
+    ['a default fleet of 50 controllers, ten to a site', 'default', 50, 50, 5],
+    ['at most 200 devices', 'default', 1000, 200, 20],
+    ['a size smaller than the fleet changes nothing', 'default', 2, 3, 2],
+    ['only the default fleet grows', 'brew', 50, 4, 2],
+  ] as const)('%s', (_name, appType, count, devices, groups) => {
+    const fleet = demoFleet(appType, count);
+    const all = demoFleetDevices(fleet);
+    expect(all.length).toBe(devices);
+    expect(fleet.groups.length).toBe(groups);
+    expect(new Set(all.map((device) => device.thingName)).size).toBe(devices);
+    expect(all.every((device) => isDemoDeviceId(device.thingName))).toBe(true);
+  });
+});
