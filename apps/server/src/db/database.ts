@@ -18,6 +18,7 @@ import * as reports from './migrations/2026-12-02T0500-reports';
 import * as brew from './migrations/2026-12-02T0600-brew';
 import * as accountTheme from './migrations/2026-12-03T0000-account-theme';
 import * as brewReportFiles from './migrations/2026-12-04T0100-brew-report-files';
+import * as retailDayTotals from './migrations/2026-12-04T0200-retail-day-totals';
 import * as logPartitionsRollups from './migrations/2026-12-05T0000-log-partitions-rollups';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -43,6 +44,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-02T0600-brew': brew,
   '2026-12-03T0000-account-theme': accountTheme,
   '2026-12-04T0100-brew-report-files': brewReportFiles,
+  '2026-12-04T0200-retail-day-totals': retailDayTotals,
   '2026-12-05T0000-log-partitions-rollups': logPartitionsRollups,
 };
 
