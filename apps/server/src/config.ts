@@ -148,7 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL ?? path.join(ROOT, 'data', 'fieldlink.db'),
     demo: flag(env.FIELDLINK_DEMO, true),
     demoPassword: env.FIELDLINK_DEMO_PASSWORD ?? PUBLISHED_DEMO_PASSWORD,
-    demoHistoryDays: int(env.FIELDLINK_DEMO_HISTORY_DAYS, 3, 'FIELDLINK_DEMO_HISTORY_DAYS'),
+    demoHistoryDays: int(env.FIELDLINK_DEMO_HISTORY_DAYS, 30, 'FIELDLINK_DEMO_HISTORY_DAYS'),
     simulator: flag(env.FIELDLINK_SIMULATOR, true),
     simulatorInterval: int(env.FIELDLINK_SIMULATOR_INTERVAL, 5, 'FIELDLINK_SIMULATOR_INTERVAL'),
     smtpUrl: optional(env.SMTP_URL),

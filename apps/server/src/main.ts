@@ -3,6 +3,7 @@ import { isPostgresUrl, migrate, openStorage } from './db/database';
 import { buildApp } from './app';
 import { demoFleet, demoSignIns, seedDemo } from './seed/seed';
 import { startFleet, type Fleet } from '@fieldlink/simulator/fleet';
+import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 import { provisionDemoFleet } from './cluster/demo-fleet';
 import { withStartupLock } from './cluster/startup-lock';
 import { listenAddress } from './security/demo-exposure';
@@ -12,8 +13,10 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const storage = openStorage(config.databaseUrl);
   await migrate(storage.db);
+  // The demo history's plant models, for the fleet to carry on from where the history ends.
+  const liveModels = new Map<string, DeviceModel>();
   const seeded = config.demo
-    ? await withStartupLock(storage, (db) => seedDemo(db, config.demoPassword, config.demoHistoryDays))
+    ? await withStartupLock(storage, (db) => seedDemo(db, config.demoPassword, config.demoHistoryDays, liveModels))
     : false;
   // Decided before anything starts: a HOST that would expose the published demo password stops here.
   const listen = await listenAddress(storage.db, config.host);
@@ -35,7 +38,7 @@ async function main(): Promise<void> {
     if (devices.length > 0) {
       fleet = await startFleet({
         brokerUrl: broker.deviceUrl,
-        devices,
+        devices: devices.map((device) => ({ ...device, model: liveModels.get(device.thingName) })),
         logIntervalSeconds: config.simulatorInterval,
         logger: app.log,
       });

@@ -1,6 +1,7 @@
 import { isThingName } from '@fieldlink/api/mqtt-topics';
 import { isDeviceKind, type DeviceKind } from '@fieldlink/simulation/device-kind';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
+import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 import { SimulatedDevice, type CommandEvent, type DeviceLogger, type FleetCounters } from './simulated-device';
 
 export type { CommandEvent } from './simulated-device';
@@ -13,6 +14,11 @@ export interface FleetDeviceSpec {
   readonly kind: DeviceKind;
   /** Fixes the device's numbers; defaults to a hash of the thing name, so a device is the same every run. */
   readonly seed?: number;
+  /**
+   * The plant model to carry on from (the server's demo history leaves it at the history's end), so
+   * live values continue the stored history; default: a new model of the kind, starting now.
+   */
+  readonly model?: DeviceModel | undefined;
 }
 
 export type FleetLogger = DeviceLogger;
@@ -100,6 +106,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         password: spec.password,
         kind: spec.kind,
         seed: spec.seed ?? seedFromText(spec.thingName),
+        ...(spec.model && { model: spec.model }),
         logIntervalSeconds,
         healthIntervalSeconds,
         reconnectPeriodMs: options.reconnectPeriodMs ?? 2000,

@@ -52,6 +52,8 @@ export interface SimulatedDeviceOptions {
   readonly otaStepMs?: number;
   /** Share of over-the-air updates that fail (chosen per device and command); default 0.2. */
   readonly otaFailureRate?: number;
+  /** A plant model to carry on from (stepped from its own time on); default: a new one starting now. */
+  readonly model?: DeviceModel;
 }
 
 /** Most values a log frame may carry (`LogFrame.values` maxProperties). */
@@ -101,7 +103,8 @@ export class SimulatedDevice {
     this.kind = options.kind;
     this.upTopic = deviceUpTopic(options.thingName);
     this.downTopic = deviceDownTopic(options.thingName);
-    this.model = createModel(options.kind, { seed: options.seed, startTimeMs: this.lastStepAt });
+    this.model = options.model ?? createModel(options.kind, { seed: options.seed, startTimeMs: this.lastStepAt });
+    this.lastStepAt = this.model.timeMs;
     this.identity = createDeviceIdentity(options.kind, options.seed);
     this.health = new DeviceHealthMonitor(options.seed);
     this.firmware = this.identity.fw;

@@ -1,27 +1,54 @@
 import type { Kysely } from 'kysely';
 import { createModel } from '@fieldlink/simulation/create-model';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
+import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 import { RETAIL_OVERVIEW_DAYS } from '@fieldlink/domain/retail';
-import type { Database } from '../db/schema';
+import type { Database, LogRollupTable } from '../db/schema';
 import { shelfChannelsOf } from '../features/inventory/mapper';
 import { recordShelfReadings } from '../features/inventory/shelf-tracker';
 import type { DemoDeviceKind } from './demo-data';
 
-const STEP_SECONDS = 60;
-const SAMPLE_EVERY_STEPS = 5;
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+/** The last day is stepped every minute and sampled every 5 minutes, as the charts of a day look closely. */
+const RECENT_DAYS = 1;
+const RECENT_STEP_SECONDS = 60;
+const RECENT_SAMPLE_EVERY_STEPS = 5;
+/**
+ * Older days are stepped and sampled every 30 minutes (a month's chart shows them as its bins of 22
+ * minutes would): fewer model steps in all than three days of minutes, so a first start stays quick.
+ */
+const OLDER_STEP_SECONDS = 1800;
+/** The demo device whose history reaches a year back, so its one-year chart has something to show. */
+export const DEMO_YEAR_DEVICE = 'ACME-BLR01';
+const YEAR_DAYS = 366;
+/** Four weeks of samples, laid back over the year before them. */
+const ARCHIVE_TILE_DAYS = 28;
 const ROWS_PER_INSERT = 2000;
 
+interface Sample {
+  device_id: string;
+  code: string;
+  t: number;
+  value: number;
+}
+
 /**
- * Fills the log with `days` of history from each demo device's plant model (one sample every 5
- * minutes), so a fresh installation's charts already show days of plant behaviour. Smart shelves
- * get at least the 14 days the retail overview shows, their planogram (the channels their `config`
- * frame will report), and their stock followed through that history as live readings are.
+ * Fills the log with `days` of history from each demo device's plant model (every 5 minutes over the
+ * last day, every 30 minutes before), so a fresh installation's charts already show weeks of
+ * plant behaviour. {@link DEMO_YEAR_DEVICE} reaches a year back: beyond `days` it keeps only hourly and
+ * daily roll-ups (its first four weeks laid back over the year), as a device keeps once its samples
+ * are past retention, so the year costs little to seed and to store. Smart shelves get at least the
+ * 14 days the retail overview shows, their planogram (the channels their `config` frame will report),
+ * and their stock followed through that history as live readings are. Each model, as the history leaves it, goes into `liveModels` when
+ * given: the demo fleet carries on from there, so the live values continue the history without a jump.
  */
 export async function seedDemoHistory(
   db: Kysely<Database>,
   devices: readonly { thingName: string; kind: DemoDeviceKind }[],
   days: number,
   now = Date.now(),
+  liveModels?: Map<string, DeviceModel>,
 ): Promise<number> {
   if (days <= 0) return 0;
   const ids = new Map(
@@ -33,18 +60,37 @@ export async function seedDemoHistory(
     if (!deviceId) continue;
     // The fleet seeds each live device the same way, so history and live values come from one plant.
     const deviceDays = device.kind === 'retailShelf' ? Math.max(days, RETAIL_OVERVIEW_DAYS) : days;
-    const model = createModel(device.kind, {
-      seed: seedFromText(device.thingName),
-      startTimeMs: now - deviceDays * 86_400_000,
-    });
-    const batch: { device_id: string; code: string; t: number; value: number }[] = [];
-    for (let step = 0; model.timeMs < now; step += 1) {
-      model.step(STEP_SECONDS);
-      if (step % SAMPLE_EVERY_STEPS !== 0) continue;
+    // Samples start on a UTC day, so the roll-ups of an archive before them never share a bucket with them.
+    const samplesFrom = Math.floor((now - deviceDays * DAY_MS) / DAY_MS) * DAY_MS;
+    const model = createModel(device.kind, { seed: seedFromText(device.thingName), startTimeMs: samplesFrom });
+    const batch: Sample[] = [];
+    const sampleNow = () => {
       const t = Math.round(model.timeMs / 1000) * 1000;
       for (const [code, value] of Object.entries(model.values())) batch.push({ device_id: deviceId, code, t, value });
+    };
+    const recentFrom = now - RECENT_DAYS * DAY_MS;
+    while (model.timeMs < recentFrom) {
+      model.step(OLDER_STEP_SECONDS);
+      sampleNow();
     }
+    for (let step = 0; model.timeMs < now; step += 1) {
+      model.step(RECENT_STEP_SECONDS);
+      if (step % RECENT_SAMPLE_EVERY_STEPS === 0) sampleNow();
+    }
+    const archive = device.thingName === DEMO_YEAR_DEVICE ? yearArchive(batch, samplesFrom) : [];
     await db.transaction().execute(async (trx) => {
+      // Samples through the log, whose trigger keeps the roll-ups; the archive straight into them.
+      for (const [table, rollups] of [
+        ['logs_hourly', rollUp(archive, HOUR_MS)],
+        ['logs_daily', rollUp(archive, DAY_MS)],
+      ] as const) {
+        for (let i = 0; i < rollups.length; i += ROWS_PER_INSERT) {
+          await trx
+            .insertInto(table)
+            .values(rollups.slice(i, i + ROWS_PER_INSERT))
+            .execute();
+        }
+      }
       for (let i = 0; i < batch.length; i += ROWS_PER_INSERT) {
         await trx
           .insertInto('logs')
@@ -54,9 +100,57 @@ export async function seedDemoHistory(
       }
     });
     rows += batch.length;
+    liveModels?.set(device.thingName, model);
     if (device.kind === 'retailShelf') await followShelf(db, deviceId, model.channels, batch);
   }
   return rows;
+}
+
+/**
+ * The year before the samples, as roll-ups only: the plant models integrate every few seconds, so a
+ * simulated year would cost a first start half a minute. Instead the samples' first four weeks are
+ * laid back week-true (weekdays on weekdays) until a year is covered, the way a plant repeats its month.
+ */
+function yearArchive(samples: readonly Sample[], samplesFrom: number): Sample[] {
+  const tile = samples.filter((sample) => sample.t < samplesFrom + ARCHIVE_TILE_DAYS * DAY_MS);
+  const yearFrom = samplesFrom - YEAR_DAYS * DAY_MS;
+  const archive: Sample[] = [];
+  for (let back = YEAR_DAYS - (YEAR_DAYS % ARCHIVE_TILE_DAYS); back > 0; back -= ARCHIVE_TILE_DAYS) {
+    const shift = back * DAY_MS;
+    for (const sample of tile) if (sample.t - shift >= yearFrom) archive.push({ ...sample, t: sample.t - shift });
+  }
+  return archive;
+}
+
+/** Samples (oldest first) folded into buckets of `width` ms per channel, as the log's trigger folds them. */
+function rollUp(samples: readonly Sample[], width: number): LogRollupTable[] {
+  const buckets = new Map<string, LogRollupTable>();
+  for (const { device_id, code, t, value } of samples) {
+    const start = Math.floor(t / width) * width;
+    const key = `${code}\u0000${start}`;
+    const bucket = buckets.get(key);
+    if (!bucket) {
+      buckets.set(key, {
+        device_id,
+        code,
+        t: start,
+        min_value: value,
+        max_value: value,
+        sum_value: value,
+        sample_count: 1,
+        last_t: t,
+        last_value: value,
+      });
+    } else {
+      bucket.min_value = Math.min(bucket.min_value, value);
+      bucket.max_value = Math.max(bucket.max_value, value);
+      bucket.sum_value += value;
+      bucket.sample_count += 1;
+      bucket.last_t = t;
+      bucket.last_value = value;
+    }
+  }
+  return [...buckets.values()];
 }
 
 /** Stores a shelf's planogram as its config frame reports it, and folds its history into its stock. */

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 import { childPath, groupPath, newDevicesGroupName, TRASH_GROUP_NAME } from '@fieldlink/domain/group-path';
 import type { Database } from '../db/schema';
 import { insertDevice } from '../features/devices/repository';
@@ -34,9 +35,15 @@ export function demoSignIns(): { email: string; account: string; permissions: st
 
 /**
  * Seeds the demo installation when the database has no account yet. Answers whether it seeded.
- * Device passwords derive from the installation's demo key, so the embedded fleet can sign in.
+ * Device passwords derive from the installation's demo key, so the embedded fleet can sign in. The
+ * plant models as the history leaves them go into `liveModels` when given (`seedDemoHistory`).
  */
-export async function seedDemo(db: Kysely<Database>, password: string, historyDays = 0): Promise<boolean> {
+export async function seedDemo(
+  db: Kysely<Database>,
+  password: string,
+  historyDays = 0,
+  liveModels?: Map<string, DeviceModel>,
+): Promise<boolean> {
   const existing = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
   if (existing) return false;
   const demoKey = await installationSecret(db, 'demo_key');
@@ -160,7 +167,7 @@ export async function seedDemo(db: Kysely<Database>, password: string, historyDa
       .values({ key: DEMO_DEVICES_KEY, value: JSON.stringify(fleet) })
       .execute();
   });
-  await seedDemoHistory(db, fleet, historyDays);
+  await seedDemoHistory(db, fleet, historyDays, Date.now(), liveModels);
   await seedDemoReports(db, historyDays);
   await seedDemoBrew(db);
   return true;
