@@ -121,4 +121,23 @@ describe('generated water-plant dashboards', () => {
     await expect.poll(() => shown(page, 'supply1Flow'), { timeout: 30_000 }).not.toBeNaN();
     expect(await page.getByRole('button', { name: 'Plant features' }).count()).toBe(0);
   });
+
+  it('warns "No device found in the group." when a group without devices is opened for its dashboards', async () => {
+    const page = await signedIn('water@fieldlink.test', /\/dash\/FTW-PLANT0[12]$/, 'FTW-PLANT01');
+    const token = await apiToken(server.baseUrl, 'water@fieldlink.test');
+    const tree = await callApi<{ accounts: { id: string; rootGroup: { id: string } }[] }>(
+      server.baseUrl,
+      'GET',
+      '/account',
+      token,
+    );
+    const account = tree.json.accounts[0]!;
+    const added = await callApi<{ id: string }>(server.baseUrl, 'POST', '/group', token, {
+      parentId: account.rootGroup.id,
+      name: 'Planned intake',
+    });
+    expect(added.status).toBe(200);
+    await page.goto(`${server.baseUrl}/dash/${account.id}/${added.json.id}`);
+    await page.locator('.fl-toast--warning', { hasText: 'No device found in the group.' }).waitFor({ timeout: 30_000 });
+  });
 });
