@@ -34,7 +34,8 @@ describe.each(DIALECTS)('demo history on %s', (dialect) => {
       ids.set(row.thing_name, row.id);
     }
     await seedDemoHistory(t.app.storage.db, devices, DAYS, now, liveModels);
-  });
+    // Two plant models stepped through a month: seconds on a quiet machine, more on a busy one.
+  }, 180_000);
   afterAll(() => t?.close());
 
   it('gives every device 30 days of samples up to now', async () => {

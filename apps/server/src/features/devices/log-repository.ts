@@ -120,9 +120,10 @@ async function binnedLogsPostgres(
   });
 }
 
-/** An hour, a day or a single sample of one channel: what roll-up rows and samples have in common. */
+/** Part of one bin of a channel's log: its samples in one piece of the window, aggregated. */
 interface LogBucket {
-  t: number;
+  /** The bin's index on the grid. */
+  index: number;
   min: number;
   max: number;
   sum: number;
@@ -156,29 +157,71 @@ function windowPieces(from: number, to: number, levels: readonly number[]): Wind
   return [...windowPieces(from, first, finer), { level, from: first, to: last }, ...windowPieces(last, to, finer)];
 }
 
-async function readPiece(db: Kysely<Database>, deviceId: string, code: string, piece: WindowPiece) {
+/**
+ * A piece of a window folded into the bins of the grid: samples one by one here, roll-up buckets by the
+ * database, which answers each bin's aggregates (and the last value, from the bin's latest bucket) as
+ * one JSON array, so a decade of daily buckets crosses into JavaScript as one string, not 3,650 rows.
+ * Bins come oldest first.
+ */
+async function readPiece(
+  db: Kysely<Database>,
+  deviceId: string,
+  code: string,
+  piece: WindowPiece,
+  grid: LogBinGrid,
+): Promise<LogBucket[]> {
   const table = ROLLUP_TABLES[piece.level];
   if (!table) {
     const rows = await rawLogs(db, { deviceId, code, start: piece.from, end: piece.to }, Number.MAX_SAFE_INTEGER);
-    return rows.map(({ t, value }): LogBucket => ({ t, min: value, max: value, sum: value, count: 1, last: value }));
+    return rows.map(({ t, value }): LogBucket => ({
+      index: Math.floor((t - grid.origin) / grid.width),
+      min: value,
+      max: value,
+      sum: value,
+      count: 1,
+      last: value,
+    }));
   }
-  const rows = await db
-    .selectFrom(table)
-    .select(['t', 'min_value', 'max_value', 'sum_value', 'sample_count', 'last_value'])
-    .where('device_id', '=', deviceId)
-    .where('code', '=', code)
-    .where('t', '>=', piece.from)
-    .where('t', '<', piece.to)
-    .orderBy('t')
-    .execute();
-  return rows.map((row): LogBucket => ({
-    t: row.t,
-    min: row.min_value,
-    max: row.max_value,
-    sum: row.sum_value,
-    count: Number(row.sample_count),
-    last: row.last_value,
-  }));
+  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+  // Both dialects divide integers here (better-sqlite3 binds numbers as REAL: the casts).
+  const origin = sqlite ? sql`cast(${grid.origin} as integer)` : sql`${grid.origin}::bigint`;
+  const width = sqlite ? sql`cast(${grid.width} as integer)` : sql`${grid.width}::bigint`;
+  const from = sqlite ? sql`cast(${piece.from} as integer)` : sql`${piece.from}::bigint`;
+  const to = sqlite ? sql`cast(${piece.to} as integer)` : sql`${piece.to}::bigint`;
+  const grouped = sql`
+    select (t - ${origin}) / ${width} as i, min(min_value) as mn, max(max_value) as mx, sum(sum_value) as sm,
+      sum(sample_count) as n, max(t) as bt
+    from ${sql.table(table)}
+    where device_id = ${deviceId} and code = ${code} and t >= ${from} and t < ${to}
+    group by 1`;
+  const { rows } = sqlite
+    ? await sql<{ bins: string | null }>`
+        select json_group_array(json_array(g.i, g.mn, g.mx, g.sm, g.n, r.last_value)) as bins
+        from (${grouped}) as g
+        join ${sql.table(table)} as r on r.device_id = ${deviceId} and r.code = ${code} and r.t = g.bt`.execute(db)
+    : await sql<{ bins: [number, number, number, number, number, number][] | null }>`
+        select json_agg(json_build_array(g.i, g.mn, g.mx, g.sm, g.n, r.last_value)) as bins
+        from (${grouped}) as g
+        join ${sql.table(table)} as r on r.device_id = ${deviceId} and r.code = ${code} and r.t = g.bt`.execute(db);
+  const packed = rows[0]?.bins ?? [];
+  const bins = (typeof packed === 'string' ? JSON.parse(packed) : packed) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ][];
+  return bins
+    .map(([index, min, max, sum, count, last]): LogBucket => ({
+      index: Number(index),
+      min,
+      max,
+      sum,
+      count: Number(count),
+      last,
+    }))
+    .sort((a, b) => a.index - b.index);
 }
 
 /**
@@ -191,9 +234,9 @@ async function rolledUpBins(db: Kysely<Database>, window: LogWindow, grid: LogBi
   const bins: (LogBin & { sum: number; count: number })[] = [];
   let samples = 0;
   for (const piece of windowPieces(window.start, window.end, levels)) {
-    for (const bucket of await readPiece(db, window.deviceId, window.code, piece)) {
+    for (const bucket of await readPiece(db, window.deviceId, window.code, piece, grid)) {
       samples += bucket.count;
-      const index = Math.floor((bucket.t - grid.origin) / grid.width);
+      const { index } = bucket;
       const bin = bins.at(-1);
       if (bin?.index === index) {
         // Buckets come oldest first, so the last one read holds the bin's last value.
