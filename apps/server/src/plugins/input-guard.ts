@@ -9,12 +9,15 @@ export const MAX_INPUT_DEPTH = 32;
 
 /**
  * What the schemas cannot say: every number a caller sends is finite (`?limit=1e400` and a JSON
- * `1e400` both arrive as Infinity and pass an integer's maximum), and no body nests deeper than
- * {@link MAX_INPUT_DEPTH} (a deeply nested free-form field overflowed the stack when stored). Walked
- * without recursion, so the walk itself cannot overflow. Runs after validation, before every handler.
+ * `1e400` both arrive as Infinity and pass an integer's maximum), no text holds a NUL character
+ * (PostgreSQL cannot store one: found by the API fuzz run, where a name or an id with U+0000 answered
+ * 500), and no body nests deeper than {@link MAX_INPUT_DEPTH} (a deeply nested free-form field
+ * overflowed the stack when stored). Walked without recursion, so the walk itself cannot overflow.
+ * Runs after validation, before every handler.
  */
 export async function rejectUnsafeInput(request: FastifyRequest): Promise<void> {
   for (const [part, root] of [
+    ['params', request.params],
     ['querystring', request.query],
     ['body', request.body],
   ] as const) {
@@ -24,10 +27,15 @@ export async function rejectUnsafeInput(request: FastifyRequest): Promise<void> 
       if (typeof value === 'number' && !Number.isFinite(value)) {
         throw new HttpError(400, `${part}${path || ''} must be a finite number`);
       }
+      if (typeof value === 'string' && value.includes('\u0000')) {
+        throw new HttpError(400, `${part}${path || ''} must not contain a NUL character`);
+      }
       if (value === null || typeof value !== 'object') continue;
       if (depth >= MAX_INPUT_DEPTH) throw new HttpError(400, `${part} nests deeper than ${MAX_INPUT_DEPTH} levels`);
-      for (const [key, child] of Object.entries(value))
+      for (const [key, child] of Object.entries(value)) {
+        if (key.includes('\u0000')) throw new HttpError(400, `${part}${path || ''} must not contain a NUL character`);
         stack.push({ value: child, path: `${path}/${key}`, depth: depth + 1 });
+      }
     }
   }
 }

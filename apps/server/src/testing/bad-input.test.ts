@@ -47,6 +47,35 @@ describe.each(DIALECTS)('bad input on %s', (dialect) => {
     expect(answer.json().message).toBe(message);
   });
 
+  // PostgreSQL cannot store U+0000: these answered 500 there before the input guard refused them.
+  it.each([
+    { method: 'POST', url: '/api/v1/device', payload: { name: 'Pump\u0000' }, message: 'body/name' },
+    {
+      method: 'PUT',
+      url: '/api/v1/user',
+      payload: { email: 'admin@fieldlink.test', props: { firstName: 'A\u0000' } },
+      message: 'body/props/firstName',
+    },
+    { method: 'POST', url: '/api/v1/signin', payload: { email: 'a\u0000@b.c', password: 'x' }, message: 'body/email' },
+    { method: 'GET', url: '/api/v1/scenes?accountId=x&groupId=a%00b', message: 'querystring/groupId' },
+    { method: 'GET', url: '/api/v1/report/public/a%00b', message: 'params/token' },
+    {
+      method: 'POST',
+      url: '/api/v1/event-log',
+      payload: { error: 'x', errorInfo: { 'k\u0000': 1 } },
+      message: 'body/errorInfo',
+    },
+  ] as const)(
+    'answers $method $url with a NUL character 400 and changes nothing',
+    async ({ method, url, payload, message }) => {
+      const devices = await t.app.storage.db.selectFrom('devices').select('id').execute();
+      const answer = await t.app.inject({ method, url, payload, headers: { authorization: admin } });
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json().message).toBe(`${message} must not contain a NUL character`);
+      expect(await t.app.storage.db.selectFrom('devices').select('id').execute()).toEqual(devices);
+    },
+  );
+
   it('refuses a crash report nested deeper than the limit with 400 and stores nothing', async () => {
     const before = await eventLogRows();
     for (const depth of [MAX_INPUT_DEPTH + 1, 20_000]) {
