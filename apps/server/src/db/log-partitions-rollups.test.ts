@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { migrate, openStorage, type Dialect, type Storage } from './database';
+import type { LogsTable } from './schema';
 import { freshPostgres, type TestDatabase } from '../cluster/testing/cluster-apps';
 import { DIALECTS } from '../testing/test-app';
 
@@ -8,12 +9,8 @@ const BEFORE = '2026-12-04T0100-brew-report-files';
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
-interface Sample {
-  device_id: string;
-  code: string;
-  t: number;
-  value: number;
-}
+/** One stored sample, as the log holds it. */
+type Sample = LogsTable;
 
 /** Hourly or daily buckets computed the obvious way from raw samples: what the roll-up tables must hold. */
 function expectedRollups(samples: readonly Sample[], width: number) {

@@ -3,7 +3,7 @@ import { createModel } from '@fieldlink/simulation/create-model';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 import { RETAIL_OVERVIEW_DAYS } from '@fieldlink/domain/retail';
-import type { Database, LogRollupTable } from '../db/schema';
+import type { Database, LogRollupTable, LogsTable } from '../db/schema';
 import { shelfChannelsOf } from '../features/inventory/mapper';
 import { recordShelfReadings } from '../features/inventory/shelf-tracker';
 import type { DemoDeviceKind } from './demo-data';
@@ -26,12 +26,8 @@ const YEAR_DAYS = 366;
 const ARCHIVE_TILE_DAYS = 28;
 const ROWS_PER_INSERT = 2000;
 
-interface Sample {
-  device_id: string;
-  code: string;
-  t: number;
-  value: number;
-}
+/** One stored sample, as the log holds it. */
+type Sample = LogsTable;
 
 /**
  * Fills the log with `days` of history from each demo device's plant model (every 5 minutes over the
