@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { TOKEN_STORAGE_KEY } from '@fieldlink/api/session';
@@ -109,7 +109,7 @@ export async function generateFleet(db: Kysely<Database>): Promise<number> {
   const digits = (count: number) => Array.from({ length: count }, () => Math.floor(random() * 10)).join('');
   await db.transaction().execute(async (trx) => {
     for (let start = 0; start < FLEET; start += INSERT_CHUNK) {
-      const rows: DevicesTable[] = [];
+      const rows: Insertable<DevicesTable>[] = [];
       for (let i = start; i < Math.min(FLEET, start + INSERT_CHUNK); i += 1) {
         const kind = KINDS[i % KINDS.length]!;
         const site = i % 100 === 99 ? null : sites[i % sites.length]!;

@@ -1,6 +1,7 @@
 import type { DeviceCommand, ReplyFrame } from '@fieldlink/api/device-frames';
 import { replyFrame } from './frame-builder';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
+import type { ConfigChange } from './device-config-memory';
 
 /** Frames a device publishes after answering, so the console sees the effect at once. */
 export type FollowUpFrame = 'log' | 'config' | 'health' | 'status';
@@ -15,6 +16,8 @@ export interface CommandTarget {
   readonly model: DeviceModel;
   setTimeDate(timeDate: { tzName: string; tzRule: string }): void;
   flashLed(): void;
+  /** Applies channel settings and intervals (`writeConfig`); false when the device cannot. */
+  applyConfig(change: ConfigChange): boolean;
   /** Starts an over-the-air update; false when one is already running. */
   startOtaUpdate(update: { updateId: string; updateCommand: string }): boolean;
 }
@@ -56,6 +59,10 @@ export function runCommand(command: DeviceCommand, target: CommandTarget): Comma
       if (tzName.length === 0 || tzName.length > MAX_TZ_NAME || tzRule.length > MAX_TZ_RULE) return fail;
       target.setTimeDate({ tzName, tzRule });
       return { reply: replyFrame(command.id, 'OK'), followUps: ['config', 'health'] };
+    }
+    case 'writeConfig': {
+      // The console learns the new settings from the configuration the device sends again.
+      return target.applyConfig(command) ? { reply: replyFrame(command.id, 'OK'), followUps: ['config'] } : fail;
     }
     case 'otaUpdate': {
       const started = target.startOtaUpdate({ updateId: command.updateId, updateCommand: command.updateCommand });

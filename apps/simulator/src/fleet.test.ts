@@ -207,6 +207,38 @@ describe('a simulated device on the broker', () => {
     });
   });
 
+  it('applies channel settings and intervals, reports them in its config, and logs at the new interval', async () => {
+    const { index, reply } = await command(GENERIC, {
+      cmd: 'writeConfig',
+      channels: [{ code: 'c1', name: 'Supply air', upload: false, alarm: true }],
+      uploadInterval: 5,
+      logInterval: 1,
+    });
+    expect(reply.result).toBe('OK');
+    const configIndex = await recorder.waitFor(
+      (recorded) => recorded.thingName === GENERIC && recorded.frame.type === 'config',
+      { fromIndex: index },
+    );
+    const config = recorder.frames[configIndex]?.frame as ConfigFrame;
+    expect(config).toMatchObject({ uploadInterval: 5, logInterval: 1, expandedIoMax: 0 });
+    expect(config.channels?.find((channel) => channel.code === 'c1')).toMatchObject({
+      name: 'Supply air',
+      upload: false,
+      alarm: true,
+    });
+    // Logging slows from every 0.1 s to every second.
+    const from = recorder.frames.length;
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const logs = recorder.frames
+      .slice(from)
+      .filter((recorded) => recorded.thingName === GENERIC && recorded.frame.type === 'log');
+    expect(logs.length).toBeGreaterThanOrEqual(1);
+    expect(logs.length).toBeLessThanOrEqual(4);
+    expect(
+      (await command(GENERIC, { cmd: 'writeConfig', channels: [{ code: 'c99', name: 'None' }] })).reply.result,
+    ).toBe('FAIL');
+  });
+
   it('says goodbye with conn false when the fleet stops, and then falls silent', async () => {
     const from = recorder.frames.length;
     await fleet.stop();

@@ -23,15 +23,12 @@ export interface DeviceConfigInput {
   readonly identity: DeviceIdentity;
   readonly channels: readonly ChannelConfig[];
   readonly registers: Record<string, number>;
+  readonly uploadIntervalMinutes: number;
   readonly logIntervalSeconds: number;
+  /** Expanded-IO points the device is configured for. */
+  readonly expandedIoMax: number;
   readonly timeDate: { readonly tzName: string; readonly tzRule?: string };
 }
-
-/**
- * Frames are sent as soon as they are logged, but the upload interval drives the console's
- * staleness rule, so report the minute a typical field device uses.
- */
-const UPLOAD_INTERVAL_MINUTES = 1;
 
 export function deviceConfigFrame(input: DeviceConfigInput, t: number): ConfigFrame {
   const { identity } = input;
@@ -46,8 +43,9 @@ export function deviceConfigFrame(input: DeviceConfigInput, t: number): ConfigFr
     hw: identity.hw,
     base: identity.base,
     custom: identity.custom,
-    uploadInterval: UPLOAD_INTERVAL_MINUTES,
+    uploadInterval: input.uploadIntervalMinutes,
     logInterval: input.logIntervalSeconds,
+    expandedIoMax: input.expandedIoMax,
     timeDate: { ...input.timeDate },
     channels: input.channels.map((channel) => ({ ...channel })),
     registers: { ...input.registers },

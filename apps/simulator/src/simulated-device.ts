@@ -8,6 +8,8 @@ import { DeviceHealthMonitor } from '@fieldlink/simulation/device-health';
 import { createDeviceIdentity, type DeviceIdentity } from '@fieldlink/simulation/device-identity';
 import { CONN_LOST_FRAME, connFrame, deviceConfigFrame, healthFrame, logFrame, statusFrame } from './frame-builder';
 import { isKnownTimeZone, utcOffsetMinutes } from '@fieldlink/domain/time-zone';
+import { expandedIoPoints } from '@fieldlink/simulation/channel-codes';
+import { DeviceConfigMemory, type ConfigChange } from './device-config-memory';
 import { createModel } from '@fieldlink/simulation/create-model';
 import { roundTo } from '@fieldlink/simulation/daily-cycle';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
@@ -63,6 +65,11 @@ const PADDING_FIRST_INDEX = 100;
 /** How long a stopping device waits for the broker to take its goodbye. */
 const STOP_TIMEOUT_MS = 2_000;
 const DEFAULT_TIME_DATE = { tzName: 'Etc/UTC', tzRule: 'UTC0' };
+/**
+ * Frames are sent as soon as they are logged, but the upload interval drives the console's
+ * staleness rule, so report the minute a typical field device uses until a person sets another.
+ */
+const DEFAULT_UPLOAD_INTERVAL_MINUTES = 1;
 
 /**
  * One simulated device: a plant model stepped on the log interval, spoken for over its own MQTT
@@ -81,6 +88,9 @@ export class SimulatedDevice {
   private readonly paddingCodes: readonly string[];
   private client: MqttClient | undefined;
   private timeDate: { tzName: string; tzRule?: string } = { ...DEFAULT_TIME_DATE };
+  /** Channel settings and intervals as a person last set them. */
+  private readonly config: DeviceConfigMemory;
+  private logTimer: NodeJS.Timeout | undefined;
   /** True once this connection's subscription is in place and its opening frames are queued. */
   private ready = false;
   private stopped = false;
@@ -108,6 +118,7 @@ export class SimulatedDevice {
     this.identity = createDeviceIdentity(options.kind, options.seed);
     this.health = new DeviceHealthMonitor(options.seed);
     this.firmware = this.identity.fw;
+    this.config = new DeviceConfigMemory(DEFAULT_UPLOAD_INTERVAL_MINUTES, options.logIntervalSeconds);
     const padding = Math.max(0, Math.min(options.valuesPerFrame, MAX_VALUES_PER_FRAME) - this.model.channels.length);
     this.paddingCodes = Array.from({ length: padding }, (_, index) => `a${PADDING_FIRST_INDEX + index}`);
   }
@@ -179,6 +190,7 @@ export class SimulatedDevice {
     if (this.stopped) return;
     this.stopped = true;
     for (const timer of this.timers) clearTimeout(timer);
+    clearTimeout(this.logTimer);
     if (this.ota) clearTimeout(this.ota.timer);
     const client = this.client;
     if (!client) return;
@@ -289,19 +301,28 @@ export class SimulatedDevice {
 
   /** Log clock (phase-shifted so a fleet does not publish in lock-step) and health clock. */
   private startClocks(): void {
-    const logMs = this.options.logIntervalSeconds * 1000;
     const healthMs = this.options.healthIntervalSeconds * 1000;
-    const firstLog = setTimeout(
-      () => {
-        this.onLogTick();
-        this.timers.push(setInterval(() => this.onLogTick(), logMs));
-      },
-      Math.floor(logMs * (0.2 + 0.8 * ((this.options.seed % 1000) / 1000))),
-    );
-    this.timers.push(
-      firstLog,
-      setInterval(() => this.onHealthTick(), healthMs),
-    );
+    this.startLogClock();
+    this.timers.push(setInterval(() => this.onHealthTick(), healthMs));
+  }
+
+  /** (Re)starts the log clock at the log interval the device is set to. */
+  private startLogClock(): void {
+    clearTimeout(this.logTimer);
+    const logMs = this.config.logInterval * 1000;
+    const tick = (): void => {
+      this.onLogTick();
+      this.logTimer = setTimeout(tick, logMs);
+    };
+    this.logTimer = setTimeout(tick, Math.floor(logMs * (0.2 + 0.8 * ((this.options.seed % 1000) / 1000))));
+  }
+
+  private applyConfig(change: ConfigChange): boolean {
+    const logInterval = this.config.logInterval;
+    const codes = [...this.model.channels.map((channel) => channel.code), ...this.paddingCodes];
+    if (!this.config.apply(change, codes)) return false;
+    if (this.config.logInterval !== logInterval && !this.stopped) this.startLogClock();
+    return true;
   }
 
   private onLogTick(): void {
@@ -344,6 +365,7 @@ export class SimulatedDevice {
         }
       },
       flashLed: () => this.options.logger.info(`${this.thingName}: LED flashing`),
+      applyConfig: (change) => this.applyConfig(change),
       startOtaUpdate: (update) => this.startOtaUpdate(update),
     });
     this.inbox.record(command.id, outcome.reply);
@@ -389,13 +411,15 @@ export class SimulatedDevice {
         ...(channel.product ? { product: { ...channel.product } } : {}),
       })),
       ...this.paddingCodes.map((code) => ({ code, name: `Aux ${code.slice(1)}`, upload: true, alarm: false })),
-    ];
+    ].map((channel) => this.config.channelConfig(channel));
     return deviceConfigFrame(
       {
         identity: { ...this.identity, fw: this.firmware },
         channels,
         registers: this.model.registers(),
-        logIntervalSeconds: this.options.logIntervalSeconds,
+        uploadIntervalMinutes: this.config.uploadInterval,
+        logIntervalSeconds: this.config.logInterval,
+        expandedIoMax: expandedIoPoints(this.model.channels.map((channel) => channel.code)),
         timeDate: this.timeDate,
       },
       now,

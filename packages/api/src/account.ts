@@ -55,6 +55,11 @@ export interface GroupNode {
   accountId: string;
   appType: string;
   kind: GroupKind;
+  /**
+   * True for a group of demo devices simulated in the browser (core §3 group `simulation`). The
+   * server always sends it; absent reads as false.
+   */
+  simulation?: boolean;
   relativePath: string;
   groups: GroupNode[];
   devices: TreeDevice[];
@@ -73,6 +78,7 @@ export const GroupNode = Type.Recursive((Self: TSchema) =>
     accountId: Type.String(),
     appType: Type.String(),
     kind: GroupKind,
+    simulation: Type.Optional(Type.Boolean()),
     relativePath: Type.String(),
     groups: Type.Array(Self),
     devices: Type.Array(TreeDevice),

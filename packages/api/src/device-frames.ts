@@ -1,4 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
+import {
+  CHANNEL_NAME_MAX_LENGTH,
+  LOG_INTERVAL_SECONDS,
+  MAX_CHANNEL_SETTINGS,
+  UPLOAD_INTERVAL_MINUTES,
+} from '@fieldlink/domain/device-settings';
 import { OTA_REPORT_STATES, OTA_UPDATE_COMMAND_MAX_LENGTH, type OtaReportState } from '@fieldlink/domain/ota';
 
 /**
@@ -79,10 +85,45 @@ export const ChannelConfig = Type.Object(
     alarm: Type.Optional(Type.Boolean()),
     /** Set on a smart shelf's channel counting a product. */
     product: Type.Optional(ShelfProduct),
+    /**
+     * The channel's own configuration as the device keeps it (units, range, scaling, sensor type):
+     * up to 32 entries of text, number or flag, shown to the person as reported.
+     */
+    config: Type.Optional(ChannelOwnConfig()),
   },
   { additionalProperties: false },
 );
 export type ChannelConfig = Static<typeof ChannelConfig>;
+
+function ChannelOwnConfig() {
+  return Type.Record(
+    Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_]{0,31}$' }),
+    Type.Union([Type.String({ maxLength: 64 }), Type.Number(), Type.Boolean()]),
+    { maxProperties: 32, additionalProperties: false },
+  );
+}
+
+/** One channel's settings as a person changes them (`writeConfig`): name, upload and alarm flags. */
+export const ChannelSettings = Type.Object(
+  {
+    code: ChannelCode,
+    name: Type.Optional(Type.String({ maxLength: CHANNEL_NAME_MAX_LENGTH })),
+    upload: Type.Optional(Type.Boolean()),
+    alarm: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false, minProperties: 2 },
+);
+
+/** The fields of a `writeConfig` command: channel settings and the two intervals. */
+export const WriteConfigFields = {
+  channels: Type.Optional(Type.Array(ChannelSettings, { minItems: 1, maxItems: MAX_CHANNEL_SETTINGS })),
+  /** Minutes between uploads. */
+  uploadInterval: Type.Optional(
+    Type.Integer({ minimum: UPLOAD_INTERVAL_MINUTES.min, maximum: UPLOAD_INTERVAL_MINUTES.max }),
+  ),
+  /** Seconds between log samples. */
+  logInterval: Type.Optional(Type.Integer({ minimum: LOG_INTERVAL_SECONDS.min, maximum: LOG_INTERVAL_SECONDS.max })),
+};
 
 export const DevicePort = Type.Object(
   {
@@ -133,6 +174,8 @@ export const ConfigFrame = Type.Object(
       Type.Object({ tzName: Type.String({ maxLength: 64 }), tzRule: Type.Optional(Type.String({ maxLength: 128 })) }),
     ),
     channels: Type.Optional(Type.Array(ChannelConfig, { maxItems: 256 })),
+    /** How many expanded-IO points (`xdo1`, `xdi1`) the device is configured for. */
+    expandedIoMax: Type.Optional(Type.Integer({ minimum: 0, maximum: 999 })),
     registers: Type.Optional(
       Type.Record(Type.String({ pattern: '^[0-9]{1,5}$' }), Type.Number(), {
         maxProperties: 512,
@@ -257,6 +300,14 @@ export const DeviceCommand = Type.Union([
     cmd: Type.Literal('timeDate'),
     tzName: Type.String(),
     tzRule: Type.String(),
+  }),
+  /** Change channel settings and intervals; the device then publishes its `config` frames again. */
+  Type.Object({
+    v: Type.Literal(4),
+    id: Type.String(),
+    exp: Type.Number(),
+    cmd: Type.Literal('writeConfig'),
+    ...WriteConfigFields,
   }),
   /** Run an over-the-air update; progress comes back in `ota` frames naming `updateId`. */
   Type.Object({

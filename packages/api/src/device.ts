@@ -1,8 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ChannelConfig, DeviceHealth, DevicePort } from './device-frames';
+import { MAX_CHANNEL_SETTINGS } from '@fieldlink/domain/device-settings';
+import { ChannelConfig, DeviceHealth, DevicePort, WriteConfigFields } from './device-frames';
 import { ChannelCode, EntityId, Nullable, Timestamp } from './fields';
 import { LatestValue } from './realtime';
 import { OtaUpdate } from './ota';
+
+/** At most this many custom attributes on one device. */
+export const MAX_CUSTOM_ATTRIBUTES = 50;
+/** Most minutes of samples `GET /device` brings per channel. */
+export const MAX_DEVICE_LOG_MINUTES = 60;
+/** Most samples per channel in `logs`: a longer window is binned. */
+export const MAX_DEVICE_LOG_POINTS = 120;
 
 export const DeviceLocation = Type.Object({
   lat: Type.Number({ minimum: -90, maximum: 90 }),
@@ -16,6 +24,93 @@ export const DeviceTag = Type.Object({ id: Type.String(), key: Type.String(), va
 /** Device plans (core §2, §3): anything but PREMIUM is shown as Free. */
 export const DevicePlan = Type.Union([Type.Literal('FREE'), Type.Literal('PREMIUM')]);
 export type DevicePlan = Static<typeof DevicePlan>;
+
+const TimeZoneName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_+\\-/]+$' });
+/** A time zone as the device's `timeDate` command carries it: IANA name and POSIX TZ rule. */
+export const TimeDateSetting = Type.Object(
+  { tzName: TimeZoneName, tzRule: Type.String({ minLength: 1, maxLength: 128 }) },
+  { additionalProperties: false },
+);
+export type TimeDateSetting = Static<typeof TimeDateSetting>;
+
+/** A message for a device: one of the commands a person may send it (docs/device-protocol.md §6). */
+export const DeviceMessage = Type.Union([
+  Type.Object(
+    {
+      cmd: Type.Literal('writeChannel'),
+      code: ChannelCode,
+      value: Type.Number(),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      cmd: Type.Literal('writeRegister'),
+      register: Type.Integer({ minimum: 0, maximum: 65535 }),
+      value: Type.Integer({ minimum: -32768, maximum: 65535 }),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object({ cmd: Type.Literal('refreshMetadata') }, { additionalProperties: false }),
+  Type.Object({ cmd: Type.Literal('system'), command: Type.Literal('FLASH LED') }, { additionalProperties: false }),
+  Type.Object({ cmd: Type.Literal('timeDate'), ...TimeDateSetting.properties }, { additionalProperties: false }),
+  Type.Object(
+    { cmd: Type.Literal('writeConfig'), ...WriteConfigFields },
+    { additionalProperties: false, minProperties: 2 },
+  ),
+]);
+export type DeviceMessage = Static<typeof DeviceMessage>;
+
+/** Where a message stands: queued for the next connection, delivered, refused, or given up on. */
+export const DeviceMessageStatus = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('delivered'),
+  Type.Literal('failed'),
+  Type.Literal('expired'),
+  Type.Literal('replaced'),
+]);
+export type DeviceMessageStatus = Static<typeof DeviceMessageStatus>;
+
+/** A message queued for a device that was offline. Times are unix milliseconds. */
+export const QueuedDeviceMessage = Type.Object({
+  id: Type.String(),
+  deviceId: Type.String(),
+  message: DeviceMessage,
+  status: DeviceMessageStatus,
+  createdAt: Type.Number(),
+  expiresAt: Type.Number(),
+});
+export type QueuedDeviceMessage = Static<typeof QueuedDeviceMessage>;
+
+/** A device's custom attributes (core §3 `customAttributes`): named text values a person keeps on it. */
+export const CustomAttributes = Type.Record(
+  Type.String({ minLength: 1, maxLength: 64 }),
+  // Text only: the server coerces body types, so a union of text, number and flag would not survive.
+  Type.String({ maxLength: 256 }),
+  { maxProperties: MAX_CUSTOM_ATTRIBUTES },
+);
+export type CustomAttributes = Static<typeof CustomAttributes>;
+
+/**
+ * A channel of a device (core §3): what the device reports about it (`code`, `name`, `upload`,
+ * `alarm`, `config`), its latest sample (`latestLog`), and its recent samples (`logs`, only when
+ * `GET /device` is asked for them with `logMinutes`).
+ */
+export const DeviceChannel = Type.Composite([
+  ChannelConfig,
+  Type.Object({
+    latestLog: Type.Optional(Nullable(LatestValue)),
+    logs: Type.Optional(Type.Array(LatestValue)),
+  }),
+]);
+export type DeviceChannel = Static<typeof DeviceChannel>;
+
+/**
+ * A device's settings as the console asked for them (core §3 `settings`): the messages still queued
+ * for it because it was offline, oldest first. Answered by `GET /device` and `POST /device-config`.
+ */
+export const DeviceSettingsStatus = Type.Object({ unsentMessages: Type.Array(QueuedDeviceMessage) });
+export type DeviceSettingsStatus = Static<typeof DeviceSettingsStatus>;
 
 /** A device as the console sees it (specification §3 Device). Times are unix milliseconds. */
 export const Device = Type.Object({
@@ -38,8 +133,12 @@ export const Device = Type.Object({
   uploadInterval: Nullable(Type.Number()),
   logInterval: Nullable(Type.Number()),
   timeDate: Nullable(Type.Object({ tzName: Type.String(), tzRule: Type.Optional(Type.String()) })),
-  channels: Type.Array(ChannelConfig),
+  channels: Type.Array(DeviceChannel),
   registers: Type.Record(Type.String(), Type.Number()),
+  /** The device's configured number of expanded-IO points (`xdo1`...), null when it reports none. */
+  expandedIoMax: Nullable(Type.Integer()),
+  customAttributes: CustomAttributes,
+  settings: Type.Optional(DeviceSettingsStatus),
   ports: Type.Array(DevicePort),
   location: Nullable(DeviceLocation),
   path: Type.String({ description: "group path: './' then slash-separated group ids" }),
@@ -78,7 +177,12 @@ export const ProvisionDeviceAnswer = Type.Object({
 });
 export type ProvisionDeviceAnswer = Static<typeof ProvisionDeviceAnswer>;
 
-export const DeviceQuery = Type.Object({ id: EntityId }, { additionalProperties: false });
+/** `GET /device?id`; with `logMinutes` each channel brings its samples of that many minutes (`logs`). */
+export const DeviceQuery = Type.Object(
+  { id: EntityId, logMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_DEVICE_LOG_MINUTES })) },
+  { additionalProperties: false },
+);
+export type DeviceQuery = Static<typeof DeviceQuery>;
 
 /** `GET /device/channels/latest-values?ids=a,b`: comma-separated device ids. */
 export const LatestValuesQuery = Type.Object(
@@ -89,14 +193,6 @@ export const LatestValuesQuery = Type.Object(
 export const LatestValuesAnswer = Type.Record(Type.String(), Type.Record(Type.String(), LatestValue));
 export type LatestValuesAnswer = Static<typeof LatestValuesAnswer>;
 
-const TimeZoneName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_+\\-/]+$' });
-/** A time zone as the device's `timeDate` command carries it: IANA name and POSIX TZ rule. */
-export const TimeDateSetting = Type.Object(
-  { tzName: TimeZoneName, tzRule: Type.String({ minLength: 1, maxLength: 128 }) },
-  { additionalProperties: false },
-);
-export type TimeDateSetting = Static<typeof TimeDateSetting>;
-
 /** Register number (as text, the way `registers` keys are) to a 16-bit value, signed or unsigned. */
 export const RegisterWrites = Type.Record(
   Type.String({ pattern: '^(0|[1-9][0-9]{0,4})$' }),
@@ -105,11 +201,20 @@ export const RegisterWrites = Type.Record(
 );
 
 /**
- * Settings that live on the device itself: they travel to it as messages, now when it is online,
- * else queued for its next connection (answered as `unsentMessages`).
+ * Settings that live on the device itself (application §2 "Device settings"): channel names, upload
+ * and alarm flags, the upload and log intervals, setpoints, registers and the time zone. They travel
+ * to it as messages (`settingsMessages` of `@fieldlink/domain/device-settings`), now when it is
+ * online, else queued for its next connection (answered as `unsentMessages`).
  */
 export const DeviceSettings = Type.Object(
-  { registers: Type.Optional(RegisterWrites), timeDate: Type.Optional(TimeDateSetting) },
+  {
+    ...WriteConfigFields,
+    setpoints: Type.Optional(
+      Type.Record(ChannelCode, Type.Number(), { minProperties: 1, maxProperties: MAX_CHANNEL_SETTINGS }),
+    ),
+    registers: Type.Optional(RegisterWrites),
+    timeDate: Type.Optional(TimeDateSetting),
+  },
   { additionalProperties: false, minProperties: 1 },
 );
 export type DeviceSettings = Static<typeof DeviceSettings>;
@@ -126,6 +231,8 @@ export const DeviceConfigProps = Type.Object(
     /** Mutes (true) or unmutes the caller's disconnection alerts for this device. */
     muteDisconnection: Type.Optional(Type.Boolean()),
     settings: Type.Optional(DeviceSettings),
+    /** Replaces the device's custom attributes. */
+    customAttributes: Type.Optional(CustomAttributes),
   },
   { additionalProperties: false },
 );
@@ -136,51 +243,6 @@ export const DeviceConfigBody = Type.Object(
   { additionalProperties: false },
 );
 export type DeviceConfigBody = Static<typeof DeviceConfigBody>;
-
-/** A message for a device: one of the commands a person may send it (docs/device-protocol.md §6). */
-export const DeviceMessage = Type.Union([
-  Type.Object(
-    {
-      cmd: Type.Literal('writeChannel'),
-      code: ChannelCode,
-      value: Type.Number(),
-    },
-    { additionalProperties: false },
-  ),
-  Type.Object(
-    {
-      cmd: Type.Literal('writeRegister'),
-      register: Type.Integer({ minimum: 0, maximum: 65535 }),
-      value: Type.Integer({ minimum: -32768, maximum: 65535 }),
-    },
-    { additionalProperties: false },
-  ),
-  Type.Object({ cmd: Type.Literal('refreshMetadata') }, { additionalProperties: false }),
-  Type.Object({ cmd: Type.Literal('system'), command: Type.Literal('FLASH LED') }, { additionalProperties: false }),
-  Type.Object({ cmd: Type.Literal('timeDate'), ...TimeDateSetting.properties }, { additionalProperties: false }),
-]);
-export type DeviceMessage = Static<typeof DeviceMessage>;
-
-/** Where a message stands: queued for the next connection, delivered, refused, or given up on. */
-export const DeviceMessageStatus = Type.Union([
-  Type.Literal('pending'),
-  Type.Literal('delivered'),
-  Type.Literal('failed'),
-  Type.Literal('expired'),
-  Type.Literal('replaced'),
-]);
-export type DeviceMessageStatus = Static<typeof DeviceMessageStatus>;
-
-/** A message queued for a device that was offline. Times are unix milliseconds. */
-export const QueuedDeviceMessage = Type.Object({
-  id: Type.String(),
-  deviceId: Type.String(),
-  message: DeviceMessage,
-  status: DeviceMessageStatus,
-  createdAt: Type.Number(),
-  expiresAt: Type.Number(),
-});
-export type QueuedDeviceMessage = Static<typeof QueuedDeviceMessage>;
 
 /** The outcome of a message sent to an online device. */
 export const SentDeviceMessage = Type.Object({

@@ -2,7 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { DeviceAction } from '@fieldlink/domain/device-actions';
 import { AlarmRecord } from './alarms';
 import { Tank } from './brew';
-import { DeviceHealth, ConfigFrame } from './device-frames';
+import { DeviceHealth, ConfigFrame, WriteConfigFields } from './device-frames';
 import { ChannelCode } from './fields';
 import { THING_NAME_PATTERN } from './mqtt-topics';
 import { OtaUpdate } from './ota';
@@ -49,6 +49,7 @@ export const ClientAction = Type.Union([
     tzName: Type.String({ minLength: 1, maxLength: 64 }),
     tzRule: Type.String({ maxLength: 128 }),
   }),
+  request('server/writeConfig', { thingName: ThingName, ...WriteConfigFields }),
 ]);
 export type ClientAction = Static<typeof ClientAction>;
 export type ClientActionType = ClientAction['type'];
@@ -68,6 +69,7 @@ export const REALTIME_DEVICE_ACTIONS: Readonly<Record<ClientActionType, DeviceAc
   'server/refreshMetadata': 'refreshMetadata',
   'server/systemCommand': 'system',
   'server/timeDate': 'timeDate',
+  'server/writeConfig': 'writeConfig',
 };
 
 export const LatestValue = Type.Object({

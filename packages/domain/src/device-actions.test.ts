@@ -16,6 +16,7 @@ describe('device actions', () => {
       'system',
       'writeRegister',
       'timeDate',
+      'writeConfig',
     ]));
 
   it.each(DEVICE_ACTIONS)('%s needs dashboard access first', (action) =>
@@ -44,6 +45,9 @@ describe('device actions', () => {
     ['timeDate', ['VIEW_DASH', 'ADD_DEVICES'], [], null],
     ['timeDate', [], ['ADMIN'], null],
     ['timeDate', ['ADMIN'], [], null],
+    ['writeConfig', ['VIEW_DASH'], [], NO_SETTINGS],
+    ['writeConfig', ['VIEW_DASH', 'ADD_DEVICES'], [], null],
+    ['writeConfig', ['ADD_DEVICES'], [], NO_DASHBOARD],
   ])('%s with %j %j -> %s', (action, permissions, secretPermissions, refusal) =>
     expect(deviceActionRefusal({ permissions, secretPermissions }, action)).toBe(refusal),
   );

@@ -24,6 +24,8 @@ export const DEVICE_ACTION_CAPABILITIES = {
   writeRegister: ['viewDashboard', 'configureDevices'],
   /** The time/date command (time zone). */
   timeDate: ['viewDashboard', 'configureDevices'],
+  /** Channel names, upload and alarm flags, upload and log intervals (device settings). */
+  writeConfig: ['viewDashboard', 'configureDevices'],
 } as const satisfies Record<string, readonly Capability[]>;
 
 /** An action on a device. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseChannelCode, resolveChannelCode } from './channel-codes';
+import { expandedIoPoints, parseChannelCode, resolveChannelCode } from './channel-codes';
 
 describe('resolveChannelCode', () => {
   const generic = ['c1', 'c2', 'sp1', 'sp2', 'do1', 'do2', 't1', 'd1'];
@@ -29,4 +29,14 @@ describe('resolveChannelCode', () => {
     expect(parseChannelCode('gpf-11')).toEqual({ prefix: 'gpf', index: 11 });
     expect(parseChannelCode('o4')).toEqual({ prefix: 'do', index: 4 });
   });
+});
+
+describe('expandedIoPoints', () => {
+  it.each<[string[], number]>([
+    [['c1', 'do1'], 0],
+    [['xdo1'], 16],
+    [['c1', 'xdo16', 'xdi3'], 16],
+    [['xdo17'], 32],
+    [[], 0],
+  ])('%j -> %i points', (codes, points) => expect(expandedIoPoints(codes)).toBe(points));
 });

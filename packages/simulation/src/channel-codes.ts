@@ -34,3 +34,15 @@ export function resolveChannelCode(requested: string, deviceCodes: readonly stri
     return own !== undefined && own.prefix === wanted.prefix && own.index === wanted.index;
   });
 }
+
+/** Expanded IO is fitted in modules of this many points. */
+export const EXPANDED_IO_MODULE = 16;
+
+/**
+ * The expanded-IO points a device with these channels is fitted with (its config's `expandedIoMax`):
+ * whole modules covering its highest expanded-IO channel, 0 without any.
+ */
+export function expandedIoPoints(codes: readonly string[]): number {
+  const highest = Math.max(0, ...codes.map((code) => parseDomainCode(code)).map((p) => (p?.expanded ? p.number : 0)));
+  return Math.ceil(highest / EXPANDED_IO_MODULE) * EXPANDED_IO_MODULE;
+}

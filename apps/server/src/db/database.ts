@@ -20,6 +20,7 @@ import * as accountTheme from './migrations/2026-12-03T0000-account-theme';
 import * as brewReportFiles from './migrations/2026-12-04T0100-brew-report-files';
 import * as retailDayTotals from './migrations/2026-12-04T0200-retail-day-totals';
 import * as logPartitionsRollups from './migrations/2026-12-05T0000-log-partitions-rollups';
+import * as deviceSettings from './migrations/2026-12-05T0100-device-settings';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -46,6 +47,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-04T0100-brew-report-files': brewReportFiles,
   '2026-12-04T0200-retail-day-totals': retailDayTotals,
   '2026-12-05T0000-log-partitions-rollups': logPartitionsRollups,
+  '2026-12-05T0100-device-settings': deviceSettings,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Row types of every table, as Kysely sees them. Booleans are stored as 0/1 and times as unix
  * milliseconds in both dialects, so one set of queries serves SQLite and PostgreSQL.
@@ -23,6 +25,8 @@ export interface GroupsTable {
   kind: string;
   /** './' then the slash-separated ids from the top of the tree down to this group. */
   path: string;
+  /** 1 for a group of demo devices simulated in the browser (core §3 `simulation`). */
+  simulation: Generated<number>;
   created_at: number;
 }
 
@@ -87,6 +91,10 @@ export interface DevicesTable {
   /** JSON: the device's latest OTA update as the API shows it (features/ota), null when none. */
   ota_update: string | null;
   alarms_have_been_read: number;
+  /** JSON object: the device's custom attributes (core §3 `customAttributes`). */
+  custom_attributes: Generated<string>;
+  /** Expanded-IO points the device reports it is configured for; null when it reports none. */
+  expanded_io_max: Generated<number | null>;
   created_at: number;
 }
 

@@ -45,7 +45,7 @@ export type DeviceUpdate = Partial<
     | 'status'
     | 'alarms_have_been_read'
   >
->;
+> & { expanded_io_max?: number | null };
 
 /** One frame's worth of writes, queued by ingest. */
 export interface FrameWrites {

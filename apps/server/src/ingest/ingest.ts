@@ -74,6 +74,7 @@ const CONFIG_COLUMNS = {
   updatePoint: 'update_point',
   uploadInterval: 'upload_interval',
   logInterval: 'log_interval',
+  expandedIoMax: 'expanded_io_max',
 } as const satisfies Partial<Record<keyof ConfigFrame, keyof DeviceUpdate>>;
 
 /**

@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { settingsRequestError } from '@fieldlink/domain/device-settings';
 import {
   ClientAction,
   REALTIME_CLOSE,
@@ -231,6 +232,12 @@ export class RealtimeHub {
           tzName: action.tzName,
           tzRule: action.tzRule,
         });
+      case 'server/writeConfig': {
+        const { type: _type, id: _id, thingName, ...config } = action;
+        const problem = Object.keys(config).length === 0 ? 'Nothing to change.' : settingsRequestError(config);
+        if (problem) throw new Error(problem);
+        return this.command(session, thingName, { cmd: 'writeConfig', ...config });
+      }
     }
   }
 

@@ -94,6 +94,9 @@ const ACTION_SAMPLES: Record<string, (thingName: string) => unknown> = {
   command: () => 'FLASH LED',
   tzName: () => 'UTC',
   tzRule: () => 'UTC0',
+  channels: () => [{ code: 'c1', name: 'Matrix' }],
+  uploadInterval: () => 5,
+  logInterval: () => 30,
 };
 
 /** One message of every real-time action (read from the contract, so new actions are tried too). */

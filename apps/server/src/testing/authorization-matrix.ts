@@ -479,6 +479,51 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
       ],
     },
     {
+      access: { deviceAction: 'writeConfig' },
+      own: (ids) => ({
+        method: 'POST',
+        url: '/api/v1/device-config',
+        body: { id: ids.deviceId, props: { settings: { channels: [{ code: 'c1', name: 'Inlet' }], logInterval: 30 } } },
+      }),
+      foreign: (_own, other) => [
+        {
+          method: 'POST',
+          url: '/api/v1/device-config',
+          body: { id: other.deviceId, props: { settings: { uploadInterval: 5 } } },
+        },
+      ],
+    },
+    {
+      access: { deviceAction: 'writeChannel' },
+      own: (ids) => ({
+        method: 'POST',
+        url: '/api/v1/device-config',
+        body: { id: ids.deviceId, props: { settings: { setpoints: { sp1: 4 } } } },
+      }),
+      foreign: (_own, other) => [
+        {
+          method: 'POST',
+          url: '/api/v1/device-config',
+          body: { id: other.deviceId, props: { settings: { setpoints: { sp1: 4 } } } },
+        },
+      ],
+    },
+    {
+      access: 'configureDevices',
+      own: (ids) => ({
+        method: 'POST',
+        url: '/api/v1/device-config',
+        body: { id: ids.deviceId, props: { customAttributes: { contract: 'C-12' } } },
+      }),
+      foreign: (_own, other) => [
+        {
+          method: 'POST',
+          url: '/api/v1/device-config',
+          body: { id: other.deviceId, props: { customAttributes: { contract: 'planted' } } },
+        },
+      ],
+    },
+    {
       access: 'muteOwnDevices',
       own: (ids) => ({
         method: 'POST',
@@ -560,6 +605,7 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
         ['refreshMetadata', { cmd: 'refreshMetadata' }],
         ['system', { cmd: 'system', command: 'FLASH LED' }],
         ['timeDate', { cmd: 'timeDate', tzName: 'UTC', tzRule: 'UTC0' }],
+        ['writeConfig', { cmd: 'writeConfig', channels: [{ code: 'c1', upload: false }] }],
       ] as const
     ).map(([deviceAction, message]): RouteUse => ({
       access: { deviceAction },

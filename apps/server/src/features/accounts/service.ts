@@ -83,6 +83,7 @@ export class AccountService {
         accountId: group.account_id,
         appType: group.app_type,
         kind: group.kind as GroupKind,
+        simulation: group.simulation === 1,
         relativePath: group.path,
         groups: [],
         devices: [],

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import {
   CONTACT_SUPPLIER_FOR_PLAN,
   MAX_DEVICE_TAGS,
+  type CustomAttributes,
   type Device,
   type DeleteDeviceTagBody,
   type DeviceConfigAnswer,
@@ -15,6 +16,7 @@ import {
   type QueuedDeviceMessage,
   type SentDeviceMessage,
 } from '@fieldlink/api/device';
+import { settingsMessages, settingsRequestError } from '@fieldlink/domain/device-settings';
 import { isValidLocation } from '@fieldlink/domain/location';
 import { isAdmin } from '@fieldlink/domain/permissions';
 import type { Database } from '../../db/schema';
@@ -44,6 +46,7 @@ const SUPPLIER_ACCOUNT_KIND = 'supplier';
 /** Messages that still mean something when delivered hours later; others fail when the device is offline. */
 const QUEUEABLE: ReadonlySet<DeviceMessage['cmd']> = new Set([
   'writeChannel',
+  'writeConfig',
   'writeRegister',
   'timeDate',
   'refreshMetadata',
@@ -74,8 +77,11 @@ export class DeviceConfigService {
     if (props.name !== undefined) update.name = props.name.trim();
     if (props.site !== undefined) update.site = props.site?.trim() || null;
     if (props.location !== undefined) update.location = props.location ? JSON.stringify(props.location) : null;
-    const settings = settingsMessages(props.settings);
+    if (props.customAttributes !== undefined) update.custom_attributes = customAttributesJson(props.customAttributes);
     if (props.location && !isValidLocation(props.location)) throw new HttpError(400, 'A location needs lat and lng.');
+    const settingsProblem = props.settings ? settingsRequestError(props.settings) : null;
+    if (settingsProblem) throw new HttpError(400, settingsProblem);
+    const settings: DeviceMessage[] = props.settings ? settingsMessages(props.settings) : [];
     if (Object.keys(update).length > 0) requireCapability(user, 'configureDevices');
     if (update.name === '') throw new HttpError(400, 'The name may not be blank.');
     for (const message of settings) requireDeviceAction(user, message.cmd);
@@ -87,13 +93,22 @@ export class DeviceConfigService {
         : await setDeviceMuted(this.db, user.id, device.thing_name, props.muteDisconnection);
     const delivery = settings.length > 0 ? await this.deliver(user, device, settings) : {};
     const row = await findDeviceById(this.db, device.id);
-    return { device: toDevice(row!, mutedDevices), mutedDevices, ...delivery };
+    const answer = toDevice(row!, mutedDevices);
+    answer.settings = { unsentMessages: await this.queue.pendingOf(device.id) };
+    return { device: answer, mutedDevices, ...delivery };
   }
 
   /** `POST /message`: sends one message now, or queues it while the device is offline. */
   async sendMessage(user: UserContext, { deviceId, message }: DeviceMessageBody): Promise<DeviceMessageAnswer> {
     const device = await this.devices.visibleDevice(user, { id: deviceId });
     requireDeviceAction(user, message.cmd);
+    const problem =
+      message.cmd === 'writeConfig'
+        ? settingsRequestError(message)
+        : message.cmd === 'timeDate'
+          ? settingsRequestError({ timeDate: message })
+          : null;
+    if (problem) throw new HttpError(400, problem);
     if (device.is_connected !== 1 && QUEUEABLE.has(message.cmd)) {
       return { status: 'queued', queued: await this.queue.enqueue(device.id, message, user.id) };
     }
@@ -163,15 +178,12 @@ export class DeviceConfigService {
   }
 }
 
-/** The device messages a settings draft turns into: register writes in register order, then the time zone. */
-function settingsMessages(settings: DeviceConfigBody['props']['settings']): DeviceMessage[] {
-  if (!settings) return [];
-  const messages: DeviceMessage[] = Object.entries(settings.registers ?? {})
-    .map(([register, value]) => {
-      if (Number(register) > 65535) throw new HttpError(400, `No such register: ${register}`);
-      return { cmd: 'writeRegister' as const, register: Number(register), value };
-    })
-    .sort((a, b) => a.register - b.register);
-  if (settings.timeDate) messages.push({ cmd: 'timeDate', ...settings.timeDate });
-  return messages;
+/** Custom attributes as stored: keys trimmed, none blank. */
+function customAttributesJson(attributes: CustomAttributes): string {
+  const entries = Object.entries(attributes).map(([key, value]) => [key.trim(), value] as const);
+  if (entries.some(([key]) => key === '')) throw new HttpError(400, 'A custom attribute needs a name.');
+  if (new Set(entries.map(([key]) => key)).size !== entries.length) {
+    throw new HttpError(400, 'A custom attribute is named twice.');
+  }
+  return JSON.stringify(Object.fromEntries(entries));
 }

@@ -11,6 +11,8 @@ describe.each(DIALECTS)('device changes on %s', (dialect) => {
   const tokens: Record<string, string> = {};
   let passwords: Map<string, string>;
   const clients: MqttClient[] = [];
+  /** ACME-BLR02, once a test has connected it. */
+  let boiler: MqttClient | undefined;
 
   const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, who: string, payload?: object) =>
     t.app.inject({ method, url: `/api/v1${url}`, headers: { authorization: tokens[who]! }, payload });
@@ -121,6 +123,25 @@ describe.each(DIALECTS)('device changes on %s', (dialect) => {
     ['a location without lng', 'ops', { location: { lat: 1 } }, 400],
     ['a blank name', 'ops', { name: '   ' }, 400],
     ['a register that does not exist', 'ops', { settings: { registers: { '70000': 1 } } }, 400],
+    ['a setpoint write to an input', 'ops', { settings: { setpoints: { c1: 4 } } }, 400],
+    [
+      'one channel twice',
+      'ops',
+      {
+        settings: {
+          channels: [
+            { code: 'c1', name: 'A' },
+            { code: 'c1', upload: false },
+          ],
+        },
+      },
+      400,
+    ],
+    ['an upload interval of 0', 'ops', { settings: { uploadInterval: 0 } }, 400],
+    ['an unknown time zone', 'ops', { settings: { timeDate: { tzName: 'Mars/Olympus', tzRule: 'UTC0' } } }, 400],
+    ['channel settings by a viewer', 'viewer', { settings: { channels: [{ code: 'c1', name: 'Hacked' }] } }, 403],
+    ['custom attributes by a viewer', 'viewer', { customAttributes: { contract: 'hacked' } }, 403],
+    ['a custom attribute without a name', 'ops', { customAttributes: { ' ': 'x' } }, 400],
   ])('refuses %s and changes nothing', async (_name, who, props, status) => {
     const before = await deviceRow('ACME-COLD02');
     const users = await t.app.storage.db
@@ -217,6 +238,120 @@ describe.each(DIALECTS)('device changes on %s', (dialect) => {
         })
       ).statusCode,
     ).toBe(403);
+  });
+
+  it('sends channel settings, intervals, setpoints and registers to an online device in order', async () => {
+    const { id } = await deviceRow('ACME-BLR02');
+    const { client, received } = await connectDevice('ACME-BLR02');
+    boiler = client;
+    const answer = (
+      await call('POST', '/device-config', 'ops', {
+        id,
+        props: {
+          settings: {
+            channels: [{ code: 'c1', name: 'Flow temperature', alarm: true }],
+            uploadInterval: 5,
+            logInterval: 30,
+            setpoints: { sp1: 21.5 },
+            registers: { '12': 3 },
+          },
+        },
+      })
+    ).json<DeviceConfigAnswer>();
+    const writeConfig = {
+      cmd: 'writeConfig',
+      channels: [{ code: 'c1', name: 'Flow temperature', alarm: true }],
+      uploadInterval: 5,
+      logInterval: 30,
+    };
+    expect(answer.sentMessages).toEqual([
+      { message: writeConfig, result: 'OK' },
+      { message: { cmd: 'writeChannel', code: 'sp1', value: 21.5 }, result: 'OK', value: 21.5 },
+      { message: { cmd: 'writeRegister', register: 12, value: 3 }, result: 'OK', value: 3 },
+    ]);
+    expect(answer.unsentMessages).toBeUndefined();
+    expect(answer.device.settings).toEqual({ unsentMessages: [] });
+    expect(received.map(({ v: _v, id: _id, exp: _exp, ...command }) => command)).toEqual([
+      writeConfig,
+      { cmd: 'writeChannel', code: 'sp1', value: 21.5 },
+      { cmd: 'writeRegister', register: 12, value: 3 },
+    ]);
+  });
+
+  it('queues channel settings for an offline device; the device answer lists them as its settings', async () => {
+    const { id } = await deviceRow('ACME-COLD01');
+    const answer = (
+      await call('POST', '/device-config', 'ops', {
+        id,
+        props: { settings: { channels: [{ code: 'c1', name: 'Cold room' }], uploadInterval: 10 } },
+      })
+    ).json<DeviceConfigAnswer>();
+    const queued = expect.objectContaining({
+      deviceId: id,
+      status: 'pending',
+      message: { cmd: 'writeConfig', channels: [{ code: 'c1', name: 'Cold room' }], uploadInterval: 10 },
+    });
+    expect(answer.unsentMessages).toEqual([queued]);
+    expect(answer.device.settings).toEqual({ unsentMessages: [queued] });
+    expect((await call('GET', `/device?id=${id}`, 'viewer')).json().settings).toEqual({ unsentMessages: [queued] });
+    // The time-zone write the console attempts after such an answer is queued beside it.
+    const tz = (
+      await call('POST', '/message', 'ops', {
+        deviceId: id,
+        message: { cmd: 'timeDate', tzName: 'Australia/Brisbane', tzRule: 'AEST-10' },
+      })
+    ).json();
+    expect(tz).toMatchObject({ status: 'queued', queued: { message: { cmd: 'timeDate' } } });
+    expect((await messages(id)).map((m) => [m.status, JSON.parse(m.message).cmd])).toEqual([
+      ['pending', 'writeConfig'],
+      ['pending', 'timeDate'],
+    ]);
+  });
+
+  it('keeps custom attributes, and answers channels with their config, latest sample and recent samples', async () => {
+    const { id, thing_name: thingName } = await deviceRow('ACME-BLR02');
+    const attributes = { contract: 'C-1042', floor: '3', warranty: 'until 2028' };
+    const saved = (
+      await call('POST', '/device-config', 'ops', { id, props: { customAttributes: attributes } })
+    ).json<DeviceConfigAnswer>();
+    expect(saved.device.customAttributes).toEqual(attributes);
+    const client = boiler ?? (await connectDevice('ACME-BLR02')).client;
+    const now = Date.now();
+    const publish = (frame: object) => client.publishAsync(deviceUpTopic(thingName), JSON.stringify(frame), { qos: 1 });
+    await publish({
+      v: 4,
+      type: 'config',
+      subtype: 'device',
+      expandedIoMax: 16,
+      channels: [{ code: 'c1', name: 'Flow temperature', config: { units: '°C', decimals: 1 } }],
+    });
+    await publish({ v: 4, type: 'log', t: now - 60_000, values: { c1: 60.5 } });
+    await publish({ v: 4, type: 'log', t: now, values: { c1: 61.25 } });
+    await until(async () => (await deviceRow('ACME-BLR02')).expanded_io_max === 16);
+    const latest = async () => (await call('GET', `/device?id=${id}&logMinutes=5`, 'viewer')).json();
+    await until(
+      async () => (await latest()).channels.find((c: { code: string }) => c.code === 'c1')?.latestLog?.value === 61.25,
+    );
+    const device = await latest();
+    expect(device).toMatchObject({ expandedIoMax: 16, customAttributes: attributes, settings: { unsentMessages: [] } });
+    expect(device.channels.find((c: { code: string }) => c.code === 'c1')).toEqual({
+      code: 'c1',
+      name: 'Flow temperature',
+      config: { units: '°C', decimals: 1 },
+      latestLog: { value: 61.25, t: now },
+      logs: [
+        { t: now - 60_000, value: 60.5 },
+        { t: now, value: 61.25 },
+      ],
+    });
+    // Without logMinutes, no samples are read.
+    expect((await call('GET', `/device?id=${id}`, 'viewer')).json().channels[0].logs).toBeUndefined();
+    expect((await call('GET', `/device?id=${id}&logMinutes=61`, 'viewer')).statusCode).toBe(400);
+  });
+
+  it('answers each group with its simulation flag', async () => {
+    const { accounts } = (await call('GET', '/account', 'ops')).json();
+    expect(accounts[0].rootGroup.simulation).toBe(false);
   });
 
   it('keeps the connection log, newest first', async () => {

@@ -33,6 +33,8 @@ export function toDevice(row: DeviceWithPath, mutedDevices?: readonly string[]):
     timeDate: json(row.time_date, null),
     channels: json(row.channels, []),
     registers: json(row.registers, {}),
+    expandedIoMax: row.expanded_io_max,
+    customAttributes: json(row.custom_attributes, {}),
     ports: json(row.ports, []),
     location: json(row.location, null),
     path: row.path,

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DeviceMessage, QueuedDeviceMessage } from '@fieldlink/api/device';
 import { REALTIME_COMMAND_FAILED_MESSAGE, REALTIME_TIMEOUT_MESSAGE } from '@fieldlink/api/realtime';
+import { settingValuesOfMessage } from '@fieldlink/domain/device-settings';
 import type { Database } from '../../db/schema';
 import type { DeviceEvents } from '../../events';
 import type { CommandRequest, CommandService } from '../../realtime/commands';
@@ -39,6 +40,9 @@ export function messageTarget(message: DeviceMessage): string {
     case 'refreshMetadata':
     case 'timeDate':
       return message.cmd;
+    case 'writeConfig':
+      // Replaced only by a later message setting exactly the same settings.
+      return `config:${Object.keys(settingValuesOfMessage(message)).sort().join(',')}`;
   }
 }
 
@@ -123,6 +127,11 @@ export class DeviceMessageQueue {
     };
     await enqueueMessage(this.db, row);
     return toQueuedMessage(row);
+  }
+
+  /** A device's messages still waiting for it, oldest first (the device's `settings`). */
+  async pendingOf(deviceId: string): Promise<QueuedDeviceMessage[]> {
+    return (await pendingMessagesOf(this.db, deviceId)).map(toQueuedMessage);
   }
 
   /** Delivers the pending messages of every connected device (and expires old ones). */

@@ -85,7 +85,9 @@ export function insertDevice(db: Kysely<Database>, device: NewDevice) {
 }
 
 /** Device columns a person may change through `POST /device-config`. */
-export type DevicePropsUpdate = Partial<Pick<DevicesTable, 'name' | 'site' | 'location'>>;
+export type DevicePropsUpdate = Partial<Pick<DevicesTable, 'name' | 'site' | 'location'>> & {
+  custom_attributes?: string;
+};
 
 export function updateDeviceProps(db: Kysely<Database>, id: string, update: DevicePropsUpdate) {
   return db.updateTable('devices').set(update).where('id', '=', id).execute();

@@ -54,7 +54,7 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<{ devices: DeviceService }>
   app.get(
     '/device',
     { schema: { tags, summary: 'One device', querystring: DeviceQuery, response: { 200: Device, ...errors } } },
-    (request) => devices.getDevice(signedInUser(request), request.query.id),
+    (request) => devices.getDevice(signedInUser(request), request.query),
   );
   app.post(
     '/device-config',

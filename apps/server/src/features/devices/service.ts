@@ -7,6 +7,7 @@ import type {
   ProvisionDeviceAnswer,
   ProvisionDeviceBody,
 } from '@fieldlink/api/device';
+import { MAX_DEVICE_LOG_POINTS, type DeviceQuery } from '@fieldlink/api/device';
 import {
   MAX_LOG_CHANNELS,
   MAX_LOG_WINDOW_MS,
@@ -23,8 +24,9 @@ import { HttpError, notFound } from '../../http-errors';
 import { hashSecret, newDeviceSecret, newId } from '../../security/secrets';
 import { inScope, requireCapability } from '../session/access';
 import type { UserContext } from '../session/user-context';
-import { channelLog } from './log-repository';
-import { toDevice } from './mapper';
+import { channelLog, type LogWindow } from './log-repository';
+import { toDevice, toQueuedMessage } from './mapper';
+import { pendingMessagesOf } from './message-repository';
 import {
   connectionsOf,
   findDeviceById,
@@ -49,6 +51,22 @@ export function newThingName(): string {
   return `FL${[...bytes].map((byte) => alphabet[byte % 32]).join('')}`;
 }
 
+function toLatestValue(row: { value: number; t: number; extra: string | null }): LatestValue {
+  return { value: row.value, t: row.t, ...(row.extra ? (JSON.parse(row.extra) as object) : {}) };
+}
+
+/** A channel's samples over a window: every one, or past the limit the last value of each bin. */
+async function recentLogs(db: Kysely<Database>, window: LogWindow): Promise<LatestValue[]> {
+  const log = await channelLog(
+    db,
+    window,
+    MAX_DEVICE_LOG_POINTS,
+    binWidthOf(window.start, window.end, MAX_DEVICE_LOG_POINTS),
+  );
+  const values = log.kind === 'raw' ? log.value : log.last;
+  return log.t.map((t, index) => ({ t, value: values[index]! }));
+}
+
 /** Device calls of core §7, each checking the caller's scope; a device out of scope is "not found". */
 export class DeviceService {
   constructor(
@@ -66,9 +84,33 @@ export class DeviceService {
     return row;
   }
 
-  async getDevice(user: UserContext, id: string): Promise<Device> {
-    const row = await this.visibleDevice(user, { id });
-    return toDevice(row, await mutedDevicesOf(this.db, user.id));
+  /**
+   * `GET /device`: the device with each channel's latest sample (`latestLog`), its samples of the
+   * last `logMinutes` when asked (`logs`, binned past {@link MAX_DEVICE_LOG_POINTS}), and the
+   * messages still queued for it (`settings`).
+   */
+  async getDevice(user: UserContext, query: DeviceQuery): Promise<Device> {
+    const row = await this.visibleDevice(user, { id: query.id });
+    const [muted, latestRows, pending] = await Promise.all([
+      mutedDevicesOf(this.db, user.id),
+      latestValuesOf(this.db, [row.id]),
+      pendingMessagesOf(this.db, row.id),
+    ]);
+    const device = toDevice(row, muted);
+    const latest = new Map(latestRows.map((value) => [value.code, toLatestValue(value)]));
+    const end = Date.now() + 1;
+    const start = end - (query.logMinutes ?? 0) * 60_000;
+    device.channels = await Promise.all(
+      device.channels.map(async (channel) => ({
+        ...channel,
+        latestLog: latest.get(channel.code) ?? null,
+        ...(query.logMinutes === undefined
+          ? {}
+          : { logs: await recentLogs(this.db, { deviceId: row.id, code: channel.code, start, end }) }),
+      })),
+    );
+    device.settings = { unsentMessages: pending.map(toQueuedMessage) };
+    return device;
   }
 
   /** The connection log of a device in scope, newest first. */
@@ -117,8 +159,7 @@ export class DeviceService {
       .map((row) => row.id);
     const answer: LatestValuesAnswer = Object.fromEntries(visible.map((id) => [id, {}]));
     for (const row of await latestValuesOf(this.db, visible)) {
-      const latest: LatestValue = { value: row.value, t: row.t, ...(row.extra ? JSON.parse(row.extra) : {}) };
-      answer[row.device_id]![row.code] = latest;
+      answer[row.device_id]![row.code] = toLatestValue(row);
     }
     return answer;
   }

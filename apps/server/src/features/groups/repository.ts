@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database, GroupsTable } from '../../db/schema';
 
@@ -21,7 +21,7 @@ export function findAccountGroupOfKind(db: Kysely<Database>, accountId: string, 
     .executeTakeFirst();
 }
 
-export function insertGroup(db: Kysely<Database>, group: GroupsTable) {
+export function insertGroup(db: Kysely<Database>, group: Insertable<GroupsTable>) {
   return db.insertInto('groups').values(group).execute();
 }
 

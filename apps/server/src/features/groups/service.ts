@@ -21,7 +21,10 @@ import {
 import { normaliseEmail } from '@fieldlink/domain/email';
 import { childPath } from '@fieldlink/domain/group-path';
 import { userMoveRefusal } from '@fieldlink/domain/user-rules';
+import type { Insertable, Selectable } from 'kysely';
 import type { Database, GroupsTable } from '../../db/schema';
+
+type GroupRow = Selectable<GroupsTable>;
 import { HttpError, notFound } from '../../http-errors';
 import { newId } from '../../security/secrets';
 import { inScope, permissionSubject, requireCapability } from '../session/access';
@@ -60,7 +63,7 @@ export interface GroupServiceOptions {
   onDevicesMoved?: (thingNames: readonly string[]) => void;
 }
 
-function toGroupSummary(row: GroupsTable): GroupSummary {
+function toGroupSummary(row: Pick<GroupRow, 'id' | 'name' | 'account_id' | 'parent_id' | 'path'>): GroupSummary {
   return { id: row.id, name: row.name, accountId: row.account_id, parentId: row.parent_id, path: row.path };
 }
 
@@ -72,7 +75,7 @@ export class GroupService {
   constructor(private readonly options: GroupServiceOptions) {}
 
   /** A group the caller may see, or 404. */
-  private async visibleGroup(caller: UserContext, id: string): Promise<GroupsTable> {
+  private async visibleGroup(caller: UserContext, id: string): Promise<GroupRow> {
     const group = await findGroup(this.options.db, id);
     if (!group || !inScope(caller, group.path)) throw notFound(GROUP_NOT_FOUND);
     return group;
@@ -84,7 +87,7 @@ export class GroupService {
     const refusal = addSubgroupRefusal(parent.kind as GroupKind) ?? groupNameProblem(body.name);
     if (refusal) throw new HttpError(400, refusal);
     const id = newId();
-    const group: GroupsTable = {
+    const group = {
       id,
       account_id: parent.account_id,
       parent_id: parent.id,
@@ -92,7 +95,7 @@ export class GroupService {
       kind: 'group',
       path: childPath(parent.path, id),
       created_at: Date.now(),
-    };
+    } satisfies Insertable<GroupsTable>;
     await insertGroup(this.options.db, group);
     return toGroupSummary(group);
   }
@@ -184,8 +187,8 @@ export class GroupService {
 
   private async moveDevice(
     id: string,
-    source: GroupsTable,
-    destination: GroupsTable,
+    source: GroupRow,
+    destination: GroupRow,
     facts: { destinationKind: GroupKind; destinationPath: string },
   ): Promise<MoveAnswer> {
     const device = await findDevice(this.options.db, id);
@@ -205,8 +208,8 @@ export class GroupService {
 
   private async moveGroup(
     id: string,
-    source: GroupsTable,
-    destination: GroupsTable,
+    source: GroupRow,
+    destination: GroupRow,
     facts: { destinationKind: GroupKind; destinationPath: string },
   ): Promise<MoveAnswer> {
     const { db } = this.options;
@@ -242,8 +245,8 @@ export class GroupService {
   private async moveUser(
     caller: UserContext,
     rawEmail: string,
-    source: GroupsTable,
-    destination: GroupsTable,
+    source: GroupRow,
+    destination: GroupRow,
     facts: { destinationKind: GroupKind; destinationPath: string },
   ): Promise<MoveAnswer> {
     const { db } = this.options;
