@@ -182,7 +182,7 @@ describe('devices: general-information panel, map and commands', () => {
     await openDash(page, offline.thingName);
     await page.getByTestId('panel-connection').getByText('Offline').waitFor();
     await page.getByLabel('New value for SP_1').fill('7');
-    await page.getByRole('button', { name: 'Set' }).click();
+    await page.getByRole('button', { name: 'Set', exact: true }).click();
     await page.getByTestId('write-error-sp1').getByText('Timeout when waiting for response.').waitFor();
   });
 

@@ -3,6 +3,7 @@ import { useParams, useSearchParams } from 'react-router';
 import { hasPlantDashboard, isPlantAppType } from '@fieldlink/domain/plant-dashboard';
 import { DeviceDashPage } from '../features/dash/components/device-dash-page';
 import { DeviceInfoPanel } from '../features/devices/components/device-info-panel';
+import { DeviceSettingsPanel } from '../features/devices/components/device-settings-panel';
 import { ChannelAlarmButton } from '../features/alarms/components/channel-alarm-button';
 import { DeviceOtaStatus } from '../features/ota/components/device-ota-status';
 import { PlantDashboard } from '../features/scenes/components/plant-dashboard-page';
@@ -17,8 +18,8 @@ const DEVICE_VIEW = 'device';
 /**
  * `/dash/:thingName`: a water plant of the `filtec` and `filtec moe` app types with its configuration
  * tag gets its dashboard generated from the plant model (applications §2); every other device, and a
- * plant asked for with `?view=device`, the device dash with the general-information panel and map of
- * the devices feature in it. Composed here because features do not import each other.
+ * plant asked for with `?view=device`, the device dash with the general-information panel, map and
+ * settings of the devices feature in it. Composed here because features do not import each other.
  */
 export function DeviceDashRoute() {
   const { thingName = '' } = useParams();
@@ -53,6 +54,7 @@ export function DeviceDashRoute() {
         <>
           <DeviceOtaStatus deviceId={target.id} thingName={target.thingName} />
           <DeviceInfoPanel deviceId={target.id} />
+          <DeviceSettingsPanel deviceId={target.id} thingName={target.thingName} />
         </>
       )}
       renderChannelAlarm={(target, code, title) => (

@@ -25,12 +25,6 @@ import { HealthSummary } from './health-summary';
 import { LogChartPanel } from './log-chart-panel';
 import './dash.css';
 
-/**
- * Expanded IO (`xdo1`) counts up to the device's configured maximum, which devices do not report
- * yet: until they do, up to this many are shown.
- */
-const EXPANDED_IO_MAX = 64;
-
 export interface DeviceDashPageProps {
   /**
    * The general-information panel and map, supplied by the app (they belong to the devices
@@ -85,12 +79,13 @@ export function DeviceDashPage({ renderInfo, renderChannelAlarm }: DeviceDashPag
     for (const code of liveCodes.split(' ').filter(Boolean)) {
       if (!known.has(code)) known.set(code, { name: null, units: null });
     }
-    // Codes past their prefix's maximum count (core §9) are not channels of the device.
+    // Codes past their prefix's maximum count (core §9, expanded IO: the device's own) are not its channels.
+    const expandedIoMax = liveConfig?.expandedIoMax ?? device.data?.expandedIoMax ?? null;
     return [...known.entries()]
-      .filter(([code]) => isWithinMaxCount(code, EXPANDED_IO_MAX))
+      .filter(([code]) => isWithinMaxCount(code, expandedIoMax))
       .sort(([a], [b]) => compareChannelCodes(a, b))
       .map(([code, { name, units }]) => ({ code, name, units }));
-  }, [liveConfig?.channels, device.data?.channels, liveCodes]);
+  }, [liveConfig?.channels, liveConfig?.expandedIoMax, device.data?.channels, device.data?.expandedIoMax, liveCodes]);
 
   if (account.isPending) return <DashSkeleton />;
   if (account.isError) {

@@ -4,6 +4,7 @@ import type { SelfAnswer } from '@fieldlink/api/session';
 import type { ExtraFlag, Permission } from '@fieldlink/domain/permissions';
 import { childPath, groupPath, newDevicesGroupName, TRASH_GROUP_NAME } from '@fieldlink/domain/group-path';
 import { ACCOUNTS_USER_VARIANT } from '@fieldlink/domain/user-variant';
+import { expandedIoPoints } from '@fieldlink/simulation/channel-codes';
 import type { DemoFleet, DemoFleetDevice } from '@fieldlink/simulation/demo-fleet';
 import type { DeviceSnapshot } from '../worker/protocol';
 
@@ -94,6 +95,8 @@ function emptyGroup(dataset: DemoDataset, id: string, name: string, kind: GroupN
     accountId: DEMO_ACCOUNT_ID,
     appType: dataset.fleet.appType,
     kind,
+    // Every device of the demo is simulated in the browser.
+    simulation: true,
     relativePath: path,
     groups: [],
     devices: [],
@@ -186,6 +189,8 @@ export function deviceRecord(
       ...(product ? { product: { ...product } } : {}),
     })),
     registers: snapshot.registers,
+    expandedIoMax: expandedIoPoints(snapshot.channels.map((channel) => channel.code)),
+    customAttributes: {},
     ports: [{ ...identity.modemPort }],
     location: { ...device.location },
     path: group.path,

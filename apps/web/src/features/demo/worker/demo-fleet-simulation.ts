@@ -256,6 +256,9 @@ export class DemoFleetSimulation {
         return [reply(true)];
       case 'server/timeDate':
         return [reply(true)];
+      // The demo's device settings are read-only, like POST /device-config in the demo backend.
+      case 'server/writeConfig':
+        return [reply(false)];
     }
   }
 }

@@ -11,6 +11,7 @@ import { AlertCircleIcon, ClockIcon } from '../../../components/ui/icons';
 import { formatDateTime } from '@fieldlink/domain/date-format';
 import { useDeviceActionRefusal } from '../../../lib/session/use-can';
 import { useUpdateTimezone } from '../hooks/use-update-timezone';
+import { timeZones } from '../model/time-zones';
 
 export interface DeviceInfoViewProps {
   device: Device;
@@ -26,12 +27,6 @@ function Row({ label, children, testId }: { label: string; children: ReactNode; 
       <dd>{children}</dd>
     </div>
   );
-}
-
-/** Time zones the platform knows, for the Update Timezone picker. */
-function timeZones(current: string): string[] {
-  const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  return all.includes(current) ? all : [current, ...all];
 }
 
 /** View mode of the device panel (core §2). Device text is rendered as text, never as HTML. */
