@@ -61,7 +61,7 @@ async function recentLogs(db: Kysely<Database>, window: LogWindow): Promise<Late
     db,
     window,
     MAX_DEVICE_LOG_POINTS,
-    binWidthOf(window.start, window.end, MAX_DEVICE_LOG_POINTS),
+    logBinGrid(window.start, window.end, MAX_DEVICE_LOG_POINTS),
   );
   const values = log.kind === 'raw' ? log.value : log.last;
   return log.t.map((t, index) => ({ t, value: values[index]! }));
