@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import { apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
 
 /**
  * The console as its users find it (issue 14): the device dash leads with live channels, every value
@@ -31,6 +31,12 @@ describe('console as its users find it', () => {
     const value = page.getByTestId('channel-value-c1');
     await page.waitForFunction(
       () => /\d/.test(document.querySelector('[data-testid="channel-value-c1"]')?.textContent ?? ''),
+      undefined,
+      { timeout: 30_000 },
+    );
+    // The unit comes with the channel's configuration, which may follow the first value by a moment.
+    await page.waitForFunction(
+      () => / °C$/.test(document.querySelector('[data-testid="channel-value-c1"]')?.textContent ?? ''),
       undefined,
       { timeout: 30_000 },
     );
@@ -97,6 +103,171 @@ describe('console as its users find it', () => {
     await page.waitForURL((url) => !url.pathname.startsWith('/dash'), { timeout: 30_000 });
     await signInAs(page, server.baseUrl, 'viewer@fieldlink.test');
     await page.waitForURL(`${server.baseUrl}${other}`, { timeout: 30_000 });
+    await page.context().close();
+  });
+
+  /** The page is no wider than the phone: nothing makes it scroll sideways. */
+  const expectNoSidewaysScroll = async (page: Page, what: string) => {
+    const { scrollWidth, clientWidth, wide } = await page.evaluate(() => {
+      const root = document.documentElement;
+      const overflowing = Array.from(document.querySelectorAll('body *'))
+        .filter((element) => element.getBoundingClientRect().right > root.clientWidth + 1)
+        .slice(0, 5)
+        .map((element) => `${element.tagName.toLowerCase()}.${element.className}`);
+      return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide: overflowing };
+    });
+    expect(scrollWidth, `${what} overflows sideways: ${wide.join(', ')}`).toBeLessThanOrEqual(clientWidth);
+  };
+
+  /** Waits for a signed-in page to settle: the shell is there and no loading skeleton is left. */
+  const settle = async (page: Page) => {
+    await page.waitForLoadState('networkidle').catch(() => undefined);
+    await page.waitForTimeout(800);
+  };
+
+  it('fits every page on a 390 px phone, with no sideways scroll', async () => {
+    const shots = 'test-results/phone';
+    const visit = async (page: Page, path: string, name: string) => {
+      await page.goto(`${server.baseUrl}${path}`);
+      await settle(page);
+      await page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
+      await expectNoSidewaysScroll(page, path);
+    };
+
+    const visitor = await newPage(390, 844);
+    for (const [path, name] of [
+      ['/', 'landing'],
+      ['/signin', 'signin'],
+      ['/forgot-password', 'forgot-password'],
+      ['/signup', 'signup'],
+      ['/demo', 'demo'],
+      ['/privacy', 'privacy'],
+      ['/videos/', 'videos'],
+    ] as const) {
+      await visit(visitor, path, name);
+    }
+    await visitor.context().close();
+
+    // Every signed-in page, as the users who open them.
+    const admin = await newPage(390, 844);
+    await signInAs(admin, server.baseUrl, 'admin@fieldlink.test');
+    await admin.waitForURL(/\/dash\/[^/]+$/, { timeout: 30_000 });
+    for (const [path, name] of [
+      ['/dash', 'device-picker'],
+      ['/dash/ACME-BLR01', 'device-dash'],
+      ['/dash/FTW-PLANT01', 'plant-dash'],
+      ['/dash/FTW-PLANT01?view=device', 'plant-device-dash'],
+      ['/accounts/treeview', 'account-tree'],
+      ['/accounts/list', 'device-table'],
+      ['/reports', 'reports'],
+      ['/reports/schedules', 'schedules'],
+      ['/alarms', 'alarms'],
+      ['/alerts', 'alerts'],
+    ] as const) {
+      await visit(admin, path, name);
+    }
+    // A scene with its tabs.
+    await admin.goto(`${server.baseUrl}/dash/ACME-BLR01`);
+    await admin.getByRole('link', { name: 'Scenes' }).first().click();
+    await admin.getByTestId('scene-tabs').waitFor({ timeout: 30_000 });
+    await settle(admin);
+    await admin.screenshot({ path: `${shots}/scene.png`, fullPage: true });
+    await expectNoSidewaysScroll(admin, 'a scene');
+    await admin.context().close();
+
+    for (const email of ['brew@fieldlink.test', 'spray@fieldlink.test', 'stock@fieldlink.test']) {
+      const page = await newPage(390, 844);
+      await signInAs(page, server.baseUrl, email);
+      await page.waitForURL((url) => !/\/(signin|loading)$/.test(url.pathname), { timeout: 30_000 });
+      await settle(page);
+      await page.screenshot({ path: `${shots}/${email.split('@')[0]}-landing.png`, fullPage: true });
+      await expectNoSidewaysScroll(page, `${email}'s landing page`);
+      await page.context().close();
+    }
+  });
+
+  it('shows alarms as cards on a phone, the condition with its unit and Acknowledge within reach', async () => {
+    const token = await apiToken(server.baseUrl, 'admin@fieldlink.test');
+    const accounts = (await callApi<{ accounts: unknown[] }>(server.baseUrl, 'GET', '/account', token)).json.accounts;
+    const deviceId = JSON.stringify(accounts).match(/"id":"([^"]+)","name":"Boiler 1"/)?.[1];
+    expect(deviceId).toBeTruthy();
+    // A threshold the room temperature is always above: the alarm is raised with the next value.
+    const set = await callApi(server.baseUrl, 'PUT', '/device/alarm', token, {
+      alarm: {
+        deviceId,
+        code: 'c1',
+        enabled: true,
+        high: 1,
+        low: null,
+        hysteresis: 0,
+        delaySeconds: 0,
+        severity: 'MAJOR',
+      },
+    });
+    expect(set.status).toBe(200);
+
+    const page = await newPage(390, 844);
+    await signInAs(page, server.baseUrl, 'admin@fieldlink.test');
+    await page.waitForURL(/\/dash\/[^/]+$/, { timeout: 30_000 });
+    await page.goto(`${server.baseUrl}/alarms`);
+    const row = page.getByRole('row', { name: /Boiler 1/ });
+    await row.waitFor({ timeout: 30_000 });
+    expect(await row.textContent()).toMatch(/[\d.]+ °C above 1 °C/);
+    const acknowledge = row.getByRole('button', { name: 'Acknowledge' });
+    const box = await acknowledge.boundingBox();
+    expect(box).not.toBeNull();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    await expectNoSidewaysScroll(page, '/alarms with an alarm');
+    await page.screenshot({ path: 'test-results/phone/alarms-card.png', fullPage: true });
+    await acknowledge.click();
+    await row.getByText('Active, acknowledged').waitFor();
+    await page.context().close();
+  });
+
+  it('offers profile, theme and a password change in the account menu; its toast leaves the menu uncovered', async () => {
+    const page = await newPage(1440, 900);
+    await signInAs(page, server.baseUrl, 'ops@fieldlink.test');
+    await page.waitForURL(/\/dash\/[^/]+$/, { timeout: 30_000 });
+    await page.getByRole('button', { name: /^Account menu/ }).click();
+    const panel = page.locator('.user-menu__panel');
+    await panel.getByText('ops@fieldlink.test').waitFor();
+    expect(await panel.getByLabel('Theme').count()).toBe(1);
+    await panel.getByRole('button', { name: 'Change password' }).click();
+    const toast = page.getByText(/We sent a link to set a new password to ops@fieldlink\.test/);
+    await toast.waitFor({ timeout: 20_000 });
+    const [toastBox, panelBox, triggerBox] = await Promise.all([
+      toast.boundingBox(),
+      panel.boundingBox(),
+      page.getByRole('button', { name: /^Account menu/ }).boundingBox(),
+    ]);
+    const overlaps = (a: typeof toastBox, b: typeof toastBox) =>
+      a !== null &&
+      b !== null &&
+      a.x < b.x + b.width &&
+      b.x < a.x + a.width &&
+      a.y < b.y + b.height &&
+      b.y < a.y + a.height;
+    expect(overlaps(toastBox, panelBox)).toBe(false);
+    expect(overlaps(toastBox, triggerBox)).toBe(false);
+    await page.screenshot({ path: 'test-results/ux-account-menu.png' });
+    await page.context().close();
+  });
+
+  it('says in one line why a scene cannot be changed, and disabled fields look disabled', async () => {
+    const page = await newPage(1440, 900);
+    await signInAs(page, server.baseUrl, 'viewer@fieldlink.test');
+    await page.waitForURL(/\/dash\/[^/]+$/, { timeout: 30_000 });
+    // The viewer may not set a device's time zone: the field is there, and plainly disabled.
+    await page.goto(`${server.baseUrl}/dash/ACME-BLR01`);
+    const zone = page.getByLabel('Time zone', { exact: true });
+    await zone.waitFor({ timeout: 30_000 });
+    expect(await zone.isDisabled()).toBe(true);
+    expect(await zone.evaluate((element) => getComputedStyle(element).cursor)).toBe('not-allowed');
+    await page.getByRole('link', { name: 'Scenes', exact: true }).click();
+    const reason = page.getByTestId('scene-read-only');
+    await reason.waitFor({ timeout: 30_000 });
+    expect((await reason.textContent())?.trim()).toMatch(/^Read-only: your permissions let you view dashboards/);
     await page.context().close();
   });
 });

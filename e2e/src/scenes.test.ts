@@ -391,10 +391,11 @@ describe('scenes and widgets', () => {
         'widget-add',
         'widget-menu-button',
         'widget-drag-handle',
-        'scene-read-only',
       ]) {
         expect(await viewer.page.getByTestId(testId).count(), testId).toBe(0);
       }
+      // …and is told why in one line.
+      expect(await viewer.page.getByTestId('scene-read-only').textContent()).toContain('your permissions');
       expect(await viewer.page.locator('.scene-grid.is-arrangeable').count()).toBe(0);
       // Controls need only dashboard access: the viewer may still operate a switch.
       await expect.poll(() => viewer.page.getByRole('switch').first().isEnabled(), { timeout: 20_000 }).toBe(true);
@@ -409,7 +410,9 @@ describe('scenes and widgets', () => {
       const tree = (await accountsOf(token)).find((account) => account.appType === 'brew')!;
       await brew.page.goto(`${server.baseUrl}/dash/${tree.id}/${tree.rootGroup.id}`);
       await brew.page.getByTestId('scene-read-only').waitFor({ timeout: 20_000 });
-      expect(await brew.page.getByTestId('scene-read-only').textContent()).toContain('Read-only dashboard');
+      expect(await brew.page.getByTestId('scene-read-only').textContent()).toContain(
+        'Read-only: dashboards of the brewing app',
+      );
       await frames(brew.page).first().waitFor();
       for (const testId of [
         'scene-add',

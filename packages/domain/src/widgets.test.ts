@@ -5,6 +5,7 @@ import {
   flowGridLayout,
   isSceneReadOnly,
   packedGridLayout,
+  sceneReadOnlyReason,
   moveInOrder,
   normaliseGridLayout,
   normaliseSceneName,
@@ -343,5 +344,31 @@ describe('packedGridLayout', () => {
         }
       }
     }
+  });
+});
+
+describe('sceneReadOnlyReason: why a scene cannot be changed, in one line', () => {
+  const editor = { canEditScenes: true, canEditWidgets: true };
+  const viewer = { canEditScenes: false, canEditWidgets: false };
+  it.each<[string, { appType: string; kind: string }, boolean, typeof editor, RegExp | null]>([
+    ['brewing app', { appType: 'brew', kind: 'customer' }, false, editor, /brewing app/],
+    ['inventory app', { appType: 'stock', kind: 'customer' }, false, editor, /inventory app/],
+    ['demo account', { appType: 'default', kind: 'demo' }, false, editor, /demo account/],
+    ['investor account', { appType: 'filtec', kind: 'investor' }, false, editor, /investor accounts/],
+    ['a read-only scene', { appType: 'default', kind: 'customer' }, true, editor, /marked read-only/],
+    ['no permission to change', { appType: 'default', kind: 'customer' }, false, viewer, /your permissions/],
+    ['no permission, on a read-only scene', { appType: 'default', kind: 'customer' }, true, viewer, /your permissions/],
+    [
+      'widgets only is enough to change',
+      { appType: 'spray', kind: 'customer' },
+      false,
+      { ...viewer, canEditWidgets: true },
+      null,
+    ],
+    ['an editor of an editable scene', { appType: 'default', kind: 'customer' }, false, editor, null],
+  ])('%s', (_name, account, readOnly, rights, expected) => {
+    const reason = sceneReadOnlyReason(account, { readOnly }, rights);
+    if (expected === null) expect(reason).toBeNull();
+    else expect(reason).toMatch(expected);
   });
 });

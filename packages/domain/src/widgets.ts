@@ -140,6 +140,35 @@ export function isSceneReadOnly(account: SceneAccount): boolean {
   return READ_ONLY_SCENE_APP_TYPES.includes(account.appType) || READ_ONLY_SCENE_ACCOUNT_KINDS.includes(account.kind);
 }
 
+/** What a user may change of a scene, for {@link sceneReadOnlyReason}. */
+export interface SceneEditRights {
+  canEditScenes: boolean;
+  canEditWidgets: boolean;
+}
+
+/**
+ * Why a user cannot change a scene, in one line, or null when they can. The account's rule comes
+ * first (it binds everyone), then the user's permissions, then the scene's own flag: a read-only
+ * dashboard says why instead of silently missing its buttons.
+ */
+export function sceneReadOnlyReason(
+  account: SceneAccount,
+  scene: { readOnly?: boolean | null },
+  rights: SceneEditRights,
+): string | null {
+  if (account.appType === 'brew')
+    return 'Read-only: dashboards of the brewing app are set up for you and cannot be changed.';
+  if (account.appType === 'stock')
+    return 'Read-only: dashboards of the inventory app are set up for you and cannot be changed.';
+  if (account.kind === 'demo') return 'Read-only: this is a demo account, so its dashboards cannot be changed.';
+  if (account.kind === 'investor') return 'Read-only: investor accounts view dashboards but do not change them.';
+  if (!rights.canEditScenes && !rights.canEditWidgets) {
+    return 'Read-only: your permissions let you view dashboards; ask an administrator to change them.';
+  }
+  if (scene.readOnly) return 'Read-only: this dashboard is marked read-only for everyone.';
+  return null;
+}
+
 function clamp(value: number, min: number, max: number): number {
   return Math.min(Math.max(value, min), max);
 }

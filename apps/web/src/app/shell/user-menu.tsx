@@ -1,8 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { ChevronDownIcon, PaletteIcon, SignOutIcon } from '../../components/ui/icons';
+import { ChevronDownIcon, LockIcon, PaletteIcon, SignOutIcon } from '../../components/ui/icons';
+import { Spinner } from '../../components/ui/spinner';
 import { offeredThemes, themeNamed, type ThemeName } from '@fieldlink/domain/app-variant';
 import { putUser } from '../../features/accounts/api/put-user';
+import { useEmailResetCodeMutation } from '../../features/session/api/post-email-reset-code';
+import { serverMessageOr } from '../../lib/api-client';
 import { appStore, chooseStoredTheme, showToast } from '../../lib/app-store/app-store';
 import { THEME_LABELS } from '../../lib/themes/palettes';
 import { currentSubdomain } from '../../lib/subdomain';
@@ -26,7 +29,10 @@ function chooseTheme(email: string | null, theme: ThemeName): void {
   );
 }
 
-/** Avatar button with a menu: who is signed in, the theme switcher, sign out. */
+/**
+ * Avatar button with the account menu: the profile (name, e-mail), the theme, changing the password
+ * (a link mailed to the signed-in address, the same proof of ownership a reset asks), sign out.
+ */
 export function UserMenu() {
   const [open, setOpen] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
@@ -38,11 +44,14 @@ export function UserMenu() {
   const account = useStore(appStore, (s) => s.session.account);
   // DEFAULT, DARK and the brands of this account and host: never another customer's brand.
   const themes = offeredThemes(currentSubdomain(), account);
+  const passwordLink = useEmailResetCodeMutation();
   const selectedTheme =
     themes.find((name) => name === themeNamed(storedTheme)) ?? themeNamed(account?.theme) ?? 'DEFAULT';
 
   useEffect(() => {
     if (!open) return;
+    // Toasts step aside while the menu is open, so a message never covers it.
+    document.body.setAttribute('data-account-menu-open', '');
     const onPointer = (event: PointerEvent) => {
       if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
     };
@@ -52,6 +61,7 @@ export function UserMenu() {
     document.addEventListener('pointerdown', onPointer);
     document.addEventListener('keydown', onKey);
     return () => {
+      document.body.removeAttribute('data-account-menu-open');
       document.removeEventListener('pointerdown', onPointer);
       document.removeEventListener('keydown', onKey);
     };
@@ -100,6 +110,24 @@ export function UserMenu() {
               ))}
             </select>
           </div>
+          <button
+            type="button"
+            className="user-menu__item user-menu__item--button"
+            disabled={!email || passwordLink.isPending}
+            onClick={() => {
+              if (!email) return;
+              passwordLink.mutate(
+                { email, subdomain: currentSubdomain(), isLinkReset: true },
+                {
+                  onSuccess: () =>
+                    showToast('success', `We sent a link to set a new password to ${email}. It is valid for one hour.`),
+                  onError: (error) => showToast('error', serverMessageOr(error, 'Error requesting reset link.')),
+                },
+              );
+            }}
+          >
+            {passwordLink.isPending ? <Spinner size={16} /> : <LockIcon size={16} />} Change password
+          </button>
           <Link to="/signout" className="user-menu__item user-menu__item--danger" onClick={() => setOpen(false)}>
             <SignOutIcon size={16} /> Sign out
           </Link>

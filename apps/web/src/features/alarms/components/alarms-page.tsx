@@ -165,33 +165,37 @@ function AlarmRow({
   const displayName = channelDisplayName(alarm.code) ?? alarm.code;
   return (
     <tr data-testid={`alarm-${alarm.id}`} className={alarm.clearedAt === null ? 'is-active' : undefined}>
-      <td>
+      <td data-label="Status" className="alarms-cell--status">
         <Badge tone={STATUS_TONES[alarm.status]} dot>
           {STATUS_LABELS[alarm.status]}
         </Badge>
       </td>
-      <td>
+      <td data-label="Severity" className="alarms-cell--severity">
         <Badge tone={SEVERITY_TONES[alarm.severity]}>{SEVERITY_LABELS[alarm.severity]}</Badge>
       </td>
-      <td>
+      <td data-label="Device" className="alarms-cell--device">
         <Link to={`/dash/${encodeURIComponent(alarm.thingName)}`} className="alarms-device">
           {alarm.deviceName}
         </Link>
         <span className="alarms-sub">{alarm.thingName}</span>
       </td>
-      <td>
+      <td data-label="Channel">
         {alarm.channelName}
         {alarm.channelName !== displayName && <span className="alarms-sub">{displayName}</span>}
       </td>
-      <td className="alarms-num">{crossingText(alarm)}</td>
-      <td className="alarms-time">{formatDateTime(alarm.raisedAt)}</td>
-      <td className="alarms-time">
+      <td data-label="Condition" className="alarms-num">
+        {crossingText(alarm)}
+      </td>
+      <td data-label="Raised" className="alarms-time">
+        {formatDateTime(alarm.raisedAt)}
+      </td>
+      <td data-label="Cleared" className="alarms-time">
         {alarm.clearedAt === null ? '—' : formatDateTime(alarm.clearedAt)}
         {alarm.clearedValue !== null && (
           <span className="alarms-sub">at {formatChannelValue(alarm, alarm.clearedValue)}</span>
         )}
       </td>
-      <td className="alarms-time">
+      <td data-label="Acknowledged" className="alarms-time">
         {alarm.acknowledgedAt === null ? (
           '—'
         ) : (

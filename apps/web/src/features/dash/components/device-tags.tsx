@@ -25,7 +25,9 @@ export function DeviceTags({ device, canEdit }: { device: Device; canEdit: boole
           {device.tags.map((tag) => (
             <li key={tag.id} className="device-tags__item">
               <span className="device-tags__key">{tag.key}</span>
-              <span className="device-tags__value">{tag.value || '—'}</span>
+              <span className="device-tags__value" title={tag.value || undefined}>
+                {tag.value || '—'}
+              </span>
               {canEdit && (
                 <button
                   type="button"

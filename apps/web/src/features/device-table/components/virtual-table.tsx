@@ -1,5 +1,6 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { Link } from 'react-router';
+import { PHONE_QUERY, useMediaQuery } from '../../../lib/use-media-query';
 import type { ColumnContext, ColumnPresentation } from '../model/columns';
 import type { DeviceTableData } from '../model/table-data';
 import type { TableSort } from '../model/table-view';
@@ -7,6 +8,11 @@ import { ArrowDownIcon, ArrowUpIcon, SortableIcon } from './table-icons';
 
 /** Height of every row, header included: fixed, so a row's position is its index times this. */
 export const ROW_HEIGHT = 40;
+/**
+ * Height of a row drawn as a card on a phone: the name and connection on the first line, the next
+ * three chosen columns, labelled, a line each beneath (fixed too, so the list stays virtual).
+ */
+export const CARD_ROW_HEIGHT = 112;
 /** Rows drawn beyond each edge of the viewport, so a quick scroll does not show blank space. */
 export const OVERSCAN = 6;
 const SELECT_COLUMN_WIDTH = 44;
@@ -30,9 +36,14 @@ export interface VirtualTableProps {
 }
 
 /** The first and last (exclusive) positions to draw for a scroll offset. */
-export function visibleRange(scrollTop: number, viewport: number, total: number): [number, number] {
-  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
-  const last = Math.min(total, Math.ceil((scrollTop + viewport) / ROW_HEIGHT) + OVERSCAN);
+export function visibleRange(
+  scrollTop: number,
+  viewport: number,
+  total: number,
+  rowHeight = ROW_HEIGHT,
+): [number, number] {
+  const first = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN);
+  const last = Math.min(total, Math.ceil((scrollTop + viewport) / rowHeight) + OVERSCAN);
   return [first, Math.max(first, last)];
 }
 
@@ -57,6 +68,9 @@ export function VirtualTable({
   scrollResetKey,
 }: VirtualTableProps) {
   const scroller = useRef<HTMLDivElement>(null);
+  // On a phone each row is a card of the chosen columns instead of a row a thousand pixels wide.
+  const cards = useMediaQuery(PHONE_QUERY);
+  const rowHeight = cards ? CARD_ROW_HEIGHT : ROW_HEIGHT;
   const [scrollTop, setScrollTop] = useState(0);
   const frame = useRef(0);
   const template = useMemo(
@@ -65,7 +79,7 @@ export function VirtualTable({
   );
   const width = SELECT_COLUMN_WIDTH + columns.reduce((sum, column) => sum + column.width, 0);
   const viewport = Math.max(0, height - ROW_HEIGHT);
-  const [first, last] = visibleRange(scrollTop, viewport, rows.length);
+  const [first, last] = visibleRange(scrollTop, viewport, rows.length, rowHeight);
 
   // A new filter or sort shows the top of the new order; a refresh of the data keeps the place.
   useLayoutEffect(() => {
@@ -101,15 +115,16 @@ export function VirtualTable({
         context={context}
         selected={selected.has(id)}
         onToggle={onToggleRow}
+        rowHeight={rowHeight}
       />,
     );
   }
 
-  const style = { '--dt-columns': template, width } as CSSProperties;
+  const style = (cards ? {} : { '--dt-columns': template, width }) as CSSProperties;
   return (
     <div
       ref={scroller}
-      className={`dt-scroller${busy ? ' is-busy' : ''}`}
+      className={`dt-scroller${busy ? ' is-busy' : ''}${cards ? ' is-cards' : ''}`}
       style={{ height }}
       aria-busy={busy}
       onScroll={onScroll}
@@ -162,7 +177,7 @@ export function VirtualTable({
             );
           })}
         </div>
-        <div className="dt-body" style={{ height: rows.length * ROW_HEIGHT }} role="rowgroup">
+        <div className="dt-body" style={{ height: rows.length * rowHeight }} role="rowgroup">
           {drawn}
         </div>
       </div>
@@ -178,15 +193,25 @@ interface TableRowProps {
   context: ColumnContext;
   selected: boolean;
   onToggle: (id: string) => void;
+  rowHeight: number;
 }
 
-const TableRow = memo(function TableRow({ data, row, position, columns, context, selected, onToggle }: TableRowProps) {
+const TableRow = memo(function TableRow({
+  data,
+  row,
+  position,
+  columns,
+  context,
+  selected,
+  onToggle,
+  rowHeight,
+}: TableRowProps) {
   const id = data.text.id[row] ?? '';
   const name = data.text.name[row] ?? '';
   return (
     <div
       className={`dt-row${selected ? ' is-selected' : ''}${position % 2 === 1 ? ' is-odd' : ''}`}
-      style={{ transform: `translateY(${position * ROW_HEIGHT}px)` }}
+      style={{ transform: `translateY(${position * rowHeight}px)` }}
       role="row"
       aria-rowindex={position + 2}
       aria-selected={selected}
@@ -214,11 +239,12 @@ function TableCell({
 }) {
   const value = column.read(data, row, context);
   const text = column.format(value);
-  const className = `dt-cell${column.align === 'end' ? ' dt-cell--end' : ''}`;
+  const className = `dt-cell dt-cell--${column.key}${column.align === 'end' ? ' dt-cell--end' : ''}`;
+  const label = column.label;
   if (column.key === 'name') {
     const thingName = data.text.thingName[row];
     return (
-      <div className={`${className} dt-cell--name`} role="cell">
+      <div className={`${className} dt-cell--name`} role="cell" data-label={label}>
         {thingName ? (
           <Link to={`/dash/${encodeURIComponent(thingName)}`} className="dt-link" title={text}>
             {text}
@@ -231,7 +257,7 @@ function TableCell({
   }
   if (column.key === 'isConnected' && typeof value === 'boolean') {
     return (
-      <div className={className} role="cell">
+      <div className={className} role="cell" data-label={label}>
         <span className={`dt-status ${value ? 'is-online' : 'is-offline'}`}>
           <span className="dt-status__dot" aria-hidden="true" />
           {text}
@@ -241,14 +267,14 @@ function TableCell({
   }
   if (column.key === 'alarm' && text) {
     return (
-      <div className={className} role="cell" title={text}>
+      <div className={className} role="cell" title={text} data-label={label}>
         <span className="dt-pill dt-pill--danger">{text}</span>
       </div>
     );
   }
   if (column.key === 'plan' && text) {
     return (
-      <div className={className} role="cell">
+      <div className={className} role="cell" data-label={label}>
         <span className={`dt-pill ${text === 'Premium' ? 'dt-pill--accent' : 'dt-pill--neutral'}`}>{text}</span>
       </div>
     );
@@ -256,13 +282,13 @@ function TableCell({
   if (column.key === 'groupPath' && text) {
     // Long paths lose their top, not their end: the group a device is in is the part that matters.
     return (
-      <div className={`${className} dt-cell--path`} role="cell" title={text}>
+      <div className={`${className} dt-cell--path`} role="cell" title={text} data-label={label}>
         <bdi>{text}</bdi>
       </div>
     );
   }
   return (
-    <div className={className} role="cell" title={text || undefined}>
+    <div className={className} role="cell" title={text || undefined} data-label={label}>
       {text === '' ? <span className="dt-empty">—</span> : text}
     </div>
   );

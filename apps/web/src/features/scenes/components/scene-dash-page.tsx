@@ -7,6 +7,7 @@ import { can } from '@fieldlink/domain/permissions';
 import {
   isSceneReadOnly,
   moveInOrder,
+  sceneReadOnlyReason,
   sceneRoute,
   type GridBreakpoint,
   type WidgetType,
@@ -135,20 +136,21 @@ function GroupScenes({
 
   const viewDashboard = can(subject, 'viewDashboard');
   // §4: the account's scenes are read-only for everyone (the kind is known only for a tree's own account).
-  const accountReadOnly = isSceneReadOnly({
-    appType: group.appType,
-    kind: tree.rootGroup.accountId === accountId ? tree.kind : '',
-  });
+  const sceneAccount = { appType: group.appType, kind: tree.rootGroup.accountId === accountId ? tree.kind : '' };
+  const accountReadOnly = isSceneReadOnly(sceneAccount);
   // New Devices and Trash hold devices only (the server refuses scenes there).
   const canAddScene = can(subject, 'editScenes') && !accountReadOnly && group.kind !== 'new' && group.kind !== 'trash';
   const canEditScene = (s: Scene) => can(subject, 'editScenes') && !s.readOnly && !accountReadOnly;
   const widgetsEditable = scene !== null && can(subject, 'editWidgets') && !scene.readOnly && !accountReadOnly;
   const arrangeable = widgetsEditable && scene !== null && !scene.isGridLocked;
-  // Someone who could edit, looking at a scene nobody may change (§4): say why nothing is offered.
-  const readOnlyForEditor =
-    scene !== null &&
-    (can(subject, 'editScenes') || can(subject, 'editWidgets')) &&
-    (accountReadOnly || scene.readOnly);
+  // Anyone who cannot change the scene is told why in one line, rather than finding buttons missing.
+  const readOnlyReason =
+    scene === null
+      ? null
+      : sceneReadOnlyReason(sceneAccount, scene, {
+          canEditScenes: can(subject, 'editScenes'),
+          canEditWidgets: can(subject, 'editWidgets'),
+        });
 
   // §8: a group without any device shows no live value; say so once when it is opened.
   const holdsDevices = groupHoldsDevices(group);
@@ -225,10 +227,6 @@ function GroupScenes({
               {scene.isGridLocked ? <LockIcon size={15} /> : <UnlockIcon size={15} />}
               {scene.isGridLocked ? 'Unlock layout' : 'Lock layout'}
             </Button>
-          ) : readOnlyForEditor ? (
-            <span className="scene-page__locked" data-testid="scene-read-only">
-              <LockIcon size={14} /> Read-only dashboard
-            </span>
           ) : (
             scene.isGridLocked && (
               <span className="scene-page__locked" data-testid="scene-locked">
@@ -343,6 +341,11 @@ function GroupScenes({
   return (
     <div className="scene-page">
       {header}
+      {readOnlyReason && (
+        <p className="scene-page__read-only" data-testid="scene-read-only">
+          <LockIcon size={14} /> {readOnlyReason}
+        </p>
+      )}
       {scenes && scenes.length > 0 && (
         <SceneTabs
           accountId={accountId}
