@@ -57,6 +57,9 @@ class DemoDevice {
       this.model.step(HISTORY_STEP_SECONDS);
       if (step % HISTORY_SAMPLE_EVERY === 0) this.log(this.model.timeMs);
     }
+    // The present is the history's last sample, so its log and the shelf followed through it end at the
+    // values the console is sent first, not up to 4 minutes before them.
+    if (this.times.at(-1) !== Math.round(this.model.timeMs / 1000) * 1000) this.log(this.model.timeMs);
     this.lastLogAt = this.model.timeMs;
     this.lastHealthAt = this.model.timeMs;
   }
