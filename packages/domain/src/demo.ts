@@ -7,3 +7,6 @@ export const DEMO_DEVICE_SUFFIX = '_DEMO';
 export function isDemoDeviceId(id: string): boolean {
   return id.endsWith(DEMO_DEVICE_SUFFIX);
 }
+
+/** The account kind of demo accounts (core §1, §6): prospects' accounts whose devices are simulated. */
+export const DEMO_ACCOUNT_KIND = 'demo';

@@ -27,6 +27,7 @@ import {
   starRating,
   stockShortage,
   storeInefficiency,
+  trackedProductFigures,
   trackedSalesPerHour,
   type ChartSelectionOption,
   type ShelfProductTrack,
@@ -326,6 +327,29 @@ describe('store and region figures', () => {
       storeInefficiency: inefficiency,
       totalLostSales: lost,
       productCount: 4,
+    });
+  });
+});
+
+describe('a product on the store page', () => {
+  it('reads count, sales rate, range state, stock level and times from its track', () => {
+    const track = {
+      t: 5000,
+      count: 3,
+      rangeState: 'LOW' as const,
+      decreasedAt: 4000,
+      restockedAt: 1000,
+      rangeStateChangedAt: 4000,
+      soldWeight: 2.5,
+      stockedHours: 2,
+    };
+    expect(trackedProductFigures(track, { slotCount: 2, depth: 81 })).toEqual({
+      count: 3,
+      salesPerHour: 1.25,
+      rangeState: 'LOW',
+      stockLevel: 0.5,
+      timestamps: { decrease: 4000, restock: 1000, rangeStateChange: 4000 },
+      updatedAt: 5000,
     });
   });
 });

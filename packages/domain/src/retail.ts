@@ -178,6 +178,23 @@ export function starRating(inefficiency: number | null): number | null {
   return roundRating(Math.min(5, Math.max(1, 5 - (inefficiency * 100) / 5)));
 }
 
+/** What a product's track says on the store page: count, sales rate, range state, stock level, times. */
+export function trackedProductFigures(track: ShelfProductTrack, space: ShelfSpace) {
+  const rate = trackedSalesPerHour(track);
+  return {
+    count: track.count,
+    salesPerHour: rate === null ? null : roundSalesPerHour(rate),
+    rangeState: track.rangeState,
+    stockLevel: track.count / shelfCapacity(space),
+    timestamps: {
+      decrease: track.decreasedAt,
+      restock: track.restockedAt,
+      rangeStateChange: track.rangeStateChangedAt,
+    },
+    updatedAt: track.t,
+  };
+}
+
 /** Units sold and customers lost, summed over some shelves and days. */
 export interface RetailTotals {
   readonly unitsSold: number;

@@ -1,3 +1,5 @@
+import { DEMO_ACCOUNT_KIND } from './demo';
+
 /**
  * Scenes and widgets (application spec §3 Scene and Widget, §4 scenes and dashboard visibility,
  * §9 widgets): the widget types, their roles, defaults and grid sizes. The rules that act on them
@@ -128,7 +130,7 @@ export interface SceneAccount {
 /** App types whose scenes are read-only (§4): the brewing app, and the inventory (stock) app. */
 export const READ_ONLY_SCENE_APP_TYPES: readonly string[] = ['brew', 'stock'];
 /** Account kinds whose scenes are read-only (§4 "certain account kinds", "demo accounts"). */
-export const READ_ONLY_SCENE_ACCOUNT_KINDS: readonly string[] = ['demo', 'investor'];
+export const READ_ONLY_SCENE_ACCOUNT_KINDS: readonly string[] = [DEMO_ACCOUNT_KIND, 'investor'];
 /** The answer to a change of a read-only scene. */
 export const READ_ONLY_SCENE_MESSAGE = 'Dashboards of this account are read-only.';
 

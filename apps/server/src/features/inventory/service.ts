@@ -10,10 +10,8 @@ import {
   retailFigures,
   retailProductId,
   roundLostSales,
-  roundSalesPerHour,
-  shelfCapacity,
   storeInefficiency,
-  trackedSalesPerHour,
+  trackedProductFigures,
   type RangeState,
   type RetailTotals,
 } from '@fieldlink/domain/retail';
@@ -232,27 +230,16 @@ function summary(
 }
 
 function toProduct(shelf: Shelf, channel: ShelfChannel, row: RetailProductsTable): RetailProduct {
-  const track = toTrack(row);
-  const rate = trackedSalesPerHour(track);
   return {
     id: retailProductId(shelf.id, channel.code),
     name: channel.name,
     sku: channel.sku,
     slotCount: channel.slotCount,
     depth: channel.depth,
-    count: track.count,
-    salesPerHour: rate === null ? null : roundSalesPerHour(rate),
-    rangeState: track.rangeState,
     planogramId: channel.planogramId ?? null,
-    stockLevel: track.count / shelfCapacity(channel),
-    timestamps: {
-      decrease: track.decreasedAt,
-      restock: track.restockedAt,
-      rangeStateChange: track.rangeStateChangedAt,
-    },
+    ...trackedProductFigures(toTrack(row), channel),
     deviceId: shelf.id,
     deviceName: shelf.name,
     code: channel.code,
-    updatedAt: track.t,
   };
 }

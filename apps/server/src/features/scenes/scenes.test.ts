@@ -478,6 +478,32 @@ describe.each(DIALECTS)('scenes and widgets on %s', (dialect) => {
     expect(await storedScenes()).toBe(before);
   });
 
+  it('refuses every change to a demo account’s scenes, administrators included', async () => {
+    const brewRoot = (await tree(brew)).accounts[0]!.rootGroup;
+    const [target] = await scenesOf(brew, brewRoot);
+    // The brewing account turned into a demo account (kind `demo`, core §1 and §6) for this test.
+    const setKind = (kind: string) =>
+      db().updateTable('accounts').set({ kind }).where('id', '=', brewRoot.accountId).execute();
+    await setKind('demo');
+    try {
+      const demoRoot = (await tree(brew)).accounts[0]!.rootGroup;
+      expect((await tree(brew)).accounts[0]!.kind).toBe('demo');
+      const before = await storedScenes();
+      for (const [authorization, method, url, payload] of [
+        [brew, 'PUT', '/scene', { accountId: target!.accountId, path: target!.path, props: { name: 'Mine' } }],
+        [admin, 'PUT', '/scene', { accountId: target!.accountId, path: target!.path, props: { isGridLocked: false } }],
+        [admin, 'DELETE', '/widget', { accountId: target!.accountId, path: target!.widgets[0]!.path }],
+        [admin, 'POST', '/scene', { scene: { name: 'X', accountId: demoRoot.accountId, groupId: demoRoot.id } }],
+      ] as [string, Method, string, object][]) {
+        const response = await call(method, url, authorization, payload);
+        expect([url, response.statusCode, response.json().message]).toEqual([url, 403, READ_ONLY_SCENE_MESSAGE]);
+      }
+      expect(await storedScenes()).toBe(before);
+    } finally {
+      await setKind('customer');
+    }
+  });
+
   it('deletes a widget and its place on every breakpoint', async () => {
     const widget = scene.widgets[1]!;
     const response = await call('DELETE', '/widget', spray, { accountId: scene.accountId, path: widget.path });

@@ -4,6 +4,7 @@ import type { SelfAnswer } from '@fieldlink/api/session';
 import type { ExtraFlag, Permission } from '@fieldlink/domain/permissions';
 import { childPath, groupPath, newDevicesGroupName, TRASH_GROUP_NAME } from '@fieldlink/domain/group-path';
 import { ACCOUNTS_USER_VARIANT } from '@fieldlink/domain/user-variant';
+import { DEMO_ACCOUNT_KIND } from '@fieldlink/domain/demo';
 import { expandedIoPoints } from '@fieldlink/simulation/channel-codes';
 import type { DemoFleet, DemoFleetDevice } from '@fieldlink/simulation/demo-fleet';
 import type { DeviceSnapshot } from '../worker/protocol';
@@ -16,8 +17,6 @@ import type { DeviceSnapshot } from '../worker/protocol';
 
 export const DEMO_ACCOUNT_ID = 'demo-account';
 export const DEMO_USER_EMAIL = 'prospect@demo.fieldlink';
-/** The account kind of core §1 and §6: its scenes are read-only. */
-const DEMO_ACCOUNT_KIND = 'demo';
 /** The demo's devices report as field devices do: uploads each minute, a log every 10 s. */
 const UPLOAD_INTERVAL_MINUTES = 1;
 const LOG_INTERVAL_SECONDS = 10;

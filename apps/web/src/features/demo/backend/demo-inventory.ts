@@ -7,10 +7,8 @@ import {
   retailFigures,
   retailProductId,
   roundLostSales,
-  roundSalesPerHour,
-  shelfCapacity,
   storeInefficiency,
-  trackedSalesPerHour,
+  trackedProductFigures,
   type RetailTotals,
 } from '@fieldlink/domain/retail';
 import type { DeviceSnapshot } from '../worker/protocol';
@@ -33,7 +31,6 @@ function products(store: DemoStore): RetailProduct[] {
       shelf.channels.flatMap(({ code, name, product }) => {
         const track = shelf.shelf?.tracks[code];
         if (!product || !track) return [];
-        const rate = trackedSalesPerHour(track);
         return [
           {
             id: retailProductId(shelf.thingName, code),
@@ -41,20 +38,11 @@ function products(store: DemoStore): RetailProduct[] {
             sku: product.sku,
             slotCount: product.slotCount,
             depth: product.depth,
-            count: track.count,
-            salesPerHour: rate === null ? null : roundSalesPerHour(rate),
-            rangeState: track.rangeState,
             planogramId: product.planogramId ?? null,
-            stockLevel: track.count / shelfCapacity(product),
-            timestamps: {
-              decrease: track.decreasedAt,
-              restock: track.restockedAt,
-              rangeStateChange: track.rangeStateChangedAt,
-            },
+            ...trackedProductFigures(track, product),
             deviceId: shelf.thingName,
             deviceName: shelf.name,
             code,
-            updatedAt: track.t,
           },
         ];
       }),
