@@ -84,7 +84,9 @@ async function fillDecade(db: Kysely<Database>, dialect: StorageDialect, deviceI
       ${into} select ${deviceId}, ${columns} from d, c`.execute(db);
   } else {
     await sql`${into} select ${deviceId}, ${columns}
-      from generate_series(0::bigint, ${DECADE_DAYS - 1}::bigint) as i, generate_series(1, ${DECADE_CHANNELS}) as k`.execute(db);
+      from generate_series(0::bigint, ${DECADE_DAYS - 1}::bigint) as i, generate_series(1, ${DECADE_CHANNELS}) as k`.execute(
+      db,
+    );
     await sql`vacuum analyze logs_daily`.execute(db);
   }
 }
