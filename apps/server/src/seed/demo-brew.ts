@@ -5,6 +5,7 @@ import {
   defaultChannelsMap,
   recordTransition,
 } from '@fieldlink/domain/brew';
+import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 import { BrewTank } from '@fieldlink/simulation/brew-tank';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import type { Database } from '../db/schema';
@@ -29,7 +30,11 @@ const FINISHED_IN = 'NGB-BT01';
  * calibration, so the console's estimate follows the live fermentation; a reading, a tasting note and
  * an annotation each. The bright tank is empty (cleaning) and holds a finished batch with its report.
  */
-export async function seedDemoBrew(db: Kysely<Database>, now = Date.now()): Promise<void> {
+export async function seedDemoBrew(
+  db: Kysely<Database>,
+  now = Date.now(),
+  liveModels?: ReadonlyMap<string, DeviceModel>,
+): Promise<void> {
   const devices = await db
     .selectFrom('devices')
     .select(['id', 'thing_name', 'custom'])
@@ -38,8 +43,12 @@ export async function seedDemoBrew(db: Kysely<Database>, now = Date.now()): Prom
   const files = new FileStore(db);
   const reports = new BrewReportWriter(db, { productName: 'Fieldlink', defaultTheme: 'DEFAULT' });
   for (const device of devices) {
-    // The same plant the fleet runs for this device from now (apps/simulator seeds it the same way).
-    const model = new BrewTank({ seed: seedFromText(device.thing_name), startTimeMs: now });
+    // The same plant the fleet runs for this device: the model the demo history left (the fleet carries
+    // on from it), else a new one from now (apps/simulator seeds it the same way). The batch's fill, CO2
+    // total at the start and gravity are that plant's, so the console's estimate follows the live values.
+    const carried = liveModels?.get(device.thing_name);
+    const model =
+      carried instanceof BrewTank ? carried : new BrewTank({ seed: seedFromText(device.thing_name), startTimeMs: now });
     await db
       .insertInto('brew_tanks')
       .values({

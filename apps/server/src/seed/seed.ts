@@ -169,7 +169,7 @@ export async function seedDemo(
   });
   await seedDemoHistory(db, fleet, historyDays, Date.now(), liveModels);
   await seedDemoReports(db, historyDays);
-  await seedDemoBrew(db);
+  await seedDemoBrew(db, Date.now(), liveModels);
   return true;
 }
 
