@@ -22,48 +22,65 @@ export class PasswordQueueFull extends Error {
 
 /**
  * Admits the password work of callers' requests: at most {@link MAX_RUNNING} at once. Of the sources
- * (callers' addresses) with work waiting, the one served longest ago goes next, a newly waiting one
- * before any served since it started waiting: one address sending a hundred sign-ins at once delays
- * another's by about the hash running now. A source with {@link MAX_WAITING_PER_SOURCE} waiting is
- * refused before anything is looked up.
+ * (callers' addresses) with work waiting, the one served longest ago goes next, a source not served
+ * while it waited (or running nothing when it began to wait) before any other: one address sending a
+ * hundred sign-ins at once delays another's by about the hash running now. A source with
+ * {@link MAX_WAITING_PER_SOURCE} waiting is refused before anything is looked up.
  */
-class PasswordGate {
+export class PasswordGate {
   private running = 0;
   private served = 0;
+  /** Sources with work running: how many, and when the latest of them was let in. */
+  private readonly active = new Map<string, { count: number; lastServed: number }>();
   /** Waiting runs per source, in arrival order, with when the source was last served (0: not yet). */
   private readonly waiting = new Map<string, { starts: Array<() => void>; lastServed: number }>();
+
+  constructor(private readonly maxRunning = MAX_RUNNING) {}
 
   async run<T>(source: string, task: () => Promise<T>): Promise<T> {
     await this.admit(source);
     try {
       return await task();
     } finally {
-      this.release();
+      this.release(source);
     }
   }
 
   private admit(source: string): Promise<void> {
-    if (this.running < MAX_RUNNING && this.waiting.size === 0) {
-      this.running += 1;
+    if (this.running < this.maxRunning && this.waiting.size === 0) {
+      this.start(source);
       return Promise.resolve();
     }
-    const entry = this.waiting.get(source) ?? { starts: [], lastServed: 0 };
+    // A source whose work is running has just been served: it waits behind sources that have not.
+    const entry = this.waiting.get(source) ?? { starts: [], lastServed: this.active.get(source)?.lastServed ?? 0 };
     if (entry.starts.length >= MAX_WAITING_PER_SOURCE) return Promise.reject(new PasswordQueueFull());
     this.waiting.set(source, entry);
     return new Promise((resolve) => entry.starts.push(resolve));
   }
 
-  private release(): void {
+  private start(source: string): number {
+    this.running += 1;
+    this.served += 1;
+    const active = this.active.get(source);
+    if (active) {
+      active.count += 1;
+      active.lastServed = this.served;
+    } else this.active.set(source, { count: 1, lastServed: this.served });
+    return this.served;
+  }
+
+  private release(source: string): void {
     this.running -= 1;
+    const active = this.active.get(source)!;
+    active.count -= 1;
+    if (active.count === 0) this.active.delete(source);
     let next: [string, { starts: Array<() => void>; lastServed: number }] | null = null;
     for (const candidate of this.waiting) if (!next || candidate[1].lastServed < next[1].lastServed) next = candidate;
     if (!next) return;
-    const [source, entry] = next;
+    const [nextSource, entry] = next;
     const start = entry.starts.shift()!;
-    this.served += 1;
-    entry.lastServed = this.served;
-    if (entry.starts.length === 0) this.waiting.delete(source);
-    this.running += 1;
+    entry.lastServed = this.start(nextSource);
+    if (entry.starts.length === 0) this.waiting.delete(nextSource);
     start();
   }
 }
