@@ -1,7 +1,8 @@
-import { BREW_REGISTERS } from '@fieldlink/domain/brew';
+import { BREW_REGISTERS, PSI_PER_KPA } from '@fieldlink/domain/brew';
 import { ambientTemperature, clamp, roundTo } from './daily-cycle';
 import { PlantModel, type ChannelSpec, type PlantModelOptions } from './plant-model';
 import { SeededRandom } from './seeded-random';
+import { PressureTransmitter } from './transmitter';
 
 /**
  * A jacketed cylindro-conical fermentation tank. Yeast ferments the real extract (°Plato) along a
@@ -53,7 +54,9 @@ const HEAD_SPACE_LITRES = 400;
 /** Yeast growth rate and extract uptake rate at 18 °C, per second. */
 const YEAST_GROWTH = 3e-5;
 const EXTRACT_UPTAKE = 8e-6;
-const PSI_PER_KPA = 0.145038;
+/** The head and bottom transmitters: 4-20 mA loops over 0-30 and 0-40 psi (the channels' ranges). */
+const UPPER_TRANSMITTER = new PressureTransmitter('current', 30);
+const LOWER_TRANSMITTER = new PressureTransmitter('current', 40);
 
 export class BrewTank extends PlantModel {
   readonly kind = 'brewTank' as const;
@@ -237,8 +240,8 @@ export class BrewTank extends PlantModel {
       temperature: roundTo(this.sensorTemperature + this.random.normal(0.02), 2),
       probe: this.sensorTemperature + 0.15 + this.random.normal(0.03),
       flow: Math.max(0, this.co2Flow + this.random.normal(0.1)),
-      upper: Math.max(0, upper),
-      lower: Math.max(0, upper + columnPsi + this.random.normal(0.01)),
+      upper: UPPER_TRANSMITTER.read(upper),
+      lower: LOWER_TRANSMITTER.read(upper + columnPsi + this.random.normal(0.01)),
       ph: clamp(5.3 - 1.05 * attenuation + this.random.normal(0.01), 3.5, 6),
     };
   }

@@ -1,6 +1,7 @@
 import { PLANT_RESETS } from '@fieldlink/domain/plant-dashboard';
 import { clamp, hourBump, roundTo } from './daily-cycle';
 import { PlantModel, type ChannelSpec, type PlantModelOptions } from './plant-model';
+import { PressureTransmitter } from './transmitter';
 
 /**
  * A small community water-treatment plant: the treatment train (bore pump, pre-treatment, multimedia,
@@ -66,6 +67,14 @@ export const REGISTER_START_LEVEL = 200;
 export const REGISTER_STOP_LEVEL = 201;
 
 const TANK_LITRES = 50_000;
+/**
+ * The plant's pressure transmitters: 1-5 V outputs over 0-10 bar on the supply side and 0-4 bar after
+ * treatment, 0-2.5 bar differential across the filters; wider than the charts' 0-6 bar axis, so a
+ * fouled filter still reads its true inlet pressure above the alarm threshold.
+ */
+const LINE_TRANSMITTER = new PressureTransmitter('voltage', 10);
+const OUTLET_TRANSMITTER = new PressureTransmitter('voltage', 4);
+const DIFFERENTIAL_TRANSMITTER = new PressureTransmitter('voltage', 2.5);
 const PRODUCTION_LITRES_PER_MINUTE = 70;
 /** Filters foul while running, raising inlet pressure; a backwash at 02:00 clears them. */
 const FOULING_BAR_PER_RUNNING_SECOND = 0.25 / 86_400;
@@ -283,16 +292,18 @@ export class WaterPlant extends PlantModel {
       // The level controller acts on the reading as reported, at its resolution.
       level: roundTo(clamp((this.levelLitres / TANK_LITRES) * 100 + this.random.normal(0.1), 0, 100), 1),
       // Running, the bore pump's delivery pressure sags a little and rises as the filters foul.
-      inlet: this.running ? 4.3 + this.fouling + this.random.normal(0.02) : 4.55 + this.random.normal(0.01),
-      outlet: Math.max(0, 1.75 - 0.35 * (this.supplyFlow / 90) + this.random.normal(0.02)),
+      inlet: LINE_TRANSMITTER.read(
+        this.running ? 4.3 + this.fouling + this.random.normal(0.02) : 4.55 + this.random.normal(0.01),
+      ),
+      outlet: OUTLET_TRANSMITTER.read(1.75 - 0.35 * (this.supplyFlow / 90) + this.random.normal(0.02)),
       // UV transmittance of the raw water drifts over days.
       uv: 55 + 3 * Math.sin((2 * Math.PI * days) / 3.3 + this.uvPhase) + this.random.normal(0.3),
-      bore: this.running ? 2.6 + this.random.normal(0.03) : 3.1 + this.random.normal(0.02),
-      preTreatment: this.running ? 3.2 + this.fouling * 0.5 + this.random.normal(0.02) : 0,
+      bore: LINE_TRANSMITTER.read(this.running ? 2.6 + this.random.normal(0.03) : 3.1 + this.random.normal(0.02)),
+      preTreatment: LINE_TRANSMITTER.read(this.running ? 3.2 + this.fouling * 0.5 + this.random.normal(0.02) : 0),
       // Filters' differential pressures rise as they foul and fall back after the night's backwash.
-      mediaDifferential: 0.2 + this.fouling + this.random.normal(0.01),
-      carbonDifferential: 0.15 + this.fouling * 0.6 + this.random.normal(0.01),
-      greensandDifferential: 0.18 + this.fouling * 0.8 + this.random.normal(0.01),
+      mediaDifferential: DIFFERENTIAL_TRANSMITTER.read(0.2 + this.fouling + this.random.normal(0.01)),
+      carbonDifferential: DIFFERENTIAL_TRANSMITTER.read(0.15 + this.fouling * 0.6 + this.random.normal(0.01)),
+      greensandDifferential: DIFFERENTIAL_TRANSMITTER.read(0.18 + this.fouling * 0.8 + this.random.normal(0.01)),
     };
   }
 }
