@@ -1,14 +1,8 @@
 import { sql, type Kysely } from 'kysely';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../apps/server/src/app';
-import { loadConfig } from '../../apps/server/src/config';
-import { migrate, openStorage } from '../../apps/server/src/db/database';
 import type { Database } from '../../apps/server/src/db/schema';
-import type { UserContext } from '../../apps/server/src/features/session/user-context';
-import { seedDemo } from '../../apps/server/src/seed/seed';
 import type { Benchmark, BenchOptions, BenchSection, BenchTable, StorageDialect } from './benchmark';
+import { fillMinuteSamples, startDemoBenchApp } from './demo-app';
 import { formatCount, formatMs } from './format';
-import { freshDatabase } from './fresh-database';
 import { percentile } from './percentile';
 
 /**
@@ -19,7 +13,6 @@ import { percentile } from './percentile';
  * (daily roll-ups) answer in under 100 ms.
  */
 
-const DEMO_PASSWORD = 'bench-demo-password';
 const READER = 'viewer@fieldlink.test';
 const THING_NAME = 'ACME-BLR01';
 const MINUTE = 60_000;
@@ -48,21 +41,14 @@ const WINDOWS: { label: string; minutes: number }[] = [
  * and a rare spike). Both generators give the same values.
  */
 async function fillChannel(db: Kysely<Database>, dialect: StorageDialect, deviceId: string, code: string) {
-  const value = sql.raw(
-    'sin(i / 1440.0 * 6.283) * 10 + ((i * 7919) % 100) / 100.0 + (case when i % 9973 = 0 then 100 else 0 end)',
-  );
-  if (dialect === 'sqlite') {
-    await sql`
-      with recursive s(i) as (select 0 union all select i + 1 from s where i + 1 < ${YEAR_SAMPLES})
-      insert into logs (device_id, code, t, value)
-      select ${deviceId}, ${code}, ${START} + i * ${MINUTE}, ${value} from s`.execute(db);
-  } else {
-    await sql`
-      insert into logs (device_id, code, t, value)
-      select ${deviceId}, ${code}, ${START}::bigint + i * ${MINUTE}, ${value}
-      from generate_series(0::bigint, ${YEAR_SAMPLES - 1}::bigint) as i`.execute(db);
-    await sql`vacuum analyze logs`.execute(db);
-  }
+  await fillMinuteSamples(db, dialect, {
+    deviceId,
+    code,
+    start: START,
+    count: YEAR_SAMPLES,
+    value: 'sin(i / 1440.0 * 6.283) * 10 + ((i * 7919) % 100) / 100.0 + (case when i % 9973 = 0 then 100 else 0 end)',
+  });
+  if (dialect === 'postgres') await sql`vacuum analyze logs`.execute(db);
 }
 
 /**
@@ -137,16 +123,9 @@ interface DialectResult {
 }
 
 async function runDialect(dialect: StorageDialect, options: BenchOptions): Promise<DialectResult> {
-  const database = await freshDatabase(dialect, options.postgresUrl, 'logs');
-  let app: FastifyInstance | null = null;
+  const bench = await startDemoBenchApp(dialect, options.postgresUrl, 'logs');
   try {
-    const config = loadConfig({ DATABASE_URL: database.url, WEB_DIST: '/nonexistent', LOG_LEVEL: 'error' });
-    const storage = openStorage(config.databaseUrl);
-    await migrate(storage.db);
-    await seedDemo(storage.db, DEMO_PASSWORD);
-    app = await buildApp({ config, storage, mqttPort: null });
-    await app.ready();
-    const db = storage.db;
+    const { app, db } = bench;
     const device = await db
       .selectFrom('devices')
       .select('id')
@@ -155,13 +134,7 @@ async function runDialect(dialect: StorageDialect, options: BenchOptions): Promi
     options.log(`  ${dialect}: writing ${formatCount(YEAR_SAMPLES)} samples`);
     await fillChannel(db, dialect, device.id, 'c1');
 
-    const signIn = await app.inject({
-      method: 'POST',
-      url: '/api/v1/signin',
-      payload: { email: READER, password: DEMO_PASSWORD },
-    });
-    const { jwt } = signIn.json() as { jwt: string };
-    const user = (await app.userFromToken(jwt)) as UserContext;
+    const { jwt, user } = await bench.signIn(READER);
     const query = (minutes: number, channels = 'c1') => ({
       format: 'GROUPED_BY_CHANNEL' as const,
       deviceId: device.id,
@@ -170,10 +143,10 @@ async function runDialect(dialect: StorageDialect, options: BenchOptions): Promi
       end: START + YEAR_SAMPLES * MINUTE,
       binCount: BIN_COUNT,
     });
-    const service = (minutes: number, channels?: string) => app!.fieldlink.devices.logs(user, query(minutes, channels));
+    const service = (minutes: number, channels?: string) => app.fieldlink.devices.logs(user, query(minutes, channels));
     const http = (minutes: number, channels?: string) => {
       const search = new URLSearchParams(Object.entries(query(minutes, channels)).map(([k, v]) => [k, String(v)]));
-      return app!.inject({ method: 'GET', url: `/api/v1/device-logs?${search}`, headers: { authorization: jwt } });
+      return app.inject({ method: 'GET', url: `/api/v1/device-logs?${search}`, headers: { authorization: jwt } });
     };
     const countRows = async () =>
       Number(
@@ -226,10 +199,9 @@ async function runDialect(dialect: StorageDialect, options: BenchOptions): Promi
       bytes: Buffer.byteLength(decadeBody),
     };
     options.log(`  ${dialect} ten years of ${DECADE_CHANNELS} channels: p50 ${formatMs(decade.service.p50)}`);
-    return { label: database.label, tableRows: { before, after }, windows, yearBigger, decade, onDisk };
+    return { label: bench.label, tableRows: { before, after }, windows, yearBigger, decade, onDisk };
   } finally {
-    await app?.close();
-    await database.drop();
+    await bench.close();
   }
 }
 

@@ -1,0 +1,89 @@
+import { sql, type Kysely } from 'kysely';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../apps/server/src/app';
+import { loadConfig } from '../../apps/server/src/config';
+import { migrate, openStorage } from '../../apps/server/src/db/database';
+import type { Database } from '../../apps/server/src/db/schema';
+import type { UserContext } from '../../apps/server/src/features/session/user-context';
+import { seedDemo } from '../../apps/server/src/seed/seed';
+import type { StorageDialect } from './benchmark';
+import { freshDatabase } from './fresh-database';
+
+const DEMO_PASSWORD = 'bench-demo-password';
+const MINUTE = 60_000;
+
+/** The real app (`buildApp`, no MQTT listener) on a fresh database of one dialect holding the demo data. */
+export interface DemoBenchApp {
+  app: FastifyInstance;
+  db: Kysely<Database>;
+  /** The storage as the benchmark's tables name it. */
+  label: string;
+  /** Signs a demo user in over HTTP: the session token and the user it stands for. */
+  signIn(email: string): Promise<{ jwt: string; user: UserContext }>;
+  /** Closes the app and drops the database. */
+  close(): Promise<void>;
+}
+
+export async function startDemoBenchApp(
+  dialect: StorageDialect,
+  postgresUrl: string,
+  prefix: string,
+): Promise<DemoBenchApp> {
+  const database = await freshDatabase(dialect, postgresUrl, prefix);
+  try {
+    const config = loadConfig({ DATABASE_URL: database.url, WEB_DIST: '/nonexistent', LOG_LEVEL: 'error' });
+    const storage = openStorage(config.databaseUrl);
+    await migrate(storage.db);
+    await seedDemo(storage.db, DEMO_PASSWORD);
+    const app = await buildApp({ config, storage, mqttPort: null });
+    await app.ready();
+    return {
+      app,
+      db: storage.db,
+      label: database.label,
+      signIn: async (email) => {
+        const response = await app.inject({
+          method: 'POST',
+          url: '/api/v1/signin',
+          payload: { email, password: DEMO_PASSWORD },
+        });
+        const { jwt } = response.json() as { jwt: string };
+        return { jwt, user: (await app.userFromToken(jwt)) as UserContext };
+      },
+      close: async () => {
+        try {
+          await app.close();
+        } finally {
+          await database.drop();
+        }
+      },
+    };
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+}
+
+/**
+ * `count` 1-minute samples of one channel from `start`, written in one statement. `value` is an SQL
+ * expression of the sample's number `i` (0 to count - 1) that both dialects evaluate alike.
+ */
+export async function fillMinuteSamples(
+  db: Kysely<Database>,
+  dialect: StorageDialect,
+  channel: { deviceId: string; code: string; start: number; count: number; value: string },
+): Promise<void> {
+  const { deviceId, code, start, count } = channel;
+  const value = sql.raw(channel.value);
+  if (dialect === 'sqlite') {
+    await sql`
+      with recursive s(i) as (select 0 union all select i + 1 from s where i + 1 < ${count})
+      insert into logs (device_id, code, t, value)
+      select ${deviceId}, ${code}, ${start} + i * ${MINUTE}, ${value} from s`.execute(db);
+  } else {
+    await sql`
+      insert into logs (device_id, code, t, value)
+      select ${deviceId}, ${code}, ${start}::bigint + i * ${MINUTE}, ${value}
+      from generate_series(0::bigint, ${count - 1}::bigint) as i`.execute(db);
+  }
+}
