@@ -255,6 +255,7 @@ export async function buildApp({
   });
   const reports = new ReportService({
     db,
+    databaseUrl: config.databaseUrl,
     jobs,
     files,
     links: fileLinks,
@@ -412,6 +413,7 @@ export async function buildApp({
     ota.stop();
     logMaintenance.stop();
     await jobs.stop();
+    await reports.close();
     metrics.stop();
     mailer.close();
     await storage.close();

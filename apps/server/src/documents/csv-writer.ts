@@ -1,5 +1,5 @@
 import { CSV_LINE_END, csvLine, type CsvValue } from '@fieldlink/domain/csv';
-import type { FileWriter } from './file-store';
+import type { DocumentSink } from './file-store';
 
 /** Lines are gathered up to this many characters before they go to the file. */
 const BATCH_CHARS = 64 * 1024;
@@ -12,7 +12,7 @@ const BATCH_CHARS = 64 * 1024;
 export class CsvWriter {
   private batch = '';
 
-  constructor(private readonly file: FileWriter) {}
+  constructor(private readonly file: DocumentSink) {}
 
   async header(columns: readonly string[]): Promise<void> {
     this.batch += '\uFEFF';

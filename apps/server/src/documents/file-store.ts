@@ -15,6 +15,18 @@ export interface StoredFile {
   createdAt: number;
 }
 
+/** Where a document's bytes go: a stored file, or (in a worker thread) the port to the thread storing it. */
+export type DocumentSink = Pick<FileWriter, 'write' | 'stream'>;
+
+/** A Node stream over a sink's `write`, for producers that pipe (pdfkit); it honours back-pressure. */
+export function writableOf(sink: Pick<FileWriter, 'write'>): Writable {
+  return new Writable({
+    write: (chunk: Buffer, _encoding, callback) => {
+      sink.write(chunk).then(() => callback(), callback);
+    },
+  });
+}
+
 /**
  * A file being written. Bytes are buffered up to {@link FILE_CHUNK_BYTES} and then stored as one
  * row, so memory stays at one chunk whatever the document's size. Nothing is served before
@@ -50,11 +62,7 @@ export class FileWriter {
 
   /** A Node stream over {@link write}, for producers that pipe (pdfkit); it honours back-pressure. */
   stream(): Writable {
-    return new Writable({
-      write: (chunk: Buffer, _encoding, callback) => {
-        this.write(chunk).then(() => callback(), callback);
-      },
-    });
+    return writableOf(this);
   }
 
   /** Stores the rest and marks the file complete; answers what is now served. */

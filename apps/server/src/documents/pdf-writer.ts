@@ -2,7 +2,7 @@ import { finished } from 'node:stream/promises';
 import PDFDocument from 'pdfkit';
 import { CUSTOMER_THEMES, themeNamed } from '@fieldlink/domain/app-variant';
 import { PALETTES, THEME_LABELS } from '@fieldlink/domain/themes';
-import type { FileWriter } from './file-store';
+import type { DocumentSink } from './file-store';
 
 /** The colours and names a document's cover carries (the account's theme). */
 export interface DocumentBrand {
@@ -149,7 +149,7 @@ export class PdfWriter {
   /** Where the next chart goes on this page (a section's heading above the first is kept clear). */
   private nextChartTop: number | null = null;
 
-  constructor(file: FileWriter, info: { title: string; author: string }) {
+  constructor(file: DocumentSink, info: { title: string; author: string }) {
     this.doc = new PDFDocument({
       size: 'A4',
       margin: PAGE_MARGIN,

@@ -11,7 +11,7 @@ import {
 import type { BrewBatchesTable, Database } from '../../db/schema';
 import { DeviceFollower, type FollowerLogger } from '../../device-follower';
 import type { DeviceEvent, DeviceEvents, EventOrigin } from '../../events';
-import { lastSampleBefore } from '../reports/repository';
+import { lastSampleBefore } from '../devices/log-repository';
 import { batchEstimateBasis, batchTankLevel, batchTransitions } from './mapper';
 import { runningBatchDevices, runningBatchesOf, updateBatch } from './repository';
 

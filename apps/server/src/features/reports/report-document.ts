@@ -13,8 +13,10 @@ import type { Database } from '../../db/schema';
 import { csvLine } from '@fieldlink/domain/csv';
 import { CsvWriter } from '../../documents/csv-writer';
 import { DocumentError, type DocumentOutput } from '../../documents/document-jobs';
+import type { DocumentSink } from '../../documents/file-store';
 import { PdfWriter, type DocumentBrand } from '../../documents/pdf-writer';
-import { alarmsInPeriod, connectionChanges, intervalBins, lastSampleBefore } from './repository';
+import { intervalBins, lastSampleBefore } from '../devices/log-repository';
+import { alarmsInPeriod, connectionChanges } from './repository';
 
 /** One channel of one device in a report. */
 export interface PlannedChannel {
@@ -40,6 +42,11 @@ export interface ReportPlan {
   interval: ReportInterval;
   createdBy: string;
   brand: DocumentBrand;
+}
+
+/** Where a report is written: a stored file, or the worker thread's port to one (report-thread.ts). */
+export interface ReportOutput extends Omit<DocumentOutput, 'file'> {
+  file: DocumentSink;
 }
 
 /** One interval's figures of a channel. */
@@ -181,9 +188,14 @@ function alarmDetail(alarm: DeviceSummary['alarms'][number]): string {
 const workOf = (plan: ReportPlan) => plan.devices.reduce((sum, device) => sum + device.channels.length, 0) + 1;
 
 /** Writes the report's CSV: interval rows per channel, then per device its uptime and its alarms. */
-async function writeCsv(db: Kysely<Database>, plan: ReportPlan, output: DocumentOutput): Promise<void> {
+async function writeCsv(db: Kysely<Database>, plan: ReportPlan, output: ReportOutput): Promise<void> {
   const csv = new CsvWriter(output.file);
   await csv.header(REPORT_CSV_COLUMNS);
+  // Every channel's intervals lie on one grid: its edges are formatted once, not on each row.
+  const width = REPORT_INTERVAL_MS[plan.interval];
+  const edges = Array.from({ length: Math.ceil((plan.end - plan.start) / width) + 1 }, (_, index) =>
+    iso(Math.min(plan.start + index * width, plan.end)),
+  );
   const work = workOf(plan);
   let done = 0;
   let samples = 0;
@@ -192,8 +204,9 @@ async function writeCsv(db: Kysely<Database>, plan: ReportPlan, output: Document
     // The cells naming the channel are the same on each of its rows: formatted once.
     const prefix = csvLine(['interval', device.name, device.thingName, channel.code, channel.name]);
     for (const row of figures) {
+      const index = (row.start - plan.start) / width;
       await csv.line(
-        `${prefix},${iso(row.start)},${iso(row.end)},${csvLine([row.min, row.max, row.mean, row.last, row.total, null, null])}`,
+        `${prefix},${edges[index]},${edges[index + 1]},${csvLine([row.min, row.max, row.mean, row.last, row.total, null, null])}`,
       );
     }
     done += 1;
@@ -253,7 +266,7 @@ const formatPeriod = (start: number, end: number) =>
  * channel's chart points are kept meanwhile in typed arrays (16 bytes an interval, about 9 MiB for
  * 200 channels of a month at 15 minutes) rather than read from the database a second time.
  */
-async function writePdf(db: Kysely<Database>, plan: ReportPlan, output: DocumentOutput): Promise<void> {
+async function writePdf(db: Kysely<Database>, plan: ReportPlan, output: ReportOutput): Promise<void> {
   const pdf = new PdfWriter(output.file, { title: plan.name, author: plan.brand.productName });
   const channelCount = plan.devices.reduce((sum, device) => sum + device.channels.length, 0);
   pdf.cover(plan.brand, plan.name, formatPeriod(plan.start, plan.end), [
@@ -366,6 +379,6 @@ async function writePdf(db: Kysely<Database>, plan: ReportPlan, output: Document
 }
 
 /** Writes the report's document in its format. */
-export function writeReportDocument(db: Kysely<Database>, plan: ReportPlan, output: DocumentOutput): Promise<void> {
+export function writeReportDocument(db: Kysely<Database>, plan: ReportPlan, output: ReportOutput): Promise<void> {
   return plan.format === 'PDF' ? writePdf(db, plan, output) : writeCsv(db, plan, output);
 }

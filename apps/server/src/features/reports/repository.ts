@@ -1,6 +1,5 @@
-import { SqliteAdapter, sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database, ReportSchedulesTable, ReportsTable } from '../../db/schema';
-import { binnedLogs, type LogBin, type LogWindow } from '../devices/log-repository';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -180,70 +179,4 @@ export function alarmsInPeriod(db: Db, deviceIds: readonly string[], start: numb
     )
     .orderBy('alarms.raised_at')
     .execute();
-}
-
-/** The last sample of a channel before `t`, or undefined. */
-export function lastSampleBefore(db: Db, deviceId: string, code: string, t: number) {
-  return db
-    .selectFrom('logs')
-    .select(['t', 'value'])
-    .where('device_id', '=', deviceId)
-    .where('code', '=', code)
-    .where('t', '<', t)
-    .orderBy('t', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-}
-
-/** Intervals aggregated per query on SQLite: about a day, a millisecond or two of the event loop. */
-const DAY_MS = 86_400_000;
-
-/** Yields to the event loop, so a long read never holds up requests. */
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/**
- * A channel's window cut into bins of `width` ms, each with min, max, mean and last; bins without
- * samples are left out. On PostgreSQL the database aggregates (`binnedLogs`), away from the event
- * loop. SQLite runs in this process, where one aggregate over a month holds the event loop for a
- * tenth of a second, so it aggregates about a day of bins per query (one GROUP BY scan of the key,
- * then the last samples by their times), yielding between queries.
- */
-export async function intervalBins(db: Kysely<Database>, window: LogWindow, width: number): Promise<LogBin[]> {
-  const count = Math.ceil((window.end - window.start) / width);
-  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return binnedLogs(db, window, width, count);
-  const { deviceId, code } = window;
-  const step = width * Math.max(1, Math.floor(DAY_MS / width));
-  const bins: LogBin[] = [];
-  for (let from = window.start; from < window.end; from += step) {
-    const to = Math.min(from + step, window.end);
-    // better-sqlite3 binds numbers as REAL: the casts keep the bin index an integer.
-    const { rows } = await sql<{ i: number; mn: number; mx: number; sm: number; n: number; tl: number }>`
-      select cast((t - cast(${window.start} as integer)) / cast(${width} as integer) as integer) as i,
-        min(value) as mn, max(value) as mx, sum(value) as sm, count(*) as n, max(t) as tl
-      from logs
-      where device_id = ${deviceId} and code = ${code} and t >= cast(${from} as integer) and t < cast(${to} as integer)
-      group by i order by i`.execute(db);
-    if (rows.length > 0) {
-      const lasts = new Map(
-        (
-          await db
-            .selectFrom('logs')
-            .select(['t', 'value'])
-            .where('device_id', '=', deviceId)
-            .where('code', '=', code)
-            .where(
-              't',
-              'in',
-              rows.map((row) => row.tl),
-            )
-            .execute()
-        ).map((row) => [row.t, row.value]),
-      );
-      for (const row of rows) {
-        bins.push({ index: row.i, min: row.mn, max: row.mx, avg: row.sm / row.n, last: lasts.get(row.tl) ?? row.mx });
-      }
-    }
-    await yieldToEventLoop();
-  }
-  return bins;
 }

@@ -29,6 +29,7 @@ import {
   type ReportState,
 } from '@fieldlink/domain/reports';
 import { isKnownTimeZone } from '@fieldlink/domain/time-zone';
+import { isPostgresUrl } from '../../db/database';
 import type { Database } from '../../db/schema';
 import { DocumentJobs, type DocumentKind } from '../../documents/document-jobs';
 import type { FileLinks } from '../../documents/file-links';
@@ -53,6 +54,7 @@ import {
 } from './access';
 import { publicReportUrl, toReportMeta, toReportSchedule } from './mapper';
 import { writeReportDocument, type PlannedDevice, type ReportPlan } from './report-document';
+import { ReportThread } from './report-thread';
 import {
   accountWithRoot,
   deleteReport,
@@ -101,6 +103,8 @@ const RETENTION_BATCH = 200;
 
 export interface ReportServiceOptions {
   db: Kysely<Database>;
+  /** The database's URL: on PostgreSQL a report is written in a worker thread with connections of its own. */
+  databaseUrl: string;
   jobs: JobQueue;
   files: FileStore;
   links: FileLinks;
@@ -158,9 +162,12 @@ export class ReportService {
   private readonly db: Kysely<Database>;
   private readonly now: () => number;
   private readonly documents: DocumentJobs;
+  /** Where reports are written on PostgreSQL; null on SQLite. */
+  private readonly thread: ReportThread | null;
 
   constructor(private readonly options: ReportServiceOptions) {
     this.db = options.db;
+    this.thread = isPostgresUrl(options.databaseUrl) ? new ReportThread(options.databaseUrl) : null;
     this.now = options.now ?? Date.now;
     this.documents = new DocumentJobs(options.jobs, options.files, this.now);
     this.documents.register(REPORT_JOBS.generate, this.generationKind());
@@ -168,6 +175,11 @@ export class ReportService {
     options.jobs.register(REPORT_JOBS.schedule, (payload, job) =>
       this.runSchedule((payload as { scheduleId: string }).scheduleId, job.id),
     );
+  }
+
+  /** Ends the report worker thread, if one runs (the app is closing). */
+  async close(): Promise<void> {
+    await this.thread?.close();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -447,7 +459,15 @@ export class ReportService {
       produce: async ({ reportId }, output) => {
         const row = await load(reportId);
         if (!row) return;
-        await writeReportDocument(this.db, await this.plan(row), output);
+        const plan = await this.plan(row);
+        // PostgreSQL aggregates in its own processes; the formatting of a large report is the work
+        // left here, done in a worker thread so requests go on meanwhile. SQLite reads in this
+        // process (an in-memory database has no other connection) and yields between its reads.
+        if (this.thread) {
+          await this.thread.write(plan, output);
+        } else {
+          await writeReportDocument(this.db, plan, output);
+        }
       },
       onProgress: async ({ reportId }, percent) => {
         const row = await load(reportId);
