@@ -8,6 +8,7 @@ import type {
   BrewTanksTable,
   Database,
 } from '../../db/schema';
+import { lastSampleBefore } from '../devices/log-repository';
 import { selectDevices } from '../devices/repository';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -215,15 +216,7 @@ export function waitingReportsOf(db: Db, batchId: string) {
 export async function valuesAt(db: Db, deviceId: string, codes: readonly string[], t: number) {
   const values: Record<string, number> = {};
   for (const code of codes) {
-    const row = await db
-      .selectFrom('logs')
-      .select('value')
-      .where('device_id', '=', deviceId)
-      .where('code', '=', code)
-      .where('t', '<=', t)
-      .orderBy('t', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const row = await lastSampleBefore(db, deviceId, code, t + 1);
     if (row) values[code] = row.value;
   }
   return values;
