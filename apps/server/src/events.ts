@@ -4,7 +4,10 @@ import type { ServerAction } from '@fieldlink/api/realtime';
 /** A device event on its way to the browsers watching that device. */
 export type DeviceEvent = Exclude<
   ServerAction,
-  { type: 'server/reply' } | { type: 'server/error' } | { type: 'server/reportProgress' }
+  | { type: 'server/reply' }
+  | { type: 'server/error' }
+  | { type: 'server/reportProgress' }
+  | { type: 'server/deviceTableChanges' }
 >;
 
 /** `local`: stored by this process; `remote`: stored by another instance of the cluster and relayed here. */

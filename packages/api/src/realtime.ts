@@ -3,9 +3,9 @@ import type { DeviceAction } from '@fieldlink/domain/device-actions';
 import { AlarmRecord } from './alarms';
 import { Tank } from './brew';
 import { DeviceHealth, ConfigFrame, WriteConfigFields } from './device-frames';
-import { ChannelCode } from './fields';
+import { ChannelCode, Nullable } from './fields';
 import { THING_NAME_PATTERN } from './mqtt-topics';
-import { OtaUpdate } from './ota';
+import { OtaStateSchema, OtaUpdate } from './ota';
 import { ReportStateSchema } from './reports';
 
 /**
@@ -50,6 +50,12 @@ export const ClientAction = Type.Union([
     tzRule: Type.String({ maxLength: 128 }),
   }),
   request('server/writeConfig', { thingName: ThingName, ...WriteConfigFields }),
+  /**
+   * Live changes of the device table (connection state, firmware, OTA progress) for every device in
+   * the caller's scope, in batches ({@link DeviceTableChangesAction}) until unwatched or closed.
+   */
+  request('server/watchDeviceTable', {}),
+  request('server/unwatchDeviceTable', {}),
 ]);
 export type ClientAction = Static<typeof ClientAction>;
 export type ClientActionType = ClientAction['type'];
@@ -70,6 +76,9 @@ export const REALTIME_DEVICE_ACTIONS: Readonly<Record<ClientActionType, DeviceAc
   'server/systemCommand': 'system',
   'server/timeDate': 'timeDate',
   'server/writeConfig': 'writeConfig',
+  // The table's live feed is a subscription to every device in scope: the rule of watching one.
+  'server/watchDeviceTable': 'watch',
+  'server/unwatchDeviceTable': 'watch',
 };
 
 export const LatestValue = Type.Object({
@@ -170,6 +179,41 @@ export const BrewTankAction = Type.Object({
   groupId: Type.String(),
   tank: Tank,
 });
+/** How often at most the device table's live feed sends a batch to a browser. */
+export const DEVICE_TABLE_FEED_INTERVAL_MS = 1000;
+
+/**
+ * What changed of one device in the table, by thing name: only the fields that changed are present,
+ * named as the table's columns (`@fieldlink/api/device-table`). `otaState` and `otaPercent` are the
+ * device's latest update (null: none); `otaPendingSubmittedAt` its wait for an administrator.
+ */
+export const DeviceTableChange = Type.Object(
+  {
+    thingName: ThingName,
+    isConnected: Type.Optional(Type.Boolean()),
+    lastConnection: Type.Optional(Nullable(Type.Number())),
+    lastDisconnection: Type.Optional(Nullable(Type.Number())),
+    fw: Type.Optional(Nullable(Type.String())),
+    otaState: Type.Optional(Nullable(OtaStateSchema)),
+    otaPercent: Type.Optional(Nullable(Type.Number())),
+    otaPendingSubmittedAt: Type.Optional(Nullable(Type.Number())),
+  },
+  { additionalProperties: false },
+);
+export type DeviceTableChange = Static<typeof DeviceTableChange>;
+/**
+ * A batch of the device table's live feed: the devices in the caller's scope that changed since the
+ * last batch, each once with its latest fields, at most one batch per {@link DEVICE_TABLE_FEED_INTERVAL_MS}.
+ */
+export const DeviceTableChangesAction = Type.Object({
+  type: Type.Literal('server/deviceTableChanges'),
+  /** When the batch was sent (unix ms): the table is current as of then. */
+  at: Type.Number(),
+  changes: Type.Array(DeviceTableChange),
+  /** Too much changed at once to send piece by piece: read the table again instead. */
+  reload: Type.Optional(Type.Boolean()),
+});
+
 /** Sent once the socket is authenticated, and when the server closes it on purpose. */
 export const ErrorAction = Type.Object({ type: Type.Literal('server/error'), message: Type.String() });
 
@@ -187,6 +231,7 @@ export const ServerAction = Type.Union([
   OtaProgressAction,
   ReportProgressAction,
   BrewTankAction,
+  DeviceTableChangesAction,
 ]);
 export type ServerAction = Static<typeof ServerAction>;
 export type ServerActionOf<T extends ServerAction['type']> = Extract<ServerAction, { type: T }>;

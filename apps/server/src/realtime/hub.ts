@@ -10,10 +10,11 @@ import {
   type ServerAction,
 } from '@fieldlink/api/realtime';
 import type { DeviceEvent } from '../events';
-import { requireDeviceAction } from '../features/session/access';
+import { inScope, requireDeviceAction } from '../features/session/access';
 import type { DeviceService } from '../features/devices/service';
 import type { UserContext } from '../features/session/user-context';
 import type { CommandRequest, CommandService } from './commands';
+import { DeviceTableFeed, type TableWatcher } from './device-table-feed';
 
 const actionCheck = TypeCompiler.Compile(ClientAction);
 /** A socket with more unsent bytes than this is a slow consumer and is closed. */
@@ -24,6 +25,8 @@ interface Session {
   socket: WebSocket;
   user: UserContext;
   subscriptions: Set<string>;
+  /** Set while the socket watches the device table's live feed. */
+  tableWatcher: TableWatcher | null;
 }
 
 export interface HubLogger {
@@ -38,6 +41,7 @@ export class RealtimeHub {
   private readonly sessions = new Set<Session>();
   private readonly watchers = new Map<string, Set<Session>>();
   private closing = false;
+  private readonly tableFeed: DeviceTableFeed;
 
   /**
    * `announce` puts an event this hub makes (a setpoint's new state after a write) on the event bus,
@@ -49,7 +53,12 @@ export class RealtimeHub {
     private readonly commands: CommandService,
     private readonly logger: HubLogger,
     private readonly announce: (event: DeviceEvent) => void = (event) => this.publish(event),
-  ) {}
+  ) {
+    this.tableFeed = new DeviceTableFeed({
+      groupPaths: (thingNames) => this.devices.groupPaths(thingNames),
+      onError: (error) => this.logger.warn({ err: error }, 'The device table feed could not read device paths'),
+    });
+  }
 
   get socketCount(): number {
     return this.sessions.size;
@@ -61,7 +70,7 @@ export class RealtimeHub {
       socket.close(REALTIME_CLOSE.goingAway, 'Server shutting down');
       return;
     }
-    const session: Session = { socket, user, subscriptions: new Set() };
+    const session: Session = { socket, user, subscriptions: new Set(), tableWatcher: null };
     this.sessions.add(session);
     socket.on('message', (data, isBinary) => {
       const size = Array.isArray(data) ? data.reduce((sum, part) => sum + part.length, 0) : (data as Buffer).byteLength;
@@ -77,6 +86,7 @@ export class RealtimeHub {
 
   /** Delivers a device event to the sockets watching that device. */
   publish(event: DeviceEvent): void {
+    this.tableFeed.note(event);
     const watchers = this.watchers.get(event.thingName);
     if (!watchers) return;
     const text = JSON.stringify(event);
@@ -129,6 +139,7 @@ export class RealtimeHub {
    */
   async closeAll(graceMs = 1000): Promise<void> {
     this.closing = true;
+    this.tableFeed.stop();
     const sockets = [...this.sessions].map((session) => session.socket);
     for (const socket of sockets) socket.close(REALTIME_CLOSE.goingAway, 'Server shutting down');
     const deadline = Date.now() + graceMs;
@@ -141,6 +152,7 @@ export class RealtimeHub {
   private detach(session: Session): void {
     if (!this.sessions.delete(session)) return;
     for (const thingName of session.subscriptions) this.unwatch(session, thingName);
+    if (session.tableWatcher) this.tableFeed.unwatch(session.tableWatcher);
   }
 
   private unwatch(session: Session, thingName: string): void {
@@ -196,6 +208,18 @@ export class RealtimeHub {
       }
       case 'server/unsubscribeDevices':
         for (const thingName of action.thingNames) this.unwatch(session, thingName);
+        return undefined;
+      case 'server/watchDeviceTable':
+        // Scope is checked per device and batch, so a device moved out of the caller's reach stops at once.
+        session.tableWatcher ??= {
+          inScope: (groupPath) => inScope(session.user, groupPath),
+          send: (changes) => this.send(session, changes),
+        };
+        this.tableFeed.watch(session.tableWatcher);
+        return undefined;
+      case 'server/unwatchDeviceTable':
+        if (session.tableWatcher) this.tableFeed.unwatch(session.tableWatcher);
+        session.tableWatcher = null;
         return undefined;
       case 'server/readChannel':
         return this.command(session, action.thingName, { cmd: 'readChannel', code: action.code });

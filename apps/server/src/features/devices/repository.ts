@@ -20,6 +20,25 @@ export function findDeviceByThingName(db: Kysely<Database>, thingName: string) {
   return selectDevices(db).where('devices.thing_name', '=', thingName).executeTakeFirst();
 }
 
+/** The group path of each of these devices that exists, by thing name (the scope check of a live feed). */
+export async function groupPathsByThingName(
+  db: Kysely<Database>,
+  thingNames: readonly string[],
+): Promise<Map<string, string>> {
+  const paths = new Map<string, string>();
+  // Within every driver's limit of statement parameters.
+  for (let start = 0; start < thingNames.length; start += 1000) {
+    const rows = await db
+      .selectFrom('devices')
+      .innerJoin('groups', 'groups.id', 'devices.group_id')
+      .select(['devices.thing_name', 'groups.path'])
+      .where('devices.thing_name', 'in', thingNames.slice(start, start + 1000))
+      .execute();
+    for (const row of rows) paths.set(row.thing_name, row.path);
+  }
+  return paths;
+}
+
 export function findDevicesByIds(db: Kysely<Database>, ids: readonly string[]) {
   return ids.length === 0 ? Promise.resolve([]) : selectDevices(db).where('devices.id', 'in', ids).execute();
 }

@@ -32,6 +32,7 @@ import {
   findDeviceById,
   findDeviceByThingName,
   findDevicesByIds,
+  groupPathsByThingName,
   findGroup,
   findNewDevicesGroup,
   insertDevice,
@@ -75,6 +76,11 @@ export class DeviceService {
     /** Device accounts at an external broker (cluster mode); the embedded broker reads the database. */
     private readonly credentials: DeviceCredentialStore = DATABASE_CREDENTIALS,
   ) {}
+
+  /** The group path of each of these devices, by thing name (unknown devices are left out). */
+  groupPaths(thingNames: readonly string[]): Promise<Map<string, string>> {
+    return groupPathsByThingName(this.db, thingNames);
+  }
 
   /** A device the caller may see, or 404 (the same answer whether it exists elsewhere or not at all). */
   async visibleDevice(user: UserContext, find: { id: string } | { thingName: string }): Promise<DeviceWithPath> {
