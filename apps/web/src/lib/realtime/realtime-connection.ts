@@ -1,4 +1,4 @@
-import { REALTIME_PATH } from '@fieldlink/api/realtime';
+import { REALTIME_PATH, type ServerActionOf } from '@fieldlink/api/realtime';
 import { realtimeUrl } from '../api-client';
 import { dispatchSession, openOverlay } from '../app-store/app-store';
 import { localBackend } from '../demo/demo-session';
@@ -17,6 +17,16 @@ let client: RealtimeClient | null = null;
 let canSubscribe = false;
 let startGeneration = 0;
 const watchers = new Map<string, number>();
+
+/** A page showing the device table, told of each batch of its live feed. */
+export interface DeviceTableListener {
+  onChanges(batch: ServerActionOf<'server/deviceTableChanges'>): void;
+  /** The server accepted the watch (on this socket): batches follow. */
+  onWatching(): void;
+  /** The socket opened again after a break: changes may have been missed, read the table again. */
+  onResync(): void;
+}
+const tableListeners = new Set<DeviceTableListener>();
 
 export interface StartRealtimeOptions {
   token: string;
@@ -41,7 +51,11 @@ export async function startRealtime(options: StartRealtimeOptions): Promise<void
   client = new RealtimeClient({
     url: realtimeUrl(REALTIME_PATH),
     token: options.token,
-    onAction: (action) => realtimeStore.setState((s) => applyServerAction(s, action, Date.now())),
+    onAction: (action) => {
+      if (action.type === 'server/deviceTableChanges')
+        for (const listener of tableListeners) listener.onChanges(action);
+      else realtimeStore.setState((s) => applyServerAction(s, action, Date.now()));
+    },
     onConnection: (snapshot) => realtimeStore.setState((s) => ({ ...s, ...snapshot })),
     onOpen: (count) => void onSocketOpen(count),
     onUnauthorized: options.onUnauthorized,
@@ -60,6 +74,7 @@ export function stopRealtime(): void {
   client = null;
   canSubscribe = false;
   watchers.clear();
+  tableListeners.clear();
   realtimeStore.setState(() => INITIAL_REALTIME_STATE);
 }
 
@@ -102,8 +117,40 @@ export function watchDevices(thingNames: readonly string[], onError?: (error: Er
   };
 }
 
+/**
+ * Watches the device table's live feed (connection state, firmware, OTA progress of every device in
+ * the user's scope) while the listener is registered, from every socket the connection opens. Returns
+ * a function that stops watching. Users without view-dashboard make no subscriptions (§4): their
+ * table is never told it is watched, and refreshes on its timer instead.
+ */
+export function watchDeviceTable(listener: DeviceTableListener): () => void {
+  tableListeners.add(listener);
+  if (client?.connection.status === 'CONNECTED') void requestTableFeed([listener]);
+  return () => {
+    if (!tableListeners.delete(listener) || tableListeners.size > 0) return;
+    if (canSubscribe && client?.connection.status === 'CONNECTED') {
+      client.request({ type: 'server/unwatchDeviceTable' }).catch(() => {});
+    }
+  };
+}
+
+async function requestTableFeed(listeners: readonly DeviceTableListener[]): Promise<void> {
+  if (!client || !canSubscribe) return;
+  const watching = await client.request({ type: 'server/watchDeviceTable' }).then(
+    () => true,
+    () => false,
+  );
+  if (watching) for (const listener of listeners) if (tableListeners.has(listener)) listener.onWatching();
+}
+
 async function onSocketOpen(connectionCount: number): Promise<void> {
   if (!client) return;
+  if (tableListeners.size > 0) {
+    // A new socket watches nothing yet: the table's feed is asked for again, and after a break the
+    // table is read again for what changed meanwhile.
+    await requestTableFeed([...tableListeners]);
+    if (connectionCount > 1) for (const listener of tableListeners) listener.onResync();
+  }
   const thingNames = [...watchers.keys()];
   const subscribes = canSubscribe && thingNames.length > 0;
   if (connectionCount === 1) {

@@ -161,6 +161,8 @@ export function applyServerAction(state: RealtimeState, action: ServerAction, no
     }
     case 'server/error':
       return { ...state, lastServerError: action.message };
+    // The device table's batches go to the table itself (`watchDeviceTable`), not to this store.
+    case 'server/deviceTableChanges':
     case 'server/reply':
       return state;
   }

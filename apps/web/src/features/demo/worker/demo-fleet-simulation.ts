@@ -213,6 +213,8 @@ export class DemoFleetSimulation {
       }
       return [reply(true)];
     }
+    // The demo's devices stay online on the firmware they have: the table's feed has nothing to send.
+    if (action.type === 'server/watchDeviceTable' || action.type === 'server/unwatchDeviceTable') return [reply(true)];
     const device = this.devices.get(action.thingName);
     if (!device) return [{ type: 'server/reply', id: action.id, ok: false, error: 'Device not found.' }];
     const { model } = device;

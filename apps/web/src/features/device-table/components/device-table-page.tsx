@@ -9,10 +9,12 @@ import { PanelMessage } from '../../../components/ui/panel-message';
 import { RefreshButton } from '../../../components/ui/refresh-button';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatAge } from '../../../lib/format-time';
+import { useNow } from '../../../lib/clock';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { downloadCsv } from '../../../lib/download-csv';
 import { useDeviceTable } from '../api/get-device-table';
 import { useAvailableHeight } from '../hooks/use-available-height';
+import { useLiveTable, type LiveTable } from '../hooks/use-live-table';
 import { useTableSettings } from '../hooks/use-table-settings';
 import { presentationsOf } from '../model/columns';
 import { csvFileName, tableCsv } from '../model/csv-export';
@@ -54,6 +56,7 @@ export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
   const appliedFilters = useDeferredValue(filters);
   const data = table.data;
   const index = useMemo(() => (data ? tableIndexOf(data) : null), [data]);
+  const live = useLiveTable(data, index, table.refetch);
   // The same for a sort whose order is not built yet (longer than a frame): the header shows the new
   // sort at once, the rows follow when sorted. A built order costs a pass over the rows: the header
   // and the rows are shown together, in one render.
@@ -187,7 +190,7 @@ export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
                 : `${countFormat.format(shown)} of ${countFormat.format(data.count)} devices`}
             </span>
             <span className="dt-header__age">
-              updated {formatAge(data.generatedAt, Date.now())}
+              <TableAge live={live} />
               <RefreshButton query={table} />
             </span>
           </>
@@ -293,5 +296,26 @@ export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
         )}
       </div>
     </div>
+  );
+}
+
+/**
+ * How current the table is, ticking on the shared clock (this component alone draws again each
+ * second): "Live" while the real-time feed keeps it current, with the time of the last change; else
+ * the age of the last read.
+ */
+function TableAge({ live }: { live: LiveTable }) {
+  const now = useNow();
+  const age = formatAge(live.changedAt, now);
+  if (!live.live) return <span data-testid="device-table-age">updated {age}</span>;
+  return (
+    <span
+      className="dt-live"
+      data-testid="device-table-age"
+      title="Connection state, firmware and OTA progress update live"
+    >
+      <span className="dt-live__dot" aria-hidden="true" />
+      Live · last change {age}
+    </span>
   );
 }

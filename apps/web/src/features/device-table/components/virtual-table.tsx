@@ -116,6 +116,7 @@ export function VirtualTable({
         selected={selected.has(id)}
         onToggle={onToggleRow}
         rowHeight={rowHeight}
+        revision={data.revision[row] ?? 0}
       />,
     );
   }
@@ -194,6 +195,8 @@ interface TableRowProps {
   selected: boolean;
   onToggle: (id: string) => void;
   rowHeight: number;
+  /** The row's live revision: a new one draws the row again (its data object stays the same). */
+  revision: number;
 }
 
 const TableRow = memo(function TableRow({
@@ -269,6 +272,28 @@ function TableCell({
     return (
       <div className={className} role="cell" title={text} data-label={label}>
         <span className="dt-pill dt-pill--danger">{text}</span>
+      </div>
+    );
+  }
+  if (column.key === 'otaStatus' && text) {
+    // The state's colour by its name (`is-downloading`, `is-failed`), the download as a bar under it.
+    const state = data.text.otaState[row]?.toLowerCase() ?? 'pending';
+    const percent = data.numbers.otaPercent[row]!;
+    return (
+      <div className={`${className} dt-ota is-${state}`} role="cell" title={text} data-label={label}>
+        <span className="dt-ota__text">{text}</span>
+        {state === 'downloading' && !Number.isNaN(percent) && (
+          <span
+            className="dt-ota__bar"
+            role="progressbar"
+            aria-label={text}
+            aria-valuenow={percent}
+            aria-valuemin={0}
+            aria-valuemax={100}
+          >
+            <span style={{ width: `${percent}%` }} />
+          </span>
+        )}
       </div>
     );
   }

@@ -22,6 +22,11 @@ export interface DeviceTableData {
   groupIsNew: boolean[];
   text: Record<DeviceTableTextField, (string | null)[]>;
   numbers: Record<DeviceTableNumberField, Float64Array>;
+  /**
+   * Per row, how many live changes it has taken (`live-changes.ts`): a drawn row whose count moved
+   * is drawn again, the others are not.
+   */
+  revision: Uint32Array;
 }
 
 /** Separator of group names in the group-path column. */
@@ -57,5 +62,6 @@ export function decodeDeviceTable(answer: DeviceTableAnswer): DeviceTableData {
     groupIsNew: answer.groups.map((group) => group.kind === 'new'),
     text,
     numbers,
+    revision: new Uint32Array(answer.count),
   };
 }

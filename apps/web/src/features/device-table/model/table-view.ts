@@ -150,6 +150,19 @@ export class TableIndex {
     return cells;
   }
 
+  /**
+   * Lets go of what was read of these columns (their cells and sorted orders), after live changes
+   * wrote new values into them: the next sort or filter by them reads them afresh. The rows shown
+   * keep their place until then.
+   */
+  forget(keys: Iterable<string>): void {
+    for (const key of keys) {
+      this.cellCache.delete(key);
+      this.orderCache.delete(key);
+      this.builds.delete(key);
+    }
+  }
+
   /** True when the ascending order of a column is built (a sort by it costs one pass). */
   hasOrder(key: string): boolean {
     return this.orderCache.has(key);

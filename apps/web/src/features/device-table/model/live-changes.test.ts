@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { COLUMN_PRESENTATIONS } from './columns';
+import { fixtureAnswer } from './fixtures';
+import { applyTableChanges } from './live-changes';
+import { decodeDeviceTable } from './table-data';
+import { TableIndex } from './table-view';
+
+const table = () =>
+  decodeDeviceTable(
+    fixtureAnswer([
+      { name: 'Boiler', thingName: 'B-1', isConnected: 1, fw: '4.10.0', lastConnection: 100 },
+      { name: 'Chiller', thingName: 'C-1', isConnected: 0, fw: '4.9.0', otaState: 'DOWNLOADING', otaPercent: 20 },
+      { name: 'Tank', thingName: 'T-1', isConnected: 1, fw: '4.11.0' },
+    ]),
+  );
+const cell = (index: TableIndex, key: string, row: number) => {
+  const column = COLUMN_PRESENTATIONS.get(key)!;
+  return column.format(column.read(index.data, row, { distanceFrom: null }));
+};
+
+describe('applyTableChanges', () => {
+  it('writes connection state, firmware and OTA progress into the rows it names, and counts each row’s changes', () => {
+    const data = table();
+    const applied = applyTableChanges(data, [
+      { thingName: 'C-1', isConnected: true, lastConnection: 500, lastDisconnection: null },
+      { thingName: 'C-1', otaState: 'DOWNLOADING', otaPercent: 60 },
+      { thingName: 'B-1', fw: '4.12.0', otaState: 'SUCCEEDED', otaPercent: 100, otaPendingSubmittedAt: null },
+      { thingName: 'UNKNOWN-1', isConnected: true },
+    ]);
+    const index = new TableIndex(data);
+    expect(applied.rows).toBe(3);
+    expect([...applied.columns].sort()).toEqual(
+      [
+        'fw',
+        'hasPendingUpdate',
+        'isConnected',
+        'lastConnection',
+        'lastDisconnection',
+        'otaStatus',
+        'updatePending',
+      ].sort(),
+    );
+    expect(cell(index, 'isConnected', 1)).toBe('Online');
+    expect(cell(index, 'otaStatus', 1)).toBe('Downloading 60%');
+    expect(cell(index, 'lastDisconnection', 1)).toBe('');
+    expect(cell(index, 'fw', 0)).toBe('4.12.0');
+    expect(cell(index, 'otaStatus', 0)).toBe('Succeeded');
+    expect(Array.from(data.revision)).toEqual([1, 2, 0]);
+  });
+
+  it('keeps the shown order until the index lets go of the changed columns, then sorts by the new values', () => {
+    const data = table();
+    const index = new TableIndex(data);
+    const byFirmware = () => Array.from(index.view([], { key: 'fw', direction: 'asc' }).rows);
+    expect(byFirmware()).toEqual([1, 0, 2]);
+    const { columns } = applyTableChanges(data, [{ thingName: 'C-1', fw: '5.0.0' }]);
+    expect(byFirmware()).toEqual([1, 0, 2]);
+    index.forget(columns);
+    expect(byFirmware()).toEqual([0, 2, 1]);
+  });
+});

@@ -1,0 +1,76 @@
+import type { DeviceTableChange } from '@fieldlink/api/realtime';
+import type { DeviceTableData } from './table-data';
+
+type ChangeField = Exclude<keyof DeviceTableChange, 'thingName'>;
+
+const OTA_COLUMNS = ['otaStatus', 'updatePending', 'hasPendingUpdate'] as const;
+
+/** The table's columns (presentation keys) each field of a live change feeds. */
+const COLUMNS_OF: Readonly<Record<ChangeField, readonly string[]>> = {
+  isConnected: ['isConnected'],
+  lastConnection: ['lastConnection'],
+  lastDisconnection: ['lastDisconnection'],
+  fw: ['fw'],
+  otaState: OTA_COLUMNS,
+  otaPercent: OTA_COLUMNS,
+  otaPendingSubmittedAt: OTA_COLUMNS,
+};
+
+const rowIndexes = new WeakMap<DeviceTableData, Map<string, number>>();
+
+/** The row of each thing name, built once per table. */
+function rowOfThing(data: DeviceTableData): Map<string, number> {
+  let rows = rowIndexes.get(data);
+  if (!rows) {
+    rows = new Map();
+    const names = data.text.thingName;
+    for (let row = 0; row < data.count; row += 1) {
+      const name = names[row];
+      if (name) rows.set(name, row);
+    }
+    rowIndexes.set(data, rows);
+  }
+  return rows;
+}
+
+const numberOrNaN = (value: number | null): number => (value === null ? Number.NaN : value);
+
+/** What a batch of live changes did to a table. */
+export interface AppliedChanges {
+  /** Rows whose values changed. */
+  rows: number;
+  /** Columns whose cells changed (the index lets go of what it read of them). */
+  columns: Set<string>;
+}
+
+/**
+ * Writes a batch of the table's live feed into the decoded table, in place: a few array writes per
+ * device, whatever the size of the fleet, so a batch costs what it changes and nothing more. Devices
+ * the table does not hold (added since it was read) are skipped; the next read brings them.
+ */
+export function applyTableChanges(data: DeviceTableData, changes: readonly DeviceTableChange[]): AppliedChanges {
+  const rows = rowOfThing(data);
+  const columns = new Set<string>();
+  let changed = 0;
+  for (const change of changes) {
+    const row = rows.get(change.thingName);
+    if (row === undefined) continue;
+    if (change.isConnected !== undefined) data.numbers.isConnected[row] = change.isConnected ? 1 : 0;
+    if (change.lastConnection !== undefined) data.numbers.lastConnection[row] = numberOrNaN(change.lastConnection);
+    if (change.lastDisconnection !== undefined) {
+      data.numbers.lastDisconnection[row] = numberOrNaN(change.lastDisconnection);
+    }
+    if (change.fw !== undefined) data.text.fw[row] = change.fw;
+    if (change.otaState !== undefined) data.text.otaState[row] = change.otaState;
+    if (change.otaPercent !== undefined) data.numbers.otaPercent[row] = numberOrNaN(change.otaPercent);
+    if (change.otaPendingSubmittedAt !== undefined) {
+      data.numbers.otaPendingSubmittedAt[row] = numberOrNaN(change.otaPendingSubmittedAt);
+    }
+    for (const field of Object.keys(change) as (ChangeField | 'thingName')[]) {
+      if (field !== 'thingName') for (const column of COLUMNS_OF[field]) columns.add(column);
+    }
+    data.revision[row] = data.revision[row]! + 1;
+    changed += 1;
+  }
+  return { rows: changed, columns };
+}
