@@ -15,6 +15,10 @@ export const OTA_APPROVE_FAILED_MESSAGE = 'Failed to approve OTA update';
 export const OTA_SUBMIT_PATH = '/devices/ota-submit';
 export const OTA_APPROVE_PATH = '/devices/ota-approve';
 export const OTA_PENDING_PATH = '/devices/ota-pending';
+export const OTA_ROLLOUTS_PATH = '/devices/ota-rollouts';
+
+/** How long a finished rollout stays in the administrators' review (`GET /devices/ota-rollouts`). */
+export const OTA_FINISHED_ROLLOUT_SHOWN_MS = 24 * 3_600_000;
 
 /** Most devices one call may name. */
 export const OTA_MAX_DEVICES_PER_CALL = 1000;
@@ -102,6 +106,41 @@ export type OtaPendingDevice = Static<typeof OtaPendingDevice>;
 /** `GET /devices/ota-pending`: oldest first. */
 export const OtaPendingAnswer = Type.Object({ devices: Type.Array(OtaPendingDevice) });
 export type OtaPendingAnswer = Static<typeof OtaPendingAnswer>;
+
+/** One device of a rollout, as the review shows its progress. */
+export const OtaRolloutDevice = Type.Object({
+  deviceId: Type.String(),
+  thingName: Type.String(),
+  name: Type.String(),
+  state: OtaStateSchema,
+  percent: Nullable(Type.Number()),
+  error: Nullable(Type.String()),
+});
+export type OtaRolloutDevice = Static<typeof OtaRolloutDevice>;
+
+/** A rollout (one submission) with its devices in the caller's scope, in the order they were named. */
+export const OtaRollout = Type.Object({
+  id: Type.String(),
+  updateCommand: Type.String(),
+  state: Type.Union([Type.Literal('RUNNING'), Type.Literal('STOPPED'), Type.Literal('COMPLETED')]),
+  /** Why it stopped itself (failure threshold); given only when every device of it is in the caller's scope. */
+  stopReason: Nullable(Type.String()),
+  skipApproval: Type.Boolean(),
+  devicesPerMinute: Type.Integer(),
+  createdAt: Type.Number(),
+  /** When its first update was released (null while every update awaits approval). */
+  startedAt: Nullable(Type.Number()),
+  finishedAt: Nullable(Type.Number()),
+  devices: Type.Array(OtaRolloutDevice),
+});
+export type OtaRollout = Static<typeof OtaRollout>;
+
+/**
+ * `GET /devices/ota-rollouts` (ours, administrators): the rollouts still running, and those finished
+ * in the last {@link OTA_FINISHED_ROLLOUT_SHOWN_MS}, with a device in the caller's scope; newest first.
+ */
+export const OtaRolloutsAnswer = Type.Object({ rollouts: Type.Array(OtaRollout) });
+export type OtaRolloutsAnswer = Static<typeof OtaRolloutsAnswer>;
 
 /** True for an item that failed. */
 export function isFailedItem(item: OtaItemResult): item is { error: { message: string } } {

@@ -8,14 +8,20 @@ import {
   checkUpdateCommand,
   dispatchAllowance,
   dispatchSlotAt,
+  firmwareUpdateCommand,
   isOtaFinal,
   isOtaInFlight,
+  knownFirmware,
   otaColumns,
   otaReloadAt,
   otaStatusText,
+  rolloutProgress,
   shouldStopRollout,
   targetFirmwareOf,
+  type FamilyFirmware,
   type OtaProgress,
+  type OtaState,
+  type RolloutProgress,
 } from './ota';
 
 describe('OTA constants', () => {
@@ -209,4 +215,63 @@ describe('bannerContent', () => {
     ],
     ['not idle', { ...calm, idle: false, reconnecting: true, disconnectedDevices: 5 }, null],
   ])('%s', (_label, state, content) => expect(bannerContent(state)).toEqual(content));
+});
+
+describe('rolloutProgress', () => {
+  const u = (state: OtaState, percent: number | null = null) => ({ state, percent });
+  it.each<[string, { state: OtaState; percent: number | null }[], Partial<RolloutProgress>]>([
+    ['nothing yet', [], { total: 0, percent: 0 }],
+    [
+      'held and queued devices wait',
+      [u('AWAITING_APPROVAL'), u('QUEUED')],
+      { total: 2, waiting: 2, running: 0, percent: 0 },
+    ],
+    [
+      'a download counts for most of the way, installing and rebooting for more',
+      [u('DOWNLOADING', 50), u('INSTALLING'), u('REBOOTING'), u('SENT')],
+      { running: 4, percent: Math.round((100 * (0.4 + 0.85 + 0.95 + 0)) / 4) },
+    ],
+    [
+      'finished updates count whole, whatever their outcome',
+      [u('SUCCEEDED'), u('FAILED', 60), u('CANCELLED'), u('QUEUED')],
+      { succeeded: 1, failed: 1, cancelled: 1, waiting: 1, percent: 75 },
+    ],
+    ['a percentage beyond 100 is held at 100', [u('DOWNLOADING', 140)], { percent: 80 }],
+  ])('%s', (_name, updates, expected) => {
+    expect(rolloutProgress(updates)).toMatchObject(expected);
+  });
+});
+
+describe('knownFirmware', () => {
+  const fleet = [
+    { hwPlatform: 'ZEN_IOT:rev3:4G', fw: '4.10.2' },
+    { hwPlatform: 'zen_iot:rev2', fw: '4.9.0' },
+    { hwPlatform: 'ZEN_IOT', fw: '4.10.2' },
+    { hwPlatform: 'ZEN_IOT', fw: null },
+    { hwPlatform: 'NIM3:a', fw: '2.1' },
+    { hwPlatform: null, fw: '1.0.0' },
+  ];
+  it.each<[string, { hwPlatform: string | null }[], FamilyFirmware[]]>([
+    [
+      'one family: each version once, newest first (by dotted parts)',
+      [{ hwPlatform: 'ZEN_IOT:rev1' }],
+      [{ family: 'ZEN_IOT', versions: ['4.10.2', '4.9.0'] }],
+    ],
+    [
+      'several families: one list each',
+      [{ hwPlatform: 'NIM3' }, { hwPlatform: 'ZEN_IOT' }],
+      [
+        { family: 'NIM3', versions: ['2.1'] },
+        { family: 'ZEN_IOT', versions: ['4.10.2', '4.9.0'] },
+      ],
+    ],
+    ['a family nobody runs: no version known', [{ hwPlatform: 'ZEN6' }], [{ family: 'ZEN6', versions: [] }]],
+    ['devices of no known family', [{ hwPlatform: 'X1' }], [{ family: null, versions: ['1.0.0'] }]],
+  ])('%s', (_name, chosen, expected) => {
+    expect(knownFirmware(fleet, chosen)).toEqual(expected);
+  });
+
+  it('writes the update command of a version', () => {
+    expect(firmwareUpdateCommand('4.10.2')).toBe('firmware 4.10.2');
+  });
 });

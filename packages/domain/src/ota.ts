@@ -5,6 +5,8 @@
  * docs/decisions.md ("OTA updates") explains the choices.
  */
 
+import { parseHardwareFamily, type HardwareFamily } from './hardware';
+import { compareVersions } from './macro';
 import { clampToRange } from './widget-values';
 
 /** After an update finishes, the console reloads the device's data this much later (§4, §9). */
@@ -288,4 +290,92 @@ export function bannerContent(state: {
     pendingOtaDevices: state.isAdmin ? Math.max(0, state.pendingOtaDevices) : 0,
   };
   return content.reconnecting || content.disconnectedDevices > 0 || content.pendingOtaDevices > 0 ? content : null;
+}
+
+/** How far a rollout has got, from the latest states of its devices' updates. */
+export interface RolloutProgress {
+  total: number;
+  /** Not sent yet: awaiting approval, or queued for its turn and for the device to be online. */
+  waiting: number;
+  /** Sent and being worked on by the device (downloading, installing, rebooting). */
+  running: number;
+  succeeded: number;
+  failed: number;
+  cancelled: number;
+  /**
+   * The rollout's progress, 0 to 100: a finished update counts whole, one in flight by how far the
+   * device has got (a download's percentage is most of the way; installing and rebooting follow).
+   */
+  percent: number;
+}
+
+/** Share of one update's way that each state in flight stands for (the download takes the first 80 %). */
+function inFlightShare(update: { state: OtaState; percent: number | null }): number {
+  switch (update.state) {
+    case 'DOWNLOADING':
+      return (0.8 * clampPercent(update.percent ?? 0)) / 100;
+    case 'INSTALLING':
+      return 0.85;
+    case 'REBOOTING':
+      return 0.95;
+    default:
+      return 0;
+  }
+}
+
+/** The progress of a rollout whose devices' updates are in these states. */
+export function rolloutProgress(updates: readonly { state: OtaState; percent: number | null }[]): RolloutProgress {
+  const progress: RolloutProgress = {
+    total: updates.length,
+    waiting: 0,
+    running: 0,
+    succeeded: 0,
+    failed: 0,
+    cancelled: 0,
+    percent: 0,
+  };
+  let done = 0;
+  for (const update of updates) {
+    if (update.state === 'SUCCEEDED') progress.succeeded += 1;
+    else if (update.state === 'FAILED') progress.failed += 1;
+    else if (update.state === 'CANCELLED') progress.cancelled += 1;
+    else if (isOtaInFlight(update.state)) progress.running += 1;
+    else progress.waiting += 1;
+    done += isOtaFinal(update.state) ? 1 : inFlightShare(update);
+  }
+  progress.percent = updates.length === 0 ? 0 : Math.round((100 * done) / updates.length);
+  return progress;
+}
+
+/** The update command that installs a firmware version: the form the device maker's devices take. */
+export function firmwareUpdateCommand(version: string): string {
+  return `firmware ${version}`;
+}
+
+/** The firmware versions known for one hardware family, newest first. */
+export interface FamilyFirmware {
+  /** The family, or null for devices whose hardware string names none. */
+  family: HardwareFamily | null;
+  versions: string[];
+}
+
+/**
+ * The firmware versions the fleet knows for each hardware family of the chosen devices: every version
+ * a device of that family reports running, newest first. An image is built for one family, so an
+ * update command is chosen per family (docs/decisions.md, "Picking the update").
+ */
+export function knownFirmware(
+  fleet: Iterable<{ hwPlatform: string | null; fw: string | null }>,
+  chosen: Iterable<{ hwPlatform: string | null }>,
+): FamilyFirmware[] {
+  const families = new Map<HardwareFamily | null, Set<string>>();
+  for (const device of chosen) families.set(parseHardwareFamily(device.hwPlatform), new Set());
+  for (const device of fleet) {
+    const versions = families.get(parseHardwareFamily(device.hwPlatform));
+    if (versions && device.fw) versions.add(device.fw);
+  }
+  return [...families].map(([family, versions]) => ({
+    family,
+    versions: [...versions].sort((a, b) => compareVersions(b, a)),
+  }));
 }

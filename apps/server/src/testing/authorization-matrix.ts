@@ -419,6 +419,12 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
     own: () => ({ method: 'GET', url: '/api/v1/devices/ota-pending' }),
     foreign: () => [],
   }),
+  // Names no entity: the rollouts reaching the caller's scope, with only those devices (ota.test.ts).
+  'GET /api/v1/devices/ota-rollouts': api({
+    access: 'viewPendingOta',
+    own: () => ({ method: 'GET', url: '/api/v1/devices/ota-rollouts' }),
+    foreign: () => [],
+  }),
   // Spray (application §7): a missing MOSNIX_BROADCAST_SPRAY answers 401, as §6 says.
   'POST /api/v1/mosnix/broadcast-spray': api({
     access: 'broadcastSpray',

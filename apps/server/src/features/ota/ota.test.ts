@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import type { DeviceCommand } from '@fieldlink/api/device-frames';
 import type { Device } from '@fieldlink/api/device';
-import type { OtaPendingAnswer, OtaSubmitAnswer } from '@fieldlink/api/ota';
+import type { OtaPendingAnswer, OtaRolloutsAnswer, OtaSubmitAnswer } from '@fieldlink/api/ota';
 import { REALTIME_PATH, type ServerActionOf } from '@fieldlink/api/realtime';
 import { demoFleet } from '../../seed/seed';
 import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../../testing/test-app';
@@ -397,5 +397,46 @@ describe.each(DIALECTS)('OTA updates on %s', (dialect) => {
     expect(sent[1]! - sent[0]!).toBeGreaterThanOrEqual(450);
     expect(updates.map((update) => update.state)).toEqual(['FAILED', 'FAILED', 'CANCELLED', 'CANCELLED']);
     expect(updates[2]!.error).toMatch(/^Rollout stopped/);
+  });
+
+  it('lists the rollouts with each device’s progress, to administrators, with only the devices in their scope', async () => {
+    const [acme, filtec] = [await deviceRow('ACME-COLD02'), await deviceRow('FTW-TANK01')];
+    const submitted = await call('POST', '/devices/ota-submit', 'admin', {
+      deviceIds: [acme.id, filtec.id],
+      updateCommand: 'firmware 7.1.0',
+    });
+    expect(submitted.statusCode).toBe(200);
+    const rolloutsOf = async (who: string) =>
+      (await call('GET', '/devices/ota-rollouts', who)).json<OtaRolloutsAnswer>().rollouts;
+
+    // The supplier's administrator sees the whole rollout, newest first, each device with its state.
+    const [newest, ...older] = await rolloutsOf('admin');
+    expect(newest).toMatchObject({
+      updateCommand: 'firmware 7.1.0',
+      state: 'RUNNING',
+      skipApproval: false,
+      startedAt: null,
+      devices: [
+        { deviceId: acme.id, thingName: 'ACME-COLD02', state: 'AWAITING_APPROVAL', percent: null, error: null },
+        { deviceId: filtec.id, thingName: 'FTW-TANK01', state: 'AWAITING_APPROVAL' },
+      ],
+    });
+    // The rollout that stopped at its failure threshold is there, with its reason and its outcomes.
+    const stopped = older.find((rollout) => rollout.state === 'STOPPED')!;
+    expect(stopped.stopReason).toMatch(/failed/);
+    expect(stopped.devices.map((device) => device.state)).toEqual(['FAILED', 'FAILED', 'CANCELLED', 'CANCELLED']);
+
+    // Filtec's administrator sees the same rollout with its own device only, and no Northgate rollout.
+    const filtecView = await rolloutsOf('water');
+    expect(filtecView[0]!.devices.map((device) => device.thingName)).toEqual(['FTW-TANK01']);
+    expect(
+      filtecView.flatMap((rollout) => rollout.devices).every((device) => device.thingName.startsWith('FTW-')),
+    ).toBe(true);
+    // Northgate's administrator sees its stopped rollout whole (reason included), nothing of the others.
+    const brewView = await rolloutsOf('brew');
+    expect(brewView.map((rollout) => rollout.state)).toEqual(['STOPPED']);
+    expect(brewView[0]!.stopReason).toBe(stopped.stopReason);
+    // Not an administrator: refused.
+    expect((await call('GET', '/devices/ota-rollouts', 'ops')).statusCode).toBe(403);
   });
 });

@@ -146,3 +146,38 @@ export async function submittersOf(
   }
   return byId;
 }
+
+/** Rollouts still running or finished since `since`, newest first. */
+export function recentRollouts(db: Db, since: number, limit: number) {
+  return db
+    .selectFrom('ota_rollouts')
+    .selectAll()
+    .where((eb) => eb.or([eb('state', '=', 'RUNNING'), eb('finished_at', '>=', since)]))
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** The updates of these rollouts with their device and its group path (for the scope check), in order. */
+export function rolloutUpdates(db: Db, rolloutIds: readonly string[]) {
+  if (rolloutIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('ota_updates')
+    .innerJoin('devices', 'devices.id', 'ota_updates.device_id')
+    .innerJoin('groups', 'groups.id', 'devices.group_id')
+    .select([
+      'ota_updates.rollout_id',
+      'ota_updates.device_id',
+      'ota_updates.state',
+      'ota_updates.percent',
+      'ota_updates.error',
+      'devices.thing_name',
+      'devices.name',
+      'groups.path',
+    ])
+    .where('ota_updates.rollout_id', 'in', rolloutIds)
+    .orderBy('ota_updates.rollout_id')
+    .orderBy('ota_updates.position')
+    .execute();
+}

@@ -3,10 +3,12 @@ import { ErrorAnswer } from '@fieldlink/api/errors';
 import {
   OTA_APPROVE_PATH,
   OTA_PENDING_PATH,
+  OTA_ROLLOUTS_PATH,
   OTA_SUBMIT_PATH,
   OtaApproveAnswer,
   OtaApproveBody,
   OtaPendingAnswer,
+  OtaRolloutsAnswer,
   OtaSubmitAnswer,
   OtaSubmitBody,
 } from '@fieldlink/api/ota';
@@ -55,5 +57,18 @@ export const otaRoutes: FastifyPluginAsyncTypebox<{ ota: OtaService }> = async (
       },
     },
     (request) => ota.pending(signedInUser(request)),
+  );
+  app.get(
+    OTA_ROLLOUTS_PATH,
+    {
+      schema: {
+        tags,
+        summary:
+          'OTA rollouts running or finished in the last day, with their devices in the caller’s scope and ' +
+          'each device’s progress (administrators only)',
+        response: { 200: OtaRolloutsAnswer, ...errors },
+      },
+    },
+    (request) => ota.rollouts(signedInUser(request)),
   );
 };

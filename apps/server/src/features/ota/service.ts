@@ -5,10 +5,13 @@ import type {
   OtaApproveBody,
   OtaItemResult,
   OtaPendingAnswer,
+  OtaRollout,
+  OtaRolloutsAnswer,
   OtaSubmitAnswer,
   OtaSubmitBody,
   OtaUpdate,
 } from '@fieldlink/api/ota';
+import { OTA_FINISHED_ROLLOUT_SHOWN_MS } from '@fieldlink/api/ota';
 import {
   OTA_DEFAULT_ABORT_CRITERIA,
   OTA_DEFAULT_DEVICES_PER_MINUTE,
@@ -44,6 +47,8 @@ import {
   moveUpdate,
   pendingDevices,
   queuedForOnlineDevices,
+  recentRollouts,
+  rolloutUpdates,
   silentInFlight,
   stateCounts,
   submittersOf,
@@ -54,6 +59,9 @@ import {
 export const ALREADY_UPDATING = 'The device already has an OTA update in progress.';
 export const NOTHING_TO_APPROVE = 'No OTA update of this device awaits approval.';
 export const SKIP_APPROVAL_FORBIDDEN = 'Only administrators may skip approval.';
+
+/** Rollouts the review lists at most (the newest). */
+const MAX_ROLLOUTS_SHOWN = 20;
 
 /** Job kinds of this feature. */
 export const OTA_TICK_JOB = 'ota.tick';
@@ -321,6 +329,54 @@ export class OtaService {
     }
     if (released.size > 0) this.wake(now);
     return items;
+  }
+
+  /**
+   * `GET /devices/ota-rollouts` (ours): the rollouts running or finished in the last day that reach a
+   * device in the administrator's scope, with only those devices, newest first. A rollout's stop
+   * reason counts all its devices, so it is told only to a caller who sees every one of them.
+   */
+  async rollouts(user: UserContext): Promise<OtaRolloutsAnswer> {
+    requireCapability(user, 'viewPendingOta');
+    const rows = await recentRollouts(this.db, this.now() - OTA_FINISHED_ROLLOUT_SHOWN_MS, MAX_ROLLOUTS_SHOWN);
+    const updates = await rolloutUpdates(
+      this.db,
+      rows.map((row) => row.id),
+    );
+    const byRollout = new Map<string, { devices: OtaRollout['devices']; all: number }>();
+    for (const update of updates) {
+      const entry = byRollout.get(update.rollout_id) ?? { devices: [], all: 0 };
+      entry.all += 1;
+      if (inScope(user, update.path) && isOtaState(update.state)) {
+        entry.devices.push({
+          deviceId: update.device_id,
+          thingName: update.thing_name,
+          name: update.name,
+          state: update.state,
+          percent: update.percent === null ? null : Number(update.percent),
+          error: update.error,
+        });
+      }
+      byRollout.set(update.rollout_id, entry);
+    }
+    const rollouts: OtaRollout[] = [];
+    for (const row of rows) {
+      const entry = byRollout.get(row.id);
+      if (!entry || entry.devices.length === 0) continue;
+      rollouts.push({
+        id: row.id,
+        updateCommand: row.update_command,
+        state: row.state === 'STOPPED' ? 'STOPPED' : row.state === 'COMPLETED' ? 'COMPLETED' : 'RUNNING',
+        stopReason: entry.devices.length === entry.all ? row.stop_reason : null,
+        skipApproval: row.skip_approval === 1,
+        devicesPerMinute: row.devices_per_minute,
+        createdAt: Number(row.created_at),
+        startedAt: row.started_at === null ? null : Number(row.started_at),
+        finishedAt: row.finished_at === null ? null : Number(row.finished_at),
+        devices: entry.devices,
+      });
+    }
+    return { rollouts };
   }
 
   /** `GET /devices/ota-pending`: devices in the administrator's scope whose update awaits approval. */
