@@ -1,10 +1,27 @@
 import { DeviceTablePage } from '../features/device-table/components/device-table-page';
+import type { DeviceTableData } from '../features/device-table/model/table-data';
 import { OtaBulkAction } from '../features/ota/components/ota-bulk-action';
+import type { FleetDevice } from '../features/ota/components/ota-submit-dialog';
+
+/** The table's devices as the OTA dialog's version picker reads them. */
+function fleetOf(data: DeviceTableData): FleetDevice[] {
+  const { id, hwPlatform, fw } = data.text;
+  return Array.from({ length: data.count }, (_, row) => ({
+    id: id[row] ?? '',
+    hwPlatform: hwPlatform[row] ?? null,
+    fw: fw[row] ?? null,
+  }));
+}
 
 /**
  * `/accounts/list`: the device table with the bulk actions of other features in its selection bar
- * (OTA updates). Composed here because features do not import each other.
+ * (OTA updates, with the firmware versions the table knows). Composed here because features do not
+ * import each other.
  */
 export function DeviceTableRoute() {
-  return <DeviceTablePage bulkActions={(deviceIds) => <OtaBulkAction deviceIds={deviceIds} />} />;
+  return (
+    <DeviceTablePage
+      bulkActions={(deviceIds, data) => <OtaBulkAction deviceIds={deviceIds} fleet={() => fleetOf(data)} />}
+    />
+  );
 }

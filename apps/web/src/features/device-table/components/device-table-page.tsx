@@ -17,6 +17,7 @@ import { useAvailableHeight } from '../hooks/use-available-height';
 import { useLiveTable, type LiveTable } from '../hooks/use-live-table';
 import { useTableSettings } from '../hooks/use-table-settings';
 import { presentationsOf } from '../model/columns';
+import type { DeviceTableData } from '../model/table-data';
 import { csvFileName, tableCsv } from '../model/csv-export';
 import { describeFilter } from '../model/filter-text';
 import { nextSort } from '../model/table-settings';
@@ -32,7 +33,7 @@ export interface DeviceTablePageProps {
    * Bulk actions on the selected devices (OTA updates, tags), drawn in the selection bar. The app
    * passes them in, so the features that own those actions need not import this one.
    */
-  bulkActions?: (deviceIds: string[]) => ReactNode;
+  bulkActions?: (deviceIds: string[], data: DeviceTableData) => ReactNode;
 }
 
 const countFormat = new Intl.NumberFormat();
@@ -260,7 +261,7 @@ export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
       {selected.size > 0 && (
         <div className="dt-selection" role="region" aria-label="Selection">
           <strong>{countFormat.format(selected.size)} selected</strong>
-          {bulkActions?.(selectedIds)}
+          {bulkActions?.(selectedIds, data)}
           <span className="dt-selection__spacer" />
           <Button size="sm" variant="secondary" onClick={() => onExport(selected)}>
             <DownloadIcon size={15} /> Export selected

@@ -1,4 +1,4 @@
-import { isFailedItem, OTA_APPROVE_FAILED_MESSAGE } from '@fieldlink/api/ota';
+import { isFailedItem, OTA_APPROVE_FAILED_MESSAGE, type OtaPendingDevice } from '@fieldlink/api/ota';
 import { otaStatusText } from '@fieldlink/domain/ota';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -8,18 +8,36 @@ import { Spinner } from '../../../components/ui/spinner';
 import { showToast } from '../../../lib/app-store/app-store';
 import { formatDateTime } from '@fieldlink/domain/date-format';
 import { useOtaPending } from '../api/get-ota-pending';
+import { useOtaRollouts } from '../api/get-ota-rollouts';
 import { useOtaApprove } from '../api/post-ota-approve';
+import { useLiveOtaStates, type LiveOtaState } from '../hooks/use-live-ota-states';
+import { OtaRolloutList } from './ota-rollout-list';
 import { otaStateTone } from '../model/ota-tone';
 import './ota.css';
+import { usePageTimeZone } from '../../../lib/page-time-zone';
+
+/** A pending device's update with the state the real-time channel pushed after the list was read. */
+function liveUpdate(device: OtaPendingDevice, live: ReadonlyMap<string, LiveOtaState>, readAt: number) {
+  const pushed = live.get(device.thingName);
+  if (!pushed || pushed.at < readAt || pushed.state === null) return device.update;
+  return { ...device.update, state: pushed.state, percent: pushed.percent };
+}
 
 /**
- * The administrators' list of devices with a pending OTA update (§6), with Approve per device and for
- * all. Approving releases an update held for approval, or signs off one sent with skipApproval.
+ * The administrators' review of OTA updates: the devices with a pending update (§6), with Approve per
+ * device and for all (approving releases an update held for approval, or signs off one sent with
+ * skipApproval), and the rollouts of the last day with their progress, each device's live.
  */
 export function OtaPendingDialog({ onClose }: { onClose: () => void }) {
   const pending = useOtaPending(true);
+  const rollouts = useOtaRollouts();
   const approve = useOtaApprove();
+  const live = useLiveOtaStates(() => {
+    void pending.refetch();
+    void rollouts.refetch();
+  });
   const devices = pending.data?.devices ?? [];
+  const { timeZone } = usePageTimeZone();
 
   const onApprove = (deviceIds: string[]) =>
     approve.mutate(
@@ -40,7 +58,7 @@ export function OtaPendingDialog({ onClose }: { onClose: () => void }) {
   return (
     <Dialog
       title="Pending OTA updates"
-      description="Updates submitted for devices and not yet approved by an administrator."
+      description="Updates not yet approved by an administrator, and the progress of the rollouts of the last day."
       size="lg"
       onClose={onClose}
       footer={
@@ -93,10 +111,10 @@ export function OtaPendingDialog({ onClose }: { onClose: () => void }) {
                   </td>
                   <td>
                     <div className="ota-pending__command">{device.update.updateCommand}</div>
-                    <Badge tone={otaStateTone(device.update.state)}>{otaStatusText(device.update)}</Badge>
+                    <LiveUpdateState update={liveUpdate(device, live, pending.dataUpdatedAt)} />
                   </td>
                   <td className="ota-pending__when">
-                    <div>{formatDateTime(device.otaPendingSubmittedAt)}</div>
+                    <div>{formatDateTime(device.otaPendingSubmittedAt, timeZone)}</div>
                     {device.submittedBy && <div className="ota-pending__meta">{device.submittedBy}</div>}
                   </td>
                   <td className="ota-pending__action">
@@ -116,6 +134,38 @@ export function OtaPendingDialog({ onClose }: { onClose: () => void }) {
           </table>
         </div>
       )}
+      {rollouts.data && rollouts.data.rollouts.length > 0 && (
+        <>
+          <h3 className="ota-section-title">Rollouts of the last day</h3>
+          <OtaRolloutList
+            rollouts={rollouts.data.rollouts}
+            live={live}
+            readAt={rollouts.dataUpdatedAt}
+            timeZone={timeZone}
+          />
+        </>
+      )}
     </Dialog>
+  );
+}
+
+/** An update's state as a badge, with the download's progress as a bar beneath. */
+function LiveUpdateState({ update }: { update: OtaPendingDevice['update'] }) {
+  return (
+    <>
+      <Badge tone={otaStateTone(update.state)}>{otaStatusText(update)}</Badge>
+      {update.state === 'DOWNLOADING' && update.percent !== null && (
+        <div
+          className="ota-device__bar"
+          role="progressbar"
+          aria-label={otaStatusText(update)}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={update.percent}
+        >
+          <span style={{ width: `${update.percent}%` }} />
+        </div>
+      )}
+    </>
   );
 }

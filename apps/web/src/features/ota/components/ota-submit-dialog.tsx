@@ -1,9 +1,12 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { OTA_SUBMIT_FAILED_MESSAGE } from '@fieldlink/api/ota';
 import {
+  OTA_DEFAULT_ABORT_CRITERIA,
   OTA_DEFAULT_DEVICES_PER_MINUTE,
   OTA_UPDATE_COMMAND_MAX_LENGTH,
   checkUpdateCommand,
+  firmwareUpdateCommand,
+  knownFirmware,
 } from '@fieldlink/domain/ota';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
@@ -19,28 +22,52 @@ import './ota.css';
 
 const PACES = [6, 30, OTA_DEFAULT_DEVICES_PER_MINUTE, 300, 1200] as const;
 
+/** A device of the fleet as the version picker reads it: its hardware string and firmware. */
+export interface FleetDevice {
+  id: string;
+  hwPlatform: string | null;
+  fw: string | null;
+}
+
 export interface OtaSubmitDialogProps {
   deviceIds: readonly string[];
+  /** Every device the user sees, read when the dialog opens: the firmware versions known per family. */
+  fleet?: () => readonly FleetDevice[];
   /** Administrators may send at once (skipApproval); the update still awaits their sign-off. */
   canSkipApproval: boolean;
   onClose: () => void;
 }
 
 /** The OTA submission of application §7 for the devices chosen in the device table. */
-export function OtaSubmitDialog({ deviceIds, canSkipApproval, onClose }: OtaSubmitDialogProps) {
+export function OtaSubmitDialog({ deviceIds, fleet, canSkipApproval, onClose }: OtaSubmitDialogProps) {
   const submit = useOtaSubmit();
   const { data: account } = useAccount();
   const names = useMemo(
     () => new Map((account ? listDevices(account.accounts) : []).map(({ device }) => [device.id, device.name])),
     [account],
   );
+  // The versions the chosen devices' hardware families run, newest first (one list per family).
+  const families = useMemo(() => {
+    const devices = fleet?.() ?? [];
+    const chosen = new Set(deviceIds);
+    return knownFirmware(
+      devices,
+      devices.filter((device) => chosen.has(device.id)),
+    );
+    // The fleet is read once, when the dialog opens.
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  const versions = families.length === 1 ? families[0]!.versions : [];
+  const [version, setVersion] = useState(versions[0] ?? '');
+  // A command typed by hand is the advanced way; the only way when no version is known for one family.
+  const [typed, setTyped] = useState(versions.length === 0);
   const [updateCommand, setUpdateCommand] = useState('');
   const [skipApproval, setSkipApproval] = useState(false);
   const [devicesPerMinute, setDevicesPerMinute] = useState<number>(OTA_DEFAULT_DEVICES_PER_MINUTE);
   const [touched, setTouched] = useState(false);
   const [outcome, setOutcome] = useState<OtaOutcome | null>(null);
   const paceId = useId();
-  const check = checkUpdateCommand(updateCommand);
+  const versionId = useId();
+  const check = checkUpdateCommand(typed ? updateCommand : firmwareUpdateCommand(version));
   const count = deviceIds.length;
 
   const onSubmit = (event: FormEvent) => {
@@ -109,19 +136,58 @@ export function OtaSubmitDialog({ deviceIds, canSkipApproval, onClose }: OtaSubm
       }
     >
       <form id="ota-submit-form" className="ota-form" onSubmit={onSubmit} noValidate>
-        <TextField
-          label="Update command"
-          name="updateCommand"
-          value={updateCommand}
-          maxLength={OTA_UPDATE_COMMAND_MAX_LENGTH + 20}
-          placeholder="firmware 4.3.0, or the image URL"
-          autoComplete="off"
-          data-autofocus
-          aria-invalid={touched && !check.ok}
-          onChange={(event) => setUpdateCommand(event.target.value)}
-          onBlur={() => setTouched(updateCommand !== '')}
-          hint={touched && !check.ok ? check.error : 'Passed to the device as it is: a version or an image URL.'}
-        />
+        {families.length > 1 && (
+          <InlineAlert tone="warning">
+            The selected devices are of {families.length} hardware families (
+            {families.map((entry) => entry.family ?? 'unknown').join(', ')}). A firmware image is built for one family:
+            select devices of one family to pick a version, or enter a command.
+          </InlineAlert>
+        )}
+        {!typed && (
+          <div className="fl-field">
+            <label className="fl-field__label" htmlFor={versionId}>
+              Firmware version
+            </label>
+            <select
+              id={versionId}
+              className="fl-select"
+              value={version}
+              data-autofocus
+              onChange={(event) => setVersion(event.target.value)}
+            >
+              {versions.map((known, position) => (
+                <option key={known} value={known}>
+                  {known}
+                  {position === 0 ? ' (newest)' : ''}
+                </option>
+              ))}
+            </select>
+            <span className="fl-field__hint">
+              The versions {families[0]?.family ?? 'these'} devices of your fleet run. The device is sent{' '}
+              <code>{firmwareUpdateCommand(version)}</code>.
+            </span>
+          </div>
+        )}
+        {typed && (
+          <TextField
+            label="Update command"
+            name="updateCommand"
+            value={updateCommand}
+            maxLength={OTA_UPDATE_COMMAND_MAX_LENGTH + 20}
+            placeholder="firmware 4.3.0, or the image URL"
+            autoComplete="off"
+            data-autofocus
+            aria-invalid={touched && !check.ok}
+            onChange={(event) => setUpdateCommand(event.target.value)}
+            onBlur={() => setTouched(updateCommand !== '')}
+            hint={touched && !check.ok ? check.error : 'Passed to the device as it is: a version or an image URL.'}
+          />
+        )}
+        {versions.length > 0 && (
+          <button type="button" className="ota-link" onClick={() => setTyped((current) => !current)}>
+            {typed ? 'Pick a known version instead' : 'Advanced: enter an update command'}
+          </button>
+        )}
         <div className="fl-field">
           <label className="fl-field__label" htmlFor={paceId}>
             Rollout pace
@@ -139,7 +205,9 @@ export function OtaSubmitDialog({ deviceIds, canSkipApproval, onClose }: OtaSubm
             ))}
           </select>
           <span className="fl-field__hint">
-            The rollout stops by itself when 20 % of the first five or more devices fail.
+            Online devices first, in the order selected; offline ones when they next connect. The rollout stops itself,
+            cancelling the updates not yet sent, once {OTA_DEFAULT_ABORT_CRITERIA.failureThresholdPercent} % of at least{' '}
+            {OTA_DEFAULT_ABORT_CRITERIA.minExecuted} finished updates have failed.
           </span>
         </div>
         {canSkipApproval ? (
@@ -147,11 +215,17 @@ export function OtaSubmitDialog({ deviceIds, canSkipApproval, onClose }: OtaSubm
             <input type="checkbox" checked={skipApproval} onChange={(event) => setSkipApproval(event.target.checked)} />
             <span>
               <strong>Skip approval</strong>
-              <small>Send now; the update stays on the pending list until an administrator approves it.</small>
+              <small>
+                Sent now, at the pace above, instead of waiting for approval. The devices stay on the pending list until
+                an administrator signs the update off; signing off afterwards changes nothing on the devices.
+              </small>
             </span>
           </label>
         ) : (
-          <InlineAlert tone="info">The update waits for an administrator’s approval before it is sent.</InlineAlert>
+          <InlineAlert tone="info">
+            Nothing is sent until an administrator approves the update in Pending OTA updates; then it goes out at the
+            pace above.
+          </InlineAlert>
         )}
       </form>
     </Dialog>
