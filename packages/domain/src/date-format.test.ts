@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  deviceTimeZone,
   formatDate,
   formatDateTime,
+  formatDateTimeInZone,
   formatShortDate,
   formatTimeOfDay,
   timeAxisLabels,
@@ -83,5 +85,35 @@ describe('formatDateTime without a zone: the platform (browser) zone', () => {
     [new Date(2024, 0, 1, 12, 30, 1), '01/01/24 12:30:01 pm'],
   ])('%s -> %s', (date, expected) => {
     expect(formatDateTime(date.getTime())).toBe(expected);
+  });
+});
+
+describe('formatDateTimeInZone: the instant with its zone named (e-mails)', () => {
+  it.each([
+    ['2026-11-23T09:30:00Z', 'Australia/Sydney', '23/11/26 8:30:00 pm Australia/Sydney (UTC+11:00)'],
+    ['2025-03-07T14:05:09Z', 'UTC', '07/03/25 2:05:09 pm UTC'],
+    ['2026-01-01T02:00:00Z', 'America/New_York', '31/12/25 9:00:00 pm America/New_York (UTC-05:00)'],
+  ])('%s in %s -> %s', (iso, zone, expected) => {
+    expect(formatDateTimeInZone(at(iso), zone)).toBe(expected);
+  });
+});
+
+describe('deviceTimeZone: the zone a device is set to, else the one it reports', () => {
+  it.each<[string, Parameters<typeof deviceTimeZone>[0], string | null]>([
+    [
+      'set and reported',
+      { timeDate: { tzName: 'Australia/Perth' }, health: { currentTimeZone: 'UTC' } },
+      'Australia/Perth',
+    ],
+    ['reported only', { timeDate: null, health: { currentTimeZone: 'Europe/Berlin' } }, 'Europe/Berlin'],
+    [
+      'an unknown zone set: the reported one',
+      { timeDate: { tzName: 'Mars/Olympus' }, health: { currentTimeZone: 'UTC' } },
+      'UTC',
+    ],
+    ['neither', {}, null],
+    ['empty names', { timeDate: { tzName: '' }, health: { currentTimeZone: null } }, null],
+  ])('%s', (_name, device, expected) => {
+    expect(deviceTimeZone(device)).toBe(expected);
   });
 });

@@ -3,7 +3,7 @@
  * instant, `DD/MM` for a day, in one time zone per page (the device's or the user's). Headers,
  * tables, chart axes and read-outs all format through here, so no screen mixes 11/23 with 23/11.
  */
-import { utcOffsetMinutes } from './time-zone';
+import { isKnownTimeZone, utcOffsetMinutes } from './time-zone';
 
 /** The parts of an instant in a time zone. */
 interface ZonedParts {
@@ -118,4 +118,27 @@ export function timeZoneLabel(timeZone: string, at: number): string {
   const sign = offset < 0 ? '-' : '+';
   const abs = Math.abs(offset);
   return `${timeZone} (UTC${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)})`;
+}
+
+/**
+ * The time zone a device's times are shown in: the zone it was set to (its `timeDate`), else the one
+ * it reports in its health, when either is a zone the platform knows; null otherwise (the page then
+ * uses the user's zone and says so).
+ */
+export function deviceTimeZone(device: {
+  timeDate?: { tzName?: string | null } | null;
+  health?: { currentTimeZone?: string | null } | null;
+}): string | null {
+  for (const zone of [device.timeDate?.tzName, device.health?.currentTimeZone]) {
+    if (zone && isKnownTimeZone(zone)) return zone;
+  }
+  return null;
+}
+
+/**
+ * An instant with its zone named, for text read away from the console (e-mails):
+ * `07/03/25 2:05:09 pm Australia/Sydney (UTC+11:00)`, `07/03/25 3:05:09 am UTC`.
+ */
+export function formatDateTimeInZone(t: number, timeZone: string): string {
+  return `${formatDateTime(t, timeZone)} ${timeZoneLabel(timeZone, t)}`;
 }

@@ -5,6 +5,11 @@ import type { AlarmRecord, AlertRecord, ChannelAlarm, DeviceAlarmsAnswer } from 
 import { demoFleet } from '../../seed/seed';
 import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
 import { startMailCatcher, until } from '../../testing/mail-catcher';
+import { formatDateTimeInZone } from '@fieldlink/domain/date-format';
+
+/** A mail's text as read: quoted-printable soft line breaks joined, escaped bytes decoded. */
+const bodyOf = (raw: string) =>
+  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 describe.each(DIALECTS)('channel alarms on %s', (dialect) => {
   let t: TestApp;
@@ -111,6 +116,12 @@ describe.each(DIALECTS)('channel alarms on %s', (dialect) => {
     expect(put.statusCode).toBe(200);
     expect((put.json() as ChannelAlarm).config).toMatchObject({ code: 'c1', high: 50, delaySeconds: 2 });
 
+    // The pump's clock is set to Sydney time: its notices give their times in that zone, named.
+    await t.app.storage.db
+      .updateTable('devices')
+      .set({ time_date: JSON.stringify({ tzName: 'Australia/Sydney' }) })
+      .where('id', '=', pumpId)
+      .execute();
     const pump = await connect('OSC-PUMP01');
     await publish(pump, 'OSC-PUMP01', [
       [0, 40],
@@ -142,6 +153,12 @@ describe.each(DIALECTS)('channel alarms on %s', (dialect) => {
     await until(() => smtp.to('spray@fieldlink.test', /^Alarm \(CRITICAL\): Pump house/).length === 1);
     const [mail] = smtp.to('spray@fieldlink.test', /^Alarm \(CRITICAL\)/);
     expect(mail!.raw).toMatch(/Value: 57, above 50/);
+    // Day first, as in the console, with the zone named; never an ISO time.
+    expect(bodyOf(mail!.raw)).toContain(`Raised: ${formatDateTimeInZone(base + 3000, 'Australia/Sydney')}`);
+    expect(bodyOf(mail!.raw)).toMatch(
+      /Raised: \d{2}\/\d{2}\/\d{2} \d{1,2}:\d{2}:\d{2} [ap]m Australia\/Sydney \(UTC\+1[01]:00\)/,
+    );
+    expect(bodyOf(mail!.raw)).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
     // Responders of the device's own account only: the supplier hears of it by escalation.
     expect(smtp.to('admin@fieldlink.test', /^Alarm /)).toEqual([]);
   });
@@ -238,6 +255,9 @@ describe.each(DIALECTS)('channel alarms on %s', (dialect) => {
       ['OSC-SPR01', 'DISCONNECTED', true, null],
     ]);
     await until(() => smtp.to('spray@fieldlink.test', /^Disconnected: Pump house/).length === 1);
+    expect(bodyOf(smtp.to('spray@fieldlink.test', /^Disconnected: Pump house/)[0]!.raw)).toMatch(
+      /has been disconnected since \d{2}\/\d{2}\/\d{2} \d{1,2}:\d{2}:\d{2} [ap]m Australia\/Sydney \(UTC\+1[01]:00\)\./,
+    );
     await t.app.fieldlink.jobs.runDue();
     expect(smtp.to('spray@fieldlink.test', /^Disconnected: Sprayer Row 1/)).toEqual([]);
     expect((await call('GET', '/alerts', 'viewer')).json()).toEqual({ alerts: [] });

@@ -15,6 +15,7 @@ import type { Database } from '../../db/schema';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { Mailer } from '../../mail/mailer';
 import { formatChannelValue } from '@fieldlink/domain/channel-presentation';
+import { deviceTimeZone, formatDateTimeInZone } from '@fieldlink/domain/date-format';
 import { newId } from '../../security/secrets';
 import { toAttachmentPoint } from '../users/mapper';
 import { toAlarmRecord } from './mapper';
@@ -137,6 +138,8 @@ export class AlarmNotices {
         'devices.account_id',
         'devices.is_connected',
         'devices.last_disconnection',
+        'devices.time_date',
+        'devices.health',
         'groups.path',
       ])
       .where('devices.id', '=', deviceId)
@@ -155,7 +158,7 @@ export class AlarmNotices {
         to: user.email,
         subject: `Disconnected: ${device.name}`,
         text:
-          `${device.name} (${device.thing_name}) has been disconnected since ${new Date(t).toISOString()}.\n\n` +
+          `${device.name} (${device.thing_name}) has been disconnected since ${formatDateTimeInZone(t, zoneOf(device))}.\n\n` +
           `Alerts: ${publicUrl}/alerts\nDevice: ${publicUrl}/dash/${encodeURIComponent(device.thing_name)}\n\n` +
           'You receive this as an Alarm Responder. Mute the device’s disconnection alerts in its panel to stop them.',
         link: `${publicUrl}/alerts`,
@@ -201,6 +204,12 @@ export class AlarmNotices {
     const crossed = alarmConditionText(alarm, alarm);
     const value = formatChannelValue(alarm, alarm.value);
     const prefix = { raised: 'Alarm', reminder: 'Reminder: alarm', escalation: 'Escalated: alarm' }[kind];
+    const device = await this.options.db
+      .selectFrom('devices')
+      .select(['time_date', 'health'])
+      .where('id', '=', row.device_id)
+      .executeTakeFirst();
+    const raisedAt = formatDateTimeInZone(alarm.raisedAt, device ? zoneOf(device) : 'UTC');
     const lead = {
       raised: 'An alarm was raised',
       reminder: 'This alarm is still active and nobody has acknowledged it',
@@ -216,11 +225,31 @@ export class AlarmNotices {
           `Channel: ${alarm.channelName} (${alarm.code})\n` +
           `Value: ${value}, ${crossed}\n` +
           `Severity: ${alarm.severity}\n` +
-          `Raised: ${new Date(alarm.raisedAt).toISOString()}\n\n` +
+          `Raised: ${raisedAt}\n\n` +
           `Acknowledge it at ${publicUrl}/alarms\n` +
           `Device: ${publicUrl}/dash/${encodeURIComponent(alarm.thingName)}\n`,
         link: `${publicUrl}/alarms`,
       });
     }
   }
+}
+
+/**
+ * The zone a notice gives its times in: the device's (what its people on site read on its clock), UTC
+ * when it has none; the zone is named beside each time, day first as in the console.
+ */
+function zoneOf(device: { time_date: string | null; health: string | null }): string {
+  const parse = <T>(text: string | null): T | null => {
+    try {
+      return text ? (JSON.parse(text) as T) : null;
+    } catch {
+      return null;
+    }
+  };
+  return (
+    deviceTimeZone({
+      timeDate: parse<{ tzName?: string }>(device.time_date),
+      health: parse<{ currentTimeZone?: string }>(device.health),
+    }) ?? 'UTC'
+  );
 }
