@@ -1,6 +1,6 @@
 import { timeZoneLabel } from '@fieldlink/domain/date-format';
-import { localTimeZone } from '@fieldlink/domain/time-zone';
 import { useAccount } from '../../lib/api/get-account';
+import { usePageTimeZone } from '../../lib/page-time-zone';
 import { useConnectionCount, useConnectionStatus, useReconnectAttempt } from '../../lib/realtime/use-realtime';
 import type { ConnectionStatus } from '../../lib/realtime/realtime-store';
 
@@ -18,6 +18,7 @@ export function ConnectionBar() {
   const count = useConnectionCount();
   const { data } = useAccount();
   const accountName = data?.accounts[0]?.name;
+  const { timeZone, isDevice } = usePageTimeZone();
 
   return (
     <div className={`shell-connection is-${status.toLowerCase()}`} role="status" aria-live="polite">
@@ -33,9 +34,14 @@ export function ConnectionBar() {
           {count - 1} reconnect{count === 2 ? '' : 's'}
         </span>
       )}
-      {/* Every date and time of the console is in this zone: said once, here, on every page. */}
-      <span className="shell-connection__zone" data-testid="time-zone">
-        Times in {timeZoneLabel(localTimeZone(), Date.now())}
+      {/* Every date and time of the page is in this zone: said once, here, on every page. */}
+      <span
+        className="shell-connection__zone"
+        data-testid="time-zone"
+        title={isDevice ? 'The device’s time zone: its clock reads these times' : 'Your time zone (this browser’s)'}
+      >
+        Times in {timeZoneLabel(timeZone, Date.now())}
+        {isDevice ? ', the device’s zone' : ''}
       </span>
       {accountName && <span className="shell-connection__account">{accountName}</span>}
     </div>

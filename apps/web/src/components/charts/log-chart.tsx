@@ -3,6 +3,7 @@ import uPlot, { type AlignedData, type Axis, type Options, type Scale } from 'up
 import 'uplot/dist/uPlot.min.css';
 import { formatDateTime, timeAxisLabels } from '@fieldlink/domain/date-format';
 import type { AlignedLogs } from './chart-series';
+import { usePageTimeZone } from '../../lib/page-time-zone';
 import { cancelRedraw, scheduleRedraw } from './redraw-queue';
 import './log-chart.css';
 
@@ -133,6 +134,8 @@ export function LogChart({
 }: LogChartProps) {
   const element = useRef<HTMLDivElement>(null);
   const chart = useRef<uPlot | null>(null);
+  // Axis ticks, their labels and the readout in the page's one zone (the device's, or the user's).
+  const { timeZone } = usePageTimeZone();
   const onSelectRef = useRef(onSelect);
   onSelectRef.current = onSelect;
   const markersRef = useRef(markers);
@@ -306,7 +309,7 @@ export function LogChart({
           }</b></span>`,
         );
       }
-      readout.innerHTML = `<time>${formatDateTime(t * 1000)}</time>${rows.join('')}`;
+      readout.innerHTML = `<time>${formatDateTime(t * 1000, timeZone)}</time>${rows.join('')}`;
       readout.hidden = false;
       const overWidth = plot.over.clientWidth;
       const left = plot.cursor.left;
@@ -324,6 +327,8 @@ export function LogChart({
       bands,
       scales,
       legend: { show: false },
+      // Ticks fall on whole hours and days of that zone, not the browser's.
+      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), timeZone),
       padding: [compact ? 2 : 10, axes.some((a) => a.side === 'right') || compact ? 4 : 14, 0, compact ? 4 : 0],
       cursor: {
         drag: { x: true, y: false, setScale: false },
@@ -340,7 +345,11 @@ export function LogChart({
           size: compact ? 20 : 42,
           // A "10:00 am" label is about 50 px wide: uPlot's default 50 px between ticks made them touch.
           space: 72,
-          values: (_plot, splits) => timeAxisLabels(splits.map((split) => split * 1000)),
+          values: (_plot, splits) =>
+            timeAxisLabels(
+              splits.map((split) => split * 1000),
+              timeZone,
+            ),
         },
         ...yAxes,
       ],
@@ -388,7 +397,7 @@ export function LogChart({
       cancelRedraw(build);
       stop?.();
     };
-  }, [logs, lines, start, end, axes, live, compact]);
+  }, [logs, lines, start, end, axes, live, compact, timeZone]);
 
   useEffect(() => {
     const plot = chart.current;

@@ -12,6 +12,7 @@ import { formatDateTime } from '@fieldlink/domain/date-format';
 import { formatAge } from '../../../lib/format-time';
 import { useLatestValue } from '../../../lib/realtime/use-realtime';
 import { ChannelWrite } from './channel-write';
+import { usePageTimeZone } from '../../../lib/page-time-zone';
 
 export interface ChannelCardProps {
   thingName: string;
@@ -110,10 +111,11 @@ function ChannelAge({
 }) {
   const latest = useLatestValue(thingName, code);
   const now = useNow();
+  const { timeZone } = usePageTimeZone();
   if (!latest) return <span className="channel-card__age">No data yet</span>;
   const stale = isChannelStale({ lastT: latest.t, uploadInterval, logInterval, now });
   return (
-    <span className="channel-card__age" title={formatDateTime(latest.t)}>
+    <span className="channel-card__age" title={formatDateTime(latest.t, timeZone)}>
       {stale && <Badge tone="warning">Stale</Badge>}
       <time dateTime={new Date(latest.t).toISOString()}>{formatAge(latest.t, now)}</time>
     </span>

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { channelName, isWithinMaxCount } from '@fieldlink/domain/channels';
+import { deviceTimeZone } from '@fieldlink/domain/date-format';
 import { compareChannelCodes } from '@fieldlink/domain/channel-presentation';
 import { Link, useParams } from 'react-router';
 import { ArrowLeftIcon, DeviceIcon } from '../../../components/ui/icons';
@@ -10,7 +11,8 @@ import { useAccount } from '../../../lib/api/get-account';
 import { appStore, dispatchSession } from '../../../lib/app-store/app-store';
 import { rememberLastDevice } from '../../../lib/last-device';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
-import { useDeviceConfig } from '../../../lib/realtime/use-realtime';
+import { useDeviceConfig, useDeviceHealth } from '../../../lib/realtime/use-realtime';
+import { useDeviceTimeZone } from '../../../lib/page-time-zone';
 import { useCan } from '../../../lib/session/use-can';
 import { useStore } from '../../../lib/use-store';
 import { useDevice } from '../../../lib/api/get-device';
@@ -52,6 +54,14 @@ export function DeviceDashPage({ renderInfo, renderChannelAlarm }: DeviceDashPag
   const session = useStore(appStore, (state) => state.session);
   const canConfigure = useCan('configureDevices');
   const liveConfig = useDeviceConfig(thingName);
+  const liveHealth = useDeviceHealth(thingName);
+  // Every time on this page is in the device's zone, as the device's clock reads it.
+  useDeviceTimeZone(
+    deviceTimeZone({
+      timeDate: liveConfig?.timeDate ?? device.data?.timeDate ?? null,
+      health: liveHealth ?? device.data?.health ?? null,
+    }),
+  );
   // Only the set of codes, as one string: a new value must not re-render the whole grid.
   const liveCodes = useStore(realtimeStore, (s) =>
     Object.keys(s.latest[thingName] ?? {})

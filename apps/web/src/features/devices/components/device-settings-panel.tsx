@@ -24,6 +24,7 @@ import { useDeviceActionRefusal } from '../../../lib/session/use-can';
 import { useDeviceSettings } from '../hooks/use-device-settings';
 import { timeZones } from '../model/time-zones';
 import './device-settings.css';
+import { usePageTimeZone } from '../../../lib/page-time-zone';
 
 type Settings = ReturnType<typeof useDeviceSettings>;
 
@@ -437,6 +438,7 @@ function SettingField({
 
 /** The messages still queued for the offline device (core §7 `unsentMessages`). */
 function UnsentMessages({ messages }: { messages: readonly QueuedDeviceMessage[] }) {
+  const { timeZone } = usePageTimeZone();
   return (
     <section className="device-settings__unsent" aria-label="Waiting for the device" data-testid="unsent-messages">
       <h3>
@@ -448,7 +450,7 @@ function UnsentMessages({ messages }: { messages: readonly QueuedDeviceMessage[]
           <li key={queued.id}>
             <span>{describeMessage(queued.message)}</span>
             <span className="fl-muted">
-              queued {formatDateTime(queued.createdAt)} · expires {formatDateTime(queued.expiresAt)}
+              queued {formatDateTime(queued.createdAt, timeZone)} · expires {formatDateTime(queued.expiresAt, timeZone)}
             </span>
           </li>
         ))}
