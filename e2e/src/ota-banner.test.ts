@@ -119,7 +119,8 @@ describe('banner and OTA updates', () => {
   it('lets an administrator review the pending list from the banner and approve', async () => {
     await banner().getByRole('button', { name: 'Review' }).click();
     const dialog = page.getByRole('dialog', { name: 'Pending OTA updates' });
-    await dialog.getByText('Fermenter FV1').waitFor();
+    // The device's row in the list awaiting approval (its rollout, below, names it too).
+    await dialog.getByRole('table').getByText('Fermenter FV1').waitFor();
     await expect(dialog.getByRole('row').count()).resolves.toBe(3);
     await expect(dialog.getByText('brew@fieldlink.test').count()).resolves.toBe(2);
     await screenshot('ota-pending-dialog');
