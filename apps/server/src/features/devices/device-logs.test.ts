@@ -172,11 +172,13 @@ describe.each(DIALECTS)('GET /device-logs from the roll-ups on %s', (dialect) =>
   });
   afterAll(() => t?.close());
 
+  // Channels asked for together: one statement per piece of the window reads them all.
+  const CODES = ['c1', 'c2', 'c3'] as const;
   const answerOf = async (start: number, end: number, binCount: number) => {
     const search = new URLSearchParams({
       format: 'GROUPED_BY_CHANNEL',
       deviceId,
-      channels: 'c1',
+      channels: CODES.join(','),
       start: String(start),
       end: String(end),
       binCount: String(binCount),
@@ -193,6 +195,7 @@ describe.each(DIALECTS)('GET /device-logs from the roll-ups on %s', (dialect) =>
   // Samples at any millisecond of 40 days, in bursts and gaps, stored as ingest stores them (batches,
   // duplicates skipped); windows of an hour to 60 days from anywhere around them, 1 to 400 bins.
   const sample = fc.record({
+    code: fc.constantFrom(...CODES),
     t: fc.integer({ min: T0, max: T0 + 40 * DAY - 1 }),
     // JSON has no -0: the answer's is 0.
     value: fc.oneof(
@@ -218,22 +221,33 @@ describe.each(DIALECTS)('GET /device-logs from the roll-ups on %s', (dialect) =>
           for (const table of ['logs', 'logs_hourly', 'logs_daily'] as const) {
             await db.deleteFrom(table).where('device_id', '=', deviceId).execute();
           }
-          const stored = new Map<number, number>();
+          const stored = new Map<string, { code: string; t: number; value: number }>();
           for (let i = 0; i < samples.length; i += 500) {
-            const batch = samples.slice(i, i + 500).map((s) => ({ device_id: deviceId, code: 'c1', ...s }));
+            const batch = samples.slice(i, i + 500).map((s) => ({ device_id: deviceId, ...s }));
             await db
               .insertInto('logs')
               .values(batch)
               .onConflict((oc) => oc.doNothing())
               .execute();
-            for (const s of batch) if (!stored.has(s.t)) stored.set(s.t, s.value);
+            for (const s of batch) if (!stored.has(`${s.code}/${s.t}`)) stored.set(`${s.code}/${s.t}`, s);
           }
-          const kept = [...stored].map(([time, value]) => ({ t: time, value }));
-          for (const { start, length, binCount } of queries) {
+          const kept = [...stored.values()];
+          const answers = await Promise.all(
+            queries.map(async (query) => ({
+              ...query,
+              answer: await answerOf(query.start, query.start + query.length, query.binCount),
+            })),
+          );
+          for (const [{ start, length, binCount, answer }, code] of answers.flatMap((a) =>
+            CODES.map((c) => [a, c] as const),
+          )) {
             const end = start + length;
-            const answer = await answerOf(start, end, binCount);
-            const log = answer.channels.c1!;
-            const inWindow = kept.filter((s) => s.t >= start && s.t < end).sort((a, b) => a.t - b.t);
+            expect(Object.keys(answer.channels).sort()).toEqual([...CODES]);
+            const log = answer.channels[code]!;
+            const inWindow = kept
+              .filter((s) => s.code === code && s.t >= start && s.t < end)
+              .map((s) => ({ t: s.t, value: s.value }))
+              .sort((a, b) => a.t - b.t);
             expect(answer.binWidth).toBe(logBinGrid(start, end, binCount).width);
             if (inWindow.length <= binCount) {
               expect(log).toEqual({ kind: 'raw', t: inWindow.map((s) => s.t), value: inWindow.map((s) => s.value) });
@@ -263,7 +277,11 @@ describe.each(DIALECTS)('GET /device-logs from the roll-ups on %s', (dialect) =>
         // samples, 5-hour bins from the hourly roll-up, 2-day bins from the daily one.
         examples: [
           [
-            Array.from({ length: 2880 }, (_, i) => ({ t: T0 + i * 20 * MINUTE, value: (i * 37) % 101 })),
+            Array.from({ length: 2880 }, (_, i) => ({
+              code: CODES[i % 2]!,
+              t: T0 + i * 20 * MINUTE,
+              value: (i * 37) % 101,
+            })),
             [
               { start: T0 + 5 * MINUTE, length: 10 * DAY, binCount: 300 },
               { start: T0 + 17 * MINUTE, length: 20 * DAY, binCount: 100 },

@@ -12,7 +12,6 @@ import {
   MAX_LOG_CHANNELS,
   MAX_LOG_WINDOW_MS,
   logBinGrid,
-  type ChannelLog,
   type DeviceLogsAnswer,
   type DeviceLogsQuery,
 } from '@fieldlink/api/device-logs';
@@ -24,7 +23,7 @@ import { HttpError, notFound } from '../../http-errors';
 import { hashSecret, newDeviceSecret, newId } from '../../security/secrets';
 import { inScope, requireCapability } from '../session/access';
 import type { UserContext } from '../session/user-context';
-import { channelLog, type LogWindow } from './log-repository';
+import { channelLog, channelLogs, type LogWindow } from './log-repository';
 import { toDevice, toQueuedMessage } from './mapper';
 import { pendingMessagesOf } from './message-repository';
 import {
@@ -142,10 +141,7 @@ export class DeviceService {
     if (invalid !== undefined) throw new HttpError(400, `Not a channel code: ${invalid}`);
     const device = await this.visibleDevice(user, { id: query.deviceId });
     const grid = logBinGrid(start, end, binCount);
-    const channels: Record<string, ChannelLog> = {};
-    for (const code of codes) {
-      channels[code] = await channelLog(this.db, { deviceId: device.id, code, start, end }, binCount, grid);
-    }
+    const channels = await channelLogs(this.db, device.id, codes, { start, end }, binCount, grid);
     return { deviceId: device.id, start, end, binCount, binWidth: grid.width, channels };
   }
 
