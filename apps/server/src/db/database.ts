@@ -21,6 +21,7 @@ import * as brewReportFiles from './migrations/2026-12-04T0100-brew-report-files
 import * as retailDayTotals from './migrations/2026-12-04T0200-retail-day-totals';
 import * as logPartitionsRollups from './migrations/2026-12-05T0000-log-partitions-rollups';
 import * as deviceSettings from './migrations/2026-12-05T0100-device-settings';
+import * as fileChunksLz4 from './migrations/2026-12-05T0200-file-chunks-lz4';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -48,6 +49,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-04T0200-retail-day-totals': retailDayTotals,
   '2026-12-05T0000-log-partitions-rollups': logPartitionsRollups,
   '2026-12-05T0100-device-settings': deviceSettings,
+  '2026-12-05T0200-file-chunks-lz4': fileChunksLz4,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.
