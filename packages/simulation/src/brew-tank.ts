@@ -1,4 +1,4 @@
-import { BREW_REGISTERS, PSI_PER_KPA } from '@fieldlink/domain/brew';
+import { ATMOSPHERIC_PSI, BREW_REGISTERS, PSI_PER_KPA } from '@fieldlink/domain/brew';
 import { ambientTemperature, clamp, roundTo } from './daily-cycle';
 import { PlantModel, type ChannelSpec, type PlantModelOptions } from './plant-model';
 import { SeededRandom } from './seeded-random';
@@ -168,7 +168,7 @@ export class BrewTank extends PlantModel {
     this.dissolved = (held + grams - free) / this.volumeLitres;
     const litres = free / CO2_DENSITY;
     if (this.valveClosed && this.headPsi < SPUNDING_PSI) {
-      this.headPsi = Math.min(SPUNDING_PSI, this.headPsi + (litres / HEAD_SPACE_LITRES) * 14.7);
+      this.headPsi = Math.min(SPUNDING_PSI, this.headPsi + (litres / HEAD_SPACE_LITRES) * ATMOSPHERIC_PSI);
       this.co2Flow = 0;
       return;
     }
