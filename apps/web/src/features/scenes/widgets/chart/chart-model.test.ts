@@ -8,6 +8,7 @@ import {
   chartCsv,
   chartLines,
   chartMarkers,
+  channelLabel,
   csvFileName,
   deviceLogRequests,
 } from './chart-model';
@@ -68,6 +69,17 @@ describe('chart widget model', () => {
     expect(new Set(lines.map((l) => l.colour)).size).toBe(3);
     expect(chartLines([channel('a', 't1', 'Temperature')], {})[0]!.label).toBe('Temperature');
   });
+
+  it.each([
+    ['Temperature', true, 'Tank A · Temperature'],
+    ['Temperature', false, 'Temperature'],
+    ['Tank A', true, 'Tank A'],
+    ['tank a inlet', true, 'tank a inlet'],
+    ['Inlet of Tank A', true, 'Inlet of Tank A'],
+    ['Tank', true, 'Tank A · Tank'],
+  ])('labels channel %j (several devices: %s) as %j, never naming the device twice', (name, many, label) =>
+    expect(channelLabel(channel('a', 't1', name), many)).toBe(label),
+  );
 
   it('aligns the per-device answers in the widget channel order', () => {
     const logs = alignWidgetLogs(

@@ -9,9 +9,13 @@ import type { ChartLine, ChartMarker } from '../../../../components/charts/log-c
 import type { ResolvedChannel } from '../widget-definition';
 import { localDay } from '../../../../lib/format-time';
 
-/** A channel as the chart and table widgets name it: by device too when they show several devices. */
+/**
+ * A channel as the chart and table widgets name it: by device too when they show several devices,
+ * unless its name already says the device (a widget channel named after its device, "Boiler 1").
+ */
 export function channelLabel(channel: ResolvedChannel, manyDevices: boolean): string {
-  return manyDevices ? `${channel.deviceName} · ${channel.name}` : channel.name;
+  const namesDevice = channel.name.toLocaleLowerCase().includes(channel.deviceName.toLocaleLowerCase());
+  return manyDevices && !namesDevice ? `${channel.deviceName} · ${channel.name}` : channel.name;
 }
 
 /** True when the channels come from more than one device. */
