@@ -172,6 +172,33 @@ describe('reports page', () => {
     expect(text).toContain('Fermenter FV1');
   });
 
+  it('shows each schedule on a phone as a card whose times and sharing say what they are', async () => {
+    const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+    await signInAs(phone, server.baseUrl, 'brew@fieldlink.test');
+    await phone.waitForURL((url) => !/\/(signin|loading)/.test(url.pathname), { timeout: 30_000 });
+    await phone.goto(`${server.baseUrl}/reports/schedules`);
+    const card = phone.getByTestId('schedule-row').first();
+    await card.waitFor({ timeout: 30_000 });
+    expect(await phone.locator('.reports-table thead').isVisible()).toBe(false);
+    // The column headers are hidden on a phone: each cell carries its own label, drawn beside its value.
+    const labels = await card.locator('td[data-label]').evaluateAll((cells) =>
+      cells.map((cell) => {
+        const label = getComputedStyle(cell, '::before');
+        return { label: label.content, shown: label.display !== 'none', value: cell.textContent };
+      }),
+    );
+    expect(labels.map(({ label }) => label)).toEqual(['"Runs"', '"Next run"', '"Sharing"']);
+    for (const { shown, value } of labels) {
+      expect(shown).toBe(true);
+      expect(value).not.toBe('');
+    }
+    expect(labels[0]!.value).toContain('Weekly on Monday at 07:00');
+    const box = await card.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    await phone.screenshot({ path: 'test-results/phone/report-schedules.png', fullPage: true });
+    await phone.context().close();
+  });
+
   it('deletes the chosen reports with one call each and says how many went', async () => {
     await page.goto(`${server.baseUrl}/reports`);
     const names = ['E2E fermenter', 'E2E charts'];

@@ -119,7 +119,7 @@ export function AlarmsPage() {
         }
       >
         <div className="alarms-table-wrap fl-card">
-          <table className="alarms-table">
+          <table className="fl-table alarms-table">
             <thead>
               <tr>
                 <th scope="col">Status</th>
@@ -165,12 +165,12 @@ function AlarmRow({
   const displayName = channelDisplayName(alarm.code) ?? alarm.code;
   return (
     <tr data-testid={`alarm-${alarm.id}`} className={alarm.clearedAt === null ? 'is-active' : undefined}>
-      <td data-label="Status" className="alarms-cell--status">
+      <td className="alarms-cell--status">
         <Badge tone={STATUS_TONES[alarm.status]} dot>
           {STATUS_LABELS[alarm.status]}
         </Badge>
       </td>
-      <td data-label="Severity" className="alarms-cell--severity">
+      <td className="alarms-cell--severity">
         <Badge tone={SEVERITY_TONES[alarm.severity]}>{SEVERITY_LABELS[alarm.severity]}</Badge>
       </td>
       <td data-label="Device" className="alarms-cell--device">

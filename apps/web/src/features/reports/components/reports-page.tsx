@@ -247,7 +247,7 @@ function ReportsList({ accounts }: { accounts: readonly Account[] }) {
         </div>
       ) : (
         <div className="reports-table-wrap fl-card">
-          <table className="reports-table">
+          <table className="fl-table reports-table">
             <thead>
               <tr>
                 {canEdit && (
@@ -279,16 +279,16 @@ function ReportsList({ accounts }: { accounts: readonly Account[] }) {
                       {report.comments ? ` · ${report.comments}` : ''}
                     </span>
                   </td>
-                  <td>
+                  <td data-label="State">
                     <ReportState report={report} percent={pushed[report.id]?.percent ?? report.props.percent} />
                   </td>
-                  <td className="reports-nowrap">
+                  <td data-label="Covers" className="reports-nowrap">
                     {periodText(report.props.start, report.props.end, report.props.interval)}
                     <span className="reports-sub">
                       {report.props.devices.length} {report.props.devices.length === 1 ? 'device' : 'devices'}
                     </span>
                   </td>
-                  <td className="reports-nowrap">
+                  <td data-label="Created" className="reports-nowrap">
                     {formatDateTime(report.createdAt)}
                     <span className="reports-sub">{report.props.createdBy}</span>
                   </td>

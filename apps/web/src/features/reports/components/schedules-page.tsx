@@ -112,7 +112,7 @@ function SchedulesList({ accounts }: { accounts: readonly Account[] }) {
         </div>
       ) : (
         <div className="reports-table-wrap fl-card">
-          <table className="reports-table">
+          <table className="fl-table reports-table">
             <thead>
               <tr>
                 {canEdit && (
@@ -143,8 +143,8 @@ function SchedulesList({ accounts }: { accounts: readonly Account[] }) {
                       {schedule.comments ? ` · ${schedule.comments}` : ''}
                     </span>
                   </td>
-                  <td>{timingText(schedule)}</td>
-                  <td className="reports-nowrap">
+                  <td data-label="Runs">{timingText(schedule)}</td>
+                  <td data-label="Next run" className="reports-nowrap">
                     {schedule.props.enabled && schedule.props.nextRunAt !== null ? (
                       formatDateTime(schedule.props.nextRunAt)
                     ) : (
@@ -154,7 +154,7 @@ function SchedulesList({ accounts }: { accounts: readonly Account[] }) {
                       <span className="reports-sub">Last {formatDateTime(schedule.props.lastRunAt)}</span>
                     )}
                   </td>
-                  <td>
+                  <td data-label="Sharing">
                     {REPORT_VISIBILITY_LABELS[schedule.props.visibility]}
                     <span className="reports-sub">Notify: {NOTIFY_AUDIENCE_LABELS[schedule.props.notifyAudience]}</span>
                   </td>
