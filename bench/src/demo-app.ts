@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
 import { migrate, openStorage } from '../../apps/server/src/db/database';
+import { rollUpStoredSamples } from '../../apps/server/src/db/log-writes';
 import type { Database } from '../../apps/server/src/db/schema';
 import type { UserContext } from '../../apps/server/src/features/session/user-context';
 import { seedDemo } from '../../apps/server/src/seed/seed';
@@ -65,8 +66,9 @@ export async function startDemoBenchApp(
 }
 
 /**
- * `count` 1-minute samples of one channel from `start`, written in one statement. `value` is an SQL
- * expression of the sample's number `i` (0 to count - 1) that both dialects evaluate alike.
+ * `count` 1-minute samples of one channel from `start`, written in one statement, and their roll-ups.
+ * `value` is an SQL expression of the sample's number `i` (0 to count - 1) that both dialects evaluate
+ * alike.
  */
 export async function fillMinuteSamples(
   db: Kysely<Database>,
@@ -86,4 +88,6 @@ export async function fillMinuteSamples(
       select ${deviceId}, ${code}, ${start}::bigint + i * ${MINUTE}, ${value}
       from generate_series(0::bigint, ${count - 1}::bigint) as i`.execute(db);
   }
+  // Inserted by SQL rather than through insertLogs: their roll-ups are made from them.
+  await rollUpStoredSamples(db, { deviceId, code, from: start, to: start + count * MINUTE });
 }

@@ -22,6 +22,7 @@ import * as retailDayTotals from './migrations/2026-12-04T0200-retail-day-totals
 import * as logPartitionsRollups from './migrations/2026-12-05T0000-log-partitions-rollups';
 import * as deviceSettings from './migrations/2026-12-05T0100-device-settings';
 import * as fileChunksLz4 from './migrations/2026-12-05T0200-file-chunks-lz4';
+import * as rollupsPerBatch from './migrations/2026-12-06T0000-rollups-per-batch';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -50,6 +51,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-05T0000-log-partitions-rollups': logPartitionsRollups,
   '2026-12-05T0100-device-settings': deviceSettings,
   '2026-12-05T0200-file-chunks-lz4': fileChunksLz4,
+  '2026-12-06T0000-rollups-per-batch': rollupsPerBatch,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

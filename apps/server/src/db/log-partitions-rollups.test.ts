@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { migrate, openStorage, type Dialect, type Storage } from './database';
+import { insertLogs } from './log-writes';
 import type { LogsTable } from './schema';
 import { freshPostgres, type TestDatabase } from '../cluster/testing/cluster-apps';
 import { DIALECTS } from '../testing/test-app';
@@ -147,19 +148,15 @@ describe.each(DIALECTS)('log partitions and roll-ups migration on %s', (dialect:
       { device_id: 'dev-a', code: 'c1', t: t0 + 2000, value: -3 },
       { device_id: 'dev-a', code: 'c1', t: t0 + HOUR + 5, value: 11 },
     ];
-    await db.db.insertInto('logs').values(first).execute();
-    // A repeated sample (same t, another value) is skipped as the frame writer does, an older sample
+    await insertLogs(db.db, first);
+    // A repeated sample (same t, another value) is skipped, an older sample
     // arrives late, and another channel starts.
     const second: Sample[] = [
       { device_id: 'dev-a', code: 'c1', t: t0 + 2000, value: 1000 },
       { device_id: 'dev-a', code: 'c1', t: t0 + 500, value: 40 },
       { device_id: 'dev-a', code: 'c2', t: t0 + 9, value: 0.5 },
     ];
-    await db.db
-      .insertInto('logs')
-      .values(second)
-      .onConflict((oc) => oc.doNothing())
-      .execute();
+    await insertLogs(db.db, second);
     const stored = [...first, second[1]!, second[2]!];
     const hourly = await rollupRows(db, 'logs_hourly');
     expect(hourly).toEqual(expectedRollups(stored, HOUR));

@@ -114,8 +114,8 @@ export interface LogsTable {
 }
 
 /**
- * One bucket (an hour or a UTC day from `t`) of one channel's log, kept by a trigger on `logs` as
- * samples are inserted (migration 2026-12-05T0000).
+ * One bucket (an hour or a UTC day from `t`) of one channel's log, kept by `insertLogs`
+ * (db/log-writes.ts) in the transaction that inserts the samples.
  */
 export interface LogRollupTable {
   device_id: string;

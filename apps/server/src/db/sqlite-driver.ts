@@ -1,4 +1,4 @@
-import type { Database as SqliteDatabase } from 'better-sqlite3';
+import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
 import {
   CompiledQuery,
   SqliteDialect,
@@ -11,6 +11,8 @@ import {
 /** How long a statement keeps trying while another process holds the database's lock. */
 const BUSY_DEADLINE_MS = 5000;
 const MAX_RETRY_DELAY_MS = 100;
+/** Prepared statements kept for reuse. */
+const STATEMENT_CACHE_SIZE = 200;
 
 const isBusy = (error: unknown) => String((error as { code?: unknown })?.code ?? '').startsWith('SQLITE_BUSY');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -41,6 +43,9 @@ class ConnectionMutex {
  * go on. Past {@link BUSY_DEADLINE_MS} the SQLITE_BUSY error stands: the call answers 503.
  */
 class RetryingConnection implements DatabaseConnection {
+  /** Prepared statements by their text, most recently used last. */
+  private readonly statements = new Map<string, Statement>();
+
   constructor(
     private readonly db: SqliteDatabase,
     private readonly mutex: ConnectionMutex,
@@ -61,13 +66,31 @@ class RetryingConnection implements DatabaseConnection {
     }
   }
 
+  /**
+   * A statement prepared once and run again: ingest's batch inserts of thousands of values (their
+   * texts of a few fixed sizes) spent a good part of their time preparing. The least recently used
+   * is let go beyond {@link STATEMENT_CACHE_SIZE}.
+   */
+  private prepared(sql: string): Statement {
+    const cached = this.statements.get(sql);
+    if (cached) {
+      this.statements.delete(sql);
+      this.statements.set(sql, cached);
+      return cached;
+    }
+    const statement = this.db.prepare(sql);
+    this.statements.set(sql, statement);
+    if (this.statements.size > STATEMENT_CACHE_SIZE) this.statements.delete(this.statements.keys().next().value!);
+    return statement;
+  }
+
   // eslint-disable-next-line require-yield -- Fieldlink streams no query; the interface needs it.
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('Streaming queries are not supported on SQLite.');
   }
 
   private run<R>({ sql, parameters }: CompiledQuery): QueryResult<R> {
-    const statement = this.db.prepare(sql);
+    const statement = this.prepared(sql);
     if (statement.reader) return { rows: statement.all(parameters) as R[] };
     const { changes, lastInsertRowid } = statement.run(parameters);
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };

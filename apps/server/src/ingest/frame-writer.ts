@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { shouldReplaceLatest } from '@fieldlink/domain/log-merge';
+import { insertLogs, upsertLatestValues } from '../db/log-writes';
 import type { Database, DevicesTable } from '../db/schema';
 import type { DeviceEvent } from '../events';
 import { newId } from '../security/secrets';
@@ -74,9 +75,6 @@ export interface FrameWriterOptions {
   onCommitted?: (events: DeviceEvent[]) => void;
   onError?: (error: unknown) => void;
 }
-
-// Rows per INSERT statement: SQLite allows 32,766 bound values, logs have 4 columns.
-const ROWS_PER_STATEMENT = 2000;
 
 function emptyBatch(): Batch {
   return { logs: [], latest: new Map(), deviceUpdates: new Map(), connections: [], events: [], waiters: [] };
@@ -164,31 +162,8 @@ export class FrameWriter {
   private async commit(batch: Batch): Promise<void> {
     if (batch.waiters.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < batch.logs.length; i += ROWS_PER_STATEMENT) {
-        await trx
-          .insertInto('logs')
-          .values(batch.logs.slice(i, i + ROWS_PER_STATEMENT))
-          .onConflict((oc) => oc.doNothing())
-          .execute();
-      }
-      const latest = [...batch.latest.values()];
-      for (let i = 0; i < latest.length; i += ROWS_PER_STATEMENT) {
-        await trx
-          .insertInto('latest_values')
-          .values(latest.slice(i, i + ROWS_PER_STATEMENT))
-          .onConflict((oc) =>
-            oc
-              .columns(['device_id', 'code'])
-              .doUpdateSet((eb) => ({
-                t: eb.ref('excluded.t'),
-                value: eb.ref('excluded.value'),
-                extra: eb.ref('excluded.extra'),
-              }))
-              // An older sample never replaces the latest value (core §4).
-              .where((eb) => eb('excluded.t', '>=', eb.ref('latest_values.t'))),
-          )
-          .execute();
-      }
+      await insertLogs(trx, batch.logs);
+      await upsertLatestValues(trx, [...batch.latest.values()]);
       for (const [deviceId, update] of batch.deviceUpdates) {
         await trx.updateTable('devices').set(update).where('id', '=', deviceId).execute();
       }

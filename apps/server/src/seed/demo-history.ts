@@ -3,13 +3,13 @@ import { createModel } from '@fieldlink/simulation/create-model';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 import { RETAIL_OVERVIEW_DAYS } from '@fieldlink/domain/retail';
-import type { Database, LogRollupTable, LogsTable } from '../db/schema';
+import { insertLogs, rollUp, ROLLUP_LEVELS } from '../db/log-writes';
+import type { Database, LogsTable } from '../db/schema';
 import { shelfChannelsOf } from '../features/inventory/mapper';
 import { recordShelfReadings } from '../features/inventory/shelf-tracker';
 import type { DemoDeviceKind } from './demo-data';
 
 const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
 /** The last day is stepped every minute and sampled every 5 minutes, as the charts of a day look closely. */
 const RECENT_DAYS = 1;
 const RECENT_STEP_SECONDS = 60;
@@ -75,11 +75,9 @@ export async function seedDemoHistory(
     }
     const archive = device.thingName === DEMO_YEAR_DEVICE ? yearArchive(batch, samplesFrom) : [];
     await db.transaction().execute(async (trx) => {
-      // Samples through the log, whose trigger keeps the roll-ups; the archive straight into them.
-      for (const [table, rollups] of [
-        ['logs_hourly', rollUp(archive, HOUR_MS)],
-        ['logs_daily', rollUp(archive, DAY_MS)],
-      ] as const) {
+      // The archive straight into the roll-ups; the samples through the log, which rolls them up.
+      for (const { table, width } of ROLLUP_LEVELS) {
+        const rollups = rollUp(archive, width);
         for (let i = 0; i < rollups.length; i += ROWS_PER_INSERT) {
           await trx
             .insertInto(table)
@@ -87,13 +85,7 @@ export async function seedDemoHistory(
             .execute();
         }
       }
-      for (let i = 0; i < batch.length; i += ROWS_PER_INSERT) {
-        await trx
-          .insertInto('logs')
-          .values(batch.slice(i, i + ROWS_PER_INSERT))
-          .onConflict((oc) => oc.doNothing())
-          .execute();
-      }
+      await insertLogs(trx, batch);
     });
     rows += batch.length;
     liveModels?.set(device.thingName, model);
@@ -116,37 +108,6 @@ function yearArchive(samples: readonly Sample[], samplesFrom: number): Sample[] 
     for (const sample of tile) if (sample.t - shift >= yearFrom) archive.push({ ...sample, t: sample.t - shift });
   }
   return archive;
-}
-
-/** Samples (oldest first) folded into buckets of `width` ms per channel, as the log's trigger folds them. */
-function rollUp(samples: readonly Sample[], width: number): LogRollupTable[] {
-  const buckets = new Map<string, LogRollupTable>();
-  for (const { device_id, code, t, value } of samples) {
-    const start = Math.floor(t / width) * width;
-    const key = `${code}\u0000${start}`;
-    const bucket = buckets.get(key);
-    if (!bucket) {
-      buckets.set(key, {
-        device_id,
-        code,
-        t: start,
-        min_value: value,
-        max_value: value,
-        sum_value: value,
-        sample_count: 1,
-        last_t: t,
-        last_value: value,
-      });
-    } else {
-      bucket.min_value = Math.min(bucket.min_value, value);
-      bucket.max_value = Math.max(bucket.max_value, value);
-      bucket.sum_value += value;
-      bucket.sample_count += 1;
-      bucket.last_t = t;
-      bucket.last_value = value;
-    }
-  }
-  return [...buckets.values()];
 }
 
 /** Stores a shelf's planogram as its config frame reports it, and folds its history into its stock. */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { logBinGrid, type BinnedChannelLog, type DeviceLogsAnswer } from '@fieldlink/api/device-logs';
 import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { insertLogs } from '../../db/log-writes';
 
 const MINUTE = 60_000;
 const T0 = Date.UTC(2026, 0, 1);
@@ -67,11 +68,7 @@ describe.each(DIALECTS)('GET /device-logs on %s', (dialect) => {
       ...c2.map((s) => ({ device_id: deviceId, code: 'c2', ...s })),
       ...c1.map((s) => ({ device_id: neighbour, code: 'c1', t: s.t, value: 9999 })),
     ];
-    for (let i = 0; i < rows.length; i += 1000)
-      await db
-        .insertInto('logs')
-        .values(rows.slice(i, i + 1000))
-        .execute();
+    for (let i = 0; i < rows.length; i += 1000) await insertLogs(db, rows.slice(i, i + 1000));
   });
   afterAll(() => t?.close());
 
@@ -224,11 +221,7 @@ describe.each(DIALECTS)('GET /device-logs from the roll-ups on %s', (dialect) =>
           const stored = new Map<string, { code: string; t: number; value: number }>();
           for (let i = 0; i < samples.length; i += 500) {
             const batch = samples.slice(i, i + 500).map((s) => ({ device_id: deviceId, ...s }));
-            await db
-              .insertInto('logs')
-              .values(batch)
-              .onConflict((oc) => oc.doNothing())
-              .execute();
+            await insertLogs(db, batch);
             for (const s of batch) if (!stored.has(`${s.code}/${s.t}`)) stored.set(`${s.code}/${s.t}`, s);
           }
           const kept = [...stored.values()];

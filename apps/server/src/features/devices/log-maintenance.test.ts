@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { DIALECTS, startTestApp, type TestApp } from '../../testing/test-app';
+import { insertLogs } from '../../db/log-writes';
 import { JobQueue } from '../../jobs/job-queue';
 import { withClusterTables } from '../../cluster/cluster-tables';
 import type { LogRetention } from '../../config';
@@ -31,12 +32,7 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
       value: i % 17,
     }));
   const insert = async (rows: ReturnType<typeof samples>) => {
-    for (let i = 0; i < rows.length; i += 2000) {
-      await t.app.storage.db
-        .insertInto('logs')
-        .values(rows.slice(i, i + 2000))
-        .execute();
-    }
+    for (let i = 0; i < rows.length; i += 2000) await insertLogs(t.app.storage.db, rows.slice(i, i + 2000));
   };
   const oldest = async (table: 'logs' | 'logs_hourly', deviceId: string) =>
     (
