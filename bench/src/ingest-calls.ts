@@ -50,8 +50,18 @@ export type ServerCalls = {
   shutdown(params: null): Promise<void>;
 };
 
+/**
+ * Where the load generator sends each device's frames: MQTT at QoS 1 (a frame is done at its PUBACK),
+ * InfluxDB's line protocol over HTTP, one request per frame (done at its 204), or straight into a
+ * database's `logs` in the frame writer's batches (done once committed).
+ */
+export type LoadTarget =
+  | { kind: 'mqtt'; brokerUrl: string }
+  | { kind: 'influx'; writeUrl: string }
+  | { kind: 'database'; dialect: StorageDialect; url: string };
+
 export interface LoadConnect {
-  brokerUrl: string;
+  target: LoadTarget;
   devices: DeviceCredentials[];
 }
 
@@ -91,7 +101,7 @@ export interface LoadTotals {
   disconnects: number;
 }
 
-/** The load generator: one MQTT client per device, publishing log frames at QoS 1. */
+/** The load generator: one client per device (MQTT or HTTP), sending log frames. */
 export type LoadCalls = {
   connect(params: LoadConnect): Promise<{ connectMs: number }>;
   startStage(params: LoadStage): Promise<void>;

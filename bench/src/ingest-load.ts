@@ -1,5 +1,7 @@
+import http from 'node:http';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
+import { newId } from '../../apps/server/src/security/secrets';
 import { serveRpc } from './child-rpc';
 import {
   POINTS_PER_FRAME,
@@ -7,21 +9,26 @@ import {
   type LoadCalls,
   type LoadMark,
   type LoadStage,
+  type LoadTarget,
   type LoadTotals,
 } from './ingest-calls';
 import { LatencyHistogram } from './latency-histogram';
+import { DirectLogWriter } from './peers/limits';
 import { ProcessMeter } from './process-meter';
 
 /**
  * The load generator of the ingest benchmark, in a process of its own so that its CPU is spent on
  * the same cores as the server's: one MQTT client per device, each with its own credentials,
  * publishing version 4 log frames of ten channels at QoS 1 and timing each publish to its PUBACK
- * (which the server sends only once the frame is stored).
+ * (which the server sends only once the frame is stored). The same devices and frames go to a bare
+ * broker, or to InfluxDB as line protocol over HTTP, for the figures beside Fieldlink's.
  */
 
 const CONNECT_CONCURRENCY = 20;
 const TICK_MS = 5;
 const DRAIN_TIMEOUT_MS = 30_000;
+/** HTTP connections a device keeps: as many as the most frames any stage lets it have in flight. */
+const MAX_IN_FLIGHT_PER_DEVICE = 4;
 const CODES = Array.from({ length: POINTS_PER_FRAME }, (_, i) => `c${i + 1}`);
 // Precomputed value texts: the generator should spend its CPU on MQTT, as a real fleet does, not on
 // formatting random numbers.
@@ -35,6 +42,12 @@ const totals: LoadTotals = { publishedFrames: 0, ackedFrames: 0, failedFrames: 0
 let stage: (LoadStage & { startedAt: number; offered: number; timer: NodeJS.Timeout | null }) | null = null;
 let stopping = false;
 
+/** How a device sends a frame (sampled at `t`, one value text per channel) and how it hangs up. */
+interface DeviceLink {
+  send(t: number, values: readonly string[], done: (error?: Error) => void): void;
+  close(): Promise<void>;
+}
+
 class BenchDevice {
   private inFlight = 0;
   /** Sample times (ms since epoch) of frames waiting for a free in-flight slot. */
@@ -43,8 +56,7 @@ class BenchDevice {
   private valueIndex: number;
 
   constructor(
-    readonly client: MqttClient,
-    private readonly topic: string,
+    readonly link: DeviceLink,
     index: number,
   ) {
     this.valueIndex = index * 7;
@@ -81,16 +93,16 @@ class BenchDevice {
     if (this.backlog.length > sinceMark.peakBacklog) sinceMark.peakBacklog = this.backlog.length;
   }
 
-  /** A log frame stamped in milliseconds, never twice at the same time (a repeat would be skipped). */
-  private frame(sampledAt: number): string {
+  /** A frame's time in milliseconds, never twice the same (a repeat would be skipped), and its values. */
+  private frame(sampledAt: number): [number, string[]] {
     const t = Math.max(sampledAt, this.lastT + 1);
     this.lastT = t;
-    let values = '';
-    for (const code of CODES) {
+    const values: string[] = [];
+    for (let i = 0; i < CODES.length; i += 1) {
       this.valueIndex = (this.valueIndex + 1) & 1023;
-      values += `${values ? ',' : ''}"${code}":${VALUE_TEXTS[this.valueIndex]}`;
+      values.push(VALUE_TEXTS[this.valueIndex]!);
     }
-    return `{"v":4,"type":"log","t":${t},"values":{${values}}}`;
+    return [t, values];
   }
 
   private publish(sampledAt: number, limits: LoadStage): void {
@@ -99,7 +111,8 @@ class BenchDevice {
     totals.publishedFrames += 1;
     const sentAt = performance.now();
     const queuedMs = Date.now() - sampledAt;
-    this.client.publish(this.topic, this.frame(sampledAt), { qos: 1 }, (error) => {
+    const [t, values] = this.frame(sampledAt);
+    this.link.send(t, values, (error) => {
       this.inFlight -= 1;
       if (error) {
         totals.failedFrames += 1;
@@ -131,9 +144,17 @@ function tick(): void {
   stage.offered += Math.max(0, due);
 }
 
-async function connectDevice(credentials: DeviceCredentials, brokerUrl: string, index: number): Promise<BenchDevice> {
+/** A version 4 `log` frame of the channels c1..c10. */
+function logFrame(t: number, values: readonly string[]): string {
+  let fields = '';
+  for (let i = 0; i < CODES.length; i += 1) fields += `${i ? ',' : ''}"${CODES[i]}":${values[i]}`;
+  return `{"v":4,"type":"log","t":${t},"values":{${fields}}}`;
+}
+
+/** The device's own MQTT connection; a frame is done at its PUBACK. */
+async function mqttLink(credentials: DeviceCredentials, brokerUrl: string): Promise<DeviceLink> {
   const topic = deviceUpTopic(credentials.thingName);
-  const client = await connectAsync(brokerUrl, {
+  const client: MqttClient = await connectAsync(brokerUrl, {
     clientId: credentials.thingName,
     username: credentials.thingName,
     password: credentials.password,
@@ -149,8 +170,54 @@ async function connectDevice(credentials: DeviceCredentials, brokerUrl: string, 
     if (!stopping) totals.disconnects += 1;
   });
   client.on('error', () => undefined);
-  return new BenchDevice(client, topic, index);
+  return {
+    send: (t, values, done) => client.publish(topic, logFrame(t, values), { qos: 1 }, (error) => done(error)),
+    close: () => client.endAsync(),
+  };
 }
+
+/**
+ * The device's own keep-alive HTTP connections (as many as it may have frames in flight) to InfluxDB's
+ * write endpoint, one line of line protocol per frame (a measurement `logs`, the device as a tag, a
+ * field per channel, time in ms); a frame is done at its 204, once InfluxDB has it in its WAL.
+ */
+function influxLink(credentials: DeviceCredentials, writeUrl: string): DeviceLink {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: MAX_IN_FLIGHT_PER_DEVICE });
+  const prefix = `logs,device=${credentials.thingName} `;
+  return {
+    send: (t, values, done) => {
+      let fields = '';
+      for (let i = 0; i < CODES.length; i += 1) fields += `${i ? ',' : ''}${CODES[i]}=${values[i]}`;
+      const request = http.request(writeUrl, { method: 'POST', agent }, (response) => {
+        response.resume();
+        response.on('end', () =>
+          done(response.statusCode === 204 ? undefined : new Error(`InfluxDB answered ${response.statusCode}`)),
+        );
+      });
+      request.on('error', (error) => done(error));
+      request.end(`${prefix}${fields} ${t}`);
+    },
+    close: async () => agent.destroy(),
+  };
+}
+
+/** Each frame's rows straight into the database, batched as the frame writer batches them. */
+function databaseLink(writer: DirectLogWriter): DeviceLink {
+  const deviceId = newId();
+  return {
+    send: (t, values, done) => writer.write(deviceId, CODES, t, values, done),
+    close: async () => undefined,
+  };
+}
+
+async function linkOf(credentials: DeviceCredentials, target: LoadTarget): Promise<DeviceLink> {
+  if (target.kind === 'mqtt') return mqttLink(credentials, target.brokerUrl);
+  if (target.kind === 'influx') return influxLink(credentials, target.writeUrl);
+  directWriter ??= DirectLogWriter.open(target.dialect, target.url);
+  return databaseLink(await directWriter);
+}
+
+let directWriter: Promise<DirectLogWriter> | null = null;
 
 function inFlightTotal(): number {
   return devices.reduce((sum, device) => sum + device.busy, 0);
@@ -158,12 +225,14 @@ function inFlightTotal(): number {
 
 serveRpc<LoadCalls>(
   {
-    async connect({ brokerUrl, devices: credentials }) {
+    async connect({ target, devices: credentials }) {
       const started = performance.now();
       const connected: BenchDevice[] = [];
       for (let i = 0; i < credentials.length; i += CONNECT_CONCURRENCY) {
         const chunk = credentials.slice(i, i + CONNECT_CONCURRENCY);
-        connected.push(...(await Promise.all(chunk.map((device, j) => connectDevice(device, brokerUrl, i + j)))));
+        connected.push(
+          ...(await Promise.all(chunk.map(async (device, j) => new BenchDevice(await linkOf(device, target), i + j)))),
+        );
       }
       devices = connected;
       return { connectMs: performance.now() - started };
@@ -211,7 +280,7 @@ serveRpc<LoadCalls>(
       meter.stop();
       await Promise.all(
         devices.map((device) =>
-          Promise.race([device.client.endAsync(), new Promise((resolve) => setTimeout(resolve, 5_000))]).catch(
+          Promise.race([device.link.close(), new Promise((resolve) => setTimeout(resolve, 5_000))]).catch(
             () => undefined,
           ),
         ),

@@ -4,7 +4,9 @@ import type { Benchmark, BenchOptions, BenchSection, BenchTable, StorageDialect 
 import { RpcChild } from './child-rpc';
 import {
   POINTS_PER_FRAME,
+  type DeviceCredentials,
   type LoadCalls,
+  type LoadTarget,
   type LoadMark,
   type LoadTotals,
   type ServerCalls,
@@ -12,7 +14,11 @@ import {
   type StoredRows,
 } from './ingest-calls';
 import { formatBytes, formatCount, formatMs } from './format';
+import { freshDatabase } from './fresh-database';
 import { startMachineCpu, type MachineCpu } from './machine-cpu';
+import { influxMissing, startInflux } from './peers/influx';
+import { mosquittoMissing, startBareMosquitto } from './peers/limits';
+import { migrate, openStorage } from '../../apps/server/src/db/database';
 
 /**
  * End-to-end ingest: devices over real MQTT at QoS 1 until rows are stored, on each storage dialect.
@@ -103,12 +109,20 @@ type DialectOutcome = DialectResult | { dialect: StorageDialect; error: string }
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const dialectName = (dialect: StorageDialect) => (dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL');
 
+/** One measured window: the load child's mark, the server's when there is one, and the machine's CPU. */
 async function runStage(
   spec: StageSpec,
-  server: RpcChild<ServerCalls>,
+  server: RpcChild<ServerCalls> | null,
   load: RpcChild<LoadCalls>,
   options: BenchOptions,
-): Promise<{ stage: StageResult; totals: LoadTotals }> {
+  processes: Record<string, number | undefined>,
+): Promise<{
+  load: LoadMark;
+  server: ServerMark | null;
+  machine: MachineCpu | null;
+  storedDps: number;
+  totals: LoadTotals;
+}> {
   const framesPerSecond = spec.offeredDps === null ? null : spec.offeredDps / POINTS_PER_FRAME;
   await load.call(
     'startStage',
@@ -117,17 +131,17 @@ async function runStage(
   );
   await sleep(options.warmupSeconds * 1000);
   // Marks start the measured window in both processes at (nearly) the same moment.
-  await Promise.all([load.call('mark', null, 10_000), server.call('mark', null, 10_000)]);
-  const machineCpu = startMachineCpu(os.availableParallelism(), { server: server.pid, load: load.pid });
+  await Promise.all([load.call('mark', null, 10_000), server?.call('mark', null, 10_000)]);
+  const machineCpu = startMachineCpu(os.availableParallelism(), { load: load.pid, ...processes });
   await sleep(options.seconds * 1000);
   const machine = machineCpu();
   const [loadMark, serverMark] = await Promise.all([
     load.call('mark', null, 10_000),
-    server.call('mark', null, 10_000),
+    server ? server.call('mark', null, 10_000) : null,
   ]);
   const totals = await load.call('stopStage', null, 60_000);
   const storedDps = (loadMark.ackedFrames * POINTS_PER_FRAME) / (loadMark.usage.wallMs / 1000);
-  return { stage: { spec, load: loadMark, server: serverMark, machine, storedDps }, totals };
+  return { load: loadMark, server: serverMark, machine, storedDps, totals };
 }
 
 async function runDialect(dialect: StorageDialect, options: BenchOptions): Promise<DialectResult> {
@@ -144,7 +158,7 @@ async function runDialect(dialect: StorageDialect, options: BenchOptions): Promi
     log(`  ${dialect}: server ready in ${formatMs(ready.setupMs)} (${ready.storage}), pid ${server.pid}`);
     const { connectMs } = await load.call(
       'connect',
-      { brokerUrl: `mqtt://127.0.0.1:${ready.mqttPort}`, devices: ready.devices },
+      { target: { kind: 'mqtt', brokerUrl: `mqtt://127.0.0.1:${ready.mqttPort}` }, devices: ready.devices },
       60_000,
     );
     log(`  ${dialect}: ${ready.devices.length} devices connected in ${formatMs(connectMs)}`);
@@ -152,13 +166,19 @@ async function runDialect(dialect: StorageDialect, options: BenchOptions): Promi
     const stages: StageResult[] = [];
     let totals: LoadTotals | null = null;
     for (const spec of stagesOf(dialect)) {
-      const outcome = await runStage(spec, server, load, options);
-      stages.push(outcome.stage);
+      const outcome = await runStage(spec, server, load, options, { server: server.pid });
+      const stage = {
+        spec,
+        load: outcome.load,
+        server: outcome.server!,
+        machine: outcome.machine,
+        storedDps: outcome.storedDps,
+      };
+      stages.push(stage);
       totals = outcome.totals;
-      const { load: mark, storedDps } = outcome.stage;
       log(
-        `  ${dialect} ${spec.label}: ${formatCount(storedDps)} dp/s stored, p50 ${formatMs(mark.latency.p50Ms)}, ` +
-          `p99 ${formatMs(mark.latency.p99Ms)}, CPU ${cpuCell(outcome.stage)}, dropped ${mark.droppedFrames}`,
+        `  ${dialect} ${spec.label}: ${formatCount(stage.storedDps)} dp/s stored, p50 ${formatMs(stage.load.latency.p50Ms)}, ` +
+          `p99 ${formatMs(stage.load.latency.p99Ms)}, CPU ${cpuCell(stage)}, dropped ${stage.load.droppedFrames}`,
       );
     }
     const rows = await server.call('countRows', null, 120_000);
@@ -197,7 +217,8 @@ function goalCell(dialect: StorageDialect, stage: StageResult): string {
     const verdict = kept ? 'kept up' : `**fell behind** (${formatCount(stage.load.droppedFrames)} frames dropped)`;
     if (p99GoalMs !== null) {
       const met = kept && stage.load.latency.p99Ms < p99GoalMs;
-      return `${met ? 'met' : '**not met**'}: goal ${formatCount(offeredDps)} dp/s kept with p99 under ${p99GoalMs} ms (${verdict})`;
+      const goal = `goal: ${formatCount(offeredDps)} dp/s kept with p99 under ${p99GoalMs} ms`;
+      return `${met ? 'met' : '**not met**'}: ${goal}${kept ? '' : `; fell behind, ${formatCount(stage.load.droppedFrames)} frames dropped`}`;
     }
     return dialect === 'sqlite' ? `${verdict}: the goal, sustained` : verdict;
   }
@@ -347,6 +368,238 @@ function describe(outcomes: DialectOutcome[], options: BenchOptions): BenchSecti
   };
 }
 
+/** A figure beside Fieldlink's: InfluxDB (the peer) or a limit of this machine, in the same stages. */
+type PeerKey = 'sqlite-direct' | 'postgres-direct' | 'mosquitto' | 'influx';
+
+interface PeerStage {
+  spec: StageSpec;
+  load: LoadMark;
+  storedDps: number;
+  /** Cores the peer's own process used (influxd, mosquitto); null when it runs in the load generator. */
+  peerCores: number | null;
+}
+
+type PeerOutcome =
+  | { key: PeerKey; name: string; stages: PeerStage[]; lost: number | null }
+  | { key: PeerKey; name: string; skipped: string };
+
+/** Devices of the peers: the same count and frames as Fieldlink's, names of the same length. */
+function peerDevices(count: number): DeviceCredentials[] {
+  return Array.from({ length: count }, (_, i) => ({
+    thingName: `BENCH-${String(i + 1).padStart(6, '0')}`,
+    password: 'bench-peer',
+  }));
+}
+
+/** The stages a peer runs: the throughput headline and every steady load that is a goal. */
+function peerStages(dialects: StorageDialect[]): StageSpec[] {
+  const [, maximum] = stagesOf('sqlite');
+  const goals = dialects
+    .flatMap((dialect) => stagesOf(dialect).filter((stage) => stage.p99GoalMs !== null))
+    .sort((a, b) => (a.offeredDps ?? 0) - (b.offeredDps ?? 0));
+  return [maximum!, ...goals];
+}
+
+async function runPeer(
+  key: PeerKey,
+  name: string,
+  target: LoadTarget,
+  pid: number | undefined,
+  specs: StageSpec[],
+  options: BenchOptions,
+  storedPoints?: () => Promise<number>,
+): Promise<PeerOutcome> {
+  const load = RpcChild.start<LoadCalls>('load generator', LOAD_MODULE);
+  try {
+    await load.call('connect', { target, devices: peerDevices(options.devices) }, 60_000);
+    const stages: PeerStage[] = [];
+    let acked = 0;
+    for (const spec of specs) {
+      const outcome = await runStage(spec, null, load, options, { peer: pid });
+      acked = outcome.totals.ackedFrames * POINTS_PER_FRAME;
+      const peerCores = pid === undefined ? null : (outcome.machine?.byProcess.peer ?? null);
+      stages.push({ spec, load: outcome.load, storedDps: outcome.storedDps, peerCores });
+      options.log(
+        `  ${name} ${spec.label}: ${formatCount(outcome.storedDps)} dp/s, p50 ${formatMs(outcome.load.latency.p50Ms)}, ` +
+          `p99 ${formatMs(outcome.load.latency.p99Ms)}, dropped ${outcome.load.droppedFrames}`,
+      );
+    }
+    const lost = storedPoints ? Math.max(0, acked - (await storedPoints())) : null;
+    return { key, name, stages, lost };
+  } finally {
+    await load.call('disconnect', null, 15_000).catch(() => undefined);
+    await load.stop(5_000);
+  }
+}
+
+/** Runs a peer, or says why it could not run. */
+async function attempt(
+  key: PeerKey,
+  name: string,
+  options: BenchOptions,
+  run: () => Promise<PeerOutcome>,
+): Promise<PeerOutcome> {
+  try {
+    return await run();
+  } catch (error) {
+    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+    options.log(`  ${name}: ${message}`);
+    return { key, name, skipped: message };
+  }
+}
+
+async function runPeers(options: BenchOptions): Promise<PeerOutcome[]> {
+  const outcomes: PeerOutcome[] = [];
+  for (const dialect of options.dialects) {
+    const key: PeerKey = dialect === 'sqlite' ? 'sqlite-direct' : 'postgres-direct';
+    const name = `${dialectName(dialect)} direct`;
+    const specs = peerStages([dialect]);
+    outcomes.push(
+      await attempt(key, name, options, async () => {
+        const database = await freshDatabase(dialect, options.postgresUrl, 'limit');
+        try {
+          // The server's schema (migrations), so the table, its key and PostgreSQL's partitions are the same.
+          const storage = openStorage(database.url);
+          await migrate(storage.db);
+          await storage.close();
+          return await runPeer(key, name, { kind: 'database', dialect, url: database.url }, undefined, specs, options);
+        } finally {
+          await database.drop();
+        }
+      }),
+    );
+  }
+  const specs = peerStages(options.dialects);
+  const missingBroker = mosquittoMissing();
+  outcomes.push(
+    missingBroker
+      ? { key: 'mosquitto', name: 'bare Mosquitto', skipped: missingBroker }
+      : await attempt('mosquitto', 'bare Mosquitto', options, async () => {
+          const broker = await startBareMosquitto();
+          try {
+            return await runPeer(
+              'mosquitto',
+              broker.version,
+              { kind: 'mqtt', brokerUrl: broker.url },
+              broker.pid,
+              specs,
+              options,
+            );
+          } finally {
+            await broker.stop();
+          }
+        }),
+  );
+  const missingInflux = influxMissing();
+  outcomes.push(
+    missingInflux
+      ? { key: 'influx', name: 'InfluxDB', skipped: missingInflux }
+      : await attempt('influx', 'InfluxDB', options, async () => {
+          const influx = await startInflux();
+          try {
+            return await runPeer(
+              'influx',
+              influx.version,
+              { kind: 'influx', writeUrl: influx.writeUrl },
+              influx.pid,
+              specs,
+              options,
+              () => influx.countPoints(),
+            );
+          } finally {
+            await influx.stop();
+          }
+        }),
+  );
+  return outcomes;
+}
+
+const ratio = (fieldlink: number, other: number) =>
+  Number.isFinite(fieldlink) && Number.isFinite(other) && other > 0 ? (fieldlink / other).toFixed(2) : '–';
+
+/** Fieldlink's headline figures beside the database written directly, a bare broker and InfluxDB. */
+function besideTable(outcomes: DialectOutcome[], peers: PeerOutcome[]): BenchTable {
+  const peer = (key: PeerKey) => peers.find((candidate) => candidate.key === key);
+  const stageOf = (outcome: PeerOutcome | undefined, label: string) =>
+    outcome && 'stages' in outcome ? outcome.stages.find((stage) => stage.spec.label === label) : undefined;
+  const rows: string[][] = [];
+  for (const outcome of outcomes) {
+    if ('error' in outcome) continue;
+    const others = [
+      peer(outcome.dialect === 'sqlite' ? 'sqlite-direct' : 'postgres-direct'),
+      peer('mosquitto'),
+      peer('influx'),
+    ];
+    for (const stage of outcome.stages) {
+      if (stage.spec.inFlightPerDevice !== 4 || (stage.spec.offeredDps !== null && stage.spec.p99GoalMs === null))
+        continue;
+      const throughput = stage.spec.offeredDps === null;
+      const figure = (mark: { storedDps: number; load: LoadMark }) =>
+        throughput ? mark.storedDps : mark.load.latency.p99Ms;
+      const text = (mark: { storedDps: number; load: LoadMark; spec: StageSpec }) => {
+        if (throughput) return formatCount(mark.storedDps);
+        const kept = mark.load.droppedFrames === 0 && mark.storedDps >= (mark.spec.offeredDps ?? 0) * 0.98;
+        return `${formatMs(mark.load.latency.p99Ms)}${kept ? '' : ' (fell behind)'}`;
+      };
+      const cells = [
+        dialectName(outcome.dialect),
+        throughput
+          ? 'dp/s stored, 4 in flight per device'
+          : `p99 at steady ${formatCount(stage.spec.offeredDps ?? 0)} dp/s`,
+        text(stage),
+      ];
+      for (const other of others) {
+        const mark = stageOf(other, stage.spec.label);
+        cells.push(mark ? text(mark) : '–', mark ? ratio(figure(stage), figure(mark)) : '–');
+      }
+      rows.push(cells);
+    }
+  }
+  return {
+    caption: 'Beside the limits of this machine and InfluxDB (same devices, frames and stages)',
+    columns: [
+      'Storage',
+      'Measure',
+      'Fieldlink',
+      'Database direct (limit)',
+      'Fieldlink / limit',
+      'Bare Mosquitto (limit)',
+      'Fieldlink / limit',
+      'InfluxDB, line protocol (peer)',
+      'Fieldlink / InfluxDB',
+    ],
+    rows,
+  };
+}
+
+/** What each peer is, how it ran, or why it did not. */
+function peerMethod(peers: PeerOutcome[]): string[] {
+  const lines = [
+    'Beside Fieldlink, in the same run and with the same 200 devices, frames, in-flight limits and stages: ' +
+      '**database direct** (a limit): the same rows written straight into a fresh database made by the ' +
+      "server's migrations, from the load generator's process, batched as the frame writer batches them " +
+      '(a batch waits at most 15 ms or holds 5,000 rows, one transaction at a time), one plain ' +
+      '`INSERT ... ON CONFLICT DO NOTHING` per batch, no MQTT, no server, no roll-ups; **bare Mosquitto** ' +
+      '(a limit): the same publisher against Mosquitto with nothing but a loopback listener (anonymous, no ' +
+      'persistence, no subscriber), which acknowledges each publish on receipt and stores nothing; ' +
+      "**InfluxDB** (the peer): Debian's InfluxDB 1.x started by the benchmark on loopback (temporary data " +
+      'directory and configuration, WAL fsync on every write as a commit has), each device sending each frame ' +
+      'as one line of line protocol (`logs,device=<name> c1=...,c10=... <ms>`) in its own HTTP request over ' +
+      "its own keep-alive connections, done at the 204. Ratios divide Fieldlink's figure by the other: for " +
+      'throughput under 1 is slower than the other, for p99 over 1 is slower.',
+  ];
+  for (const outcome of peers) {
+    if ('skipped' in outcome) lines.push(`${outcome.name}: ${outcome.skipped}.`);
+    else if (outcome.lost !== null)
+      lines.push(
+        outcome.lost === 0
+          ? `${outcome.name}: every acknowledged data point was found again (\`SELECT count(*)\`).`
+          : `${outcome.name}: **${formatCount(outcome.lost)} acknowledged data points are missing.**`,
+      );
+  }
+  return lines;
+}
+
 export const ingestBenchmark: Benchmark = {
   name: 'ingest',
   title: 'End-to-end ingest',
@@ -361,6 +614,10 @@ export const ingestBenchmark: Benchmark = {
         outcomes.push({ dialect, error: message });
       }
     }
-    return describe(outcomes, options);
+    const peers = await runPeers(options);
+    const section = describe(outcomes, options);
+    section.method.push(...peerMethod(peers));
+    section.tables.push(besideTable(outcomes, peers));
+    return section;
   },
 };

@@ -1,0 +1,178 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../../apps/server/src/cluster/testing/mosquitto';
+
+/**
+ * The InfluxDB 1.x peer of the storage benchmarks: Debian's `influxdb` package, started by the
+ * benchmark on loopback with a temporary data directory and configuration, and stopped after. A
+ * machine without it skips the peer with a line saying so (`apt-get install influxdb`).
+ */
+
+const INFLUXD = process.env.FIELDLINK_BENCH_INFLUXD ?? '/usr/bin/influxd';
+const DATABASE = 'fieldlink';
+const START_TIMEOUT_MS = 30_000;
+/** How long compaction may take to settle after the last write before the bytes are read anyway. */
+const COMPACTION_TIMEOUT_MS = 120_000;
+
+export interface InfluxServer {
+  /** `InfluxDB v1.6.7` as the binary reports it. */
+  readonly version: string;
+  /** The write endpoint: line protocol, times in ms, into the benchmark's database. */
+  readonly writeUrl: string;
+  readonly pid: number | undefined;
+  /** Writes lines of line protocol (times in ms) in one request. */
+  write(lines: string): Promise<void>;
+  /** Runs an InfluxQL query; answers the response body. */
+  query(influxql: string): Promise<string>;
+  /** Data points stored in the measurement `logs` (every field of every line). */
+  countPoints(): Promise<number>;
+  /**
+   * Waits until the cache is written out and each shard fully compacted (the configuration makes
+   * both happen a second after the last write), then answers the bytes of the data directory (TSM
+   * files and index) and of the WAL.
+   */
+  compactedBytes(): Promise<{ data: number; wal: number; settled: boolean }>;
+  stop(): Promise<void>;
+}
+
+/** Why the peer cannot run on this machine, or null when it can. */
+export function influxMissing(): string | null {
+  return fs.existsSync(INFLUXD)
+    ? null
+    : `InfluxDB skipped: ${INFLUXD} is absent (Debian: \`apt-get install -y influxdb\`; or set FIELDLINK_BENCH_INFLUXD)`;
+}
+
+function directoryBytes(dir: string): { bytes: number; files: string[] } {
+  let bytes = 0;
+  const files: string[] = [];
+  if (!fs.existsSync(dir)) return { bytes, files };
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    bytes += fs.statSync(file).size;
+    files.push(file);
+  }
+  return { bytes, files };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Starts influxd on free loopback ports with a fresh database `fieldlink`. */
+export async function startInflux(): Promise<InfluxServer> {
+  const missing = influxMissing();
+  if (missing) throw new Error(missing);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldlink-bench-influx-'));
+  const [httpPort, rpcPort] = [await freePort(), await freePort()];
+  const config = path.join(dir, 'influxdb.conf');
+  fs.writeFileSync(
+    config,
+    [
+      'reporting-disabled = true',
+      `bind-address = "127.0.0.1:${rpcPort}"`,
+      '[meta]',
+      `  dir = "${path.join(dir, 'meta')}"`,
+      '  logging-enabled = false',
+      '[data]',
+      `  dir = "${path.join(dir, 'data')}"`,
+      `  wal-dir = "${path.join(dir, 'wal')}"`,
+      // Every write is on disk before it is acknowledged, as a committed transaction is.
+      '  wal-fsync-delay = "0s"',
+      '  query-log-enabled = false',
+      // Cold data is written out and fully compacted a second after the last write, so the bytes on
+      // disk can be read soon after loading instead of after the default 10 minutes and 4 hours.
+      '  cache-snapshot-write-cold-duration = "1s"',
+      '  compact-full-write-cold-duration = "1s"',
+      '[monitor]',
+      '  store-enabled = false',
+      '[http]',
+      `  bind-address = "127.0.0.1:${httpPort}"`,
+      '  log-enabled = false',
+      '[logging]',
+      '  level = "warn"',
+    ].join('\n'),
+  );
+  const version = spawnSync(INFLUXD, ['version'], { encoding: 'utf8' })
+    .stdout.trim()
+    .replace(/ \(.*$/, '');
+  let output = '';
+  const child: ChildProcess = spawn(INFLUXD, ['run', '-config', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+  child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+  const base = `http://127.0.0.1:${httpPort}`;
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await Promise.race([exited, sleep(10_000)]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  const query = async (influxql: string, method: 'GET' | 'POST' = 'GET') => {
+    const search = new URLSearchParams({ db: DATABASE, q: influxql, epoch: 'ms' });
+    const response = await fetch(`${base}/query?${search}`, { method });
+    const body = await response.text();
+    if (!response.ok || body.includes('"error"')) throw new Error(`InfluxDB query failed: ${response.status} ${body}`);
+    return body;
+  };
+  try {
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`influxd exited with ${child.exitCode}: ${output}`);
+      const ready = await fetch(`${base}/ping`).then(
+        (response) => response.status === 204,
+        () => false,
+      );
+      if (ready) break;
+      if (Date.now() > deadline) throw new Error(`influxd did not answer within ${START_TIMEOUT_MS} ms: ${output}`);
+      await sleep(100);
+    }
+    await query(`CREATE DATABASE ${DATABASE}`, 'POST');
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const writeUrl = `${base}/write?db=${DATABASE}&precision=ms`;
+  return {
+    version,
+    writeUrl,
+    pid: child.pid,
+    async write(lines) {
+      const response = await fetch(writeUrl, { method: 'POST', body: lines });
+      if (response.status !== 204)
+        throw new Error(`InfluxDB write failed: ${response.status} ${await response.text()}`);
+    },
+    query: (influxql) => query(influxql),
+    async countPoints() {
+      const body = JSON.parse(await query('SELECT count(*) FROM logs')) as {
+        results: { series?: { values: (number | null)[][] }[] }[];
+      };
+      // One count per field, after the time column.
+      const row = body.results[0]?.series?.[0]?.values[0] ?? [];
+      return row.slice(1).reduce<number>((sum, count) => sum + (count ?? 0), 0);
+    },
+    async compactedBytes() {
+      const dataDir = path.join(dir, 'data', DATABASE);
+      const walDir = path.join(dir, 'wal', DATABASE);
+      const deadline = Date.now() + COMPACTION_TIMEOUT_MS;
+      let previous = '';
+      let stableSince = Date.now();
+      for (;;) {
+        const data = directoryBytes(dataDir);
+        const wal = directoryBytes(walDir);
+        // Settled: the WAL holds no points, no compaction is under way, and nothing changed for 3 s.
+        const signature = `${data.bytes}/${data.files.length}/${wal.bytes}`;
+        if (signature !== previous) stableSince = Date.now();
+        previous = signature;
+        const busy = data.files.some((file) => file.endsWith('.tmp'));
+        const walEmpty = wal.files.every((file) => fs.statSync(file).size === 0);
+        const settled = walEmpty && !busy && Date.now() - stableSince >= 3000;
+        if (settled || Date.now() > deadline) return { data: data.bytes, wal: wal.bytes, settled };
+        await sleep(500);
+      }
+    },
+    stop,
+  };
+}

@@ -1,0 +1,208 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import { freePort, MOSQUITTO_BIN } from '../../../apps/server/src/cluster/testing/mosquitto';
+import type { StorageDialect } from '../benchmark';
+
+/**
+ * The limits of this machine beside which the ingest benchmark sets Fieldlink's figures: the same
+ * rows written straight into the database with the same batching (no MQTT, no server), and the same
+ * publisher against a bare Mosquitto that acknowledges on receipt and stores nothing.
+ */
+
+/** The frame writer's batching (apps/server/src/ingest/frame-writer.ts): a batch waits at most 15 ms... */
+const BATCH_DELAY_MS = 15;
+/** ...or is written at once when it holds 5,000 rows; one batch is written at a time. */
+const BATCH_ROWS = 5000;
+// SQLite allows 32,766 bound values: 2,000 rows of 4 columns, and a second statement for the rest.
+const SQLITE_ROWS_PER_STATEMENT = 2000;
+
+interface Pending {
+  rows: { deviceId: string; codes: readonly string[]; t: number; values: readonly string[] }[];
+  count: number;
+  waiters: ((error?: Error) => void)[];
+}
+
+/**
+ * Rows straight into the `logs` table of a database the server's migrations made, in transactions
+ * batched as the frame writer batches them: a multi-row INSERT ... ON CONFLICT DO NOTHING (PostgreSQL:
+ * one `unnest` statement of array parameters; SQLite: prepared VALUES lists), committed, then each of
+ * the batch's frames is done. No roll-ups, no latest values, no parsing: the least any store of these
+ * rows costs on this database.
+ */
+export class DirectLogWriter {
+  private pending: Pending = { rows: [], count: 0, waiters: [] };
+  private timer: NodeJS.Timeout | null = null;
+  private writing = false;
+
+  private constructor(private readonly commit: (batch: Pending) => Promise<void>) {}
+
+  static async open(dialect: StorageDialect, url: string): Promise<DirectLogWriter> {
+    if (dialect === 'sqlite') {
+      const db = new SqliteDatabase(url);
+      // The server's settings (apps/server/src/db/database.ts).
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('wal_autocheckpoint = 10000');
+      db.pragma('cache_size = -65536');
+      const statements = new Map<number, SqliteDatabase.Statement>();
+      const statement = (rows: number) => {
+        let prepared = statements.get(rows);
+        if (!prepared) {
+          const values = Array.from({ length: rows }, () => '(?, ?, ?, ?)').join(', ');
+          prepared = db.prepare(`insert into logs (device_id, code, t, value) values ${values} on conflict do nothing`);
+          statements.set(rows, prepared);
+        }
+        return prepared;
+      };
+      const insert = db.transaction((parameters: unknown[]) => {
+        for (let i = 0; i < parameters.length; i += SQLITE_ROWS_PER_STATEMENT * 4) {
+          const chunk = parameters.slice(i, i + SQLITE_ROWS_PER_STATEMENT * 4);
+          statement(chunk.length / 4).run(chunk);
+        }
+      });
+      return new DirectLogWriter(async (batch) => {
+        const parameters: unknown[] = [];
+        for (const row of batch.rows) {
+          for (let i = 0; i < row.codes.length; i += 1)
+            parameters.push(row.deviceId, row.codes[i], row.t, Number(row.values[i]));
+        }
+        insert(parameters);
+      });
+    }
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    return new DirectLogWriter(async (batch) => {
+      const columns: [string[], string[], number[], number[]] = [[], [], [], []];
+      for (const row of batch.rows) {
+        for (let i = 0; i < row.codes.length; i += 1) {
+          columns[0].push(row.deviceId);
+          columns[1].push(row.codes[i]!);
+          columns[2].push(row.t);
+          columns[3].push(Number(row.values[i]));
+        }
+      }
+      await client.query('begin');
+      await client.query(
+        `insert into logs (device_id, code, t, value)
+         select * from unnest($1::text[], $2::text[], $3::bigint[], $4::double precision[]) on conflict do nothing`,
+        columns,
+      );
+      await client.query('commit');
+    });
+  }
+
+  /** Queues one frame's rows; `done` once they are committed. */
+  write(
+    deviceId: string,
+    codes: readonly string[],
+    t: number,
+    values: readonly string[],
+    done: (error?: Error) => void,
+  ) {
+    this.pending.rows.push({ deviceId, codes, t, values });
+    this.pending.count += codes.length;
+    this.pending.waiters.push(done);
+    this.schedule();
+  }
+
+  /** As the frame writer: a full batch goes at the next turn of the event loop, others after the delay. */
+  private schedule(): void {
+    if (this.writing || this.pending.count === 0) return;
+    const full = this.pending.count >= BATCH_ROWS;
+    if (this.timer && !full) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        void this.flush();
+      },
+      full ? 0 : BATCH_DELAY_MS,
+    );
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = { rows: [], count: 0, waiters: [] };
+    this.writing = true;
+    let failure: Error | undefined;
+    try {
+      await this.commit(batch);
+    } catch (error) {
+      failure = error instanceof Error ? error : new Error(String(error));
+    }
+    this.writing = false;
+    for (const waiter of batch.waiters) waiter(failure);
+    this.schedule();
+  }
+}
+
+export interface BareMosquitto {
+  readonly url: string;
+  readonly pid: number | undefined;
+  readonly version: string;
+  stop(): Promise<void>;
+}
+
+/** Why the bare broker cannot run here, or null when it can. */
+export function mosquittoMissing(): string | null {
+  return fs.existsSync(MOSQUITTO_BIN) ? null : `bare Mosquitto skipped: ${MOSQUITTO_BIN} is absent`;
+}
+
+/**
+ * Mosquitto with nothing but a loopback listener: anonymous clients, no persistence, no plugin, no
+ * subscriber. It acknowledges each QoS 1 publish on receipt and drops it: what the publisher, the
+ * network stack and an MQTT broker cost together on this machine.
+ */
+export async function startBareMosquitto(): Promise<BareMosquitto> {
+  const missing = mosquittoMissing();
+  if (missing) throw new Error(missing);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldlink-bench-mosquitto-'));
+  const port = await freePort();
+  const config = path.join(dir, 'mosquitto.conf');
+  // No limit on messages in flight or queued: the devices' own in-flight limits apply, as with Fieldlink.
+  fs.writeFileSync(
+    config,
+    [`listener ${port} 127.0.0.1`, 'allow_anonymous true', 'persistence false', 'max_inflight_messages 0'].join('\n'),
+  );
+  let output = '';
+  const child = spawn(MOSQUITTO_BIN, ['-c', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+  child.stderr.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`mosquitto exited with ${child.exitCode}: ${output}`);
+    }
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`mosquitto did not listen on ${port}: ${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const version = /mosquitto version (\S+)/i.exec(output)?.[1] ?? '2';
+  return { url: `mqtt://127.0.0.1:${port}`, pid: child.pid, version: `Mosquitto ${version}`, stop };
+}
