@@ -3,7 +3,14 @@ import type { Database } from '../../apps/server/src/db/schema';
 import type { Benchmark, BenchOptions, BenchSection, BenchTable, StorageDialect } from './benchmark';
 import { fillMinuteSamples, startDemoBenchApp } from './demo-app';
 import { formatCount, formatMs } from './format';
+import { besideInfluxYear, type FieldlinkYear } from './peers/influx';
 import { percentile } from './percentile';
+
+/** The i-th minute's value (a daily wave, noise and a rare spike), in SQL for the log and in JavaScript for InfluxDB. */
+const SAMPLE_VALUE_SQL =
+  'sin(i / 1440.0 * 6.283) * 10 + ((i * 7919) % 100) / 100.0 + (case when i % 9973 = 0 then 100 else 0 end)';
+const sampleValue = (i: number) =>
+  Math.sin((i / 1440) * 6.283) * 10 + ((i * 7919) % 100) / 100 + (i % 9973 === 0 ? 100 : 0);
 
 /**
  * Server-side downsampling of `GET /device-logs`: a year of 1-minute samples of one channel into
@@ -48,7 +55,7 @@ async function fillChannel(db: Kysely<Database>, dialect: StorageDialect, device
     code,
     start: START,
     count: YEAR_SAMPLES,
-    value: 'sin(i / 1440.0 * 6.283) * 10 + ((i * 7919) % 100) / 100.0 + (case when i % 9973 = 0 then 100 else 0 end)',
+    value: SAMPLE_VALUE_SQL,
   });
   if (dialect === 'postgres') await sql`vacuum analyze logs`.execute(db);
 }
@@ -213,10 +220,17 @@ export const deviceLogsBenchmark: Benchmark = {
   async run(options: BenchOptions): Promise<BenchSection> {
     const tables: BenchTable[] = [];
     const findings: string[] = [];
+    const beside: FieldlinkYear[] = [];
     let failed = false;
     for (const dialect of options.dialects) {
       const result = await runDialect(dialect, options);
       const year = result.windows.at(-1)!;
+      const { samples: stored, logBytes: log, rollupBytes: rollups } = result.onDisk;
+      beside.push({
+        storage: dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL',
+        httpP50Ms: year.http.p50,
+        bytesPerPoint: (log + rollups) / stored,
+      });
       const goal = GOALS[dialect];
       const met = year.service.p50 < goal;
       failed ||= !met;
@@ -319,6 +333,20 @@ export const deviceLogsBenchmark: Benchmark = {
           `than a week needs a compact encoding of old samples, which is not built (docs/decisions.md).`,
       );
     }
+    const influx = await besideInfluxYear(
+      {
+        thingName: THING_NAME,
+        start: START,
+        stepMs: MINUTE,
+        samples: YEAR_SAMPLES,
+        value: sampleValue,
+        binCount: BIN_COUNT,
+      },
+      beside,
+      measure,
+      options.log,
+    );
+    if (influx.table) tables.push(influx.table);
     return {
       method: [
         `Each dialect gets a fresh database with the demo data and one channel of one device holding a year of ` +
@@ -333,6 +361,7 @@ export const deviceLogsBenchmark: Benchmark = {
           `${BIN_COUNT} bins, each with min, max, mean and last value. Bins of an hour or more are read from the ` +
           'hourly and daily roll-ups the database keeps as samples are inserted (a year: 5-hour bins of the hourly ' +
           'roll-up; ten years: 2-day bins of the daily one), bins narrower than that from the samples.',
+        influx.method,
       ],
       tables,
       findings,

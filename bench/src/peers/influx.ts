@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../../apps/server/src/cluster/testing/mosquitto';
+import type { BenchTable } from '../benchmark';
 
 /**
  * The InfluxDB 1.x peer of the storage benchmarks: Debian's `influxdb` package, started by the
@@ -44,15 +45,24 @@ export function influxMissing(): string | null {
     : `InfluxDB skipped: ${INFLUXD} is absent (Debian: \`apt-get install -y influxdb\`; or set FIELDLINK_BENCH_INFLUXD)`;
 }
 
+/**
+ * Bytes the files under a directory take on disk (allocated blocks, as `du`: InfluxDB's series file
+ * is preallocated sparse, 32 MiB that hold nothing), and their paths.
+ */
 function directoryBytes(dir: string): { bytes: number; files: string[] } {
   let bytes = 0;
   const files: string[] = [];
   if (!fs.existsSync(dir)) return { bytes, files };
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    bytes += fs.statSync(file).size;
-    files.push(file);
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      const inner = directoryBytes(file);
+      bytes += inner.bytes;
+      files.push(...inner.files);
+    } else if (entry.isFile()) {
+      bytes += fs.statSync(file).blocks * 512;
+      files.push(file);
+    }
   }
   return { bytes, files };
 }
@@ -175,4 +185,107 @@ export async function startInflux(): Promise<InfluxServer> {
     },
     stop,
   };
+}
+
+/** The year of samples the log benchmark stores, as it describes it to the peer. */
+export interface YearOfSamples {
+  thingName: string;
+  /** First sample, unix ms, and the step between samples. */
+  start: number;
+  stepMs: number;
+  samples: number;
+  value: (i: number) => number;
+  binCount: number;
+}
+
+/** Fieldlink's figures for the same year, per storage. */
+export interface FieldlinkYear {
+  storage: string;
+  /** Year into `binCount` bins through HTTP, p50 ms. */
+  httpP50Ms: number;
+  /** Bytes on disk per stored data point, roll-ups included. */
+  bytesPerPoint: number;
+}
+
+/** Lines of line protocol per write request while loading the year (InfluxDB advises 5,000-10,000). */
+const LOAD_LINES_PER_REQUEST = 10_000;
+
+/**
+ * The same year in InfluxDB: loaded as line protocol, compacted, then asked for in the same number of
+ * bins with InfluxQL (`GROUP BY time()`, min, max, mean and last as Fieldlink's bins hold). Answers
+ * Fieldlink's figures beside InfluxDB's as a table, or a line saying why the peer did not run.
+ */
+export async function besideInfluxYear(
+  year: YearOfSamples,
+  fieldlink: readonly FieldlinkYear[],
+  measure: (run: () => Promise<unknown>) => Promise<{ p50: number; p95: number }>,
+  log: (line: string) => void,
+): Promise<{ table: BenchTable | null; method: string }> {
+  const missing = influxMissing();
+  if (missing) return { table: null, method: `${missing}.` };
+  let influx: InfluxServer | null = null;
+  try {
+    influx = await startInflux();
+    log(`  ${influx.version}: writing ${year.samples.toLocaleString('en-US')} samples`);
+    for (let from = 0; from < year.samples; from += LOAD_LINES_PER_REQUEST) {
+      let lines = '';
+      for (let i = from; i < Math.min(year.samples, from + LOAD_LINES_PER_REQUEST); i += 1) {
+        lines += `logs,device=${year.thingName} c1=${year.value(i)} ${year.start + i * year.stepMs}\n`;
+      }
+      await influx.write(lines);
+    }
+    const bytes = await influx.compactedBytes();
+    const end = year.start + year.samples * year.stepMs;
+    // Buckets lie on multiples of their width since the epoch: one fewer keeps the window within binCount.
+    const width = Math.ceil((end - year.start) / (year.binCount - 1));
+    const influxql =
+      `SELECT min(c1), max(c1), mean(c1), last(c1) FROM logs WHERE device = '${year.thingName}' ` +
+      `AND time >= ${year.start}ms AND time < ${end}ms GROUP BY time(${width}ms)`;
+    const answer = JSON.parse(await influx.query(influxql)) as { results: { series?: { values: unknown[][] }[] }[] };
+    const bins = answer.results[0]?.series?.[0]?.values.length ?? 0;
+    const timing = await measure(() => influx!.query(influxql));
+    const perPoint = (bytes.data + bytes.wal) / year.samples;
+    log(
+      `  ${influx.version}: year into ${bins} bins p50 ${timing.p50.toFixed(1)} ms; ${perPoint.toFixed(2)} bytes per point`,
+    );
+    const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : '–');
+    const ms = (value: number) => `${value < 10 ? value.toFixed(1) : Math.round(value)} ms`;
+    return {
+      table: {
+        caption: `Beside ${influx.version}: the same year of 1-minute samples of one channel into ${year.binCount} bins, and bytes on disk per data point`,
+        columns: [
+          'Store',
+          'year into bins, HTTP p50',
+          'Fieldlink / InfluxDB',
+          'bytes per point',
+          'Fieldlink / InfluxDB',
+        ],
+        rows: [
+          ...fieldlink.map((figures) => [
+            `Fieldlink, ${figures.storage}`,
+            ms(figures.httpP50Ms),
+            ratio(figures.httpP50Ms, timing.p50),
+            figures.bytesPerPoint.toFixed(1),
+            ratio(figures.bytesPerPoint, perPoint),
+          ]),
+          [`${influx.version} (${bins} bins)`, ms(timing.p50), '1.00', perPoint.toFixed(2), '1.00'],
+        ],
+      },
+      method:
+        `Beside Fieldlink, ${influx.version} (Debian's package) is started on loopback with a temporary data directory ` +
+        'and configuration: the same year of the same channel is written as line protocol (measurement `logs`, the ' +
+        `device as a tag, ${LOAD_LINES_PER_REQUEST.toLocaleString('en-US')} lines per request), left to compact ` +
+        `(cache written out and shards fully compacted a second after the last write${bytes.settled ? '' : '; compaction had not settled within two minutes, so the bytes are an upper bound'}), ` +
+        `and asked for as \`SELECT min, max, mean, last ... GROUP BY time(${width}ms)\` over HTTP (a real loopback ` +
+        "connection, where Fieldlink's HTTP figure is `app.inject` without one). Bytes per point: its data and WAL " +
+        'directories for the database as allocated on disk (`du`), over the points written; Fieldlink: the pages of ' +
+        'the log with its key and of the roll-ups.',
+    };
+  } catch (error) {
+    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+    log(`  InfluxDB: ${message}`);
+    return { table: null, method: `InfluxDB did not run: ${message}.` };
+  } finally {
+    await influx?.stop();
+  }
 }
