@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { migrate, openStorage, type Dialect, type Storage } from './database';
-import { insertLogs, rollUp, ROLLUP_LEVELS } from './log-writes';
+import { insertLogs, rollUp, rollUpStoredSamples, ROLLUP_LEVELS } from './log-writes';
 import type { LogsTable } from './schema';
 import { freshPostgres, type TestDatabase } from '../cluster/testing/cluster-apps';
 import { DIALECTS } from '../testing/test-app';
@@ -181,6 +181,24 @@ describe.each(DIALECTS)('insertLogs on %s', (dialect: Dialect) => {
       last_t: T0 + 2000,
       last_value: 1,
     });
+  });
+
+  it('makes the roll-ups of samples loaded by SQL from them, over whole days, replacing what was there', async () => {
+    const loaded = [
+      { device_id: 'dev-a', code: 'c1', t: T0 + 10, value: 3 },
+      { device_id: 'dev-a', code: 'c1', t: T0 + HOUR + 10, value: -4 },
+      { device_id: 'dev-a', code: 'c1', t: T0 + DAY - 1, value: 8 },
+      { device_id: 'dev-a', code: 'c2', t: T0 + 20, value: 100 },
+    ];
+    await storage.db.insertInto('logs').values(loaded).execute();
+    await storage.db
+      .insertInto('logs_hourly')
+      .values({ ...rollUp([loaded[0]!], HOUR)[0]!, sample_count: 99 })
+      .execute();
+    await rollUpStoredSamples(storage.db, { deviceId: 'dev-a', code: 'c1', from: T0 + HOUR, to: T0 + HOUR + 1 });
+    const c1 = loaded.filter((sample) => sample.code === 'c1');
+    expect(await rollups('logs_hourly')).toEqual(referenceRollups(c1, HOUR));
+    expect(await rollups('logs_daily')).toEqual(referenceRollups(c1, DAY));
   });
 
   it('keeps the roll-ups equal to the stored samples, batch after batch (property)', async () => {
