@@ -31,6 +31,7 @@ import { webPlugin } from './plugins/web';
 import { SessionService } from './features/session/service';
 import { sessionRoutes } from './features/session/routes';
 import { videoRoutes } from './features/videos/routes';
+import { compressionPlugin } from './plugins/compression';
 import { corsPlugin } from './plugins/cors';
 import { DeviceService } from './features/devices/service';
 import { deviceRoutes } from './features/devices/routes';
@@ -190,6 +191,7 @@ export async function buildApp({
   });
 
   await app.register(storagePlugin, { storage });
+  await app.register(compressionPlugin);
   await app.register(authPlugin, { tokenTtlSeconds: config.tokenTtlSeconds });
   await app.register(corsPlugin, { allowedOrigins: config.allowedOrigins });
 

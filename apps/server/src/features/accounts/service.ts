@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Account, AccountAnswer, GroupKind, GroupNode } from '@fieldlink/api/account';
+import type { Account, AccountAnswer, GroupKind, GroupNode, TreeDevice } from '@fieldlink/api/account';
 import { userItemKind } from '@fieldlink/domain/account-tree';
 import { isGroupHidden } from '@fieldlink/domain/app-variant';
 import { isUnderPath } from '@fieldlink/domain/group-path';
@@ -16,6 +16,9 @@ import {
   invitationsAt,
   usersAttachedAt,
 } from './repository';
+
+type TreeChannel = NonNullable<TreeDevice['channels']>[number];
+type TreeTag = NonNullable<TreeDevice['tags']>[number];
 
 /** The account tree in the caller's scope (`GET /account`). */
 export class AccountService {
@@ -100,10 +103,27 @@ export class AccountService {
       const parent = group.parent_id ? nodes.get(group.parent_id) : undefined;
       if (parent && group.path !== path) parent.groups.push(nodes.get(group.id)!);
     }
+    // Devices of one model store the same channel list (and most the same tags): each distinct text
+    // is parsed once and its list shared, which also lets the compact form send it once.
+    const channelLists = new Map<string, TreeChannel[]>();
+    const tagLists = new Map<string, TreeTag[]>();
     for (const device of devices) {
       const node = nodes.get(device.group_id)!;
       node.deviceIds.push(device.id);
-      const channels = JSON.parse(device.channels) as { code: string; name?: string; units?: string }[];
+      let channels = channelLists.get(device.channels);
+      if (!channels) {
+        channels = (JSON.parse(device.channels) as TreeChannel[]).map(({ code, name, units }) => ({
+          code,
+          ...(name === undefined ? {} : { name }),
+          ...(units === undefined ? {} : { units }),
+        }));
+        channelLists.set(device.channels, channels);
+      }
+      let tags = tagLists.get(device.tags);
+      if (!tags) {
+        tags = (JSON.parse(device.tags) as TreeTag[]).map(({ key, value }) => ({ key, value }));
+        tagLists.set(device.tags, tags);
+      }
       node.devices.push({
         id: device.id,
         name: device.name,
@@ -112,12 +132,8 @@ export class AccountService {
         isConnected: device.is_connected === 1,
         lastConnection: device.last_connection,
         lastDisconnection: device.last_disconnection,
-        channels: channels.map(({ code, name, units }) => ({
-          code,
-          ...(name === undefined ? {} : { name }),
-          ...(units === undefined ? {} : { units }),
-        })),
-        tags: (JSON.parse(device.tags) as { key: string; value: string }[]).map(({ key, value }) => ({ key, value })),
+        channels,
+        tags,
       });
     }
     // Each group's scenes (shown as dashboards in the tree) in the group's scene order.
