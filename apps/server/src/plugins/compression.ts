@@ -69,10 +69,9 @@ export const compressionPlugin = fp(
       if (reply.hasHeader('content-encoding')) return payload;
       // Whether or not this answer is compressed, a cache must key it by the coding asked for.
       addVary(reply, 'accept-encoding');
-      const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-      if (body.length < COMPRESSION_THRESHOLD_BYTES) return payload;
       const coding = chooseContentCoding(request.headers['accept-encoding']);
-      if (!coding) return payload;
+      if (!coding || Buffer.byteLength(payload) < COMPRESSION_THRESHOLD_BYTES) return payload;
+      const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
       const compressed =
         coding === 'br'
           ? await brotliAsync(body, {
