@@ -31,6 +31,8 @@ import { median } from './percentile';
 
 const FLEET = 100_000;
 const GOAL_MS = 100;
+/** Issue 20, item 4: navigation to the first rows of 100,000 devices, with a cold browser. */
+const COLD_OPEN_GOAL_MS = 1500;
 const PASSWORD = 'bench-demo-password';
 const ADMIN = 'admin@fieldlink.test';
 const REGIONS = 20;
@@ -288,6 +290,8 @@ interface BrowserResult {
     responseMs: number;
     /** The account tree (`GET /account`), read by /loading before any page. */
     accountMs: number;
+    accountTransferBytes: number;
+    accountBodyBytes: number;
     fetchParseMs: number;
     decodeMs: number;
     navigationToTableMs: number;
@@ -483,11 +487,16 @@ async function measureBrowser(
         transferBytes: entry?.transferSize ?? 0,
         bodyBytes: entry?.decodedBodySize ?? 0,
         responseMs: entry ? entry.responseEnd - entry.requestStart : Number.NaN,
-        accountMs: (() => {
+        ...(() => {
           const account = performance
             .getEntriesByType('resource')
-            .find((candidate) => candidate.name.endsWith('/api/v1/account')) as PerformanceResourceTiming | undefined;
-          return account ? account.responseEnd - account.startTime : Number.NaN;
+            .find((candidate) => new URL(candidate.name).pathname.endsWith('/api/v1/account')) as
+            PerformanceResourceTiming | undefined;
+          return {
+            accountMs: account ? account.responseEnd - account.startTime : Number.NaN,
+            accountTransferBytes: account?.transferSize ?? 0,
+            accountBodyBytes: account?.decodedBodySize ?? 0,
+          };
         })(),
         fetchParseMs: measureOf(names.fetch),
         decodeMs: measureOf(names.decode),
@@ -795,29 +804,37 @@ export const deviceTableBenchmark: Benchmark = {
       },
       {
         caption: `Getting the table into the browser (${browserDialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} server, Chromium ${VIEWPORT.width}x${VIEWPORT.height})`,
-        columns: ['step', 'time', 'bytes'],
+        columns: ['step', 'time', 'bytes', 'goal', 'met'],
         rows: [
           [
             'Response (request sent to last byte)',
             formatMs(browser.load.responseMs),
             `${(browser.load.transferBytes / 2 ** 20).toFixed(1)} MiB over the wire, ${(browser.load.bodyBytes / 2 ** 20).toFixed(1)} MiB of JSON`,
+            '',
+            '',
           ],
-          ['Fetch and JSON parse (request to parsed answer)', formatMs(browser.load.fetchParseMs), ''],
-          ['Decode into typed columns', formatMs(browser.load.decodeMs), ''],
+          ['Fetch and JSON parse (request to parsed answer)', formatMs(browser.load.fetchParseMs), '', '', ''],
+          ['Decode into typed columns', formatMs(browser.load.decodeMs), '', '', ''],
           [
             'Cold open: navigation to the first rows shown (sign-in check and /loading included)',
             formatMs(browser.load.navigationToTableMs),
             '',
+            `< ${formatMs(COLD_OPEN_GOAL_MS)}`,
+            browser.load.navigationToTableMs < COLD_OPEN_GOAL_MS ? 'met' : 'NOT met',
           ],
           [
-            'of which the account tree (`GET /account`, read by /loading; not this call)',
+            'of which the account tree (`GET /account?format=columns`, read by /loading at the same time as this call)',
             formatMs(browser.load.accountMs),
+            `${(browser.load.accountTransferBytes / 2 ** 20).toFixed(1)} MiB over the wire, ${(browser.load.accountBodyBytes / 2 ** 20).toFixed(1)} MiB of JSON`,
+            '',
             '',
           ],
           [
             'Reload: navigation to rows shown, table revalidated with its ETag',
             formatMs(browser.reload.navigationToTableMs),
             `${formatCount(browser.reload.transferBytes)} bytes over the wire${browser.reload.status304 ? ' (304)' : ''}`,
+            '',
+            '',
           ],
         ],
       },
@@ -855,11 +872,13 @@ export const deviceTableBenchmark: Benchmark = {
     ];
     const everything = [...browser.interactions, browser.jump];
     const missed = everything.filter((item) => !item.reference && median(item.runs) >= GOAL_MS);
+    const coldOpenMet = browser.load.navigationToTableMs < COLD_OPEN_GOAL_MS;
     const cpu = browser.cpu;
     const findings = [
       missed.length === 0
         ? `Every interaction answered in under ${GOAL_MS} ms (median); the slowest single run was ${formatMs(Math.max(...everything.filter((item) => !item.reference).flatMap((item) => item.runs)))}.`
         : `Over the ${GOAL_MS} ms goal (median): ${missed.map((item) => item.label).join('; ')}.`,
+      `Cold open in ${formatMs(browser.load.navigationToTableMs)}: goal under ${formatMs(COLD_OPEN_GOAL_MS)} ${coldOpenMet ? 'met' : 'NOT met'}.`,
       `The DOM held ${browser.dom.rows} table rows for ${formatCount(FLEET)} devices; scrolling ran at ${browser.scroll.fps.toFixed(1)} frames per second.`,
       `Machine load during the browser stage: ${
         cpu

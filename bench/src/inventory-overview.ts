@@ -183,6 +183,7 @@ async function measure(
     await context.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [TOKEN_STORAGE_KEY, jwt]);
     const page = await context.newPage();
     const renders: number[] = [];
+    const accountCalls: { ms: number; bytes: number }[] = [];
     for (let i = 0; i < RENDERS; i += 1) {
       const started = performance.now();
       await page.goto(`${baseUrl}/inv/cig/overview/${accountId}/${regionId}`);
@@ -192,6 +193,16 @@ async function measure(
         { timeout: 60_000 },
       );
       renders.push(performance.now() - started);
+      // The account tree read by /loading during this load: its time and its bytes over the wire.
+      accountCalls.push(
+        await page.evaluate(() => {
+          const entry = performance
+            .getEntriesByType('resource')
+            .find((candidate) => new URL(candidate.name).pathname.endsWith('/api/v1/account')) as
+            PerformanceResourceTiming | undefined;
+          return entry ? { ms: entry.responseEnd - entry.startTime, bytes: entry.transferSize } : { ms: NaN, bytes: 0 };
+        }),
+      );
     }
     const p95 = percentile(sorted, 95);
     const renderMedian = median(renders);
@@ -203,7 +214,10 @@ async function measure(
           formatMs(median(times)),
           formatMs(p95),
           formatMs(sorted.at(-1)!),
+          p95 < SERVER_GOAL_MS ? 'met' : 'NOT met',
           formatMs(renderMedian),
+          renderMedian < RENDER_GOAL_MS ? 'met' : 'NOT met',
+          `${formatMs(median(accountCalls.map((call) => call.ms)))}; ${(median(accountCalls.map((call) => call.bytes)) / 1024).toFixed(0)} KiB`,
         ],
       ],
       met: p95 < SERVER_GOAL_MS && renderMedian < RENDER_GOAL_MS,
@@ -218,7 +232,17 @@ async function measure(
 
 async function run(options: BenchOptions): Promise<BenchSection> {
   const table: BenchTable = {
-    columns: ['storage', 'region', 'server median', 'server p95', 'server max', 'shown in Chromium (median)'],
+    columns: [
+      'storage',
+      'region',
+      'server median',
+      'server p95',
+      'server max',
+      `server goal < ${SERVER_GOAL_MS} ms (p95)`,
+      'shown in Chromium (median)',
+      `shown goal < ${formatMs(RENDER_GOAL_MS)} (median)`,
+      'of which GET /account (median; over the wire)',
+    ],
     rows: [],
   };
   let met = true;
@@ -233,7 +257,7 @@ async function run(options: BenchOptions): Promise<BenchSection> {
     method: [
       `Command: \`npm run bench -- --only inventory\`. The demo seed plus one region of the stock account holding ${STORES} stores, each with ${SHELVES_PER_STORE} smart shelves of ${PRODUCTS_PER_SHELF} products (${formatCount(STORES * SHELVES_PER_STORE * PRODUCTS_PER_SHELF)} tracked products) and ${RETAIL_OVERVIEW_DAYS} days of shelf metrics, written straight into the tables.`,
       `Server time: \`GET /inv/overview\` of the region as stock@ through the real app in-process (Fastify \`inject\`: routing, validation, scope and permission checks, the queries, serialisation; no network), ${CALLS} calls after ${WARMUP_CALLS} warm-up calls. Goal: under ${SERVER_GOAL_MS} ms.`,
-      `Render: the built console in Chromium at 1440×1000, signed in, from navigation to the region's overview with all ${STORES} stores in the list (the app's start, the account and overview calls included), median of ${RENDERS} loads. Goal: under ${formatMs(RENDER_GOAL_MS)}. Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores, load average ${os.loadavg()[0]?.toFixed(2)} at the end.`,
+      `Render: the built console in Chromium at 1440×1000, signed in, from navigation to the region's overview with all ${STORES} stores in the list (the app's start, the account and overview calls included; a stored token, so the start goes through /loading as specified), median of ${RENDERS} loads; the account tree's own call is read from the page's resource timing. Goal: under ${formatMs(RENDER_GOAL_MS)}. Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores, load average ${os.loadavg()[0]?.toFixed(2)} at the end.`,
     ],
     tables: [table],
     findings: [met ? 'Both goals are met on every storage measured.' : 'Not every goal is met; see the table.'],
