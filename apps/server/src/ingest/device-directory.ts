@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { isDemoDeviceId } from '@fieldlink/domain/demo';
 import type { Database } from '../db/schema';
 
 /** What ingest needs to know about a device, cached by thing name. */
@@ -9,7 +10,7 @@ export interface DeviceRef {
 }
 
 /**
- * Thing name -> device lookup for the broker and ingest hot paths. Entries are loaded on first use
+ * Thing name -> device lookup for the broker and ingest hot paths (`_DEMO` devices are never found). Entries are loaded on first use
  * and dropped when a device is provisioned again or deleted.
  */
 export class DeviceDirectory {
@@ -18,6 +19,9 @@ export class DeviceDirectory {
   constructor(private readonly db: Kysely<Database>) {}
 
   async find(thingName: string): Promise<DeviceRef | null> {
+    // A `_DEMO` device is simulated in the browser (core §1): it never connects and nothing of it is
+    // ingested, whatever its stored secret.
+    if (isDemoDeviceId(thingName)) return null;
     const cached = this.cache.get(thingName);
     if (cached !== undefined) return cached;
     const row = await this.db

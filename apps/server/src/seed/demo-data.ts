@@ -1,5 +1,7 @@
 import type { ExtraFlag, Permission } from '@fieldlink/domain/permissions';
+import { DEMO_ACCOUNT_KIND } from '@fieldlink/domain/demo';
 import type { DeviceKind } from '@fieldlink/simulation/device-kind';
+import { demoFleet } from '@fieldlink/simulation/demo-fleet';
 
 /** Kinds of simulated device (packages/simulation). */
 export type DemoDeviceKind = DeviceKind;
@@ -504,6 +506,40 @@ export const DEMO_CUSTOMERS: DemoAccount[] = [
         firstName: 'Olive',
         lastName: 'Operator',
         permissions: ['VIEW_DASH', 'VIEW_ACCOUNTS', 'ADD_EDIT_DELETE_GROUPS', 'INVITE_USERS', 'ADD_DEVICES'],
+        secretPermissions: [],
+      },
+    ],
+  },
+  {
+    // A demo account (core §1, §3, §6): its devices are the default app's simulated `_DEMO` fleet,
+    // which the signed-in browser runs itself. The server keeps the devices as entities only: no
+    // broker account, no history, nothing ingested; the scenes are read-only for everyone.
+    key: 'demo',
+    name: 'Fieldlink Demo',
+    appType: 'default',
+    kind: DEMO_ACCOUNT_KIND,
+    userVariant: null,
+    theme: null,
+    groups: demoFleet('default').groups.map((group) => ({
+      name: group.name,
+      devices: group.devices.map((demo) => ({
+        ...device(
+          demo.thingName,
+          demo.name,
+          demo.kind,
+          demo.site,
+          [demo.location.lat, demo.location.lng],
+          demo.location.address,
+        ),
+        tags: demo.tags.map(({ key, value }) => ({ key, value })),
+      })),
+    })),
+    users: [
+      {
+        email: 'prospect@fieldlink.test',
+        firstName: 'Pat',
+        lastName: 'Prospect',
+        permissions: ['VIEW_DASH', 'VIEW_ACCOUNTS', 'ALARM'],
         secretPermissions: [],
       },
     ],

@@ -6,7 +6,8 @@ import { insertDevice } from '../features/devices/repository';
 import { insertAttachmentPoint, insertUser } from '../features/session/repository';
 import { hashPassword } from '../security/passwords';
 import { installationSecret } from '../security/installation';
-import { demoDevicePassword, hashSecret, newId } from '../security/secrets';
+import { demoDevicePassword, hashSecret, newDeviceSecret, newId } from '../security/secrets';
+import { DEMO_ACCOUNT_KIND, isDemoDeviceId } from '@fieldlink/domain/demo';
 import { seedDemoHistory } from './demo-history';
 import { addDemoScenes } from './demo-scenes';
 import { seedDemoReports } from './demo-reports';
@@ -64,26 +65,45 @@ export async function seedDemo(
       id: string,
       name: string,
       kind: string,
+      simulation = false,
     ) {
       await trx
         .insertInto('groups')
-        .values({ id, account_id: accountId, parent_id: parentId, name, kind, path, created_at: now })
+        .values({
+          id,
+          account_id: accountId,
+          parent_id: parentId,
+          name,
+          kind,
+          path,
+          created_at: now,
+          simulation: simulation ? 1 : 0,
+        })
         .execute();
     }
 
-    async function addDemoGroups(accountId: string, parentId: string, parentPath: string, groups: DemoGroup[]) {
+    async function addDemoGroups(
+      accountId: string,
+      parentId: string,
+      parentPath: string,
+      groups: DemoGroup[],
+      simulation: boolean,
+    ) {
       for (const group of groups) {
         const id = newId();
         const path = childPath(parentPath, id);
-        await addGroup(accountId, parentId, path, id, group.name, 'group');
+        await addGroup(accountId, parentId, path, id, group.name, 'group', simulation);
         for (const demo of group.devices) {
-          fleet.push({ thingName: demo.thingName, kind: demo.kind });
+          // A `_DEMO` device is simulated in the browser that shows it (core §1): the server keeps the
+          // entity only. It joins no fleet, gets no history, and its secret is one nobody is given.
+          const simulated = isDemoDeviceId(demo.thingName);
+          if (!simulated) fleet.push({ thingName: demo.thingName, kind: demo.kind });
           await insertDevice(trx, {
             id: newId(),
             account_id: accountId,
             group_id: id,
             thing_name: demo.thingName,
-            secret_hash: hashSecret(demoDevicePassword(demoKey, demo.thingName)),
+            secret_hash: hashSecret(simulated ? newDeviceSecret() : demoDevicePassword(demoKey, demo.thingName)),
             name: demo.name,
             sn: demo.sn,
             site: demo.site,
@@ -93,7 +113,7 @@ export async function seedDemo(
             created_at: now,
           });
         }
-        await addDemoGroups(accountId, id, path, group.groups ?? []);
+        await addDemoGroups(accountId, id, path, group.groups ?? [], simulation);
       }
     }
 
@@ -102,6 +122,8 @@ export async function seedDemo(
       const accountId = newId();
       const rootId = newId();
       const rootPath = parent ? childPath(parent.path, rootId) : groupPath([rootId]);
+      // Every group of a demo account holds simulated devices (core §3 `simulation`).
+      const simulation = account.kind === DEMO_ACCOUNT_KIND;
       await trx
         .insertInto('accounts')
         .values({
@@ -115,7 +137,7 @@ export async function seedDemo(
           created_at: now,
         })
         .execute();
-      await addGroup(accountId, parent?.id ?? null, rootPath, rootId, account.name, 'root');
+      await addGroup(accountId, parent?.id ?? null, rootPath, rootId, account.name, 'root', simulation);
       const newGroupId = newId();
       await addGroup(
         accountId,
@@ -124,10 +146,11 @@ export async function seedDemo(
         newGroupId,
         newDevicesGroupName(account.userVariant),
         'new',
+        simulation,
       );
       const trashId = newId();
-      await addGroup(accountId, rootId, childPath(rootPath, trashId), trashId, TRASH_GROUP_NAME, 'trash');
-      await addDemoGroups(accountId, rootId, rootPath, account.groups);
+      await addGroup(accountId, rootId, childPath(rootPath, trashId), trashId, TRASH_GROUP_NAME, 'trash', simulation);
+      await addDemoGroups(accountId, rootId, rootPath, account.groups, simulation);
       await addDemoScenes(trx, account.key, accountId, rootId, now);
       for (const user of account.users) {
         const userId = newId();
