@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, startServer, type RunningServer } from './harness';
+import { TOKEN_STORAGE_KEY } from '@fieldlink/api/session';
+import { READ_ONLY_SCENE_MESSAGE } from '@fieldlink/domain/widgets';
+import { launchBrowser, signInAs, startServer, type RunningServer } from './harness';
 
 /**
  * Demo mode (core §1, §2 /demo): a prospect opens the console without an account; every screen runs
@@ -181,4 +183,58 @@ describe('demo mode', () => {
       await context.close();
     },
   );
+
+  it('signs in the demo account’s user: its _DEMO devices run in the browser, and its scenes refuse changes', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const calls: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/api/')) calls.push(`${request.method()} ${url.pathname}${url.search}`);
+    });
+    await signInAs(page, server.baseUrl, 'prospect@fieldlink.test');
+    await page.waitForURL((url) => !['/signin', '/loading'].includes(url.pathname), { timeout: 30_000 });
+    expect(await page.getByRole('region', { name: 'Demo' }).count()).toBe(0);
+
+    await page.goto(`${server.baseUrl}/dash/CTL01_DEMO`);
+    await expect.poll(() => page.locator('.channel-card').count(), { timeout: 30_000 }).toBeGreaterThan(5);
+    await expect.poll(() => page.locator('.log-chart canvas').count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    const before = await channelValues(page);
+    await page.waitForTimeout(5000);
+    expect(await channelValues(page)).not.toEqual(before);
+    // The account and its scenes come from the server; nothing of a simulated device's data does.
+    expect(calls.some((call) => call.startsWith('GET /api/v1/account'))).toBe(true);
+    const deviceCalls = calls.filter((call) =>
+      /^GET \/api\/v1\/(device-logs|device\?|device\/|inv\/store-device-logs)/.test(call),
+    );
+    expect(deviceCalls.filter((call) => call.includes('_DEMO'))).toEqual([]);
+    expect(calls.filter((call) => call.includes('/device-logs'))).toEqual([]);
+
+    // The account's dashboard: the demo account's kind keeps it as it is, for a user with scene rights too.
+    await page.getByRole('link', { name: 'Scenes' }).click();
+    await expect
+      .poll(() => page.getByTestId('scene-read-only').textContent(), { timeout: 30_000 })
+      .toContain('demo account');
+    await expect.poll(() => page.locator('.react-grid-item').count(), { timeout: 30_000 }).toBeGreaterThan(3);
+    const refused = await page.evaluate(async (tokenKey) => {
+      const headers = { authorization: localStorage.getItem(tokenKey) ?? '', 'content-type': 'application/json' };
+      const { accounts } = (await (await fetch('/api/v1/account', { headers })).json()) as {
+        accounts: { id: string; rootGroup: { id: string } }[];
+      };
+      const root = accounts[0]!.rootGroup;
+      const query = `accountId=${accounts[0]!.id}&groupId=${root.id}`;
+      const [scene] = (await (await fetch(`/api/v1/scenes?${query}`, { headers })).json()) as {
+        accountId: string;
+        path: string;
+      }[];
+      const response = await fetch('/api/v1/scene', {
+        method: 'PUT',
+        headers,
+        body: JSON.stringify({ accountId: scene!.accountId, path: scene!.path, props: { name: 'Mine' } }),
+      });
+      return [response.status, ((await response.json()) as { message: string }).message];
+    }, TOKEN_STORAGE_KEY);
+    expect(refused).toEqual([403, READ_ONLY_SCENE_MESSAGE]);
+    await context.close();
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { APP_TYPES } from '@fieldlink/domain/app-variant';
 import { isDemoDeviceId } from '@fieldlink/domain/demo';
-import { DEMO_FLEETS, demoFleet, demoFleetDevices } from './demo-fleet';
+import { DEMO_FLEETS, demoFleet, demoFleetDeviceNamed, demoFleetDevices } from './demo-fleet';
 
 describe('demo fleets', () => {
   it('has one fleet per app variant, every device a _DEMO device named once', () => {
@@ -24,5 +24,15 @@ describe('demo fleets', () => {
     expect(fleet.groups.length).toBe(groups);
     expect(new Set(all.map((device) => device.thingName)).size).toBe(devices);
     expect(all.every((device) => isDemoDeviceId(device.thingName))).toBe(true);
+  });
+
+  it.each([
+    ['a brewery tank', 'FV01_DEMO', 'brewTank'],
+    ['a water plant', 'WTP02_DEMO', 'waterPlant'],
+    ['a default controller', 'CTL03_DEMO', 'generic'],
+    ['a thing name of no fleet', 'XYZ_DEMO', null],
+    ['a real device', 'ACME-BLR01', null],
+  ] as const)('finds the fleet device of %s by its thing name', (_name, thingName, kind) => {
+    expect(demoFleetDeviceNamed(thingName)?.kind ?? null).toBe(kind);
   });
 });

@@ -281,3 +281,15 @@ export function demoFleet(appType: AppType, deviceCount?: number): DemoFleet {
 export function demoFleetDevices(fleet: DemoFleet): DemoFleetDevice[] {
   return fleet.groups.flatMap((group) => group.devices);
 }
+
+/**
+ * The fleet device of a thing name, in any variant: a demo account on the server holds these devices,
+ * and the browser that shows them simulates each with its own plant. Null for any other thing name.
+ */
+export function demoFleetDeviceNamed(thingName: string): DemoFleetDevice | null {
+  for (const fleet of DEMO_FLEETS) {
+    const found = demoFleetDevices(fleet).find((device) => device.thingName === thingName);
+    if (found) return found;
+  }
+  return null;
+}

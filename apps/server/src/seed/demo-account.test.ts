@@ -40,6 +40,12 @@ describe.each(DIALECTS)('the seeded demo account on %s', (dialect) => {
         .sort(),
     );
     expect(thingNames.every(isDemoDeviceId)).toBe(true);
+    // Core §1: their ids end with _DEMO too (the thing name is the id).
+    const ids = groups.flatMap((group) => group.devices.map((device) => device.id)).sort();
+    expect(ids).toEqual(thingNames);
+    // They run in the browser that shows them, so they count as connected and name their model's channels.
+    const devices = groups.flatMap((group) => group.devices);
+    expect(devices.every((device) => device.isConnected && (device.channels ?? []).length > 0)).toBe(true);
     // Other accounts keep real devices in groups that are not simulated.
     const admin = (
       await t.app.inject({
@@ -86,7 +92,8 @@ describe.each(DIALECTS)('the seeded demo account on %s', (dialect) => {
     expect(scenes.map((scene) => scene.name)).toEqual(['Overview']);
     const [scene] = scenes;
     expect(scene!.widgets.length).toBeGreaterThan(3);
-    // Its user may only look; the supplier's administrator, who may change any scene, is refused too.
+    // Its user holds scene and widget rights, and the supplier's administrator may change any scene: the
+    // account's kind refuses both.
     const admin = await signIn(t.app, 'admin@fieldlink.test');
     const before = JSON.stringify(await db().selectFrom('scenes').selectAll().orderBy('id').execute());
     for (const authorization of [prospect, admin]) {
@@ -96,8 +103,7 @@ describe.each(DIALECTS)('the seeded demo account on %s', (dialect) => {
         headers: { authorization },
         payload: { accountId: scene!.accountId, path: scene!.path, props: { name: 'Mine' } },
       });
-      expect(response.statusCode).toBe(403);
-      if (authorization === admin) expect(response.json().message).toBe(READ_ONLY_SCENE_MESSAGE);
+      expect([response.statusCode, response.json().message]).toEqual([403, READ_ONLY_SCENE_MESSAGE]);
     }
     expect(JSON.stringify(await db().selectFrom('scenes').selectAll().orderBy('id').execute())).toBe(before);
   });

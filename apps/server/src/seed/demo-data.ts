@@ -539,7 +539,8 @@ export const DEMO_CUSTOMERS: DemoAccount[] = [
         email: 'prospect@fieldlink.test',
         firstName: 'Pat',
         lastName: 'Prospect',
-        permissions: ['VIEW_DASH', 'VIEW_ACCOUNTS', 'ALARM'],
+        // Scene and widget rights, so what keeps the dashboards as they are is the account (§6).
+        permissions: ['VIEW_DASH', 'VIEW_ACCOUNTS', 'ALARM', 'ADD_EDIT_DELETE_SCENES', 'ADD_EDIT_DELETE_WIDGETS'],
         secretPermissions: [],
       },
     ],

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
+import { createModel } from '@fieldlink/simulation/create-model';
+import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import { childPath, groupPath, newDevicesGroupName, TRASH_GROUP_NAME } from '@fieldlink/domain/group-path';
 import type { Database } from '../db/schema';
 import { insertDevice } from '../features/devices/repository';
@@ -99,7 +101,8 @@ export async function seedDemo(
           const simulated = isDemoDeviceId(demo.thingName);
           if (!simulated) fleet.push({ thingName: demo.thingName, kind: demo.kind });
           await insertDevice(trx, {
-            id: newId(),
+            // Core §1: a demo device's id ends with _DEMO; its thing name is that id.
+            id: simulated ? demo.thingName : newId(),
             account_id: accountId,
             group_id: id,
             thing_name: demo.thingName,
@@ -112,6 +115,7 @@ export async function seedDemo(
             ...(demo.tags && { tags: JSON.stringify(demo.tags.map((tag) => ({ id: newId(), ...tag }))) }),
             created_at: now,
           });
+          if (simulated) await describeSimulatedDevice(trx, demo.thingName, demo.kind, now);
         }
         await addDemoGroups(accountId, id, path, group.groups ?? [], simulation);
       }
@@ -194,6 +198,33 @@ export async function seedDemo(
   await seedDemoReports(db, historyDays);
   await seedDemoBrew(db, Date.now(), liveModels);
   return true;
+}
+
+/**
+ * What the server keeps of a `_DEMO` device beyond its entity: the channels its plant model has (so the
+ * tree and the widget editors name them) and that it counts as connected, since it runs in every browser
+ * that shows it. Nothing ever changes this: no frame of a `_DEMO` device is taken in, and its values,
+ * logs and health exist only in those browsers.
+ */
+async function describeSimulatedDevice(db: Kysely<Database>, thingName: string, kind: DemoDeviceKind, now: number) {
+  const { channels } = createModel(kind, { seed: seedFromText(thingName), startTimeMs: now });
+  await db
+    .updateTable('devices')
+    .set({
+      channels: JSON.stringify(
+        channels.map(({ code, name, units, alarm }) => ({
+          code,
+          name,
+          ...(units ? { units } : {}),
+          upload: true,
+          alarm: alarm ?? false,
+        })),
+      ),
+      is_connected: 1,
+      last_connection: now,
+    })
+    .where('thing_name', '=', thingName)
+    .execute();
 }
 
 /** The demo devices with their passwords, for the embedded fleet; empty when no demo was seeded. */

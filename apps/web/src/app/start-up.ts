@@ -10,7 +10,12 @@ import { applyTheme } from '../lib/themes/apply-theme';
 import { readStoredTheme } from '../lib/themes/theme-storage';
 import { currentSubdomain } from '../lib/subdomain';
 import { decideStartup } from './start-up-routing';
-import { installLocalBackend, readDemoApp, readDemoDeviceCount } from '../lib/demo/demo-session';
+import {
+  installLocalBackend,
+  readDemoApp,
+  readDemoDeviceCount,
+  registerDemoDevicesLoader,
+} from '../lib/demo/demo-session';
 
 /**
  * Everything that runs once before the first render: the start-up routing decision (so no page
@@ -27,6 +32,10 @@ export function startUp(): void {
       ),
     );
   }
+  // A signed-in account's `_DEMO` devices run in this browser too (the same chunk, loaded only for them).
+  registerDemoDevicesLoader((devices) =>
+    import('../features/demo/backend/simulated-devices').then((demo) => demo.createSimulatedDevicesBackend(devices)),
+  );
   const hasToken = readToken() !== null;
   const decision = decideStartup(window.location, hasToken);
   dispatchSession({ type: 'START', hasToken });

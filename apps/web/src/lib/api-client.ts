@@ -120,7 +120,13 @@ export async function apiFetch(path: string, query: Query | undefined, init: Req
   const local = localBackend();
   if (local) {
     const body = typeof init.body === 'string' ? init.body : null;
-    const answer = (await local).answer({ method: init.method ?? 'GET', path, query: query ?? {}, body });
+    const answer = (await local).answer({
+      method: init.method ?? 'GET',
+      path,
+      query: query ?? {},
+      body,
+      network: (changed) => fetch(buildUrl(path, changed), init),
+    });
     if (answer) return answer;
   }
   return fetch(buildUrl(path, query), init);

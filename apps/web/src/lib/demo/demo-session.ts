@@ -1,5 +1,8 @@
+import type { Account } from '@fieldlink/api/account';
 import { TOKEN_STORAGE_KEY } from '@fieldlink/api/session';
 import { appTypeNamed, type AppType } from '@fieldlink/domain/app-variant';
+import { isDemoDeviceId } from '@fieldlink/domain/demo';
+import { listDevices, type PlacedDevice } from '../account-tree';
 import type { SocketLike } from '../realtime/realtime-client';
 
 /**
@@ -27,14 +30,19 @@ export interface LocalCall {
   query: Readonly<Record<string, string | number | boolean | undefined>>;
   /** The JSON body as sent, if any. */
   body: string | null;
+  /** Sends the call to the server with another query: a backend answering part of a call asks it for the rest. */
+  network(query: LocalCall['query']): Promise<Response>;
 }
 
 /** What answers calls inside the browser instead of the server. */
 export interface LocalBackend {
   /** The answer to the call, or null when the server must answer it. */
   answer(call: LocalCall): Promise<Response> | null;
-  /** The real-time channel's stand-in: a socket to the simulation worker. */
-  createSocket(): SocketLike;
+  /**
+   * The real-time channel's socket: to the simulation worker in a demo; to the server and the worker
+   * when a signed-in account has `_DEMO` devices.
+   */
+  createSocket(url: string, protocols: string[]): SocketLike;
   /** Stops what it runs (the simulation worker). */
   stop(): void;
 }
@@ -83,10 +91,37 @@ export function beginDemo(appType: AppType, deviceCount?: number): void {
   storage()?.setItem(TOKEN_STORAGE_KEY, DEMO_TOKEN);
 }
 
+function stopLocalBackend(): void {
+  void backend?.then((running) => running.stop());
+  backend = null;
+}
+
 /** Ends the demo: its simulation stops and calls go to the server again. */
 export function endDemo(): void {
   storage()?.removeItem(DEMO_STORAGE_KEY);
   storage()?.removeItem(DEMO_DEVICES_KEY);
-  void backend?.then((running) => running.stop());
-  backend = null;
+  stopLocalBackend();
+}
+
+type DemoDevicesLoader = (devices: PlacedDevice[]) => Promise<LocalBackend>;
+let demoDevicesLoader: DemoDevicesLoader | null = null;
+
+/** How a signed-in session simulates its `_DEMO` devices (the demo feature's chunk, loaded when needed). */
+export function registerDemoDevicesLoader(loader: DemoDevicesLoader): void {
+  demoDevicesLoader = loader;
+}
+
+/**
+ * A signed-in user whose accounts hold `_DEMO` devices (a demo account's, core §1 and §3) runs them in
+ * this browser: their calls and real-time values are answered by the simulation, every other call and
+ * value comes from the server. Called each time the account is read; without `_DEMO` devices nothing
+ * is loaded.
+ */
+export function simulateDemoDevices(accounts: readonly Account[]): void {
+  // A demo without an account already simulates every device it shows.
+  if (readDemoApp()) return;
+  stopLocalBackend();
+  const devices = listDevices(accounts, true).filter((placed) => isDemoDeviceId(placed.device.id));
+  const loader = demoDevicesLoader;
+  if (devices.length > 0 && loader) installLocalBackend(() => loader(devices));
 }

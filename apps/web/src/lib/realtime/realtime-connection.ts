@@ -43,7 +43,8 @@ export async function startRealtime(options: StartRealtimeOptions): Promise<void
   stopRealtime();
   const generation = ++startGeneration;
   const { RealtimeClient } = await import('./realtime-client');
-  // In a demo the socket is the simulation worker: its values take the same path as live ones.
+  // In a demo the socket is the simulation worker (with the server's, for a signed-in account's
+  // `_DEMO` devices): simulated values take the same path as live ones.
   const local = await localBackend();
   // A sign-out (or a second start) while the chunks loaded wins.
   if (generation !== startGeneration) return;
@@ -59,7 +60,7 @@ export async function startRealtime(options: StartRealtimeOptions): Promise<void
     onConnection: (snapshot) => realtimeStore.setState((s) => ({ ...s, ...snapshot })),
     onOpen: (count) => void onSocketOpen(count),
     onUnauthorized: options.onUnauthorized,
-    ...(local ? { createSocket: () => local.createSocket() } : {}),
+    ...(local ? { createSocket: (url: string, protocols: string[]) => local.createSocket(url, protocols) } : {}),
   });
   client.start();
   window.addEventListener('online', retryNow);

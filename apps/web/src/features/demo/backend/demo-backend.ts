@@ -16,9 +16,8 @@ import { inventoryOverview, storeStatus, type DemoStore } from './demo-inventory
 import { demoScenes } from './demo-scenes';
 import { loadDemoRecords, saveDemoRecords, type DemoRecords } from './demo-records';
 import { SimulationLink } from './simulation-link';
+import { DEMO_HISTORY_DAYS, json, simulatedAlarms, simulatedConnections, simulatedLogs, text } from './simulated-calls';
 
-/** Days of history every demo device shows at once (issue: at least 30). */
-export const DEMO_HISTORY_DAYS = 30;
 const DAY = 86_400_000;
 
 /** What a prospect reads when they try something the demo cannot keep. */
@@ -37,14 +36,6 @@ interface ParsedCall {
   body: Record<string, unknown>;
   now: number;
 }
-
-const json = (status: number, body: unknown) =>
-  new Response(body === undefined ? '' : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
-
-const text = (value: unknown): string => (typeof value === 'string' ? value : String(value ?? ''));
 
 /**
  * The demo's server in the browser (core §1: demo data is kept locally without server calls). It
@@ -178,26 +169,15 @@ export class DemoBackend implements LocalBackend {
           .filter((id) => this.dataset.devices.has(id));
         return Object.fromEntries((await this.snapshots(ids)).map((snapshot) => [snapshot.thingName, snapshot.latest]));
       },
-      'GET /device-logs': async (call) => {
-        const deviceId = text(call.query.deviceId);
-        if (!this.dataset.devices.has(deviceId)) throw new DemoCallError(404, 'Device not found.');
-        const start = Number(call.query.start);
-        const end = Number(call.query.end);
-        const binCount = Number(call.query.binCount);
-        const channels = await this.link.logs({
-          thingName: deviceId,
-          codes: text(call.query.channels).split(','),
-          start,
-          end,
-          binCount,
-        });
-        return { deviceId, start, end, binCount, binWidth: binWidthOf(start, end, binCount), channels };
+      'GET /device-logs': (call) => {
+        if (!this.dataset.devices.has(text(call.query.deviceId))) throw new DemoCallError(404, 'Device not found.');
+        return simulatedLogs(this.link, call.query);
       },
       'GET /device/connections': (call) => {
         if (!this.dataset.devices.has(text(call.query.deviceId))) throw new DemoCallError(404, 'Device not found.');
-        return { connections: [{ t: this.connectedSince(), connected: true }] };
+        return simulatedConnections(this.connectedSince());
       },
-      'GET /device/alarms': (call) => ({ deviceId: text(call.query.deviceId), alarms: [], alarmsHaveBeenRead: true }),
+      'GET /device/alarms': (call) => simulatedAlarms(text(call.query.deviceId)),
       'GET /alarms': () => ({ alarms: [] }),
       'GET /alerts': () => ({ alerts: [] }),
       'GET /scenes': async (call) =>

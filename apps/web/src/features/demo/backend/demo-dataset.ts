@@ -148,6 +148,18 @@ export function accountAnswer(
   };
 }
 
+/** Where a simulated device sits and what its owner named it. */
+export interface SimulatedDevicePlace {
+  accountId: string;
+  groupId: string;
+  /** Its group's path. */
+  path: string;
+  name: string;
+  site: string | null;
+  location: Device['location'];
+  tags: readonly { key: string; value: string }[];
+}
+
 /** A device's record (`GET /device`) from its place in the fleet and its simulated state. */
 export function deviceRecord(
   dataset: DemoDataset,
@@ -158,18 +170,37 @@ export function deviceRecord(
   const entry = dataset.devices.get(id);
   if (!entry) return null;
   const { fleet: device, group } = entry;
-  const { identity } = snapshot;
-  return {
-    id: device.thingName,
+  const place = {
     accountId: DEMO_ACCOUNT_ID,
     groupId: group.id,
+    path: group.path,
     name: device.name,
+    site: device.site,
+    location: { ...device.location },
+    tags: device.tags,
+  };
+  return simulatedDeviceRecord(device.thingName, place, snapshot, connectedSince);
+}
+
+/** The record (`GET /device`) of a simulated device (its id is its thing name: core §1) at its place. */
+export function simulatedDeviceRecord(
+  thingName: string,
+  place: SimulatedDevicePlace,
+  snapshot: DeviceSnapshot,
+  connectedSince: number,
+): Device {
+  const { identity } = snapshot;
+  return {
+    id: thingName,
+    accountId: place.accountId,
+    groupId: place.groupId,
+    name: place.name,
     sn: identity.sn,
-    thingName: device.thingName,
+    thingName,
     fw: identity.fw,
     model: identity.model,
     hw: identity.hw,
-    site: device.site,
+    site: place.site,
     plan: 'PREMIUM',
     base: identity.base,
     custom: identity.custom,
@@ -191,15 +222,15 @@ export function deviceRecord(
     expandedIoMax: expandedIoPoints(snapshot.channels.map((channel) => channel.code)),
     customAttributes: {},
     ports: [{ ...identity.modemPort }],
-    location: { ...device.location },
-    path: group.path,
+    location: place.location,
+    path: place.path,
     createdAt: connectedSince,
     isConnected: true,
     lastConnection: connectedSince,
     lastDisconnection: null,
     otaPendingSubmittedAt: null,
     update: null,
-    tags: device.tags.map(({ key, value }, index) => ({ id: `tag-${index + 1}`, key, value })),
+    tags: place.tags.map(({ key, value }, index) => ({ id: `tag-${index + 1}`, key, value })),
     health: snapshot.health,
     status: { sp: snapshot.statusBits },
     alarmsHaveBeenRead: true,

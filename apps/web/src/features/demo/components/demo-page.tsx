@@ -13,7 +13,8 @@ import {
 import { PublicFrame } from '../../../components/ui/public-frame';
 import { beginDemo, installLocalBackend } from '../../../lib/demo/demo-session';
 import { endSession } from '../../../lib/session/end-session';
-import { createDemoBackend, DEMO_HISTORY_DAYS } from '../backend/demo-backend';
+import { createDemoBackend } from '../backend/demo-backend';
+import { DEMO_HISTORY_DAYS } from '../backend/simulated-calls';
 import './demo.css';
 
 const VARIANT_ICONS: Readonly<Record<AppType, (props: IconProps) => ReactNode>> = {

@@ -17,6 +17,7 @@ import {
   showToast,
 } from '../../../lib/app-store/app-store';
 import { startRealtime } from '../../../lib/realtime/realtime-connection';
+import { simulateDemoDevices } from '../../../lib/demo/demo-session';
 import { readToken } from '../../../lib/session-token';
 import { endSession } from '../../../lib/session/end-session';
 import { postSignout } from '../api/post-signout';
@@ -108,6 +109,8 @@ export function LoadingPage() {
         });
         setRememberedPath(null);
         dispatchSession({ type: 'LOGIN' });
+        // `_DEMO` devices of the account are simulated here, before the real-time socket opens.
+        simulateDemoDevices(accounts);
         void startRealtime({
           token,
           canViewDash: summary.canViewDash,
