@@ -31,6 +31,14 @@ export default defineConfig({
             { name: 'vendor-react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             { name: 'vendor-router', test: /node_modules[\\/]react-router[\\/]/ },
             { name: 'vendor-query', test: /node_modules[\\/]@tanstack[\\/]/ },
+            // Demo mode (the /demo console and the simulation of a demo account's devices) in one chunk
+            // of its own, loaded only when a demo runs: a signed-in customer's pages never fetch it.
+            {
+              name: 'demo-mode',
+              test: /apps[\\/]web[\\/]src[\\/]features[\\/]demo[\\/]|packages[\\/]simulation[\\/]/,
+              // Only the demo's own modules: what they share with the console stays in the console's chunks.
+              includeDependenciesRecursively: false,
+            },
           ],
         },
       },

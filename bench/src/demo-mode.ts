@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import type { Benchmark, BenchSection } from './benchmark';
 import { formatMs } from './format';
 
@@ -12,9 +12,10 @@ import { formatMs } from './format';
  * Demo mode in Chromium (issue 19): /demo cold (a new browser profile each time) until the chooser
  * can be used, then the default demo until its first device's live values show; then a default demo
  * of 50 simulated devices stepped at 1 Hz by the worker, its Overview scene (every device's reading
- * in a chart and a value widget) open while values stream, every main-thread task collected with the
- * Long Tasks API (goal: none over 50 ms). The console's built files are served as they are: a demo
- * needs no server. Also: which scripts a first visit loads, and that no demo chunk is among them.
+ * in a chart and a value widget) open while values stream, every task of the page's main thread
+ * timed from a Chromium trace, and those of 50 ms or more by the Long Tasks API (goal: none). The
+ * console's built files are served as they are: a demo needs no server. Also: which scripts a first
+ * visit (a signed-in user's) loads, and that no demo chunk is among them.
  */
 
 const WEB_DIST = path.resolve(import.meta.dirname, '../../apps/web/dist');
@@ -24,6 +25,8 @@ const COLD_RUNS = 3;
 const FLEET = 50;
 const STREAM_SECONDS = 20;
 const TASK_GOAL_MS = 50;
+/** The demo's own chunks (vite.config.ts names the group and the worker): never part of the initial scripts. */
+const DEMO_CHUNK = /^demo-(mode|worker)-[\w-]+\.js$/;
 const INTERACTIVE_GOAL_MS = 2000;
 const TYPES: Record<string, string> = {
   '.html': 'text/html',
@@ -79,6 +82,38 @@ async function chooseDemo(page: Page, title: string): Promise<void> {
   await page.waitForURL((url) => !['/demo', '/loading'].includes(url.pathname), { timeout: 60_000 });
 }
 
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  args?: { name?: string };
+}
+
+/** Starts a Chromium trace of the page's tasks (the timeline category: every task a thread runs). */
+async function startTrace(cdp: CDPSession): Promise<() => Promise<TraceEvent[]>> {
+  const events: TraceEvent[] = [];
+  cdp.on('Tracing.dataCollected', (data) => events.push(...(data.value as unknown as TraceEvent[])));
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline,__metadata', transferMode: 'ReportEvents' });
+  return async () => {
+    const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
+    await cdp.send('Tracing.end');
+    await complete;
+    return events;
+  };
+}
+
+/** The durations (ms) of every task the renderer's main thread ran during the trace. */
+function mainThreadTasks(events: readonly TraceEvent[]): number[] {
+  const main = events.find((event) => event.name === 'thread_name' && event.args?.name === 'CrRendererMain');
+  if (!main) throw new Error('The trace names no renderer main thread.');
+  return events
+    .filter((event) => event.pid === main.pid && event.tid === main.tid && event.ph === 'X' && event.name === 'RunTask')
+    .map((event) => (event.dur ?? 0) / 1000);
+}
+
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const gzipKib = (file: string) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length / 1024;
 
@@ -126,59 +161,83 @@ async function run(): Promise<BenchSection> {
     const widgets = await page.locator('.react-grid-item').count();
     await takeTasks(page);
     const before = await page.locator('.react-grid-item').allInnerTexts();
+    const stopTrace = await startTrace(await page.context().newCDPSession(page));
     await page.waitForTimeout(STREAM_SECONDS * 1000);
+    const tasks = mainThreadTasks(await stopTrace());
     const streamTasks = await takeTasks(page);
+    const streamLoad = os.loadavg()[0] ?? 0;
     const after = await page.locator('.react-grid-item').allInnerTexts();
     const changed = after.filter((text, index) => text !== before[index]).length;
 
     const initial = initialScripts();
-    const demoChunks = fs.readdirSync(path.join(WEB_DIST, 'assets')).filter((file) => /^demo-.*\.js$/.test(file));
+    const demoChunks = fs.readdirSync(path.join(WEB_DIST, 'assets')).filter((file) => DEMO_CHUNK.test(file));
     const initialKib = initial.reduce((sum, src) => sum + gzipKib(path.join(WEB_DIST, src)), 0);
     const demoInInitial = initial.filter((src) => demoChunks.includes(path.basename(src)));
-    const over = streamTasks.filter((ms) => ms > TASK_GOAL_MS);
-    const longest = Math.max(0, ...streamTasks);
+    const over = tasks.filter((ms) => ms >= TASK_GOAL_MS);
+    const longest = Math.max(0, ...tasks);
+    const sorted = [...tasks].sort((a, b) => a - b);
+    const p99 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0;
+    const tasksMet = over.length === 0 && streamTasks.length === 0;
+    const interactiveMet = median(interactive) < INTERACTIVE_GOAL_MS;
+    const chunksMet = demoInInitial.length === 0 && demoChunks.length > 0;
+    const yes = (met: boolean) => (met ? 'yes' : 'no');
     const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-    const met = median(interactive) < INTERACTIVE_GOAL_MS && over.length === 0 && demoInInitial.length === 0;
+    const met = interactiveMet && tasksMet && chunksMet;
     return {
       method: [
         'Command: `npm run build && npm run bench -- --only demo`. The built console served as static files (a demo needs no server), Chromium headless at 1440×1000, a new browser profile (cold cache) for each of the first runs.',
-        `/demo interactive: from the start of the navigation until the variant chooser's buttons are on screen and enabled, ${COLD_RUNS} cold runs. Then the default demo is chosen: until the first device's live values show (history generated, worker running). Then a default demo of ${FLEET} controllers (\`/demo?devices=${FLEET}\`), its Overview scene open (a chart of every device's main reading and a value and relay widget per device), while the worker steps all ${FLEET} plants at 1 Hz and the values stream through the real-time store for ${STREAM_SECONDS} s: every main-thread task of 50 ms or more collected with a \`PerformanceObserver\` of type \`longtask\`.`,
-        `Initial JavaScript: the scripts \`index.html\` loads and preloads, gzipped at level 9; the demo's chunks are every \`assets/demo-*.js\`. Machine: ${cpu}, ${os.availableParallelism()} cores, load average ${os.loadavg()[0]?.toFixed(2)} at the end.`,
+        `/demo interactive: from the start of the navigation until the variant chooser's buttons are on screen and enabled, ${COLD_RUNS} cold runs. Then the default demo is chosen: until the first device's live values show (history generated, worker running). Then a default demo of ${FLEET} controllers (\`/demo?devices=${FLEET}\`), its Overview scene open (a chart of every device's main reading and a value and relay widget per device), while the worker steps all ${FLEET} plants at 1 Hz and the values stream through the real-time store for ${STREAM_SECONDS} s: every task of the page's main thread (\`CrRendererMain\`) timed from a Chromium trace (\`RunTask\` events of the \`devtools.timeline\` category: script, style, layout, paint and the compositor commit alike), and those of 50 ms or more also collected with a \`PerformanceObserver\` of type \`longtask\`. Load average (1 minute) at the end of the stream: ${streamLoad.toFixed(2)}; on a shared machine every task time grows with it.`,
+        `Initial JavaScript (what a signed-in user's first visit loads): the scripts \`index.html\` loads and preloads, gzipped at level 9; the demo's chunks are \`assets/demo-mode-*.js\` (the demo feature and the plant models, one group in vite.config.ts) and \`assets/demo-worker-*.js\`. Machine: ${cpu}, ${os.availableParallelism()} cores, load average ${os.loadavg()[0]?.toFixed(2)} at the end.`,
       ],
       tables: [
         {
-          columns: ['measure', 'result', 'goal'],
+          columns: ['measure', 'result', 'goal', 'met'],
           rows: [
             [
               `/demo interactive, cold (median of ${COLD_RUNS}; slowest)`,
               `${formatMs(median(interactive))}; ${formatMs(Math.max(...interactive))}`,
               `< ${formatMs(INTERACTIVE_GOAL_MS)}`,
+              yes(interactiveMet),
             ],
             [
               'Default demo chosen until live values show (median; slowest)',
               `${formatMs(median(shown))}; ${formatMs(Math.max(...shown))}`,
+              '',
               '',
             ],
             [
               'Tasks ≥ 50 ms while /demo and the default demo load (longest)',
               `${loadTasks.length} (${loadTasks.length ? formatMs(Math.max(...loadTasks)) : 'none'})`,
               '',
+              '',
             ],
             [
-              `Tasks over 50 ms during ${STREAM_SECONDS} s of ${FLEET} devices at 1 Hz, ${widgets} widgets (longest)`,
-              `${over.length} (${streamTasks.length ? formatMs(longest) : 'none ≥ 50 ms'})`,
-              '0',
+              `Main-thread tasks during ${STREAM_SECONDS} s of ${FLEET} devices at 1 Hz, ${widgets} widgets: longest; 99th percentile; count`,
+              `${formatMs(longest)}; ${formatMs(p99)}; ${tasks.length}`,
+              `< ${formatMs(TASK_GOAL_MS)}`,
+              yes(tasksMet),
             ],
-            ['Widgets whose content changed while streaming', `${changed} of ${widgets}`, ''],
-            ['Initial JavaScript, gzipped', `${initialKib.toFixed(1)} KiB`, ''],
-            ['Demo chunks among the initial scripts', `${demoInInitial.length} of ${demoChunks.length}`, '0'],
+            [
+              'Of those, tasks ≥ 50 ms: in the trace; by the Long Tasks API (longest)',
+              `${over.length}; ${streamTasks.length} (${streamTasks.length ? formatMs(Math.max(...streamTasks)) : 'none'})`,
+              '0',
+              yes(tasksMet),
+            ],
+            ['Widgets whose content changed while streaming', `${changed} of ${widgets}`, '', ''],
+            ['Initial JavaScript, gzipped', `${initialKib.toFixed(1)} KiB`, '', ''],
+            [
+              'Demo chunks among the initial scripts',
+              `${demoInInitial.length} of ${demoChunks.length}`,
+              '0',
+              yes(chunksMet),
+            ],
           ],
         },
       ],
       findings: [
         met
-          ? 'Every goal is met: /demo is interactive in under 2 s cold, no main-thread task over 50 ms while 50 simulated devices stream, and the demo adds no chunk to the initial JavaScript.'
-          : 'Not every goal is met; see the table.',
+          ? 'Every goal is met: /demo is interactive in under 2 s cold, no main-thread task of 50 ms or more while 50 simulated devices stream, and the demo adds no chunk to the initial JavaScript.'
+          : `Not every goal is met; see the table (measured at load average ${streamLoad.toFixed(2)}: on a busy machine the figures show direction only).`,
       ],
     };
   } finally {

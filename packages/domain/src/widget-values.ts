@@ -138,6 +138,19 @@ export function autoDecimals(value: number): number {
   return 2;
 }
 
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/** One formatter per locale and digits: making one costs far more than formatting a number with it. */
+function numberFormat(locale: string | undefined, minimumFractionDigits: number, maximumFractionDigits: number) {
+  const key = `${locale ?? ''}|${minimumFractionDigits}|${maximumFractionDigits}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { minimumFractionDigits, maximumFractionDigits });
+    numberFormats.set(key, format);
+  }
+  return format;
+}
+
 /**
  * A widget's number as text: with the given decimals, else automatic ones with trailing zeros
  * dropped (`21.50` -> `21.5`, `20.00` -> `20`), grouped by the locale. Not a number: an em dash.
@@ -146,10 +159,7 @@ export function formatWidgetNumber(value: number, decimals?: number | null, loca
   if (!finite(value)) return '—';
   const fixed = typeof decimals === 'number' && decimals >= 0;
   const digits = fixed ? Math.min(decimals, 10) : autoDecimals(value);
-  const text = new Intl.NumberFormat(locale, {
-    minimumFractionDigits: fixed ? digits : 0,
-    maximumFractionDigits: digits,
-  }).format(value);
+  const text = numberFormat(locale, fixed ? digits : 0, digits).format(value);
   // -0 and values that round to zero read as 0, not -0.
   return /^-0([.,]0*)?$/.test(text) ? text.slice(1) : text;
 }

@@ -1,4 +1,4 @@
-import { REALTIME_PATH, type ServerActionOf } from '@fieldlink/api/realtime';
+import { REALTIME_PATH, type ServerAction, type ServerActionOf } from '@fieldlink/api/realtime';
 import { realtimeUrl } from '../api-client';
 import { dispatchSession, openOverlay } from '../app-store/app-store';
 import { localBackend } from '../demo/demo-session';
@@ -55,7 +55,7 @@ export async function startRealtime(options: StartRealtimeOptions): Promise<void
     onAction: (action) => {
       if (action.type === 'server/deviceTableChanges')
         for (const listener of tableListeners) listener.onChanges(action);
-      else realtimeStore.setState((s) => applyServerAction(s, action, Date.now()));
+      else applySoon(action);
     },
     onConnection: (snapshot) => realtimeStore.setState((s) => ({ ...s, ...snapshot })),
     onOpen: (count) => void onSocketOpen(count),
@@ -67,8 +67,29 @@ export async function startRealtime(options: StartRealtimeOptions): Promise<void
   document.addEventListener('visibilitychange', retryNow);
 }
 
+/** Actions received in this task, applied together once it ends. */
+let received: ServerAction[] = [];
+
+/**
+ * Applies the actions of one task (a socket message, or a batch of simulated frames) as one store
+ * change: the store's listeners run once and React renders once, however many values came.
+ */
+function applySoon(action: ServerAction): void {
+  if (received.length === 0) queueMicrotask(applyReceived);
+  received.push(action);
+}
+
+function applyReceived(): void {
+  const actions = received;
+  received = [];
+  if (actions.length === 0) return;
+  const now = Date.now();
+  realtimeStore.setState((s) => actions.reduce((state, action) => applyServerAction(state, action, now), s));
+}
+
 export function stopRealtime(): void {
   startGeneration += 1;
+  received = [];
   window.removeEventListener('online', retryNow);
   document.removeEventListener('visibilitychange', retryNow);
   client?.stop();

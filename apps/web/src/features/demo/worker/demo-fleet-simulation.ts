@@ -176,10 +176,7 @@ export class DemoFleetSimulation {
     }
   }
 
-  /**
-   * One tick: every device advanced to `now`; the actions for the devices the console watches, one
-   * list per device (each goes to the page as its own message, so no single task carries the fleet).
-   */
+  /** One tick: every device advanced to `now`; the actions for the devices the console watches, by device. */
   tick(now: number): ServerAction[][] {
     const byDevice: ServerAction[][] = [];
     for (const device of this.devices.values()) {

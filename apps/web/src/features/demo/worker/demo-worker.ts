@@ -27,7 +27,8 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
   switch (message.type) {
     case 'start':
       fleet = new DemoFleetSimulation(message.devices, message.historyStartMs);
-      setInterval(() => fleet!.tick(Date.now()).forEach(sendActions), TICK_MS);
+      // One message a tick for the whole fleet: the page spreads its frames over animation frames.
+      setInterval(() => sendActions(fleet!.tick(Date.now()).flat()), TICK_MS);
       return;
     case 'socket': {
       // Checked as the server checks what a socket sends: a malformed request changes nothing.

@@ -73,5 +73,5 @@ export type ToWorker =
   | { type: 'ask'; id: number; question: Question };
 
 export type FromWorker =
-  /** Real-time actions for the console (`ServerAction`s as JSON), one tick's worth. */
+  /** Real-time actions for the console (`ServerAction`s as JSON): a request's answer, or a whole tick's. */
   { type: 'socket'; frames: string[] } | { type: 'answer'; id: number; answer: Answers[keyof Answers] };
