@@ -237,4 +237,23 @@ describe('demo mode', () => {
     expect(refused).toEqual([403, READ_ONLY_SCENE_MESSAGE]);
     await context.close();
   });
+
+  it('loads no demo code for a signed-in customer without _DEMO devices', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    await signInAs(page, server.baseUrl, 'viewer@fieldlink.test');
+    await page.waitForURL((url) => !['/signin', '/loading'].includes(url.pathname), { timeout: 30_000 });
+    // A dashboard, a device and the account tree: none of them fetches the demo's chunks.
+    await page.goto(`${server.baseUrl}/dash/ACME-BLR01`);
+    await page.getByText('Boiler 1').first().waitFor({ timeout: 30_000 });
+    await page.getByRole('link', { name: 'Accounts' }).click();
+    await page.getByText('Boiler Room').first().waitFor({ timeout: 30_000 });
+    expect(scripts.length).toBeGreaterThan(3);
+    expect(scripts.filter((script) => /\/demo-(mode|worker)-/.test(script))).toEqual([]);
+    await context.close();
+  });
 });

@@ -91,7 +91,7 @@ const ok = (body: unknown) => json(200, body);
  * others to the server; a subscription naming both kinds is split, the worker's part under an id of
  * its own (so the client takes the server's reply). Both sides' frames reach `onmessage`.
  */
-class SplitSocket implements SocketLike {
+export class SplitSocket implements SocketLike {
   onopen: ((event: Event) => void) | null = null;
   onclose: ((event: CloseEvent) => void) | null = null;
   onmessage: ((event: MessageEvent) => void) | null = null;
