@@ -6,6 +6,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { freePort, MOSQUITTO_BIN } from '../../../apps/server/src/cluster/testing/mosquitto';
+import { startCheckpointer } from '../../../apps/server/src/db/sqlite-checkpointer';
 import type { StorageDialect } from '../benchmark';
 
 /**
@@ -44,11 +45,12 @@ export class DirectLogWriter {
   static async open(dialect: StorageDialect, url: string): Promise<DirectLogWriter> {
     if (dialect === 'sqlite') {
       const db = new SqliteDatabase(url);
-      // The server's settings (apps/server/src/db/database.ts).
+      // The server's settings (apps/server/src/db/database.ts), its WAL checkpointed by a thread of its own.
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
-      db.pragma('wal_autocheckpoint = 10000');
+      db.pragma('wal_autocheckpoint = 0');
       db.pragma('cache_size = -65536');
+      startCheckpointer(url);
       const statements = new Map<number, SqliteDatabase.Statement>();
       const statement = (rows: number) => {
         let prepared = statements.get(rows);

@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
 import type { Database } from './schema';
+import { startCheckpointer } from './sqlite-checkpointer';
 import { RetryingSqliteDialect } from './sqlite-driver';
 import * as initial from './migrations/2026-11-21T0000-initial';
 import * as deviceMessages from './migrations/2026-11-24T0100-device-messages';
@@ -86,13 +87,21 @@ export function openStorage(url: string): Storage {
   sqlite.pragma('synchronous = NORMAL');
   // Never wait synchronously: the driver retries asynchronously instead.
   sqlite.pragma('busy_timeout = 0');
-  // Checkpoint every ~40 MiB of WAL rather than every 4 MiB: ingest commits stop waiting on a flush each batch.
-  sqlite.pragma('wal_autocheckpoint = 10000');
+  // The WAL is checkpointed by a thread of its own (for a file), never by a commit of this connection.
+  sqlite.pragma('wal_autocheckpoint = 0');
   // 64 MiB page cache: a year-long chart window reads tens of thousands of log pages.
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new RetryingSqliteDialect(sqlite) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  const checkpointer = sqlite.memory ? null : startCheckpointer(file);
+  return {
+    db,
+    dialect: 'sqlite',
+    close: async () => {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+  };
 }
 
 /**
