@@ -448,6 +448,35 @@ async function attempt(
   }
 }
 
+/** A peer that runs as a server of its own (a broker, InfluxDB): started, loaded, stopped; or skipped. */
+async function servedPeer<S extends { version: string; pid: number | undefined; stop(): Promise<void> }>(
+  key: PeerKey,
+  name: string,
+  missing: string | null,
+  specs: StageSpec[],
+  options: BenchOptions,
+  peer: { start: () => Promise<S>; target: (server: S) => LoadTarget; storedPoints?: (server: S) => Promise<number> },
+): Promise<PeerOutcome> {
+  if (missing) return { key, name, skipped: missing };
+  return attempt(key, name, options, async () => {
+    const server = await peer.start();
+    try {
+      const stored = peer.storedPoints;
+      return await runPeer(
+        key,
+        server.version,
+        peer.target(server),
+        server.pid,
+        specs,
+        options,
+        stored && (() => stored(server)),
+      );
+    } finally {
+      await server.stop();
+    }
+  });
+}
+
 async function runPeers(options: BenchOptions): Promise<PeerOutcome[]> {
   const outcomes: PeerOutcome[] = [];
   for (const dialect of options.dialects) {
@@ -470,46 +499,16 @@ async function runPeers(options: BenchOptions): Promise<PeerOutcome[]> {
     );
   }
   const specs = peerStages(options.dialects);
-  const missingBroker = mosquittoMissing();
   outcomes.push(
-    missingBroker
-      ? { key: 'mosquitto', name: 'bare Mosquitto', skipped: missingBroker }
-      : await attempt('mosquitto', 'bare Mosquitto', options, async () => {
-          const broker = await startBareMosquitto();
-          try {
-            return await runPeer(
-              'mosquitto',
-              broker.version,
-              { kind: 'mqtt', brokerUrl: broker.url },
-              broker.pid,
-              specs,
-              options,
-            );
-          } finally {
-            await broker.stop();
-          }
-        }),
-  );
-  const missingInflux = influxMissing();
-  outcomes.push(
-    missingInflux
-      ? { key: 'influx', name: 'InfluxDB', skipped: missingInflux }
-      : await attempt('influx', 'InfluxDB', options, async () => {
-          const influx = await startInflux();
-          try {
-            return await runPeer(
-              'influx',
-              influx.version,
-              { kind: 'influx', writeUrl: influx.writeUrl },
-              influx.pid,
-              specs,
-              options,
-              () => influx.countPoints(),
-            );
-          } finally {
-            await influx.stop();
-          }
-        }),
+    await servedPeer('mosquitto', 'bare Mosquitto', mosquittoMissing(), specs, options, {
+      start: startBareMosquitto,
+      target: (broker) => ({ kind: 'mqtt', brokerUrl: broker.url }),
+    }),
+    await servedPeer('influx', 'InfluxDB', influxMissing(), specs, options, {
+      start: startInflux,
+      target: (influx) => ({ kind: 'influx', writeUrl: influx.writeUrl }),
+      storedPoints: (influx) => influx.countPoints(),
+    }),
   );
   return outcomes;
 }

@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
-import { freePort, MOSQUITTO_BIN } from '../../../apps/server/src/cluster/testing/mosquitto';
+import { freePort, MOSQUITTO_BIN, waitForPort } from '../../../apps/server/src/cluster/testing/mosquitto';
 import { startCheckpointer } from '../../../apps/server/src/db/sqlite-checkpointer';
 import type { StorageDialect } from '../benchmark';
 
@@ -184,26 +183,11 @@ export async function startBareMosquitto(): Promise<BareMosquitto> {
     }
     fs.rmSync(dir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      await stop();
-      throw new Error(`mosquitto exited with ${child.exitCode}: ${output}`);
-    }
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (open) break;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`mosquitto did not listen on ${port}: ${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  try {
+    await waitForPort(port, 10_000, child);
+  } catch (error) {
+    await stop();
+    throw new Error(`${error instanceof Error ? error.message : String(error)}: ${output}`);
   }
   const version = /mosquitto version (\S+)/i.exec(output)?.[1] ?? '2';
   return { url: `mqtt://127.0.0.1:${port}`, pid: child.pid, version: `Mosquitto ${version}`, stop };

@@ -4,6 +4,7 @@ import { migrate, openStorage, type Dialect, type Storage } from './database';
 import { insertLogs } from './log-writes';
 import type { LogsTable } from './schema';
 import { freshPostgres, type TestDatabase } from '../cluster/testing/cluster-apps';
+import { referenceRollups, storedLogs, storedRollups } from '../testing/log-rollups';
 import { DIALECTS } from '../testing/test-app';
 
 const BEFORE = '2026-12-04T0100-brew-report-files';
@@ -12,48 +13,6 @@ const DAY = 86_400_000;
 
 /** One stored sample, as the log holds it. */
 type Sample = LogsTable;
-
-/** Hourly or daily buckets computed the obvious way from raw samples: what the roll-up tables must hold. */
-function expectedRollups(samples: readonly Sample[], width: number) {
-  const buckets = new Map<string, { device_id: string; code: string; t: number; values: Sample[] }>();
-  for (const sample of samples) {
-    const t = Math.floor(sample.t / width) * width;
-    const key = `${sample.device_id}/${sample.code}/${t}`;
-    const bucket = buckets.get(key) ?? { device_id: sample.device_id, code: sample.code, t, values: [] };
-    bucket.values.push(sample);
-    buckets.set(key, bucket);
-  }
-  return [...buckets.values()]
-    .map(({ device_id, code, t, values }) => {
-      const last = values.reduce((a, b) => (b.t > a.t ? b : a));
-      return {
-        device_id,
-        code,
-        t,
-        min_value: Math.min(...values.map((v) => v.value)),
-        max_value: Math.max(...values.map((v) => v.value)),
-        sum_value: values.reduce((sum, v) => sum + v.value, 0),
-        sample_count: values.length,
-        last_t: last.t,
-        last_value: last.value,
-      };
-    })
-    .sort((a, b) => a.device_id.localeCompare(b.device_id) || a.code.localeCompare(b.code) || a.t - b.t);
-}
-
-async function rollupRows(storage: Storage, table: 'logs_hourly' | 'logs_daily') {
-  return storage.db.selectFrom(table).selectAll().orderBy('device_id').orderBy('code').orderBy('t').execute();
-}
-
-async function logRows(storage: Storage) {
-  return storage.db
-    .selectFrom('logs')
-    .select(['device_id', 'code', 't', 'value'])
-    .orderBy('device_id')
-    .orderBy('code')
-    .orderBy('t')
-    .execute();
-}
 
 describe.each(DIALECTS)('log partitions and roll-ups migration on %s', (dialect: Dialect) => {
   let database: TestDatabase | null = null;
@@ -99,16 +58,16 @@ describe.each(DIALECTS)('log partitions and roll-ups migration on %s', (dialect:
     const sorted = [...samples].sort(
       (a, b) => a.device_id.localeCompare(b.device_id) || a.code.localeCompare(b.code) || a.t - b.t,
     );
-    expect(await logRows(db)).toEqual(sorted);
-    const close = (rows: Awaited<ReturnType<typeof rollupRows>>, width: number) => {
-      const expected = expectedRollups(samples, width);
+    expect(await storedLogs(db.db)).toEqual(sorted);
+    const close = (rows: Awaited<ReturnType<typeof storedRollups>>, width: number) => {
+      const expected = referenceRollups(samples, width);
       expect(rows.map(({ sum_value: _sum, ...rest }) => rest)).toEqual(
         expected.map(({ sum_value: _sum, ...rest }) => rest),
       );
       rows.forEach((row, i) => expect(row.sum_value).toBeCloseTo(expected[i]!.sum_value, 9));
     };
-    close(await rollupRows(db, 'logs_hourly'), HOUR);
-    close(await rollupRows(db, 'logs_daily'), DAY);
+    close(await storedRollups(db.db, 'logs_hourly'), HOUR);
+    close(await storedRollups(db.db, 'logs_daily'), DAY);
 
     if (dialect === 'postgres') {
       const kind = await sql<{ relkind: string }>`select relkind from pg_class where relname = 'logs'`.execute(db.db);
@@ -158,8 +117,8 @@ describe.each(DIALECTS)('log partitions and roll-ups migration on %s', (dialect:
     ];
     await insertLogs(db.db, second);
     const stored = [...first, second[1]!, second[2]!];
-    const hourly = await rollupRows(db, 'logs_hourly');
-    expect(hourly).toEqual(expectedRollups(stored, HOUR));
+    const hourly = await storedRollups(db.db, 'logs_hourly');
+    expect(hourly).toEqual(referenceRollups(stored, HOUR));
     expect(hourly[0]).toMatchObject({
       min_value: -3,
       max_value: 40,
@@ -167,6 +126,6 @@ describe.each(DIALECTS)('log partitions and roll-ups migration on %s', (dialect:
       last_t: t0 + 2000,
       last_value: -3,
     });
-    expect(await rollupRows(db, 'logs_daily')).toEqual(expectedRollups(stored, DAY));
+    expect(await storedRollups(db.db, 'logs_daily')).toEqual(referenceRollups(stored, DAY));
   });
 });

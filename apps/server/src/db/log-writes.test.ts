@@ -4,6 +4,7 @@ import { migrate, openStorage, type Dialect, type Storage } from './database';
 import { insertLogs, rollUp, rollUpStoredSamples, ROLLUP_LEVELS } from './log-writes';
 import type { LogsTable } from './schema';
 import { freshPostgres, type TestDatabase } from '../cluster/testing/cluster-apps';
+import { referenceRollups, storedLogs, storedRollups } from '../testing/log-rollups';
 import { DIALECTS } from '../testing/test-app';
 
 const HOUR = 3_600_000;
@@ -104,31 +105,6 @@ describe('rollUp', () => {
   });
 });
 
-/** The roll-ups computed the obvious way from the stored samples. */
-function referenceRollups(stored: readonly LogsTable[], width: number) {
-  const groups = new Map<string, LogsTable[]>();
-  for (const sample of stored) {
-    const key = `${sample.device_id}/${sample.code}/${Math.floor(sample.t / width) * width}`;
-    groups.set(key, [...(groups.get(key) ?? []), sample]);
-  }
-  return [...groups.values()]
-    .map((samples) => {
-      const last = samples.reduce((a, b) => (b.t > a.t ? b : a));
-      return {
-        device_id: last.device_id,
-        code: last.code,
-        t: Math.floor(last.t / width) * width,
-        min_value: Math.min(...samples.map((s) => s.value)),
-        max_value: Math.max(...samples.map((s) => s.value)),
-        sum_value: samples.reduce((sum, s) => sum + s.value, 0),
-        sample_count: samples.length,
-        last_t: last.t,
-        last_value: last.value,
-      };
-    })
-    .sort((a, b) => a.device_id.localeCompare(b.device_id) || a.code.localeCompare(b.code) || a.t - b.t);
-}
-
 describe.each(DIALECTS)('insertLogs on %s', (dialect: Dialect) => {
   let database: TestDatabase | null = null;
   let storage: Storage;
@@ -148,16 +124,8 @@ describe.each(DIALECTS)('insertLogs on %s', (dialect: Dialect) => {
     for (const table of ['logs', 'logs_hourly', 'logs_daily'] as const) await storage.db.deleteFrom(table).execute();
   });
 
-  const stored = () =>
-    storage.db
-      .selectFrom('logs')
-      .select(['device_id', 'code', 't', 'value'])
-      .orderBy('device_id')
-      .orderBy('code')
-      .orderBy('t')
-      .execute();
-  const rollups = (table: 'logs_hourly' | 'logs_daily') =>
-    storage.db.selectFrom(table).selectAll().orderBy('device_id').orderBy('code').orderBy('t').execute();
+  const stored = () => storedLogs(storage.db);
+  const rollups = (table: 'logs_hourly' | 'logs_daily') => storedRollups(storage.db, table);
 
   it('skips a sample stored before or given twice in the batch, and rolls up only what it inserted', async () => {
     const first = [{ device_id: 'dev-a', code: 'c1', t: T0 + 1000, value: 5 }];

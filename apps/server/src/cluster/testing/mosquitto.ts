@@ -76,7 +76,8 @@ function dynsecConfig(username: string, password: string): object {
   };
 }
 
-async function waitForPort(port: number, timeoutMs: number, child: ChildProcess): Promise<void> {
+/** Waits until mosquitto (`child`) listens on `port`; throws if it exits first or takes too long. */
+export async function waitForPort(port: number, timeoutMs: number, child: ChildProcess): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
     if (child.exitCode !== null) throw new Error(`mosquitto exited with ${child.exitCode}`);

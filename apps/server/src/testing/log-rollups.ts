@@ -1,0 +1,46 @@
+import type { Kysely } from 'kysely';
+import type { Database, LogRollupTable, LogsTable } from '../db/schema';
+
+/**
+ * Hourly or daily buckets of samples computed the obvious way (what the roll-up tables must hold), in
+ * key order: the reference the roll-up tests compare the tables with.
+ */
+export function referenceRollups(samples: readonly LogsTable[], width: number): LogRollupTable[] {
+  const buckets = new Map<string, LogsTable[]>();
+  for (const sample of samples) {
+    const key = `${sample.device_id}/${sample.code}/${Math.floor(sample.t / width) * width}`;
+    buckets.set(key, [...(buckets.get(key) ?? []), sample]);
+  }
+  return [...buckets.values()]
+    .map((values) => {
+      const last = values.reduce((a, b) => (b.t > a.t ? b : a));
+      return {
+        device_id: last.device_id,
+        code: last.code,
+        t: Math.floor(last.t / width) * width,
+        min_value: Math.min(...values.map((v) => v.value)),
+        max_value: Math.max(...values.map((v) => v.value)),
+        sum_value: values.reduce((sum, v) => sum + v.value, 0),
+        sample_count: values.length,
+        last_t: last.t,
+        last_value: last.value,
+      };
+    })
+    .sort((a, b) => a.device_id.localeCompare(b.device_id) || a.code.localeCompare(b.code) || a.t - b.t);
+}
+
+/** Every stored sample, in key order. */
+export function storedLogs(db: Kysely<Database>) {
+  return db
+    .selectFrom('logs')
+    .select(['device_id', 'code', 't', 'value'])
+    .orderBy('device_id')
+    .orderBy('code')
+    .orderBy('t')
+    .execute();
+}
+
+/** Every bucket of a roll-up table, in key order. */
+export function storedRollups(db: Kysely<Database>, table: 'logs_hourly' | 'logs_daily') {
+  return db.selectFrom(table).selectAll().orderBy('device_id').orderBy('code').orderBy('t').execute();
+}
