@@ -1,3 +1,4 @@
+import { ACCOUNT_COLUMNS_QUERY, encodeAccountColumns } from '@fieldlink/api/account-columns';
 import { BREW_PATHS } from '@fieldlink/api/brew';
 import { binWidthOf, type ChannelLog } from '@fieldlink/api/device-logs';
 import { YEARLY_OVERVIEW_BIN_COUNT } from '@fieldlink/domain/chart';
@@ -150,11 +151,13 @@ export class DemoBackend implements LocalBackend {
     return {
       'GET /client-config': () => FALLBACK_CLIENT_CONFIG,
       'GET /self': () => selfAnswer(this.dataset),
-      'GET /account': async () => {
+      'GET /account': async (call) => {
         const snapshots = await this.snapshots();
         const scenes = demoScenes(this.dataset, snapshots).map(({ id, name }) => ({ id, name }));
         const byThing = new Map(snapshots.map((snapshot) => [snapshot.thingName, snapshot]));
-        return { accounts: [accountAnswer(this.dataset, byThing, scenes)] };
+        const answer = { accounts: [accountAnswer(this.dataset, byThing, scenes)] };
+        // In whichever form the console asks for, as the server would answer it.
+        return call.query.format === ACCOUNT_COLUMNS_QUERY ? encodeAccountColumns(answer) : answer;
       },
       'POST /signout': () => ({}),
       // A crash in a demo is the console's, not the prospect's: it is logged here and goes nowhere.
