@@ -10,6 +10,7 @@ import { applyTheme } from '../lib/themes/apply-theme';
 import { readStoredTheme } from '../lib/themes/theme-storage';
 import { currentSubdomain } from '../lib/subdomain';
 import { decideStartup } from './start-up-routing';
+import { preloadForLoading } from './loading-preload';
 import {
   installLocalBackend,
   readDemoApp,
@@ -42,6 +43,7 @@ export function startUp(): void {
   if (decision.signedOut) endSession();
   if (decision.rememberedPath) setRememberedPath(decision.rememberedPath);
   if (decision.redirectTo) window.history.replaceState(null, '', decision.redirectTo);
+  if (hasToken && window.location.pathname === '/loading') preloadForLoading(decision.rememberedPath);
 
   applyTheme(
     resolveTheme({

@@ -1,0 +1,51 @@
+import { accountQuery } from '../lib/api/get-account';
+import { selfQuery } from '../lib/api/get-self';
+import { queryClient } from '../lib/query-client';
+import { deviceTableQuery } from '../features/device-table/api/get-device-table';
+import { overviewQuery } from '../features/inventory/api/get-overview';
+
+/** What a page opened after /loading needs before it can show anything: its code and its first call. */
+export type PagePreload = { page: 'overview'; accountId: string; groupId: string } | { page: 'deviceTable' };
+
+const OVERVIEW = /^\/inv\/cig\/overview\/([^/]+)\/([^/]+)\/?$/;
+
+/** The page a remembered path opens, when it is one whose first call is worth starting early. */
+export function pagePreloadOf(rememberedPath: string | null): PagePreload | null {
+  const path = rememberedPath?.split(/[?#]/)[0] ?? '';
+  const overview = OVERVIEW.exec(path);
+  if (overview) {
+    try {
+      return {
+        page: 'overview',
+        accountId: decodeURIComponent(overview[1]!),
+        groupId: decodeURIComponent(overview[2]!),
+      };
+    } catch {
+      return null;
+    }
+  }
+  return path === '/accounts/list' || path === '/accounts/list/' ? { page: 'deviceTable' } : null;
+}
+
+/**
+ * Starts, at the first instruction of a start-up that goes to /loading, what would otherwise wait in
+ * line (specification §2): the user and the account tree that /loading reads (it then joins these
+ * calls), the shell's code, and for a remembered inventory overview or device list that page's code
+ * and first call. None of it changes where /loading goes: it decides as before, and the server
+ * checks every call as before; a call the user may not make fails and is made again by its page.
+ */
+export function preloadForLoading(rememberedPath: string | null): void {
+  void queryClient.prefetchQuery(selfQuery());
+  void queryClient.prefetchQuery(accountQuery());
+  // A failed chunk is reported by the page that needs it (ChunkLoadError), not here.
+  const ignore = () => undefined;
+  void import('./shell/app-shell').catch(ignore);
+  const preload = pagePreloadOf(rememberedPath);
+  if (preload?.page === 'overview') {
+    void import('../features/inventory/components/inventory-page').catch(ignore);
+    void queryClient.prefetchQuery(overviewQuery(preload.groupId, preload.accountId));
+  } else if (preload?.page === 'deviceTable') {
+    void import('./device-table-route').catch(ignore);
+    void queryClient.prefetchQuery(deviceTableQuery());
+  }
+}
