@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import type { Browser, Page } from 'playwright-core';
+import {
+  apiToken,
+  callApi,
+  launchBrowser,
+  openDash,
+  signedInPage,
+  startServer,
+  type RunningServer,
+  useProduct,
+} from './harness';
 import { startMapServer, type MapServer } from './devices-map-server';
 
 /** The device pages in Chromium against the real product, with tiles and a geocoder on loopback. */
@@ -9,23 +18,12 @@ describe('devices: general-information panel, map and commands', () => {
   let server: RunningServer;
   let map: MapServer;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
 
   const api = (method: string, path: string, token: string | null, body?: unknown) =>
     callApi(server.baseUrl, method, path, token, body);
   const tokenOf = (email: string) => apiToken(server.baseUrl, email);
-  const newPage = async (email: string): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    await signInAs(page, server.baseUrl, email);
-    await page.waitForURL(/\/dash/, { timeout: 30_000 });
-    return page;
-  };
-  const openDash = async (page: Page, thingName: string) => {
-    await page.goto(`${server.baseUrl}/dash/${thingName}`);
-    await page.getByRole('heading', { name: 'General information' }).waitFor({ timeout: 30_000 });
-  };
+  const newPage = (email: string): Promise<Page> =>
+    signedInPage(browser, server.baseUrl, email, { viewport: { width: 1360, height: 900 }, landing: /\/dash/ });
 
   /** A device provisioned for the test, which reports a setpoint once and then goes offline. */
   let offline: { id: string; thingName: string };
@@ -64,7 +62,6 @@ describe('devices: general-information panel, map and commands', () => {
     await client.endAsync();
   }, 120_000);
   afterAll(async () => {
-    for (const context of contexts) await context.close();
     await browser?.close();
     await server?.stop();
     await map?.close();
@@ -72,7 +69,7 @@ describe('devices: general-information panel, map and commands', () => {
 
   it('edits and applies a device’s name and location; both are there after a reload', async () => {
     const page = await newPage('ops@fieldlink.test');
-    await openDash(page, 'ACME-COLD01');
+    await openDash(page, server.baseUrl, 'ACME-COLD01');
     await page.getByRole('button', { name: 'Edit' }).click();
     await page.getByLabel('Name').fill('Freezer room A');
     await page.getByLabel('Search for new address').fill('Main');
@@ -101,7 +98,7 @@ describe('devices: general-information panel, map and commands', () => {
 
   it('changes nothing on Discard', async () => {
     const page = await newPage('ops@fieldlink.test');
-    await openDash(page, 'ACME-COLD02');
+    await openDash(page, server.baseUrl, 'ACME-COLD02');
     const before = await page.getByTestId('attr-name').textContent();
     await page.getByRole('button', { name: 'Edit' }).click();
     await page.getByLabel('Name').fill('Should not be saved');
@@ -115,7 +112,7 @@ describe('devices: general-information panel, map and commands', () => {
 
   it('says when a location would not be saved for want of a coordinate, and only then', async () => {
     const page = await newPage('ops@fieldlink.test');
-    await openDash(page, 'ACME-COLD02');
+    await openDash(page, server.baseUrl, 'ACME-COLD02');
     await page.getByRole('button', { name: 'Edit' }).click();
     await page.getByLabel('Latitude').fill('32.5');
     expect(await page.getByTestId('location-incomplete').count()).toBe(0);
@@ -131,7 +128,7 @@ describe('devices: general-information panel, map and commands', () => {
 
   it('shows the mute spinner until the server confirms, then the mute icon', async () => {
     const page = await newPage('viewer@fieldlink.test');
-    await openDash(page, 'ACME-BLR02');
+    await openDash(page, server.baseUrl, 'ACME-BLR02');
     await page.getByRole('button', { name: 'Edit' }).click();
     await page.route('**/api/v1/device-config', async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 600));
@@ -148,13 +145,13 @@ describe('devices: general-information panel, map and commands', () => {
 
   it('shows the Device Plan row to admins only, and Change tells them to contact the supplier', async () => {
     const ops = await newPage('ops@fieldlink.test');
-    await openDash(ops, 'ACME-BLR01');
+    await openDash(ops, server.baseUrl, 'ACME-BLR01');
     expect(await ops.getByTestId('attr-plan').count()).toBe(0);
     await ops.getByRole('button', { name: 'Edit' }).click();
     expect(await ops.getByTestId('plan-row').count()).toBe(0);
 
     const admin = await newPage('admin@fieldlink.test');
-    await openDash(admin, 'ACME-BLR01');
+    await openDash(admin, server.baseUrl, 'ACME-BLR01');
     await admin.getByTestId('attr-plan').getByText('Premium').waitFor();
     await admin.getByRole('button', { name: 'Edit' }).click();
     await admin.getByTestId('plan-row').getByRole('button', { name: 'Change' }).click();
@@ -163,7 +160,7 @@ describe('devices: general-information panel, map and commands', () => {
 
   it('writes a setpoint: it reaches the simulated device and its new value comes back', async () => {
     const page = await newPage('viewer@fieldlink.test');
-    await openDash(page, 'ACME-BLR01');
+    await openDash(page, server.baseUrl, 'ACME-BLR01');
     const value = page.getByTestId('channel-value-sp1');
     await value.waitFor({ timeout: 30_000 });
     // The value carries the unit the device gives the channel.
@@ -179,7 +176,7 @@ describe('devices: general-information panel, map and commands', () => {
 
   it('fails a write to an offline device with the specification’s message', async () => {
     const page = await newPage('ops@fieldlink.test');
-    await openDash(page, offline.thingName);
+    await openDash(page, server.baseUrl, offline.thingName);
     await page.getByTestId('panel-connection').getByText('Offline').waitFor();
     await page.getByLabel('New value for SP_1').fill('7');
     await page.getByRole('button', { name: 'Set', exact: true }).click();
@@ -188,14 +185,14 @@ describe('devices: general-information panel, map and commands', () => {
 
   it('shows a green marker for a connected device and a red one for a disconnected device', async () => {
     const page = await newPage('ops@fieldlink.test');
-    await openDash(page, 'ACME-BLR01');
+    await openDash(page, server.baseUrl, 'ACME-BLR01');
     await page.locator('.device-marker--green').waitFor({ timeout: 15_000 });
     expect(await page.locator('.device-marker--red').count()).toBe(0);
     await page.locator('.device-marker--green').click();
     await page.locator('.device-marker__popup').getByText('Serial Number:').waitFor();
     expect(map.tileRequests()).toBeGreaterThan(0);
 
-    await openDash(page, offline.thingName);
+    await openDash(page, server.baseUrl, offline.thingName);
     await page.locator('.device-marker--red').waitFor({ timeout: 15_000 });
     expect(await page.locator('.device-marker--green').count()).toBe(0);
     await page.screenshot({ path: 'test-results/device-panel-offline.png' });
@@ -203,25 +200,14 @@ describe('devices: general-information panel, map and commands', () => {
 });
 
 describe('devices: with a tile source but no maps key, and no geocoder', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    // A tile URL alone does not show the map: §2 and §5 need a non-blank maps key.
-    server = await startServer({ MAP_TILE_URL: 'http://127.0.0.1:9/tiles/{z}/{x}/{y}.png', MAP_KEY: '  ' });
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  // A tile URL alone does not show the map: §2 and §5 need a non-blank maps key.
+  const product = useProduct({ MAP_TILE_URL: 'http://127.0.0.1:9/tiles/{z}/{x}/{y}.png', MAP_KEY: '  ' });
 
   it('hides the map and the address search', async () => {
-    const page = await (await browser.newContext()).newPage();
-    await signInAs(page, server.baseUrl, 'ops@fieldlink.test');
-    await page.waitForURL(/\/dash/, { timeout: 30_000 });
-    await page.goto(`${server.baseUrl}/dash/ACME-BLR01`);
-    await page.getByRole('heading', { name: 'General information' }).waitFor({ timeout: 30_000 });
+    const page = await signedInPage(product.browser, product.server.baseUrl, 'ops@fieldlink.test', {
+      landing: /\/dash/,
+    });
+    await openDash(page, product.server.baseUrl, 'ACME-BLR01');
     await page.getByRole('button', { name: 'Edit' }).click();
     await page.getByLabel('Latitude').waitFor();
     expect(await page.getByTestId('device-map').count()).toBe(0);

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openDash, signedInPage, useProduct } from './harness';
 
 const WEB_DIST = path.resolve(import.meta.dirname, '../../apps/web/dist');
 
@@ -16,43 +16,25 @@ declare global {
 
 /** Hardening (issue 12) as a person sees it: controls a user may not operate are disabled and say why. */
 describe('hardening: what the console lets each user operate', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const product = useProduct();
 
-  const newPage = async (email: string, landing: RegExp = /\/dash/): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
-    contexts.push(context);
-    // Every violation of the page's Content-Security-Policy is recorded, from the first script on.
-    await context.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (event) => {
-        (window.cspViolations ??= []).push(`${event.effectiveDirective} ${event.blockedURI}`);
-      });
+  const newPage = (email: string, landing: RegExp = /\/dash/): Promise<Page> =>
+    signedInPage(product.browser, product.server.baseUrl, email, {
+      viewport: { width: 1360, height: 900 },
+      landing,
+      // Every violation of the page's Content-Security-Policy is recorded, from the first script on.
+      prepare: (context) =>
+        context.addInitScript(() => {
+          document.addEventListener('securitypolicyviolation', (event) => {
+            (window.cspViolations ??= []).push(`${event.effectiveDirective} ${event.blockedURI}`);
+          });
+        }),
     });
-    const page = await context.newPage();
-    await signInAs(page, server.baseUrl, email);
-    await page.waitForURL(landing, { timeout: 30_000 });
-    return page;
-  };
   const violations = (page: Page) => page.evaluate(() => window.cspViolations ?? []);
-  const openDash = async (page: Page, thingName: string) => {
-    await page.goto(`${server.baseUrl}/dash/${thingName}`);
-    await page.getByRole('heading', { name: 'General information' }).waitFor({ timeout: 30_000 });
-  };
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
-    for (const context of contexts) await context.close();
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('disables Update Timezone for a viewer, with a tooltip saying why; operators keep it', async () => {
     const viewer = await newPage('viewer@fieldlink.test');
-    await openDash(viewer, 'ACME-BLR01');
+    await openDash(viewer, product.server.baseUrl, 'ACME-BLR01');
     const control = viewer.getByTestId('timezone-control');
     expect(await control.getAttribute('title')).toBe(
       'Changing device settings needs the ADD_DEVICES or ADD_EDIT_DELETE_GROUPS permission.',
@@ -63,7 +45,7 @@ describe('hardening: what the console lets each user operate', () => {
     expect(await viewer.getByRole('button', { name: 'FLASH LED' }).isEnabled()).toBe(true);
 
     const ops = await newPage('ops@fieldlink.test');
-    await openDash(ops, 'ACME-BLR01');
+    await openDash(ops, product.server.baseUrl, 'ACME-BLR01');
     const opsControl = ops.getByTestId('timezone-control');
     expect(await opsControl.getAttribute('title')).toBeNull();
     expect(await opsControl.getByRole('button', { name: 'Update Timezone' }).isEnabled()).toBe(true);
@@ -85,7 +67,7 @@ describe('hardening: what the console lets each user operate', () => {
   });
 
   it('runs the whole console under its Content-Security-Policy, which stops an injected script', async () => {
-    const answer = await fetch(`${server.baseUrl}/dash/ACME-BLR01`);
+    const answer = await fetch(`${product.server.baseUrl}/dash/ACME-BLR01`);
     const policy = answer.headers.get('content-security-policy') ?? '';
     expect(policy).toContain("script-src 'self'");
     expect(policy).toContain("frame-ancestors 'self'");
@@ -94,12 +76,12 @@ describe('hardening: what the console lets each user operate', () => {
     // The device dash with its live values and log chart, a water plant's scene, the brew summary
     // and a tank view, the account tree: none of them needs anything the policy refuses.
     const admin = await newPage('admin@fieldlink.test');
-    await openDash(admin, 'ACME-BLR01');
+    await openDash(admin, product.server.baseUrl, 'ACME-BLR01');
     const chart = admin.getByTestId('log-chart').first();
     await chart.waitFor({ timeout: 30_000 });
     const box = await chart.boundingBox();
     if (box) await admin.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await admin.goto(`${server.baseUrl}/accounts/treeview`);
+    await admin.goto(`${product.server.baseUrl}/accounts/treeview`);
     await admin.getByRole('tree').first().waitFor({ timeout: 30_000 });
     expect(await violations(admin)).toEqual([]);
 

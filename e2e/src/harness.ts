@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_PATH } from './chromium';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -94,6 +95,69 @@ export function launchBrowser(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+}
+
+/**
+ * The product and a browser for the tests of one `describe`: started before them (the product with
+ * `env`), stopped after them. Read `server` and `browser` inside the tests and hooks.
+ */
+export function useProduct(env: Record<string, string> = {}): {
+  readonly server: RunningServer;
+  readonly browser: Browser;
+} {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    server = await startServer(env);
+    browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('The product is not started yet: read it inside a test or hook.');
+      return server;
+    },
+    get browser() {
+      if (!browser) throw new Error('The browser is not launched yet: read it inside a test or hook.');
+      return browser;
+    },
+  };
+}
+
+export interface SignedInOptions {
+  /** 1440 x 900 unless given. */
+  viewport?: { width: number; height: number };
+  /** Where the user lands; by default any page but sign-in and loading. */
+  landing?: RegExp;
+  /** Runs on the new context before its page opens (init scripts, listeners). */
+  prepare?: (context: BrowserContext) => Promise<unknown>;
+}
+
+/**
+ * A page in a context of its own (closed with the browser), signed in as `email` through the sign-in
+ * page, once it has landed.
+ */
+export async function signedInPage(
+  browser: Browser,
+  baseUrl: string,
+  email: string,
+  { viewport = { width: 1440, height: 900 }, landing, prepare }: SignedInOptions = {},
+): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  await prepare?.(context);
+  const page = await context.newPage();
+  await signInAs(page, baseUrl, email);
+  await page.waitForURL(landing ?? ((url) => !/^\/(signin|loading)/.test(url.pathname)), { timeout: 30_000 });
+  return page;
+}
+
+/** Opens a device's dash and waits for its General information panel. */
+export async function openDash(page: Page, baseUrl: string, thingName: string): Promise<void> {
+  await page.goto(`${baseUrl}/dash/${thingName}`);
+  await page.getByRole('heading', { name: 'General information' }).waitFor({ timeout: 30_000 });
 }
 
 /** Signs in through the sign-in page as a person would. */

@@ -1,32 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { apiToken, callApi, signedInPage, useProduct } from './harness';
 
 /** The water plants' dashboards, generated from the plant model for their configuration tags (issue 13). */
 describe('generated water-plant dashboards', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const product = useProduct();
 
   /**
    * Signed in: the user lands on one of their plants' generated dashboards (the first of their tree),
    * then opens the plant the test is about.
    */
   async function signedIn(email: string, landing: RegExp, plant: string): Promise<Page> {
-    const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
-    await signInAs(page, server.baseUrl, email);
-    await page.waitForURL(landing, { timeout: 30_000 });
+    const page = await signedInPage(product.browser, product.server.baseUrl, email, { landing });
     await page.getByTestId('plant-dashboard').waitFor({ timeout: 30_000 });
     if (!page.url().endsWith(`/dash/${plant}`)) {
-      await page.goto(`${server.baseUrl}/dash/${plant}`);
+      await page.goto(`${product.server.baseUrl}/dash/${plant}`);
       await page.getByTestId('plant-dashboard').waitFor({ timeout: 30_000 });
     }
     return page;
@@ -85,15 +73,15 @@ describe('generated water-plant dashboards', () => {
       'Alarms',
       'Resets',
     ]);
-    const token = await apiToken(server.baseUrl, 'water@fieldlink.test');
+    const token = await apiToken(product.server.baseUrl, 'water@fieldlink.test');
     const tree = await callApi<{
       accounts: { rootGroup: { groups: { devices: { id: string; thingName: string }[] }[] } }[];
-    }>(server.baseUrl, 'GET', '/account', token);
+    }>(product.server.baseUrl, 'GET', '/account', token);
     const plant = tree.json.accounts[0]!.rootGroup.groups.flatMap((g) => g.devices).find(
       (d) => d.thingName === 'FTW-PLANT01',
     )!;
     const device = await callApi<{ tags: { key: string; value: string }[] }>(
-      server.baseUrl,
+      product.server.baseUrl,
       'GET',
       `/device?id=${plant.id}`,
       token,
@@ -124,20 +112,20 @@ describe('generated water-plant dashboards', () => {
 
   it('warns "No device found in the group." when a group without devices is opened for its dashboards', async () => {
     const page = await signedIn('water@fieldlink.test', /\/dash\/FTW-PLANT0[12]$/, 'FTW-PLANT01');
-    const token = await apiToken(server.baseUrl, 'water@fieldlink.test');
+    const token = await apiToken(product.server.baseUrl, 'water@fieldlink.test');
     const tree = await callApi<{ accounts: { id: string; rootGroup: { id: string } }[] }>(
-      server.baseUrl,
+      product.server.baseUrl,
       'GET',
       '/account',
       token,
     );
     const account = tree.json.accounts[0]!;
-    const added = await callApi<{ id: string }>(server.baseUrl, 'POST', '/group', token, {
+    const added = await callApi<{ id: string }>(product.server.baseUrl, 'POST', '/group', token, {
       parentId: account.rootGroup.id,
       name: 'Planned intake',
     });
     expect(added.status).toBe(200);
-    await page.goto(`${server.baseUrl}/dash/${account.id}/${added.json.id}`);
+    await page.goto(`${product.server.baseUrl}/dash/${account.id}/${added.json.id}`);
     await page.locator('.fl-toast--warning', { hasText: 'No device found in the group.' }).waitFor({ timeout: 30_000 });
   });
 });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { apiToken, callApi, signedInPage, useProduct } from './harness';
 
 /** Where each demo user lands and which sections and sub-tabs the shell offers them (issue 13). */
 const VARIANTS = [
@@ -55,27 +55,18 @@ const VARIANTS = [
 ];
 
 describe('app variants: landing page, navigation and theme follow the account and the permissions', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const product = useProduct();
 
   /** A signed-in page of this user and every API call of it refused with 403. */
   async function signedIn(email: string): Promise<{ page: Page; refused: string[] }> {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
     const refused: string[] = [];
-    page.on('response', (response) => {
-      if (response.status() === 403) refused.push(`${response.request().method()} ${response.url()}`);
+    const page = await signedInPage(product.browser, product.server.baseUrl, email, {
+      prepare: async (context) => {
+        context.on('response', (response) => {
+          if (response.status() === 403) refused.push(`${response.request().method()} ${response.url()}`);
+        });
+      },
     });
-    await signInAs(page, server.baseUrl, email);
     return { page, refused };
   }
 
@@ -151,7 +142,7 @@ describe('app variants: landing page, navigation and theme follow the account an
   it('labels the new-devices group "New Stock" for the accounts-centred variant 2', async () => {
     const { page } = await signedIn('stock@fieldlink.test');
     await page.waitForURL(/\/inv\/cig\/overview\/[^/]+\/[^/]+$/, { timeout: 30_000 });
-    await page.goto(`${server.baseUrl}/accounts/treeview`);
+    await page.goto(`${product.server.baseUrl}/accounts/treeview`);
     await page
       .getByRole('treeitem', { name: /New Stock/ })
       .first()
@@ -181,11 +172,11 @@ describe('app variants: landing page, navigation and theme follow the account an
     await expect.poll(() => elsewhere.page.evaluate(() => document.documentElement.dataset.theme)).toBe('DARK');
 
     // The video library always wears GREY.
-    await elsewhere.page.goto(`${server.baseUrl}/videos/`);
+    await elsewhere.page.goto(`${product.server.baseUrl}/videos/`);
     await expect.poll(() => elsewhere.page.evaluate(() => document.documentElement.dataset.theme)).toBe('GREY');
 
-    const token = await apiToken(server.baseUrl, 'water@fieldlink.test');
-    const self = await callApi<{ theme: string | null }>(server.baseUrl, 'GET', '/self', token);
+    const token = await apiToken(product.server.baseUrl, 'water@fieldlink.test');
+    const self = await callApi<{ theme: string | null }>(product.server.baseUrl, 'GET', '/self', token);
     expect(self.json.theme).toBe('DARK');
   });
 
