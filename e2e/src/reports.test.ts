@@ -35,7 +35,7 @@ describe('reports page', () => {
   let token: string;
 
   beforeAll(async () => {
-    server = await startServer({ FIELDLINK_DEMO_HISTORY_DAYS: '1' });
+    server = await startServer();
     browser = await launchBrowser();
     token = await apiToken(server.baseUrl, 'brew@fieldlink.test');
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
