@@ -11,6 +11,7 @@ import { upgradeFrame } from '@fieldlink/domain/frame-upgrade';
 import { isTooFarInFuture, toMillis } from '@fieldlink/domain/timestamps';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import { nulTextPath } from '../security/nul-text';
 import type { DeviceDirectory, DeviceRef } from './device-directory';
 import type { DeviceUpdate, FrameWriter, LatestRow, LogRow } from './frame-writer';
 
@@ -45,7 +46,7 @@ export interface HandledFrame {
   type: DeviceFrame['type'];
 }
 
-/** Parses, upgrades and validates one payload. Never throws. */
+/** Parses, upgrades and validates one payload (no text may hold a NUL: `nulTextPath`). Never throws. */
 export function parseFrame(payload: Buffer | string): FrameResult {
   let raw: unknown;
   try {
@@ -59,6 +60,8 @@ export function parseFrame(payload: Buffer | string): FrameResult {
     const first = frameCheck.Errors(upgraded.frame).First();
     return { ok: false, error: `Invalid frame: ${first ? `${first.path || '/'} ${first.message}` : 'unknown shape'}` };
   }
+  const nul = nulTextPath(upgraded.frame);
+  if (nul !== null) return { ok: false, error: `Invalid frame: ${nul} must not contain a NUL character` };
   return { ok: true, frame: upgraded.frame };
 }
 

@@ -75,6 +75,54 @@ describe.each(DIALECTS)('limits on %s', (dialect) => {
     expect(t.app.fieldlink.ingest.counters.rateLimited - limited).toBe(1);
   });
 
+  it('refuses a frame whose text holds a NUL, keeping the device connected and the frames beside it', async () => {
+    // PostgreSQL cannot store U+0000: such a frame failed its whole batch, dropped the device and
+    // lost the neighbour's frame written in the same transaction.
+    const sender = await device('NGB-FV01');
+    const neighbour = await device('NGB-FV02');
+    const rejected = t.app.fieldlink.ingest.counters.rejected;
+    const at = Date.now() - 5_000;
+    const garbled = {
+      v: 4,
+      type: 'config',
+      subtype: 'device',
+      sn: 'SN\u0000X',
+      channels: [{ code: 'c1', name: 'A\u0000' }],
+    };
+    await Promise.all([
+      sender.publishAsync(deviceUpTopic('NGB-FV01'), JSON.stringify(garbled), { qos: 1 }),
+      sender.publishAsync(deviceUpTopic('NGB-FV01'), JSON.stringify({ v: 4, type: 'log', t: at, values: { c97: 3 } }), {
+        qos: 1,
+      }),
+      neighbour.publishAsync(
+        deviceUpTopic('NGB-FV02'),
+        JSON.stringify({ v: 4, type: 'log', t: at, values: { c97: 7 } }),
+        { qos: 1 },
+      ),
+    ]);
+    expect(t.app.fieldlink.ingest.counters.rejected - rejected).toBe(1);
+    expect(sender.connected).toBe(true);
+    const stored = await t.app.storage.db
+      .selectFrom('logs')
+      .innerJoin('devices', 'devices.id', 'logs.device_id')
+      .select(['devices.thing_name as thingName', 'logs.value'])
+      .where('logs.code', '=', 'c97')
+      .where('logs.t', '=', at)
+      .orderBy('devices.thing_name')
+      .execute();
+    expect(stored).toEqual([
+      { thingName: 'NGB-FV01', value: 3 },
+      { thingName: 'NGB-FV02', value: 7 },
+    ]);
+    const senderRow = await t.app.storage.db
+      .selectFrom('devices')
+      .select(['sn', 'channels'])
+      .where('thing_name', '=', 'NGB-FV01')
+      .executeTakeFirstOrThrow();
+    expect(senderRow.sn).not.toContain('\u0000');
+    expect(senderRow.channels).not.toContain('A\\u0000');
+  });
+
   it('answers 413 to a request body over the limit', async () => {
     const jwt = await signIn(t.app, 'ops@fieldlink.test');
     const response = await t.app.inject({
