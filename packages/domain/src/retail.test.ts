@@ -17,8 +17,13 @@ import {
   picklist,
   picklistQuantity,
   rangeState,
+  retailDailyMetric,
   retailFigures,
+  retailOverview,
+  retailProduct,
   retailProductId,
+  retailStoreStatus,
+  retailSummary,
   roundLostSales,
   roundRating,
   roundSalesPerHour,
@@ -351,5 +356,130 @@ describe('a product on the store page', () => {
       timestamps: { decrease: 4000, restock: 1000, rangeStateChange: 4000 },
       updatedAt: 5000,
     });
+  });
+});
+
+describe('overview and store status assembly (server and browser demo alike)', () => {
+  const track: ShelfProductTrack = {
+    t: 5000,
+    count: 0,
+    rangeState: 'EMPTY',
+    decreasedAt: 4000,
+    restockedAt: null,
+    rangeStateChangedAt: 4000,
+    soldWeight: 0,
+    stockedHours: 0,
+  };
+
+  it.each([
+    ['a day with sales and lost customers', { unitsSold: 18, lostSales: 2.4 }, true, 0.11764705882352941, 2],
+    ['its inefficiency kept from callers without Financial Loss', { unitsSold: 18, lostSales: 2.4 }, false, null, 2],
+    ['a day nobody came', { unitsSold: 0, lostSales: 0 }, true, null, 0],
+    ['lost sales rounded to whole customers', { unitsSold: 1, lostSales: 0.5 }, true, 1 / 3, 1],
+  ])('daily metric: %s', (_name, totals, showsInefficiency, inefficiency, lost) => {
+    expect(retailDailyMetric(86_400_000, totals, showsInefficiency)).toEqual({
+      timestamp: 86_400_000,
+      storeInefficiency: inefficiency,
+      lostSales: lost,
+      unitsSold: totals.unitsSold,
+    });
+  });
+
+  it.each([
+    ['with Financial Loss', true, 0.1],
+    ['without', false, null],
+  ])('summarises a store under its group, %s', (_name, showsInefficiency, inefficiency) => {
+    expect(
+      retailSummary(
+        { groupId: 'g1', name: 'Main Street' },
+        { EMPTY: 1, LOW: 0, GOOD: 3 },
+        { unitsSold: 90, lostSales: 10 },
+        showsInefficiency,
+      ),
+    ).toEqual({
+      groupId: 'g1',
+      name: 'Main Street',
+      starRating: 3,
+      rangeStateCounts: { EMPTY: 1, LOW: 0, GOOD: 3 },
+      storeInefficiency: inefficiency,
+      totalLostSales: 10,
+      productCount: 4,
+    });
+  });
+
+  it('assembles a region: its figures over all shelves, a metric a day, its stores by name then id', () => {
+    const store = (groupId: string, name: string) =>
+      retailSummary({ groupId, name }, { EMPTY: 0, LOW: 0, GOOD: 1 }, { unitsSold: 1, lostSales: 0 }, false);
+    const overview = retailOverview({
+      group: { groupId: 'r1', accountId: 'a1', name: 'North Texas' },
+      counts: { EMPTY: 1, LOW: 2, GOOD: 3 },
+      totals: { unitsSold: 45, lostSales: 5 },
+      days: [
+        { timestamp: 0, totals: { unitsSold: 40, lostSales: 0 } },
+        { timestamp: 86_400_000, totals: { unitsSold: 5, lostSales: 5 } },
+      ],
+      showsInefficiency: false,
+      showsStores: true,
+      stores: [store('g2', 'Riverside'), store('g3', 'Airport'), store('g1', 'Airport')],
+    });
+    expect(overview).toMatchObject({
+      groupId: 'r1',
+      accountId: 'a1',
+      name: 'North Texas',
+      rangeStateCounts: { EMPTY: 1, LOW: 2, GOOD: 3 },
+      starRating: 3,
+      totalLostSales: 5,
+      storeInefficiency: null,
+      showsInefficiency: false,
+      showsStores: true,
+    });
+    expect(
+      overview.dailyMetrics.map((day) => [day.timestamp, day.unitsSold, day.lostSales, day.storeInefficiency]),
+    ).toEqual([
+      [0, 40, 0, null],
+      [86_400_000, 5, 5, null],
+    ]);
+    expect(overview.stores.map((s) => s.groupId)).toEqual(['g1', 'g3', 'g2']);
+  });
+
+  it('lists a product with its planogram, its track and its shelf; a missing planogram id is null', () => {
+    expect(
+      retailProduct(
+        { id: 'dev1', name: 'Shelf A1' },
+        { code: 'c2', name: 'Cola 330 ml', sku: 'COLA-330', slotCount: 2, depth: 81 },
+        track,
+      ),
+    ).toEqual({
+      id: retailProductId('dev1', 'c2'),
+      name: 'Cola 330 ml',
+      sku: 'COLA-330',
+      slotCount: 2,
+      depth: 81,
+      planogramId: null,
+      ...trackedProductFigures(track, { slotCount: 2, depth: 81 }),
+      deviceId: 'dev1',
+      deviceName: 'Shelf A1',
+      code: 'c2',
+    });
+  });
+
+  it('heads a store status with the counts of its products’ range states, products by name then id', () => {
+    const product = (id: string, name: string, state: 'EMPTY' | 'LOW' | 'GOOD') => ({ id, name, rangeState: state });
+    const status = retailStoreStatus(
+      { groupId: 'g1', accountId: 'a1', name: 'Main Street' },
+      [product('p3', 'Water', 'GOOD'), product('p2', 'Cola', 'EMPTY'), product('p1', 'Cola', 'LOW')],
+      { unitsSold: 10, lostSales: 0 },
+      true,
+    );
+    expect(status).toMatchObject({
+      groupId: 'g1',
+      accountId: 'a1',
+      name: 'Main Street',
+      rangeStateCounts: { EMPTY: 1, LOW: 1, GOOD: 1 },
+      productCount: 3,
+      storeInefficiency: 0,
+      starRating: 5,
+    });
+    expect(status.products.map((p) => p.id)).toEqual(['p1', 'p2', 'p3']);
   });
 });

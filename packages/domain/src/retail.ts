@@ -243,6 +243,107 @@ export function retailFigures(
   };
 }
 
+/** A store's (or region's) figures under its group, as the overview lists it and its status heads it. */
+export function retailSummary(
+  group: { readonly groupId: string; readonly name: string },
+  counts: RangeStateCounts,
+  totals: RetailTotals,
+  showsInefficiency: boolean,
+): RetailFigures & { groupId: string; name: string } {
+  return { groupId: group.groupId, name: group.name, ...retailFigures(counts, totals, showsInefficiency) };
+}
+
+/** One day of the overview's metrics: units sold, whole customers lost and (Financial Loss only) the inefficiency. */
+export function retailDailyMetric(timestamp: number, totals: RetailTotals, showsInefficiency: boolean) {
+  return {
+    timestamp,
+    storeInefficiency: showsInefficiency ? storeInefficiency(totals.unitsSold, totals.lostSales) : null,
+    lostSales: roundLostSales(totals.lostSales),
+    unitsSold: totals.unitsSold,
+  };
+}
+
+/** Orders by name, then by id, so equal names keep one order from call to call. */
+function byNameThenId<T>(idOf: (item: T) => string) {
+  return (a: T & { readonly name: string }, b: T & { readonly name: string }) =>
+    a.name.localeCompare(b.name) || idOf(a).localeCompare(idOf(b));
+}
+
+/**
+ * A region's (or a store's) overview (§3 Overview per group): its figures over the counts and
+ * totals of all its shelves, one metric per overview day, and its stores by name.
+ */
+export function retailOverview<Store extends { readonly groupId: string; readonly name: string }>(overview: {
+  group: { readonly groupId: string; readonly accountId: string; readonly name: string };
+  counts: RangeStateCounts;
+  totals: RetailTotals;
+  days: readonly { readonly timestamp: number; readonly totals: RetailTotals }[];
+  showsInefficiency: boolean;
+  showsStores: boolean;
+  stores: readonly Store[];
+}) {
+  const { group, showsInefficiency } = overview;
+  const whole = retailFigures(overview.counts, overview.totals, showsInefficiency);
+  return {
+    groupId: group.groupId,
+    accountId: group.accountId,
+    name: group.name,
+    rangeStateCounts: whole.rangeStateCounts,
+    dailyMetrics: overview.days.map((day) => retailDailyMetric(day.timestamp, day.totals, showsInefficiency)),
+    starRating: whole.starRating,
+    totalLostSales: whole.totalLostSales,
+    storeInefficiency: whole.storeInefficiency,
+    showsInefficiency,
+    showsStores: overview.showsStores,
+    stores: [...overview.stores].sort(byNameThenId((store: Store) => store.groupId)),
+  };
+}
+
+/** A product's planogram entry on a shelf's counting channel. */
+export interface ShelfProductChannel extends ShelfSpace {
+  readonly code: string;
+  readonly name: string;
+  readonly sku: string;
+  readonly planogramId?: string | null;
+}
+
+/** A product as the store's status lists it: its planogram, what its track says, and its shelf. */
+export function retailProduct(
+  shelf: { readonly id: string; readonly name: string },
+  channel: ShelfProductChannel,
+  track: ShelfProductTrack,
+) {
+  return {
+    id: retailProductId(shelf.id, channel.code),
+    name: channel.name,
+    sku: channel.sku,
+    slotCount: channel.slotCount,
+    depth: channel.depth,
+    planogramId: channel.planogramId ?? null,
+    ...trackedProductFigures(track, channel),
+    deviceId: shelf.id,
+    deviceName: shelf.name,
+    code: channel.code,
+  };
+}
+
+/** A store's status (§3 Retail store): its figures over its products' range states, and its products by name. */
+export function retailStoreStatus<
+  Product extends { readonly id: string; readonly name: string; rangeState: RangeState },
+>(
+  group: { readonly groupId: string; readonly accountId: string; readonly name: string },
+  products: readonly Product[],
+  totals: RetailTotals,
+  showsInefficiency: boolean,
+) {
+  const ordered = [...products].sort(byNameThenId((product: Product) => product.id));
+  return {
+    ...retailSummary(group, countRangeStates(ordered.map((product) => product.rangeState)), totals, showsInefficiency),
+    accountId: group.accountId,
+    products: ordered,
+  };
+}
+
 /** The unit label of lost sales: 1 Customer, 2 Customers (§9). */
 export function customerLabel(count: number): 'Customer' | 'Customers' {
   return count === 1 ? 'Customer' : 'Customers';

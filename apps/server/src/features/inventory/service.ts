@@ -4,14 +4,13 @@ import {
   RETAIL_STORE_LOG_WINDOW_MS,
   addRangeStateCounts,
   addRetailTotals,
-  countRangeStates,
   overviewDays,
   parseRetailProductId,
-  retailFigures,
+  retailOverview,
+  retailProduct,
   retailProductId,
-  roundLostSales,
-  storeInefficiency,
-  trackedProductFigures,
+  retailStoreStatus,
+  retailSummary,
   type RangeState,
   type RetailTotals,
 } from '@fieldlink/domain/retail';
@@ -22,13 +21,12 @@ import {
   type OverviewQuery,
   type RangeStateCounts,
   type RetailProduct,
-  type RetailStoreSummary,
   type StoreDeviceLogsAnswer,
   type StoreDeviceLogsQuery,
   type StoreStatusAnswer,
   type StoreStatusQuery,
 } from '@fieldlink/api/inventory';
-import type { Database, RetailProductsTable } from '../../db/schema';
+import type { Database } from '../../db/schema';
 import { HttpError, notFound } from '../../http-errors';
 import { groupsUnder } from '../device-table/repository';
 import { channelLog } from '../devices/log-repository';
@@ -105,43 +103,22 @@ export class InventoryService {
       .filter((row) => shelvesByStore.has(row.id))
       .map((row) => {
         const ids = shelvesByStore.get(row.id)!;
-        return summary(
-          row.id,
-          row.name,
+        return retailSummary(
+          { groupId: row.id, name: row.name },
           addRangeStateCounts(ids.map((id) => countsByShelf.get(id))),
           addRetailTotals(ids.map((id) => totalsByShelf.get(id))),
           showsInefficiency,
         );
-      })
-      .sort((a, b) => a.name.localeCompare(b.name) || a.groupId.localeCompare(b.groupId));
-    const whole = summary(
-      group.id,
-      group.name,
-      addRangeStateCounts([...countsByShelf.values()]),
-      addRetailTotals([...totalsByShelf.values()]),
-      showsInefficiency,
-    );
-    return {
-      groupId: group.id,
-      accountId: group.account_id,
-      name: group.name,
-      rangeStateCounts: whole.rangeStateCounts,
-      dailyMetrics: days.map((timestamp) => {
-        const totals = totalsByDay.get(timestamp)!;
-        return {
-          timestamp,
-          storeInefficiency: showsInefficiency ? storeInefficiency(totals.unitsSold, totals.lostSales) : null,
-          lostSales: roundLostSales(totals.lostSales),
-          unitsSold: totals.unitsSold,
-        };
-      }),
-      starRating: whole.starRating,
-      totalLostSales: whole.totalLostSales,
-      storeInefficiency: whole.storeInefficiency,
+      });
+    return retailOverview({
+      group: { groupId: group.id, accountId: group.account_id, name: group.name },
+      counts: addRangeStateCounts([...countsByShelf.values()]),
+      totals: addRetailTotals([...totalsByShelf.values()]),
+      days: days.map((timestamp) => ({ timestamp, totals: totalsByDay.get(timestamp)! })),
       showsInefficiency,
       showsStores: userCan(caller, 'loadStoreStock'),
       stores,
-    };
+    });
   }
 
   async storeStatus(caller: UserContext, query: StoreStatusQuery): Promise<StoreStatusAnswer> {
@@ -160,23 +137,16 @@ export class InventoryService {
     for (const shelf of shelves) {
       for (const channel of shelf.products.values()) {
         const row = byKey.get(retailProductId(shelf.id, channel.code));
-        if (row) products.push(toProduct(shelf, channel, row));
+        if (row) products.push(retailProduct(shelf, channel, toTrack(row)));
       }
     }
-    products.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
     const totals = addRetailTotals(shelfRows.map((row) => ({ unitsSold: row.units_sold, lostSales: row.lost_sales })));
-    const showsInefficiency = userCan(caller, 'reportingPlus');
-    return {
-      ...summary(
-        group.id,
-        group.name,
-        countRangeStates(products.map((product) => product.rangeState)),
-        totals,
-        showsInefficiency,
-      ),
-      accountId: group.account_id,
+    return retailStoreStatus(
+      { groupId: group.id, accountId: group.account_id, name: group.name },
       products,
-    };
+      totals,
+      userCan(caller, 'reportingPlus'),
+    );
   }
 
   async storeDeviceLogs(caller: UserContext, query: StoreDeviceLogsQuery): Promise<StoreDeviceLogsAnswer> {
@@ -217,29 +187,4 @@ export class InventoryService {
       .map((row) => ({ id: row.id, name: row.name, groupId: row.group_id, products: shelfChannelsOf(row.channels) }))
       .filter((shelf) => shelf.products.size > 0);
   }
-}
-
-function summary(
-  groupId: string,
-  name: string,
-  counts: RangeStateCounts,
-  totals: RetailTotals,
-  showsInefficiency: boolean,
-): RetailStoreSummary {
-  return { groupId, name, ...retailFigures(counts, totals, showsInefficiency) };
-}
-
-function toProduct(shelf: Shelf, channel: ShelfChannel, row: RetailProductsTable): RetailProduct {
-  return {
-    id: retailProductId(shelf.id, channel.code),
-    name: channel.name,
-    sku: channel.sku,
-    slotCount: channel.slotCount,
-    depth: channel.depth,
-    planogramId: channel.planogramId ?? null,
-    ...trackedProductFigures(toTrack(row), channel),
-    deviceId: shelf.id,
-    deviceName: shelf.name,
-    code: channel.code,
-  };
 }

@@ -4,11 +4,10 @@ import {
   addRetailTotals,
   countRangeStates,
   overviewDays,
-  retailFigures,
-  retailProductId,
-  roundLostSales,
-  storeInefficiency,
-  trackedProductFigures,
+  retailOverview,
+  retailProduct,
+  retailStoreStatus,
+  retailSummary,
   type RetailTotals,
 } from '@fieldlink/domain/retail';
 import type { DeviceSnapshot } from '../worker/protocol';
@@ -26,34 +25,25 @@ function shelfTotals(shelf: DeviceSnapshot, days: readonly number[]): RetailTota
 }
 
 function products(store: DemoStore): RetailProduct[] {
-  return store.shelves
-    .flatMap((shelf) =>
-      shelf.channels.flatMap(({ code, name, product }) => {
-        const track = shelf.shelf?.tracks[code];
-        if (!product || !track) return [];
-        return [
-          {
-            id: retailProductId(shelf.thingName, code),
-            name: name || product.sku,
-            sku: product.sku,
-            slotCount: product.slotCount,
-            depth: product.depth,
-            planogramId: product.planogramId ?? null,
-            ...trackedProductFigures(track, product),
-            deviceId: shelf.thingName,
-            deviceName: shelf.name,
-            code,
-          },
-        ];
-      }),
-    )
-    .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+  return store.shelves.flatMap((shelf) =>
+    shelf.channels.flatMap(({ code, name, product }) => {
+      const track = shelf.shelf?.tracks[code];
+      if (!product || !track) return [];
+      return [
+        retailProduct(
+          { id: shelf.thingName, name: shelf.name },
+          { code, name: name || product.sku, ...product },
+          track,
+        ),
+      ];
+    }),
+  );
 }
 
-function storeFigures(store: DemoStore, days: readonly number[], showsInefficiency: boolean) {
+function storeSummary(store: DemoStore, days: readonly number[], showsInefficiency: boolean) {
   const counts = countRangeStates(products(store).map((product) => product.rangeState));
   const totals = addRetailTotals(store.shelves.map((shelf) => shelfTotals(shelf, days)));
-  return { groupId: store.group.id, name: store.group.name, ...retailFigures(counts, totals, showsInefficiency) };
+  return retailSummary({ groupId: store.group.id, name: store.group.name }, counts, totals, showsInefficiency);
 }
 
 /** `GET /inv/overview`: a region (or one store) with its stores, as the server's inventory answers it. */
@@ -64,44 +54,29 @@ export function inventoryOverview(
   now: number,
 ): OverviewAnswer {
   const days = overviewDays(now);
-  const summaries = stores
-    .map((store) => storeFigures(store, days, showsInefficiency))
-    .sort((a, b) => a.name.localeCompare(b.name) || a.groupId.localeCompare(b.groupId));
+  const summaries = stores.map((store) => storeSummary(store, days, showsInefficiency));
   const shelves = stores.flatMap((store) => store.shelves);
-  const whole = retailFigures(
-    addRangeStateCounts(summaries.map((store) => store.rangeStateCounts)),
-    addRetailTotals(shelves.map((shelf) => shelfTotals(shelf, days))),
-    showsInefficiency,
-  );
-  return {
-    groupId: region.id,
-    accountId: DEMO_ACCOUNT_ID,
-    name: region.name,
-    rangeStateCounts: whole.rangeStateCounts,
-    dailyMetrics: days.map((timestamp) => {
-      const totals = addRetailTotals(shelves.map((shelf) => shelf.shelf?.days[String(timestamp)]));
-      return {
-        timestamp,
-        storeInefficiency: showsInefficiency ? storeInefficiency(totals.unitsSold, totals.lostSales) : null,
-        lostSales: roundLostSales(totals.lostSales),
-        unitsSold: totals.unitsSold,
-      };
-    }),
-    starRating: whole.starRating,
-    totalLostSales: whole.totalLostSales,
-    storeInefficiency: whole.storeInefficiency,
+  return retailOverview({
+    group: { groupId: region.id, accountId: DEMO_ACCOUNT_ID, name: region.name },
+    counts: addRangeStateCounts(summaries.map((store) => store.rangeStateCounts)),
+    totals: addRetailTotals(shelves.map((shelf) => shelfTotals(shelf, days))),
+    days: days.map((timestamp) => ({
+      timestamp,
+      totals: addRetailTotals(shelves.map((shelf) => shelf.shelf?.days[String(timestamp)])),
+    })),
     showsInefficiency,
     showsStores: true,
     stores: summaries,
-  };
+  });
 }
 
 /** `GET /inv/store-status`: a store's figures and every product on its shelves. */
 export function storeStatus(store: DemoStore, showsInefficiency: boolean, now: number): StoreStatusAnswer {
   const days = overviewDays(now);
-  return {
-    ...storeFigures(store, days, showsInefficiency),
-    accountId: DEMO_ACCOUNT_ID,
-    products: products(store),
-  };
+  return retailStoreStatus(
+    { groupId: store.group.id, accountId: DEMO_ACCOUNT_ID, name: store.group.name },
+    products(store),
+    addRetailTotals(store.shelves.map((shelf) => shelfTotals(shelf, days))),
+    showsInefficiency,
+  );
 }
