@@ -39,8 +39,21 @@ describe('legacy frames upgraded by the domain satisfy the version 4 schema', ()
     ['an extra field', { v: 4, type: 'conn', connected: true, admin: true }],
     ['a wildcard in a channel code', { v: 4, type: 'log', t: 1, values: { '#': 1 } }],
     ['a reply without id', { v: 4, type: 'reply', result: 'OK' }],
+    ['a time before 1970', { v: 4, type: 'log', t: -1, values: { c1: 1 } }],
+    ['a time no clock holds', { v: 4, type: 'log', t: -2.15e122, values: { c1: 1 } }],
+    ['a time past year 275760', { v: 4, type: 'health', t: 8.64e15 + 1, health: {} }],
+    ['a connection time no clock holds', { v: 4, type: 'conn', t: 1e300, connected: true }],
   ])('refuses %s', (_name, frame) => {
     expect(Value.Check(DeviceFrame, frame)).toBe(false);
+  });
+
+  it.each([
+    ['1970 in seconds', 0],
+    ['seconds', 1_700_000_000.5],
+    ['milliseconds', 1_700_000_000_123],
+    ['the latest a Date holds', 8.64e15],
+  ])('takes a time of %s', (_name, t) => {
+    expect(Value.Check(DeviceFrame, { v: 4, type: 'log', t, values: { c1: 1 } })).toBe(true);
   });
 
   it('checks command shapes, register values as 16-bit', () => {

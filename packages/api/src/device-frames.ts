@@ -6,13 +6,18 @@ import {
   UPLOAD_INTERVAL_MINUTES,
 } from '@fieldlink/domain/device-settings';
 import { OTA_REPORT_STATES, OTA_UPDATE_COMMAND_MAX_LENGTH, type OtaReportState } from '@fieldlink/domain/ota';
+import { LATEST_TIMESTAMP_MS } from '@fieldlink/domain/timestamps';
 
 /**
  * Version 4 device frames, after `upgradeFrame` of `@fieldlink/domain/frame-upgrade` has lifted
  * versions 1 to 3. Documented in docs/device-protocol.md.
  */
 
-const Timestamp = Type.Number({ description: 'unix seconds, or milliseconds when longer than 12 digits' });
+const Timestamp = Type.Number({
+  minimum: 0,
+  maximum: LATEST_TIMESTAMP_MS,
+  description: 'unix seconds, or milliseconds when longer than 12 digits',
+});
 const ChannelCode = Type.String({ pattern: '^[a-z]{1,4}-?[0-9]{1,3}$', maxLength: 8 });
 
 export const LogFrame = Type.Object(

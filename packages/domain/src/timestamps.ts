@@ -6,6 +6,13 @@
 /** Messages stamped more than this many seconds after the receiver's clock are dropped. */
 export const FUTURE_TOLERANCE_S = 900;
 
+/**
+ * The latest instant a JavaScript Date holds (year 275760), unix ms. A device timestamp is a time from
+ * 0 (1970) to this, in seconds or milliseconds: beyond it is no clock's reading, and PostgreSQL's
+ * bigint columns refuse the larger ones outright.
+ */
+export const LATEST_TIMESTAMP_MS = 8.64e15;
+
 /** Date and time format used when nothing else is chosen (day.js / moment tokens). */
 export const DEFAULT_DATE_FORMAT = 'DD/MM/YY h:mm:ss a';
 /** Short day-and-month format of the charts. */

@@ -123,6 +123,34 @@ describe.each(DIALECTS)('limits on %s', (dialect) => {
     expect(senderRow.channels).not.toContain('A\\u0000');
   });
 
+  it('refuses a frame stamped at a time no clock holds, keeping the device connected and the frames beside it', async () => {
+    // PostgreSQL's bigint refuses such a time: the frame failed its batch, again at every retry.
+    const sender = await device('NGB-FV01');
+    const neighbour = await device('NGB-FV02');
+    const rejected = t.app.fieldlink.ingest.counters.rejected;
+    const at = Date.now() - 6_000;
+    const log = (value: number, time = at) => JSON.stringify({ v: 4, type: 'log', t: time, values: { c96: value } });
+    await Promise.all([
+      sender.publishAsync(deviceUpTopic('NGB-FV01'), log(1, -2.15e122), { qos: 1 }),
+      sender.publishAsync(deviceUpTopic('NGB-FV01'), log(2, 1e300), { qos: 1 }),
+      sender.publishAsync(deviceUpTopic('NGB-FV01'), log(3), { qos: 1 }),
+      neighbour.publishAsync(deviceUpTopic('NGB-FV02'), log(7), { qos: 1 }),
+    ]);
+    expect(t.app.fieldlink.ingest.counters.rejected - rejected).toBe(2);
+    expect(sender.connected).toBe(true);
+    const stored = await t.app.storage.db
+      .selectFrom('logs')
+      .innerJoin('devices', 'devices.id', 'logs.device_id')
+      .select(['devices.thing_name as thingName', 'logs.t', 'logs.value'])
+      .where('logs.code', '=', 'c96')
+      .orderBy('devices.thing_name')
+      .execute();
+    expect(stored.map((row) => ({ ...row, t: Number(row.t) }))).toEqual([
+      { thingName: 'NGB-FV01', t: at, value: 3 },
+      { thingName: 'NGB-FV02', t: at, value: 7 },
+    ]);
+  });
+
   it('answers 413 to a request body over the limit', async () => {
     const jwt = await signIn(t.app, 'ops@fieldlink.test');
     const response = await t.app.inject({
