@@ -9,10 +9,11 @@ export interface FollowerLogger {
 const DIRECTORY_REFRESH_MS = 60_000;
 
 /**
- * Follows the frames devices store, from the event bus (like the alarm evaluator): a directory of
+ * Follows the frames devices store, from the event bus: a directory of
  * the devices it cares about by thing name, read at start and again when a minute old, and its work
  * run one piece at a time per device, in the order frames were committed. A device outside the
- * directory costs one map lookup per frame. The shelf tracker and the brew tank tracker are such.
+ * directory costs one map lookup per frame. The alarm evaluator, the shelf tracker and the brew tank
+ * tracker are such.
  */
 export abstract class DeviceFollower<Entry> {
   protected directory = new Map<string, Entry>();
@@ -22,7 +23,7 @@ export abstract class DeviceFollower<Entry> {
   private stopListening: (() => void) | null = null;
 
   constructor(
-    private readonly events: DeviceEvents,
+    protected readonly events: DeviceEvents,
     logger: FollowerLogger,
     /** What the log says when a piece of work failed. */
     failure: string,
@@ -55,7 +56,8 @@ export abstract class DeviceFollower<Entry> {
     if (Date.now() - this.loadedAt > DIRECTORY_REFRESH_MS) void this.reload().catch(() => undefined);
   }
 
-  private async reload(): Promise<void> {
+  /** Reads the directory again now (a configuration changed); joins a read already under way. */
+  async reload(): Promise<void> {
     if (!this.loading) {
       this.loading = this.readDirectory()
         .then((directory) => {

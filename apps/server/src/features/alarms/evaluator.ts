@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import { evaluateAlarm, type AlarmEvaluation, type AlarmPhase, type AlarmSide } from '@fieldlink/domain/alarms';
 import type { Database, AlarmConfigsTable } from '../../db/schema';
-import type { DeviceEvent, DeviceEvents } from '../../events';
+import { DeviceFollower } from '../../device-follower';
+import type { DeviceEvent, DeviceEvents, EventOrigin } from '../../events';
 import type { DeviceRef } from '../../ingest/device-directory';
 import type { JobQueue } from '../../jobs/job-queue';
 import { newId } from '../../security/secrets';
-import { SerialWork } from '../../serial-work';
 import { toAlarmRecord, toDomainConfig } from './mapper';
 import type { AlarmNotices } from './notices';
 import {
@@ -23,8 +23,6 @@ export interface EvaluatorLogger {
   error(object: object, message: string): void;
 }
 
-/** How often the set of devices with alarms is read again, whatever the events said. */
-const CONFIGURED_REFRESH_MS = 60_000;
 /** Attempts when another instance moves the same channel's state at the same time. */
 const MAX_CAS_ATTEMPTS = 5;
 
@@ -51,60 +49,28 @@ interface ConfiguredDevice {
  * channels are read; the map is read again when a configuration changes (here, or on another
  * instance: its `server/alarms` event is relayed) and every minute.
  */
-export class AlarmEvaluator {
-  private configured = new Map<string, ConfiguredDevice>();
-  private configuredAt = 0;
-  private loading: Promise<void> | null = null;
-  /** One evaluation at a time per device, in the order frames were committed. */
-  private readonly work: SerialWork;
-  private stopListening: (() => void) | null = null;
-
+export class AlarmEvaluator extends DeviceFollower<ConfiguredDevice> {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly events: DeviceEvents,
+    events: DeviceEvents,
     private readonly jobs: JobQueue,
     private readonly notices: AlarmNotices,
     /** The device behind a thing name (ingest's cached directory). */
     private readonly findDevice: (thingName: string) => Promise<DeviceRef | null>,
     private readonly logger: EvaluatorLogger,
   ) {
-    this.work = new SerialWork((error, thingName) =>
-      this.logger.error({ err: error, thingName }, 'Alarm evaluation failed'),
-    );
+    super(events, logger, 'Alarm evaluation failed');
   }
 
-  async start(): Promise<void> {
-    await this.reloadConfigured();
-    this.stopListening = this.events.on((event, origin) => this.onEvent(event, origin));
-  }
-
-  /** Waits for the evaluations under way (tests, shutdown). */
-  async idle(): Promise<void> {
-    await this.work.idle();
-  }
-
-  async stop(): Promise<void> {
-    this.stopListening?.();
-    await this.idle();
-  }
-
-  /** Reads the set of devices with alarms again (a configuration changed). */
-  async reloadConfigured(): Promise<void> {
-    if (!this.loading) {
-      this.loading = configuredChannels(this.db)
-        .then((rows) => {
-          const configured = new Map<string, { deviceId: string; codes: Set<string> }>();
-          for (const { thingName, deviceId, code } of rows) {
-            const device = configured.get(thingName) ?? { deviceId, codes: new Set<string>() };
-            device.codes.add(code);
-            configured.set(thingName, device);
-          }
-          this.configured = configured;
-          this.configuredAt = Date.now();
-        })
-        .finally(() => (this.loading = null));
+  /** The devices with alarms: their configured channels, by thing name. */
+  protected async readDirectory(): Promise<Map<string, ConfiguredDevice>> {
+    const configured = new Map<string, { deviceId: string; codes: Set<string> }>();
+    for (const { thingName, deviceId, code } of await configuredChannels(this.db)) {
+      const device = configured.get(thingName) ?? { deviceId, codes: new Set<string>() };
+      device.codes.add(code);
+      configured.set(thingName, device);
     }
-    await this.loading;
+    return configured;
   }
 
   /** Tells browsers watching the device of its open alarms (and other instances, through the relay). */
@@ -124,17 +90,15 @@ export class AlarmEvaluator {
     });
   }
 
-  private onEvent(event: DeviceEvent, origin: 'local' | 'remote'): void {
+  protected onEvent(event: DeviceEvent, origin: EventOrigin): void {
     if (origin === 'remote') {
       // Another instance changed a configuration (this one reloads in `AlarmService.putAlarm`).
-      if (event.type === 'server/alarms' && event.alarms !== undefined) {
-        void this.reloadConfigured().catch(() => undefined);
-      }
+      if (event.type === 'server/alarms' && event.alarms !== undefined) void this.reload().catch(() => undefined);
       return;
     }
     if (event.type === 'server/newRawLogs') {
-      if (Date.now() - this.configuredAt > CONFIGURED_REFRESH_MS) void this.reloadConfigured().catch(() => undefined);
-      const device = this.configured.get(event.thingName);
+      this.refreshWhenStale();
+      const device = this.directory.get(event.thingName);
       if (!device) return;
       this.work.run(event.thingName, () => this.evaluateLogs(device, event.logs));
     } else if (event.type === 'server/connectionState') {

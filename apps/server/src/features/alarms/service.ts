@@ -99,7 +99,7 @@ export class AlarmService {
       });
       await refreshAlarmsHaveBeenRead(trx, device.id);
     });
-    await this.evaluator.reloadConfigured();
+    await this.evaluator.reload();
     await this.evaluator.announce(device.id);
     const answer = await this.deviceAlarms(user, device.id);
     return answer.alarms.find((entry) => entry.config.code === code)!;
