@@ -36,6 +36,7 @@ import {
   tankLevel,
   tankNumbers,
   tastingAverages,
+  tastingRatings,
   tastingScore,
   vatStatusRegister,
   type BatchTrack,
@@ -398,6 +399,15 @@ describe('capacity presets, setpoint, window, ratings, annotations', () => {
   ])('%s', (_name, start, now, from, to) => expect(brewLogWindow(start, now)).toEqual({ start: from, end: to }));
 
   const note = { aroma: 4, flavor: 3.5, mouthfeel: 3, appearance: 5, overall: 4.5, carbonation: 1 };
+  it.each([
+    ['a tasting body, its other fields left behind', { ...note, batchId: 'b1', notes: 'crisp', id: 'n1' }],
+    ['the ratings alone', note],
+  ])('takes the six ratings of %s, in order', (_name, from) => {
+    const ratings = tastingRatings(from);
+    expect(ratings).toEqual(note);
+    expect(Object.keys(ratings)).toEqual(['aroma', 'flavor', 'mouthfeel', 'appearance', 'overall', 'carbonation']);
+  });
+
   it('scores a note by the mean of aroma, flavor, mouthfeel, appearance and overall', () =>
     expect(tastingScore(note)).toBe(4));
 

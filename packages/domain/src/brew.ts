@@ -532,6 +532,11 @@ export const AVERAGED_RATINGS = ['aroma', 'flavor', 'mouthfeel', 'appearance', '
 /** Ratings run from 0 to 5 in half steps. */
 export const RATING_SCALE = { min: 0, max: 5, step: 0.5 } as const;
 
+/** A note's six ratings, taken from whatever carries them (a tasting body), in {@link TASTING_RATINGS} order. */
+export function tastingRatings(from: Readonly<Record<TastingRating, number>>): Record<TastingRating, number> {
+  return Object.fromEntries(TASTING_RATINGS.map((rating) => [rating, from[rating]])) as Record<TastingRating, number>;
+}
+
 /** A note's score: the mean of its averaged ratings. */
 export function tastingScore(note: Readonly<Record<TastingRating, number>>): number {
   return AVERAGED_RATINGS.reduce((sum, rating) => sum + note[rating], 0) / AVERAGED_RATINGS.length;

@@ -26,6 +26,7 @@ import {
   recordTransition,
   tankLevel,
   tankNumbers,
+  tastingRatings,
   tastingScore,
   type ChannelsMap,
   type TankLevelCalibration,
@@ -308,14 +309,7 @@ export class BrewService {
     }
     const id = body.id ?? newId();
     const t = this.timestamp(body.timestamp);
-    const ratings = {
-      aroma: body.aroma,
-      flavor: body.flavor,
-      mouthfeel: body.mouthfeel,
-      appearance: body.appearance,
-      overall: body.overall,
-      carbonation: body.carbonation,
-    };
+    const ratings = tastingRatings(body);
     const notes = (body.notes ?? '').trim();
     await this.db.transaction().execute(async (trx) => {
       await upsertSensory(trx, {

@@ -25,6 +25,7 @@ import {
   recordTransition,
   tankLevel,
   tankNumbers,
+  tastingRatings,
   tastingScore,
   type ChannelsMap,
   type TankLevelCalibration,
@@ -335,14 +336,7 @@ export class DemoBrewery {
     return this.change(body.batchId, (batch) => {
       const id = body.id ?? demoRecordId('sensory');
       const notes = (body.notes ?? '').trim();
-      const ratings = {
-        aroma: body.aroma,
-        flavor: body.flavor,
-        mouthfeel: body.mouthfeel,
-        appearance: body.appearance,
-        overall: body.overall,
-        carbonation: body.carbonation,
-      };
+      const ratings = tastingRatings(body);
       const sensories = upsert(
         batch.sensories,
         { id, ...ratings, notes, timestamp, createdBy: null },
