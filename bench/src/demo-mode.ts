@@ -96,7 +96,10 @@ interface TraceEvent {
 async function startTrace(cdp: CDPSession): Promise<() => Promise<TraceEvent[]>> {
   const events: TraceEvent[] = [];
   cdp.on('Tracing.dataCollected', (data) => events.push(...(data.value as unknown as TraceEvent[])));
-  await cdp.send('Tracing.start', { categories: 'devtools.timeline,__metadata', transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', {
+    categories: 'devtools.timeline,disabled-by-default-devtools.timeline,toplevel,__metadata',
+    transferMode: 'ReportEvents',
+  });
   return async () => {
     const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
     await cdp.send('Tracing.end');
@@ -109,9 +112,11 @@ async function startTrace(cdp: CDPSession): Promise<() => Promise<TraceEvent[]>>
 function mainThreadTasks(events: readonly TraceEvent[]): number[] {
   const main = events.find((event) => event.name === 'thread_name' && event.args?.name === 'CrRendererMain');
   if (!main) throw new Error('The trace names no renderer main thread.');
-  return events
+  const tasks = events
     .filter((event) => event.pid === main.pid && event.tid === main.tid && event.ph === 'X' && event.name === 'RunTask')
     .map((event) => (event.dur ?? 0) / 1000);
+  if (tasks.length === 0) throw new Error('The trace holds no task of the renderer main thread.');
+  return tasks;
 }
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;

@@ -160,37 +160,6 @@ const DEMO_SCENES: Record<string, DemoScene[]> = {
     ['MTW-PLANT01', 'Township'],
     ['MTW-PLANT02', 'Creek'],
   ]),
-  // The demo account's devices are simulated in the browser that shows this scene (read-only: §6).
-  demo: [
-    {
-      name: 'Overview',
-      widgets: [
-        title('Plant room and cold store (simulated)'),
-        {
-          type: 'chart',
-          name: 'Room temperatures',
-          channels: [
-            ['CTL01_DEMO', 'c1', 'Boiler controller'],
-            ['CTL02_DEMO', 'c1', 'Chiller controller'],
-            ['CTL03_DEMO', 'c1', 'Cold room 1'],
-          ],
-          w: 8,
-          props: { units: '°C' },
-        },
-        single('radial', 'Boiler line pressure', 'CTL01_DEMO', 'c2', [4, 6], {
-          max: 7,
-          units: 'bar',
-          arcSegments: arcs([1, WARN, 'Low'], [5, GOOD, 'Normal'], [7, ALARM, 'High']),
-        }),
-        single('value', 'Boiler pump flow', 'CTL01_DEMO', 'c3', [2, 6], { max: 45, units: 'L/min' }),
-        single('textAndNumber', 'Chiller humidity', 'CTL02_DEMO', 'c4', [2, 6], { units: '%' }),
-        single('switch', 'Boiler heater', 'CTL01_DEMO', 'do1', [2], { activeColor: ALARM }),
-        single('indicator', 'Boiler pump', 'CTL01_DEMO', 'do2', [2], { activeColor: GOOD }),
-        single('value', 'Cold room temperature', 'CTL03_DEMO', 'c1', [2], { units: '°C' }),
-        single('indicator', 'Cold room door', 'CTL03_DEMO', 'd1', [2]),
-      ],
-    },
-  ],
   default: [
     {
       name: 'Boiler room',
@@ -321,6 +290,24 @@ function widgetProps(widget: DemoWidget, deviceIds: ReadonlyMap<string, string>)
 }
 
 /** Adds the demo scenes of a demo account (by key) to its root group. */
+/**
+ * The demo account's Overview: the boiler room's widgets over its own controllers, which run the same
+ * plant model and are simulated in the browser that shows the scene (read-only for everyone: §6).
+ */
+const SIMULATED_CONTROLLERS: Record<string, string> = { 'ACME-BLR01': 'CTL01_DEMO', 'ACME-BLR02': 'CTL02_DEMO' };
+DEMO_SCENES.demo = [
+  {
+    name: 'Overview',
+    widgets: DEMO_SCENES.default![0]!.widgets.map((widget) => ({
+      ...widget,
+      channels: widget.channels?.map(([thingName, ...rest]) => [
+        SIMULATED_CONTROLLERS[thingName] ?? thingName,
+        ...rest,
+      ]),
+    })),
+  },
+];
+
 export async function addDemoScenes(
   db: Kysely<Database>,
   accountKey: string,
