@@ -28,6 +28,8 @@ export const DEVICE_TABLE_TEXT_FIELDS = [
   'base',
   'custom',
   'espFw',
+  /** The colon-separated hardware string; its first part is the hardware family. */
+  'hw',
   'hwPlatform',
   'updatePoint',
   'tzName',

@@ -244,29 +244,29 @@ describe('rolloutProgress', () => {
 
 describe('knownFirmware', () => {
   const fleet = [
-    { hwPlatform: 'ZEN_IOT:rev3:4G', fw: '4.10.2' },
-    { hwPlatform: 'zen_iot:rev2', fw: '4.9.0' },
-    { hwPlatform: 'ZEN_IOT', fw: '4.10.2' },
-    { hwPlatform: 'ZEN_IOT', fw: null },
-    { hwPlatform: 'NIM3:a', fw: '2.1' },
-    { hwPlatform: null, fw: '1.0.0' },
+    { hw: 'ZEN_IOT:rev3:4G', fw: '4.10.2' },
+    { hw: 'zen_iot:rev2', fw: '4.9.0' },
+    { hw: 'ZEN_IOT', fw: '4.10.2' },
+    { hw: 'ZEN_IOT', fw: null },
+    { hw: 'NIM3:a', fw: '2.1' },
+    { hw: null, fw: '1.0.0' },
   ];
-  it.each<[string, { hwPlatform: string | null }[], FamilyFirmware[]]>([
+  it.each<[string, { hw: string | null }[], FamilyFirmware[]]>([
     [
       'one family: each version once, newest first (by dotted parts)',
-      [{ hwPlatform: 'ZEN_IOT:rev1' }],
+      [{ hw: 'ZEN_IOT:rev1' }],
       [{ family: 'ZEN_IOT', versions: ['4.10.2', '4.9.0'] }],
     ],
     [
       'several families: one list each',
-      [{ hwPlatform: 'NIM3' }, { hwPlatform: 'ZEN_IOT' }],
+      [{ hw: 'NIM3' }, { hw: 'ZEN_IOT' }],
       [
         { family: 'NIM3', versions: ['2.1'] },
         { family: 'ZEN_IOT', versions: ['4.10.2', '4.9.0'] },
       ],
     ],
-    ['a family nobody runs: no version known', [{ hwPlatform: 'ZEN6' }], [{ family: 'ZEN6', versions: [] }]],
-    ['devices of no known family', [{ hwPlatform: 'X1' }], [{ family: null, versions: ['1.0.0'] }]],
+    ['a family nobody runs: no version known', [{ hw: 'ZEN6' }], [{ family: 'ZEN6', versions: [] }]],
+    ['devices of no known family', [{ hw: 'X1' }], [{ family: null, versions: ['1.0.0'] }]],
   ])('%s', (_name, chosen, expected) => {
     expect(knownFirmware(fleet, chosen)).toEqual(expected);
   });

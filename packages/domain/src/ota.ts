@@ -365,13 +365,13 @@ export interface FamilyFirmware {
  * update command is chosen per family (docs/decisions.md, "Picking the update").
  */
 export function knownFirmware(
-  fleet: Iterable<{ hwPlatform: string | null; fw: string | null }>,
-  chosen: Iterable<{ hwPlatform: string | null }>,
+  fleet: Iterable<{ hw: string | null; fw: string | null }>,
+  chosen: Iterable<{ hw: string | null }>,
 ): FamilyFirmware[] {
   const families = new Map<HardwareFamily | null, Set<string>>();
-  for (const device of chosen) families.set(parseHardwareFamily(device.hwPlatform), new Set());
+  for (const device of chosen) families.set(parseHardwareFamily(device.hw), new Set());
   for (const device of fleet) {
-    const versions = families.get(parseHardwareFamily(device.hwPlatform));
+    const versions = families.get(parseHardwareFamily(device.hw));
     if (versions && device.fw) versions.add(device.fw);
   }
   return [...families].map(([family, versions]) => ({

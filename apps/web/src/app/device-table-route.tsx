@@ -5,10 +5,10 @@ import type { FleetDevice } from '../features/ota/components/ota-submit-dialog';
 
 /** The table's devices as the OTA dialog's version picker reads them. */
 function fleetOf(data: DeviceTableData): FleetDevice[] {
-  const { id, hwPlatform, fw } = data.text;
+  const { id, hw, fw } = data.text;
   return Array.from({ length: data.count }, (_, row) => ({
     id: id[row] ?? '',
-    hwPlatform: hwPlatform[row] ?? null,
+    hw: hw[row] ?? null,
     fw: fw[row] ?? null,
   }));
 }

@@ -68,6 +68,7 @@ export function devicesInGroups(db: Kysely<Database>, groupIds: readonly string[
       'devices.base',
       'devices.custom',
       'devices.esp_fw',
+      'devices.hw',
       'devices.hw_platform',
       'devices.update_point',
       'devices.time_date',

@@ -114,6 +114,7 @@ class TableColumns {
       base: row.base,
       custom: row.custom,
       espFw: row.esp_fw,
+      hw: row.hw,
       hwPlatform: row.hw_platform,
       updatePoint: row.update_point,
       tzName: textOrNull(timeDate?.tzName) ?? textOrNull(health.currentTimeZone),

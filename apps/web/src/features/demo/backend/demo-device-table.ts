@@ -32,6 +32,7 @@ export function deviceTableAnswer(dataset: DemoDataset, devices: readonly Device
       base: device.base,
       custom: device.custom,
       espFw: device.espFw,
+      hw: device.hw,
       hwPlatform: device.hwPlatform,
       updatePoint: device.updatePoint,
       tzName: device.timeDate?.tzName ?? null,

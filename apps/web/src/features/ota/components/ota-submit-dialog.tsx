@@ -25,7 +25,7 @@ const PACES = [6, 30, OTA_DEFAULT_DEVICES_PER_MINUTE, 300, 1200] as const;
 /** A device of the fleet as the version picker reads it: its hardware string and firmware. */
 export interface FleetDevice {
   id: string;
-  hwPlatform: string | null;
+  hw: string | null;
   fw: string | null;
 }
 
@@ -163,7 +163,7 @@ export function OtaSubmitDialog({ deviceIds, fleet, canSkipApproval, onClose }: 
               ))}
             </select>
             <span className="fl-field__hint">
-              The versions {families[0]?.family ?? 'these'} devices of your fleet run. The device is sent{' '}
+              The versions {families[0]?.family ?? 'these'} devices of your fleet run. The devices are sent{' '}
               <code>{firmwareUpdateCommand(version)}</code>.
             </span>
           </div>
