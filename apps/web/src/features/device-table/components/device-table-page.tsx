@@ -79,10 +79,10 @@ export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
     `${filtersOpen}:${filters.length}:${chips.length}:${selected.size > 0}`,
   );
 
-  // Every column's sorted order is built while the page is idle, the shown columns first (a column
-  // just added at once), a slice of about a millisecond at a time for as long as each idle period
-  // lasts: a click on a header then costs a pass over the rows rather than a sort of them, and no
-  // build holds the main thread for long.
+  // Every column's sorted order is built while the page is idle (again after live changes wrote into
+  // it), the shown columns first (a column just added at once), a slice of about a millisecond at a
+  // time for as long as each idle period lasts: a click on a header then costs a pass over the rows
+  // rather than a sort of them, and no build holds the main thread for long.
   useEffect(() => {
     if (!index) return;
     const shown = new Set(columnKeys);
@@ -103,7 +103,8 @@ export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
     };
     handle = requestIdleCallback(work, { timeout: 10_000 });
     return () => cancelIdleCallback(handle);
-  }, [index, columnKeys]);
+    // A live batch makes the index forget the orders of the columns it wrote: they are built again.
+  }, [index, columnKeys, live.revision]);
 
   const onSort = useCallback(
     (key: string) => {
