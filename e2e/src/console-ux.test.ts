@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { formatDateTime } from '@fieldlink/domain/date-format';
+import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import { apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
 
 /**
@@ -79,15 +81,34 @@ describe('console as its users find it', () => {
     await page.context().close();
   });
 
-  it('states the time zone of every date once, on every page', async () => {
-    const page = await newPage(1440, 900);
+  it('states the time zone of every date once, on every page: the device’s on its page, else the user’s', async () => {
+    // The user is in New York; the demo devices keep UTC on their clocks.
+    const page = await (
+      await browser.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: 'America/New_York' })
+    ).newPage();
     await signInAs(page, server.baseUrl, 'viewer@fieldlink.test');
     await page.waitForURL(/\/dash\/[^/]+$/, { timeout: 30_000 });
-    for (const path of ['/dash/ACME-BLR01', '/alarms', '/dash']) {
+    for (const [path, zone] of [
+      ['/dash/ACME-BLR01', /^Times in UTC, the device’s zone$/],
+      ['/alarms', /^Times in America\/New_York \(UTC-0[45]:00\)$/],
+      ['/dash', /^Times in America\/New_York \(UTC-0[45]:00\)$/],
+    ] as const) {
       await page.goto(`${server.baseUrl}${path}`);
       await expect.poll(() => page.getByTestId('time-zone').count()).toBe(1);
-      expect(await page.getByTestId('time-zone').textContent()).toMatch(/^Times in /);
+      await expect.poll(() => page.getByTestId('time-zone').textContent(), { timeout: 30_000 }).toMatch(zone);
     }
+    // The device's page writes its times in that zone: its chart's window ends about now, UTC.
+    await page.goto(`${server.baseUrl}/dash/ACME-BLR01`);
+    await expect.poll(() => page.getByTestId('time-zone').textContent(), { timeout: 30_000 }).toMatch(/device’s zone/);
+    const meta = page.getByRole('region', { name: 'Logs' }).locator('.log-chart__meta');
+    await meta.waitFor({ timeout: 30_000 });
+    const end = (await meta.textContent())?.match(/– (\d{2}\/\d{2}\/\d{2} \d{1,2}:\d{2}):\d{2} ([ap]m)/);
+    expect(end).not.toBeNull();
+    // To the minute, in UTC (not New York): now or a minute or two before, as the page was read.
+    const minutes = [0, 1, 2].map((back) =>
+      formatDateTime(Date.now() - back * 60_000, 'UTC').replace(/:\d{2} ([ap]m)$/, ' $1'),
+    );
+    expect(minutes).toContain(`${end![1]} ${end![2]}`);
     await page.context().close();
   });
 
@@ -251,6 +272,92 @@ describe('console as its users find it', () => {
     expect(overlaps(toastBox, panelBox)).toBe(false);
     expect(overlaps(toastBox, triggerBox)).toBe(false);
     await page.screenshot({ path: 'test-results/ux-account-menu.png' });
+    await page.context().close();
+  });
+
+  it('updates the device table live: its age ticks, an OTA update shows its progress and the device its reconnection', async () => {
+    const page = await newPage(1440, 900);
+    await signInAs(page, server.baseUrl, 'brew@fieldlink.test');
+    // The brewer lands on the brew summary.
+    await page.waitForURL((url) => !['/signin', '/loading'].includes(url.pathname), { timeout: 30_000 });
+    await page.evaluate(() =>
+      localStorage.setItem(
+        'deviceTableColumns',
+        JSON.stringify(['name', 'isConnected', 'lastConnection', 'fw', 'otaStatus']),
+      ),
+    );
+    await page.goto(`${server.baseUrl}/accounts/list`);
+    await page.getByTestId('device-table').waitFor({ timeout: 30_000 });
+    const age = page.getByTestId('device-table-age');
+    await expect.poll(() => age.textContent(), { timeout: 30_000 }).toMatch(/^Live · last change /);
+    // The age ticks on its own, on the shared clock: no reload and no new data needed (seconds, or a
+    // minute later when the table's last change is minutes old).
+    const before = await age.textContent();
+    await expect.poll(() => age.textContent(), { timeout: 70_000, interval: 1_000 }).not.toBe(before);
+
+    // From here on what changes arrives over the real-time channel, in the same document.
+    await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+    const tableReads: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/v1/devices/table')) tableReads.push(request.url());
+    });
+    const row = (name: string) => page.getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) });
+    const cells = async (name: string) =>
+      // Connection status, last connection, firmware, OTA status (after the selection box and the name).
+      (await row(name).getByRole('cell').allTextContents()).slice(2).map((text) => text.trim());
+    const fv1 = row('Fermenter FV1');
+    await fv1.waitFor({ timeout: 30_000 });
+    await expect.poll(async () => (await cells('Fermenter FV1'))[0], { timeout: 30_000 }).toBe('Online');
+    const [, lastConnection, firmware] = await cells('Fermenter FV1');
+
+    // A version the simulated device installs (a fifth of updates fail, chosen by device and command).
+    const version = ['4.20.0', '4.20.1', '4.20.2', '4.20.3', '4.20.4', '4.20.5'].find(
+      (candidate) => seedFromText(`NGB-FV01|firmware ${candidate}`) % 1000 >= 200,
+    )!;
+    // Sent from the selection: the dialog offers the versions the fermenters' family runs; a typed
+    // command is the advanced way, and the administrator skips approval.
+    await row('Fermenter FV1').getByRole('checkbox').check();
+    await page.getByRole('region', { name: 'Selection' }).getByRole('button', { name: 'OTA update' }).click();
+    const dialog = page.getByRole('dialog', { name: 'OTA update' });
+    const versions = await dialog.getByLabel('Firmware version').locator('option').allTextContents();
+    expect(versions[0]).toMatch(/^\d+\.\d+\.\d+ \(newest\)$/);
+    expect(versions.map((text) => text.replace(' (newest)', ''))).toContain(firmware);
+    await dialog.getByRole('button', { name: 'Advanced: enter an update command' }).click();
+    await dialog.getByLabel('Update command').fill(`firmware ${version}`);
+    await dialog.getByRole('checkbox', { name: /Skip approval/ }).check();
+    await dialog.getByRole('button', { name: 'Send update' }).click();
+    await dialog.waitFor({ state: 'detached', timeout: 30_000 });
+
+    // Progress, then the new firmware and a new connection after the device's reboot.
+    const otaStatus = async () => (await cells('Fermenter FV1'))[3];
+    await expect.poll(otaStatus, { timeout: 30_000, interval: 250 }).toMatch(/^Downloading \d+%$/);
+    expect(await fv1.getByRole('progressbar').count()).toBe(1);
+    await page.screenshot({ path: 'test-results/ux-device-table-ota-1440.png' });
+
+    // The administrators' review shows the rollout as a whole and the device's own progress, live.
+    await page.getByTestId('idle-banner').getByRole('button', { name: 'Review' }).click();
+    const review = page.getByRole('dialog', { name: 'Pending OTA updates' });
+    // Newest first: the rollout just sent.
+    const rollout = review.getByRole('listitem', { name: `Rollout firmware ${version}` }).first();
+    await rollout.waitFor({ timeout: 30_000 });
+    await rollout.getByRole('progressbar', { name: /^Rollout progress: \d+%$/ }).waitFor();
+    await expect
+      .poll(() => rollout.getByRole('progressbar', { name: /^Rollout progress/ }).getAttribute('aria-valuenow'), {
+        timeout: 60_000,
+      })
+      .toBe('100');
+    expect(await rollout.getByTestId('rollout-counts').textContent()).toContain('1 succeeded');
+    await review.getByRole('button', { name: 'Close' }).last().click();
+
+    await expect.poll(otaStatus, { timeout: 60_000, interval: 250 }).toBe('Succeeded');
+    await expect.poll(async () => (await cells('Fermenter FV1'))[2], { timeout: 30_000 }).toBe(version);
+    await expect.poll(async () => (await cells('Fermenter FV1'))[1], { timeout: 30_000 }).not.toBe(lastConnection);
+    expect((await cells('Fermenter FV1'))[0]).toBe('Online');
+    expect(firmware).not.toBe(version);
+    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    // Read again only as the submission and the end of the update ask (the OTA calls' own refresh),
+    // not for each step: the steps came over the real-time channel.
+    expect(tableReads.length).toBeLessThanOrEqual(2);
     await page.context().close();
   });
 
