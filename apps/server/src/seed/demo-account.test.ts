@@ -5,6 +5,8 @@ import type { Scene } from '@fieldlink/api/scenes';
 import { DEMO_ACCOUNT_KIND, isDemoDeviceId } from '@fieldlink/domain/demo';
 import { READ_ONLY_SCENE_MESSAGE } from '@fieldlink/domain/widgets';
 import { demoFleet as demoFleetOf, demoFleetDevices } from '@fieldlink/simulation/demo-fleet';
+import { createDeviceIdentity } from '@fieldlink/simulation/device-identity';
+import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import { hashSecret } from '../security/secrets';
 import { DIALECTS, signIn, startTestApp, type TestApp } from '../testing/test-app';
 import { demoFleet } from './seed';
@@ -46,6 +48,16 @@ describe.each(DIALECTS)('the seeded demo account on %s', (dialect) => {
     // They run in the browser that shows them, so they count as connected and name their model's channels.
     const devices = groups.flatMap((group) => group.devices);
     expect(devices.every((device) => device.isConnected && (device.channels ?? []).length > 0)).toBe(true);
+    // With the identity the browser's simulation gives them, so the device table shows what their dash does.
+    for (const demo of demoFleetDevices(demoFleetOf('default'))) {
+      const stored = await db()
+        .selectFrom('devices')
+        .select(['fw', 'model', 'hw'])
+        .where('thing_name', '=', demo.thingName)
+        .executeTakeFirstOrThrow();
+      const { fw, model, hw } = createDeviceIdentity(demo.kind, seedFromText(demo.thingName));
+      expect(stored).toEqual({ fw, model, hw });
+    }
     // Other accounts keep real devices in groups that are not simulated.
     const admin = (
       await t.app.inject({

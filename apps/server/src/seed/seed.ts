@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 import { createModel } from '@fieldlink/simulation/create-model';
+import { createDeviceIdentity } from '@fieldlink/simulation/device-identity';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import { childPath, groupPath, newDevicesGroupName, TRASH_GROUP_NAME } from '@fieldlink/domain/group-path';
 import type { Database } from '../db/schema';
@@ -202,15 +203,23 @@ export async function seedDemo(
 
 /**
  * What the server keeps of a `_DEMO` device beyond its entity: the channels its plant model has (so the
- * tree and the widget editors name them) and that it counts as connected, since it runs in every browser
- * that shows it. Nothing ever changes this: no frame of a `_DEMO` device is taken in, and its values,
+ * tree and the widget editors name them), the identity the browser's simulation gives it (firmware,
+ * model, hardware and macros, so the device table shows what its dash does) and that it counts as
+ * connected, since it runs in every browser that shows it. Nothing ever changes this: no frame of a `_DEMO` device is taken in, and its values,
  * logs and health exist only in those browsers.
  */
 async function describeSimulatedDevice(db: Kysely<Database>, thingName: string, kind: DemoDeviceKind, now: number) {
-  const { channels } = createModel(kind, { seed: seedFromText(thingName), startTimeMs: now });
+  const seed = seedFromText(thingName);
+  const { channels } = createModel(kind, { seed, startTimeMs: now });
+  const { fw, model, hw, base, custom } = createDeviceIdentity(kind, seed);
   await db
     .updateTable('devices')
     .set({
+      fw,
+      model,
+      hw,
+      base,
+      custom,
       channels: JSON.stringify(
         channels.map(({ code, name, units, alarm }) => ({
           code,

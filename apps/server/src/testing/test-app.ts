@@ -28,20 +28,42 @@ export interface TestApp {
 /** A fresh, empty database of the dialect: an in-memory SQLite, or a new PostgreSQL database. */
 export async function freshDatabase(dialect: Dialect): Promise<{ url: string; drop: () => Promise<void> }> {
   if (dialect === 'sqlite') return { url: ':memory:', drop: async () => undefined };
-  const name = `fieldlink_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  return freshPostgres('fieldlink_test');
+}
+
+/**
+ * A new, empty PostgreSQL database named `{prefix}_{random}` on the server at `serverUrl` (its role may
+ * create databases), and how to drop it.
+ */
+export async function freshPostgres(
+  prefix: string,
+  serverUrl = TEST_POSTGRES_URL,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
-  const url = new URL(TEST_POSTGRES_URL);
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     drop: async () => {
-      const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
+      // An autovacuum worker on the database has no role this one may end (42501 "must be a member
+      // of the role whose process is being terminated"); it finishes in moments: try again shortly.
+      for (let attempt = 1; ; attempt += 1) {
+        const client = new pg.Client({ connectionString: serverUrl });
+        try {
+          await client.connect();
+          await client.query(`drop database if exists ${name} with (force)`);
+          return;
+        } catch (error) {
+          if (attempt >= 10) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        } finally {
+          await client.end().catch(() => undefined);
+        }
+      }
     },
   };
 }

@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app';
 import { loadConfig } from '../../config';
 import { migrate, openStorage } from '../../db/database';
 import { seedDemo } from '../../seed/seed';
-import { DEMO_PASSWORD, TEST_POSTGRES_URL } from '../../testing/test-app';
+import { DEMO_PASSWORD, freshPostgres as freshTestPostgres, TEST_POSTGRES_URL } from '../../testing/test-app';
 import type { TestMosquitto } from './mosquitto';
 
 export interface TestDatabase {
@@ -14,33 +12,8 @@ export interface TestDatabase {
 }
 
 /** A new, empty PostgreSQL database on the server at `serverUrl` (its role may create databases). */
-export async function freshPostgres(serverUrl = TEST_POSTGRES_URL): Promise<TestDatabase> {
-  const name = `fieldlink_cluster_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      // An autovacuum worker on the database cannot be ended by a plain role: try again shortly.
-      for (let attempt = 1; ; attempt += 1) {
-        const client = new pg.Client({ connectionString: serverUrl });
-        try {
-          await client.connect();
-          await client.query(`drop database if exists ${name} with (force)`);
-          return;
-        } catch (error) {
-          if (attempt >= 10) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 1000));
-        } finally {
-          await client.end().catch(() => undefined);
-        }
-      }
-    },
-  };
+export function freshPostgres(serverUrl = TEST_POSTGRES_URL): Promise<TestDatabase> {
+  return freshTestPostgres('fieldlink_cluster', serverUrl);
 }
 
 /** Migrates and seeds the demo data once, as the first instance of a cluster does. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountAnswer, GroupNode } from '@fieldlink/api/account';
 import type { GridItem, PutWidgetBody, Scene, Widget } from '@fieldlink/api/scenes';
 import { scenePath, widgetPath } from '@fieldlink/domain/group-path';
-import { GRID_BREAKPOINTS, GRID_MIN_H, READ_ONLY_SCENE_MESSAGE } from '@fieldlink/domain/widgets';
+import { GRID_BREAKPOINTS, GRID_MIN_H, READ_ONLY_SCENE_MESSAGE, isSceneReadOnly } from '@fieldlink/domain/widgets';
 import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
 
 type Method = 'POST' | 'PUT' | 'DELETE' | 'GET';
@@ -94,7 +94,16 @@ describe.each(DIALECTS)('scenes and widgets on %s', (dialect) => {
           );
         }
       }
-      expect(scenes.every((seeded) => seeded.readOnly === ['brew', 'stock'].includes(root.appType))).toBe(true);
+      // Read-only by the account (§4: brew and stock app types, demo and investor accounts) for everyone.
+      const account = await t.app.storage.db
+        .selectFrom('accounts')
+        .select(['app_type as appType', 'kind'])
+        .where('id', '=', root.accountId)
+        .executeTakeFirstOrThrow();
+      expect(
+        scenes.every((seeded) => seeded.readOnly === isSceneReadOnly(account)),
+        root.name,
+      ).toBe(true);
     }
   });
 
