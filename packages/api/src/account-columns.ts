@@ -1,13 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import {
-  Account,
-  FullUser,
-  GroupKind,
-  PendingInvitation,
-  type AccountAnswer,
-  type GroupNode,
-  type TreeDevice,
-} from './account';
+import { Account, GROUP_NODE_FIELDS, type AccountAnswer, type GroupNode, type TreeDevice } from './account';
 
 /**
  * `GET /account?format=columns`: the account tree of `GET /account` in a compact wire form. The
@@ -77,19 +69,9 @@ export interface GroupNodeColumns extends Omit<GroupNode, 'groups' | 'devices' |
 
 export const GroupNodeColumns = Type.Recursive((Self: TSchema) =>
   Type.Object({
-    id: Type.String(),
-    name: Type.String(),
-    accountId: Type.String(),
-    appType: Type.String(),
-    kind: GroupKind,
-    simulation: Type.Optional(Type.Boolean()),
-    relativePath: Type.String(),
+    ...GROUP_NODE_FIELDS,
     groups: Type.Array(Self),
     deviceCount: Type.Integer({ minimum: 0 }),
-    scenes: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
-    users: Type.Array(Type.String()),
-    fullUsers: Type.Array(FullUser),
-    invitations: Type.Optional(Type.Array(PendingInvitation)),
   }),
 );
 

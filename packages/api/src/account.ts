@@ -71,22 +71,27 @@ export interface GroupNode {
   invitations?: PendingInvitation[];
 }
 
+/** A group's own fields, shared by the plain tree and its compact form (account-columns). */
+export const GROUP_NODE_FIELDS = {
+  id: Type.String(),
+  name: Type.String(),
+  accountId: Type.String(),
+  appType: Type.String(),
+  kind: GroupKind,
+  simulation: Type.Optional(Type.Boolean()),
+  relativePath: Type.String(),
+  scenes: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
+  users: Type.Array(Type.String()),
+  fullUsers: Type.Array(FullUser),
+  invitations: Type.Optional(Type.Array(PendingInvitation)),
+};
+
 export const GroupNode = Type.Recursive((Self: TSchema) =>
   Type.Object({
-    id: Type.String(),
-    name: Type.String(),
-    accountId: Type.String(),
-    appType: Type.String(),
-    kind: GroupKind,
-    simulation: Type.Optional(Type.Boolean()),
-    relativePath: Type.String(),
+    ...GROUP_NODE_FIELDS,
     groups: Type.Array(Self),
     devices: Type.Array(TreeDevice),
     deviceIds: Type.Array(Type.String()),
-    scenes: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
-    users: Type.Array(Type.String()),
-    fullUsers: Type.Array(FullUser),
-    invitations: Type.Optional(Type.Array(PendingInvitation)),
   }),
 );
 
