@@ -11,7 +11,7 @@ export const putUser = (body: Omit<PutUserBody, 'updateId'>) =>
 
 /**
  * Saves a user. The answer's props are shown at once, unless the answer is stale (§4: its update id
- * differs from the latest this tab sent: a later save is on its way and its answer will count); the
+ * differs from the latest this tab sent: a later save is still pending and its answer will count); the
  * user and the account are read again either way.
  */
 export const usePutUserMutation = () => {

@@ -31,7 +31,7 @@ type Settings = ReturnType<typeof useDeviceSettings>;
 /**
  * Device settings (application §2): channel names, upload and alarm flags, the upload and log
  * intervals, the time zone, setpoints and registers. Each control spins while its value is unknown or
- * on its way to the device, shows its value (marked when changed or queued for an offline device), or
+ * still travelling to the device, shows its value (marked when changed or queued for an offline device), or
  * its error; a courtesy message follows each Apply.
  */
 export function DeviceSettingsPanel({ deviceId, thingName }: { deviceId: string; thingName: string }) {
