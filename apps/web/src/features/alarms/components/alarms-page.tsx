@@ -118,7 +118,7 @@ export function AlarmsPage() {
                 }
         }
       >
-        <div className="alarms-table-wrap fl-card">
+        <div className="alarms-table-wrap fl-card fl-table-frame">
           <table className="fl-table alarms-table">
             <thead>
               <tr>
@@ -177,11 +177,11 @@ function AlarmRow({
         <Link to={`/dash/${encodeURIComponent(alarm.thingName)}`} className="alarms-device">
           {alarm.deviceName}
         </Link>
-        <span className="alarms-sub">{alarm.thingName}</span>
+        <span className="fl-sub">{alarm.thingName}</span>
       </td>
       <td data-label="Channel">
         {alarm.channelName}
-        {alarm.channelName !== displayName && <span className="alarms-sub">{displayName}</span>}
+        {alarm.channelName !== displayName && <span className="fl-sub">{displayName}</span>}
       </td>
       <td data-label="Condition" className="alarms-num">
         {crossingText(alarm)}
@@ -192,7 +192,7 @@ function AlarmRow({
       <td data-label="Cleared" className="alarms-time">
         {alarm.clearedAt === null ? '—' : formatDateTime(alarm.clearedAt)}
         {alarm.clearedValue !== null && (
-          <span className="alarms-sub">at {formatChannelValue(alarm, alarm.clearedValue)}</span>
+          <span className="fl-sub">at {formatChannelValue(alarm, alarm.clearedValue)}</span>
         )}
       </td>
       <td data-label="Acknowledged" className="alarms-time">
@@ -201,7 +201,7 @@ function AlarmRow({
         ) : (
           <>
             {formatDateTime(alarm.acknowledgedAt)}
-            <span className="alarms-sub">{alarm.acknowledgedBy ?? ''}</span>
+            <span className="fl-sub">{alarm.acknowledgedBy ?? ''}</span>
           </>
         )}
       </td>

@@ -1,10 +1,11 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import type { ChannelAlarm } from '@fieldlink/api/alarms';
 import { ALARM_SEVERITIES, type AlarmSeverity } from '@fieldlink/domain/alarms';
 import { useCan } from '../../../lib/session/use-can';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { AlarmIcon } from '../../../components/ui/icons';
+import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { useDeviceAlarms } from '../api/get-device-alarms';
 import { usePutDeviceAlarm } from '../api/put-device-alarm';
@@ -74,7 +75,6 @@ function ChannelAlarmDialog({
   const [form, setForm] = useState<AlarmForm>(() => alarmFormOf(channel?.config ?? null, code));
   const [problem, setProblem] = useState<string | null>(null);
   const save = usePutDeviceAlarm();
-  const severityId = useId();
   const change = (patch: Partial<AlarmForm>) => {
     setForm((current) => ({ ...current, ...patch }));
     setProblem(null);
@@ -151,24 +151,19 @@ function ChannelAlarmDialog({
           disabled={readOnly}
           onChange={(event) => change({ delaySeconds: event.target.value })}
         />
-        <div className="fl-field alarm-form__wide">
-          <label className="fl-field__label" htmlFor={severityId}>
-            Severity
-          </label>
-          <select
-            id={severityId}
-            className="fl-select"
-            value={form.severity}
-            disabled={readOnly}
-            onChange={(event) => change({ severity: event.target.value as AlarmSeverity })}
-          >
-            {ALARM_SEVERITIES.map((severity) => (
-              <option key={severity} value={severity}>
-                {SEVERITY_LABELS[severity]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          label="Severity"
+          className="alarm-form__wide"
+          value={form.severity}
+          disabled={readOnly}
+          onChange={(event) => change({ severity: event.target.value as AlarmSeverity })}
+        >
+          {ALARM_SEVERITIES.map((severity) => (
+            <option key={severity} value={severity}>
+              {SEVERITY_LABELS[severity]}
+            </option>
+          ))}
+        </SelectField>
         {problem && (
           <p className="alarm-form__problem" role="alert">
             {problem}

@@ -135,7 +135,7 @@ function SettingsBody({ settings }: { settings: Settings }) {
           <InlineAlert tone={state.courtesy.tone}>{state.courtesy.text}</InlineAlert>
           <button
             type="button"
-            className="device-settings__dismiss"
+            className="fl-icon-button device-settings__dismiss"
             aria-label="Dismiss"
             onClick={settings.dismissCourtesy}
           >

@@ -103,27 +103,27 @@ export function OverviewPage() {
         {data.stores.length === 0 ? (
           <p className="inv-empty fl-muted">No store with smart shelves in this group yet.</p>
         ) : (
-          <div className="inv-table-wrap">
-            <table className="inv-table" data-testid="store-list">
+          <div className="fl-table-frame">
+            <table className="fl-table fl-table--figures inv-table" data-testid="store-list">
               <thead>
                 <tr>
                   <th scope="col">Store</th>
                   <th scope="col">Rating</th>
-                  <th scope="col" className="inv-num">
+                  <th scope="col" className="fl-table__num">
                     Empty
                   </th>
-                  <th scope="col" className="inv-num">
+                  <th scope="col" className="fl-table__num">
                     Low
                   </th>
-                  <th scope="col" className="inv-num">
+                  <th scope="col" className="fl-table__num">
                     Good
                   </th>
                   {data.showsInefficiency && (
-                    <th scope="col" className="inv-num">
+                    <th scope="col" className="fl-table__num">
                       Inefficiency
                     </th>
                   )}
-                  <th scope="col" className="inv-num">
+                  <th scope="col" className="fl-table__num">
                     Lost sales
                   </th>
                 </tr>
@@ -147,22 +147,22 @@ export function OverviewPage() {
                         ) : (
                           store.name
                         )}
-                        <span className="inv-sub">
+                        <span className="fl-sub">
                           {store.productCount} {store.productCount === 1 ? 'product' : 'products'}
                         </span>
                       </td>
                       <td>
                         <StarRating rating={store.starRating} size={13} />
                       </td>
-                      <td className="inv-num inv-num--empty">{store.rangeStateCounts.EMPTY}</td>
-                      <td className="inv-num inv-num--low">{store.rangeStateCounts.LOW}</td>
-                      <td className="inv-num">{store.rangeStateCounts.GOOD}</td>
+                      <td className="fl-table__num inv-num--empty">{store.rangeStateCounts.EMPTY}</td>
+                      <td className="fl-table__num inv-num--low">{store.rangeStateCounts.LOW}</td>
+                      <td className="fl-table__num">{store.rangeStateCounts.GOOD}</td>
                       {data.showsInefficiency && (
-                        <td className="inv-num">
+                        <td className="fl-table__num">
                           {store.storeInefficiency === null ? '–' : formatInefficiency(store.storeInefficiency)}
                         </td>
                       )}
-                      <td className="inv-num">
+                      <td className="fl-table__num">
                         {store.totalLostSales} {customerLabel(store.totalLostSales)}
                       </td>
                     </tr>

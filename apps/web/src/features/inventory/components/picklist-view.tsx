@@ -44,19 +44,19 @@ export function PicklistView({ store }: { store: StoreStatusAnswer }) {
       {items.length === 0 ? (
         <p className="inv-empty fl-muted">Nothing to pick: every product is well stocked.</p>
       ) : (
-        <div className="inv-table-wrap">
-          <table className="inv-table">
+        <div className="fl-table-frame">
+          <table className="fl-table fl-table--figures inv-table">
             <thead>
               <tr>
                 <th scope="col">Product</th>
                 <th scope="col">SKU</th>
                 <th scope="col">Shelf</th>
-                <th scope="col" className="inv-num">
+                <th scope="col" className="fl-table__num">
                   Count
                 </th>
                 <th scope="col">Range</th>
                 <th scope="col">Out of stock in</th>
-                <th scope="col" className="inv-num">
+                <th scope="col" className="fl-table__num">
                   Pick
                 </th>
                 <th scope="col" className="inv-check-col" aria-label="Picked" />
@@ -68,14 +68,14 @@ export function PicklistView({ store }: { store: StoreStatusAnswer }) {
                   <td className="inv-product">{product.name}</td>
                   <td>{product.sku}</td>
                   <td>{product.deviceName}</td>
-                  <td className="inv-num">{product.count}</td>
+                  <td className="fl-table__num">{product.count}</td>
                   <td>
                     <RangeBadge state={product.rangeState} />
                   </td>
                   <td className="inv-time">
                     {formatTimeUntilOutOfStock(minutesUntilOutOfStock(product.count, product.salesPerHour))}
                   </td>
-                  <td className="inv-num inv-pick">{picklistQuantity(product)}</td>
+                  <td className="fl-table__num inv-pick">{picklistQuantity(product)}</td>
                   <td className="inv-check-col">
                     <span className="inv-checkbox" aria-hidden="true" />
                   </td>

@@ -16,19 +16,19 @@ export function StoreStatusTable({ products }: { products: readonly RetailProduc
   }
   return (
     <section className="fl-card inv-table-card">
-      <div className="inv-table-wrap">
-        <table className="inv-table" data-testid="product-table">
+      <div className="fl-table-frame">
+        <table className="fl-table fl-table--figures inv-table" data-testid="product-table">
           <thead>
             <tr>
               <th scope="col">Product</th>
-              <th scope="col" className="inv-num">
+              <th scope="col" className="fl-table__num">
                 Slots
               </th>
-              <th scope="col" className="inv-num">
+              <th scope="col" className="fl-table__num">
                 Depth
               </th>
               <th scope="col">Count</th>
-              <th scope="col" className="inv-num">
+              <th scope="col" className="fl-table__num">
                 Sales / h
               </th>
               <th scope="col">Range</th>
@@ -43,21 +43,23 @@ export function StoreStatusTable({ products }: { products: readonly RetailProduc
               <tr key={product.id}>
                 <td>
                   <span className="inv-product">{product.name}</span>
-                  <span className="inv-sub">
+                  <span className="fl-sub">
                     {product.sku} · {product.deviceName}
                   </span>
                 </td>
-                <td className="inv-num">{product.slotCount}</td>
-                <td className="inv-num">{product.depth} mm</td>
+                <td className="fl-table__num">{product.slotCount}</td>
+                <td className="fl-table__num">{product.depth} mm</td>
                 <td>
                   <span className="inv-count">
-                    <span className="inv-num">{product.count}</span>
+                    <span className="fl-table__num">{product.count}</span>
                     <span className={`inv-level inv-level--${product.rangeState.toLowerCase()}`} aria-hidden="true">
                       <span style={{ width: `${Math.min(100, product.stockLevel * 100)}%` }} />
                     </span>
                   </span>
                 </td>
-                <td className="inv-num">{product.salesPerHour === null ? '–' : product.salesPerHour.toFixed(3)}</td>
+                <td className="fl-table__num">
+                  {product.salesPerHour === null ? '–' : product.salesPerHour.toFixed(3)}
+                </td>
                 <td>
                   <RangeBadge state={product.rangeState} />
                 </td>

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { OTA_SUBMIT_FAILED_MESSAGE } from '@fieldlink/api/ota';
 import {
   OTA_DEFAULT_ABORT_CRITERIA,
@@ -11,6 +11,7 @@ import {
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { InlineAlert } from '../../../components/ui/inline-alert';
+import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { listDevices } from '../../../lib/account-tree';
 import { useAccount } from '../../../lib/api/get-account';
@@ -65,8 +66,6 @@ export function OtaSubmitDialog({ deviceIds, fleet, canSkipApproval, onClose }: 
   const [devicesPerMinute, setDevicesPerMinute] = useState<number>(OTA_DEFAULT_DEVICES_PER_MINUTE);
   const [touched, setTouched] = useState(false);
   const [outcome, setOutcome] = useState<OtaOutcome | null>(null);
-  const paceId = useId();
-  const versionId = useId();
   const check = checkUpdateCommand(typed ? updateCommand : firmwareUpdateCommand(version));
   const count = deviceIds.length;
 
@@ -144,29 +143,25 @@ export function OtaSubmitDialog({ deviceIds, fleet, canSkipApproval, onClose }: 
           </InlineAlert>
         )}
         {!typed && (
-          <div className="fl-field">
-            <label className="fl-field__label" htmlFor={versionId}>
-              Firmware version
-            </label>
-            <select
-              id={versionId}
-              className="fl-select"
-              value={version}
-              data-autofocus
-              onChange={(event) => setVersion(event.target.value)}
-            >
-              {versions.map((known, position) => (
-                <option key={known} value={known}>
-                  {known}
-                  {position === 0 ? ' (newest)' : ''}
-                </option>
-              ))}
-            </select>
-            <span className="fl-field__hint">
-              The versions {families[0]?.family ?? 'these'} devices of your fleet run. The devices are sent{' '}
-              <code>{firmwareUpdateCommand(version)}</code>.
-            </span>
-          </div>
+          <SelectField
+            label="Firmware version"
+            value={version}
+            data-autofocus
+            onChange={(event) => setVersion(event.target.value)}
+            hint={
+              <>
+                The versions {families[0]?.family ?? 'these'} devices of your fleet run. The devices are sent{' '}
+                <code>{firmwareUpdateCommand(version)}</code>.
+              </>
+            }
+          >
+            {versions.map((known, position) => (
+              <option key={known} value={known}>
+                {known}
+                {position === 0 ? ' (newest)' : ''}
+              </option>
+            ))}
+          </SelectField>
         )}
         {typed && (
           <TextField
@@ -188,28 +183,24 @@ export function OtaSubmitDialog({ deviceIds, fleet, canSkipApproval, onClose }: 
             {typed ? 'Pick a known version instead' : 'Advanced: enter an update command'}
           </button>
         )}
-        <div className="fl-field">
-          <label className="fl-field__label" htmlFor={paceId}>
-            Rollout pace
-          </label>
-          <select
-            id={paceId}
-            className="fl-select"
-            value={devicesPerMinute}
-            onChange={(event) => setDevicesPerMinute(Number(event.target.value))}
-          >
-            {PACES.map((pace) => (
-              <option key={pace} value={pace}>
-                {pace} devices a minute
-              </option>
-            ))}
-          </select>
-          <span className="fl-field__hint">
-            Online devices first, in the order selected; offline ones when they next connect. The rollout stops itself,
-            cancelling the updates not yet sent, once {OTA_DEFAULT_ABORT_CRITERIA.failureThresholdPercent} % of at least{' '}
-            {OTA_DEFAULT_ABORT_CRITERIA.minExecuted} finished updates have failed.
-          </span>
-        </div>
+        <SelectField
+          label="Rollout pace"
+          value={devicesPerMinute}
+          onChange={(event) => setDevicesPerMinute(Number(event.target.value))}
+          hint={
+            <>
+              Online devices first, in the order selected; offline ones when they next connect. The rollout stops
+              itself, cancelling the updates not yet sent, once {OTA_DEFAULT_ABORT_CRITERIA.failureThresholdPercent} %
+              of at least {OTA_DEFAULT_ABORT_CRITERIA.minExecuted} finished updates have failed.
+            </>
+          }
+        >
+          {PACES.map((pace) => (
+            <option key={pace} value={pace}>
+              {pace} devices a minute
+            </option>
+          ))}
+        </SelectField>
         {canSkipApproval ? (
           <label className="ota-check">
             <input type="checkbox" checked={skipApproval} onChange={(event) => setSkipApproval(event.target.checked)} />

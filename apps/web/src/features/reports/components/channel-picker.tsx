@@ -95,7 +95,7 @@ export function ChannelPicker({
                   />
                   <span>
                     <strong>{device.name}</strong>
-                    <span className="reports-sub">
+                    <span className="fl-sub">
                       {device.groupName} · {device.thingName}
                       {device.channels.length === 0 ? ' · no channels' : ''}
                     </span>

@@ -92,7 +92,7 @@ function CheckList({
             />
             <span>
               {option.label}
-              {option.sub && <span className="reports-sub">{option.sub}</span>}
+              {option.sub && <span className="fl-sub">{option.sub}</span>}
             </span>
           </label>
         </li>

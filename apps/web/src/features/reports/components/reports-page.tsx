@@ -246,7 +246,7 @@ function ReportsList({ accounts }: { accounts: readonly Account[] }) {
           </div>
         </div>
       ) : (
-        <div className="reports-table-wrap fl-card">
+        <div className="fl-card fl-table-frame">
           <table className="fl-table reports-table">
             <thead>
               <tr>
@@ -272,7 +272,7 @@ function ReportsList({ accounts }: { accounts: readonly Account[] }) {
                   {canEdit && <SelectCell item={report} selected={bulk.selected} onToggle={bulk.toggle} />}
                   <td>
                     <span className="reports-name">{report.name}</span>
-                    <span className="reports-sub">
+                    <span className="fl-sub">
                       {report.props.format}
                       {report.props.size !== null ? ` · ${sizeText(report.props.size)}` : ''}
                       {report.props.frequency ? ` · ${report.props.frequency.toLowerCase()} schedule` : ''}
@@ -284,13 +284,13 @@ function ReportsList({ accounts }: { accounts: readonly Account[] }) {
                   </td>
                   <td data-label="Covers" className="reports-nowrap">
                     {periodText(report.props.start, report.props.end, report.props.interval)}
-                    <span className="reports-sub">
+                    <span className="fl-sub">
                       {report.props.devices.length} {report.props.devices.length === 1 ? 'device' : 'devices'}
                     </span>
                   </td>
                   <td data-label="Created" className="reports-nowrap">
                     {formatDateTime(report.createdAt)}
-                    <span className="reports-sub">{report.props.createdBy}</span>
+                    <span className="fl-sub">{report.props.createdBy}</span>
                   </td>
                   <TagsCell tags={report.tags} />
                   <td className="reports-row-actions">

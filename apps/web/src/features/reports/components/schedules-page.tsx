@@ -111,7 +111,7 @@ function SchedulesList({ accounts }: { accounts: readonly Account[] }) {
           </div>
         </div>
       ) : (
-        <div className="reports-table-wrap fl-card">
+        <div className="fl-card fl-table-frame">
           <table className="fl-table reports-table">
             <thead>
               <tr>
@@ -137,7 +137,7 @@ function SchedulesList({ accounts }: { accounts: readonly Account[] }) {
                   {canEdit && <SelectCell item={schedule} selected={bulk.selected} onToggle={bulk.toggle} />}
                   <td>
                     <span className="reports-name">{schedule.name}</span>
-                    <span className="reports-sub">
+                    <span className="fl-sub">
                       {schedule.props.format} · per {REPORT_INTERVAL_LABELS[schedule.props.interval].toLowerCase()} ·{' '}
                       {schedule.props.devices.length} {schedule.props.devices.length === 1 ? 'device' : 'devices'}
                       {schedule.comments ? ` · ${schedule.comments}` : ''}
@@ -151,12 +151,12 @@ function SchedulesList({ accounts }: { accounts: readonly Account[] }) {
                       <Badge tone="neutral">Paused</Badge>
                     )}
                     {schedule.props.lastRunAt !== null && (
-                      <span className="reports-sub">Last {formatDateTime(schedule.props.lastRunAt)}</span>
+                      <span className="fl-sub">Last {formatDateTime(schedule.props.lastRunAt)}</span>
                     )}
                   </td>
                   <td data-label="Sharing">
                     {REPORT_VISIBILITY_LABELS[schedule.props.visibility]}
-                    <span className="reports-sub">Notify: {NOTIFY_AUDIENCE_LABELS[schedule.props.notifyAudience]}</span>
+                    <span className="fl-sub">Notify: {NOTIFY_AUDIENCE_LABELS[schedule.props.notifyAudience]}</span>
                   </td>
                   <TagsCell tags={schedule.tags} />
                   <td className="reports-row-actions">

@@ -6,6 +6,7 @@ import {
   SPRAY_ZONES,
   sprayZoneOf,
 } from '@fieldlink/domain/widget-values';
+import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import type { WidgetEditorProps } from './widget-definition';
 
@@ -94,26 +95,19 @@ export function OriginalGravityEditor({ draft, onChange }: WidgetEditorProps) {
 }
 
 export function SprayZoneEditor({ draft, onChange }: WidgetEditorProps) {
-  const id = useId();
   return (
-    <div className="fl-field">
-      <label className="fl-field__label" htmlFor={id}>
-        Spray zone
-      </label>
-      <select
-        id={id}
-        className="fl-select"
-        value={sprayZoneOf(draft.value)}
-        onChange={(event) => onChange({ ...draft, value: Number(event.target.value) })}
-      >
-        {SPRAY_ZONES.map((zone) => (
-          <option key={zone} value={zone}>
-            Zone {zone}
-          </option>
-        ))}
-      </select>
-      <span className="fl-field__hint">Start spray writes the zone number to the channel; stop writes 0.</span>
-    </div>
+    <SelectField
+      label="Spray zone"
+      hint="Start spray writes the zone number to the channel; stop writes 0."
+      value={sprayZoneOf(draft.value)}
+      onChange={(event) => onChange({ ...draft, value: Number(event.target.value) })}
+    >
+      {SPRAY_ZONES.map((zone) => (
+        <option key={zone} value={zone}>
+          Zone {zone}
+        </option>
+      ))}
+    </SelectField>
   );
 }
 

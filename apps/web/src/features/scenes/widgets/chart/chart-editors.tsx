@@ -4,6 +4,7 @@ import { chartColour, fixedAxisRange, widgetChannelKey } from '@fieldlink/domain
 import { PLOT_LINE_COLOR } from '@fieldlink/domain/widgets';
 import { Button } from '../../../../components/ui/button';
 import { PlusIcon, TrashIcon } from '../../../../components/ui/icons';
+import { SelectField } from '../../../../components/ui/select-field';
 import { TextField } from '../../../../components/ui/text-field';
 import { useAccount } from '../../../../lib/api/get-account';
 import { formatDateTime } from '@fieldlink/domain/date-format';
@@ -226,19 +227,14 @@ export function AnnotationsEditor({ draft, onChange }: WidgetEditorProps) {
         />
       </div>
       <div className="chart-editor__row chart-editor__row--add">
-        <div className="fl-field">
-          <label className="fl-field__label" htmlFor={`${id}-target`}>
-            On
-          </label>
-          <select id={`${id}-target`} className="fl-select" value={target} onChange={(e) => setTarget(e.target.value)}>
-            <option value="">Every channel (plot line)</option>
-            {channels.map((channel) => (
-              <option key={channel.key} value={channel.key}>
-                {channel.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField label="On" value={target} onChange={(e) => setTarget(e.target.value)}>
+          <option value="">Every channel (plot line)</option>
+          {channels.map((channel) => (
+            <option key={channel.key} value={channel.key}>
+              {channel.label}
+            </option>
+          ))}
+        </SelectField>
         <div className="fl-field chart-editor__colour">
           <label className="fl-field__label" htmlFor={`${id}-colour`}>
             Colour
