@@ -58,7 +58,18 @@ describe.each(DIALECTS)("a report's interval bins on %s", (dialect) => {
   });
 
   it('answers min, max, mean and last of the stored samples per bin, empty bins left out', async () => {
-    const bins = await intervalBins(storage.db, { deviceId: 'bins-device', code: 'c1', start: START, end: END }, WIDTH);
+    const columns = await intervalBins(
+      storage.db,
+      { deviceId: 'bins-device', code: 'c1', start: START, end: END },
+      WIDTH,
+    );
+    const bins: LogBin[] = Array.from({ length: columns.length }, (_, at) => ({
+      index: columns.index[at]!,
+      min: columns.min[at]!,
+      max: columns.max[at]!,
+      avg: columns.avg[at]!,
+      last: columns.last[at]!,
+    }));
     const expected = expectedBins();
     expect(bins.map((bin) => bin.index)).toEqual(expected.map((bin) => bin.index));
     expect(bins.length).toBeLessThan(Math.ceil((END - START) / WIDTH));

@@ -440,6 +440,44 @@ const DAY_MS = 86_400_000;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
+ * A channel's bins as columns: the first `length` entries of each array. A report holds a few
+ * channels of thousands of bins at a time; typed arrays keep them out of the JavaScript heap, where
+ * an object per bin outlived the young generation's collections and piled up in the old one (about
+ * 150 MiB of garbage over a 200-channel month; see docs/decisions.md, reports).
+ */
+export interface LogBinColumns {
+  length: number;
+  /** The bin's number from the window's start: it starts at `start + index * width`. */
+  index: Uint32Array;
+  min: Float64Array;
+  max: Float64Array;
+  avg: Float64Array;
+  last: Float64Array;
+}
+
+function binColumns(window: LogWindow, width: number): LogBinColumns {
+  const capacity = Math.max(0, Math.ceil((window.end - window.start) / width));
+  return {
+    length: 0,
+    index: new Uint32Array(capacity),
+    min: new Float64Array(capacity),
+    max: new Float64Array(capacity),
+    avg: new Float64Array(capacity),
+    last: new Float64Array(capacity),
+  };
+}
+
+function pushBin(bins: LogBinColumns, index: number, min: number, max: number, avg: number, last: number): void {
+  const at = bins.length;
+  bins.index[at] = index;
+  bins.min[at] = min;
+  bins.max[at] = max;
+  bins.avg[at] = avg;
+  bins.last[at] = last;
+  bins.length = at + 1;
+}
+
+/**
  * A channel's window cut into bins of `width` ms, each with min, max, mean and last; bins without
  * samples are left out (a report's intervals). On PostgreSQL the database aggregates the window in
  * one GROUP BY of the bin number, the last value of a bin being its greatest [t, value] pair: a third
@@ -449,11 +487,11 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
  * of bins per query (one GROUP BY scan of the key, then the last samples by their times), yielding
  * between queries.
  */
-export async function intervalBins(db: Kysely<Database>, window: LogWindow, width: number): Promise<LogBin[]> {
+export async function intervalBins(db: Kysely<Database>, window: LogWindow, width: number): Promise<LogBinColumns> {
   if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return intervalBinsPostgres(db, window, width);
   const { deviceId, code } = window;
   const step = width * Math.max(1, Math.floor(DAY_MS / width));
-  const bins: LogBin[] = [];
+  const bins = binColumns(window, width);
   for (let from = window.start; from < window.end; from += step) {
     const to = Math.min(from + step, window.end);
     // better-sqlite3 binds numbers as REAL: the casts keep the bin index an integer.
@@ -479,20 +517,15 @@ export async function intervalBins(db: Kysely<Database>, window: LogWindow, widt
             .execute()
         ).map((row) => [row.t, row.value]),
       );
-      for (const row of rows) {
-        bins.push({ index: row.i, min: row.mn, max: row.mx, avg: row.sm / row.n, last: lasts.get(row.tl) ?? row.mx });
-      }
+      for (const row of rows) pushBin(bins, row.i, row.mn, row.mx, row.sm / row.n, lasts.get(row.tl) ?? row.mx);
     }
     await yieldToEventLoop();
   }
   return bins;
 }
 
-async function intervalBinsPostgres(
-  db: Kysely<Database>,
-  { deviceId, code, start, end }: LogWindow,
-  width: number,
-): Promise<LogBin[]> {
+async function intervalBinsPostgres(db: Kysely<Database>, window: LogWindow, width: number): Promise<LogBinColumns> {
+  const { deviceId, code, start, end } = window;
   return db.transaction().execute(async (trx) => {
     // As for binnedLogs: JIT costs more than it saves on this plan.
     await sql`set local jit = off`.execute(trx);
@@ -504,6 +537,8 @@ async function intervalBinsPostgres(
       where device_id = ${deviceId} and code = ${code} and t >= ${start}::bigint and t < ${end}::bigint
       group by 1
       order by 1`.execute(trx);
-    return rows.map((row) => ({ index: row.i, min: row.mn, max: row.mx, avg: row.sm / row.n, last: row.last }));
+    const bins = binColumns(window, width);
+    for (const row of rows) pushBin(bins, row.i, row.mn, row.mx, row.sm / row.n, row.last);
+    return bins;
   });
 }

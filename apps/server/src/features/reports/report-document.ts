@@ -15,7 +15,7 @@ import { CsvWriter } from '../../documents/csv-writer';
 import { DocumentError, type DocumentOutput } from '../../documents/document-jobs';
 import type { DocumentSink } from '../../documents/file-store';
 import { PdfWriter, type DocumentBrand } from '../../documents/pdf-writer';
-import { intervalBins, lastSampleBefore } from '../devices/log-repository';
+import { intervalBins, lastSampleBefore, type LogBinColumns } from '../devices/log-repository';
 import { alarmsInPeriod, connectionChanges } from './repository';
 
 /** One channel of one device in a report. */
@@ -49,16 +49,14 @@ export interface ReportOutput extends Omit<DocumentOutput, 'file'> {
   file: DocumentSink;
 }
 
-/** One interval's figures of a channel. */
-export interface IntervalFigures {
-  start: number;
-  end: number;
-  min: number;
-  max: number;
-  mean: number;
-  last: number;
-  /** How much a totalizer grew in the interval; null for other channels. */
-  total: number | null;
+/**
+ * A channel's figures per interval, as columns (the first `length` entries of each; `avg` is the
+ * interval's mean): typed arrays rather than an object per interval, which the report's read-ahead
+ * kept alive long enough to be promoted to V8's old generation (see docs/decisions.md, reports).
+ */
+interface ChannelFigures extends LogBinColumns {
+  /** How much a totalizer grew in each interval; null for other channels. */
+  total: Float64Array | null;
 }
 
 /** Columns of the CSV: one tidy table, one row per observation (see docs/decisions.md). */
@@ -89,30 +87,28 @@ const iso = (t: number) => new Date(t).toISOString();
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The figures of one channel over the plan's period, per interval. */
-export async function channelFigures(
+async function channelFigures(
   db: Kysely<Database>,
   plan: Pick<ReportPlan, 'start' | 'end' | 'interval'>,
   deviceId: string,
   code: string,
-): Promise<IntervalFigures[]> {
+): Promise<ChannelFigures> {
   const width = REPORT_INTERVAL_MS[plan.interval];
   const bins = await intervalBins(db, { deviceId, code, start: plan.start, end: plan.end }, width);
-  const totalizer = isTotalizerChannel(code);
-  let previousLast = totalizer ? ((await lastSampleBefore(db, deviceId, code, plan.start))?.value ?? null) : null;
-  return bins.map((bin) => {
-    const start = plan.start + bin.index * width;
-    const figures: IntervalFigures = {
-      start,
-      end: Math.min(start + width, plan.end),
-      min: tidy(bin.min),
-      max: tidy(bin.max),
-      mean: tidy(bin.avg),
-      last: tidy(bin.last),
-      total: totalizer ? tidy(totalizerIncrease(previousLast, bin.last)) : null,
-    };
-    if (totalizer) previousLast = bin.last;
-    return figures;
-  });
+  const total = isTotalizerChannel(code) ? new Float64Array(bins.length) : null;
+  let previousLast = total ? ((await lastSampleBefore(db, deviceId, code, plan.start))?.value ?? null) : null;
+  for (let at = 0; at < bins.length; at += 1) {
+    const last = bins.last[at]!;
+    if (total) {
+      total[at] = tidy(totalizerIncrease(previousLast, last));
+      previousLast = last;
+    }
+    bins.min[at] = tidy(bins.min[at]!);
+    bins.max[at] = tidy(bins.max[at]!);
+    bins.avg[at] = tidy(bins.avg[at]!);
+    bins.last[at] = tidy(last);
+  }
+  return { ...bins, total };
 }
 
 /** Channels whose figures are read ahead of the one being written. */
@@ -126,9 +122,9 @@ const READ_AHEAD = 3;
 async function* figuresInOrder(
   db: Kysely<Database>,
   plan: ReportPlan,
-): AsyncGenerator<{ device: PlannedDevice; channel: PlannedChannel; figures: IntervalFigures[] }> {
+): AsyncGenerator<{ device: PlannedDevice; channel: PlannedChannel; figures: ChannelFigures }> {
   const channels = plan.devices.flatMap((device) => device.channels.map((channel) => ({ device, channel })));
-  const reads = new Map<number, Promise<IntervalFigures[]>>();
+  const reads = new Map<number, Promise<ChannelFigures>>();
   const read = (index: number) => {
     const item = channels[index];
     if (!item) return;
@@ -203,11 +199,11 @@ async function writeCsv(db: Kysely<Database>, plan: ReportPlan, output: ReportOu
     samples += figures.length;
     // The cells naming the channel are the same on each of its rows: formatted once.
     const prefix = csvLine(['interval', device.name, device.thingName, channel.code, channel.name]);
-    for (const row of figures) {
-      const index = (row.start - plan.start) / width;
-      await csv.line(
-        `${prefix},${edges[index]},${edges[index + 1]},${csvLine([row.min, row.max, row.mean, row.last, row.total, null, null])}`,
-      );
+    const { index, min, max, avg, last, total } = figures;
+    for (let at = 0; at < figures.length; at += 1) {
+      const interval = index[at]!;
+      const cells = csvLine([min[at]!, max[at]!, avg[at]!, last[at]!, total ? total[at]! : null, null, null]);
+      await csv.line(`${prefix},${edges[interval]},${edges[interval + 1]},${cells}`);
     }
     done += 1;
     await output.progress(done / work);
@@ -278,37 +274,39 @@ async function writePdf(db: Kysely<Database>, plan: ReportPlan, output: ReportOu
     ...(plan.comments ? ([['Comments', plan.comments]] as [string, string][]) : []),
   ]);
   const work = workOf(plan);
+  const width = REPORT_INTERVAL_MS[plan.interval];
   let done = 0;
   const summaryRows: string[][] = [];
   const charts: { t: Float64Array; min: Float32Array; mean: Float32Array; max: Float32Array }[] = [];
   let samples = 0;
   for await (const { device, channel, figures } of figuresInOrder(db, plan)) {
     samples += figures.length;
+    const { length } = figures;
     let min = Infinity;
     let max = -Infinity;
     let sum = 0;
     let total: number | null = null;
-    for (const row of figures) {
-      min = Math.min(min, row.min);
-      max = Math.max(max, row.max);
-      sum += row.mean;
-      if (row.total !== null) total = (total ?? 0) + row.total;
+    for (let at = 0; at < length; at += 1) {
+      min = Math.min(min, figures.min[at]!);
+      max = Math.max(max, figures.max[at]!);
+      sum += figures.avg[at]!;
+      if (figures.total) total = (total ?? 0) + figures.total[at]!;
     }
-    const empty = figures.length === 0;
+    const empty = length === 0;
     summaryRows.push([
       device.name,
       `${channel.name} (${channel.code})`,
       empty ? '' : formatNumber(min),
       empty ? '' : formatNumber(max),
-      empty ? '' : formatNumber(sum / figures.length),
-      empty ? '' : formatNumber(figures[figures.length - 1]!.last),
+      empty ? '' : formatNumber(sum / length),
+      empty ? '' : formatNumber(figures.last[length - 1]!),
       formatNumber(total),
     ]);
     charts.push({
-      t: Float64Array.from(figures, (row) => row.start),
-      min: Float32Array.from(figures, (row) => row.min),
-      mean: Float32Array.from(figures, (row) => row.mean),
-      max: Float32Array.from(figures, (row) => row.max),
+      t: Float64Array.from(figures.index.subarray(0, length), (interval) => plan.start + interval * width),
+      min: Float32Array.from(figures.min.subarray(0, length)),
+      mean: Float32Array.from(figures.avg.subarray(0, length)),
+      max: Float32Array.from(figures.max.subarray(0, length)),
     });
     done += 1;
     await output.progress(done / work);
