@@ -4,6 +4,7 @@ import 'uplot/dist/uPlot.min.css';
 import { formatDateTime, timeAxisLabels } from '@fieldlink/domain/date-format';
 import type { AlignedLogs } from './chart-series';
 import { usePageTimeZone } from '../../lib/page-time-zone';
+import { chartLineWidth } from './line-width';
 import { cancelRedraw, scheduleRedraw } from './redraw-queue';
 import './log-chart.css';
 
@@ -161,6 +162,7 @@ export function LogChart({
     const series: Options['series'] = [{}];
     const bands: NonNullable<Options['bands']> = [];
     const indices = new Map<string, number[]>();
+    const lineWidth = chartLineWidth(lines.length, compact);
     logs.series.forEach((aligned, i) => {
       const line = lines[i];
       if (!line) return;
@@ -173,7 +175,7 @@ export function LogChart({
         scale,
         show,
         stroke: line.colour,
-        width: compact ? 1.25 : 1.75,
+        width: lineWidth,
         spanGaps: aligned.band === null,
         points: { show: false },
       });
