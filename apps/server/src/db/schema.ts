@@ -131,6 +131,20 @@ export interface LogRollupTable {
   last_value: number;
 }
 
+/**
+ * One UTC month of one channel's hourly or daily roll-up, packed by the log maintenance job: the
+ * month's buckets as typed arrays in one binary column (db/rollup-months.ts).
+ */
+export interface LogRollupMonthsTable {
+  device_id: string;
+  code: string;
+  /** Width of the month's buckets, ms (an hour or a day). */
+  level: number;
+  /** Start of the UTC month, unix ms. */
+  t: number;
+  data: Uint8Array;
+}
+
 export interface ConnectionsTable {
   id: string;
   device_id: string;
@@ -499,6 +513,7 @@ export interface Database {
   logs: LogsTable;
   logs_hourly: LogRollupTable;
   logs_daily: LogRollupTable;
+  logs_rollup_months: LogRollupMonthsTable;
   connections: ConnectionsTable;
   revoked_tokens: RevokedTokensTable;
   invitations: InvitationsTable;

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, LogRollupTable, LogsTable } from '../db/schema';
+import { ROLLUP_LEVELS } from '../db/log-writes';
+import { bucketRows, mergeBuckets, unpackBuckets } from '../features/devices/rollup-months';
 
 /**
  * Hourly or daily buckets of samples computed the obvious way (what the roll-up tables must hold), in
@@ -43,4 +45,43 @@ export function storedLogs(db: Kysely<Database>) {
 /** Every bucket of a roll-up table, in key order. */
 export function storedRollups(db: Kysely<Database>, table: 'logs_hourly' | 'logs_daily') {
   return db.selectFrom(table).selectAll().orderBy('device_id').orderBy('code').orderBy('t').execute();
+}
+
+/**
+ * Every bucket of a roll-up level, packed months and table rows alike (a bucket in both combined as
+ * reads combine it), in key order: what the roll-up holds whatever the log maintenance job has packed.
+ */
+export async function allRollups(db: Kysely<Database>, table: 'logs_hourly' | 'logs_daily') {
+  const level = ROLLUP_LEVELS.find((rollup) => rollup.table === table)!.width;
+  const packed = await db
+    .selectFrom('logs_rollup_months')
+    .select(['device_id', 'code', 't', 'data'])
+    .where('level', '=', level)
+    .execute();
+  const channels = new Map<string, { packed: LogRollupTable[]; rows: LogRollupTable[] }>();
+  const channel = (deviceId: string, code: string) => {
+    const key = `${deviceId}\u0000${code}`;
+    let found = channels.get(key);
+    if (!found) channels.set(key, (found = { packed: [], rows: [] }));
+    return found;
+  };
+  for (const row of packed) {
+    channel(row.device_id, row.code).packed.push(
+      ...bucketRows(row.device_id, row.code, unpackBuckets(row.t, level, row.data)),
+    );
+  }
+  for (const row of await storedRollups(db, table)) channel(row.device_id, row.code).rows.push(row);
+  return [...channels.values()]
+    .flatMap((buckets) => mergeBuckets(buckets.packed, buckets.rows))
+    .sort((a, b) =>
+      a.device_id < b.device_id
+        ? -1
+        : a.device_id > b.device_id
+          ? 1
+          : a.code < b.code
+            ? -1
+            : a.code > b.code
+              ? 1
+              : a.t - b.t,
+    );
 }

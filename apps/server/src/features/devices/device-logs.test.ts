@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { logBinGrid, type BinnedChannelLog, type DeviceLogsAnswer } from '@fieldlink/api/device-logs';
 import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
 import { insertLogs } from '../../db/log-writes';
+import { packClosedMonths } from './rollup-months';
 
 const MINUTE = 60_000;
 const T0 = Date.UTC(2026, 0, 1);
@@ -206,16 +207,27 @@ describe.each(DIALECTS)('GET /device-logs from the roll-ups on %s', (dialect) =>
     binCount: fc.oneof(fc.integer({ min: 1, max: 400 }), fc.constantFrom(1, 24, 100, 2000)),
   });
 
-  it('answers what the samples give, whichever level the window is read from (property)', async () => {
+  // When the log maintenance job packs the closed months: after which batch of samples (the later
+  // batches then bring late samples for packed months), and which months count as closed (January, or
+  // January and February).
+  const packing = fc.record({
+    afterBatch: fc.integer({ min: 0, max: 6 }),
+    closedBefore: fc.constantFrom(Date.UTC(2026, 1, 1), Date.UTC(2026, 2, 1)),
+  });
+
+  it('answers what the samples give, whichever level the window is read from and packed or not (property)', async () => {
     // Bins answered per level of the grid (0: cut from the samples), so the run shows each was tried.
     const binnedByLevel = new Map<number, number>();
+    // Runs whose roll-ups were partly packed when read.
+    let packedRuns = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.array(sample, { minLength: 1, maxLength: 3000, size: 'max' }),
         fc.array(query, { minLength: 4, maxLength: 4 }),
-        async (samples, queries) => {
+        fc.option(packing, { nil: undefined }),
+        async (samples, queries, pack) => {
           const db = t.app.storage.db;
-          for (const table of ['logs', 'logs_hourly', 'logs_daily'] as const) {
+          for (const table of ['logs', 'logs_hourly', 'logs_daily', 'logs_rollup_months'] as const) {
             await db.deleteFrom(table).where('device_id', '=', deviceId).execute();
           }
           const stored = new Map<string, { code: string; t: number; value: number }>();
@@ -223,8 +235,17 @@ describe.each(DIALECTS)('GET /device-logs from the roll-ups on %s', (dialect) =>
             const batch = samples.slice(i, i + 500).map((s) => ({ device_id: deviceId, ...s }));
             await insertLogs(db, batch);
             for (const s of batch) if (!stored.has(`${s.code}/${s.t}`)) stored.set(`${s.code}/${s.t}`, s);
+            if (pack?.afterBatch === i / 500) await packClosedMonths(db, deviceId, pack.closedBefore);
           }
+          if (pack && pack.afterBatch * 500 >= samples.length) await packClosedMonths(db, deviceId, pack.closedBefore);
           const kept = [...stored.values()];
+          if (
+            pack &&
+            (await db.selectFrom('logs_rollup_months').select('t').where('device_id', '=', deviceId).execute()).length >
+              0
+          ) {
+            packedRuns += 1;
+          }
           const answers = await Promise.all(
             queries.map(async (query) => ({
               ...query,
@@ -281,11 +302,28 @@ describe.each(DIALECTS)('GET /device-logs from the roll-ups on %s', (dialect) =>
               { start: T0 + 3 * HOUR, length: 39 * DAY, binCount: 20 },
               { start: T0, length: DAY, binCount: 2000 },
             ],
+            undefined,
+          ],
+          // The same, January packed after the first batch: most of its samples then come late.
+          [
+            Array.from({ length: 2880 }, (_, i) => ({
+              code: CODES[i % 2]!,
+              t: T0 + i * 20 * MINUTE,
+              value: (i * 37) % 101,
+            })),
+            [
+              { start: T0 + 5 * MINUTE, length: 10 * DAY, binCount: 300 },
+              { start: T0 + 17 * MINUTE, length: 38 * DAY, binCount: 100 },
+              { start: T0 + 3 * HOUR, length: 39 * DAY, binCount: 20 },
+              { start: T0 + 29 * DAY, length: 5 * DAY, binCount: 20 },
+            ],
+            { afterBatch: 0, closedBefore: Date.UTC(2026, 1, 1) },
           ],
         ],
       },
     );
     expect([...binnedByLevel.keys()].sort((a, b) => a - b)).toEqual([0, HOUR, DAY]);
+    expect(packedRuns).toBeGreaterThan(0);
     // 26 databases' worth of samples written and read: seconds on a quiet machine, more on a busy one.
   }, 180_000);
 });

@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema';
 import type { Dialect } from '../../db/database';
 import type { LogRetention } from '../../config';
 import type { JobLogger, JobQueue } from '../../jobs/job-queue';
+import { deletePackedBefore, monthStartOf, packClosedMonths } from './rollup-months';
 
 /** The job kind that keeps the log's partitions and retention (one run per period, cluster-wide). */
 export const LOG_MAINTENANCE_JOB = 'logs.maintain';
@@ -32,12 +33,8 @@ export interface MaintenanceSummary {
   created: string[];
   detached: string[];
   deleted: { logs: number; rollups: number };
-}
-
-/** Start of the UTC month `offset` months from the one holding `t`. */
-export function monthStartOf(t: number, offset = 0): number {
-  const date = new Date(t);
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + offset, 1);
+  /** Roll-up buckets moved into packed months. */
+  packed: number;
 }
 
 /** `logs_p202611`: the partition of November 2026 (the name the migration gives it too). */
@@ -90,7 +87,11 @@ export class LogMaintenance {
       async () => {
         const summary = await this.run();
         const changed =
-          summary.created.length + summary.detached.length + summary.deleted.logs + summary.deleted.rollups;
+          summary.created.length +
+          summary.detached.length +
+          summary.deleted.logs +
+          summary.deleted.rollups +
+          summary.packed;
         if (changed > 0) this.logger.info({ ...summary }, 'Log maintenance');
       },
       { maxAttempts: 3 },
@@ -122,7 +123,7 @@ export class LogMaintenance {
 
   async run(): Promise<MaintenanceSummary> {
     const now = this.now();
-    const summary: MaintenanceSummary = { created: [], detached: [], deleted: { logs: 0, rollups: 0 } };
+    const summary: MaintenanceSummary = { created: [], detached: [], deleted: { logs: 0, rollups: 0 }, packed: 0 };
     const plans = Object.entries(this.retention) as [keyof LogRetention, LogRetention[keyof LogRetention]][];
     // Data kept by some plan forever pins every partition.
     const longestRawDays = plans.some(([, kept]) => kept.rawDays === 0)
@@ -147,7 +148,14 @@ export class LogMaintenance {
         const cutoff = now - kept.rollupDays * DAY_MS;
         summary.deleted.rollups += await this.deleteOlder('logs_hourly', devices, cutoff);
         summary.deleted.rollups += await this.deleteOlder('logs_daily', devices, cutoff);
+        for (const deviceId of devices) summary.deleted.rollups += await deletePackedBefore(this.db, deviceId, cutoff);
       }
+    }
+    // Closed months of the roll-ups are packed, one row per channel, level and month (and the late
+    // buckets of months packed before join them).
+    const closedBefore = monthStartOf(now);
+    for (const { id } of await this.db.selectFrom('devices').select('id').execute()) {
+      summary.packed += await packClosedMonths(this.db, id, closedBefore);
     }
     return summary;
   }

@@ -1,6 +1,7 @@
 import { SqliteAdapter, sql, type Kysely } from 'kysely';
 import { LOG_ROLLUP_LEVELS_MS, type ChannelLog, type LogBinGrid } from '@fieldlink/api/device-logs';
 import type { Database } from '../../db/schema';
+import { packedMonths, unpackBuckets } from './rollup-months';
 
 /** One channel of one device over `[start, end)`, unix ms. */
 export interface LogWindow {
@@ -206,107 +207,93 @@ async function samplePiece(
 }
 
 /**
- * A roll-up piece of one channel folded into the bins of the grid by the database: the bins come back
- * as one JSON array of six columns (index, min, max, sum, count, last), so a decade crosses into
- * JavaScript as one string, not 1,825 rows, and needs no object per bin. A bin's last value is its
- * latest bucket's: on SQLite found again through the primary key; on PostgreSQL as the greatest
- * `[t, last]` pair, so the plan needs no join whose cost depends on the table's statistics (without
- * them, right after a bulk load, the join took 2.5 s for a year). One statement per channel: both
- * databases group a channel's buckets faster than all channels' at once (SQLite sorts them; the
- * PostgreSQL plan for all channels hashes then sorts them again by channel).
+ * The bins of the grid over a window, for one channel, as typed arrays indexed by bin: samples,
+ * buckets and bins folded in any order (min, max, sum, count, and the last value by its time; of two
+ * at the same time the one folded later, as the roll-ups keep it). No object per bucket or bin.
  */
-async function rollupPiece(
-  db: Kysely<Database>,
-  deviceId: string,
-  code: string,
-  piece: WindowPiece,
-  grid: LogBinGrid,
-): Promise<BinColumns | null> {
-  const table = sql.table(ROLLUP_TABLES[piece.level]!);
-  type Packed = [number[], number[], number[], number[], number[], number[]];
-  let packed: Packed | string | undefined;
-  if (db.getExecutor().adapter instanceof SqliteAdapter) {
-    // better-sqlite3 binds numbers as REAL: the casts keep the division an integer one.
-    const integer = (n: number) => sql`cast(${n} as integer)`;
-    const columns = ['i', 'mn', 'mx', 'sm', 'n', 'last'].map((name) => sql`json_group_array(${sql.ref(name)})`);
-    const { rows } = await sql<{ bins: string }>`
-      select json_array(${sql.join(columns)}) as bins
-      from (
-        select g.*, (select r.last_value from ${table} as r
-          where r.device_id = ${deviceId} and r.code = ${code} and r.t = g.bt) as last
-        from (
-          select (t - ${integer(grid.origin)}) / ${integer(grid.width)} as i, min(min_value) as mn,
-            max(max_value) as mx, sum(sum_value) as sm, sum(sample_count) as n, max(t) as bt
-          from ${table}
-          where device_id = ${deviceId} and code = ${code}
-            and t >= ${integer(piece.from)} and t < ${integer(piece.to)}
-          group by i
-        ) as g
-      ) having count(*) > 0`.execute(db);
-    packed = rows[0]?.bins;
-  } else {
-    const columns = ['i', 'mn', 'mx', 'sm', 'n', 'last'].map((name) => sql`json_agg(${sql.ref(name)} order by i)`);
-    packed = await db.transaction().execute(async (trx) => {
-      // JIT compiles more than the plan is worth.
-      await sql`set local jit = off`.execute(trx);
-      const { rows } = await sql<{ bins: Packed }>`
-        select json_build_array(${sql.join(columns)}) as bins
-        from (
-          select (t - ${grid.origin}::bigint) / ${grid.width}::bigint as i, min(min_value) as mn,
-            max(max_value) as mx, sum(sum_value) as sm, sum(sample_count) as n,
-            (max(array[t::float8, last_value]))[2] as last
-          from ${table}
-          where device_id = ${deviceId} and code = ${code}
-            and t >= ${piece.from}::bigint and t < ${piece.to}::bigint
-          group by i
-        ) as g
-        having count(*) > 0`.execute(trx);
-      return rows[0]?.bins;
-    });
+class BinFold {
+  readonly min: Float64Array;
+  readonly max: Float64Array;
+  readonly sum: Float64Array;
+  readonly count: Float64Array;
+  readonly lastT: Float64Array;
+  readonly last: Float64Array;
+
+  constructor(readonly size: number) {
+    this.min = new Float64Array(size).fill(Infinity);
+    this.max = new Float64Array(size).fill(-Infinity);
+    this.sum = new Float64Array(size);
+    this.count = new Float64Array(size);
+    this.lastT = new Float64Array(size).fill(-Infinity);
+    this.last = new Float64Array(size);
   }
-  if (packed === undefined) return null;
-  const [index, min, max, sum, count, last] = (typeof packed === 'string' ? JSON.parse(packed) : packed) as Packed;
-  return inOrder({ index, min, max, sum, count, last });
+
+  add(bin: number, min: number, max: number, sum: number, count: number, lastT: number, last: number): void {
+    if (min < this.min[bin]!) this.min[bin] = min;
+    if (max > this.max[bin]!) this.max[bin] = max;
+    this.sum[bin]! += sum;
+    this.count[bin]! += count;
+    if (lastT >= this.lastT[bin]!) {
+      this.lastT[bin] = lastT;
+      this.last[bin] = last;
+    }
+  }
+
+  /** The bins holding samples, oldest first. */
+  columns(): BinColumns {
+    const columns = emptyColumns();
+    for (let bin = 0; bin < this.size; bin += 1) {
+      if (this.count[bin] === 0) continue;
+      columns.index.push(bin);
+      columns.min.push(this.min[bin]!);
+      columns.max.push(this.max[bin]!);
+      columns.sum.push(this.sum[bin]!);
+      columns.count.push(this.count[bin]!);
+      columns.last.push(this.last[bin]!);
+    }
+    return columns;
+  }
 }
 
 /**
- * The bins by index: SQLite hands a grouped subquery's rows on in the order its grouping sorted them,
- * which SQL does not promise, so the order is checked (one pass) and restored if ever needed.
+ * A roll-up piece of some channels folded into their bins: first the months packed by the log
+ * maintenance job (rollup-months.ts), read as typed arrays, then the buckets still in the roll-up
+ * table (the open month, and buckets of samples that came late for a packed month, added after it was
+ * packed: folded later, they win a tie of last times as they do on insert). One statement each for
+ * all channels.
  */
-function inOrder(columns: BinColumns): BinColumns {
-  const { index } = columns;
-  if (index.every((i, at) => at === 0 || index[at - 1]! < i)) return columns;
-  const order = index.map((_, at) => at).sort((a, b) => index[a]! - index[b]!);
-  const pick = (column: number[]) => order.map((at) => column[at]!);
-  return {
-    index: pick(index),
-    min: pick(columns.min),
-    max: pick(columns.max),
-    sum: pick(columns.sum),
-    count: pick(columns.count),
-    last: pick(columns.last),
-  };
-}
-
-/** Appends a later piece's bins to a channel's, merging the bin the two share at their seam. */
-function appendPiece(into: BinColumns, piece: BinColumns): void {
-  let from = 0;
-  const at = into.index.length - 1;
-  if (at >= 0 && piece.index[0] === into.index[at]) {
-    into.min[at] = Math.min(into.min[at]!, piece.min[0]!);
-    into.max[at] = Math.max(into.max[at]!, piece.max[0]!);
-    into.sum[at]! += piece.sum[0]!;
-    into.count[at]! += piece.count[0]!;
-    into.last[at] = piece.last[0]!;
-    from = 1;
+async function foldRollupPiece(
+  db: Kysely<Database>,
+  deviceId: string,
+  folds: Map<string, BinFold>,
+  piece: WindowPiece,
+  grid: LogBinGrid,
+): Promise<void> {
+  const codes = [...folds.keys()];
+  const { level, from, to } = piece;
+  for (const { code, t: month, data } of await packedMonths(db, deviceId, codes, level, from, to)) {
+    const fold = folds.get(code)!;
+    const { slot, min, max, sum, count, lastOffset, last } = unpackBuckets(month, level, data);
+    for (let i = 0; i < slot.length; i += 1) {
+      const t = month + slot[i]! * level;
+      if (t < from || t >= to) continue;
+      const bin = Math.floor((t - grid.origin) / grid.width);
+      fold.add(bin, min[i]!, max[i]!, sum[i]!, count[i]!, t + lastOffset[i]!, last[i]!);
+    }
   }
-  for (let i = from; i < piece.index.length; i += 1) {
-    into.index.push(piece.index[i]!);
-    into.min.push(piece.min[i]!);
-    into.max.push(piece.max[i]!);
-    into.sum.push(piece.sum[i]!);
-    into.count.push(Number(piece.count[i]));
-    into.last.push(piece.last[i]!);
+  const rows = await db
+    .selectFrom(ROLLUP_TABLES[level]!)
+    .select(['code', 't', 'min_value', 'max_value', 'sum_value', 'sample_count', 'last_t', 'last_value'])
+    .where('device_id', '=', deviceId)
+    .where('code', 'in', codes)
+    .where('t', '>=', from)
+    .where('t', '<', to)
+    .execute();
+  for (const row of rows) {
+    const bin = Math.floor((row.t - grid.origin) / grid.width);
+    folds
+      .get(row.code)!
+      .add(bin, row.min_value, row.max_value, row.sum_value, Number(row.sample_count), row.last_t, row.last_value);
   }
 }
 
@@ -324,20 +311,23 @@ async function rolledUpBins(
   grid: LogBinGrid,
 ): Promise<Map<string, BinColumns>> {
   const levels = LOG_ROLLUP_LEVELS_MS.filter((level) => level <= grid.level);
-  const channels = new Map(codes.map((code) => [code, emptyColumns()]));
+  const size = Math.ceil((end - grid.origin) / grid.width);
+  const folds = new Map(codes.map((code) => [code, new BinFold(size)]));
   for (const piece of windowPieces(start, end, levels)) {
-    if (piece.level === 0) {
-      for (const [code, columns] of await samplePiece(db, deviceId, codes, piece, grid)) {
-        appendPiece(channels.get(code)!, columns);
-      }
+    if (piece.level > 0) {
+      await foldRollupPiece(db, deviceId, folds, piece, grid);
       continue;
     }
-    for (const code of codes) {
-      const columns = await rollupPiece(db, deviceId, code, piece, grid);
-      if (columns) appendPiece(channels.get(code)!, columns);
+    // The samples at the window's edges: their pieces lie wholly before or after every roll-up
+    // piece, so the piece's start orders their last values against the buckets' last times.
+    for (const [code, bins] of await samplePiece(db, deviceId, codes, piece, grid)) {
+      const fold = folds.get(code)!;
+      bins.index.forEach((bin, i) => {
+        fold.add(bin, bins.min[i]!, bins.max[i]!, bins.sum[i]!, bins.count[i]!, piece.from, bins.last[i]!);
+      });
     }
   }
-  return channels;
+  return new Map(codes.map((code) => [code, folds.get(code)!.columns()]));
 }
 
 /**

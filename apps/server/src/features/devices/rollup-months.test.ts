@@ -1,0 +1,129 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { migrate, openStorage, type Dialect, type Storage } from '../../db/database';
+import { insertLogs } from '../../db/log-writes';
+import type { LogsTable } from '../../db/schema';
+import { freshPostgres, type TestDatabase } from '../../cluster/testing/cluster-apps';
+import { allRollups, referenceRollups, storedLogs, storedRollups } from '../../testing/log-rollups';
+import { DIALECTS } from '../../testing/test-app';
+import { deletePackedBefore, monthStartOf, packClosedMonths } from './rollup-months';
+
+const BEFORE = '2026-12-06T0000-rollups-per-batch';
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+const DEVICES = ['dev-a', 'dev-b'];
+
+describe.each(DIALECTS)('packed roll-up months on %s', (dialect: Dialect) => {
+  let database: TestDatabase | null = null;
+  let storage: Storage | null = null;
+
+  const open = async () => {
+    if (dialect === 'postgres') {
+      database = await freshPostgres();
+      storage = openStorage(database.url);
+    } else storage = openStorage(':memory:');
+    return storage;
+  };
+  afterEach(async () => {
+    await storage?.close();
+    await database?.drop();
+    storage = null;
+    database = null;
+  });
+
+  const thisMonth = monthStartOf(Date.now());
+  /** Two devices, two channels, 7-minute samples in four months (one 14 months back, one this month). */
+  const samples = (): LogsTable[] => {
+    const made: LogsTable[] = [];
+    for (const device_id of DEVICES)
+      for (const code of ['c1', 'sp2'])
+        for (const monthStart of [thisMonth - 420 * DAY, thisMonth - 40 * DAY, thisMonth - 20 * DAY, thisMonth])
+          for (let i = 0; i < 400; i += 1) {
+            made.push({ device_id, code, t: monthStart + i * 7 * 60_000 + 1234, value: ((i * 37) % 101) - 50.5 });
+          }
+    return made;
+  };
+  const store = async (db: Storage, rows: readonly LogsTable[]) => {
+    for (let i = 0; i < rows.length; i += 500) await insertLogs(db.db, rows.slice(i, i + 500));
+  };
+  const packAll = async (db: Storage) => {
+    let moved = 0;
+    for (const deviceId of DEVICES) moved += await packClosedMonths(db.db, deviceId, thisMonth);
+    return moved;
+  };
+
+  it('moves the roll-ups of an existing database to packed months without loss', async () => {
+    const db = await open();
+    await migrate(db.db, BEFORE);
+    await store(db, samples());
+    const hourly = await storedRollups(db.db, 'logs_hourly');
+    const daily = await storedRollups(db.db, 'logs_daily');
+
+    await migrate(db.db);
+    const moved = await packAll(db);
+
+    const openMonth = (rows: readonly { t: number }[]) => rows.filter((row) => row.t >= thisMonth);
+    expect(moved).toBe(hourly.length + daily.length - openMonth(hourly).length - openMonth(daily).length);
+    expect(await allRollups(db.db, 'logs_hourly')).toEqual(hourly);
+    expect(await allRollups(db.db, 'logs_daily')).toEqual(daily);
+    // Only the open month stays in rows; the closed ones are one row per channel, level and month.
+    expect(await storedRollups(db.db, 'logs_hourly')).toEqual(openMonth(hourly));
+    expect(await storedRollups(db.db, 'logs_daily')).toEqual(openMonth(daily));
+    const months = await db.db.selectFrom('logs_rollup_months').select('t').execute();
+    const closedMonths = new Set(
+      samples()
+        .map((s) => monthStartOf(s.t))
+        .filter((t) => t < thisMonth),
+    ).size;
+    expect(months).toHaveLength(DEVICES.length * 2 * 2 * closedMonths);
+    // A second run finds nothing to pack.
+    expect(await packAll(db)).toBe(0);
+  });
+
+  it('counts samples that come late for a packed month, and packs them into it at the next run', async () => {
+    const db = await open();
+    await migrate(db.db);
+    const first = samples();
+    await store(db, first);
+    await packAll(db);
+    // Late samples of a packed month: in a bucket that has samples (before and after its last one),
+    // in a new hour and day, and a sample sent again (skipped, not counted twice).
+    const packedMonth = thisMonth - 40 * DAY;
+    const late: LogsTable[] = [
+      { device_id: 'dev-a', code: 'c1', t: packedMonth + 30, value: 1e6 },
+      { device_id: 'dev-a', code: 'c1', t: packedMonth + HOUR - 1, value: -1e6 },
+      { device_id: 'dev-a', code: 'c1', t: packedMonth + 10 * DAY + 5, value: 3.25 },
+      { ...first[1]!, value: 99 },
+    ];
+    await insertLogs(db.db, late);
+    const stored = await storedLogs(db.db);
+    expect(stored).toHaveLength(first.length + 3);
+    const expectedHourly = referenceRollups(stored, HOUR);
+    const expectedDaily = referenceRollups(stored, DAY);
+    expect(await allRollups(db.db, 'logs_hourly')).toEqual(expectedHourly);
+    expect(await allRollups(db.db, 'logs_daily')).toEqual(expectedDaily);
+    expect(await packAll(db)).toBe(2 + 2);
+    expect(await allRollups(db.db, 'logs_hourly')).toEqual(expectedHourly);
+    expect(await allRollups(db.db, 'logs_daily')).toEqual(expectedDaily);
+    expect((await storedRollups(db.db, 'logs_daily')).every((row) => row.t >= thisMonth)).toBe(true);
+  });
+
+  it('deletes packed buckets past their retention: whole months, and the month holding the cutoff in part', async () => {
+    const db = await open();
+    await migrate(db.db);
+    await store(db, samples());
+    await packAll(db);
+    const before = await allRollups(db.db, 'logs_hourly');
+    // A cutoff inside the month packed 40 days back.
+    const cutoff = thisMonth - 40 * DAY + 10 * HOUR + 1;
+    const removed = await deletePackedBefore(db.db, 'dev-a', cutoff);
+    const gone = (bucket: { device_id: string; t: number }) => bucket.device_id === 'dev-a' && bucket.t < cutoff;
+    const expectedHourly = before.filter((bucket) => !gone(bucket));
+    expect(await allRollups(db.db, 'logs_hourly')).toEqual(expectedHourly);
+    const daily = await allRollups(db.db, 'logs_daily');
+    expect(daily.some(gone)).toBe(false);
+    expect(daily.some((bucket) => bucket.device_id === 'dev-b' && bucket.t < cutoff)).toBe(true);
+    expect(removed).toBeGreaterThan(before.length - expectedHourly.length);
+    // Nothing more to remove at the same cutoff.
+    expect(await deletePackedBefore(db.db, 'dev-a', cutoff)).toBe(0);
+  });
+});
