@@ -24,7 +24,7 @@ import * as logPartitionsRollups from './migrations/2026-12-05T0000-log-partitio
 import * as deviceSettings from './migrations/2026-12-05T0100-device-settings';
 import * as fileChunksLz4 from './migrations/2026-12-05T0200-file-chunks-lz4';
 import * as rollupsPerBatch from './migrations/2026-12-06T0000-rollups-per-batch';
-import * as rollupMonths from './migrations/2026-12-07T0000-rollup-months';
+import * as rollupPacks from './migrations/2026-12-07T0000-rollup-packs';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -54,7 +54,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-05T0100-device-settings': deviceSettings,
   '2026-12-05T0200-file-chunks-lz4': fileChunksLz4,
   '2026-12-06T0000-rollups-per-batch': rollupsPerBatch,
-  '2026-12-07T0000-rollup-months': rollupMonths,
+  '2026-12-07T0000-rollup-packs': rollupPacks,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

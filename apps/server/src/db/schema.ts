@@ -132,15 +132,16 @@ export interface LogRollupTable {
 }
 
 /**
- * One UTC month of one channel's hourly or daily roll-up, packed by the log maintenance job: the
- * month's buckets as typed arrays in one binary column (db/rollup-months.ts).
+ * One period of one channel's hourly or daily roll-up (a UTC month of hours, a UTC year of days),
+ * packed by the log maintenance job: the buckets as typed arrays in one binary column
+ * (features/devices/rollup-packs.ts).
  */
-export interface LogRollupMonthsTable {
+export interface LogRollupPacksTable {
   device_id: string;
   code: string;
   /** Width of the month's buckets, ms (an hour or a day). */
   level: number;
-  /** Start of the UTC month, unix ms. */
+  /** Start of the period, unix ms. */
   t: number;
   data: Uint8Array;
 }
@@ -513,7 +514,7 @@ export interface Database {
   logs: LogsTable;
   logs_hourly: LogRollupTable;
   logs_daily: LogRollupTable;
-  logs_rollup_months: LogRollupMonthsTable;
+  logs_rollup_packs: LogRollupPacksTable;
   connections: ConnectionsTable;
   revoked_tokens: RevokedTokensTable;
   invitations: InvitationsTable;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, LogRollupTable, LogsTable } from '../db/schema';
 import { ROLLUP_LEVELS } from '../db/log-writes';
-import { bucketRows, mergeBuckets, unpackBuckets } from '../features/devices/rollup-months';
+import { bucketRows, mergeBuckets } from '../features/devices/rollup-packs';
 
 /**
  * Hourly or daily buckets of samples computed the obvious way (what the roll-up tables must hold), in
@@ -48,14 +48,14 @@ export function storedRollups(db: Kysely<Database>, table: 'logs_hourly' | 'logs
 }
 
 /**
- * Every bucket of a roll-up level, packed months and table rows alike (a bucket in both combined as
+ * Every bucket of a roll-up level, packed periods and table rows alike (a bucket in both combined as
  * reads combine it), in key order: what the roll-up holds whatever the log maintenance job has packed.
  */
 export async function allRollups(db: Kysely<Database>, table: 'logs_hourly' | 'logs_daily') {
   const level = ROLLUP_LEVELS.find((rollup) => rollup.table === table)!.width;
   const packed = await db
-    .selectFrom('logs_rollup_months')
-    .select(['device_id', 'code', 't', 'data'])
+    .selectFrom('logs_rollup_packs')
+    .select(['device_id', 'code', 'level', 't', 'data'])
     .where('level', '=', level)
     .execute();
   const channels = new Map<string, { packed: LogRollupTable[]; rows: LogRollupTable[] }>();
@@ -66,9 +66,7 @@ export async function allRollups(db: Kysely<Database>, table: 'logs_hourly' | 'l
     return found;
   };
   for (const row of packed) {
-    channel(row.device_id, row.code).packed.push(
-      ...bucketRows(row.device_id, row.code, unpackBuckets(row.t, level, row.data)),
-    );
+    channel(row.device_id, row.code).packed.push(...bucketRows(row));
   }
   for (const row of await storedRollups(db, table)) channel(row.device_id, row.code).rows.push(row);
   return [...channels.values()]

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { logBinGrid, type BinnedChannelLog, type DeviceLogsAnswer } from '@fieldlink/api/device-logs';
 import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
 import { insertLogs } from '../../db/log-writes';
-import { packClosedMonths } from './rollup-months';
+import { packClosedMonths } from './rollup-packs';
 
 const MINUTE = 60_000;
 const T0 = Date.UTC(2026, 0, 1);
@@ -227,7 +227,7 @@ describe.each(DIALECTS)('GET /device-logs from the roll-ups on %s', (dialect) =>
         fc.option(packing, { nil: undefined }),
         async (samples, queries, pack) => {
           const db = t.app.storage.db;
-          for (const table of ['logs', 'logs_hourly', 'logs_daily', 'logs_rollup_months'] as const) {
+          for (const table of ['logs', 'logs_hourly', 'logs_daily', 'logs_rollup_packs'] as const) {
             await db.deleteFrom(table).where('device_id', '=', deviceId).execute();
           }
           const stored = new Map<string, { code: string; t: number; value: number }>();
@@ -241,7 +241,7 @@ describe.each(DIALECTS)('GET /device-logs from the roll-ups on %s', (dialect) =>
           const kept = [...stored.values()];
           if (
             pack &&
-            (await db.selectFrom('logs_rollup_months').select('t').where('device_id', '=', deviceId).execute()).length >
+            (await db.selectFrom('logs_rollup_packs').select('t').where('device_id', '=', deviceId).execute()).length >
               0
           ) {
             packedRuns += 1;

@@ -12,7 +12,7 @@ import {
   logPartitions,
   partitionNameOf,
 } from './log-maintenance';
-import { monthStartOf } from './rollup-months';
+import { monthStartOf } from './rollup-packs';
 import { allRollups } from '../../testing/log-rollups';
 
 const DAY = 86_400_000;
@@ -65,7 +65,7 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
   afterAll(() => t?.close());
   beforeEach(async () => {
     const db = t.app.storage.db;
-    for (const table of ['logs', 'logs_hourly', 'logs_daily', 'logs_rollup_months'] as const) {
+    for (const table of ['logs', 'logs_hourly', 'logs_daily', 'logs_rollup_packs'] as const) {
       await db.deleteFrom(table).execute();
     }
   });

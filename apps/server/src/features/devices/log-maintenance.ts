@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema';
 import type { Dialect } from '../../db/database';
 import type { LogRetention } from '../../config';
 import type { JobLogger, JobQueue } from '../../jobs/job-queue';
-import { deletePackedBefore, monthStartOf, packClosedMonths } from './rollup-months';
+import { deletePackedBefore, monthStartOf, packClosedMonths } from './rollup-packs';
 
 /** The job kind that keeps the log's partitions and retention (one run per period, cluster-wide). */
 export const LOG_MAINTENANCE_JOB = 'logs.maintain';
@@ -33,7 +33,7 @@ export interface MaintenanceSummary {
   created: string[];
   detached: string[];
   deleted: { logs: number; rollups: number };
-  /** Roll-up buckets moved into packed months. */
+  /** Roll-up buckets moved into packed periods. */
   packed: number;
 }
 

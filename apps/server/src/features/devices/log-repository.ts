@@ -1,7 +1,7 @@
 import { SqliteAdapter, sql, type Kysely } from 'kysely';
 import { LOG_ROLLUP_LEVELS_MS, type ChannelLog, type LogBinGrid } from '@fieldlink/api/device-logs';
 import type { Database } from '../../db/schema';
-import { packedMonths, unpackBuckets } from './rollup-months';
+import { packedPeriods, unpackBuckets } from './rollup-packs';
 
 /** One channel of one device over `[start, end)`, unix ms. */
 export interface LogWindow {
@@ -239,28 +239,45 @@ class BinFold {
     }
   }
 
-  /** The bins holding samples, oldest first. */
-  columns(): BinColumns {
-    const columns = emptyColumns();
-    for (let bin = 0; bin < this.size; bin += 1) {
-      if (this.count[bin] === 0) continue;
-      columns.index.push(bin);
-      columns.min.push(this.min[bin]!);
-      columns.max.push(this.max[bin]!);
-      columns.sum.push(this.sum[bin]!);
-      columns.count.push(this.count[bin]!);
-      columns.last.push(this.last[bin]!);
+  /** Samples in all bins. */
+  samples(): number {
+    let samples = 0;
+    for (const count of this.count) samples += count;
+    return samples;
+  }
+
+  /** The bins holding samples as the answer has them, oldest first. */
+  answer(start: number, grid: LogBinGrid): ChannelLog {
+    let n = 0;
+    for (const count of this.count) if (count > 0) n += 1;
+    const answer = {
+      kind: 'bins' as const,
+      t: new Array<number>(n),
+      min: new Array<number>(n),
+      max: new Array<number>(n),
+      avg: new Array<number>(n),
+      last: new Array<number>(n),
+    };
+    for (let bin = 0, at = 0; bin < this.size; bin += 1) {
+      const count = this.count[bin]!;
+      if (count === 0) continue;
+      answer.t[at] = binStart(start, grid, bin);
+      answer.min[at] = this.min[bin]!;
+      answer.max[at] = this.max[bin]!;
+      answer.avg[at] = this.sum[bin]! / count;
+      answer.last[at] = this.last[bin]!;
+      at += 1;
     }
-    return columns;
+    return answer;
   }
 }
 
 /**
- * A roll-up piece of some channels folded into their bins: first the months packed by the log
- * maintenance job (rollup-months.ts), read as typed arrays, then the buckets still in the roll-up
- * table (the open month, and buckets of samples that came late for a packed month, added after it was
- * packed: folded later, they win a tie of last times as they do on insert). One statement each for
- * all channels.
+ * A roll-up piece of some channels folded into their bins: first the periods packed by the log
+ * maintenance job (rollup-packs.ts), read as typed arrays, then the buckets still in the roll-up
+ * table (the running month, and buckets of samples that came late for a packed month, added after it
+ * was packed: folded later, they win a tie of last times as they do on insert). One statement each
+ * for all channels.
  */
 async function foldRollupPiece(
   db: Kysely<Database>,
@@ -271,11 +288,11 @@ async function foldRollupPiece(
 ): Promise<void> {
   const codes = [...folds.keys()];
   const { level, from, to } = piece;
-  for (const { code, t: month, data } of await packedMonths(db, deviceId, codes, level, from, to)) {
+  for (const { code, t: period, data } of await packedPeriods(db, deviceId, codes, level, from, to)) {
     const fold = folds.get(code)!;
-    const { slot, min, max, sum, count, lastOffset, last } = unpackBuckets(month, level, data);
+    const { slot, min, max, sum, count, lastOffset, last } = unpackBuckets(data);
     for (let i = 0; i < slot.length; i += 1) {
-      const t = month + slot[i]! * level;
+      const t = period + slot[i]! * level;
       if (t < from || t >= to) continue;
       const bin = Math.floor((t - grid.origin) / grid.width);
       fold.add(bin, min[i]!, max[i]!, sum[i]!, count[i]!, t + lastOffset[i]!, last[i]!);
@@ -309,7 +326,7 @@ async function rolledUpBins(
   start: number,
   end: number,
   grid: LogBinGrid,
-): Promise<Map<string, BinColumns>> {
+): Promise<Map<string, BinFold>> {
   const levels = LOG_ROLLUP_LEVELS_MS.filter((level) => level <= grid.level);
   const size = Math.ceil((end - grid.origin) / grid.width);
   const folds = new Map(codes.map((code) => [code, new BinFold(size)]));
@@ -327,7 +344,7 @@ async function rolledUpBins(
       });
     }
   }
-  return new Map(codes.map((code) => [code, folds.get(code)!.columns()]));
+  return folds;
 }
 
 /**
@@ -348,10 +365,9 @@ export async function channelLogs(
   const rolled = grid.level > 0 ? await rolledUpBins(db, deviceId, codes, start, end, grid) : null;
   for (const code of codes) {
     const window = { deviceId, code, start, end };
-    const bins = rolled?.get(code);
-    if (bins) {
-      let samples = 0;
-      for (const count of bins.count) samples += count;
+    const fold = rolled?.get(code);
+    if (fold) {
+      const samples = fold.samples();
       if (samples <= binCount) {
         const raw = await rawLogs(db, window, binCount + 1);
         // The samples may be gone past their retention while the roll-ups still chart them.
@@ -360,8 +376,7 @@ export async function channelLogs(
           continue;
         }
       }
-      const { index, sum, count } = bins;
-      answer[code] = binsAnswer(start, grid, { ...bins, avg: sum.map((total, i) => total / count[i]!) }, index);
+      answer[code] = fold.answer(start, grid);
       continue;
     }
     const raw = await rawLogs(db, window, binCount + 1);
@@ -403,7 +418,12 @@ function binsAnswer(
   { min, max, avg, last }: { min: number[]; max: number[]; avg: number[]; last: number[] },
   index: readonly number[],
 ): ChannelLog {
-  return { kind: 'bins', t: index.map((i) => Math.max(start, grid.origin + i * grid.width)), min, max, avg, last };
+  return { kind: 'bins', t: index.map((i) => binStart(start, grid, i)), min, max, avg, last };
+}
+
+/** Start of bin `index` of the grid, the first clipped to the window's start. */
+function binStart(start: number, grid: LogBinGrid, index: number): number {
+  return Math.max(start, grid.origin + index * grid.width);
 }
 
 function rawAnswer(rows: readonly { t: number; value: number }[]): ChannelLog {

@@ -139,6 +139,11 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<{ devices: DeviceService }>
         querystring: DeviceLogsQuery,
         response: { 200: DeviceLogsAnswer, ...errors },
       },
+      // The answer is columns of numbers (a decade of 100 channels: 182,500 bins). The schema's
+      // compiled serializer checks each channel against both kinds of the union before writing it, 3-4
+      // times slower than JSON.stringify, which writes the same text: the service builds the answer to
+      // the schema, so there is nothing to strip or coerce (docs/decisions.md, "Packed roll-ups").
+      serializerCompiler: () => (data) => JSON.stringify(data),
     },
     (request) => devices.logs(signedInUser(request), request.query),
   );

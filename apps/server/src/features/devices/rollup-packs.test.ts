@@ -5,14 +5,14 @@ import type { LogsTable } from '../../db/schema';
 import { freshPostgres, type TestDatabase } from '../../cluster/testing/cluster-apps';
 import { allRollups, referenceRollups, storedLogs, storedRollups } from '../../testing/log-rollups';
 import { DIALECTS } from '../../testing/test-app';
-import { deletePackedBefore, monthStartOf, packClosedMonths } from './rollup-months';
+import { deletePackedBefore, monthStartOf, packClosedMonths } from './rollup-packs';
 
 const BEFORE = '2026-12-06T0000-rollups-per-batch';
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 const DEVICES = ['dev-a', 'dev-b'];
 
-describe.each(DIALECTS)('packed roll-up months on %s', (dialect: Dialect) => {
+describe.each(DIALECTS)('packed roll-ups on %s', (dialect: Dialect) => {
   let database: TestDatabase | null = null;
   let storage: Storage | null = null;
 
@@ -51,7 +51,7 @@ describe.each(DIALECTS)('packed roll-up months on %s', (dialect: Dialect) => {
     return moved;
   };
 
-  it('moves the roll-ups of an existing database to packed months without loss', async () => {
+  it('moves the roll-ups of an existing database to packed periods without loss', async () => {
     const db = await open();
     await migrate(db.db, BEFORE);
     await store(db, samples());
@@ -65,16 +65,16 @@ describe.each(DIALECTS)('packed roll-up months on %s', (dialect: Dialect) => {
     expect(moved).toBe(hourly.length + daily.length - openMonth(hourly).length - openMonth(daily).length);
     expect(await allRollups(db.db, 'logs_hourly')).toEqual(hourly);
     expect(await allRollups(db.db, 'logs_daily')).toEqual(daily);
-    // Only the open month stays in rows; the closed ones are one row per channel, level and month.
+    // Only the running month stays in rows; the closed ones are one row per channel and period: a
+    // month of hours, a year of days.
     expect(await storedRollups(db.db, 'logs_hourly')).toEqual(openMonth(hourly));
     expect(await storedRollups(db.db, 'logs_daily')).toEqual(openMonth(daily));
-    const months = await db.db.selectFrom('logs_rollup_months').select('t').execute();
-    const closedMonths = new Set(
-      samples()
-        .map((s) => monthStartOf(s.t))
-        .filter((t) => t < thisMonth),
-    ).size;
-    expect(months).toHaveLength(DEVICES.length * 2 * 2 * closedMonths);
+    const closed = samples().filter((s) => s.t < thisMonth);
+    const months = new Set(closed.map((s) => monthStartOf(s.t))).size;
+    const years = new Set(closed.map((s) => new Date(s.t).getUTCFullYear())).size;
+    const packs = await db.db.selectFrom('logs_rollup_packs').select('level').execute();
+    expect(packs.filter((row) => row.level === HOUR)).toHaveLength(DEVICES.length * 2 * months);
+    expect(packs.filter((row) => row.level === DAY)).toHaveLength(DEVICES.length * 2 * years);
     // A second run finds nothing to pack.
     expect(await packAll(db)).toBe(0);
   });
@@ -107,7 +107,7 @@ describe.each(DIALECTS)('packed roll-up months on %s', (dialect: Dialect) => {
     expect((await storedRollups(db.db, 'logs_daily')).every((row) => row.t >= thisMonth)).toBe(true);
   });
 
-  it('deletes packed buckets past their retention: whole months, and the month holding the cutoff in part', async () => {
+  it('deletes packed buckets past their retention: whole periods, and the period holding the cutoff in part', async () => {
     const db = await open();
     await migrate(db.db);
     await store(db, samples());
