@@ -63,8 +63,8 @@ async function fillChannel(db: Kysely<Database>, dialect: StorageDialect, device
 
 /**
  * What the hourly log maintenance job does to the written data (`logs.maintain`): the closed months of
- * the device's roll-ups packed (a row per channel of a UTC month of hours or a UTC year of days). Only that step of the job:
- * its retention would delete the samples of the benchmark's past year.
+ * the device's roll-ups packed (a row per channel of a UTC month of hours or a UTC year of days). Only
+ * that step of the job: its retention would delete the samples of the benchmark's past year.
  */
 async function packAsTheJobDoes(db: Kysely<Database>, dialect: StorageDialect, deviceId: string) {
   await packClosedMonths(db, deviceId, monthStartOf(Date.now()));
