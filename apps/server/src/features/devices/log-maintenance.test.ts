@@ -87,6 +87,23 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
     expect(await oldest('logs_hourly', premium)).toBeLessThan(now - 19 * DAY);
   });
 
+  it('packs the closed months of the roll-ups, and still finds the channels of packed months for retention', async () => {
+    await insert(samples(free, 3));
+    const hourly = await allRollups(t.app.storage.db, 'logs_hourly');
+    // A month on, every sample lies in a closed month: the run packs them all, keeping every sample.
+    const later = monthStartOf(now, 1) + DAY;
+    const keep: LogRetention = { FREE: { rawDays: 0, rollupDays: 0 }, PREMIUM: { rawDays: 0, rollupDays: 0 } };
+    const packing = await new LogMaintenance(t.app.storage.db, dialect, keep, quiet, () => later).run();
+    expect(packing.packed).toBeGreaterThan(0);
+    expect(await t.app.storage.db.selectFrom('logs_daily').select('t').execute()).toEqual([]);
+    expect(await allRollups(t.app.storage.db, 'logs_hourly')).toEqual(hourly);
+    // The channel has no roll-up rows any more, only packed ones: its samples still go at their retention.
+    const retention: LogRetention = { FREE: { rawDays: 1, rollupDays: 0 }, PREMIUM: { rawDays: 0, rollupDays: 0 } };
+    const summary = await new LogMaintenance(t.app.storage.db, dialect, retention, quiet, () => later).run();
+    expect(summary.deleted.logs).toBe((3 * DAY) / STEP);
+    expect(await oldest('logs', free)).toBeNull();
+  });
+
   it('runs as a job of the jobs table, queued once an hour however many instances ask', async () => {
     await insert(samples(free, 3));
     const retention: LogRetention = { FREE: { rawDays: 1, rollupDays: 0 }, PREMIUM: { rawDays: 0, rollupDays: 0 } };

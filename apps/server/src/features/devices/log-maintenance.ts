@@ -238,12 +238,19 @@ export class LogMaintenance {
   ): Promise<number> {
     let deleted = 0;
     for (const deviceId of deviceIds) {
-      // The daily roll-up names every channel that has samples, in a few rows per channel.
+      // The daily roll-up names every channel that has samples, in a few rows per channel: its rows
+      // (the running month) and its packed years (the closed months).
       const codes = await this.db
         .selectFrom('logs_daily')
         .select('code')
-        .distinct()
         .where('device_id', '=', deviceId)
+        .union(
+          this.db
+            .selectFrom('logs_rollup_packs')
+            .select('code')
+            .where('device_id', '=', deviceId)
+            .where('level', '=', DAY_MS),
+        )
         .execute();
       for (const { code } of codes) {
         for (;;) {
