@@ -96,16 +96,16 @@ describe('PdfWriter', () => {
       defaultTheme: 'DEFAULT',
     });
     const start = Date.UTC(2026, 9, 1);
-    const points = Array.from({ length: 2880 }, (_, index) => ({
-      t: start + index * 900_000,
-      min: index === 1234 ? -50 : -1,
-      mean: 0,
-      max: index === 2000 ? 50 : 1,
-    }));
+    const series = {
+      t: Float64Array.from({ length: 2880 }, (_, index) => start + index * 900_000),
+      min: Float64Array.from({ length: 2880 }, (_, index) => (index === 1234 ? -50 : -1)),
+      mean: new Float64Array(2880),
+      max: Float64Array.from({ length: 2880 }, (_, index) => (index === 2000 ? 50 : 1)),
+    };
     const content = pageContent(
       await write((pdf) => {
         pdf.section('Charts');
-        pdf.chart({ title: 'Tank 1', subtitle: 'c1', start, end: start + 30 * DAY, points }, brand);
+        pdf.chart({ title: 'Tank 1', subtitle: 'c1', start, end: start + 30 * DAY, series }, brand);
       }),
     );
     const vertices = content.match(/ l\n/g)?.length ?? 0;

@@ -55,14 +55,25 @@ export interface TableColumn {
   align?: 'left' | 'right';
 }
 
+/**
+ * A chart's values as columns of one length: each interval's start (unix ms), min, mean and max.
+ * Typed arrays in a report: an object per point, 2,880 a chart, was allocated straight into V8's old
+ * generation (the site's objects outlived the young one's collections) and piled up there.
+ */
+export interface ChartSeries {
+  t: ArrayLike<number>;
+  min: ArrayLike<number>;
+  mean: ArrayLike<number>;
+  max: ArrayLike<number>;
+}
+
 /** One chart: the mean per interval as a line over the min-to-max range as a band. */
 export interface ChartData {
   title: string;
   subtitle: string;
   start: number;
   end: number;
-  /** Interval starts (unix ms) with the interval's min, mean and max. */
-  points: readonly { t: number; min: number; mean: number; max: number }[];
+  series: ChartSeries;
 }
 
 const PAGE_MARGIN = 48;
@@ -79,39 +90,54 @@ const coordinate = (value: number) => value.toFixed(2);
 /** Chart columns per point of width: finer than any printer resolves a line's wobble. */
 const COLUMNS_PER_POINT = 2;
 
-type ChartPoint = ChartData['points'][number];
-
 /**
  * The chart's points folded into at most `columns` columns of equal time: each keeps the lowest
  * min, the highest max and the mean of its means, so the band's outline is exactly the data's and
  * the page holds no more path than it can show (a month at 15 minutes is 2880 points over 450 pt).
  */
-function columnsOf(data: ChartData, columns: number): readonly ChartPoint[] {
-  const { points } = data;
-  if (points.length <= columns) return points;
+function columnsOf(data: ChartData, columns: number): ChartSeries {
+  const { series } = data;
+  const { length } = series.t;
+  if (length <= columns) return series;
   const width = (data.end - data.start) / Math.floor(columns);
-  const folded: ChartPoint[] = [];
+  const folded = {
+    t: new Float64Array(length),
+    min: new Float64Array(length),
+    mean: new Float64Array(length),
+    max: new Float64Array(length),
+  };
+  let count = 0;
   let column = -1;
   let sum = 0;
-  let count = 0;
-  for (const point of points) {
-    const at = Math.floor((point.t - data.start) / width);
-    const current = folded[folded.length - 1];
-    if (at !== column || !current) {
-      if (current) current.mean = sum / count;
-      folded.push({ ...point });
+  let summed = 0;
+  for (let index = 0; index < length; index += 1) {
+    const t = series.t[index]!;
+    const min = series.min[index]!;
+    const max = series.max[index]!;
+    const at = Math.floor((t - data.start) / width);
+    if (at !== column || count === 0) {
+      if (count > 0) folded.mean[count - 1] = sum / summed;
+      folded.t[count] = t;
+      folded.min[count] = min;
+      folded.max[count] = max;
+      count += 1;
       column = at;
-      sum = point.mean;
-      count = 1;
+      sum = series.mean[index]!;
+      summed = 1;
       continue;
     }
-    if (point.min < current.min) current.min = point.min;
-    if (point.max > current.max) current.max = point.max;
-    sum += point.mean;
-    count += 1;
+    if (min < folded.min[count - 1]!) folded.min[count - 1] = min;
+    if (max > folded.max[count - 1]!) folded.max[count - 1] = max;
+    sum += series.mean[index]!;
+    summed += 1;
   }
-  folded[folded.length - 1]!.mean = sum / count;
-  return folded;
+  folded.mean[count - 1] = sum / summed;
+  return {
+    t: folded.t.subarray(0, count),
+    min: folded.min.subarray(0, count),
+    mean: folded.mean.subarray(0, count),
+    max: folded.max.subarray(0, count),
+  };
 }
 
 /** Round steps for an axis: 1, 2 or 5 times a power of ten, about `count` of them across the range. */
@@ -292,7 +318,8 @@ export class PdfWriter {
     const plotWidth = this.width - 44;
     const plotHeight = CHART_HEIGHT - 70;
     const points = columnsOf(data, plotWidth * COLUMNS_PER_POINT);
-    if (points.length === 0) {
+    const count = points.t.length;
+    if (count === 0) {
       doc.rect(plotLeft, plotTop, plotWidth, plotHeight).lineWidth(0.5).stroke(GRID);
       doc
         .fontSize(10)
@@ -305,9 +332,9 @@ export class PdfWriter {
     }
     let low = Infinity;
     let high = -Infinity;
-    for (const point of points) {
-      if (point.min < low) low = point.min;
-      if (point.max > high) high = point.max;
+    for (let index = 0; index < count; index += 1) {
+      if (points.min[index]! < low) low = points.min[index]!;
+      if (points.max[index]! > high) high = points.max[index]!;
     }
     if (high === low) {
       high += 1;
@@ -342,15 +369,20 @@ export class PdfWriter {
     // point cost an operator object and a buffer (thousands a chart), the bulk of a report's time.
     // Range band: max left to right, then min right to left.
     const band: string[] = [];
-    for (const point of points) band.push(`${coordinate(x(point.t))} ${coordinate(y(point.max))}`);
-    for (let index = points.length - 1; index >= 0; index -= 1) {
-      band.push(`${coordinate(x(points[index]!.t))} ${coordinate(y(points[index]!.min))}`);
+    for (let index = 0; index < count; index += 1) {
+      band.push(`${coordinate(x(points.t[index]!))} ${coordinate(y(points.max[index]!))}`);
+    }
+    for (let index = count - 1; index >= 0; index -= 1) {
+      band.push(`${coordinate(x(points.t[index]!))} ${coordinate(y(points.min[index]!))}`);
     }
     doc.fillColor(brand.accent).fillOpacity(0.18);
     doc.addContent(`${band.join(' l\n').replace(' l\n', ' m\n')} l\nh`).fill();
     doc.fillOpacity(1);
 
-    const line = points.map((point) => `${coordinate(x(point.t))} ${coordinate(y(point.mean))}`);
+    const line: string[] = [];
+    for (let index = 0; index < count; index += 1) {
+      line.push(`${coordinate(x(points.t[index]!))} ${coordinate(y(points.mean[index]!))}`);
+    }
     doc.strokeColor(brand.primary).lineWidth(1.2).lineJoin('round');
     doc.addContent(`${line.join(' l\n').replace(' l\n', ' m\n')}${line.length > 1 ? ' l' : ' m'}`).stroke();
     doc.rect(plotLeft, plotTop, plotWidth, plotHeight).lineWidth(0.5).stroke('#cbd5e1');
