@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { migrate, openStorage, type Dialect, type Storage } from './database';
+import { migrate, type Dialect } from './database';
 import { insertLogs } from './log-writes';
 import type { LogsTable } from './schema';
-import { freshPostgres, type TestDatabase } from '../cluster/testing/cluster-apps';
 import { referenceRollups, storedLogs, storedRollups } from '../testing/log-rollups';
 import { DIALECTS } from '../testing/test-app';
+import { testStorages } from '../testing/test-storage';
 
 const BEFORE = '2026-12-04T0100-brew-report-files';
 const HOUR = 3_600_000;
@@ -15,22 +15,9 @@ const DAY = 86_400_000;
 type Sample = LogsTable;
 
 describe.each(DIALECTS)('log partitions and roll-ups migration on %s', (dialect: Dialect) => {
-  let database: TestDatabase | null = null;
-  let storage: Storage | null = null;
-
-  const open = async () => {
-    if (dialect === 'postgres') {
-      database = await freshPostgres();
-      storage = openStorage(database.url);
-    } else storage = openStorage(':memory:');
-    return storage;
-  };
-  afterEach(async () => {
-    await storage?.close();
-    await database?.drop();
-    storage = null;
-    database = null;
-  });
+  const storages = testStorages(dialect);
+  const open = () => storages.open();
+  afterEach(() => storages.close());
 
   it('moves an existing log with data to the new layout without loss and rolls it up', async () => {
     const db = await open();

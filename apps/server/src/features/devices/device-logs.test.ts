@@ -215,6 +215,13 @@ describe.each(DIALECTS)('GET /device-logs from the roll-ups on %s', (dialect) =>
     closedBefore: fc.constantFrom(Date.UTC(2026, 1, 1), Date.UTC(2026, 2, 1)),
   });
 
+  // A sample every 20 minutes over 40 days, on two channels.
+  const everyTwentyMinutes = Array.from({ length: 2880 }, (_, i) => ({
+    code: CODES[i % 2]!,
+    t: T0 + i * 20 * MINUTE,
+    value: (i * 37) % 101,
+  }));
+
   it('answers what the samples give, whichever level the window is read from and packed or not (property)', async () => {
     // Bins answered per level of the grid (0: cut from the samples), so the run shows each was tried.
     const binnedByLevel = new Map<number, number>();
@@ -291,11 +298,7 @@ describe.each(DIALECTS)('GET /device-logs from the roll-ups on %s', (dialect) =>
         // samples, 5-hour bins from the hourly roll-up, 2-day bins from the daily one.
         examples: [
           [
-            Array.from({ length: 2880 }, (_, i) => ({
-              code: CODES[i % 2]!,
-              t: T0 + i * 20 * MINUTE,
-              value: (i * 37) % 101,
-            })),
+            everyTwentyMinutes,
             [
               { start: T0 + 5 * MINUTE, length: 10 * DAY, binCount: 300 },
               { start: T0 + 17 * MINUTE, length: 20 * DAY, binCount: 100 },
@@ -306,11 +309,7 @@ describe.each(DIALECTS)('GET /device-logs from the roll-ups on %s', (dialect) =>
           ],
           // The same, January packed after the first batch: most of its samples then come late.
           [
-            Array.from({ length: 2880 }, (_, i) => ({
-              code: CODES[i % 2]!,
-              t: T0 + i * 20 * MINUTE,
-              value: (i * 37) % 101,
-            })),
+            everyTwentyMinutes,
             [
               { start: T0 + 5 * MINUTE, length: 10 * DAY, binCount: 300 },
               { start: T0 + 17 * MINUTE, length: 38 * DAY, binCount: 100 },

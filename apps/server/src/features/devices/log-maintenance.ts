@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema';
 import type { Dialect } from '../../db/database';
 import type { LogRetention } from '../../config';
 import type { JobLogger, JobQueue } from '../../jobs/job-queue';
-import { deletePackedBefore, monthStartOf, packClosedMonths } from './rollup-packs';
+import { channelsOf, deletePackedBefore, monthStartOf, packClosedMonths } from './rollup-packs';
 
 /** The job kind that keeps the log's partitions and retention (one run per period, cluster-wide). */
 export const LOG_MAINTENANCE_JOB = 'logs.maintain';
@@ -238,21 +238,7 @@ export class LogMaintenance {
   ): Promise<number> {
     let deleted = 0;
     for (const deviceId of deviceIds) {
-      // The daily roll-up names every channel that has samples, in a few rows per channel: its rows
-      // (the running month) and its packed years (the closed months).
-      const codes = await this.db
-        .selectFrom('logs_daily')
-        .select('code')
-        .where('device_id', '=', deviceId)
-        .union(
-          this.db
-            .selectFrom('logs_rollup_packs')
-            .select('code')
-            .where('device_id', '=', deviceId)
-            .where('level', '=', DAY_MS),
-        )
-        .execute();
-      for (const { code } of codes) {
+      for (const code of await channelsOf(this.db, deviceId)) {
         for (;;) {
           const bound = await this.db
             .selectFrom(table)

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, openStorage, type Dialect, type Storage } from '../../db/database';
+import { migrate, type Dialect, type Storage } from '../../db/database';
 import { insertLogs } from '../../db/log-writes';
 import type { LogsTable } from '../../db/schema';
-import { freshPostgres, type TestDatabase } from '../../cluster/testing/cluster-apps';
 import { allRollups, referenceRollups, storedLogs, storedRollups } from '../../testing/log-rollups';
 import { DIALECTS } from '../../testing/test-app';
+import { testStorages } from '../../testing/test-storage';
 import { deletePackedBefore, monthStartOf, packClosedMonths } from './rollup-packs';
 
 const BEFORE = '2026-12-06T0000-rollups-per-batch';
@@ -13,22 +13,9 @@ const DAY = 86_400_000;
 const DEVICES = ['dev-a', 'dev-b'];
 
 describe.each(DIALECTS)('packed roll-ups on %s', (dialect: Dialect) => {
-  let database: TestDatabase | null = null;
-  let storage: Storage | null = null;
-
-  const open = async () => {
-    if (dialect === 'postgres') {
-      database = await freshPostgres();
-      storage = openStorage(database.url);
-    } else storage = openStorage(':memory:');
-    return storage;
-  };
-  afterEach(async () => {
-    await storage?.close();
-    await database?.drop();
-    storage = null;
-    database = null;
-  });
+  const storages = testStorages(dialect);
+  const open = () => storages.open();
+  afterEach(() => storages.close());
 
   const thisMonth = monthStartOf(Date.now());
   /** Two devices, two channels, 7-minute samples in four months (one 14 months back, one this month). */

@@ -216,35 +216,47 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
  */
 export async function packClosedMonths(db: Kysely<Database>, deviceId: string, closedBefore: number): Promise<number> {
   let moved = 0;
+  const codes = await channelsOf(db, deviceId);
   for (const rollup of ROLLUP_LEVELS) {
-    const channels = await db
-      .selectFrom(rollup.table)
-      .select('code')
-      .select((eb) => eb.fn.min('t').as('first'))
-      .where('device_id', '=', deviceId)
-      .where('t', '<', closedBefore)
-      .groupBy('code')
-      .execute();
-    for (const { code, first } of channels) {
-      let next: number | null = Number(first);
-      while (next !== null) {
-        const period = periodOf(next, rollup.width);
-        const to = Math.min(period.end, closedBefore);
-        moved += await packRange(db, rollup, deviceId, code, period.start, to);
-        await yieldToEventLoop();
-        const after = await db
+    for (const code of codes) {
+      // Each step one seek of the roll-up's key: the channel's next bucket not packed yet.
+      const nextBucket = async (from: number | null) => {
+        const row = await db
           .selectFrom(rollup.table)
           .select((eb) => eb.fn.min('t').as('t'))
           .where('device_id', '=', deviceId)
           .where('code', '=', code)
-          .where('t', '>=', to)
+          .$if(from !== null, (query) => query.where('t', '>=', from!))
           .where('t', '<', closedBefore)
           .executeTakeFirst();
-        next = after?.t === null || after?.t === undefined ? null : Number(after.t);
+        return row?.t === null || row?.t === undefined ? null : Number(row.t);
+      };
+      for (let next = await nextBucket(null); next !== null;) {
+        const period = periodOf(next, rollup.width);
+        const to = Math.min(period.end, closedBefore);
+        moved += await packRange(db, rollup, deviceId, code, period.start, to);
+        await yieldToEventLoop();
+        next = await nextBucket(to);
       }
     }
   }
   return moved;
+}
+
+/**
+ * The channels of a device that have roll-ups, in a few rows each: the daily rows (the running month)
+ * and the packed years (the closed months). Every channel with samples has both levels.
+ */
+export async function channelsOf(db: Kysely<Database>, deviceId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('logs_daily')
+    .select('code')
+    .where('device_id', '=', deviceId)
+    .union(
+      db.selectFrom('logs_rollup_packs').select('code').where('device_id', '=', deviceId).where('level', '=', DAY_MS),
+    )
+    .execute();
+  return rows.map((row) => row.code);
 }
 
 /**
