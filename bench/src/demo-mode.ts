@@ -298,6 +298,11 @@ async function run(): Promise<BenchSection> {
         met
           ? 'Every goal is met: /demo is interactive in under 2 s cold, no main-thread task of 50 ms or more while 50 simulated devices stream, and the demo adds no chunk to the initial JavaScript.'
           : `Not every goal is met; see the table (measured at load average ${streamLoad.toFixed(2)}: on a busy machine the figures show direction only).`,
+        ...(over.length > 0 && overInCpu === 0
+          ? [
+              `No task of the stream used 50 ms of CPU (the longest ${formatMs(longestCpu)}): the ${over.length} tasks of 50 ms or more spent the rest of their time waiting (for a core, or for another thread), not working.`,
+            ]
+          : []),
       ],
     };
   } finally {
