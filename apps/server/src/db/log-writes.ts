@@ -97,7 +97,8 @@ export async function insertLogs(db: Kysely<Database>, samples: readonly LogsTab
 /**
  * Makes a channel's roll-ups again from its stored samples, over whole UTC days around `from`..`to`
  * (unix ms): for samples loaded in bulk by SQL rather than through {@link insertLogs}. Buckets are
- * replaced, so it must not run beside a writer of the same channel.
+ * replaced, so it must not run beside a writer of the same channel, nor for months the log
+ * maintenance job has packed already (features/devices/rollup-packs.ts: those are not replaced).
  */
 export async function rollUpStoredSamples(
   db: Kysely<Database>,
