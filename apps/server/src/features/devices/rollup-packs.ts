@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { SqliteAdapter, sql, type Kysely } from 'kysely';
 import { ROLLUP_LEVELS } from '../../db/log-writes';
 import type { Database, LogRollupTable } from '../../db/schema';
 
@@ -150,24 +150,30 @@ export function mergeBuckets(earlier: readonly LogRollupTable[], later: readonly
   return [...byStart.values()].sort((a, b) => a.t - b.t);
 }
 
-/** Packed periods at `level` of some channels of a device that overlap `[from, to)`. */
-export function packedPeriods(
+/**
+ * Packed periods at `level` of some channels of a device that overlap `[from, to)`. node-postgres
+ * receives `bytea` as hex text, twice its bytes; as base64 (a third smaller, and Node decodes it
+ * faster) a decade of 100 channels came 17 % sooner, PostgreSQL's encoding included (docs/decisions.md).
+ */
+export async function packedPeriods(
   db: Kysely<Database>,
   deviceId: string,
   codes: readonly string[],
   level: number,
   from: number,
   to: number,
-) {
-  return db
+): Promise<{ code: string; t: number; data: Uint8Array }[]> {
+  const periods = db
     .selectFrom('logs_rollup_packs')
-    .select(['code', 't', 'data'])
+    .select(['code', 't'])
     .where('device_id', '=', deviceId)
     .where('code', 'in', codes)
     .where('level', '=', level)
     .where('t', '>=', periodOf(from, level).start)
-    .where('t', '<', to)
-    .execute();
+    .where('t', '<', to);
+  if (db.getExecutor().adapter instanceof SqliteAdapter) return periods.select('data').execute();
+  const rows = await periods.select(sql<string>`encode(data, 'base64')`.as('data')).execute();
+  return rows.map((row) => ({ code: row.code, t: row.t, data: Buffer.from(row.data, 'base64') }));
 }
 
 /**
