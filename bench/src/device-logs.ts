@@ -269,7 +269,8 @@ export const deviceLogsBenchmark: Benchmark = {
       });
       const goal = GOALS[dialect];
       const met = year.service.p50 < goal;
-      failed ||= !met;
+      const biggerMet = result.yearBigger.p50 < goal;
+      failed ||= !met || !biggerMet;
       tables.push({
         caption: `${result.label}: one channel, ${formatCount(result.tableRows.before)} rows in the table, ${BIN_COUNT} bins asked`,
         columns: ['window', 'rows in window', 'answer', 'service p50', 'service p95', 'HTTP p50', 'goal (p50)', 'met'],
@@ -286,19 +287,23 @@ export const deviceLogsBenchmark: Benchmark = {
       });
       tables.push({
         caption: `${result.label}: the same year with the table ${(result.tableRows.after / result.tableRows.before).toFixed(0)}x larger`,
-        columns: ['rows in table', 'rows in window', 'service p50', 'service p95'],
+        columns: ['rows in table', 'rows in window', 'service p50', 'service p95', 'goal (p50)', 'met'],
         rows: [
           [
             formatCount(result.tableRows.before),
             formatCount(YEAR_SAMPLES),
             formatMs(year.service.p50),
             formatMs(year.service.p95),
+            `< ${goal} ms`,
+            met ? 'yes' : 'no',
           ],
           [
             formatCount(result.tableRows.after),
             formatCount(YEAR_SAMPLES),
             formatMs(result.yearBigger.p50),
             formatMs(result.yearBigger.p95),
+            `< ${goal} ms`,
+            biggerMet ? 'yes' : 'no',
           ],
         ],
       });
