@@ -31,6 +31,7 @@ import {
   type TankLevelCalibration,
 } from '@fieldlink/domain/brew';
 import { isTooFarInFuture } from '@fieldlink/domain/timestamps';
+import { DEMO_BEERS, demoTankStory } from '@fieldlink/simulation/demo-brewery';
 import type { DeviceSnapshot } from '../worker/protocol';
 import { DemoCallError } from './demo-call-error';
 import type { DemoGroupEntry } from './demo-dataset';
@@ -56,20 +57,11 @@ export interface DemoBreweryRecords {
   batches: Batch[];
 }
 
-const DAY = 86_400_000;
-const HOUR = 3_600_000;
 const DEFAULT_CO2_TOTAL_GAIN = 1;
-const DEFAULT_CAPACITY_LITRES = 3500;
 const BATCH_NOT_FOUND = 'Batch not found.';
 const TANK_NOT_FOUND = 'Tank not found.';
 /** Batch reports are documents the server writes; the demo makes none (docs/decisions.md). */
 export const DEMO_REPORTS_MESSAGE = 'Batch reports are made by the server: they are not part of the demo.';
-
-/** What the demo brews in its fermenters; the last tank of the cellar holds a finished stout. */
-const DEMO_BEERS = [
-  { beerName: 'Northgate Pils', style: 'German Pilsner', targetGravity: 1.009 },
-  { beerName: 'Harvest Amber', style: 'American Amber Ale', targetGravity: 1.012 },
-];
 
 let lastId = 0;
 /** Ids of records made in the browser: unique in this demo, and never taken for a server id. */
@@ -78,118 +70,51 @@ export function demoRecordId(kind: string): string {
   return `${kind}-${lastId.toString(36)}`;
 }
 
-const round3 = (value: number) => Math.round(value * 1000) / 1000;
-
 /**
- * The demo's first brewing records, made from the plant models: each fermenter runs the batch its
- * simulated tank is fermenting (start, original gravity, CO2 total and level calibration from the
- * model, so the estimate follows the live fermentation) with a reading, a tasting note and two
- * annotations; the last tank is empty and keeps a finished stout. The same story as the server's
- * demo brewery.
+ * The demo's first brewing records: the server's demo brewery ({@link demoTankStory}) over the browser's
+ * tank models, each fermenter but the last brewing one of {@link DEMO_BEERS}, the last keeping a
+ * finished stout.
  */
 export function firstBreweryRecords(tanks: readonly BrewTankDevice[], now: number): DemoBreweryRecords {
   const records: DemoBreweryRecords = { tanks: [], batches: [] };
   tanks.forEach((snapshot, index) => {
-    const model = snapshot.tank;
-    if (!model) return;
+    if (!snapshot.tank) return;
     const deviceId = snapshot.thingName;
-    const tankLevelCalibration = { scale: Math.round(model.levelScale * 10) / 10, offset: 0 };
-    records.tanks.push({
-      deviceId,
-      capacity: DEFAULT_CAPACITY_LITRES,
-      co2TotalGain: DEFAULT_CO2_TOTAL_GAIN,
-      tankLevel: tankLevelCalibration,
-    });
-    const base = {
+    const beer = index < tanks.length - 1 ? DEMO_BEERS[index % DEMO_BEERS.length]! : null;
+    const { capacity, co2TotalGain, tankLevel: levelCalibration, batch } = demoTankStory(snapshot.tank, beer, now);
+    records.tanks.push({ deviceId, capacity, co2TotalGain, tankLevel: levelCalibration });
+    const sensories = batch.sensories.map(({ ratings, notes, t }) => ({
+      id: demoRecordId('sensory'),
+      ...ratings,
+      notes,
+      timestamp: t,
+      createdBy: null,
+    }));
+    records.batches.push({
+      id: demoRecordId('batch'),
       deviceId,
       isDemo: true,
       channelsMap: defaultChannelsMap(snapshot.custom),
-      calibration: { co2TotalGain: DEFAULT_CO2_TOTAL_GAIN, tankLevel: tankLevelCalibration },
+      calibration: { co2TotalGain, tankLevel: levelCalibration },
       pressurizedAt: null,
       frozenGravity: null,
       reports: [],
-    };
-    const beer = index < tanks.length - 1 ? DEMO_BEERS[index % DEMO_BEERS.length] : undefined;
-    if (beer) {
-      const id = demoRecordId('batch');
-      const start = Math.round(model.filledAt);
-      let transitions = recordTransition([], 'FILLING', start);
-      transitions = recordTransition(transitions, 'FILLED', start + HOUR);
-      transitions = recordTransition(transitions, 'FERMENTING', Math.min(now, start + 5 * HOUR));
-      const tasted = now - 2 * HOUR;
-      const sensoryId = demoRecordId('sensory');
-      const ratings = { aroma: 4, flavor: 3.5, mouthfeel: 3.5, appearance: 3, overall: 3.5, carbonation: 1 };
-      const notes = 'Sulfur fading, green apple still there.';
-      records.batches.push({
-        ...base,
-        id,
-        state: 'FERMENTING',
-        date: { start, end: null },
-        props: {
-          ...beer,
-          originalGravity: round3(model.originalGravity),
-          notes: 'Pitched at 12 °C, free rise to 14 °C after day 3.',
-        },
-        gravities: [
-          { id: demoRecordId('gravity'), value: round3(model.trueGravity), timestamp: now - HOUR, createdBy: null },
-        ],
-        sensories: [{ id: sensoryId, ...ratings, notes, timestamp: tasted, createdBy: null }],
-        annotations: [
-          plotLine(
-            `Tasting ${tastingScore(ratings).toFixed(1)}/5: ${notes}`,
-            tasted,
-            SENSORY_ANNOTATION_COLOR,
-            sensoryId,
-          ),
-          plotLine('Yeast pitched', start + 30 * 60_000, ANNOTATION_COLOR, null),
-        ],
-        transitions,
-        tankLevelAtFermStart: Math.round(model.litres),
-        co2TotalAtStart: model.co2TotalAtFill,
-      });
-      return;
-    }
-    const start = now - 30 * DAY;
-    const end = now - 16 * DAY;
-    let transitions = recordTransition([], 'FILLING', start);
-    transitions = recordTransition(transitions, 'FERMENTING', start + 6 * HOUR);
-    transitions = recordTransition(transitions, 'MANUALLY_ENDED', end);
-    records.batches.push({
-      ...base,
-      id: demoRecordId('batch'),
-      state: 'MANUALLY_ENDED',
-      date: { start, end },
-      props: {
-        beerName: 'Winter Stout',
-        style: 'Oatmeal Stout',
-        originalGravity: 1.062,
-        targetGravity: 1.016,
-        notes: 'Kegged and bottled on day 14.',
-      },
-      gravities: [1.062, 1.041, 1.024, 1.017, 1.016].map((value, day) => ({
+      state: batch.state,
+      date: { start: batch.start, end: batch.end },
+      props: batch.props,
+      gravities: batch.gravities.map(({ value, t }) => ({
         id: demoRecordId('gravity'),
         value,
-        timestamp: start + day * 3 * DAY + 2 * HOUR,
+        timestamp: t,
         createdBy: null,
       })),
-      sensories: [
-        {
-          id: demoRecordId('sensory'),
-          aroma: 4,
-          flavor: 4.5,
-          mouthfeel: 4.5,
-          appearance: 5,
-          overall: 4.5,
-          carbonation: 2.5,
-          notes: 'Roast and chocolate, silky from the oats.',
-          timestamp: end - DAY,
-          createdBy: null,
-        },
-      ],
-      annotations: [],
-      transitions,
-      tankLevelAtFermStart: 2400,
-      co2TotalAtStart: null,
+      sensories,
+      annotations: batch.annotations.map(({ text, t, color, sensory }) =>
+        plotLine(text, t, color, sensory === null ? null : sensories[sensory]!.id),
+      ),
+      transitions: batch.transitions,
+      tankLevelAtFermStart: batch.tankLevelAtFermStart,
+      co2TotalAtStart: batch.co2TotalAtStart,
     });
   });
   return records;

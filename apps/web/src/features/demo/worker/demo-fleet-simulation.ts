@@ -2,6 +2,7 @@ import type { ClientAction, LatestValue, ServerAction } from '@fieldlink/api/rea
 import type { ChannelLog } from '@fieldlink/api/device-logs';
 import { BrewTank } from '@fieldlink/simulation/brew-tank';
 import { createModel } from '@fieldlink/simulation/create-model';
+import { tankBatchState } from '@fieldlink/simulation/demo-brewery';
 import { DeviceHealthMonitor } from '@fieldlink/simulation/device-health';
 import { createDeviceIdentity, type DeviceIdentity } from '@fieldlink/simulation/device-identity';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
@@ -141,10 +142,7 @@ class DemoDevice {
       latest: this.latest(),
       identity: this.identity,
       health: this.health,
-      tank:
-        model instanceof BrewTank
-          ? { ...model.batch(), levelScale: model.levelScale(), trueGravity: model.trueGravity() }
-          : null,
+      tank: model instanceof BrewTank ? tankBatchState(model) : null,
       shelf: this.shelf,
     };
   }

@@ -1,6 +1,7 @@
 import type { DeviceKind } from '@fieldlink/simulation/device-kind';
 import type { DeviceIdentity } from '@fieldlink/simulation/device-identity';
 import type { DeviceHealthReading } from '@fieldlink/simulation/device-health';
+import type { TankBatchState } from '@fieldlink/simulation/demo-brewery';
 import type { ChannelSpec } from '@fieldlink/simulation/plant-model';
 import type { ChannelLog } from '@fieldlink/api/device-logs';
 import type { LatestValue } from '@fieldlink/api/realtime';
@@ -15,18 +16,6 @@ import type { RetailTotals, ShelfProductTrack } from '@fieldlink/domain/retail';
 export interface SimulatedDevice {
   thingName: string;
   kind: DeviceKind;
-}
-
-/** A brewing tank's batch as its plant model fermented it (for the demo's first batches). */
-export interface TankBatchState {
-  filledAt: number;
-  originalGravity: number;
-  co2TotalAtFill: number;
-  litres: number;
-  /** Litres per kPa of liquid column. */
-  levelScale: number;
-  /** The beer's apparent gravity now. */
-  trueGravity: number;
 }
 
 /** Where a smart shelf's stock stands: each product's track, and sales and lost sales per day. */

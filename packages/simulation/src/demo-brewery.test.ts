@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { ANNOTATION_COLOR, SENSORY_ANNOTATION_COLOR } from '@fieldlink/domain/brew';
+import { BrewTank } from './brew-tank';
+import { DEMO_BEERS, demoTankStory, tankBatchState } from './demo-brewery';
+
+const NOW = Date.UTC(2026, 10, 25, 9);
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+describe('the demo brewery', () => {
+  const model = new BrewTank({ seed: 7, startTimeMs: NOW });
+  const tank = tankBatchState(model);
+
+  it('takes a brew tank model’s batch, calibration and gravity', () => {
+    expect(tank).toEqual({ ...model.batch(), levelScale: model.levelScale(), trueGravity: model.trueGravity() });
+  });
+
+  it('ferments a beer from the model: its fill, gravity, CO2 total and level calibration', () => {
+    const story = demoTankStory(tank, DEMO_BEERS[0]!, NOW);
+    expect(story.tankLevel).toEqual({ scale: Math.round(tank.levelScale * 10) / 10, offset: 0 });
+    expect([story.capacity, story.co2TotalGain]).toEqual([3500, 1]);
+    const { batch } = story;
+    expect(batch.state).toBe('FERMENTING');
+    expect([batch.start, batch.end]).toEqual([Math.round(tank.filledAt), null]);
+    expect(batch.props).toMatchObject({ beerName: 'Northgate Pils', style: 'German Pilsner', targetGravity: 1.009 });
+    expect(batch.props.originalGravity).toBe(Math.round(tank.originalGravity * 1000) / 1000);
+    expect(batch.transitions.map((transition) => transition.state)).toEqual(['FILLING', 'FILLED', 'FERMENTING']);
+    expect(batch.gravities).toEqual([{ value: Math.round(tank.trueGravity * 1000) / 1000, t: NOW - HOUR }]);
+    expect([batch.tankLevelAtFermStart, batch.co2TotalAtStart]).toEqual([Math.round(tank.litres), tank.co2TotalAtFill]);
+    // The tasting note's plot line names it (by index) and its score; the other marks the pitch.
+    expect(batch.annotations).toEqual([
+      {
+        text: 'Tasting 3.5/5: Sulfur fading, green apple still there.',
+        t: batch.sensories[0]!.t,
+        color: SENSORY_ANNOTATION_COLOR,
+        sensory: 0,
+      },
+      { text: 'Yeast pitched', t: batch.start + 30 * 60_000, color: ANNOTATION_COLOR, sensory: null },
+    ]);
+  });
+
+  it('keeps a stout that ended two weeks ago in a tank given no beer', () => {
+    const { batch } = demoTankStory(tank, null, NOW);
+    expect(batch).toMatchObject({ state: 'MANUALLY_ENDED', start: NOW - 30 * DAY, end: NOW - 16 * DAY });
+    expect(batch.props.beerName).toBe('Winter Stout');
+    expect(batch.transitions.map((transition) => transition.state)).toEqual([
+      'FILLING',
+      'FERMENTING',
+      'MANUALLY_ENDED',
+    ]);
+    expect(batch.gravities.map((reading) => reading.value)).toEqual([1.062, 1.041, 1.024, 1.017, 1.016]);
+    expect(batch.sensories).toHaveLength(1);
+    expect(batch.annotations).toEqual([]);
+  });
+});

@@ -1,0 +1,156 @@
+import {
+  ANNOTATION_COLOR,
+  SENSORY_ANNOTATION_COLOR,
+  recordTransition,
+  tastingScore,
+  type TankState,
+  type TastingRating,
+  type Transition,
+} from '@fieldlink/domain/brew';
+import type { BrewTank } from './brew-tank';
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+
+/** A brewing tank's batch as its plant model fermented it: what the demo's first batches start from. */
+export interface TankBatchState {
+  filledAt: number;
+  originalGravity: number;
+  co2TotalAtFill: number;
+  litres: number;
+  /** Litres per kPa of liquid column. */
+  levelScale: number;
+  /** The beer's apparent gravity now. */
+  trueGravity: number;
+}
+
+/** The batch a brew tank model is fermenting now, as {@link demoTankStory} takes it. */
+export function tankBatchState(model: BrewTank): TankBatchState {
+  return { ...model.batch(), levelScale: model.levelScale(), trueGravity: model.trueGravity() };
+}
+
+/** A beer the demo brews in a fermenter. */
+export interface DemoBeer {
+  beerName: string;
+  style: string;
+  targetGravity: number;
+}
+
+/** What the demo brews in its fermenters, in tank order; the bright tank holds a finished stout. */
+export const DEMO_BEERS: readonly DemoBeer[] = [
+  { beerName: 'Northgate Pils', style: 'German Pilsner', targetGravity: 1.009 },
+  { beerName: 'Harvest Amber', style: 'American Amber Ale', targetGravity: 1.012 },
+];
+
+/** One batch of the demo brewery, in plain values: the server stores it as rows, the browser keeps it. */
+export interface DemoBatchStory {
+  state: Extract<TankState, 'FERMENTING' | 'MANUALLY_ENDED'>;
+  start: number;
+  end: number | null;
+  props: DemoBeer & { originalGravity: number; notes: string };
+  transitions: Transition[];
+  gravities: { value: number; t: number }[];
+  sensories: { ratings: Record<TastingRating, number>; notes: string; t: number }[];
+  /** Plot lines; `sensory` is the index in `sensories` of the tasting note a line marks. */
+  annotations: { text: string; t: number; color: string; sensory: number | null }[];
+  tankLevelAtFermStart: number;
+  co2TotalAtStart: number | null;
+}
+
+/** A demo brewery tank: its settings and the batch it shows. */
+export interface DemoTankStory {
+  capacity: number;
+  co2TotalGain: number;
+  tankLevel: { scale: number; offset: number };
+  batch: DemoBatchStory;
+}
+
+const round3 = (value: number) => Math.round(value * 1000) / 1000;
+
+/**
+ * The demo brewery (Northgate Brewing's cellar, and the browser demo's brewery alike): a fermenter given
+ * a `beer` runs the batch its simulated tank is fermenting, started when the model filled it, with the
+ * model's CO2 total then and its level calibration, so the console's estimate follows the live
+ * fermentation; a reading, a tasting note and two annotations. A tank given none is empty and keeps a
+ * stout that finished two weeks ago.
+ */
+export function demoTankStory(tank: TankBatchState, beer: DemoBeer | null, now: number): DemoTankStory {
+  const settings = {
+    capacity: 3500,
+    co2TotalGain: 1,
+    tankLevel: { scale: Math.round(tank.levelScale * 10) / 10, offset: 0 },
+  };
+  if (beer) {
+    const start = Math.round(tank.filledAt);
+    let transitions = recordTransition([], 'FILLING', start);
+    transitions = recordTransition(transitions, 'FILLED', start + HOUR);
+    transitions = recordTransition(transitions, 'FERMENTING', Math.min(now, start + 5 * HOUR));
+    const tasting = {
+      ratings: { aroma: 4, flavor: 3.5, mouthfeel: 3.5, appearance: 3, overall: 3.5, carbonation: 1 },
+      notes: 'Sulfur fading, green apple still there.',
+      t: now - 2 * HOUR,
+    };
+    return {
+      ...settings,
+      batch: {
+        state: 'FERMENTING',
+        start,
+        end: null,
+        props: {
+          ...beer,
+          originalGravity: round3(tank.originalGravity),
+          notes: 'Pitched at 12 °C, free rise to 14 °C after day 3.',
+        },
+        transitions,
+        gravities: [{ value: round3(tank.trueGravity), t: now - HOUR }],
+        sensories: [tasting],
+        annotations: [
+          {
+            text: `Tasting ${tastingScore(tasting.ratings).toFixed(1)}/5: ${tasting.notes}`,
+            t: tasting.t,
+            color: SENSORY_ANNOTATION_COLOR,
+            sensory: 0,
+          },
+          { text: 'Yeast pitched', t: start + 30 * 60_000, color: ANNOTATION_COLOR, sensory: null },
+        ],
+        tankLevelAtFermStart: Math.round(tank.litres),
+        co2TotalAtStart: tank.co2TotalAtFill,
+      },
+    };
+  }
+  const start = now - 30 * DAY;
+  const end = now - 16 * DAY;
+  let transitions = recordTransition([], 'FILLING', start);
+  transitions = recordTransition(transitions, 'FERMENTING', start + 6 * HOUR);
+  transitions = recordTransition(transitions, 'MANUALLY_ENDED', end);
+  return {
+    ...settings,
+    batch: {
+      state: 'MANUALLY_ENDED',
+      start,
+      end,
+      props: {
+        beerName: 'Winter Stout',
+        style: 'Oatmeal Stout',
+        originalGravity: 1.062,
+        targetGravity: 1.016,
+        notes: 'Kegged and bottled on day 14.',
+      },
+      transitions,
+      gravities: [1.062, 1.041, 1.024, 1.017, 1.016].map((value, day) => ({
+        value,
+        t: start + day * 3 * DAY + 2 * HOUR,
+      })),
+      sensories: [
+        {
+          ratings: { aroma: 4, flavor: 4.5, mouthfeel: 4.5, appearance: 5, overall: 4.5, carbonation: 2.5 },
+          notes: 'Roast and chocolate, silky from the oats.',
+          t: end - DAY,
+        },
+      ],
+      annotations: [],
+      tankLevelAtFermStart: 2400,
+      co2TotalAtStart: null,
+    },
+  };
+}
