@@ -1,14 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { freshPostgres, type FreshPostgres } from '../../apps/server/src/testing/fresh-postgres';
 
 /** A database made for one benchmark run, and how to remove it. */
-export interface FreshDatabase {
-  url: string;
+export interface FreshDatabase extends FreshPostgres {
   label: string;
-  drop(): Promise<void>;
 }
 
 /** An empty SQLite file in a temporary folder, or a new database on the PostgreSQL server. */
@@ -26,22 +24,13 @@ export async function freshDatabase(
       drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
     };
   }
-  const name = `fieldlink_bench_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: postgresUrl });
   await admin.connect();
   const version = (await admin.query<{ server_version: string }>('show server_version')).rows[0]?.server_version;
-  await admin.query(`create database ${name}`);
   await admin.end();
-  const url = new URL(postgresUrl);
-  url.pathname = `/${name}`;
+  const database = await freshPostgres('fieldlink_bench', postgresUrl);
   return {
-    url: url.toString(),
-    label: `PostgreSQL ${version ?? ''} on ${url.host} (fresh database)`,
-    drop: async () => {
-      const client = new pg.Client({ connectionString: postgresUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
+    ...database,
+    label: `PostgreSQL ${version ?? ''} on ${new URL(postgresUrl).host} (fresh database)`,
   };
 }

@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../config';
 import { migrate, openStorage, type Dialect } from '../db/database';
@@ -9,6 +7,7 @@ import { insertAttachmentPoint, insertUser } from '../features/session/repositor
 import { newId } from '../security/secrets';
 import type { OtaOptions } from '../features/ota/service';
 import { DEFAULT_TEST_POSTGRES_URL } from './test-postgres';
+import { freshPostgres } from './fresh-postgres';
 
 /** Both storage dialects: every storage and API test runs on each (as Kysely's DIALECTS loop). */
 export const DIALECTS: Dialect[] = ['sqlite', 'postgres'];
@@ -28,44 +27,7 @@ export interface TestApp {
 /** A fresh, empty database of the dialect: an in-memory SQLite, or a new PostgreSQL database. */
 export async function freshDatabase(dialect: Dialect): Promise<{ url: string; drop: () => Promise<void> }> {
   if (dialect === 'sqlite') return { url: ':memory:', drop: async () => undefined };
-  return freshPostgres('fieldlink_test');
-}
-
-/**
- * A new, empty PostgreSQL database named `{prefix}_{random}` on the server at `serverUrl` (its role may
- * create databases), and how to drop it.
- */
-export async function freshPostgres(
-  prefix: string,
-  serverUrl = TEST_POSTGRES_URL,
-): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      // An autovacuum worker on the database has no role this one may end (42501 "must be a member
-      // of the role whose process is being terminated"); it finishes in moments: try again shortly.
-      for (let attempt = 1; ; attempt += 1) {
-        const client = new pg.Client({ connectionString: serverUrl });
-        try {
-          await client.connect();
-          await client.query(`drop database if exists ${name} with (force)`);
-          return;
-        } catch (error) {
-          if (attempt >= 10) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 1000));
-        } finally {
-          await client.end().catch(() => undefined);
-        }
-      }
-    },
-  };
+  return freshPostgres('fieldlink_test', TEST_POSTGRES_URL);
 }
 
 /**

@@ -3,13 +3,11 @@ import { buildApp } from '../../app';
 import { loadConfig } from '../../config';
 import { migrate, openStorage } from '../../db/database';
 import { seedDemo } from '../../seed/seed';
-import { DEMO_PASSWORD, freshPostgres as freshTestPostgres, TEST_POSTGRES_URL } from '../../testing/test-app';
+import { DEMO_PASSWORD, TEST_POSTGRES_URL } from '../../testing/test-app';
+import { freshPostgres as freshTestPostgres, type FreshPostgres } from '../../testing/fresh-postgres';
 import type { TestMosquitto } from './mosquitto';
 
-export interface TestDatabase {
-  url: string;
-  drop(): Promise<void>;
-}
+export type TestDatabase = FreshPostgres;
 
 /** A new, empty PostgreSQL database on the server at `serverUrl` (its role may create databases). */
 export function freshPostgres(serverUrl = TEST_POSTGRES_URL): Promise<TestDatabase> {
