@@ -51,12 +51,10 @@ export async function seedDemo(
   const existing = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
   if (existing) return false;
   const demoKey = await installationSecret(db, 'demo_key');
-  const passwordHashes = new Map<string, string>();
-  await Promise.all(
-    [DEMO_SUPPLIER, ...DEMO_CUSTOMERS]
-      .flatMap((account) => account.users)
-      .map(async (user) => passwordHashes.set(user.email, await hashPassword(password))),
-  );
+  // Every demo user starts with the same password, so one scrypt hash serves them all: one per user was
+  // nine at 128 MiB each, most of a start without history on a busy machine (docs/decisions.md). A user
+  // who changes the password gets a hash and salt of their own.
+  const passwordHash = await hashPassword(password);
   const now = Date.now();
   const fleet: { thingName: string; kind: DemoDeviceKind }[] = [];
 
@@ -162,7 +160,7 @@ export async function seedDemo(
         await insertUser(trx, {
           id: userId,
           email: user.email,
-          password_hash: passwordHashes.get(user.email)!,
+          password_hash: passwordHash,
           first_name: user.firstName,
           last_name: user.lastName,
         });
