@@ -58,10 +58,23 @@ describe('csvCell', () => {
     ['\r\n', '"\'\r\n"'],
     [-5, '-5'],
     [1.25, '1.25'],
+    [-0, '0'],
+    [0.1 + 0.2, '0.30000000000000004'],
+    [1e21, '1e+21'],
+    [1e-7, '1e-7'],
     [Number.NaN, ''],
+    [Number.POSITIVE_INFINITY, ''],
     [true, 'true'],
     [false, 'false'],
   ])('%j -> %j', (input, expected) => expect(csvCell(input)).toBe(expected));
+
+  it('writes every finite number as JavaScript prints it', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (value) => {
+        expect(csvCell(value)).toBe(String(value));
+      }),
+    );
+  });
 
   it('never writes a text cell a spreadsheet would run', () => {
     fc.assert(

@@ -23,10 +23,15 @@ export function neutraliseFormula(text: string): string {
  * One cell. Text is neutralised, then quoted when it holds a comma, a quote or a line break. A finite
  * number is written as JavaScript prints it (`-5`, `1.25`): a plain number is not a formula and
  * must stay a number for sorting and sums. Empty values are empty cells.
+ *
+ * The number is printed by `JSON.stringify`, which prints a finite number exactly as `String` does
+ * (both are the language's Number::toString) but not through V8's number-to-string cache: that cache
+ * kept each printed number alive long enough to be promoted to the old generation, and a report's
+ * millions of numbers piled up there (see docs/decisions.md, reports on SQLite).
  */
 export function csvCell(value: CsvValue): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  if (typeof value === 'number') return Number.isFinite(value) ? JSON.stringify(value) : '';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   const safe = neutraliseFormula(value);
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
