@@ -120,6 +120,21 @@ describe('device table feed: batches', () => {
     feed.stop();
   });
 
+  it('asks a watcher’s scope once per group of a batch, not once per device', async () => {
+    const feed = feedOf();
+    const asked: string[] = [];
+    const sent: ServerActionOf<'server/deviceTableChanges'>[] = [];
+    feed.watch({
+      inScope: (path) => (asked.push(path), path === './a/'),
+      send: (action) => sent.push(action),
+    });
+    for (const thingName of ['A-1', 'B-1', 'A-2']) feed.note(connection(thingName, true));
+    await feed.flush();
+    expect(asked.sort()).toEqual(['./a/', './b/']);
+    expect(sent.flatMap((batch) => batch.changes.map((change) => change.thingName))).toEqual(['A-1', 'A-2']);
+    feed.stop();
+  });
+
   it('gathers nothing while nobody watches, and stops when the last watcher leaves', async () => {
     const feed = feedOf();
     const a = watcher('./a/');

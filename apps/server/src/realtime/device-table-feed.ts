@@ -106,12 +106,20 @@ export class DeviceTableFeed {
       this.options.onError(error);
       return;
     }
+    // The changes by group: a watcher's scope is asked once per group of the batch, not once per device.
+    const byGroup = new Map<string, DeviceTableChange[]>();
+    for (const [thingName, fields] of batch) {
+      const path = paths.get(thingName);
+      if (path === undefined) continue;
+      const group = byGroup.get(path);
+      if (group) group.push({ thingName, ...fields });
+      else byGroup.set(path, [{ thingName, ...fields }]);
+    }
     const at = this.now();
     for (const watcher of this.watchers) {
       const changes: DeviceTableChange[] = [];
-      for (const [thingName, fields] of batch) {
-        const path = paths.get(thingName);
-        if (path !== undefined && watcher.inScope(path)) changes.push({ thingName, ...fields });
+      for (const [path, group] of byGroup) {
+        if (watcher.inScope(path)) for (const change of group) changes.push(change);
       }
       if (changes.length > this.maxChanges)
         watcher.send({ type: 'server/deviceTableChanges', at, changes: [], reload: true });

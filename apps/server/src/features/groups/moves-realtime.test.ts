@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import type { AccountAnswer, GroupNode } from '@fieldlink/api/account';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
-import { REALTIME_CLOSE, REALTIME_PATH } from '@fieldlink/api/realtime';
+import { REALTIME_CLOSE, REALTIME_PATH, type ServerAction } from '@fieldlink/api/realtime';
 import { demoFleet } from '../../seed/seed';
 import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../../testing/test-app';
 import { TestSocket } from '../../testing/test-socket';
@@ -101,5 +101,55 @@ describe.each(DIALECTS)('moves revoke real-time access on %s', (dialect) => {
       destinationGroupId: root.id,
     });
     expect(await closed).toBe(REALTIME_CLOSE.accessChanged);
+  });
+
+  it('stops a device’s live table changes to a browser once the device is moved out of its scope', async () => {
+    const root = await groupOf('Acme Controls');
+    const boilers = await groupOf('Boiler Room');
+    const cold = await groupOf('Cold Store');
+    const moveUser = async (from: GroupNode, to: GroupNode) =>
+      expect(
+        (
+          await call('/move', {
+            type: 'USER',
+            id: 'viewer@fieldlink.test',
+            sourceGroupId: from.id,
+            destinationGroupId: to.id,
+          })
+        ).statusCode,
+      ).toBe(200);
+    await moveUser(root, boilers);
+    const viewer = await open('viewer@fieldlink.test');
+    const operator = await open('ops@fieldlink.test');
+    for (const socket of [viewer, operator]) {
+      expect((await socket.request({ type: 'server/watchDeviceTable' })).ok).toBe(true);
+    }
+    const isBoilerChange = (action: ServerAction) =>
+      action.type === 'server/deviceTableChanges' && action.changes.some((change) => change.thingName === 'ACME-BLR02');
+    const changesAfter = (socket: TestSocket, from: number) => socket.received.slice(from).filter(isBoilerChange);
+
+    const password = (await demoFleet(t.app.storage.db)).find((entry) => entry.thingName === 'ACME-BLR02')!.password;
+    const device = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.fieldlink.broker!.port}`, {
+      clientId: 'ACME-BLR02',
+      username: 'ACME-BLR02',
+      password,
+      reconnectPeriod: 0,
+    });
+    closers.push(() => device.endAsync(true));
+    // In the viewer's scope (Boiler Room): its connection reaches the viewer's table.
+    await viewer.waitFor(isBoilerChange, 10_000);
+
+    const boiler = boilers.devices.find((entry) => entry.thingName === 'ACME-BLR02')!;
+    expect(
+      (await call('/move', { type: 'DEVICE', id: boiler.id, sourceGroupId: boilers.id, destinationGroupId: cold.id }))
+        .statusCode,
+    ).toBe(200);
+    const [viewerSeen, operatorSeen] = [viewer.received.length, operator.received.length];
+    await device.endAsync(true);
+    // The operator, whose scope still holds it, hears the disconnection; the viewer, in the same batch, does not.
+    await operator.waitFor((action) => changesAfter(operator, operatorSeen).includes(action), 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(changesAfter(viewer, viewerSeen)).toEqual([]);
+    await moveUser(boilers, root);
   });
 });
