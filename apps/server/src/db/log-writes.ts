@@ -1,5 +1,6 @@
 import { CompiledQuery, SqliteAdapter, sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Database, LatestValuesTable, LogRollupTable, LogsTable } from './schema';
+import { hasSampleBlocks, storedSamples, withoutCompacted } from './log-blocks';
 
 /**
  * The one way samples enter the log: inserted (a sample already stored, same device, channel and
@@ -80,14 +81,17 @@ export async function insertLogs(db: Kysely<Database>, samples: readonly LogsTab
   if (samples.length === 0) return 0;
   if (!db.isTransaction) return db.transaction().execute((trx) => insertLogs(trx, samples));
   const trx = db as Transaction<Database>;
+  // A late sample at a time an hourly block already holds is a duplicate too (db/log-blocks.ts).
+  const fresh = await withoutCompacted(trx, samples);
+  if (fresh.length === 0) return 0;
   // The common case inserts every sample: its count says so, and the roll-ups take the samples as
   // given. Otherwise (a frame sent again, a sample twice in the batch) the insert is undone and made
   // again answering the rows it really inserted, so a skipped sample is never counted.
   await sql`savepoint fieldlink_logs`.execute(trx);
-  let inserted: readonly LogsTable[] = samples;
-  if ((await insertSamples(trx, samples, false)).length !== samples.length) {
+  let inserted: readonly LogsTable[] = fresh;
+  if ((await insertSamples(trx, fresh, false)).length !== fresh.length) {
     await sql`rollback to savepoint fieldlink_logs`.execute(trx);
-    inserted = await insertSamples(trx, samples, true);
+    inserted = await insertSamples(trx, fresh, true);
   }
   await sql`release savepoint fieldlink_logs`.execute(trx);
   for (const { table, width } of ROLLUP_LEVELS) await upsertRollups(trx, table, rollUp(inserted, width));
@@ -98,7 +102,9 @@ export async function insertLogs(db: Kysely<Database>, samples: readonly LogsTab
  * Makes a channel's roll-ups again from its stored samples, over whole UTC days around `from`..`to`
  * (unix ms): for samples loaded in bulk by SQL rather than through {@link insertLogs}. Buckets are
  * replaced, so it must not run beside a writer of the same channel, nor for months the log
- * maintenance job has packed already (features/devices/rollup-packs.ts: those are not replaced).
+ * maintenance job has packed already (features/devices/rollup-packs.ts: those are not replaced). Days
+ * whose samples are partly in blocks (db/log-blocks.ts) are rolled up here from the decoded samples,
+ * the others by the database.
  */
 export async function rollUpStoredSamples(
   db: Kysely<Database>,
@@ -106,6 +112,13 @@ export async function rollUpStoredSamples(
 ): Promise<void> {
   const from = Math.floor(channel.from / DAY_MS) * DAY_MS;
   const to = Math.ceil(channel.to / DAY_MS) * DAY_MS;
+  if (await hasSampleBlocks(db, channel.deviceId, channel.code, from, to)) {
+    const samples = (await storedSamples(db, { deviceId: channel.deviceId, codes: [channel.code], from, to })).map(
+      ({ code, t, value }) => ({ device_id: channel.deviceId, code, t, value }),
+    );
+    for (const { table, width } of ROLLUP_LEVELS) await replaceRollups(db, table, rollUp(samples, width));
+    return;
+  }
   for (const { table, width } of ROLLUP_LEVELS) {
     // The bucket of t, floored alike for times before 1970; its last value found again by its key.
     const bucket = sql.raw(`t - ((t % ${width}) + ${width}) % ${width}`);
@@ -123,6 +136,33 @@ export async function rollUpStoredSamples(
       on conflict (device_id, code, t) do update set min_value = excluded.min_value,
         max_value = excluded.max_value, sum_value = excluded.sum_value, sample_count = excluded.sample_count,
         last_t = excluded.last_t, last_value = excluded.last_value`.execute(db);
+  }
+}
+
+/** Rows per statement when replacing buckets: 9 columns each, within both databases' parameter limits. */
+const REPLACE_CHUNK = 1000;
+
+/** Stores buckets in a roll-up, replacing those of the same keys. */
+async function replaceRollups(
+  db: Kysely<Database>,
+  table: RollupTable,
+  buckets: readonly LogRollupTable[],
+): Promise<void> {
+  for (let at = 0; at < buckets.length; at += REPLACE_CHUNK) {
+    await db
+      .insertInto(table)
+      .values(buckets.slice(at, at + REPLACE_CHUNK))
+      .onConflict((conflict) =>
+        conflict.columns(['device_id', 'code', 't']).doUpdateSet((eb) => ({
+          min_value: eb.ref('excluded.min_value'),
+          max_value: eb.ref('excluded.max_value'),
+          sum_value: eb.ref('excluded.sum_value'),
+          sample_count: eb.ref('excluded.sample_count'),
+          last_t: eb.ref('excluded.last_t'),
+          last_value: eb.ref('excluded.last_value'),
+        })),
+      )
+      .execute();
   }
 }
 

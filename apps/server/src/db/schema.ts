@@ -114,6 +114,20 @@ export interface LogsTable {
 }
 
 /**
+ * One UTC hour of one channel's samples as one encoded block (db/sample-block-codec.ts): samples older
+ * than a week, moved out of `logs` by the log maintenance job (db/log-blocks.ts).
+ */
+export interface LogBlocksTable {
+  device_id: string;
+  code: string;
+  /** Start of the hour, unix ms. */
+  t: number;
+  sample_count: number;
+  /** The hour's samples, oldest first, as `encodeSampleBlock` writes them. */
+  block: Uint8Array;
+}
+
+/**
  * One bucket (an hour or a UTC day from `t`) of one channel's log, kept by `insertLogs`
  * (db/log-writes.ts) in the transaction that inserts the samples.
  */
@@ -515,6 +529,7 @@ export interface Database {
   logs_hourly: LogRollupTable;
   logs_daily: LogRollupTable;
   logs_rollup_packs: LogRollupPacksTable;
+  log_blocks: LogBlocksTable;
   connections: ConnectionsTable;
   revoked_tokens: RevokedTokensTable;
   invitations: InvitationsTable;

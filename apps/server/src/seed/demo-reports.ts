@@ -52,8 +52,9 @@ export async function seedDemoReports(db: Kysely<Database>, historyDays: number,
       .execute();
     const chosen: NewReportProps['devices'] = [];
     for (const device of devices) {
+      // The daily roll-up names every channel with samples, whether they are rows or blocks.
       const codes = await db
-        .selectFrom('logs')
+        .selectFrom('logs_daily')
         .select('code')
         .where('device_id', '=', device.id)
         .groupBy('code')

@@ -4,11 +4,16 @@ import type { Dialect } from '../../db/database';
 import type { LogRetention } from '../../config';
 import type { JobLogger, JobQueue } from '../../jobs/job-queue';
 import { channelsOf, deletePackedBefore, monthStartOf, packClosedMonths } from './rollup-packs';
+import { COMPACT_AFTER_MS, compactHour, hourOf } from '../../db/log-blocks';
 
 /** The job kind that keeps the log's partitions and retention (one run per period, cluster-wide). */
 export const LOG_MAINTENANCE_JOB = 'logs.maintain';
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+/** The partitioned tables of the log on PostgreSQL: samples as rows, and as hourly blocks. */
+const PARTITIONED = ['logs', 'log_blocks'] as const;
+type PartitionedTable = (typeof PARTITIONED)[number];
 /** How long after start the first run is queued. */
 const FIRST_RUN_AFTER_MS = 60_000;
 /** Monthly partitions kept ready beyond the current month. */
@@ -21,7 +26,7 @@ const DELETE_BATCH = 2000;
 /** A partition DDL statement gives up rather than queue ingest behind it; the next run tries again. */
 const DDL_LOCK_TIMEOUT = '2s';
 
-/** A monthly partition of `logs` on PostgreSQL: its table and its range of `t`, unix ms. */
+/** A monthly partition of `logs` or `log_blocks` on PostgreSQL: its table and its range of `t`, unix ms. */
 export interface LogPartition {
   name: string;
   from: number;
@@ -32,23 +37,25 @@ export interface LogPartition {
 export interface MaintenanceSummary {
   created: string[];
   detached: string[];
-  deleted: { logs: number; rollups: number };
+  deleted: { logs: number; blocks: number; rollups: number };
   /** Roll-up buckets moved into packed periods. */
   packed: number;
+  /** Samples moved from rows into hourly blocks. */
+  compacted: number;
 }
 
-/** `logs_p202611`: the partition of November 2026 (the name the migration gives it too). */
-export function partitionNameOf(monthStart: number): string {
+/** `logs_p202611`: the partition of November 2026 (the name the migrations give it too). */
+export function partitionNameOf(monthStart: number, table: PartitionedTable = 'logs'): string {
   const date = new Date(monthStart);
-  return `logs_p${date.getUTCFullYear()}${String(date.getUTCMonth() + 1).padStart(2, '0')}`;
+  return `${table}_p${date.getUTCFullYear()}${String(date.getUTCMonth() + 1).padStart(2, '0')}`;
 }
 
-/** The monthly partitions of `logs` (the default partition left out), oldest first. */
-export async function logPartitions(db: Kysely<Database>): Promise<LogPartition[]> {
+/** The monthly partitions of `logs` or `log_blocks` (the default partition left out), oldest first. */
+export async function logPartitions(db: Kysely<Database>, table: PartitionedTable = 'logs'): Promise<LogPartition[]> {
   const { rows } = await sql<{ name: string; bound: string }>`
     select c.relname as name, pg_get_expr(c.relpartbound, c.oid) as bound
     from pg_inherits i join pg_class c on c.oid = i.inhrelid
-    where i.inhparent = 'logs'::regclass`.execute(db);
+    where i.inhparent = ${table}::regclass`.execute(db);
   const partitions: LogPartition[] = [];
   for (const { name, bound } of rows) {
     const range = /FROM \('?(-?\d+)'?\) TO \('?(-?\d+)'?\)/.exec(bound);
@@ -62,7 +69,9 @@ export async function logPartitions(db: Kysely<Database>): Promise<LogPartition[
  * month and {@link PARTITION_MONTHS_AHEAD} ahead exist, and a partition whose whole month lies beyond
  * every plan's retention is detached and dropped. Within the kept months (and on SQLite, which keeps
  * one table) older rows of a plan with a shorter retention are deleted in small batches. Roll-ups
- * follow their own, longer retention, so long charts outlive the raw samples. Run as a job of the
+ * follow their own, longer retention, so long charts outlive the raw samples. Samples older than
+ * {@link COMPACT_AFTER_MS} then move from rows into hourly blocks (`log_blocks`, partitioned alike),
+ * one channel's hour per short transaction (db/log-blocks.ts). Run as a job of the
  * jobs table, once an hour, by whichever instance claims it (docs/decisions.md, "Logs at scale").
  */
 export class LogMaintenance {
@@ -90,8 +99,10 @@ export class LogMaintenance {
           summary.created.length +
           summary.detached.length +
           summary.deleted.logs +
+          summary.deleted.blocks +
           summary.deleted.rollups +
-          summary.packed;
+          summary.packed +
+          summary.compacted;
         if (changed > 0) this.logger.info({ ...summary }, 'Log maintenance');
       },
       { maxAttempts: 3 },
@@ -123,18 +134,27 @@ export class LogMaintenance {
 
   async run(): Promise<MaintenanceSummary> {
     const now = this.now();
-    const summary: MaintenanceSummary = { created: [], detached: [], deleted: { logs: 0, rollups: 0 }, packed: 0 };
+    const summary: MaintenanceSummary = {
+      created: [],
+      detached: [],
+      deleted: { logs: 0, blocks: 0, rollups: 0 },
+      packed: 0,
+      compacted: 0,
+    };
     const plans = Object.entries(this.retention) as [keyof LogRetention, LogRetention[keyof LogRetention]][];
     // Data kept by some plan forever pins every partition.
     const longestRawDays = plans.some(([, kept]) => kept.rawDays === 0)
       ? 0
       : Math.max(...plans.map(([, kept]) => kept.rawDays));
     if (this.dialect === 'postgres') {
-      summary.created = await this.createPartitionsAhead(now);
+      // Blocks get a partition for every month the samples have one for.
+      summary.created = await this.createPartitionsAhead('logs', now);
+      summary.created.push(...(await this.createPartitionsAhead('log_blocks', now)));
       if (longestRawDays > 0) {
         const cutoff = now - longestRawDays * DAY_MS;
-        summary.detached = await this.detachExpiredPartitions(cutoff);
-        summary.deleted.logs += await this.deleteStrayRows(cutoff);
+        for (const table of PARTITIONED) summary.detached.push(...(await this.detachExpiredPartitions(table, cutoff)));
+        summary.deleted.logs += await this.deleteStrayRows('logs', cutoff);
+        summary.deleted.blocks += await this.deleteStrayRows('log_blocks', blockCutoff(cutoff));
       }
     }
     for (const [plan, kept] of plans) {
@@ -142,7 +162,9 @@ export class LogMaintenance {
       // On PostgreSQL the longest-kept plan's old rows go with their partitions (at most a month late).
       const byPartition = this.dialect === 'postgres' && kept.rawDays === longestRawDays;
       if (kept.rawDays > 0 && !byPartition) {
-        summary.deleted.logs += await this.deleteOlder('logs', devices, now - kept.rawDays * DAY_MS);
+        const cutoff = now - kept.rawDays * DAY_MS;
+        summary.deleted.logs += await this.deleteOlder('logs', devices, cutoff);
+        summary.deleted.blocks += await this.deleteOlder('log_blocks', devices, blockCutoff(cutoff));
       }
       if (kept.rollupDays > 0) {
         const cutoff = now - kept.rollupDays * DAY_MS;
@@ -157,26 +179,64 @@ export class LogMaintenance {
     for (const { id } of await this.db.selectFrom('devices').select('id').execute()) {
       summary.packed += await packClosedMonths(this.db, id, closedBefore);
     }
+    summary.compacted = await this.compact(hourOf(now - COMPACT_AFTER_MS));
     return summary;
   }
 
-  /** Creates the missing monthly partitions from this month on, moving stray rows out of the default. */
-  private async createPartitionsAhead(now: number): Promise<string[]> {
-    const existing = new Set((await logPartitions(this.db)).map((partition) => partition.from));
+  /**
+   * Moves every sample older than `before` (a whole hour) from rows into hourly blocks, one channel's
+   * hour per short transaction, yielding to ingest between them; answers how many samples moved. A
+   * sample that arrived late for an hour already compacted is merged into its block here.
+   */
+  private async compact(before: number): Promise<number> {
+    let moved = 0;
+    const devices = await this.db.selectFrom('devices').select('id').orderBy('id').execute();
+    for (const { id: deviceId } of devices) {
+      for (const code of await channelsOf(this.db, deviceId)) {
+        for (;;) {
+          const oldest = await this.db
+            .selectFrom('logs')
+            .select('t')
+            .where('device_id', '=', deviceId)
+            .where('code', '=', code)
+            .where('t', '<', before)
+            .orderBy('t')
+            .limit(1)
+            .executeTakeFirst();
+          if (!oldest) break;
+          moved += await compactHour(this.db, deviceId, code, hourOf(oldest.t));
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+    }
+    return moved;
+  }
+
+  /**
+   * Creates a table's missing monthly partitions from this month on (for `log_blocks`, also those of
+   * every month `logs` has a partition for), moving stray rows out of the default partition.
+   */
+  private async createPartitionsAhead(table: PartitionedTable, now: number): Promise<string[]> {
+    const existing = new Set((await logPartitions(this.db, table)).map((partition) => partition.from));
+    const months = new Set<number>();
+    if (table === 'log_blocks') for (const { from } of await logPartitions(this.db)) months.add(from);
+    for (let ahead = 0; ahead <= PARTITION_MONTHS_AHEAD; ahead += 1) months.add(monthStartOf(now, ahead));
     const created: string[] = [];
-    for (let ahead = 0; ahead <= PARTITION_MONTHS_AHEAD; ahead += 1) {
-      const from = monthStartOf(now, ahead);
+    for (const from of [...months].sort((a, b) => a - b)) {
       if (existing.has(from)) continue;
-      const to = monthStartOf(now, ahead + 1);
-      const name = partitionNameOf(from);
+      const to = monthStartOf(from, 1);
+      const name = partitionNameOf(from, table);
+      const fallback = sql.table(`${table}_default`);
       await this.db.transaction().execute(async (trx) => {
         await sql`set local lock_timeout = ${sql.lit(DDL_LOCK_TIMEOUT)}`.execute(trx);
         // Rows of that month may sit in the default partition (the server was down for months, or a
         // device's clock ran ahead): they move into the new partition, which is attached afterwards.
-        await sql`create table ${sql.table(name)} (like logs including defaults including constraints)`.execute(trx);
-        await sql`with moved as (delete from logs_default where t >= ${from} and t < ${to} returning *)
+        await sql`create table ${sql.table(name)} (like ${sql.table(table)} including defaults including constraints)`.execute(
+          trx,
+        );
+        await sql`with moved as (delete from ${fallback} where t >= ${from} and t < ${to} returning *)
           insert into ${sql.table(name)} select * from moved`.execute(trx);
-        await sql`alter table logs attach partition ${sql.table(name)}
+        await sql`alter table ${sql.table(table)} attach partition ${sql.table(name)}
           for values from (${sql.lit(from)}) to (${sql.lit(to)})`.execute(trx);
       });
       created.push(name);
@@ -184,14 +244,14 @@ export class LogMaintenance {
     return created;
   }
 
-  /** Detaches and drops the partitions whose whole month ended before `cutoff`. */
-  private async detachExpiredPartitions(cutoff: number): Promise<string[]> {
+  /** Detaches and drops a table's partitions whose whole month ended before `cutoff`. */
+  private async detachExpiredPartitions(table: PartitionedTable, cutoff: number): Promise<string[]> {
     const detached: string[] = [];
-    for (const partition of await logPartitions(this.db)) {
+    for (const partition of await logPartitions(this.db, table)) {
       if (partition.to > cutoff) break;
       await this.db.transaction().execute(async (trx) => {
         await sql`set local lock_timeout = ${sql.lit(DDL_LOCK_TIMEOUT)}`.execute(trx);
-        await sql`alter table logs detach partition ${sql.table(partition.name)}`.execute(trx);
+        await sql`alter table ${sql.table(table)} detach partition ${sql.table(partition.name)}`.execute(trx);
         await sql`drop table ${sql.table(partition.name)}`.execute(trx);
       });
       detached.push(partition.name);
@@ -199,14 +259,15 @@ export class LogMaintenance {
     return detached;
   }
 
-  /** Deletes the default partition's rows older than `cutoff` (stamped by clocks that were never set). */
-  private async deleteStrayRows(cutoff: number): Promise<number> {
+  /** Deletes a default partition's rows older than `cutoff` (stamped by clocks that were never set). */
+  private async deleteStrayRows(table: PartitionedTable, cutoff: number): Promise<number> {
+    const fallback = sql.table(`${table}_default`);
     let deleted = 0;
     for (;;) {
       const { rows } = await sql<{ n: number }>`
         with gone as (
-          delete from logs_default where ctid in (
-            select ctid from logs_default where t < ${cutoff} limit ${DELETE_BATCH})
+          delete from ${fallback} where ctid in (
+            select ctid from ${fallback} where t < ${cutoff} limit ${DELETE_BATCH})
           returning 1)
         select count(*)::int as n from gone`.execute(this.db);
       const n = rows[0]?.n ?? 0;
@@ -232,7 +293,7 @@ export class LogMaintenance {
    * {@link DELETE_BATCH} per statement: each batch is a range of the primary key, found by the key.
    */
   private async deleteOlder(
-    table: 'logs' | 'logs_hourly' | 'logs_daily',
+    table: 'logs' | 'log_blocks' | 'logs_hourly' | 'logs_daily',
     deviceIds: readonly string[],
     cutoff: number,
   ): Promise<number> {
@@ -265,4 +326,12 @@ export class LogMaintenance {
     }
     return deleted;
   }
+}
+
+/**
+ * The blocks to delete for samples older than `cutoff`: those whose whole hour ended by then, so a
+ * block's samples are kept at most an hour past their retention rather than deleted early.
+ */
+function blockCutoff(cutoff: number): number {
+  return cutoff - HOUR_MS + 1;
 }

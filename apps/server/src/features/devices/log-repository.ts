@@ -1,6 +1,7 @@
 import { SqliteAdapter, sql, type Kysely } from 'kysely';
 import { LOG_ROLLUP_LEVELS_MS, type ChannelLog, type LogBinGrid } from '@fieldlink/api/device-logs';
 import type { Database } from '../../db/schema';
+import { hasSampleBlocks, storedSamples, type StoredSample, type TimedValue } from '../../db/log-blocks';
 import { packedPeriods, unpackBuckets } from './rollup-packs';
 
 /** One channel of one device over `[start, end)`, unix ms. */
@@ -21,20 +22,12 @@ export interface LogBin {
 }
 
 /**
- * The samples of a window, oldest first, at most `limit` of them. One range scan of the log's
- * primary key (device_id, code, t).
+ * The samples of a window, oldest first, at most `limit` of them: rows and blocks alike (db/log-blocks.ts).
  */
-export function rawLogs(db: Kysely<Database>, window: LogWindow, limit: number) {
-  return db
-    .selectFrom('logs')
-    .select(['t', 'value'])
-    .where('device_id', '=', window.deviceId)
-    .where('code', '=', window.code)
-    .where('t', '>=', window.start)
-    .where('t', '<', window.end)
-    .orderBy('t')
-    .limit(limit)
-    .execute();
+export async function rawLogs(db: Kysely<Database>, window: LogWindow, limit: number): Promise<TimedValue[]> {
+  const { deviceId, code, start, end } = window;
+  const samples = await storedSamples(db, { deviceId, codes: [code], from: start, to: end }, { limit });
+  return samples.map(({ t, value }) => ({ t, value }));
 }
 
 /**
@@ -54,6 +47,10 @@ export async function binnedLogs(
   binWidth: number,
   binCount: number,
 ): Promise<LogBin[]> {
+  // A window reaching into the blocks of compacted samples is folded here from the decoded samples.
+  if (await hasSampleBlocks(db, window.deviceId, window.code, window.start, window.end)) {
+    return foldedBins(db, window, binWidth, binCount);
+  }
   return db.getExecutor().adapter instanceof SqliteAdapter
     ? binnedLogsSqlite(db, window, binWidth, binCount)
     : binnedLogsPostgres(db, window, binWidth, binCount);
@@ -164,29 +161,14 @@ function windowPieces(from: number, to: number, levels: readonly number[]): Wind
   return [...windowPieces(from, first, finer), { level, from: first, to: last }, ...windowPieces(last, to, finer)];
 }
 
-/** The samples of some channels in a piece, folded one by one into the bins of the grid. */
-async function samplePiece(
-  db: Kysely<Database>,
-  deviceId: string,
-  codes: readonly string[],
-  piece: WindowPiece,
-  grid: LogBinGrid,
-): Promise<Map<string, BinColumns>> {
-  const rows = await db
-    .selectFrom('logs')
-    .select(['code', 't', 'value'])
-    .where('device_id', '=', deviceId)
-    .where('code', 'in', codes)
-    .where('t', '>=', piece.from)
-    .where('t', '<', piece.to)
-    .orderBy('code')
-    .orderBy('t')
-    .execute();
-  const pieces = new Map<string, BinColumns>();
-  for (const { code, t, value } of rows) {
-    let columns = pieces.get(code);
-    if (!columns) pieces.set(code, (columns = emptyColumns()));
-    const index = Math.floor((t - grid.origin) / grid.width);
+/**
+ * Samples folded one by one, oldest first, into bins of `width` ms counted from `origin`, in columns:
+ * bins without samples are left out.
+ */
+function foldSamples(samples: readonly TimedValue[], origin: number, width: number): BinColumns {
+  const columns = emptyColumns();
+  for (const { t, value } of samples) {
+    const index = Math.floor((t - origin) / width);
     const at = columns.index.length - 1;
     if (columns.index[at] === index) {
       columns.min[at] = Math.min(columns.min[at]!, value);
@@ -203,6 +185,48 @@ async function samplePiece(
       columns.last.push(value);
     }
   }
+  return columns;
+}
+
+/** Bins in columns as a list of bins, each with its mean. */
+function binList(columns: BinColumns): LogBin[] {
+  return columns.index.map((index, at) => ({
+    index,
+    min: columns.min[at]!,
+    max: columns.max[at]!,
+    avg: columns.sum[at]! / columns.count[at]!,
+    last: columns.last[at]!,
+  }));
+}
+
+/** {@link binnedLogs} folded from the stored samples, rows and blocks alike. */
+async function foldedBins(
+  db: Kysely<Database>,
+  { deviceId, code, start, end }: LogWindow,
+  binWidth: number,
+  binCount: number,
+): Promise<LogBin[]> {
+  const samples = await storedSamples(db, { deviceId, codes: [code], from: start, to: end });
+  return binList(foldSamples(samples, start, binWidth)).filter((bin) => bin.index < binCount);
+}
+
+/** The samples of some channels in a piece, folded one by one into the bins of the grid. */
+async function samplePiece(
+  db: Kysely<Database>,
+  deviceId: string,
+  codes: readonly string[],
+  piece: WindowPiece,
+  grid: LogBinGrid,
+): Promise<Map<string, BinColumns>> {
+  const samples = await storedSamples(db, { deviceId, codes, from: piece.from, to: piece.to });
+  const byCode = new Map<string, StoredSample[]>();
+  for (const sample of samples) {
+    const list = byCode.get(sample.code);
+    if (list) list.push(sample);
+    else byCode.set(sample.code, [sample]);
+  }
+  const pieces = new Map<string, BinColumns>();
+  for (const [code, list] of byCode) pieces.set(code, foldSamples(list, grid.origin, grid.width));
   return pieces;
 }
 
@@ -431,16 +455,15 @@ function rawAnswer(rows: readonly { t: number; value: number }[]): ChannelLog {
 }
 
 /** The last sample of a channel before `t`, or undefined. */
-export function lastSampleBefore(db: Kysely<Database>, deviceId: string, code: string, t: number) {
-  return db
-    .selectFrom('logs')
-    .select(['t', 'value'])
-    .where('device_id', '=', deviceId)
-    .where('code', '=', code)
-    .where('t', '<', t)
-    .orderBy('t', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+export async function lastSampleBefore(
+  db: Kysely<Database>,
+  deviceId: string,
+  code: string,
+  t: number,
+): Promise<TimedValue | undefined> {
+  const window = { deviceId, codes: [code], from: Number.MIN_SAFE_INTEGER, to: t };
+  const [last] = await storedSamples(db, window, { limit: 1, descending: true });
+  return last && { t: last.t, value: last.value };
 }
 
 /** Intervals aggregated per query on SQLite: about a day, a millisecond or two of the event loop. */
@@ -498,6 +521,9 @@ function pushBin(bins: LogBinColumns, index: number, min: number, max: number, a
  * between queries.
  */
 export async function intervalBins(db: Kysely<Database>, window: LogWindow, width: number): Promise<LogBinColumns> {
+  if (await hasSampleBlocks(db, window.deviceId, window.code, window.start, window.end)) {
+    return foldedIntervalBins(db, window, width);
+  }
   if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return intervalBinsPostgres(db, window, width);
   const { deviceId, code } = window;
   const step = width * Math.max(1, Math.floor(DAY_MS / width));
@@ -529,6 +555,25 @@ export async function intervalBins(db: Kysely<Database>, window: LogWindow, widt
       );
       for (const row of rows) pushBin(bins, row.i, row.mn, row.mx, row.sm / row.n, lasts.get(row.tl) ?? row.mx);
     }
+    await yieldToEventLoop();
+  }
+  return bins;
+}
+
+/**
+ * {@link intervalBins} folded from the stored samples, rows and blocks alike, about a day of bins at a
+ * time, yielding between reads.
+ */
+async function foldedIntervalBins(db: Kysely<Database>, window: LogWindow, width: number): Promise<LogBinColumns> {
+  const { deviceId, code } = window;
+  const step = width * Math.max(1, Math.floor(DAY_MS / width));
+  const bins = binColumns(window, width);
+  for (let from = window.start; from < window.end; from += step) {
+    const to = Math.min(from + step, window.end);
+    const folded = foldSamples(await storedSamples(db, { deviceId, codes: [code], from, to }), window.start, width);
+    folded.index.forEach((index, at) => {
+      pushBin(bins, index, folded.min[at]!, folded.max[at]!, folded.sum[at]! / folded.count[at]!, folded.last[at]!);
+    });
     await yieldToEventLoop();
   }
   return bins;
