@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { DIALECTS, startTestApp, type TestApp } from '../../testing/test-app';
 import { insertLogs } from '../../db/log-writes';
+import { COMPACT_AFTER_MS, hourOf, storedSamples } from '../../db/log-blocks';
 import { JobQueue } from '../../jobs/job-queue';
 import { withClusterTables } from '../../cluster/cluster-tables';
 import type { LogRetention } from '../../config';
@@ -35,18 +36,20 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
   const insert = async (rows: ReturnType<typeof samples>) => {
     for (let i = 0; i < rows.length; i += 2000) await insertLogs(t.app.storage.db, rows.slice(i, i + 2000));
   };
+  /** Every stored sample of a device's channel, rows and blocks alike, oldest first. */
+  const stored = (deviceId: string) =>
+    storedSamples(t.app.storage.db, {
+      deviceId,
+      codes: ['c1'],
+      from: Number.MIN_SAFE_INTEGER,
+      to: Number.MAX_SAFE_INTEGER,
+    });
   const oldest = async (table: 'logs' | 'logs_hourly', deviceId: string) => {
     // The roll-up's buckets wherever they are kept: closed months are packed by the same run.
     if (table === 'logs_hourly') {
       return (await allRollups(t.app.storage.db, table)).find((bucket) => bucket.device_id === deviceId)?.t ?? null;
     }
-    return (
-      await t.app.storage.db
-        .selectFrom(table)
-        .select((eb) => [eb.fn.min('t').as('t'), eb.fn.countAll<number | string>().as('n')])
-        .where('device_id', '=', deviceId)
-        .executeTakeFirstOrThrow()
-    ).t;
+    return (await stored(deviceId))[0]?.t ?? null;
   };
 
   beforeAll(async () => {
@@ -65,7 +68,7 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
   afterAll(() => t?.close());
   beforeEach(async () => {
     const db = t.app.storage.db;
-    for (const table of ['logs', 'logs_hourly', 'logs_daily', 'logs_rollup_packs'] as const) {
+    for (const table of ['logs', 'log_blocks', 'logs_hourly', 'logs_daily', 'logs_rollup_packs'] as const) {
       await db.deleteFrom(table).execute();
     }
   });
@@ -144,9 +147,15 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
       const expected = Array.from({ length: PARTITION_MONTHS_AHEAD + 1 }, (_, i) =>
         partitionNameOf(monthStartOf(later, i)),
       );
-      expect(summary.created).toEqual(expected);
+      // The blocks get the same months, named alike.
+      const expectedBlocks = Array.from({ length: PARTITION_MONTHS_AHEAD + 1 }, (_, i) =>
+        partitionNameOf(monthStartOf(later, i), 'log_blocks'),
+      );
+      expect(summary.created).toEqual([...expected, ...expectedBlocks]);
       const names = (await logPartitions(db)).map((partition) => partition.name);
       for (const name of expected) expect(names).toContain(name);
+      const blockNames = (await logPartitions(db, 'log_blocks')).map((partition) => partition.name);
+      for (const name of expectedBlocks) expect(blockNames).toContain(name);
       expect(await placed()).toBe(partitionNameOf(monthStartOf(later, 1)));
       // A second run finds them all.
       expect((await new LogMaintenance(db, dialect, retention, quiet, () => later).run()).created).toEqual([]);
@@ -158,7 +167,7 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
     async () => {
       const db = t.app.storage.db;
       await insert(samples(premium, 2));
-      const before = await logPartitions(db);
+      const before = [...(await logPartitions(db)), ...(await logPartitions(db, 'log_blocks'))];
       // Two years on, with 40 days of samples kept: every month up to 40 days back goes.
       const later = now + 730 * DAY;
       const retention: LogRetention = {
@@ -169,7 +178,7 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
       const expired = before.filter((partition) => partition.to <= later - 40 * DAY).map((p) => p.name);
       expect(expired.length).toBeGreaterThan(0);
       expect(summary.detached).toEqual(expired);
-      const after = (await logPartitions(db)).map((partition) => partition.name);
+      const after = [...(await logPartitions(db)), ...(await logPartitions(db, 'log_blocks'))].map((p) => p.name);
       for (const name of expired) expect(after).not.toContain(name);
       const tables = await sql<{ n: number }>`
         select count(*)::int as n from pg_class where relname in (${sql.join(expired)})`.execute(db);
@@ -179,4 +188,91 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
       expect(await oldest('logs_hourly', premium)).toBeLessThan(now - DAY);
     },
   );
+
+  it('moves exactly the samples older than a week into hourly blocks and reads them as before', async () => {
+    const all = samples(premium, 10);
+    await insert(all);
+    const forever: LogRetention = { FREE: { rawDays: 0, rollupDays: 0 }, PREMIUM: { rawDays: 0, rollupDays: 0 } };
+    const summary = await new LogMaintenance(t.app.storage.db, dialect, forever, quiet, () => now).run();
+    const horizon = hourOf(now - COMPACT_AFTER_MS);
+    const old = all.filter((sample) => sample.t < horizon);
+    expect(old.length).toBeGreaterThan(0);
+    expect(summary.compacted).toBe(old.length);
+    const db = t.app.storage.db;
+    const rows = await db.selectFrom('logs').select('t').where('device_id', '=', premium).orderBy('t').execute();
+    expect(rows).toHaveLength(all.length - old.length);
+    expect(rows[0]!.t).toBeGreaterThanOrEqual(horizon);
+    const blocks = await db
+      .selectFrom('log_blocks')
+      .select(['t', 'sample_count'])
+      .where('device_id', '=', premium)
+      .orderBy('t')
+      .execute();
+    expect(blocks.at(-1)!.t).toBeLessThan(horizon);
+    expect(blocks.reduce((sum, block) => sum + block.sample_count, 0)).toBe(old.length);
+    // One block per hour: 12 samples each at 5-minute steps.
+    expect(blocks.every((block) => block.t % 3_600_000 === 0 && block.sample_count <= 12)).toBe(true);
+    const expected = [...all].sort((a, b) => a.t - b.t).map(({ code, t, value }) => ({ code, t, value }));
+    expect(await stored(premium)).toEqual(expected);
+    // A second run finds nothing more to move.
+    expect((await new LogMaintenance(db, dialect, forever, quiet, () => now).run()).compacted).toBe(0);
+  });
+
+  it('deletes blocks past their retention, whole hours only', async () => {
+    await insert(samples(free, 20));
+    const db = t.app.storage.db;
+    const forever: LogRetention = { FREE: { rawDays: 0, rollupDays: 0 }, PREMIUM: { rawDays: 0, rollupDays: 0 } };
+    await new LogMaintenance(db, dialect, forever, quiet, () => now).run();
+    const blocksBefore = await db.selectFrom('log_blocks').select('t').where('device_id', '=', free).execute();
+    const retention: LogRetention = {
+      FREE: { rawDays: 10, rollupDays: 0 },
+      PREMIUM: { rawDays: 0, rollupDays: 0 },
+    };
+    const summary = await new LogMaintenance(db, dialect, retention, quiet, () => now).run();
+    const cutoff = now - 10 * DAY;
+    const gone = blocksBefore.filter((block) => block.t + 3_600_000 <= cutoff);
+    expect(summary.deleted.blocks).toBe(gone.length);
+    expect(gone.length).toBeGreaterThan(0);
+    const kept = await stored(free);
+    // Samples of the hour the cutoff falls in stay until the whole hour is past it.
+    expect(kept[0]!.t).toBeGreaterThanOrEqual(hourOf(cutoff));
+    expect(kept[0]!.t).toBeLessThan(cutoff + 5 * 60_000);
+    expect(kept).toHaveLength(samples(free, 20).filter((sample) => sample.t >= hourOf(cutoff)).length);
+  });
+
+  it('loses no sample stored while it compacts (rows equal acknowledged samples)', async () => {
+    const db = t.app.storage.db;
+    await insert(samples(premium, 9));
+    const forever: LogRetention = { FREE: { rawDays: 0, rollupDays: 0 }, PREMIUM: { rawDays: 0, rollupDays: 0 } };
+    const maintenance = new LogMaintenance(db, dialect, forever, quiet, () => now);
+    // Meanwhile: new samples of another channel, and late ones into hours being compacted.
+    let acknowledged = 0;
+    const ingest = (async () => {
+      for (let batch = 0; batch < 40; batch += 1) {
+        const rows = Array.from({ length: 50 }, (_, i) => ({
+          device_id: premium,
+          code: 'c2',
+          t: now - (batch % 2 === 0 ? 0 : 8 * DAY) - (batch * 50 + i) * 1000,
+          value: i,
+        }));
+        acknowledged += await insertLogs(db, rows);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    await Promise.all([maintenance.run(), ingest]);
+    expect(acknowledged).toBe(2000);
+    const window = { deviceId: premium, from: Number.MIN_SAFE_INTEGER, to: Number.MAX_SAFE_INTEGER };
+    expect(await storedSamples(db, { ...window, codes: ['c2'] })).toHaveLength(acknowledged);
+    expect(await stored(premium)).toHaveLength(samples(premium, 9).length);
+    // The late samples left as rows by a run that had passed their hour move at the next run.
+    await maintenance.run();
+    expect(await storedSamples(db, { ...window, codes: ['c2'] })).toHaveLength(acknowledged);
+    const rows = await db
+      .selectFrom('logs')
+      .select('t')
+      .where('device_id', '=', premium)
+      .where('t', '<', hourOf(now - COMPACT_AFTER_MS))
+      .execute();
+    expect(rows).toEqual([]);
+  });
 });
