@@ -15,6 +15,7 @@ import {
   lastSampleBefore,
   rawLogs,
   type LogBin,
+  type LogBinColumns,
 } from '../features/devices/log-repository';
 
 const MINUTE = 60_000;
@@ -63,10 +64,21 @@ async function answers(storage: Storage, deviceId: string, query: Query) {
   return {
     raw: await rawLogs(db, window, query.limit),
     binned: await binnedLogs(db, window, query.width, count),
-    intervals: await intervalBins(db, window, query.width),
+    intervals: binsOf(await intervalBins(db, window, query.width)),
     last: (await lastSampleBefore(db, deviceId, 'c1', query.before)) ?? null,
     channel: await channelLogs(db, deviceId, ['c1'], window, query.binCount, logBinGrid(start, end, query.binCount)),
   };
+}
+
+/** A report's bin columns as a list of bins. */
+function binsOf(columns: LogBinColumns): LogBin[] {
+  return Array.from({ length: columns.length }, (_, at) => ({
+    index: columns.index[at]!,
+    min: columns.min[at]!,
+    max: columns.max[at]!,
+    avg: columns.avg[at]!,
+    last: columns.last[at]!,
+  }));
 }
 
 /** Means may differ in their last bits: the database and the fold here sum in other orders. */
