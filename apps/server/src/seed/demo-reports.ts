@@ -4,6 +4,7 @@ import { isReportAccessValid, nextScheduleRun } from '@fieldlink/domain/reports'
 import { holdsPermission, type Permission } from '@fieldlink/domain/permissions';
 import { withClusterTables } from '../cluster/cluster-tables';
 import type { Database } from '../db/schema';
+import { channelsOf } from '../features/devices/rollup-packs';
 import { NO_DATA_MESSAGE } from '../features/reports/report-document';
 import { REPORT_JOBS } from '../features/reports/service';
 import { newId } from '../security/secrets';
@@ -52,16 +53,9 @@ export async function seedDemoReports(db: Kysely<Database>, historyDays: number,
       .execute();
     const chosen: NewReportProps['devices'] = [];
     for (const device of devices) {
-      // The daily roll-up names every channel with samples, whether they are rows or blocks.
-      const codes = await db
-        .selectFrom('logs_daily')
-        .select('code')
-        .where('device_id', '=', device.id)
-        .groupBy('code')
-        .orderBy('code')
-        .limit(CHANNELS_PER_DEVICE)
-        .execute();
-      if (codes.length > 0) chosen.push({ deviceId: device.id, codes: codes.map((row) => row.code) });
+      // The channels with roll-ups: every channel with samples, whether they are rows or blocks.
+      const codes = (await channelsOf(db, device.id)).sort().slice(0, CHANNELS_PER_DEVICE);
+      if (codes.length > 0) chosen.push({ deviceId: device.id, codes });
     }
     if (chosen.length === 0) continue;
     // Shared with everyone in the account when the rule allows it (its root holds every device).
