@@ -17,7 +17,7 @@ import { metricsPlugin } from './metrics/metrics-plugin';
 import { emqxAuthPlugin } from './broker/emqx-http-auth';
 import { DeviceEvents } from './events';
 import { DeviceDirectory } from './ingest/device-directory';
-import { FrameWriter } from './ingest/frame-writer';
+import { FrameWriter, POSTGRES_BATCHES_IN_FLIGHT } from './ingest/frame-writer';
 import { Ingest } from './ingest/ingest';
 import { Mailer } from './mail/mailer';
 import { CommandService } from './realtime/commands';
@@ -199,6 +199,7 @@ export async function buildApp({
   const events = new DeviceEvents();
   const directory = new DeviceDirectory(db);
   const writer = new FrameWriter(db, {
+    concurrency: storage.dialect === 'postgres' ? POSTGRES_BATCHES_IN_FLIGHT : 1,
     onCommitted: (committed) => committed.forEach((event) => events.emit(event)),
     onError: (error) => app.log.error({ err: error }, 'Frame batch not stored'),
   });

@@ -6,6 +6,11 @@ import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { freePort, MOSQUITTO_BIN, waitForPort } from '../../../apps/server/src/cluster/testing/mosquitto';
 import { startCheckpointer } from '../../../apps/server/src/db/sqlite-checkpointer';
+import {
+  BATCH_DELAY_MS,
+  BATCH_MAX_ROWS,
+  POSTGRES_BATCHES_IN_FLIGHT,
+} from '../../../apps/server/src/ingest/frame-writer';
 import type { StorageDialect } from '../benchmark';
 
 /**
@@ -14,10 +19,6 @@ import type { StorageDialect } from '../benchmark';
  * publisher against a bare Mosquitto that acknowledges on receipt and stores nothing.
  */
 
-/** The frame writer's batching (apps/server/src/ingest/frame-writer.ts): a batch waits at most 15 ms... */
-const BATCH_DELAY_MS = 15;
-/** ...or is written at once when it holds 5,000 rows; one batch is written at a time. */
-const BATCH_ROWS = 5000;
 // SQLite allows 32,766 bound values: 2,000 rows of 4 columns, and a second statement for the rest.
 const SQLITE_ROWS_PER_STATEMENT = 2000;
 
@@ -25,21 +26,37 @@ interface Pending {
   rows: { deviceId: string; codes: readonly string[]; t: number; values: readonly string[] }[];
   count: number;
   waiters: ((error?: Error) => void)[];
+  /** When its first frame came (performance.now()). */
+  since: number;
 }
+
+/** A batch being committed, and how it ended (undefined while it runs; null when committed). */
+interface Committing {
+  batch: Pending;
+  failure: Error | null | undefined;
+}
+
+const emptyPending = (): Pending => ({ rows: [], count: 0, waiters: [], since: 0 });
 
 /**
  * Rows straight into the `logs` table of a database the server's migrations made, in transactions
- * batched as the frame writer batches them: a multi-row INSERT ... ON CONFLICT DO NOTHING (PostgreSQL:
+ * batched as the frame writer batches them (apps/server/src/ingest/frame-writer.ts: a batch goes once
+ * its first frame has waited 15 ms or it holds 5,000 rows, when a writer is free; one at a time on
+ * SQLite, three side by side on PostgreSQL, each on a connection of its own, answered in the order
+ * they started): a multi-row INSERT ... ON CONFLICT DO NOTHING (PostgreSQL:
  * one `unnest` statement of array parameters; SQLite: prepared VALUES lists), committed, then each of
  * the batch's frames is done. No roll-ups, no latest values, no parsing: the least any store of these
  * rows costs on this database.
  */
 export class DirectLogWriter {
-  private pending: Pending = { rows: [], count: 0, waiters: [] };
+  private pending = emptyPending();
   private timer: NodeJS.Timeout | null = null;
-  private writing = false;
+  private readonly committing: Committing[] = [];
 
-  private constructor(private readonly commit: (batch: Pending) => Promise<void>) {}
+  private constructor(
+    private readonly commit: (batch: Pending) => Promise<void>,
+    private readonly concurrency: number,
+  ) {}
 
   static async open(dialect: StorageDialect, url: string): Promise<DirectLogWriter> {
     if (dialect === 'sqlite') {
@@ -73,10 +90,9 @@ export class DirectLogWriter {
             parameters.push(row.deviceId, row.codes[i], row.t, Number(row.values[i]));
         }
         insert(parameters);
-      });
+      }, 1);
     }
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
+    const pool = new pg.Pool({ connectionString: url, max: POSTGRES_BATCHES_IN_FLIGHT });
     return new DirectLogWriter(async (batch) => {
       const columns: [string[], string[], number[], number[]] = [[], [], [], []];
       for (const row of batch.rows) {
@@ -87,14 +103,19 @@ export class DirectLogWriter {
           columns[3].push(Number(row.values[i]));
         }
       }
-      await client.query('begin');
-      await client.query(
-        `insert into logs (device_id, code, t, value)
-         select * from unnest($1::text[], $2::text[], $3::bigint[], $4::double precision[]) on conflict do nothing`,
-        columns,
-      );
-      await client.query('commit');
-    });
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        await client.query(
+          `insert into logs (device_id, code, t, value)
+           select * from unnest($1::text[], $2::text[], $3::bigint[], $4::double precision[]) on conflict do nothing`,
+          columns,
+        );
+        await client.query('commit');
+      } finally {
+        client.release();
+      }
+    }, POSTGRES_BATCHES_IN_FLIGHT);
   }
 
   /** Queues one frame's rows; `done` once they are committed. */
@@ -105,39 +126,42 @@ export class DirectLogWriter {
     values: readonly string[],
     done: (error?: Error) => void,
   ) {
+    if (this.pending.waiters.length === 0) this.pending.since = performance.now();
     this.pending.rows.push({ deviceId, codes, t, values });
     this.pending.count += codes.length;
     this.pending.waiters.push(done);
     this.schedule();
   }
 
-  /** As the frame writer: a full batch goes at the next turn of the event loop, others after the delay. */
+  /** As the frame writer: the pending batch goes when it is due and a writer is free. */
   private schedule(): void {
-    if (this.writing || this.pending.count === 0) return;
-    const full = this.pending.count >= BATCH_ROWS;
-    if (this.timer && !full) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(
-      () => {
+    if (this.pending.waiters.length === 0 || this.committing.length >= this.concurrency) return;
+    const wait = this.pending.count >= BATCH_MAX_ROWS ? 0 : this.pending.since + BATCH_DELAY_MS - performance.now();
+    if (wait > 0) {
+      this.timer ??= setTimeout(() => {
         this.timer = null;
-        void this.flush();
-      },
-      full ? 0 : BATCH_DELAY_MS,
+        this.schedule();
+      }, wait);
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const committing: Committing = { batch: this.pending, failure: undefined };
+    this.pending = emptyPending();
+    this.committing.push(committing);
+    this.commit(committing.batch).then(
+      () => this.settle(committing, null),
+      (error: unknown) => this.settle(committing, error instanceof Error ? error : new Error(String(error))),
     );
   }
 
-  private async flush(): Promise<void> {
-    const batch = this.pending;
-    this.pending = { rows: [], count: 0, waiters: [] };
-    this.writing = true;
-    let failure: Error | undefined;
-    try {
-      await this.commit(batch);
-    } catch (error) {
-      failure = error instanceof Error ? error : new Error(String(error));
+  /** Answers the finished batches at the head of the line, in the order they started. */
+  private settle(committing: Committing, failure: Error | null): void {
+    committing.failure = failure;
+    while (this.committing[0] && this.committing[0].failure !== undefined) {
+      const { batch, failure: ended } = this.committing.shift()!;
+      for (const waiter of batch.waiters) waiter(ended ?? undefined);
     }
-    this.writing = false;
-    for (const waiter of batch.waiters) waiter(failure);
     this.schedule();
   }
 }

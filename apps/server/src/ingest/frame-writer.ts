@@ -65,43 +65,93 @@ interface Batch {
   connections: ConnectionChange[];
   events: DeviceEvent[];
   waiters: { resolve: () => void; reject: (error: unknown) => void }[];
+  /** When its first frame arrived (performance.now()). */
+  since: number;
+}
+
+/** A batch being written, and how its transaction ended (null while it runs). */
+interface Running {
+  batch: Batch;
+  outcome: { ok: true } | { ok: false; error: unknown } | null;
 }
 
 export interface FrameWriterOptions {
-  /** Longest a frame waits for its batch to be written, in ms. */
+  /** Longest the first frame of a batch waits before the batch is written, in ms, when a writer is free. */
   maxDelayMs?: number;
-  /** A batch is written at once when it holds this many log rows. */
+  /** A batch is written as soon as a writer is free when it holds this many log rows. */
   maxRows?: number;
+  /**
+   * Batches written at the same time, each in a transaction of its own (PostgreSQL: on a connection
+   * of its own); 1 for SQLite, whose one connection writes one transaction at a time.
+   */
+  concurrency?: number;
   onCommitted?: (events: DeviceEvent[]) => void;
   onError?: (error: unknown) => void;
 }
 
 function emptyBatch(): Batch {
-  return { logs: [], latest: new Map(), deviceUpdates: new Map(), connections: [], events: [], waiters: [] };
+  return {
+    logs: [],
+    latest: new Map(),
+    deviceUpdates: new Map(),
+    connections: [],
+    events: [],
+    waiters: [],
+    since: 0,
+  };
 }
+
+/** Longest the first frame of a batch waits before the batch is written (when a writer is free), in ms. */
+export const BATCH_DELAY_MS = 15;
+/** A batch is written as soon as a writer is free once it holds this many log rows. */
+export const BATCH_MAX_ROWS = 5000;
+
+/**
+ * Batches PostgreSQL writes at a time, each on a connection of its own (3 of the pool's 10): one batch
+ * at a time left the database idle while the server made the next one and waited on each commit.
+ */
+export const POSTGRES_BATCHES_IN_FLIGHT = 3;
+
+/** PostgreSQL's deadlock_detected: the transaction was undone whole and may simply run again. */
+const DEADLOCK = '40P01';
+const DEADLOCK_RETRIES = 3;
 
 /**
  * Writes frames in batched transactions. `write` resolves only once the frame's rows are committed,
- * which is when the broker may acknowledge a QoS 1 publish. One batch is written at a time; frames
- * arriving meanwhile gather in the next.
+ * which is when the broker may acknowledge a QoS 1 publish.
+ *
+ * A batch is written once its first frame has waited `maxDelayMs` or it holds `maxRows` log rows,
+ * and a writer is free: the wait is counted from the frame's arrival, so frames that gathered while
+ * the writers were busy go at once (docs/decisions.md, "Ingest at higher steady loads"). Up to
+ * `concurrency` batches are written at a time. Whatever order their transactions end in, batches are
+ * answered (frames resolved, events published) in the order they were started, so a device's
+ * acknowledgements and events keep the order of its frames. A batch that changes devices or
+ * connections waits until every batch before it is committed: such writes read or replace a
+ * device's row and must follow its earlier frames; log rows and latest values need not (roll-ups add
+ * up in any order, and an older sample never replaces a newer latest value).
  */
 export class FrameWriter {
   private batch = emptyBatch();
   private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> | null = null;
+  /** Batches started and not yet answered, oldest first. */
+  private readonly running: Running[] = [];
+  private idle: (() => void)[] = [];
   private readonly maxDelayMs: number;
   private readonly maxRows: number;
+  private readonly concurrency: number;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly options: FrameWriterOptions = {},
   ) {
-    this.maxDelayMs = options.maxDelayMs ?? 15;
-    this.maxRows = options.maxRows ?? 5000;
+    this.maxDelayMs = options.maxDelayMs ?? BATCH_DELAY_MS;
+    this.maxRows = options.maxRows ?? BATCH_MAX_ROWS;
+    this.concurrency = options.concurrency ?? 1;
   }
 
   write(writes: FrameWrites): Promise<void> {
     const batch = this.batch;
+    if (batch.waiters.length === 0) batch.since = performance.now();
     if (writes.logs) for (const row of writes.logs) batch.logs.push(row);
     if (writes.latest) {
       for (const row of writes.latest) {
@@ -117,61 +167,97 @@ export class FrameWriter {
     if (writes.connection) batch.connections.push(writes.connection);
     if (writes.events) for (const event of writes.events) batch.events.push(event);
     const done = new Promise<void>((resolve, reject) => batch.waiters.push({ resolve, reject }));
-    if (batch.logs.length >= this.maxRows) this.schedule(0);
-    else this.schedule(this.maxDelayMs);
+    this.pump();
     return done;
   }
 
   /** Writes whatever is pending; resolves when everything queued so far is committed. */
   async flush(): Promise<void> {
-    while (this.flushing || this.batch.waiters.length > 0) {
-      if (this.flushing) await this.flushing.catch(() => undefined);
-      else await this.startFlush();
+    while (this.running.length > 0 || this.batch.waiters.length > 0) {
+      if (this.batch.waiters.length > 0 && this.canStart(this.batch)) this.start();
+      else await new Promise<void>((resolve) => this.idle.push(resolve));
     }
   }
 
-  private schedule(delayMs: number): void {
-    if (this.flushing) return; // the running flush starts the next batch when it ends
-    if (this.timer && delayMs > 0) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.startFlush(), delayMs);
+  /** Starts the pending batch if it is due and may run, or sets a timer for when it will be due. */
+  private pump(): void {
+    const batch = this.batch;
+    if (batch.waiters.length === 0 || !this.canStart(batch)) return;
+    const wait = batch.logs.length >= this.maxRows ? 0 : batch.since + this.maxDelayMs - performance.now();
+    if (wait <= 0) {
+      this.start();
+      return;
+    }
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      this.pump();
+    }, wait);
   }
 
-  private startFlush(): Promise<void> {
+  private canStart(batch: Batch): boolean {
+    if (this.running.length >= this.concurrency) return false;
+    const ordered = batch.deviceUpdates.size > 0 || batch.connections.length > 0;
+    return !ordered || this.running.length === 0;
+  }
+
+  private start(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const batch = this.batch;
+    const running: Running = { batch: this.batch, outcome: null };
     this.batch = emptyBatch();
-    const run = this.commit(batch).then(
-      () => {
+    this.running.push(running);
+    this.commit(running.batch).then(
+      () => this.settle(running, { ok: true }),
+      (error: unknown) => this.settle(running, { ok: false, error }),
+    );
+  }
+
+  /** Records how a batch ended, answers every finished batch at the head of the line, and goes on. */
+  private settle(running: Running, outcome: NonNullable<Running['outcome']>): void {
+    running.outcome = outcome;
+    while (this.running[0]?.outcome) {
+      const { batch, outcome: ended } = this.running.shift()!;
+      if (ended!.ok) {
         for (const waiter of batch.waiters) waiter.resolve();
         if (batch.events.length > 0) this.options.onCommitted?.(batch.events);
-      },
-      (error: unknown) => {
-        this.options.onError?.(error);
-        for (const waiter of batch.waiters) waiter.reject(error);
-      },
-    );
-    this.flushing = run.finally(() => {
-      this.flushing = null;
-      if (this.batch.waiters.length > 0) this.schedule(this.batch.logs.length >= this.maxRows ? 0 : this.maxDelayMs);
-    });
-    return this.flushing;
+      } else {
+        this.options.onError?.(ended!.error);
+        for (const waiter of batch.waiters) waiter.reject(ended!.error);
+      }
+    }
+    const idle = this.idle;
+    this.idle = [];
+    for (const resolve of idle) resolve();
+    this.pump();
   }
 
   private async commit(batch: Batch): Promise<void> {
-    if (batch.waiters.length === 0) return;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.transaction(batch);
+        return;
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== DEADLOCK || attempt > DEADLOCK_RETRIES) throw error;
+      }
+    }
+  }
+
+  private async transaction(batch: Batch): Promise<void> {
+    const events: DeviceEvent[] = [];
     await this.db.transaction().execute(async (trx) => {
       await insertLogs(trx, batch.logs);
       await upsertLatestValues(trx, [...batch.latest.values()]);
-      for (const [deviceId, update] of batch.deviceUpdates) {
+      // Devices in key order: two instances lock their rows alike.
+      for (const deviceId of [...batch.deviceUpdates.keys()].sort()) {
+        const update = batch.deviceUpdates.get(deviceId)!;
         await trx.updateTable('devices').set(update).where('id', '=', deviceId).execute();
       }
       for (const change of batch.connections) {
         const event = await applyConnectionChange(trx, change);
-        if (event) batch.events.push(event);
+        if (event) events.push(event);
       }
     });
+    for (const event of events) batch.events.push(event);
   }
 }
 

@@ -1,0 +1,174 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { migrate, openStorage, type Dialect, type Storage } from '../db/database';
+import { ROLLUP_LEVELS } from '../db/log-writes';
+import { seedDemo } from '../seed/seed';
+import { referenceRollups, storedLogs, storedRollups } from '../testing/log-rollups';
+import { DEMO_PASSWORD, DIALECTS, freshDatabase } from '../testing/test-app';
+import { FrameWriter, type FrameWrites, type LogRow } from './frame-writer';
+
+const T0 = Date.UTC(2026, 10, 20, 10);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One frame of `device`: a sample per channel at `t`, and the same as latest values. */
+function frame(device: string, t: number, codes = ['c1'], value = 1): FrameWrites {
+  const logs: LogRow[] = codes.map((code) => ({ device_id: device, code, t, value }));
+  return { logs, latest: logs.map((row) => ({ ...row, extra: null })) };
+}
+
+/**
+ * Holds a lock another transaction of the writer needs until released: on SQLite the database's
+ * write lock (a second connection's BEGIN IMMEDIATE); on PostgreSQL the latest value of `device`'s
+ * `c1` (a second connection's SELECT ... FOR UPDATE), so only batches of that device wait.
+ */
+async function holdLock(dialect: Dialect, url: string, device: string): Promise<() => Promise<void>> {
+  if (dialect === 'sqlite') {
+    const other = new SqliteDatabase(url);
+    other.exec('begin immediate');
+    return async () => {
+      other.exec('commit');
+      other.close();
+    };
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('begin');
+  await client.query(`select 1 from latest_values where device_id = $1 and code = 'c1' for update`, [device]);
+  return async () => {
+    await client.query('commit');
+    await client.end();
+  };
+}
+
+describe.each(DIALECTS)('FrameWriter on %s', (dialect: Dialect) => {
+  let database: { url: string; drop: () => Promise<void> };
+  let storage: Storage;
+  let dir: string | null = null;
+
+  beforeAll(async () => {
+    if (dialect === 'sqlite') {
+      // A file, so that a second connection can hold its lock.
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldlink-frame-writer-'));
+      const url = path.join(dir, 'db.sqlite');
+      database = { url, drop: async () => undefined };
+    } else database = await freshDatabase('postgres');
+    storage = openStorage(database.url);
+    await migrate(storage.db);
+    await seedDemo(storage.db, DEMO_PASSWORD);
+  });
+  afterAll(async () => {
+    await storage.close();
+    await database.drop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    for (const table of ['logs', 'logs_hourly', 'logs_daily', 'latest_values'] as const)
+      await storage.db.deleteFrom(table).execute();
+  });
+
+  it('writes a batch once its first frame has waited the delay, or at once when it holds the most rows', async () => {
+    const waiting = new FrameWriter(storage.db, { maxDelayMs: 300 });
+    const started = performance.now();
+    await waiting.write(frame('dev-a', T0));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+
+    const full = new FrameWriter(storage.db, { maxDelayMs: 60_000, maxRows: 3 });
+    await full.write(frame('dev-a', T0 + 1, ['c1', 'c2', 'c3']));
+    expect(await storedLogs(storage.db)).toHaveLength(4);
+  });
+
+  it('counts the delay from the first frame, so frames that waited on a busy writer go at once', async () => {
+    await new FrameWriter(storage.db, { maxDelayMs: 0 }).write(frame('dev-a', T0));
+    const writer = new FrameWriter(storage.db, { maxDelayMs: 1000, concurrency: 1 });
+    const release = await holdLock(dialect, database.url, 'dev-a');
+    const resolved: Record<string, number> = {};
+    const first = writer.write(frame('dev-a', T0 + 1)).then(() => (resolved.first = performance.now()));
+    // The first batch starts after 1 s and waits on the lock; the second is due 1 s after its frame,
+    // while the first is still being written.
+    await sleep(1200);
+    const second = writer.write(frame('dev-b', T0 + 1)).then(() => (resolved.second = performance.now()));
+    await sleep(1800);
+    await release();
+    await Promise.all([first, second]);
+    // Written as soon as the first was committed, not a whole delay later.
+    expect(resolved.second! - resolved.first!).toBeLessThan(1000);
+    expect(await storedLogs(storage.db)).toHaveLength(3);
+  });
+
+  it('keeps the roll-ups and latest values equal to the stored samples when batches repeat each other', async () => {
+    const writer = new FrameWriter(storage.db, { maxDelayMs: 1, maxRows: 500, concurrency: 3 });
+    // The same samples in six batches, in opposite orders (on PostgreSQL written side by side: the
+    // inserts wait on each other's rows, and a deadlock between two is undone and written again).
+    const keys: LogRow[] = [];
+    for (const device_id of ['dev-a', 'dev-b'])
+      for (const code of ['c1', 'c2', 'c3'])
+        for (let i = 0; i < 200; i += 1) keys.push({ device_id, code, t: T0 + i * 60_000, value: i % 17 });
+    const batches = Array.from({ length: 6 }, (_, n) => (n % 2 === 0 ? keys : [...keys].reverse()));
+    await Promise.all(
+      batches.map((rows) => writer.write({ logs: rows, latest: rows.map((row) => ({ ...row, extra: null })) })),
+    );
+    const stored = await storedLogs(storage.db);
+    expect(stored).toHaveLength(keys.length);
+    for (const { table, width } of ROLLUP_LEVELS) {
+      expect(await storedRollups(storage.db, table)).toEqual(referenceRollups(stored, width));
+    }
+    const latest = await storage.db.selectFrom('latest_values').select(['device_id', 'code', 't']).execute();
+    expect(latest).toHaveLength(6);
+    expect(latest.every((row) => row.t === T0 + 199 * 60_000)).toBe(true);
+  });
+
+  it.runIf(dialect === 'postgres')(
+    'answers batches in the order they started, though a later one commits first',
+    async () => {
+      await new FrameWriter(storage.db, { maxDelayMs: 0 }).write(frame('dev-a', T0));
+      const writer = new FrameWriter(storage.db, { maxDelayMs: 0, concurrency: 3 });
+      const release = await holdLock(dialect, database.url, 'dev-a');
+      const order: string[] = [];
+      const first = writer.write(frame('dev-a', T0 + 1)).then(() => order.push('dev-a'));
+      await sleep(100);
+      const second = writer.write(frame('dev-b', T0 + 1)).then(() => order.push('dev-b'));
+      // dev-b's batch commits beside dev-a's, which waits on the lock...
+      for (let tries = 0; tries < 200; tries += 1) {
+        const rows = await storage.db.selectFrom('logs').select('t').where('device_id', '=', 'dev-b').execute();
+        if (rows.length > 0) break;
+        await sleep(25);
+      }
+      await sleep(100);
+      // ...but is not answered before it.
+      expect(order).toEqual([]);
+      await release();
+      await Promise.all([first, second]);
+      expect(order).toEqual(['dev-a', 'dev-b']);
+    },
+  );
+
+  it.runIf(dialect === 'postgres')('writes a device change only after every batch before it is committed', async () => {
+    const device = await storage.db.selectFrom('devices').select(['id', 'health']).executeTakeFirstOrThrow();
+    await new FrameWriter(storage.db, { maxDelayMs: 0 }).write(frame('dev-a', T0));
+    const writer = new FrameWriter(storage.db, { maxDelayMs: 0, concurrency: 3 });
+    const release = await holdLock(dialect, database.url, 'dev-a');
+    const first = writer.write(frame('dev-a', T0 + 1));
+    await sleep(100);
+    const health = JSON.stringify({ t: T0, rssi: -60 });
+    const second = writer.write({ deviceUpdate: { deviceId: device.id, update: { health } } });
+    await sleep(500);
+    const before = await storage.db
+      .selectFrom('devices')
+      .select('health')
+      .where('id', '=', device.id)
+      .executeTakeFirstOrThrow();
+    expect(before.health).toBe(device.health);
+    await release();
+    await Promise.all([first, second]);
+    const after = await storage.db
+      .selectFrom('devices')
+      .select('health')
+      .where('id', '=', device.id)
+      .executeTakeFirstOrThrow();
+    expect(after.health).toBe(health);
+  });
+});
