@@ -18,6 +18,7 @@ import { emqxAuthPlugin } from './broker/emqx-http-auth';
 import { DeviceEvents } from './events';
 import { DeviceDirectory } from './ingest/device-directory';
 import { FrameWriter, POSTGRES_BATCHES_IN_FLIGHT } from './ingest/frame-writer';
+import { SqliteWriterThread } from './ingest/sqlite-writer-thread';
 import { Ingest } from './ingest/ingest';
 import { Mailer } from './mail/mailer';
 import { CommandService } from './realtime/commands';
@@ -198,8 +199,11 @@ export async function buildApp({
   const { db } = storage;
   const events = new DeviceEvents();
   const directory = new DeviceDirectory(db);
+  // A SQLite file's batches are written by a thread of their own; PostgreSQL writes several at a time.
+  const writerThread = storage.file ? new SqliteWriterThread(storage.file) : null;
   const writer = new FrameWriter(db, {
     concurrency: storage.dialect === 'postgres' ? POSTGRES_BATCHES_IN_FLIGHT : 1,
+    store: writerThread ? (writes) => writerThread.write(writes) : undefined,
     onCommitted: (committed) => committed.forEach((event) => events.emit(event)),
     onError: (error) => app.log.error({ err: error }, 'Frame batch not stored'),
   });
@@ -410,6 +414,7 @@ export async function buildApp({
     await broker?.close();
     commands.cancelAll();
     await writer.flush();
+    await writerThread?.close();
     await alarms.stop();
     await shelves.stop();
     await brewTanks.stop();

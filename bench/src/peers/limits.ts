@@ -51,6 +51,7 @@ const emptyPending = (): Pending => ({ rows: [], count: 0, waiters: [], since: 0
 export class DirectLogWriter {
   private pending = emptyPending();
   private timer: NodeJS.Timeout | null = null;
+  private timerDue = 0;
   private readonly committing: Committing[] = [];
 
   private constructor(
@@ -133,19 +134,29 @@ export class DirectLogWriter {
     this.schedule();
   }
 
-  /** As the frame writer: the pending batch goes when it is due and a writer is free. */
+  /**
+   * As the frame writer: the pending batch goes when it is due and a writer is free, at the next turn
+   * of the event loop at the soonest (SQLite commits synchronously: started from a commit's answers,
+   * the next commit would hold the loop).
+   */
   private schedule(): void {
     if (this.pending.waiters.length === 0 || this.committing.length >= this.concurrency) return;
-    const wait = this.pending.count >= BATCH_MAX_ROWS ? 0 : this.pending.since + BATCH_DELAY_MS - performance.now();
-    if (wait > 0) {
-      this.timer ??= setTimeout(() => {
-        this.timer = null;
-        this.schedule();
-      }, wait);
-      return;
-    }
+    const due = this.pending.count >= BATCH_MAX_ROWS ? 0 : this.pending.since + BATCH_DELAY_MS;
+    if (this.timer && this.timerDue <= due) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.timerDue = due;
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        const ready = this.pending.count >= BATCH_MAX_ROWS || performance.now() >= this.pending.since + BATCH_DELAY_MS;
+        if (ready && this.pending.waiters.length > 0 && this.committing.length < this.concurrency) this.start();
+        else this.schedule();
+      },
+      Math.max(0, due - performance.now()),
+    );
+  }
+
+  private start(): void {
     const committing: Committing = { batch: this.pending, failure: undefined };
     this.pending = emptyPending();
     this.committing.push(committing);

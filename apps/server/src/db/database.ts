@@ -1,11 +1,10 @@
 import path from 'node:path';
 import fs from 'node:fs';
-import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
 import type { Database } from './schema';
 import { startCheckpointer } from './sqlite-checkpointer';
-import { RetryingSqliteDialect } from './sqlite-driver';
+import { openSqliteConnection, RetryingSqliteDialect } from './sqlite-driver';
 import * as initial from './migrations/2026-11-21T0000-initial';
 import * as deviceMessages from './migrations/2026-11-24T0100-device-messages';
 import * as cluster from './migrations/2026-11-26T0000-cluster';
@@ -32,6 +31,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Storage {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** The SQLite file; null on PostgreSQL and for an in-memory database (which no other connection sees). */
+  file: string | null;
   close(): Promise<void>;
 }
 
@@ -82,25 +83,17 @@ export function openStorage(url: string): Storage {
     pool.on('error', () => undefined);
     pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return { db, dialect: 'postgres', file: null, close: () => db.destroy() };
   }
   const file = url.replace(/^sqlite:(\/\/)?/, '');
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const sqlite = new SqliteDatabase(file);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  // Never wait synchronously: the driver retries asynchronously instead.
-  sqlite.pragma('busy_timeout = 0');
-  // The WAL is checkpointed by a thread of its own (for a file), never by a commit of this connection.
-  sqlite.pragma('wal_autocheckpoint = 0');
-  // 64 MiB page cache: a year-long chart window reads tens of thousands of log pages.
-  sqlite.pragma('cache_size = -65536');
-  sqlite.pragma('foreign_keys = ON');
+  const sqlite = openSqliteConnection(file);
   const db = new Kysely<Database>({ dialect: new RetryingSqliteDialect(sqlite) });
   const checkpointer = sqlite.memory ? null : startCheckpointer(file);
   return {
     db,
     dialect: 'sqlite',
+    file: sqlite.memory ? null : file,
     close: async () => {
       await checkpointer?.stop();
       await db.destroy();

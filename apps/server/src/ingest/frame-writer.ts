@@ -69,6 +69,14 @@ interface Batch {
   since: number;
 }
 
+/** What one batch writes, as plain data (it may be handed to the writer thread). */
+export interface BatchWrites {
+  logs: LogRow[];
+  latest: LatestRow[];
+  deviceUpdates: [deviceId: string, update: DeviceUpdate][];
+  connections: ConnectionChange[];
+}
+
 /** A batch being written, and how its transaction ended (null while it runs). */
 interface Running {
   batch: Batch;
@@ -85,6 +93,11 @@ export interface FrameWriterOptions {
    * of its own); 1 for SQLite, whose one connection writes one transaction at a time.
    */
   concurrency?: number;
+  /**
+   * Writes one batch in a transaction and answers the events of the connection changes it recorded;
+   * by default {@link writeBatch} on the writer's database (a SQLite file: the writer thread's).
+   */
+  store?: (writes: BatchWrites) => Promise<DeviceEvent[]>;
   onCommitted?: (events: DeviceEvent[]) => void;
   onError?: (error: unknown) => void;
 }
@@ -133,6 +146,8 @@ const DEADLOCK_RETRIES = 3;
 export class FrameWriter {
   private batch = emptyBatch();
   private timer: NodeJS.Timeout | null = null;
+  /** When the timer's batch is due (performance.now() time). */
+  private timerDue = 0;
   /** Batches started and not yet answered, oldest first. */
   private readonly running: Running[] = [];
   private idle: (() => void)[] = [];
@@ -179,19 +194,28 @@ export class FrameWriter {
     }
   }
 
-  /** Starts the pending batch if it is due and may run, or sets a timer for when it will be due. */
+  /**
+   * Starts the pending batch when it is due and may run: at the next turn of the event loop (so the
+   * frames already received are read first, and a commit's answers never start the next batch within
+   * the same turn), or by a timer at the moment it will be due.
+   */
   private pump(): void {
     const batch = this.batch;
     if (batch.waiters.length === 0 || !this.canStart(batch)) return;
-    const wait = batch.logs.length >= this.maxRows ? 0 : batch.since + this.maxDelayMs - performance.now();
-    if (wait <= 0) {
-      this.start();
-      return;
-    }
-    this.timer ??= setTimeout(() => {
-      this.timer = null;
-      this.pump();
-    }, wait);
+    const due = batch.logs.length >= this.maxRows ? 0 : batch.since + this.maxDelayMs;
+    if (this.timer && this.timerDue <= due) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerDue = due;
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        const pending = this.batch;
+        const ready = pending.logs.length >= this.maxRows || performance.now() >= pending.since + this.maxDelayMs;
+        if (ready && pending.waiters.length > 0 && this.canStart(pending)) this.start();
+        else this.pump();
+      },
+      Math.max(0, due - performance.now()),
+    );
   }
 
   private canStart(batch: Batch): boolean {
@@ -232,33 +256,44 @@ export class FrameWriter {
   }
 
   private async commit(batch: Batch): Promise<void> {
+    const writes: BatchWrites = {
+      logs: batch.logs,
+      latest: [...batch.latest.values()],
+      deviceUpdates: [...batch.deviceUpdates],
+      connections: batch.connections,
+    };
+    const store = this.options.store ?? ((batchWrites: BatchWrites) => writeBatch(this.db, batchWrites));
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await this.transaction(batch);
+        for (const event of await store(writes)) batch.events.push(event);
         return;
       } catch (error) {
         if ((error as { code?: unknown }).code !== DEADLOCK || attempt > DEADLOCK_RETRIES) throw error;
       }
     }
   }
+}
 
-  private async transaction(batch: Batch): Promise<void> {
-    const events: DeviceEvent[] = [];
-    await this.db.transaction().execute(async (trx) => {
-      await insertLogs(trx, batch.logs);
-      await upsertLatestValues(trx, [...batch.latest.values()]);
-      // Devices in key order: two instances lock their rows alike.
-      for (const deviceId of [...batch.deviceUpdates.keys()].sort()) {
-        const update = batch.deviceUpdates.get(deviceId)!;
-        await trx.updateTable('devices').set(update).where('id', '=', deviceId).execute();
-      }
-      for (const change of batch.connections) {
-        const event = await applyConnectionChange(trx, change);
-        if (event) events.push(event);
-      }
-    });
-    for (const event of events) batch.events.push(event);
-  }
+/**
+ * Writes one batch in a transaction of its own: the samples (with their roll-ups), the latest values,
+ * the device changes and the connection changes. Answers the events of the connection changes.
+ */
+export async function writeBatch(db: Kysely<Database>, writes: BatchWrites): Promise<DeviceEvent[]> {
+  const events: DeviceEvent[] = [];
+  await db.transaction().execute(async (trx) => {
+    await insertLogs(trx, writes.logs);
+    await upsertLatestValues(trx, writes.latest);
+    // Devices in key order: two instances lock their rows alike.
+    const updates = [...writes.deviceUpdates].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [deviceId, update] of updates) {
+      await trx.updateTable('devices').set(update).where('id', '=', deviceId).execute();
+    }
+    for (const change of writes.connections) {
+      const event = await applyConnectionChange(trx, change);
+      if (event) events.push(event);
+    }
+  });
+  return events;
 }
 
 /**

@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate, openStorage, type Storage } from '../db/database';
+import { ROLLUP_LEVELS } from '../db/log-writes';
+import { seedDemo } from '../seed/seed';
+import { referenceRollups, storedLogs, storedRollups } from '../testing/log-rollups';
+import { DEMO_PASSWORD } from '../testing/test-app';
+import { FrameWriter, type LogRow } from './frame-writer';
+import { SqliteWriterThread } from './sqlite-writer-thread';
+
+const T0 = Date.UTC(2026, 10, 20, 10);
+
+describe('SqliteWriterThread', () => {
+  let dir: string;
+  let storage: Storage;
+  let thread: SqliteWriterThread;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldlink-writer-thread-'));
+    storage = openStorage(path.join(dir, 'fieldlink.db'));
+    await migrate(storage.db);
+    await seedDemo(storage.db, DEMO_PASSWORD);
+    thread = new SqliteWriterThread(storage.file!);
+  });
+  afterAll(async () => {
+    await thread.close();
+    await storage.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes batches from its own connection: samples, roll-ups, latest values and connections', async () => {
+    const writer = new FrameWriter(storage.db, { maxDelayMs: 1, store: (writes) => thread.write(writes) });
+    const device = await storage.db
+      .selectFrom('devices')
+      .select(['id', 'thing_name', 'is_connected', 'last_connection', 'last_disconnection'])
+      .executeTakeFirstOrThrow();
+    const samples: LogRow[] = [];
+    const frames: Promise<void>[] = [];
+    for (let i = 0; i < 300; i += 1) {
+      const logs = ['c1', 'c2'].map((code) => ({ device_id: device.id, code, t: T0 + i * 30_000, value: i % 7 }));
+      samples.push(...logs);
+      frames.push(writer.write({ logs, latest: logs.map((row) => ({ ...row, extra: null })) }));
+    }
+    // The main connection writes beside the thread: each waits for the other's lock.
+    const name = 'Renamed while the thread writes';
+    await storage.db.updateTable('devices').set({ name }).where('id', '=', device.id).execute();
+    const events: unknown[] = [];
+    const connected = new FrameWriter(storage.db, {
+      maxDelayMs: 1,
+      store: (writes) => thread.write(writes),
+      onCommitted: (committed) => events.push(...committed),
+    });
+    // The opposite of the device's state: a change, recorded with its event.
+    const isConnected = !device.is_connected;
+    const t = Math.max(device.last_connection ?? 0, device.last_disconnection ?? 0) + 1000;
+    await connected.write({
+      connection: { deviceId: device.id, thingName: device.thing_name, t, connected: isConnected },
+    });
+    await Promise.all(frames);
+
+    // What the thread committed, read through the main connection.
+    const stored = await storedLogs(storage.db);
+    expect(stored).toHaveLength(samples.length);
+    for (const { table, width } of ROLLUP_LEVELS) {
+      expect(await storedRollups(storage.db, table)).toEqual(referenceRollups(stored, width));
+    }
+    const latest = await storage.db
+      .selectFrom('latest_values')
+      .select(['code', 't'])
+      .where('device_id', '=', device.id)
+      .orderBy('code')
+      .execute();
+    expect(latest).toEqual([
+      { code: 'c1', t: T0 + 299 * 30_000 },
+      { code: 'c2', t: T0 + 299 * 30_000 },
+    ]);
+    const row = await storage.db
+      .selectFrom('devices')
+      .select(['name', 'is_connected', isConnected ? 'last_connection' : 'last_disconnection'])
+      .where('id', '=', device.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      name,
+      is_connected: isConnected ? 1 : 0,
+      [isConnected ? 'last_connection' : 'last_disconnection']: t,
+    });
+    expect(events).toMatchObject([{ type: 'server/connectionState', thingName: device.thing_name, isConnected }]);
+  });
+
+  it('fails a batch the database refuses with its error, and writes the next', async () => {
+    // A sample without a value breaks the log's NOT NULL constraint: the whole batch is undone.
+    const bad = [{ device_id: 'dev-x', code: 'c1', t: T0, value: null as unknown as number }];
+    await expect(thread.write({ logs: bad, latest: [], deviceUpdates: [], connections: [] })).rejects.toMatchObject({
+      code: 'SQLITE_CONSTRAINT_NOTNULL',
+    });
+    const good = [{ device_id: 'dev-x', code: 'c1', t: T0, value: 1 }];
+    await expect(thread.write({ logs: good, latest: [], deviceUpdates: [], connections: [] })).resolves.toEqual([]);
+    const rows = await storage.db.selectFrom('logs').select('value').where('device_id', '=', 'dev-x').execute();
+    expect(rows).toEqual([{ value: 1 }]);
+  });
+});

@@ -1,0 +1,89 @@
+import { Worker } from 'node:worker_threads';
+import type { DeviceEvent } from '../events';
+import type { BatchWrites } from './frame-writer';
+
+/** What the writer thread is started with. */
+export interface WriterInput {
+  /** The SQLite file (an in-memory database has no second connection). */
+  file: string;
+}
+
+export type WriterRequest = { type: 'write'; id: number; writes: BatchWrites } | { type: 'close' };
+
+export type WriterAnswer =
+  | { type: 'written'; id: number; events: DeviceEvent[] }
+  | { type: 'failed'; id: number; message: string; code: string | null }
+  | { type: 'closed' };
+
+interface Waiting {
+  resolve: (events: DeviceEvent[]) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * Writes the frame writer's batches to a SQLite file from a thread of its own, through a second
+ * connection, so the event loop parses frames (MQTT, JSON, validation) on one core while the batch
+ * before them is written on the other: in the main thread each commit held every frame waiting
+ * behind it (docs/decisions.md, "Ingest at higher steady loads"). The main connection still serves
+ * every other read and write; SQLite lets one connection write at a time, and each waits for the
+ * other's lock (this one blocking its own thread, the main one retrying asynchronously).
+ *
+ * The thread starts at once (loading its modules takes about a second) and is replaced if it fails;
+ * a batch it was writing then fails, and its frames are refused, so devices send them again.
+ */
+export class SqliteWriterThread {
+  private worker: Worker | null = null;
+  private readonly waiting = new Map<number, Waiting>();
+  private nextId = 1;
+
+  constructor(private readonly file: string) {
+    this.worker = this.start();
+  }
+
+  /** Writes one batch in a transaction of the thread's connection; answers its connection events. */
+  write(writes: BatchWrites): Promise<DeviceEvent[]> {
+    const worker = this.worker ?? (this.worker = this.start());
+    const id = this.nextId++;
+    return new Promise<DeviceEvent[]>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      worker.postMessage({ type: 'write', id, writes } satisfies WriterRequest);
+    });
+  }
+
+  /** Closes the thread's connection and ends it, once the batches handed to it are written. */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    if (!worker) return;
+    const closed = new Promise<void>((resolve) => {
+      worker.on('message', (answer: WriterAnswer) => answer.type === 'closed' && resolve());
+      worker.once('exit', () => resolve());
+    });
+    worker.postMessage({ type: 'close' } satisfies WriterRequest);
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    await worker.terminate();
+  }
+
+  private start(): Worker {
+    const worker = new Worker(new URL('./sqlite-writer-boot.mjs', import.meta.url), {
+      workerData: { file: this.file } satisfies WriterInput,
+    });
+    // The thread never keeps the process alive by itself.
+    worker.unref();
+    worker.on('message', (answer: WriterAnswer) => {
+      if (answer.type === 'closed') return;
+      const waiting = this.waiting.get(answer.id);
+      this.waiting.delete(answer.id);
+      if (answer.type === 'written') waiting?.resolve(answer.events);
+      else waiting?.reject(Object.assign(new Error(answer.message), answer.code ? { code: answer.code } : {}));
+    });
+    const failed = (error: Error) => {
+      if (this.worker === worker) this.worker = null;
+      for (const waiting of this.waiting.values()) waiting.reject(error);
+      this.waiting.clear();
+    };
+    worker.on('error', failed);
+    worker.on('exit', (code) => failed(new Error(`The SQLite writer thread ended (exit code ${code})`)));
+    return worker;
+  }
+}
