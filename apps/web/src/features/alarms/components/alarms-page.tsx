@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { AlarmListState, AlarmRecord } from '@fieldlink/api/alarms';
 import { useCan } from '../../../lib/session/use-can';
 import { Badge } from '../../../components/ui/badge';
+import { ListState } from '../../../components/ui/list-state';
 import { Button } from '../../../components/ui/button';
 import { AlarmIcon, CheckCircleIcon } from '../../../components/ui/icons';
 import { PageHeader } from '../../../components/ui/page-header';
@@ -13,7 +14,6 @@ import { formatDateTime } from '@fieldlink/domain/date-format';
 import { useAcknowledgeAlarms } from '../api/acknowledge-alarms';
 import { useAlarms } from '../api/get-alarms';
 import { crossingText, SEVERITY_LABELS, SEVERITY_TONES, STATUS_LABELS, STATUS_TONES } from '../model/alarm-text';
-import { ListState } from './list-state';
 import './alarms.css';
 
 const STATE_CHOICES: { state: AlarmListState; label: string }[] = [

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import type { AlertRecord } from '@fieldlink/api/alarms';
 import { Badge } from '../../../components/ui/badge';
+import { ListState } from '../../../components/ui/list-state';
 import { Button } from '../../../components/ui/button';
 import { BellOffIcon, CloudOffIcon } from '../../../components/ui/icons';
 import { PageHeader } from '../../../components/ui/page-header';
@@ -9,7 +10,6 @@ import { RefreshButton } from '../../../components/ui/refresh-button';
 import { formatDateTime } from '@fieldlink/domain/date-format';
 import { useAlerts } from '../api/get-alerts';
 import { useMuteDevice } from '../api/mute-device';
-import { ListState } from './list-state';
 import './alarms.css';
 
 /**

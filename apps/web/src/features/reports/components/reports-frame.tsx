@@ -4,21 +4,12 @@ import type { Capability } from '@fieldlink/domain/permissions';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { InlineAlert } from '../../../components/ui/inline-alert';
+import { LoadingNote } from '../../../components/ui/list-state';
 import { PanelMessage } from '../../../components/ui/panel-message';
-import { Spinner } from '../../../components/ui/spinner';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { useCan } from '../../../lib/session/use-can';
 import { useSessionContext } from '../../../lib/session/use-session-context';
 import './reports.css';
-
-/** A spinner in a card while a list is first read. */
-export function LoadingCard({ noun }: { noun: string }) {
-  return (
-    <div className="reports-empty fl-card" role="status">
-      <Spinner size={20} /> Loading {noun}…
-    </div>
-  );
-}
 
 /**
  * The frame of the reports pages: a note when the permission is missing, the account tree while it
@@ -62,7 +53,7 @@ export function ReportsFrame({
   if (session.status === 'pending') {
     return (
       <div className="fl-page">
-        <LoadingCard noun={noun} />
+        <LoadingNote noun={noun} />
       </div>
     );
   }

@@ -14,6 +14,7 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { PencilIcon, ReportsIcon } from '../../../components/ui/icons';
 import { InlineAlert } from '../../../components/ui/inline-alert';
+import { ListState } from '../../../components/ui/list-state';
 import { PanelMessage } from '../../../components/ui/panel-message';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { showToast } from '../../../lib/app-store/app-store';
@@ -33,7 +34,7 @@ import { periodText, REPORT_STATE_TONES, sizeText } from '../model/report-text';
 import { SelectAllCell, SelectCell, TagsCell } from './list-cells';
 import { ListHeader } from './list-header';
 import { ListToolbar } from './list-toolbar';
-import { DeleteDialog, LoadingCard, ReportsFrame } from './reports-frame';
+import { DeleteDialog, ReportsFrame } from './reports-frame';
 import { ReportDialog, type ReportDialogTarget } from './report-dialog';
 import './reports.css';
 
@@ -228,24 +229,22 @@ function ReportsList({ accounts }: { accounts: readonly Account[] }) {
 
       <ListToolbar filter={filter} tags={tags} onChange={setFilter} />
 
-      {reports.isError && (
-        <InlineAlert tone="error">The reports could not be loaded: {serverErrorMessage(reports.error)}</InlineAlert>
-      )}
-      {reports.isPending ? (
-        <LoadingCard noun="reports" />
-      ) : shown.length === 0 ? (
-        <div className="reports-empty fl-card">
-          <ReportsIcon size={22} />
-          <div>
-            <strong>{merged.length === 0 ? 'No reports yet' : 'No report matches'}</strong>
-            <p className="fl-muted">
-              {merged.length === 0
-                ? 'A report sums up chosen channels over a period, as a CSV table or a PDF with charts.'
-                : 'Clear the search or the tags to see every report.'}
-            </p>
-          </div>
-        </div>
-      ) : (
+      <ListState
+        query={reports}
+        noun="reports"
+        empty={
+          shown.length > 0
+            ? null
+            : {
+                icon: <ReportsIcon size={22} />,
+                title: merged.length === 0 ? 'No reports yet' : 'No report matches',
+                text:
+                  merged.length === 0
+                    ? 'A report sums up chosen channels over a period, as a CSV table or a PDF with charts.'
+                    : 'Clear the search or the tags to see every report.',
+              }
+        }
+      >
         <div className="fl-card fl-table-frame">
           <table className="fl-table reports-table">
             <thead>
@@ -325,7 +324,7 @@ function ReportsList({ accounts }: { accounts: readonly Account[] }) {
             </tbody>
           </table>
         </div>
-      )}
+      </ListState>
 
       {dialog && <ReportDialog account={account} target={dialog} onClose={() => setDialog(null)} />}
       {linkOf && <PublicLinkDialog report={linkOf} onClose={() => setLinkOf(null)} />}

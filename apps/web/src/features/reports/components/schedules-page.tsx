@@ -13,8 +13,7 @@ import {
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { ClockIcon, PencilIcon } from '../../../components/ui/icons';
-import { InlineAlert } from '../../../components/ui/inline-alert';
-import { serverErrorMessage } from '../../../lib/api-client';
+import { ListState } from '../../../components/ui/list-state';
 import { formatDateTime } from '@fieldlink/domain/date-format';
 import { useCan } from '../../../lib/session/use-can';
 import { useSchedules } from '../api/get-schedules';
@@ -26,7 +25,7 @@ import { SelectAllCell, SelectCell, TagsCell } from './list-cells';
 import { ListHeader } from './list-header';
 import { ListToolbar } from './list-toolbar';
 import { ReportDialog } from './report-dialog';
-import { DeleteDialog, LoadingCard, ReportsFrame } from './reports-frame';
+import { DeleteDialog, ReportsFrame } from './reports-frame';
 import './reports.css';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -93,24 +92,22 @@ function SchedulesList({ accounts }: { accounts: readonly Account[] }) {
 
       <ListToolbar filter={filter} tags={tags} onChange={setFilter} />
 
-      {schedules.isError && (
-        <InlineAlert tone="error">The schedules could not be loaded: {serverErrorMessage(schedules.error)}</InlineAlert>
-      )}
-      {schedules.isPending ? (
-        <LoadingCard noun="schedules" />
-      ) : shown.length === 0 ? (
-        <div className="reports-empty fl-card">
-          <ClockIcon size={22} />
-          <div>
-            <strong>{ofAccount.length === 0 ? 'No schedules yet' : 'No schedule matches'}</strong>
-            <p className="fl-muted">
-              {ofAccount.length === 0
-                ? 'A schedule makes a report every day, week or month and mails it to the people you choose.'
-                : 'Clear the search or the tags to see every schedule.'}
-            </p>
-          </div>
-        </div>
-      ) : (
+      <ListState
+        query={schedules}
+        noun="schedules"
+        empty={
+          shown.length > 0
+            ? null
+            : {
+                icon: <ClockIcon size={22} />,
+                title: ofAccount.length === 0 ? 'No schedules yet' : 'No schedule matches',
+                text:
+                  ofAccount.length === 0
+                    ? 'A schedule makes a report every day, week or month and mails it to the people you choose.'
+                    : 'Clear the search or the tags to see every schedule.',
+              }
+        }
+      >
         <div className="fl-card fl-table-frame">
           <table className="fl-table reports-table">
             <thead>
@@ -176,7 +173,7 @@ function SchedulesList({ accounts }: { accounts: readonly Account[] }) {
             </tbody>
           </table>
         </div>
-      )}
+      </ListState>
 
       {editing && (
         <ReportDialog

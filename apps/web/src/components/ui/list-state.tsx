@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { InlineAlert } from '../../../components/ui/inline-alert';
-import { Spinner } from '../../../components/ui/spinner';
-import { serverErrorMessage } from '../../../lib/api-client';
+import { serverErrorMessage } from '../../lib/api-client';
+import { InlineAlert } from './inline-alert';
+import { Spinner } from './spinner';
 
 export interface EmptyNote {
   icon: ReactNode;
@@ -9,9 +9,18 @@ export interface EmptyNote {
   text: string;
 }
 
+/** A spinner in a card while a list (or what it needs first) is read. */
+export function LoadingNote({ noun }: { noun: string }) {
+  return (
+    <div className="fl-list-note fl-card" role="status">
+      <Spinner size={20} /> Loading {noun}…
+    </div>
+  );
+}
+
 /**
- * The body of the alarms and alerts pages: why the list could not be read, a spinner while it is
- * first read, a note when nothing is shown, else the list.
+ * The body of a list page (alarms, alerts, reports, schedules): why the list could not be read, a
+ * spinner while it is first read, a note when nothing is shown, else the list.
  */
 export function ListState({
   query,
@@ -33,11 +42,9 @@ export function ListState({
         </InlineAlert>
       )}
       {query.isPending ? (
-        <div className="alarms-empty fl-card" role="status">
-          <Spinner size={20} /> Loading {noun}…
-        </div>
+        <LoadingNote noun={noun} />
       ) : empty ? (
-        <div className="alarms-empty fl-card">
+        <div className="fl-list-note fl-card">
           {empty.icon}
           <div>
             <strong>{empty.title}</strong>
