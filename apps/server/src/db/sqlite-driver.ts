@@ -158,6 +158,8 @@ export function openSqliteConnection(file: string): SqliteDatabase {
   sqlite.pragma('busy_timeout = 0');
   // The WAL is checkpointed by a thread of its own (for a file), never by a commit of this connection.
   sqlite.pragma('wal_autocheckpoint = 0');
+  // When the WAL starts over, its file is cut back to 64 MiB (it is reused, not cut, below that).
+  sqlite.pragma(`journal_size_limit = ${64 * 2 ** 20}`);
   // 64 MiB page cache: a year-long chart window reads tens of thousands of log pages.
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('foreign_keys = ON');

@@ -100,4 +100,42 @@ describe('SqliteWriterThread', () => {
     const rows = await storage.db.selectFrom('logs').select('value').where('device_id', '=', 'dev-x').execute();
     expect(rows).toEqual([{ value: 1 }]);
   });
+
+  it('lets the WAL start over once it is past its limit, though batches never stop coming', async () => {
+    // A file of its own with no checkpointer thread: only the writer thread's checkpoints copy the WAL.
+    const file = path.join(dir, 'wal.db');
+    const setup = openStorage(file);
+    await migrate(setup.db);
+    await setup.close();
+    const walBytes = () => fs.statSync(`${file}-wal`).size;
+    const small = new SqliteWriterThread(file, { walRestartBytes: 2 ** 20, walCheckEveryMs: 0 });
+    let written = 0;
+    let largest = 0;
+    try {
+      // 40 batches of 2,000 samples of 2,000 channels, one after another: about 1.5 MiB
+      // of WAL each.
+      for (let batch = 0; batch < 40; batch += 1) {
+        const logs = Array.from({ length: 2000 }, (_, i) => ({
+          device_id: `dev-wal-${Math.floor(i / 10)}`,
+          code: `c${i % 10}`,
+          t: T0 + batch * 1000,
+          value: i,
+        }));
+        await small.write({ logs, latest: [], deviceUpdates: [], connections: [] });
+        written += logs.length;
+        largest = Math.max(largest, walBytes());
+      }
+    } finally {
+      await small.close();
+    }
+    // Without starting over, the WAL would hold every batch's pages (about 60 MiB).
+    expect(largest).toBeLessThan(16 * 2 ** 20);
+    const check = openStorage(file);
+    const stored = await check.db
+      .selectFrom('logs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    await check.close();
+    expect(Number(stored.n)).toBe(written);
+  });
 });

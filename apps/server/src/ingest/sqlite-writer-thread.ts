@@ -6,7 +6,20 @@ import type { BatchWrites } from './frame-writer';
 export interface WriterInput {
   /** The SQLite file (an in-memory database has no second connection). */
   file: string;
+  /** The size of the WAL file past which the thread lets it start over (sqlite-writer-worker.ts)... */
+  walRestartBytes: number;
+  /** ...looking at most this often, in ms. */
+  walCheckEveryMs: number;
 }
+
+/**
+ * Past this size the WAL is checkpointed by the writer thread between two batches, so it starts over:
+ * under a steady stream of commits it otherwise grows without end (about 4 KiB a sample). Each time,
+ * the next batch waits for that checkpoint (the frames since the checkpointer thread's last pass and
+ * a sync of the database file): at 50,000 samples a second about every five seconds.
+ */
+export const WAL_RESTART_BYTES = 2 ** 30;
+const WAL_CHECK_EVERY_MS = 1000;
 
 export type WriterRequest = { type: 'write'; id: number; writes: BatchWrites } | { type: 'close' };
 
@@ -36,7 +49,13 @@ export class SqliteWriterThread {
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
 
-  constructor(private readonly file: string) {
+  constructor(
+    private readonly file: string,
+    private readonly wal: Pick<WriterInput, 'walRestartBytes' | 'walCheckEveryMs'> = {
+      walRestartBytes: WAL_RESTART_BYTES,
+      walCheckEveryMs: WAL_CHECK_EVERY_MS,
+    },
+  ) {
     this.worker = this.start();
   }
 
@@ -66,7 +85,7 @@ export class SqliteWriterThread {
 
   private start(): Worker {
     const worker = new Worker(new URL('./sqlite-writer-boot.mjs', import.meta.url), {
-      workerData: { file: this.file } satisfies WriterInput,
+      workerData: { file: this.file, ...this.wal } satisfies WriterInput,
     });
     // The thread never keeps the process alive by itself.
     worker.unref();

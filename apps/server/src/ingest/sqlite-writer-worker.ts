@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -10,13 +11,38 @@ import type { WriterAnswer, WriterInput, WriterRequest } from './sqlite-writer-t
  * same file (sqlite-writer-thread.ts), one after another, by the same code as the main thread would.
  */
 
-const { file } = workerData as WriterInput;
+const { file, walRestartBytes, walCheckEveryMs } = workerData as WriterInput;
 const sqlite = openSqliteConnection(file);
 // This thread may wait for the lock (the main connection writing): nothing else runs on it.
 sqlite.pragma('busy_timeout = 5000');
 const db = new Kysely<Database>({ dialect: new RetryingSqliteDialect(sqlite) });
 const port = parentPort!;
 let queue: Promise<void> = Promise.resolve();
+/** When the WAL was last checkpointed here (performance.now()). */
+let checkpointedAt = -Infinity;
+
+/**
+ * Lets the WAL start over once it has grown past `walRestartBytes`. The checkpointer thread's PASSIVE
+ * checkpoints copy the WAL into the database without stopping anyone, but the WAL restarts from its
+ * beginning only when a writer finds every frame already copied, which under a steady stream of
+ * commits never happens: the file grew by about 4 KiB a sample without end. Checkpointed here,
+ * between two batches, nothing is appended meanwhile, so this checkpoint copies everything (the few
+ * frames since the checkpointer's last pass) and the next batch restarts the WAL, whose file is cut
+ * back to `journal_size_limit`. The batch after it waits that long, once per so many bytes.
+ */
+function restartWalIfLarge(): void {
+  if (performance.now() - checkpointedAt < walCheckEveryMs) return;
+  let size: number;
+  try {
+    size = fs.statSync(`${file}-wal`).size;
+  } catch {
+    return;
+  }
+  if (size < walRestartBytes) return;
+  checkpointedAt = performance.now();
+  // Busy (the checkpointer thread is checkpointing): a later batch tries again.
+  sqlite.pragma('wal_checkpoint(PASSIVE)');
+}
 
 port.on('message', (request: WriterRequest) => {
   queue = queue.then(async () => {
@@ -28,6 +54,7 @@ port.on('message', (request: WriterRequest) => {
     try {
       const events = await writeBatch(db, request.writes);
       port.postMessage({ type: 'written', id: request.id, events } satisfies WriterAnswer);
+      restartWalIfLarge();
     } catch (error) {
       const { message, code } = error as { message?: unknown; code?: unknown };
       port.postMessage({
