@@ -32,7 +32,14 @@ export async function startDemoBenchApp(
 ): Promise<DemoBenchApp> {
   const database = await freshDatabase(dialect, postgresUrl, prefix);
   try {
-    const config = loadConfig({ DATABASE_URL: database.url, WEB_DIST: '/nonexistent', LOG_LEVEL: 'error' });
+    // No log maintenance queued in the background (as in the tests' app): a run a minute in would
+    // apply retention to, and compact, the samples a benchmark loads while it measures them.
+    const config = loadConfig({
+      DATABASE_URL: database.url,
+      WEB_DIST: '/nonexistent',
+      LOG_LEVEL: 'error',
+      FIELDLINK_LOG_MAINTENANCE_MINUTES: '0',
+    });
     const storage = openStorage(config.databaseUrl);
     await migrate(storage.db);
     await seedDemo(storage.db, DEMO_PASSWORD);
