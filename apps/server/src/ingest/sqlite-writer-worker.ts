@@ -13,8 +13,10 @@ import type { WriterAnswer, WriterInput, WriterRequest } from './sqlite-writer-t
 
 const { file, walRestartBytes, walCheckEveryMs } = workerData as WriterInput;
 const sqlite = openSqliteConnection(file);
-// This thread may wait for the lock (the main connection writing): nothing else runs on it.
-sqlite.pragma('busy_timeout = 5000');
+// This thread may wait for the lock (the main connection writing: a device's logs deleted with it,
+// say), as long as frames waited behind such a transaction when one connection did everything;
+// nothing else runs on it.
+sqlite.pragma('busy_timeout = 60000');
 const db = new Kysely<Database>({ dialect: new RetryingSqliteDialect(sqlite) });
 const port = parentPort!;
 let queue: Promise<void> = Promise.resolve();
