@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { logBinGrid } from '@fieldlink/api/device-logs';
-import { migrate, openStorage, type Dialect, type Storage } from './database';
+import { migrate, type Dialect, type Storage } from './database';
 import { compactHour, hourOf, storedSamples } from './log-blocks';
 import { insertLogs } from './log-writes';
 import type { LogsTable } from './schema';
-import { freshPostgres, type TestDatabase } from '../cluster/testing/cluster-apps';
+import { testStorages } from '../testing/test-storage';
 import { DIALECTS } from '../testing/test-app';
 import {
   binnedLogs,
@@ -107,8 +107,8 @@ function expectSameAnswers(actual: Awaited<ReturnType<typeof answers>>, expected
 
 describe.each(DIALECTS)('log blocks migration on %s', (dialect: Dialect) => {
   it('adds the blocks to a database with samples, which all read the same before and after compaction', async () => {
-    const database = dialect === 'postgres' ? await freshPostgres() : null;
-    const storage = openStorage(database?.url ?? ':memory:');
+    const storages = testStorages(dialect);
+    const storage = await storages.open();
     try {
       const db = storage.db;
       await migrate(db, '2026-12-06T0000-rollups-per-batch');
@@ -151,28 +151,21 @@ describe.each(DIALECTS)('log blocks migration on %s', (dialect: Dialect) => {
       expect(await db.selectFrom('logs').select('t').execute()).toEqual([]);
       expect(await storedSamples(db, window)).toEqual(expected);
     } finally {
-      await storage.close();
-      await database?.drop();
+      await storages.close();
     }
   });
 });
 
 describe.each(DIALECTS)('samples in hourly blocks on %s', (dialect: Dialect) => {
-  let database: TestDatabase | null = null;
+  const storages = testStorages(dialect);
   let storage: Storage;
   let run = 0;
 
   beforeAll(async () => {
-    if (dialect === 'postgres') {
-      database = await freshPostgres();
-      storage = openStorage(database.url);
-    } else storage = openStorage(':memory:');
+    storage = await storages.open();
     await migrate(storage.db);
   });
-  afterAll(async () => {
-    await storage?.close();
-    await database?.drop();
-  });
+  afterAll(() => storages.close());
 
   it('compacts an hour into one block and reads it back with the rows around it', async () => {
     const db = storage.db;
