@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../apps/server/src/app';
-import { loadConfig } from '../../apps/server/src/config';
+import { loadConfig, type Config } from '../../apps/server/src/config';
 import { migrate, openStorage } from '../../apps/server/src/db/database';
 import { rollUpStoredSamples } from '../../apps/server/src/db/log-writes';
 import type { Database } from '../../apps/server/src/db/schema';
@@ -17,6 +17,8 @@ const MINUTE = 60_000;
 export interface DemoBenchApp {
   app: FastifyInstance;
   db: Kysely<Database>;
+  /** The configuration the app runs with (the defaults, on the fresh database). */
+  config: Config;
   /** The storage as the benchmark's tables name it. */
   label: string;
   /** Signs a demo user in over HTTP: the session token and the user it stands for. */
@@ -48,6 +50,7 @@ export async function startDemoBenchApp(
     return {
       app,
       db: storage.db,
+      config,
       label: database.label,
       signIn: async (email) => {
         const response = await app.inject({

@@ -1,10 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../apps/server/src/db/schema';
 import { monthStartOf, packClosedMonths } from '../../apps/server/src/features/devices/rollup-packs';
+import { LogMaintenance } from '../../apps/server/src/features/devices/log-maintenance';
 import type { Benchmark, BenchOptions, BenchSection, BenchTable, StorageDialect } from './benchmark';
-import { fillMinuteSamples, startDemoBenchApp } from './demo-app';
+import { fillMinuteSamples, startDemoBenchApp, type DemoBenchApp } from './demo-app';
 import { formatCount, formatMs } from './format';
-import { besideInfluxYear, type FieldlinkYear } from './peers/influx';
+import { besideInfluxYear, type FieldlinkYear, type InfluxBytesPerPoint } from './peers/influx';
 import { percentile } from './percentile';
 
 /** The i-th minute's value (a daily wave, noise and a rare spike), in SQL for the log and in JavaScript for InfluxDB. */
@@ -12,6 +13,13 @@ const SAMPLE_VALUE_SQL =
   'sin(i / 1440.0 * 6.283) * 10 + ((i * 7919) % 100) / 100.0 + (case when i % 9973 = 0 then 100 else 0 end)';
 const sampleValue = (i: number) =>
   Math.sin((i / 1440) * 6.283) * 10 + ((i * 7919) % 100) / 100 + (i % 9973 === 0 ? 100 : 0);
+/**
+ * The same wave read as a sensor sends it, in hundredths (18.00 to 23.06): whole numbers over 100, so
+ * both databases and JavaScript give the same doubles.
+ */
+const TWO_DECIMAL_VALUE_SQL = '(1800 + floor(sin(i / 1440.0 * 6.283) * 250) + (i * 7919) % 7 + 250) / 100.0';
+const twoDecimalValue = (i: number) =>
+  (1800 + Math.floor(Math.sin((i / 1440) * 6.283) * 250) + ((i * 7919) % 7) + 250) / 100;
 
 /**
  * Server-side downsampling of `GET /device-logs`: a year of 1-minute samples of one channel into
@@ -36,6 +44,14 @@ const DECADE_CHANNELS = 100;
 const DECADE_GOAL_MS = 100;
 /** Bytes on disk per data point older than a week (issue 20 item 3): the samples are all older here. */
 const BYTES_PER_POINT_GOAL = 10;
+/** The channel of the two-decimal year, compacted after the five full-precision channel-years. */
+const TWO_DECIMAL_CHANNEL = 'd1';
+/**
+ * The log maintenance job's clock: eight days after the year ends, so every sample of the benchmark
+ * is past the week after which the job compacts samples, while the demo history (stamped around the
+ * real today) lies ahead of it and is left alone: the blocks table holds the benchmark's samples only.
+ */
+const JOB_NOW = START + YEAR_SAMPLES * MINUTE + 8 * DAY;
 const RUNS = 21;
 const WARMUP_RUNS = 3;
 
@@ -115,6 +131,56 @@ async function bytesOnDisk(db: Kysely<Database>, dialect: StorageDialect, table:
   return Number(rows[0]?.n ?? 0);
 }
 
+/**
+ * One run of the product's log maintenance job (`logs.maintain`) with its clock at {@link JOB_NOW}:
+ * the samples older than a week move into hourly blocks. Answers how many moved and how long it took.
+ */
+async function runLogMaintenance(bench: DemoBenchApp, dialect: StorageDialect): Promise<{ moved: number; ms: number }> {
+  const job = new LogMaintenance(bench.db, dialect, bench.config.logRetention, bench.app.log, () => JOB_NOW);
+  const started = performance.now();
+  const summary = await job.run();
+  return { moved: summary.compacted, ms: performance.now() - started };
+}
+
+/** The compacted form of a series: its blocks' bytes on disk and its roll-ups', per sample. */
+interface CompactedSeries {
+  samples: number;
+  /** Samples the job moved into blocks, and rows of the series left in `logs` after it. */
+  moved: number;
+  rowsLeft: number;
+  blocks: number;
+  blockBytes: number;
+  rollupBytes: number;
+  jobMs: number;
+}
+
+interface Compaction {
+  fullPrecision: CompactedSeries;
+  twoDecimals: CompactedSeries;
+  /** Windows read before and after compaction (p50 ms): their answers are equal, or the run fails. */
+  reads: { label: string; rows: { p50: number }; blocks: { p50: number } }[];
+}
+
+/**
+ * Two answers alike, numbers equal but for the last bits a mean's summation order may change (the
+ * database sums rows, the server a block's samples): within 1e-12 of each other, relatively.
+ */
+function sameAnswer(a: unknown, b: unknown): boolean {
+  if (typeof a === 'number' && typeof b === 'number') {
+    return a === b || Math.abs(a - b) <= 1e-12 * Math.max(Math.abs(a), Math.abs(b));
+  }
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((item, i) => sameAnswer(item, b[i]));
+  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
+    const keys = Object.keys(a);
+    return (
+      sameAnswer(keys, Object.keys(b)) &&
+      keys.every((key) => sameAnswer((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+    );
+  }
+  return Object.is(a, b);
+}
+
 async function measure(run: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
   for (let i = 0; i < WARMUP_RUNS; i += 1) await run();
   const times: number[] = [];
@@ -146,6 +212,7 @@ interface DialectResult {
     bytes: number;
   };
   onDisk: { samples: number; logBytes: number; rollupBytes: number };
+  compaction: Compaction;
 }
 
 async function runDialect(dialect: StorageDialect, options: BenchOptions): Promise<DialectResult> {
@@ -244,10 +311,178 @@ async function runDialect(dialect: StorageDialect, options: BenchOptions): Promi
       bytes: Buffer.byteLength(decadeBody),
     };
     options.log(`  ${dialect} ten years of ${DECADE_CHANNELS} channels: p50 ${formatMs(decade.service.p50)}`);
-    return { label: bench.label, tableRows: { before, after }, windows, yearBigger, decade, onDisk };
+
+    // The samples of the year are all older than a week: the product's own job compacts them, and the
+    // blocks table is measured whole (table, key, index) as the rows were.
+    const readsCompared = [WINDOWS[0]!, WINDOWS[2]!];
+    const answersBefore = await Promise.all(readsCompared.map((window) => service(window.minutes)));
+    const readsBefore = [];
+    for (const window of readsCompared) readsBefore.push(await measure(() => service(window.minutes)));
+    const seriesRows = async (codes: readonly string[]) =>
+      Number(
+        (
+          await db
+            .selectFrom('logs')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('device_id', '=', device.id)
+            .where('code', 'in', codes)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const blockCount = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('log_blocks')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const rollupBytesNow = async () =>
+      (await bytesOnDisk(db, dialect, 'logs_hourly')) +
+      (await bytesOnDisk(db, dialect, 'logs_daily')) +
+      (await bytesOnDisk(db, dialect, 'logs_rollup_packs'));
+    const fullCodes = ['c1', ...FILLER_CHANNELS];
+    options.log(
+      `  ${dialect}: the log maintenance job compacts ${formatCount(fullCodes.length * YEAR_SAMPLES)} samples`,
+    );
+    const fullJob = await runLogMaintenance(bench, dialect);
+    if (dialect === 'postgres') await sql`vacuum analyze`.execute(db);
+    const fullPrecision: CompactedSeries = {
+      samples: fullCodes.length * YEAR_SAMPLES,
+      moved: fullJob.moved,
+      rowsLeft: await seriesRows(fullCodes),
+      blocks: await blockCount(),
+      blockBytes: await bytesOnDisk(db, dialect, 'log_blocks'),
+      rollupBytes: onDisk.rollupBytes,
+      jobMs: fullJob.ms,
+    };
+    const reads: Compaction['reads'] = [];
+    for (const [index, window] of readsCompared.entries()) {
+      if (!sameAnswer(await service(window.minutes), answersBefore[index])) {
+        throw new Error(`${dialect}: ${window.label} answers differently once its samples are in blocks`);
+      }
+      reads.push({
+        label: window.label,
+        rows: readsBefore[index]!,
+        blocks: await measure(() => service(window.minutes)),
+      });
+    }
+    options.log(`  ${dialect}: a year of two-decimal samples, compacted by the job`);
+    const rollupsBefore = await rollupBytesNow();
+    await fillMinuteSamples(db, dialect, {
+      deviceId: device.id,
+      code: TWO_DECIMAL_CHANNEL,
+      start: START,
+      count: YEAR_SAMPLES,
+      value: TWO_DECIMAL_VALUE_SQL,
+    });
+    // The job packs the year's closed months of roll-ups too, as it compacts the samples.
+    const decimalJob = await runLogMaintenance(bench, dialect);
+    if (dialect === 'postgres') await sql`vacuum analyze`.execute(db);
+    const rollupsAfter = await rollupBytesNow();
+    const twoDecimals: CompactedSeries = {
+      samples: YEAR_SAMPLES,
+      moved: decimalJob.moved,
+      rowsLeft: await seriesRows([TWO_DECIMAL_CHANNEL]),
+      blocks: (await blockCount()) - fullPrecision.blocks,
+      blockBytes: (await bytesOnDisk(db, dialect, 'log_blocks')) - fullPrecision.blockBytes,
+      rollupBytes: rollupsAfter - rollupsBefore,
+      jobMs: decimalJob.ms,
+    };
+    options.log(
+      `  ${dialect}: ${(fullPrecision.blockBytes / fullPrecision.samples).toFixed(2)} bytes per point compacted, ` +
+        `${(twoDecimals.blockBytes / twoDecimals.samples).toFixed(2)} with two decimals`,
+    );
+    return {
+      label: bench.label,
+      tableRows: { before, after },
+      windows,
+      yearBigger,
+      decade,
+      onDisk,
+      compaction: { fullPrecision, twoDecimals, reads },
+    };
   } finally {
     await bench.close();
   }
+}
+
+/** The tables and the finding of one dialect's compacted samples, beside InfluxDB's bytes per point. */
+function compactionFigures(
+  dialect: StorageDialect,
+  label: string,
+  { fullPrecision, twoDecimals, reads }: Compaction,
+  influx: InfluxBytesPerPoint | null,
+): { tables: BenchTable[]; finding: string; met: boolean } {
+  const series: [string, CompactedSeries, number | null][] = [
+    ['full precision (the benchmark series), five channel-years', fullPrecision, influx?.fullPrecision ?? null],
+    ['two decimals, one channel-year', twoDecimals, influx?.twoDecimals ?? null],
+  ];
+  const perPoint = (bytes: number, { samples }: CompactedSeries) => bytes / samples;
+  const met = series.every(([, figures]) => perPoint(figures.blockBytes, figures) < BYTES_PER_POINT_GOAL);
+  const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`;
+  const tables: BenchTable[] = [
+    {
+      caption:
+        `${label}: bytes on disk per data point older than a week, after the log maintenance job moved the ` +
+        'samples into hourly blocks',
+      columns: [
+        'series',
+        'samples moved',
+        'blocks',
+        'blocks table (rows, key, index)',
+        'per point',
+        'goal',
+        'met',
+        'with roll-ups, per point',
+        'InfluxDB, per point',
+        'Fieldlink / InfluxDB',
+      ],
+      rows: series.map(([name, figures, peer]) => {
+        const own = perPoint(figures.blockBytes, figures);
+        return [
+          name,
+          `${formatCount(figures.moved)} of ${formatCount(figures.samples)}${figures.rowsLeft > 0 ? ` (${formatCount(figures.rowsLeft)} rows left)` : ''}`,
+          formatCount(figures.blocks),
+          mib(figures.blockBytes),
+          own.toFixed(2),
+          `< ${BYTES_PER_POINT_GOAL} bytes`,
+          own < BYTES_PER_POINT_GOAL ? 'yes' : 'no',
+          perPoint(figures.blockBytes + figures.rollupBytes, figures).toFixed(2),
+          peer === null ? '–' : peer.toFixed(2),
+          peer === null ? '–' : (own / peer).toFixed(2),
+        ];
+      }),
+    },
+    {
+      caption: `${label}: the compaction job's run, and windows of samples read from rows and then from blocks (same answers)`,
+      columns: ['what', 'rows', 'blocks'],
+      rows: [
+        ...series.map(([name, figures]) => [
+          `job run, ${name}`,
+          '–',
+          `${(figures.jobMs / 1000).toFixed(1)} s (${formatCount(Math.round(figures.moved / (figures.jobMs / 1000)))} samples/s)`,
+        ]),
+        ...reads.map((read) => [
+          `${read.label} into ${BIN_COUNT} bins, service p50`,
+          formatMs(read.rows.p50),
+          formatMs(read.blocks.p50),
+        ]),
+      ],
+    },
+  ];
+  const name = dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+  const [full, decimals] = series.map(([, figures]) => perPoint(figures.blockBytes, figures));
+  const finding =
+    `${name}: compacted by the log maintenance job, a data point older than a week takes ${full!.toFixed(2)} bytes ` +
+    `on disk with full-precision values and ${decimals!.toFixed(2)} with two decimals (the blocks table whole), ` +
+    `goal under ${BYTES_PER_POINT_GOAL}: ${met ? 'met' : 'NOT met'}` +
+    (influx
+      ? `; InfluxDB stores the same series in ${influx.fullPrecision.toFixed(2)} and ` +
+        `${influx.twoDecimals === null ? '–' : influx.twoDecimals.toFixed(2)} bytes a point.`
+      : '.');
+  return { tables, finding, met };
 }
 
 export const deviceLogsBenchmark: Benchmark = {
@@ -257,9 +492,11 @@ export const deviceLogsBenchmark: Benchmark = {
     const tables: BenchTable[] = [];
     const findings: string[] = [];
     const beside: FieldlinkYear[] = [];
+    const compactions: { dialect: StorageDialect; label: string; compaction: Compaction }[] = [];
     let failed = false;
     for (const dialect of options.dialects) {
       const result = await runDialect(dialect, options);
+      compactions.push({ dialect, label: result.label, compaction: result.compaction });
       const year = result.windows.at(-1)!;
       const { samples: stored, logBytes: log, rollupBytes: rollups } = result.onDisk;
       beside.push({
@@ -341,7 +578,9 @@ export const deviceLogsBenchmark: Benchmark = {
       const { samples, logBytes, rollupBytes } = result.onDisk;
       const perPoint = (bytes: number) => (bytes / samples).toFixed(1);
       tables.push({
-        caption: `${result.label}: bytes on disk per stored data point (five channel-years of 1-minute samples)`,
+        caption:
+          `${result.label}: bytes on disk per stored data point while samples are rows (the last week's form; ` +
+          'five channel-years of 1-minute samples with the demo history)',
         columns: [
           'samples',
           'log (table and key)',
@@ -349,8 +588,6 @@ export const deviceLogsBenchmark: Benchmark = {
           'hourly and daily roll-ups',
           'per point',
           'in all, per point',
-          'goal (samples older than a week)',
-          'met',
         ],
         rows: [
           [
@@ -360,8 +597,6 @@ export const deviceLogsBenchmark: Benchmark = {
             `${(rollupBytes / 1048576).toFixed(1)} MiB`,
             perPoint(rollupBytes),
             perPoint(logBytes + rollupBytes),
-            `< ${BYTES_PER_POINT_GOAL} bytes`,
-            (logBytes + rollupBytes) / samples < BYTES_PER_POINT_GOAL ? 'yes' : 'no',
           ],
         ],
       });
@@ -373,8 +608,7 @@ export const deviceLogsBenchmark: Benchmark = {
           `Ten years of ${DECADE_CHANNELS} channels in ${formatMs(result.decade.service.p50)} (service p50; ` +
           `${formatMs(result.decade.http.p50)} through HTTP, ${(result.decade.bytes / 1048576).toFixed(1)} MiB of JSON), goal under ` +
           `${DECADE_GOAL_MS} ms: ${decadeMet ? 'met' : 'NOT met'}. On disk a data point takes ` +
-          `${perPoint(logBytes + rollupBytes)} bytes with its roll-ups; the goal of under 10 bytes for data older ` +
-          `than a week needs a compact encoding of old samples, which is not built (docs/decisions.md).`,
+          `${perPoint(logBytes + rollupBytes)} bytes with its roll-ups while it is a row (its first week).`,
       );
     }
     const influx = await besideInfluxYear(
@@ -384,6 +618,7 @@ export const deviceLogsBenchmark: Benchmark = {
         stepMs: MINUTE,
         samples: YEAR_SAMPLES,
         value: sampleValue,
+        twoDecimalValue,
         binCount: BIN_COUNT,
       },
       beside,
@@ -391,6 +626,12 @@ export const deviceLogsBenchmark: Benchmark = {
       options.log,
     );
     if (influx.table) tables.push(influx.table);
+    for (const { dialect, label, compaction } of compactions) {
+      const compacted = compactionFigures(dialect, label, compaction, influx.bytesPerPoint);
+      tables.push(...compacted.tables);
+      findings.push(compacted.finding);
+      failed ||= !compacted.met;
+    }
     return {
       method: [
         `Each dialect gets a fresh database with the demo data and one channel of one device holding a year of ` +
@@ -407,6 +648,17 @@ export const deviceLogsBenchmark: Benchmark = {
           `${BIN_COUNT} bins, each with min, max, mean and last value. Bins of an hour or more are read from the ` +
           'hourly and daily roll-ups kept as samples are inserted and packed per month (a year: 5-hour bins of the hourly ' +
           'roll-up; ten years: 2-day bins of the daily one), bins narrower than that from the samples.',
+        `Then the product's log maintenance job (\`LogMaintenance.run\`, the \`logs.maintain\` job) runs once with ` +
+          'its clock eight days after the year ends: every sample of the five channel-years is older than a week and ' +
+          'moves into hourly blocks (`log_blocks`), while the demo history, stamped around the real today, is left ' +
+          'as rows. The 1-day and 30-day windows are asked for again and must answer exactly as before. Then a year ' +
+          `of two-decimal samples of one more channel (\`${TWO_DECIMAL_CHANNEL}\`, the same wave in hundredths, 18.00 to ` +
+          '23.06) is written and the job runs again. Bytes per point of a series: the whole `log_blocks` table as ' +
+          'the database holds it on disk (its pages with key and index on SQLite; on PostgreSQL every partition with ' +
+          'its TOAST and index), for the two-decimal year the growth of that table, over the samples moved. The ' +
+          'pages the moved rows leave in `logs` are not counted: SQLite puts them on its free list and PostgreSQL ' +
+          "reuses them for the rows ingest writes next (after vacuum), so they are the last week's room rather " +
+          'than a cost of old data. Roll-ups are shown beside (they are kept for every sample as it is inserted).',
         influx.method,
       ],
       tables,

@@ -23,18 +23,20 @@ export interface InfluxServer {
   /** The write endpoint: line protocol, times in ms, into the benchmark's database. */
   readonly writeUrl: string;
   readonly pid: number | undefined;
-  /** Writes lines of line protocol (times in ms) in one request. */
-  write(lines: string): Promise<void>;
+  /** Writes lines of line protocol (times in ms) in one request, into `database` (the benchmark's by default). */
+  write(lines: string, database?: string): Promise<void>;
+  /** Creates one more database beside the benchmark's, so a second series' bytes are measured apart. */
+  createDatabase(database: string): Promise<void>;
   /** Runs an InfluxQL query; answers the response body. */
   query(influxql: string): Promise<string>;
   /** Data points stored in the measurement `logs` (every field of every line). */
   countPoints(): Promise<number>;
   /**
    * Waits until the cache is written out and each shard fully compacted (the configuration makes
-   * both happen a second after the last write), then answers the bytes of the data directory (TSM
-   * files and index) and of the WAL.
+   * both happen a second after the last write), then answers the bytes of a database's data directory
+   * (TSM files and index) and of its WAL (the benchmark's database by default).
    */
-  compactedBytes(): Promise<{ data: number; wal: number; settled: boolean }>;
+  compactedBytes(database?: string): Promise<{ data: number; wal: number; settled: boolean }>;
   stop(): Promise<void>;
 }
 
@@ -149,12 +151,16 @@ export async function startInflux(): Promise<InfluxServer> {
     version,
     writeUrl,
     pid: child.pid,
-    async write(lines) {
-      const response = await fetch(writeUrl, { method: 'POST', body: lines });
+    async write(lines, database = DATABASE) {
+      const url = database === DATABASE ? writeUrl : `${base}/write?db=${database}&precision=ms`;
+      const response = await fetch(url, { method: 'POST', body: lines });
       if (response.status !== 204)
         throw new Error(`InfluxDB write failed: ${response.status} ${await response.text()}`);
     },
     query: (influxql) => query(influxql),
+    async createDatabase(database) {
+      await query(`CREATE DATABASE ${database}`, 'POST');
+    },
     async countPoints() {
       const body = JSON.parse(await query('SELECT count(*) FROM logs')) as {
         results: { series?: { values: (number | null)[][] }[] }[];
@@ -163,9 +169,9 @@ export async function startInflux(): Promise<InfluxServer> {
       const row = body.results[0]?.series?.[0]?.values[0] ?? [];
       return row.slice(1).reduce<number>((sum, count) => sum + (count ?? 0), 0);
     },
-    async compactedBytes() {
-      const dataDir = path.join(dir, 'data', DATABASE);
-      const walDir = path.join(dir, 'wal', DATABASE);
+    async compactedBytes(database = DATABASE) {
+      const dataDir = path.join(dir, 'data', database);
+      const walDir = path.join(dir, 'wal', database);
       const deadline = Date.now() + COMPACTION_TIMEOUT_MS;
       let previous = '';
       let stableSince = Date.now();
@@ -195,8 +201,20 @@ export interface YearOfSamples {
   stepMs: number;
   samples: number;
   value: (i: number) => number;
+  /** The same shape with values of two decimals (a sensor's), whose bytes per point are measured too. */
+  twoDecimalValue?: (i: number) => number;
   binCount: number;
 }
+
+/** InfluxDB's bytes on disk per data point of each series, once compacted. */
+export interface InfluxBytesPerPoint {
+  fullPrecision: number;
+  /** Null when the year has no two-decimal series. */
+  twoDecimals: number | null;
+}
+
+/** The second series' database: InfluxDB keeps a directory per database, so its bytes are its own. */
+const TWO_DECIMAL_DATABASE = 'fieldlink_two_decimals';
 
 /** Fieldlink's figures for the same year, per storage. */
 export interface FieldlinkYear {
@@ -220,21 +238,33 @@ export async function besideInfluxYear(
   fieldlink: readonly FieldlinkYear[],
   measure: (run: () => Promise<unknown>) => Promise<{ p50: number; p95: number }>,
   log: (line: string) => void,
-): Promise<{ table: BenchTable | null; method: string }> {
+): Promise<{ table: BenchTable | null; method: string; bytesPerPoint: InfluxBytesPerPoint | null }> {
   const missing = influxMissing();
-  if (missing) return { table: null, method: `${missing}.` };
+  if (missing) return { table: null, method: `${missing}.`, bytesPerPoint: null };
   let influx: InfluxServer | null = null;
   try {
     influx = await startInflux();
-    log(`  ${influx.version}: writing ${year.samples.toLocaleString('en-US')} samples`);
-    for (let from = 0; from < year.samples; from += LOAD_LINES_PER_REQUEST) {
-      let lines = '';
-      for (let i = from; i < Math.min(year.samples, from + LOAD_LINES_PER_REQUEST); i += 1) {
-        lines += `logs,device=${year.thingName} c1=${year.value(i)} ${year.start + i * year.stepMs}\n`;
+    const server = influx;
+    const load = async (value: (i: number) => number, database?: string) => {
+      log(
+        `  ${server.version}: writing ${year.samples.toLocaleString('en-US')} samples${database ? ` into ${database}` : ''}`,
+      );
+      for (let from = 0; from < year.samples; from += LOAD_LINES_PER_REQUEST) {
+        let lines = '';
+        for (let i = from; i < Math.min(year.samples, from + LOAD_LINES_PER_REQUEST); i += 1) {
+          lines += `logs,device=${year.thingName} c1=${value(i)} ${year.start + i * year.stepMs}\n`;
+        }
+        await server.write(lines, database);
       }
-      await influx.write(lines);
-    }
+    };
+    await load(year.value);
     const bytes = await influx.compactedBytes();
+    let twoDecimals: { data: number; wal: number; settled: boolean } | null = null;
+    if (year.twoDecimalValue) {
+      await influx.createDatabase(TWO_DECIMAL_DATABASE);
+      await load(year.twoDecimalValue, TWO_DECIMAL_DATABASE);
+      twoDecimals = await influx.compactedBytes(TWO_DECIMAL_DATABASE);
+    }
     const end = year.start + year.samples * year.stepMs;
     // Buckets lie on multiples of their width since the epoch: one fewer keeps the window within binCount.
     const width = Math.ceil((end - year.start) / (year.binCount - 1));
@@ -250,7 +280,12 @@ export async function besideInfluxYear(
     );
     const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : '–');
     const ms = (value: number) => `${value < 10 ? value.toFixed(1) : Math.round(value)} ms`;
+    const settled = bytes.settled && (twoDecimals?.settled ?? true);
     return {
+      bytesPerPoint: {
+        fullPrecision: perPoint,
+        twoDecimals: twoDecimals && (twoDecimals.data + twoDecimals.wal) / year.samples,
+      },
       table: {
         caption: `Beside ${influx.version}: the same year of 1-minute samples of one channel into ${year.binCount} bins, and bytes on disk per data point`,
         columns: [
@@ -275,16 +310,20 @@ export async function besideInfluxYear(
         `Beside Fieldlink, ${influx.version} (Debian's package) is started on loopback with a temporary data directory ` +
         'and configuration: the same year of the same channel is written as line protocol (measurement `logs`, the ' +
         `device as a tag, ${LOAD_LINES_PER_REQUEST.toLocaleString('en-US')} lines per request), left to compact ` +
-        `(cache written out and shards fully compacted a second after the last write${bytes.settled ? '' : '; compaction had not settled within two minutes, so the bytes are an upper bound'}), ` +
+        `(cache written out and shards fully compacted a second after the last write${settled ? '' : '; compaction had not settled within two minutes, so the bytes are an upper bound'}), ` +
         `and asked for as \`SELECT min, max, mean, last ... GROUP BY time(${width}ms)\` over HTTP (a real loopback ` +
         "connection, where Fieldlink's HTTP figure is `app.inject` without one). Bytes per point: its data and WAL " +
         'directories for the database as allocated on disk (`du`), over the points written; Fieldlink: the pages of ' +
-        'the log with its key and of the roll-ups.',
+        'the log with its key and of the roll-ups.' +
+        (twoDecimals
+          ? ` The same year with two-decimal values is written into a second database (\`${TWO_DECIMAL_DATABASE}\`) ` +
+            'and its directories measured alike.'
+          : ''),
     };
   } catch (error) {
     const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
     log(`  InfluxDB: ${message}`);
-    return { table: null, method: `InfluxDB did not run: ${message}.` };
+    return { table: null, method: `InfluxDB did not run: ${message}.`, bytesPerPoint: null };
   } finally {
     await influx?.stop();
   }
