@@ -292,7 +292,7 @@ export async function besideInfluxYear(
           'Store',
           'year into bins, HTTP p50',
           'Fieldlink / InfluxDB',
-          'bytes per point',
+          'bytes per point (Fieldlink: as rows)',
           'Fieldlink / InfluxDB',
         ],
         rows: [
