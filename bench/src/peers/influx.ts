@@ -49,24 +49,31 @@ export function influxMissing(): string | null {
 
 /**
  * Bytes the files under a directory take on disk (allocated blocks, as `du`: InfluxDB's series file
- * is preallocated sparse, 32 MiB that hold nothing), and their paths.
+ * is preallocated sparse, 32 MiB that hold nothing), the bytes they hold, and their paths. InfluxDB
+ * removes WAL segments and compacted files while it runs: one gone between listing and reading it
+ * is left out.
  */
-function directoryBytes(dir: string): { bytes: number; files: string[] } {
+function directoryBytes(dir: string): { bytes: number; content: number; files: string[] } {
   let bytes = 0;
+  let content = 0;
   const files: string[] = [];
-  if (!fs.existsSync(dir)) return { bytes, files };
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+  const entries = fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : [];
+  for (const entry of entries) {
     const file = path.join(dir, entry.name);
     if (entry.isDirectory()) {
       const inner = directoryBytes(file);
       bytes += inner.bytes;
+      content += inner.content;
       files.push(...inner.files);
     } else if (entry.isFile()) {
-      bytes += fs.statSync(file).blocks * 512;
+      const stat = fs.statSync(file, { throwIfNoEntry: false });
+      if (!stat) continue;
+      bytes += stat.blocks * 512;
+      content += stat.size;
       files.push(file);
     }
   }
-  return { bytes, files };
+  return { bytes, content, files };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -183,7 +190,7 @@ export async function startInflux(): Promise<InfluxServer> {
         if (signature !== previous) stableSince = Date.now();
         previous = signature;
         const busy = data.files.some((file) => file.endsWith('.tmp'));
-        const walEmpty = wal.files.every((file) => fs.statSync(file).size === 0);
+        const walEmpty = wal.content === 0;
         const settled = walEmpty && !busy && Date.now() - stableSince >= 3000;
         if (settled || Date.now() > deadline) return { data: data.bytes, wal: wal.bytes, settled };
         await sleep(500);
