@@ -597,7 +597,7 @@ async function measureBrowser(
       await measure(
         page,
         await clickInput(page, page.getByRole('link', { name: 'Alarms' }).first()),
-        () => location.pathname === '/alarms' && document.querySelector('.fl-panel-message') !== null,
+        () => location.pathname === '/alarms' && document.querySelector('.fl-list-note') !== null,
         null,
       ),
     );
