@@ -1,4 +1,5 @@
-import { SqliteAdapter, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { isSqlite } from './dialect';
 import type { Database, LogsTable } from './schema';
 import { decodeSampleBlock, encodeSampleBlock } from './sample-block-codec';
 
@@ -46,10 +47,6 @@ export interface TimedValue {
 /** Start of the UTC hour holding `t`. */
 export function hourOf(t: number): number {
   return Math.max(Math.floor(t / HOUR_MS) * HOUR_MS, Number.MIN_SAFE_INTEGER);
-}
-
-function isSqlite(db: Kysely<Database>): boolean {
-  return db.getExecutor().adapter instanceof SqliteAdapter;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { CompiledQuery, SqliteAdapter, sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import { isSqlite } from './dialect';
 import type { Database, LatestValuesTable, LogRollupTable, LogsTable } from './schema';
 import { hasSampleBlocks, storedSamples, withoutCompacted } from './log-blocks';
 
@@ -186,10 +187,6 @@ export async function upsertLatestValues(
     select * from unnest(${texts(sorted, 'device_id')}, ${texts(sorted, 'code')}, ${bigints(sorted, 't')},
       ${doubles(sorted, 'value')}, ${sql`${sorted.map((row) => row.extra)}::text[]`})
     ${sql.raw(conflict)}`.execute(trx);
-}
-
-function isSqlite(db: Kysely<Database>): boolean {
-  return db.getExecutor().adapter instanceof SqliteAdapter;
 }
 
 const texts = <R>(rows: readonly R[], key: keyof R): RawBuilder<unknown> => sql`${rows.map((row) => row[key])}::text[]`;

@@ -1,5 +1,6 @@
-import { SqliteAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { LOG_ROLLUP_LEVELS_MS, type ChannelLog, type LogBinGrid } from '@fieldlink/api/device-logs';
+import { isSqlite } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 import { hasSampleBlocks, storedSamples, type StoredSample, type TimedValue } from '../../db/log-blocks';
 import { packedPeriods, unpackBuckets } from './rollup-packs';
@@ -51,7 +52,7 @@ export async function binnedLogs(
   if (await hasSampleBlocks(db, window.deviceId, window.code, window.start, window.end)) {
     return foldedBins(db, window, binWidth, binCount);
   }
-  return db.getExecutor().adapter instanceof SqliteAdapter
+  return isSqlite(db)
     ? binnedLogsSqlite(db, window, binWidth, binCount)
     : binnedLogsPostgres(db, window, binWidth, binCount);
 }
@@ -524,7 +525,7 @@ export async function intervalBins(db: Kysely<Database>, window: LogWindow, widt
   if (await hasSampleBlocks(db, window.deviceId, window.code, window.start, window.end)) {
     return foldedIntervalBins(db, window, width);
   }
-  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return intervalBinsPostgres(db, window, width);
+  if (!isSqlite(db)) return intervalBinsPostgres(db, window, width);
   const { deviceId, code } = window;
   const step = width * Math.max(1, Math.floor(DAY_MS / width));
   const bins = binColumns(window, width);

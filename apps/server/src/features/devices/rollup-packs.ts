@@ -1,5 +1,6 @@
-import { SqliteAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { ROLLUP_LEVELS } from '../../db/log-writes';
+import { isSqlite } from '../../db/dialect';
 import type { Database, LogRollupTable } from '../../db/schema';
 
 /**
@@ -171,7 +172,7 @@ export async function packedPeriods(
     .where('level', '=', level)
     .where('t', '>=', periodOf(from, level).start)
     .where('t', '<', to);
-  if (db.getExecutor().adapter instanceof SqliteAdapter) return periods.select('data').execute();
+  if (isSqlite(db)) return periods.select('data').execute();
   const rows = await periods.select(sql<string>`encode(data, 'base64')`.as('data')).execute();
   return rows.map((row) => ({ code: row.code, t: row.t, data: Buffer.from(row.data, 'base64') }));
 }
