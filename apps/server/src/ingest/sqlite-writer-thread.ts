@@ -18,7 +18,7 @@ export interface WriterInput {
  * the next batch waits for that checkpoint (the frames since the checkpointer thread's last pass and
  * a sync of the database file): at 50,000 samples a second about every five seconds.
  */
-export const WAL_RESTART_BYTES = 2 ** 30;
+const WAL_RESTART_BYTES = 2 ** 30;
 const WAL_CHECK_EVERY_MS = 1000;
 
 export type WriterRequest = { type: 'write'; id: number; writes: BatchWrites } | { type: 'close' };

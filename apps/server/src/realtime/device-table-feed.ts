@@ -9,7 +9,7 @@ export type DeviceTableFields = Omit<DeviceTableChange, 'thingName'>;
  * broker restart) is sent as `reload` instead: reading the table again (compact, compressed,
  * validated by its ETag) costs the browser and the socket less than 100,000 single changes.
  */
-export const DEVICE_TABLE_FEED_MAX_CHANGES = 5000;
+const DEVICE_TABLE_FEED_MAX_CHANGES = 5000;
 
 /** The device table's fields a device event changes, or null when it changes none of them. */
 export function tableFieldsOf(event: DeviceEvent): DeviceTableFields | null {

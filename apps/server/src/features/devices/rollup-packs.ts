@@ -48,7 +48,7 @@ export interface PackedBuckets {
 }
 
 /** A period's buckets (of `level` ms, from `period` on, sorted by start) in the packed layout. */
-export function packBuckets(period: number, level: number, buckets: readonly LogRollupTable[]): Buffer {
+function packBuckets(period: number, level: number, buckets: readonly LogRollupTable[]): Buffer {
   const n = buckets.length;
   const bytes = Buffer.alloc(HEADER_BYTES + n * BYTES_PER_BUCKET);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
