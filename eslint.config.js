@@ -17,7 +17,7 @@ const webFeatures = [
   'scenes',
   'alarms',
   'ota',
-  'placeholders',
+  'public-pages',
   'variants',
   'plants',
   'settings',

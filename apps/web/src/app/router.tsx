@@ -49,7 +49,7 @@ const reports = () => import('../features/reports/components/reports-page');
 const ReportsPage = lazyPage(reports, 'ReportsPage');
 const SchedulesPage = lazyPage(() => import('../features/reports/components/schedules-page'), 'SchedulesPage');
 
-const publicPages = () => import('../features/placeholders/components/public-pages');
+const publicPages = () => import('../features/public-pages/components/public-pages');
 const EmptyPage = lazyPage(publicPages, 'EmptyPage');
 const DemoPage = lazyPage(() => import('../features/demo/components/demo-page'), 'DemoPage');
 const PrivacyPage = lazyPage(publicPages, 'PrivacyPage');
