@@ -126,6 +126,13 @@ describe.each(DIALECTS)('insertLogs on %s', (dialect: Dialect) => {
 
   const stored = () => storedLogs(storage.db);
   const rollups = (table: 'logs_hourly' | 'logs_daily') => storedRollups(storage.db, table);
+  const storedLatest = () =>
+    storage.db
+      .selectFrom('latest_values')
+      .select(['device_id', 'code', 't', 'value', 'extra'])
+      .orderBy('device_id')
+      .orderBy('code')
+      .execute();
 
   it('skips a sample stored before or given twice in the batch, and rolls up only what it inserted', async () => {
     const first = [{ device_id: 'dev-a', code: 'c1', t: T0 + 1000, value: 5 }];
@@ -149,6 +156,25 @@ describe.each(DIALECTS)('insertLogs on %s', (dialect: Dialect) => {
       last_t: T0 + 2000,
       last_value: 1,
     });
+  });
+
+  it('stores latest values with the samples, an older one never replacing a newer, with or without samples', async () => {
+    await storage.db.deleteFrom('latest_values').execute();
+    const latest = (t: number, value: number, extra: string | null = null) => ({
+      device_id: 'dev-a',
+      code: 'c1',
+      t,
+      value,
+      extra,
+    });
+    const sample = { device_id: 'dev-a', code: 'c1', t: T0 + 2000, value: 7 };
+    expect(await insertLogs(storage.db, [sample], [latest(T0 + 2000, 7, '{"unit":"C"}')])).toBe(1);
+    // Latest values alone (a frame of latest values only), one older and one of another channel.
+    expect(await insertLogs(storage.db, [], [latest(T0 + 1000, 1), { ...latest(T0, 3), code: 'c2' }])).toBe(0);
+    expect(await storedLatest()).toEqual([latest(T0 + 2000, 7, '{"unit":"C"}'), { ...latest(T0, 3), code: 'c2' }]);
+    expect(await storage.db.transaction().execute((trx) => insertLogs(trx, [], [latest(T0 + 3000, 9)]))).toBe(0);
+    expect((await storedLatest())[0]).toEqual(latest(T0 + 3000, 9));
+    expect(await stored()).toEqual([sample]);
   });
 
   it('makes the roll-ups of samples loaded by SQL from them, over whole days, replacing what was there', async () => {
@@ -183,7 +209,7 @@ describe.each(DIALECTS)('insertLogs on %s', (dialect: Dialect) => {
           for (const table of ['logs', 'logs_hourly', 'logs_daily'] as const)
             await storage.db.deleteFrom(table).execute();
           const kept = new Map<string, LogsTable>();
-          for (const batch of batches) {
+          for (const [index, batch] of batches.entries()) {
             let fresh = 0;
             for (const s of batch) {
               const key = `${s.device_id}/${s.code}/${s.t}`;
@@ -192,8 +218,12 @@ describe.each(DIALECTS)('insertLogs on %s', (dialect: Dialect) => {
                 fresh += 1;
               }
             }
-            // Inside a caller's transaction too, as the frame writer calls it.
-            expect(await storage.db.transaction().execute((trx) => insertLogs(trx, batch))).toBe(fresh);
+            // On its own (the frame writer's batches of samples) and inside a caller's transaction (its
+            // batches that change devices too): on PostgreSQL one statement either way.
+            const insert = (db: typeof storage.db) => insertLogs(db, batch);
+            const inserted =
+              index % 2 === 0 ? await insert(storage.db) : await storage.db.transaction().execute(insert);
+            expect(inserted).toBe(fresh);
           }
           for (const { table, width } of ROLLUP_LEVELS) {
             expect(await rollups(table)).toEqual(referenceRollups([...kept.values()], width));

@@ -76,18 +76,39 @@ function compareKeys(a: { device_id: string; code: string; t: number }, b: typeo
 
 /**
  * Inserts samples into the log, skipping those already stored, and adds the inserted ones to the
- * roll-ups; answers how many were inserted. Runs in the caller's transaction, or in one of its own.
+ * roll-ups; with `latest`, stores those latest values too (an older sample never replaces a newer
+ * latest value). Answers how many samples were inserted.
+ *
+ * On PostgreSQL it is one statement (docs/decisions.md, "Ingest at higher steady loads": "One statement
+ * a batch"): the insert's `RETURNING` rows are folded into the roll-ups by the same statement, so only
+ * samples really inserted are counted, and outside a transaction the statement is its own, holding
+ * the roll-up and latest-value rows it shares with the batches written beside it only while it runs
+ * and commits. On SQLite it runs in the caller's transaction, or in one of its own.
  */
-export async function insertLogs(db: Kysely<Database>, samples: readonly LogsTable[]): Promise<number> {
-  if (samples.length === 0) return 0;
-  if (!db.isTransaction) return db.transaction().execute((trx) => insertLogs(trx, samples));
+export async function insertLogs(
+  db: Kysely<Database>,
+  samples: readonly LogsTable[],
+  latest: readonly LatestValuesTable[] = [],
+): Promise<number> {
+  if (samples.length === 0 && latest.length === 0) return 0;
+  if (!isSqlite(db)) {
+    // A late sample at a time an hourly block already holds is a duplicate too (db/log-blocks.ts).
+    return insertPostgres(db, await withoutCompacted(db, samples), latest);
+  }
+  if (!db.isTransaction) return db.transaction().execute((trx) => insertLogs(trx, samples, latest));
   const trx = db as Transaction<Database>;
-  // A late sample at a time an hourly block already holds is a duplicate too (db/log-blocks.ts).
-  const fresh = await withoutCompacted(trx, samples);
+  const inserted = await insertSqlite(trx, await withoutCompacted(trx, samples));
+  await upsertLatestValues(trx, latest);
+  return inserted;
+}
+
+/**
+ * SQLite: the common case inserts every sample: its count says so, and the roll-ups take the samples
+ * as given. Otherwise (a frame sent again, a sample twice in the batch) the insert is undone and made
+ * again answering the rows it really inserted, so a skipped sample is never counted.
+ */
+async function insertSqlite(trx: Transaction<Database>, fresh: readonly LogsTable[]): Promise<number> {
   if (fresh.length === 0) return 0;
-  // The common case inserts every sample: its count says so, and the roll-ups take the samples as
-  // given. Otherwise (a frame sent again, a sample twice in the batch) the insert is undone and made
-  // again answering the rows it really inserted, so a skipped sample is never counted.
   await sql`savepoint fieldlink_logs`.execute(trx);
   let inserted: readonly LogsTable[] = fresh;
   if ((await insertSamples(trx, fresh, false)).length !== fresh.length) {
@@ -97,6 +118,43 @@ export async function insertLogs(db: Kysely<Database>, samples: readonly LogsTab
   await sql`release savepoint fieldlink_logs`.execute(trx);
   for (const { table, width } of ROLLUP_LEVELS) await upsertRollups(trx, table, rollUp(inserted, width));
   return inserted.length;
+}
+
+/**
+ * PostgreSQL: samples, roll-ups and latest values in one statement of array parameters. Each roll-up
+ * folds the rows the insert answers per device, channel and bucket (floored alike for times before
+ * 1970), its last value the one at the latest time (one sample per time: the insert skips repeats),
+ * and upserts the buckets in key order, as every writer does.
+ */
+async function insertPostgres(
+  db: Kysely<Database>,
+  samples: readonly LogsTable[],
+  latest: readonly LatestValuesTable[],
+): Promise<number> {
+  const rollups = ROLLUP_LEVELS.map(({ table, width }) => {
+    const bucket = sql.raw(`t - ((t % ${width}) + ${width}) % ${width}`);
+    return sql`, ${sql.raw(`${table}_added`)} as (insert into ${sql.table(table)} (${sql.raw(ROLLUP_COLUMNS.join(', '))})
+      select device_id, code, b, min(value), max(value), sum(value), count(*), max(t),
+        (array_agg(value order by t desc))[1]
+      from (select device_id, code, ${bucket} as b, t, value from inserted) as s
+      group by device_id, code, b order by device_id, code, b
+      ${sql.raw(rollupConflict(table, false))})`;
+  });
+  const sorted = [...latest].sort(compareKeys);
+  const latestValues =
+    sorted.length === 0
+      ? sql``
+      : sql`, latest as (insert into latest_values (device_id, code, t, value, extra)
+          select * from unnest(${texts(sorted, 'device_id')}, ${texts(sorted, 'code')}, ${bigints(sorted, 't')},
+            ${doubles(sorted, 'value')}, ${sql`${sorted.map((row) => row.extra)}::text[]`})
+          ${sql.raw(LATEST_CONFLICT)})`;
+  const { rows } = await sql<{ n: string }>`with inserted as (insert into logs (device_id, code, t, value)
+      select * from unnest(${texts(samples, 'device_id')}, ${texts(samples, 'code')}, ${bigints(samples, 't')},
+        ${doubles(samples, 'value')})
+      on conflict do nothing returning device_id, code, t, value)
+    ${sql.join(rollups, sql``)}${latestValues}
+    select count(*) as n from inserted`.execute(db);
+  return Number(rows[0]?.n ?? 0);
 }
 
 /**
@@ -168,25 +226,17 @@ async function replaceRollups(
 }
 
 /**
- * Stores the latest value of each channel given (one row per device and channel); an older sample
- * never replaces the latest value (core §4). Rows in key order, so two writers lock them alike.
+ * The latest value of each channel (one row per device and channel): an older sample never replaces
+ * it (core §4).
  */
-export async function upsertLatestValues(
-  trx: Transaction<Database>,
-  rows: readonly LatestValuesTable[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  const sorted = [...rows].sort(compareKeys);
-  const conflict = `on conflict (device_id, code) do update set t = excluded.t, value = excluded.value,
+const LATEST_CONFLICT = `on conflict (device_id, code) do update set t = excluded.t, value = excluded.value,
     extra = excluded.extra where excluded.t >= latest_values.t`;
-  if (isSqlite(trx)) {
-    await sqliteValues(trx, 'latest_values', ['device_id', 'code', 't', 'value', 'extra'], sorted, conflict, false);
-    return;
-  }
-  await sql`insert into latest_values (device_id, code, t, value, extra)
-    select * from unnest(${texts(sorted, 'device_id')}, ${texts(sorted, 'code')}, ${bigints(sorted, 't')},
-      ${doubles(sorted, 'value')}, ${sql`${sorted.map((row) => row.extra)}::text[]`})
-    ${sql.raw(conflict)}`.execute(trx);
+
+/** SQLite: stores latest values, in key order so two writers lock them alike. */
+async function upsertLatestValues(trx: Transaction<Database>, rows: readonly LatestValuesTable[]): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = ['device_id', 'code', 't', 'value', 'extra'] as const;
+  await sqliteValues(trx, 'latest_values', columns, [...rows].sort(compareKeys), LATEST_CONFLICT, false);
 }
 
 const texts = <R>(rows: readonly R[], key: keyof R): RawBuilder<unknown> => sql`${rows.map((row) => row[key])}::text[]`;
@@ -196,8 +246,8 @@ const doubles = <R>(rows: readonly R[], key: keyof R): RawBuilder<unknown> =>
   sql`${rows.map((row) => row[key])}::double precision[]`;
 
 /**
- * Inserts samples, duplicates skipped. With `answer`, answers the rows inserted; without, a list as
- * long as the number inserted (its contents are not read).
+ * SQLite: inserts samples, duplicates skipped. With `answer`, answers the rows inserted; without, a
+ * list as long as the number inserted (its contents are not read).
  */
 async function insertSamples(
   trx: Transaction<Database>,
@@ -205,53 +255,42 @@ async function insertSamples(
   answer: boolean,
 ): Promise<readonly LogsTable[]> {
   const returning = answer ? ' returning device_id, code, t, value' : '';
-  if (isSqlite(trx)) {
-    const columns = ['device_id', 'code', 't', 'value'] as const;
-    return sqliteValues(trx, 'logs', columns, samples, `on conflict do nothing${returning}`, answer);
-  }
-  const result = await sql<LogsTable>`insert into logs (device_id, code, t, value)
-    select * from unnest(${texts(samples, 'device_id')}, ${texts(samples, 'code')}, ${bigints(samples, 't')},
-      ${doubles(samples, 'value')})
-    on conflict do nothing${sql.raw(returning)}`.execute(trx);
-  return answer ? result.rows : new Array<LogsTable>(Number(result.numAffectedRows ?? 0));
+  const columns = ['device_id', 'code', 't', 'value'] as const;
+  return sqliteValues(trx, 'logs', columns, samples, `on conflict do nothing${returning}`, answer);
 }
 
-/** Adds buckets (in key order: two instances lock the same buckets in the same order) to a roll-up. */
-async function upsertRollups(
-  trx: Transaction<Database>,
-  table: RollupTable,
-  buckets: readonly LogRollupTable[],
-): Promise<void> {
-  if (buckets.length === 0) return;
-  const sqlite = isSqlite(trx);
+const ROLLUP_COLUMNS = [
+  'device_id',
+  'code',
+  't',
+  'min_value',
+  'max_value',
+  'sum_value',
+  'sample_count',
+  'last_t',
+  'last_value',
+] as const;
+
+/** How a bucket adds to the one already stored under its key. */
+function rollupConflict(table: RollupTable, sqlite: boolean): string {
   const [least, greatest] = sqlite ? ['min', 'max'] : ['least', 'greatest'];
-  const conflict = `on conflict (device_id, code, t) do update set
+  return `on conflict (device_id, code, t) do update set
     min_value = ${least}(${table}.min_value, excluded.min_value),
     max_value = ${greatest}(${table}.max_value, excluded.max_value),
     sum_value = ${table}.sum_value + excluded.sum_value,
     sample_count = ${table}.sample_count + excluded.sample_count,
     last_value = case when excluded.last_t >= ${table}.last_t then excluded.last_value else ${table}.last_value end,
     last_t = ${greatest}(${table}.last_t, excluded.last_t)`;
-  const columns = [
-    'device_id',
-    'code',
-    't',
-    'min_value',
-    'max_value',
-    'sum_value',
-    'sample_count',
-    'last_t',
-    'last_value',
-  ] as const;
-  if (sqlite) {
-    await sqliteValues(trx, table, columns, buckets, conflict, false);
-    return;
-  }
-  await sql`insert into ${sql.table(table)} (${sql.raw(columns.join(', '))})
-    select * from unnest(${texts(buckets, 'device_id')}, ${texts(buckets, 'code')}, ${bigints(buckets, 't')},
-      ${doubles(buckets, 'min_value')}, ${doubles(buckets, 'max_value')}, ${doubles(buckets, 'sum_value')},
-      ${bigints(buckets, 'sample_count')}, ${bigints(buckets, 'last_t')}, ${doubles(buckets, 'last_value')})
-    ${sql.raw(conflict)}`.execute(trx);
+}
+
+/** SQLite: adds buckets (in key order: two writers lock the same buckets in the same order) to a roll-up. */
+async function upsertRollups(
+  trx: Transaction<Database>,
+  table: RollupTable,
+  buckets: readonly LogRollupTable[],
+): Promise<void> {
+  if (buckets.length === 0) return;
+  await sqliteValues(trx, table, ROLLUP_COLUMNS, buckets, rollupConflict(table, true), false);
 }
 
 const sqliteTexts = new Map<string, string>();

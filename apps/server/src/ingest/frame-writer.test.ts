@@ -146,6 +146,40 @@ describe.each(DIALECTS)('FrameWriter on %s', (dialect: Dialect) => {
     },
   );
 
+  it.runIf(dialect === 'postgres')(
+    'stores a batch of samples and latest values whole or not at all, though it is one statement of its own',
+    async () => {
+      await new FrameWriter(storage.db, { maxDelayMs: 0 }).write(frame('dev-a', T0, ['c1', 'c2']));
+      const writer = new FrameWriter(storage.db, { maxDelayMs: 0, concurrency: 3 });
+      const release = await holdLock(dialect, database.url, 'dev-a');
+      const written = writer.write(frame('dev-a', T0 + 1, ['c1', 'c2'], 5));
+      await sleep(300);
+      // Its latest value of c1 waits on the lock: none of its samples, roll-ups or latest values show.
+      const samplesAt = () =>
+        storage.db
+          .selectFrom('logs')
+          .select('code')
+          .where('device_id', '=', 'dev-a')
+          .where('t', '=', T0 + 1)
+          .execute();
+      expect(await samplesAt()).toEqual([]);
+      const hourly = () => storedRollups(storage.db, 'logs_hourly');
+      expect((await hourly()).filter((bucket) => bucket.device_id === 'dev-a').map((b) => b.sample_count)).toEqual([
+        1, 1,
+      ]);
+      await release();
+      await written;
+      expect(await samplesAt()).toHaveLength(2);
+      expect((await hourly()).filter((bucket) => bucket.device_id === 'dev-a').map((b) => b.sum_value)).toEqual([6, 6]);
+      const latest = await storage.db
+        .selectFrom('latest_values')
+        .select('t')
+        .where('device_id', '=', 'dev-a')
+        .execute();
+      expect(latest.map((row) => row.t)).toEqual([T0 + 1, T0 + 1]);
+    },
+  );
+
   it.runIf(dialect === 'postgres')('writes a device change only after every batch before it is committed', async () => {
     const device = await storage.db.selectFrom('devices').select(['id', 'health']).executeTakeFirstOrThrow();
     await new FrameWriter(storage.db, { maxDelayMs: 0 }).write(frame('dev-a', T0));

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { shouldReplaceLatest } from '@fieldlink/domain/log-merge';
-import { insertLogs, upsertLatestValues } from '../db/log-writes';
+import { isSqlite } from '../db/dialect';
+import { insertLogs } from '../db/log-writes';
 import type { Database, DevicesTable } from '../db/schema';
 import type { DeviceEvent } from '../events';
 import { newId } from '../security/secrets';
@@ -280,9 +281,14 @@ export class FrameWriter {
  */
 export async function writeBatch(db: Kysely<Database>, writes: BatchWrites): Promise<DeviceEvent[]> {
   const events: DeviceEvent[] = [];
+  if (writes.deviceUpdates.length === 0 && writes.connections.length === 0 && !isSqlite(db)) {
+    // Samples and latest values only (the steady stream): one statement, its own transaction, so the
+    // rows it shares with the batches beside it are locked only while it runs and commits.
+    await insertLogs(db, writes.logs, writes.latest);
+    return events;
+  }
   await db.transaction().execute(async (trx) => {
-    await insertLogs(trx, writes.logs);
-    await upsertLatestValues(trx, writes.latest);
+    await insertLogs(trx, writes.logs, writes.latest);
     // Devices in key order: two instances lock their rows alike.
     const updates = [...writes.deviceUpdates].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     for (const [deviceId, update] of updates) {
