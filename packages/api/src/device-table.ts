@@ -136,8 +136,23 @@ export interface DeviceTableAnswer {
   numbers: Record<DeviceTableNumberField, NumberColumn>;
 }
 
-/** The call takes no arguments; anything else is refused. */
-export const DeviceTableQuery = Type.Object({}, { additionalProperties: false });
+/** The `format` query value that asks for the binary form (`device-table-binary.ts`). */
+export const DEVICE_TABLE_BINARY_QUERY = 'binary';
+
+/** The call's one argument: which form to answer in; anything else is refused. */
+export const DeviceTableQuery = Type.Object(
+  {
+    format: Type.Optional(
+      Type.Literal(DEVICE_TABLE_BINARY_QUERY, {
+        description:
+          'binary: the binary form (format 2, application/vnd.fieldlink.device-table) read straight into typed ' +
+          'columns; absent: the JSON form (DeviceTableAnswer, format 1).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type DeviceTableQuery = Static<typeof DeviceTableQuery>;
 
 /** The values of a text column, one per device, whichever form it was sent in. */
 export function textColumnValues(column: TextColumn): (string | null)[] {

@@ -372,11 +372,18 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
     foreign: (_own, other) => [{ method: 'GET', url: '/api/v1/device', query: { id: other.deviceId } }],
   }),
   // The device table names no entity: what it leaves out of scope is tested in device-table.test.ts.
-  'GET /api/v1/devices/table': api({
-    access: 'signedIn',
-    own: () => ({ method: 'GET', url: '/api/v1/devices/table' }),
-    foreign: () => [],
-  }),
+  'GET /api/v1/devices/table': api(
+    {
+      access: 'signedIn',
+      own: () => ({ method: 'GET', url: '/api/v1/devices/table' }),
+      foreign: () => [],
+    },
+    {
+      access: 'signedIn',
+      own: () => ({ method: 'GET', url: '/api/v1/devices/table', query: { format: 'binary' } }),
+      foreign: () => [],
+    },
+  ),
   // OTA (application §7): per-item answers, so another account's device is a failed item exactly like
   // a missing one (no id repeated), and nothing is written when no item is accepted.
   'POST /api/v1/devices/ota-submit': {

@@ -2,6 +2,11 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Value } from '@sinclair/typebox/value';
 import { DeviceTableAnswer, textColumnValues } from '@fieldlink/api/device-table';
+import {
+  DEVICE_TABLE_BINARY_TYPE,
+  decodeDeviceTableBinary,
+  deviceTableColumnsOf,
+} from '@fieldlink/api/device-table-binary';
 import { newId } from '../../security/secrets';
 import { insertDevice } from '../devices/repository';
 import type { UserContext } from '../session/user-context';
@@ -165,15 +170,71 @@ describe.each(DIALECTS)('device table call on %s', (dialect) => {
     expect(stale.headers['content-encoding']).toBeUndefined();
   });
 
+  it('answers the same table in the binary form, with its own ETag, for every demo user', async () => {
+    for (const email of [
+      'admin@fieldlink.test',
+      'brew@fieldlink.test',
+      'water@fieldlink.test',
+      'spray@fieldlink.test',
+    ]) {
+      const token = await signIn(t.app, email);
+      const json = await get(token);
+      const binary = await t.app.inject({
+        method: 'GET',
+        url: `${URL}?format=binary`,
+        headers: { authorization: token },
+      });
+      expect(binary.statusCode).toBe(200);
+      expect(binary.headers['content-type']).toBe(DEVICE_TABLE_BINARY_TYPE);
+      const { generatedAt: _binaryTime, ...columns } = decodeDeviceTableBinary(binary.rawPayload);
+      const { generatedAt: _jsonTime, ...expected } = deviceTableColumnsOf(read(json.body));
+      expect(columns).toEqual(expected);
+      const etag = String(binary.headers.etag);
+      expect(etag).toMatch(/^W\/"dt2-[A-Za-z0-9_-]{32}"$/);
+      expect(etag.slice(6)).toBe(String(json.headers.etag).slice(6));
+      const again = await t.app.inject({
+        method: 'GET',
+        url: `${URL}?format=binary`,
+        headers: { authorization: token, 'if-none-match': etag, 'accept-encoding': 'gzip' },
+      });
+      expect(again.statusCode).toBe(304);
+      // The JSON form's ETag does not validate the binary form, nor the other way round.
+      const crossed = await t.app.inject({
+        method: 'GET',
+        url: `${URL}?format=binary`,
+        headers: { authorization: token, 'if-none-match': String(json.headers.etag), 'accept-encoding': 'gzip' },
+      });
+      expect(crossed.statusCode).toBe(200);
+      expect(crossed.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(crossed.rawPayload).equals(binary.rawPayload)).toBe(true);
+      expect((await get(token, { 'if-none-match': etag })).statusCode).toBe(200);
+    }
+  });
+
+  it('names nothing of another account in the binary form either', async () => {
+    const body = (await t.app.inject({ method: 'GET', url: `${URL}?format=binary`, headers: { authorization: brew } }))
+      .rawPayload;
+    const own = await thingNamesOf('Northgate Brewing');
+    expect([...decodeDeviceTableBinary(body).text.thingName].sort()).toEqual(own);
+    const others = (await db().selectFrom('devices').select(['thing_name', 'id']).execute()).filter(
+      (row) => !own.includes(row.thing_name),
+    );
+    for (const other of others) {
+      expect(body.includes(other.thing_name)).toBe(false);
+      expect(body.includes(other.id)).toBe(false);
+    }
+  });
+
   it('keeps the ETag across rebuilds of an unchanged fleet, and changes it when a device changes', async () => {
     const service = new DeviceTableService(db(), { maxAgeMs: 0, revalidateInBackground: false, buildCostFactor: 0 });
     const user = (await t.app.userFromToken(admin)) as UserContext;
     const first = await service.table(user);
-    expect((await service.table(user)).etag).toBe(first.etag);
+    expect((await service.table(user)).hash).toBe(first.hash);
     await db().updateTable('devices').set({ site: 'Moved' }).where('thing_name', '=', 'FLS-BENCH-01').execute();
     const changed = await service.table(user);
-    expect(changed.etag).not.toBe(first.etag);
-    expect(changed.jsonBytes).toBeGreaterThan(changed.gzip.length);
+    expect(changed.hash).not.toBe(first.hash);
+    expect(changed.binary.bytes).toBeGreaterThan(changed.binary.gzip.length);
+    expect((await changed.json()).bytes).toBeGreaterThan((await changed.json()).gzip.length);
   });
 
   it('serves a built table for a while, then builds it again', async () => {
@@ -181,8 +242,8 @@ describe.each(DIALECTS)('device table call on %s', (dialect) => {
     const user = (await t.app.userFromToken(admin)) as UserContext;
     const first = await service.table(user);
     await db().updateTable('devices').set({ site: 'Moved again' }).where('thing_name', '=', 'FLS-BENCH-01').execute();
-    expect((await service.table(user)).etag).toBe(first.etag);
-    expect((await new DeviceTableService(db(), { maxAgeMs: 0 }).table(user)).etag).not.toBe(first.etag);
+    expect((await service.table(user)).hash).toBe(first.hash);
+    expect((await new DeviceTableService(db(), { maxAgeMs: 0 }).table(user)).hash).not.toBe(first.hash);
   });
 
   it('serves an expired table at once while it builds the next one', async () => {
@@ -195,8 +256,8 @@ describe.each(DIALECTS)('device table call on %s', (dialect) => {
       .where('thing_name', '=', 'FLS-BENCH-01')
       .execute();
     // The expired table comes back at once; the rebuild it started replaces it when done.
-    expect((await service.table(user)).etag).toBe(first.etag);
-    await expect.poll(async () => (await service.table(user)).etag, { timeout: 10_000 }).not.toBe(first.etag);
+    expect((await service.table(user)).hash).toBe(first.hash);
+    await expect.poll(async () => (await service.table(user)).hash, { timeout: 10_000 }).not.toBe(first.hash);
   });
 
   it('shares one table between callers with the same scope', async () => {
@@ -248,5 +309,9 @@ describe.each(DIALECTS)('device table call on %s', (dialect) => {
       headers: { authorization: admin },
     });
     expect(withArgument.statusCode).toBe(400);
+    for (const query of ['format=json', 'format=2', 'format=binary&limit=5']) {
+      const refused = await t.app.inject({ method: 'GET', url: `${URL}?${query}`, headers: { authorization: admin } });
+      expect(refused.statusCode).toBe(400);
+    }
   });
 });

@@ -3,10 +3,17 @@ import { gunzip } from 'node:zlib';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DEVICE_TABLE_PATH, DeviceTableAnswer, DeviceTableQuery } from '@fieldlink/api/device-table';
+import {
+  DEVICE_TABLE_BINARY_QUERY,
+  DEVICE_TABLE_FORMAT,
+  DEVICE_TABLE_PATH,
+  DeviceTableAnswer,
+  DeviceTableQuery,
+} from '@fieldlink/api/device-table';
+import { DEVICE_TABLE_BINARY_FORMAT, DEVICE_TABLE_BINARY_TYPE } from '@fieldlink/api/device-table-binary';
 import { ErrorAnswer } from '@fieldlink/api/errors';
 import { signedInUser } from '../../plugins/auth';
-import type { DeviceTableService } from './service';
+import { deviceTableEtag, type DeviceTableService } from './service';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -18,8 +25,8 @@ function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
 }
 
 /**
- * Sends a body that is already JSON: Fastify passes a Buffer through without serialising it, and the
- * route's schema still documents the JSON inside.
+ * Sends a body that is already encoded: Fastify passes a Buffer through without serialising it, and
+ * the route's schema still documents the JSON form.
  */
 function sendEncoded(reply: FastifyReply, body: Buffer) {
   return reply.send(body);
@@ -35,7 +42,8 @@ export const deviceTableRoutes: FastifyPluginAsyncTypebox<{ table: DeviceTableSe
         tags: ['devices'],
         summary:
           'Every device the caller may see, as columns (the device table). Validated with an ETag; ' +
-          'gzip-compressed when the client accepts it.',
+          'gzip-compressed when the client accepts it. With format=binary the same table in the binary form ' +
+          `(format ${DEVICE_TABLE_BINARY_FORMAT}, ${DEVICE_TABLE_BINARY_TYPE}).`,
         querystring: DeviceTableQuery,
         response: {
           200: DeviceTableAnswer,
@@ -47,17 +55,20 @@ export const deviceTableRoutes: FastifyPluginAsyncTypebox<{ table: DeviceTableSe
     },
     async (request, reply) => {
       const built = await table.table(signedInUser(request));
+      const binary = request.query.format === DEVICE_TABLE_BINARY_QUERY;
+      const etag = deviceTableEtag(built, binary ? DEVICE_TABLE_BINARY_FORMAT : DEVICE_TABLE_FORMAT);
       // no-cache: a browser keeps the table but asks each time whether it is still current.
       reply
-        .header('etag', built.etag)
+        .header('etag', etag)
         .header('cache-control', 'private, no-cache')
         .header('vary', 'accept-encoding, authorization');
-      if (matchesEtag(request.headers['if-none-match'], built.etag)) return reply.code(304).send(null);
-      reply.type('application/json; charset=utf-8');
+      if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send(null);
+      const body = binary ? built.binary : await built.json();
+      reply.type(binary ? DEVICE_TABLE_BINARY_TYPE : 'application/json; charset=utf-8');
       if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
-        return sendEncoded(reply.header('content-encoding', 'gzip'), built.gzip);
+        return sendEncoded(reply.header('content-encoding', 'gzip'), body.gzip);
       }
-      return sendEncoded(reply, await gunzipAsync(built.gzip));
+      return sendEncoded(reply, await gunzipAsync(body.gzip));
     },
   );
 };

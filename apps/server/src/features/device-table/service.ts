@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { gunzip, gzip } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import {
   DEVICE_TABLE_FORMAT,
@@ -12,6 +12,13 @@ import {
   type DeviceTableNumberField,
   type DeviceTableTextField,
 } from '@fieldlink/api/device-table';
+import type { DEVICE_TABLE_BINARY_FORMAT } from '@fieldlink/api/device-table-binary';
+import {
+  decodeDeviceTableBinary,
+  deviceTableBinaryContent,
+  encodeDeviceTableBinary,
+  toDeviceTableAnswer,
+} from '@fieldlink/api/device-table-binary';
 import type { DeviceHealth, DevicePort } from '@fieldlink/api/device-frames';
 import type { GroupKind } from '@fieldlink/api/account';
 import { countChannels } from '@fieldlink/domain/channels';
@@ -30,15 +37,33 @@ import {
 } from './repository';
 
 const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
 const MAX_GROUPS_PER_STATEMENT = 1000;
 
-/** A built table: its validator and its body, gzip-compressed (about a fifth of the JSON). */
-export interface BuiltDeviceTable {
-  etag: string;
+/** One form of a built table: its body gzip-compressed, and its size before compression. */
+export interface EncodedDeviceTable {
   gzip: Buffer;
-  /** Size of the JSON before compression, for the benchmark and logs. */
-  jsonBytes: number;
+  bytes: number;
+}
+
+/**
+ * A built table: the hash of its content, which each form's ETag names (`deviceTableEtag`), and its
+ * bodies: the binary form (format 2, what the console asks for) compressed once when the table is
+ * built, the JSON form (format 1) built from it and compressed on the first call that asks for it.
+ */
+export interface BuiltDeviceTable {
+  hash: string;
   count: number;
+  binary: EncodedDeviceTable;
+  json(): Promise<EncodedDeviceTable>;
+}
+
+/** The weak ETag of a form of a built table: the same content in another form is another representation. */
+export function deviceTableEtag(
+  built: BuiltDeviceTable,
+  format: typeof DEVICE_TABLE_FORMAT | typeof DEVICE_TABLE_BINARY_FORMAT,
+): string {
+  return `W/"dt${format}-${built.hash}"`;
 }
 
 export interface DeviceTableOptions {
@@ -314,12 +339,28 @@ export class DeviceTableService {
   }
 
   private async build(user: UserContext, muted: ReadonlySet<string>): Promise<BuiltDeviceTable> {
-    const { generatedAt, ...content } = await this.answer(user, muted);
-    const contentJson = JSON.stringify(content);
-    // The ETag names the content without the build time, so an unchanged fleet keeps its ETag.
-    const etag = `W/"dt${DEVICE_TABLE_FORMAT}-${createHash('sha256').update(contentJson).digest('base64url').slice(0, 32)}"`;
-    const body = Buffer.from(`{"generatedAt":${generatedAt},${contentJson.slice(1)}`);
+    const answer = await this.answer(user, muted);
+    const body = encodeDeviceTableBinary(answer);
+    // The hash names the content without the build time, so an unchanged fleet keeps its ETag.
+    const hash = createHash('sha256').update(deviceTableBinaryContent(body)).digest('base64url').slice(0, 32);
     // zlib compresses on the thread pool, off the event loop.
-    return { etag, gzip: await gzipAsync(body, { level: 6 }), jsonBytes: body.length, count: content.count };
+    const binary = { gzip: await gzipAsync(body, { level: 6 }), bytes: body.byteLength };
+    let json: Promise<EncodedDeviceTable> | null = null;
+    const buildJson = async (): Promise<EncodedDeviceTable> => {
+      // Decoded from the binary body, so both forms carry exactly the same table.
+      const columns = decodeDeviceTableBinary(await gunzipAsync(binary.gzip));
+      const text = Buffer.from(JSON.stringify(toDeviceTableAnswer(columns)));
+      return { gzip: await gzipAsync(text, { level: 6 }), bytes: text.length };
+    };
+    return {
+      hash,
+      count: answer.count,
+      binary,
+      json: () =>
+        (json ??= buildJson().catch((error: unknown) => {
+          json = null;
+          throw error;
+        })),
+    };
   }
 }

@@ -1,0 +1,233 @@
+import {
+  DEVICE_TABLE_FORMAT,
+  DEVICE_TABLE_NUMBER_FIELDS,
+  DEVICE_TABLE_TEXT_FIELDS,
+  encodeTextColumn,
+  textColumnValues,
+  type DeviceTableAnswer,
+  type DeviceTableGroup,
+  type DeviceTableNumberField,
+  type DeviceTableTextField,
+} from './device-table';
+
+/**
+ * `GET /devices/table?format=binary`: the device table's answer in a binary form (format 2) that the
+ * console reads straight into the typed columns it works on. At 100,000 devices the JSON form is
+ * 30 MiB that the browser must parse into 2.5 million values before the first row shows; this form is
+ * a short JSON header (groups, dictionaries, where each column lies) and then one block per column:
+ * number columns as little-endian `Float64Array`s (NaN: no value), or `Int32Array`s when every value
+ * is a small integer; dictionary codes as `Int32Array`s; other text columns as one UTF-8 block and the
+ * length of each value. The same content as the JSON form (`toDeviceTableAnswer` rebuilds it), so the
+ * JSON form stays for every other client. docs/decisions.md ("Cold open at 100,000 devices").
+ *
+ * Layout: magic `FLDT`, format (u32), generatedAt (f64), header length (u32), 4 bytes of padding, the
+ * header (UTF-8 JSON), padding to 8 bytes, then the column blocks, each starting on 8 bytes.
+ */
+
+// TextEncoder and TextDecoder are in every browser and in Node.js; this package compiles without DOM or Node types.
+declare const TextEncoder: new () => { encode(text: string): Uint8Array };
+declare const TextDecoder: new (label?: string, options?: { fatal?: boolean }) => { decode(bytes: Uint8Array): string };
+
+/** Version of the binary form; bumped when its layout or a field changes meaning. */
+export const DEVICE_TABLE_BINARY_FORMAT = 2;
+
+/** Media type of the binary form. */
+export const DEVICE_TABLE_BINARY_TYPE = 'application/vnd.fieldlink.device-table';
+
+/** `FLDT` read as a little-endian u32. */
+const MAGIC = 0x54444c46;
+const PREAMBLE_BYTES = 24;
+const CONTENT_START = 16;
+/** An Int32 number column's "no value". */
+const NULL_INT32 = -0x80000000;
+
+/** Where a block lies: byte offset from the end of the header (padded), and byte length. */
+type Block = [offset: number, bytes: number];
+
+type TextBlock = { dict: string[]; codes: Block } | { chars: Block; lengths: Block };
+type NumberBlock = { int32: Block } | { float64: Block };
+
+interface BinaryHeader {
+  count: number;
+  groups: DeviceTableGroup[];
+  text: Record<DeviceTableTextField, TextBlock>;
+  numbers: Record<DeviceTableNumberField, NumberBlock>;
+}
+
+/** The table as the console keeps it: text per row, numbers in Float64Arrays with NaN for "no value". */
+export interface DeviceTableColumns {
+  generatedAt: number;
+  count: number;
+  groups: DeviceTableGroup[];
+  text: Record<DeviceTableTextField, (string | null)[]>;
+  numbers: Record<DeviceTableNumberField, Float64Array>;
+}
+
+const align8 = (bytes: number) => (bytes + 7) & ~7;
+
+function isInt32Column(values: readonly (number | null)[]): boolean {
+  for (const value of values) {
+    if (value !== null && (!Number.isInteger(value) || value <= NULL_INT32 || value > 0x7fffffff)) return false;
+  }
+  return true;
+}
+
+/** The binary form of an answer. */
+export function encodeDeviceTableBinary(answer: DeviceTableAnswer): Uint8Array<ArrayBuffer> {
+  const blocks: Uint8Array[] = [];
+  let offset = 0;
+  const add = (bytes: Uint8Array): Block => {
+    const block: Block = [offset, bytes.byteLength];
+    blocks.push(bytes);
+    offset += align8(bytes.byteLength);
+    return block;
+  };
+  const encoder = new TextEncoder();
+  const text = {} as BinaryHeader['text'];
+  for (const field of DEVICE_TABLE_TEXT_FIELDS) {
+    const column = answer.text[field];
+    if ('dict' in column) {
+      text[field] = { dict: column.dict, codes: add(new Uint8Array(Int32Array.from(column.codes).buffer)) };
+    } else {
+      const lengths = Int32Array.from(column.values, (value) => (value === null ? -1 : value.length));
+      const chars = encoder.encode(column.values.filter((value) => value !== null).join(''));
+      text[field] = { chars: add(chars), lengths: add(new Uint8Array(lengths.buffer)) };
+    }
+  }
+  const numbers = {} as BinaryHeader['numbers'];
+  for (const field of DEVICE_TABLE_NUMBER_FIELDS) {
+    const values = answer.numbers[field];
+    numbers[field] = isInt32Column(values)
+      ? { int32: add(new Uint8Array(Int32Array.from(values, (value) => value ?? NULL_INT32).buffer)) }
+      : {
+          float64: add(
+            new Uint8Array(Float64Array.from(values, (value) => (value === null ? Number.NaN : value + 0)).buffer),
+          ),
+        };
+  }
+  const header: BinaryHeader = { count: answer.count, groups: answer.groups, text, numbers };
+  const headerBytes = encoder.encode(JSON.stringify(header));
+  const dataStart = align8(PREAMBLE_BYTES + headerBytes.byteLength);
+  const body = new Uint8Array(dataStart + offset);
+  const view = new DataView(body.buffer);
+  view.setUint32(0, MAGIC, true);
+  view.setUint32(4, DEVICE_TABLE_BINARY_FORMAT, true);
+  view.setFloat64(8, answer.generatedAt, true);
+  view.setUint32(CONTENT_START, headerBytes.byteLength, true);
+  body.set(headerBytes, PREAMBLE_BYTES);
+  let at = dataStart;
+  for (const block of blocks) {
+    body.set(block, at);
+    at += align8(block.byteLength);
+  }
+  return body;
+}
+
+/** The bytes of a binary answer that its content determines (all but the build time): what its ETag names. */
+export function deviceTableBinaryContent(body: Uint8Array): Uint8Array {
+  return body.subarray(CONTENT_START);
+}
+
+/** Reads a binary answer; throws on anything that is not one, or of another format. */
+export function decodeDeviceTableBinary(body: Uint8Array): DeviceTableColumns {
+  // Typed-array views need their offset to be a multiple of their element size.
+  const bytes = body.byteOffset % 8 === 0 ? body : body.slice();
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.byteLength < PREAMBLE_BYTES || view.getUint32(0, true) !== MAGIC) {
+    throw new Error('Not a binary device table.');
+  }
+  const format = view.getUint32(4, true);
+  if (format !== DEVICE_TABLE_BINARY_FORMAT) throw new Error(`Unknown device table format ${format}.`);
+  const generatedAt = view.getFloat64(8, true);
+  const headerLength = view.getUint32(CONTENT_START, true);
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const header = JSON.parse(
+    decoder.decode(bytes.subarray(PREAMBLE_BYTES, PREAMBLE_BYTES + headerLength)),
+  ) as BinaryHeader;
+  const dataStart = bytes.byteOffset + align8(PREAMBLE_BYTES + headerLength);
+  const { count } = header;
+  const dataEnd = bytes.byteOffset + bytes.byteLength;
+  /** The block's bytes, within the body (a view may otherwise reach past it into its buffer). */
+  const blockOf = ([offset, length]: Block) => {
+    const start = dataStart + offset;
+    if (offset < 0 || length < 0 || start + length > dataEnd) throw new Error('The device table is cut short.');
+    return start;
+  };
+  const int32s = (block: Block) => new Int32Array(bytes.buffer, blockOf(block), block[1] / 4);
+  const rowsOf = <T extends Int32Array | Float64Array>(array: T): T => {
+    if (array.length !== count) throw new Error('A device table column does not have a value per device.');
+    return array;
+  };
+
+  const text = {} as DeviceTableColumns['text'];
+  for (const field of DEVICE_TABLE_TEXT_FIELDS) {
+    const block = header.text[field];
+    const values: (string | null)[] = new Array(count);
+    if ('dict' in block) {
+      const codes = rowsOf(int32s(block.codes));
+      for (let row = 0; row < count; row += 1) values[row] = block.dict[codes[row]!] ?? null;
+    } else {
+      const all = decoder.decode(new Uint8Array(bytes.buffer, blockOf(block.chars), block.chars[1]));
+      const lengths = rowsOf(int32s(block.lengths));
+      let at = 0;
+      for (let row = 0; row < count; row += 1) {
+        const size = lengths[row]!;
+        if (size < 0) {
+          values[row] = null;
+          continue;
+        }
+        values[row] = all.slice(at, at + size);
+        at += size;
+      }
+      if (at !== all.length) throw new Error(`The device table's ${field} column does not match its lengths.`);
+    }
+    text[field] = values;
+  }
+
+  const numbers = {} as DeviceTableColumns['numbers'];
+  for (const field of DEVICE_TABLE_NUMBER_FIELDS) {
+    const block = header.numbers[field];
+    if ('float64' in block) {
+      numbers[field] = rowsOf(new Float64Array(bytes.buffer, blockOf(block.float64), block.float64[1] / 8));
+    } else {
+      const source = rowsOf(int32s(block.int32));
+      const column = new Float64Array(count);
+      for (let row = 0; row < count; row += 1) {
+        const value = source[row]!;
+        column[row] = value === NULL_INT32 ? Number.NaN : value;
+      }
+      numbers[field] = column;
+    }
+  }
+  return { generatedAt, count, groups: header.groups, text, numbers };
+}
+
+/** The columns of the JSON form (the console's table data, from a JSON answer). */
+export function deviceTableColumnsOf(answer: DeviceTableAnswer): DeviceTableColumns {
+  const text = {} as DeviceTableColumns['text'];
+  for (const field of DEVICE_TABLE_TEXT_FIELDS) text[field] = textColumnValues(answer.text[field]);
+  const numbers = {} as DeviceTableColumns['numbers'];
+  for (const field of DEVICE_TABLE_NUMBER_FIELDS) {
+    numbers[field] = Float64Array.from(answer.numbers[field], (value) => value ?? Number.NaN);
+  }
+  return { generatedAt: answer.generatedAt, count: answer.count, groups: answer.groups, text, numbers };
+}
+
+/** The JSON form of the columns (what `GET /devices/table` answers without `format`). */
+export function toDeviceTableAnswer(columns: DeviceTableColumns): DeviceTableAnswer {
+  return {
+    format: DEVICE_TABLE_FORMAT,
+    generatedAt: columns.generatedAt,
+    count: columns.count,
+    groups: columns.groups,
+    text: Object.fromEntries(
+      DEVICE_TABLE_TEXT_FIELDS.map((field) => [field, encodeTextColumn(columns.text[field])]),
+    ) as DeviceTableAnswer['text'],
+    numbers: Object.fromEntries(
+      DEVICE_TABLE_NUMBER_FIELDS.map((field) => [
+        field,
+        Array.from(columns.numbers[field], (value) => (Number.isNaN(value) ? null : value)),
+      ]),
+    ) as DeviceTableAnswer['numbers'],
+  };
+}
