@@ -31,21 +31,31 @@ export function pagePreloadOf(rememberedPath: string | null): PagePreload | null
  * Starts, at the first instruction of a start-up that goes to /loading, what would otherwise wait in
  * line (specification §2): the user and the account tree that /loading reads (it then joins these
  * calls), the shell's code, and for a remembered inventory overview or device list that page's code
- * and first call. None of it changes where /loading goes: it decides as before, and the server
- * checks every call as before; a call the user may not make fails and is made again by its page.
+ * and first call (the device list's before the tree, and then its first sorted order). None of it
+ * changes where /loading goes: it decides as before, and the server checks every call as before; a
+ * call the user may not make fails and is made again by its page.
  */
 export function preloadForLoading(rememberedPath: string | null): void {
   void queryClient.prefetchQuery(selfQuery());
+  const preload = pagePreloadOf(rememberedPath);
+  // The device table is asked for before the account tree: the server answers it from its cache at
+  // once and then builds the tree, so the table arrives and is decoded while the tree is being built.
+  if (preload?.page === 'deviceTable') void queryClient.prefetchQuery(deviceTableQuery());
   void queryClient.prefetchQuery(accountQuery());
   // A failed chunk is reported by the page that needs it (ChunkLoadError), not here.
   const ignore = () => undefined;
   void import('./shell/app-shell').catch(ignore);
-  const preload = pagePreloadOf(rememberedPath);
   if (preload?.page === 'overview') {
     void import('../features/inventory/components/inventory-page').catch(ignore);
     void queryClient.prefetchQuery(overviewQuery(preload.groupId, preload.accountId));
   } else if (preload?.page === 'deviceTable') {
     void import('./device-table-route').catch(ignore);
-    void queryClient.prefetchQuery(deviceTableQuery());
+    // Its first sorted order is built while /loading waits for the account tree.
+    void Promise.all([
+      import('../features/device-table/model/prepare-table'),
+      queryClient.fetchQuery(deviceTableQuery()),
+    ])
+      .then(([{ prepareStoredSort }, data]) => prepareStoredSort(data))
+      .catch(ignore);
   }
 }

@@ -19,8 +19,15 @@ function* walkGroup(account: Account, group: GroupNode, includeTrash: boolean): 
  * in the trash are left out unless asked for: they are not on any dashboard.
  */
 export function listDevices(accounts: readonly Account[], includeTrash = false): PlacedDevice[] {
+  // A plain walk into one array: at 100,000 devices, a generator per group and spreading its output
+  // into push() took a tenth of a second for each screen that lists the devices at start-up.
   const placed: PlacedDevice[] = [];
-  for (const account of accounts) placed.push(...walkGroup(account, account.rootGroup, includeTrash));
+  const visit = (account: Account, group: GroupNode) => {
+    if (group.kind === 'trash' && !includeTrash) return;
+    for (const device of group.devices) placed.push({ device, account, group });
+    for (const child of group.groups) visit(account, child);
+  };
+  for (const account of accounts) visit(account, account.rootGroup);
   return placed;
 }
 

@@ -3,7 +3,8 @@ import { BREW_PATHS } from '@fieldlink/api/brew';
 import { binWidthOf, type ChannelLog } from '@fieldlink/api/device-logs';
 import { YEARLY_OVERVIEW_BIN_COUNT } from '@fieldlink/domain/chart';
 import { parseRetailProductId, RETAIL_STORE_LOG_WINDOW_MS } from '@fieldlink/domain/retail';
-import type { DeviceTableAnswer } from '@fieldlink/api/device-table';
+import { DEVICE_TABLE_BINARY_QUERY, type DeviceTableAnswer } from '@fieldlink/api/device-table';
+import { DEVICE_TABLE_BINARY_TYPE, encodeDeviceTableBinary } from '@fieldlink/api/device-table-binary';
 import type { AppType } from '@fieldlink/domain/app-variant';
 import { demoFleet, demoFleetDevices } from '@fieldlink/simulation/demo-fleet';
 import { FALLBACK_CLIENT_CONFIG } from '../../../lib/api/get-client-config';
@@ -85,7 +86,9 @@ export class DemoBackend implements LocalBackend {
       return json(400, { message: 'The body is not JSON.' });
     }
     try {
-      return json(200, await handler({ query: call.query, body, now: Date.now() }));
+      const answer = await handler({ query: call.query, body, now: Date.now() });
+      // A handler answers a value sent as JSON, or a whole response (the device table's binary form).
+      return answer instanceof Response ? answer : json(200, answer);
     } catch (error) {
       if (error instanceof DemoCallError) return json(error.status, { message: error.message });
       throw error;
@@ -218,7 +221,14 @@ export class DemoBackend implements LocalBackend {
         }
         return { groupId, start, end, binWidth: binWidthOf(start, end, YEARLY_OVERVIEW_BIN_COUNT), products };
       },
-      'GET /devices/table': async () => this.deviceTable(),
+      'GET /devices/table': async (call) => {
+        const answer = await this.deviceTable();
+        if (call.query.format !== DEVICE_TABLE_BINARY_QUERY) return answer;
+        return new Response(encodeDeviceTableBinary(answer), {
+          status: 200,
+          headers: { 'content-type': DEVICE_TABLE_BINARY_TYPE },
+        });
+      },
       [`GET ${BREW_PATHS.overview}`]: async (call) => {
         const groupId = text(call.query.groupId);
         return this.brewery.overview(this.group(groupId), await this.tanks(groupId), call.now);

@@ -10,7 +10,7 @@ import {
   type CellValue,
 } from '@fieldlink/domain/device-sort';
 import { ColumnOrderBuild, KeySort, prefixSort, sortRowsByNumber, type ColumnOrder } from './column-order';
-import { fixtureAnswer } from './fixtures';
+import { fixtureColumns } from './fixtures';
 import { decodeDeviceTable } from './table-data';
 import { TableIndex } from './table-view';
 
@@ -197,7 +197,7 @@ describe('ColumnOrderBuild', () => {
 describe('TableIndex.prepareOrder', () => {
   it('builds in slices and then sorts as a build on demand does', () => {
     const devices = Array.from({ length: 2000 }, () => ({ iccid: `8961${digits(15)}`, name: pick(['a', 'B', null]) }));
-    const data = decodeDeviceTable(fixtureAnswer(devices));
+    const data = decodeDeviceTable(fixtureColumns(devices));
     const sliced = new TableIndex(data);
     let calls = 0;
     while (!sliced.prepareOrder('iccid', false, () => false)) calls += 1;
@@ -213,7 +213,7 @@ describe('TableIndex.prepareOrder', () => {
 
   it('finishes a build begun in idle time when a sort needs it', () => {
     const devices = Array.from({ length: 2000 }, (_, row) => ({ name: `Tank ${2000 - row}` }));
-    const table = new TableIndex(decodeDeviceTable(fixtureAnswer(devices)));
+    const table = new TableIndex(decodeDeviceTable(fixtureColumns(devices)));
     expect(table.prepareOrder('name', true, () => false)).toBe(false);
     const rows = table.order({ key: 'name', direction: 'asc' }, { distanceFrom: null });
     expect(Array.from(rows.subarray(0, 3))).toEqual([1999, 1998, 1997]);

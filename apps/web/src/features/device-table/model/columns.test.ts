@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { DEVICE_COLUMNS } from '@fieldlink/domain/device-columns';
 import { COLUMN_PRESENTATIONS, presentationsOf, utcOffsetText } from './columns';
-import { fixtureAnswer } from './fixtures';
+import { fixtureColumns } from './fixtures';
 import { decodeDeviceTable } from './table-data';
 
 const data = decodeDeviceTable(
-  fixtureAnswer([
+  fixtureColumns([
     {
       name: '=HYPERLINK("x")',
       plan: 'PREMIUM',

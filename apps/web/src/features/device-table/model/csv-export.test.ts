@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { presentationsOf } from './columns';
 import { csvFileName, tableCsv } from './csv-export';
-import { fixtureAnswer } from './fixtures';
+import { fixtureColumns } from './fixtures';
 import { decodeDeviceTable } from './table-data';
 import { TableIndex } from './table-view';
 
 const table = new TableIndex(
   decodeDeviceTable(
-    fixtureAnswer([
+    fixtureColumns([
       { id: 'a', name: '=cmd|"/c calc"!A1', signal: -71, site: '+Site', fw: '4.2' },
       { id: 'b', name: 'Pump, north', signal: null, site: '@home', fw: '4.10' },
       { id: 'c', name: 'Tank', signal: -5, site: '\tTab', fw: null },

@@ -7,6 +7,11 @@ import {
   type DeviceTableNumberField,
   type DeviceTableTextField,
 } from '@fieldlink/api/device-table';
+import {
+  decodeDeviceTableBinary,
+  encodeDeviceTableBinary,
+  type DeviceTableColumns,
+} from '@fieldlink/api/device-table-binary';
 
 /** One device of a test table: any field left out is empty. */
 export type FixtureDevice = Partial<Record<DeviceTableTextField, string | null>> &
@@ -19,8 +24,8 @@ export const FIXTURE_GROUPS: DeviceTableGroup[] = [
   { id: 'tanks', name: 'Tanks', kind: 'group', path: './root/cellar/tanks' },
 ];
 
-/** A device table answer as the server would send it, for model tests. */
-export function fixtureAnswer(devices: readonly FixtureDevice[], groups = FIXTURE_GROUPS): DeviceTableAnswer {
+/** A device table as the console receives it from the server (through the binary form), for model tests. */
+export function fixtureColumns(devices: readonly FixtureDevice[], groups = FIXTURE_GROUPS): DeviceTableColumns {
   const text = Object.fromEntries(
     DEVICE_TABLE_TEXT_FIELDS.map((field) => [
       field,
@@ -33,5 +38,6 @@ export function fixtureAnswer(devices: readonly FixtureDevice[], groups = FIXTUR
       devices.map((device) => device[field] ?? (field === 'group' || field === 'isConnected' ? 0 : null)),
     ]),
   ) as DeviceTableAnswer['numbers'];
-  return { format: 1, generatedAt: 1_700_000_000_000, count: devices.length, groups, text, numbers };
+  const answer = { format: 1 as const, generatedAt: 1_700_000_000_000, count: devices.length, groups, text, numbers };
+  return decodeDeviceTableBinary(encodeDeviceTableBinary(answer));
 }

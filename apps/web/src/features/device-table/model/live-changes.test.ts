@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { COLUMN_PRESENTATIONS } from './columns';
-import { fixtureAnswer } from './fixtures';
+import { fixtureColumns } from './fixtures';
 import { applyTableChanges } from './live-changes';
 import { decodeDeviceTable } from './table-data';
 import { TableIndex } from './table-view';
 
 const table = () =>
   decodeDeviceTable(
-    fixtureAnswer([
+    fixtureColumns([
       { name: 'Boiler', thingName: 'B-1', isConnected: 1, fw: '4.10.0', lastConnection: 100 },
       { name: 'Chiller', thingName: 'C-1', isConnected: 0, fw: '4.9.0', otaState: 'DOWNLOADING', otaPercent: 20 },
       { name: 'Tank', thingName: 'T-1', isConnected: 1, fw: '4.11.0' },

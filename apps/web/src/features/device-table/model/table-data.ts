@@ -1,12 +1,5 @@
-import {
-  DEVICE_TABLE_NUMBER_FIELDS,
-  DEVICE_TABLE_TEXT_FIELDS,
-  textColumnValues,
-  type DeviceTableAnswer,
-  type DeviceTableGroup,
-  type DeviceTableNumberField,
-  type DeviceTableTextField,
-} from '@fieldlink/api/device-table';
+import type { DeviceTableGroup, DeviceTableNumberField, DeviceTableTextField } from '@fieldlink/api/device-table';
+import type { DeviceTableColumns } from '@fieldlink/api/device-table-binary';
 
 /**
  * The device table in the browser: the call's columns decoded once. Numbers live in Float64Arrays
@@ -32,21 +25,12 @@ export interface DeviceTableData {
 /** Separator of group names in the group-path column. */
 export const GROUP_PATH_SEPARATOR = ' / ';
 
-/** Decodes the call's answer. */
-export function decodeDeviceTable(answer: DeviceTableAnswer): DeviceTableData {
-  const text = {} as DeviceTableData['text'];
-  for (const field of DEVICE_TABLE_TEXT_FIELDS) text[field] = textColumnValues(answer.text[field]);
-  const numbers = {} as DeviceTableData['numbers'];
-  for (const field of DEVICE_TABLE_NUMBER_FIELDS) {
-    const source = answer.numbers[field];
-    const column = new Float64Array(answer.count);
-    for (let row = 0; row < answer.count; row += 1) column[row] = source[row] ?? Number.NaN;
-    numbers[field] = column;
-  }
-  const byId = new Map(answer.groups.map((group) => [group.id, group]));
+/** The table data of the call's columns (decoded from its binary form, `getDeviceTable`). */
+export function decodeDeviceTable({ count, generatedAt, groups, text, numbers }: DeviceTableColumns): DeviceTableData {
+  const byId = new Map(groups.map((group) => [group.id, group]));
   // Groups above the caller's attachment points are not in the answer, so a path starts at the
   // highest group the caller can see, the way the account tree shows it.
-  const groupPathNames = answer.groups.map((group) =>
+  const groupPathNames = groups.map((group) =>
     group.path
       .slice(2)
       .split('/')
@@ -55,13 +39,13 @@ export function decodeDeviceTable(answer: DeviceTableAnswer): DeviceTableData {
       .join(GROUP_PATH_SEPARATOR),
   );
   return {
-    count: answer.count,
-    generatedAt: answer.generatedAt,
-    groups: answer.groups,
+    count,
+    generatedAt,
+    groups,
     groupPathNames,
-    groupIsNew: answer.groups.map((group) => group.kind === 'new'),
+    groupIsNew: groups.map((group) => group.kind === 'new'),
     text,
     numbers,
-    revision: new Uint32Array(answer.count),
+    revision: new Uint32Array(count),
   };
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { DeviceFilter } from '@fieldlink/domain/device-filter';
 import { sortByColumn } from '@fieldlink/domain/device-sort';
 import { COLUMN_PRESENTATIONS } from './columns';
-import { fixtureAnswer, type FixtureDevice } from './fixtures';
+import { fixtureColumns, type FixtureDevice } from './fixtures';
 import { decodeDeviceTable } from './table-data';
 import { TableIndex, type TableSort } from './table-view';
 
@@ -15,7 +15,7 @@ const FLEET: FixtureDevice[] = [
   { name: 'Tank 2', fw: '4.10.0', signal: -70, group: 3, isConnected: 1, lat: 32.9, lng: -97.04 },
 ];
 
-const index = () => new TableIndex(decodeDeviceTable(fixtureAnswer(FLEET)));
+const index = () => new TableIndex(decodeDeviceTable(fixtureColumns(FLEET)));
 const names = (table: TableIndex, filters: DeviceFilter[], sort: TableSort | null) =>
   Array.from(table.view(filters, sort).rows, (row) => table.data.text.name[row]);
 
@@ -68,7 +68,7 @@ describe('TableIndex.view: sorting', () => {
         fc.constantFrom(...keys),
         fc.constantFrom('asc' as const, 'desc' as const),
         (devices, key, direction) => {
-          const table = new TableIndex(decodeDeviceTable(fixtureAnswer(devices)));
+          const table = new TableIndex(decodeDeviceTable(fixtureColumns(devices)));
           const column = COLUMN_PRESENTATIONS.get(key)!;
           const cells = table.cells(key, { distanceFrom: null });
           const rows = devices.map((_, row) => row);
@@ -102,7 +102,7 @@ describe('TableIndex.view: filters', () => {
   it('filters by real channel alarms and shows them in the alarm column', () => {
     const table = new TableIndex(
       decodeDeviceTable(
-        fixtureAnswer([
+        fixtureColumns([
           { name: 'Pump', activeAlarms: 'c1:HIGH:CRITICAL' },
           { name: 'Tank', statusSp: 64 },
           { name: 'Quiet' },
