@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
 import { migrate, openStorage } from '../../apps/server/src/db/database';
+import { moveInbox } from '../../apps/server/src/db/log-inbox';
 import { seedDemo } from '../../apps/server/src/seed/seed';
 import { serveRpc } from './child-rpc';
 import { freshDatabase, type FreshDatabase } from './fresh-database';
@@ -75,6 +76,9 @@ serveRpc<ServerCalls>(
       if (!app) throw new Error('Not set up');
       await app.fieldlink.writer.flush();
       const { db } = app.storage;
+      // SQLite: acknowledged samples still in the inbox are moved into `logs` first, as any reader
+      // moves them, so the count is of `logs` alone (apps/server/src/db/log-inbox.ts).
+      await moveInbox(db);
       const count = async (table: 'logs' | 'latest_values') => {
         const row = await db
           .selectFrom(table)

@@ -18,6 +18,7 @@ import { emqxAuthPlugin } from './broker/emqx-http-auth';
 import { DeviceEvents } from './events';
 import { DeviceDirectory } from './ingest/device-directory';
 import { FrameWriter, POSTGRES_BATCHES_IN_FLIGHT } from './ingest/frame-writer';
+import { InboxMover } from './db/log-inbox';
 import { SqliteWriterThread } from './ingest/sqlite-writer-thread';
 import { Ingest } from './ingest/ingest';
 import { Mailer } from './mail/mailer';
@@ -201,9 +202,16 @@ export async function buildApp({
   const directory = new DeviceDirectory(db);
   // A SQLite file's batches are written by a thread of their own; PostgreSQL writes several at a time.
   const writerThread = storage.file ? new SqliteWriterThread(storage.file) : null;
+  // SQLite commits samples into its inbox, moved into `logs` between batches (db/log-inbox.ts): by
+  // the writer thread for a file, here for an in-memory database.
+  const inbox =
+    storage.dialect === 'sqlite' && !writerThread
+      ? new InboxMover(db, { onError: (error) => app.log.error({ err: error }, 'Moving the log inbox failed') })
+      : undefined;
   const writer = new FrameWriter(db, {
     concurrency: storage.dialect === 'postgres' ? POSTGRES_BATCHES_IN_FLIGHT : 1,
     store: writerThread ? (writes) => writerThread.write(writes) : undefined,
+    inbox,
     onCommitted: (committed) => committed.forEach((event) => events.emit(event)),
     onError: (error) => app.log.error({ err: error }, 'Frame batch not stored'),
   });
@@ -415,6 +423,7 @@ export async function buildApp({
     commands.cancelAll();
     await writer.flush();
     await writerThread?.close();
+    await inbox?.close();
     await alarms.stop();
     await shelves.stop();
     await brewTanks.stop();

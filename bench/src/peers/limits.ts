@@ -5,6 +5,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { freePort, MOSQUITTO_BIN, waitForPort } from '../../../apps/server/src/cluster/testing/mosquitto';
+import { INBOX_SHARD_SPAN, INBOX_SHARDS, inboxShard } from '../../../apps/server/src/db/log-inbox';
 import { startCheckpointer } from '../../../apps/server/src/db/sqlite-checkpointer';
 import {
   BATCH_DELAY_MS,
@@ -19,7 +20,7 @@ import type { StorageDialect } from '../benchmark';
  * publisher against a bare Mosquitto that acknowledges on receipt and stores nothing.
  */
 
-// SQLite allows 32,766 bound values: 2,000 rows of 4 columns, and a second statement for the rest.
+// SQLite allows 32,766 bound values: 2,000 rows of 5 columns, and a second statement for the rest.
 const SQLITE_ROWS_PER_STATEMENT = 2000;
 
 interface Pending {
@@ -39,14 +40,15 @@ interface Committing {
 const emptyPending = (): Pending => ({ rows: [], count: 0, waiters: [], since: 0 });
 
 /**
- * Rows straight into the `logs` table of a database the server's migrations made, in transactions
- * batched as the frame writer batches them (apps/server/src/ingest/frame-writer.ts: a batch goes once
- * its first frame has waited 15 ms or it holds 5,000 rows, when a writer is free; one at a time on
- * SQLite, three side by side on PostgreSQL, each on a connection of its own, answered in the order
- * they started): a multi-row INSERT ... ON CONFLICT DO NOTHING (PostgreSQL:
- * one `unnest` statement of array parameters; SQLite: prepared VALUES lists), committed, then each of
- * the batch's frames is done. No roll-ups, no latest values, no parsing: the least any store of these
- * rows costs on this database.
+ * Rows straight into the table where the server commits them, of a database the server's migrations
+ * made (PostgreSQL: `logs`; SQLite: its inbox, `log_inbox`, at the end of each device's shard), in
+ * transactions batched as the frame writer batches them (apps/server/src/ingest/frame-writer.ts: a
+ * batch goes once its first frame has waited 15 ms or it holds 5,000 rows, when a writer is free; one
+ * at a time on SQLite, three side by side on PostgreSQL, each on a connection of its own, answered in
+ * the order they started): a multi-row INSERT (PostgreSQL: one `unnest` statement of array
+ * parameters, ON CONFLICT DO NOTHING; SQLite: prepared VALUES lists), committed, then each of the
+ * batch's frames is done. No roll-ups, no latest values, no parsing, no move out of the inbox: the
+ * least any store of these rows costs on this database.
  */
 export class DirectLogWriter {
   private pending = emptyPending();
@@ -72,25 +74,32 @@ export class DirectLogWriter {
       const statement = (rows: number) => {
         let prepared = statements.get(rows);
         if (!prepared) {
-          const values = Array.from({ length: rows }, () => '(?, ?, ?, ?)').join(', ');
-          prepared = db.prepare(`insert into logs (device_id, code, t, value) values ${values} on conflict do nothing`);
+          const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?)').join(', ');
+          prepared = db.prepare(`insert into log_inbox (id, device_id, code, t, value) values ${values}`);
           statements.set(rows, prepared);
         }
         return prepared;
       };
       const insert = db.transaction((parameters: unknown[]) => {
-        for (let i = 0; i < parameters.length; i += SQLITE_ROWS_PER_STATEMENT * 4) {
-          const chunk = parameters.slice(i, i + SQLITE_ROWS_PER_STATEMENT * 4);
-          statement(chunk.length / 4).run(chunk);
+        for (let i = 0; i < parameters.length; i += SQLITE_ROWS_PER_STATEMENT * 5) {
+          const chunk = parameters.slice(i, i + SQLITE_ROWS_PER_STATEMENT * 5);
+          statement(chunk.length / 5).run(chunk);
         }
       });
+      // Where the server commits samples: the end of each device's shard of the inbox
+      // (apps/server/src/db/log-inbox.ts), this writer's the only rows there.
+      const last = Array.from({ length: INBOX_SHARDS }, (_, shard) => shard * INBOX_SHARD_SPAN);
       return new DirectLogWriter(async (batch) => {
-        const parameters: unknown[] = [];
+        const rows: [id: number, deviceId: string, code: string, t: number, value: number][] = [];
         for (const row of batch.rows) {
-          for (let i = 0; i < row.codes.length; i += 1)
-            parameters.push(row.deviceId, row.codes[i], row.t, Number(row.values[i]));
+          const shard = inboxShard(row.deviceId);
+          for (let i = 0; i < row.codes.length; i += 1) {
+            last[shard] = last[shard]! + 1;
+            rows.push([last[shard]!, row.deviceId, row.codes[i]!, row.t, Number(row.values[i])]);
+          }
         }
-        insert(parameters);
+        rows.sort((a, b) => a[0] - b[0]);
+        insert(rows.flat());
       }, 1);
     }
     const pool = new pg.Pool({ connectionString: url, max: POSTGRES_BATCHES_IN_FLIGHT });

@@ -4,6 +4,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { DIALECTS, startTestApp, type TestApp } from '../testing/test-app';
 import { demoFleet } from '../seed/seed';
+import { moveInbox } from '../db/log-inbox';
 
 const until = async (check: () => Promise<boolean>, timeoutMs = 5000) => {
   const end = Date.now() + timeoutMs;
@@ -96,6 +97,8 @@ describe.each(DIALECTS)('embedded broker and ingest on %s', (dialect) => {
     // No waiting: the PUBACK itself means stored.
     const rows = await latest('ACME-BLR01');
     expect(rows.find((row) => row.code === 'c1')).toMatchObject({ value: 21.5, t: t0 });
+    // Committed into SQLite's inbox: moved into `logs` as any reader moves it (db/log-inbox.ts).
+    await moveInbox(t.app.storage.db);
     const logs = await t.app.storage.db
       .selectFrom('logs')
       .selectAll()
@@ -117,6 +120,7 @@ describe.each(DIALECTS)('embedded broker and ingest on %s', (dialect) => {
     // The older sample did not replace it; a sample of equal time does (shouldReplaceLatest: "not older").
     expect(c1?.value).toBe(99);
     const device = await deviceRow('ACME-BLR02');
+    await moveInbox(t.app.storage.db);
     const logs = await t.app.storage.db
       .selectFrom('logs')
       .select(['t', 'value'])

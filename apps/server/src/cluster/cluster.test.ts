@@ -13,6 +13,7 @@ import { provisionDemoFleet } from './demo-fleet';
 import { CLUSTER_TOPICS } from './cluster-transport';
 import { clusterEnv, freshPostgres, prepareDatabase, startClusterApp, type TestDatabase } from './testing/cluster-apps';
 import { startMosquitto, type TestMosquitto } from './testing/mosquitto';
+import { moveInbox } from '../db/log-inbox';
 
 const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 10_000) => {
   const end = Date.now() + timeoutMs;
@@ -48,6 +49,7 @@ describe('two instances on Mosquitto 2 and PostgreSQL', () => {
     a.storage.db.selectFrom('devices').selectAll().where('thing_name', '=', thingName).executeTakeFirstOrThrow();
   const logRows = async (thingName: string) => {
     const { id } = await row(thingName);
+    await moveInbox(a.storage.db, [id]);
     return a.storage.db.selectFrom('logs').selectAll().where('device_id', '=', id).execute();
   };
   const framesStored = () => a.fieldlink.ingest.counters.frames + b.fieldlink.ingest.counters.frames;

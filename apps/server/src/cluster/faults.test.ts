@@ -9,6 +9,7 @@ import { DeviceLoad, LOAD_CODE } from './testing/device-load';
 import { startMosquitto, type TestMosquitto } from './testing/mosquitto';
 import { startPostgres, type TestPostgres } from './testing/postgres-process';
 import { startServerProcess, type ServerProcess } from './testing/server-process';
+import { moveInbox } from '../db/log-inbox';
 
 /**
  * Faults on loopback with real processes: two Fieldlink instances (`node apps/server/src/main.ts`),
@@ -65,6 +66,7 @@ describe.each(['single', 'shared'] as const)(
     /** Acknowledged samples not (yet) in the log table. */
     const missing = async (): Promise<number> => {
       const ids = await deviceIds();
+      await moveInbox(storage.db);
       let count = 0;
       for (const [thingName, times] of load.acked) {
         if (times.length === 0) continue;
@@ -83,6 +85,7 @@ describe.each(['single', 'shared'] as const)(
     /** Each device's latest value is its newest stored sample, and no older than its newest acknowledged one. */
     const latestIsRight = async (): Promise<boolean> => {
       const ids = await deviceIds();
+      await moveInbox(storage.db);
       for (const [thingName, times] of load.acked) {
         if (times.length === 0) continue;
         const latest = await storage.db
@@ -196,6 +199,7 @@ describe.each(['single', 'shared'] as const)(
     /** Acknowledged samples from `from` (an `ackedSoFar`) to `to` (default: now) not in the log table. */
     const missingBetween = async (from: Map<string, number>, to?: Map<string, number>) => {
       const ids = await deviceIds();
+      await moveInbox(storage.db);
       const lost = new Map<string, number[]>();
       for (const [thingName, times] of load.acked) {
         const slice = times.slice(from.get(thingName) ?? 0, to?.get(thingName) ?? times.length);

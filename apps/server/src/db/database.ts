@@ -25,6 +25,7 @@ import * as fileChunksLz4 from './migrations/2026-12-05T0200-file-chunks-lz4';
 import * as rollupsPerBatch from './migrations/2026-12-06T0000-rollups-per-batch';
 import * as rollupPacks from './migrations/2026-12-07T0000-rollup-packs';
 import * as logBlocks from './migrations/2026-12-07T0300-log-blocks';
+import * as logInbox from './migrations/2026-12-08T0100-log-inbox';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -58,6 +59,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-06T0000-rollups-per-batch': rollupsPerBatch,
   '2026-12-07T0000-rollup-packs': rollupPacks,
   '2026-12-07T0300-log-blocks': logBlocks,
+  '2026-12-08T0100-log-inbox': logInbox,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

@@ -68,7 +68,8 @@ export function rollUp(samples: readonly LogsTable[], width: number): LogRollupT
   return [...buckets.values()].sort(compareKeys);
 }
 
-function compareKeys(a: { device_id: string; code: string; t: number }, b: typeof a): number {
+/** Key order of samples and buckets: device, channel, time. */
+export function compareKeys(a: { device_id: string; code: string; t: number }, b: typeof a): number {
   if (a.device_id !== b.device_id) return a.device_id < b.device_id ? -1 : 1;
   if (a.code !== b.code) return a.code < b.code ? -1 : 1;
   return a.t - b.t;
@@ -300,7 +301,7 @@ const sqliteTexts = new Map<string, string>();
  * are made once, and the driver prepares each once. With `answer`, answers what the statements
  * return; without, a list as long as the rows they changed.
  */
-async function sqliteValues<R, K extends keyof R & string>(
+export async function sqliteValues<R, K extends keyof R & string>(
   trx: Transaction<Database>,
   table: string,
   columns: readonly K[],

@@ -114,6 +114,14 @@ export interface LogsTable {
 }
 
 /**
+ * SQLite only: a sample committed by the frame writer and not yet moved into `logs` and the roll-ups
+ * (db/log-inbox.ts). `id` is the row id: the device's shard times 2^40, plus the order of arrival.
+ */
+export interface LogInboxTable extends LogsTable {
+  id: number;
+}
+
+/**
  * One UTC hour of one channel's samples as one encoded block (db/sample-block-codec.ts): samples older
  * than a week, moved out of `logs` by the log maintenance job (db/log-blocks.ts).
  */
@@ -530,6 +538,7 @@ export interface Database {
   logs_daily: LogRollupTable;
   logs_rollup_packs: LogRollupPacksTable;
   log_blocks: LogBlocksTable;
+  log_inbox: LogInboxTable;
   connections: ConnectionsTable;
   revoked_tokens: RevokedTokensTable;
   invitations: InvitationsTable;

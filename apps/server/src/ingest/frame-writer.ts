@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { shouldReplaceLatest } from '@fieldlink/domain/log-merge';
 import { isSqlite } from '../db/dialect';
+import { appendToInbox, type InboxMover } from '../db/log-inbox';
 import { insertLogs } from '../db/log-writes';
 import type { Database, DevicesTable } from '../db/schema';
 import type { DeviceEvent } from '../events';
@@ -99,6 +100,8 @@ export interface FrameWriterOptions {
    * by default {@link writeBatch} on the writer's database (a SQLite file: the writer thread's).
    */
   store?: (writes: BatchWrites) => Promise<DeviceEvent[]>;
+  /** SQLite: the default store commits samples into the inbox this mover moves (db/log-inbox.ts). */
+  inbox?: InboxMover;
   onCommitted?: (events: DeviceEvent[]) => void;
   onError?: (error: unknown) => void;
 }
@@ -263,7 +266,8 @@ export class FrameWriter {
       deviceUpdates: [...batch.deviceUpdates],
       connections: batch.connections,
     };
-    const store = this.options.store ?? ((batchWrites: BatchWrites) => writeBatch(this.db, batchWrites));
+    const store =
+      this.options.store ?? ((batchWrites: BatchWrites) => writeBatch(this.db, batchWrites, this.options.inbox));
     for (let attempt = 1; ; attempt += 1) {
       try {
         for (const event of await store(writes)) batch.events.push(event);
@@ -276,10 +280,15 @@ export class FrameWriter {
 }
 
 /**
- * Writes one batch in a transaction of its own: the samples (with their roll-ups), the latest values,
- * the device changes and the connection changes. Answers the events of the connection changes.
+ * Writes one batch in a transaction of its own: the samples (with their roll-ups; with an `inbox`, on
+ * SQLite, into the inbox its mover moves into `logs`), the latest values, the device changes and the
+ * connection changes. Answers the events of the connection changes.
  */
-export async function writeBatch(db: Kysely<Database>, writes: BatchWrites): Promise<DeviceEvent[]> {
+export async function writeBatch(
+  db: Kysely<Database>,
+  writes: BatchWrites,
+  inbox?: InboxMover,
+): Promise<DeviceEvent[]> {
   const events: DeviceEvent[] = [];
   if (writes.deviceUpdates.length === 0 && writes.connections.length === 0 && !isSqlite(db)) {
     // Samples and latest values only (the steady stream): one statement, its own transaction, so the
@@ -287,8 +296,12 @@ export async function writeBatch(db: Kysely<Database>, writes: BatchWrites): Pro
     await insertLogs(db, writes.logs, writes.latest);
     return events;
   }
+  let shards: number[] = [];
   await db.transaction().execute(async (trx) => {
-    await insertLogs(trx, writes.logs, writes.latest);
+    if (inbox) {
+      shards = await appendToInbox(trx, writes.logs);
+      await insertLogs(trx, [], writes.latest);
+    } else await insertLogs(trx, writes.logs, writes.latest);
     // Devices in key order: two instances lock their rows alike.
     const updates = [...writes.deviceUpdates].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     for (const [deviceId, update] of updates) {
@@ -299,6 +312,7 @@ export async function writeBatch(db: Kysely<Database>, writes: BatchWrites): Pro
       if (event) events.push(event);
     }
   });
+  inbox?.appended(shards);
   return events;
 }
 

@@ -7,6 +7,7 @@ import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { demoFleet } from '../seed/seed';
 import type { Dialect } from '../db/database';
 import { DIALECTS, signIn, startTestApp, type TestApp } from '../testing/test-app';
+import { moveInbox } from '../db/log-inbox';
 
 /**
  * A property-based fuzz run of 100,000 inputs (SECURITY.md 14 and 18): 60,000 device payloads and
@@ -177,6 +178,7 @@ describe.each(DIALECTS)('fuzzing device payloads on %s', (dialect) => {
         .select('id')
         .where('thing_name', '=', thingName)
         .executeTakeFirstOrThrow();
+      await moveInbox(t.app.storage.db);
       const rows = await t.app.storage.db
         .selectFrom('logs')
         .select(['t', 'value'])

@@ -5,6 +5,7 @@ import { REALTIME_PATH } from '@fieldlink/api/realtime';
 import { demoFleet } from '../seed/seed';
 import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../testing/test-app';
 import { TestSocket } from '../testing/test-socket';
+import { moveInbox } from '../db/log-inbox';
 
 const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 15_000) => {
   const end = Date.now() + timeoutMs;
@@ -102,6 +103,7 @@ describe.each(DIALECTS)('limits on %s', (dialect) => {
     ]);
     expect(t.app.fieldlink.ingest.counters.rejected - rejected).toBe(1);
     expect(sender.connected).toBe(true);
+    await moveInbox(t.app.storage.db);
     const stored = await t.app.storage.db
       .selectFrom('logs')
       .innerJoin('devices', 'devices.id', 'logs.device_id')
@@ -138,6 +140,7 @@ describe.each(DIALECTS)('limits on %s', (dialect) => {
     ]);
     expect(t.app.fieldlink.ingest.counters.rejected - rejected).toBe(2);
     expect(sender.connected).toBe(true);
+    await moveInbox(t.app.storage.db);
     const stored = await t.app.storage.db
       .selectFrom('logs')
       .innerJoin('devices', 'devices.id', 'logs.device_id')

@@ -9,6 +9,7 @@ import { referenceRollups, storedLogs, storedRollups } from '../testing/log-roll
 import { DEMO_PASSWORD } from '../testing/test-app';
 import { FrameWriter, type LogRow } from './frame-writer';
 import { SqliteWriterThread } from './sqlite-writer-thread';
+import { moveInbox } from '../db/log-inbox';
 
 const T0 = Date.UTC(2026, 10, 20, 10);
 
@@ -60,7 +61,9 @@ describe('SqliteWriterThread', () => {
     });
     await Promise.all(frames);
 
-    // What the thread committed, read through the main connection.
+    // What the thread committed (into the inbox, then moved as readers move it), read through the
+    // main connection.
+    await moveInbox(storage.db);
     const stored = await storedLogs(storage.db);
     expect(stored).toHaveLength(samples.length);
     for (const { table, width } of ROLLUP_LEVELS) {
@@ -97,6 +100,7 @@ describe('SqliteWriterThread', () => {
     });
     const good = [{ device_id: 'dev-x', code: 'c1', t: T0, value: 1 }];
     await expect(thread.write({ logs: good, latest: [], deviceUpdates: [], connections: [] })).resolves.toEqual([]);
+    await moveInbox(storage.db);
     const rows = await storage.db.selectFrom('logs').select('value').where('device_id', '=', 'dev-x').execute();
     expect(rows).toEqual([{ value: 1 }]);
   });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Kysely } from 'kysely';
+import { InboxMover } from '../db/log-inbox';
 import type { Database } from '../db/schema';
 import { openSqliteConnection, RetryingSqliteDialect } from '../db/sqlite-driver';
 import { writeBatch } from './frame-writer';
@@ -20,6 +21,11 @@ sqlite.pragma('busy_timeout = 60000');
 const db = new Kysely<Database>({ dialect: new RetryingSqliteDialect(sqlite) });
 const port = parentPort!;
 let queue: Promise<void> = Promise.resolve();
+// Samples are committed into the inbox and moved into `logs` between batches (db/log-inbox.ts).
+const inbox = new InboxMover(db, {
+  serialize: (task) => (queue = queue.then(task)),
+  onError: (error) => console.error('Moving the log inbox failed; it is tried again', error),
+});
 /** When the WAL was last checkpointed here (performance.now()). */
 let checkpointedAt = -Infinity;
 
@@ -49,12 +55,13 @@ function restartWalIfLarge(): void {
 port.on('message', (request: WriterRequest) => {
   queue = queue.then(async () => {
     if (request.type === 'close') {
+      await inbox.close();
       await db.destroy();
       port.postMessage({ type: 'closed' } satisfies WriterAnswer);
       return;
     }
     try {
-      const events = await writeBatch(db, request.writes);
+      const events = await writeBatch(db, request.writes, inbox);
       port.postMessage({ type: 'written', id: request.id, events } satisfies WriterAnswer);
       restartWalIfLarge();
     } catch (error) {

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { LOG_ROLLUP_LEVELS_MS, type ChannelLog, type LogBinGrid } from '@fieldlink/api/device-logs';
 import { isSqlite } from '../../db/dialect';
 import type { Database } from '../../db/schema';
+import { moveInbox } from '../../db/log-inbox';
 import { hasSampleBlocks, storedSamples, type StoredSample, type TimedValue } from '../../db/log-blocks';
 import { packedPeriods, unpackBuckets } from './rollup-packs';
 
@@ -27,6 +28,7 @@ export interface LogBin {
  */
 export async function rawLogs(db: Kysely<Database>, window: LogWindow, limit: number): Promise<TimedValue[]> {
   const { deviceId, code, start, end } = window;
+  await moveInbox(db, [deviceId]);
   const samples = await storedSamples(db, { deviceId, codes: [code], from: start, to: end }, { limit });
   return samples.map(({ t, value }) => ({ t, value }));
 }
@@ -48,6 +50,7 @@ export async function binnedLogs(
   binWidth: number,
   binCount: number,
 ): Promise<LogBin[]> {
+  await moveInbox(db, [window.deviceId]);
   // A window reaching into the blocks of compacted samples is folded here from the decoded samples.
   if (await hasSampleBlocks(db, window.deviceId, window.code, window.start, window.end)) {
     return foldedBins(db, window, binWidth, binCount);
@@ -387,6 +390,7 @@ export async function channelLogs(
   grid: LogBinGrid,
 ): Promise<Record<string, ChannelLog>> {
   const answer: Record<string, ChannelLog> = {};
+  await moveInbox(db, [deviceId]);
   const rolled = grid.level > 0 ? await rolledUpBins(db, deviceId, codes, start, end, grid) : null;
   for (const code of codes) {
     const window = { deviceId, code, start, end };
@@ -463,6 +467,7 @@ export async function lastSampleBefore(
   t: number,
 ): Promise<TimedValue | undefined> {
   const window = { deviceId, codes: [code], from: Number.MIN_SAFE_INTEGER, to: t };
+  await moveInbox(db, [deviceId]);
   const [last] = await storedSamples(db, window, { limit: 1, descending: true });
   return last && { t: last.t, value: last.value };
 }
@@ -522,6 +527,7 @@ function pushBin(bins: LogBinColumns, index: number, min: number, max: number, a
  * between queries.
  */
 export async function intervalBins(db: Kysely<Database>, window: LogWindow, width: number): Promise<LogBinColumns> {
+  await moveInbox(db, [window.deviceId]);
   if (await hasSampleBlocks(db, window.deviceId, window.code, window.start, window.end)) {
     return foldedIntervalBins(db, window, width);
   }

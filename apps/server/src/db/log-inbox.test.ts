@@ -1,0 +1,267 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { logBinGrid } from '@fieldlink/api/device-logs';
+import { migrate, openStorage, type Storage } from './database';
+import { appendToInbox, InboxMover, inboxRows, inboxShard, INBOX_SHARDS, moveInbox } from './log-inbox';
+import { insertLogs, ROLLUP_LEVELS } from './log-writes';
+import type { LogsTable } from './schema';
+import { channelLogs, rawLogs } from '../features/devices/log-repository';
+import { writeBatch } from '../ingest/frame-writer';
+import { referenceRollups, storedLogs as logsTable, storedRollups as rollupsTable } from '../testing/log-rollups';
+
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 10, 20);
+const DEVICES = ['dev-a', 'dev-b', 'dev-c', 'dev-d'];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Samples kept by the duplicate rule (the first stored of a key), in the order they were given. */
+function firstStored(...lists: (readonly LogsTable[])[]): LogsTable[] {
+  const kept = new Map<string, LogsTable>();
+  for (const list of lists) {
+    for (const s of list) {
+      const key = `${s.device_id}/${s.code}/${s.t}`;
+      if (!kept.has(key)) kept.set(key, s);
+    }
+  }
+  return [...kept.values()];
+}
+
+const inKeyOrder = (samples: readonly LogsTable[]) =>
+  [...samples].sort((a, b) =>
+    a.device_id !== b.device_id
+      ? a.device_id < b.device_id
+        ? -1
+        : 1
+      : a.code !== b.code
+        ? a.code < b.code
+          ? -1
+          : 1
+        : a.t - b.t,
+  );
+
+/** Every stored sample, in key order, once the inbox is moved. */
+async function storedLogs(db: Storage['db']) {
+  await moveInbox(db);
+  return logsTable(db);
+}
+
+/** A roll-up table in key order, once the inbox is moved. */
+async function storedRollups(db: Storage['db'], table: 'logs_hourly' | 'logs_daily') {
+  await moveInbox(db);
+  return rollupsTable(db, table);
+}
+
+const append = (storage: Storage, samples: readonly LogsTable[]) =>
+  storage.db.transaction().execute((trx) => appendToInbox(trx, samples));
+
+describe('the SQLite log inbox', () => {
+  let storage: Storage;
+
+  beforeAll(async () => {
+    storage = openStorage(':memory:');
+    await migrate(storage.db);
+  });
+  afterAll(() => storage.close());
+  beforeEach(async () => {
+    for (const table of ['logs', 'logs_hourly', 'logs_daily', 'log_inbox'] as const)
+      await storage.db.deleteFrom(table).execute();
+  });
+
+  it('puts a device in one shard of 64, each shard one range of row ids, appended in order of arrival', async () => {
+    const shards = new Set(Array.from({ length: 1000 }, (_, i) => inboxShard(`device-${i}`)));
+    expect(shards.size).toBe(INBOX_SHARDS);
+    const samples = [
+      { device_id: 'dev-a', code: 'c1', t: T0 + 2, value: 1 },
+      { device_id: 'dev-b', code: 'c1', t: T0 + 1, value: 2 },
+      { device_id: 'dev-a', code: 'c1', t: T0 + 1, value: 3 },
+    ];
+    expect((await append(storage, samples)).sort()).toEqual([...new Set(['dev-a', 'dev-b'].map(inboxShard))].sort());
+    await append(storage, [{ device_id: 'dev-a', code: 'c2', t: T0, value: 4 }]);
+    const rows = await storage.db.selectFrom('log_inbox').selectAll().orderBy('id').execute();
+    const ofA = rows.filter((row) => row.device_id === 'dev-a');
+    expect(ofA.map((row) => row.value)).toEqual([1, 3, 4]);
+    expect(ofA.map((row) => Math.floor(row.id / 2 ** 40))).toEqual([
+      inboxShard('dev-a'),
+      inboxShard('dev-a'),
+      inboxShard('dev-a'),
+    ]);
+    expect(ofA[0]!.id % 2 ** 40).toBe(1);
+    // Nothing in `logs` until moved; then all of it, with its roll-ups, and the inbox is empty.
+    expect(await storage.db.selectFrom('logs').selectAll().execute()).toEqual([]);
+    expect(await moveInbox(storage.db)).toBe(4);
+    expect(await inboxRows(storage.db)).toBe(0);
+    expect(await storedLogs(storage.db)).toEqual(
+      inKeyOrder([...samples, { device_id: 'dev-a', code: 'c2', t: T0, value: 4 }]),
+    );
+  });
+
+  it('keeps the first stored of a key across `logs` and the inbox, and never counts a duplicate in the roll-ups', async () => {
+    await insertLogs(storage.db, [{ device_id: 'dev-a', code: 'c1', t: T0 + 1000, value: 5 }]);
+    await append(storage, [
+      { device_id: 'dev-a', code: 'c1', t: T0 + 1000, value: 99 },
+      { device_id: 'dev-a', code: 'c1', t: T0 + 2000, value: 1 },
+    ]);
+    await append(storage, [{ device_id: 'dev-a', code: 'c1', t: T0 + 2000, value: 50 }]);
+    // A reader sees exactly what is stored: the inbox's samples are moved for it first.
+    expect(await rawLogs(storage.db, { deviceId: 'dev-a', code: 'c1', start: T0, end: T0 + HOUR }, 100)).toEqual([
+      { t: T0 + 1000, value: 5 },
+      { t: T0 + 2000, value: 1 },
+    ]);
+    expect(await inboxRows(storage.db)).toBe(0);
+    expect((await storedRollups(storage.db, 'logs_hourly'))[0]).toMatchObject({
+      sum_value: 6,
+      sample_count: 2,
+      last_value: 1,
+    });
+  });
+
+  it('answers every reader as if every sample were in `logs`, whatever is still in the inbox (property)', async () => {
+    const sample = fc.record({
+      device_id: fc.constantFrom(...DEVICES),
+      code: fc.constantFrom('c1', 'c2'),
+      t: fc.integer({ min: T0 - 2 * DAY, max: T0 + 3 * DAY }),
+      value: fc.integer({ min: -1000, max: 1000 }),
+    });
+    // History loaded into `logs` first, then frames into the inbox, some devices moved between batches.
+    const step = fc.record({
+      batch: fc.array(sample, { maxLength: 200 }),
+      moved: fc.subarray(DEVICES),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(sample, { maxLength: 200 }),
+        fc.array(step, { minLength: 1, maxLength: 5 }),
+        async (history, steps) => {
+          for (const table of ['logs', 'logs_hourly', 'logs_daily', 'log_inbox'] as const)
+            await storage.db.deleteFrom(table).execute();
+          await insertLogs(storage.db, history);
+          for (const { batch, moved } of steps) {
+            await append(storage, batch);
+            await moveInbox(storage.db, moved);
+          }
+          const kept = firstStored(history, ...steps.map((s) => s.batch));
+          // Split between `logs` and the inbox as it stands, each reader answers the kept samples...
+          const deviceId = DEVICES[0]!;
+          const mine = inKeyOrder(kept.filter((s) => s.device_id === deviceId && s.code === 'c1'));
+          const window = { deviceId, code: 'c1', start: T0 - 2 * DAY, end: T0 + 4 * DAY };
+          expect(await rawLogs(storage.db, window, 10_000)).toEqual(mine.map(({ t, value }) => ({ t, value })));
+          const grid = logBinGrid(window.start, window.end, 6);
+          const binned = (await channelLogs(storage.db, deviceId, ['c1'], window, 6, grid)).c1!;
+          if (mine.length > 6) {
+            expect(binned.kind).toBe('bins');
+            if (binned.kind === 'bins') {
+              const count = (bin: number) =>
+                mine.filter(
+                  (s) =>
+                    Math.max(window.start, grid.origin + Math.floor((s.t - grid.origin) / grid.width) * grid.width) ===
+                    bin,
+                ).length;
+              expect(binned.t.every((bin) => count(bin) > 0)).toBe(true);
+              expect(Math.max(...binned.max)).toBe(Math.max(...mine.map((s) => s.value)));
+              expect(Math.min(...binned.min)).toBe(Math.min(...mine.map((s) => s.value)));
+            }
+          }
+          // ...and once all of it is moved, `logs` and the roll-ups hold exactly the kept samples.
+          expect(await storedLogs(storage.db)).toEqual(inKeyOrder(kept));
+          expect(await inboxRows(storage.db)).toBe(0);
+          for (const { table, width } of ROLLUP_LEVELS) {
+            expect(await storedRollups(storage.db, table)).toEqual(referenceRollups(kept, width));
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('moves in slices of at most 4,000 rows, a shard at a time, between batches', async () => {
+    const samples = Array.from({ length: 10_000 }, (_, i) => ({
+      device_id: 'dev-a',
+      code: `c${i % 10}`,
+      t: T0 + i,
+      value: i,
+    }));
+    await append(storage, samples);
+    const left: number[] = [];
+    const mover = new InboxMover(storage.db, {
+      cycleMs: INBOX_SHARDS,
+      serialize: async (task) => {
+        await task();
+        left.push(await inboxRows(storage.db));
+      },
+    });
+    for (let waited = 0; waited < 5000 && (await inboxRows(storage.db)) > 0; waited += 20) await sleep(20);
+    await mover.close();
+    // Slices: 10,000 -> 6,000 -> 2,000 -> 0, each a transaction of its own (the other shards' moves
+    // find nothing).
+    expect([...new Set(left)].filter((n) => n < 10_000)).toEqual([6000, 2000, 0]);
+    expect(await storedLogs(storage.db)).toEqual(inKeyOrder(samples));
+    for (const { table, width } of ROLLUP_LEVELS) {
+      expect(await storedRollups(storage.db, table)).toEqual(referenceRollups(samples, width));
+    }
+  });
+
+  it('moves a shard once it has gathered samples for a cycle, and everything left when closed', async () => {
+    const mover = new InboxMover(storage.db, { cycleMs: 300 });
+    // The shards of a previous run are moved at start, a cycle for the 64 of them.
+    await sleep(500);
+    const batch = DEVICES.map((device_id, i) => ({ device_id, code: 'c1', t: T0 + i, value: i }));
+    await writeBatch(storage.db, { logs: batch, latest: [], deviceUpdates: [], connections: [] }, mover);
+    expect(await inboxRows(storage.db)).toBe(batch.length);
+    await sleep(50);
+    // Not moved yet: a shard waits about a cycle, so a move holds many samples of each channel.
+    expect(await inboxRows(storage.db)).toBe(batch.length);
+    for (let waited = 0; waited < 3000 && (await inboxRows(storage.db)) > 0; waited += 20) await sleep(20);
+    expect(await inboxRows(storage.db)).toBe(0);
+    const late = [{ device_id: 'dev-a', code: 'c2', t: T0, value: 7 }];
+    await writeBatch(storage.db, { logs: late, latest: [], deviceUpdates: [], connections: [] }, mover);
+    await mover.close();
+    expect(await inboxRows(storage.db)).toBe(0);
+    expect(await storage.db.selectFrom('logs').selectAll().execute()).toHaveLength(batch.length + 1);
+  });
+});
+
+describe('the SQLite log inbox across a crash and a restart', () => {
+  let dir: string;
+
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldlink-inbox-'));
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('loses and doubles nothing: what was committed into the inbox is moved after the restart', async () => {
+    const file = path.join(dir, 'fieldlink.db');
+    const first = openStorage(file);
+    await migrate(first.db);
+    // A mover that never gets to move (a crash before its first slice): the samples stay in the inbox.
+    const stalled = new InboxMover(first.db, { serialize: () => Promise.resolve(), cycleMs: 3_600_000 });
+    const batches = Array.from({ length: 20 }, (_, b) =>
+      DEVICES.flatMap((device_id) =>
+        ['c1', 'c2'].map((code, c) => ({ device_id, code, t: T0 + b * 1000, value: b * 10 + c })),
+      ),
+    );
+    for (const logs of batches)
+      await writeBatch(first.db, { logs, latest: [], deviceUpdates: [], connections: [] }, stalled);
+    // Sent again after the restart, as a device whose PUBACK was lost sends its frame again.
+    const resent = batches[batches.length - 1]!.map((s) => ({ ...s, value: -1 }));
+    const kept = firstStored(...batches, resent);
+    await first.close();
+
+    const second = openStorage(file);
+    expect(await inboxRows(second.db)).toBe(batches.flat().length);
+    const mover = new InboxMover(second.db);
+    await writeBatch(second.db, { logs: resent, latest: [], deviceUpdates: [], connections: [] }, mover);
+    for (let waited = 0; waited < 5000 && (await inboxRows(second.db)) > resent.length; waited += 20) await sleep(20);
+    await mover.close();
+    expect(await inboxRows(second.db)).toBe(0);
+    expect(await storedLogs(second.db)).toEqual(inKeyOrder(kept));
+    for (const { table, width } of ROLLUP_LEVELS) {
+      expect(await storedRollups(second.db, table)).toEqual(referenceRollups(kept, width));
+    }
+    await second.close();
+  });
+});

@@ -1,0 +1,254 @@
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import { isSqlite } from './dialect';
+import { compareKeys, insertLogs, sqliteValues } from './log-writes';
+import type { Database, LogInboxTable, LogsTable } from './schema';
+
+/**
+ * The recent-samples inbox of SQLite (docs/decisions.md, "The recent-samples inbox"). `logs` is
+ * clustered on (device, channel, time), so a batch holding one sample per channel wrote a 4 KiB page
+ * of `logs` per sample, and one of each roll-up per device: about 4 KiB of WAL a sample, copied again
+ * by checkpoints. The frame writer therefore commits its samples into `log_inbox`, a rowid table
+ * appended to (a batch writes a few pages), and PUBACK still waits for that commit. A mover in the
+ * writer's thread ({@link InboxMover}) then moves them, one shard of devices at a time, into `logs`
+ * and the roll-ups through {@link insertLogs} (duplicates skipped, the first stored kept), and empties
+ * the shard, in one transaction: a sample is always either in the inbox or in `logs` with its
+ * roll-ups, never both, never neither. Readers of samples and roll-ups first move the shards of the
+ * devices they read ({@link moveInbox}), so they read `logs` exactly as if the frames had gone there.
+ *
+ * Shards: a device's samples go to shard `inboxShard(device)`, whose row ids are `shard * 2^40 + n`
+ * (n counting from 1 in the order of arrival), so a shard is one range of the row id: moved, counted
+ * and emptied by range, and appended at its end. PostgreSQL has no inbox: it writes `logs` directly.
+ */
+
+/** Shards of the inbox: a shard is moved at a time, so each move is a small share of the inbox. */
+export const INBOX_SHARDS = 64;
+/** Row ids of one shard: `[shard * INBOX_SHARD_SPAN, (shard + 1) * INBOX_SHARD_SPAN)`. */
+export const INBOX_SHARD_SPAN = 2 ** 40;
+/** Each shard is moved about this often while it receives samples, in ms. */
+export const INBOX_CYCLE_MS = 2000;
+/** Most rows one move takes: a larger shard is moved in several, oldest rows first. */
+const MOVE_MAX_ROWS = 4000;
+
+/** The shard of a device (FNV-1a of its id). */
+export function inboxShard(deviceId: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < deviceId.length; i += 1) {
+    hash ^= deviceId.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % INBOX_SHARDS;
+}
+
+/** The greatest row id of every shard (null when empty): one statement of 64 seeks. */
+const LAST_IDS = `with shard(k) as (values ${Array.from({ length: INBOX_SHARDS }, (_, k) => `(${k})`).join(', ')})
+  select k, (select max(id) from log_inbox where id >= k * ${INBOX_SHARD_SPAN} and id < (k + 1) * ${INBOX_SHARD_SPAN}) as last
+  from shard order by k`;
+
+/**
+ * Appends samples to the inbox in the caller's transaction (SQLite only), each at the end of its
+ * device's shard, in the order given; answers the shards written to.
+ */
+export async function appendToInbox(trx: Transaction<Database>, samples: readonly LogsTable[]): Promise<number[]> {
+  if (samples.length === 0) return [];
+  const { rows: last } = await trx.executeQuery<{ k: number; last: number | null }>(CompiledQuery.raw(LAST_IDS));
+  const next = last.map((shard) => shard.last ?? shard.k * INBOX_SHARD_SPAN);
+  const rows: LogInboxTable[] = samples.map(({ device_id, code, t, value }) => {
+    const shard = inboxShard(device_id);
+    next[shard] = next[shard]! + 1;
+    return { id: next[shard]!, device_id, code, t, value };
+  });
+  // In row id order, so each shard's rows are appended together.
+  rows.sort((a, b) => a.id - b.id);
+  await sqliteValues(trx, 'log_inbox', ['id', 'device_id', 'code', 't', 'value'], rows, '', false);
+  return [...new Set(rows.map((row) => Math.floor(row.id / INBOX_SHARD_SPAN)))];
+}
+
+/**
+ * Moves the oldest rows of one shard (at most {@link MOVE_MAX_ROWS}) into `logs` and the roll-ups,
+ * in the caller's transaction, in key order (many samples of a channel share a page); answers how
+ * many rows left the inbox and whether the shard is now empty.
+ */
+async function moveShard(trx: Transaction<Database>, shard: number): Promise<{ moved: number; empty: boolean }> {
+  const lo = shard * INBOX_SHARD_SPAN;
+  const hi = lo + INBOX_SHARD_SPAN;
+  // The (MOVE_MAX_ROWS + 1)-th row id of the shard, if there is one: the move stops before it.
+  const { rows: cut } = await trx.executeQuery<{ id: number }>(
+    CompiledQuery.raw(`select id from log_inbox where id >= ? and id < ? order by id limit 1 offset ?`, [
+      lo,
+      hi,
+      MOVE_MAX_ROWS,
+    ]),
+  );
+  const end = cut[0]?.id ?? hi;
+  const { rows } = await trx.executeQuery<LogInboxTable>(
+    CompiledQuery.raw(`delete from log_inbox where id >= ? and id < ? returning id, device_id, code, t, value`, [
+      lo,
+      end,
+    ]),
+  );
+  if (rows.length === 0) return { moved: 0, empty: true };
+  // Of samples with the same key, the one that came first is inserted, the others skipped.
+  rows.sort((a, b) => compareKeys(a, b) || a.id - b.id);
+  await insertLogs(
+    trx,
+    rows.map(({ device_id, code, t, value }) => ({ device_id, code, t, value })),
+  );
+  return { moved: rows.length, empty: cut.length === 0 };
+}
+
+/** Whether a shard holds any row (a read: no write lock taken). */
+async function shardHasRows(db: Kysely<Database>, shard: number): Promise<boolean> {
+  const { rows } = await db.executeQuery<{ id: number }>(
+    CompiledQuery.raw(`select id from log_inbox where id >= ? and id < ? limit 1`, [
+      shard * INBOX_SHARD_SPAN,
+      (shard + 1) * INBOX_SHARD_SPAN,
+    ]),
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Moves one shard whole into `logs`, a transaction per {@link MOVE_MAX_ROWS} rows (or in the
+ * caller's); answers how many rows left the inbox.
+ */
+async function moveWholeShard(db: Kysely<Database>, shard: number): Promise<number> {
+  let moved = 0;
+  for (;;) {
+    if (!(await shardHasRows(db, shard))) return moved;
+    const step = db.isTransaction
+      ? await moveShard(db as Transaction<Database>, shard)
+      : await db.transaction().execute((trx) => moveShard(trx, shard));
+    moved += step.moved;
+    if (step.empty) return moved;
+  }
+}
+
+/**
+ * Moves the inbox into `logs` and the roll-ups before a read: the shards of `deviceIds`, or every
+ * shard. Nothing on PostgreSQL (no inbox). Every reader of samples or roll-ups calls it first, so it
+ * reads every committed sample; answers how many rows moved.
+ */
+export async function moveInbox(db: Kysely<Database>, deviceIds?: readonly string[]): Promise<number> {
+  if (!isSqlite(db)) return 0;
+  const shards = deviceIds
+    ? [...new Set(deviceIds.map(inboxShard))]
+    : Array.from({ length: INBOX_SHARDS }, (_, k) => k);
+  let moved = 0;
+  for (const shard of shards) moved += await moveWholeShard(db, shard);
+  return moved;
+}
+
+/** Rows in the inbox (SQLite; 0 on PostgreSQL). */
+export async function inboxRows(db: Kysely<Database>): Promise<number> {
+  if (!isSqlite(db)) return 0;
+  const row = await db
+    .selectFrom('log_inbox')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface InboxMoverOptions {
+  /** Each shard is moved about this often while it receives samples, in ms. */
+  cycleMs?: number;
+  /**
+   * Runs a move where it cannot overlap a batch (the writer thread's queue); by default at once (one
+   * connection runs one transaction at a time).
+   */
+  serialize?: (task: () => Promise<void>) => Promise<void>;
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Moves the inbox of the connection that appends to it, in short slices between batches: one shard at
+ * a time, at least `cycleMs / INBOX_SHARDS` apart, each once it has gathered samples for about
+ * `cycleMs` (so a move holds many samples per channel, and a batch waits for at most one slice).
+ * Every shard is due when the mover starts: the inbox of a previous run is moved first.
+ */
+export class InboxMover {
+  /** Since when each shard has held samples not moved (performance.now()). */
+  private readonly waiting = new Map<number, number>();
+  private readonly cycleMs: number;
+  private readonly gapMs: number;
+  private lastMove = -Infinity;
+  private timer: NodeJS.Timeout | null = null;
+  private moving: Promise<void> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly options: InboxMoverOptions = {},
+  ) {
+    this.cycleMs = options.cycleMs ?? INBOX_CYCLE_MS;
+    this.gapMs = this.cycleMs / INBOX_SHARDS;
+    const since = performance.now() - this.cycleMs;
+    for (let shard = 0; shard < INBOX_SHARDS; shard += 1) this.waiting.set(shard, since);
+    this.schedule();
+  }
+
+  /** Notes shards a committed batch appended to. */
+  appended(shards: readonly number[]): void {
+    const now = performance.now();
+    for (const shard of shards) if (!this.waiting.has(shard)) this.waiting.set(shard, now);
+    this.schedule();
+  }
+
+  /**
+   * Stops moving by time and moves whatever is left, whole (a shutdown leaves no sample behind). Called
+   * where no batch is being written (after the writer's flush, or from the writer thread's queue).
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    // A move already started finishes first (one connection runs one transaction at a time); one
+    // queued behind this finds the mover closed.
+    await moveInbox(this.db);
+    this.waiting.clear();
+  }
+
+  /** The shard waiting longest, and when it is due (performance.now() time). */
+  private next(): { shard: number; due: number } | null {
+    let oldest: { shard: number; since: number } | null = null;
+    for (const [shard, since] of this.waiting) if (!oldest || since < oldest.since) oldest = { shard, since };
+    if (!oldest) return null;
+    return { shard: oldest.shard, due: Math.max(oldest.since + this.cycleMs, this.lastMove + this.gapMs) };
+  }
+
+  private schedule(): void {
+    if (this.closed || this.timer || this.moving) return;
+    const next = this.next();
+    if (!next) return;
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.moving = this.serialize(() => this.moveNext()).finally(() => {
+          this.moving = null;
+          this.schedule();
+        });
+      },
+      Math.max(0, next.due - performance.now()),
+    );
+    // The mover never keeps the process alive by itself.
+    this.timer.unref();
+  }
+
+  private async moveNext(): Promise<void> {
+    const next = this.next();
+    if (!next || this.closed) return;
+    this.lastMove = performance.now();
+    try {
+      const { empty } = await this.db.transaction().execute((trx) => moveShard(trx, next.shard));
+      // Rows appended during the move (another thread's batch) keep the shard waiting, from now.
+      if (empty) this.waiting.delete(next.shard);
+      else this.waiting.set(next.shard, this.lastMove - this.cycleMs + this.gapMs);
+    } catch (error) {
+      this.options.onError?.(error);
+      this.waiting.set(next.shard, this.lastMove);
+    }
+  }
+
+  private serialize(task: () => Promise<void>): Promise<void> {
+    return this.options.serialize ? this.options.serialize(task) : task();
+  }
+}
