@@ -27,7 +27,7 @@ export const INBOX_SHARD_SPAN = 2 ** 40;
 /** Each shard is moved about this often while it receives samples, in ms. */
 export const INBOX_CYCLE_MS = 2000;
 /** Most rows one move takes: a larger shard is moved in several, oldest rows first. */
-const MOVE_MAX_ROWS = 4000;
+const MOVE_MAX_ROWS = 2000;
 
 /** The shard of a device (FNV-1a of its id). */
 export function inboxShard(deviceId: string): number {

@@ -5,7 +5,6 @@ import type { LogRetention } from '../../config';
 import type { JobLogger, JobQueue } from '../../jobs/job-queue';
 import { channelsOf, deletePackedBefore, monthStartOf, packClosedMonths } from './rollup-packs';
 import { COMPACT_AFTER_MS, compactHour, hourOf } from '../../db/log-blocks';
-import { moveInbox } from '../../db/log-inbox';
 
 /** The job kind that keeps the log's partitions and retention (one run per period, cluster-wide). */
 export const LOG_MAINTENANCE_JOB = 'logs.maintain';
@@ -135,9 +134,6 @@ export class LogMaintenance {
 
   async run(): Promise<MaintenanceSummary> {
     const now = this.now();
-    // SQLite: the samples still in the inbox join `logs` and the roll-ups first, one shard per short
-    // transaction, so retention, packing and compaction see them (db/log-inbox.ts).
-    await moveInbox(this.db);
     const summary: MaintenanceSummary = {
       created: [],
       detached: [],
