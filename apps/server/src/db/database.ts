@@ -2,6 +2,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
+import { registerPostgresPool } from './postgres-copy';
 import type { Database } from './schema';
 import { startCheckpointer } from './sqlite-checkpointer';
 import { openSqliteConnection, RetryingSqliteDialect } from './sqlite-driver';
@@ -85,6 +86,7 @@ export function openStorage(url: string): Storage {
     pool.on('error', () => undefined);
     pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    registerPostgresPool(db, pool);
     return { db, dialect: 'postgres', file: null, close: () => db.destroy() };
   }
   const file = url.replace(/^sqlite:(\/\/)?/, '');
