@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import {
   DeleteDeviceTagBody,
   Device,
@@ -18,11 +19,20 @@ import {
   ProvisionDeviceBody,
 } from '@fieldlink/api/device';
 import { DeviceLogsAnswer, DeviceLogsQuery } from '@fieldlink/api/device-logs';
+import { deviceLogsJson } from '@fieldlink/api/device-logs-json';
 import { ErrorAnswer } from '@fieldlink/api/errors';
 import { signedInUser } from '../../plugins/auth';
 import { DeviceConfigService } from './config-service';
 import { DeviceMessageQueue } from './message-queue';
 import type { DeviceService } from './service';
+
+/**
+ * Sends an answer already written as JSON: Fastify passes a Buffer through without serialising it,
+ * and the route's schema still documents the JSON inside.
+ */
+function sendJson(reply: FastifyReply, json: Uint8Array) {
+  return reply.type('application/json; charset=utf-8').send(Buffer.from(json.buffer, json.byteOffset, json.byteLength));
+}
 
 const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer };
 
@@ -139,13 +149,11 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<{ devices: DeviceService }>
         querystring: DeviceLogsQuery,
         response: { 200: DeviceLogsAnswer, ...errors },
       },
-      // The answer is columns of numbers (a decade of 100 channels: 182,500 bins). The schema's
-      // compiled serializer checks each channel against both kinds of the union before writing it, 3-4
-      // times slower than JSON.stringify, which writes the same text: the service builds the answer to
-      // the schema, so there is nothing to strip or coerce (docs/decisions.md, "Packed roll-ups").
-      serializerCompiler: () => (data) => JSON.stringify(data),
     },
-    (request) => devices.logs(signedInUser(request), request.query),
+    // The answer is columns of numbers (a decade of 100 channels: 912,500 of them), written by its own
+    // writer (device-logs-json.ts): the text JSON.stringify would write, integers faster. The schema's
+    // compiled serializer checked every channel against both kinds of the union before writing it.
+    async (request, reply) => sendJson(reply, deviceLogsJson(await devices.logs(signedInUser(request), request.query))),
   );
   app.post(
     '/message',

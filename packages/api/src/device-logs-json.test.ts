@@ -1,0 +1,110 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { ChannelLog, DeviceLogsAnswer } from './device-logs';
+import { deviceLogsJson } from './device-logs-json';
+
+/** Bytes read as UTF-8 (decodeURIComponent refuses any malformed sequence). */
+const utf8 = (bytes: Uint8Array) =>
+  decodeURIComponent(Array.from(bytes, (byte) => `%${byte.toString(16).padStart(2, '0')}`).join(''));
+const text = (answer: DeviceLogsAnswer) => utf8(deviceLogsJson(answer));
+
+const answerWith = (
+  channels: Record<string, ChannelLog>,
+  fields: Partial<DeviceLogsAnswer> = {},
+): DeviceLogsAnswer => ({
+  deviceId: 'dev-1',
+  start: 1_700_000_000_000,
+  end: 1_700_086_400_000,
+  binCount: 2000,
+  binWidth: 43_200,
+  channels,
+  ...fields,
+});
+
+const bins = (values: number[]): ChannelLog => ({
+  kind: 'bins',
+  t: values.map((_, i) => 1_700_000_000_000 + i * 43_200),
+  min: values,
+  max: values,
+  avg: values,
+  last: values,
+});
+
+/** A number of any kind the answer may hold: integers of every size, decimals, edge values. */
+const anyNumber = fc.oneof(
+  fc.integer(),
+  fc.integer({ min: -(2 ** 31) - 10, max: 2 ** 31 + 10 }),
+  fc.integer({ min: 999_999_990, max: 1_000_000_010 }),
+  fc.maxSafeInteger(),
+  fc.maxSafeNat().map((n) => -n),
+  fc.double(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }).map((x) => Math.round(x * 100) / 100),
+  fc.constantFrom(0, -0, 2 ** 53, -(2 ** 53), 1e21, 1e-7, 5e-324, Number.MAX_VALUE, NaN, Infinity, -Infinity),
+);
+
+const channelLog: fc.Arbitrary<ChannelLog> = fc.oneof(
+  fc.array(fc.tuple(anyNumber, anyNumber), { maxLength: 30 }).map((pairs) => ({
+    kind: 'raw' as const,
+    t: pairs.map(([t]) => t),
+    value: pairs.map(([, value]) => value),
+  })),
+  fc.array(fc.tuple(anyNumber, anyNumber, anyNumber, anyNumber, anyNumber), { maxLength: 30 }).map((rows) => ({
+    kind: 'bins' as const,
+    t: rows.map((row) => row[0]),
+    min: rows.map((row) => row[1]),
+    max: rows.map((row) => row[2]),
+    avg: rows.map((row) => row[3]),
+    last: rows.map((row) => row[4]),
+  })),
+);
+
+describe('deviceLogsJson', () => {
+  it.each([
+    ['small integers', [0, 1, 9, 10, 99, 100, 101, 999, 1000, 123_456_789]],
+    ['negative integers and -0', [-1, -10, -100, -0, -999_999_999, -1_000_000_000]],
+    ['the int32 edges', [2 ** 31 - 1, 2 ** 31, -(2 ** 31), -(2 ** 31) - 1]],
+    ['unix ms and the largest safe integers', [1_700_000_000_000, 9_007_199_254_740_991, -9_007_199_254_740_991]],
+    ['integers past 2^53 and 1e21', [2 ** 53, 2 ** 60, 1e21, -1e21]],
+    ['decimals', [0.1, -0.5, 20.25, 1e-7, 123.456, 5e-324, Number.MAX_VALUE]],
+    ['not finite', [NaN, Infinity, -Infinity]],
+    ['empty', []],
+  ])('writes %s as JSON.stringify does', (_label, values) => {
+    const answer = answerWith({ c1: bins(values), c2: { kind: 'raw', t: values, value: values } });
+    expect(text(answer)).toBe(JSON.stringify(answer));
+  });
+
+  it('writes the device id and channel codes escaped as JSON.stringify does', () => {
+    const answer = answerWith({ 'a"b\\c': bins([1]), 'é\u2028\n': bins([]) }, { deviceId: 'ü"\u0001\ud800' });
+    expect(text(answer)).toBe(JSON.stringify(answer));
+  });
+
+  it('writes the header numbers as JSON.stringify does', () => {
+    const answer = answerWith({}, { start: -0, end: 1e21, binCount: 0.5, binWidth: NaN });
+    expect(text(answer)).toBe(JSON.stringify(answer));
+  });
+
+  it('writes every answer exactly as JSON.stringify does, in well-formed UTF-8', () => {
+    fc.assert(
+      fc.property(
+        fc.string(),
+        anyNumber,
+        anyNumber,
+        fc.dictionary(fc.string({ maxLength: 6 }), channelLog, { maxKeys: 6 }),
+        (deviceId, start, end, channels) => {
+          const answer = answerWith(channels, { deviceId, start, end });
+          expect(text(answer)).toBe(JSON.stringify(answer));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('writes a large answer (the buffer grows) and the next one in a buffer of its own', () => {
+    const values = Array.from({ length: 50_000 }, (_, i) => (i % 3 === 0 ? i * 1e9 + 0.5 : i * 1_000_003));
+    const large = answerWith({ c1: bins(values), c2: bins(values.map((v) => -v)) });
+    const first = deviceLogsJson(large);
+    const small = answerWith({ c1: bins([1, 2, 3]) });
+    expect(text(small)).toBe(JSON.stringify(small));
+    expect(utf8(first)).toBe(JSON.stringify(large));
+  });
+});
