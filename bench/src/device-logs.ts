@@ -42,6 +42,13 @@ const DAY = 86_400_000;
 const DECADE_DAYS = 3650;
 const DECADE_CHANNELS = 100;
 const DECADE_GOAL_MS = 100;
+/**
+ * The decade through HTTP (issue 20 item 2): p50 under 100 ms on both databases, and p95 too on
+ * PostgreSQL (the call waits for the database's answer there, so its tail is the one to hold).
+ */
+const DECADE_HTTP_P95_GOAL: Record<StorageDialect, boolean> = { sqlite: false, postgres: true };
+/** What a browser sends: the console's charts get the answer compressed. */
+const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 /** Bytes on disk per data point older than a week (issue 20 item 3): the samples are all older here. */
 const BYTES_PER_POINT_GOAL = 10;
 /** The channel of the two-decimal year, compacted after the five full-precision channel-years. */
@@ -208,8 +215,13 @@ interface DialectResult {
     packedRows: number;
     bins: number;
     service: { p50: number; p95: number };
-    http: { p50: number };
+    /** Through HTTP without compression, and as a browser asks (compressed). */
+    http: { p50: number; p95: number };
+    httpBrowser: { p50: number; p95: number };
+    /** The JSON, and what a browser receives of it. */
     bytes: number;
+    wireBytes: number;
+    encoding: string;
   };
   onDisk: { samples: number; logBytes: number; rollupBytes: number };
   compaction: Compaction;
@@ -238,9 +250,13 @@ async function runDialect(dialect: StorageDialect, options: BenchOptions): Promi
       binCount: BIN_COUNT,
     });
     const service = (minutes: number, channels?: string) => app.fieldlink.devices.logs(user, query(minutes, channels));
-    const http = (minutes: number, channels?: string) => {
+    const http = (minutes: number, channels?: string, acceptEncoding?: string) => {
       const search = new URLSearchParams(Object.entries(query(minutes, channels)).map(([k, v]) => [k, String(v)]));
-      return app.inject({ method: 'GET', url: `/api/v1/device-logs?${search}`, headers: { authorization: jwt } });
+      return app.inject({
+        method: 'GET',
+        url: `/api/v1/device-logs?${search}`,
+        headers: { authorization: jwt, ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) },
+      });
     };
     const countRows = async (table: 'logs' | 'log_blocks' = 'logs') =>
       Number(
@@ -302,15 +318,25 @@ async function runDialect(dialect: StorageDialect, options: BenchOptions): Promi
     const decadeMinutes = DECADE_DAYS * 1440;
     const decadeChannels = Array.from({ length: DECADE_CHANNELS }, (_, i) => `a${i + 1}`).join(',');
     const decadeAnswer = await service(decadeMinutes, decadeChannels);
-    const decadeBody = (await http(decadeMinutes, decadeChannels)).body;
-    const decade = {
+    const decadeBody = (await http(decadeMinutes, decadeChannels)).rawPayload;
+    if (decadeBody.toString() !== JSON.stringify(decadeAnswer)) {
+      throw new Error(`${dialect}: the decade's HTTP answer is not the service's answer as JSON`);
+    }
+    const decadeWire = await http(decadeMinutes, decadeChannels, BROWSER_ACCEPT_ENCODING);
+    const decade: DialectResult['decade'] = {
       packedRows,
       bins: Object.values(decadeAnswer.channels).reduce((sum, log) => sum + log.t.length, 0),
       service: await measure(() => service(decadeMinutes, decadeChannels)),
       http: await measure(() => http(decadeMinutes, decadeChannels)),
-      bytes: Buffer.byteLength(decadeBody),
+      httpBrowser: await measure(() => http(decadeMinutes, decadeChannels, BROWSER_ACCEPT_ENCODING)),
+      bytes: decadeBody.length,
+      wireBytes: decadeWire.rawPayload.length,
+      encoding: String(decadeWire.headers['content-encoding'] ?? 'identity'),
     };
-    options.log(`  ${dialect} ten years of ${DECADE_CHANNELS} channels: p50 ${formatMs(decade.service.p50)}`);
+    options.log(
+      `  ${dialect} ten years of ${DECADE_CHANNELS} channels: service p50 ${formatMs(decade.service.p50)}, ` +
+        `HTTP p50 ${formatMs(decade.http.p50)} (${formatMs(decade.httpBrowser.p50)} compressed)`,
+    );
 
     // The samples of the year are all older than a week: the product's own job compacts them, and the
     // blocks table is measured whole (table, key, index) as the rows were.
@@ -545,34 +571,46 @@ export const deviceLogsBenchmark: Benchmark = {
           ],
         ],
       });
-      const decadeMet = result.decade.service.p50 < DECADE_GOAL_MS;
-      failed ||= !decadeMet;
+      const { decade } = result;
+      const decadeMet = decade.service.p50 < DECADE_GOAL_MS;
+      const p95Goal = DECADE_HTTP_P95_GOAL[dialect];
+      const httpMet = (timing: { p50: number; p95: number }) =>
+        timing.p50 < DECADE_GOAL_MS && (!p95Goal || timing.p95 < DECADE_GOAL_MS);
+      const decadeHttpMet = httpMet(decade.http) && httpMet(decade.httpBrowser);
+      failed ||= !decadeMet || !decadeHttpMet;
+      const mib = (bytes: number) =>
+        bytes >= 1048576 ? `${(bytes / 1048576).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`;
+      const httpGoal = `p50${p95Goal ? ' and p95' : ''} < ${DECADE_GOAL_MS} ms`;
       tables.push({
-        caption: `${result.label}: ten years of ${DECADE_CHANNELS} channels (daily roll-ups), ${BIN_COUNT} bins asked per channel, one call`,
-        columns: [
-          'window',
-          'daily buckets read',
-          'rows (packed years)',
-          'bins answered',
-          'service p50',
-          'service p95',
-          'HTTP p50',
-          'JSON',
-          'goal (p50)',
-          'met',
-        ],
+        caption:
+          `${result.label}: ten years of ${DECADE_CHANNELS} channels (daily roll-ups: ${formatCount(DECADE_DAYS * DECADE_CHANNELS)} ` +
+          `buckets in ${formatCount(decade.packedRows)} packed rows), ${BIN_COUNT} bins asked per channel, one call ` +
+          `answering ${formatCount(decade.bins)} bins`,
+        columns: ['through', 'p50', 'p95', 'bytes', 'goal', 'met'],
         rows: [
           [
-            '10 years',
-            formatCount(DECADE_DAYS * DECADE_CHANNELS),
-            formatCount(result.decade.packedRows),
-            formatCount(result.decade.bins),
-            formatMs(result.decade.service.p50),
-            formatMs(result.decade.service.p95),
-            formatMs(result.decade.http.p50),
-            `${(result.decade.bytes / 1048576).toFixed(1)} MiB`,
-            `< ${DECADE_GOAL_MS} ms`,
+            'the service (`DeviceService.logs`)',
+            formatMs(decade.service.p50),
+            formatMs(decade.service.p95),
+            '–',
+            `p50 < ${DECADE_GOAL_MS} ms`,
             decadeMet ? 'yes' : 'no',
+          ],
+          [
+            'HTTP, uncompressed',
+            formatMs(decade.http.p50),
+            formatMs(decade.http.p95),
+            `${mib(decade.bytes)} of JSON`,
+            httpGoal,
+            httpMet(decade.http) ? 'yes' : 'no',
+          ],
+          [
+            `HTTP as a browser asks (\`Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}\`)`,
+            formatMs(decade.httpBrowser.p50),
+            formatMs(decade.httpBrowser.p95),
+            `${mib(decade.wireBytes)} on the wire (${decade.encoding})`,
+            httpGoal,
+            httpMet(decade.httpBrowser) ? 'yes' : 'no',
           ],
         ],
       });
@@ -606,9 +644,11 @@ export const deviceLogsBenchmark: Benchmark = {
         `${name}: a year into ${BIN_COUNT} bins in ${formatMs(year.service.p50)} (p50), ` +
           `goal under ${goal} ms: ${met ? 'met' : 'NOT met'}. With the table ${(result.tableRows.after / result.tableRows.before).toFixed(0)}x ` +
           `larger the same window takes ${formatMs(result.yearBigger.p50)}: the cost follows the roll-up rows in the window. ` +
-          `Ten years of ${DECADE_CHANNELS} channels in ${formatMs(result.decade.service.p50)} (service p50; ` +
-          `${formatMs(result.decade.http.p50)} through HTTP, ${(result.decade.bytes / 1048576).toFixed(1)} MiB of JSON), goal under ` +
-          `${DECADE_GOAL_MS} ms: ${decadeMet ? 'met' : 'NOT met'}. On disk a data point takes ` +
+          `Ten years of ${DECADE_CHANNELS} channels in ${formatMs(decade.service.p50)} (service p50), goal under ` +
+          `${DECADE_GOAL_MS} ms: ${decadeMet ? 'met' : 'NOT met'}; through HTTP p50 ${formatMs(decade.http.p50)}, ` +
+          `p95 ${formatMs(decade.http.p95)} (${mib(decade.bytes)} of JSON; as a browser asks ${formatMs(decade.httpBrowser.p50)} and ` +
+          `${formatMs(decade.httpBrowser.p95)}, ${mib(decade.wireBytes)} on the wire), goal ${httpGoal}: ` +
+          `${decadeHttpMet ? 'met' : 'NOT met'}. On disk a data point takes ` +
           `${perPoint(logBytes + rollupBytes)} bytes with its roll-ups while it is a row (its first week).`,
       );
     }
