@@ -40,12 +40,44 @@ export interface StoredRows {
   latestRows: number;
 }
 
+/**
+ * An old backlog for the log maintenance job, written by the bulk loader (SQL, with its roll-ups) for
+ * the first `devices` devices, each of their channels a sample a minute: `compactHours` hours ending
+ * eight days ago (past the week after which samples move into hourly blocks), and a day past each
+ * retention the job applies (the FREE plan's raw samples; every plan's, which on PostgreSQL is a
+ * monthly partition of its own, as the job made it then, to be detached and dropped).
+ */
+export interface BacklogSpec {
+  devices: number;
+  compactHours: number;
+}
+
+export interface BacklogLoaded {
+  /** Samples written in all. */
+  samples: number;
+  loadMs: number;
+}
+
+/** One run of the app's own `logs.maintain` job, from queueing to its end (or to the time limit). */
+export interface MaintenanceRun {
+  finished: boolean;
+  ms: number;
+  /** Backlog samples still in `logs` (0 once the run is over), and hourly blocks made. */
+  backlogRowsLeft: number;
+  blocks: number;
+  /** PostgreSQL partitions of `logs` and `log_blocks` dropped by the run. */
+  partitionsDropped: number;
+}
+
 /** The server process: the real app (buildApp) with its embedded broker, on a fresh database. */
 export type ServerCalls = {
   setup(params: ServerSetup): Promise<ServerReady>;
   mark(params: null): Promise<ServerMark>;
-  /** Writes whatever is pending, then counts the stored rows. */
+  /** Writes whatever is pending, then counts the rows stored since set-up (the backlog left out). */
   countRows(params: null): Promise<StoredRows>;
+  loadBacklog(params: BacklogSpec): Promise<BacklogLoaded>;
+  /** Queues the log maintenance job in the app's job queue and waits up to `timeoutMs` for its end. */
+  runMaintenance(params: { timeoutMs: number }): Promise<MaintenanceRun>;
   /** Closes the app, drops the database, and lets the process exit. */
   shutdown(params: null): Promise<void>;
 };

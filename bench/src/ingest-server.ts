@@ -1,12 +1,28 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../apps/server/src/app';
-import { loadConfig } from '../../apps/server/src/config';
+import { loadConfig, type LogRetention } from '../../apps/server/src/config';
+import { sql } from 'kysely';
 import { migrate, openStorage } from '../../apps/server/src/db/database';
 import { moveInbox } from '../../apps/server/src/db/log-inbox';
 import { seedDemo } from '../../apps/server/src/seed/seed';
+import { withClusterTables } from '../../apps/server/src/cluster/cluster-tables';
+import { hourOf } from '../../apps/server/src/db/log-blocks';
+import {
+  LOG_MAINTENANCE_JOB,
+  logPartitions,
+  partitionNameOf,
+} from '../../apps/server/src/features/devices/log-maintenance';
+import { monthStartOf } from '../../apps/server/src/features/devices/rollup-packs';
 import { serveRpc } from './child-rpc';
+import { fillMinuteSamples } from './demo-app';
 import { freshDatabase, type FreshDatabase } from './fresh-database';
-import type { DeviceCredentials, ServerCalls, ServerReady } from './ingest-calls';
+import {
+  POINTS_PER_FRAME,
+  type DeviceCredentials,
+  type MaintenanceRun,
+  type ServerCalls,
+  type ServerReady,
+} from './ingest-calls';
 import { ProcessMeter } from './process-meter';
 
 /**
@@ -40,22 +56,85 @@ async function provisionDevices(app: FastifyInstance, count: number): Promise<De
   return devices;
 }
 
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+/** The backlog's values: an SQL expression of the sample's number `i`, alike on both dialects. */
+const BACKLOG_VALUE = '20 + (i % 97) / 4.0';
+/** The id of the benchmark's one run of the log maintenance job in the jobs table. */
+const MAINTENANCE_JOB_ID = `${LOG_MAINTENANCE_JOB}:bench`;
+
 const meter = new ProcessMeter();
 let app: FastifyInstance | null = null;
 let database: FreshDatabase | null = null;
+let provisioned: DeviceCredentials[] = [];
+/** The retention per plan the app (and its maintenance job) runs with. */
+let logRetention: LogRetention | null = null;
+/** When set-up began: every sample the load generator sends is stamped later, every backlog sample earlier. */
+let setupAt = 0;
+/** The maintenance run, once queued: when, the partitions before it, and its end once seen. */
+let maintenance: { queuedAt: number; partitionsBefore: number; endedAt: number | null } | null = null;
+
+/** The monthly partitions of `logs` and `log_blocks` (PostgreSQL; none on SQLite). */
+async function partitionCount(fastify: FastifyInstance): Promise<number> {
+  if (fastify.storage.dialect !== 'postgres') return 0;
+  const { db } = fastify.storage;
+  return (await logPartitions(db, 'logs')).length + (await logPartitions(db, 'log_blocks')).length;
+}
+
+/** Waits until the job is gone from the jobs table (done) or `until` (performance.now()) passes. */
+async function awaitMaintenance(fastify: FastifyInstance, until: number): Promise<MaintenanceRun> {
+  const run = maintenance!;
+  const jobs = withClusterTables(fastify.storage.db);
+  while (run.endedAt === null && performance.now() < until) {
+    const job = await jobs
+      .selectFrom('jobs')
+      .select(['state', 'last_error'])
+      .where('id', '=', MAINTENANCE_JOB_ID)
+      .executeTakeFirst();
+    if (!job) run.endedAt = performance.now();
+    else if (job.last_error) throw new Error(`The log maintenance job failed: ${job.last_error}`);
+    else await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const { db } = fastify.storage;
+  const left = await db
+    .selectFrom('logs')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('t', '<', setupAt)
+    .executeTakeFirstOrThrow();
+  const blocks = await db
+    .selectFrom('log_blocks')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return {
+    finished: run.endedAt !== null,
+    ms: (run.endedAt ?? performance.now()) - run.queuedAt,
+    backlogRowsLeft: Number(left.n),
+    blocks: Number(blocks.n),
+    partitionsDropped: Math.max(0, run.partitionsBefore - (await partitionCount(fastify))),
+  };
+}
 
 serveRpc<ServerCalls>(
   {
     async setup(setup): Promise<ServerReady> {
       const started = performance.now();
+      setupAt = Date.now();
       database = await freshDatabase(setup.dialect, setup.postgresUrl, 'ingest');
-      const config = loadConfig({ DATABASE_URL: database.url, WEB_DIST: '/nonexistent' });
+      // The log maintenance job runs only when the benchmark queues it (its own stage), not an hour
+      // after start as by default, where it would fall in whichever stage was running then.
+      const config = loadConfig({
+        DATABASE_URL: database.url,
+        WEB_DIST: '/nonexistent',
+        FIELDLINK_LOG_MAINTENANCE_MINUTES: '0',
+      });
+      logRetention = config.logRetention;
       const storage = openStorage(config.databaseUrl);
       await migrate(storage.db);
       await seedDemo(storage.db, DEMO_PASSWORD);
       app = await buildApp({ config, storage, mqttPort: 0 });
       await app.ready();
       const devices = await provisionDevices(app, setup.devices);
+      provisioned = devices;
       const broker = app.fieldlink.broker;
       if (!broker) throw new Error('The app started without its broker');
       // Seeding hashes the demo passwords with scrypt (128 MiB each): not ingest's memory.
@@ -83,11 +162,64 @@ serveRpc<ServerCalls>(
         const row = await db
           .selectFrom(table)
           .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .where('t', '>=', setupAt)
           .executeTakeFirstOrThrow();
         // count(*) is a bigint in PostgreSQL, read back as a string by node-postgres.
         return Number(row.n);
       };
       return { logRows: await count('logs'), latestRows: await count('latest_values') };
+    },
+
+    async loadBacklog({ devices: count, compactHours }) {
+      if (!app) throw new Error('Not set up');
+      const started = performance.now();
+      const { db, dialect } = app.storage;
+      const now = Date.now();
+      const compactFrom = hourOf(now - 8 * DAY_MS) - compactHours * HOUR_MS;
+      const retention = logRetention!;
+      const ranges = [{ start: compactFrom, count: compactHours * 60 }];
+      ranges.push({ start: now - (retention.FREE.rawDays + 2) * DAY_MS, count: 1440 });
+      const plans = [retention.FREE.rawDays, retention.PREMIUM.rawDays];
+      if (!plans.includes(0)) {
+        // Past every plan's retention: a month the job made a partition for back then.
+        const month = monthStartOf(now - (Math.max(...plans) + 40) * DAY_MS);
+        if (dialect === 'postgres') {
+          const name = partitionNameOf(month);
+          await sql`create table if not exists ${sql.table(name)} partition of logs
+            for values from (${sql.lit(month)}) to (${sql.lit(monthStartOf(month, 1))})`.execute(db);
+        }
+        ranges.push({ start: month + DAY_MS, count: 1440 });
+      }
+      const things = provisioned.slice(0, count).map((device) => device.thingName);
+      const devices = await db.selectFrom('devices').select('id').where('thing_name', 'in', things).execute();
+      let samples = 0;
+      for (const { id } of devices) {
+        for (let c = 1; c <= POINTS_PER_FRAME; c += 1) {
+          for (const { start, count: minutes } of ranges) {
+            await fillMinuteSamples(db, dialect, {
+              deviceId: id,
+              code: `c${c}`,
+              start,
+              count: minutes,
+              value: BACKLOG_VALUE,
+            });
+            samples += minutes;
+          }
+        }
+      }
+      if (dialect === 'postgres') await sql`analyze`.execute(db);
+      return { samples, loadMs: performance.now() - started };
+    },
+
+    async runMaintenance({ timeoutMs }) {
+      if (!app) throw new Error('Not set up');
+      const until = performance.now() + timeoutMs;
+      if (!maintenance) {
+        maintenance = { queuedAt: performance.now(), partitionsBefore: await partitionCount(app), endedAt: null };
+        await app.fieldlink.jobs.enqueue(LOG_MAINTENANCE_JOB, {}, { key: MAINTENANCE_JOB_ID });
+        app.fieldlink.jobs.nudge();
+      }
+      return awaitMaintenance(app, until);
     },
 
     async shutdown() {
