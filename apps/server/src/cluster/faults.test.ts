@@ -126,6 +126,8 @@ describe.each(['single', 'shared'] as const)(
         MQTT_ADMIN_PASSWORD: mosquitto.adminPassword,
         FIELDLINK_CLUSTER_LEASE_SECONDS: '2',
         FIELDLINK_DEMO_PASSWORD: DEMO_PASSWORD,
+        // The faults are about live frames: a day of demo history (not 30) keeps the first start short.
+        FIELDLINK_DEMO_HISTORY_DAYS: '1',
         MQTT_INGEST: ingest,
       };
       // The first instance migrates, seeds and provisions the demo devices into the broker.
