@@ -100,6 +100,35 @@ describe.each(DIALECTS)('background jobs on %s', (dialect) => {
     expect(ran).toBe(1);
   });
 
+  it('renews the lease of a job that runs longer than it, so no other instance runs it meanwhile', async () => {
+    const holder = new JobQueue(storage.db, storage.dialect, 'holder', quiet, { now, lockMs: 60_000, renewMs: 10 });
+    let release = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let runs = 0;
+    holder.register('test.long', async () => {
+      runs += 1;
+      await gate;
+    });
+    await holder.enqueue('test.long', {});
+    const running = holder.runDue();
+    const other = queue('other', { lockMs: 60_000 });
+    other.register('test.long', async () => void (runs += 1));
+    const leaseEnd = async () => (await jobRows()).find((job) => job.kind === 'test.long')?.locked_until;
+    for (let step = 0; step < 3; step += 1) {
+      // Most of a lease passes; the holder, still running, renews it from the time it is now.
+      clock += 50_000;
+      const renewedBy = clock + 60_000;
+      await expect.poll(leaseEnd, { timeout: 5000, interval: 5 }).toBe(renewedBy);
+      expect(await other.runDue()).toBe(0);
+    }
+    release();
+    expect(await running).toBe(1);
+    clock += 120_000;
+    expect(await other.runDue()).toBe(0);
+    expect(runs).toBe(1);
+    expect(await jobRows()).toEqual([]);
+  });
+
   it('sends mail through a job, retrying while the SMTP server is away', async () => {
     const port = await freePort();
     const received: string[] = [];

@@ -17,6 +17,8 @@ export interface JobQueueOptions {
   pollMs?: number;
   /** A claimed job not finished by then is free for another instance (its holder died). */
   lockMs?: number;
+  /** How often a running job's lease is renewed (real time); a third of `lockMs` unless given. */
+  renewMs?: number;
   /** Jobs claimed at once. */
   batch?: number;
   now?: () => number;
@@ -41,8 +43,10 @@ export function retryDelayMs(attempt: number): number {
  * Background jobs in the `jobs` table, run by every instance. On PostgreSQL a due job is claimed with
  * `FOR UPDATE SKIP LOCKED` inside one UPDATE, so each job goes to exactly one instance and claimers
  * never wait on each other; on SQLite (one process) the same UPDATE is atomic on its own. A claim is
- * a lease: a job whose holder died is claimed again when the lease ends. A job that succeeds is
- * deleted; one that fails is retried with back-off, then kept as `failed` with its last error.
+ * a lease: a job whose holder died is claimed again when the lease ends, and the holder renews it
+ * while the job runs, so a job longer than the lease (a large report, log maintenance over a big
+ * backlog) is never run a second time beside itself. A job that succeeds is deleted; one that fails is
+ * retried with back-off, then kept as `failed` with its last error.
  */
 export class JobQueue {
   private readonly db: ClusterDatabase;
@@ -56,6 +60,7 @@ export class JobQueue {
   private lastFailureLog = 0;
   private readonly pollMs: number;
   private readonly lockMs: number;
+  private readonly renewMs: number;
   private readonly batch: number;
   private readonly now: () => number;
   readonly counters = { succeeded: 0, retried: 0, failed: 0 };
@@ -70,6 +75,7 @@ export class JobQueue {
     this.db = withClusterTables(db);
     this.pollMs = options.pollMs ?? 1000;
     this.lockMs = options.lockMs ?? 60_000;
+    this.renewMs = options.renewMs ?? this.lockMs / 3;
     this.batch = options.batch ?? 10;
     this.now = options.now ?? Date.now;
   }
@@ -182,6 +188,8 @@ export class JobQueue {
 
   private async execute(job: JobsTable): Promise<void> {
     const handler = this.handlers.get(job.kind);
+    const renewal = setInterval(() => void this.renewLease(job.id), this.renewMs);
+    renewal.unref();
     try {
       if (!handler) throw new Error(`No job kind "${job.kind}"`);
       await handler.run(JSON.parse(job.payload) as unknown, { id: job.id, attempt: job.attempts });
@@ -206,7 +214,20 @@ export class JobQueue {
       if (final) this.counters.failed += 1;
       else this.counters.retried += 1;
       this.logger.warn({ job: job.id, kind: job.kind, attempt: job.attempts, final, error: message }, 'Job failed');
+    } finally {
+      clearInterval(renewal);
     }
+  }
+
+  /** Moves a running job's lease on, while this instance still holds it. */
+  private async renewLease(id: string): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({ locked_until: this.now() + this.lockMs })
+      .where('id', '=', id)
+      .where('locked_by', '=', this.instanceId)
+      .execute()
+      .catch(() => undefined); // database away: the lease runs out and the job may be claimed again
   }
 
   private schedule(delayMs: number): void {
