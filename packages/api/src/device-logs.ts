@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { DAY_MS, HOUR_MS } from '@fieldlink/domain/timestamps';
 import { EntityId, Timestamp } from './fields';
 
 /** The one log format of core §7: samples grouped by channel. */
@@ -72,7 +73,7 @@ export function binWidthOf(start: number, end: number, binCount: number): number
 }
 
 /** Roll-up levels of the log, coarsest first: a UTC day and an hour, in ms. */
-export const LOG_ROLLUP_LEVELS_MS = [86_400_000, 3_600_000] as const;
+export const LOG_ROLLUP_LEVELS_MS = [DAY_MS, HOUR_MS] as const;
 /** A roll-up level serves a window when its whole buckets make bins at most this much wider than asked. */
 const MAX_BIN_WIDENING = 1.5;
 

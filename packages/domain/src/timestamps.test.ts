@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DATE_FORMAT, FUTURE_TOLERANCE_S, isMillisTimestamp, isTooFarInFuture, toMillis } from './timestamps';
+import {
+  DAY_MS,
+  DEFAULT_DATE_FORMAT,
+  FUTURE_TOLERANCE_S,
+  HOUR_MS,
+  isMillisTimestamp,
+  isTooFarInFuture,
+  toMillis,
+} from './timestamps';
 
 describe('toMillis', () => {
   it.each([
@@ -41,3 +49,13 @@ describe('isTooFarInFuture', () => {
 });
 
 it('keeps the default date format of the specification', () => expect(DEFAULT_DATE_FORMAT).toBe('DD/MM/YY h:mm:ss a'));
+
+describe('the log’s units of time', () => {
+  it.each([
+    ['an hour', HOUR_MS, 60 * 60 * 1000],
+    ['a UTC day', DAY_MS, 24 * HOUR_MS],
+    ['a UTC day, from the calendar', DAY_MS, Date.UTC(2026, 0, 2) - Date.UTC(2026, 0, 1)],
+  ])('%s is %i ms', (_unit, constant, expected) => {
+    expect(constant).toBe(expected);
+  });
+});

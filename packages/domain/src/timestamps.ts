@@ -3,6 +3,10 @@
  * by length; messages too far in the future are dropped.
  */
 
+/** An hour and a UTC day, in ms: the log's roll-up levels, its blocks and its retention count in them. */
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 86_400_000;
+
 /** Messages stamped more than this many seconds after the receiver's clock are dropped. */
 export const FUTURE_TOLERANCE_S = 900;
 

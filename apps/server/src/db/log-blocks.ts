@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { isSqlite } from './dialect';
 import type { Database, LogsTable } from './schema';
 import { decodeSampleBlock, encodeSampleBlock } from './sample-block-codec';
+import { DAY_MS, HOUR_MS } from '@fieldlink/domain/timestamps';
 
 /**
  * The samples of the log in their two stored forms: rows of `logs` (one per sample, as ingest writes
@@ -10,9 +11,6 @@ import { decodeSampleBlock, encodeSampleBlock } from './sample-block-codec';
  * Every reader of samples reads both through {@link storedSamples}, so what it answers does not
  * depend on which form a sample is in (docs/decisions.md, "Logs at scale").
  */
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 
 /**
  * Samples older than this (7 days) are moved into blocks: charts of the last week, which ingest

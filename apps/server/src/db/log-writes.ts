@@ -2,6 +2,7 @@ import { CompiledQuery, sql, type Kysely, type RawBuilder, type Transaction } fr
 import { isSqlite } from './dialect';
 import type { Database, LatestValuesTable, LogRollupTable, LogsTable } from './schema';
 import { hasSampleBlocks, storedSamples, withoutCompacted } from './log-blocks';
+import { DAY_MS, HOUR_MS } from '@fieldlink/domain/timestamps';
 
 /**
  * The one way samples enter the log: inserted (a sample already stored, same device, channel and
@@ -13,9 +14,6 @@ import { hasSampleBlocks, storedSamples, withoutCompacted } from './log-blocks';
  * parameters (`unnest`), planned once, where a VALUES list of thousands of rows costs a parse and plan
  * of thousands of parameters; on SQLite VALUES lists of a few fixed lengths, prepared once and reused.
  */
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 
 /** The roll-up tables and the width of their buckets. */
 export const ROLLUP_LEVELS = [

@@ -5,12 +5,11 @@ import type { LogRetention } from '../../config';
 import type { JobLogger, JobQueue } from '../../jobs/job-queue';
 import { channelsOf, deletePackedBefore, monthStartOf, packClosedMonths } from './rollup-packs';
 import { COMPACT_AFTER_MS, compactHour, hourOf } from '../../db/log-blocks';
+import { DAY_MS, HOUR_MS } from '@fieldlink/domain/timestamps';
 
 /** The job kind that keeps the log's partitions and retention (one run per period, cluster-wide). */
 export const LOG_MAINTENANCE_JOB = 'logs.maintain';
 
-const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
 /** The partitioned tables of the log on PostgreSQL: samples as rows, and as hourly blocks. */
 const PARTITIONED = ['logs', 'log_blocks'] as const;
 type PartitionedTable = (typeof PARTITIONED)[number];

@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema';
 import { moveInbox } from '../../db/log-inbox';
 import { hasSampleBlocks, storedSamples, type StoredSample, type TimedValue } from '../../db/log-blocks';
 import { packedPeriods, unpackBuckets } from './rollup-packs';
+import { DAY_MS, HOUR_MS } from '@fieldlink/domain/timestamps';
 
 /** One channel of one device over `[start, end)`, unix ms. */
 export interface LogWindow {
@@ -147,8 +148,8 @@ interface WindowPiece {
 }
 
 const ROLLUP_TABLES: Record<number, 'logs_hourly' | 'logs_daily'> = {
-  3_600_000: 'logs_hourly',
-  86_400_000: 'logs_daily',
+  [HOUR_MS]: 'logs_hourly',
+  [DAY_MS]: 'logs_daily',
 };
 
 /**
@@ -472,9 +473,6 @@ export async function lastSampleBefore(
   return last && { t: last.t, value: last.value };
 }
 
-/** Intervals aggregated per query on SQLite: about a day, a millisecond or two of the event loop. */
-const DAY_MS = 86_400_000;
-
 /** Yields to the event loop, so a long read never holds up requests. */
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -533,6 +531,7 @@ export async function intervalBins(db: Kysely<Database>, window: LogWindow, widt
   }
   if (!isSqlite(db)) return intervalBinsPostgres(db, window, width);
   const { deviceId, code } = window;
+  // About a day of bins per query: a millisecond or two of the event loop.
   const step = width * Math.max(1, Math.floor(DAY_MS / width));
   const bins = binColumns(window, width);
   for (let from = window.start; from < window.end; from += step) {

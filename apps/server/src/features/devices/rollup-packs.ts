@@ -3,6 +3,7 @@ import { ROLLUP_LEVELS } from '../../db/log-writes';
 import { isSqlite } from '../../db/dialect';
 import { bytesField, copyRows, int8Field, sqlInteger, sqlText, textField } from '../../db/postgres-copy';
 import type { Database, LogRollupTable } from '../../db/schema';
+import { DAY_MS } from '@fieldlink/domain/timestamps';
 
 /**
  * Packed roll-ups (docs/decisions.md, "Packed roll-ups"): the closed months of one channel's roll-up
@@ -21,7 +22,6 @@ import type { Database, LogRollupTable } from '../../db/schema';
 const FORMAT_VERSION = 1;
 const HEADER_BYTES = 8;
 const BYTES_PER_BUCKET = 4 * 8 + 2 * 4 + 2;
-const DAY_MS = 86_400_000;
 
 /** Start of the UTC month `offset` months from the one holding `t`. */
 export function monthStartOf(t: number, offset = 0): number {
