@@ -317,7 +317,7 @@ async function foldRollupPiece(
 ): Promise<void> {
   const codes = [...folds.keys()];
   const { level, from, to } = piece;
-  for (const { code, t: period, data } of await packedPeriods(db, deviceId, codes, level, from, to)) {
+  await packedPeriods(db, { deviceId, codes, level, from, to }, (code, period, data) => {
     const fold = folds.get(code)!;
     const { slot, min, max, sum, count, lastOffset, last } = unpackBuckets(data);
     for (let i = 0; i < slot.length; i += 1) {
@@ -326,7 +326,7 @@ async function foldRollupPiece(
       const bin = Math.floor((t - grid.origin) / grid.width);
       fold.add(bin, min[i]!, max[i]!, sum[i]!, count[i]!, t + lastOffset[i]!, last[i]!);
     }
-  }
+  });
   const rows = await db
     .selectFrom(ROLLUP_TABLES[level]!)
     .select(['code', 't', 'min_value', 'max_value', 'sum_value', 'sample_count', 'last_t', 'last_value'])

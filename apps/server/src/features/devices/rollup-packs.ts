@@ -72,16 +72,21 @@ function packBuckets(period: number, level: number, buckets: readonly LogRollupT
   return bytes;
 }
 
+/** Where a packed period not 8-byte aligned in its driver's buffer is copied: one buffer, reused. */
+let alignedCopy = new Uint8Array(0);
+
 /**
- * A packed period read as typed-array views on its bytes (copied once if the driver's buffer is not
- * 8-byte aligned). Typed arrays read the machine's byte order: every platform Node.js runs the server
- * on is little-endian.
+ * A packed period read as typed-array views on its bytes, valid until the next call: a period not
+ * 8-byte aligned in the driver's buffer is copied into one buffer kept for the purpose (a decade of 100
+ * channels is 15 MB of periods, read and folded one by one). Typed arrays read the machine's byte
+ * order: every platform Node.js runs the server on is little-endian.
  */
 export function unpackBuckets(data: Uint8Array): PackedBuckets {
   let bytes = data;
   if (bytes.byteOffset % 8 !== 0) {
-    bytes = new Uint8Array(data.byteLength);
-    bytes.set(data);
+    if (alignedCopy.byteLength < data.byteLength) alignedCopy = new Uint8Array(Math.max(data.byteLength, 64 * 1024));
+    alignedCopy.set(data);
+    bytes = alignedCopy.subarray(0, data.byteLength);
   }
   const { buffer, byteOffset: at } = bytes;
   const n = bytes.byteLength >= HEADER_BYTES ? new DataView(buffer, at).getUint32(0, true) : 0;
@@ -153,22 +158,27 @@ export function mergeBuckets(earlier: readonly LogRollupTable[], later: readonly
 }
 
 /**
- * Packed periods at `level` of some channels of a device that overlap `[from, to)`. On PostgreSQL they
- * are read by binary COPY (db/postgres-copy.ts): node-postgres receives `bytea` as text (hex, or
- * base64 when asked), which PostgreSQL spent about 45 ms encoding for a decade of 100 channels (15 MB);
- * COPY sends the stored bytes, and the read took 14 ms instead of 50 (docs/decisions.md).
+ * Packed periods at `level` of some channels of a device that overlap `[from, to)`, each handed to
+ * `visit` as it is read (its bytes valid only during the call). On PostgreSQL they are read by binary
+ * COPY (db/postgres-copy.ts): node-postgres receives `bytea` as text (hex, or base64 when asked), which
+ * PostgreSQL spent about 45 ms encoding for a decade of 100 channels (15 MB); COPY sends the stored
+ * bytes, and the read took 14 ms instead of 50 (docs/decisions.md).
  */
 export async function packedPeriods(
   db: Kysely<Database>,
-  deviceId: string,
-  codes: readonly string[],
-  level: number,
-  from: number,
-  to: number,
-): Promise<{ code: string; t: number; data: Uint8Array }[]> {
+  {
+    deviceId,
+    codes,
+    level,
+    from,
+    to,
+  }: { deviceId: string; codes: readonly string[]; level: number; from: number; to: number },
+  visit: (code: string, period: number, data: Uint8Array) => void,
+): Promise<void> {
+  if (codes.length === 0) return;
   const first = periodOf(from, level).start;
   if (isSqlite(db)) {
-    return db
+    const rows = await db
       .selectFrom('logs_rollup_packs')
       .select(['code', 't', 'data'])
       .where('device_id', '=', deviceId)
@@ -177,18 +187,14 @@ export async function packedPeriods(
       .where('t', '>=', first)
       .where('t', '<', to)
       .execute();
+    for (const row of rows) visit(row.code, row.t, row.data);
+    return;
   }
-  if (codes.length === 0) return [];
   const select =
     `select code, t, data from logs_rollup_packs where device_id = ${sqlText(deviceId)} ` +
     `and code in (${codes.map(sqlText).join(', ')}) and level = ${sqlInteger(level)} ` +
     `and t >= ${sqlInteger(first)} and t < ${sqlInteger(to)}`;
-  return copyRows(db, select, ([code, t, data]) => ({
-    code: textField(code!),
-    t: int8Field(t!),
-    // A copy of its own: the field is a view on the driver's buffer, and unpackBuckets reads 8-byte aligned.
-    data: new Uint8Array(bytesField(data!)),
-  }));
+  await copyRows(db, select, ([code, t, data]) => visit(textField(code!), int8Field(t!), bytesField(data!)));
 }
 
 /**
