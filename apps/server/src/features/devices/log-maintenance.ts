@@ -310,6 +310,19 @@ export class LogMaintenance {
             .limit(1)
             .offset(DELETE_BATCH - 1)
             .executeTakeFirst();
+          if (!bound) {
+            // Nothing older than the cutoff (the common case): no DELETE, so no write lock that
+            // SQLite's ingest writer thread would wait behind, once per channel and table.
+            const older = await this.db
+              .selectFrom(table)
+              .select('t')
+              .where('device_id', '=', deviceId)
+              .where('code', '=', code)
+              .where('t', '<', cutoff)
+              .limit(1)
+              .executeTakeFirst();
+            if (!older) break;
+          }
           const result = await this.db
             .deleteFrom(table)
             .where('device_id', '=', deviceId)
