@@ -11,6 +11,14 @@ import {
 /** How long a statement keeps trying while another process holds the database's lock. */
 const BUSY_DEADLINE_MS = 5000;
 const MAX_RETRY_DELAY_MS = 100;
+
+/** How a connection waits out another connection's lock. */
+export interface BusyRetry {
+  /** How long a statement keeps trying, in ms. */
+  deadlineMs: number;
+  /** The longest pause between two tries, in ms (they start at 2 ms and double). */
+  maxDelayMs: number;
+}
 /** Prepared statements kept for reuse. */
 const STATEMENT_CACHE_SIZE = 200;
 
@@ -49,11 +57,12 @@ class RetryingConnection implements DatabaseConnection {
   constructor(
     private readonly db: SqliteDatabase,
     private readonly mutex: ConnectionMutex,
+    private readonly retry: BusyRetry,
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const deadline = Date.now() + BUSY_DEADLINE_MS;
-    for (let delay = 2; ; delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS)) {
+    const deadline = Date.now() + this.retry.deadlineMs;
+    for (let delay = Math.min(2, this.retry.maxDelayMs); ; delay = Math.min(delay * 2, this.retry.maxDelayMs)) {
       try {
         return this.run<R>(query);
       } catch (error) {
@@ -101,8 +110,11 @@ class RetryingSqliteDriver implements Driver {
   private readonly mutex = new ConnectionMutex();
   private readonly connection: RetryingConnection;
 
-  constructor(private readonly db: SqliteDatabase) {
-    this.connection = new RetryingConnection(db, this.mutex);
+  constructor(
+    private readonly db: SqliteDatabase,
+    retry: BusyRetry,
+  ) {
+    this.connection = new RetryingConnection(db, this.mutex, retry);
   }
 
   async init(): Promise<void> {}
@@ -136,12 +148,15 @@ class RetryingSqliteDriver implements Driver {
 
 /** Kysely's SQLite dialect with a driver that waits out other processes' locks without blocking. */
 export class RetryingSqliteDialect extends SqliteDialect {
-  constructor(private readonly sqlite: SqliteDatabase) {
+  constructor(
+    private readonly sqlite: SqliteDatabase,
+    private readonly retry: BusyRetry = { deadlineMs: BUSY_DEADLINE_MS, maxDelayMs: MAX_RETRY_DELAY_MS },
+  ) {
     super({ database: sqlite });
   }
 
   override createDriver(): Driver {
-    return new RetryingSqliteDriver(this.sqlite);
+    return new RetryingSqliteDriver(this.sqlite, this.retry);
   }
 }
 

@@ -16,9 +16,12 @@ const { file, walRestartBytes, walCheckEveryMs } = workerData as WriterInput;
 const sqlite = openSqliteConnection(file);
 // This thread may wait for the lock (the main connection writing: a device's logs deleted with it,
 // say), as long as frames waited behind such a transaction when one connection did everything;
-// nothing else runs on it.
-sqlite.pragma('busy_timeout = 60000');
-const db = new Kysely<Database>({ dialect: new RetryingSqliteDialect(sqlite) });
+// nothing else runs on it. It tries again every millisecond: SQLite's own busy handler sleeps in
+// steps of up to 100 ms, so behind the main connection's short transactions (the log maintenance
+// job's, one channel-hour each) a batch slept far longer than the lock was held.
+const db = new Kysely<Database>({
+  dialect: new RetryingSqliteDialect(sqlite, { deadlineMs: 60_000, maxDelayMs: 1 }),
+});
 const port = parentPort!;
 let queue: Promise<void> = Promise.resolve();
 // Samples are committed into the inbox and moved into `logs` between batches (db/log-inbox.ts).
