@@ -299,8 +299,9 @@ export class LogMaintenance {
     let deleted = 0;
     for (const deviceId of deviceIds) {
       for (const code of await channelsOf(this.db, deviceId)) {
-        for (;;) {
-          const bound = await this.db
+        // The time of the channel's (n+1)-th row older than the cutoff, if it has one.
+        const olderRow = (n: number) =>
+          this.db
             .selectFrom(table)
             .select('t')
             .where('device_id', '=', deviceId)
@@ -308,21 +309,13 @@ export class LogMaintenance {
             .where('t', '<', cutoff)
             .orderBy('t')
             .limit(1)
-            .offset(DELETE_BATCH - 1)
+            .offset(n)
             .executeTakeFirst();
-          if (!bound) {
-            // Nothing older than the cutoff (the common case): no DELETE, so no write lock that
-            // SQLite's ingest writer thread would wait behind, once per channel and table.
-            const older = await this.db
-              .selectFrom(table)
-              .select('t')
-              .where('device_id', '=', deviceId)
-              .where('code', '=', code)
-              .where('t', '<', cutoff)
-              .limit(1)
-              .executeTakeFirst();
-            if (!older) break;
-          }
+        for (;;) {
+          const bound = await olderRow(DELETE_BATCH - 1);
+          // Nothing older than the cutoff (the common case): no DELETE, so no write lock that
+          // SQLite's ingest writer thread would wait behind, once per channel and table.
+          if (!bound && !(await olderRow(0))) break;
           const result = await this.db
             .deleteFrom(table)
             .where('device_id', '=', deviceId)
