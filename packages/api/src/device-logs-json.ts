@@ -1,4 +1,4 @@
-import type { ChannelLog, DeviceLogsAnswer } from './device-logs';
+import type { DeviceLogsAnswer } from './device-logs';
 
 /**
  * The JSON text of a `GET /device-logs` answer, as UTF-8 bytes: exactly what `JSON.stringify` writes
@@ -15,14 +15,10 @@ export function deviceLogsJson(answer: DeviceLogsAnswer): Uint8Array {
   const out = new JsonBytes(estimatedBytes(answer));
   out.ascii('{"deviceId":');
   out.string(answer.deviceId);
-  out.ascii(',"start":');
-  out.number(answer.start);
-  out.ascii(',"end":');
-  out.number(answer.end);
-  out.ascii(',"binCount":');
-  out.number(answer.binCount);
-  out.ascii(',"binWidth":');
-  out.number(answer.binWidth);
+  for (const field of HEADER_NUMBERS) {
+    out.ascii(`,"${field}":`);
+    out.number(answer[field]);
+  }
   out.ascii(',"channels":{');
   let first = true;
   for (const [code, log] of Object.entries(answer.channels)) {
@@ -30,32 +26,21 @@ export function deviceLogsJson(answer: DeviceLogsAnswer): Uint8Array {
     first = false;
     out.string(code);
     out.byte(COLON);
-    channelJson(out, log);
+    out.ascii(`{"kind":"${log.kind}"`);
+    for (const field of log.kind === 'raw' ? RAW_COLUMNS : BIN_COLUMNS) {
+      out.ascii(`,"${field}":`);
+      out.numbers((log as Partial<Record<typeof field, number[]>>)[field]!);
+    }
+    out.byte(CLOSE_BRACE);
   }
   out.ascii('}}');
   return out.bytes();
 }
 
-function channelJson(out: JsonBytes, log: ChannelLog): void {
-  if (log.kind === 'raw') {
-    out.ascii('{"kind":"raw","t":');
-    out.numbers(log.t);
-    out.ascii(',"value":');
-    out.numbers(log.value);
-  } else {
-    out.ascii('{"kind":"bins","t":');
-    out.numbers(log.t);
-    out.ascii(',"min":');
-    out.numbers(log.min);
-    out.ascii(',"max":');
-    out.numbers(log.max);
-    out.ascii(',"avg":');
-    out.numbers(log.avg);
-    out.ascii(',"last":');
-    out.numbers(log.last);
-  }
-  out.byte(CLOSE_BRACE);
-}
+/** The answer's fields in the schema's order (DeviceLogsAnswer, RawChannelLog, BinnedChannelLog). */
+const HEADER_NUMBERS = ['start', 'end', 'binCount', 'binWidth'] as const;
+const RAW_COLUMNS = ['t', 'value'] as const;
+const BIN_COLUMNS = ['t', 'min', 'max', 'avg', 'last'] as const;
 
 /** A first guess at the answer's size: 16 bytes a number (a unix-ms time is 14 with its comma). */
 function estimatedBytes(answer: DeviceLogsAnswer): number {
