@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseContentCoding } from './compression';
+import { chooseContentCoding, compressionEffort, LARGE_ANSWER_BYTES } from './compression';
 
 describe('chooseContentCoding', () => {
   it.each([
@@ -23,5 +23,16 @@ describe('chooseContentCoding', () => {
     ['br;q=abc, gzip', 'gzip'],
   ])('%j -> %j', (header, coding) => {
     expect(chooseContentCoding(header)).toBe(coding);
+  });
+});
+
+describe('compressionEffort', () => {
+  it.each([
+    [1024, 4, 6],
+    [LARGE_ANSWER_BYTES - 1, 4, 6],
+    [LARGE_ANSWER_BYTES, 1, 1],
+    [40 * LARGE_ANSWER_BYTES, 1, 1],
+  ])('an answer of %i bytes: brotli %i, gzip %i', (bytes, brotliQuality, gzipLevel) => {
+    expect(compressionEffort(bytes)).toEqual({ brotliQuality, gzipLevel });
   });
 });

@@ -16,6 +16,20 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
 const BROTLI_QUALITY = 4;
 const GZIP_LEVEL = 6;
 
+/**
+ * From this size an answer is compressed at the fastest setting (brotli 1, gzip 1): the account tree
+ * of 100,000 devices (11 MB of JSON) takes 50 ms at brotli 1 against 250 ms at 4, for 18 % more
+ * bytes (4.1 MB against 3.5 MB), and the caller waits for all of it before the first byte is sent.
+ */
+export const LARGE_ANSWER_BYTES = 1024 * 1024;
+
+/** Brotli quality and gzip level for an answer of this many bytes. */
+export function compressionEffort(bytes: number): { brotliQuality: number; gzipLevel: number } {
+  return bytes >= LARGE_ANSWER_BYTES
+    ? { brotliQuality: 1, gzipLevel: 1 }
+    : { brotliQuality: BROTLI_QUALITY, gzipLevel: GZIP_LEVEL };
+}
+
 export type ContentCoding = 'br' | 'gzip';
 
 /**
@@ -72,16 +86,17 @@ export const compressionPlugin = fp(
       const coding = chooseContentCoding(request.headers['accept-encoding']);
       if (!coding || Buffer.byteLength(payload) < COMPRESSION_THRESHOLD_BYTES) return payload;
       const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+      const effort = compressionEffort(body.length);
       const compressed =
         coding === 'br'
           ? await brotliAsync(body, {
               params: {
-                [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+                [constants.BROTLI_PARAM_QUALITY]: effort.brotliQuality,
                 [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
                 [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
               },
             })
-          : await gzipAsync(body, { level: GZIP_LEVEL });
+          : await gzipAsync(body, { level: effort.gzipLevel });
       reply.header('content-encoding', coding).removeHeader('content-length');
       return compressed;
     });
