@@ -111,9 +111,9 @@ class ListDictionary<T> {
   }
 }
 
-/** The compact form of an account tree (the server's answer to `?format=columns`). */
-export function encodeAccountColumns(answer: AccountAnswer): AccountColumnsAnswer {
-  const devices: TreeDeviceColumns = {
+/** Device columns with no device yet, to be filled in tree order. */
+export function emptyTreeDeviceColumns(): TreeDeviceColumns {
+  return {
     id: [],
     name: [],
     sn: [],
@@ -126,6 +126,11 @@ export function encodeAccountColumns(answer: AccountAnswer): AccountColumnsAnswe
     channelLists: [],
     tagLists: [],
   };
+}
+
+/** The compact form of an account tree (the server's answer to `?format=columns`). */
+export function encodeAccountColumns(answer: AccountAnswer): AccountColumnsAnswer {
+  const devices = emptyTreeDeviceColumns();
   const channelLists = new ListDictionary<NonNullable<TreeDevice['channels']>[number]>();
   const tagLists = new ListDictionary<NonNullable<TreeDevice['tags']>[number]>();
   const encodeGroup = ({ groups, devices: own, deviceIds: _ids, ...group }: GroupNode): GroupNodeColumns => {

@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Account, AccountAnswer, GroupKind, GroupNode, TreeDevice } from '@fieldlink/api/account';
 import {
   ACCOUNT_COLUMNS_FORMAT,
+  emptyTreeDeviceColumns,
   type AccountColumnsAnswer,
   type GroupNodeColumns,
-  type TreeDeviceColumns,
 } from '@fieldlink/api/account-columns';
 import { userItemKind } from '@fieldlink/domain/account-tree';
 import { isGroupHidden } from '@fieldlink/domain/app-variant';
@@ -63,19 +63,7 @@ export class AccountService {
    */
   async accountColumns(user: UserContext): Promise<AccountColumnsAnswer> {
     const lists = new DeviceLists();
-    const columns: TreeDeviceColumns = {
-      id: [],
-      name: [],
-      sn: [],
-      thingName: [],
-      isConnected: [],
-      lastConnection: [],
-      lastDisconnection: [],
-      channels: [],
-      tags: [],
-      channelLists: [],
-      tagLists: [],
-    };
+    const columns = emptyTreeDeviceColumns();
     const accounts = await this.trees(
       user,
       (root, devices) => {
