@@ -154,9 +154,7 @@ class JsonBytes {
     for (let i = 0; i < values.length; i += 1) {
       if (i > 0) buffer[at++] = COMMA;
       const value = values[i]!;
-      // Numbers of the int32 range first (most readings and every count), checked inline.
-      if ((value | 0) === value) at = writeInt32(buffer, at, value);
-      else if (Number.isSafeInteger(value)) at = writeInteger(buffer, at, value);
+      if (Number.isSafeInteger(value)) at = writeInteger(buffer, at, value);
       else {
         // Not all integers: the array again, by JSON.stringify.
         this.at = first;
@@ -175,18 +173,6 @@ class JsonBytes {
       this.at = writeInteger(this.buffer, this.at, value);
     } else this.ascii(JSON.stringify(value));
   }
-}
-
-/** An integer of the int32 range at `at` (-0 as 0, as JSON writes it); answers where it ends. */
-function writeInt32(buffer: Uint8Array, at: number, value: number): number {
-  let n = value;
-  if (n < 0) {
-    buffer[at++] = MINUS;
-    // -2^31 has no int32 opposite, but a double one, and it is below 2^31 + 1e9.
-    n = -n;
-  }
-  if (n < BILLION) return writeDigits(buffer, at, n, digitCount(n));
-  return writeDigits(buffer, writeDigits(buffer, at, Math.floor(n / BILLION), 1), n % BILLION, 9);
 }
 
 /** A safe integer at `at` as JSON writes it; answers where it ends. */
