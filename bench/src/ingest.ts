@@ -148,6 +148,15 @@ async function runStage(
   return { load: loadMark, server: serverMark, machine, storedDps, totals };
 }
 
+/**
+ * `FIELDLINK_BENCH_INGEST_STAGES=maintenance`: only the log maintenance stage (its baseline window
+ * and the window with the job), no other stage and no peer; a few minutes instead of ten, for working
+ * on the job. Its figures are not the benchmark's: use it with `--dry-run`.
+ */
+function maintenanceOnly(): boolean {
+  return process.env.FIELDLINK_BENCH_INGEST_STAGES === 'maintenance';
+}
+
 async function runDialect(dialect: StorageDialect, options: BenchOptions): Promise<DialectResult> {
   const { log } = options;
   const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
@@ -172,7 +181,7 @@ async function runDialect(dialect: StorageDialect, options: BenchOptions): Promi
 
     const stages: StageResult[] = [];
     let totals: LoadTotals | null = null;
-    for (const spec of stagesOf(dialect)) {
+    for (const spec of maintenanceOnly() ? [] : stagesOf(dialect)) {
       const outcome = await runStage(spec, server, load, options, { server: server.pid });
       const stage = {
         spec,
@@ -795,7 +804,7 @@ export const ingestBenchmark: Benchmark = {
         outcomes.push({ dialect, error: message });
       }
     }
-    const peers = await runPeers(options);
+    const peers = maintenanceOnly() ? [] : await runPeers(options);
     const section = describe(outcomes, options);
     section.method.push(...peerMethod(peers));
     section.tables.push(besideTable(outcomes, peers));
