@@ -27,6 +27,7 @@ import * as rollupsPerBatch from './migrations/2026-12-06T0000-rollups-per-batch
 import * as rollupPacks from './migrations/2026-12-07T0000-rollup-packs';
 import * as logBlocks from './migrations/2026-12-07T0300-log-blocks';
 import * as logInbox from './migrations/2026-12-08T0100-log-inbox';
+import * as accountTreeVersion from './migrations/2026-12-09T0200-account-tree-version';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -61,6 +62,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-07T0000-rollup-packs': rollupPacks,
   '2026-12-07T0300-log-blocks': logBlocks,
   '2026-12-08T0100-log-inbox': logInbox,
+  '2026-12-09T0200-account-tree-version': accountTreeVersion,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

@@ -526,6 +526,17 @@ export interface BrewReportsTable {
   generated_at: number | null;
 }
 
+/**
+ * One row (id 1) of two counters bumped by triggers in the transaction of every write to what the
+ * account tree shows (migration 2026-12-09T0200-account-tree-version): `tree` for its structure and
+ * fields, `connection` for the devices' connection fields.
+ */
+export interface AccountTreeVersionTable {
+  id: number;
+  tree: number;
+  connection: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   groups: GroupsTable;
@@ -567,4 +578,5 @@ export interface Database {
   brew_sensories: BrewSensoriesTable;
   brew_annotations: BrewAnnotationsTable;
   brew_reports: BrewReportsTable;
+  account_tree_version: AccountTreeVersionTable;
 }

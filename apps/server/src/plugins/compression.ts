@@ -55,7 +55,7 @@ export function chooseContentCoding(acceptEncoding: string | undefined): Content
 }
 
 /** Adds a field to the `Vary` header without dropping the ones other hooks set. */
-function addVary(reply: FastifyReply, field: string): void {
+export function addVary(reply: FastifyReply, field: string): void {
   const current = reply.getHeader('vary');
   const fields = (Array.isArray(current) ? current.join(',') : String(current ?? ''))
     .split(',')
@@ -63,6 +63,20 @@ function addVary(reply: FastifyReply, field: string): void {
     .filter(Boolean);
   if (!fields.some((name) => name.toLowerCase() === field.toLowerCase() || name === '*')) fields.push(field);
   reply.header('vary', fields.join(', '));
+}
+
+/** JSON text compressed with the coding, at the effort its size calls for (zlib's thread pool). */
+export function compressJson(body: Buffer, coding: ContentCoding): Promise<Buffer> {
+  const effort = compressionEffort(body.length);
+  return coding === 'br'
+    ? brotliAsync(body, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: effort.brotliQuality,
+          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+          [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+        },
+      })
+    : gzipAsync(body, { level: effort.gzipLevel });
 }
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
@@ -85,18 +99,7 @@ export const compressionPlugin = fp(
       addVary(reply, 'accept-encoding');
       const coding = chooseContentCoding(request.headers['accept-encoding']);
       if (!coding || Buffer.byteLength(payload) < COMPRESSION_THRESHOLD_BYTES) return payload;
-      const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-      const effort = compressionEffort(body.length);
-      const compressed =
-        coding === 'br'
-          ? await brotliAsync(body, {
-              params: {
-                [constants.BROTLI_PARAM_QUALITY]: effort.brotliQuality,
-                [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-                [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-              },
-            })
-          : await gzipAsync(body, { level: effort.gzipLevel });
+      const compressed = await compressJson(typeof payload === 'string' ? Buffer.from(payload) : payload, coding);
       reply.header('content-encoding', coding).removeHeader('content-length');
       return compressed;
     });

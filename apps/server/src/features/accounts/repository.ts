@@ -43,6 +43,26 @@ export function devicesInGroups(db: Kysely<Database>, groupIds: readonly string[
         .execute();
 }
 
+/** The devices' connection fields in these groups (the narrow read that patches a kept tree). */
+export function connectionsInGroups(db: Kysely<Database>, groupIds: readonly string[]) {
+  return groupIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('devices')
+        .select(['id', 'is_connected', 'last_connection', 'last_disconnection'])
+        .where('group_id', 'in', groupIds)
+        .execute();
+}
+
+/** The counters bumped by every write to what the account tree shows (one row, id 1). */
+export async function accountTreeVersions(db: Kysely<Database>) {
+  return db
+    .selectFrom('account_tree_version')
+    .select(['tree', 'connection'])
+    .where('id', '=', 1)
+    .executeTakeFirstOrThrow();
+}
+
 /** Users attached at any of the paths, with the path they are attached at. */
 export function usersAttachedAt(db: Kysely<Database>, paths: readonly string[]) {
   return paths.length === 0

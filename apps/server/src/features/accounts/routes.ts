@@ -5,11 +5,18 @@ import { AccountAnswer } from '@fieldlink/api/account';
 import { ACCOUNT_COLUMNS_QUERY, AccountColumnsAnswer, AccountQuery } from '@fieldlink/api/account-columns';
 import { ErrorAnswer } from '@fieldlink/api/errors';
 import { signedInUser } from '../../plugins/auth';
+import { addVary, chooseContentCoding, type ContentCoding } from '../../plugins/compression';
 import type { AccountService } from './service';
 
-/** Sends JSON text as it is: Fastify passes a string with a JSON type through without serialising it. */
-function sendJson(reply: FastifyReply, json: string) {
-  return reply.type('application/json; charset=utf-8').send(json);
+/**
+ * Sends JSON text, or JSON already compressed with `coding`, as it is: Fastify passes a string or a
+ * buffer with a JSON type through without serialising it, and the compression hook leaves an answer
+ * that has a `Content-Encoding`.
+ */
+function sendJson(reply: FastifyReply, body: string | Buffer, coding: ContentCoding | null) {
+  addVary(reply, 'accept-encoding');
+  if (coding) reply.header('content-encoding', coding);
+  return reply.type('application/json; charset=utf-8').send(body);
 }
 
 export const accountRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountService }> = async (app, { accounts }) => {
@@ -31,12 +38,14 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountService
       const user = signedInUser(request);
       // The service builds every field explicitly, so the answer is written with JSON.stringify: the
       // schema serialiser picks each nullable field's type by validating it, which at 100,000
-      // devices took longer than reading them.
-      const body =
-        request.query.format === ACCOUNT_COLUMNS_QUERY
-          ? await accounts.accountColumns(user)
-          : await accounts.accounts(user);
-      return sendJson(reply, JSON.stringify(body));
+      // devices took longer than reading them. The tree, its JSON and its compressed forms are kept
+      // while nothing it shows changes (AccountService).
+      const { body, coding } = await accounts.body(
+        user,
+        request.query.format === ACCOUNT_COLUMNS_QUERY ? 'columns' : 'plain',
+        chooseContentCoding(request.headers['accept-encoding']),
+      );
+      return sendJson(reply, body, coding);
     },
   );
 };

@@ -11,10 +11,13 @@ import { isGroupHidden } from '@fieldlink/domain/app-variant';
 import { isUnderPath } from '@fieldlink/domain/group-path';
 import { can, type ExtraFlag, type Permission } from '@fieldlink/domain/permissions';
 import type { Database } from '../../db/schema';
+import { COMPRESSION_THRESHOLD_BYTES, compressJson, type ContentCoding } from '../../plugins/compression';
 import { sceneNamesOfGroups } from '../scenes/repository';
 import { permissionSubject } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import {
+  accountTreeVersions,
+  connectionsInGroups,
   devicesInGroups,
   findAccount,
   firstAttachmentPointsOf,
@@ -26,13 +29,144 @@ import {
 type TreeChannel = NonNullable<TreeDevice['channels']>[number];
 type TreeTag = NonNullable<TreeDevice['tags']>[number];
 
-/** The account tree in the caller's scope (`GET /account`). */
+/** The two forms of the tree: `plain` (`GET /account`) and `columns` (`GET /account?format=columns`). */
+export type AccountTreeForm = 'plain' | 'columns';
+
+type TreeVersions = Awaited<ReturnType<typeof accountTreeVersions>>;
+
+/** A tree built (or patched) and written as JSON, with what patching its connection fields needs. */
+interface BuiltTree {
+  json: string;
+  /** The JSON's length in bytes. */
+  bytes: number;
+  /** The JSON compressed, per coding, made at the first call that asks. */
+  compressed: Map<ContentCoding, Promise<Buffer>>;
+  /** The compact form's answer (patched into a copy when only connection fields changed); null for the plain form. */
+  columns: AccountColumnsAnswer | null;
+  /** Each device's place in the compact form's columns. */
+  indexById: ReadonlyMap<string, number>;
+  /** The groups the tree shows (where the connection fields are read from). */
+  groupIds: readonly string[];
+}
+
+interface CachedTree {
+  /** The counters as read before the tree's first read: the tree is at least as new as they say. */
+  versions: TreeVersions;
+  tree: Promise<BuiltTree>;
+}
+
+/**
+ * The account tree in the caller's scope (`GET /account`).
+ *
+ * Built trees are kept per scope and form (callers with the same attachment points and the same
+ * right to see invitations see the same tree) and checked on every call against the counters that
+ * triggers bump on every write to what the tree shows (migration 2026-12-09T0200-account-tree-version):
+ * unchanged counters, the kept JSON; only the connection counter changed, the compact form's
+ * connection columns patched from a narrow read; anything else, built again. So the answer is always
+ * what a fresh build gives, whichever path or instance wrote (docs/decisions.md, "Cold open at
+ * 100,000 devices").
+ */
 export class AccountService {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly cache = new Map<string, CachedTree>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly maxEntries = 8,
+  ) {}
+
+  /**
+   * The caller's tree in the form asked for, as JSON (kept, patched or built), compressed with
+   * `coding` when one is given and the JSON is large enough to gain by it (kept with the tree, so
+   * the compression too is done once).
+   */
+  async body(
+    user: UserContext,
+    form: AccountTreeForm,
+    coding: ContentCoding | null,
+  ): Promise<{ body: string | Buffer; coding: ContentCoding | null }> {
+    const built = await this.cached(user, form);
+    if (!coding || built.bytes < COMPRESSION_THRESHOLD_BYTES) return { body: built.json, coding: null };
+    let compressed = built.compressed.get(coding);
+    if (!compressed) {
+      compressed = compressJson(Buffer.from(built.json), coding);
+      built.compressed.set(coding, compressed);
+      compressed.catch(() => built.compressed.delete(coding));
+    }
+    return { body: await compressed, coding };
+  }
+
+  private async cached(user: UserContext, form: AccountTreeForm): Promise<BuiltTree> {
+    const key = JSON.stringify([
+      form,
+      can(permissionSubject(user), 'inviteUsers'),
+      user.attachmentPoints.map((point) => [point.accountId, point.path]),
+    ]);
+    const versions = await accountTreeVersions(this.db);
+    const entry = this.cache.get(key);
+    if (entry && entry.versions.tree === versions.tree && entry.versions.connection === versions.connection) {
+      this.remember(key, entry);
+      return entry.tree;
+    }
+    const tree =
+      entry && entry.versions.tree === versions.tree && form === 'columns'
+        ? entry.tree.then((built) => this.patchConnections(built)).catch(() => this.build(user, form))
+        : this.build(user, form);
+    const fresh: CachedTree = { versions, tree };
+    this.remember(key, fresh);
+    // A failed build is not kept: the next call tries again.
+    tree.catch(() => {
+      if (this.cache.get(key) === fresh) this.cache.delete(key);
+    });
+    return tree;
+  }
+
+  private remember(key: string, entry: CachedTree): void {
+    this.cache.delete(key);
+    this.cache.set(key, entry);
+    for (const oldest of this.cache.keys()) {
+      if (this.cache.size <= this.maxEntries) break;
+      this.cache.delete(oldest);
+    }
+  }
+
+  private async build(user: UserContext, form: AccountTreeForm): Promise<BuiltTree> {
+    const groupIds: string[] = [];
+    if (form === 'plain') {
+      const answer = await this.accounts(user, groupIds);
+      return { ...written(answer), columns: null, indexById: new Map(), groupIds };
+    }
+    const columns = await this.accountColumns(user, groupIds);
+    const indexById = new Map(columns.devices.id.map((id, index) => [id, index]));
+    return { ...written(columns), columns, indexById, groupIds };
+  }
+
+  /**
+   * The compact tree with its connection columns read again (the rest unchanged since it was built):
+   * a copy, so a caller still writing the older answer is not disturbed. A device read that the tree
+   * does not hold (one added since) means the tree changed too: built again.
+   */
+  private async patchConnections(built: BuiltTree): Promise<BuiltTree> {
+    const before = built.columns!;
+    const devices = {
+      ...before.devices,
+      isConnected: [...before.devices.isConnected],
+      lastConnection: [...before.devices.lastConnection],
+      lastDisconnection: [...before.devices.lastDisconnection],
+    };
+    for (const row of await connectionsInGroups(this.db, built.groupIds)) {
+      const index = built.indexById.get(row.id);
+      if (index === undefined) throw new Error('The tree changed: build it again.');
+      devices.isConnected[index] = row.is_connected === 1 ? 1 : 0;
+      devices.lastConnection[index] = row.last_connection;
+      devices.lastDisconnection[index] = row.last_disconnection;
+    }
+    const columns = { ...before, devices };
+    return { ...built, ...written(columns), columns };
+  }
 
   /** The plain tree (`GET /account`): each group lists its devices as objects. */
-  async accounts(user: UserContext): Promise<AccountAnswer> {
-    const lists = new DeviceLists();
+  async accounts(user: UserContext, groupIds: string[] = []): Promise<AccountAnswer> {
+    const lists = new DeviceLists(groupIds);
     const accounts = await this.trees(
       user,
       (root, devices) => {
@@ -61,8 +195,8 @@ export class AccountService {
    * from the rows: at 100,000 devices, building a device object each and then taking them apart
    * again cost a fifth of the call. `decodeAccountColumns` of it equals `accounts` (account-wire.test.ts).
    */
-  async accountColumns(user: UserContext): Promise<AccountColumnsAnswer> {
-    const lists = new DeviceLists();
+  async accountColumns(user: UserContext, groupIds: string[] = []): Promise<AccountColumnsAnswer> {
+    const lists = new DeviceLists(groupIds);
     const columns = emptyTreeDeviceColumns();
     const accounts = await this.trees(
       user,
@@ -182,6 +316,7 @@ export class AccountService {
       };
       nodes.set(group.id, node);
       lists.groups.set(group.id, node);
+      lists.groupIds.push(group.id);
       byPath.set(group.path, node);
     }
     for (const group of groups) {
@@ -209,15 +344,24 @@ export class AccountService {
   }
 }
 
+/** An answer as JSON, its size, and no compressed form yet. */
+function written(answer: AccountAnswer | AccountColumnsAnswer): Pick<BuiltTree, 'json' | 'bytes' | 'compressed'> {
+  const json = JSON.stringify(answer);
+  return { json, bytes: Buffer.byteLength(json), compressed: new Map() };
+}
+
 type DeviceRow = Awaited<ReturnType<typeof devicesInGroups>>[number];
 
 /**
  * Devices of one model store the same channel list (and most the same tags): each distinct text is
  * parsed once and its list shared (the plain form), or sent once and named by index (the compact
- * form). Also each group node by id, for placing its devices.
+ * form). Also each group node by id, for placing its devices, and every group's id in `groupIds`.
  */
 class DeviceLists {
   readonly groups = new Map<string, GroupNode>();
+
+  constructor(readonly groupIds: string[]) {}
+
   readonly channelLists: TreeChannel[][] = [];
   readonly tagLists: TreeTag[][] = [];
   private readonly channelsByText = new Map<string, { list: TreeChannel[]; index: number }>();
