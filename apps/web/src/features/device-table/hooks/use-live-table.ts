@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { watchDeviceTable } from '../../../lib/realtime/realtime-connection';
 import { useConnectionStatus } from '../../../lib/realtime/use-realtime';
-import { applyTableChanges } from '../model/live-changes';
+import { applyTableChanges, prepareRowIndex } from '../model/live-changes';
 import type { DeviceTableData } from '../model/table-data';
 import type { TableIndex } from '../model/table-view';
 
@@ -32,6 +32,14 @@ export function useLiveTable(
 
   useEffect(() => {
     if (!data || !index) return;
+    // The row of each thing name, built in idle time before the first batch needs it.
+    let idle = 0;
+    const prepare = (deadline: IdleDeadline) => {
+      if (!prepareRowIndex(data, () => deadline.timeRemaining() > 1)) {
+        idle = requestIdleCallback(prepare, { timeout: 10_000 });
+      }
+    };
+    idle = requestIdleCallback(prepare, { timeout: 10_000 });
     const stop = watchDeviceTable({
       onChanges: (batch) => {
         if (batch.reload) {
@@ -50,6 +58,7 @@ export function useLiveTable(
       onResync: () => void refetch(),
     });
     return () => {
+      cancelIdleCallback(idle);
       stop();
       setFeed((current) => ({ ...current, watching: false }));
     };

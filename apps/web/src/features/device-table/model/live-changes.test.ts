@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COLUMN_PRESENTATIONS } from './columns';
 import { fixtureColumns } from './fixtures';
-import { applyTableChanges } from './live-changes';
+import { applyTableChanges, prepareRowIndex } from './live-changes';
 import { decodeDeviceTable } from './table-data';
 import { TableIndex } from './table-view';
 
@@ -57,5 +57,25 @@ describe('applyTableChanges', () => {
     expect(byFirmware()).toEqual([1, 0, 2]);
     index.forget(columns);
     expect(byFirmware()).toEqual([0, 2, 1]);
+  });
+
+  it('finds the rows of a table whose name index was built a slice at a time, or not finished', () => {
+    const devices = Array.from({ length: 10_000 }, (_, row) => ({
+      name: `D${row}`,
+      thingName: `T-${row}`,
+      isConnected: 0,
+    }));
+    const sliced = decodeDeviceTable(fixtureColumns(devices));
+    let slices = 0;
+    while (!prepareRowIndex(sliced, () => false)) slices += 1;
+    expect(slices).toBeGreaterThan(0);
+    const unfinished = decodeDeviceTable(fixtureColumns(devices));
+    expect(prepareRowIndex(unfinished, () => false)).toBe(false);
+    for (const data of [sliced, unfinished]) {
+      const changes = [0, 4095, 4096, 9_999].map((row) => ({ thingName: `T-${row}`, isConnected: true }));
+      expect(applyTableChanges(data, changes).rows).toBe(4);
+      expect([0, 4095, 4096, 9_999, 5].map((row) => data.numbers.isConnected[row])).toEqual([1, 1, 1, 1, 0]);
+      expect(prepareRowIndex(data, () => false)).toBe(true);
+    }
   });
 });

@@ -16,21 +16,45 @@ const COLUMNS_OF: Readonly<Record<ChangeField, readonly string[]>> = {
   otaPendingSubmittedAt: OTA_COLUMNS,
 };
 
-const rowIndexes = new WeakMap<DeviceTableData, Map<string, number>>();
+/** Names indexed per slice of idle time (about a millisecond of work). */
+const ROW_INDEX_SLICE = 4096;
 
-/** The row of each thing name, built once per table. */
-function rowOfThing(data: DeviceTableData): Map<string, number> {
-  let rows = rowIndexes.get(data);
-  if (!rows) {
-    rows = new Map();
-    const names = data.text.thingName;
-    for (let row = 0; row < data.count; row += 1) {
-      const name = names[row];
-      if (name) rows.set(name, row);
-    }
-    rowIndexes.set(data, rows);
+/** The row of each thing name, and how far its build has come. */
+interface RowIndex {
+  rows: Map<string, number>;
+  next: number;
+}
+
+const rowIndexes = new WeakMap<DeviceTableData, RowIndex>();
+
+/**
+ * Builds the row of each thing name, a slice at a time while `more` answers true; answers true once
+ * it is whole. The table calls it in idle time as soon as it watches its feed, so no batch builds it:
+ * at 100,000 rows that is tens of milliseconds, and the first batch used to pay them all.
+ */
+export function prepareRowIndex(data: DeviceTableData, more: () => boolean = () => true): boolean {
+  let index = rowIndexes.get(data);
+  if (!index) {
+    index = { rows: new Map(), next: 0 };
+    rowIndexes.set(data, index);
   }
-  return rows;
+  const names = data.text.thingName;
+  while (index.next < data.count) {
+    const end = Math.min(data.count, index.next + ROW_INDEX_SLICE);
+    for (let row = index.next; row < end; row += 1) {
+      const name = names[row];
+      if (name) index.rows.set(name, row);
+    }
+    index.next = end;
+    if (!more()) break;
+  }
+  return index.next >= data.count;
+}
+
+/** The row of each thing name, built once per table (finished here if idle time has not yet). */
+function rowOfThing(data: DeviceTableData): Map<string, number> {
+  prepareRowIndex(data);
+  return rowIndexes.get(data)!.rows;
 }
 
 const numberOrNaN = (value: number | null): number => (value === null ? Number.NaN : value);
