@@ -39,6 +39,12 @@ const anyNumber = fc.oneof(
   fc.maxSafeNat().map((n) => -n),
   fc.double(),
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((x) => Math.round(x * 100) / 100),
+  // Short decimals (readings of a few decimals, means of halves), up to and past 6 decimals and 10^9.
+  fc
+    .tuple(fc.integer({ min: -(10 ** 15), max: 10 ** 15 }), fc.integer({ min: 1, max: 8 }))
+    .map(([m, decimals]) => m / 10 ** decimals),
+  fc.tuple(fc.integer({ min: -100_000, max: 100_000 }), fc.integer({ min: 1, max: 8 })).map(([m, d]) => m / 10 ** d),
+  fc.double({ min: -2e9, max: 2e9, noNaN: true }),
   fc.constantFrom(0, -0, 2 ** 53, -(2 ** 53), 1e21, 1e-7, 5e-324, Number.MAX_VALUE, NaN, Infinity, -Infinity),
 );
 
@@ -66,6 +72,11 @@ describe('deviceLogsJson', () => {
     ['unix ms and the largest safe integers', [1_700_000_000_000, 9_007_199_254_740_991, -9_007_199_254_740_991]],
     ['integers past 2^53 and 1e21', [2 ** 53, 2 ** 60, 1e21, -1e21]],
     ['decimals', [0.1, -0.5, 20.25, 1e-7, 123.456, 5e-324, Number.MAX_VALUE]],
+    [
+      'short decimals and their edges',
+      [0.5, -0.25, 21.37, 1e-6, -1.5e-6, 0.000_001_5, 999_999_999.5, 1e9 + 0.5, 0.1 + 0.2, 1.005, 123_456.789_012],
+    ],
+    ['decimals past six places', [0.123_456_7, 1 / 3, 2 / 3, Math.PI, 1e-6 + 1e-13, 20.000_000_1]],
     ['not finite', [NaN, Infinity, -Infinity]],
     ['empty', []],
   ])('writes %s as JSON.stringify does', (_label, values) => {

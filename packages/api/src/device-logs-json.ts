@@ -56,12 +56,25 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const MINUS = 0x2d;
 const ZERO = 0x30;
-/** The longest text of a safe integer (`-9007199254740991`) and its comma. */
-const MAX_INTEGER_BYTES = 18;
+/**
+ * The longest text of a safe integer (`-9007199254740991`) and its comma; a short decimal
+ * ({@link writeShortDecimal}) is at most as long: a sign, 9 digits, the point, 6 digits, the comma.
+ */
+const MAX_NUMBER_BYTES = 18;
+const POINT = 0x2e;
+/** Short decimals: at most this many decimals, below this magnitude. */
+const SHORT_DECIMALS = 6;
+const SHORT_DECIMAL_LIMIT = 1e9;
 /** 10^9: integers below it are written as one int32, larger safe integers as two parts of 9 digits. */
 const BILLION = 1_000_000_000;
 
 /** The two ASCII digits of 0..99, as one 16-bit pair per number (first digit first in memory). */
+// TextEncoder is in every browser and in Node.js; this package compiles without DOM or Node types.
+declare const TextEncoder: new () => {
+  encodeInto(text: string, into: Uint8Array): { read: number; written: number };
+};
+const encoder = new TextEncoder();
+
 const DIGIT_PAIRS = (() => {
   const pairs = new Uint8Array(200);
   for (let i = 0; i < 100; i += 1) {
@@ -142,11 +155,12 @@ class JsonBytes {
   }
 
   /**
-   * An array of numbers. An array of safe integers is written here; any other (a mean, a reading with
-   * decimals) by `JSON.stringify` itself, whose shortest-round-trip formatting is native, copied in.
+   * An array of numbers. Safe integers and short decimals (a reading of a few decimals, a mean of
+   * halves) are written here; an array holding any other number (a mean of many readings) by
+   * `JSON.stringify` itself, whose shortest-round-trip formatting is native, copied in.
    */
   numbers(values: readonly number[]): void {
-    this.reserve(2 + values.length * MAX_INTEGER_BYTES);
+    this.reserve(2 + values.length * MAX_NUMBER_BYTES);
     const buffer = this.buffer;
     const first = this.at;
     let at = first;
@@ -156,22 +170,31 @@ class JsonBytes {
       const value = values[i]!;
       if (Number.isSafeInteger(value)) at = writeInteger(buffer, at, value);
       else {
-        // Not all integers: the array again, by JSON.stringify.
-        this.at = first;
-        this.ascii(JSON.stringify(values));
-        return;
+        at = writeShortDecimal(buffer, at, value);
+        if (at < 0) {
+          // Not all integers or short decimals: the array again, by JSON.stringify.
+          this.at = first;
+          this.json(JSON.stringify(values));
+          return;
+        }
       }
     }
     buffer[at++] = CLOSE_BRACKET;
     this.at = at;
   }
 
+  /** ASCII text of any length (JSON.stringify's text of numbers), copied in natively. */
+  private json(text: string): void {
+    this.reserve(text.length);
+    this.at += encoder.encodeInto(text, this.buffer.subarray(this.at)).written;
+  }
+
   /** A number as JSON.stringify writes it. */
   number(value: number): void {
     if (Number.isSafeInteger(value)) {
-      this.reserve(MAX_INTEGER_BYTES);
+      this.reserve(MAX_NUMBER_BYTES);
       this.at = writeInteger(this.buffer, this.at, value);
-    } else this.ascii(JSON.stringify(value));
+    } else this.json(JSON.stringify(value));
   }
 }
 
@@ -185,6 +208,36 @@ function writeInteger(buffer: Uint8Array, at: number, value: number): number {
   if (n < BILLION) return writeDigits(buffer, at, n, digitCount(n));
   const high = Math.floor(n / BILLION);
   return writeDigits(buffer, writeDigits(buffer, at, high, digitCount(high)), n - high * BILLION, 9);
+}
+
+/**
+ * A number that is not an integer as JSON writes it, when it is a short decimal: `m / 10^d` for an
+ * integer m and 1 <= d <= 6, of magnitude from 10^-6 to below 10^9 (a reading of a few decimals, a
+ * mean of halves); answers where it ends, or -1 for any other number (JSON.stringify writes those).
+ *
+ * Why this is JSON.stringify's text (ECMAScript Number::toString: the fewest significant digits that
+ * read back as the number; fixed notation from 10^-6 to 10^21): for each d from 1 up, m is taken as
+ * round(|value| × 10^d), and `m / 10^d === |value|` tests that the text of m with d decimals reads
+ * back as the number (the division is correctly rounded, as reading the text is). Below 10^15,
+ * |value| × 10^d is computed within 1/8 of its exact value, and any integer whose d-decimal text
+ * reads back lies within 1/8 of that exact value too: so the rounding finds it when there is one,
+ * and there is at most one. A text with fewer significant digits would have fewer decimals, which
+ * were tried first. The fast-check test holds this against JSON.stringify.
+ */
+function writeShortDecimal(buffer: Uint8Array, at: number, value: number): number {
+  const magnitude = value < 0 ? -value : value;
+  if (!(magnitude >= 1e-6 && magnitude < SHORT_DECIMAL_LIMIT)) return -1;
+  for (let decimals = 1, scale = 10; decimals <= SHORT_DECIMALS; decimals += 1, scale *= 10) {
+    const scaled = Math.round(magnitude * scale);
+    if (scaled / scale !== magnitude) continue;
+    if (value < 0) buffer[at++] = MINUS;
+    // Exact: scaled < 10^15, so the quotient's rounding is far less than 1 / scale.
+    const whole = Math.floor(scaled / scale);
+    at = writeDigits(buffer, at, whole, digitCount(whole));
+    buffer[at++] = POINT;
+    return writeDigits(buffer, at, scaled - whole * scale, decimals);
+  }
+  return -1;
 }
 
 /** Digits of 0 <= n < 10^9. */
