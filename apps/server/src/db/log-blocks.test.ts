@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { logBinGrid } from '@fieldlink/api/device-logs';
 import { migrate, type Dialect, type Storage } from './database';
-import { compactHour, hourOf, storedSamples } from './log-blocks';
+import { compactHours, hourOf, storedSamples } from './log-blocks';
 import { insertLogs } from './log-writes';
 import type { LogsTable } from './schema';
 import { testStorages } from '../testing/test-storage';
@@ -146,7 +146,7 @@ describe.each(DIALECTS)('log blocks migration on %s', (dialect: Dialect) => {
       const hours = new Set(samples.map((sample) => `${sample.code} ${hourOf(sample.t)}`));
       for (const key of hours) {
         const [code, hour] = key.split(' ') as [string, string];
-        await compactHour(db, 'dev-a', code, Number(hour));
+        await compactHours(db, 'dev-a', code, Number(hour), Number(hour) + HOUR);
       }
       expect(await db.selectFrom('logs').select('t').execute()).toEqual([]);
       expect(await storedSamples(db, window)).toEqual(expected);
@@ -176,8 +176,8 @@ describe.each(DIALECTS)('samples in hourly blocks on %s', (dialect: Dialect) => 
       value: i % 3 === 0 ? i / 10 : Math.sin(i),
     }));
     await insertLogs(db, samples);
-    expect(await compactHour(db, 'fixed', 'c1', T0 + HOUR)).toBe(60);
-    expect(await compactHour(db, 'fixed', 'c1', T0 + HOUR)).toBe(0);
+    expect(await compactHours(db, 'fixed', 'c1', T0 + HOUR, T0 + 2 * HOUR)).toBe(60);
+    expect(await compactHours(db, 'fixed', 'c1', T0 + HOUR, T0 + 2 * HOUR)).toBe(0);
     const blocks = await db
       .selectFrom('log_blocks')
       .select(['t', 'sample_count'])
@@ -200,7 +200,7 @@ describe.each(DIALECTS)('samples in hourly blocks on %s', (dialect: Dialect) => 
     const db = storage.db;
     const at = (minute: number, value: number) => ({ device_id: 'late', code: 'c1', t: T0 + minute * MINUTE, value });
     await insertLogs(db, [at(0, 1), at(10, 2), at(20, 3)]);
-    await compactHour(db, 'late', 'c1', T0);
+    await compactHours(db, 'late', 'c1', T0, T0 + HOUR);
     // Stored late, as rows beside the block: a new time, and a time the block holds with another value.
     await db
       .insertInto('logs')
@@ -210,7 +210,7 @@ describe.each(DIALECTS)('samples in hourly blocks on %s', (dialect: Dialect) => 
     const expected = [at(0, 1), at(5, 9), at(10, 2), at(20, 3)].map(({ code, t, value }) => ({ code, t, value }));
     expect(await storedSamples(db, hour)).toEqual(expected);
     expect(await storedSamples(db, hour, { limit: 3 })).toEqual(expected.slice(0, 3));
-    expect(await compactHour(db, 'late', 'c1', T0)).toBe(2);
+    expect(await compactHours(db, 'late', 'c1', T0, T0 + HOUR)).toBe(2);
     expect(await storedSamples(db, hour)).toEqual(expected);
     const block = await db.selectFrom('log_blocks').select('sample_count').where('device_id', '=', 'late').execute();
     expect(block).toEqual([{ sample_count: 4 }]);
@@ -221,7 +221,7 @@ describe.each(DIALECTS)('samples in hourly blocks on %s', (dialect: Dialect) => 
     const db = storage.db;
     const at = (minute: number, value: number) => ({ device_id: 'resent', code: 'c1', t: T0 + minute * MINUTE, value });
     await insertLogs(db, [at(0, 1), at(10, 2), at(20, 3)]);
-    await compactHour(db, 'resent', 'c1', T0);
+    await compactHours(db, 'resent', 'c1', T0, T0 + HOUR);
     expect(await insertLogs(db, [at(10, 50), at(30, 4)])).toBe(1);
     const hour = { deviceId: 'resent', codes: ['c1'], from: T0, to: T0 + HOUR };
     expect(await storedSamples(db, hour)).toEqual(
@@ -251,7 +251,7 @@ describe.each(DIALECTS)('samples in hourly blocks on %s', (dialect: Dialect) => 
           // Some hours become blocks; then late copies of their samples arrive as rows (a frame sent
           // again), which every reader must skip as a duplicate, before and after the next compaction.
           const hours = [...new Set(times.map(hourOf))].filter((hour) => compacted[(hour - T0) / HOUR]);
-          for (const hour of hours) await compactHour(db, deviceId, 'c1', hour);
+          for (const hour of hours) await compactHours(db, deviceId, 'c1', hour, hour + HOUR);
           const late = samples
             .filter((sample, i) => i % 3 === 0 && hours.includes(hourOf(sample.t)))
             .map((sample) => ({ ...sample, value: sample.value + 1 }));
@@ -259,7 +259,9 @@ describe.each(DIALECTS)('samples in hourly blocks on %s', (dialect: Dialect) => 
           for (const [i, query] of queries.entries()) {
             expectSameAnswers(await answers(storage, deviceId, query), before[i]!);
           }
-          for (const hour of hours) await compactHour(db, deviceId, 'c1', hour);
+          // Then every hour at once, in one transaction: blocks with late rows, and hours never compacted.
+          await compactHours(db, deviceId, 'c1', T0, T0 + SPAN);
+          expect(await db.selectFrom('logs').select('t').where('device_id', '=', deviceId).execute()).toEqual([]);
           for (const [i, query] of queries.entries()) {
             expectSameAnswers(await answers(storage, deviceId, query), before[i]!);
           }

@@ -227,45 +227,65 @@ export async function hasSampleBlocks(
 }
 
 /**
- * Moves one channel's samples of one UTC hour from rows into its block, in one short transaction:
- * the rows are deleted and answered by one statement (so a row inserted meanwhile is either moved or
- * stays, never lost), merged into the hour's block if it has one (a late sample: the block's sample
- * at the same time is kept, the row's skipped), encoded and stored. Answers how many rows moved.
+ * Moves one channel's samples of the whole UTC hours in `[from, to)` from rows into their hourly
+ * blocks, in one short transaction: the rows are deleted and answered by one statement (so a row
+ * inserted meanwhile is either moved or stays, never lost), each hour's merged into its block if it
+ * has one (a late sample: the block's sample at the same time is kept, the row's skipped), encoded
+ * and stored by one statement. Answers how many rows moved.
  */
-export async function compactHour(db: Kysely<Database>, deviceId: string, code: string, hour: number): Promise<number> {
+export async function compactHours(
+  db: Kysely<Database>,
+  deviceId: string,
+  code: string,
+  from: number,
+  to: number,
+): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const rows = await trx
       .deleteFrom('logs')
       .where('device_id', '=', deviceId)
       .where('code', '=', code)
-      .where('t', '>=', hour)
-      .where('t', '<', hour + HOUR_MS)
+      .where('t', '>=', from)
+      .where('t', '<', to)
       .returning(['t', 'value'])
       .execute();
     if (rows.length === 0) return 0;
-    rows.sort((a, b) => a.t - b.t);
+    const rowsOf = new Map<number, TimedValue[]>();
+    for (const row of rows) {
+      const hour = hourOf(row.t);
+      const list = rowsOf.get(hour);
+      if (list) list.push(row);
+      else rowsOf.set(hour, [row]);
+    }
     const existing = await trx
       .selectFrom('log_blocks')
-      .select('block')
+      .select(['t', 'block'])
       .where('device_id', '=', deviceId)
       .where('code', '=', code)
-      .where('t', '=', hour)
+      .where('t', 'in', [...rowsOf.keys()])
       .$if(!isSqlite(trx), (query) => query.forUpdate())
-      .executeTakeFirst();
-    const samples = existing
-      ? mergeSamples(blockSamples(existing.block, hour, hour + HOUR_MS, false), rows, false)
-      : rows;
-    const encoded = encodeSampleBlock(
-      samples.map((sample) => sample.t),
-      samples.map((sample) => sample.value),
-    );
-    // Both drivers bind a Buffer as a blob (better-sqlite3 refuses a bare Uint8Array).
-    const block = Buffer.from(encoded.buffer, encoded.byteOffset, encoded.byteLength);
+      .execute();
+    const blockOf = new Map(existing.map((row) => [row.t, row.block]));
+    const blocks = [...rowsOf].map(([hour, list]) => {
+      list.sort((a, b) => a.t - b.t);
+      const stored = blockOf.get(hour);
+      const samples = stored ? mergeSamples(blockSamples(stored, hour, hour + HOUR_MS, false), list, false) : list;
+      const encoded = encodeSampleBlock(
+        samples.map((sample) => sample.t),
+        samples.map((sample) => sample.value),
+      );
+      // Both drivers bind a Buffer as a blob (better-sqlite3 refuses a bare Uint8Array).
+      const block = Buffer.from(encoded.buffer, encoded.byteOffset, encoded.byteLength);
+      return { device_id: deviceId, code, t: hour, sample_count: samples.length, block };
+    });
     await trx
       .insertInto('log_blocks')
-      .values({ device_id: deviceId, code, t: hour, sample_count: samples.length, block })
+      .values(blocks)
       .onConflict((conflict) =>
-        conflict.columns(['device_id', 'code', 't']).doUpdateSet({ sample_count: samples.length, block }),
+        conflict.columns(['device_id', 'code', 't']).doUpdateSet((eb) => ({
+          sample_count: eb.ref('excluded.sample_count'),
+          block: eb.ref('excluded.block'),
+        })),
       )
       .execute();
     return rows.length;

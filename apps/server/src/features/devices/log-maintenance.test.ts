@@ -14,6 +14,7 @@ import {
   partitionNameOf,
 } from './log-maintenance';
 import { monthStartOf } from './rollup-packs';
+import { MIN_REST_MS } from '../../jobs/work-pace';
 import { allRollups } from '../../testing/log-rollups';
 
 const DAY = 86_400_000;
@@ -80,7 +81,7 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
       PREMIUM: { rawDays: 30, rollupDays: 0 },
     };
     const summary = await new LogMaintenance(t.app.storage.db, dialect, retention, quiet, () => now).run();
-    // 10 days of 5-minute samples of the free device go, in batches of 2,000 (so several statements).
+    // 10 days of 5-minute samples of the free device go, in batches of 1,000 (so several statements).
     expect(summary.deleted.logs).toBe((10 * DAY) / STEP);
     expect(await oldest('logs', free)).toBeGreaterThanOrEqual(now - 10 * DAY);
     expect(await oldest('logs', premium)).toBeLessThan(now - 19 * DAY);
@@ -243,6 +244,82 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
     expect(kept[0]!.t).toBeLessThan(cutoff + 5 * 60_000);
     expect(kept).toHaveLength(samples(free, 20).filter((sample) => sample.t >= hourOf(cutoff)).length);
   });
+
+  it('works through a backlog at its share of the time, and stops between two slices for a shutdown', async () => {
+    const db = t.app.storage.db;
+    const retention: LogRetention = { FREE: { rawDays: 10, rollupDays: 0 }, PREMIUM: { rawDays: 0, rollupDays: 0 } };
+    const backlog = async () => {
+      await insert([...samples(free, 20), ...samples(premium, 10)]);
+      return (await stored(premium)).length;
+    };
+    const kept = await backlog();
+    const share = 0.25;
+    const summary = await new LogMaintenance(db, dialect, retention, quiet, () => now, share).run();
+    const { workMs, restMs, slices } = summary.pace;
+    expect(summary.stopped).toBe(false);
+    expect(slices).toBeGreaterThan(10);
+    // It rested at least what its work owed (all but a last debt too short for a timer).
+    expect(restMs + MIN_REST_MS).toBeGreaterThanOrEqual((workMs * (1 - share)) / share);
+    expect(summary.deleted.logs).toBe((10 * DAY) / STEP);
+    expect(summary.compacted).toBeGreaterThan(0);
+    expect(await stored(premium)).toHaveLength(kept);
+
+    // Stopped (the app closing) while it rests: the run ends at once, nothing lost or doubled, and the
+    // next run finds what is left.
+    for (const table of ['logs', 'log_blocks', 'logs_hourly', 'logs_daily', 'logs_rollup_packs'] as const) {
+      await db.deleteFrom(table).execute();
+    }
+    await backlog();
+    const slow = new LogMaintenance(db, dialect, retention, quiet, () => now, 0.01);
+    const started = performance.now();
+    const running = slow.run();
+    setTimeout(() => slow.stop(), 50);
+    const stopped = await running;
+    expect(stopped.stopped).toBe(true);
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(await stored(premium)).toHaveLength(kept);
+    const rest = await new LogMaintenance(db, dialect, retention, quiet, () => now, 1).run();
+    expect(stopped.deleted.logs + rest.deleted.logs).toBe((10 * DAY) / STEP);
+    expect(stopped.compacted + rest.compacted).toBe(summary.compacted);
+    expect(await stored(premium)).toHaveLength(kept);
+  });
+
+  it.runIf(dialect === 'postgres')(
+    'detaches a partition while inserts hold the table, never queueing ingest behind it for long',
+    async () => {
+      const db = t.app.storage.db;
+      await insert(samples(premium, 2));
+      const later = now + 730 * DAY;
+      const retention: LogRetention = { FREE: { rawDays: 10, rollupDays: 0 }, PREMIUM: { rawDays: 40, rollupDays: 0 } };
+      const expired = (await logPartitions(db)).filter((partition) => partition.to <= later - 40 * DAY);
+      expect(expired.length).toBeGreaterThan(0);
+      // A long transaction holds `logs` (a slow batch, a long report): DETACH must wait for it, and
+      // every insert asking for the table after DETACH would wait behind DETACH.
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const holder = db.transaction().execute(async (trx) => {
+        await trx.insertInto('logs').values({ device_id: premium, code: 'c9', t: now, value: 1 }).execute();
+        await released;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const run = new LogMaintenance(db, dialect, retention, quiet, () => later).run();
+      // Meanwhile ingest stores a batch: it waits at most one attempt's lock timeout, not for the holder.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const started = performance.now();
+      expect(await insertLogs(db, [{ device_id: free, code: 'c1', t: now + 1, value: 2 }])).toBe(1);
+      expect(performance.now() - started).toBeLessThan(1000);
+      setTimeout(release, 1000);
+      await holder;
+      // Once the holder is done, a later attempt detaches the expired months.
+      const summary = await run;
+      expect(summary.detached.filter((name) => name.startsWith('logs_p'))).toEqual(expired.map((p) => p.name));
+      // This month's partitions again, for the tests after this one.
+      const forever: LogRetention = { FREE: { rawDays: 0, rollupDays: 0 }, PREMIUM: { rawDays: 0, rollupDays: 0 } };
+      expect((await new LogMaintenance(db, dialect, forever, quiet, () => now).run()).created.length).toBeGreaterThan(
+        0,
+      );
+    },
+  );
 
   it('loses no sample stored while it compacts (rows equal acknowledged samples)', async () => {
     const db = t.app.storage.db;

@@ -1,11 +1,12 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { Dialect } from '../../db/database';
 import type { LogRetention } from '../../config';
 import type { JobLogger, JobQueue } from '../../jobs/job-queue';
 import { channelsOf, deletePackedBefore, monthStartOf, packClosedMonths } from './rollup-packs';
-import { COMPACT_AFTER_MS, compactHour, hourOf } from '../../db/log-blocks';
+import { COMPACT_AFTER_MS, compactHours, hourOf } from '../../db/log-blocks';
 import { DAY_MS, HOUR_MS } from '@fieldlink/domain/timestamps';
+import { PaceStopped, WorkPace, type PaceStats } from '../../jobs/work-pace';
 
 /** The job kind that keeps the log's partitions and retention (one run per period, cluster-wide). */
 export const LOG_MAINTENANCE_JOB = 'logs.maintain';
@@ -18,18 +19,38 @@ const FIRST_RUN_AFTER_MS = 60_000;
 /** Monthly partitions kept ready beyond the current month. */
 export const PARTITION_MONTHS_AHEAD = 3;
 /**
- * Rows deleted per statement: each is one short transaction, so ingest's next batch never waits long
- * for the write lock (SQLite) or the rows (PostgreSQL).
+ * Rows a slice deletes, or moves into blocks, about: each slice is one short transaction, so ingest's
+ * next batch never waits long for the write lock (SQLite) or shares the machine long with a burst of
+ * work (PostgreSQL). Compaction takes a channel's whole hours holding at most this many rows (at
+ * least one hour), so a backlog of sparse channels takes few transactions.
  */
-const DELETE_BATCH = 2000;
-/** A partition DDL statement gives up rather than queue ingest behind it; the next run tries again. */
-const DDL_LOCK_TIMEOUT = '2s';
+const SLICE_ROWS = 1000;
+/**
+ * How long a partition DDL statement waits for its lock before giving up, so ingest never queues
+ * behind it for longer (a waiting ACCESS EXCLUSIVE request holds back every insert that comes after
+ * it); it tries again after a pause, at most {@link DDL_ATTEMPTS} times in a run.
+ */
+const DDL_LOCK_TIMEOUT = '100ms';
+const DDL_ATTEMPTS = 20;
+/**
+ * The share of the time a run works: after each slice it rests four times the slice's time
+ * (jobs/work-pace.ts), so ingest beside it keeps the rest of the machine and, on SQLite, of the write
+ * lock (docs/decisions.md, "Maintenance beside ingest").
+ */
+export const MAINTENANCE_WORK_SHARE = 0.2;
 
 /** A monthly partition of `logs` or `log_blocks` on PostgreSQL: its table and its range of `t`, unix ms. */
 export interface LogPartition {
   name: string;
   from: number;
   to: number;
+}
+
+/** One run under way: the connection it works on, what it did so far, and the pause between slices. */
+interface RunContext {
+  db: Kysely<Database>;
+  summary: MaintenanceSummary;
+  pause: () => Promise<void>;
 }
 
 /** What one maintenance run did. */
@@ -41,6 +62,10 @@ export interface MaintenanceSummary {
   packed: number;
   /** Samples moved from rows into hourly blocks. */
   compacted: number;
+  /** Its slices, the time they took and the time it rested between them. */
+  pace: PaceStats;
+  /** Stopped between two slices by the shutdown; the next run carries on. */
+  stopped: boolean;
 }
 
 /** `logs_p202611`: the partition of November 2026 (the name the migrations give it too). */
@@ -70,12 +95,15 @@ export async function logPartitions(db: Kysely<Database>, table: PartitionedTabl
  * one table) older rows of a plan with a shorter retention are deleted in small batches. Roll-ups
  * follow their own, longer retention, so long charts outlive the raw samples. Samples older than
  * {@link COMPACT_AFTER_MS} then move from rows into hourly blocks (`log_blocks`, partitioned alike),
- * one channel's hour per short transaction (db/log-blocks.ts). Run as a job of the
- * jobs table, once an hour, by whichever instance claims it (docs/decisions.md, "Logs at scale").
+ * a channel's whole hours per short transaction (db/log-blocks.ts). Run as a job of the jobs table,
+ * once an hour, by whichever instance claims it (docs/decisions.md, "Logs at scale"), at a pace that
+ * leaves ingest the machine ("Maintenance beside ingest").
  */
 export class LogMaintenance {
   private timer: NodeJS.Timeout | null = null;
   private everyMs = 3_600_000;
+  /** The pace of the run under way. */
+  private pace: WorkPace | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -83,6 +111,7 @@ export class LogMaintenance {
     private readonly retention: LogRetention,
     private readonly logger: JobLogger,
     private readonly now: () => number = Date.now,
+    private readonly workShare = MAINTENANCE_WORK_SHARE,
   ) {}
 
   /**
@@ -102,7 +131,7 @@ export class LogMaintenance {
           summary.deleted.rollups +
           summary.packed +
           summary.compacted;
-        if (changed > 0) this.logger.info({ ...summary }, 'Log maintenance');
+        if (changed > 0 || summary.stopped) this.logger.info({ ...summary }, 'Log maintenance');
       },
       { maxAttempts: 3 },
     );
@@ -126,20 +155,59 @@ export class LogMaintenance {
     jobs.nudge();
   }
 
+  /** Stops queueing runs; a run under way stops between two slices (the next run carries on). */
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.pace?.stop();
   }
 
+  /**
+   * One run, in short slices (a transaction or a read each) at the pace of {@link MAINTENANCE_WORK_SHARE}:
+   * each step can stop between two slices and the next run finds what is left.
+   */
   async run(): Promise<MaintenanceSummary> {
-    const now = this.now();
+    const pace = new WorkPace(this.workShare);
+    this.pace = pace;
     const summary: MaintenanceSummary = {
       created: [],
       detached: [],
       deleted: { logs: 0, blocks: 0, rollups: 0 },
       packed: 0,
       compacted: 0,
+      pace: pace.stats,
+      stopped: false,
     };
+    const pause = () => pace.pause();
+    try {
+      if (this.dialect === 'postgres') {
+        // One connection of the pool for the whole run, its commits asynchronous: a commit of the run
+        // does not flush the WAL itself (the WAL writer does, within 200 ms, or ingest's next commit),
+        // so thousands of small commits add no fsync beside ingest's. A crash can lose the run's last
+        // transactions, each whole (rows still rows, roll-ups still unpacked): the next run redoes them.
+        await this.db.connection().execute(async (db) => {
+          await sql`set synchronous_commit = off`.execute(db);
+          try {
+            await this.runSteps({ db, summary, pause });
+          } finally {
+            await sql`reset synchronous_commit`.execute(db);
+          }
+        });
+      } else {
+        await this.runSteps({ db: this.db, summary, pause });
+      }
+    } catch (error) {
+      if (!(error instanceof PaceStopped)) throw error;
+      summary.stopped = true;
+    } finally {
+      this.pace = null;
+    }
+    return summary;
+  }
+
+  private async runSteps(run: RunContext): Promise<void> {
+    const { db, summary, pause } = run;
+    const now = this.now();
     const plans = Object.entries(this.retention) as [keyof LogRetention, LogRetention[keyof LogRetention]][];
     // Data kept by some plan forever pins every partition.
     const longestRawDays = plans.some(([, kept]) => kept.rawDays === 0)
@@ -147,53 +215,57 @@ export class LogMaintenance {
       : Math.max(...plans.map(([, kept]) => kept.rawDays));
     if (this.dialect === 'postgres') {
       // Blocks get a partition for every month the samples have one for.
-      summary.created = await this.createPartitionsAhead('logs', now);
-      summary.created.push(...(await this.createPartitionsAhead('log_blocks', now)));
+      await this.createPartitionsAhead(run, 'logs', now);
+      await this.createPartitionsAhead(run, 'log_blocks', now);
       if (longestRawDays > 0) {
         const cutoff = now - longestRawDays * DAY_MS;
-        for (const table of PARTITIONED) summary.detached.push(...(await this.detachExpiredPartitions(table, cutoff)));
-        summary.deleted.logs += await this.deleteStrayRows('logs', cutoff);
-        summary.deleted.blocks += await this.deleteStrayRows('log_blocks', blockCutoff(cutoff));
+        for (const table of PARTITIONED) await this.detachExpiredPartitions(run, table, cutoff);
+        summary.deleted.logs += await this.deleteStrayRows(run, 'logs', cutoff);
+        summary.deleted.blocks += await this.deleteStrayRows(run, 'log_blocks', blockCutoff(cutoff));
       }
     }
     for (const [plan, kept] of plans) {
-      const devices = await this.devicesOfPlan(plan);
+      const devices = await devicesOfPlan(db, plan);
       // On PostgreSQL the longest-kept plan's old rows go with their partitions (at most a month late).
       const byPartition = this.dialect === 'postgres' && kept.rawDays === longestRawDays;
       if (kept.rawDays > 0 && !byPartition) {
         const cutoff = now - kept.rawDays * DAY_MS;
-        summary.deleted.logs += await this.deleteOlder('logs', devices, cutoff);
-        summary.deleted.blocks += await this.deleteOlder('log_blocks', devices, blockCutoff(cutoff));
+        await this.deleteOlder(run, 'logs', devices, cutoff);
+        await this.deleteOlder(run, 'log_blocks', devices, blockCutoff(cutoff));
       }
       if (kept.rollupDays > 0) {
         const cutoff = now - kept.rollupDays * DAY_MS;
-        summary.deleted.rollups += await this.deleteOlder('logs_hourly', devices, cutoff);
-        summary.deleted.rollups += await this.deleteOlder('logs_daily', devices, cutoff);
-        for (const deviceId of devices) summary.deleted.rollups += await deletePackedBefore(this.db, deviceId, cutoff);
+        await this.deleteOlder(run, 'logs_hourly', devices, cutoff);
+        await this.deleteOlder(run, 'logs_daily', devices, cutoff);
+        for (const deviceId of devices) {
+          summary.deleted.rollups += await deletePackedBefore(db, deviceId, cutoff, pause);
+          await pause();
+        }
       }
     }
     // Closed months of the roll-ups are packed, one row per channel, level and month (and the late
     // buckets of months packed before join them).
     const closedBefore = monthStartOf(now);
-    for (const { id } of await this.db.selectFrom('devices').select('id').execute()) {
-      summary.packed += await packClosedMonths(this.db, id, closedBefore);
+    for (const { id } of await db.selectFrom('devices').select('id').execute()) {
+      summary.packed += await packClosedMonths(db, id, closedBefore, pause);
+      await pause();
     }
-    summary.compacted = await this.compact(hourOf(now - COMPACT_AFTER_MS));
-    return summary;
+    await this.compact(run, hourOf(now - COMPACT_AFTER_MS));
   }
 
   /**
-   * Moves every sample older than `before` (a whole hour) from rows into hourly blocks, one channel's
-   * hour per short transaction, yielding to ingest between them; answers how many samples moved. A
-   * sample that arrived late for an hour already compacted is merged into its block here.
+   * Moves every sample older than `before` (a whole hour) from rows into hourly blocks, a channel's
+   * whole hours of about {@link SLICE_ROWS} rows per short transaction, pausing between them;
+   * counts the samples moved. A sample that arrived late for an hour already compacted is merged into
+   * its block here.
    */
-  private async compact(before: number): Promise<number> {
-    let moved = 0;
-    const devices = await this.db.selectFrom('devices').select('id').orderBy('id').execute();
+  private async compact({ db, summary, pause }: RunContext, before: number): Promise<void> {
+    const devices = await db.selectFrom('devices').select('id').orderBy('id').execute();
     for (const { id: deviceId } of devices) {
-      for (const code of await channelsOf(this.db, deviceId)) {
-        for (;;) {
-          const oldest = await this.db
+      for (const code of await channelsOf(db, deviceId)) {
+        // The time of the channel's (n+1)-th row older than `before`, if it has one.
+        const olderRow = (n: number) =>
+          db
             .selectFrom('logs')
             .select('t')
             .where('device_id', '=', deviceId)
@@ -201,33 +273,38 @@ export class LogMaintenance {
             .where('t', '<', before)
             .orderBy('t')
             .limit(1)
+            .offset(n)
             .executeTakeFirst();
-          if (!oldest) break;
-          moved += await compactHour(this.db, deviceId, code, hourOf(oldest.t));
-          await new Promise((resolve) => setImmediate(resolve));
+        for (let oldest = await olderRow(0); oldest; oldest = await olderRow(0)) {
+          const from = hourOf(oldest.t);
+          // Whole hours before the hour of the batch's last row; the first hour whole, however full.
+          const last = await olderRow(SLICE_ROWS);
+          const to = last ? Math.max(hourOf(last.t), from + HOUR_MS) : before;
+          summary.compacted += await compactHours(db, deviceId, code, from, to);
+          await pause();
         }
+        await pause();
       }
     }
-    return moved;
   }
 
   /**
    * Creates a table's missing monthly partitions from this month on (for `log_blocks`, also those of
-   * every month `logs` has a partition for), moving stray rows out of the default partition.
+   * every month `logs` has a partition for), moving stray rows out of the default partition; adds
+   * their names to `created`.
    */
-  private async createPartitionsAhead(table: PartitionedTable, now: number): Promise<string[]> {
-    const existing = new Set((await logPartitions(this.db, table)).map((partition) => partition.from));
+  private async createPartitionsAhead(run: RunContext, table: PartitionedTable, now: number): Promise<void> {
+    const { db, summary, pause } = run;
+    const existing = new Set((await logPartitions(db, table)).map((partition) => partition.from));
     const months = new Set<number>();
-    if (table === 'log_blocks') for (const { from } of await logPartitions(this.db)) months.add(from);
+    if (table === 'log_blocks') for (const { from } of await logPartitions(db)) months.add(from);
     for (let ahead = 0; ahead <= PARTITION_MONTHS_AHEAD; ahead += 1) months.add(monthStartOf(now, ahead));
-    const created: string[] = [];
     for (const from of [...months].sort((a, b) => a - b)) {
       if (existing.has(from)) continue;
       const to = monthStartOf(from, 1);
       const name = partitionNameOf(from, table);
       const fallback = sql.table(`${table}_default`);
-      await this.db.transaction().execute(async (trx) => {
-        await sql`set local lock_timeout = ${sql.lit(DDL_LOCK_TIMEOUT)}`.execute(trx);
+      await partitionDdl(run, async (trx) => {
         // Rows of that month may sit in the default partition (the server was down for months, or a
         // device's clock ran ahead): they move into the new partition, which is attached afterwards.
         await sql`create table ${sql.table(name)} (like ${sql.table(table)} including defaults including constraints)`.execute(
@@ -238,70 +315,59 @@ export class LogMaintenance {
         await sql`alter table ${sql.table(table)} attach partition ${sql.table(name)}
           for values from (${sql.lit(from)}) to (${sql.lit(to)})`.execute(trx);
       });
-      created.push(name);
+      summary.created.push(name);
+      await pause();
     }
-    return created;
   }
 
   /** Detaches and drops a table's partitions whose whole month ended before `cutoff`. */
-  private async detachExpiredPartitions(table: PartitionedTable, cutoff: number): Promise<string[]> {
-    const detached: string[] = [];
-    for (const partition of await logPartitions(this.db, table)) {
+  private async detachExpiredPartitions(run: RunContext, table: PartitionedTable, cutoff: number): Promise<void> {
+    for (const partition of await logPartitions(run.db, table)) {
       if (partition.to > cutoff) break;
-      await this.db.transaction().execute(async (trx) => {
-        await sql`set local lock_timeout = ${sql.lit(DDL_LOCK_TIMEOUT)}`.execute(trx);
+      await partitionDdl(run, async (trx) => {
         await sql`alter table ${sql.table(table)} detach partition ${sql.table(partition.name)}`.execute(trx);
         await sql`drop table ${sql.table(partition.name)}`.execute(trx);
       });
-      detached.push(partition.name);
+      run.summary.detached.push(partition.name);
+      await run.pause();
     }
-    return detached;
   }
 
   /** Deletes a default partition's rows older than `cutoff` (stamped by clocks that were never set). */
-  private async deleteStrayRows(table: PartitionedTable, cutoff: number): Promise<number> {
+  private async deleteStrayRows({ db, pause }: RunContext, table: PartitionedTable, cutoff: number): Promise<number> {
     const fallback = sql.table(`${table}_default`);
     let deleted = 0;
     for (;;) {
       const { rows } = await sql<{ n: number }>`
         with gone as (
           delete from ${fallback} where ctid in (
-            select ctid from ${fallback} where t < ${cutoff} limit ${DELETE_BATCH})
+            select ctid from ${fallback} where t < ${cutoff} limit ${SLICE_ROWS})
           returning 1)
-        select count(*)::int as n from gone`.execute(this.db);
+        select count(*)::int as n from gone`.execute(db);
       const n = rows[0]?.n ?? 0;
       deleted += n;
-      if (n < DELETE_BATCH) return deleted;
-      await new Promise((resolve) => setImmediate(resolve));
+      await pause();
+      if (n < SLICE_ROWS) return deleted;
     }
-  }
-
-  /** Ids of the devices on a plan; anything but PREMIUM is FREE (core §2). */
-  private async devicesOfPlan(plan: keyof LogRetention): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('devices')
-      .select('id')
-      .$if(plan === 'PREMIUM', (query) => query.where('plan', '=', 'PREMIUM'))
-      .$if(plan !== 'PREMIUM', (query) => query.where('plan', '!=', 'PREMIUM'))
-      .execute();
-    return rows.map((row) => row.id);
   }
 
   /**
    * Deletes the rows of these devices older than `cutoff`, channel by channel, at most
-   * {@link DELETE_BATCH} per statement: each batch is a range of the primary key, found by the key.
+   * {@link SLICE_ROWS} per statement: each batch is a range of the primary key, found by the key.
+   * Counts them in the summary.
    */
   private async deleteOlder(
+    { db, summary, pause }: RunContext,
     table: 'logs' | 'log_blocks' | 'logs_hourly' | 'logs_daily',
     deviceIds: readonly string[],
     cutoff: number,
-  ): Promise<number> {
-    let deleted = 0;
+  ): Promise<void> {
+    const count = table === 'logs' ? 'logs' : table === 'log_blocks' ? 'blocks' : 'rollups';
     for (const deviceId of deviceIds) {
-      for (const code of await channelsOf(this.db, deviceId)) {
+      for (const code of await channelsOf(db, deviceId)) {
         // The time of the channel's (n+1)-th row older than the cutoff, if it has one.
         const olderRow = (n: number) =>
-          this.db
+          db
             .selectFrom(table)
             .select('t')
             .where('device_id', '=', deviceId)
@@ -311,25 +377,25 @@ export class LogMaintenance {
             .limit(1)
             .offset(n)
             .executeTakeFirst();
-        for (;;) {
-          const bound = await olderRow(DELETE_BATCH - 1);
-          // Nothing older than the cutoff (the common case): no DELETE, so no write lock that
-          // SQLite's ingest writer thread would wait behind, once per channel and table.
-          if (!bound && !(await olderRow(0))) break;
-          const result = await this.db
+        // Nothing older than the cutoff (the common case): one probe, no DELETE, so no write lock
+        // that SQLite's ingest writer thread would wait behind, once per channel and table.
+        let oldest = await olderRow(0);
+        while (oldest) {
+          const bound = await olderRow(SLICE_ROWS - 1);
+          const result = await db
             .deleteFrom(table)
             .where('device_id', '=', deviceId)
             .where('code', '=', code)
             .where('t', bound ? '<=' : '<', bound ? bound.t : cutoff)
             .executeTakeFirst();
-          deleted += Number(result.numDeletedRows);
-          if (!bound) break;
-          // Let ingest's next batch in between two deletes.
-          await new Promise((resolve) => setImmediate(resolve));
+          summary.deleted[count] += Number(result.numDeletedRows);
+          // Ingest's next batches go in between two deletes.
+          await pause();
+          oldest = bound ? await olderRow(0) : undefined;
         }
+        await pause();
       }
     }
-    return deleted;
   }
 }
 
@@ -339,4 +405,35 @@ export class LogMaintenance {
  */
 function blockCutoff(cutoff: number): number {
   return cutoff - HOUR_MS + 1;
+}
+
+/** Ids of the devices on a plan; anything but PREMIUM is FREE (core §2). */
+async function devicesOfPlan(db: Kysely<Database>, plan: keyof LogRetention): Promise<string[]> {
+  const rows = await db
+    .selectFrom('devices')
+    .select('id')
+    .$if(plan === 'PREMIUM', (query) => query.where('plan', '=', 'PREMIUM'))
+    .$if(plan !== 'PREMIUM', (query) => query.where('plan', '!=', 'PREMIUM'))
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Runs a partition DDL transaction under {@link DDL_LOCK_TIMEOUT}: while ingest holds the table, it
+ * gives up, pauses and tries again, at most {@link DDL_ATTEMPTS} times.
+ */
+async function partitionDdl(run: RunContext, body: (trx: Transaction<Database>) => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await run.db.transaction().execute(async (trx) => {
+        await sql`set local lock_timeout = ${sql.lit(DDL_LOCK_TIMEOUT)}`.execute(trx);
+        await body(trx);
+      });
+      return;
+    } catch (error) {
+      const lockNotAvailable = (error as { code?: unknown }).code === '55P03';
+      if (!lockNotAvailable || attempt >= DDL_ATTEMPTS) throw error;
+    }
+    await run.pause();
+  }
 }

@@ -239,9 +239,15 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 /**
  * Packs a device's roll-up buckets that start before `closedBefore` (the start of the running month),
  * period by period: those never packed, and those of samples that came late for a period packed
- * before. Answers the buckets moved.
+ * before. Answers the buckets moved. `pause` runs between two periods (the log maintenance job's
+ * pace; by default a turn of the event loop).
  */
-export async function packClosedMonths(db: Kysely<Database>, deviceId: string, closedBefore: number): Promise<number> {
+export async function packClosedMonths(
+  db: Kysely<Database>,
+  deviceId: string,
+  closedBefore: number,
+  pause: () => Promise<void> = yieldToEventLoop,
+): Promise<number> {
   let moved = 0;
   const codes = await channelsOf(db, deviceId);
   for (const rollup of ROLLUP_LEVELS) {
@@ -262,7 +268,7 @@ export async function packClosedMonths(db: Kysely<Database>, deviceId: string, c
         const period = periodOf(next, rollup.width);
         const to = Math.min(period.end, closedBefore);
         moved += await packRange(db, rollup, deviceId, code, period.start, to);
-        await yieldToEventLoop();
+        await pause();
         next = await nextBucket(to);
       }
     }
@@ -288,9 +294,15 @@ export async function channelsOf(db: Kysely<Database>, deviceId: string): Promis
 
 /**
  * Removes a device's packed buckets that start before `cutoff`: whole periods by their rows, the
- * period holding `cutoff` by packing again what it keeps. Answers the buckets removed.
+ * period holding `cutoff` by packing again what it keeps. Answers the buckets removed. `pause` runs
+ * between two periods, as for {@link packClosedMonths}.
  */
-export async function deletePackedBefore(db: Kysely<Database>, deviceId: string, cutoff: number): Promise<number> {
+export async function deletePackedBefore(
+  db: Kysely<Database>,
+  deviceId: string,
+  cutoff: number,
+  pause: () => Promise<void> = yieldToEventLoop,
+): Promise<number> {
   const rows = await db
     .selectFrom('logs_rollup_packs')
     .select(['device_id', 'code', 'level', 't', 'data'])
@@ -317,7 +329,7 @@ export async function deletePackedBefore(db: Kysely<Database>, deviceId: string,
         .execute();
     }
     removed += buckets.length - kept.length;
-    await yieldToEventLoop();
+    await pause();
   }
   return removed;
 }
