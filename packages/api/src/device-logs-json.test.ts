@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ChannelLog, DeviceLogsAnswer } from './device-logs';
-import { deviceLogsJson } from './device-logs-json';
+import { deviceLogsJson, type ChannelLogColumns } from './device-logs-json';
 
 /** Bytes read as UTF-8 (decodeURIComponent refuses any malformed sequence). */
 const utf8 = (bytes: Uint8Array) =>
@@ -107,6 +107,28 @@ describe('deviceLogsJson', () => {
         },
       ),
       { numRuns: 500 },
+    );
+  });
+
+  it('writes columns held in typed arrays as JSON.stringify writes the arrays of the same numbers', () => {
+    const typed = (log: ChannelLog): ChannelLogColumns =>
+      log.kind === 'raw'
+        ? { kind: 'raw', t: Float64Array.from(log.t), value: Float64Array.from(log.value) }
+        : {
+            kind: 'bins',
+            t: Float64Array.from(log.t),
+            min: Float64Array.from(log.min),
+            max: Float64Array.from(log.max),
+            avg: Float64Array.from(log.avg),
+            last: Float64Array.from(log.last),
+          };
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ maxLength: 6 }), channelLog, { maxKeys: 6 }), (channels) => {
+        const answer = answerWith(channels);
+        const columns = Object.fromEntries(Object.entries(channels).map(([code, log]) => [code, typed(log)]));
+        expect(utf8(deviceLogsJson({ ...answer, channels: columns }))).toBe(JSON.stringify(answer));
+      }),
+      { numRuns: 300 },
     );
   });
 

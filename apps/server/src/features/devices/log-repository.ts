@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { LOG_ROLLUP_LEVELS_MS, type ChannelLog, type LogBinGrid } from '@fieldlink/api/device-logs';
+import type { ChannelLogColumns } from '@fieldlink/api/device-logs-json';
 import { isSqlite } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 import { moveInbox } from '../../db/log-inbox';
@@ -278,39 +279,57 @@ class BinFold {
     return samples;
   }
 
-  /** The bins holding samples as the answer has them, oldest first. */
-  answer(start: number, grid: LogBinGrid): ChannelLog {
-    let n = 0;
-    for (const count of this.count) if (count > 0) n += 1;
-    const answer = {
-      kind: 'bins' as const,
-      t: numberArray(n),
-      min: numberArray(n),
-      max: numberArray(n),
-      avg: numberArray(n),
-      last: numberArray(n),
-    };
-    for (let bin = 0, at = 0; bin < this.size; bin += 1) {
-      const count = this.count[bin]!;
-      if (count === 0) continue;
-      answer.t[at] = binStart(start, grid, bin);
-      answer.min[at] = this.min[bin]!;
-      answer.max[at] = this.max[bin]!;
-      answer.avg[at] = this.sum[bin]! / count;
-      answer.last[at] = this.last[bin]!;
+  /**
+   * The bins holding samples as the answer has them, oldest first, in the fold's own columns (no
+   * array of its own: a decade of 100 channels is 912,500 numbers): each bin is moved down to its
+   * place among the bins with samples, its start written over the last times and its mean over the
+   * sums. The fold is spent: call once, after {@link samples}.
+   */
+  answer(start: number, grid: LogBinGrid): ChannelLogColumns {
+    const { min, max, sum, count, lastT, last } = this;
+    let at = 0;
+    // `at` never passes `bin`: each bin is read before its place is written.
+    for (let bin = 0; bin < this.size; bin += 1) {
+      const n = count[bin]!;
+      if (n === 0) continue;
+      lastT[at] = binStart(start, grid, bin);
+      min[at] = min[bin]!;
+      max[at] = max[bin]!;
+      sum[at] = sum[bin]! / n;
+      last[at] = last[bin]!;
       at += 1;
     }
-    return answer;
+    return {
+      kind: 'bins',
+      t: lastT.subarray(0, at),
+      min: min.subarray(0, at),
+      max: max.subarray(0, at),
+      avg: sum.subarray(0, at),
+      last: last.subarray(0, at),
+    };
   }
 }
 
-/**
- * An array of `n` numbers to be overwritten, made as an array of doubles from the start: filled in
- * from an empty `new Array(n)` (small integers at first) it is converted to doubles, copied, at the
- * first decimal or unix time stored, and a decade of 100 channels is 500 arrays of 1,825 numbers.
- */
-function numberArray(n: number): number[] {
-  return new Array<number>(n).fill(0.5);
+/** A column as an array of numbers, made as an array of doubles (not converted, and copied, midway). */
+function numberArray(column: ArrayLike<number>): number[] {
+  if (Array.isArray(column)) return column as number[];
+  const array = new Array<number>(column.length).fill(0.5);
+  for (let i = 0; i < column.length; i += 1) array[i] = column[i]!;
+  return array;
+}
+
+/** A channel's log with its columns as arrays, as the answer's schema has them. */
+export function channelLogArrays(log: ChannelLogColumns): ChannelLog {
+  return log.kind === 'raw'
+    ? { kind: 'raw', t: numberArray(log.t), value: numberArray(log.value) }
+    : {
+        kind: 'bins',
+        t: numberArray(log.t),
+        min: numberArray(log.min),
+        max: numberArray(log.max),
+        avg: numberArray(log.avg),
+        last: numberArray(log.last),
+      };
 }
 
 /**
@@ -392,17 +411,18 @@ async function rolledUpBins(
  * Some channels of one device over `[start, end)`: per channel every sample when there are no more
  * than `binCount`, else the window in the bins of `grid`. A grid on a roll-up level reads the roll-ups
  * for all channels at once (and counts the samples there); a finer one reads one sample more than fits
- * to tell which case this is, then bins the samples.
+ * to tell which case this is, then bins the samples. Bins from the roll-ups come in the typed arrays
+ * they were folded into (`deviceLogsJson` writes them as arrays).
  */
-export async function channelLogs(
+export async function channelLogColumns(
   db: Kysely<Database>,
   deviceId: string,
   codes: readonly string[],
   { start, end }: { start: number; end: number },
   binCount: number,
   grid: LogBinGrid,
-): Promise<Record<string, ChannelLog>> {
-  const answer: Record<string, ChannelLog> = {};
+): Promise<Record<string, ChannelLogColumns>> {
+  const answer: Record<string, ChannelLogColumns> = {};
   await moveInbox(db, [deviceId]);
   const rolled = grid.level > 0 ? await rolledUpBins(db, deviceId, codes, start, end, grid) : null;
   for (const code of codes) {
@@ -440,6 +460,19 @@ export async function channelLogs(
     );
   }
   return answer;
+}
+
+/** {@link channelLogColumns} with every column an array, as the answer's schema has it. */
+export async function channelLogs(
+  db: Kysely<Database>,
+  deviceId: string,
+  codes: readonly string[],
+  window: { start: number; end: number },
+  binCount: number,
+  grid: LogBinGrid,
+): Promise<Record<string, ChannelLog>> {
+  const columns = await channelLogColumns(db, deviceId, codes, window, binCount, grid);
+  return Object.fromEntries(Object.entries(columns).map(([code, log]) => [code, channelLogArrays(log)]));
 }
 
 /** One channel's log over a window: {@link channelLogs} for one channel. */

@@ -8,22 +8,17 @@ import type {
   ProvisionDeviceBody,
 } from '@fieldlink/api/device';
 import { MAX_DEVICE_LOG_POINTS, type DeviceQuery } from '@fieldlink/api/device';
-import {
-  MAX_LOG_CHANNELS,
-  MAX_LOG_WINDOW_MS,
-  logBinGrid,
-  type DeviceLogsAnswer,
-  type DeviceLogsQuery,
-} from '@fieldlink/api/device-logs';
+import { MAX_LOG_CHANNELS, MAX_LOG_WINDOW_MS, logBinGrid, type DeviceLogsQuery } from '@fieldlink/api/device-logs';
 import { normaliseChannelCode } from '@fieldlink/domain/channels';
 import type { LatestValue } from '@fieldlink/api/realtime';
+import type { DeviceLogsColumns } from '@fieldlink/api/device-logs-json';
 import type { Database } from '../../db/schema';
 import { DATABASE_CREDENTIALS, type DeviceCredentialStore } from '../../broker/device-broker';
 import { HttpError, notFound } from '../../http-errors';
 import { hashSecret, newDeviceSecret, newId } from '../../security/secrets';
 import { inScope, requireCapability } from '../session/access';
 import type { UserContext } from '../session/user-context';
-import { channelLog, channelLogs, type LogWindow } from './log-repository';
+import { channelLog, channelLogColumns, type LogWindow } from './log-repository';
 import { toDevice, toQueuedMessage } from './mapper';
 import { pendingMessagesOf } from './message-repository';
 import {
@@ -127,9 +122,11 @@ export class DeviceService {
 
   /**
    * Logs of some channels over a window, at most `binCount` points each: every sample when the window
-   * holds no more than that, else bins with min, max, mean and last value (docs/decisions.md).
+   * holds no more than that, else bins with min, max, mean and last value (docs/decisions.md). Bins
+   * come in the typed arrays they were folded into, for the route's own JSON writer (`deviceLogsJson`),
+   * which writes them as the answer's arrays of the same numbers.
    */
-  async logs(user: UserContext, query: DeviceLogsQuery): Promise<DeviceLogsAnswer> {
+  async logs(user: UserContext, query: DeviceLogsQuery): Promise<DeviceLogsColumns> {
     const { start, end, binCount } = query;
     if (end <= start) throw new HttpError(400, 'end must be after start.');
     if (end - start > MAX_LOG_WINDOW_MS) throw new HttpError(400, 'The window may span at most ten years.');
@@ -141,7 +138,7 @@ export class DeviceService {
     if (invalid !== undefined) throw new HttpError(400, `Not a channel code: ${invalid}`);
     const device = await this.visibleDevice(user, { id: query.deviceId });
     const grid = logBinGrid(start, end, binCount);
-    const channels = await channelLogs(this.db, device.id, codes, { start, end }, binCount, grid);
+    const channels = await channelLogColumns(this.db, device.id, codes, { start, end }, binCount, grid);
     return { deviceId: device.id, start, end, binCount, binWidth: grid.width, channels };
   }
 
