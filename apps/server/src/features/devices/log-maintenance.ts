@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema';
 import type { Dialect } from '../../db/database';
 import type { LogRetention } from '../../config';
 import type { JobLogger, JobQueue } from '../../jobs/job-queue';
-import { channelsOf, deletePackedBefore, monthStartOf, packClosedMonths } from './rollup-packs';
+import { channelsOf, deletePackedBefore, firstRowsBefore, monthStartOf, packClosedMonths } from './rollup-packs';
 import { COMPACT_AFTER_MS, compactHours, hourOf } from '../../db/log-blocks';
 import { DAY_MS, HOUR_MS } from '@fieldlink/domain/timestamps';
 import { PaceStopped, WorkPace, type PaceStats } from '../../jobs/work-pace';
@@ -51,6 +51,8 @@ interface RunContext {
   db: Kysely<Database>;
   summary: MaintenanceSummary;
   pause: () => Promise<void>;
+  /** A device's channels, read once a run. */
+  codesOf: (deviceId: string) => Promise<string[]>;
 }
 
 /** What one maintenance run did. */
@@ -179,6 +181,12 @@ export class LogMaintenance {
       stopped: false,
     };
     const pause = () => pace.pause();
+    const channels = new Map<string, Promise<string[]>>();
+    const codesOf = (db: Kysely<Database>) => (deviceId: string) => {
+      let codes = channels.get(deviceId);
+      if (!codes) channels.set(deviceId, (codes = channelsOf(db, deviceId)));
+      return codes;
+    };
     try {
       if (this.dialect === 'postgres') {
         // One connection of the pool for the whole run, its commits asynchronous: a commit of the run
@@ -188,13 +196,13 @@ export class LogMaintenance {
         await this.db.connection().execute(async (db) => {
           await sql`set synchronous_commit = off`.execute(db);
           try {
-            await this.runSteps({ db, summary, pause });
+            await this.runSteps({ db, summary, pause, codesOf: codesOf(db) });
           } finally {
             await sql`reset synchronous_commit`.execute(db);
           }
         });
       } else {
-        await this.runSteps({ db: this.db, summary, pause });
+        await this.runSteps({ db: this.db, summary, pause, codesOf: codesOf(this.db) });
       }
     } catch (error) {
       if (!(error instanceof PaceStopped)) throw error;
@@ -259,10 +267,12 @@ export class LogMaintenance {
    * counts the samples moved. A sample that arrived late for an hour already compacted is merged into
    * its block here.
    */
-  private async compact({ db, summary, pause }: RunContext, before: number): Promise<void> {
+  private async compact({ db, summary, pause, codesOf }: RunContext, before: number): Promise<void> {
     const devices = await db.selectFrom('devices').select('id').orderBy('id').execute();
     for (const { id: deviceId } of devices) {
-      for (const code of await channelsOf(db, deviceId)) {
+      const due = await firstRowsBefore(db, 'logs', deviceId, await codesOf(deviceId), before);
+      await pause();
+      for (const code of due.keys()) {
         // The time of the channel's (n+1)-th row older than `before`, if it has one.
         const olderRow = (n: number) =>
           db
@@ -275,15 +285,14 @@ export class LogMaintenance {
             .limit(1)
             .offset(n)
             .executeTakeFirst();
-        for (let oldest = await olderRow(0); oldest; oldest = await olderRow(0)) {
-          const from = hourOf(oldest.t);
+        for (let oldest = due.get(code); oldest !== undefined; oldest = (await olderRow(0))?.t) {
+          const from = hourOf(oldest);
           // Whole hours before the hour of the batch's last row; the first hour whole, however full.
           const last = await olderRow(SLICE_ROWS);
           const to = last ? Math.max(hourOf(last.t), from + HOUR_MS) : before;
           summary.compacted += await compactHours(db, deviceId, code, from, to);
           await pause();
         }
-        await pause();
       }
     }
   }
@@ -357,14 +366,18 @@ export class LogMaintenance {
    * Counts them in the summary.
    */
   private async deleteOlder(
-    { db, summary, pause }: RunContext,
+    { db, summary, pause, codesOf }: RunContext,
     table: 'logs' | 'log_blocks' | 'logs_hourly' | 'logs_daily',
     deviceIds: readonly string[],
     cutoff: number,
   ): Promise<void> {
     const count = table === 'logs' ? 'logs' : table === 'log_blocks' ? 'blocks' : 'rollups';
     for (const deviceId of deviceIds) {
-      for (const code of await channelsOf(db, deviceId)) {
+      // Nothing older than the cutoff (the common case): one read for the device, no DELETE, so no
+      // write lock that SQLite's ingest writer thread would wait behind.
+      const due = await firstRowsBefore(db, table, deviceId, await codesOf(deviceId), cutoff);
+      await pause();
+      for (const code of due.keys()) {
         // The time of the channel's (n+1)-th row older than the cutoff, if it has one.
         const olderRow = (n: number) =>
           db
@@ -377,11 +390,10 @@ export class LogMaintenance {
             .limit(1)
             .offset(n)
             .executeTakeFirst();
-        // Nothing older than the cutoff (the common case): one probe, no DELETE, so no write lock
-        // that SQLite's ingest writer thread would wait behind, once per channel and table.
-        let oldest = await olderRow(0);
-        while (oldest) {
+        for (let first = true; ; first = false) {
           const bound = await olderRow(SLICE_ROWS - 1);
+          // After a full slice the rest may be nothing: then no empty DELETE (it takes the write lock).
+          if (!bound && !first && !(await olderRow(0))) break;
           const result = await db
             .deleteFrom(table)
             .where('device_id', '=', deviceId)
@@ -391,9 +403,8 @@ export class LogMaintenance {
           summary.deleted[count] += Number(result.numDeletedRows);
           // Ingest's next batches go in between two deletes.
           await pause();
-          oldest = bound ? await olderRow(0) : undefined;
+          if (!bound) break;
         }
-        await pause();
       }
     }
   }

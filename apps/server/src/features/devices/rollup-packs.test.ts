@@ -5,7 +5,7 @@ import type { LogsTable } from '../../db/schema';
 import { allRollups, referenceRollups, storedLogs, storedRollups } from '../../testing/log-rollups';
 import { DIALECTS } from '../../testing/test-app';
 import { testStorages } from '../../testing/test-storage';
-import { deletePackedBefore, monthStartOf, packClosedMonths } from './rollup-packs';
+import { deletePackedBefore, firstRowsBefore, monthStartOf, packClosedMonths } from './rollup-packs';
 
 const BEFORE = '2026-12-06T0000-rollups-per-batch';
 const HOUR = 3_600_000;
@@ -133,5 +133,18 @@ describe.each(DIALECTS)('packed roll-ups on %s', (dialect: Dialect) => {
     expect(removed).toBeGreaterThan(before.length - expectedHourly.length);
     // Nothing more to remove at the same cutoff.
     expect(await deletePackedBefore(db.db, 'dev-a', cutoff)).toBe(0);
+  });
+  it('finds, in one statement per device, the channels with a row before a time and their first', async () => {
+    const db = await open();
+    await migrate(db.db);
+    const at = (code: string, t: number) => ({ device_id: 'dev-a', code, t, value: 1 });
+    await insertLogs(db.db, [at('c1', 5000), at('c1', 9000), at('c2', 7000), at('c3', 20_000)]);
+    await insertLogs(db.db, [{ device_id: 'dev-b', code: 'c1', t: 1000, value: 1 }]);
+    const firsts = (codes: string[], before: number) =>
+      firstRowsBefore(db.db, 'logs', 'dev-a', codes, before).then((found) => Object.fromEntries(found));
+    expect(await firsts(['c1', 'c2', 'c3', 'none'], 10_000)).toEqual({ c1: 5000, c2: 7000 });
+    expect(await firsts(['c2', 'c3'], 7000)).toEqual({});
+    expect(await firsts(['c3'], 20_001)).toEqual({ c3: 20_000 });
+    expect(await firsts([], 1e12)).toEqual({});
   });
 });

@@ -251,20 +251,22 @@ export async function packClosedMonths(
   let moved = 0;
   const codes = await channelsOf(db, deviceId);
   for (const rollup of ROLLUP_LEVELS) {
-    for (const code of codes) {
-      // Each step one seek of the roll-up's key: the channel's next bucket not packed yet.
-      const nextBucket = async (from: number | null) => {
+    // The channels with buckets to pack, each with its first: one statement for the device.
+    const firsts = await firstRowsBefore(db, rollup.table, deviceId, codes, closedBefore);
+    for (const [code, first] of firsts) {
+      // Each next step one seek of the roll-up's key: the channel's next bucket not packed yet.
+      const nextBucket = async (from: number) => {
         const row = await db
           .selectFrom(rollup.table)
           .select((eb) => eb.fn.min('t').as('t'))
           .where('device_id', '=', deviceId)
           .where('code', '=', code)
-          .$if(from !== null, (query) => query.where('t', '>=', from!))
+          .where('t', '>=', from)
           .where('t', '<', closedBefore)
           .executeTakeFirst();
         return row?.t === null || row?.t === undefined ? null : Number(row.t);
       };
-      for (let next = await nextBucket(null); next !== null;) {
+      for (let next: number | null = first; next !== null;) {
         const period = periodOf(next, rollup.width);
         const to = Math.min(period.end, closedBefore);
         moved += await packRange(db, rollup, deviceId, code, period.start, to);
@@ -274,6 +276,30 @@ export async function packClosedMonths(
     }
   }
   return moved;
+}
+
+/**
+ * Of these channels of a device, those with a row of `table` before `before`, each with the time of
+ * its first: one statement for the device, a range of the key per channel (in the common case, when
+ * nothing is that old, each range is empty), instead of a statement per channel.
+ */
+export async function firstRowsBefore(
+  db: Kysely<Database>,
+  table: 'logs' | 'log_blocks' | 'logs_hourly' | 'logs_daily',
+  deviceId: string,
+  codes: readonly string[],
+  before: number,
+): Promise<Map<string, number>> {
+  if (codes.length === 0) return new Map();
+  const rows = await db
+    .selectFrom(table)
+    .select(['code', (eb) => eb.fn.min('t').as('t')])
+    .where('device_id', '=', deviceId)
+    .where('code', 'in', codes)
+    .where('t', '<', before)
+    .groupBy('code')
+    .execute();
+  return new Map(rows.map((row) => [row.code, Number(row.t)]));
 }
 
 /**
