@@ -619,29 +619,30 @@ export const deviceLogsBenchmark: Benchmark = {
       const goalMet = (timing: { p50: number; p95: number }) =>
         timing.p50 < DECADE_GOAL_MS && timing.p95 < DECADE_GOAL_MS;
       const decadeMet = goalMet(decade.service);
-      const decadeHttpMet = [decade.http, decade.inject].every(
-        (calls) => goalMet(calls.plain) && goalMet(calls.browser),
-      );
+      // The goal is a browser's: over a socket. In memory, light-my-request decodes each answer into a
+      // string (4.7 MB in the old generation a call, a mark-compact every few calls): shown beside, as
+      // the figure earlier runs gave, not held to the goal (docs/decisions.md, "The tail of the HTTP call").
+      const decadeHttpMet = goalMet(decade.http.plain) && goalMet(decade.http.browser);
       failed ||= !decadeMet || !decadeHttpMet;
       const mib = (bytes: number) =>
         bytes >= 1048576 ? `${(bytes / 1048576).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`;
       const decadeGoal = `p50 and p95 < ${DECADE_GOAL_MS} ms`;
-      const callRows = (through: string, calls: DecadeCalls) => [
+      const callRows = (through: string, calls: DecadeCalls, held: boolean) => [
         [
           `${through}, uncompressed`,
           formatMs(calls.plain.p50),
           formatMs(calls.plain.p95),
           `${mib(decade.bytes)} of JSON`,
-          decadeGoal,
-          goalMet(calls.plain) ? 'yes' : 'no',
+          held ? decadeGoal : '–',
+          held ? (goalMet(calls.plain) ? 'yes' : 'no') : '–',
         ],
         [
           `${through} as a browser asks (\`Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}\`)`,
           formatMs(calls.browser.p50),
           formatMs(calls.browser.p95),
           `${mib(decade.wireBytes)} on the wire (${decade.encoding})`,
-          decadeGoal,
-          goalMet(calls.browser) ? 'yes' : 'no',
+          held ? decadeGoal : '–',
+          held ? (goalMet(calls.browser) ? 'yes' : 'no') : '–',
         ],
       ];
       tables.push({
@@ -659,8 +660,8 @@ export const deviceLogsBenchmark: Benchmark = {
             decadeGoal,
             decadeMet ? 'yes' : 'no',
           ],
-          ...callRows('HTTP over a loopback socket', decade.http),
-          ...callRows('HTTP in memory (`app.inject`)', decade.inject),
+          ...callRows('HTTP over a loopback socket', decade.http, true),
+          ...callRows('HTTP in memory (`app.inject`, a test harness: no goal)', decade.inject, false),
         ],
       });
       const { samples, logBytes, rollupBytes } = result.onDisk;
@@ -699,7 +700,7 @@ export const deviceLogsBenchmark: Benchmark = {
           `${formatMs(decade.http.browser.p50)} and ${formatMs(decade.http.browser.p95)}, ${mib(decade.wireBytes)} on the ` +
           `wire), in memory (\`app.inject\`) p50 ${formatMs(decade.inject.plain.p50)} and p95 ` +
           `${formatMs(decade.inject.plain.p95)} (compressed ${formatMs(decade.inject.browser.p50)} and ` +
-          `${formatMs(decade.inject.browser.p95)}); goal ${decadeGoal} for each: ` +
+          `${formatMs(decade.inject.browser.p95)}); goal ${decadeGoal} for the service and both calls over the socket: ` +
           `${decadeMet && decadeHttpMet ? 'met' : 'NOT met'}. On disk a data point takes ` +
           `${perPoint(logBytes + rollupBytes)} bytes with its roll-ups while it is a row (its first week).`,
       );
