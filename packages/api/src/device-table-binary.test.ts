@@ -120,6 +120,29 @@ describe('the binary device table (format 2)', () => {
     expect([...decoded.numbers.lat]).toEqual([29.5, Number.NaN, 1]);
   });
 
+  it('cuts a text column when it is first read, and takes a column written before it is read', () => {
+    fc.assert(
+      fc.property(answers, (answer) => {
+        const expected = asJson(answer);
+        const decoded = decodeDeviceTableBinary(encodeDeviceTableBinary(answer));
+        const [first, second, ...rest] = DEVICE_TABLE_TEXT_FIELDS;
+        const replaced = new Array<string | null>(answer.count).fill('written');
+        decoded.text[first!] = replaced;
+        expect(decoded.text[first!]).toBe(replaced);
+        // Read once, the column is the same array at every later read, and takes writes.
+        const column = decoded.text[second!];
+        expect(column).toEqual(expected.text[second!]);
+        expect(decoded.text[second!]).toBe(column);
+        if (answer.count > 0) {
+          column[0] = 'changed';
+          expect(decoded.text[second!][0]).toBe('changed');
+        }
+        for (const field of rest) expect(decoded.text[field]).toEqual(expected.text[field]);
+        expect(Object.keys(decoded.text)).toEqual([...DEVICE_TABLE_TEXT_FIELDS]);
+      }),
+    );
+  });
+
   it('refuses what is not a binary table of its format', () => {
     const body = encodeDeviceTableBinary(
       fc.sample(

@@ -159,29 +159,40 @@ export function decodeDeviceTableBinary(body: Uint8Array): DeviceTableColumns {
     return array;
   };
 
+  // Every block is checked here, but a text column's values are cut from its block only when the
+  // column is first read: at 100,000 devices that is 100,000 strings a column, and the console's
+  // first rows read a few of the columns (the rest are read in idle time after it opens).
   const text = {} as DeviceTableColumns['text'];
   for (const field of DEVICE_TABLE_TEXT_FIELDS) {
     const block = header.text[field];
-    const values: (string | null)[] = new Array(count);
     if ('dict' in block) {
       const codes = rowsOf(int32s(block.codes));
-      for (let row = 0; row < count; row += 1) values[row] = block.dict[codes[row]!] ?? null;
+      defineLazy(text, field, () => {
+        const values: (string | null)[] = new Array(count);
+        for (let row = 0; row < count; row += 1) values[row] = block.dict[codes[row]!] ?? null;
+        return values;
+      });
     } else {
       const all = decoder.decode(new Uint8Array(bytes.buffer, blockOf(block.chars), block.chars[1]));
       const lengths = rowsOf(int32s(block.lengths));
-      let at = 0;
-      for (let row = 0; row < count; row += 1) {
-        const size = lengths[row]!;
-        if (size < 0) {
-          values[row] = null;
-          continue;
+      let total = 0;
+      for (let row = 0; row < count; row += 1) total += Math.max(0, lengths[row]!);
+      if (total !== all.length) throw new Error(`The device table's ${field} column does not match its lengths.`);
+      defineLazy(text, field, () => {
+        const values: (string | null)[] = new Array(count);
+        let at = 0;
+        for (let row = 0; row < count; row += 1) {
+          const size = lengths[row]!;
+          if (size < 0) {
+            values[row] = null;
+            continue;
+          }
+          values[row] = all.slice(at, at + size);
+          at += size;
         }
-        values[row] = all.slice(at, at + size);
-        at += size;
-      }
-      if (at !== all.length) throw new Error(`The device table's ${field} column does not match its lengths.`);
+        return values;
+      });
     }
-    text[field] = values;
   }
 
   const numbers = {} as DeviceTableColumns['numbers'];
@@ -200,6 +211,23 @@ export function decodeDeviceTableBinary(body: Uint8Array): DeviceTableColumns {
     }
   }
   return { generatedAt, count, groups: header.groups, text, numbers };
+}
+
+/**
+ * An enumerable property made by `make` when first read (then a plain writable value); writing it
+ * first replaces it without making it.
+ */
+function defineLazy<T>(target: object, key: string, make: () => T): void {
+  const settle = (value: T) => {
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+    return value;
+  };
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => settle(make()),
+    set: settle,
+  });
 }
 
 /** The columns of the JSON form (the console's table data, from a JSON answer). */

@@ -2,7 +2,8 @@ import { useState, useMemo } from 'react';
 import { Link } from 'react-router';
 import { bannerContent } from '@fieldlink/domain/ota';
 import { CloudOffIcon, WarningIcon } from '../../components/ui/icons';
-import { listDevices } from '../../lib/account-tree';
+import type { TreeDevice } from '@fieldlink/api/account';
+import { forEachDevice } from '../../lib/account-tree';
 import { useAccount } from '../../lib/api/get-account';
 import { appStore } from '../../lib/app-store/app-store';
 import { useConnectionStatus, useDisconnectedCount, useReconnectAttempt } from '../../lib/realtime/use-realtime';
@@ -35,7 +36,11 @@ function BannerLine({ onReview }: { onReview: () => void }) {
   const status = useConnectionStatus();
   const attempt = useReconnectAttempt();
   const { data } = useAccount();
-  const devices = useMemo(() => (data ? listDevices(data.accounts).map(({ device }) => device) : []), [data]);
+  const devices = useMemo(() => {
+    const list: TreeDevice[] = [];
+    if (data) forEachDevice(data.accounts, (device) => list.push(device));
+    return list;
+  }, [data]);
   const disconnected = useDisconnectedCount(devices);
   const { isAdmin } = useOtaAccess();
   const pending = useOtaPending(isAdmin);

@@ -2,7 +2,7 @@ import type { Account } from '@fieldlink/api/account';
 import { TOKEN_STORAGE_KEY } from '@fieldlink/api/session';
 import { appTypeNamed, type AppType } from '@fieldlink/domain/app-variant';
 import { isDemoDeviceId } from '@fieldlink/domain/demo';
-import { listDevices, type PlacedDevice } from '../account-tree';
+import { forEachDevice, type PlacedDevice } from '../account-tree';
 import type { SocketLike } from '../realtime/realtime-client';
 
 /**
@@ -121,7 +121,14 @@ export function simulateDemoDevices(accounts: readonly Account[]): void {
   // A demo without an account already simulates every device it shows.
   if (readDemoApp()) return;
   stopLocalBackend();
-  const devices = listDevices(accounts, true).filter((placed) => isDemoDeviceId(placed.device.id));
+  const devices: PlacedDevice[] = [];
+  forEachDevice(
+    accounts,
+    (device, account, group) => {
+      if (isDemoDeviceId(device.id)) devices.push({ device, account, group });
+    },
+    true,
+  );
   const loader = demoDevicesLoader;
   if (devices.length > 0 && loader) installLocalBackend(() => loader(devices));
 }

@@ -1,6 +1,8 @@
 import type { LatestValue } from '@fieldlink/api/realtime';
 import type { DeviceHealth } from '@fieldlink/api/device-frames';
+import { useMemo } from 'react';
 import { useStore } from '../use-store';
+import { connectionBase, disconnectedCount } from './disconnected-count';
 import {
   realtimeStore,
   type ConnectionStatus,
@@ -41,9 +43,9 @@ export function useDeviceConfig(thingName: string): DeviceConfigUpdate | undefin
 
 /** How many of the given devices are disconnected, live state first, then the given fallback. */
 export function useDisconnectedCount(devices: readonly { thingName: string; isConnected: boolean }[]): number {
-  return useStore(realtimeStore, (s) =>
-    devices.reduce((count, d) => count + ((s.connection[d.thingName]?.isConnected ?? d.isConnected) ? 0 : 1), 0),
-  );
+  // Counted once per list; each change of the store then costs its live states, not the whole fleet.
+  const base = useMemo(() => connectionBase(devices), [devices]);
+  return useStore(realtimeStore, (s) => disconnectedCount(base, s.connection));
 }
 
 export function useOtaProgress(thingName: string): OtaProgress | undefined {
