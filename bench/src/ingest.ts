@@ -233,8 +233,12 @@ const MAINTENANCE_BACKLOG: BacklogSpec = { devices: 20, compactHours: 12 };
  * machine), and still under the goal.
  */
 const MAINTENANCE_P99_TOLERANCE = 0.2;
-/** Longest the measured window waits for the job; the stage then waits (load stopped) for its end. */
-const MAINTENANCE_WINDOW_MS = 120_000;
+/**
+ * Longest the measured window waits for the job; the stage then waits (load stopped) for its end. The
+ * job is paced (a fifth of the time at most: docs/decisions.md, "Maintenance beside ingest"), so it
+ * takes up to five times its work: measured here 25-33 s of work beside the load on a shared machine.
+ */
+const MAINTENANCE_WINDOW_MS = 180_000;
 
 interface MaintenanceStage {
   backlog: BacklogLoaded;
