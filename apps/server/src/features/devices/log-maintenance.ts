@@ -273,18 +273,7 @@ export class LogMaintenance {
       const due = await firstRowsBefore(db, 'logs', deviceId, await codesOf(deviceId), before);
       await pause();
       for (const code of due.keys()) {
-        // The time of the channel's (n+1)-th row older than `before`, if it has one.
-        const olderRow = (n: number) =>
-          db
-            .selectFrom('logs')
-            .select('t')
-            .where('device_id', '=', deviceId)
-            .where('code', '=', code)
-            .where('t', '<', before)
-            .orderBy('t')
-            .limit(1)
-            .offset(n)
-            .executeTakeFirst();
+        const olderRow = (n: number) => nthRowBefore(db, 'logs', deviceId, code, before, n);
         for (let oldest = due.get(code); oldest !== undefined; oldest = (await olderRow(0))?.t) {
           const from = hourOf(oldest);
           // Whole hours before the hour of the batch's last row; the first hour whole, however full.
@@ -378,18 +367,7 @@ export class LogMaintenance {
       const due = await firstRowsBefore(db, table, deviceId, await codesOf(deviceId), cutoff);
       await pause();
       for (const code of due.keys()) {
-        // The time of the channel's (n+1)-th row older than the cutoff, if it has one.
-        const olderRow = (n: number) =>
-          db
-            .selectFrom(table)
-            .select('t')
-            .where('device_id', '=', deviceId)
-            .where('code', '=', code)
-            .where('t', '<', cutoff)
-            .orderBy('t')
-            .limit(1)
-            .offset(n)
-            .executeTakeFirst();
+        const olderRow = (n: number) => nthRowBefore(db, table, deviceId, code, cutoff, n);
         for (let first = true; ; first = false) {
           const bound = await olderRow(SLICE_ROWS - 1);
           // After a full slice the rest may be nothing: then no empty DELETE (it takes the write lock).
@@ -416,6 +394,27 @@ export class LogMaintenance {
  */
 function blockCutoff(cutoff: number): number {
   return cutoff - HOUR_MS + 1;
+}
+
+/** The channel's (n+1)-th row of `table` before `before`, oldest first, if it has one: a seek of the key. */
+function nthRowBefore(
+  db: Kysely<Database>,
+  table: 'logs' | 'log_blocks' | 'logs_hourly' | 'logs_daily',
+  deviceId: string,
+  code: string,
+  before: number,
+  n: number,
+): Promise<{ t: number } | undefined> {
+  return db
+    .selectFrom(table)
+    .select('t')
+    .where('device_id', '=', deviceId)
+    .where('code', '=', code)
+    .where('t', '<', before)
+    .orderBy('t')
+    .limit(1)
+    .offset(n)
+    .executeTakeFirst();
 }
 
 /** Ids of the devices on a plan; anything but PREMIUM is FREE (core §2). */
