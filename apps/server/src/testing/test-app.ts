@@ -17,6 +17,17 @@ export const TEST_POSTGRES_URL = process.env.FIELDLINK_TEST_DATABASE_URL ?? DEFA
 
 export const DEMO_PASSWORD = 'test-demo-password';
 
+/** Demo users whose account trees differ (every variant, a supplier, a viewer, an operator). */
+export const TREE_DEMO_USERS = [
+  'admin@fieldlink.test',
+  'brew@fieldlink.test',
+  'spray@fieldlink.test',
+  'stock@fieldlink.test',
+  'water@fieldlink.test',
+  'viewer@fieldlink.test',
+  'ops@fieldlink.test',
+];
+
 export interface TestApp {
   app: FastifyInstance;
   config: Config;

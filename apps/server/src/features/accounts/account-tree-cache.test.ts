@@ -1,24 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Kysely, Updateable } from 'kysely';
+import type { Database, DevicesTable } from '../../db/schema';
 import type { UserContext } from '../session/user-context';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { DIALECTS, signIn, startTestApp, TREE_DEMO_USERS, type TestApp } from '../../testing/test-app';
 import { accountTreeVersions } from './repository';
 import { AccountService } from './service';
 
-const USERS = [
-  'admin@fieldlink.test',
-  'brew@fieldlink.test',
-  'spray@fieldlink.test',
-  'stock@fieldlink.test',
-  'water@fieldlink.test',
-  'viewer@fieldlink.test',
-  'ops@fieldlink.test',
-];
-
 type Bump = 'tree' | 'connection' | 'none';
+
+const ADDED_DEVICE = 'Aa renamed';
+const ADDED_USER = 'added@fieldlink.test';
+
+/** Writes to the device the writes below added and renamed. */
+const updateAddedDevice = (db: Kysely<Database>, values: Updateable<DevicesTable>) =>
+  db.updateTable('devices').set(values).where('name', '=', ADDED_DEVICE).execute();
+
+/** The id of the user the writes below added. */
+const addedUserId = async (db: Kysely<Database>) =>
+  (await db.selectFrom('users').select('id').where('email', '=', ADDED_USER).executeTakeFirstOrThrow()).id;
 
 /**
  * Each kind of write to what the account tree shows (and a few to what it does not), with the counter
@@ -61,32 +62,18 @@ const WRITES: [string, Bump, (db: Kysely<Database>) => Promise<unknown>][] = [
   [
     'a device is renamed',
     'tree',
-    (db) => db.updateTable('devices').set({ name: 'Aa renamed' }).where('name', '=', 'Added device').execute(),
+    (db) => db.updateTable('devices').set({ name: ADDED_DEVICE }).where('name', '=', 'Added device').execute(),
   ],
-  [
-    'a device gets a serial number',
-    'tree',
-    (db) => db.updateTable('devices').set({ sn: 'SN-1' }).where('name', '=', 'Aa renamed').execute(),
-  ],
+  ['a device gets a serial number', 'tree', (db) => updateAddedDevice(db, { sn: 'SN-1' })],
   [
     "a device's channels change",
     'tree',
-    (db) =>
-      db
-        .updateTable('devices')
-        .set({ channels: JSON.stringify([{ code: 'x1', name: 'Pressure', units: 'bar' }]) })
-        .where('name', '=', 'Aa renamed')
-        .execute(),
+    (db) => updateAddedDevice(db, { channels: JSON.stringify([{ code: 'x1', name: 'Pressure', units: 'bar' }]) }),
   ],
   [
     "a device's tags change",
     'tree',
-    (db) =>
-      db
-        .updateTable('devices')
-        .set({ tags: JSON.stringify([{ key: 'site', value: 'North' }]) })
-        .where('name', '=', 'Aa renamed')
-        .execute(),
+    (db) => updateAddedDevice(db, { tags: JSON.stringify([{ key: 'site', value: 'North' }]) }),
   ],
   [
     'a device moves to another group',
@@ -97,18 +84,13 @@ const WRITES: [string, Bump, (db: Kysely<Database>) => Promise<unknown>][] = [
         .select('id')
         .where('name', '=', 'Renamed group')
         .executeTakeFirstOrThrow();
-      await db.updateTable('devices').set({ group_id: group.id }).where('name', '=', 'Aa renamed').execute();
+      await updateAddedDevice(db, { group_id: group.id });
     },
   ],
   [
     'a device connects',
     'connection',
-    (db) =>
-      db
-        .updateTable('devices')
-        .set({ is_connected: 1, last_connection: Date.UTC(2026, 10, 25, 12) })
-        .where('name', '=', 'Aa renamed')
-        .execute(),
+    (db) => updateAddedDevice(db, { is_connected: 1, last_connection: Date.UTC(2026, 10, 25, 12) }),
   ],
   [
     'a demo device disconnects',
@@ -126,18 +108,14 @@ const WRITES: [string, Bump, (db: Kysely<Database>) => Promise<unknown>][] = [
     "a device's health and status are written",
     'none',
     (db) =>
-      db
-        .updateTable('devices')
-        .set({ health: JSON.stringify({ signal: -70 }), status: JSON.stringify({ sp: 4 }), fw: '2.0.1' })
-        .where('name', '=', 'Aa renamed')
-        .execute(),
+      updateAddedDevice(db, {
+        health: JSON.stringify({ signal: -70 }),
+        status: JSON.stringify({ sp: 4 }),
+        fw: '2.0.1',
+      }),
   ],
-  [
-    'a device is written with its own name',
-    'none',
-    (db) => db.updateTable('devices').set({ name: 'Aa renamed' }).where('name', '=', 'Aa renamed').execute(),
-  ],
-  ['a device is removed', 'tree', (db) => db.deleteFrom('devices').where('name', '=', 'Aa renamed').execute()],
+  ['a device is written with its own name', 'none', (db) => updateAddedDevice(db, { name: ADDED_DEVICE })],
+  ['a device is removed', 'tree', (db) => db.deleteFrom('devices').where('name', '=', ADDED_DEVICE).execute()],
   [
     'a scene is added',
     'tree',
@@ -189,7 +167,7 @@ const WRITES: [string, Bump, (db: Kysely<Database>) => Promise<unknown>][] = [
         .insertInto('users')
         .values({
           id,
-          email: 'added@fieldlink.test',
+          email: ADDED_USER,
           password_hash: 'not-a-password',
           first_name: 'Added',
           last_name: 'User',
@@ -218,8 +196,7 @@ const WRITES: [string, Bump, (db: Kysely<Database>) => Promise<unknown>][] = [
   [
     "a user's name changes",
     'tree',
-    (db) =>
-      db.updateTable('users').set({ first_name: 'Renamed' }).where('email', '=', 'added@fieldlink.test').execute(),
+    (db) => db.updateTable('users').set({ first_name: 'Renamed' }).where('email', '=', ADDED_USER).execute(),
   ],
   [
     "a user's password, theme and mute list change",
@@ -228,22 +205,18 @@ const WRITES: [string, Bump, (db: Kysely<Database>) => Promise<unknown>][] = [
       db
         .updateTable('users')
         .set({ password_hash: 'another', theme: 'dark', muted_devices: '["x"]', token_version: 1 })
-        .where('email', '=', 'added@fieldlink.test')
+        .where('email', '=', ADDED_USER)
         .execute(),
   ],
   [
     "a user's permissions change",
     'tree',
     async (db) => {
-      const user = await db
-        .selectFrom('users')
-        .select('id')
-        .where('email', '=', 'added@fieldlink.test')
-        .executeTakeFirstOrThrow();
+      const userId = await addedUserId(db);
       await db
         .updateTable('attachment_points')
         .set({ permissions: JSON.stringify(['viewDevices', 'inviteUsers']) })
-        .where('user_id', '=', user.id)
+        .where('user_id', '=', userId)
         .execute();
     },
   ],
@@ -251,12 +224,8 @@ const WRITES: [string, Bump, (db: Kysely<Database>) => Promise<unknown>][] = [
     'a user is detached',
     'tree',
     async (db) => {
-      const user = await db
-        .selectFrom('users')
-        .select('id')
-        .where('email', '=', 'added@fieldlink.test')
-        .executeTakeFirstOrThrow();
-      await db.deleteFrom('attachment_points').where('user_id', '=', user.id).execute();
+      const userId = await addedUserId(db);
+      await db.deleteFrom('attachment_points').where('user_id', '=', userId).execute();
     },
   ],
   [
@@ -329,7 +298,7 @@ describe.each(DIALECTS)('the kept account tree on %s', (dialect) => {
 
   /** For every demo user and both forms: the answer of the call (kept, patched or built) equals a fresh build. */
   async function expectEveryAnswerFresh(step: string): Promise<void> {
-    for (const email of USERS) {
+    for (const email of TREE_DEMO_USERS) {
       const token = tokens.get(email)!;
       const user = (await t.app.userFromToken(token)) as UserContext;
       const plain = await t.app.inject({ method: 'GET', url: '/api/v1/account', headers: { authorization: token } });
@@ -351,7 +320,7 @@ describe.each(DIALECTS)('the kept account tree on %s', (dialect) => {
   beforeAll(async () => {
     t = await startTestApp(dialect);
     fresh = new AccountService(t.app.storage.db);
-    for (const email of USERS) tokens.set(email, await signIn(t.app, email));
+    for (const email of TREE_DEMO_USERS) tokens.set(email, await signIn(t.app, email));
     await expectEveryAnswerFresh('before any write');
   });
   afterAll(() => t?.close());

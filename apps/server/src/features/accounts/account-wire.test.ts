@@ -4,17 +4,7 @@ import type { AccountAnswer } from '@fieldlink/api/account';
 import { AccountColumnsAnswer, decodeAccountColumns } from '@fieldlink/api/account-columns';
 import { Value } from '@sinclair/typebox/value';
 import { COMPRESSION_THRESHOLD_BYTES } from '../../plugins/compression';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
-
-const USERS = [
-  'admin@fieldlink.test',
-  'brew@fieldlink.test',
-  'spray@fieldlink.test',
-  'stock@fieldlink.test',
-  'water@fieldlink.test',
-  'viewer@fieldlink.test',
-  'ops@fieldlink.test',
-];
+import { DIALECTS, signIn, startTestApp, TREE_DEMO_USERS, type TestApp } from '../../testing/test-app';
 
 describe.each(DIALECTS)('GET /account on the wire on %s', (dialect) => {
   let t: TestApp;
@@ -27,7 +17,7 @@ describe.each(DIALECTS)('GET /account on the wire on %s', (dialect) => {
   });
   afterAll(() => t?.close());
 
-  it.each(USERS)('%s: the compact form (format=columns) decodes to the plain tree', async (email) => {
+  it.each(TREE_DEMO_USERS)('%s: the compact form (format=columns) decodes to the plain tree', async (email) => {
     const token = await signIn(t.app, email);
     const plain = (await get('/account', token)).json() as AccountAnswer;
     const answer = await get('/account?format=columns', token);

@@ -25,6 +25,7 @@ import {
   invitationsAt,
   usersAttachedAt,
 } from './repository';
+import { rememberRecent } from '../../recent-map';
 
 type TreeChannel = NonNullable<TreeDevice['channels']>[number];
 type TreeTag = NonNullable<TreeDevice['tags']>[number];
@@ -104,7 +105,7 @@ export class AccountService {
     const versions = await accountTreeVersions(this.db);
     const entry = this.cache.get(key);
     if (entry && entry.versions.tree === versions.tree && entry.versions.connection === versions.connection) {
-      this.remember(key, entry);
+      rememberRecent(this.cache, key, entry, this.maxEntries);
       return entry.tree;
     }
     const tree =
@@ -112,21 +113,12 @@ export class AccountService {
         ? entry.tree.then((built) => this.patchConnections(built)).catch(() => this.build(user, form))
         : this.build(user, form);
     const fresh: CachedTree = { versions, tree };
-    this.remember(key, fresh);
+    rememberRecent(this.cache, key, fresh, this.maxEntries);
     // A failed build is not kept: the next call tries again.
     tree.catch(() => {
       if (this.cache.get(key) === fresh) this.cache.delete(key);
     });
     return tree;
-  }
-
-  private remember(key: string, entry: CachedTree): void {
-    this.cache.delete(key);
-    this.cache.set(key, entry);
-    for (const oldest of this.cache.keys()) {
-      if (this.cache.size <= this.maxEntries) break;
-      this.cache.delete(oldest);
-    }
   }
 
   private async build(user: UserContext, form: AccountTreeForm): Promise<BuiltTree> {

@@ -35,6 +35,7 @@ import {
   pendingMessageCounts,
   type DeviceTableRow,
 } from './repository';
+import { rememberRecent } from '../../recent-map';
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
@@ -250,12 +251,12 @@ export class DeviceTableService {
     const previous = this.cache.get(key);
     // A first build is shared by every call that comes while it runs; a rebuild replaces the entry
     // only once it is done, so the old table is served until then.
-    if (!previous || !previous.refreshing) this.remember(key, fresh);
+    if (!previous || !previous.refreshing) rememberRecent(this.cache, key, fresh, this.maxEntries);
     return table.then(
       (built) => {
         fresh.buildMs = Date.now() - started;
         fresh.table = Promise.resolve(built);
-        this.remember(key, fresh);
+        rememberRecent(this.cache, key, fresh, this.maxEntries);
         return built;
       },
       (error: unknown) => {
@@ -264,15 +265,6 @@ export class DeviceTableService {
         throw error;
       },
     );
-  }
-
-  private remember(key: string, entry: CacheEntry): void {
-    this.cache.delete(key);
-    this.cache.set(key, entry);
-    for (const oldest of this.cache.keys()) {
-      if (this.cache.size <= this.maxEntries) break;
-      this.cache.delete(oldest);
-    }
   }
 
   /** The answer itself, as an object (tests, and callers that do not need the encoded body). */
