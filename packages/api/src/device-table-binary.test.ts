@@ -71,6 +71,37 @@ describe('the binary device table (format 2)', () => {
     );
   });
 
+  it('carries the rows in name order when given, and reads the same columns beside them', () => {
+    const withOrder = answers.chain((answer) =>
+      fc
+        .shuffledSubarray(
+          Array.from({ length: answer.count }, (_, row) => row),
+          { minLength: answer.count, maxLength: answer.count },
+        )
+        .map((order) => ({ answer, order: Int32Array.from(order) })),
+    );
+    fc.assert(
+      fc.property(withOrder, fc.integer({ min: 0, max: 15 }), ({ answer, order }, shift) => {
+        const body = encodeDeviceTableBinary(answer, order);
+        const shifted = new Uint8Array(body.byteLength + shift);
+        shifted.set(body, shift);
+        const { nameOrder, ...columns } = decodeDeviceTableBinary(shifted.subarray(shift));
+        expect(nameOrder && [...nameOrder]).toEqual([...order]);
+        expect(columns).toEqual(asJson(answer));
+        // Without the order, no order is read.
+        expect(decodeDeviceTableBinary(encodeDeviceTableBinary(answer)).nameOrder).toBeUndefined();
+      }),
+      { numRuns: 100 },
+    );
+    const answer = fc.sample(
+      answers.filter((candidate) => candidate.count > 0),
+      1,
+    )[0]!;
+    expect(() => encodeDeviceTableBinary(answer, new Int32Array(answer.count + 1))).toThrow(
+      'The name order does not have a row per device.',
+    );
+  });
+
   it('rebuilds the JSON form the server sends', () => {
     fc.assert(
       fc.property(answers, (answer) => {

@@ -18,7 +18,10 @@ import {
  * number columns as little-endian `Float64Array`s (NaN: no value), or `Int32Array`s when every value
  * is a small integer; dictionary codes as `Int32Array`s; other text columns as one UTF-8 block and the
  * length of each value. The same content as the JSON form (`toDeviceTableAnswer` rebuilds it), so the
- * JSON form stays for every other client. docs/decisions.md ("Cold open at 100,000 devices").
+ * JSON form stays for every other client. It may also carry the rows in the console's order by name
+ * (an `Int32Array` block the header names as `nameOrder`; a reader that does not know it skips it,
+ * so the format stays 2): a hint the console checks before it uses it (`column-order.ts`).
+ * docs/decisions.md ("Cold open at 100,000 devices").
  *
  * Layout: magic `FLDT`, format (u32), generatedAt (f64), header length (u32), 4 bytes of padding, the
  * header (UTF-8 JSON), padding to 8 bytes, then the column blocks, each starting on 8 bytes.
@@ -52,6 +55,7 @@ interface BinaryHeader {
   groups: DeviceTableGroup[];
   text: Record<DeviceTableTextField, TextBlock>;
   numbers: Record<DeviceTableNumberField, NumberBlock>;
+  nameOrder?: Block;
 }
 
 /** The table as the console keeps it: text per row, numbers in Float64Arrays with NaN for "no value". */
@@ -61,6 +65,8 @@ export interface DeviceTableColumns {
   groups: DeviceTableGroup[];
   text: Record<DeviceTableTextField, (string | null)[]>;
   numbers: Record<DeviceTableNumberField, Float64Array>;
+  /** The rows in the console's ascending order by name, when the server sent it (unchecked). */
+  nameOrder?: Int32Array;
 }
 
 const align8 = (bytes: number) => (bytes + 7) & ~7;
@@ -72,8 +78,8 @@ function isInt32Column(values: readonly (number | null)[]): boolean {
   return true;
 }
 
-/** The binary form of an answer. */
-export function encodeDeviceTableBinary(answer: DeviceTableAnswer): Uint8Array<ArrayBuffer> {
+/** The binary form of an answer, with the rows' order by name when given (one index per row). */
+export function encodeDeviceTableBinary(answer: DeviceTableAnswer, nameOrder?: Int32Array): Uint8Array<ArrayBuffer> {
   const blocks: Uint8Array[] = [];
   let offset = 0;
   const add = (bytes: Uint8Array): Block => {
@@ -106,6 +112,10 @@ export function encodeDeviceTableBinary(answer: DeviceTableAnswer): Uint8Array<A
         };
   }
   const header: BinaryHeader = { count: answer.count, groups: answer.groups, text, numbers };
+  if (nameOrder) {
+    if (nameOrder.length !== answer.count) throw new Error('The name order does not have a row per device.');
+    header.nameOrder = add(new Uint8Array(nameOrder.buffer, nameOrder.byteOffset, nameOrder.byteLength));
+  }
   const headerBytes = encoder.encode(JSON.stringify(header));
   const dataStart = align8(PREAMBLE_BYTES + headerBytes.byteLength);
   const body = new Uint8Array(dataStart + offset);
@@ -210,7 +220,9 @@ export function decodeDeviceTableBinary(body: Uint8Array): DeviceTableColumns {
       numbers[field] = column;
     }
   }
-  return { generatedAt, count, groups: header.groups, text, numbers };
+  const columns: DeviceTableColumns = { generatedAt, count, groups: header.groups, text, numbers };
+  if (header.nameOrder) columns.nameOrder = rowsOf(int32s(header.nameOrder));
+  return columns;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   decodeDeviceTableBinary,
   deviceTableColumnsOf,
 } from '@fieldlink/api/device-table-binary';
+import { sortByColumn } from '@fieldlink/domain/device-sort';
 import { newId } from '../../security/secrets';
 import { insertDevice } from '../devices/repository';
 import type { UserContext } from '../session/user-context';
@@ -186,9 +187,14 @@ describe.each(DIALECTS)('device table call on %s', (dialect) => {
       });
       expect(binary.statusCode).toBe(200);
       expect(binary.headers['content-type']).toBe(DEVICE_TABLE_BINARY_TYPE);
-      const { generatedAt: _binaryTime, ...columns } = decodeDeviceTableBinary(binary.rawPayload);
+      const { generatedAt: _binaryTime, nameOrder, ...columns } = decodeDeviceTableBinary(binary.rawPayload);
       const { generatedAt: _jsonTime, ...expected } = deviceTableColumnsOf(read(json.body));
       expect(columns).toEqual(expected);
+      // With the rows in the console's order by name: the domain's sort of the names.
+      const rows = Array.from({ length: expected.count }, (_, row) => row);
+      expect(nameOrder && [...nameOrder]).toEqual(
+        sortByColumn(rows, 'string', (row) => expected.text.name[row], 'asc'),
+      );
       const etag = String(binary.headers.etag);
       expect(etag).toMatch(/^W\/"dt2-[A-Za-z0-9_-]{32}"$/);
       expect(etag.slice(6)).toBe(String(json.headers.etag).slice(6));

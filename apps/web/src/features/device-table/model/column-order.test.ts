@@ -9,7 +9,14 @@ import {
   SortKeyCodes,
   type CellValue,
 } from '@fieldlink/domain/device-sort';
-import { ColumnOrderBuild, KeySort, prefixSort, sortRowsByNumber, type ColumnOrder } from './column-order';
+import {
+  checkedTextOrder,
+  ColumnOrderBuild,
+  KeySort,
+  prefixSort,
+  sortRowsByNumber,
+  type ColumnOrder,
+} from './column-order';
 import { fixtureColumns } from './fixtures';
 import { decodeDeviceTable } from './table-data';
 import { TableIndex } from './table-view';
@@ -218,5 +225,79 @@ describe('TableIndex.prepareOrder', () => {
     const rows = table.order({ key: 'name', direction: 'asc' }, { distanceFrom: null });
     expect(Array.from(rows.subarray(0, 3))).toEqual([1999, 1998, 1997]);
     expect(table.hasOrder('name')).toBe(true);
+  });
+});
+
+describe('an order given ready (the server’s order by name)', () => {
+  /** The given order after its check, run to its end: the order, or null when refused. */
+  const checked = (cells: readonly CellValue[], given: Int32Array): ColumnOrder | null => {
+    const steps = checkedTextOrder('string', cells, given);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  };
+  // Names with case, digit runs, blanks, repeats and empties: ties and empty rows in every table.
+  const name = fc.option(
+    fc.oneof(
+      fc.constantFrom('Tank 2', 'tank 2', 'Tank 10', 'tank 010', 'Boiler', ' ', '', '007', '7', 'Zapfanlage Süd'),
+      fc.string({ unit: 'binary', maxLength: 6 }),
+    ),
+    { nil: null },
+  );
+  const tables = fc.array(name, { maxLength: 50 });
+
+  it('takes the order the console builds, and refuses any other permutation', () => {
+    fc.assert(
+      fc.property(
+        tables.chain((cells) =>
+          fc
+            .shuffledSubarray(
+              cells.map((_, row) => row),
+              { minLength: cells.length, maxLength: cells.length },
+            )
+            .map((shuffled) => ({ cells, shuffled: Int32Array.from(shuffled) })),
+        ),
+        ({ cells, shuffled }) => {
+          const own = orderOf('string', cells);
+          expect(checked(cells, Int32Array.from(own.rows))).toEqual(own);
+          // Any other order is refused; the same one (a shuffle can give it) is taken.
+          const other = checked(cells, shuffled);
+          if (other) expect(other).toEqual(own);
+          else expect([...shuffled]).not.toEqual([...own.rows]);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses a row twice, a row out of range and an order of another length', () => {
+    const cells = ['b', 'a', null];
+    expect(checked(cells, Int32Array.from([1, 0, 2]))).not.toBeNull();
+    expect(checked(cells, Int32Array.from([1, 1, 2]))).toBeNull();
+    expect(checked(cells, Int32Array.from([1, 0, 3]))).toBeNull();
+    expect(checked(cells, Int32Array.from([1, 0]))).toBeNull();
+  });
+
+  it.each<[string, number[] | undefined]>([
+    ['the right one', undefined],
+    ['none', []],
+    ['a wrong one', [0, 1, 2, 3, 4, 5]],
+    ['one with ties out of row order', [3, 5, 4, 1, 0, 2]],
+  ])('gives the console’s own rows by name with %s from the server', (_, wrong) => {
+    const names = ['Tank 10', 'tank 9', null, 'Boiler', 'Tank 9', 'Chiller'];
+    const devices = names.map((value) => ({ name: value }));
+    const own = new TableIndex(decodeDeviceTable(fixtureColumns(devices)));
+    const expected = [3, 5, 1, 4, 0, 2];
+    expect([...own.order({ key: 'name', direction: 'asc' }, { distanceFrom: null })]).toEqual(expected);
+    const data = decodeDeviceTable(fixtureColumns(devices));
+    if (wrong === undefined) data.nameOrder = Int32Array.from(expected);
+    else data.nameOrder = wrong.length === 0 ? null : Int32Array.from(wrong);
+    const index = new TableIndex(data);
+    for (const direction of ['asc', 'desc'] as const) {
+      expect(index.order({ key: 'name', direction }, { distanceFrom: null })).toEqual(
+        own.order({ key: 'name', direction }, { distanceFrom: null }),
+      );
+    }
   });
 });

@@ -330,14 +330,15 @@ export function prefixSort(
  * a little at a time (a main thread never blocked for long), and a sort that needs it at once finishes
  * what is left. Numbers, dates and booleans sort by a radix sort of their values; other types by the
  * codes of their keys, each distinct key sorted once, then the rows placed by a counting pass, so ties
- * keep row order.
+ * keep row order. A text column's order given ready (the server's order by name) is taken once one
+ * pass has proved it is exactly that order (`checkedTextOrder`); else it is built as without it.
  */
 export class ColumnOrderBuild {
   private readonly steps: Generator<void, ColumnOrder>;
   private result: ColumnOrder | null = null;
 
-  constructor(type: ColumnValueType, cells: () => Generator<void, readonly CellValue[]>) {
-    this.steps = build(type, cells);
+  constructor(type: ColumnValueType, cells: () => Generator<void, readonly CellValue[]>, given?: Int32Array) {
+    this.steps = build(type, cells, given);
   }
 
   /** Works while `more` answers true; answers the order once built, else null. */
@@ -358,9 +359,60 @@ const NUMERIC_TYPES: ReadonlySet<ColumnValueType> = new Set(['number', 'dateTime
 function* build(
   type: ColumnValueType,
   readCells: () => Generator<void, readonly CellValue[]>,
+  given: Int32Array | undefined,
 ): Generator<void, ColumnOrder> {
   const cells = yield* readCells();
-  return NUMERIC_TYPES.has(type) ? yield* numberOrder(type, cells) : yield* textOrder(type, cells);
+  if (NUMERIC_TYPES.has(type)) return yield* numberOrder(type, cells);
+  const checked = given ? yield* checkedTextOrder(type, cells, given) : null;
+  return checked ?? (yield* textOrder(type, cells));
+}
+
+/**
+ * `given` as the column's ascending order, or null unless it is exactly the order `textOrder` builds:
+ * every row once, the rows with a key first, each key at least the one before it (by the same codes
+ * and comparison the sort uses) and equal keys in row order, then the empty rows in row order. One
+ * pass, no sort: the keys of neighbours are compared as they are written.
+ */
+export function* checkedTextOrder(
+  type: ColumnValueType,
+  cells: readonly CellValue[],
+  given: Int32Array,
+): Generator<void, ColumnOrder | null> {
+  const count = cells.length;
+  if (given.length !== count) return null;
+  const seen = new Uint8Array(count);
+  const runStarts = new Uint8Array(count);
+  // The previous row's key is kept at the start of the buffer, and each row's key written after it.
+  const keys = new SortKeyCodes(1024);
+  let previousEnd = 0;
+  let previous = -1;
+  /** Where the empty rows begin; the count while none is found yet. */
+  let filled = count;
+  for (let from = 0; from < count; from += SLICE) {
+    for (let i = from; i < Math.min(count, from + SLICE); i += 1) {
+      const row = given[i]!;
+      if (!(row >= 0 && row < count) || seen[row] === 1) return null;
+      seen[row] = 1;
+      if (i > filled) {
+        keys.length = 0;
+        if (row < previous || keys.append(type, cells[row])) return null;
+      } else {
+        keys.length = previousEnd;
+        if (!keys.append(type, cells[row])) filled = i;
+        else {
+          // This key against the one before it: never below it, and equal only after it in row order.
+          const difference = i === 0 ? 1 : compareSortKeyCodes(keys.codes, previousEnd, keys.length, 0, previousEnd);
+          if (difference < 0 || (difference === 0 && row < previous)) return null;
+          runStarts[i] = difference > 0 ? 1 : 0;
+          keys.codes.copyWithin(0, previousEnd, keys.length);
+          previousEnd = keys.length - previousEnd;
+        }
+      }
+      previous = row;
+    }
+    yield;
+  }
+  return { rows: given, filled, runStarts: runStarts.subarray(0, filled) };
 }
 
 /** A cell's number key (`sortKeyOf`), or NaN for an empty cell. */

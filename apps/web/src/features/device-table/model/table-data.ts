@@ -20,13 +20,26 @@ export interface DeviceTableData {
    * is drawn again, the others are not.
    */
   revision: Uint32Array;
+  /**
+   * The rows by name as the server sorted them, or null: taken for the name order only once checked
+   * against the names (`checkedTextOrder`), so a server that sorts otherwise costs one pass, not a
+   * wrong order.
+   */
+  nameOrder: Int32Array | null;
 }
 
 /** Separator of group names in the group-path column. */
 export const GROUP_PATH_SEPARATOR = ' / ';
 
 /** The table data of the call's columns (decoded from its binary form, `getDeviceTable`). */
-export function decodeDeviceTable({ count, generatedAt, groups, text, numbers }: DeviceTableColumns): DeviceTableData {
+export function decodeDeviceTable({
+  count,
+  generatedAt,
+  groups,
+  text,
+  numbers,
+  nameOrder,
+}: DeviceTableColumns): DeviceTableData {
   const byId = new Map(groups.map((group) => [group.id, group]));
   // Groups above the caller's attachment points are not in the answer, so a path starts at the
   // highest group the caller can see, the way the account tree shows it.
@@ -47,5 +60,6 @@ export function decodeDeviceTable({ count, generatedAt, groups, text, numbers }:
     text,
     numbers,
     revision: new Uint32Array(count),
+    nameOrder: nameOrder ?? null,
   };
 }

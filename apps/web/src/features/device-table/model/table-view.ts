@@ -57,6 +57,7 @@ export class TableIndex {
   private readonly orderCache = new Map<string, ColumnOrder>();
   /** Orders being built in idle time, by column. */
   private readonly builds = new Map<string, ColumnOrderBuild>();
+  private nameOrderOffered = false;
 
   constructor(readonly data: DeviceTableData) {}
 
@@ -120,7 +121,11 @@ export class TableIndex {
   private startBuild(key: string, context: ColumnContext, keepCells: boolean): ColumnOrderBuild {
     const cacheKey = key === 'distance' ? `${key}@${contextKey(context)}` : key;
     const type = COLUMN_PRESENTATIONS.get(key)?.type ?? 'string';
-    const build = new ColumnOrderBuild(type, () => this.readCells(key, context, keepCells));
+    // The server's order by name is offered to the first build by name only: names written since
+    // (live changes) would most likely fail its check.
+    const given = key === 'name' && !this.nameOrderOffered ? (this.data.nameOrder ?? undefined) : undefined;
+    if (key === 'name') this.nameOrderOffered = true;
+    const build = new ColumnOrderBuild(type, () => this.readCells(key, context, keepCells), given);
     this.builds.set(cacheKey, build);
     return build;
   }
