@@ -374,6 +374,8 @@ interface BrowserResult {
     decodeMs: number;
     navigationToTableMs: number;
   };
+  /** Every cold open's navigation to the first rows shown, each in a new profile; the last is `load`'s. */
+  coldOpens: number[];
   reload: { transferBytes: number; status304: boolean; navigationToTableMs: number };
   interactions: Interaction[];
   dom: { rows: number; elements: number; documentElements: number };
@@ -533,14 +535,28 @@ async function tableShownAt(page: Page, total: number): Promise<number> {
   return (await shown.jsonValue()) as number;
 }
 
-async function measureBrowser(
-  context: BrowserContext,
-  baseUrl: string,
-  token: string,
-  total: number,
-  options: BenchOptions,
-  startLive: () => () => void,
-): Promise<BrowserResult> {
+/** Cold opens measured, each in a new browser profile: the goal is on their median. */
+const COLD_OPENS = 3;
+
+/** Runs `use` in Chromium with a new profile on disk, as a person's browser has (its HTTP cache keeps the table between visits). */
+async function withProfile<T>(use: (context: BrowserContext) => Promise<T>): Promise<T> {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldlink-bench-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    viewport: VIEWPORT,
+    bypassCSP: true,
+  });
+  try {
+    return await use(context);
+  } finally {
+    await context.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+/** Pages of this context start signed in with `token`. */
+async function signedInContext(context: BrowserContext, token: string): Promise<void> {
   // tsx compiles this file with esbuild's keepNames, which wraps inner functions in `__name(...)`;
   // functions sent to the page carry those calls, so the page gets a no-op of that name.
   await context.addInitScript('globalThis.__name = (fn) => fn;');
@@ -550,6 +566,17 @@ async function measureBrowser(
     },
     [TOKEN_STORAGE_KEY, token],
   );
+}
+
+async function measureBrowser(
+  context: BrowserContext,
+  baseUrl: string,
+  token: string,
+  total: number,
+  options: BenchOptions,
+  startLive: () => () => void,
+): Promise<BrowserResult> {
+  await signedInContext(context, token);
   await context.addInitScript(recordEventTimings);
   const page = await context.newPage();
   const loadAverage = os.loadavg()[0] ?? 0;
@@ -851,6 +878,7 @@ async function measureBrowser(
   const cpu = stopCpu();
   return {
     load,
+    coldOpens: [load.navigationToTableMs],
     reload,
     interactions,
     dom,
@@ -890,27 +918,26 @@ export const deviceTableBenchmark: Benchmark = {
         options.log(`  ${dialect}: table built in ${formatMs(median(servers.at(-1)!.buildMs))}`);
         if (browserResult === null) {
           browserDialect = dialect;
-          // A profile on disk, as a person's browser has: its HTTP cache keeps the table between visits.
-          const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldlink-bench-chromium-'));
-          const context = await chromium.launchPersistentContext(profile, {
-            executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-            args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-            viewport: VIEWPORT,
-            bypassCSP: true,
-          });
-          try {
-            browserResult = await measureBrowser(
-              context,
-              server.baseUrl,
-              await signIn(server.app),
-              servers.at(-1)!.count,
-              options,
-              () => startLiveChanges(server.app),
+          const token = await signIn(server.app);
+          const total = servers.at(-1)!.count;
+          // Cold opens before the browser stage's own, each with a new profile and the server as the
+          // stage finds it: one navigation on 2 shared cores is too noisy a figure for a goal alone.
+          const coldOpens: number[] = [];
+          for (let run = 1; run < COLD_OPENS; run += 1) {
+            coldOpens.push(
+              await withProfile(async (context) => {
+                await signedInContext(context, token);
+                const page = await context.newPage();
+                await page.goto(`${server.baseUrl}/accounts/list`);
+                return tableShownAt(page, total);
+              }),
             );
-          } finally {
-            await context.close();
-            fs.rmSync(profile, { recursive: true, force: true });
+            options.log(`  browser: cold open ${run} of ${COLD_OPENS}: ${formatMs(coldOpens.at(-1)!)}`);
           }
+          browserResult = await withProfile((context) =>
+            measureBrowser(context, server.baseUrl, token, total, options, () => startLiveChanges(server.app)),
+          );
+          browserResult.coldOpens.unshift(...coldOpens);
         }
       } finally {
         await server.app.close();
@@ -918,6 +945,7 @@ export const deviceTableBenchmark: Benchmark = {
       }
     }
     const browser = browserResult!;
+    const coldOpenMs = median(browser.coldOpens);
     const tables: BenchTable[] = [
       {
         caption: `The list call on ${formatCount(FLEET)} devices (the supplier's admin sees all of them)`,
@@ -977,14 +1005,14 @@ export const deviceTableBenchmark: Benchmark = {
           ['Fetch (call made to whole body received)', formatMs(browser.load.fetchMs), '', '', ''],
           ['Decode the binary form into typed columns', formatMs(browser.load.decodeMs), '', '', ''],
           [
-            'Cold open: navigation to the first rows shown (sign-in check and /loading included)',
-            formatMs(browser.load.navigationToTableMs),
-            '',
+            `Cold open: navigation to the first rows shown (sign-in check and /loading included), median of ${COLD_OPENS} in new profiles`,
+            formatMs(coldOpenMs),
+            `each: ${browser.coldOpens.map(formatMs).join(', ')}`,
             `< ${formatMs(COLD_OPEN_GOAL_MS)}`,
-            browser.load.navigationToTableMs < COLD_OPEN_GOAL_MS ? 'met' : 'NOT met',
+            coldOpenMs < COLD_OPEN_GOAL_MS ? 'met' : 'NOT met',
           ],
           [
-            'of which the account tree (`GET /account?format=columns`, read by /loading at the same time as this call)',
+            'of the first cold open, the account tree (`GET /account?format=columns`, read by /loading at the same time as this call)',
             formatMs(browser.load.accountMs),
             `${(browser.load.accountTransferBytes / 2 ** 20).toFixed(1)} MiB over the wire, ${(browser.load.accountBodyBytes / 2 ** 20).toFixed(1)} MiB of JSON`,
             '',
@@ -1051,14 +1079,14 @@ export const deviceTableBenchmark: Benchmark = {
     ];
     const everything = [...browser.interactions, browser.jump];
     const missed = everything.filter((item) => !item.reference && median(item.runs) >= GOAL_MS);
-    const coldOpenMet = browser.load.navigationToTableMs < COLD_OPEN_GOAL_MS;
+    const coldOpenMet = coldOpenMs < COLD_OPEN_GOAL_MS;
     const liveMissed = percentile(browser.live.batches, 95) >= LIVE_BATCH_GOAL_MS;
     const cpu = browser.cpu;
     const findings = [
       missed.length === 0
         ? `Every interaction answered in under ${GOAL_MS} ms (median); the slowest single run was ${formatMs(Math.max(...everything.filter((item) => !item.reference).flatMap((item) => item.runs)))}.`
         : `Over the ${GOAL_MS} ms goal (median): ${missed.map((item) => item.label).join('; ')}.`,
-      `Cold open in ${formatMs(browser.load.navigationToTableMs)}, reload in ${formatMs(browser.reload.navigationToTableMs)}: goal under ${formatMs(COLD_OPEN_GOAL_MS)} ${coldOpenMet ? 'met' : 'NOT met'}.`,
+      `Cold open in ${formatMs(coldOpenMs)} (median of ${COLD_OPENS}; slowest ${formatMs(Math.max(...browser.coldOpens))}), reload in ${formatMs(browser.reload.navigationToTableMs)}: goal under ${formatMs(COLD_OPEN_GOAL_MS)} ${coldOpenMet ? 'met' : 'NOT met'}.`,
       `Live: ${browser.live.batches.length} batches of real-time changes were written into the table in ${formatMs(percentile(browser.live.batches, 95))} (p95)${liveMissed ? `, over the ${LIVE_BATCH_GOAL_MS} ms goal` : ''}; only the rows they touch in view are drawn again.`,
       `The DOM held ${browser.dom.rows} table rows for ${formatCount(FLEET)} devices; scrolling ran at ${browser.scroll.fps.toFixed(1)} frames per second.`,
       `Machine load during the browser stage: ${
@@ -1077,7 +1105,7 @@ export const deviceTableBenchmark: Benchmark = {
         'Server: `DeviceTableService.table` built three times from cold (read a few groups at a time, about 5,000 devices a statement; columns encoded; the binary form; gzip); then ' +
           `the console's call (\`?format=binary\`) over HTTP ${REPEATS} times with gzip, and ${REPEATS} times with the ETag (304). The JSON form is built from the binary one on the first call that asks for it. ` +
           `The account tree: its first call (built), ${REPEATS} more (kept), then one device's connection flipped and flipped back, each followed by a call (patched).`,
-        'Browser: Chromium (headless, `--disable-gpu`) opens /accounts/list cold (an empty profile; the server has the table and the tree built, as for any scope someone opened before), then reloads. Each interaction is a trusted input ' +
+        'Browser: Chromium (headless, `--disable-gpu`) opens /accounts/list cold (an empty profile; the server has the table and the tree built, as for any scope someone opened before), then reloads. Before it, two more cold opens, each in a new empty profile: the goal is on the median of the three cold opens. Each interaction is a trusted input ' +
           "(Playwright's mouse and keyboard) measured from just before the input to the animation frame in which the page shows the " +
           'result (the sort arrow on the column and its rows, the new count); Event Timing entries (16 ms and more) give the INP-style ' +
           'duration of the same inputs. Filters are typed into the filter editor. Scrolling moves the table by a fixed step every ' +
