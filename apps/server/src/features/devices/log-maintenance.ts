@@ -254,22 +254,26 @@ export class LogMaintenance {
     // Closed months of the roll-ups are packed, one row per channel, level and month (and the late
     // buckets of months packed before join them).
     const closedBefore = monthStartOf(now);
-    for (const { id } of await db.selectFrom('devices').select('id').execute()) {
+    const deviceIds = (await db.selectFrom('devices').select('id').orderBy('id').execute()).map(({ id }) => id);
+    for (const id of deviceIds) {
       summary.packed += await packClosedMonths(db, id, closedBefore, pause);
       await pause();
     }
-    await this.compact(run, hourOf(now - COMPACT_AFTER_MS));
+    await this.compact(run, deviceIds, hourOf(now - COMPACT_AFTER_MS));
   }
 
   /**
-   * Moves every sample older than `before` (a whole hour) from rows into hourly blocks, a channel's
-   * whole hours of about {@link SLICE_ROWS} rows per short transaction, pausing between them;
-   * counts the samples moved. A sample that arrived late for an hour already compacted is merged into
+   * Moves every sample of these devices older than `before` (a whole hour) from rows into hourly
+   * blocks, a channel's whole hours of about {@link SLICE_ROWS} rows per short transaction, pausing
+   * between them; counts the samples moved. A sample that arrived late for an hour already compacted is merged into
    * its block here.
    */
-  private async compact({ db, summary, pause, codesOf }: RunContext, before: number): Promise<void> {
-    const devices = await db.selectFrom('devices').select('id').orderBy('id').execute();
-    for (const { id: deviceId } of devices) {
+  private async compact(
+    { db, summary, pause, codesOf }: RunContext,
+    deviceIds: readonly string[],
+    before: number,
+  ): Promise<void> {
+    for (const deviceId of deviceIds) {
       const due = await firstRowsBefore(db, 'logs', deviceId, await codesOf(deviceId), before);
       await pause();
       for (const code of due.keys()) {
