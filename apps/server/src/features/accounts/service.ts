@@ -46,7 +46,7 @@ interface BuiltTree {
   columns: AccountColumnsAnswer | null;
   /** Each device's place in the compact form's columns. */
   indexById: ReadonlyMap<string, number>;
-  /** The groups the tree shows (where the connection fields are read from). */
+  /** The groups the compact tree shows (where its connection fields are read from); empty for the plain form. */
   groupIds: readonly string[];
 }
 
@@ -122,13 +122,17 @@ export class AccountService {
   }
 
   private async build(user: UserContext, form: AccountTreeForm): Promise<BuiltTree> {
-    const groupIds: string[] = [];
     if (form === 'plain') {
-      const answer = await this.accounts(user, groupIds);
-      return { ...written(answer), columns: null, indexById: new Map(), groupIds };
+      return { ...written(await this.accounts(user)), columns: null, indexById: new Map(), groupIds: [] };
     }
-    const columns = await this.accountColumns(user, groupIds);
+    const columns = await this.accountColumns(user);
     const indexById = new Map(columns.devices.id.map((id, index) => [id, index]));
+    const groupIds: string[] = [];
+    const collect = (group: GroupNodeColumns) => {
+      groupIds.push(group.id);
+      group.groups.forEach(collect);
+    };
+    for (const account of columns.accounts) collect(account.rootGroup);
     return { ...written(columns), columns, indexById, groupIds };
   }
 
@@ -157,8 +161,8 @@ export class AccountService {
   }
 
   /** The plain tree (`GET /account`): each group lists its devices as objects. */
-  async accounts(user: UserContext, groupIds: string[] = []): Promise<AccountAnswer> {
-    const lists = new DeviceLists(groupIds);
+  async accounts(user: UserContext): Promise<AccountAnswer> {
+    const lists = new DeviceLists();
     const accounts = await this.trees(
       user,
       (root, devices) => {
@@ -187,8 +191,8 @@ export class AccountService {
    * from the rows: at 100,000 devices, building a device object each and then taking them apart
    * again cost a fifth of the call. `decodeAccountColumns` of it equals `accounts` (account-wire.test.ts).
    */
-  async accountColumns(user: UserContext, groupIds: string[] = []): Promise<AccountColumnsAnswer> {
-    const lists = new DeviceLists(groupIds);
+  async accountColumns(user: UserContext): Promise<AccountColumnsAnswer> {
+    const lists = new DeviceLists();
     const columns = emptyTreeDeviceColumns();
     const accounts = await this.trees(
       user,
@@ -308,7 +312,6 @@ export class AccountService {
       };
       nodes.set(group.id, node);
       lists.groups.set(group.id, node);
-      lists.groupIds.push(group.id);
       byPath.set(group.path, node);
     }
     for (const group of groups) {
@@ -347,13 +350,10 @@ type DeviceRow = Awaited<ReturnType<typeof devicesInGroups>>[number];
 /**
  * Devices of one model store the same channel list (and most the same tags): each distinct text is
  * parsed once and its list shared (the plain form), or sent once and named by index (the compact
- * form). Also each group node by id, for placing its devices, and every group's id in `groupIds`.
+ * form). Also each group node by id, for placing its devices.
  */
 class DeviceLists {
   readonly groups = new Map<string, GroupNode>();
-
-  constructor(readonly groupIds: string[]) {}
-
   readonly channelLists: TreeChannel[][] = [];
   readonly tagLists: TreeTag[][] = [];
   private readonly channelsByText = new Map<string, { list: TreeChannel[]; index: number }>();
