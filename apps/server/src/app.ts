@@ -230,7 +230,11 @@ export async function buildApp({
   };
   const ingest = new Ingest(db, writer, directory, replies, app.log);
   const jobs = new JobQueue(db, storage.dialect, config.instanceId, app.log, { now });
-  const logMaintenance = new LogMaintenance(db, storage.dialect, config.logRetention, app.log, now);
+  // A SQLite file's runs go to the writer thread, their slices queued between ingest's batches.
+  const logMaintenance = new LogMaintenance(db, storage.dialect, config.logRetention, app.log, {
+    now,
+    runner: writerThread ?? undefined,
+  });
   logMaintenance.start(jobs, config.logMaintenanceMinutes);
   const files = new FileStore(db, now);
   const fileLinks = new FileLinks(await installationSecret(db, 'file_link_secret'), now);

@@ -10,8 +10,11 @@ import { DEMO_PASSWORD } from '../testing/test-app';
 import { FrameWriter, type LogRow } from './frame-writer';
 import { SqliteWriterThread } from './sqlite-writer-thread';
 import { moveInbox } from '../db/log-inbox';
+import { insertLogs } from '../db/log-writes';
+import type { LogRetention } from '../config';
 
 const T0 = Date.UTC(2026, 10, 20, 10);
+const DAY = 86_400_000;
 
 describe('SqliteWriterThread', () => {
   let dir: string;
@@ -103,6 +106,60 @@ describe('SqliteWriterThread', () => {
     await moveInbox(storage.db);
     const rows = await storage.db.selectFrom('logs').select('value').where('device_id', '=', 'dev-x').execute();
     expect(rows).toEqual([{ value: 1 }]);
+  });
+
+  it('runs the log maintenance job between its batches: batches go on while it works, and it stops when told', async () => {
+    const now = T0 + 30 * DAY;
+    const [device] = await storage.db.selectFrom('devices').select('id').where('plan', '!=', 'PREMIUM').execute();
+    const deviceId = device!.id;
+    // 40,000 samples two days old, past a one-day retention: 40 slices of deletes at least.
+    const backlog = Array.from({ length: 40_000 }, (_, i) => ({
+      device_id: deviceId,
+      code: `m${i % 8}`,
+      t: now - 2 * DAY + Math.floor(i / 8) * 1000,
+      value: i % 13,
+    }));
+    for (let i = 0; i < backlog.length; i += 5000) await insertLogs(storage.db, backlog.slice(i, i + 5000));
+    const retention: LogRetention = { FREE: { rawDays: 1, rollupDays: 0 }, PREMIUM: { rawDays: 0, rollupDays: 0 } };
+    const countOld = async () =>
+      Number(
+        (
+          await storage.db
+            .selectFrom('logs')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('device_id', '=', deviceId)
+            .where('t', '<', now - DAY)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+
+    // Batches written one after another while the run works: each is written between two slices.
+    let running = true;
+    const run = thread.maintain({ now, retention, share: 0.5 }).finally(() => (running = false));
+    let duringRun = 0;
+    for (let batch = 0; running; batch += 1) {
+      const logs = [{ device_id: deviceId, code: 'live', t: now + batch, value: batch }];
+      await thread.write({ logs, latest: [], deviceUpdates: [], connections: [] });
+      if (running) duringRun += 1;
+    }
+    const summary = await run;
+    expect(summary).toMatchObject({ stopped: false, deleted: { logs: backlog.length } });
+    expect(summary.pace.slices).toBeGreaterThan(40);
+    expect(duringRun).toBeGreaterThan(10);
+    expect(await countOld()).toBe(0);
+    await moveInbox(storage.db);
+    const live = await storage.db.selectFrom('logs').select('t').where('code', '=', 'live').execute();
+    expect(live.length).toBeGreaterThan(duringRun);
+
+    // A slow run stops between two slices when told, its work left for the next run.
+    for (let i = 0; i < backlog.length; i += 5000) await insertLogs(storage.db, backlog.slice(i, i + 5000));
+    const slow = thread.maintain({ now, retention, share: 0.01 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    thread.stopMaintenance();
+    const stopped = await slow;
+    expect(stopped.stopped).toBe(true);
+    expect(stopped.deleted.logs).toBeLessThan(backlog.length);
+    expect(await countOld()).toBe(backlog.length - stopped.deleted.logs);
   });
 
   it('lets the WAL start over once it is past its limit, though batches never stop coming', async () => {

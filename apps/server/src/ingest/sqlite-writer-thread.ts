@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { DeviceEvent } from '../events';
 import type { BatchWrites } from './frame-writer';
+import type { MaintenanceRequest, MaintenanceRunner, MaintenanceSummary } from '../features/devices/log-maintenance';
 
 /** What the writer thread is started with. */
 export interface WriterInput {
@@ -23,15 +24,22 @@ export interface WriterInput {
 const WAL_RESTART_BYTES = 64 * 2 ** 20;
 const WAL_CHECK_EVERY_MS = 200;
 
-export type WriterRequest = { type: 'write'; id: number; writes: BatchWrites } | { type: 'close' };
+export type WriterRequest =
+  | { type: 'write'; id: number; writes: BatchWrites }
+  | { type: 'maintain'; id: number; request: MaintenanceRequest }
+  | { type: 'stop-maintenance' }
+  | { type: 'close' };
 
 export type WriterAnswer =
   | { type: 'written'; id: number; events: DeviceEvent[] }
+  | { type: 'maintained'; id: number; summary: MaintenanceSummary }
   | { type: 'failed'; id: number; message: string; code: string | null }
   | { type: 'closed' };
 
+type Answered = Extract<WriterAnswer, { type: 'written' | 'maintained' }>;
+
 interface Waiting {
-  resolve: (events: DeviceEvent[]) => void;
+  resolve: (answer: Answered) => void;
   reject: (error: Error) => void;
 }
 
@@ -43,10 +51,14 @@ interface Waiting {
  * every other read and write; SQLite lets one connection write at a time, and each waits for the
  * other's lock (this one blocking its own thread, the main one retrying asynchronously).
  *
+ * The log maintenance job's runs go there too ({@link MaintenanceRunner}): each slice of a run takes a
+ * turn of the thread's queue, so a batch waits behind at most one slice, never for the write lock,
+ * and the main thread, parsing frames, does none of the job's work.
+ *
  * The thread starts at once (loading its modules takes about a second) and is replaced if it fails;
  * a batch it was writing then fails, and its frames are refused, so devices send them again.
  */
-export class SqliteWriterThread {
+export class SqliteWriterThread implements MaintenanceRunner {
   private worker: Worker | null = null;
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
@@ -62,13 +74,31 @@ export class SqliteWriterThread {
   }
 
   /** Writes one batch in a transaction of the thread's connection; answers its connection events. */
-  write(writes: BatchWrites): Promise<DeviceEvent[]> {
+  async write(writes: BatchWrites): Promise<DeviceEvent[]> {
+    return (await this.ask('written', (id) => ({ type: 'write', id, writes }))).events;
+  }
+
+  /** Runs the log maintenance job in the thread, its slices between the batches. */
+  async maintain(request: MaintenanceRequest): Promise<MaintenanceSummary> {
+    return (await this.ask('maintained', (id) => ({ type: 'maintain', id, request }))).summary;
+  }
+
+  stopMaintenance(): void {
+    this.worker?.postMessage({ type: 'stop-maintenance' } satisfies WriterRequest);
+  }
+
+  private async ask<T extends Answered['type']>(
+    expected: T,
+    request: (id: number) => WriterRequest,
+  ): Promise<Extract<Answered, { type: T }>> {
     const worker = this.worker ?? (this.worker = this.start());
     const id = this.nextId++;
-    return new Promise<DeviceEvent[]>((resolve, reject) => {
+    const answer = await new Promise<Answered>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      worker.postMessage({ type: 'write', id, writes } satisfies WriterRequest);
+      worker.postMessage(request(id));
     });
+    if (answer.type !== expected) throw new Error(`The writer thread answered ${answer.type}, not ${expected}`);
+    return answer as Extract<Answered, { type: T }>;
   }
 
   /** Closes the thread's connection and ends it, once the batches handed to it are written. */
@@ -95,7 +125,7 @@ export class SqliteWriterThread {
       if (answer.type === 'closed') return;
       const waiting = this.waiting.get(answer.id);
       this.waiting.delete(answer.id);
-      if (answer.type === 'written') waiting?.resolve(answer.events);
+      if (answer.type !== 'failed') waiting?.resolve(answer);
       else waiting?.reject(Object.assign(new Error(answer.message), answer.code ? { code: answer.code } : {}));
     });
     const failed = (error: Error) => {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Kysely } from 'kysely';
 import { InboxMover } from '../db/log-inbox';
+import { LogMaintenance, type MaintenanceRequest, type WorkTurns } from '../features/devices/log-maintenance';
 import type { Database } from '../db/schema';
 import { openSqliteConnection, RetryingSqliteDialect } from '../db/sqlite-driver';
 import { writeBatch } from './frame-writer';
@@ -16,9 +17,9 @@ const { file, walRestartBytes, walCheckEveryMs } = workerData as WriterInput;
 const sqlite = openSqliteConnection(file);
 // This thread may wait for the lock (the main connection writing: a device's logs deleted with it,
 // say), as long as frames waited behind such a transaction when one connection did everything;
-// nothing else runs on it. It tries again every millisecond: SQLite's own busy handler sleeps in
-// steps of up to 100 ms, so behind the main connection's short transactions (the log maintenance
-// job's, one channel-hour each) a batch slept far longer than the lock was held.
+// nothing else runs on it but the log maintenance job's slices, in turns between the batches. It tries
+// again every millisecond: SQLite's own busy handler sleeps in steps of up to 100 ms, so behind the
+// main connection's short transactions a batch slept far longer than the lock was held.
 const db = new Kysely<Database>({
   dialect: new RetryingSqliteDialect(sqlite, { deadlineMs: 60_000, maxDelayMs: 1 }),
 });
@@ -29,6 +30,42 @@ const inbox = new InboxMover(db, {
   serialize: (task) => (queue = queue.then(task)),
   onError: (error) => console.error('Moving the log inbox failed; it is tried again', error),
 });
+/**
+ * A turn of the queue for a slice of the log maintenance job: what is queued after it (batches, inbox
+ * moves) waits until the slice releases it, and the slice waits for what was queued before.
+ */
+const turns: WorkTurns = {
+  take: () =>
+    new Promise((granted) => {
+      queue = queue.then(() => new Promise<void>((release) => granted(release)));
+    }),
+};
+/** The log maintenance run under way in this thread, and its end (answered). */
+let maintenance: { job: LogMaintenance; ended: Promise<void> } | null = null;
+
+function failure(id: number, error: unknown): WriterAnswer {
+  const { message, code } = error as { message?: unknown; code?: unknown };
+  return { type: 'failed', id, message: String(message ?? error), code: typeof code === 'string' ? code : null };
+}
+
+/** Runs the job here, slice by slice between the batches (features/devices/log-maintenance.ts). */
+function maintain(id: number, { now, retention, share }: MaintenanceRequest): void {
+  if (maintenance) {
+    port.postMessage(failure(id, new Error('A log maintenance run is already under way in the writer thread')));
+    return;
+  }
+  const logger = { info: () => undefined, warn: (object: object, message: string) => console.warn(message, object) };
+  const job = new LogMaintenance(db, 'sqlite', retention, logger, { now: () => now, workShare: share, turns });
+  const ended = job
+    .run()
+    .then(
+      (summary) => port.postMessage({ type: 'maintained', id, summary } satisfies WriterAnswer),
+      (error: unknown) => port.postMessage(failure(id, error)),
+    )
+    .finally(() => (maintenance = null));
+  maintenance = { job, ended };
+}
+
 /** When the WAL was last checkpointed here (performance.now()). */
 let checkpointedAt = -Infinity;
 
@@ -55,26 +92,33 @@ function restartWalIfLarge(): void {
   sqlite.pragma('wal_checkpoint(PASSIVE)');
 }
 
+async function close(): Promise<void> {
+  await inbox.close();
+  await db.destroy();
+  port.postMessage({ type: 'closed' } satisfies WriterAnswer);
+}
+
 port.on('message', (request: WriterRequest) => {
-  queue = queue.then(async () => {
-    if (request.type === 'close') {
-      await inbox.close();
-      await db.destroy();
-      port.postMessage({ type: 'closed' } satisfies WriterAnswer);
+  switch (request.type) {
+    case 'maintain':
+      return maintain(request.id, request.request);
+    case 'stop-maintenance':
+      return maintenance?.job.stop();
+    case 'close': {
+      // A run stops at its next pause (its turns are never queued after the close); then the close.
+      maintenance?.job.stop();
+      void (maintenance?.ended ?? Promise.resolve()).then(() => (queue = queue.then(close)));
       return;
     }
-    try {
-      const events = await writeBatch(db, request.writes, inbox);
-      port.postMessage({ type: 'written', id: request.id, events } satisfies WriterAnswer);
-      restartWalIfLarge();
-    } catch (error) {
-      const { message, code } = error as { message?: unknown; code?: unknown };
-      port.postMessage({
-        type: 'failed',
-        id: request.id,
-        message: String(message ?? error),
-        code: typeof code === 'string' ? code : null,
-      } satisfies WriterAnswer);
-    }
-  });
+    case 'write':
+      queue = queue.then(async () => {
+        try {
+          const events = await writeBatch(db, request.writes, inbox);
+          port.postMessage({ type: 'written', id: request.id, events } satisfies WriterAnswer);
+          restartWalIfLarge();
+        } catch (error) {
+          port.postMessage(failure(request.id, error));
+        }
+      });
+  }
 });

@@ -39,6 +39,43 @@ const DDL_ATTEMPTS = 20;
  */
 export const MAINTENANCE_WORK_SHARE = 0.2;
 
+/** One run's parameters, as a {@link MaintenanceRunner} is handed them. */
+export interface MaintenanceRequest {
+  now: number;
+  retention: LogRetention;
+  share: number;
+}
+
+/**
+ * Where SQLite's runs go when a writer thread writes ingest's batches (ingest/sqlite-writer-thread.ts):
+ * into that thread, whose queue the run's slices share with the batches, so a batch waits for at most
+ * one slice and never for SQLite's write lock (docs/decisions.md, "Maintenance beside ingest").
+ */
+export interface MaintenanceRunner {
+  maintain(request: MaintenanceRequest): Promise<MaintenanceSummary>;
+  /** The run under way stops between two slices. */
+  stopMaintenance(): void;
+}
+
+/**
+ * The turns of a queue the run shares with other work (the writer thread's): a slice runs only while
+ * the run holds a turn, taken after each pause behind whatever is queued by then; `take` answers the
+ * release of the turn.
+ */
+export interface WorkTurns {
+  take(): Promise<() => void>;
+}
+
+export interface LogMaintenanceOptions {
+  now?: () => number;
+  /** The share of the time a run works ({@link MAINTENANCE_WORK_SHARE}). */
+  workShare?: number;
+  /** Runs go there instead of running here. */
+  runner?: MaintenanceRunner;
+  /** Each slice of a run here waits for a turn of this queue. */
+  turns?: WorkTurns;
+}
+
 /** A monthly partition of `logs` or `log_blocks` on PostgreSQL: its table and its range of `t`, unix ms. */
 export interface LogPartition {
   name: string;
@@ -106,15 +143,19 @@ export class LogMaintenance {
   private everyMs = 3_600_000;
   /** The pace of the run under way. */
   private pace: WorkPace | null = null;
+  private readonly now: () => number;
+  private readonly workShare: number;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
     private readonly retention: LogRetention,
     private readonly logger: JobLogger,
-    private readonly now: () => number = Date.now,
-    private readonly workShare = MAINTENANCE_WORK_SHARE,
-  ) {}
+    private readonly options: LogMaintenanceOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.workShare = options.workShare ?? MAINTENANCE_WORK_SHARE;
+  }
 
   /**
    * Declares the job with the queue, and queues a run every `everyMinutes` from shortly after start
@@ -162,6 +203,7 @@ export class LogMaintenance {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.pace?.stop();
+    this.options.runner?.stopMaintenance();
   }
 
   /**
@@ -169,6 +211,8 @@ export class LogMaintenance {
    * each step can stop between two slices and the next run finds what is left.
    */
   async run(): Promise<MaintenanceSummary> {
+    const { runner, turns } = this.options;
+    if (runner) return runner.maintain({ now: this.now(), retention: this.retention, share: this.workShare });
     const pace = new WorkPace(this.workShare);
     this.pace = pace;
     const summary: MaintenanceSummary = {
@@ -180,7 +224,14 @@ export class LogMaintenance {
       pace: pace.stats,
       stopped: false,
     };
-    const pause = () => pace.pause();
+    // Sharing a queue, the run holds a turn from one pause to the next, and none while it rests.
+    let release = turns ? await turns.take() : null;
+    const pause = async () => {
+      release?.();
+      release = null;
+      await pace.pause();
+      if (turns) release = await turns.take();
+    };
     const channels = new Map<string, Promise<string[]>>();
     const codesOf = (db: Kysely<Database>) => (deviceId: string) => {
       let codes = channels.get(deviceId);
@@ -208,6 +259,7 @@ export class LogMaintenance {
       if (!(error instanceof PaceStopped)) throw error;
       summary.stopped = true;
     } finally {
+      release?.();
       this.pace = null;
     }
     return summary;
