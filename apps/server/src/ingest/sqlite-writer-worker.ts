@@ -25,20 +25,53 @@ const db = new Kysely<Database>({
 });
 const port = parentPort!;
 let queue: Promise<void> = Promise.resolve();
+/** Batches and inbox moves queued or under way, and who waits for there to be none. */
+let busy = 0;
+let idle: (() => void)[] = [];
+
+/** Queues ingest's work (a batch, an inbox move): it goes before any maintenance slice that waits. */
+function enqueue(task: () => Promise<void>): Promise<void> {
+  busy += 1;
+  queue = queue.then(task).finally(() => {
+    busy -= 1;
+    if (busy > 0) return;
+    const waiting = idle;
+    idle = [];
+    for (const wake of waiting) wake();
+  });
+  return queue;
+}
 // Samples are committed into the inbox and moved into `logs` between batches (db/log-inbox.ts).
 const inbox = new InboxMover(db, {
-  serialize: (task) => (queue = queue.then(task)),
+  serialize: enqueue,
   onError: (error) => console.error('Moving the log inbox failed; it is tried again', error),
 });
 /**
- * A turn of the queue for a slice of the log maintenance job: what is queued after it (batches, inbox
- * moves) waits until the slice releases it, and the slice waits for what was queued before.
+ * Longest a maintenance slice waits for the queue to be empty; then it takes its turn behind what is
+ * queued, so a writer never idle still lets the job go on, a slice a second.
+ */
+const IDLE_WAIT_MS = 1000;
+
+/**
+ * A turn of the queue for a slice of the log maintenance job: taken when no batch or move is queued
+ * or under way (ingest goes first), or after {@link IDLE_WAIT_MS}; what is queued after it waits until
+ * the slice releases it.
  */
 const turns: WorkTurns = {
-  take: () =>
-    new Promise((granted) => {
+  take: async () => {
+    if (busy > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, IDLE_WAIT_MS);
+        idle.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    return new Promise((granted) => {
       queue = queue.then(() => new Promise<void>((release) => granted(release)));
-    }),
+    });
+  },
 };
 /** The log maintenance run under way in this thread, and its end (answered). */
 let maintenance: { job: LogMaintenance; ended: Promise<void> } | null = null;
@@ -111,7 +144,7 @@ port.on('message', (request: WriterRequest) => {
       return;
     }
     case 'write':
-      queue = queue.then(async () => {
+      void enqueue(async () => {
         try {
           const events = await writeBatch(db, request.writes, inbox);
           port.postMessage({ type: 'written', id: request.id, events } satisfies WriterAnswer);

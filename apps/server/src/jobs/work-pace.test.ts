@@ -77,6 +77,22 @@ describe('WorkPace', () => {
     expect(rests).toEqual([6, 60]);
   });
 
+  it('counts the wait before the next slice (a turn of a shared queue) as neither work nor rest', async () => {
+    const { pace, rests, work } = fakePace(0.5);
+    work(10);
+    await pace.pause(() => Promise.resolve(void work(500)));
+    work(4);
+    await pace.pause();
+    expect(rests).toEqual([10, 4]);
+    expect(pace.stats).toMatchObject({ slices: 2, workMs: 14, restMs: 14, longestSliceMs: 10 });
+  });
+
+  it('stops after a wait before the next slice if told to meanwhile', async () => {
+    const { pace, work } = fakePace(0.5);
+    work(10);
+    await expect(pace.pause(() => Promise.resolve(pace.stop()))).rejects.toBeInstanceOf(PaceStopped);
+  });
+
   it('stops at the next pause, ending a rest under way', async () => {
     const pace = new WorkPace(0.01);
     const started = performance.now();

@@ -76,8 +76,11 @@ export class WorkPace {
     this.sliceStart = this.clock();
   }
 
-  /** Ends the slice running: rests what it owes, then starts the next. Throws once stopped. */
-  async pause(): Promise<void> {
+  /**
+   * Ends the slice running: rests what it owes, then starts the next, after `before` if given (a wait
+   * for a turn of a shared queue, say: counted neither as work nor as rest). Throws once stopped.
+   */
+  async pause(before?: () => Promise<void>): Promise<void> {
     if (this.stopped) throw new PaceStopped();
     const ended = this.clock();
     const work = ended - this.sliceStart;
@@ -94,6 +97,8 @@ export class WorkPace {
     } else {
       await new Promise((resolve) => setImmediate(resolve));
     }
+    if (this.stopped) throw new PaceStopped();
+    await before?.();
     if (this.stopped) throw new PaceStopped();
     this.sliceStart = this.clock();
   }

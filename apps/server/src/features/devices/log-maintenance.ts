@@ -59,8 +59,7 @@ export interface MaintenanceRunner {
 
 /**
  * The turns of a queue the run shares with other work (the writer thread's): a slice runs only while
- * the run holds a turn, taken after each pause behind whatever is queued by then; `take` answers the
- * release of the turn.
+ * the run holds a turn, taken after each rest; `take` answers the release of the turn.
  */
 export interface WorkTurns {
   take(): Promise<() => void>;
@@ -224,13 +223,18 @@ export class LogMaintenance {
       pace: pace.stats,
       stopped: false,
     };
-    // Sharing a queue, the run holds a turn from one pause to the next, and none while it rests.
+    // Sharing a queue, the run holds a turn from one pause to the next, none while it rests, and its
+    // wait for a turn is not its work.
     let release = turns ? await turns.take() : null;
+    const takeTurn = turns
+      ? async () => {
+          release = await turns.take();
+        }
+      : undefined;
     const pause = async () => {
       release?.();
       release = null;
-      await pace.pause();
-      if (turns) release = await turns.take();
+      await pace.pause(takeTurn);
     };
     const channels = new Map<string, Promise<string[]>>();
     const codesOf = (db: Kysely<Database>) => (deviceId: string) => {
