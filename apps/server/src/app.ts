@@ -11,6 +11,7 @@ import { brokerCredentials, DATABASE_CREDENTIALS, type DeviceBroker } from './br
 import { startClusterNode } from './cluster/cluster-node';
 import type { EventRelay } from './cluster/event-relay';
 import { LogMaintenance } from './features/devices/log-maintenance';
+import { MaintenanceThread } from './features/devices/maintenance-thread';
 import { JobQueue } from './jobs/job-queue';
 import { createFieldlinkMetrics } from './metrics/fieldlink-metrics';
 import { metricsPlugin } from './metrics/metrics-plugin';
@@ -230,10 +231,11 @@ export async function buildApp({
   };
   const ingest = new Ingest(db, writer, directory, replies, app.log);
   const jobs = new JobQueue(db, storage.dialect, config.instanceId, app.log, { now });
-  // A SQLite file's runs go to the writer thread, their slices queued between ingest's batches.
+  // Runs leave the main thread, which parses ingest's frames: a SQLite file's go to the writer thread
+  // (their slices between ingest's batches), PostgreSQL's to a thread of their own.
   const logMaintenance = new LogMaintenance(db, storage.dialect, config.logRetention, app.log, {
     now,
-    runner: writerThread ?? undefined,
+    runner: writerThread ?? (storage.dialect === 'postgres' ? new MaintenanceThread(config.databaseUrl) : undefined),
   });
   logMaintenance.start(jobs, config.logMaintenanceMinutes);
   const files = new FileStore(db, now);
