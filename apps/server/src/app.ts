@@ -11,7 +11,6 @@ import { brokerCredentials, DATABASE_CREDENTIALS, type DeviceBroker } from './br
 import { startClusterNode } from './cluster/cluster-node';
 import type { EventRelay } from './cluster/event-relay';
 import { LogMaintenance } from './features/devices/log-maintenance';
-import { MaintenanceThread } from './features/devices/maintenance-thread';
 import { JobQueue } from './jobs/job-queue';
 import { createFieldlinkMetrics } from './metrics/fieldlink-metrics';
 import { metricsPlugin } from './metrics/metrics-plugin';
@@ -231,11 +230,10 @@ export async function buildApp({
   };
   const ingest = new Ingest(db, writer, directory, replies, app.log);
   const jobs = new JobQueue(db, storage.dialect, config.instanceId, app.log, { now });
-  // Runs leave the main thread, which parses ingest's frames: a SQLite file's go to the writer thread
-  // (their slices between ingest's batches), PostgreSQL's to a thread of their own.
+  // A SQLite file's runs go to the writer thread, their slices queued between ingest's batches.
   const logMaintenance = new LogMaintenance(db, storage.dialect, config.logRetention, app.log, {
     now,
-    runner: writerThread ?? (storage.dialect === 'postgres' ? new MaintenanceThread(config.databaseUrl) : undefined),
+    runner: writerThread ?? undefined,
   });
   logMaintenance.start(jobs, config.logMaintenanceMinutes);
   const files = new FileStore(db, now);

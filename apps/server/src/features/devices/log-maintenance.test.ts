@@ -14,7 +14,6 @@ import {
   partitionNameOf,
 } from './log-maintenance';
 import { monthStartOf } from './rollup-packs';
-import { MaintenanceThread } from './maintenance-thread';
 import { MIN_REST_MS } from '../../jobs/work-pace';
 import { allRollups } from '../../testing/log-rollups';
 
@@ -284,38 +283,6 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
     expect(stopped.compacted + rest.compacted).toBe(summary.compacted);
     expect(await stored(premium)).toHaveLength(kept);
   });
-
-  it.runIf(dialect === 'postgres')(
-    'runs in a thread of its own on PostgreSQL, with the same outcome, and stops there when told',
-    async () => {
-      const db = t.app.storage.db;
-      const retention: LogRetention = { FREE: { rawDays: 10, rollupDays: 0 }, PREMIUM: { rawDays: 0, rollupDays: 0 } };
-      await insert([...samples(free, 20), ...samples(premium, 10)]);
-      const kept = (await stored(premium)).length;
-      const thread = new MaintenanceThread(t.config.databaseUrl);
-      const job = new LogMaintenance(db, dialect, retention, quiet, { now: () => now, runner: thread });
-      const summary = await job.run();
-      expect(summary).toMatchObject({ stopped: false, deleted: { logs: (10 * DAY) / STEP } });
-      expect(summary.compacted).toBeGreaterThan(0);
-      expect(await oldest('logs', free)).toBeGreaterThanOrEqual(now - 10 * DAY);
-      expect(await stored(premium)).toHaveLength(kept);
-      expect(await db.selectFrom('log_blocks').select('t').execute()).not.toHaveLength(0);
-
-      // Told to stop as soon as it starts: the thread's run ends at its first pause, and the next finds the rest.
-      await insert(samples(free, 20));
-      const slow = new LogMaintenance(db, dialect, retention, quiet, {
-        now: () => now,
-        workShare: 0.01,
-        runner: thread,
-      });
-      const running = slow.run();
-      slow.stop();
-      const stopped = await running;
-      expect(stopped.stopped).toBe(true);
-      const rest = await job.run();
-      expect(stopped.deleted.logs + rest.deleted.logs).toBe((10 * DAY) / STEP);
-    },
-  );
 
   it.runIf(dialect === 'postgres')(
     'detaches a partition while inserts hold the table, never queueing ingest behind it for long',
