@@ -25,19 +25,16 @@ const db = new Kysely<Database>({
 });
 const port = parentPort!;
 let queue: Promise<void> = Promise.resolve();
-/** Batches and inbox moves queued or under way, and who waits for there to be none. */
+/** Batches and inbox moves queued or under way, and the maintenance slice waiting for there to be none. */
 let busy = 0;
-let idle: (() => void)[] = [];
+let onIdle: (() => void) | null = null;
 
 /** Queues ingest's work (a batch, an inbox move): it goes before any maintenance slice that waits. */
 function enqueue(task: () => Promise<void>): Promise<void> {
   busy += 1;
   queue = queue.then(task).finally(() => {
     busy -= 1;
-    if (busy > 0) return;
-    const waiting = idle;
-    idle = [];
-    for (const wake of waiting) wake();
+    if (busy === 0) onIdle?.();
   });
   return queue;
 }
@@ -61,11 +58,13 @@ const turns: WorkTurns = {
   take: async () => {
     if (busy > 0) {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, IDLE_WAIT_MS);
-        idle.push(() => {
+        const go = () => {
           clearTimeout(timer);
+          onIdle = null;
           resolve();
-        });
+        };
+        const timer = setTimeout(go, IDLE_WAIT_MS);
+        onIdle = go;
       });
     }
     return new Promise((granted) => {
@@ -73,7 +72,7 @@ const turns: WorkTurns = {
     });
   },
 };
-/** The log maintenance run under way in this thread, and its end (answered). */
+/** The log maintenance run under way in this thread (one at a time), and its end (answered). */
 let maintenance: { job: LogMaintenance; ended: Promise<void> } | null = null;
 
 function failure(id: number, error: unknown): WriterAnswer {
@@ -87,8 +86,9 @@ function maintain(id: number, { now, retention, share }: MaintenanceRequest): vo
     port.postMessage(failure(id, new Error('A log maintenance run is already under way in the writer thread')));
     return;
   }
-  const logger = { info: () => undefined, warn: (object: object, message: string) => console.warn(message, object) };
-  const job = new LogMaintenance(db, 'sqlite', retention, logger, { now: () => now, workShare: share, turns });
+  // The job logs its run in the main thread, where it was queued: nothing is logged here.
+  const quiet = { info: () => undefined, warn: () => undefined };
+  const job = new LogMaintenance(db, 'sqlite', retention, quiet, { now: () => now, workShare: share, turns });
   const ended = job
     .run()
     .then(
