@@ -59,15 +59,24 @@ export interface BacklogLoaded {
 }
 
 /** One run of the app's own `logs.maintain` job, from queueing to its end (or to the time limit). */
-export interface MaintenanceRun {
+export interface MaintenanceEnd {
   finished: boolean;
   ms: number;
+}
+
+/**
+ * What the run left, counted once the load has stopped: counting `logs` by time is a scan of the whole
+ * table, which in the measured window stalled ingest beside it (SQLite's main thread, PostgreSQL's cores).
+ */
+export interface MaintenanceOutcome {
   /** Backlog samples still in `logs` (0 once the run is over), and hourly blocks made. */
   backlogRowsLeft: number;
   blocks: number;
   /** PostgreSQL partitions of `logs` and `log_blocks` dropped by the run. */
   partitionsDropped: number;
 }
+
+export type MaintenanceRun = MaintenanceEnd & MaintenanceOutcome;
 
 /** The server process: the real app (buildApp) with its embedded broker, on a fresh database. */
 export type ServerCalls = {
@@ -77,7 +86,9 @@ export type ServerCalls = {
   countRows(params: null): Promise<StoredRows>;
   loadBacklog(params: BacklogSpec): Promise<BacklogLoaded>;
   /** Queues the log maintenance job in the app's job queue and waits up to `timeoutMs` for its end. */
-  runMaintenance(params: { timeoutMs: number }): Promise<MaintenanceRun>;
+  runMaintenance(params: { timeoutMs: number }): Promise<MaintenanceEnd>;
+  /** Counts what the run left (after it, with the load stopped). */
+  maintenanceOutcome(params: null): Promise<MaintenanceOutcome>;
   /** Closes the app, drops the database, and lets the process exit. */
   shutdown(params: null): Promise<void>;
 };
@@ -123,6 +134,8 @@ export interface LoadMark {
   latency: LatencySummary;
   /** Sample-to-PUBACK latency: also counts the time a frame waited on its device for a free slot. */
   sampleLatency: LatencySummary;
+  /** When the mark was taken, on the load generator's clock (performance.now()), for {@link LoadCalls.latencyBetween}. */
+  atMs: number;
 }
 
 export interface LoadTotals {
@@ -138,6 +151,11 @@ export type LoadCalls = {
   connect(params: LoadConnect): Promise<{ connectMs: number }>;
   startStage(params: LoadStage): Promise<void>;
   mark(params: null): Promise<LoadMark>;
+  /**
+   * Publish-to-PUBACK latency of the frames of the stage running acknowledged in `[fromMs, toMs)` of
+   * the load generator's clock (a mark's `atMs`): windows chosen after the fact.
+   */
+  latencyBetween(params: { fromMs: number; toMs: number }): Promise<LatencySummary>;
   /** Stops publishing and waits until every publish is acknowledged or failed. */
   stopStage(params: null): Promise<LoadTotals>;
   /** Disconnects every client and lets the process exit. */

@@ -12,7 +12,7 @@ import {
   type LoadTarget,
   type LoadTotals,
 } from './ingest-calls';
-import { LatencyHistogram } from './latency-histogram';
+import { LatencyHistogram, type LatencySummary } from './latency-histogram';
 import { DirectLogWriter } from './peers/limits';
 import { ProcessMeter } from './process-meter';
 
@@ -123,12 +123,38 @@ class BenchDevice {
       sinceMark.acked += 1;
       latency.record(ms);
       sampleLatency.record(ms + queuedMs);
+      acks.add(ms);
       if (stopping || !stage) return;
       if (stage.framesPerSecond === null) this.fill(limits);
       else this.pump(limits);
     });
   }
 }
+
+/**
+ * Every acknowledged frame of the stage running: when (performance.now()) and its latency, so that a
+ * window can be chosen after the fact (the log maintenance stage's baseline, as long as the job).
+ * Capacity for 1,000 s at 5,000 frames a second; frames past it are not logged.
+ */
+const acks = {
+  at: new Float64Array(5_000_000),
+  ms: new Float32Array(5_000_000),
+  count: 0,
+  add(ms: number): void {
+    if (this.count >= this.at.length) return;
+    this.at[this.count] = performance.now();
+    this.ms[this.count] = ms;
+    this.count += 1;
+  },
+  between(fromMs: number, toMs: number): LatencySummary {
+    const histogram = new LatencyHistogram();
+    for (let i = 0; i < this.count; i += 1) {
+      const at = this.at[i]!;
+      if (at >= fromMs && at < toMs) histogram.record(this.ms[i]!);
+    }
+    return histogram.summary();
+  },
+};
 
 let devices: BenchDevice[] = [];
 let nextDevice = 0;
@@ -242,6 +268,7 @@ serveRpc<LoadCalls>(
       if (stage) throw new Error('A stage is already running');
       stopping = false;
       stage = { ...params, startedAt: performance.now(), offered: 0, timer: null };
+      acks.count = 0;
       if (params.framesPerSecond === null) for (const device of devices) device.fill(params);
       else stage.timer = setInterval(tick, TICK_MS);
     },
@@ -255,11 +282,16 @@ serveRpc<LoadCalls>(
         peakBacklog: sinceMark.peakBacklog,
         latency: latency.summary(),
         sampleLatency: sampleLatency.summary(),
+        atMs: performance.now(),
       };
       Object.assign(sinceMark, { acked: 0, published: 0, dropped: 0, peakBacklog: 0 });
       latency.reset();
       sampleLatency.reset();
       return mark;
+    },
+
+    async latencyBetween({ fromMs, toMs }) {
+      return acks.between(fromMs, toMs);
     },
 
     async stopStage() {

@@ -19,7 +19,8 @@ import { freshDatabase, type FreshDatabase } from './fresh-database';
 import {
   POINTS_PER_FRAME,
   type DeviceCredentials,
-  type MaintenanceRun,
+  type MaintenanceEnd,
+  type MaintenanceOutcome,
   type ServerCalls,
   type ServerReady,
 } from './ingest-calls';
@@ -82,7 +83,7 @@ async function partitionCount(fastify: FastifyInstance): Promise<number> {
 }
 
 /** Waits until the job is gone from the jobs table (done) or `until` (performance.now()) passes. */
-async function awaitMaintenance(fastify: FastifyInstance, until: number): Promise<MaintenanceRun> {
+async function awaitMaintenance(fastify: FastifyInstance, until: number): Promise<MaintenanceEnd> {
   const run = maintenance!;
   const jobs = withClusterTables(fastify.storage.db);
   while (run.endedAt === null && performance.now() < until) {
@@ -95,6 +96,11 @@ async function awaitMaintenance(fastify: FastifyInstance, until: number): Promis
     else if (job.last_error) throw new Error(`The log maintenance job failed: ${job.last_error}`);
     else await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  return { finished: run.endedAt !== null, ms: (run.endedAt ?? performance.now()) - run.queuedAt };
+}
+
+/** What the run left in the database (see MaintenanceOutcome). */
+async function maintenanceOutcome(fastify: FastifyInstance): Promise<MaintenanceOutcome> {
   const { db } = fastify.storage;
   const left = await db
     .selectFrom('logs')
@@ -106,11 +112,9 @@ async function awaitMaintenance(fastify: FastifyInstance, until: number): Promis
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .executeTakeFirstOrThrow();
   return {
-    finished: run.endedAt !== null,
-    ms: (run.endedAt ?? performance.now()) - run.queuedAt,
     backlogRowsLeft: Number(left.n),
     blocks: Number(blocks.n),
-    partitionsDropped: Math.max(0, run.partitionsBefore - (await partitionCount(fastify))),
+    partitionsDropped: Math.max(0, maintenance!.partitionsBefore - (await partitionCount(fastify))),
   };
 }
 
@@ -220,6 +224,11 @@ serveRpc<ServerCalls>(
         app.fieldlink.jobs.nudge();
       }
       return awaitMaintenance(app, until);
+    },
+
+    async maintenanceOutcome() {
+      if (!app || !maintenance) throw new Error('No maintenance run');
+      return maintenanceOutcome(app);
     },
 
     async shutdown() {
