@@ -144,7 +144,7 @@ async function bytesOnDisk(db: Kysely<Database>, dialect: StorageDialect, table:
  * Nothing runs beside it here, so it runs unpaced (a work share of 1).
  */
 async function runLogMaintenance(bench: DemoBenchApp, dialect: StorageDialect): Promise<{ moved: number; ms: number }> {
-  const job = new LogMaintenance(bench.db, dialect, bench.config.logRetention, bench.app.log, {
+  const job = new LogMaintenance(bench.db, dialect, bench.config.logRetention, {
     now: () => JOB_NOW,
     workShare: 1,
   });

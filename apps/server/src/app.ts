@@ -231,11 +231,11 @@ export async function buildApp({
   const ingest = new Ingest(db, writer, directory, replies, app.log);
   const jobs = new JobQueue(db, storage.dialect, config.instanceId, app.log, { now });
   // A SQLite file's runs go to the writer thread, their slices queued between ingest's batches.
-  const logMaintenance = new LogMaintenance(db, storage.dialect, config.logRetention, app.log, {
+  const logMaintenance = new LogMaintenance(db, storage.dialect, config.logRetention, {
     now,
     runner: writerThread ?? undefined,
   });
-  logMaintenance.start(jobs, config.logMaintenanceMinutes);
+  logMaintenance.start(jobs, config.logMaintenanceMinutes, app.log);
   const files = new FileStore(db, now);
   const fileLinks = new FileLinks(await installationSecret(db, 'file_link_secret'), now);
   const mailer = new Mailer(db, config.smtpUrl, config.mailFrom, app.log, jobs, files);

@@ -86,9 +86,7 @@ function maintain(id: number, { now, retention, share }: MaintenanceRequest): vo
     port.postMessage(failure(id, new Error('A log maintenance run is already under way in the writer thread')));
     return;
   }
-  // The job logs its run in the main thread, where it was queued: nothing is logged here.
-  const quiet = { info: () => undefined, warn: () => undefined };
-  const job = new LogMaintenance(db, 'sqlite', retention, quiet, { now: () => now, workShare: share, turns });
+  const job = new LogMaintenance(db, 'sqlite', retention, { now: () => now, workShare: share, turns });
   const ended = job
     .run()
     .then(

@@ -80,7 +80,7 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
       FREE: { rawDays: 10, rollupDays: 15 },
       PREMIUM: { rawDays: 30, rollupDays: 0 },
     };
-    const summary = await new LogMaintenance(t.app.storage.db, dialect, retention, quiet, { now: () => now }).run();
+    const summary = await new LogMaintenance(t.app.storage.db, dialect, retention, { now: () => now }).run();
     // 10 days of 5-minute samples of the free device go, in batches of 1,000 (so several statements).
     expect(summary.deleted.logs).toBe((10 * DAY) / STEP);
     expect(await oldest('logs', free)).toBeGreaterThanOrEqual(now - 10 * DAY);
@@ -97,7 +97,7 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
     // A month on, every sample lies in a closed month: the run packs them all, keeping every sample.
     const later = monthStartOf(now, 1) + DAY;
     const keep: LogRetention = { FREE: { rawDays: 0, rollupDays: 0 }, PREMIUM: { rawDays: 0, rollupDays: 0 } };
-    const packing = await new LogMaintenance(t.app.storage.db, dialect, keep, quiet, { now: () => later }).run();
+    const packing = await new LogMaintenance(t.app.storage.db, dialect, keep, { now: () => later }).run();
     expect(packing.packed).toBeGreaterThan(0);
     expect(await t.app.storage.db.selectFrom('logs_daily').select('t').execute()).toEqual([]);
     expect(await allRollups(t.app.storage.db, 'logs_hourly')).toEqual(hourly);
@@ -106,7 +106,7 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
     // The first run also moved the samples older than a week into hourly blocks: rows and blocks go.
     const blocks = await t.app.storage.db.selectFrom('log_blocks').select('t').where('device_id', '=', free).execute();
     expect(blocks.length).toBeGreaterThan(0);
-    const summary = await new LogMaintenance(t.app.storage.db, dialect, retention, quiet, { now: () => later }).run();
+    const summary = await new LogMaintenance(t.app.storage.db, dialect, retention, { now: () => later }).run();
     expect(summary.deleted.logs).toBe((3 * DAY) / STEP - packing.compacted);
     expect(summary.deleted.blocks).toBe(blocks.length);
     expect(await oldest('logs', free)).toBeNull();
@@ -115,9 +115,9 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
   it('runs as a job of the jobs table, queued once an hour however many instances ask', async () => {
     await insert(samples(free, 3));
     const retention: LogRetention = { FREE: { rawDays: 1, rollupDays: 0 }, PREMIUM: { rawDays: 0, rollupDays: 0 } };
-    const maintenance = new LogMaintenance(t.app.storage.db, dialect, retention, quiet, { now: () => now });
+    const maintenance = new LogMaintenance(t.app.storage.db, dialect, retention, { now: () => now });
     const jobs = new JobQueue(t.app.storage.db, dialect, 'maintenance-test', quiet, { now: () => now });
-    maintenance.start(jobs, 60);
+    maintenance.start(jobs, 60, quiet);
     try {
       await maintenance.queueRun(jobs);
       await maintenance.queueRun(jobs);
@@ -148,7 +148,7 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
           .rows[0]?.p;
       expect(await placed()).toBe('logs_default');
       const retention: LogRetention = { FREE: { rawDays: 0, rollupDays: 0 }, PREMIUM: { rawDays: 0, rollupDays: 0 } };
-      const summary = await new LogMaintenance(db, dialect, retention, quiet, { now: () => later }).run();
+      const summary = await new LogMaintenance(db, dialect, retention, { now: () => later }).run();
       const expected = Array.from({ length: PARTITION_MONTHS_AHEAD + 1 }, (_, i) =>
         partitionNameOf(monthStartOf(later, i)),
       );
@@ -163,7 +163,7 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
       for (const name of expectedBlocks) expect(blockNames).toContain(name);
       expect(await placed()).toBe(partitionNameOf(monthStartOf(later, 1)));
       // A second run finds them all.
-      expect((await new LogMaintenance(db, dialect, retention, quiet, { now: () => later }).run()).created).toEqual([]);
+      expect((await new LogMaintenance(db, dialect, retention, { now: () => later }).run()).created).toEqual([]);
     },
   );
 
@@ -179,7 +179,7 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
         FREE: { rawDays: 10, rollupDays: 0 },
         PREMIUM: { rawDays: 40, rollupDays: 0 },
       };
-      const summary = await new LogMaintenance(db, dialect, retention, quiet, { now: () => later }).run();
+      const summary = await new LogMaintenance(db, dialect, retention, { now: () => later }).run();
       const expired = before.filter((partition) => partition.to <= later - 40 * DAY).map((p) => p.name);
       expect(expired.length).toBeGreaterThan(0);
       expect(summary.detached).toEqual(expired);
@@ -198,7 +198,7 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
     const all = samples(premium, 10);
     await insert(all);
     const forever: LogRetention = { FREE: { rawDays: 0, rollupDays: 0 }, PREMIUM: { rawDays: 0, rollupDays: 0 } };
-    const summary = await new LogMaintenance(t.app.storage.db, dialect, forever, quiet, { now: () => now }).run();
+    const summary = await new LogMaintenance(t.app.storage.db, dialect, forever, { now: () => now }).run();
     const horizon = hourOf(now - COMPACT_AFTER_MS);
     const old = all.filter((sample) => sample.t < horizon);
     expect(old.length).toBeGreaterThan(0);
@@ -220,20 +220,20 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
     const expected = [...all].sort((a, b) => a.t - b.t).map(({ code, t, value }) => ({ code, t, value }));
     expect(await stored(premium)).toEqual(expected);
     // A second run finds nothing more to move.
-    expect((await new LogMaintenance(db, dialect, forever, quiet, { now: () => now }).run()).compacted).toBe(0);
+    expect((await new LogMaintenance(db, dialect, forever, { now: () => now }).run()).compacted).toBe(0);
   });
 
   it('deletes blocks past their retention, whole hours only', async () => {
     await insert(samples(free, 20));
     const db = t.app.storage.db;
     const forever: LogRetention = { FREE: { rawDays: 0, rollupDays: 0 }, PREMIUM: { rawDays: 0, rollupDays: 0 } };
-    await new LogMaintenance(db, dialect, forever, quiet, { now: () => now }).run();
+    await new LogMaintenance(db, dialect, forever, { now: () => now }).run();
     const blocksBefore = await db.selectFrom('log_blocks').select('t').where('device_id', '=', free).execute();
     const retention: LogRetention = {
       FREE: { rawDays: 10, rollupDays: 0 },
       PREMIUM: { rawDays: 0, rollupDays: 0 },
     };
-    const summary = await new LogMaintenance(db, dialect, retention, quiet, { now: () => now }).run();
+    const summary = await new LogMaintenance(db, dialect, retention, { now: () => now }).run();
     const cutoff = now - 10 * DAY;
     const gone = blocksBefore.filter((block) => block.t + 3_600_000 <= cutoff);
     expect(summary.deleted.blocks).toBe(gone.length);
@@ -254,7 +254,7 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
     };
     const kept = await backlog();
     const share = 0.25;
-    const summary = await new LogMaintenance(db, dialect, retention, quiet, { now: () => now, workShare: share }).run();
+    const summary = await new LogMaintenance(db, dialect, retention, { now: () => now, workShare: share }).run();
     const { workMs, restMs, slices } = summary.pace;
     expect(summary.stopped).toBe(false);
     expect(slices).toBeGreaterThan(10);
@@ -270,7 +270,7 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
       await db.deleteFrom(table).execute();
     }
     await backlog();
-    const slow = new LogMaintenance(db, dialect, retention, quiet, { now: () => now, workShare: 0.01 });
+    const slow = new LogMaintenance(db, dialect, retention, { now: () => now, workShare: 0.01 });
     const started = performance.now();
     const running = slow.run();
     setTimeout(() => slow.stop(), 50);
@@ -278,7 +278,7 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
     expect(stopped.stopped).toBe(true);
     expect(performance.now() - started).toBeLessThan(5000);
     expect(await stored(premium)).toHaveLength(kept);
-    const rest = await new LogMaintenance(db, dialect, retention, quiet, { now: () => now, workShare: 1 }).run();
+    const rest = await new LogMaintenance(db, dialect, retention, { now: () => now, workShare: 1 }).run();
     expect(stopped.deleted.logs + rest.deleted.logs).toBe((10 * DAY) / STEP);
     expect(stopped.compacted + rest.compacted).toBe(summary.compacted);
     expect(await stored(premium)).toHaveLength(kept);
@@ -302,7 +302,7 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
         await released;
       });
       await new Promise((resolve) => setTimeout(resolve, 100));
-      const run = new LogMaintenance(db, dialect, retention, quiet, { now: () => later }).run();
+      const run = new LogMaintenance(db, dialect, retention, { now: () => later }).run();
       // Meanwhile ingest stores a batch: it waits at most one attempt's lock timeout, not for the holder.
       await new Promise((resolve) => setTimeout(resolve, 300));
       const started = performance.now();
@@ -315,9 +315,9 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
       expect(summary.detached.filter((name) => name.startsWith('logs_p'))).toEqual(expired.map((p) => p.name));
       // This month's partitions again, for the tests after this one.
       const forever: LogRetention = { FREE: { rawDays: 0, rollupDays: 0 }, PREMIUM: { rawDays: 0, rollupDays: 0 } };
-      expect(
-        (await new LogMaintenance(db, dialect, forever, quiet, { now: () => now }).run()).created.length,
-      ).toBeGreaterThan(0);
+      expect((await new LogMaintenance(db, dialect, forever, { now: () => now }).run()).created.length).toBeGreaterThan(
+        0,
+      );
     },
   );
 
@@ -325,7 +325,7 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
     const db = t.app.storage.db;
     await insert(samples(premium, 9));
     const forever: LogRetention = { FREE: { rawDays: 0, rollupDays: 0 }, PREMIUM: { rawDays: 0, rollupDays: 0 } };
-    const maintenance = new LogMaintenance(db, dialect, forever, quiet, { now: () => now });
+    const maintenance = new LogMaintenance(db, dialect, forever, { now: () => now });
     // Meanwhile: new samples of another channel, and late ones into hours being compacted.
     let acknowledged = 0;
     const ingest = (async () => {

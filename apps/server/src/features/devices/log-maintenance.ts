@@ -149,7 +149,6 @@ export class LogMaintenance {
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
     private readonly retention: LogRetention,
-    private readonly logger: JobLogger,
     private readonly options: LogMaintenanceOptions = {},
   ) {
     this.now = options.now ?? Date.now;
@@ -160,7 +159,7 @@ export class LogMaintenance {
    * Declares the job with the queue, and queues a run every `everyMinutes` from shortly after start
    * (0: never; another instance may still queue it, and this one run it).
    */
-  start(jobs: JobQueue, everyMinutes: number): void {
+  start(jobs: JobQueue, everyMinutes: number, logger: JobLogger): void {
     jobs.register(
       LOG_MAINTENANCE_JOB,
       async () => {
@@ -173,16 +172,14 @@ export class LogMaintenance {
           summary.deleted.rollups +
           summary.packed +
           summary.compacted;
-        if (changed > 0 || summary.stopped) this.logger.info({ ...summary }, 'Log maintenance');
+        if (changed > 0 || summary.stopped) logger.info({ ...summary }, 'Log maintenance');
       },
       { maxAttempts: 3 },
     );
     if (everyMinutes <= 0) return;
     this.everyMs = everyMinutes * 60_000;
     const every = () => {
-      void this.queueRun(jobs).catch((error: unknown) =>
-        this.logger.warn({ err: error }, 'Log maintenance not queued'),
-      );
+      void this.queueRun(jobs).catch((error: unknown) => logger.warn({ err: error }, 'Log maintenance not queued'));
       this.timer = setTimeout(every, this.everyMs);
       this.timer.unref();
     };
