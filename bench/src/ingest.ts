@@ -136,18 +136,38 @@ async function runStage(
     10_000,
   );
   await sleep(options.warmupSeconds * 1000);
+  const window = await measureWindow(load, server, processes, () => sleep(options.seconds * 1000));
+  const totals = await load.call('stopStage', null, 60_000);
+  return { ...window, totals };
+}
+
+/**
+ * One measured window of the stage running, as long as `wait` takes: both processes' marks, the
+ * machine's CPU, the rate stored, and when it began on the load generator's clock.
+ */
+async function measureWindow(
+  load: RpcChild<LoadCalls>,
+  server: RpcChild<ServerCalls> | null,
+  processes: Record<string, number | undefined>,
+  wait: () => Promise<unknown>,
+): Promise<{
+  load: LoadMark;
+  server: ServerMark | null;
+  machine: MachineCpu | null;
+  storedDps: number;
+  fromMs: number;
+}> {
   // Marks start the measured window in both processes at (nearly) the same moment.
-  await Promise.all([load.call('mark', null, 10_000), server?.call('mark', null, 10_000)]);
+  const [start] = await Promise.all([load.call('mark', null, 10_000), server?.call('mark', null, 10_000)]);
   const machineCpu = startMachineCpu(os.availableParallelism(), { load: load.pid, ...processes });
-  await sleep(options.seconds * 1000);
+  await wait();
   const machine = machineCpu();
   const [loadMark, serverMark] = await Promise.all([
     load.call('mark', null, 10_000),
     server ? server.call('mark', null, 10_000) : null,
   ]);
-  const totals = await load.call('stopStage', null, 60_000);
   const storedDps = (loadMark.ackedFrames * POINTS_PER_FRAME) / (loadMark.usage.wallMs / 1000);
-  return { load: loadMark, server: serverMark, machine, storedDps, totals };
+  return { load: loadMark, server: serverMark, machine, storedDps, fromMs: start.atMs };
 }
 
 /**
@@ -287,16 +307,8 @@ async function runMaintenanceStage(
   await sleep(options.warmupSeconds * 1000);
   /** Measures a window of the stage running; answers it and when it began on the load generator's clock. */
   const window = async (label: string, wait: () => Promise<unknown>): Promise<[StageResult, fromMs: number]> => {
-    const [start] = await Promise.all([load.call('mark', null, 10_000), server.call('mark', null, 10_000)]);
-    const machineCpu = startMachineCpu(os.availableParallelism(), { load: load.pid, server: server.pid });
-    await wait();
-    const machine = machineCpu();
-    const [loadMark, serverMark] = await Promise.all([
-      load.call('mark', null, 10_000),
-      server.call('mark', null, 10_000),
-    ]);
-    const storedDps = (loadMark.ackedFrames * POINTS_PER_FRAME) / (loadMark.usage.wallMs / 1000);
-    return [{ spec: { ...spec, label }, load: loadMark, server: serverMark, machine, storedDps }, start.atMs];
+    const { fromMs, server: serverMark, ...measured } = await measureWindow(load, server, { server: server.pid }, wait);
+    return [{ ...measured, server: serverMark!, spec: { ...spec, label } }, fromMs];
   };
   const [baseline, baselineFromMs] = await window(goal.label, () =>
     sleep(Math.max(options.seconds * 1000, MAINTENANCE_BASELINE_MS)),
