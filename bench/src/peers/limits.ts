@@ -7,7 +7,11 @@ import pg from 'pg';
 import { freePort, MOSQUITTO_BIN, waitForPort } from '../../../apps/server/src/cluster/testing/mosquitto';
 import { INBOX_SHARD_SPAN, INBOX_SHARDS, inboxShard } from '../../../apps/server/src/db/log-inbox';
 import { startCheckpointer } from '../../../apps/server/src/db/sqlite-checkpointer';
-import { FrameWriter, POSTGRES_BATCHES_IN_FLIGHT } from '../../../apps/server/src/ingest/frame-writer';
+import {
+  BATCH_DELAY_MS,
+  BATCH_MAX_ROWS,
+  POSTGRES_BATCHES_IN_FLIGHT,
+} from '../../../apps/server/src/ingest/frame-writer';
 import type { StorageDialect } from '../benchmark';
 
 /**
@@ -19,19 +23,43 @@ import type { StorageDialect } from '../benchmark';
 // SQLite allows 32,766 bound values: 2,000 rows of 5 columns, and a second statement for the rest.
 const SQLITE_ROWS_PER_STATEMENT = 2000;
 
+interface Pending {
+  rows: { deviceId: string; codes: readonly string[]; t: number; values: readonly string[] }[];
+  count: number;
+  waiters: ((error?: Error) => void)[];
+  /** When its first frame came (performance.now()). */
+  since: number;
+}
+
+/** A batch being committed, and how it ended (undefined while it runs; null when committed). */
+interface Committing {
+  batch: Pending;
+  failure: Error | null | undefined;
+}
+
+const emptyPending = (): Pending => ({ rows: [], count: 0, waiters: [], since: 0 });
+
 /**
  * Rows straight into the table where the server commits them, of a database the server's migrations
  * made (PostgreSQL: `logs`; SQLite: its inbox, `log_inbox`, at the end of each device's shard), in
- * transactions batched by the server's own frame writer (apps/server/src/ingest/frame-writer.ts: a
- * batch goes once its first frame has waited 15 ms or it holds 5,000 rows, when its lane is free; one
- * lane on SQLite, three side by side on PostgreSQL, each on a connection of its own): a multi-row
- * INSERT (PostgreSQL: one `unnest` statement of array parameters, ON CONFLICT DO NOTHING; SQLite:
- * prepared VALUES lists), committed, then each of the batch's frames is done. No roll-ups, no latest
- * values, no parsing, no move out of the inbox: the least any store of these rows costs on this
- * database.
+ * transactions batched as the frame writer batches them (apps/server/src/ingest/frame-writer.ts: a
+ * batch goes once its first frame has waited 15 ms or it holds 5,000 rows, when a writer is free; one
+ * at a time on SQLite, three side by side on PostgreSQL, each on a connection of its own, answered in
+ * the order they started): a multi-row INSERT (PostgreSQL: one `unnest` statement of array
+ * parameters, ON CONFLICT DO NOTHING; SQLite: prepared VALUES lists), committed, then each of the
+ * batch's frames is done. No roll-ups, no latest values, no parsing, no move out of the inbox: the
+ * least any store of these rows costs on this database.
  */
 export class DirectLogWriter {
-  private constructor(private readonly writer: FrameWriter) {}
+  private pending = emptyPending();
+  private timer: NodeJS.Timeout | null = null;
+  private timerDue = 0;
+  private readonly committing: Committing[] = [];
+
+  private constructor(
+    private readonly commit: (batch: Pending) => Promise<void>,
+    private readonly concurrency: number,
+  ) {}
 
   static async open(dialect: StorageDialect, url: string): Promise<DirectLogWriter> {
     if (dialect === 'sqlite') {
@@ -61,48 +89,43 @@ export class DirectLogWriter {
       // Where the server commits samples: the end of each device's shard of the inbox
       // (apps/server/src/db/log-inbox.ts), this writer's the only rows there.
       const last = Array.from({ length: INBOX_SHARDS }, (_, shard) => shard * INBOX_SHARD_SPAN);
-      return new DirectLogWriter(
-        new FrameWriter(null, {
-          store: async ({ logs }) => {
-            const rows: [id: number, deviceId: string, code: string, t: number, value: number][] = [];
-            for (const { device_id, code, t, value } of logs) {
-              const shard = inboxShard(device_id);
-              last[shard] = last[shard]! + 1;
-              rows.push([last[shard]!, device_id, code, t, value]);
-            }
-            rows.sort((a, b) => a[0] - b[0]);
-            insert(rows.flat());
-            return [];
-          },
-        }),
-      );
+      return new DirectLogWriter(async (batch) => {
+        const rows: [id: number, deviceId: string, code: string, t: number, value: number][] = [];
+        for (const row of batch.rows) {
+          const shard = inboxShard(row.deviceId);
+          for (let i = 0; i < row.codes.length; i += 1) {
+            last[shard] = last[shard]! + 1;
+            rows.push([last[shard]!, row.deviceId, row.codes[i]!, row.t, Number(row.values[i])]);
+          }
+        }
+        rows.sort((a, b) => a[0] - b[0]);
+        insert(rows.flat());
+      }, 1);
     }
     const pool = new pg.Pool({ connectionString: url, max: POSTGRES_BATCHES_IN_FLIGHT });
-    return new DirectLogWriter(
-      new FrameWriter(null, {
-        concurrency: POSTGRES_BATCHES_IN_FLIGHT,
-        store: async ({ logs }) => {
-          const client = await pool.connect();
-          try {
-            await client.query('begin');
-            await client.query(
-              `insert into logs (device_id, code, t, value)
-               select * from unnest($1::text[], $2::text[], $3::bigint[], $4::double precision[]) on conflict do nothing`,
-              [
-                logs.map((row) => row.device_id),
-                logs.map((row) => row.code),
-                logs.map((row) => row.t),
-                logs.map((row) => row.value),
-              ],
-            );
-            await client.query('commit');
-          } finally {
-            client.release();
-          }
-          return [];
-        },
-      }),
-    );
+    return new DirectLogWriter(async (batch) => {
+      const columns: [string[], string[], number[], number[]] = [[], [], [], []];
+      for (const row of batch.rows) {
+        for (let i = 0; i < row.codes.length; i += 1) {
+          columns[0].push(row.deviceId);
+          columns[1].push(row.codes[i]!);
+          columns[2].push(row.t);
+          columns[3].push(Number(row.values[i]));
+        }
+      }
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        await client.query(
+          `insert into logs (device_id, code, t, value)
+           select * from unnest($1::text[], $2::text[], $3::bigint[], $4::double precision[]) on conflict do nothing`,
+          columns,
+        );
+        await client.query('commit');
+      } finally {
+        client.release();
+      }
+    }, POSTGRES_BATCHES_IN_FLIGHT);
   }
 
   /** Queues one frame's rows; `done` once they are committed. */
@@ -113,11 +136,53 @@ export class DirectLogWriter {
     values: readonly string[],
     done: (error?: Error) => void,
   ) {
-    const logs = codes.map((code, i) => ({ device_id: deviceId, code, t, value: Number(values[i]) }));
-    this.writer.write({ logs }).then(
-      () => done(),
-      (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+    if (this.pending.waiters.length === 0) this.pending.since = performance.now();
+    this.pending.rows.push({ deviceId, codes, t, values });
+    this.pending.count += codes.length;
+    this.pending.waiters.push(done);
+    this.schedule();
+  }
+
+  /**
+   * As the frame writer: the pending batch goes when it is due and a writer is free, at the next turn
+   * of the event loop at the soonest (SQLite commits synchronously: started from a commit's answers,
+   * the next commit would hold the loop).
+   */
+  private schedule(): void {
+    if (this.pending.waiters.length === 0 || this.committing.length >= this.concurrency) return;
+    const due = this.pending.count >= BATCH_MAX_ROWS ? 0 : this.pending.since + BATCH_DELAY_MS;
+    if (this.timer && this.timerDue <= due) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerDue = due;
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        const ready = this.pending.count >= BATCH_MAX_ROWS || performance.now() >= this.pending.since + BATCH_DELAY_MS;
+        if (ready && this.pending.waiters.length > 0 && this.committing.length < this.concurrency) this.start();
+        else this.schedule();
+      },
+      Math.max(0, due - performance.now()),
     );
+  }
+
+  private start(): void {
+    const committing: Committing = { batch: this.pending, failure: undefined };
+    this.pending = emptyPending();
+    this.committing.push(committing);
+    this.commit(committing.batch).then(
+      () => this.settle(committing, null),
+      (error: unknown) => this.settle(committing, error instanceof Error ? error : new Error(String(error))),
+    );
+  }
+
+  /** Answers the finished batches at the head of the line, in the order they started. */
+  private settle(committing: Committing, failure: Error | null): void {
+    committing.failure = failure;
+    while (this.committing[0] && this.committing[0].failure !== undefined) {
+      const { batch, failure: ended } = this.committing.shift()!;
+      for (const waiter of batch.waiters) waiter(ended ?? undefined);
+    }
+    this.schedule();
   }
 }
 

@@ -29,19 +29,14 @@ export const INBOX_CYCLE_MS = 2000;
 /** Most rows one move takes: a larger shard is moved in several, oldest rows first. */
 const MOVE_MAX_ROWS = 2000;
 
-/** A device's hash (FNV-1a of its id): its inbox shard here, its lane of the frame writer. */
-export function deviceHash(deviceId: string): number {
+/** The shard of a device (FNV-1a of its id). */
+export function inboxShard(deviceId: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < deviceId.length; i += 1) {
     hash ^= deviceId.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }
-  return hash >>> 0;
-}
-
-/** The shard of a device. */
-export function inboxShard(deviceId: string): number {
-  return deviceHash(deviceId) % INBOX_SHARDS;
+  return (hash >>> 0) % INBOX_SHARDS;
 }
 
 /** The greatest row id of every shard (null when empty): one statement of 64 seeks. */

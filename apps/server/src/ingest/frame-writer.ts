@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { shouldReplaceLatest } from '@fieldlink/domain/log-merge';
 import { isSqlite } from '../db/dialect';
-import { appendToInbox, deviceHash, type InboxMover } from '../db/log-inbox';
+import { appendToInbox, type InboxMover } from '../db/log-inbox';
 import { insertLogs } from '../db/log-writes';
 import type { Database, DevicesTable } from '../db/schema';
 import type { DeviceEvent } from '../events';
@@ -79,15 +79,20 @@ export interface BatchWrites {
   connections: ConnectionChange[];
 }
 
+/** A batch being written, and how its transaction ended (null while it runs). */
+interface Running {
+  batch: Batch;
+  outcome: { ok: true } | { ok: false; error: unknown } | null;
+}
+
 export interface FrameWriterOptions {
   /** Longest the first frame of a batch waits before the batch is written, in ms, when a writer is free. */
   maxDelayMs?: number;
   /** A batch is written as soon as a writer is free when it holds this many log rows. */
   maxRows?: number;
   /**
-   * Lanes of batches written at the same time, each in a transaction of its own (PostgreSQL: on a
-   * connection of its own); 1 for SQLite, whose one connection writes one transaction at a time. A
-   * device's frames all go to one lane (by its id), which writes one batch at a time.
+   * Batches written at the same time, each in a transaction of its own (PostgreSQL: on a connection
+   * of its own); 1 for SQLite, whose one connection writes one transaction at a time.
    */
   concurrency?: number;
   /**
@@ -119,9 +124,8 @@ export const BATCH_DELAY_MS = 15;
 export const BATCH_MAX_ROWS = 5000;
 
 /**
- * Batches PostgreSQL writes at a time, each on a connection of its own (3 of the pool's 10), one per
- * lane of devices: one batch at a time left the database idle while the server made the next one and
- * waited on each commit.
+ * Batches PostgreSQL writes at a time, each on a connection of its own (3 of the pool's 10): one batch
+ * at a time left the database idle while the server made the next one and waited on each commit.
  */
 export const POSTGRES_BATCHES_IN_FLIGHT = 3;
 
@@ -133,64 +137,35 @@ const DEADLOCK_RETRIES = 3;
  * Writes frames in batched transactions. `write` resolves only once the frame's rows are committed,
  * which is when the broker may acknowledge a QoS 1 publish.
  *
- * Devices are spread over `concurrency` lanes by their id, and each lane writes one batch at a time:
- * so batches written side by side never share a row (a device's samples, roll-ups, latest values and
- * device row are its own), and none waits on another's locks until it commits (docs/decisions.md,
- * "Ingest lanes"). Within a lane a batch is written once its first frame has waited `maxDelayMs` or
- * it holds `maxRows` log rows, and the batch before it has been answered: the wait is counted from the
- * frame's arrival, so frames that gathered while the lane was busy go at once (docs/decisions.md,
- * "Ingest at higher steady loads"). A device's frames are thus committed, acknowledged and published
- * in the order they came.
+ * A batch is written once its first frame has waited `maxDelayMs` or it holds `maxRows` log rows,
+ * and a writer is free: the wait is counted from the frame's arrival, so frames that gathered while
+ * the writers were busy go at once (docs/decisions.md, "Ingest at higher steady loads"). Up to
+ * `concurrency` batches are written at a time. Whatever order their transactions end in, batches are
+ * answered (frames resolved, events published) in the order they were started, so a device's
+ * acknowledgements and events keep the order of its frames. A batch that changes devices or
+ * connections waits until every batch before it is committed: such writes read or replace a
+ * device's row and must follow its earlier frames; log rows and latest values need not (roll-ups add
+ * up in any order, and an older sample never replaces a newer latest value).
  */
 export class FrameWriter {
-  private readonly lanes: Lane[];
-
-  /** `db`: the database of the default store (null when `options.store` is given). */
-  constructor(db: Kysely<Database> | null, options: FrameWriterOptions = {}) {
-    const store = options.store ?? (db && ((writes: BatchWrites) => writeBatch(db, writes, options.inbox)));
-    if (!store) throw new Error('A frame writer needs a database or a store');
-    this.lanes = Array.from({ length: options.concurrency ?? 1 }, () => new Lane(store, options));
-  }
-
-  write(writes: FrameWrites): Promise<void> {
-    const deviceId = frameDevice(writes);
-    return this.lanes[deviceId === undefined ? 0 : deviceHash(deviceId) % this.lanes.length]!.write(writes);
-  }
-
-  /** Writes whatever is pending; resolves when everything queued so far is committed. */
-  async flush(): Promise<void> {
-    await Promise.all(this.lanes.map((lane) => lane.flush()));
-  }
-}
-
-/** The device a frame's writes belong to (a frame without any row, only events: none). */
-function frameDevice(writes: FrameWrites): string | undefined {
-  return (
-    writes.deviceUpdate?.deviceId ??
-    writes.connection?.deviceId ??
-    writes.logs?.[0]?.device_id ??
-    writes.latest?.[0]?.device_id
-  );
-}
-
-/** One lane of {@link FrameWriter}: its devices' batches, one written at a time. */
-class Lane {
   private batch = emptyBatch();
   private timer: NodeJS.Timeout | null = null;
   /** When the timer's batch is due (performance.now() time). */
   private timerDue = 0;
-  /** The batch being written. */
-  private running: Batch | null = null;
+  /** Batches started and not yet answered, oldest first. */
+  private readonly running: Running[] = [];
   private idle: (() => void)[] = [];
   private readonly maxDelayMs: number;
   private readonly maxRows: number;
+  private readonly concurrency: number;
 
   constructor(
-    private readonly store: (writes: BatchWrites) => Promise<DeviceEvent[]>,
-    private readonly options: FrameWriterOptions,
+    private readonly db: Kysely<Database>,
+    private readonly options: FrameWriterOptions = {},
   ) {
     this.maxDelayMs = options.maxDelayMs ?? BATCH_DELAY_MS;
     this.maxRows = options.maxRows ?? BATCH_MAX_ROWS;
+    this.concurrency = options.concurrency ?? 1;
   }
 
   write(writes: FrameWrites): Promise<void> {
@@ -215,21 +190,22 @@ class Lane {
     return done;
   }
 
+  /** Writes whatever is pending; resolves when everything queued so far is committed. */
   async flush(): Promise<void> {
-    while (this.running || this.batch.waiters.length > 0) {
-      if (!this.running) this.start();
+    while (this.running.length > 0 || this.batch.waiters.length > 0) {
+      if (this.batch.waiters.length > 0 && this.canStart(this.batch)) this.start();
       else await new Promise<void>((resolve) => this.idle.push(resolve));
     }
   }
 
   /**
-   * Starts the pending batch when it is due and the lane is free: at the next turn of the event loop
-   * (so the frames already received are read first, and a commit's answers never start the next
-   * batch within the same turn), or by a timer at the moment it will be due.
+   * Starts the pending batch when it is due and may run: at the next turn of the event loop (so the
+   * frames already received are read first, and a commit's answers never start the next batch within
+   * the same turn), or by a timer at the moment it will be due.
    */
   private pump(): void {
     const batch = this.batch;
-    if (batch.waiters.length === 0 || this.running) return;
+    if (batch.waiters.length === 0 || !this.canStart(batch)) return;
     const due = batch.logs.length >= this.maxRows ? 0 : batch.since + this.maxDelayMs;
     if (this.timer && this.timerDue <= due) return;
     if (this.timer) clearTimeout(this.timer);
@@ -239,34 +215,43 @@ class Lane {
         this.timer = null;
         const pending = this.batch;
         const ready = pending.logs.length >= this.maxRows || performance.now() >= pending.since + this.maxDelayMs;
-        if (ready && pending.waiters.length > 0 && !this.running) this.start();
+        if (ready && pending.waiters.length > 0 && this.canStart(pending)) this.start();
         else this.pump();
       },
       Math.max(0, due - performance.now()),
     );
   }
 
+  private canStart(batch: Batch): boolean {
+    if (this.running.length >= this.concurrency) return false;
+    const ordered = batch.deviceUpdates.size > 0 || batch.connections.length > 0;
+    return !ordered || this.running.length === 0;
+  }
+
   private start(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const batch = this.batch;
+    const running: Running = { batch: this.batch, outcome: null };
     this.batch = emptyBatch();
-    this.running = batch;
-    this.commit(batch).then(
-      () => this.settle(batch, { ok: true }),
-      (error: unknown) => this.settle(batch, { ok: false, error }),
+    this.running.push(running);
+    this.commit(running.batch).then(
+      () => this.settle(running, { ok: true }),
+      (error: unknown) => this.settle(running, { ok: false, error }),
     );
   }
 
-  /** Answers the batch written, and goes on. */
-  private settle(batch: Batch, outcome: { ok: true } | { ok: false; error: unknown }): void {
-    this.running = null;
-    if (outcome.ok) {
-      for (const waiter of batch.waiters) waiter.resolve();
-      if (batch.events.length > 0) this.options.onCommitted?.(batch.events);
-    } else {
-      this.options.onError?.(outcome.error);
-      for (const waiter of batch.waiters) waiter.reject(outcome.error);
+  /** Records how a batch ended, answers every finished batch at the head of the line, and goes on. */
+  private settle(running: Running, outcome: NonNullable<Running['outcome']>): void {
+    running.outcome = outcome;
+    while (this.running[0]?.outcome) {
+      const { batch, outcome: ended } = this.running.shift()!;
+      if (ended!.ok) {
+        for (const waiter of batch.waiters) waiter.resolve();
+        if (batch.events.length > 0) this.options.onCommitted?.(batch.events);
+      } else {
+        this.options.onError?.(ended!.error);
+        for (const waiter of batch.waiters) waiter.reject(ended!.error);
+      }
     }
     const idle = this.idle;
     this.idle = [];
@@ -281,9 +266,11 @@ class Lane {
       deviceUpdates: [...batch.deviceUpdates],
       connections: batch.connections,
     };
+    const store =
+      this.options.store ?? ((batchWrites: BatchWrites) => writeBatch(this.db, batchWrites, this.options.inbox));
     for (let attempt = 1; ; attempt += 1) {
       try {
-        for (const event of await this.store(writes)) batch.events.push(event);
+        for (const event of await store(writes)) batch.events.push(event);
         return;
       } catch (error) {
         if ((error as { code?: unknown }).code !== DEADLOCK || attempt > DEADLOCK_RETRIES) throw error;
