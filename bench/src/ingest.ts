@@ -816,9 +816,9 @@ function peerMethod(peers: PeerOutcome[]): string[] {
   const lines = [
     'Beside Fieldlink, in the same run and with the same 200 devices, frames, in-flight limits and stages: ' +
       '**database direct** (a limit): the same rows written straight into a fresh database made by the ' +
-      "server's migrations, from the load generator's process, batched by the server's own frame writer " +
-      '(a batch goes once its first frame has waited 15 ms or it holds 5,000 rows and its lane of devices ' +
-      'is free: one lane on SQLite, three side by side on PostgreSQL), one plain ' +
+      "server's migrations, from the load generator's process, batched as the frame writer batches them " +
+      '(a batch goes once its first frame has waited 15 ms or it holds 5,000 rows and a writer is free: one ' +
+      'transaction at a time on SQLite, three side by side on PostgreSQL), one plain ' +
       '`INSERT ... ON CONFLICT DO NOTHING` per batch, no MQTT, no server, no roll-ups; **bare Mosquitto** ' +
       '(a limit): the same publisher against Mosquitto with nothing but a loopback listener (anonymous, no ' +
       'persistence, no subscriber), which acknowledges each publish on receipt and stores nothing; ' +
