@@ -94,8 +94,9 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
   it('packs the closed months of the roll-ups, and still finds the channels of packed months for retention', async () => {
     await insert(samples(free, 3));
     const hourly = await allRollups(t.app.storage.db, 'logs_hourly');
-    // A month on, every sample lies in a closed month: the run packs them all, keeping every sample.
-    const later = monthStartOf(now, 1) + DAY;
+    // A month on, and over a week after the last sample (whatever day of the month this runs), every
+    // sample lies in a closed month: the run packs them all, keeping every sample.
+    const later = Math.max(monthStartOf(now, 1) + DAY, now + COMPACT_AFTER_MS + DAY);
     const keep: LogRetention = { FREE: { rawDays: 0, rollupDays: 0 }, PREMIUM: { rawDays: 0, rollupDays: 0 } };
     const packing = await new LogMaintenance(t.app.storage.db, dialect, keep, { now: () => later }).run();
     expect(packing.packed).toBeGreaterThan(0);
