@@ -195,6 +195,59 @@ describe.each(DIALECTS)('log maintenance on %s', (dialect) => {
     },
   );
 
+  it.runIf(dialect === 'postgres')(
+    'keeps vacuum off the index of the months still written, and cleans a month’s index once past compaction',
+    async () => {
+      const db = t.app.storage.db;
+      const forever: LogRetention = { FREE: { rawDays: 0, rollupDays: 0 }, PREMIUM: { rawDays: 0, rollupDays: 0 } };
+      const indexCleanupOff = async () =>
+        new Map(
+          (
+            await sql<{ name: string; off: boolean }>`
+              select c.relname as name, coalesce('vacuum_index_cleanup=off' = any(c.reloptions), false) as off
+              from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'logs'::regclass`.execute(db)
+          ).rows.map((row) => [row.name, row.off]),
+        );
+      const thisMonth = partitionNameOf(monthStartOf(now));
+      const nextMonth = partitionNameOf(monthStartOf(now, 1));
+      await new LogMaintenance(db, dialect, forever, { now: () => now }).run();
+      // Every month whose end is past the compaction horizon is still written: vacuum leaves its index.
+      const horizon = hourOf(now - COMPACT_AFTER_MS);
+      const off = await indexCleanupOff();
+      for (const partition of await logPartitions(db)) expect(off.get(partition.name)).toBe(partition.to > horizon);
+      expect(off.get(thisMonth)).toBe(true);
+      expect(off.get('logs_default')).toBe(false);
+
+      // This month's samples, some deleted as compaction deletes them: dead entries in its index.
+      await insert(samples(premium, 1));
+      await db
+        .deleteFrom('logs')
+        .where('device_id', '=', premium)
+        .where('t', '<', now - DAY / 2)
+        .execute();
+      const vacuums = async (name: string) =>
+        Number(
+          (
+            await sql<{ n: string }>`select vacuum_count as n from pg_stat_user_tables where relname = ${name}`.execute(
+              db,
+            )
+          ).rows[0]!.n,
+        );
+      const before = await vacuums(thisMonth);
+      // Eight days into next month this month is wholly past the horizon: its index is cleaned once.
+      const later = monthStartOf(now, 1) + 8 * DAY;
+      const summary = await new LogMaintenance(db, dialect, forever, { now: () => later }).run();
+      expect(summary.cleaned).toEqual([thisMonth]);
+      expect(await vacuums(thisMonth)).toBe(before + 1);
+      const after = await indexCleanupOff();
+      expect(after.get(thisMonth)).toBe(false);
+      expect(after.get(nextMonth)).toBe(true);
+      // The samples left are all there, and a second run has nothing more to clean.
+      expect((await stored(premium)).length).toBeGreaterThan(0);
+      expect((await new LogMaintenance(db, dialect, forever, { now: () => later }).run()).cleaned).toEqual([]);
+    },
+  );
+
   it('moves exactly the samples older than a week into hourly blocks and reads them as before', async () => {
     const all = samples(premium, 10);
     await insert(all);

@@ -32,6 +32,10 @@ const SLICE_ROWS = 1000;
  */
 const DDL_LOCK_TIMEOUT = '100ms';
 const DDL_ATTEMPTS = 20;
+/** The storage parameter of a `logs` partition still written into: vacuum leaves its index alone. */
+const NO_INDEX_CLEANUP = 'vacuum_index_cleanup=off';
+/** The pace of the one vacuum that cleans a month's index: autovacuum's own default (2 ms). */
+const INDEX_CLEANUP_COST_DELAY = '2ms';
 /**
  * The share of the time a run works: after each slice it rests four times the slice's time
  * (jobs/work-pace.ts), so ingest beside it keeps the rest of the machine and, on SQLite, of the write
@@ -95,6 +99,8 @@ interface RunContext {
 export interface MaintenanceSummary {
   created: string[];
   detached: string[];
+  /** Partitions of `logs` whose index was cleaned, once past compaction ({@link LogMaintenance}). */
+  cleaned: string[];
   deleted: { logs: number; blocks: number; rollups: number };
   /** Roll-up buckets moved into packed periods. */
   packed: number;
@@ -167,6 +173,7 @@ export class LogMaintenance {
         const changed =
           summary.created.length +
           summary.detached.length +
+          summary.cleaned.length +
           summary.deleted.logs +
           summary.deleted.blocks +
           summary.deleted.rollups +
@@ -214,6 +221,7 @@ export class LogMaintenance {
     const summary: MaintenanceSummary = {
       created: [],
       detached: [],
+      cleaned: [],
       deleted: { logs: 0, blocks: 0, rollups: 0 },
       packed: 0,
       compacted: 0,
@@ -278,6 +286,7 @@ export class LogMaintenance {
       // Blocks get a partition for every month the samples have one for.
       await this.createPartitionsAhead(run, 'logs', now);
       await this.createPartitionsAhead(run, 'log_blocks', now);
+      await this.leaveWrittenIndexes(run, now);
       if (longestRawDays > 0) {
         const cutoff = now - longestRawDays * DAY_MS;
         for (const table of PARTITIONED) await this.detachExpiredPartitions(run, table, cutoff);
@@ -313,6 +322,7 @@ export class LogMaintenance {
       await pause();
     }
     await this.compact(run, deviceIds, hourOf(now - COMPACT_AFTER_MS));
+    if (this.dialect === 'postgres') await this.cleanCompactedIndexes(run, now);
   }
 
   /**
@@ -362,15 +372,58 @@ export class LogMaintenance {
       await partitionDdl(run, async (trx) => {
         // Rows of that month may sit in the default partition (the server was down for months, or a
         // device's clock ran ahead): they move into the new partition, which is attached afterwards.
-        await sql`create table ${sql.table(name)} (like ${sql.table(table)} including defaults including constraints)`.execute(
-          trx,
-        );
+        await sql`create table ${sql.table(name)} (like ${sql.table(table)} including defaults including constraints)
+          ${sql.raw(table === 'logs' ? `with (${NO_INDEX_CLEANUP})` : '')}`.execute(trx);
         await sql`with moved as (delete from ${fallback} where t >= ${from} and t < ${to} returning *)
           insert into ${sql.table(name)} select * from moved`.execute(trx);
         await sql`alter table ${sql.table(table)} attach partition ${sql.table(name)}
           for values from (${sql.lit(from)}) to (${sql.lit(to)})`.execute(trx);
       });
       summary.created.push(name);
+      await pause();
+    }
+  }
+
+  /**
+   * Keeps vacuum away from the index of every partition of `logs` that ingest or compaction still
+   * writes into (its month ends after the compaction horizon): compaction deletes an hour of every
+   * channel each run, and a vacuum that then cleans the month's whole primary key beside ingest stalls
+   * it (docs/decisions.md, "The job's own stall: vacuum of the month's index").
+   */
+  private async leaveWrittenIndexes(run: RunContext, now: number): Promise<void> {
+    const off = await indexCleanupOff(run.db);
+    for (const partition of await logPartitions(run.db)) {
+      if (!isWritten(partition, now) || off.has(partition.name)) continue;
+      await partitionDdl(run, async (trx) => {
+        await sql`alter table ${sql.table(partition.name)} set (${sql.raw(NO_INDEX_CLEANUP)})`.execute(trx);
+      });
+      await run.pause();
+    }
+  }
+
+  /**
+   * Cleans once the index of each partition of `logs` that {@link leaveWrittenIndexes} kept from
+   * vacuum and that is now wholly past the compaction horizon (its rows are blocks), at autovacuum's
+   * pace; vacuum decides as usual from then on. Adds them to `cleaned`.
+   */
+  private async cleanCompactedIndexes(run: RunContext, now: number): Promise<void> {
+    const { db, summary, pause } = run;
+    const off = await indexCleanupOff(db);
+    for (const partition of await logPartitions(db)) {
+      if (isWritten(partition, now) || !off.has(partition.name)) continue;
+      const table = sql.table(partition.name);
+      // Outside a transaction, as VACUUM must be, at autovacuum's cost-based pace (a manual VACUUM has
+      // none by default).
+      await sql`set vacuum_cost_delay = ${sql.lit(INDEX_CLEANUP_COST_DELAY)}`.execute(db);
+      try {
+        await sql`vacuum (index_cleanup on) ${table}`.execute(db);
+      } finally {
+        await sql`reset vacuum_cost_delay`.execute(db);
+      }
+      await partitionDdl(run, async (trx) => {
+        await sql`alter table ${table} reset (vacuum_index_cleanup)`.execute(trx);
+      });
+      summary.cleaned.push(partition.name);
       await pause();
     }
   }
@@ -443,6 +496,19 @@ export class LogMaintenance {
       }
     }
   }
+}
+
+/** A partition of `logs` that ingest or compaction still writes into: its month ends after the horizon. */
+function isWritten(partition: LogPartition, now: number): boolean {
+  return partition.to > hourOf(now - COMPACT_AFTER_MS);
+}
+
+/** The partitions of `logs` that vacuum leaves the index of (`vacuum_index_cleanup=off`). */
+async function indexCleanupOff(db: Kysely<Database>): Promise<Set<string>> {
+  const { rows } = await sql<{ name: string }>`
+    select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+    where i.inhparent = 'logs'::regclass and ${NO_INDEX_CLEANUP} = any(c.reloptions)`.execute(db);
+  return new Set(rows.map((row) => row.name));
 }
 
 /**
