@@ -42,14 +42,17 @@ export interface StoredRows {
 
 /**
  * An old backlog for the log maintenance job, written by the bulk loader (SQL, with its roll-ups) for
- * the first `devices` devices, each of their channels a sample a minute: `compactHours` hours ending
- * eight days ago (past the week after which samples move into hourly blocks), and a day past each
- * retention the job applies (the FREE plan's raw samples; every plan's, which on PostgreSQL is a
- * monthly partition of its own, as the job made it then, to be detached and dropped).
+ * `devices` devices, each of their channels a sample a minute: `compactHours` hours ending eight days
+ * ago (past the week after which samples move into hourly blocks), and a day past each retention the
+ * job applies (the FREE plan's raw samples; every plan's, which on PostgreSQL is a monthly partition
+ * of its own, as the job made it then, to be detached and dropped). Backlog `run` (0, 1, ...) is for
+ * the job's run of that number: devices of its own (the `run`-th `devices` of them) and, past every
+ * retention, a month of its own (`run` months earlier), so each run finds the same work.
  */
 export interface BacklogSpec {
   devices: number;
   compactHours: number;
+  run: number;
 }
 
 export interface BacklogLoaded {
@@ -72,11 +75,9 @@ export interface MaintenanceOutcome {
   /** Backlog samples still in `logs` (0 once the run is over), and hourly blocks made. */
   backlogRowsLeft: number;
   blocks: number;
-  /** PostgreSQL partitions of `logs` and `log_blocks` dropped by the run. */
+  /** PostgreSQL partitions of `logs` and `log_blocks` dropped by the runs. */
   partitionsDropped: number;
 }
-
-export type MaintenanceRun = MaintenanceEnd & MaintenanceOutcome;
 
 /** The server process: the real app (buildApp) with its embedded broker, on a fresh database. */
 export type ServerCalls = {
@@ -85,9 +86,12 @@ export type ServerCalls = {
   /** Writes whatever is pending, then counts the rows stored since set-up (the backlog left out). */
   countRows(params: null): Promise<StoredRows>;
   loadBacklog(params: BacklogSpec): Promise<BacklogLoaded>;
-  /** Queues the log maintenance job in the app's job queue and waits up to `timeoutMs` for its end. */
-  runMaintenance(params: { timeoutMs: number }): Promise<MaintenanceEnd>;
-  /** Counts what the run left (after it, with the load stopped). */
+  /**
+   * Queues run `run` of the log maintenance job in the app's job queue and waits up to `timeoutMs` for
+   * its end; called again, waits for the same run.
+   */
+  runMaintenance(params: { run: number; timeoutMs: number }): Promise<MaintenanceEnd>;
+  /** Counts what the runs left (after them, with the load stopped). */
   maintenanceOutcome(params: null): Promise<MaintenanceOutcome>;
   /** Closes the app, drops the database, and lets the process exit. */
   shutdown(params: null): Promise<void>;
@@ -147,15 +151,22 @@ export interface LoadTotals {
 }
 
 /** The load generator: one client per device (MQTT or HTTP), sending log frames. */
+/** A window of the load generator's clock (performance.now()), `[fromMs, toMs)`. */
+export interface LoadWindow {
+  fromMs: number;
+  toMs: number;
+}
+
 export type LoadCalls = {
   connect(params: LoadConnect): Promise<{ connectMs: number }>;
   startStage(params: LoadStage): Promise<void>;
   mark(params: null): Promise<LoadMark>;
   /**
-   * Publish-to-PUBACK latency of the frames of the stage running acknowledged in `[fromMs, toMs)` of
-   * the load generator's clock (a mark's `atMs`): windows chosen after the fact.
+   * Publish-to-PUBACK latency of the frames of the stage running acknowledged in any of these windows
+   * `[fromMs, toMs)` of the load generator's clock (a mark's `atMs`), pooled: windows chosen after the
+   * fact.
    */
-  latencyBetween(params: { fromMs: number; toMs: number }): Promise<LatencySummary>;
+  latencyIn(params: { windows: readonly LoadWindow[] }): Promise<LatencySummary>;
   /** Stops publishing and waits until every publish is acknowledged or failed. */
   stopStage(params: null): Promise<LoadTotals>;
   /** Disconnects every client and lets the process exit. */

@@ -8,6 +8,7 @@ import {
   type DeviceCredentials,
   type LoadCalls,
   type LoadMark,
+  type LoadWindow,
   type LoadStage,
   type LoadTarget,
   type LoadTotals,
@@ -146,11 +147,11 @@ const acks = {
     this.ms[this.count] = ms;
     this.count += 1;
   },
-  between(fromMs: number, toMs: number): LatencySummary {
+  within(windows: readonly LoadWindow[]): LatencySummary {
     const histogram = new LatencyHistogram();
     for (let i = 0; i < this.count; i += 1) {
       const at = this.at[i]!;
-      if (at >= fromMs && at < toMs) histogram.record(this.ms[i]!);
+      if (windows.some(({ fromMs, toMs }) => at >= fromMs && at < toMs)) histogram.record(this.ms[i]!);
     }
     return histogram.summary();
   },
@@ -290,8 +291,8 @@ serveRpc<LoadCalls>(
       return mark;
     },
 
-    async latencyBetween({ fromMs, toMs }) {
-      return acks.between(fromMs, toMs);
+    async latencyIn({ windows }) {
+      return acks.within(windows);
     },
 
     async stopStage() {

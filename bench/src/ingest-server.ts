@@ -61,8 +61,8 @@ const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 /** The backlog's values: an SQL expression of the sample's number `i`, alike on both dialects. */
 const BACKLOG_VALUE = '20 + (i % 97) / 4.0';
-/** The id of the benchmark's one run of the log maintenance job in the jobs table. */
-const MAINTENANCE_JOB_ID = `${LOG_MAINTENANCE_JOB}:bench`;
+/** The id of the benchmark's run `run` of the log maintenance job in the jobs table. */
+const maintenanceJobId = (run: number): string => `${LOG_MAINTENANCE_JOB}:bench:${run}`;
 
 const meter = new ProcessMeter();
 let app: FastifyInstance | null = null;
@@ -72,8 +72,10 @@ let provisioned: DeviceCredentials[] = [];
 let logRetention: LogRetention | null = null;
 /** When set-up began: every sample the load generator sends is stamped later, every backlog sample earlier. */
 let setupAt = 0;
-/** The maintenance run, once queued: when, the partitions before it, and its end once seen. */
-let maintenance: { queuedAt: number; partitionsBefore: number; endedAt: number | null } | null = null;
+/** The maintenance run queued last: its number, when, the partitions before it, and its end once seen. */
+let maintenance: { run: number; queuedAt: number; partitionsBefore: number; endedAt: number | null } | null = null;
+/** Partitions the runs that ended dropped. */
+let partitionsDropped = 0;
 
 /** The monthly partitions of `logs` and `log_blocks` (PostgreSQL; none on SQLite). */
 async function partitionCount(fastify: FastifyInstance): Promise<number> {
@@ -90,10 +92,12 @@ async function awaitMaintenance(fastify: FastifyInstance, until: number): Promis
     const job = await jobs
       .selectFrom('jobs')
       .select(['state', 'last_error'])
-      .where('id', '=', MAINTENANCE_JOB_ID)
+      .where('id', '=', maintenanceJobId(run.run))
       .executeTakeFirst();
-    if (!job) run.endedAt = performance.now();
-    else if (job.last_error) throw new Error(`The log maintenance job failed: ${job.last_error}`);
+    if (!job) {
+      run.endedAt = performance.now();
+      partitionsDropped += Math.max(0, run.partitionsBefore - (await partitionCount(fastify)));
+    } else if (job.last_error) throw new Error(`The log maintenance job failed: ${job.last_error}`);
     else await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return { finished: run.endedAt !== null, ms: (run.endedAt ?? performance.now()) - run.queuedAt };
@@ -114,7 +118,7 @@ async function maintenanceOutcome(fastify: FastifyInstance): Promise<Maintenance
   return {
     backlogRowsLeft: Number(left.n),
     blocks: Number(blocks.n),
-    partitionsDropped: Math.max(0, maintenance!.partitionsBefore - (await partitionCount(fastify))),
+    partitionsDropped,
   };
 }
 
@@ -174,7 +178,7 @@ serveRpc<ServerCalls>(
       return { logRows: await count('logs'), latestRows: await count('latest_values') };
     },
 
-    async loadBacklog({ devices: count, compactHours }) {
+    async loadBacklog({ devices: count, compactHours, run }) {
       if (!app) throw new Error('Not set up');
       const started = performance.now();
       const { db, dialect } = app.storage;
@@ -186,7 +190,7 @@ serveRpc<ServerCalls>(
       const plans = [retention.FREE.rawDays, retention.PREMIUM.rawDays];
       if (!plans.includes(0)) {
         // Past every plan's retention: a month the job made a partition for back then.
-        const month = monthStartOf(now - (Math.max(...plans) + 40) * DAY_MS);
+        const month = monthStartOf(now - (Math.max(...plans) + 40) * DAY_MS, -run);
         if (dialect === 'postgres') {
           const name = partitionNameOf(month);
           await sql`create table if not exists ${sql.table(name)} partition of logs
@@ -194,7 +198,8 @@ serveRpc<ServerCalls>(
         }
         ranges.push({ start: month + DAY_MS, count: 1440 });
       }
-      const things = provisioned.slice(0, count).map((device) => device.thingName);
+      const things = provisioned.slice(run * count, (run + 1) * count).map((device) => device.thingName);
+      if (things.length < count) throw new Error(`Backlog ${run} needs ${(run + 1) * count} devices`);
       const devices = await db.selectFrom('devices').select('id').where('thing_name', 'in', things).execute();
       let samples = 0;
       for (const { id } of devices) {
@@ -215,12 +220,13 @@ serveRpc<ServerCalls>(
       return { samples, loadMs: performance.now() - started };
     },
 
-    async runMaintenance({ timeoutMs }) {
+    async runMaintenance({ run, timeoutMs }) {
       if (!app) throw new Error('Not set up');
       const until = performance.now() + timeoutMs;
-      if (!maintenance) {
-        maintenance = { queuedAt: performance.now(), partitionsBefore: await partitionCount(app), endedAt: null };
-        await app.fieldlink.jobs.enqueue(LOG_MAINTENANCE_JOB, {}, { key: MAINTENANCE_JOB_ID });
+      if (maintenance?.run !== run) {
+        if (maintenance && maintenance.endedAt === null) throw new Error(`Run ${maintenance.run} has not ended`);
+        maintenance = { run, queuedAt: performance.now(), partitionsBefore: await partitionCount(app), endedAt: null };
+        await app.fieldlink.jobs.enqueue(LOG_MAINTENANCE_JOB, {}, { key: maintenanceJobId(run) });
         app.fieldlink.jobs.nudge();
       }
       return awaitMaintenance(app, until);
