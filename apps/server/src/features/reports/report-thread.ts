@@ -67,11 +67,16 @@ export class ReportThread {
     return written;
   }
 
-  /** Ends the worker (the app is closing). */
+  /**
+   * Ends the worker (the app is closing). A report it is writing fails, even if the worker's last
+   * messages, already sent, say it is done: its exit settles the report.
+   */
   async close(): Promise<void> {
     if (this.idle) clearTimeout(this.idle);
     const worker = this.worker;
     this.worker = null;
+    const writing = this.writing;
+    if (worker && writing && writing.outcome === undefined) writing.outcome = new Error('The report worker stopped.');
     await worker?.terminate();
   }
 
@@ -122,7 +127,9 @@ export class ReportThread {
       if (this.worker === worker) this.worker = null;
       const writing = this.writing;
       if (!writing) return;
-      writing.outcome ??= new Error(`The report worker stopped with exit code ${code}.`);
+      // A report done before the exit stays done (its outcome null); one under way fails.
+      if (writing.outcome === undefined)
+        writing.outcome = new Error(`The report worker stopped with exit code ${code}.`);
       writing.settle();
     });
     this.worker = worker;
