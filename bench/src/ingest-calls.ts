@@ -150,13 +150,13 @@ export interface LoadTotals {
   disconnects: number;
 }
 
-/** The load generator: one client per device (MQTT or HTTP), sending log frames. */
 /** A window of the load generator's clock (performance.now()), `[fromMs, toMs)`. */
 export interface LoadWindow {
   fromMs: number;
   toMs: number;
 }
 
+/** The load generator: one client per device (MQTT or HTTP), sending log frames. */
 export type LoadCalls = {
   connect(params: LoadConnect): Promise<{ connectMs: number }>;
   startStage(params: LoadStage): Promise<void>;

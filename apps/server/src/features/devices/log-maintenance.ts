@@ -84,6 +84,8 @@ export interface LogPartition {
   name: string;
   from: number;
   to: number;
+  /** Vacuum leaves its index alone (`vacuum_index_cleanup=off`): a month of `logs` still written. */
+  indexCleanupOff: boolean;
 }
 
 /** One run under way: the connection it works on, what it did so far, and the pause between slices. */
@@ -120,14 +122,15 @@ export function partitionNameOf(monthStart: number, table: PartitionedTable = 'l
 
 /** The monthly partitions of `logs` or `log_blocks` (the default partition left out), oldest first. */
 export async function logPartitions(db: Kysely<Database>, table: PartitionedTable = 'logs'): Promise<LogPartition[]> {
-  const { rows } = await sql<{ name: string; bound: string }>`
-    select c.relname as name, pg_get_expr(c.relpartbound, c.oid) as bound
+  const { rows } = await sql<{ name: string; bound: string; off: boolean }>`
+    select c.relname as name, pg_get_expr(c.relpartbound, c.oid) as bound,
+      coalesce(${NO_INDEX_CLEANUP} = any(c.reloptions), false) as off
     from pg_inherits i join pg_class c on c.oid = i.inhrelid
     where i.inhparent = ${table}::regclass`.execute(db);
   const partitions: LogPartition[] = [];
-  for (const { name, bound } of rows) {
+  for (const { name, bound, off } of rows) {
     const range = /FROM \('?(-?\d+)'?\) TO \('?(-?\d+)'?\)/.exec(bound);
-    if (range) partitions.push({ name, from: Number(range[1]), to: Number(range[2]) });
+    if (range) partitions.push({ name, from: Number(range[1]), to: Number(range[2]), indexCleanupOff: off });
   }
   return partitions.sort((a, b) => a.from - b.from);
 }
@@ -277,6 +280,8 @@ export class LogMaintenance {
   private async runSteps(run: RunContext): Promise<void> {
     const { db, summary, pause } = run;
     const now = this.now();
+    // Samples older than this (a whole hour) move into blocks; months ending after it are still written.
+    const compactBefore = hourOf(now - COMPACT_AFTER_MS);
     const plans = Object.entries(this.retention) as [keyof LogRetention, LogRetention[keyof LogRetention]][];
     // Data kept by some plan forever pins every partition.
     const longestRawDays = plans.some(([, kept]) => kept.rawDays === 0)
@@ -286,7 +291,7 @@ export class LogMaintenance {
       // Blocks get a partition for every month the samples have one for.
       await this.createPartitionsAhead(run, 'logs', now);
       await this.createPartitionsAhead(run, 'log_blocks', now);
-      await this.leaveWrittenIndexes(run, now);
+      await this.leaveWrittenIndexes(run, compactBefore);
       if (longestRawDays > 0) {
         const cutoff = now - longestRawDays * DAY_MS;
         for (const table of PARTITIONED) await this.detachExpiredPartitions(run, table, cutoff);
@@ -321,8 +326,8 @@ export class LogMaintenance {
       summary.packed += await packClosedMonths(db, id, closedBefore, pause);
       await pause();
     }
-    await this.compact(run, deviceIds, hourOf(now - COMPACT_AFTER_MS));
-    if (this.dialect === 'postgres') await this.cleanCompactedIndexes(run, now);
+    await this.compact(run, deviceIds, compactBefore);
+    if (this.dialect === 'postgres') await this.cleanCompactedIndexes(run, compactBefore);
   }
 
   /**
@@ -372,8 +377,9 @@ export class LogMaintenance {
       await partitionDdl(run, async (trx) => {
         // Rows of that month may sit in the default partition (the server was down for months, or a
         // device's clock ran ahead): they move into the new partition, which is attached afterwards.
-        await sql`create table ${sql.table(name)} (like ${sql.table(table)} including defaults including constraints)
-          ${sql.raw(table === 'logs' ? `with (${NO_INDEX_CLEANUP})` : '')}`.execute(trx);
+        await sql`create table ${sql.table(name)} (like ${sql.table(table)} including defaults including constraints)`.execute(
+          trx,
+        );
         await sql`with moved as (delete from ${fallback} where t >= ${from} and t < ${to} returning *)
           insert into ${sql.table(name)} select * from moved`.execute(trx);
         await sql`alter table ${sql.table(table)} attach partition ${sql.table(name)}
@@ -388,12 +394,12 @@ export class LogMaintenance {
    * Keeps vacuum away from the index of every partition of `logs` that ingest or compaction still
    * writes into (its month ends after the compaction horizon): compaction deletes an hour of every
    * channel each run, and a vacuum that then cleans the month's whole primary key beside ingest stalls
-   * it (docs/decisions.md, "The job's own stall: vacuum of the month's index").
+   * it (docs/decisions.md, "The job's own stall: vacuum of the month's index"). Runs after the
+   * partitions ahead are made, so a new month gets it before ingest writes into it.
    */
-  private async leaveWrittenIndexes(run: RunContext, now: number): Promise<void> {
-    const off = await indexCleanupOff(run.db);
+  private async leaveWrittenIndexes(run: RunContext, compactBefore: number): Promise<void> {
     for (const partition of await logPartitions(run.db)) {
-      if (!isWritten(partition, now) || off.has(partition.name)) continue;
+      if (partition.to <= compactBefore || partition.indexCleanupOff) continue;
       await partitionDdl(run, async (trx) => {
         await sql`alter table ${sql.table(partition.name)} set (${sql.raw(NO_INDEX_CLEANUP)})`.execute(trx);
       });
@@ -406,11 +412,10 @@ export class LogMaintenance {
    * vacuum and that is now wholly past the compaction horizon (its rows are blocks), at autovacuum's
    * pace; vacuum decides as usual from then on. Adds them to `cleaned`.
    */
-  private async cleanCompactedIndexes(run: RunContext, now: number): Promise<void> {
+  private async cleanCompactedIndexes(run: RunContext, compactBefore: number): Promise<void> {
     const { db, summary, pause } = run;
-    const off = await indexCleanupOff(db);
     for (const partition of await logPartitions(db)) {
-      if (isWritten(partition, now) || !off.has(partition.name)) continue;
+      if (partition.to > compactBefore || !partition.indexCleanupOff) continue;
       const table = sql.table(partition.name);
       // Outside a transaction, as VACUUM must be, at autovacuum's cost-based pace (a manual VACUUM has
       // none by default).
@@ -496,19 +501,6 @@ export class LogMaintenance {
       }
     }
   }
-}
-
-/** A partition of `logs` that ingest or compaction still writes into: its month ends after the horizon. */
-function isWritten(partition: LogPartition, now: number): boolean {
-  return partition.to > hourOf(now - COMPACT_AFTER_MS);
-}
-
-/** The partitions of `logs` that vacuum leaves the index of (`vacuum_index_cleanup=off`). */
-async function indexCleanupOff(db: Kysely<Database>): Promise<Set<string>> {
-  const { rows } = await sql<{ name: string }>`
-    select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
-    where i.inhparent = 'logs'::regclass and ${NO_INDEX_CLEANUP} = any(c.reloptions)`.execute(db);
-  return new Set(rows.map((row) => row.name));
 }
 
 /**
