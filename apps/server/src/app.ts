@@ -117,7 +117,7 @@ export interface AppOptions {
   commandTimeoutMs?: number;
   /** Timings of OTA rollouts (tests shorten them). */
   ota?: OtaOptions;
-  /** The clock of the jobs table and of report schedules (tests move it). */
+  /** The clock of the jobs table, report schedules and broadcast spray's cool-down (tests move it). */
   now?: () => number;
 }
 
@@ -373,7 +373,7 @@ export async function buildApp({
       await api.register(deviceRoutes, { devices });
       await api.register(deviceTableRoutes, { table: new DeviceTableService(db) });
       await api.register(otaRoutes, { ota });
-      await api.register(sprayRoutes, { spray: new SprayService(db, commands) });
+      await api.register(sprayRoutes, { spray: new SprayService(db, commands, now) });
       await api.register(accountRoutes, { accounts: new AccountService(db) });
       // A user whose permissions or place changed reconnects; a moved device is authorised again.
       const onUsersMoved = (userIds: readonly string[]) =>

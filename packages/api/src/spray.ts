@@ -32,7 +32,7 @@ export type BroadcastSprayDevice = Static<typeof BroadcastSprayDevice>;
 export const BroadcastSprayAnswer = Type.Object({ devices: Type.Array(BroadcastSprayDevice) });
 export type BroadcastSprayAnswer = Static<typeof BroadcastSprayAnswer>;
 
-/** The 429 answer: an error with the seconds left of the group's cool-down. */
+/** The 429 answer: an error with the seconds left until every sprayer of the broadcast is out of its cool-down. */
 export const BroadcastSprayTooSoon = Type.Object({
   statusCode: Type.Literal(429),
   error: Type.String(),

@@ -474,8 +474,9 @@ export function sprayBlockedBy(mask: number | null | undefined, kind: SprayKind)
 // Broadcast spray (§7, §8)
 
 /**
- * Seconds after a broadcast spray during which another on the same group is refused (429): long
- * enough for the units to finish the spray and report, short enough to repeat one that missed.
+ * Seconds after a broadcast spray during which another reaching any of the same sprayers is refused
+ * (429), whatever group either names (issue 34, item 7): long enough for the units to finish the
+ * spray and report, short enough to repeat one that missed.
  */
 export const BROADCAST_SPRAY_COOLDOWN_SECONDS = 120;
 
@@ -491,8 +492,8 @@ export function broadcastSprayWaitMessage(retryAfterSeconds: number): string {
 }
 
 /**
- * Whole seconds until another broadcast on a group may start, given when the last one started
- * (unix ms); 0 when it may start now.
+ * Whole seconds until a broadcast may reach its sprayers, given when the most recently sprayed of
+ * them was last sent one (unix ms); 0 when it may start now.
  */
 export function broadcastRetryAfterSeconds(lastStartedAtMs: number | null | undefined, nowMs: number): number {
   if (lastStartedAtMs === null || lastStartedAtMs === undefined) return 0;

@@ -28,6 +28,7 @@ import * as rollupPacks from './migrations/2026-12-07T0000-rollup-packs';
 import * as logBlocks from './migrations/2026-12-07T0300-log-blocks';
 import * as logInbox from './migrations/2026-12-08T0100-log-inbox';
 import * as accountTreeVersion from './migrations/2026-12-09T0200-account-tree-version';
+import * as sprayerCooldowns from './migrations/2026-12-10T0700-sprayer-cooldowns';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -63,6 +64,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-07T0300-log-blocks': logBlocks,
   '2026-12-08T0100-log-inbox': logInbox,
   '2026-12-09T0200-account-tree-version': accountTreeVersion,
+  '2026-12-10T0700-sprayer-cooldowns': sprayerCooldowns,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

@@ -361,11 +361,11 @@ export interface OtaUpdatesTable {
   error: string | null;
 }
 
-/** The last broadcast spray of a group (its cool-down). */
-export interface SprayBroadcastsTable {
-  group_id: string;
-  started_at: number;
-  started_by: string | null;
+/** When each sprayer was last sent a broadcast spray (its cool-down, whatever group was named). */
+export interface SprayerBroadcastsTable {
+  device_id: string;
+  sprayed_at: number;
+  sprayed_by: string | null;
 }
 
 /** Where a product of a smart shelf stands (features/inventory; domain `ShelfProductTrack`). */
@@ -565,7 +565,7 @@ export interface Database {
   alarm_configs: AlarmConfigsTable;
   alarms: AlarmsTable;
   alerts: AlertsTable;
-  spray_broadcasts: SprayBroadcastsTable;
+  sprayer_broadcasts: SprayerBroadcastsTable;
   retail_products: RetailProductsTable;
   retail_shelf_days: RetailShelfDaysTable;
   stored_files: StoredFilesTable;

@@ -1,34 +1,54 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 
+/** Thrown inside the claim's transaction to roll a partial claim back. */
+class SprayersCoolingDown extends Error {}
+
 /**
- * Claims a group's broadcast: records `now` unless the last broadcast on the group started after
- * `cooldownStartsBefore`. One statement (an upsert whose update is conditional), so of two instances
- * racing for the same group exactly one claims it. True when this call claimed it.
+ * Claims a broadcast on its sprayers: records `now` on every one of them, or on none when any was
+ * sent a broadcast after `cooldownStartsBefore`. One transaction with one conditional upsert: on
+ * PostgreSQL a second transaction upserting the same sprayer waits for the first and then sees its
+ * row (ids sorted, so two claims cannot lock each other in opposite orders); SQLite's transaction
+ * holds the write lock throughout. So of two broadcasts sharing a sprayer, on any instances, exactly
+ * one claims. True when this call claimed them.
  */
-export async function claimBroadcast(
+export async function claimSprayers(
   db: Kysely<Database>,
-  claim: { groupId: string; now: number; userId: string; cooldownStartsBefore: number },
+  claim: { deviceIds: readonly string[]; now: number; userId: string; cooldownStartsBefore: number },
 ): Promise<boolean> {
-  const result = await db
-    .insertInto('spray_broadcasts')
-    .values({ group_id: claim.groupId, started_at: claim.now, started_by: claim.userId })
-    .onConflict((conflict) =>
-      conflict
-        .column('group_id')
-        .doUpdateSet({ started_at: claim.now, started_by: claim.userId })
-        .where('spray_broadcasts.started_at', '<=', claim.cooldownStartsBefore),
-    )
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  const deviceIds = [...new Set(claim.deviceIds)].sort();
+  if (deviceIds.length === 0) return true;
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      const result = await trx
+        .insertInto('sprayer_broadcasts')
+        .values(deviceIds.map((id) => ({ device_id: id, sprayed_at: claim.now, sprayed_by: claim.userId })))
+        .onConflict((conflict) =>
+          conflict
+            .column('device_id')
+            .doUpdateSet({ sprayed_at: claim.now, sprayed_by: claim.userId })
+            .where('sprayer_broadcasts.sprayed_at', '<=', claim.cooldownStartsBefore),
+        )
+        .returning('device_id')
+        .execute();
+      if (result.length === deviceIds.length) return true;
+      // Rolls the partial claim back: the sprayers still free stay free.
+      throw new SprayersCoolingDown();
+    })
+    .catch((error: unknown) => {
+      if (error instanceof SprayersCoolingDown) return false;
+      throw error;
+    });
 }
 
-/** When the last broadcast on a group started (unix ms), or undefined when it never had one. */
-export async function lastBroadcastAt(db: Kysely<Database>, groupId: string): Promise<number | undefined> {
+/** When the most recently sprayed of these sprayers was last sent a broadcast (unix ms), if any was. */
+export async function lastSprayedAt(db: Kysely<Database>, deviceIds: readonly string[]): Promise<number | undefined> {
+  if (deviceIds.length === 0) return undefined;
   const row = await db
-    .selectFrom('spray_broadcasts')
-    .select('started_at')
-    .where('group_id', '=', groupId)
+    .selectFrom('sprayer_broadcasts')
+    .select((eb) => eb.fn.max('sprayed_at').as('latest'))
+    .where('device_id', 'in', deviceIds)
     .executeTakeFirst();
-  return row?.started_at;
+  return row?.latest ?? undefined;
 }

@@ -20,7 +20,8 @@ export const sprayRoutes: FastifyPluginAsyncTypebox<{ spray: SprayService }> = a
         tags: ['spray'],
         summary:
           'Broadcast spray: every connected sprayer of the group (and the groups beneath it) sprays now. Needs ' +
-          'MOSNIX_BROADCAST_SPRAY (401 without it); one broadcast per group per cool-down (429 with retryAfterSeconds)',
+          'MOSNIX_BROADCAST_SPRAY (401 without it); one broadcast per sprayer per cool-down, whatever group is ' +
+          'named (429 with retryAfterSeconds)',
         body: BroadcastSprayBody,
         response: {
           200: BroadcastSprayAnswer,

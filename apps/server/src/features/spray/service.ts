@@ -16,9 +16,9 @@ import { GROUP_NOT_FOUND } from '../groups/service';
 import { groupsAtOrBelow } from '../groups/repository';
 import { inScope, userCan } from '../session/access';
 import type { UserContext } from '../session/user-context';
-import { claimBroadcast, lastBroadcastAt } from './repository';
+import { claimSprayers, lastSprayedAt } from './repository';
 
-/** A broadcast refused because the group's last one is too recent. */
+/** A broadcast refused because one of its sprayers was sent one too recently. */
 export class BroadcastTooSoon extends HttpError {
   constructor(readonly retryAfterSeconds: number) {
     super(429, broadcastSprayWaitMessage(retryAfterSeconds), { 'retry-after': String(retryAfterSeconds) });
@@ -27,8 +27,11 @@ export class BroadcastTooSoon extends HttpError {
 
 /**
  * Broadcast spray (application §7): every connected sprayer of a group and the groups beneath it is
- * told to spray at once. Needs MOSNIX_BROADCAST_SPRAY (401 without it, as §6 says). One broadcast per
- * group per cool-down, kept in the database so it holds across the instances of a cluster.
+ * told to spray at once. Needs MOSNIX_BROADCAST_SPRAY (401 without it, as §6 says). The cool-down
+ * follows the sprayers, not the group (issue 34, item 7): a broadcast is refused whole while any of
+ * its connected sprayers was sent one within the cool-down, whichever group either broadcast named.
+ * Kept in the database, claimed in one transaction, so it holds under parallel requests and across
+ * the instances of a cluster.
  */
 export class SprayService {
   constructor(
@@ -51,15 +54,18 @@ export class SprayService {
     // Nothing to spray: no cool-down is started, so adding a sprayer and trying again works at once.
     if (sprayers.length === 0) return { devices: [] };
 
+    // Only the connected sprayers are sent the spray, so only they start a cool-down: an offline one
+    // is answered OFFLINE and may be broadcast to as soon as it is back.
+    const connected = sprayers.filter((row) => row.is_connected === 1).map((row) => row.id);
     const now = this.now();
-    const claimed = await claimBroadcast(this.db, {
-      groupId: group.id,
+    const claimed = await claimSprayers(this.db, {
+      deviceIds: connected,
       now,
       userId: user.id,
       cooldownStartsBefore: now - BROADCAST_SPRAY_COOLDOWN_SECONDS * 1000,
     });
     if (!claimed) {
-      const retryAfterSeconds = broadcastRetryAfterSeconds(await lastBroadcastAt(this.db, group.id), this.now());
+      const retryAfterSeconds = broadcastRetryAfterSeconds(await lastSprayedAt(this.db, connected), this.now());
       // The other claim may have been made a moment "after" this clock read on another instance.
       throw new BroadcastTooSoon(Math.max(1, retryAfterSeconds));
     }
@@ -67,7 +73,7 @@ export class SprayService {
     const devices = await Promise.all(
       sprayers.map(async (row): Promise<BroadcastSprayDevice> => {
         const device = { id: row.id, thingName: row.thing_name, name: row.name };
-        if (row.is_connected !== 1) return { ...device, result: 'OFFLINE' };
+        if (!connected.includes(row.id)) return { ...device, result: 'OFFLINE' };
         const outcome = await this.commands.send(row.thing_name, {
           cmd: 'writeChannel',
           code: SPRAYER_CHANNELS.broadcastSpray,

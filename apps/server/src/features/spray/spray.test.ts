@@ -32,7 +32,9 @@ function sprayerRegisters(): Record<string, number> {
 
 /**
  * Broadcast spray (application §7) on both storages, with two instances sharing one database: the
- * cool-down is the database's, so the second instance refuses a broadcast the first just made.
+ * cool-down is the database's, kept per sprayer (issue 34, item 7), so the second instance refuses a
+ * broadcast the first just made, on whatever group names the same sprayers. Both instances share a
+ * clock the tests move past the cool-down.
  */
 describe.each(DIALECTS)('broadcast spray on %s', (dialect) => {
   let a: TestApp;
@@ -41,13 +43,21 @@ describe.each(DIALECTS)('broadcast spray on %s', (dialect) => {
   const clients: MqttClient[] = [];
   const tokens: Record<string, string> = {};
   const received: DeviceCommand[] = [];
+  let clockOffsetMs = 0;
+  const now = () => Date.now() + clockOffsetMs;
+  const passCooldown = () => {
+    clockOffsetMs += BROADCAST_SPRAY_COOLDOWN_SECONDS * 1000;
+  };
 
   const db = () => a.app.storage.db;
   const groupId = async (name: string) =>
     (await db().selectFrom('groups').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
   const broadcast = (app: FastifyInstance, who: string, payload: object) =>
     app.inject({ method: 'POST', url: PATH, headers: { authorization: tokens[who]! }, payload });
-  const broadcasts = () => db().selectFrom('spray_broadcasts').selectAll().orderBy('group_id').execute();
+  const broadcasts = () => db().selectFrom('sprayer_broadcasts').selectAll().orderBy('device_id').execute();
+  const deviceId = async (thingName: string) =>
+    (await db().selectFrom('devices').select('id').where('thing_name', '=', thingName).executeTakeFirstOrThrow()).id;
+  const writes = () => received.filter((command) => command.cmd === 'writeChannel').length;
   const until = async (check: () => Promise<boolean>, timeoutMs = 10_000) => {
     const end = Date.now() + timeoutMs;
     while (!(await check())) {
@@ -79,7 +89,7 @@ describe.each(DIALECTS)('broadcast spray on %s', (dialect) => {
     // Two instances need one database: a file for SQLite (PostgreSQL's test database is one already).
     sqliteDir = dialect === 'sqlite' ? fs.mkdtempSync(path.join(os.tmpdir(), 'fieldlink-spray-')) : undefined;
     const env: Record<string, string> = sqliteDir ? { DATABASE_URL: path.join(sqliteDir, 'fieldlink.db') } : {};
-    a = await startTestApp(dialect, { mqtt: true, listen: true, commandTimeoutMs: 1500, env });
+    a = await startTestApp(dialect, { mqtt: true, listen: true, commandTimeoutMs: 1500, env, now });
     const config = loadConfig({
       DATABASE_URL: a.config.databaseUrl,
       WEB_DIST: '/nonexistent',
@@ -87,7 +97,7 @@ describe.each(DIALECTS)('broadcast spray on %s', (dialect) => {
     });
     const storage = openStorage(config.databaseUrl);
     await migrate(storage.db);
-    b = await buildApp({ config, storage, mqttPort: null });
+    b = await buildApp({ config, storage, mqttPort: null, now });
     await b.ready();
 
     for (const who of ['spray', 'viewer', 'admin']) tokens[who] = await signIn(a.app, `${who}@fieldlink.test`);
@@ -165,14 +175,94 @@ describe.each(DIALECTS)('broadcast spray on %s', (dialect) => {
     expect(received.length).toBe(sent);
   });
 
+  it('refuses, within the cool-down, a subgroup or a new group around the same sprayers, on either instance', async () => {
+    const root = await groupId('Orchard Spray Co');
+    const north = await groupId('North Block');
+    const sent = writes();
+    const [spr01, spr02, spr03] = await Promise.all(['OSC-SPR01', 'OSC-SPR02', 'OSC-SPR03'].map(deviceId));
+    // The connected sprayers were sent the spray and are cooling down; the offline one was not.
+    expect((await broadcasts()).map((row) => row.device_id).sort()).toEqual([spr01, spr03].sort());
+    expect((await broadcasts()).map((row) => row.device_id)).not.toContain(spr02);
+
+    for (const app of [a.app, b]) {
+      const answer = await broadcast(app, 'spray', { groupId: north });
+      expect(answer.statusCode).toBe(429);
+      expect(answer.json<BroadcastSprayTooSoon>().retryAfterSeconds).toBeGreaterThan(
+        BROADCAST_SPRAY_COOLDOWN_SECONDS - 30,
+      );
+    }
+
+    // A new group with the sprayed group moved into it names the same sprayers: refused too.
+    const added = await a.app.inject({
+      method: 'POST',
+      url: '/api/v1/group',
+      headers: { authorization: tokens.spray! },
+      payload: { parentId: root, name: 'Wrapper Block' },
+    });
+    expect(added.statusCode).toBe(200);
+    const wrapper = added.json<{ id: string }>().id;
+    const moved = await a.app.inject({
+      method: 'POST',
+      url: '/api/v1/move',
+      headers: { authorization: tokens.spray! },
+      payload: { type: 'GROUP', id: north, sourceGroupId: root, destinationGroupId: wrapper },
+    });
+    expect(moved.statusCode).toBe(200);
+    expect((await broadcast(b, 'spray', { groupId: wrapper })).statusCode).toBe(429);
+    expect(writes()).toBe(sent);
+
+    // Past the cool-down the same sprayers may be sprayed again, through any group.
+    passCooldown();
+    const again = await broadcast(a.app, 'spray', { groupId: wrapper });
+    expect(again.statusCode).toBe(200);
+    expect(again.json<BroadcastSprayAnswer>().devices.map((device) => [device.thingName, device.result])).toEqual([
+      ['OSC-SPR01', 'OK'],
+      ['OSC-SPR02', 'OFFLINE'],
+    ]);
+    // …and the parent naming it is refused for the sprayer they share, the other sprayer left unclaimed.
+    const parent = await broadcast(b, 'spray', { groupId: root });
+    expect(parent.statusCode).toBe(429);
+    const rows = await broadcasts();
+    expect(rows.find((row) => row.device_id === spr03)?.sprayed_at).toBeLessThan(
+      rows.find((row) => row.device_id === spr01)!.sprayed_at,
+    );
+    expect(writes()).toBe(sent + 1);
+  });
+
   it('lets exactly one of two instances broadcast when both try at once', async () => {
+    passCooldown();
     const north = await groupId('North Block');
     const answers = await Promise.all([
       broadcast(a.app, 'spray', { groupId: north }),
       broadcast(b, 'spray', { groupId: north }),
     ]);
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 429]);
-    expect((await broadcasts()).filter((row) => row.group_id === north)).toHaveLength(1);
+    const spr01 = await deviceId('OSC-SPR01');
+    expect((await broadcasts()).filter((row) => row.device_id === spr01)).toHaveLength(1);
+  });
+
+  it('lets exactly one of many parallel broadcasts on groups sharing sprayers through, across instances', async () => {
+    passCooldown();
+    const groups = await Promise.all(['Orchard Spray Co', 'North Block', 'Wrapper Block', 'South Block'].map(groupId));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, index) =>
+        broadcast(index % 2 === 0 ? a.app : b, 'spray', { groupId: groups[index % groups.length]! }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    // South Block shares no sprayer with North Block or the wrapper but does with the root: depending on
+    // who wins, one broadcast (root) or two (a North-side group and South Block) go through.
+    const winners = answers.filter((answer) => answer.statusCode === 200);
+    expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    const sprayed = winners.flatMap((answer) =>
+      answer
+        .json<BroadcastSprayAnswer>()
+        .devices.filter((device) => device.result !== 'OFFLINE')
+        .map((device) => device.thingName),
+    );
+    // Each connected sprayer was claimed by exactly one broadcast, whichever groups won (the instance
+    // without a broker answers TIMEOUT for what it could not send).
+    expect(sprayed.sort()).toEqual(['OSC-SPR01', 'OSC-SPR03']);
   });
 
   it('is described in the OpenAPI document with its 401 and 429 answers', async () => {
