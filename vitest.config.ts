@@ -21,6 +21,8 @@ export default defineConfig({
       { test: { name: 'simulation', include: ['packages/simulation/src/**/*.test.ts'] } },
       { test: { name: 'simulator', include: ['apps/simulator/src/**/*.test.ts'], testTimeout: 30_000 } },
       { test: { name: 'web', include: ['apps/web/src/**/*.test.ts'] } },
+      // The repository's own tooling (the lint configuration proved on planted code).
+      { test: { name: 'tooling', include: ['scripts/**/*.test.ts'] } },
       {
         test: {
           name: 'e2e',

@@ -92,7 +92,7 @@ const steps = [
     [
       'vitest',
       'run',
-      ...['domain', 'api', 'simulation', 'server', 'simulator', 'web'].flatMap((p) => ['--project', p]),
+      ...['domain', 'api', 'simulation', 'server', 'simulator', 'web', 'tooling'].flatMap((p) => ['--project', p]),
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${RESULTS}/unit.json`,

@@ -1,6 +1,7 @@
 import { Navigate, Route, Routes } from 'react-router';
 import { useAccount } from '../../../lib/api/get-account';
 import { inventoryHome } from '../model/inventory-routes';
+import { InventoryLoading } from './inventory-loading';
 import { OverviewPage } from './overview-page';
 import { StorePage } from './store-page';
 import './inventory.css';
@@ -24,12 +25,4 @@ function InventoryHome() {
   const home = account.data ? inventoryHome(account.data.accounts) : null;
   if (account.data && !home) return <Navigate to="/bp-no-data" replace />;
   return home ? <Navigate to={home} replace /> : <InventoryLoading />;
-}
-
-export function InventoryLoading() {
-  return (
-    <div className="inv-loading fl-muted" role="status">
-      Loading inventory…
-    </div>
-  );
 }

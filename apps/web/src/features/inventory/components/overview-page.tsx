@@ -9,7 +9,7 @@ import { useOverview } from '../api/get-overview';
 import { useLoadFailure } from '../hooks/use-load-failure';
 import { accountGroups, inventoryPaths } from '../model/inventory-routes';
 import { DailyChart } from './daily-chart';
-import { InventoryLoading } from './inventory-page';
+import { InventoryLoading } from './inventory-loading';
 import { StarRating } from './star-rating';
 import { StoreFigures } from './store-figures';
 

@@ -7,7 +7,7 @@ import { groupTrail } from '../../../lib/account-tree';
 import { useStoreStatus } from '../api/get-store-status';
 import { useLoadFailure } from '../hooks/use-load-failure';
 import { accountGroups, inventoryPaths } from '../model/inventory-routes';
-import { InventoryLoading } from './inventory-page';
+import { InventoryLoading } from './inventory-loading';
 import { PicklistView } from './picklist-view';
 import { StoreChart } from './store-chart';
 import { StoreFigures } from './store-figures';

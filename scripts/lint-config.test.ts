@@ -1,0 +1,42 @@
+// The lint's own rules, proved on planted code: a rule the configuration claims must fire (STYLE.md).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { ESLint } from 'eslint';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..');
+const eslint = new ESLint({ cwd: root });
+let planted: string;
+
+/** The rule ids the lint reports for one planted file. */
+async function ruleIdsOf(filePath: string, code?: string): Promise<(string | null)[]> {
+  const [result] = code === undefined ? await eslint.lintFiles([filePath]) : await eslint.lintText(code, { filePath });
+  return result!.messages.map((message) => message.ruleId);
+}
+
+beforeAll(() => {
+  // Inside the domain package, so the workspace's TypeScript project and zones apply to it.
+  planted = mkdtempSync(join(root, 'packages/domain/src/lint-planted-'));
+  writeFileSync(join(planted, 'a.ts'), "import { b } from './b';\nexport const a = (): number => b() + 1;\n");
+  writeFileSync(join(planted, 'b.ts'), "import { a } from './a';\nexport const b = (): number => a() + 1;\n");
+});
+afterAll(() => rmSync(planted, { recursive: true, force: true }));
+
+describe('the lint configuration', () => {
+  it('fails on a two-file import cycle between TypeScript modules', async () => {
+    expect(await ruleIdsOf(join(planted, 'a.ts'))).toContain('import-x/no-cycle');
+  }, 120_000);
+
+  it('fails on an import across a zone (the domain reaching into the server)', async () => {
+    const serverModule = relative(planted, join(root, 'apps/server/src/config'));
+    const code = `import { loadConfig } from '${serverModule}';\nexport const config = loadConfig;\n`;
+    expect(await ruleIdsOf(join(planted, 'zone.ts'), code)).toContain('import-x/no-restricted-paths');
+  }, 120_000);
+
+  it('fails on a web feature importing another feature', async () => {
+    const filePath = join(root, 'apps/web/src/features/brew/planted.ts');
+    const code =
+      "import { InventoryPage } from '../inventory/components/inventory-page';\nexport const page = InventoryPage;\n";
+    expect(await ruleIdsOf(filePath, code)).toContain('import-x/no-restricted-paths');
+  }, 120_000);
+});
