@@ -68,6 +68,7 @@ import { BrewTankTracker } from './features/brew/tank-tracker';
 import { brewRoutes } from './features/brew/routes';
 import { installationSecret } from './security/installation';
 import { contentSecurityPolicy } from './security/content-security-policy';
+import { proxyTrust } from './security/client-address';
 
 /** The services behind the routes, reachable from tests and from main. */
 export interface Fieldlink {
@@ -158,7 +159,8 @@ export async function buildApp({
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
     // Shutdown must not wait on a browser's open connections: pending writes are flushed in onClose.
     forceCloseConnections: true,
-    trustProxy: process.env.TRUST_PROXY === '1',
+    // Only the configured proxies' word names the client (per-address limits, `/metrics`): SECURITY.md 22.
+    trustProxy: proxyTrust(config.trustProxy),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { settingList } from '@fieldlink/domain/api-address';
 import { DEFAULT_ALARM_NOTICE_POLICY } from '@fieldlink/domain/alarms';
+import { parseTrustProxy, type TrustProxy } from './security/client-address';
 
 /** The demo users' password the README publishes; `FIELDLINK_DEMO_PASSWORD` replaces it. */
 export const PUBLISHED_DEMO_PASSWORD = 'fieldlink-demo';
@@ -44,6 +45,8 @@ export interface Config {
   consoleApiNextSubdomains: string[];
   /** Session token lifetime in seconds. */
   tokenTtlSeconds: number;
+  /** `TRUST_PROXY`: the reverse proxies whose `X-Forwarded-For` names the client (a hop count or their addresses). */
+  trustProxy: TrustProxy;
   webDist: string;
   /** An existing MQTT broker (`mqtt://…`, `mqtts://…`): cluster mode, no embedded broker. */
   mqttUrl: string | null;
@@ -169,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleApiHost: optional(env.FIELDLINK_API_HOST),
     consoleApiNextSubdomains: settingList(env.FIELDLINK_API_NEXT_SUBDOMAINS),
     tokenTtlSeconds: int(env.TOKEN_TTL_SECONDS, 7 * 24 * 3600, 'TOKEN_TTL_SECONDS'),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     webDist: env.WEB_DIST ?? path.join(ROOT, 'apps', 'web', 'dist'),
     mqttUrl: mqttUrl(env.MQTT_URL),
     mqttAdminUsername: optional(env.MQTT_ADMIN_USERNAME),

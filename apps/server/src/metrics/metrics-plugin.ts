@@ -9,7 +9,7 @@ export interface MetricsPluginOptions {
   metrics: FieldlinkMetrics;
   /**
    * When set, a scrape must send `authorization: Bearer <token>`; unset, only this machine may scrape
-   * (a loopback peer that forwards nobody else's request).
+   * (a loopback peer that forwards nobody else's request, or a trusted proxy's own loopback client).
    */
   token: string | null;
 }
@@ -37,7 +37,7 @@ export const metricsPlugin = fp<MetricsPluginOptions>(
       if (token && !tokenMatches(request.headers.authorization, token)) {
         return reply.code(401).send(errorBody(401, 'A metrics token is needed.'));
       }
-      if (!token && !isFromThisMachine(request.socket.remoteAddress, request.headers)) {
+      if (!token && !isFromThisMachine(request)) {
         return reply
           .code(403)
           .send(

@@ -4,6 +4,16 @@ import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { baseUrl, DIALECTS, signIn, startTestApp, type TestApp } from '../testing/test-app';
 import { demoFleet } from '../seed/seed';
 
+/** Headers by which proxies and CDNs name the client they forward, beside X-Forwarded-For and Forwarded. */
+const FORWARDED_CLIENT_HEADERS = [
+  'x-client-ip',
+  'cf-connecting-ip',
+  'true-client-ip',
+  'fastly-client-ip',
+  'x-cluster-client-ip',
+  'via',
+];
+
 /** The value of one sample line of a Prometheus text answer. */
 function sample(text: string, line: string): number {
   const escaped = line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -81,20 +91,14 @@ describe.each(DIALECTS)('Prometheus metrics on %s', (dialect) => {
 });
 
 // Who may scrape is decided before any storage is read: one dialect is enough.
-describe('who may scrape /metrics without a token', () => {
+describe('who may scrape /metrics without a token, behind one trusted proxy (TRUST_PROXY=1)', () => {
   let t: TestApp;
-  const trustProxy = process.env.TRUST_PROXY;
 
   beforeAll(async () => {
-    // Behind a reverse proxy (TRUST_PROXY=1) `request.ip` is whatever X-Forwarded-For says.
-    process.env.TRUST_PROXY = '1';
-    t = await startTestApp('sqlite', { listen: true });
+    // Behind a reverse proxy the client is the address the proxy appended to X-Forwarded-For.
+    t = await startTestApp('sqlite', { listen: true, env: { TRUST_PROXY: '1' } });
   });
-  afterAll(async () => {
-    await t?.close();
-    if (trustProxy === undefined) delete process.env.TRUST_PROXY;
-    else process.env.TRUST_PROXY = trustProxy;
-  });
+  afterAll(async () => t?.close());
 
   it('answers a scrape from this machine, over a real loopback socket and on IPv6 loopback', async () => {
     const response = await fetch(`${baseUrl(t.app)}/metrics`);
@@ -102,6 +106,17 @@ describe('who may scrape /metrics without a token', () => {
     expect(await response.text()).toContain('fieldlink_ingest_frames_total');
     const ipv6 = await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '::1' });
     expect(ipv6.statusCode).toBe(200);
+  });
+
+  it('answers a client on this machine that the trusted proxy on loopback forwards', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      remoteAddress: '127.0.0.1',
+      // The left-most entry is the client's own text; the proxy appended what it saw.
+      headers: { 'x-forwarded-for': '203.0.113.7, 127.0.0.1', 'x-forwarded-proto': 'http' },
+    });
+    expect(response.statusCode).toBe(200);
   });
 
   it.each([
@@ -123,15 +138,59 @@ describe('who may scrape /metrics without a token', () => {
       headers: { 'x-forwarded-for': '203.0.113.7' },
     },
     {
+      name: 'an outsider who wrote loopback first, forwarded by the proxy',
+      remoteAddress: '127.0.0.1',
+      headers: { 'x-forwarded-for': '127.0.0.1, 203.0.113.7' },
+    },
+    {
       name: 'an outsider forwarded by a proxy that sets X-Real-IP',
       remoteAddress: '127.0.0.1',
       headers: { 'x-real-ip': '203.0.113.7' },
+    },
+    ...FORWARDED_CLIENT_HEADERS.map((header) => ({
+      name: `an outsider forwarded by a proxy that sets ${header}`,
+      remoteAddress: '127.0.0.1',
+      headers: { [header]: '203.0.113.7' },
+    })),
+    {
+      name: 'an outsider named in X-Client-IP beside a loopback X-Forwarded-For',
+      remoteAddress: '127.0.0.1',
+      headers: { 'x-forwarded-for': '127.0.0.1', 'x-client-ip': '203.0.113.7' },
     },
   ])('refuses $name with 403 and no metrics', async ({ remoteAddress, headers }) => {
     const response = await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress, headers });
     expect(response.statusCode).toBe(403);
     expect(response.body).not.toContain('fieldlink_');
     expect(response.json()).toMatchObject({ message: expect.stringContaining('METRICS_TOKEN') });
+  });
+});
+
+describe('who may scrape /metrics without a token, with no proxy trusted', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp('sqlite');
+  });
+  afterAll(async () => t?.close());
+
+  it('answers a loopback request that names nobody else', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' })).statusCode).toBe(200);
+  });
+
+  // A proxy on this machine that is not configured forwards outsiders over loopback: any header by
+  // which it names them refuses the scrape, X-Forwarded-For naming loopback included.
+  it.each([
+    ...FORWARDED_CLIENT_HEADERS.map((header) => ({ header, value: '203.0.113.7' })),
+    { header: 'x-forwarded-for', value: '127.0.0.1' },
+    { header: 'x-real-ip', value: '203.0.113.7' },
+  ])('refuses a loopback request carrying $header', async ({ header, value }) => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      remoteAddress: '127.0.0.1',
+      headers: { [header]: value },
+    });
+    expect(response.statusCode).toBe(403);
+    expect(response.body).not.toContain('fieldlink_');
   });
 });
 
