@@ -58,7 +58,8 @@ describe('resolveTheme: /videos/, subdomain, the user, the account, the default'
       account: account('filtec', 'customer', 'filtec'),
       expected: 'GREY',
     },
-    { pathname: '/videos', subdomain: '', userTheme: null, account: null, expected: 'DEFAULT' },
+    { pathname: '/videos', subdomain: '', userTheme: null, account: null, expected: 'GREY' },
+    { pathname: '/videosx', subdomain: '', userTheme: null, account: null, expected: 'DEFAULT' },
     {
       pathname: '/dash',
       subdomain: 'bp',

@@ -101,13 +101,20 @@ export interface ThemeInputs {
 }
 
 /**
- * The theme to show (core §1): GREY under /videos/; else the brand the page subdomain names; else the
+ * The video library's pages (core §1, §2): `/videos/*`, and `/videos` itself, which is the same
+ * library without the trailing slash (issue 35 item 12): public and GREY like `/videos/`, so the
+ * address a person types is not refused or rebranded.
+ */
+export const isVideosPath = (pathname: string): boolean => pathname === '/videos' || pathname.startsWith('/videos/');
+
+/**
+ * The theme to show (core §1): GREY under /videos/ (and /videos); else the brand the page subdomain names; else the
  * user's own choice (local key `theme`); else the account's brand, whatever its kind; else the
  * configured default; else DEFAULT. A white-labelled host wins over a personal choice so a customer's
  * own domain always shows the customer's brand.
  */
 export function resolveTheme(inputs: ThemeInputs): ThemeName {
-  if (inputs.pathname.startsWith('/videos/')) return VIDEOS_THEME;
+  if (isVideosPath(inputs.pathname)) return VIDEOS_THEME;
   return (
     themeNamed(inputs.subdomain) ??
     themeNamed(inputs.userTheme) ??

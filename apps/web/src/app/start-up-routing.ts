@@ -1,3 +1,5 @@
+import { isVideosPath } from '@fieldlink/domain/app-variant';
+
 /**
  * Start-up routing (specification core §2): decided once, from the address the page was opened at
  * and whether a token is stored, before the router renders anything.
@@ -27,8 +29,6 @@ const PUBLIC: ReadonlySet<string> = new Set(PUBLIC_PATHS);
 export function normalisePath(pathname: string): string {
   return pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname;
 }
-
-export const isVideosPath = (pathname: string): boolean => pathname.startsWith('/videos/');
 
 export function isPublicPath(pathname: string): boolean {
   const path = normalisePath(pathname);
