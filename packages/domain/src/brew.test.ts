@@ -17,6 +17,10 @@ import {
   clampCo2Flow,
   defaultChannelsMap,
   deriveTankState,
+  shownTankState,
+  batchAbv,
+  formatAbv,
+  isFermentationVessel,
   estimateGravity,
   formatGravity,
   formatTastingDate,
@@ -69,16 +73,14 @@ describe('tank states', () => {
   const base: TankStateInput = {
     batchState: 'FILLED',
     co2Flow: 0,
-    level: 1000,
     levelRatePerMinute: 0,
     pressurized: false,
   };
   it.each<[string, Partial<TankStateInput>, TankState]>([
-    ['no batch, empty', { batchState: null, level: 5 }, 'IDLE'],
-    ['no batch, level unknown', { batchState: null, level: null }, 'IDLE'],
-    ['no batch, liquid in it', { batchState: null, level: 300 }, 'CLEANING'],
-    ['batch ended by hand, liquid in it', { batchState: 'MANUALLY_ENDED', level: 300 }, 'CLEANING'],
     ['batch, level rising', { batchState: 'FILLING', levelRatePerMinute: 12 }, 'FILLING'],
+    ['filling, the rise not known yet', { batchState: 'FILLING', levelRatePerMinute: null }, 'FILLING'],
+    ['filled, the rise not known', { levelRatePerMinute: null }, 'FILLED'],
+    ['filling, the level steady', { batchState: 'FILLING' }, 'FILLED'],
     ['batch, level steady, no CO2', {}, 'FILLED'],
     ['batch, CO2 flowing', { co2Flow: 3 }, 'FERMENTING'],
     ['fermented, flow tailing off', { batchState: 'FERMENTING', co2Flow: 0.05 }, 'FERMENTING'],
@@ -90,6 +92,20 @@ describe('tank states', () => {
     ['carbonating, flow easing', { batchState: 'CARBONATING', co2Flow: 0.3, pressurized: true }, 'CARBONATING'],
     ['carbonating, flow stopped', { batchState: 'CARBONATING', co2Flow: 0.1, pressurized: true }, 'PRESSURIZED'],
   ])('%s -> %s', (_name, change, state) => expect(deriveTankState({ ...base, ...change })).toBe(state));
+
+  // Issue 35 item 8: the tracked state is shown (a FILLING batch is not re-read as FILLED), and a tank
+  // goes idle when its batch ends (§4), beer or rinse water still in it.
+  it.each<[TankState | null, TankState]>([
+    ['FILLING', 'FILLING'],
+    ['FILLED', 'FILLED'],
+    ['FERMENTING', 'FERMENTING'],
+    ['CARBONATING', 'CARBONATING'],
+    ['PRESSURIZED', 'PRESSURIZED'],
+    ['MANUALLY_ENDED', 'IDLE'],
+    [null, 'IDLE'],
+  ])('a tank whose running batch is %s shows %s', (batchState, shown) =>
+    expect(shownTankState(batchState)).toBe(shown),
+  );
 
   it.each<[TankState[], TankState, number, TankState[]]>([
     [[], 'FILLING', 1, ['FILLING']],
@@ -675,4 +691,43 @@ describe('a running batch followed from live readings', () => {
   ])('%s', (_name, track, reading, expected, froze) =>
     expect(advanceBatchTrack(track, reading)).toEqual({ track: expected, froze }),
   );
+});
+
+// Issue 35 item 8: one ABV for the tank card, the tank view and the batch report.
+describe('a batch’s ABV', () => {
+  const readings = [
+    { value: 1.024, timestamp: 2 },
+    { value: 1.022, timestamp: 5 },
+    { value: 1.03, timestamp: 1 },
+  ];
+  it.each<[string, number | null, typeof readings, number | null, string, 'reading' | 'estimate' | null]>([
+    ['the latest reading beats the estimate', 1.05, readings, 1.0246, '3.68 %', 'reading'],
+    ['the estimate without a reading', 1.05, [], 1.0246, '3.33 %', 'estimate'],
+    ['nothing without an original gravity', null, readings, 1.0246, '–', null],
+    ['nothing without any gravity', 1.05, [], null, '–', null],
+  ])('%s', (_name, og, given, estimate, shown, source) => {
+    const value = batchAbv(og, given, estimate);
+    expect(formatAbv(value)).toBe(shown);
+    expect(value?.source ?? null).toBe(source);
+  });
+
+  it('rounds to one decimal where room is short', () => expect(formatAbv(batchAbv(1.05, [], 1.0246), 1)).toBe('3.3 %'));
+});
+
+// Issue 35 item 8: only fermentation vessels are tanks of a brew group.
+describe('fermentation vessels', () => {
+  const tag = (value: string) => [{ key: 'vessel', value }];
+  it.each<[string, { base?: string | null; tags: { key: string; value: string }[] }, boolean]>([
+    ['a fermenter by tag', { base: null, tags: tag('fermenter') }, true],
+    ['a unitank by tag, any case', { tags: tag(' Unitank ') }, true],
+    ['a bright tank by tag', { tags: tag('bright tank') }, true],
+    [
+      'a hot liquor tank by tag, even on a brewing controller',
+      { base: 'BREW 3.1', tags: tag('hot liquor tank') },
+      false,
+    ],
+    ['a brewing controller without a tag', { base: 'BREW 3.1', tags: [] }, true],
+    ['a generic controller without a tag', { base: 'GEN_CTRL 2.4', tags: [] }, false],
+    ['an unknown device without a tag', { base: null, tags: [{ key: 'site', value: 'Cellar' }] }, false],
+  ])('%s: %s', (_name, device, expected) => expect(isFermentationVessel(device)).toBe(expected));
 });

@@ -168,6 +168,28 @@ export const CALIBRATION_CONTROLS = [
   { code: 'gpf7', label: 'Calibration error' },
 ] as const;
 
+/** The tag that names what vessel a device watches (`vessel`: `fermenter`, `hot liquor tank`, …). */
+export const VESSEL_TAG_KEY = 'vessel';
+/** Vessels a batch ferments or conditions in: the tanks of the brew summary. */
+export const FERMENTATION_VESSELS = ['fermenter', 'unitank', 'bright tank'] as const;
+/** The base firmware of the brewing (vat) controller, the kind of device that watches a fermenter. */
+export const BREW_CONTROLLER_BASE = 'BREW';
+
+/**
+ * True when a device of a brew group is a tank of the summary (§3, §4): its `vessel` tag decides when
+ * it has one (one of {@link FERMENTATION_VESSELS}, any case); without one, its kind: a brewing
+ * controller (base firmware `BREW …`). A hot liquor tank, a mash tun or a glycol chiller in the same
+ * group is not a tank, and cannot be given a batch.
+ */
+export function isFermentationVessel(device: {
+  base?: string | null;
+  tags: readonly { key: string; value: string }[];
+}): boolean {
+  const vessel = device.tags.find((tag) => tag.key.trim().toLowerCase() === VESSEL_TAG_KEY);
+  if (vessel) return (FERMENTATION_VESSELS as readonly string[]).includes(vessel.value.trim().toLowerCase());
+  return (device.base ?? '').trim().split(/\s+/)[0]?.toUpperCase() === BREW_CONTROLLER_BASE;
+}
+
 /**
  * Tank numbers of a group's tanks: the VAT_NUMBER register when it is set and not taken by an earlier
  * tank, else the next free number. Tanks are taken in the given order (by name).
@@ -277,6 +299,41 @@ export function abv(originalGravity: number, currentGravity: number): number {
   return (originalGravity - currentGravity) * ABV_PER_GRAVITY_POINT;
 }
 
+/** Where a batch's ABV comes from: the brewer's latest gravity reading, or the estimate. */
+export type AbvSource = 'reading' | 'estimate';
+
+/** A batch's ABV, with the gravity it was taken from. */
+export interface BatchAbv {
+  abv: number;
+  gravity: number;
+  source: AbvSource;
+}
+
+/**
+ * A batch's ABV, one figure for the tank card, the tank view and the batch report: from the latest
+ * gravity reading (a hydrometer or refractometer: measured beats estimated) when the batch has one,
+ * else from the estimated gravity; null without an original gravity or any gravity.
+ */
+export function batchAbv(
+  originalGravity: number | null,
+  readings: readonly { value: number; timestamp: number }[],
+  estimatedGravity: number | null,
+): BatchAbv | null {
+  if (originalGravity === null) return null;
+  const latest = readings.reduce<{ value: number; timestamp: number } | null>(
+    (last, reading) => (last === null || reading.timestamp >= last.timestamp ? reading : last),
+    null,
+  );
+  if (latest) return { abv: abv(originalGravity, latest.value), gravity: latest.value, source: 'reading' };
+  if (estimatedGravity === null) return null;
+  return { abv: abv(originalGravity, estimatedGravity), gravity: estimatedGravity, source: 'estimate' };
+}
+
+/** ABV as shown: `3.68 %` (two decimals; the tank card, short of room, one), or `–`. */
+export function formatAbv(value: BatchAbv | null, decimals = 2): string {
+  return value === null ? '–' : `${value.abv.toFixed(decimals)} %`;
+}
+
 /** Gravity parameters of a tank (§3). */
 export interface GravityParameters {
   /** Estimated specific gravity now (or when the estimate froze). */
@@ -375,32 +432,28 @@ export const FERMENTING_FLOW = 0.2;
 export const CARBONATING_FLOW = 0.5;
 /** A level rising faster than this (litres per minute) means the tank is being filled. */
 export const FILLING_RATE = 2;
-/** Litres below which a tank counts as empty. */
-export const EMPTY_LEVEL = 20;
 
-/** What a tank's state is decided from. */
+/** What a running batch's state is decided from. */
 export interface TankStateInput {
-  /** The tank's batch, if any: its state as stored (MANUALLY_ENDED once ended). */
-  batchState: TankState | null;
+  /** The running batch's state as tracked so far. */
+  batchState: TankState;
   co2Flow: number | null;
-  /** Litres now and the rise per minute over the last minutes (null when unknown). */
-  level: number | null;
+  /** The level's rise per minute over the last minutes (null when unknown). */
   levelRatePerMinute: number | null;
   /** True once the batch passed the pressurized thresholds. */
   pressurized: boolean;
 }
 
 /**
- * The state of a tank. Without a running batch: CLEANING when it holds liquid (cleaning solution or
- * rinse water), else IDLE. With one: pressurized and still releasing CO2 it is CARBONATING, pressurized
- * and quiet PRESSURIZED (with the hysteresis of {@link CARBONATING_FLOW}); else FERMENTING while CO2 flows, FILLING while the level rises, FILLED
- * otherwise. A batch that fermented stays FERMENTING as it tails off (it does not go back to FILLED).
+ * The next state of a running batch, from one moment of its tank's readings: pressurized and still
+ * releasing CO2 it is CARBONATING, pressurized and quiet PRESSURIZED (with the hysteresis of
+ * {@link CARBONATING_FLOW}); else FERMENTING while CO2 flows, FILLING while the level rises, FILLED
+ * otherwise (a FILLING batch stays so until the rise is known). A batch that fermented stays FERMENTING as it tails off (it does not go back to FILLED).
+ * Only the tracker, which sees every reading and so the level's rise, decides it
+ * ({@link advanceBatchTrack}); a screen shows what it decided ({@link shownTankState}).
  */
 export function deriveTankState(input: TankStateInput): TankState {
   const flow = input.co2Flow === null ? 0 : clampCo2Flow(input.co2Flow);
-  if (input.batchState === null || input.batchState === 'MANUALLY_ENDED') {
-    return input.level !== null && input.level > EMPTY_LEVEL ? 'CLEANING' : 'IDLE';
-  }
   if (input.pressurized) {
     const carbonating = flow > (input.batchState === 'CARBONATING' ? FERMENTING_FLOW : CARBONATING_FLOW);
     return carbonating ? 'CARBONATING' : 'PRESSURIZED';
@@ -408,8 +461,18 @@ export function deriveTankState(input: TankStateInput): TankState {
   if (flow > FERMENTING_FLOW || input.batchState === 'FERMENTING' || input.batchState === 'CARBONATING') {
     return 'FERMENTING';
   }
-  if (input.levelRatePerMinute !== null && input.levelRatePerMinute > FILLING_RATE) return 'FILLING';
-  return 'FILLED';
+  // Until the level's rise is known (a minute of readings) a filling batch stays FILLING.
+  if (input.levelRatePerMinute === null) return input.batchState === 'FILLING' ? 'FILLING' : 'FILLED';
+  return input.levelRatePerMinute > FILLING_RATE ? 'FILLING' : 'FILLED';
+}
+
+/**
+ * The state a tank shows (§3, §4): its running batch's state as tracked (a summary cannot derive it
+ * again: it does not see the level rise, and a FILLING batch would read FILLED); IDLE without one,
+ * since "a tank goes idle when its batch ends" (§4), whatever liquid is still in it.
+ */
+export function shownTankState(runningBatchState: TankState | null): TankState {
+  return runningBatchState === null || runningBatchState === 'MANUALLY_ENDED' ? 'IDLE' : runningBatchState;
 }
 
 /** The parts of a tank a cloud message may replace. */
@@ -510,7 +573,6 @@ export function advanceBatchTrack(
   const state = deriveTankState({
     batchState: track.state,
     co2Flow: moment.co2Flow,
-    level: moment.level,
     levelRatePerMinute: moment.levelRatePerMinute,
     pressurized: pressurized !== null,
   });

@@ -56,6 +56,12 @@ const plant = (demo: DemoFleetDevice, key: 'filtecConfig' | 'filtecMoeConfig', f
   tags: [{ key, value: features }],
 });
 
+/** A brewery device with the vessel it watches (its `vessel` tag: only fermentation vessels are tanks). */
+const vessel = (demo: DemoFleetDevice, value: string): DemoFleetDevice => ({
+  ...demo,
+  tags: [{ key: 'vessel', value }],
+});
+
 /** The fleets, in the order the chooser offers them. */
 export const DEMO_FLEETS: readonly DemoFleet[] = [
   {
@@ -67,15 +73,34 @@ export const DEMO_FLEETS: readonly DemoFleet[] = [
       {
         name: 'Cellar',
         devices: [
-          device('FV01', 'Fermenter FV1', 'brewTank', 'Cellar', [32.8998, -97.0403], '2600 Cellar Rd, Irving, TX'),
-          device('FV02', 'Fermenter FV2', 'brewTank', 'Cellar', [32.8999, -97.0401], '2600 Cellar Rd, Irving, TX'),
-          device('BT01', 'Bright tank BT1', 'brewTank', 'Cellar', [32.9001, -97.0399], '2600 Cellar Rd, Irving, TX'),
+          vessel(
+            device('FV01', 'Fermenter FV1', 'brewTank', 'Cellar', [32.8998, -97.0403], '2600 Cellar Rd, Irving, TX'),
+            'fermenter',
+          ),
+          vessel(
+            device('FV02', 'Fermenter FV2', 'brewTank', 'Cellar', [32.8999, -97.0401], '2600 Cellar Rd, Irving, TX'),
+            'fermenter',
+          ),
+          vessel(
+            device('BT01', 'Bright tank BT1', 'brewTank', 'Cellar', [32.9001, -97.0399], '2600 Cellar Rd, Irving, TX'),
+            'bright tank',
+          ),
         ],
       },
       {
         name: 'Brewhouse',
         devices: [
-          device('HLT01', 'Hot liquor tank', 'generic', 'Brewhouse', [32.9003, -97.0398], '2600 Cellar Rd, Irving, TX'),
+          vessel(
+            device(
+              'HLT01',
+              'Hot liquor tank',
+              'generic',
+              'Brewhouse',
+              [32.9003, -97.0398],
+              '2600 Cellar Rd, Irving, TX',
+            ),
+            'hot liquor tank',
+          ),
         ],
       },
     ],

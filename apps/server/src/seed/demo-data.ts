@@ -50,6 +50,9 @@ const plant = (demo: DemoDevice, key: 'filtecConfig' | 'filtecMoeConfig', featur
   tags: [{ key, value: features }],
 });
 
+/** A brewery device with the vessel it watches (its `vessel` tag: only fermentation vessels are tanks). */
+const vessel = (demo: DemoDevice, value: string): DemoDevice => ({ ...demo, tags: [{ key: 'vessel', value }] });
+
 const device = (
   thingName: string,
   name: string,
@@ -118,29 +121,55 @@ export const DEMO_CUSTOMERS: DemoAccount[] = [
       {
         name: 'Cellar',
         devices: [
-          device('NGB-FV01', 'Fermenter FV1', 'brewTank', 'Cellar', [32.8998, -97.0403], '2600 Cellar Rd, Irving, TX'),
-          device('NGB-FV02', 'Fermenter FV2', 'brewTank', 'Cellar', [32.8999, -97.0401], '2600 Cellar Rd, Irving, TX'),
-          device(
-            'NGB-BT01',
-            'Bright tank BT1',
-            'brewTank',
-            'Cellar',
-            [32.9001, -97.0399],
-            '2600 Cellar Rd, Irving, TX',
+          vessel(
+            device(
+              'NGB-FV01',
+              'Fermenter FV1',
+              'brewTank',
+              'Cellar',
+              [32.8998, -97.0403],
+              '2600 Cellar Rd, Irving, TX',
+            ),
+            'fermenter',
+          ),
+          vessel(
+            device(
+              'NGB-FV02',
+              'Fermenter FV2',
+              'brewTank',
+              'Cellar',
+              [32.8999, -97.0401],
+              '2600 Cellar Rd, Irving, TX',
+            ),
+            'fermenter',
+          ),
+          vessel(
+            device(
+              'NGB-BT01',
+              'Bright tank BT1',
+              'brewTank',
+              'Cellar',
+              [32.9001, -97.0399],
+              '2600 Cellar Rd, Irving, TX',
+            ),
+            'bright tank',
           ),
         ],
       },
       {
         name: 'Brewhouse',
         devices: [
-          device(
-            'NGB-HLT01',
-            'Hot liquor tank',
-            'generic',
-            'Brewhouse',
-            [32.9003, -97.0398],
-            '2600 Cellar Rd, Irving, TX',
-            'FREE',
+          vessel(
+            device(
+              'NGB-HLT01',
+              'Hot liquor tank',
+              'generic',
+              'Brewhouse',
+              [32.9003, -97.0398],
+              '2600 Cellar Rd, Irving, TX',
+              'FREE',
+            ),
+            'hot liquor tank',
           ),
         ],
       },

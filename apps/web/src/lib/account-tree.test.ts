@@ -94,6 +94,21 @@ describe('homeGroupId', () => {
     expect(homeGroupId([tree])).toBe('cellar');
   });
 
+  // Issue 35 item 8: brew@ landed on the brewhouse's hot liquor tank, the first device in tree order.
+  it('is the group of the first fermentation vessel when a vessel is tagged', () => {
+    const tree = account(
+      'a1',
+      group('root1', {
+        kind: 'root',
+        groups: [
+          group('brewhouse', { devices: [{ ...device, tags: [{ key: 'vessel', value: 'hot liquor tank' }] }] }),
+          group('cellar', { devices: [{ ...device, id: 'd2', tags: [{ key: 'vessel', value: 'fermenter' }] }] }),
+        ],
+      }),
+    );
+    expect(homeGroupId([tree])).toBe('cellar');
+  });
+
   it('is the root group without any device, and null without any account', () => {
     expect(homeGroupId([account('a1', group('root1', { kind: 'root' }))])).toBe('root1');
     expect(homeGroupId([])).toBeNull();

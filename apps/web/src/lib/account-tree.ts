@@ -1,4 +1,5 @@
 import type { Account, GroupNode, TreeDevice } from '@fieldlink/api/account';
+import { isFermentationVessel } from '@fieldlink/domain/brew';
 import { sceneRoute } from '@fieldlink/domain/widgets';
 
 /** A device of the account tree with where it sits. */
@@ -90,9 +91,13 @@ export function scenesHomeRoute(accounts: readonly Account[]): string | null {
 }
 
 /**
- * The group an app page (the brew summary) opens on: the group of the first device in tree order,
- * else the first account's root group. Null before the tree is read or without any account.
+ * The group an app page (the brew summary) opens on: the group of the first fermentation vessel in
+ * tree order (domain `isFermentationVessel` by its tag: the tree carries no firmware), else of the
+ * first device, else the first account's root group. Null before the tree is read or without any
+ * account. A brewhouse group named first (its hot liquor tank) is not where a brewer's tanks are.
  */
 export function homeGroupId(accounts: readonly Account[]): string | null {
-  return listDevices(accounts)[0]?.group.id ?? accounts[0]?.rootGroup.id ?? null;
+  const devices = listDevices(accounts);
+  const vessel = devices.find(({ device }) => isFermentationVessel({ tags: device.tags ?? [] }));
+  return (vessel ?? devices[0])?.group.id ?? accounts[0]?.rootGroup.id ?? null;
 }

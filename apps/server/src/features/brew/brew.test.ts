@@ -198,6 +198,10 @@ describe.each(DIALECTS)('brewing calls on %s', (dialect) => {
       props: PROPS,
     });
     expect(twice.status).toBe(409);
+    // Issue 35 item 8: the summary shows the state the tracker keeps (FILLING), not one derived again
+    // without the level's rise (FILLED).
+    const filling = (await ok<BrewMeta>(brewer, 'GET', '/brew/overview', { groupId: cellarId })).tanks[0]!;
+    expect(filling.state).toBe('FILLING');
 
     const edited = await ok<Batch>(brewer, 'PUT', '/brew/batch', {
       batchId: started.id,
@@ -289,7 +293,8 @@ describe.each(DIALECTS)('brewing calls on %s', (dialect) => {
       temperature: 18,
       headPressure: 0.5,
     });
-    expect(running.state).toBe('FERMENTING');
+    // No frame moved the tracker (these readings are written straight to the latest values): FILLING still.
+    expect(running.state).toBe('FILLING');
     expect(running.gravityParameters.currentGravity).toBeCloseTo(expected.currentGravity!, 9);
     expect(running.gravityParameters.ethanol).toBeCloseTo(expected.ethanol!, 9);
     expect(running.gravityParameters.tankLevel).toBe(tankLevel(readings.c2, readings.c3, { scale: 100, offset: 0 }));
@@ -308,7 +313,8 @@ describe.each(DIALECTS)('brewing calls on %s', (dialect) => {
     expect(announced?.type === 'server/brewTank' && announced.tank.batchInfo).toBeNull();
     const idle = (await ok<BrewMeta>(brewer, 'GET', '/brew/overview', { groupId: cellarId })).tanks[0]!;
     expect(idle.batchInfo).toBeNull();
-    expect(['IDLE', 'CLEANING']).toContain(idle.state);
+    // §4 "a tank goes idle when its batch ends", with its 980 L of beer still in it (issue 35 item 8).
+    expect(idle.state).toBe('IDLE');
     expect((await call(brewer, 'POST', '/brew/batch/end', { batchId: started.id })).status).toBe(409);
 
     const reportId = ended.reports[0]!.id;
@@ -359,6 +365,35 @@ describe.each(DIALECTS)('brewing calls on %s', (dialect) => {
     // Its report's file went with it.
     expect(await db().selectFrom('stored_files').selectAll().where('id', '=', reportFile!).execute()).toEqual([]);
     expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(404);
+  });
+
+  // Issue 35 item 8: only fermentation vessels are tanks; the brewhouse's hot liquor tank is none.
+  it('takes only the fermentation vessels of a group for tanks', async () => {
+    const brewhouse = await db()
+      .selectFrom('groups')
+      .select('id')
+      .where('name', '=', 'Brewhouse')
+      .executeTakeFirstOrThrow();
+    const meta = await ok<BrewMeta>(brewer, 'GET', '/brew/overview', { groupId: brewhouse.id });
+    expect(meta.tanks).toEqual([]);
+    const before = await snapshot();
+    const start = await call(brewer, 'POST', '/brew/batch', { groupId: brewhouse.id, tankNumber: 1, props: PROPS });
+    expect([start.status, start.body]).toMatchObject([404, { message: 'Tank not found.' }]);
+    expect(await snapshot()).toBe(before);
+    // A Cellar device tagged as a hot liquor tank stops being a tank; tagged a unitank, it is one again.
+    const bright = tanks[0]!;
+    const tagged = (value: string) =>
+      db()
+        .updateTable('devices')
+        .set({ tags: JSON.stringify([{ id: 'vessel-tag', key: 'vessel', value }]) })
+        .where('id', '=', bright.deviceId)
+        .execute();
+    await tagged('hot liquor tank');
+    const names = async () =>
+      (await ok<BrewMeta>(brewer, 'GET', '/brew/overview', { groupId: cellarId })).tanks.map((tank) => tank.name);
+    expect(await names()).toEqual(['Fermenter FV1', 'Fermenter FV2']);
+    await tagged('Unitank');
+    expect(await names()).toEqual(['Bright tank BT1', 'Fermenter FV1', 'Fermenter FV2']);
   });
 
   it('keeps a report waiting for the brewer until the batch has an original gravity', async () => {

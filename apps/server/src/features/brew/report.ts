@@ -5,9 +5,10 @@ import {
   AVERAGED_RATINGS,
   BREW_LOG_SECONDS,
   TASTING_RATINGS,
-  abv,
+  batchAbv,
   brewLogWindow,
   estimateGravity,
+  formatAbv,
   formatGravity,
   formatTastingDate,
   tankStateLabel,
@@ -164,7 +165,9 @@ export class BrewReportWriter {
     const og = batch.props.originalGravity!;
     const lastReading = batch.gravities.at(-1)?.value ?? null;
     const estimated = batch.frozenGravity?.currentGravity ?? lastNumber(series.gravity);
-    const finalGravity = lastReading ?? estimated;
+    // The ABV the tank card and view show too (domain `batchAbv`): the latest reading, else the estimate.
+    const alcohol = batchAbv(og, batch.gravities, estimated);
+    const finalGravity = alcohol?.gravity ?? null;
     const days = ((batch.date.end ?? Date.now()) - batch.date.start) / 86_400_000;
     const figures: [string, string][] = [
       ['Tank', tankName],
@@ -175,7 +178,7 @@ export class BrewReportWriter {
       ['Target gravity', formatGravity(batch.props.targetGravity)],
       ['Final gravity (reading)', formatGravity(lastReading)],
       ['Final gravity (estimate)', formatGravity(estimated)],
-      ['ABV', finalGravity === null ? '–' : `${abv(og, finalGravity).toFixed(2)} %`],
+      ['ABV', formatAbv(alcohol)],
       [
         'Apparent attenuation',
         finalGravity === null || og <= 1 ? '–' : `${(((og - finalGravity) / (og - 1)) * 100).toFixed(1)} %`,

@@ -21,9 +21,10 @@ import {
   SENSORY_ANNOTATION_COLOR,
   defaultChannelsMap,
   batchGravity,
-  deriveTankState,
+  isFermentationVessel,
   isTankVatMarked,
   recordTransition,
+  shownTankState,
   tankLevel,
   tankNumbers,
   tastingRatings,
@@ -592,8 +593,14 @@ export class BrewService {
     this.deps.events.emit({ type: 'server/brewTank', thingName, groupId, tank });
   }
 
+  /** The group's fermentation vessels (domain `isFermentationVessel`), numbered: its other devices are no tanks. */
   private async tankSources(groupId: string): Promise<TankSource[]> {
-    const devices = await tankDevicesOf(this.db, groupId);
+    const devices = (await tankDevicesOf(this.db, groupId)).filter((device) =>
+      isFermentationVessel({
+        base: device.base,
+        tags: JSON.parse(device.tags || '[]') as { key: string; value: string }[],
+      }),
+    );
     const numbers = tankNumbers(devices.map((device) => ({ registers: registersOf(device) })));
     return devices.map((device, index) => ({ device, tankNumber: numbers[index]! }));
   }
@@ -639,13 +646,7 @@ export class BrewService {
         { co2Total: reading('co2Total'), temperature: reading('temperature'), headPressure: reading('upperPressure') },
         level,
       );
-      const state = deriveTankState({
-        batchState: batch ? (batch.state as TankState) : null,
-        co2Flow: reading('co2Flow'),
-        level,
-        levelRatePerMinute: null,
-        pressurized: batch?.pressurized_at != null,
-      });
+      const state = shownTankState(batch ? (batch.state as TankState) : null);
       return {
         tankNumber,
         deviceId: device.id,

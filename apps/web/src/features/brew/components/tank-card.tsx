@@ -1,8 +1,9 @@
 import type { Tank } from '@fieldlink/api/brew';
 import {
   BREW_CHANNEL_UNITS,
-  abv,
+  batchAbv,
   fermentationDay,
+  formatAbv,
   formatGravity,
   tankIcon,
   tankStateLabel,
@@ -74,7 +75,7 @@ export function TankCard({ tank, onOpen }: { tank: Tank; onOpen: () => void }) {
         </div>
         <div>
           <dt>ABV</dt>
-          <dd>{og !== null && gravity !== null ? `${abv(og, gravity).toFixed(1)} %` : '–'}</dd>
+          <dd>{formatAbv(batchAbv(og, batch?.gravities ?? [], gravity), 1)}</dd>
         </div>
         <div>
           <dt>Pressure</dt>

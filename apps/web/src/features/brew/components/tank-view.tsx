@@ -3,13 +3,15 @@ import type { Tank } from '@fieldlink/api/brew';
 import {
   BATCH_ENDED_MESSAGE,
   BREW_CHANNEL_UNITS,
-  abv,
+  batchAbv,
   fermentationDay,
+  formatAbv,
   formatGravity,
   hasBatchEnded,
   saturationRatio,
   tankIcon,
   tankStateLabel,
+  type BatchAbv,
 } from '@fieldlink/domain/brew';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -27,6 +29,10 @@ import { CalibrationPanel, SetpointControl } from './tank-controls';
 import { TankIcon } from './tank-icon';
 
 type Open = 'start' | 'edit' | 'end' | 'delete' | null;
+
+/** The batch's ABV and where it comes from: a person should know a reading from an estimate. */
+const abvText = (value: BatchAbv | null) =>
+  value === null ? formatAbv(value) : `${formatAbv(value)} (${value.source})`;
 
 const fixed = (value: number | null | undefined, digits: number, unit = '') =>
   value == null ? '–' : `${value.toFixed(digits)}${unit ? ` ${unit}` : ''}`;
@@ -68,7 +74,7 @@ export function TankView({ groupId, tank, onBack }: { groupId: string; tank: Tan
   const gravity = live.gravity.currentGravity;
   const figures: [string, string][] = [
     ['Estimated gravity', `${formatGravity(gravity)}${live.gravity.hasGravityFreezed ? ' (frozen)' : ''}`],
-    ['ABV', og !== null && gravity !== null ? `${abv(og, gravity).toFixed(2)} %` : '–'],
+    ['ABV', abvText(batchAbv(og, batch?.gravities ?? [], gravity))],
     ['Original gravity', formatGravity(og)],
     ['Temperature', fixed(live.temperature, 1, BREW_CHANNEL_UNITS.temperature)],
     ['Level', fixed(live.gravity.tankLevel, 0, BREW_CHANNEL_UNITS.tankLevel)],

@@ -1,5 +1,6 @@
 import { ACCOUNT_COLUMNS_QUERY, encodeAccountColumns } from '@fieldlink/api/account-columns';
 import { BREW_PATHS } from '@fieldlink/api/brew';
+import { isFermentationVessel } from '@fieldlink/domain/brew';
 import { binWidthOf, type ChannelLog } from '@fieldlink/api/device-logs';
 import { YEARLY_OVERVIEW_BIN_COUNT } from '@fieldlink/domain/chart';
 import { parseRetailProductId, RETAIL_STORE_LOG_WINDOW_MS } from '@fieldlink/domain/retail';
@@ -120,14 +121,14 @@ export class DemoBackend implements LocalBackend {
     return group;
   }
 
-  /** The brewing tanks of a group: its devices with a brew tank's plant. */
+  /** The brewing tanks of a group: its fermentation vessels (the server's rule), with a brew tank's plant. */
   private async tanks(groupId: string): Promise<BrewTankDevice[]> {
     const group = this.group(groupId);
     const snapshots = await this.snapshots(group.devices.map((device) => device.thingName));
     return snapshots.flatMap((snapshot) => {
-      if (!snapshot.tank) return [];
-      const name = this.dataset.devices.get(snapshot.thingName)?.fleet.name ?? snapshot.thingName;
-      return [{ ...snapshot, name, custom: snapshot.identity.custom }];
+      const fleet = this.dataset.devices.get(snapshot.thingName)?.fleet;
+      if (!snapshot.tank || !isFermentationVessel({ base: snapshot.identity.base, tags: fleet?.tags ?? [] })) return [];
+      return [{ ...snapshot, name: fleet?.name ?? snapshot.thingName, custom: snapshot.identity.custom }];
     });
   }
 

@@ -72,10 +72,30 @@ describe('the demo brewery', () => {
       [
         [1, 'FERMENTING', 'Northgate Pils'],
         [2, 'FERMENTING', 'Harvest Amber'],
-        [3, 'CLEANING', null],
+        // A tank goes idle when its batch ends (§4), whatever is still in it (issue 35 item 8).
+        [3, 'IDLE', null],
       ],
     );
     expect(meta.tanks[0]!.gravityParameters.currentGravity).toBeGreaterThan(1);
+  });
+
+  // Issue 35 item 8: the demo follows a running batch with the server's rule (advanceBatchTrack) and
+  // shows the state it tracked: a new batch fills while the level rises, then ferments once CO2 flows.
+  it('tracks a new batch from its readings: filling while the level rises, then fermenting', async () => {
+    const { brewery } = newBrewery();
+    const quiet = (c3: number, a1: number): BrewTankDevice => ({
+      ...TANKS[2]!,
+      latest: { ...TANKS[2]!.latest, a1: { value: a1, t: NOW }, c3: { value: c3, t: NOW } },
+    });
+    const group = { id: 'g', name: 'Cellar', path: './r/g', devices: [] };
+    const cellar = (bright: BrewTankDevice) => [TANKS[0]!, TANKS[1]!, bright];
+    await brewery.start({ groupId: 'g', tankNumber: 3, props: PROPS }, cellar(quiet(3, 0)), NOW);
+    expect(brewery.overview(group, cellar(quiet(3, 0)), NOW).tanks[2]!.state).toBe('FILLING');
+    expect(brewery.overview(group, cellar(quiet(5, 0)), NOW + 2 * 60_000).tanks[2]!.state).toBe('FILLING');
+    expect(brewery.overview(group, cellar(quiet(5, 0)), NOW + 4 * 60_000).tanks[2]!.state).toBe('FILLED');
+    const fermenting = brewery.overview(group, cellar(quiet(5, 2)), NOW + 5 * 60_000).tanks[2]!;
+    expect(fermenting.state).toBe('FERMENTING');
+    expect(fermenting.batchInfo?.transitions.map((entry) => entry.state)).toEqual(['FILLING', 'FILLED', 'FERMENTING']);
   });
 
   it('starts a batch on an empty tank and keeps it; a busy tank refuses another', async () => {

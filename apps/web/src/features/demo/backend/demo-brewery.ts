@@ -17,12 +17,13 @@ import {
   ANNOTATION_COLOR,
   DEFAULT_PRESSURIZED_THRESHOLD,
   SENSORY_ANNOTATION_COLOR,
+  advanceBatchTrack,
   batchGravity,
   defaultChannelsMap,
-  deriveTankState,
   isTankVatMarked,
-  pressurizedAt,
+  levelRatePerMinute,
   recordTransition,
+  shownTankState,
   tankLevel,
   tankNumbers,
   tastingRatings,
@@ -129,6 +130,9 @@ function plotLine(text: string, timestamp: number, color: string, sensoryId: str
  * server applies (tank numbers and states, the gravity estimate and its freezing, transitions).
  */
 export class DemoBrewery {
+  /** Each tank's last level taken for its rise per minute, as the server's tracker keeps it. */
+  private readonly levels = new Map<string, { t: number; level: number | null }>();
+
   constructor(
     private readonly records: DemoBreweryRecords,
     /** Saves the records after a change. */
@@ -347,7 +351,7 @@ export class DemoBrewery {
         temperature: reading('temperature'),
         headPressure: reading('upperPressure'),
       };
-      if (batch && batch.pressurizedAt === null) this.freezeWhenPressurized(batch, readings, level, reading, now);
+      if (batch) this.follow(batch, readings, level, reading, now);
       const gravityParameters = batchGravity(
         batch
           ? {
@@ -368,13 +372,7 @@ export class DemoBrewery {
         thingName: snapshot.thingName,
         name: snapshot.name,
         isConnected: true,
-        state: deriveTankState({
-          batchState: batch?.state ?? null,
-          co2Flow: reading('co2Flow'),
-          level,
-          levelRatePerMinute: null,
-          pressurized: batch?.pressurizedAt != null,
-        }),
+        state: shownTankState(batch?.state ?? null),
         capacity: settings.capacity,
         channelsMap,
         gravityParameters,
@@ -385,31 +383,50 @@ export class DemoBrewery {
     });
   }
 
-  /** §4 "Gravity estimate freezes once the pressure thresholds are passed", as the server's ingest does. */
-  private freezeWhenPressurized(
+  /**
+   * The running batch advanced by the tank's readings now, with the rule the server's tracker applies
+   * to every frame (domain `advanceBatchTrack`): its state and transitions, and the gravity estimate
+   * frozen once the pressure thresholds are passed (§4).
+   */
+  private follow(
     batch: Batch,
     readings: Parameters<typeof batchGravity>[1],
     level: number | null,
     reading: (role: keyof ChannelsMap) => number | null,
     now: number,
   ): void {
-    const upper = reading('upperPressure');
-    const lower = reading('lowerPressure');
-    if (upper === null || lower === null) return;
-    const at = pressurizedAt([{ t: now, upper, lower }]);
-    if (at === null) return;
-    batch.pressurizedAt = at;
-    batch.frozenGravity = batchGravity(
+    const previous = this.levels.get(batch.deviceId) ?? null;
+    const rate = levelRatePerMinute(previous, { t: now, level });
+    if (rate !== null || previous === null || previous.level === null)
+      this.levels.set(batch.deviceId, { t: now, level });
+    const { track, froze } = advanceBatchTrack(
+      { state: batch.state, transitions: batch.transitions, pressurizedAt: batch.pressurizedAt },
       {
-        originalGravity: batch.props.originalGravity,
-        co2TotalAtStart: batch.co2TotalAtStart,
-        co2TotalGain: batch.calibration.co2TotalGain,
-        tankLevelAtFermStart: batch.tankLevelAtFermStart,
-        frozenGravity: null,
+        t: now,
+        co2Flow: reading('co2Flow'),
+        upperPressure: reading('upperPressure'),
+        lowerPressure: reading('lowerPressure'),
+        level,
+        levelRatePerMinute: rate,
       },
-      readings,
-      level,
     );
+    if (!froze && track.state === batch.state && track.transitions.length === batch.transitions.length) return;
+    batch.state = track.state;
+    batch.transitions = [...track.transitions];
+    batch.pressurizedAt = track.pressurizedAt;
+    if (froze) {
+      batch.frozenGravity = batchGravity(
+        {
+          originalGravity: batch.props.originalGravity,
+          co2TotalAtStart: batch.co2TotalAtStart,
+          co2TotalGain: batch.calibration.co2TotalGain,
+          tankLevelAtFermStart: batch.tankLevelAtFermStart,
+          frozenGravity: null,
+        },
+        readings,
+        level,
+      );
+    }
     void this.save();
   }
 
