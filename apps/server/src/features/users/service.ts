@@ -10,6 +10,7 @@ import type {
 } from '@fieldlink/api/users';
 import { isPlaceholderGroup, type GroupKind } from '@fieldlink/domain/account-tree';
 import { normaliseEmail } from '@fieldlink/domain/email';
+import { isUnderPath } from '@fieldlink/domain/group-path';
 import { can, canGrant } from '@fieldlink/domain/permissions';
 import {
   INVITATION_TTL_MS,
@@ -27,6 +28,7 @@ import { attachmentPointsOf, findUserByEmail } from '../session/repository';
 import type { UserContext } from '../session/user-context';
 import { toInvitedUser, toUser, userPermissions } from './mapper';
 import {
+  accountRootPath,
   deleteInvitations,
   findGroupByPath,
   insertInvitation,
@@ -74,8 +76,14 @@ export class UserService {
     const isSelf = normaliseEmail(query.email) === caller.email;
     if (!isSelf && !can(permissionSubject(caller), 'viewAccounts')) throw forbidden();
     const { row, points, visiblePoints } = await this.visibleUser(caller, query.email);
+    // The account is the one whose tree shows the user: its own, or any account above it (a supplier's
+    // tree holds its customers' accounts, at any depth), so a point counts when it lies in that tree.
+    const rootPath = query.accountId ? await accountRootPath(this.options.db, query.accountId) : undefined;
     const shown = query.accountId
-      ? visiblePoints.filter((point) => point.account_id === query.accountId)
+      ? visiblePoints.filter(
+          (point) =>
+            point.account_id === query.accountId || (rootPath !== undefined && isUnderPath(point.path, rootPath)),
+        )
       : visiblePoints;
     if (shown.length === 0) throw notFound(USER_NOT_FOUND);
     return toUser(row, points, shown, isSelf);

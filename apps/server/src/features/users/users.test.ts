@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountAnswer, GroupNode } from '@fieldlink/api/account';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { childPath } from '@fieldlink/domain/group-path';
+import { newId } from '../../security/secrets';
+import { DIALECTS, addTestUser, signIn, startTestApp, type TestApp } from '../../testing/test-app';
 
 describe.each(DIALECTS)('user calls on %s', (dialect) => {
   let t: TestApp;
@@ -293,6 +295,97 @@ describe.each(DIALECTS)('user calls on %s', (dialect) => {
       expect(foreign.statusCode).toBe(404);
       expect(foreign.json()).toEqual(missing.json());
       expect(await mailsTo('brewer2@ngb.test')).toHaveLength(1);
+    });
+  });
+
+  describe('users of accounts below the caller’s (issue 35 item 5)', () => {
+    /** The account ids of a tree: the top one, then each customer account below it, depth first. */
+    const accountIdsOf = (node: GroupNode): string[] => [
+      node.accountId,
+      ...node.groups.flatMap(accountIdsOf).filter((id) => id !== node.accountId),
+    ];
+
+    /** A customer account of Acme (depth 3 from the supplier), with a user attached at its root. */
+    async function addAccountBelowAcme(): Promise<{ accountId: string }> {
+      const boilerRoom = await groupOf(ops, 'Boiler Room');
+      const { db } = t.app.storage;
+      const accountId = newId();
+      const rootId = newId();
+      const rootPath = childPath(boilerRoom.relativePath, rootId);
+      await db
+        .insertInto('accounts')
+        .values({
+          id: accountId,
+          name: 'Acme East',
+          app_type: 'default',
+          kind: 'customer',
+          user_variant: null,
+          theme: null,
+          root_group_id: rootId,
+          created_at: Date.now(),
+        })
+        .execute();
+      await db
+        .insertInto('groups')
+        .values({
+          id: rootId,
+          account_id: accountId,
+          parent_id: boilerRoom.id,
+          name: 'Acme East',
+          kind: 'root',
+          path: rootPath,
+          created_at: Date.now(),
+        })
+        .execute();
+      await addTestUser(t.app, { email: 'deep@acme.test', accountId, path: rootPath, permissions: ['VIEW_DASH'] });
+      return { accountId };
+    }
+
+    it('opens a user of a customer account (depth 2) with the supplier tree’s top account, and edits it', async () => {
+      const admin = await signIn(t.app, 'admin@fieldlink.test');
+      const top = (await tree(admin)).accounts[0]!;
+      const acme = await groupOf(ops, 'Acme Controls');
+      for (const accountId of [top.id, acme.accountId]) {
+        const response = await call('GET', `/user?email=viewer@fieldlink.test&accountId=${accountId}`, admin);
+        expect(response.statusCode, accountId).toBe(200);
+        expect(response.json()).toMatchObject({ email: 'viewer@fieldlink.test', isSelf: false });
+      }
+      const edit = await call('PUT', '/user', admin, {
+        email: 'viewer@fieldlink.test',
+        props: { firstName: 'Victoria' },
+      });
+      expect(edit.statusCode).toBe(200);
+      expect((await userRow('viewer@fieldlink.test')).first_name).toBe('Victoria');
+    });
+
+    it('opens and edits a user at depth 3 with any account of the tree above it', async () => {
+      const admin = await signIn(t.app, 'admin@fieldlink.test');
+      const { accountId } = await addAccountBelowAcme();
+      const ids = accountIdsOf((await tree(admin)).accounts[0]!.rootGroup);
+      const acme = await groupOf(ops, 'Acme Controls');
+      expect(ids).toEqual(expect.arrayContaining([acme.accountId, accountId]));
+      for (const shownIn of [ids[0]!, acme.accountId, accountId]) {
+        const response = await call('GET', `/user?email=deep@acme.test&accountId=${shownIn}`, admin);
+        expect(response.statusCode, shownIn).toBe(200);
+        // ops@ (attached at Acme's root) sees it too, through its own account.
+        if (shownIn !== ids[0]) {
+          expect((await call('GET', `/user?email=deep@acme.test&accountId=${shownIn}`, ops)).statusCode).toBe(200);
+        }
+      }
+      const edit = await call('PUT', '/user', admin, { email: 'deep@acme.test', props: { lastName: 'Deeper' } });
+      expect(edit.statusCode).toBe(200);
+      expect((await userRow('deep@acme.test')).last_name).toBe('Deeper');
+    });
+
+    it('still answers 404 for an account whose tree does not hold the user, or one out of scope', async () => {
+      const admin = await signIn(t.app, 'admin@fieldlink.test');
+      const cellar = await groupOf(brew, 'Cellar');
+      expect(
+        (await call('GET', `/user?email=viewer@fieldlink.test&accountId=${cellar.accountId}`, admin)).statusCode,
+      ).toBe(404);
+      const top = (await tree(admin)).accounts[0]!;
+      // ops@ works in Acme: naming the supplier's account does not widen its scope.
+      expect((await call('GET', `/user?email=admin@fieldlink.test&accountId=${top.id}`, ops)).statusCode).toBe(404);
     });
   });
 });

@@ -329,7 +329,8 @@ function UserPanel({
 }: DetailPanelProps & { target: Extract<TreeTarget, { type: 'user' }> }) {
   const isSelf = target.user.email === email;
   const mayRead = isSelf || can(subject, 'viewAccounts');
-  const user = useUser(mayRead ? target.user.email : null, target.account.id);
+  // The account of the group the user sits in: a supplier's tree holds its customers' accounts.
+  const user = useUser(mayRead ? target.user.email : null, target.group.accountId);
   const kind = target.user.itemKind ?? 'user';
   const [editing, setEditing] = useState(false);
 
