@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import {
   CHANNEL_NAME_MAX_LENGTH,
+  DEVICE_MAX_CHANNELS,
   LOG_INTERVAL_SECONDS,
   MAX_CHANNEL_SETTINGS,
   UPLOAD_INTERVAL_MINUTES,
@@ -178,7 +179,7 @@ export const ConfigFrame = Type.Object(
     timeDate: Type.Optional(
       Type.Object({ tzName: Type.String({ maxLength: 64 }), tzRule: Type.Optional(Type.String({ maxLength: 128 })) }),
     ),
-    channels: Type.Optional(Type.Array(ChannelConfig, { maxItems: 256 })),
+    channels: Type.Optional(Type.Array(ChannelConfig, { maxItems: DEVICE_MAX_CHANNELS })),
     /** How many expanded-IO points (`xdo1`, `xdi1`) the device is configured for. */
     expandedIoMax: Type.Optional(Type.Integer({ minimum: 0, maximum: 999 })),
     registers: Type.Optional(

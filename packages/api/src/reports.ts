@@ -8,6 +8,7 @@ import {
   REPORT_VISIBILITIES,
   SCHEDULE_TIME_PATTERN,
 } from '@fieldlink/domain/reports';
+import { DEVICE_MAX_CHANNELS } from '@fieldlink/domain/device-settings';
 import { ChannelCode, Email, EntityId, Nullable } from './fields';
 
 /**
@@ -39,8 +40,6 @@ const Tag = Type.String({ minLength: 1, maxLength: 40, pattern: '\\S' });
 const Tags = Type.Array(Tag, { maxItems: 20, uniqueItems: true });
 /** Most devices in one report. */
 export const REPORT_MAX_DEVICES = 200;
-/** Most channels of one device in one report. */
-export const REPORT_MAX_CHANNELS_PER_DEVICE = 32;
 
 /** Who a report is shared with (§3 "Access: type, groupIds, users"); users are e-mail addresses. */
 export const ReportAccess = Type.Object(
@@ -53,11 +52,14 @@ export const ReportAccess = Type.Object(
 );
 export type ReportAccess = Static<typeof ReportAccess>;
 
-/** Channels of one device a report covers. */
+/**
+ * Channels of one device a report covers: any of its channels, all of them if wished; the total of a
+ * report is bounded by `reportChannelsIssue` (domain).
+ */
 export const ReportDeviceChannels = Type.Object(
   {
     deviceId: EntityId,
-    codes: Type.Array(ChannelCode, { minItems: 1, maxItems: REPORT_MAX_CHANNELS_PER_DEVICE, uniqueItems: true }),
+    codes: Type.Array(ChannelCode, { minItems: 1, maxItems: DEVICE_MAX_CHANNELS, uniqueItems: true }),
   },
   { additionalProperties: false },
 );

@@ -18,6 +18,8 @@ export const UPLOAD_INTERVAL_MINUTES = { min: 1, max: 1440 } as const;
 export const LOG_INTERVAL_SECONDS = { min: 1, max: 86_400 } as const;
 /** Longest channel name a device keeps (device protocol, `config` frames). */
 export const CHANNEL_NAME_MAX_LENGTH = 64;
+/** Most channels a device describes in its configuration (a `config` frame names at most this many). */
+export const DEVICE_MAX_CHANNELS = 256;
 /** Most channels one Apply may change. */
 export const MAX_CHANNEL_SETTINGS = 64;
 

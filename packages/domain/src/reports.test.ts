@@ -14,6 +14,7 @@ import {
   nextScheduleRun,
   reportAccessIssue,
   reportListTags,
+  reportChannelsIssue,
   reportPeriodIssue,
   reportStateLabel,
   scheduleCatchUp,
@@ -61,6 +62,22 @@ describe('reportPeriodIssue', () => {
     [0, 365 * day, 'HOUR', null],
   ] as const)('%i to %i per %s: %j', (start, end, interval, issue) => {
     expect(reportPeriodIssue(start, end, interval)).toBe(issue);
+  });
+});
+
+describe('reportChannelsIssue', () => {
+  const device = (count: number) => ({ codes: Array.from({ length: count }, (_, index) => `c${index + 1}`) });
+  it.each([
+    ['one whole water plant (85 channels)', [device(85)], null],
+    ['75 water plants (6,375 channels)', Array.from({ length: 75 }, () => device(85)), null],
+    ['the total at the bound', [device(256), ...Array.from({ length: 24 }, () => device(256))], null],
+    [
+      'one channel past the bound',
+      [...Array.from({ length: 25 }, () => device(256)), device(1)],
+      'A report covers at most 6,400 channels; 6,401 are chosen.',
+    ],
+  ])('%s: %j', (_name, devices, issue) => {
+    expect(reportChannelsIssue(devices)).toBe(issue);
   });
 });
 

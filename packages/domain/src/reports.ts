@@ -104,6 +104,22 @@ export function reportPeriodIssue(start: number, end: number, interval: ReportIn
   return null;
 }
 
+/**
+ * Most channels of one report, all its devices together. It bounds a report's work (channels times
+ * intervals) at what the earlier caps allowed (200 devices of 32 channels), spent as the report needs:
+ * whole devices, each with all its channels (a water plant has 85), up to this total.
+ */
+export const REPORT_MAX_CHANNELS = 6_400;
+
+/** Why the chosen channels cannot go in one report (too many in all), or null when they can. */
+export function reportChannelsIssue(devices: readonly { codes: readonly string[] }[]): string | null {
+  const total = devices.reduce((sum, device) => sum + device.codes.length, 0);
+  if (total > REPORT_MAX_CHANNELS) {
+    return `A report covers at most ${REPORT_MAX_CHANNELS.toLocaleString('en-US')} channels; ${total.toLocaleString('en-US')} are chosen.`;
+  }
+  return null;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Access (§5 "Report access")
 

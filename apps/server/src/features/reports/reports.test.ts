@@ -143,6 +143,177 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
     await smtp?.stop();
   });
 
+  describe('a supplier reports on its customers, and whole devices (issue 35 items 3 and 4)', () => {
+    /** 85 channel codes, as many as a water plant has. */
+    const PLANT_CODES = [
+      ...['a', 'c', 'do', 's'].flatMap((prefix) => Array.from({ length: 16 }, (_, i) => `${prefix}${i + 1}`)),
+      ...Array.from({ length: 14 }, (_, i) => `gpf${i + 1}`),
+      ...Array.from({ length: 4 }, (_, i) => `d${i + 1}`),
+      ...Array.from({ length: 3 }, (_, i) => `t${i + 1}`),
+    ];
+    let admin: string;
+    let supplierId: string;
+    let acmeId: string;
+    let boilerId: string;
+
+    const accountNamed = (name: string) =>
+      db().selectFrom('accounts').select('id').where('name', '=', name).executeTakeFirstOrThrow();
+    const settledIn = async (token: string, id: string, inAccount: string) => {
+      let meta: ReportMeta | undefined;
+      await until(async () => {
+        meta = (await call(token, 'GET', '/report/meta', { id, accountId: inAccount })).json<ReportMeta>();
+        return meta.state !== 'GENERATING';
+      }, 30_000);
+      return meta!;
+    };
+    const boilerReport = (codes: string[], devices = [{ deviceId: boilerId, codes }]) => ({
+      accountId: supplierId,
+      name: 'Acme boilers',
+      props: { ...template({ devices }), start, end },
+    });
+
+    beforeAll(async () => {
+      admin = await signIn(t.app, 'admin@fieldlink.test');
+      const point = await db()
+        .selectFrom('attachment_points')
+        .innerJoin('users', 'users.id', 'attachment_points.user_id')
+        .select('attachment_points.account_id')
+        .where('users.email', '=', 'admin@fieldlink.test')
+        .executeTakeFirstOrThrow();
+      supplierId = point.account_id;
+      acmeId = (await accountNamed('Acme Controls')).id;
+      const boiler = await db()
+        .selectFrom('devices')
+        .select('id')
+        .where('thing_name', '=', 'ACME-BLR01')
+        .executeTakeFirstOrThrow();
+      boilerId = boiler.id;
+      // Boiler 1 as a water plant describes itself: 85 channels, with samples in the period.
+      await db()
+        .updateTable('devices')
+        .set({ channels: JSON.stringify(PLANT_CODES.map((code) => ({ code }))) })
+        .where('id', '=', boilerId)
+        .execute();
+      await db()
+        .insertInto('logs')
+        .values(
+          PLANT_CODES.slice(0, 20).flatMap((code, channel) =>
+            Array.from({ length: 12 }, (_, index) => ({
+              device_id: boilerId,
+              code,
+              t: start + index * 10 * MINUTE,
+              value: channel + index,
+            })),
+          ),
+        )
+        .execute();
+    });
+
+    it('accepts a customer’s device in a report kept under the supplier’s account; it becomes READY', async () => {
+      expect(supplierId).not.toBe(acmeId);
+      const response = await call(admin, 'POST', '/report', boilerReport(['c1', 'c2']));
+      expect(response.statusCode, response.body).toBe(200);
+      const ready = await settledIn(admin, response.json<ReportMeta>().id, supplierId);
+      expect(ready).toMatchObject({ state: 'READY', accountId: supplierId });
+    });
+
+    it('takes every channel of a whole water plant (85) in one report, READY with all of them', async () => {
+      const response = await call(admin, 'POST', '/report', boilerReport(PLANT_CODES));
+      expect(response.statusCode, response.body).toBe(200);
+      const ready = await settledIn(admin, response.json<ReportMeta>().id, supplierId);
+      expect(ready.state).toBe('READY');
+      expect(ready.props.devices[0]!.codes).toHaveLength(85);
+      const file = await t.app.inject({
+        method: 'GET',
+        url: (await call(admin, 'GET', '/report', { id: ready.id, accountId: supplierId, download: 'true' })).json<{
+          url: string;
+        }>().url,
+      });
+      const channels = new Set(
+        csvRows(file.body)
+          .filter((row) => row[0] === 'interval')
+          .map((row) => row[3]),
+      );
+      expect(channels.size).toBe(20);
+    });
+
+    it('refuses more than 6,400 channels in all with a clear 400, writing nothing', async () => {
+      const before = await rowCount();
+      const devices = Array.from({ length: 26 }, (_, index) => ({
+        deviceId: index === 0 ? boilerId : `device-${index}`,
+        codes: Array.from({ length: 250 }, (_, code) => `c${code + 1}`),
+      }));
+      const response = await call(admin, 'POST', '/report', boilerReport([], devices));
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ message: 'A report covers at most 6,400 channels; 6,500 are chosen.' });
+      expect(await rowCount()).toBe(before);
+    });
+
+    it('still refuses a device out of the caller’s scope (404), whatever the account', async () => {
+      const before = await rowCount();
+      const response = await call(brew, 'POST', '/report', { ...boilerReport(['c1']), accountId });
+      expect(response.statusCode).toBe(404);
+      expect(await rowCount()).toBe(before);
+    });
+
+    it('lists and opens the reports and schedules of a customer account to the supplier', async () => {
+      const { token: acmeReporter } = await addTestUser(t.app, {
+        email: 'reporter@acme.test',
+        accountId: acmeId,
+        path: (
+          await db()
+            .selectFrom('groups')
+            .select('path')
+            .where('account_id', '=', acmeId)
+            .where('kind', '=', 'root')
+            .executeTakeFirstOrThrow()
+        ).path,
+        permissions: ['VIEW_DASH', 'READ_REPORTS', 'CUD_REPORTS', 'READ_REPORT_SCHEDULES', 'CUD_REPORT_SCHEDULES'],
+      });
+      const made = await call(acmeReporter, 'POST', '/report', {
+        ...boilerReport(['c1']),
+        accountId: acmeId,
+        name: 'Acme’s own',
+        props: {
+          ...template({
+            devices: [{ deviceId: boilerId, codes: ['c1'] }],
+            visibility: 'PUBLIC',
+            access: { type: 'PUBLIC', groupIds: [], users: [] },
+          }),
+          start,
+          end,
+        },
+      });
+      expect(made.statusCode, made.body).toBe(200);
+      const schedule = await call(acmeReporter, 'POST', '/reports/schedule', {
+        accountId: acmeId,
+        name: 'Acme weekly',
+        props: {
+          ...template({
+            devices: [{ deviceId: boilerId, codes: ['c1'] }],
+            visibility: 'PUBLIC',
+            access: { type: 'PUBLIC', groupIds: [], users: [] },
+          }),
+          frequency: 'WEEKLY',
+          time: '07:00',
+          dayOfWeek: 1,
+          dayOfMonth: 1,
+          timeZone: 'UTC',
+          enabled: true,
+        },
+      });
+      expect(schedule.statusCode, schedule.body).toBe(200);
+      const listed = await call(admin, 'GET', '/reports/meta', { accountId: acmeId });
+      expect(listed.statusCode).toBe(200);
+      expect(listed.json<ReportMeta[]>().map((report) => report.name)).toContain('Acme’s own');
+      const opened = await call(admin, 'GET', '/report/meta', { id: made.json<ReportMeta>().id, accountId: acmeId });
+      expect(opened.statusCode).toBe(200);
+      const schedules = await call(admin, 'GET', '/reports/schedules', { accountId: acmeId });
+      expect(schedules.statusCode).toBe(200);
+      expect(schedules.json<ReportSchedule[]>().map((item) => item.name)).toContain('Acme weekly');
+    });
+  });
+
   it('generates a CSV as a job: GENERATING, then READY, with the figures of the stored logs', async () => {
     const created = await create();
     expect(created).toMatchObject({ state: 'GENERATING', name: 'Cellar temperatures', tags: ['cellar'] });

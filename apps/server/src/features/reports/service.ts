@@ -22,6 +22,7 @@ import {
   REPORT_STATE_LABELS,
   nextScheduleRun,
   reportAccessIssue,
+  reportChannelsIssue,
   reportPeriodIssue,
   scheduleCatchUp,
   schedulePeriod,
@@ -512,7 +513,7 @@ export class ReportService {
     const planned: PlannedDevice[] = [];
     for (const wanted of props.devices) {
       const device = devices.get(wanted.deviceId);
-      if (!device || device.account_id !== row.account_id) continue;
+      if (!device) continue;
       const configured = JSON.parse(device.channels) as { code: string; name?: string }[];
       planned.push({
         id: device.id,
@@ -648,8 +649,8 @@ export class ReportService {
   }
 
   /**
-   * Checks a report's or schedule's devices and sharing: every device in the account and the
-   * caller's scope (404 like a missing one otherwise), access.type equal to the visibility, the
+   * Checks a report's or schedule's devices and sharing: at most `REPORT_MAX_CHANNELS` channels in
+   * all, every device in the caller's scope (404 like a missing one otherwise), access.type equal to the visibility, the
    * selected groups and users in the account, the validity rule (§5), the users to notify.
    */
   private async checkTemplate(
@@ -659,12 +660,14 @@ export class ReportService {
   ): Promise<ReportDeviceRow[]> {
     const ids = template.devices.map((device) => device.deviceId);
     if (new Set(ids).size !== ids.length) throw new HttpError(400, 'Name each device once.');
+    const channelsIssue = reportChannelsIssue(template.devices);
+    if (channelsIssue) throw new HttpError(400, channelsIssue);
     const devices = await devicesWithPaths(this.db, ids);
+    // Any device in the caller's scope, whatever account the report is kept under: a supplier reports
+    // on its customers' devices from its own account (issue 35).
     for (const id of ids) {
       const device = devices.find((row) => row.id === id);
-      if (!device || device.account_id !== account.id || !viewerCovers(viewerOf(user), device.path)) {
-        throw notFound(DEVICE_NOT_FOUND);
-      }
+      if (!device || !viewerCovers(viewerOf(user), device.path)) throw notFound(DEVICE_NOT_FOUND);
     }
     if (template.access.type !== template.visibility) throw new HttpError(400, ACCESS_TYPE_MISMATCH);
     if (template.access.groupIds.some((id) => !account.groupPaths.has(id))) throw new HttpError(400, GROUP_NOT_FOUND);

@@ -3,10 +3,12 @@ import { REPORTS_SCHEDULES_PATH, type ReportSchedule } from '@fieldlink/api/repo
 import { apiGet } from '../../../lib/api-client';
 import { SCHEDULES_KEY } from './reports-keys';
 
-export const getSchedules = (signal?: AbortSignal) => apiGet<ReportSchedule[]>(REPORTS_SCHEDULES_PATH, {}, signal);
+export const getSchedules = (accountId: string, signal?: AbortSignal) =>
+  apiGet<ReportSchedule[]>(REPORTS_SCHEDULES_PATH, { accountId }, signal);
 
-export const schedulesQuery = () =>
-  queryOptions({ queryKey: [...SCHEDULES_KEY], queryFn: ({ signal }) => getSchedules(signal) });
+export const schedulesQuery = (accountId: string) =>
+  queryOptions({ queryKey: [...SCHEDULES_KEY, accountId], queryFn: ({ signal }) => getSchedules(accountId, signal) });
 
-/** `GET /reports/schedules`: every schedule the caller may see. */
-export const useSchedules = (enabled = true) => useQuery({ ...schedulesQuery(), enabled });
+/** `GET /reports/schedules?accountId`: the schedules of one account the caller may see. */
+export const useSchedules = (accountId: string | null) =>
+  useQuery({ ...schedulesQuery(accountId ?? ''), enabled: accountId !== null });

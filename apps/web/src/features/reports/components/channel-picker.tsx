@@ -2,9 +2,17 @@ import { useMemo, useState } from 'react';
 import { ChevronDownIcon, ChevronRightIcon, SearchIcon } from '../../../components/ui/icons';
 import type { PickableDevice } from '../model/report-form';
 
+/** How many of a device's channels are chosen, as its row says it. */
+function channelsNote(chosen: number, total: number): string {
+  if (total === 0) return 'no channels';
+  if (chosen === 0) return `${total} ${total === 1 ? 'channel' : 'channels'}`;
+  if (chosen === total) return `all ${total} channels`;
+  return `${chosen} of ${total} channels`;
+}
+
 /**
  * The devices of the account with their channels, to tick for a report. Ticking a device takes all
- * its channels; opening it picks single ones. A search narrows the list by device, serial or group.
+ * its channels (as does "All channels" when it is open); opening it picks single ones. A search narrows the list by device, serial or group.
  */
 export function ChannelPicker({
   devices,
@@ -96,14 +104,24 @@ export function ChannelPicker({
                   <span>
                     <strong>{device.name}</strong>
                     <span className="fl-sub">
-                      {device.groupName} · {device.thingName}
-                      {device.channels.length === 0 ? ' · no channels' : ''}
+                      {device.groupName} · {device.thingName} · {channelsNote(chosen.length, device.channels.length)}
                     </span>
                   </span>
                 </label>
               </div>
               {expanded && (
                 <ul className="reports-picker__channels">
+                  <li className="reports-picker__all">
+                    <label className="reports-check">
+                      <input
+                        type="checkbox"
+                        checked={all}
+                        disabled={disabled}
+                        onChange={() => setCodes(device.id, all ? [] : device.channels.map((channel) => channel.code))}
+                      />
+                      <span>All channels ({device.channels.length})</span>
+                    </label>
+                  </li>
                   {device.channels.map((channel) => (
                     <li key={channel.code}>
                       <label className="reports-check">

@@ -3,6 +3,7 @@ import { Button } from '../../../components/ui/button';
 import { PlusIcon, TrashIcon } from '../../../components/ui/icons';
 import { PageHeader } from '../../../components/ui/page-header';
 import { RefreshButton } from '../../../components/ui/refresh-button';
+import type { ReportAccountChoice } from '../model/report-accounts';
 import { AccountPicker } from './reports-frame';
 
 /**
@@ -27,7 +28,8 @@ export function ListHeader({
   /** Items shown; null until the list is read. */
   count: number | null;
   query: Parameters<typeof RefreshButton>[0]['query'];
-  accounts: readonly Account[];
+  /** The accounts to choose from: the user's and the customer accounts below them. */
+  accounts: readonly ReportAccountChoice[];
   account: Account;
   onChooseAccount: (id: string) => void;
   canEdit: boolean;

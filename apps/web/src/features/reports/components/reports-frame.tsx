@@ -9,6 +9,7 @@ import { PanelMessage } from '../../../components/ui/panel-message';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { useCan } from '../../../lib/session/use-can';
 import { useSessionContext } from '../../../lib/session/use-session-context';
+import type { ReportAccountChoice } from '../model/report-accounts';
 import './reports.css';
 
 /**
@@ -60,13 +61,16 @@ export function ReportsFrame({
   return <>{children(session.accounts)}</>;
 }
 
-/** The account picker of the reports pages, shown when the user works in more than one account. */
+/**
+ * The account picker of the reports pages, shown when the user works in more than one account: its
+ * own accounts and, indented below each, the customer accounts its tree holds.
+ */
 export function AccountPicker({
   accounts,
   account,
   onChoose,
 }: {
-  accounts: readonly Account[];
+  accounts: readonly ReportAccountChoice[];
   account: Account;
   onChoose: (id: string) => void;
 }) {
@@ -78,9 +82,9 @@ export function AccountPicker({
       value={account.id}
       onChange={(event) => onChoose(event.target.value)}
     >
-      {accounts.map((candidate) => (
+      {accounts.map(({ account: candidate, depth }) => (
         <option key={candidate.id} value={candidate.id}>
-          {candidate.name}
+          {`${'\u00a0\u00a0'.repeat(depth)}${candidate.name}`}
         </option>
       ))}
     </select>

@@ -170,7 +170,7 @@ export function ReportsPage() {
 }
 
 function ReportsList({ accounts }: { accounts: readonly Account[] }) {
-  const { account, choose } = useReportAccount(accounts);
+  const { account, choices, choose } = useReportAccount(accounts);
   const reports = useReports(account?.id ?? null);
   const canEdit = useCan('editReports');
   const queryClient = useQueryClient();
@@ -218,7 +218,7 @@ function ReportsList({ accounts }: { accounts: readonly Account[] }) {
         noun="report"
         count={reports.data ? shown.length : null}
         query={reports}
-        accounts={accounts}
+        accounts={choices}
         account={account}
         onChooseAccount={choose}
         canEdit={canEdit}

@@ -58,8 +58,8 @@ export function SchedulesPage() {
 }
 
 function SchedulesList({ accounts }: { accounts: readonly Account[] }) {
-  const { account, choose } = useReportAccount(accounts);
-  const schedules = useSchedules();
+  const { account, choices, choose } = useReportAccount(accounts);
+  const schedules = useSchedules(account?.id ?? null);
   const canEdit = useCan('editReportSchedules');
   const [filter, setFilter] = useState<ReportListFilter>({ tags: [], text: '' });
   const [editing, setEditing] = useState<{ schedule?: ReportSchedule } | null>(null);
@@ -81,7 +81,7 @@ function SchedulesList({ accounts }: { accounts: readonly Account[] }) {
         noun="schedule"
         count={schedules.data ? shown.length : null}
         query={schedules}
-        accounts={accounts}
+        accounts={choices}
         account={account}
         onChooseAccount={choose}
         canEdit={canEdit}

@@ -11,6 +11,7 @@ import { channelName } from '@fieldlink/domain/channels';
 import { localTimeZone } from '@fieldlink/domain/time-zone';
 import {
   reportAccessIssue,
+  reportChannelsIssue,
   reportPeriodIssue,
   type NotifyAudience,
   type ReportFormat,
@@ -232,6 +233,8 @@ export function formIssue(
 ): string | null {
   if (form.name.trim() === '') return 'Give the report a name.';
   if (chosenDevices(form).length === 0) return 'Choose at least one channel.';
+  const channels = reportChannelsIssue(chosenDevices(form));
+  if (channels) return channels;
   if (kind === 'report') {
     const { start, end } = periodOf(form, now);
     const issue = reportPeriodIssue(start, end, form.interval);
