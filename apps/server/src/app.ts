@@ -417,6 +417,7 @@ export async function buildApp({
       ingest,
       logger: app.log,
       maxFramesPerSecond: config.mqttMaxFramesPerSecond,
+      drainTimeoutMs: config.mqttDrainTimeoutMs,
     });
   }
   fieldlink.broker = broker;

@@ -61,6 +61,8 @@ export interface Config {
   mqttAuthSecret: string | null;
   /** Frames per second one device may publish, averaged over 10 s. */
   mqttMaxFramesPerSecond: number;
+  /** Milliseconds the embedded broker waits for a device's full socket to drain before dropping the device. */
+  mqttDrainTimeoutMs: number;
   /** `single`: one instance at a time ingests through one persistent session; `shared`: all do, through a shared subscription. */
   mqttIngest: 'single' | 'shared';
   /** This process in the cluster (logs, MQTT client ids, job claims). */
@@ -181,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttProvisioning: provisioning(env.MQTT_PROVISIONING),
     mqttAuthSecret: optional(env.MQTT_AUTH_SECRET),
     mqttMaxFramesPerSecond: int(env.MQTT_MAX_FRAMES_PER_SECOND, 200, 'MQTT_MAX_FRAMES_PER_SECOND'),
+    mqttDrainTimeoutMs: Math.max(1, int(env.MQTT_DRAIN_TIMEOUT_MS, 10_000, 'MQTT_DRAIN_TIMEOUT_MS')),
     mqttIngest: ingestMode(env.MQTT_INGEST),
     instanceId:
       optional(env.FIELDLINK_INSTANCE_ID) ?? `${os.hostname().slice(0, 24)}-${randomBytes(4).toString('hex')}`,

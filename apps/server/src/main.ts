@@ -7,6 +7,11 @@ import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 import { provisionDemoFleet } from './cluster/demo-fleet';
 import { withStartupLock } from './cluster/startup-lock';
 import { listenAddress } from './security/demo-exposure';
+import { exitOnUncaughtError, STDERR_LOGGER, type FatalLogger } from './process-faults';
+
+/** The process's log for a fatal error: standard error until the app's logger exists. */
+let fatalLogger: FatalLogger = STDERR_LOGGER;
+exitOnUncaughtError(() => fatalLogger);
 
 /** `npm start`: one process with the API, the SPA, the embedded broker and the demo fleet. */
 async function main(): Promise<void> {
@@ -26,6 +31,7 @@ async function main(): Promise<void> {
     mqttPort: config.mqttPort,
     logger: { level: config.logLevel, transport: undefined },
   });
+  fatalLogger = app.log;
   const broker = app.fieldlink.broker!;
   // An external broker keeps its own device accounts: the demo devices get theirs (again) at start,
   // before this instance answers its health check.
@@ -83,6 +89,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  // The stack begins with the message: a refused setting reads first, and a fault can be traced.
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
   process.exit(1);
 });

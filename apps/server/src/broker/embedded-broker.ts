@@ -25,6 +25,8 @@ export interface EmbeddedBrokerOptions {
   logger: BrokerLogger;
   /** Frames per second one device may publish, averaged over 10 s. */
   maxFramesPerSecond?: number;
+  /** How long a device's full socket may stay full before the device is dropped (`MQTT_DRAIN_TIMEOUT_MS`). */
+  drainTimeoutMs?: number;
 }
 
 function authError(message: string, returnCode: 3 | 4 | 5): AuthenticateError {
@@ -68,9 +70,18 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
 
   const aedes = await Aedes.createBroker({
     maxClientsIdLength: 64,
-    drainTimeout: 10_000,
+    drainTimeout: options.drainTimeoutMs ?? 10_000,
     connectTimeout: 10_000,
-    concurrency: 1000,
+    // No cap on deliveries in flight, so no queue inside the broker's emitter (mqemitter). With a cap,
+    // a device that stops reading holds a slot with every command waiting for its socket to drain; once
+    // it holds them all, every publish of every device waits in that queue until the drain timeout
+    // drops it. The queue is then emptied by a synchronous recursion (`released` -> `_do` ->
+    // `fastparallel` -> `released`) whenever a message completes at once, as a command to the dropped
+    // device or any frame with no subscriber does: tens of thousands queued overflowed the stack and
+    // ended the process (issue 34). What may be in flight is bounded by what reaches the broker:
+    // devices subscribe only to their own command topic, so only commands sent to them wait, until the
+    // drain timeout drops a stalled device.
+    concurrency: 0,
     preConnect(client, _packet, callback) {
       if (failedByAddress.isLimited(sourceOf(client))) return callback(new Error('Too many failed connects'), false);
       callback(null, true);

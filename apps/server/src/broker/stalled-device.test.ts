@@ -1,0 +1,154 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import mqtt, { type MqttClient } from 'mqtt';
+import mqttPacket from 'mqtt-packet';
+import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
+import type { DeviceCommand } from '@fieldlink/api/device-frames';
+import { demoFleet } from '../seed/seed';
+import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../testing/test-app';
+
+/**
+ * Commands per stalled device: first large ones, more than loopback's socket buffers take (4 MiB at
+ * most with Linux's defaults), then ordinary ones, which wait in the broker.
+ */
+const LARGE_COMMANDS = 3000;
+const COMMANDS = 5000;
+const STALLED = ['ACME-BLR01', 'ACME-BLR02'];
+const HEALTHY = 'MTW-PUMP01';
+/** Short, so the test does not wait the default 10 s; long enough for a frame to be stored meanwhile. */
+const DRAIN_TIMEOUT_MS = 8000;
+
+const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 20_000) => {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('Condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+};
+
+/**
+ * A device on a raw TCP connection that subscribes to its command topic at QoS 1, then stops reading
+ * its socket and only sends PINGREQ, so it looks alive while the broker's writes to it pile up.
+ */
+async function stalledDevice(port: number, thingName: string, password: string) {
+  const socket = net.createConnection({ port, host: '127.0.0.1' });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  const parser = mqttPacket.parser();
+  const seen: string[] = [];
+  parser.on('packet', (packet) => seen.push(packet.cmd));
+  socket.on('data', (chunk) => parser.parse(chunk));
+  socket.on('error', () => undefined);
+  socket.write(
+    mqttPacket.generate({
+      cmd: 'connect',
+      protocolId: 'MQTT',
+      protocolVersion: 4,
+      clientId: thingName,
+      username: thingName,
+      password: Buffer.from(password),
+      clean: true,
+      keepalive: 5,
+    }),
+  );
+  await until(() => seen.includes('connack'));
+  socket.write(
+    mqttPacket.generate({
+      cmd: 'subscribe',
+      messageId: 1,
+      subscriptions: [{ topic: deviceDownTopic(thingName), qos: 1 }],
+    }),
+  );
+  await until(() => seen.includes('suback'));
+  socket.pause();
+  const ping = setInterval(() => socket.write(mqttPacket.generate({ cmd: 'pingreq' })), 1000);
+  socket.once('close', () => clearInterval(ping));
+  return () => {
+    clearInterval(ping);
+    socket.destroy();
+  };
+}
+
+describe.each(DIALECTS)('a device that stops reading its socket, on %s', (dialect) => {
+  let t: TestApp;
+  let passwords: Map<string, string>;
+  const closers: (() => unknown)[] = [];
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect, {
+      mqtt: true,
+      listen: true,
+      env: { MQTT_DRAIN_TIMEOUT_MS: String(DRAIN_TIMEOUT_MS) },
+    });
+    passwords = new Map((await demoFleet(t.app.storage.db)).map((device) => [device.thingName, device.password]));
+  });
+  afterAll(async () => {
+    for (const close of closers) await close();
+    await t?.close();
+  });
+
+  it('is dropped with its queued commands while other devices go on, and the process lives on', async () => {
+    const broker = t.app.fieldlink.broker!;
+    const healthy: MqttClient = await mqtt.connectAsync(`mqtt://127.0.0.1:${broker.port}`, {
+      clientId: HEALTHY,
+      username: HEALTHY,
+      password: passwords.get(HEALTHY),
+      reconnectPeriod: 0,
+    });
+    closers.push(() => healthy.endAsync(true));
+    const stalled = await Promise.all(
+      STALLED.map((thingName) => stalledDevice(broker.port, thingName, passwords.get(thingName)!)),
+    );
+    closers.push(...stalled);
+    await until(() => broker.connectedClients() === 1 + STALLED.length);
+
+    // The flood: far more commands than the stalled sockets take, all waiting in the broker at once.
+    const exp = Date.now() + 600_000;
+    const deliveries: Promise<unknown>[] = [];
+    for (let i = 0; i < LARGE_COMMANDS + COMMANDS; i += 1) {
+      const tzRule = i < LARGE_COMMANDS ? 'x'.repeat(2000) : 'UTC0';
+      for (const thingName of STALLED) {
+        const command: DeviceCommand = {
+          v: 4,
+          id: `flood-${i}`,
+          exp,
+          cmd: 'timeDate',
+          tzName: 'Europe/Zurich',
+          tzRule,
+        };
+        deliveries.push(broker.sendCommand(thingName, command).catch(() => undefined));
+      }
+    }
+
+    // Another device's frames are stored and acknowledged while the stalled ones still hold their
+    // deliveries: a stalled subscriber does not hold up the broker.
+    const t0 = Date.now();
+    for (let i = 0; i < 5; i += 1) {
+      await healthy.publishAsync(
+        deviceUpTopic(HEALTHY),
+        JSON.stringify({ v: 4, type: 'log', t: t0 + i, values: { c1: i } }),
+        { qos: 1 },
+      );
+    }
+    expect(broker.connectedClients()).toBe(1 + STALLED.length);
+
+    // The drain timeout drops both; their queued deliveries end without taking the process along.
+    await until(() => broker.connectedClients() === 1);
+    await Promise.all(deliveries);
+
+    // Everything else still answers: the API, the broker for a healthy device, a new connection.
+    const token = await signIn(t.app, 'viewer@fieldlink.test');
+    const self = await fetch(`${baseUrl(t.app)}/api/v1/self`, { headers: { authorization: `Bearer ${token}` } });
+    expect(self.status).toBe(200);
+    await healthy.publishAsync(
+      deviceUpTopic(HEALTHY),
+      JSON.stringify({ v: 4, type: 'log', t: Date.now(), values: { c1: 99 } }),
+      { qos: 1 },
+    );
+    const again = await stalledDevice(broker.port, STALLED[0]!, passwords.get(STALLED[0]!)!);
+    closers.push(again);
+    await until(() => broker.connectedClients() === 2);
+  }, 60_000);
+});
