@@ -35,6 +35,7 @@ import { sessionRoutes } from './features/session/routes';
 import { videoRoutes } from './features/videos/routes';
 import { compressionPlugin } from './plugins/compression';
 import { corsPlugin } from './plugins/cors';
+import { securityHeadersPlugin } from './plugins/security-headers';
 import { DeviceService } from './features/devices/service';
 import { deviceRoutes } from './features/devices/routes';
 import { AccountService } from './features/accounts/service';
@@ -67,7 +68,6 @@ import { BrewService } from './features/brew/service';
 import { BrewTankTracker } from './features/brew/tank-tracker';
 import { brewRoutes } from './features/brew/routes';
 import { installationSecret } from './security/installation';
-import { contentSecurityPolicy } from './security/content-security-policy';
 import { proxyTrust } from './security/client-address';
 
 /** The services behind the routes, reachable from tests and from main. */
@@ -164,16 +164,6 @@ export async function buildApp({
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // On every answer, API and pages alike: no MIME sniffing, no framing by other sites (its own pages may frame its files), no full
-  // addresses (with ids and codes) leaked to other sites in the Referer, scripts only from the console's own files.
-  const policy = contentSecurityPolicy(config);
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('content-security-policy', policy);
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('x-frame-options', 'SAMEORIGIN');
-    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
-  });
-
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof HttpError) {
       return reply.code(error.statusCode).headers(error.headers).send(errorBody(error.statusCode, error.message));
@@ -194,6 +184,7 @@ export async function buildApp({
     return reply.code(500).send(errorBody(500, 'Server error'));
   });
 
+  await app.register(securityHeadersPlugin, { config });
   await app.register(storagePlugin, { storage });
   await app.register(compressionPlugin);
   await app.register(authPlugin, { tokenTtlSeconds: config.tokenTtlSeconds });

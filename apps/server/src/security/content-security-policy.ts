@@ -24,7 +24,7 @@ function consoleApiSources(host: string | null, nextSubdomains: readonly string[
 }
 
 /**
- * The Content-Security-Policy of every answer. Scripts come only from the console's own files: the
+ * The directives of every answer's Content-Security-Policy (sent by `@fastify/helmet`). Scripts come only from the console's own files: the
  * built index.html has no inline script, and no `eval`; a script an attacker manages to inject into
  * a page does not run. Styles allow inline attributes (the chart readout and the map set them).
  * Images, media and connections may also reach the map tiles, video library and geocoder the
@@ -32,14 +32,14 @@ function consoleApiSources(host: string | null, nextSubdomains: readonly string[
  * the console (`frame-ancestors`, beside X-Frame-Options), no plug-ins, and forms and `<base>` stay
  * on this origin.
  */
-export function contentSecurityPolicy(
+export function contentSecurityDirectives(
   config: Pick<Config, 'mapTileUrl' | 'geocoderUrl' | 'videoUrls' | 'consoleApiHost' | 'consoleApiNextSubdomains'>,
-): string {
+): Record<string, string[]> {
   const sources = (...addresses: (string | null)[]): string[] => [
     ...new Set(addresses.flatMap((address) => (address === null ? [] : (sourceOf(address) ?? [])))),
   ];
   const videos = config.videoUrls.map((entry) => entry.slice(entry.indexOf('|') + 1));
-  const directives: Record<string, string[]> = {
+  return {
     'default-src': ["'self'"],
     'script-src': ["'self'"],
     'script-src-attr': ["'none'"],
@@ -59,7 +59,4 @@ export function contentSecurityPolicy(
     'base-uri': ["'self'"],
     'form-action': ["'self'"],
   };
-  return Object.entries(directives)
-    .map(([name, values]) => `${name} ${values.join(' ')}`)
-    .join('; ');
 }

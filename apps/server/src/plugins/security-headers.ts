@@ -1,0 +1,26 @@
+import fastifyHelmet from '@fastify/helmet';
+import fp from 'fastify-plugin';
+import type { Config } from '../config';
+import { contentSecurityDirectives } from '../security/content-security-policy';
+
+/**
+ * The security headers of every answer, API and pages alike, on `@fastify/helmet`: scripts only from
+ * the console's own files (the policy in security/content-security-policy.ts), no MIME sniffing, no
+ * framing by other sites (its own pages may frame its files), no full addresses (with ids and codes)
+ * leaked to other sites in the Referer, a browsing context of its own, and helmet's other defaults.
+ * No Strict-Transport-Security: this process answers plain HTTP, where a browser ignores it; HTTPS is
+ * terminated in front of it (docs/operations.md).
+ */
+export const securityHeadersPlugin = fp<{ config: Config }>(
+  async (app, { config }) => {
+    await app.register(fastifyHelmet, {
+      contentSecurityPolicy: { useDefaults: false, directives: contentSecurityDirectives(config) },
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+      xFrameOptions: { action: 'sameorigin' },
+      // A console on another host of the same site (core §7's API host) may still load its files.
+      crossOriginResourcePolicy: { policy: 'same-site' },
+      strictTransportSecurity: false,
+    });
+  },
+  { name: 'security-headers' },
+);
