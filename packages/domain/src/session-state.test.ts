@@ -10,10 +10,16 @@ import {
   type SessionMachine,
 } from './session-state';
 
-const at = (status: AppStatus, auth: Partial<AuthState> = {}, presence: Presence = 'FOREGROUND'): SessionMachine => ({
+const at = (
+  status: AppStatus,
+  auth: Partial<AuthState> = {},
+  presence: Presence = 'FOREGROUND',
+  failure: string | null = null,
+): SessionMachine => ({
   status,
   presence,
   auth: { authenticated: false, error: null, message: null, ...auth },
+  failure: failure === null ? null : { message: failure },
 });
 const signedIn = (status: AppStatus = 'IDLE') => at(status, { authenticated: true });
 
@@ -73,6 +79,18 @@ describe('nextSessionState: one transition per row (core §3, §4)', () => {
       from: signedIn(),
       event: { type: 'AUTH_ERROR', error: 'User already exists' },
       to: at('IDLE', { authenticated: true, error: 'User already exists' }),
+    },
+    {
+      name: 'a failed change (FETCH_POST_FAILURE) is recorded with its message; the session goes on',
+      from: signedIn('READING_DEVICE'),
+      event: { type: 'FETCH_POST_FAILURE', error: 'Server error' },
+      to: at('READING_DEVICE', { authenticated: true }, 'FOREGROUND', 'Server error'),
+    },
+    {
+      name: 'logout forgets the last failed change',
+      from: at('SIGNING_OUT', { authenticated: true }, 'FOREGROUND', 'Server error'),
+      event: { type: 'LOGOUT' },
+      to: at('SIGNED_OUT'),
     },
     {
       name: 'reading a device',
@@ -167,6 +185,13 @@ describe('nextSessionState: one transition per row (core §3, §4)', () => {
     },
   ])('$name', ({ from, event, to }) => {
     expect(nextSessionState(from, event)).toEqual(to);
+  });
+
+  it('records each FETCH_POST_FAILURE as a failure of its own, the same text twice included', () => {
+    const once = nextSessionState(at('IDLE'), { type: 'FETCH_POST_FAILURE', error: 'Server error' });
+    const twice = nextSessionState(once, { type: 'FETCH_POST_FAILURE', error: 'Server error' });
+    expect(twice.failure).toEqual(once.failure);
+    expect(twice.failure).not.toBe(once.failure);
   });
 
   it('answers the same state for an event that does not apply', () => {

@@ -32,14 +32,29 @@ export interface AuthState {
   message: string | null;
 }
 
+/** A change the server refused or never answered, with the text the shared handler shows. */
+export interface ChangeFailure {
+  message: string;
+}
+
 export interface SessionMachine {
   status: AppStatus;
   presence: Presence;
   auth: AuthState;
+  /**
+   * The last failed change reported to the shared handler (§8 FETCH_POST_FAILURE); a new object per
+   * failure, so the same text twice is two failures.
+   */
+  failure: ChangeFailure | null;
 }
 
 export const INITIAL_AUTH: AuthState = { authenticated: false, error: null, message: null };
-export const INITIAL_SESSION: SessionMachine = { status: null, presence: 'FOREGROUND', auth: INITIAL_AUTH };
+export const INITIAL_SESSION: SessionMachine = {
+  status: null,
+  presence: 'FOREGROUND',
+  auth: INITIAL_AUTH,
+  failure: null,
+};
 
 export type SessionEvent =
   /** Start-up: with a stored token the first run reads the account; without one, signed out. */
@@ -50,6 +65,8 @@ export type SessionEvent =
   | { type: 'LOGIN'; message?: string | null }
   /** A refused sign-in, or a failure the spec reports as an auth error (an invitation's `.error`). */
   | { type: 'AUTH_ERROR'; error: string }
+  /** A change failed and does not report it itself (§8): recorded for the shared handler's toast. */
+  | { type: 'FETCH_POST_FAILURE'; error: string }
   | { type: 'BEGIN'; activity: SessionActivity }
   | { type: 'END'; activity: SessionActivity }
   | { type: 'SIGN_OUT' }
@@ -91,6 +108,8 @@ export function nextSessionState(state: SessionMachine, event: SessionEvent): Se
         status: state.status === 'SIGNING_IN' ? 'SIGNED_OUT' : state.status,
         auth: { ...state.auth, error: event.error },
       };
+    case 'FETCH_POST_FAILURE':
+      return { ...state, failure: { message: event.error } };
     case 'BEGIN':
       return SIGNED_IN.has(state.status) && state.status !== event.activity
         ? { ...state, status: event.activity }
@@ -100,7 +119,7 @@ export function nextSessionState(state: SessionMachine, event: SessionEvent): Se
     case 'SIGN_OUT':
       return { ...state, status: 'SIGNING_OUT' };
     case 'LOGOUT':
-      return { ...state, status: 'SIGNED_OUT', auth: INITIAL_AUTH };
+      return { ...state, status: 'SIGNED_OUT', auth: INITIAL_AUTH, failure: null };
     case 'RESET':
       return INITIAL_SESSION;
     case 'HIDDEN':

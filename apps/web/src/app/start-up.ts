@@ -2,7 +2,13 @@ import { resolveTheme } from '@fieldlink/domain/app-variant';
 import { serverErrorMessage, serverMessageOr } from '../lib/api-client';
 import { clientConfigQuery, FALLBACK_CLIENT_CONFIG } from '../lib/api/get-client-config';
 import { isSignedIn } from '@fieldlink/domain/session-state';
-import { appStore, dispatchSession, setRememberedPath, showToast } from '../lib/app-store/app-store';
+import {
+  appStore,
+  dispatchSession,
+  reportChangeFailure,
+  setRememberedPath,
+  showToast,
+} from '../lib/app-store/app-store';
 import { queryClient, setChangeFailureHandler, setUnauthorizedHandler } from '../lib/query-client';
 import { readToken } from '../lib/session-token';
 import { endSession } from '../lib/session/end-session';
@@ -72,8 +78,9 @@ export function startUp(): void {
     endSession();
     showToast('warning', serverMessageOr(error, 'Your session has ended. Please sign in again.'));
   });
-  // FETCH_POST_FAILURE: a failed change that does not report it itself gets the generic server toast.
-  setChangeFailureHandler((error) => showToast('error', serverErrorMessage(error)));
+  // FETCH_POST_FAILURE: a failed change that does not report it itself is recorded by the session
+  // machine under that event and gets the generic server toast.
+  setChangeFailureHandler((error) => reportChangeFailure(serverErrorMessage(error)));
 }
 
 /** Registers the app-shell service worker (production builds only); failures are only logged (§8). */

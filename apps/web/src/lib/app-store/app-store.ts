@@ -102,6 +102,16 @@ export function dispatchSession(event: SessionEvent): void {
   });
 }
 
+/**
+ * The shared handler's report of a failed change (§8 FETCH_POST_FAILURE): the session machine records
+ * it, and the failure it recorded is shown as an error toast.
+ */
+export function reportChangeFailure(message: string): void {
+  dispatchSession({ type: 'FETCH_POST_FAILURE', error: message });
+  const { failure } = appStore.getState().machine;
+  if (failure) showToast('error', failure.message);
+}
+
 export function setSession(session: SessionState): void {
   appStore.setState((s) => ({ ...s, session }));
 }
