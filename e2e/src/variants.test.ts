@@ -134,6 +134,11 @@ describe('app variants: landing page, navigation and theme follow the account an
         }
       }
       expect(seen).toEqual(tabs);
+
+      // The specification's signed-in route /coming-soon opens the variant's landing page (decisions,
+      // issue 42 item 8).
+      await page.goto('/coming-soon');
+      await page.waitForURL(landing, { timeout: 30_000 });
       expect(refused).toEqual([]);
     },
     180_000,

@@ -570,4 +570,50 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
     expect(removed.statusCode).toBe(200);
     expect((await call(brew, 'GET', '/reports/schedules', { accountId })).json<ReportSchedule[]>()).toEqual([]);
   });
+
+  it('answers GET /reports/schedules without accountId with the caller’s own accounts only', async () => {
+    const created = await call(brew, 'POST', '/reports/schedule', {
+      accountId,
+      name: 'Weekly cellar',
+      props: {
+        ...template(),
+        frequency: 'WEEKLY',
+        time: '06:00',
+        dayOfWeek: 1,
+        dayOfMonth: 1,
+        timeZone: 'UTC',
+        enabled: true,
+      },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const schedule = created.json<ReportSchedule>();
+    const own = await call(brew, 'GET', '/reports/schedules', {});
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json<ReportSchedule[]>().map((item) => [item.id, item.accountId])).toEqual([[schedule.id, accountId]]);
+
+    // A schedule reader of another customer, at its root.
+    const other = await db()
+      .selectFrom('accounts')
+      .innerJoin('groups', 'groups.id', 'accounts.root_group_id')
+      .select(['accounts.id', 'groups.path'])
+      .where('accounts.name', '=', 'Corner Retail')
+      .executeTakeFirstOrThrow();
+    const { token: strangerToken } = await addTestUser(t.app, {
+      email: 'schedules@elsewhere.test',
+      accountId: other.id,
+      path: other.path,
+      permissions: ['VIEW_DASH', 'READ_REPORTS', 'READ_REPORT_SCHEDULES'],
+      appType: 'default',
+      firstName: 'Sam',
+      lastName: 'Stranger',
+    });
+    const stranger = await call(strangerToken, 'GET', '/reports/schedules', {});
+    expect(stranger.statusCode, stranger.body).toBe(200);
+    expect(stranger.json<ReportSchedule[]>().filter((item) => item.accountId !== other.id)).toEqual([]);
+    expect(
+      (await call(strangerToken, 'GET', '/reports/schedules', { accountId })).statusCode,
+      'naming another account is not found',
+    ).toBe(404);
+    await call(brew, 'DELETE', '/reports/schedule', { id: schedule.id, accountId });
+  });
 });
