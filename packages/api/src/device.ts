@@ -4,6 +4,7 @@ import { ChannelConfig, DeviceHealth, DevicePort, WriteConfigFields } from './de
 import { ChannelCode, EntityId, Nullable, Timestamp } from './fields';
 import { LatestValue } from './realtime';
 import { OtaUpdate } from './ota';
+import { AlarmConfig } from './alarms';
 
 /** At most this many custom attributes on one device. */
 export const MAX_CUSTOM_ATTRIBUTES = 50;
@@ -93,12 +94,14 @@ export type CustomAttributes = Static<typeof CustomAttributes>;
 
 /**
  * A channel of a device (core §3): what the device reports about it (`code`, `name`, `upload`,
- * `alarm`, `config`), its latest sample (`latestLog`), and its recent samples (`logs`, only when
- * `GET /device` is asked for them with `logMinutes`).
+ * `alarm`, `config`), the alarm set on it in Fieldlink (`alarmData`: thresholds, delay, severity;
+ * null when none is set), its latest sample (`latestLog`), and its recent samples (`logs`, only
+ * when `GET /device` is asked for them with `logMinutes`).
  */
 export const DeviceChannel = Type.Composite([
   ChannelConfig,
   Type.Object({
+    alarmData: Type.Optional(Nullable(AlarmConfig)),
     latestLog: Type.Optional(Nullable(LatestValue)),
     logs: Type.Optional(Type.Array(LatestValue)),
   }),
@@ -155,6 +158,12 @@ export const Device = Type.Object({
   alarmsHaveBeenRead: Type.Boolean(),
   /** True when the caller has muted this device's disconnection alerts (their own `mutedDevices`). */
   muted: Type.Optional(Type.Boolean()),
+  /**
+   * Great-circle distance in kilometres from the point `GET /device` was asked about (`latitude`,
+   * `longitude`: a geo-distance filter's point), null when the device has no location; absent
+   * when no point was given (core §3 `distance`).
+   */
+  distance: Type.Optional(Nullable(Type.Number())),
 });
 export type Device = Static<typeof Device>;
 
@@ -177,10 +186,19 @@ export const ProvisionDeviceAnswer = Type.Object({
 });
 export type ProvisionDeviceAnswer = Static<typeof ProvisionDeviceAnswer>;
 
-/** `GET /device?id`; with `logMinutes` each channel brings its samples of that many minutes (`logs`). */
+/**
+ * `GET /device?id`; with `logMinutes` each channel brings its samples of that many minutes (`logs`);
+ * with `latitude` and `longitude` the device brings its `distance` from that point.
+ */
 export const DeviceQuery = Type.Object(
-  { id: EntityId, logMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_DEVICE_LOG_MINUTES })) },
-  { additionalProperties: false },
+  {
+    id: EntityId,
+    logMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_DEVICE_LOG_MINUTES })),
+    /** A point to measure the device's `distance` from; both or neither. */
+    latitude: Type.Optional(Type.Number({ minimum: -90, maximum: 90 })),
+    longitude: Type.Optional(Type.Number({ minimum: -180, maximum: 180 })),
+  },
+  { additionalProperties: false, dependencies: { latitude: ['longitude'], longitude: ['latitude'] } },
 );
 export type DeviceQuery = Static<typeof DeviceQuery>;
 

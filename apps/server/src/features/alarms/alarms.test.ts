@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt, { type MqttClient } from 'mqtt';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import type { AlarmRecord, AlertRecord, ChannelAlarm, DeviceAlarmsAnswer } from '@fieldlink/api/alarms';
+import type { Device } from '@fieldlink/api/device';
 import { demoFleet } from '../../seed/seed';
 import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
 import { startMailCatcher, until } from '../../testing/mail-catcher';
@@ -115,6 +116,17 @@ describe.each(DIALECTS)('channel alarms on %s', (dialect) => {
     const put = await call('PUT', '/device/alarm', 'spray', { alarm: alarmConfig() });
     expect(put.statusCode).toBe(200);
     expect((put.json() as ChannelAlarm).config).toMatchObject({ code: 'c1', high: 50, delaySeconds: 2 });
+    // The device carries the alarm on its channel (core §3 channel `alarmData`); a channel without one says null.
+    await t.app.storage.db
+      .updateTable('devices')
+      .set({ channels: JSON.stringify([{ code: 'c1' }, { code: 'c2' }, { code: 'do1' }]) })
+      .where('id', '=', pumpId)
+      .execute();
+    const { channels } = (await call('GET', '/device', 'spray', undefined, { id: pumpId })).json() as Device;
+    expect(channels.find((channel) => channel.code === 'c1')?.alarmData).toEqual(alarmConfig());
+    const others = channels.filter((channel) => channel.code !== 'c1');
+    expect(others.length).toBeGreaterThan(0);
+    expect(others.map((channel) => channel.alarmData)).toEqual(others.map(() => null));
 
     // The pump's clock is set to Sydney time: its notices give their times in that zone, named.
     await t.app.storage.db

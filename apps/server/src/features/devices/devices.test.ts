@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
+import type { Device } from '@fieldlink/api/device';
+import { distanceKm } from '@fieldlink/domain/geo';
 import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
 
 describe.each(DIALECTS)('device calls on %s', (dialect) => {
@@ -114,6 +116,19 @@ describe.each(DIALECTS)('device calls on %s', (dialect) => {
     const foreign = await get(`/api/v1/device?id=${await deviceId('ACME-BLR01')}`, water);
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json().message).toBe('Device not found.');
+  });
+
+  it('GET /device with a point answers the device’s distance from it (core §3 distance)', async () => {
+    const id = await deviceId('ACME-BLR01');
+    const near = await get(`/api/v1/device?id=${id}&latitude=32.7767&longitude=-96.797`, viewer);
+    expect(near.statusCode, near.body).toBe(200);
+    const { location, distance } = near.json<Device>();
+    expect(location).not.toBeNull();
+    expect(distance).toBeCloseTo(distanceKm({ lat: 32.7767, lng: -96.797 }, location!), 9);
+    expect(distance).toBeGreaterThan(0);
+    expect((await get(`/api/v1/device?id=${id}`, viewer)).json<Device>().distance).toBeUndefined();
+    const half = await get(`/api/v1/device?id=${id}&latitude=32.7767`, viewer);
+    expect(half.statusCode).toBe(400);
   });
 
   it('latest values leave out devices outside the caller’s scope', async () => {

@@ -20,6 +20,9 @@ import { inScope, requireCapability } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import { channelLog, channelLogColumns, type LogWindow } from './log-repository';
 import { toDevice, toQueuedMessage } from './mapper';
+import { distanceKm, isGeoPoint } from '@fieldlink/domain/geo';
+import { alarmConfigsOf } from '../alarms/repository';
+import { toAlarmConfig } from '../alarms/mapper';
 import { pendingMessagesOf } from './message-repository';
 import {
   connectionsOf,
@@ -85,24 +88,27 @@ export class DeviceService {
   }
 
   /**
-   * `GET /device`: the device with each channel's latest sample (`latestLog`), its samples of the
+   * `GET /device`: the device with each channel's alarm (`alarmData`) and latest sample (`latestLog`), its samples of the
    * last `logMinutes` when asked (`logs`, binned past {@link MAX_DEVICE_LOG_POINTS}), and the
    * messages still queued for it (`settings`).
    */
   async getDevice(user: UserContext, query: DeviceQuery): Promise<Device> {
     const row = await this.visibleDevice(user, { id: query.id });
-    const [muted, latestRows, pending] = await Promise.all([
+    const [muted, latestRows, pending, alarmRows] = await Promise.all([
       mutedDevicesOf(this.db, user.id),
       latestValuesOf(this.db, [row.id]),
       pendingMessagesOf(this.db, row.id),
+      alarmConfigsOf(this.db, row.id),
     ]);
     const device = toDevice(row, muted);
     const latest = new Map(latestRows.map((value) => [value.code, toLatestValue(value)]));
+    const alarms = new Map(alarmRows.map((alarm) => [alarm.code, toAlarmConfig(alarm)]));
     const end = Date.now() + 1;
     const start = end - (query.logMinutes ?? 0) * 60_000;
     device.channels = await Promise.all(
       device.channels.map(async (channel) => ({
         ...channel,
+        alarmData: alarms.get(channel.code) ?? null,
         latestLog: latest.get(channel.code) ?? null,
         ...(query.logMinutes === undefined
           ? {}
@@ -110,6 +116,10 @@ export class DeviceService {
       })),
     );
     device.settings = { unsentMessages: pending.map(toQueuedMessage) };
+    if (query.latitude !== undefined && query.longitude !== undefined) {
+      const point = { lat: query.latitude, lng: query.longitude };
+      device.distance = isGeoPoint(device.location) ? distanceKm(point, device.location) : null;
+    }
     return device;
   }
 
