@@ -4,6 +4,7 @@ import {
   PRESSURE_OFFSET_V,
   PRESSURE_SCALE_SWITCH,
   pressureFromRaw,
+  rawTransmitterFullScale,
   transmitterRaw,
 } from './pressure-signal';
 
@@ -54,4 +55,18 @@ describe('pressure transmitter signals', () => {
       ).toBeLessThanOrEqual(resolution);
     }
   });
+});
+
+describe('rawTransmitterFullScale: a channel configured to send its raw transmitter signal', () => {
+  it.each([
+    [{ signal: 'raw', fullScale: 30 }, 30],
+    [{ signal: 'raw', fullScale: 2.5, units: 'bar' }, 2.5],
+    [{ signal: 'raw' }, null],
+    [{ signal: 'raw', fullScale: 0 }, null],
+    [{ signal: 'raw', fullScale: -6 }, null],
+    [{ signal: 'raw', fullScale: '30' }, null],
+    [{ signal: 'scaled', fullScale: 30 }, null],
+    [{ fullScale: 30 }, null],
+    [undefined, null],
+  ])('%j -> %j', (config, expected) => expect(rawTransmitterFullScale(config)).toBe(expected));
 });

@@ -49,3 +49,19 @@ export function pressureFromRaw(raw: number, fullScale: number): number | null {
   if (share < -SATURATION_BELOW - 1e-9 || share > 1 + SATURATION_ABOVE + 1e-9) return null;
   return Math.min(1, Math.max(0, share)) * fullScale;
 }
+
+/** The value a channel's own configuration gives `signal` for a channel that reports a raw transmitter signal. */
+export const RAW_TRANSMITTER_SIGNAL = 'raw';
+
+/**
+ * The full scale of a channel that reports its transmitter's raw signal (microamps or microvolts)
+ * rather than an engineering value: the channel's own configuration says `signal: 'raw'` and gives
+ * `fullScale` (the pressure at 20 mA or 5 V, in the channel's units). Null for any other channel.
+ */
+export function rawTransmitterFullScale(
+  config: Readonly<Record<string, string | number | boolean>> | undefined,
+): number | null {
+  if (config?.signal !== RAW_TRANSMITTER_SIGNAL) return null;
+  const { fullScale } = config;
+  return typeof fullScale === 'number' && Number.isFinite(fullScale) && fullScale > 0 ? fullScale : null;
+}

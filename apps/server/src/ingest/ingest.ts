@@ -8,6 +8,7 @@ import {
 } from '@fieldlink/api/device-frames';
 import type { LatestValue } from '@fieldlink/api/realtime';
 import { upgradeFrame } from '@fieldlink/domain/frame-upgrade';
+import { pressureFromRaw } from '@fieldlink/domain/pressure-signal';
 import { isTooFarInFuture, toMillis } from '@fieldlink/domain/timestamps';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -191,8 +192,17 @@ export class Ingest {
     const logs: LogRow[] = [];
     const latest: LatestRow[] = [];
     const byCode: Record<string, LatestValue[]> = {};
-    for (const [code, value] of Object.entries(frame.values)) {
-      if (!Number.isFinite(value)) continue;
+    for (const [code, reported] of Object.entries(frame.values)) {
+      if (!Number.isFinite(reported)) continue;
+      // A channel configured to send its transmitter's raw signal is stored as the pressure it
+      // stands for (docs/decisions.md, issue 42 item 12); a reading outside the signal's range is a
+      // fault (broken loop, shorted line) and is not stored.
+      const fullScale = device.rawTransmitters.get(code);
+      const value = fullScale === undefined ? reported : pressureFromRaw(reported, fullScale);
+      if (value === null) {
+        this.warnOnce(device.thingName, 'Transmitter signal out of range', { code, raw: reported });
+        continue;
+      }
       const extra = frame.extra?.[code];
       logs.push({ device_id: device.id, code, t, value });
       latest.push({ device_id: device.id, code, t, value, extra: extra ? JSON.stringify(extra) : null });
@@ -233,20 +243,26 @@ export class Ingest {
       }
     }
     const { v: _v, type: _type, t: _t, ...config } = frame;
-    return this.writer.write({
+    await this.writer.write({
       deviceUpdate: { deviceId: device.id, update },
       events: [{ type: 'server/deviceConfig', thingName: device.thingName, config }],
     });
+    // The channels decide which readings are raw transmitter signals: read them again with the next frame.
+    if (frame.channels) this.directory.forget(device.thingName);
   }
 
   private reject(thingName: string, reason: string): null {
     this.counters.rejected += 1;
-    // One warning per device per 10 s: a device sending garbage must not flood the log.
+    this.warnOnce(thingName, 'Device frame rejected', { reason, rejectedTotal: this.counters.rejected });
+    return null;
+  }
+
+  /** One warning per device per 10 s: a device sending garbage must not flood the log. */
+  private warnOnce(thingName: string, message: string, details: Record<string, unknown>): void {
     const last = this.lastWarning.get(thingName) ?? 0;
     if (Date.now() - last > 10_000) {
       this.lastWarning.set(thingName, Date.now());
-      this.logger.warn({ thingName, reason, rejectedTotal: this.counters.rejected }, 'Device frame rejected');
+      this.logger.warn({ thingName, ...details }, message);
     }
-    return null;
   }
 }
