@@ -88,6 +88,13 @@ const widgetFields = {
   /** Custom text widgets keep their text here; other widgets may keep a display value. */
   value: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Number(), Type.Null()])),
   isAlertMode: Type.Optional(Type.Boolean()),
+  /** The widget's size at lg in grid columns and rows (§3 `size`); the type's default when not given. */
+  size: Type.Optional(
+    Type.Object(
+      { w: Type.Integer({ minimum: 1, maximum: 12 }), h: Type.Integer({ minimum: 1, maximum: 200 }) },
+      { additionalProperties: false },
+    ),
+  ),
 };
 
 export const Widget = Type.Object({

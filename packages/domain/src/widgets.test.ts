@@ -117,6 +117,11 @@ describe('normaliseGridLayout', () => {
     expect(result[breakpoint]).toEqual([expected]);
   });
 
+  it('places a widget missing from the layout at its own size (§3 size)', () => {
+    const result = normaliseGridLayout({}, [{ id: 'a', type: 'value', size: { w: 4, h: 6 } }]);
+    expect(result.lg).toEqual([normal('a', 0, 0, 4, 6)]);
+  });
+
   it('places a widget missing from a breakpoint below the others, on every breakpoint', () => {
     const result = normaliseGridLayout({ lg: [item('a', 0, 0, 2, 5)] }, widgets);
     expect(result.lg).toEqual([normal('a', 0, 0, 2, 5), normal('b', 0, 5, 6, 12)]);
@@ -148,6 +153,12 @@ describe('placeNewWidget', () => {
   ])('lg: %s', (_case, lg, type, expected) => {
     const result = placeNewWidget({ lg }, 'n', type);
     expect(result.lg.filter((entry) => entry.i === 'n')).toEqual([expected]);
+  });
+
+  it('places a widget at its own size (§3 size) rather than its type’s', () => {
+    const result = placeNewWidget({ lg: [item('a', 0, 0, 2, 4)] }, 'n', 'value', { w: 4, h: 6 });
+    expect(result.lg.at(-1)).toEqual(normal('n', 2, 0, 4, 6));
+    expect(result.sm.at(-1)).toEqual(normal('n', 0, 0, 2, 6));
   });
 
   it('places the widget on every breakpoint, scaled to its columns', () => {
@@ -188,6 +199,10 @@ describe('widgetWithDefaults (§3)', () => {
       { type: 'switch' as const, switchColors: true, activeColor: 'green' },
       { switchColors: true, activeColor: 'green', inactiveColor: 'grey' },
     ],
+    [{ type: 'value' as const }, { size: { w: 2, h: 4 } }],
+    [{ type: 'chart' as const }, { size: { w: 6, h: 12 } }],
+    [{ type: 'customText' as const }, { size: { w: 12, h: 4 } }],
+    [{ type: 'radial' as const, size: { w: 3, h: 5 } }, { size: { w: 3, h: 5 } }],
   ])('%j', (given, expected) => expect(widgetWithDefaults(given)).toMatchObject({ ...given, ...expected }));
 });
 

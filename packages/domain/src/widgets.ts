@@ -81,8 +81,14 @@ export const DEFAULT_WIDGET_SIZE = { w: 2, h: 4 } as const;
 export const CHART_HEIGHT_FACTOR = 3;
 export const TITLE_WIDGET_SIZE = { w: 12, h: 4 } as const;
 
+/** A widget's own size (§3 `size`): grid columns at lg and rows. */
+export interface WidgetSize {
+  w: number;
+  h: number;
+}
+
 /** The lg-breakpoint size a new widget of this type gets. */
-export function defaultWidgetSize(type: WidgetType): { w: number; h: number } {
+export function defaultWidgetSize(type: WidgetType): WidgetSize {
   if (type === 'chart' || type === 'table') return { w: 6, h: DEFAULT_WIDGET_SIZE.h * CHART_HEIGHT_FACTOR };
   if (type === 'customText') return { ...TITLE_WIDGET_SIZE };
   return { ...DEFAULT_WIDGET_SIZE };
@@ -204,9 +210,12 @@ function scaledWidth(lgWidth: number, breakpoint: GridBreakpoint): number {
   return clamp(Math.round((lgWidth * columns) / DEFAULT_SIZE_COLUMNS), gridMinWidth(breakpoint), columns);
 }
 
-/** The size a new widget of this type gets on a breakpoint: the lg size scaled to its columns. */
-export function widgetSizeAt(type: WidgetType, breakpoint: GridBreakpoint): { w: number; h: number } {
-  const size = defaultWidgetSize(type);
+/**
+ * The size a new widget gets on a breakpoint: its own `size` (else its type's default) at lg, scaled
+ * to the breakpoint's columns.
+ */
+export function widgetSizeAt(type: WidgetType, breakpoint: GridBreakpoint, own?: WidgetSize): WidgetSize {
+  const size = own ?? defaultWidgetSize(type);
   return { w: scaledWidth(size.w, breakpoint), h: Math.max(size.h, GRID_MIN_H) };
 }
 
@@ -224,7 +233,7 @@ function bottomOf(items: readonly GridLayoutItem[]): number {
  */
 export function normaliseGridLayout(
   layouts: GridLayoutSet,
-  widgets: readonly { id: string; type: WidgetType }[],
+  widgets: readonly { id: string; type: WidgetType; size?: WidgetSize }[],
 ): Record<GridBreakpoint, GridLayoutItem[]> {
   const types = new Map(widgets.map((widget) => [widget.id, widget.type]));
   const result = {} as Record<GridBreakpoint, GridLayoutItem[]>;
@@ -237,7 +246,7 @@ export function normaliseGridLayout(
       items.push(normaliseItem(item, breakpoint));
     }
     for (const widget of widgets) {
-      if (!seen.has(widget.id)) items.push(placedItem(items, widget.id, widget.type, breakpoint));
+      if (!seen.has(widget.id)) items.push(placedItem(items, widget.id, widget.type, breakpoint, widget.size));
       seen.add(widget.id);
     }
     result[breakpoint] = items;
@@ -250,8 +259,9 @@ function placedItem(
   widgetId: string,
   type: WidgetType,
   breakpoint: GridBreakpoint,
+  size?: WidgetSize,
 ): GridLayoutItem {
-  return normaliseItem({ i: widgetId, x: 0, y: bottomOf(items), ...widgetSizeAt(type, breakpoint) }, breakpoint);
+  return normaliseItem({ i: widgetId, x: 0, y: bottomOf(items), ...widgetSizeAt(type, breakpoint, size) }, breakpoint);
 }
 
 /** A new widget's item in the first free place that fits, top to bottom, then left to right. */
@@ -260,8 +270,9 @@ function firstFreeItem(
   widgetId: string,
   type: WidgetType,
   breakpoint: GridBreakpoint,
+  size?: WidgetSize,
 ): GridLayoutItem {
-  const sized = normaliseItem({ i: widgetId, x: 0, y: 0, ...widgetSizeAt(type, breakpoint) }, breakpoint);
+  const sized = normaliseItem({ i: widgetId, x: 0, y: 0, ...widgetSizeAt(type, breakpoint, size) }, breakpoint);
   const columns = GRID_BREAKPOINT_COLUMNS[breakpoint];
   const free = (x: number, y: number) =>
     items.every(
@@ -276,18 +287,20 @@ function firstFreeItem(
 
 /**
  * The layouts with a new widget placed on every breakpoint: in the first free place that fits,
- * top to bottom and left to right, at the type's default size ({@link defaultWidgetSize}) scaled to the breakpoint's columns.
+ * top to bottom and left to right, at the widget's own size (else its type's default,
+ * {@link defaultWidgetSize}) scaled to the breakpoint's columns.
  * An item the widget already had is replaced.
  */
 export function placeNewWidget(
   layouts: GridLayoutSet,
   widgetId: string,
   type: WidgetType,
+  size?: WidgetSize,
 ): Record<GridBreakpoint, GridLayoutItem[]> {
   const result = {} as Record<GridBreakpoint, GridLayoutItem[]>;
   for (const breakpoint of GRID_BREAKPOINTS) {
     const others = (layouts[breakpoint] ?? []).filter((item) => item.i !== widgetId);
-    result[breakpoint] = [...others, firstFreeItem(others, widgetId, type, breakpoint)];
+    result[breakpoint] = [...others, firstFreeItem(others, widgetId, type, breakpoint, size)];
   }
   return result;
 }
@@ -383,11 +396,14 @@ export interface WidgetDefaultedFields {
   switchColors: boolean;
   activeColor: string;
   inactiveColor: string;
+  /** The widget's size at lg (§3 `size`): where a layout has no place for it, it is placed this big. */
+  size: WidgetSize;
 }
 
 /**
  * A widget with §3's defaults filled where a field is missing: min 0, max 100, switchColors false,
- * activeColor red, inactiveColor grey; a chart without a name is called "Chart". Given fields stay.
+ * activeColor red, inactiveColor grey, the type's default size (§9); a chart without a name is called
+ * "Chart". Given fields stay.
  */
 export function widgetWithDefaults<T extends { type: WidgetType } & Partial<WidgetDefaultedFields>>(
   widget: T,
@@ -401,6 +417,7 @@ export function widgetWithDefaults<T extends { type: WidgetType } & Partial<Widg
     switchColors: widget.switchColors ?? WIDGET_DEFAULTS.switchColors,
     activeColor: widget.activeColor ?? WIDGET_DEFAULTS.activeColor,
     inactiveColor: widget.inactiveColor ?? WIDGET_DEFAULTS.inactiveColor,
+    size: widget.size ?? defaultWidgetSize(widget.type),
   };
 }
 

@@ -148,6 +148,11 @@ describe.each(DIALECTS)('scenes and widgets on %s', (dialect) => {
       await call('PUT', '/widget', spray, widgetBody(scene, { type: 'chart', name: ' ', channels: [] }))
     ).json();
     expect(chart.name).toBe('Chart');
+    // §3 `size`: each widget carries its own, its type's default when none is given (§9).
+    expect([value.size, chart.size]).toEqual([
+      { w: 2, h: 4 },
+      { w: 6, h: 12 },
+    ]);
     const stored = (await scenesOf(spray, sprayRoot)).find((s) => s.id === scene.id)!;
     expect(stored.widgets.map((widget) => widget.id)).toEqual([value.id, chart.id]);
     expect(lgItem(stored.gridLayout, value.id)).toMatchObject({ x: 0, y: 0, w: 2, h: 4, minH: GRID_MIN_H });
@@ -155,6 +160,21 @@ describe.each(DIALECTS)('scenes and widgets on %s', (dialect) => {
     expect(lgItem(stored.gridLayout, chart.id)).toMatchObject({ x: 2, y: 0, w: 6, h: 12 });
     expect(stored.gridLayout.xxs!.find((item) => item.i === chart.id)).toMatchObject({ x: 0, y: 4, w: 2, h: 12 });
     scene = stored;
+  });
+
+  it('places a widget given its own size at that size, scaled on every breakpoint (§3 size)', async () => {
+    const added = await call('PUT', '/widget', spray, widgetBody(scene, { name: 'Big gauge', size: { w: 4, h: 6 } }));
+    expect(added.statusCode, added.body).toBe(200);
+    const big: Widget = added.json();
+    expect(big.size).toEqual({ w: 4, h: 6 });
+    const stored = (await scenesOf(spray, sprayRoot)).find((s) => s.id === scene.id)!;
+    expect(lgItem(stored.gridLayout, big.id)).toMatchObject({ w: 4, h: 6 });
+    expect(stored.gridLayout.sm!.find((item) => item.i === big.id)).toMatchObject({ w: 2, h: 6 });
+    expect(stored.widgets.find((widget) => widget.id === big.id)?.size).toEqual({ w: 4, h: 6 });
+    const refused = await call('PUT', '/widget', spray, widgetBody(scene, { size: { w: 13, h: 6 } }));
+    expect(refused.statusCode).toBe(400);
+    const removed = await call('DELETE', '/widget', spray, { accountId: sprayRoot.accountId, path: big.path });
+    expect(removed.statusCode).toBe(200);
   });
 
   it('places every widget of concurrent adds (the layout is changed by compare-and-set)', async () => {

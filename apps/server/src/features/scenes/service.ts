@@ -18,6 +18,7 @@ import {
   MAX_WIDGETS_PER_SCENE,
   READ_ONLY_SCENE_MESSAGE,
   isSceneReadOnly,
+  defaultWidgetSize,
   normaliseGridLayout,
   normaliseSceneName,
   placeNewWidget,
@@ -68,6 +69,8 @@ function toWidget(groupId: string, row: WidgetsTable): Widget {
   const props = JSON.parse(row.props) as WidgetProps;
   return {
     ...props,
+    // Widgets stored before `size` existed carry their type's default.
+    size: props.size ?? defaultWidgetSize(row.type as WidgetType),
     id: row.id,
     type: row.type as WidgetType,
     path: widgetPath(groupId, row.scene_id, row.id),
@@ -330,7 +333,7 @@ export class SceneService {
       }
       await insertWidget(trx, row);
       const placed = await changeGridLayout<GridLayoutSet>(trx, scene.id, (stored) =>
-        placeNewWidget(stored, row.id, type),
+        placeNewWidget(stored, row.id, type, props.size),
       );
       if (!placed) throw notFound(SCENE_NOT_FOUND);
     });
