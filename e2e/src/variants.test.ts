@@ -137,7 +137,7 @@ describe('app variants: landing page, navigation and theme follow the account an
 
       // The specification's signed-in route /coming-soon opens the variant's landing page (decisions,
       // issue 42 item 8).
-      await page.goto('/coming-soon');
+      await page.goto(new URL('/coming-soon', page.url()).href);
       await page.waitForURL(landing, { timeout: 30_000 });
       expect(refused).toEqual([]);
     },
