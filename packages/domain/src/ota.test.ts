@@ -147,7 +147,9 @@ describe('approvalEffect', () => {
   it.each([
     [{ otaPendingSubmittedAt: 5, state: 'AWAITING_APPROVAL' }, 'release'],
     [{ otaPendingSubmittedAt: 5, state: 'DOWNLOADING' }, 'signOff'],
-    [{ otaPendingSubmittedAt: 5, state: 'SUCCEEDED' }, 'signOff'],
+    // Issue 35 item 9: a succeeded update has nothing left to sign off; a failure waits for a look.
+    [{ otaPendingSubmittedAt: 5, state: 'SUCCEEDED' }, 'none'],
+    [{ otaPendingSubmittedAt: 5, state: 'FAILED' }, 'signOff'],
     [{ otaPendingSubmittedAt: null, state: 'QUEUED' }, 'none'],
     [{ otaPendingSubmittedAt: null, state: null }, 'none'],
   ] as const)('%j -> %s', (device, effect) => expect(approvalEffect(device)).toBe(effect));

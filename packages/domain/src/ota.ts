@@ -216,15 +216,25 @@ export function shouldStopRollout(counts: { succeeded: number; failed: number },
 }
 
 /**
+ * True when an update that reached this state leaves nothing for an administrator to sign off: it
+ * succeeded, so its device leaves the pending list and the banner's count (issue 35 item 9). A
+ * failure stays until an administrator has seen it.
+ */
+export function endsPendingMark(state: OtaState): boolean {
+  return state === 'SUCCEEDED';
+}
+
+/**
  * What approving a device does: `release` an update held for approval (it is queued and sent in its
- * turn), `signOff` one already sent with skipApproval (only the pending mark is cleared), or `none`
- * when nothing of the device awaits approval.
+ * turn), `signOff` one sent with skipApproval and not yet succeeded (only the pending mark is
+ * cleared), or `none` when nothing of the device awaits approval.
  */
 export function approvalEffect(device: {
   otaPendingSubmittedAt: number | null;
   state: OtaState | null;
 }): 'release' | 'signOff' | 'none' {
   if (device.state === 'AWAITING_APPROVAL') return 'release';
+  if (device.state !== null && endsPendingMark(device.state)) return 'none';
   return device.otaPendingSubmittedAt !== null ? 'signOff' : 'none';
 }
 

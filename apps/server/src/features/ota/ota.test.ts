@@ -321,6 +321,33 @@ describe.each(DIALECTS)('OTA updates on %s', (dialect) => {
     await until(async () => (await updatesOf('ACME-BLR02'))[0]!.reloaded_at !== null);
   });
 
+  // Issue 35 item 9: after a successful rollout the banner kept "pending OTA updates" and Review
+  // offered Approve on devices that had already succeeded.
+  it('lets a device whose update sent with skipApproval succeeded leave the pending list', async () => {
+    await connectDevice('OSC-SPR03', 'succeed');
+    const device = await deviceRow('OSC-SPR03');
+    const submitted = await call('POST', '/devices/ota-submit', 'admin', {
+      deviceIds: [device.id],
+      updateCommand: 'firmware 9.9.9',
+      skipApproval: true,
+    });
+    expect(submitted.statusCode).toBe(200);
+    await until(async () => (await updatesOf('OSC-SPR03')).at(-1)?.state === 'SUCCEEDED');
+    expect((await deviceRow('OSC-SPR03')).ota_pending_submitted_at).toBeNull();
+    const pending = (await call('GET', '/devices/ota-pending', 'admin')).json<OtaPendingAnswer>();
+    expect(pending.devices.map((entry) => entry.thingName)).not.toContain('OSC-SPR03');
+    expect((await call('POST', '/devices/ota-approve', 'admin', { deviceIds: [device.id] })).json()).toEqual([
+      { error: { message: 'No OTA update of this device awaits approval.' } },
+    ]);
+    // The browsers are told the mark is gone with the success itself.
+    await until(() =>
+      events.some(
+        (event) =>
+          event.thingName === 'OSC-SPR03' && event.update.state === 'SUCCEEDED' && event.otaPendingSubmittedAt === null,
+      ),
+    );
+  });
+
   it('fails an update the device refuses, and queues one for an offline device until it connects', async () => {
     await connectDevice('ACME-COLD01', 'refuse');
     const refusing = await deviceRow('ACME-COLD01');

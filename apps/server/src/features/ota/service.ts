@@ -21,6 +21,7 @@ import {
   checkUpdateCommand,
   dispatchAllowance,
   dispatchSlotAt,
+  endsPendingMark,
   OTA_IN_FLIGHT_STATES,
   isOtaFinal,
   isOtaState,
@@ -382,7 +383,16 @@ export class OtaService {
   /** `GET /devices/ota-pending`: devices in the administrator's scope whose update awaits approval. */
   async pending(user: UserContext): Promise<OtaPendingAnswer> {
     requireCapability(user, 'viewPendingOta');
-    const rows = (await pendingDevices(this.db)).filter((row) => inScope(user, row.path) && row.ota_update);
+    // A device marked before its update succeeded (a mark older than the rule) awaits nothing either.
+    const rows = (await pendingDevices(this.db)).filter(
+      (row) =>
+        inScope(user, row.path) &&
+        row.ota_update !== null &&
+        approvalEffect({
+          otaPendingSubmittedAt: Number(row.ota_pending_submitted_at),
+          state: (JSON.parse(row.ota_update) as OtaUpdate).state,
+        }) !== 'none',
+    );
     const updates = new Map(rows.map((row) => [row.id, JSON.parse(row.ota_update!) as OtaUpdate]));
     const latest = await latestUpdatesOf(
       this.db,
@@ -670,14 +680,16 @@ export class OtaService {
 
   /**
    * Writes the device's `update` field. A cancelled update that was never sent no longer awaits
-   * approval: its pending timestamp is cleared.
+   * approval, and a succeeded one has nothing left to sign off (domain `endsPendingMark`): their
+   * pending timestamp is cleared, so the banner and the pending list let the device go.
    */
   private async writeDeviceUpdate(db: Db, update: OtaUpdateRow, clearPending = false): Promise<void> {
+    const ended = clearPending || (isOtaState(update.state) && endsPendingMark(update.state));
     await db
       .updateTable('devices')
       .set({
         ota_update: JSON.stringify(toOtaUpdate(update)),
-        ...(clearPending && { ota_pending_submitted_at: null }),
+        ...(ended && { ota_pending_submitted_at: null }),
       })
       .where('id', '=', update.device_id)
       .execute();

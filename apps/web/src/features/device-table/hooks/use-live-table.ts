@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { watchDeviceTable } from '../../../lib/realtime/realtime-connection';
 import { useConnectionStatus } from '../../../lib/realtime/use-realtime';
-import { applyTableChanges, prepareRowIndex } from '../model/live-changes';
+import { LiveChangeLog, applyTableChanges, prepareRowIndex } from '../model/live-changes';
 import type { DeviceTableData } from '../model/table-data';
 import type { TableIndex } from '../model/table-view';
 
@@ -29,9 +29,13 @@ export function useLiveTable(
 ): LiveTable {
   const status = useConnectionStatus();
   const [feed, setFeed] = useState({ watching: false, changedAt: 0, revision: 0 });
+  const log = useRef(new LiveChangeLog());
 
   useEffect(() => {
     if (!data || !index) return;
+    // A table built before batches this page already applied gets them again (LiveChangeLog).
+    const missed = log.current.since(data.generatedAt);
+    if (missed.length > 0) index.forget(applyTableChanges(data, missed).columns);
     // The row of each thing name, built in idle time before the first batch needs it.
     let idle = 0;
     const prepare = (deadline: IdleDeadline) => {
@@ -47,6 +51,7 @@ export function useLiveTable(
           return;
         }
         const started = performance.now();
+        log.current.record(batch.at, batch.changes);
         const applied = applyTableChanges(data, batch.changes);
         index.forget(applied.columns);
         performance.measure(LIVE_TABLE_TIMING, { start: started });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COLUMN_PRESENTATIONS } from './columns';
 import { fixtureColumns } from './fixtures';
-import { applyTableChanges, prepareRowIndex } from './live-changes';
+import { LiveChangeLog, applyTableChanges, prepareRowIndex } from './live-changes';
 import { decodeDeviceTable } from './table-data';
 import { TableIndex } from './table-view';
 
@@ -77,5 +77,26 @@ describe('applyTableChanges', () => {
       expect([0, 4095, 4096, 9_999, 5].map((row) => data.numbers.isConnected[row])).toEqual([1, 1, 1, 1, 0]);
       expect(prepareRowIndex(data, () => false)).toBe(true);
     }
+  });
+});
+
+// Issue 35 item 9: a table read after the feed's batches, but built before them, keeps what they showed.
+describe('LiveChangeLog', () => {
+  it('gives back the batches sent after a table was generated, within its window', () => {
+    const log = new LiveChangeLog(60_000);
+    log.record(1_000, [{ thingName: 'B-1', otaState: 'DOWNLOADING', otaPercent: 40 }]);
+    log.record(30_000, [{ thingName: 'B-1', fw: '4.12.0', otaState: 'SUCCEEDED', otaPercent: 100 }]);
+    log.record(70_000, [{ thingName: 'C-1', isConnected: true }]);
+    // The first batch fell out of the window; the table of 2,000 missed the second and the third.
+    expect(log.since(0).map((change) => change.thingName)).toEqual(['B-1', 'C-1']);
+    expect(log.since(2_000)).toEqual([
+      { thingName: 'B-1', fw: '4.12.0', otaState: 'SUCCEEDED', otaPercent: 100 },
+      { thingName: 'C-1', isConnected: true },
+    ]);
+    expect(log.since(70_000)).toEqual([]);
+    // Written into the older table, the firmware the update installed stays.
+    const data = table();
+    applyTableChanges(data, log.since(2_000));
+    expect(cell(new TableIndex(data), 'fw', 0)).toBe('4.12.0');
   });
 });

@@ -98,3 +98,30 @@ export function applyTableChanges(data: DeviceTableData, changes: readonly Devic
   }
   return { rows: changed, columns };
 }
+
+/** How long the live feed's batches are kept to be written again into a table read after them. */
+export const LIVE_REPLAY_MS = 180_000;
+
+/**
+ * The live feed's batches of the last minutes. The server answers a table up to its age limit old
+ * while it builds the next (stale-while-revalidate), so a table read after a batch may have been
+ * built before it: written into that table again, the batches keep what the page already showed
+ * (issue 35 item 9: the firmware an OTA update installed went back to the old one when the console
+ * read the table again 30 s after the update).
+ */
+export class LiveChangeLog {
+  private batches: { at: number; changes: readonly DeviceTableChange[] }[] = [];
+
+  constructor(private readonly keepMs = LIVE_REPLAY_MS) {}
+
+  /** Keeps a batch sent at `at` (server time), and lets go of those older than the window. */
+  record(at: number, changes: readonly DeviceTableChange[]): void {
+    this.batches = this.batches.filter((batch) => batch.at >= at - this.keepMs);
+    this.batches.push({ at, changes });
+  }
+
+  /** The changes of the batches sent after a table was generated, oldest first. */
+  since(generatedAt: number): DeviceTableChange[] {
+    return this.batches.filter((batch) => batch.at > generatedAt).flatMap((batch) => batch.changes);
+  }
+}
