@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  opensInTab,
   ACCESS_GROUP_OUTSIDE,
   ACCESS_NEEDS_DEVICES,
   ACCESS_NEEDS_GROUP,
@@ -374,4 +375,12 @@ describe('figures', () => {
   ])('%i ms connected of [%i, %i) is %j %', (connected, start, end, percent) => {
     expect(uptimePercent(connected, start, end)).toBe(percent);
   });
+});
+
+// Issue 35 item 10: a CSV opened in a tab left the tab blank.
+describe('opensInTab', () => {
+  it.each([
+    ['PDF', true],
+    ['CSV', false],
+  ] as const)('%s: %s', (format, expected) => expect(opensInTab(format)).toBe(expected));
 });

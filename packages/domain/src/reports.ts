@@ -72,6 +72,15 @@ export const NOTIFY_AUDIENCE_LABELS: Readonly<Record<NotifyAudience, string>> = 
 export const REPORT_FORMATS = ['CSV', 'PDF'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
+/**
+ * True when a browser shows a report of this format in a tab (a PDF); a CSV is a file for a
+ * spreadsheet: opened in a tab it downloads and leaves the tab blank, so it is only downloaded
+ * (issue 35 item 10).
+ */
+export function opensInTab(format: ReportFormat): boolean {
+  return format === 'PDF';
+}
+
 /** The intervals a report's figures are given per (issue 15: 15 minutes, hour, day). */
 export const REPORT_INTERVALS = ['MINUTES_15', 'HOUR', 'DAY'] as const;
 export type ReportInterval = (typeof REPORT_INTERVALS)[number];

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 import type { BinnedChannelLog, DeviceLogsAnswer } from '@fieldlink/api/device-logs';
+import { connectedMs, uptimePercent } from '@fieldlink/domain/reports';
 import { DIALECTS, signIn, startTestApp, type TestApp } from '../testing/test-app';
 import { DEMO_YEAR_DEVICE, seedDemoHistory } from './demo-history';
 
@@ -47,6 +48,33 @@ describe.each(DIALECTS)('demo history on %s', (dialect) => {
       // No day without samples: a month's chart is full.
       const days = new Set(times.map((time) => Math.floor((now - time) / DAY)));
       for (let day = 0; day < DAYS; day += 1) expect(days.has(day)).toBe(true);
+    }
+  });
+
+  // Issue 35 item 10: reports of the seeded month read 0.1 % uptime, the connection history starting
+  // at server start while the logs went back 30 days.
+  it('gives every device a connection history as long as its logs, with a plausible uptime', async () => {
+    for (const { thingName } of devices) {
+      const [samples, changes] = await Promise.all([
+        samplesOf(thingName),
+        t.app.storage.db
+          .selectFrom('connections')
+          .select(['t', 'connected'])
+          .where('device_id', '=', ids.get(thingName)!)
+          .orderBy('t')
+          .execute(),
+      ]);
+      const firstSample = Math.min(...samples.map((sample) => sample.t));
+      expect(Number(changes[0]!.t)).toBeLessThanOrEqual(firstSample);
+      expect(changes[0]!.connected).toBe(1);
+      expect([Number(changes.at(-1)!.t), changes.at(-1)!.connected]).toEqual([now, 0]);
+      const start = now - DAYS * DAY;
+      const before = changes.filter((change) => Number(change.t) < start).at(-1);
+      const within = changes
+        .filter((change) => Number(change.t) >= start && Number(change.t) < now)
+        .map((change) => ({ t: Number(change.t), connected: change.connected === 1 }));
+      const uptime = uptimePercent(connectedMs(before?.connected === 1, within, start, now), start, now);
+      expect(uptime).toBeGreaterThan(97);
     }
   });
 

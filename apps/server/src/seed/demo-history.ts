@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { connectionHistory } from '@fieldlink/simulation/connection-history';
 import { createModel } from '@fieldlink/simulation/create-model';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
@@ -7,6 +8,7 @@ import { insertLogs, rollUp, ROLLUP_LEVELS } from '../db/log-writes';
 import type { Database, LogsTable } from '../db/schema';
 import { shelfChannelsOf } from '../features/inventory/mapper';
 import { recordShelfReadings } from '../features/inventory/shelf-tracker';
+import { newId } from '../security/secrets';
 import type { DemoDeviceKind } from './demo-data';
 
 const DAY_MS = 86_400_000;
@@ -34,7 +36,8 @@ type Sample = LogsTable;
  * last day, every 30 minutes before), so a fresh installation's charts already show weeks of
  * plant behaviour. {@link DEMO_YEAR_DEVICE} reaches a year back: beyond `days` it keeps only hourly and
  * daily roll-ups (its first four weeks laid back over the year), as a device keeps once its samples
- * are past retention, so the year costs little to seed and to store. Smart shelves get at least the
+ * are past retention, so the year costs little to seed and to store. Each device's connection
+ * history (`connectionHistory`: connected, with a few short outages) spans its logs. Smart shelves get at least the
  * 14 days the retail overview shows, their planogram (the channels their `config` frame will report),
  * and their stock followed through that history as live readings are. Each model, as the history leaves it, goes into `liveModels` when
  * given: the demo fleet carries on from there, so the live values continue the history without a jump.
@@ -86,6 +89,20 @@ export async function seedDemoHistory(
         }
       }
       await insertLogs(trx, batch);
+      // Its connection history over the same span as its logs (the year device's from its archive):
+      // without it every report's uptime counted only the minutes since the server started.
+      const historyFrom = archive.length > 0 ? samplesFrom - YEAR_DAYS * DAY_MS : samplesFrom;
+      const changes = connectionHistory(seedFromText(device.thingName), historyFrom, now);
+      for (let i = 0; i < changes.length; i += ROWS_PER_INSERT) {
+        await trx
+          .insertInto('connections')
+          .values(
+            changes
+              .slice(i, i + ROWS_PER_INSERT)
+              .map(({ t, connected }) => ({ id: newId(), device_id: deviceId, t, connected: connected ? 1 : 0 })),
+          )
+          .execute();
+      }
     });
     rows += batch.length;
     liveModels?.set(device.thingName, model);

@@ -4,10 +4,12 @@ import type { Account } from '@fieldlink/api/account';
 import type { ReportMeta } from '@fieldlink/api/reports';
 import {
   filterReportList,
+  opensInTab,
   reportListTags,
   reportStateLabel,
   sortReportsNewestFirst,
   type ReportListFilter,
+  type ReportState,
 } from '@fieldlink/domain/reports';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -19,7 +21,7 @@ import { PanelMessage } from '../../../components/ui/panel-message';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { showToast } from '../../../lib/app-store/app-store';
 import { formatDateTime } from '@fieldlink/domain/date-format';
-import { realtimeStore } from '../../../lib/realtime/realtime-store';
+import { realtimeStore, type ReportProgress } from '../../../lib/realtime/realtime-store';
 import { useCan } from '../../../lib/session/use-can';
 import { useStore } from '../../../lib/use-store';
 import { deleteReport } from '../api/delete-reports';
@@ -30,6 +32,7 @@ import { REPORTS_KEY } from '../api/reports-keys';
 import { useUpdateReport } from '../api/update-report';
 import { useBulkDelete } from '../hooks/use-bulk-delete';
 import { useReportAccount } from '../hooks/use-report-account';
+import { newlyFailedReports } from '../model/report-failures';
 import { periodText, REPORT_STATE_TONES, sizeText } from '../model/report-text';
 import { SelectAllCell, SelectCell, TagsCell } from './list-cells';
 import { ListHeader } from './list-header';
@@ -38,10 +41,13 @@ import { DeleteDialog, ReportsFrame } from './reports-frame';
 import { ReportDialog, type ReportDialogTarget } from './report-dialog';
 import './reports.css';
 
-/** Opens (a new tab) or downloads a ready report through its short-lived signed URL. */
+/**
+ * Opens (a new tab) or downloads a ready report through its short-lived signed URL; a CSV is always
+ * downloaded (`opensInTab`).
+ */
 async function openReport(report: ReportMeta, download: boolean): Promise<void> {
   // A tab opened before the call keeps the click's permission to open one.
-  const tab = download ? null : window.open('', '_blank');
+  const tab = download || !opensInTab(report.props.format) ? null : window.open('', '_blank');
   try {
     const { url } = await getReportUrl(report.id, report.accountId, download);
     if (tab) {
@@ -140,18 +146,24 @@ function PublicLinkDialog({ report, onClose }: { report: ReportMeta; onClose: ()
   );
 }
 
-/** Raises an error toast when a report is seen to move into the error state (§4, §8). */
-function useErrorToasts(reports: readonly ReportMeta[]): void {
-  const seen = useRef(new Map<string, string>());
+/**
+ * Raises an error toast, with the reason, when a report fails (§4, §8): seen to move into the error
+ * state, pushed so, or first seen failed though made since the page opened (`newlyFailedReports`).
+ */
+function useErrorToasts(reports: readonly ReportMeta[], pushed: Readonly<Record<string, ReportProgress>>): void {
+  const seen = useRef(new Map<string, ReportState>());
+  const openedAt = useRef(Date.now());
   useEffect(() => {
-    for (const report of reports) {
-      const before = seen.current.get(report.id);
-      if (report.state === 'ERROR' && before !== undefined && before !== 'ERROR') {
-        showToast('error', `Report “${report.name}” failed: ${reportStateLabel('ERROR', report.props.error)}`);
-      }
-      seen.current.set(report.id, report.state);
+    const current = reports.map((report) => {
+      const push = pushed[report.id];
+      return push?.state === 'ERROR'
+        ? { ...report, state: push.state, props: { ...report.props, error: push.error } }
+        : report;
+    });
+    for (const report of newlyFailedReports(current, seen.current, openedAt.current)) {
+      showToast('error', `Report “${report.name}” failed: ${reportStateLabel('ERROR', report.props.error)}`);
     }
-  }, [reports]);
+  }, [reports, pushed]);
 }
 
 /** /reports: the account's reports, newest first, with their state, and what may be done with each. */
@@ -195,7 +207,7 @@ function ReportsList({ accounts }: { accounts: readonly Account[] }) {
     );
     if (stale) void queryClient.invalidateQueries({ queryKey: [...REPORTS_KEY, 'list'] });
   }, [merged, pushed, polled, reports.data, queryClient]);
-  useErrorToasts(merged);
+  useErrorToasts(merged, pushed);
 
   const shown = useMemo(() => filterReportList(merged, filter), [merged, filter]);
   const tags = useMemo(() => reportListTags(merged), [merged]);
@@ -295,9 +307,11 @@ function ReportsList({ accounts }: { accounts: readonly Account[] }) {
                   <td className="reports-row-actions">
                     {report.state === 'READY' && (
                       <>
-                        <Button size="sm" variant="ghost" onClick={() => void openReport(report, false)}>
-                          Open
-                        </Button>
+                        {opensInTab(report.props.format) && (
+                          <Button size="sm" variant="ghost" onClick={() => void openReport(report, false)}>
+                            Open
+                          </Button>
+                        )}
                         <Button size="sm" onClick={() => void openReport(report, true)}>
                           Download
                         </Button>
