@@ -90,3 +90,37 @@ describe('retail shelf', () => {
     expect(model.writeChannel('c1', 3)).toBeUndefined();
   });
 });
+
+// Issue 35 item 11: the demo's stores run low and empty, so the stock screens have something to show.
+describe('the back room’s shortages', () => {
+  it.each([3, 6, 9])('every third shelf runs its second product empty, and keeps it so (seed %i)', (seed) => {
+    const model = new RetailShelf({ seed, startTimeMs: MIDNIGHT });
+    model.step(5 * 86_400);
+    for (let hour = 0; hour < 48; hour += 1) {
+      model.step(3600);
+      expect(model.values().c2).toBe(0);
+    }
+  });
+
+  it.each([1, 2, 3, 4])('refills the first product only to a quarter of its space: LOW (seed %i)', (seed) => {
+    const model = new RetailShelf({ seed, startTimeMs: MIDNIGHT });
+    const low = Math.floor(model.capacities()[0]! * 0.25);
+    model.step(86_400);
+    for (let hour = 0; hour < 48; hour += 1) {
+      model.step(3600);
+      expect(model.values().c1).toBeLessThanOrEqual(low);
+    }
+  });
+
+  it.each([1, 2, 4, 5])('refills the other products to full on a shelf without an outage (seed %i)', (seed) => {
+    const model = new RetailShelf({ seed, startTimeMs: MIDNIGHT });
+    const capacities = model.capacities();
+    const full = new Set<string>();
+    for (let hour = 0; hour < 72; hour += 1) {
+      model.step(3600);
+      const values = model.values();
+      CODES.slice(1).forEach((code, index) => values[code] === capacities[index + 1] && full.add(code));
+    }
+    expect([...full].sort()).toEqual(['c2', 'c3', 'c4', 'c5', 'c6']);
+  });
+});

@@ -1,4 +1,4 @@
-import { shelfCapacity } from '@fieldlink/domain/retail';
+import { LOW_STOCK_SHARE, shelfCapacity } from '@fieldlink/domain/retail';
 import { hourBump } from './daily-cycle';
 import { PlantModel, type ChannelSpec, type PlantModelOptions } from './plant-model';
 
@@ -8,7 +8,10 @@ import { PlantModel, type ChannelSpec, type PlantModelOptions } from './plant-mo
  * store's day (lunch and after-work peaks, nothing while closed) and take a product at its own
  * rate; staff restock every product to full on two rounds a day, and now and then a round misses a
  * product (out of stock at the back). A product that runs out stays empty until a round fills it:
- * the customers who wanted it then are the store's lost sales.
+ * the customers who wanted it then are the store's lost sales. The back room is short of each
+ * shelf's first product (a round fills it only to a quarter of its space: LOW), and every third
+ * shelf (by seed) has its second product out there altogether (it sells down to EMPTY and stays so),
+ * so the stock screens have low and empty products to show (issue 35 item 11).
  */
 
 interface Product {
@@ -62,6 +65,8 @@ export class RetailShelf extends PlantModel {
 
   private readonly slots: Slot[];
   private readonly restockDelayHours: number;
+  /** What a restock round brings each slot, in channel order (the back room's shortages). */
+  private readonly restockTo: readonly number[];
   private unitsSold: number;
   private lastHour: number;
 
@@ -91,6 +96,11 @@ export class RetailShelf extends PlantModel {
     }
     this.channels = [...specs, { code: 't1', name: 'Units sold', range: [0, 1e9] }];
     this.restockDelayHours = this.random.between(0, 0.75);
+    // Decided from the seed, not drawn: the random sequence (and so every other value) stays as it was.
+    const outOfStock = options.seed % 3 === 0 ? 1 : -1;
+    this.restockTo = this.slots.map((slot, index) =>
+      index === 0 ? Math.floor(slot.capacity * LOW_STOCK_SHARE) : index === outOfStock ? 0 : slot.capacity,
+    );
     this.unitsSold = this.random.integer(1_000, 20_000);
     this.lastHour = this.hourOfDay();
   }
@@ -127,7 +137,10 @@ export class RetailShelf extends PlantModel {
     for (const restockHour of RESTOCK_HOURS) {
       const at = restockHour + this.restockDelayHours;
       if (this.lastHour < at && hour >= at) {
-        for (const slot of this.slots) if (!this.random.chance(MISSED_RESTOCK_CHANCE)) slot.count = slot.capacity;
+        this.slots.forEach((slot, index) => {
+          // A round never takes units away: a slot above what the back room can bring keeps its count.
+          if (!this.random.chance(MISSED_RESTOCK_CHANCE)) slot.count = Math.max(slot.count, this.restockTo[index]!);
+        });
       }
     }
     this.lastHour = hour;

@@ -15,6 +15,7 @@ import { seedDemoHistory } from './demo-history';
 import { addDemoScenes } from './demo-scenes';
 import { seedDemoReports } from './demo-reports';
 import { seedDemoBrew } from './demo-brew';
+import { seedDemoAlarms } from './demo-alarms';
 import { DEMO_CUSTOMERS, DEMO_SUPPLIER, type DemoAccount, type DemoDeviceKind, type DemoGroup } from './demo-data';
 
 /** A demo device the embedded fleet connects as. */
@@ -194,6 +195,8 @@ export async function seedDemo(
       .execute();
   });
   await seedDemoHistory(db, fleet, historyDays, Date.now(), liveModels);
+  // Alarms raised in the past need a past: an installation seeded without history starts without them.
+  if (historyDays > 0) await seedDemoAlarms(db, Date.now(), liveModels);
   await seedDemoReports(db, historyDays);
   await seedDemoBrew(db, Date.now(), liveModels);
   return true;
