@@ -33,6 +33,7 @@ import { webPlugin } from './plugins/web';
 import { SessionService } from './features/session/service';
 import { sessionRoutes } from './features/session/routes';
 import { videoRoutes } from './features/videos/routes';
+import { healthRoutes } from './features/health/routes';
 import { compressionPlugin } from './plugins/compression';
 import { corsPlugin } from './plugins/cors';
 import { securityHeadersPlugin } from './plugins/security-headers';
@@ -389,7 +390,7 @@ export async function buildApp({
       await api.register(fileRoutes, { files, links: fileLinks });
       await api.register(brewRoutes, { brew });
       await api.register(videoRoutes, { directory: config.videosDir, urls: config.videoUrls });
-      api.get('/health', { schema: { hide: true } }, async () => ({ ok: true }));
+      await api.register(healthRoutes, { db });
     },
     { prefix: '/api/v1' },
   );

@@ -120,6 +120,17 @@ export const ChannelSettings = Type.Object(
   { additionalProperties: false, minProperties: 2 },
 );
 
+const TimeZoneName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_+\\-/]+$' });
+/**
+ * A time zone as the device's `timeDate` command carries it: IANA name and POSIX TZ rule. One schema
+ * for `POST /message`, `POST /device-config` settings and the real-time `server/timeDate`.
+ */
+export const TimeDateSetting = Type.Object(
+  { tzName: TimeZoneName, tzRule: Type.String({ minLength: 1, maxLength: 128 }) },
+  { additionalProperties: false },
+);
+export type TimeDateSetting = Static<typeof TimeDateSetting>;
+
 /** The fields of a `writeConfig` command: channel settings and the two intervals. */
 export const WriteConfigFields = {
   channels: Type.Optional(Type.Array(ChannelSettings, { minItems: 1, maxItems: MAX_CHANNEL_SETTINGS })),

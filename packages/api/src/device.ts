@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_CHANNEL_SETTINGS } from '@fieldlink/domain/device-settings';
-import { ChannelConfig, DeviceHealth, DevicePort, WriteConfigFields } from './device-frames';
+import { ChannelConfig, DeviceHealth, DevicePort, TimeDateSetting, WriteConfigFields } from './device-frames';
 import { ChannelCode, EntityId, Nullable, Timestamp } from './fields';
 import { LatestValue } from './realtime';
 import { OtaUpdate } from './ota';
@@ -25,14 +25,6 @@ export const DeviceTag = Type.Object({ id: Type.String(), key: Type.String(), va
 /** Device plans (core §2, §3): anything but PREMIUM is shown as Free. */
 export const DevicePlan = Type.Union([Type.Literal('FREE'), Type.Literal('PREMIUM')]);
 export type DevicePlan = Static<typeof DevicePlan>;
-
-const TimeZoneName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_+\\-/]+$' });
-/** A time zone as the device's `timeDate` command carries it: IANA name and POSIX TZ rule. */
-export const TimeDateSetting = Type.Object(
-  { tzName: TimeZoneName, tzRule: Type.String({ minLength: 1, maxLength: 128 }) },
-  { additionalProperties: false },
-);
-export type TimeDateSetting = Static<typeof TimeDateSetting>;
 
 /** A message for a device: one of the commands a person may send it (docs/device-protocol.md §6). */
 export const DeviceMessage = Type.Union([

@@ -2,7 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { DeviceAction } from '@fieldlink/domain/device-actions';
 import { AlarmRecord } from './alarms';
 import { Tank } from './brew';
-import { DeviceHealth, ConfigFrame, WriteConfigFields } from './device-frames';
+import { DeviceHealth, ConfigFrame, TimeDateSetting, WriteConfigFields } from './device-frames';
 import { ChannelCode, Nullable } from './fields';
 import { THING_NAME_PATTERN } from './mqtt-topics';
 import { OtaStateSchema, OtaUpdate } from './ota';
@@ -44,11 +44,7 @@ export const ClientAction = Type.Union([
   }),
   request('server/refreshMetadata', { thingName: ThingName }),
   request('server/systemCommand', { thingName: ThingName, command: Type.Literal('FLASH LED') }),
-  request('server/timeDate', {
-    thingName: ThingName,
-    tzName: Type.String({ minLength: 1, maxLength: 64 }),
-    tzRule: Type.String({ maxLength: 128 }),
-  }),
+  request('server/timeDate', { thingName: ThingName, ...TimeDateSetting.properties }),
   request('server/writeConfig', { thingName: ThingName, ...WriteConfigFields }),
   /**
    * Live changes of the device table (connection state, firmware, OTA progress) for every device in

@@ -40,6 +40,17 @@ describe('neutraliseFormula', () => {
     ['\t=1', "'\t=1"],
     ['\r=1', "'\r=1"],
     ['=HYPERLINK("http://x","y")', '\'=HYPERLINK("http://x","y")'],
+    // Full-width and small forms, which spreadsheets may read as their ASCII twins (issue 34 item 11).
+    ['＝1+1', "'＝1+1"],
+    ['＝HYPERLINK("http://x","y")', '\'＝HYPERLINK("http://x","y")'],
+    ['＋1', "'＋1"],
+    ['－1', "'－1"],
+    ['＠SUM(A1)', "'＠SUM(A1)"],
+    ['﹦1', "'﹦1"],
+    ['﹢1', "'﹢1"],
+    ['﹫cmd', "'﹫cmd"],
+    ['Ｐump ＝ house', 'Ｐump ＝ house'],
+    ['😀=1', '😀=1'],
     ['Pump house', 'Pump house'],
     ['a=b', 'a=b'],
     ['', ''],
@@ -78,10 +89,13 @@ describe('csvCell', () => {
 
   it('never writes a text cell a spreadsheet would run', () => {
     fc.assert(
-      fc.property(fc.string(), (text) => {
-        const [cell] = readCsv(`${csvCell(text)}\r\n`)[0] ?? [''];
-        expect(FORMULA_TRIGGERS as readonly string[]).not.toContain(cell!.charAt(0));
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom('a', '=', '＝', '﹫', '＋', '-', ' ', ',', '"', '\r', '\t', '😀') }),
+        (text) => {
+          const [cell] = readCsv(`${csvCell(text)}\r\n`)[0] ?? [''];
+          expect(FORMULA_TRIGGERS as readonly string[]).not.toContain(cell!.charAt(0).normalize('NFKC').charAt(0));
+        },
+      ),
     );
   });
 

@@ -1,7 +1,7 @@
 /**
  * CSV export (RFC 4180) with formula-injection neutralised (SECURITY.md 19; OWASP "CSV Injection"):
  * a spreadsheet runs a cell that begins with `=`, `+`, `-` or `@` as a formula, and tab or carriage
- * return can smuggle one past a naive check. Such text cells get a leading apostrophe, which
+ * return can smuggle one past a naive check, and so can their full-width forms (`＝`). Such text cells get a leading apostrophe, which
  * spreadsheets show as text and do not display.
  */
 
@@ -14,9 +14,16 @@ export const CSV_LINE_END = '\r\n';
 /** A value a cell can hold. */
 export type CsvValue = string | number | boolean | null | undefined;
 
-/** Text made safe to open in a spreadsheet: a leading formula trigger is escaped with `'`. */
+/**
+ * Text made safe to open in a spreadsheet: a leading formula trigger is escaped with `'`. The first
+ * character is compared in its compatibility form (NFKC), so the full-width `＝＋－＠` and the small
+ * `﹦﹢﹣﹫`, which some spreadsheets (Excel with East Asian input) read as their ASCII twins, are caught.
+ */
 export function neutraliseFormula(text: string): string {
-  return (FORMULA_TRIGGERS as readonly string[]).includes(text.charAt(0)) ? `'${text}` : text;
+  const first = text.codePointAt(0);
+  if (first === undefined) return text;
+  const leading = String.fromCodePoint(first).normalize('NFKC').charAt(0);
+  return (FORMULA_TRIGGERS as readonly string[]).includes(leading) ? `'${text}` : text;
 }
 
 /**

@@ -15,6 +15,7 @@ import type { DeviceService } from '../features/devices/service';
 import type { UserContext } from '../features/session/user-context';
 import type { CommandRequest, CommandService } from './commands';
 import { DeviceTableFeed, type TableWatcher } from './device-table-feed';
+import { nulTextPath } from '../security/nul-text';
 
 const actionCheck = TypeCompiler.Compile(ClientAction);
 /** A socket with more unsent bytes than this is a slow consumer and is closed. */
@@ -178,6 +179,13 @@ export class RealtimeHub {
         session,
         id ? { type: 'server/reply', id, ok: false, error } : { type: 'server/error', message: error },
       );
+      return;
+    }
+    // What the REST input guard refuses in any request (PostgreSQL cannot store it), refused here too.
+    const nulPath = nulTextPath(message);
+    if (nulPath !== null) {
+      const error = `Invalid message: ${nulPath} must not contain a NUL character`;
+      this.send(session, { type: 'server/reply', id: message.id, ok: false, error });
       return;
     }
     try {

@@ -131,6 +131,34 @@ describe.each(DIALECTS)('real-time channel on %s', (dialect) => {
     expect(viewer.socket.readyState).toBe(WebSocket.OPEN);
   });
 
+  // One schema for the time-zone command and its REST twin (issue 34 item 11): what `POST /message`
+  // refuses, the socket refuses too, before any device is looked up.
+  it('refuses a time-zone command its REST twin refuses', async () => {
+    const token = await signIn(t.app, 'admin@fieldlink.test');
+    const admin = await TestSocket.open(wsUrl, token, origin);
+    closers.push(() => admin.socket.close());
+    for (const [tzName, tzRule] of [
+      ['\u0000', 'UTC0'],
+      ['Europe/Berlin\u0000', 'CET-1'],
+      ['Not a zone!', 'UTC0'],
+      ['Europe/Berlin', '\u0000'],
+      ['Europe/Berlin', ''],
+    ]) {
+      const rest = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/message',
+        headers: { authorization: token },
+        payload: { deviceId: 'any-device', message: { cmd: 'timeDate', tzName, tzRule } },
+      });
+      expect(rest.statusCode, JSON.stringify({ tzName, tzRule })).toBe(400);
+      const reply = await admin.request({ type: 'server/timeDate', thingName: 'ACME-BLR01', tzName, tzRule });
+      expect(reply, JSON.stringify({ tzName, tzRule })).toMatchObject({
+        ok: false,
+        error: expect.stringMatching(/^Invalid message/),
+      });
+    }
+  });
+
   it('writes a channel through the device and reports its answer, "Command Failed." and the timeout', async () => {
     await device('ACME-BLR02');
     await until(connected('ACME-BLR02'));

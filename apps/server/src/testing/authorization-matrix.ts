@@ -109,6 +109,7 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
   'GET /api/v1/videos': { kind: 'public', why: 'the video library of the public /videos/* pages' },
   'GET /api/v1/videos/*': { kind: 'public', why: 'the video files of VIDEOS_DIR (only video files, no listing)' },
   'GET /api/v1/health': { kind: 'public', why: 'liveness' },
+  'GET /api/v1/ready': { kind: 'public', why: 'readiness, for load balancers' },
   'GET /api/v1/docs': { kind: 'public', why: 'API documentation' },
   'GET /api/v1/docs/': { kind: 'public', why: 'API documentation' },
   'GET /api/v1/docs/*': { kind: 'public', why: 'API documentation' },

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { DIALECTS, TEST_POSTGRES_URL, startTestApp, type TestApp } from '../../testing/test-app';
+
+describe.each(DIALECTS)('health and readiness on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+  });
+  afterAll(() => t?.close());
+
+  it('answers /ready with ok once the database answers, and /health with ok', async () => {
+    const ready = await t.app.inject({ method: 'GET', url: '/api/v1/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ ok: true });
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/health' })).statusCode).toBe(200);
+  });
+});
+
+/**
+ * Readiness touches the database, liveness does not: while PostgreSQL refuses this database's
+ * connections, `/ready` answers 503 (the balancer sends nothing here) and `/health` still ok (the
+ * supervisor restarts nothing); when it is back, `/ready` recovers by itself.
+ */
+describe('readiness during a database outage', () => {
+  let t: TestApp;
+  let admin: pg.Client;
+  let database: string;
+  beforeAll(async () => {
+    t = await startTestApp('postgres');
+    database = new URL(t.config.databaseUrl).pathname.slice(1);
+    admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+    await admin.connect();
+  });
+  afterAll(async () => {
+    await admin?.query(`alter database ${database} allow_connections true`).catch(() => undefined);
+    await admin?.end();
+    await t?.close();
+  });
+
+  it('answers 503 while the database is unreachable and ok again after', { timeout: 60_000 }, async () => {
+    await admin.query(`alter database ${database} allow_connections false`);
+    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [database]);
+    const down = await t.app.inject({ method: 'GET', url: '/api/v1/ready' });
+    expect(down.statusCode).toBe(503);
+    expect(down.headers['retry-after']).toBe('5');
+    expect(down.json()).toMatchObject({ message: 'The database does not answer; this instance is not ready.' });
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/health' })).statusCode).toBe(200);
+
+    await admin.query(`alter database ${database} allow_connections true`);
+    let ready = 0;
+    for (let attempt = 0; attempt < 100 && ready !== 200; attempt += 1) {
+      ready = (await t.app.inject({ method: 'GET', url: '/api/v1/ready' })).statusCode;
+      if (ready !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(ready).toBe(200);
+  });
+});
