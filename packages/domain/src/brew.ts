@@ -169,11 +169,11 @@ export const CALIBRATION_CONTROLS = [
 ] as const;
 
 /** The tag that names what vessel a device watches (`vessel`: `fermenter`, `hot liquor tank`, …). */
-export const VESSEL_TAG_KEY = 'vessel';
+const VESSEL_TAG_KEY = 'vessel';
 /** Vessels a batch ferments or conditions in: the tanks of the brew summary. */
-export const FERMENTATION_VESSELS = ['fermenter', 'unitank', 'bright tank'] as const;
+const FERMENTATION_VESSELS = ['fermenter', 'unitank', 'bright tank'] as const;
 /** The base firmware of the brewing (vat) controller, the kind of device that watches a fermenter. */
-export const BREW_CONTROLLER_BASE = 'BREW';
+const BREW_CONTROLLER_BASE = 'BREW';
 
 /**
  * True when a device of a brew group is a tank of the summary (§3, §4): its `vessel` tag decides when

@@ -32,7 +32,7 @@ interface DemoAlarm {
  * (issue 35 item 11). The evaluator keeps them: each channel's configuration is stored ACTIVE, and a
  * value back within the threshold and its hysteresis would clear the alarm as in production.
  */
-export const DEMO_ALARMS: readonly DemoAlarm[] = [
+const DEMO_ALARMS: readonly DemoAlarm[] = [
   // Brewery: a lager fermenter (11.4-12.7 °C) and an ale fermenter (18.1-19.9 °C) warmer than set.
   {
     thingName: 'NGB-FV01',

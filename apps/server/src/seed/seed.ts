@@ -16,6 +16,7 @@ import { addDemoScenes } from './demo-scenes';
 import { seedDemoReports } from './demo-reports';
 import { seedDemoBrew } from './demo-brew';
 import { seedDemoAlarms } from './demo-alarms';
+import { seedDemoRollout } from './demo-ota';
 import { DEMO_CUSTOMERS, DEMO_SUPPLIER, type DemoAccount, type DemoDeviceKind, type DemoGroup } from './demo-data';
 
 /** A demo device the embedded fleet connects as. */
@@ -196,7 +197,10 @@ export async function seedDemo(
   });
   await seedDemoHistory(db, fleet, historyDays, Date.now(), liveModels);
   // Alarms raised in the past need a past: an installation seeded without history starts without them.
-  if (historyDays > 0) await seedDemoAlarms(db, Date.now(), liveModels);
+  if (historyDays > 0) {
+    await seedDemoAlarms(db, Date.now(), liveModels);
+    await seedDemoRollout(db);
+  }
   await seedDemoReports(db, historyDays);
   await seedDemoBrew(db, Date.now(), liveModels);
   return true;

@@ -100,7 +100,7 @@ export function applyTableChanges(data: DeviceTableData, changes: readonly Devic
 }
 
 /** How long the live feed's batches are kept to be written again into a table read after them. */
-export const LIVE_REPLAY_MS = 180_000;
+const LIVE_REPLAY_MS = 180_000;
 
 /**
  * The live feed's batches of the last minutes. The server answers a table up to its age limit old

@@ -1,7 +1,7 @@
 import type { ReportState } from '@fieldlink/domain/reports';
 
 /** How far a server's clock may trail the browser's and a report still count as made since the page opened. */
-export const REPORT_CLOCK_SLACK_MS = 60_000;
+const REPORT_CLOCK_SLACK_MS = 60_000;
 
 /**
  * The reports whose failure is news, each once: those seen in another state before and now in ERROR,
