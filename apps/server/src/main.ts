@@ -13,6 +13,9 @@ import { exitOnUncaughtError, STDERR_LOGGER, type FatalLogger } from './process-
 let fatalLogger: FatalLogger = STDERR_LOGGER;
 exitOnUncaughtError(() => fatalLogger);
 
+/** How long a stop may take to flush writes and close connections before the process exits 1. */
+const STOP_DEADLINE_MS = 10_000;
+
 /** `npm start`: one process with the API, the SPA, the embedded broker and the demo fleet. */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -77,7 +80,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'Stopping: flushing pending writes and closing connections');
-    const forced = setTimeout(() => process.exit(1), 15_000);
+    // A supervisor waits a little longer (docs/operations.md: TimeoutStopSec=15) before its SIGKILL.
+    const forced = setTimeout(() => process.exit(1), STOP_DEADLINE_MS);
     forced.unref();
     await fleet?.stop();
     await app.close();

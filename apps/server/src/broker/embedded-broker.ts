@@ -164,7 +164,14 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     );
     aedes.handle(stream);
   };
-  const server = net.createServer((socket) => handle(socket));
+  // Every open TCP connection, so a stop can end the ones Aedes does not know yet (a device still in
+  // CONNECT or authentication would otherwise hold the stop until the connect timeout).
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    handle(socket);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());
@@ -199,8 +206,12 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       return aedes.connectedClients;
     },
     async close() {
+      // Take no new connection first: devices reconnect within a second, and one that lands while the
+      // broker closes would keep the listener open.
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       await new Promise<void>((resolve) => aedes.close(() => resolve()));
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await stopped;
     },
   };
 }

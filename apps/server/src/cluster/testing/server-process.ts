@@ -11,6 +11,8 @@ export interface ServerProcess {
   kill(signal: NodeJS.Signals): Promise<void>;
   /** True when the process ended without being told to. */
   crashed(): boolean;
+  /** The exit code once the process has ended by itself or by a signal it handled; null before. */
+  exitCode(): number | null;
   output(): string;
 }
 
@@ -67,6 +69,7 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
       await exited;
     },
     crashed: () => !told && (child.exitCode !== null || child.signalCode !== null),
+    exitCode: () => child.exitCode,
     output: () => output,
   };
 }
