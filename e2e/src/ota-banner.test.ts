@@ -169,3 +169,94 @@ describe('banner and OTA updates', () => {
     await screenshot('ota-banner-reconnecting');
   });
 });
+
+/**
+ * Issue 35 item 9, as the demo brewer with the simulated fleet running: an update sent without
+ * waiting for approval succeeds; the banner then says nothing of pending updates (Review offered
+ * Approve on devices already updated), and the device table shows the new firmware live and keeps it
+ * when the console reads the table again 30 s after the update (it went back to the old firmware).
+ */
+describe('an OTA update that succeeds', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  const banner = () => page.getByTestId('idle-banner');
+  /** The cells after the name (firmware, OTA status) of each row of the open table, by device name. */
+  const rows = () =>
+    page.evaluate(() =>
+      Object.fromEntries(
+        Array.from(document.querySelectorAll('.dt-row')).map((row) => {
+          const cells = Array.from(row.querySelectorAll('[role="cell"]')).map((cell) => cell.textContent ?? '');
+          return [cells[1], cells.slice(2)];
+        }),
+      ),
+    );
+
+  beforeAll(async () => {
+    server = await startServer(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {});
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1360, height: 860 } });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('leaves the banner once done and shows the new firmware without a reload', async () => {
+    await signInAs(page, server.baseUrl, 'brew@fieldlink.test');
+    await page.waitForURL((url) => !url.pathname.startsWith('/signin') && !url.pathname.startsWith('/loading'), {
+      timeout: 30_000,
+    });
+    await page.evaluate(() => localStorage.setItem('deviceTableColumns', JSON.stringify(['name', 'fw', 'otaStatus'])));
+    await page.goto(`${server.baseUrl}/accounts/list`);
+    await page.getByTestId('device-table').waitFor({ timeout: 30_000 });
+    // The fleet is connected and has told its firmware.
+    await expect
+      .poll(async () => (await rows())['Fermenter FV1']?.[0] ?? '', { timeout: 60_000, interval: 1_000 })
+      .toMatch(/^\d+\.\d+/);
+    const before = (await rows())['Fermenter FV1']![0];
+    expect(before).not.toBe('5.1.0');
+
+    // Both fermenters, sent at once (the simulated devices succeed with this command).
+    await page.getByRole('checkbox', { name: 'Select Fermenter FV1' }).check();
+    await page.getByRole('checkbox', { name: 'Select Fermenter FV2' }).check();
+    const selection = page.getByRole('region', { name: 'Selection' });
+    await selection.getByText('2 selected').waitFor();
+    await selection.getByRole('button', { name: 'OTA update' }).click();
+    const dialog = page.getByRole('dialog', { name: 'OTA update' });
+    // The fleet reports its firmware, so the dialog offers those versions; this one is typed.
+    await dialog.getByRole('button', { name: 'Advanced: enter an update command' }).click();
+    await dialog.getByLabel('Update command').fill('firmware 5.1.0');
+    await dialog.getByRole('checkbox', { name: /Skip approval/ }).check();
+    await dialog.getByRole('button', { name: 'Send update' }).click();
+    await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+
+    // Done: the table shows the new firmware live, and the banner lets the devices go.
+    await expect
+      .poll(async () => [(await rows())['Fermenter FV1'], (await rows())['Fermenter FV2']], {
+        timeout: 90_000,
+        interval: 1_000,
+      })
+      .toEqual([
+        ['5.1.0', 'Succeeded'],
+        ['5.1.0', 'Succeeded'],
+      ]);
+    // The banner reads its count again at least once a minute (and after every OTA call).
+    await expect
+      .poll(async () => (await banner().count()) === 0 || !/OTA/.test((await banner().textContent()) ?? ''), {
+        timeout: 90_000,
+        interval: 1_000,
+      })
+      .toBe(true);
+
+    // The console reads the table again (30 s after the update, or at its minute's refresh): the
+    // firmware stays the new one.
+    await page.waitForResponse((response) => response.url().includes('/api/v1/devices/table'), { timeout: 90_000 });
+    await expect
+      .poll(async () => [(await rows())['Fermenter FV1']?.[0], (await rows())['Fermenter FV2']?.[0]], {
+        timeout: 5_000,
+      })
+      .toEqual(['5.1.0', '5.1.0']);
+    await expect(page.getByRole('button', { name: 'Review' }).count()).resolves.toBe(0);
+  }, 300_000);
+});
