@@ -9,12 +9,10 @@ import {
   compassOffsetOf,
   compassPoint,
   fanTurnSeconds,
-  formatGravity,
   formatWidgetNumber,
   incrementDecimals,
   isOnValue,
   normaliseHeading,
-  originalGravityOf,
   signalBarsLit,
   snapToIncrement,
   sprayZoneOf,
@@ -151,12 +149,6 @@ describe('formatting', () => {
   ])('%d with %j decimals -> %s', (value, decimals, text) =>
     expect(formatWidgetNumber(value, decimals, 'en')).toBe(text),
   );
-
-  it.each([
-    [1.04821, '1.0482'],
-    [1, '1.0000'],
-    [Number.NaN, '—'],
-  ])('gravity %d -> %s', (value, text) => expect(formatGravity(value)).toBe(text));
 });
 
 describe('signal bars', () => {
@@ -274,12 +266,4 @@ describe('gravity', () => {
     if (expected === null) expect(result).toBeNull();
     else expect(result).toBeCloseTo(expected, 6);
   });
-
-  it.each([
-    [1.052, 1.052],
-    ['1.0480', 1.048],
-    [1.5, null],
-    ['', null],
-    [undefined, null],
-  ])('original gravity from %j -> %j', (value, expected) => expect(originalGravityOf(value)).toBe(expected));
 });

@@ -8,9 +8,6 @@
 /** Step of an up/down control or slider when the widget sets no increment. */
 export const DEFAULT_INCREMENT = 1;
 
-/** Gravity is shown with 4 decimals (§9). */
-export const GRAVITY_DECIMALS = 4;
-
 /** An arc segment of §3: values up to `endValue` take `color` (and may carry a label). */
 export interface ArcSegmentLike {
   endValue: number;
@@ -164,11 +161,6 @@ export function formatWidgetNumber(value: number, decimals?: number | null, loca
   return /^-0([.,]0*)?$/.test(text) ? text.slice(1) : text;
 }
 
-/** A gravity with its 4 decimals (§9): `1.0482`. */
-export function formatGravity(value: number): string {
-  return finite(value) ? value.toFixed(GRAVITY_DECIMALS) : '—';
-}
-
 /** How many of a signal widget's bars are lit: the fraction of min..max, rounded up, 0 at or below min. */
 export function signalBarsLit(value: number, min: number, max: number, bars: number): number {
   const fraction = valueFraction(value, min, max);
@@ -273,13 +265,4 @@ export function compassOffsetOf(widgetValue: unknown): number {
 export function apparentAttenuation(originalGravity: number, currentGravity: number): number | null {
   if (!finite(originalGravity) || !finite(currentGravity) || originalGravity <= 1) return null;
   return ((originalGravity - currentGravity) / (originalGravity - 1)) * 100;
-}
-
-/**
- * The original gravity an original-gravity widget keeps in its `value` when it has no second channel
- * for it: a number between 0.9 and 1.2 (a plausible wort), else null.
- */
-export function originalGravityOf(widgetValue: unknown): number | null {
-  const value = typeof widgetValue === 'string' && widgetValue.trim() !== '' ? Number(widgetValue) : widgetValue;
-  return typeof value === 'number' && finite(value) && value >= 0.9 && value <= 1.2 ? value : null;
 }

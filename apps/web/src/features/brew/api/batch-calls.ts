@@ -16,7 +16,7 @@ import { apiRequest } from '../../../lib/api-client';
 import { showToast } from '../../../lib/app-store/app-store';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { LIVE_QUERY_ROOT } from '../../../lib/query-client';
-import { BREW_KEY } from './get-brew-overview';
+import { BREW_KEY } from '../../../lib/api/get-brew-overview';
 
 /** Every brewing call that changes something, by name: method, path and answer. */
 const CALLS = {

@@ -3,7 +3,7 @@ import { BREW_PATHS, type BatchIdBody, type BrewReport } from '@fieldlink/api/br
 import { REPORT_STATE_POLL_MS } from '@fieldlink/domain/brew';
 import { apiGet, apiPost, serverErrorMessage } from '../../../lib/api-client';
 import { showToast } from '../../../lib/app-store/app-store';
-import { BREW_KEY } from './get-brew-overview';
+import { BREW_KEY } from '../../../lib/api/get-brew-overview';
 
 /** `POST /brew/batch/report/generate`. */
 export function useGenerateReport() {

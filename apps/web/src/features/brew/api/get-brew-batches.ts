@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { BREW_PATHS, type BrewBatchesAnswer } from '@fieldlink/api/brew';
 import { apiGet } from '../../../lib/api-client';
-import { BREW_KEY } from './get-brew-overview';
+import { BREW_KEY } from '../../../lib/api/get-brew-overview';
 
 export const getBrewBatches = (groupId: string, signal?: AbortSignal) =>
   apiGet<BrewBatchesAnswer>(BREW_PATHS.batches, { groupId }, signal);

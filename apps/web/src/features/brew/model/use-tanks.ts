@@ -5,7 +5,7 @@ import { mergeTankMessage } from '@fieldlink/domain/brew';
 import { useStore } from '../../../lib/use-store';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
 import { brewBatchesQuery } from '../api/get-brew-batches';
-import { useBrewOverview } from '../api/get-brew-overview';
+import { useBrewOverview } from '../../../lib/api/get-brew-overview';
 
 /**
  * Which batch runs in each tank, as one key: it changes when a batch starts, ends, is deleted or has

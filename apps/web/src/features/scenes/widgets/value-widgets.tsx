@@ -1,18 +1,14 @@
 import { memo, type CSSProperties } from 'react';
-import {
-  apparentAttenuation,
-  formatGravity,
-  formatWidgetNumber,
-  isOnValue,
-  originalGravityOf,
-} from '@fieldlink/domain/widget-values';
+import { formatWidgetNumber, isOnValue } from '@fieldlink/domain/widget-values';
+import { brewGravityView, brewSummaryView, fermentationLag, formatLag } from '@fieldlink/domain/brew-widgets';
+import { formatAbv, formatGravity, isActiveTankState } from '@fieldlink/domain/brew';
 import { widgetRole } from '@fieldlink/domain/widgets';
 import { formatDateTime } from '@fieldlink/domain/date-format';
-import { formatAge } from '../../../lib/format-time';
 import { useNow } from '../../../lib/clock';
 import { widgetTitle } from '../model/resolve-channels';
 import type { ResolvedChannel, WidgetDefinition, WidgetViewProps } from './widget-definition';
-import { IndicatorEditor, OriginalGravityEditor } from './widget-editors';
+import { IndicatorEditor } from './widget-editors';
+import { useBrewTank, type BrewTankReading } from '../hooks/use-brew-tank';
 import {
   ClockGlyph,
   formatValue,
@@ -50,11 +46,10 @@ function listStatus(channels: readonly ResolvedChannel[]): ReadingStatus {
   return channels.length === 0 ? 'unbound' : 'live';
 }
 
-function ChannelRow({ channel, units, gravity }: { channel: ResolvedChannel; units: string; gravity?: boolean }) {
+function ChannelRow({ channel, units }: { channel: ResolvedChannel; units: string }) {
   const { latest, status } = useChannelReading(channel);
   const value = latest?.value ?? null;
-  const text =
-    status === 'gone' ? 'unavailable' : value === null ? '—' : gravity ? formatGravity(value) : formatValue(value);
+  const text = status === 'gone' ? 'unavailable' : value === null ? '—' : formatValue(value);
   return (
     <div className="wv-rows__row" data-status={status}>
       <span className="wv-rows__name" title={`${channel.deviceName} · ${channel.code}`}>
@@ -116,23 +111,55 @@ const IndicatorView = memo(function IndicatorView({ widget, channels }: WidgetVi
   );
 });
 
+/** The message a brewing widget shows while its tank is read, or when its device is not a tank. */
+function BrewTankMessage({ reading }: { reading: BrewTankReading }) {
+  return reading.status === 'loading' ? (
+    <div className="wv-message" role="note">
+      <span>Reading the tank…</span>
+    </div>
+  ) : (
+    <div className="wv-message" role="note">
+      <strong>Not a brewing tank</strong>
+      <span>Choose a channel of a fermentation tank.</span>
+    </div>
+  );
+}
+
+/** Lag time (§3 lagTime): how long the batch took from its start to fermenting, or has waited so far. */
 const LagTimeView = memo(function LagTimeView({ channels }: WidgetViewProps) {
-  const { latest, status } = useChannelReading(channels[0]);
-  // The shared clock moves the age on; the reading already says whether the value is stale.
+  const { status } = useChannelReading(channels[0]);
+  const reading = useBrewTank(channels[0]?.deviceId);
   const now = useNow();
-  const stale = status === 'stale';
+  const lag = reading.status === 'tank' ? fermentationLag(reading.tank, now) : null;
+  const fermentingSince =
+    reading.status === 'tank'
+      ? reading.tank.batchInfo?.transitions.find((transition) => transition.state === 'FERMENTING')?.timestamp
+      : undefined;
   return (
-    // The lag is this widget's value: its own stale look replaces the shared flag.
-    <WidgetBody status={status === 'stale' ? 'live' : status} className={`wv-lag${stale ? ' is-late' : ''}`}>
-      <div className="wv-lag__age">
-        <ClockGlyph />
-        <span>{latest ? formatAge(latest.t, now) : 'No value yet'}</span>
-      </div>
-      <div className="wv-lag__detail">
-        <span className={`wv-dot ${stale ? 'wv-dot--warning' : latest ? 'wv-dot--success' : 'wv-dot--muted'}`} />
-        {latest ? (stale ? 'Stale' : 'Reporting') : 'Waiting for data'}
-        {latest && <time dateTime={new Date(latest.t).toISOString()}>{formatDateTime(latest.t)}</time>}
-      </div>
+    <WidgetBody status={status === 'unbound' || status === 'gone' ? status : 'live'} className="wv-lag">
+      {reading.status !== 'tank' ? (
+        <BrewTankMessage reading={reading} />
+      ) : (
+        <>
+          <div className="wv-lag__age">
+            <ClockGlyph />
+            <span>{lag ? formatLag(lag.ms) : 'No batch'}</span>
+          </div>
+          <div className="wv-lag__detail">
+            <span
+              className={`wv-dot ${lag?.running ? 'wv-dot--warning' : lag ? 'wv-dot--success' : 'wv-dot--muted'}`}
+            />
+            {lag === null
+              ? `${reading.tank.name}: no batch running`
+              : lag.running
+                ? 'Waiting for fermentation'
+                : 'Fermenting since'}
+            {lag && !lag.running && fermentingSince !== undefined && (
+              <time dateTime={new Date(fermentingSince).toISOString()}>{formatDateTime(fermentingSince)}</time>
+            )}
+          </div>
+        </>
+      )}
     </WidgetBody>
   );
 });
@@ -151,62 +178,96 @@ const CustomTextView = memo(function CustomTextView({ widget, width }: WidgetVie
   );
 });
 
-const BrewOriginalGravityView = memo(function BrewOriginalGravityView({ widget, channels }: WidgetViewProps) {
-  const current = useChannelReading(channels[0]);
-  const original = useChannelReading(channels[1]);
-  const sg = current.latest?.value ?? null;
-  const og = original.latest?.value ?? originalGravityOf(widget.value);
-  const attenuation = og !== null && sg !== null ? apparentAttenuation(og, sg) : null;
+/** Original gravity (§3 brewOriginalGravity): the batch's original gravity, the gravity now and the ABV. */
+const BrewOriginalGravityView = memo(function BrewOriginalGravityView({ channels }: WidgetViewProps) {
+  const { status } = useChannelReading(channels[0]);
+  const reading = useBrewTank(channels[0]?.deviceId);
+  const view = reading.status === 'tank' ? brewGravityView(reading.tank) : null;
   return (
-    <WidgetBody status={current.status} t={current.latest?.t} className="wv-gravity">
-      <div className="wv-gravity__pair">
-        <div>
-          <span className="wv-gravity__label">Original</span>
-          <span className="wv-gravity__value wv-gravity__value--og">{og === null ? '—' : formatGravity(og)}</span>
-        </div>
-        <div>
-          <span className="wv-gravity__label">Current</span>
-          <span className="wv-gravity__value">{sg === null ? '—' : formatGravity(sg)}</span>
-        </div>
-      </div>
-      <div className="wv-gravity__foot">
-        {attenuation === null
-          ? 'Apparent attenuation —'
-          : `Apparent attenuation ${formatWidgetNumber(attenuation, 1)}%`}
-      </div>
+    <WidgetBody status={status === 'unbound' || status === 'gone' ? status : 'live'} className="wv-gravity">
+      {reading.status !== 'tank' || view === null ? (
+        <BrewTankMessage reading={reading} />
+      ) : (
+        <>
+          <div className="wv-gravity__pair">
+            <div>
+              <span className="wv-gravity__label">Original</span>
+              <span className="wv-gravity__value wv-gravity__value--og">{formatGravity(view.original)}</span>
+            </div>
+            <div>
+              <span className="wv-gravity__label">{view.abv?.source === 'estimate' ? 'Estimated' : 'Current'}</span>
+              <span className="wv-gravity__value">{formatGravity(view.current)}</span>
+            </div>
+          </div>
+          <div className="wv-gravity__foot">
+            {reading.tank.batchInfo === null
+              ? `${reading.tank.name}: no batch running`
+              : `ABV ${formatAbv(view.abv)} · attenuation ${
+                  view.attenuation === null ? '–' : `${formatWidgetNumber(view.attenuation, 1)} %`
+                }`}
+          </div>
+        </>
+      )}
     </WidgetBody>
   );
 });
 
-function isGravityChannel(channel: ResolvedChannel): boolean {
-  return /gravity/i.test(channel.name);
-}
-
+/** Brew summary (§3 brewSummary): a tank of the brewing model at a glance. */
 const BrewSummaryView = memo(function BrewSummaryView({ channels }: WidgetViewProps) {
-  const first = useChannelReading(channels[0]);
-  const state =
-    first.status === 'live' ? 'Live' : first.status === 'stale' ? 'Stale' : first.status === 'empty' ? 'No data' : '';
+  const { status } = useChannelReading(channels[0]);
+  const reading = useBrewTank(channels[0]?.deviceId);
+  const now = useNow();
+  const tank = reading.status === 'tank' ? reading.tank : null;
+  const temperature = useChannelReading(
+    tank && channels[0] ? { ...channels[0], code: tank.channelsMap.temperature, name: 'Temperature' } : undefined,
+  );
+  const view = tank ? brewSummaryView(tank, now) : null;
   return (
-    <WidgetBody status={listStatus(channels)} className="wv-brew">
-      <div className="wv-brew__head">
-        <svg viewBox="0 0 24 24" className="wv-brew__tank" aria-hidden="true">
-          <path d="M6 5q0-3 6-3t6 3v9l-4 6h-4l-4-6z" />
-          <path d="M7 10h10v4l-3.5 5h-3L7 14z" className="wv-brew__beer" />
-        </svg>
-        {/* The frame's title already names the widget: here, the tank (its device). */}
-        <span className="wv-brew__title">{channels[0]?.deviceName || 'Tank'}</span>
-        {state && <span className={`wv-chip wv-chip--${first.status}`}>{state}</span>}
-      </div>
-      <div className="wv-rows wv-rows--inline">
-        {channels.map((channel) => (
-          <ChannelRow
-            key={`${channel.deviceId}:${channel.code}`}
-            channel={channel}
-            units={isGravityChannel(channel) ? '' : /temp/i.test(channel.name) ? '°C' : ''}
-            gravity={isGravityChannel(channel)}
-          />
-        ))}
-      </div>
+    <WidgetBody status={status === 'unbound' || status === 'gone' ? status : 'live'} className="wv-brew">
+      {tank === null || view === null ? (
+        <BrewTankMessage reading={reading} />
+      ) : (
+        <>
+          <div className="wv-brew__head">
+            <svg viewBox="0 0 24 24" className="wv-brew__tank" aria-hidden="true">
+              <path d="M6 5q0-3 6-3t6 3v9l-4 6h-4l-4-6z" />
+              <path d="M7 10h10v4l-3.5 5h-3L7 14z" className="wv-brew__beer" />
+            </svg>
+            <span className="wv-brew__title">{tank.name}</span>
+            <span className={`wv-chip wv-chip--${isActiveTankState(tank.state) ? 'live' : 'stale'}`}>
+              {view.stateLabel}
+            </span>
+          </div>
+          <div className="wv-rows wv-rows--inline">
+            <div className="wv-rows__row">
+              <span className="wv-rows__name">Beer</span>
+              <span className="wv-rows__value">
+                {view.beerName === null ? 'No batch' : view.style ? `${view.beerName} · ${view.style}` : view.beerName}
+              </span>
+            </div>
+            {view.day !== null && (
+              <div className="wv-rows__row">
+                <span className="wv-rows__name">Day</span>
+                <span className="wv-rows__value">{view.day}</span>
+              </div>
+            )}
+            <div className="wv-rows__row">
+              <span className="wv-rows__name">Temperature</span>
+              <span className="wv-rows__value">
+                {temperature.latest ? `${formatWidgetNumber(temperature.latest.value, 1)} °C` : '—'}
+              </span>
+            </div>
+            <div className="wv-rows__row">
+              <span className="wv-rows__name">Gravity</span>
+              <span className="wv-rows__value">{formatGravity(view.current)}</span>
+            </div>
+            <div className="wv-rows__row">
+              <span className="wv-rows__name">ABV</span>
+              <span className="wv-rows__value">{formatAbv(view.abv)}</span>
+            </div>
+          </div>
+        </>
+      )}
     </WidgetBody>
   );
 });
@@ -317,7 +378,7 @@ export const indicatorWidget: WidgetDefinition = {
 export const lagTimeWidget: WidgetDefinition = {
   type: 'lagTime',
   label: 'Lag time',
-  description: "How long ago the channel's last value arrived, and whether it is stale.",
+  description: 'How long a batch took from its start to fermenting, or has waited so far.',
   role: widgetRole('lagTime'),
   Icon: LagTimeIcon,
   sections: ['channels'],
@@ -339,22 +400,21 @@ export const customTextWidget: WidgetDefinition = {
 export const brewOriginalGravityWidget: WidgetDefinition = {
   type: 'brewOriginalGravity',
   label: 'Original gravity',
-  description: 'Original and current gravity of a batch, to 4 decimals.',
+  description: 'Original and current gravity of a tank’s batch, to 4 decimals, with its ABV.',
   role: widgetRole('brewOriginalGravity'),
   Icon: GravityIcon,
   sections: ['channels'],
-  maxChannels: 2,
+  maxChannels: 1,
   View: BrewOriginalGravityView,
-  Editor: OriginalGravityEditor,
 };
 
 export const brewSummaryWidget: WidgetDefinition = {
   type: 'brewSummary',
   label: 'Brew tank summary',
-  description: 'A fermentation tank at a glance: temperature, gravity and state.',
+  description: 'A fermentation tank at a glance: its batch, state, temperature, gravity and ABV.',
   role: widgetRole('brewSummary'),
   Icon: BrewSummaryIcon,
   sections: ['channels'],
-  maxChannels: 4,
+  maxChannels: 1,
   View: BrewSummaryView,
 };

@@ -1,11 +1,5 @@
 import { useId, useState } from 'react';
-import {
-  buttonPressValue,
-  compassOffsetOf,
-  originalGravityOf,
-  SPRAY_ZONES,
-  sprayZoneOf,
-} from '@fieldlink/domain/widget-values';
+import { buttonPressValue, compassOffsetOf, SPRAY_ZONES, sprayZoneOf } from '@fieldlink/domain/widget-values';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import type { WidgetEditorProps } from './widget-definition';
@@ -76,20 +70,6 @@ export function CompassEditor({ draft, onChange }: WidgetEditorProps) {
       max={359}
       value={compassOffsetOf(draft.value)}
       onCommit={(value) => onChange({ ...draft, value: value ?? 0 })}
-    />
-  );
-}
-
-export function OriginalGravityEditor({ draft, onChange }: WidgetEditorProps) {
-  return (
-    <NumberField
-      label="Original gravity"
-      hint="Used when the widget has no second channel for it, e.g. 1.0520."
-      step="0.0001"
-      min={0.9}
-      max={1.2}
-      value={originalGravityOf(draft.value)}
-      onCommit={(value) => onChange({ ...draft, value })}
     />
   );
 }

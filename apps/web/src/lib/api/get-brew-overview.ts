@@ -1,7 +1,8 @@
+// Shared by the brew pages and the scenes' brewing widgets (features do not import each other).
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { BREW_PATHS, type BrewMeta } from '@fieldlink/api/brew';
-import { apiGet } from '../../../lib/api-client';
-import { LIVE_QUERY_ROOT } from '../../../lib/query-client';
+import { apiGet } from '../api-client';
+import { LIVE_QUERY_ROOT } from '../query-client';
 
 /** Every brew query's root: a batch change invalidates them all. */
 export const BREW_KEY = ['brew'] as const;
