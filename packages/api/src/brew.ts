@@ -10,7 +10,7 @@ import {
   type ChannelsMap,
   type TankState,
 } from '@fieldlink/domain/brew';
-import { ChannelCode, EntityId, Nullable } from './fields';
+import { ChannelCode, EntityId, MAX_TIME_MS, Nullable } from './fields';
 
 /**
  * Brewing calls (application §7 "Brewing"): the brew summary of a group, batches with their gravity
@@ -43,8 +43,10 @@ export const ChannelsMapSchema = Type.Unsafe<ChannelsMap>(
 
 /** A specific gravity as a brewer types it. */
 const Gravity = Type.Number({ minimum: GRAVITY_RANGE.min, maximum: GRAVITY_RANGE.max });
+/** A tank's number, as its VAT_NUMBER register (16 bits) holds it. */
+const TankNumber = Type.Integer({ minimum: 1, maximum: 65_535 });
 /** A time a person may give (not before 2000, not far in the future: checked by the server). */
-const Timestamp = Type.Integer({ minimum: 946_684_800_000 });
+const Timestamp = Type.Integer({ minimum: 946_684_800_000, maximum: MAX_TIME_MS });
 
 /** What the brewer says about a batch. */
 export const BatchProps = Type.Object(
@@ -227,7 +229,7 @@ export type BatchIdBody = Static<typeof BatchIdBody>;
 
 /** `POST /brew/batch`: starts a batch on an idle tank (our call; §7 has none for it). */
 export const StartBatchBody = Type.Object(
-  { groupId: EntityId, tankNumber: Type.Integer({ minimum: 1 }), props: BatchProps },
+  { groupId: EntityId, tankNumber: TankNumber, props: BatchProps },
   { additionalProperties: false },
 );
 export type StartBatchBody = Static<typeof StartBatchBody>;
@@ -290,7 +292,7 @@ export const ReportUrlAnswer = Type.Object({ url: Type.String() });
 export const TankCalibrationBody = Type.Object(
   {
     groupId: EntityId,
-    tankNumber: Type.Integer({ minimum: 1 }),
+    tankNumber: TankNumber,
     calibration: Type.Object(
       {
         /** Needs BREW_CALIB_CO2_TOTAL_GAIN. */

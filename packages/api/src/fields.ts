@@ -14,6 +14,13 @@ export const ChannelCode = Type.String({ pattern: '^[a-z]{1,4}-?[0-9]{1,3}$' });
 /** An e-mail address as a person types it (surrounding white space is trimmed later). */
 export const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^\\s*[^\\s@]+@[^\\s@]+\\s*$' });
 
+/**
+ * The latest time a caller may send, unix milliseconds: the last instant a JavaScript `Date` can hold
+ * (13 September 275760). Nothing later is a time, and PostgreSQL's `bigint` columns end at 2^63 - 1, so
+ * a larger number answered 500 there; the schemas refuse it with 400 on every storage.
+ */
+export const MAX_TIME_MS = 8_640_000_000_000_000;
+
 /** Marks a schema as a caller's timestamp; the server turns what it holds into unix milliseconds. */
 export const TIMESTAMP = Symbol.for('fieldlink.timestamp');
 
@@ -26,6 +33,7 @@ export function Timestamp(options: IntegerOptions = {}): TInteger & { [TIMESTAMP
   return Object.assign(
     Type.Integer({
       minimum: 0,
+      maximum: MAX_TIME_MS,
       description: 'unix milliseconds (12 digits or fewer: unix seconds)',
       ...options,
     }),

@@ -9,7 +9,7 @@ import {
   SCHEDULE_TIME_PATTERN,
 } from '@fieldlink/domain/reports';
 import { DEVICE_MAX_CHANNELS } from '@fieldlink/domain/device-settings';
-import { ChannelCode, Email, EntityId, Nullable } from './fields';
+import { ChannelCode, Email, EntityId, MAX_TIME_MS, Nullable } from './fields';
 
 /**
  * Report and schedule calls (application §7 "Reports"), with the report meta and schedule of §3.
@@ -95,8 +95,8 @@ const newItemBody = <P extends TSchema>(props: P) =>
 /** The props of `POST /report`: the period is given in unix milliseconds. */
 export const NewReportProps = strict({
   ...templateFields,
-  start: Type.Integer({ minimum: 0 }),
-  end: Type.Integer({ minimum: 0 }),
+  start: Type.Integer({ minimum: 0, maximum: MAX_TIME_MS }),
+  end: Type.Integer({ minimum: 0, maximum: MAX_TIME_MS }),
 });
 export type NewReportProps = Static<typeof NewReportProps>;
 
