@@ -26,7 +26,7 @@ const VARIANTS = [
     email: 'stock@fieldlink.test',
     landing: /\/inv\/cig\/overview\/[^/]+\/[^/]+$/,
     sections: ['Dashboard', 'Accounts', 'Reports', 'Alarms'],
-    tabs: ['Inventory', 'Tree view', 'Device list', 'Reports', 'Alarms', 'Alerts'],
+    tabs: ['Inventory', 'Tree view', 'Reports', 'Alarms', 'Alerts'],
   },
   {
     email: 'water@fieldlink.test',

@@ -72,9 +72,9 @@ export const REALTIME_DEVICE_ACTIONS: Readonly<Record<ClientActionType, DeviceAc
   'server/systemCommand': 'system',
   'server/timeDate': 'timeDate',
   'server/writeConfig': 'writeConfig',
-  // The table's live feed is a subscription to every device in scope: the rule of watching one.
-  'server/watchDeviceTable': 'watch',
-  'server/unwatchDeviceTable': 'watch',
+  // The table's live feed is the real-time twin of `GET /devices/table`: the rule of reading devices.
+  'server/watchDeviceTable': 'read',
+  'server/unwatchDeviceTable': 'read',
 };
 
 export const LatestValue = Type.Object({

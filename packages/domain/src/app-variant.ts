@@ -1,3 +1,4 @@
+import { readsDevices } from './device-actions';
 import { can, landingAfterDeviceRead, type PermissionSubject } from './permissions';
 
 /**
@@ -178,7 +179,9 @@ export interface NavigationSubject extends PermissionSubject {
  * app pages, the variant. The device and scene dashboards need VIEW_DASH (live values and scenes are
  * refused without it); the inventory is the stock app's home and opens with dashboard access, which
  * variant "2" grants through VIEW_ACCOUNTS; the account tree needs VIEW_ACCOUNTS; reports need
- * READ_REPORTS and their schedules READ_REPORT_SCHEDULES; the device list, alarms and alerts are open to every signed-in user of their scope.
+ * READ_REPORTS and their schedules READ_REPORT_SCHEDULES; the device list shows device data, so it
+ * needs the right to read it ({@link readsDevices}, the rule its server calls and its live feed
+ * check); alarms and alerts are open to every signed-in user of their scope.
  */
 export const NAV_TAB_RULES: Readonly<Record<NavTab, (subject: NavigationSubject) => boolean>> = {
   devices: (s) => can(s, 'viewDashboard'),
@@ -187,7 +190,7 @@ export const NAV_TAB_RULES: Readonly<Record<NavTab, (subject: NavigationSubject)
   inventory: (s) => s.appType === 'stock' && can(s, 'accessDashboard'),
   scenes: (s) => can(s, 'viewDashboard'),
   treeview: (s) => can(s, 'viewAccounts'),
-  deviceList: () => true,
+  deviceList: (s) => readsDevices(s),
   reports: (s) => can(s, 'readReports'),
   schedules: (s) => can(s, 'readReportSchedules'),
   alarms: () => true,

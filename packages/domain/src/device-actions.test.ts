@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEVICE_ACTIONS, DEVICE_ACTION_CAPABILITIES, deviceActionRefusal, type DeviceAction } from './device-actions';
-import type { ExtraFlag, Permission } from './permissions';
+import {
+  DEVICE_ACTIONS,
+  DEVICE_ACTION_CAPABILITIES,
+  deviceActionRefusal,
+  readsDevices,
+  type DeviceAction,
+} from './device-actions';
+import { PERMISSIONS, type ExtraFlag, type Permission } from './permissions';
 
 const NO_DASHBOARD = 'You do not have permission to view dashboards.';
 const NO_SETTINGS = 'Changing device settings needs the ADD_DEVICES or ADD_EDIT_DELETE_GROUPS permission.';
@@ -8,6 +14,7 @@ const NO_SETTINGS = 'Changing device settings needs the ADD_DEVICES or ADD_EDIT_
 describe('device actions', () => {
   it('names every device command and subscriptions', () =>
     expect(DEVICE_ACTIONS).toEqual([
+      'read',
       'watch',
       'readChannel',
       'readRegister',
@@ -23,7 +30,28 @@ describe('device actions', () => {
     expect(DEVICE_ACTION_CAPABILITIES[action][0]).toBe('viewDashboard'),
   );
 
+  it('reads with the rule of watching: one right for reading device data over REST and real time', () => {
+    expect(DEVICE_ACTION_CAPABILITIES.read).toEqual(DEVICE_ACTION_CAPABILITIES.watch);
+    for (const permission of PERMISSIONS) {
+      const subject = { permissions: [permission] };
+      expect(readsDevices(subject), permission).toBe(deviceActionRefusal(subject, 'watch') === null);
+    }
+  });
+
   it.each<[DeviceAction, Permission[], ExtraFlag[], string | null]>([
+    // Reading device data needs the socket's right over REST too (issue 34 item 4).
+    ['read', ['VIEW_DASH'], [], null],
+    ['read', [], ['ADMIN'], null],
+    ['read', ['MOBILE_ONLY'], [], NO_DASHBOARD],
+    ['read', ['READ_REPORTS', 'CUD_REPORTS'], [], NO_DASHBOARD],
+    ['read', ['ALARM'], [], NO_DASHBOARD],
+    ['read', ['VIEW_ACCOUNTS', 'ADD_EDIT_DELETE_GROUPS', 'ADD_DEVICES'], [], NO_DASHBOARD],
+    [
+      'read',
+      ['REPORTING', 'REPORTING_PLUS', 'END_BREW', 'EDIT_BREW_INFO'],
+      ['OTA_UPDATE', 'ADV_DEVICE_INFO'],
+      NO_DASHBOARD,
+    ],
     ['watch', ['VIEW_DASH'], [], null],
     ['watch', ['VIEW_ACCOUNTS', 'ADD_DEVICES'], [], NO_DASHBOARD],
     ['readChannel', ['VIEW_DASH'], [], null],

@@ -10,6 +10,13 @@ import { can, type Capability, type PermissionSubject } from './permissions';
  * the authorization matrix tries every row against every permission set.
  */
 export const DEVICE_ACTION_CAPABILITIES = {
+  /**
+   * Read a device's data over REST: its record (`GET /device`), latest values, logs, connection
+   * history and alarm settings, and the device table with its live feed. The rule of `watch` (core
+   * §4: without view-dashboard no device subscriptions): reading needs the same right everywhere
+   * (SECURITY.md 23). A page that shows device data is offered only with it (`app-variant.ts`).
+   */
+  read: ['viewDashboard'],
   /** Subscribe to (and unsubscribe from) a device's live values. */
   watch: ['viewDashboard'],
   readChannel: ['viewDashboard'],
@@ -46,4 +53,9 @@ const REFUSALS: Readonly<Record<DeviceActionCapability, string>> = {
 export function deviceActionRefusal(subject: PermissionSubject, action: DeviceAction): string | null {
   const missing = DEVICE_ACTION_CAPABILITIES[action].find((capability) => !can(subject, capability));
   return missing === undefined ? null : REFUSALS[missing];
+}
+
+/** True when the subject may read device data (the `read` row): what decides every page that shows it. */
+export function readsDevices(subject: PermissionSubject): boolean {
+  return deviceActionRefusal(subject, 'read') === null;
 }

@@ -367,20 +367,21 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
   }),
 
   // Devices (features/devices).
+  // Reading device data needs the right the real-time channel checks (the domain's `read` row).
   'GET /api/v1/device': api({
-    access: 'signedIn',
+    access: { deviceAction: 'read' },
     own: (ids) => ({ method: 'GET', url: '/api/v1/device', query: { id: ids.deviceId } }),
     foreign: (_own, other) => [{ method: 'GET', url: '/api/v1/device', query: { id: other.deviceId } }],
   }),
   // The device table names no entity: what it leaves out of scope is tested in device-table.test.ts.
   'GET /api/v1/devices/table': api(
     {
-      access: 'signedIn',
+      access: { deviceAction: 'read' },
       own: () => ({ method: 'GET', url: '/api/v1/devices/table' }),
       foreign: () => [],
     },
     {
-      access: 'signedIn',
+      access: { deviceAction: 'read' },
       own: () => ({ method: 'GET', url: '/api/v1/devices/table', query: { format: 'binary' } }),
       foreign: () => [],
     },
@@ -586,7 +587,7 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
     noPositive: 'only the supplier’s administrators change plans; a customer’s admin is told to contact them',
   }),
   'GET /api/v1/device/connections': api({
-    access: 'signedIn',
+    access: { deviceAction: 'read' },
     own: (ids) => ({ method: 'GET', url: '/api/v1/device/connections', query: { deviceId: ids.deviceId } }),
     foreign: (_own, other) => [
       { method: 'GET', url: '/api/v1/device/connections', query: { deviceId: other.deviceId } },
@@ -597,7 +598,7 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
     filtersOutOfScope: true,
     uses: [
       {
-        access: 'signedIn',
+        access: { deviceAction: 'read' },
         own: (ids) => ({ method: 'GET', url: '/api/v1/device/channels/latest-values', query: { ids: ids.deviceId } }),
         foreign: (_own, other) => [
           { method: 'GET', url: '/api/v1/device/channels/latest-values', query: { ids: other.deviceId } },
@@ -606,7 +607,7 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
     ],
   },
   'GET /api/v1/device-logs': api({
-    access: 'signedIn',
+    access: { deviceAction: 'read' },
     own: (ids) => ({ method: 'GET', url: '/api/v1/device-logs', query: logsQuery(ids.deviceId) }),
     foreign: (_own, other) => [{ method: 'GET', url: '/api/v1/device-logs', query: logsQuery(other.deviceId) }],
   }),
@@ -632,7 +633,7 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
 
   // Alarms (features/alarms).
   'GET /api/v1/device/alarms': api({
-    access: 'signedIn',
+    access: { deviceAction: 'read' },
     own: (ids) => ({ method: 'GET', url: '/api/v1/device/alarms', query: { deviceId: ids.deviceId } }),
     foreign: (_own, other) => [{ method: 'GET', url: '/api/v1/device/alarms', query: { deviceId: other.deviceId } }],
   }),

@@ -16,7 +16,7 @@ import { HttpError, notFound } from '../../http-errors';
 import { inScope, requireCapability } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import type { DeviceService } from '../devices/service';
-import { mutedDevicesOf } from '../devices/repository';
+import { mutedDevicesOf, type DeviceWithPath } from '../devices/repository';
 import { evaluationOf, type AlarmEvaluator } from './evaluator';
 import { toAlarmConfig, toAlarmRecord, toAlertRecord } from './mapper';
 import {
@@ -47,9 +47,15 @@ export class AlarmService {
     private readonly evaluator: AlarmEvaluator,
   ) {}
 
-  /** `GET /device/alarms ?deviceId`: every configured channel with its state and open alarm. */
+  /**
+   * `GET /device/alarms ?deviceId`: every configured channel with its state and open alarm. Device
+   * data: it needs the right to read devices, as `GET /device` and the real-time channel do.
+   */
   async deviceAlarms(user: UserContext, deviceId: string): Promise<DeviceAlarmsAnswer> {
-    const device = await this.devices.visibleDevice(user, { id: deviceId });
+    return this.alarmsOf(await this.devices.readableDevice(user, { id: deviceId }));
+  }
+
+  private async alarmsOf(device: DeviceWithPath): Promise<DeviceAlarmsAnswer> {
     const [configs, open] = await Promise.all([alarmConfigsOf(this.db, device.id), openAlarmsOf(this.db, device.id)]);
     const alarms: ChannelAlarm[] = configs.map((row) => {
       const current = open.find((alarm) => alarm.code === row.code);
@@ -101,7 +107,8 @@ export class AlarmService {
     });
     await this.evaluator.reload();
     await this.evaluator.announce(device.id);
-    const answer = await this.deviceAlarms(user, device.id);
+    // The channel just stored, as its writer set it (configuring does not need the reading right).
+    const answer = await this.alarmsOf(device);
     return answer.alarms.find((entry) => entry.config.code === code)!;
   }
 

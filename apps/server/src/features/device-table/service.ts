@@ -27,7 +27,7 @@ import { deviceColumn } from '@fieldlink/domain/device-columns';
 import { sortByColumn } from '@fieldlink/domain/device-sort';
 import { toMillis } from '@fieldlink/domain/timestamps';
 import type { Database } from '../../db/schema';
-import { inScope } from '../session/access';
+import { inScope, requireDeviceAction } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import {
   activeAlarmsByDevice,
@@ -227,8 +227,9 @@ export class DeviceTableService {
     this.buildCostFactor = options.buildCostFactor ?? 10;
   }
 
-  /** The caller's table, built or from the cache. */
+  /** The caller's table, built or from the cache; device data, so it needs the right to read devices. */
   async table(user: UserContext): Promise<BuiltDeviceTable> {
+    requireDeviceAction(user, 'read');
     // Callers with the same attachment points and mute list see the same table and share it. The
     // mute flags are the caller's own, so a mute or unmute shows at once: the list is part of the key.
     const muted = await mutedThingNames(this.db, user.id);

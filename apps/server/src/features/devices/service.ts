@@ -16,7 +16,7 @@ import type { Database } from '../../db/schema';
 import { DATABASE_CREDENTIALS, type DeviceCredentialStore } from '../../broker/device-broker';
 import { HttpError, notFound } from '../../http-errors';
 import { hashSecret, newDeviceSecret, newId } from '../../security/secrets';
-import { inScope, requireCapability } from '../session/access';
+import { inScope, requireCapability, requireDeviceAction } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import { channelLog, channelLogColumns, type LogWindow } from './log-repository';
 import { toDevice, toQueuedMessage } from './mapper';
@@ -88,12 +88,21 @@ export class DeviceService {
   }
 
   /**
+   * A device the caller may read (the domain's `read` rule, as the real-time channel's `watch`: 403
+   * without it, whatever the id) and see (else 404).
+   */
+  async readableDevice(user: UserContext, find: { id: string } | { thingName: string }): Promise<DeviceWithPath> {
+    requireDeviceAction(user, 'read');
+    return this.visibleDevice(user, find);
+  }
+
+  /**
    * `GET /device`: the device with each channel's alarm (`alarmData`) and latest sample (`latestLog`), its samples of the
    * last `logMinutes` when asked (`logs`, binned past {@link MAX_DEVICE_LOG_POINTS}), and the
    * messages still queued for it (`settings`).
    */
   async getDevice(user: UserContext, query: DeviceQuery): Promise<Device> {
-    const row = await this.visibleDevice(user, { id: query.id });
+    const row = await this.readableDevice(user, { id: query.id });
     const [muted, latestRows, pending, alarmRows] = await Promise.all([
       mutedDevicesOf(this.db, user.id),
       latestValuesOf(this.db, [row.id]),
@@ -125,7 +134,7 @@ export class DeviceService {
 
   /** The connection log of a device in scope, newest first. */
   async connections(user: UserContext, query: DeviceConnectionsQuery): Promise<DeviceConnectionsAnswer> {
-    const device = await this.visibleDevice(user, { id: query.deviceId });
+    const device = await this.readableDevice(user, { id: query.deviceId });
     const rows = await connectionsOf(this.db, device.id, query.before, query.limit ?? 100);
     return { connections: rows.map((row) => ({ t: row.t, connected: row.connected === 1 })) };
   }
@@ -137,6 +146,8 @@ export class DeviceService {
    * which writes them as the answer's arrays of the same numbers.
    */
   async logs(user: UserContext, query: DeviceLogsQuery): Promise<DeviceLogsColumns> {
+    // The right first (as the real-time channel checks it): a refused caller learns nothing of its query.
+    requireDeviceAction(user, 'read');
     const { start, end, binCount } = query;
     if (end <= start) throw new HttpError(400, 'end must be after start.');
     if (end - start > MAX_LOG_WINDOW_MS) throw new HttpError(400, 'The window may span at most ten years.');
@@ -154,6 +165,7 @@ export class DeviceService {
 
   /** Latest values of the devices in scope among `ids`; others are left out as if unknown. */
   async latestValues(user: UserContext, idList: string): Promise<LatestValuesAnswer> {
+    requireDeviceAction(user, 'read');
     const ids = [
       ...new Set(
         idList

@@ -31,8 +31,9 @@ export function IdleBanner() {
 
 function BannerLine({ onReview }: { onReview: () => void }) {
   const appStatus = useStore(appStore, (s) => s.machine.status);
-  // Without VIEW_DASH the device dashboards are not offered; the device list shows who is offline.
-  const devicesPath = useStore(appStore, (s) => (s.session.canViewDash ? '/dash' : '/accounts/list'));
+  // Without VIEW_DASH neither the device dashboards nor the device list (device data) are offered;
+  // the account tree (VIEW_ACCOUNTS, which dashboard access then needs) shows who is offline.
+  const devicesPath = useStore(appStore, (s) => (s.session.canViewDash ? '/dash' : '/accounts/treeview'));
   const status = useConnectionStatus();
   const attempt = useReconnectAttempt();
   const { data } = useAccount();

@@ -54,11 +54,13 @@ describe('sectionTarget', () => {
     );
     expect(stock.map((d) => [d.section, d.tabs.map((tab) => tab.tab)])).toEqual([
       ['dashboard', ['inventory']],
-      ['accounts', ['treeview', 'deviceList']],
+      // No device list without the right to read devices (VIEW_DASH): it shows their data.
+      ['accounts', ['treeview']],
       ['reports', ['reports']],
       ['alarms', ['alarms', 'alerts']],
     ]);
     expect(sectionTarget(stock[0]!, 'devices')).toBe('/inv/cig');
+    expect(sectionTarget(stock[1]!, 'deviceList')).toBe('/accounts/treeview');
   });
 });
 
