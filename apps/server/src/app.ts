@@ -167,7 +167,10 @@ export async function buildApp({
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof HttpError) {
-      return reply.code(error.statusCode).headers(error.headers).send(errorBody(error.statusCode, error.message));
+      return reply
+        .code(error.statusCode)
+        .headers(error.headers)
+        .send({ ...errorBody(error.statusCode, error.message), ...error.details });
     }
     const failure = error as { validation?: unknown; statusCode?: number; message: string };
     if (failure.validation) return reply.code(400).send(errorBody(400, failure.message));
@@ -288,7 +291,10 @@ export async function buildApp({
     links: fileLinks,
     productName: config.productName,
     defaultTheme: config.defaultTheme,
+    reportRetentionDays: config.batchReportRetentionDays,
+    now,
   });
+  brew.startRetention(config.batchReportRetentionMinutes, app.log);
   const brewTanks = new BrewTankTracker(db, events, app.log, (deviceId) => brew.announce(deviceId));
   await brewTanks.start();
   const fieldlink: Fieldlink = {
@@ -428,6 +434,7 @@ export async function buildApp({
     await brewTanks.stop();
     ota.stop();
     logMaintenance.stop();
+    brew.stopRetention();
     await jobs.stop();
     await reports.close();
     metrics.stop();

@@ -79,6 +79,10 @@ export interface Config {
   disconnectAlertSeconds: number;
   /** Days a report and its file are kept (0: forever). */
   reportRetentionDays: number;
+  /** Days a batch report (brewing) and its file are kept (0: forever). */
+  batchReportRetentionDays: number;
+  /** Minutes between runs of the batch report retention job; 0: this instance never queues it. */
+  batchReportRetentionMinutes: number;
   /** Days device logs are kept per device plan: raw samples and their hourly and daily roll-ups (0: forever). */
   logRetention: LogRetention;
   /** Minutes between runs of the log maintenance job (partitions, retention); 0: this instance never queues it. */
@@ -204,6 +208,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     disconnectAlertSeconds: int(env.FIELDLINK_DISCONNECT_ALERT_SECONDS, 300, 'FIELDLINK_DISCONNECT_ALERT_SECONDS'),
     reportRetentionDays: int(env.FIELDLINK_REPORT_RETENTION_DAYS, 90, 'FIELDLINK_REPORT_RETENTION_DAYS'),
+    batchReportRetentionDays: int(
+      env.FIELDLINK_BATCH_REPORT_RETENTION_DAYS,
+      365,
+      'FIELDLINK_BATCH_REPORT_RETENTION_DAYS',
+    ),
+    batchReportRetentionMinutes: int(
+      env.FIELDLINK_BATCH_REPORT_RETENTION_MINUTES,
+      60,
+      'FIELDLINK_BATCH_REPORT_RETENTION_MINUTES',
+    ),
     logMaintenanceMinutes: int(env.FIELDLINK_LOG_MAINTENANCE_MINUTES, 60, 'FIELDLINK_LOG_MAINTENANCE_MINUTES'),
     logRetention: {
       FREE: {

@@ -1,9 +1,13 @@
+import type { WorkLimitRefusal } from '@fieldlink/domain/work-limits';
+
 /** An error with the status and message the client is meant to see. */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** Fields the answer carries beside `statusCode`, `error` and `message` (a limit's name). */
+    readonly details: Record<string, string | number> = {},
   ) {
     super(message);
   }
@@ -27,3 +31,16 @@ export function errorBody(statusCode: number, message: string) {
 
 export const notFound = (message = 'Not found.') => new HttpError(404, message);
 export const forbidden = (message = 'You do not have permission to do that.') => new HttpError(403, message);
+
+/**
+ * A request past one of the stored-work limits of `@fieldlink/domain/work-limits`: 429 naming the
+ * limit and its value, with `retryAfterSeconds` and `Retry-After` when trying again may succeed.
+ */
+export function limitReached(refusal: WorkLimitRefusal): HttpError {
+  const retry = refusal.retryAfterSeconds;
+  return new HttpError(429, refusal.message, retry === null ? {} : { 'retry-after': String(retry) }, {
+    limit: refusal.limit,
+    max: refusal.max,
+    ...(retry === null ? {} : { retryAfterSeconds: retry }),
+  });
+}

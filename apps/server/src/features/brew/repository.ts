@@ -221,3 +221,52 @@ export async function valuesAt(db: Db, deviceId: string, codes: readonly string[
   }
   return values;
 }
+
+/**
+ * What the batch report limits count (`@fieldlink/domain/work-limits`): batch reports generating and
+ * kept, of a user (by the e-mail they are stored with) and of an account (its devices' batches). Read
+ * inside the adding transaction, after `lockLimitedWork`.
+ */
+export async function batchReportCounts(db: Db, accountId: string, userEmail: string) {
+  const ofUser = (generatingOnly: boolean) =>
+    db
+      .selectFrom('brew_reports')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('created_by', '=', userEmail)
+      .$if(generatingOnly, (query) => query.where('state', '=', 'GENERATING'))
+      .executeTakeFirstOrThrow()
+      .then((row) => Number(row.count));
+  const ofAccount = (generatingOnly: boolean) =>
+    db
+      .selectFrom('brew_reports')
+      .innerJoin('brew_batches', 'brew_batches.id', 'brew_reports.batch_id')
+      .innerJoin('devices', 'devices.id', 'brew_batches.device_id')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('devices.account_id', '=', accountId)
+      .$if(generatingOnly, (query) => query.where('brew_reports.state', '=', 'GENERATING'))
+      .executeTakeFirstOrThrow()
+      .then((row) => Number(row.count));
+  const [userGenerating, accountGenerating, userKept, accountKept] = await Promise.all([
+    ofUser(true),
+    ofAccount(true),
+    ofUser(false),
+    ofAccount(false),
+  ]);
+  return { userGenerating, accountGenerating, userKept, accountKept };
+}
+
+/** Batch reports made before `before` (retention), oldest first, with their batch's device. */
+export function batchReportsCreatedBefore(db: Db, before: number, limit: number) {
+  return db
+    .selectFrom('brew_reports')
+    .innerJoin('brew_batches', 'brew_batches.id', 'brew_reports.batch_id')
+    .select(['brew_reports.id', 'brew_reports.file_id', 'brew_batches.device_id'])
+    .where('brew_reports.created_at', '<', before)
+    .orderBy('brew_reports.created_at')
+    .limit(limit)
+    .execute();
+}
+
+export function deleteReport(db: Db, id: string) {
+  return db.deleteFrom('brew_reports').where('id', '=', id).execute();
+}

@@ -21,7 +21,7 @@ import {
   Tank,
   TankCalibrationBody,
 } from '@fieldlink/api/brew';
-import { ErrorAnswer } from '@fieldlink/api/errors';
+import { ErrorAnswer, LimitAnswer } from '@fieldlink/api/errors';
 import { signedInUser } from '../../plugins/auth';
 import type { BrewService } from './service';
 
@@ -204,9 +204,11 @@ export const brewRoutes: FastifyPluginAsyncTypebox<{ brew: BrewService }> = asyn
     {
       schema: {
         tags,
-        summary: 'Generate a batch report (PDF) in the background; poll its state',
+        summary:
+          'Generate a batch report (PDF) in the background; poll its state. Batch reports generating and kept ' +
+          'are limited per user and per account (429 naming the limit)',
         body: BatchIdBody,
-        response: { 200: BrewReport, ...errors },
+        response: { 200: BrewReport, ...errors, 429: LimitAnswer },
       },
     },
     (request) => brew.generateReport(signedInUser(request), request.body),

@@ -34,13 +34,15 @@ import {
   type TankState,
 } from '@fieldlink/domain/brew';
 import { isTooFarInFuture } from '@fieldlink/domain/timestamps';
+import { workLimitRefusal } from '@fieldlink/domain/work-limits';
 import type { BrewBatchesTable, Database } from '../../db/schema';
 import type { DeviceEvents } from '../../events';
 import { DocumentJobs, type DocumentKind } from '../../documents/document-jobs';
 import type { FileLinks } from '../../documents/file-links';
 import type { FileStore } from '../../documents/file-store';
-import type { JobQueue } from '../../jobs/job-queue';
-import { HttpError, notFound } from '../../http-errors';
+import { lockLimitedWork } from '../../db/quota-lock';
+import type { JobLogger, JobQueue } from '../../jobs/job-queue';
+import { HttpError, limitReached, notFound } from '../../http-errors';
 import { newId } from '../../security/secrets';
 import { inScope, requireCapability } from '../session/access';
 import type { UserContext } from '../session/user-context';
@@ -48,6 +50,8 @@ import { findGroup, latestValuesOf, type DeviceWithPath } from '../devices/repos
 import { batchEstimateBasis, batchProps, batchTankLevel, batchTransitions, toBatch, toReport } from './mapper';
 import {
   batchItemsOf,
+  batchReportCounts,
+  batchReportsCreatedBefore,
   batchesOf,
   deleteBatch,
   deleteBatchItem,
@@ -58,6 +62,7 @@ import {
   findReport,
   findSensoryAnnotation,
   insertBatch,
+  deleteReport,
   insertReport,
   runningBatchesOf,
   tankDevicesOf,
@@ -79,6 +84,14 @@ export const TANK_NOT_FOUND = 'Tank not found.';
 export const REPORT_NOT_FOUND = 'Report not found.';
 /** The job that writes a batch report (a document of `documents/document-jobs.ts`). */
 export const BREW_REPORT_JOB = 'brewReport';
+/** The job that removes batch reports past their retention (queued once an hour by one instance). */
+export const BATCH_REPORT_RETENTION_JOB = 'brewReportRetention';
+/** How often the retention job is queued, and how long after start the first time. */
+const RETENTION_EVERY_MS = 3_600_000;
+const RETENTION_FIRST_RUN_AFTER_MS = 60_000;
+/** Batch reports removed per transaction of a retention run. */
+const RETENTION_BATCH = 200;
+const DAY_MS = 86_400_000;
 
 const DEFAULT_CO2_TOTAL_GAIN = 1;
 
@@ -92,6 +105,9 @@ export interface BrewDependencies {
   /** The product and the theme of a report's band when its account has none. */
   productName: string;
   defaultTheme: string;
+  /** Days a batch report and its file are kept (0: forever). */
+  reportRetentionDays: number;
+  now?: () => number;
 }
 
 /** One device of a group as a tank, with what is known about it. */
@@ -110,9 +126,16 @@ interface TankSource {
 export class BrewService {
   private readonly documents: DocumentJobs;
 
+  private retentionTimer: NodeJS.Timeout | null = null;
+  private readonly now: () => number;
+
   constructor(private readonly deps: BrewDependencies) {
+    this.now = deps.now ?? Date.now;
     this.documents = new DocumentJobs(deps.jobs, deps.files);
     this.documents.register(BREW_REPORT_JOB, this.reportKind());
+    deps.jobs.register(BATCH_REPORT_RETENTION_JOB, () => this.applyRetention().then(() => undefined), {
+      maxAttempts: 3,
+    });
   }
 
   private get db() {
@@ -396,19 +419,82 @@ export class BrewService {
 
   // ---- Reports -----------------------------------------------------------------------------------
 
-  /** `POST /brew/batch/report/generate {batchId}`: a new report of the batch, made in the background. */
+  /**
+   * `POST /brew/batch/report/generate {batchId}`: a new report of the batch, made in the background,
+   * within the limits on batch reports generating and kept per user and per account (429 naming the
+   * limit past one). The report made by ending a batch is not limited: ending must not fail.
+   */
   async generateReport(user: UserContext, { batchId }: BatchIdBody): Promise<BrewReport> {
     requireCapability(user, 'viewDashboard');
-    const { row } = await this.visibleBatch(user, batchId);
+    const { row, device } = await this.visibleBatch(user, batchId);
     const id = newId();
     const report = this.newReport(id, row.id, user, Date.now());
     await this.db.transaction().execute(async (trx) => {
+      await lockLimitedWork(trx, [`batchReports:account:${device.account_id}`, `batchReports:user:${user.email}`]);
+      const counts = await batchReportCounts(trx, device.account_id, user.email);
+      const refusal = workLimitRefusal([
+        ['batchReportsInFlightPerUser', counts.userGenerating + 1],
+        ['batchReportsInFlightPerAccount', counts.accountGenerating + 1],
+        ['batchReportsKeptPerUser', counts.userKept + 1],
+        ['batchReportsKeptPerAccount', counts.accountKept + 1],
+      ]);
+      if (refusal) throw limitReached(refusal);
       await insertReport(trx, report);
       await this.documents.enqueue(BREW_REPORT_JOB, { reportId: id }, trx);
     });
     this.documents.nudge();
     await this.announce(row.device_id);
     return toReport(report);
+  }
+
+  /**
+   * Queues the retention job every hour (first a minute after start) while batch reports have a
+   * retention; `everyMinutes` 0 leaves queueing to other instances (the job still runs here).
+   */
+  startRetention(everyMinutes: number, logger: JobLogger): void {
+    if (this.deps.reportRetentionDays <= 0 || everyMinutes <= 0) return;
+    const everyMs = everyMinutes * 60_000;
+    const queue = () => {
+      void this.queueRetention(everyMs).catch((error: unknown) =>
+        logger.warn({ err: error }, 'Batch report retention not queued'),
+      );
+      this.retentionTimer = setTimeout(queue, everyMs);
+      this.retentionTimer.unref();
+    };
+    this.retentionTimer = setTimeout(queue, Math.min(RETENTION_FIRST_RUN_AFTER_MS, everyMs));
+    this.retentionTimer.unref();
+  }
+
+  stopRetention(): void {
+    if (this.retentionTimer) clearTimeout(this.retentionTimer);
+    this.retentionTimer = null;
+  }
+
+  /**
+   * Queues this period's retention run: its job id names the period, so however many instances ask,
+   * one job exists, and the jobs table lets one instance run it.
+   */
+  async queueRetention(everyMs = RETENTION_EVERY_MS): Promise<void> {
+    const period = Math.floor(this.now() / everyMs);
+    await this.deps.jobs.enqueue(BATCH_REPORT_RETENTION_JOB, {}, { key: `${BATCH_REPORT_RETENTION_JOB}:${period}` });
+    this.deps.jobs.nudge();
+  }
+
+  /** Removes batch reports older than the retention, with their files; answers how many went. */
+  private async applyRetention(): Promise<number> {
+    if (this.deps.reportRetentionDays <= 0) return 0;
+    const before = this.now() - this.deps.reportRetentionDays * DAY_MS;
+    let removed = 0;
+    for (;;) {
+      const old = await batchReportsCreatedBefore(this.db, before, RETENTION_BATCH);
+      if (old.length === 0) return removed;
+      for (const report of old) {
+        await deleteReport(this.db, report.id);
+        if (report.file_id) await this.deps.files.remove(report.file_id);
+      }
+      removed += old.length;
+      for (const deviceId of new Set(old.map((report) => report.device_id))) await this.announce(deviceId);
+    }
   }
 
   /** `GET /brew/batch/report/state ?id`. */

@@ -13,12 +13,12 @@ import {
   type DevicePlanBody,
   type DeviceTagBody,
   type DeviceTagsAnswer,
-  type QueuedDeviceMessage,
   type SentDeviceMessage,
 } from '@fieldlink/api/device';
 import { settingsMessages, settingsRequestError } from '@fieldlink/domain/device-settings';
 import { isValidLocation } from '@fieldlink/domain/location';
 import { isAdmin } from '@fieldlink/domain/permissions';
+import { unknownChannelCode, unknownChannelCodeMessage } from '@fieldlink/domain/work-limits';
 import type { Database } from '../../db/schema';
 import { HttpError, forbidden } from '../../http-errors';
 import type { CommandRequest, CommandService } from '../../realtime/commands';
@@ -85,13 +85,22 @@ export class DeviceConfigService {
     if (Object.keys(update).length > 0) requireCapability(user, 'configureDevices');
     if (update.name === '') throw new HttpError(400, 'The name may not be blank.');
     for (const message of settings) requireDeviceAction(user, message.cmd);
+    refuseUnknownChannels(device, settings);
 
+    // Settings for an offline device are queued first: past the queue's limit the call is refused
+    // before anything else is written.
+    const queued = settings.length > 0 && device.is_connected !== 1;
+    const unsentMessages = queued ? await this.queue.enqueue(device.id, settings, user.id) : undefined;
     if (Object.keys(update).length > 0) await updateDeviceProps(this.db, device.id, update);
     const mutedDevices =
       props.muteDisconnection === undefined
         ? await mutedDevicesOf(this.db, user.id)
         : await setDeviceMuted(this.db, user.id, device.thing_name, props.muteDisconnection);
-    const delivery = settings.length > 0 ? await this.deliver(user, device, settings) : {};
+    const delivery = unsentMessages
+      ? { unsentMessages }
+      : settings.length > 0
+        ? { sentMessages: await Promise.all(settings.map((message) => this.sendNow(device, message))) }
+        : {};
     const row = await findDeviceById(this.db, device.id);
     const answer = toDevice(row!, mutedDevices);
     answer.settings = { unsentMessages: await this.queue.pendingOf(device.id) };
@@ -109,8 +118,10 @@ export class DeviceConfigService {
           ? settingsRequestError({ timeDate: message })
           : null;
     if (problem) throw new HttpError(400, problem);
+    refuseUnknownChannels(device, [message]);
     if (device.is_connected !== 1 && QUEUEABLE.has(message.cmd)) {
-      return { status: 'queued', queued: await this.queue.enqueue(device.id, message, user.id) };
+      const [queued] = await this.queue.enqueue(device.id, [message], user.id);
+      return { status: 'queued', queued: queued! };
     }
     return { status: 'sent', sent: await this.sendNow(device, message) };
   }
@@ -155,19 +166,6 @@ export class DeviceConfigService {
     return toDevice(row!, await mutedDevicesOf(this.db, user.id));
   }
 
-  private async deliver(
-    user: UserContext,
-    device: DeviceWithPath,
-    messages: DeviceMessage[],
-  ): Promise<{ unsentMessages?: QueuedDeviceMessage[]; sentMessages?: SentDeviceMessage[] }> {
-    if (device.is_connected !== 1) {
-      const unsentMessages: QueuedDeviceMessage[] = [];
-      for (const message of messages) unsentMessages.push(await this.queue.enqueue(device.id, message, user.id));
-      return { unsentMessages };
-    }
-    return { sentMessages: await Promise.all(messages.map((message) => this.sendNow(device, message))) };
-  }
-
   private async sendNow(device: DeviceWithPath, message: DeviceMessage): Promise<SentDeviceMessage> {
     // An offline device cannot answer: say so now rather than after the timeout (as the hub does).
     if (device.is_connected !== 1) return { message, result: 'TIMEOUT' };
@@ -176,6 +174,19 @@ export class DeviceConfigService {
       ? { message, result: outcome.result, value: outcome.value }
       : { message, result: outcome.result };
   }
+}
+
+/** 400 naming the first channel a write names that the device cannot have (`@fieldlink/domain/work-limits`). */
+function refuseUnknownChannels(device: DeviceWithPath, messages: readonly DeviceMessage[]): void {
+  const codes = messages.flatMap((message) =>
+    message.cmd === 'writeChannel'
+      ? [message.code]
+      : message.cmd === 'writeConfig'
+        ? (message.channels ?? []).map((channel) => channel.code)
+        : [],
+  );
+  const unknown = unknownChannelCode(codes, device.expanded_io_max);
+  if (unknown !== null) throw new HttpError(400, unknownChannelCodeMessage(unknown));
 }
 
 /** Custom attributes as stored: keys trimmed, none blank. */

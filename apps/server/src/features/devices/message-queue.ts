@@ -1,9 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { DeviceMessage, QueuedDeviceMessage } from '@fieldlink/api/device';
 import { REALTIME_COMMAND_FAILED_MESSAGE, REALTIME_TIMEOUT_MESSAGE } from '@fieldlink/api/realtime';
+import { normaliseChannelCode } from '@fieldlink/domain/channels';
 import { settingValuesOfMessage } from '@fieldlink/domain/device-settings';
+import { workLimitRefusal } from '@fieldlink/domain/work-limits';
+import { lockLimitedWork } from '../../db/quota-lock';
 import type { Database } from '../../db/schema';
 import type { DeviceEvents } from '../../events';
+import { limitReached } from '../../http-errors';
 import type { CommandRequest, CommandService } from '../../realtime/commands';
 import { newId } from '../../security/secrets';
 import { toQueuedMessage } from './mapper';
@@ -13,6 +17,7 @@ import {
   enqueueMessage,
   expireMessages,
   pendingMessagesOf,
+  pendingTargetsOf,
   releaseMessage,
   settleMessage,
 } from './message-repository';
@@ -32,7 +37,8 @@ const SWEEP_INTERVAL_MS = 30_000;
 export function messageTarget(message: DeviceMessage): string {
   switch (message.cmd) {
     case 'writeChannel':
-      return `channel:${message.code}`;
+      // `sp-1` and `sp1` are the same channel: the later write replaces the earlier.
+      return `channel:${normaliseChannelCode(message.code) ?? message.code}`;
     case 'writeRegister':
       return `register:${message.register}`;
     case 'system':
@@ -106,27 +112,45 @@ export class DeviceMessageQueue {
     this.timers.clear();
   }
 
-  /** Queues a message for a device; answers it as the API shows it. */
-  async enqueue(deviceId: string, message: DeviceMessage, userId: string | null): Promise<QueuedDeviceMessage> {
-    // Strictly increasing, so messages queued in the same millisecond keep their order.
-    const now = Math.max(this.now(), this.lastCreatedAt + 1);
-    this.lastCreatedAt = now;
-    const row = {
-      id: newId(),
-      device_id: deviceId,
-      target: messageTarget(message),
-      message: JSON.stringify(message),
-      status: 'pending',
-      attempts: 0,
-      created_by: userId,
-      created_at: now,
-      expires_at: now + MESSAGE_TTL_MS,
-      claimed_at: null,
-      settled_at: null,
-      result: null,
-    };
-    await enqueueMessage(this.db, row);
-    return toQueuedMessage(row);
+  /**
+   * Queues messages for a device, all or none; answers them as the API shows them. A message for a
+   * target already waiting replaces it; past the limit on messages waiting per device (counted after
+   * those replacements, in one transaction, so it holds under parallel requests) none is queued and
+   * the call is refused with 429 naming the limit.
+   */
+  async enqueue(
+    deviceId: string,
+    messages: readonly DeviceMessage[],
+    userId: string | null,
+  ): Promise<QueuedDeviceMessage[]> {
+    const rows = messages.map((message) => {
+      // Strictly increasing, so messages queued in the same millisecond keep their order.
+      const now = Math.max(this.now(), this.lastCreatedAt + 1);
+      this.lastCreatedAt = now;
+      return {
+        id: newId(),
+        device_id: deviceId,
+        target: messageTarget(message),
+        message: JSON.stringify(message),
+        status: 'pending',
+        attempts: 0,
+        created_by: userId,
+        created_at: now,
+        expires_at: now + MESSAGE_TTL_MS,
+        claimed_at: null,
+        settled_at: null,
+        result: null,
+      };
+    });
+    await this.db.transaction().execute(async (trx) => {
+      await lockLimitedWork(trx, [`messages:device:${deviceId}`]);
+      const targets = new Set(rows.map((row) => row.target));
+      const kept = (await pendingTargetsOf(trx, deviceId)).filter((target) => !targets.has(target));
+      const refusal = workLimitRefusal([['queuedMessagesPerDevice', kept.length + targets.size]]);
+      if (refusal) throw limitReached(refusal);
+      for (const row of rows) await enqueueMessage(trx, row);
+    });
+    return rows.map(toQueuedMessage);
   }
 
   /** A device's messages still waiting for it, oldest first (the device's `settings`). */

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database, DeviceMessagesTable } from '../../db/schema';
 
 /** Queries of the queue of messages for offline devices (table `device_messages`). */
@@ -6,20 +6,29 @@ import type { Database, DeviceMessagesTable } from '../../db/schema';
 export type DeviceMessageRow = DeviceMessagesTable;
 
 /**
- * Queues a message; a pending message for the same device and target is marked replaced in the same
- * transaction, so a reconnecting device receives only the latest value of each setting.
+ * Queues a message inside the caller's transaction; a pending message for the same device and target
+ * is marked replaced, so a reconnecting device receives only the latest value of each setting.
  */
-export function enqueueMessage(db: Kysely<Database>, row: DeviceMessageRow) {
-  return db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('device_messages')
-      .set({ status: 'replaced', settled_at: row.created_at })
-      .where('device_id', '=', row.device_id)
-      .where('target', '=', row.target)
-      .where('status', '=', 'pending')
-      .execute();
-    await trx.insertInto('device_messages').values(row).execute();
-  });
+export async function enqueueMessage(trx: Transaction<Database>, row: DeviceMessageRow): Promise<void> {
+  await trx
+    .updateTable('device_messages')
+    .set({ status: 'replaced', settled_at: row.created_at })
+    .where('device_id', '=', row.device_id)
+    .where('target', '=', row.target)
+    .where('status', '=', 'pending')
+    .execute();
+  await trx.insertInto('device_messages').values(row).execute();
+}
+
+/** The targets of a device's pending messages, one per message (what the queue limit counts). */
+export async function pendingTargetsOf(db: Kysely<Database> | Transaction<Database>, deviceId: string) {
+  const rows = await db
+    .selectFrom('device_messages')
+    .select('target')
+    .where('device_id', '=', deviceId)
+    .where('status', '=', 'pending')
+    .execute();
+  return rows.map((row) => row.target);
 }
 
 /** Pending messages of a device, oldest first. */

@@ -20,7 +20,7 @@ import {
 } from '@fieldlink/api/device';
 import { DeviceLogsAnswer, DeviceLogsQuery } from '@fieldlink/api/device-logs';
 import { deviceLogsJson } from '@fieldlink/api/device-logs-json';
-import { ErrorAnswer } from '@fieldlink/api/errors';
+import { ErrorAnswer, LimitAnswer } from '@fieldlink/api/errors';
 import { signedInUser } from '../../plugins/auth';
 import { DeviceConfigService } from './config-service';
 import { DeviceMessageQueue } from './message-queue';
@@ -73,9 +73,10 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<{ devices: DeviceService }>
         tags,
         summary:
           'Apply a device draft: name, site, location (needs ADD_DEVICES or ADD_EDIT_DELETE_GROUPS), the ' +
-          'caller’s mute flag (anyone), settings sent to the device or queued while it is offline',
+          'caller’s mute flag (anyone), settings sent to the device or queued while it is offline (a limited ' +
+          'number per device: 429 naming the limit); a channel the device cannot have is refused with 400',
         body: DeviceConfigBody,
-        response: { 200: DeviceConfigAnswer, ...errors },
+        response: { 200: DeviceConfigAnswer, ...errors, 429: LimitAnswer },
       },
     },
     (request) => config.configure(signedInUser(request), request.body),
@@ -160,9 +161,12 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<{ devices: DeviceService }>
     {
       schema: {
         tags,
-        summary: 'Send a message to a device; queued while it is offline (settings and writes)',
+        summary:
+          'Send a message to a device; queued while it is offline (settings and writes; a new one for the same ' +
+          'setting replaces the queued one; a limited number per device: 429 naming the limit); a channel the ' +
+          'device cannot have is refused with 400 naming the code',
         body: DeviceMessageBody,
-        response: { 200: DeviceMessageAnswer, ...errors },
+        response: { 200: DeviceMessageAnswer, ...errors, 429: LimitAnswer },
       },
     },
     (request) => config.sendMessage(signedInUser(request), request.body),

@@ -180,3 +180,39 @@ export function alarmsInPeriod(db: Db, deviceIds: readonly string[], start: numb
     .orderBy('alarms.raised_at')
     .execute();
 }
+
+/**
+ * What the report limits count (`@fieldlink/domain/work-limits`): reports generating and reports kept
+ * (every state but DELETING) of a user across accounts and of an account. Read inside the adding
+ * transaction, after `lockLimitedWork`.
+ */
+export async function reportCounts(db: Db, accountId: string, userId: string) {
+  const count = (scope: 'account_id' | 'created_by', id: string, generatingOnly: boolean) =>
+    db
+      .selectFrom('reports')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where(scope, '=', id)
+      .where('state', generatingOnly ? '=' : '<>', generatingOnly ? 'GENERATING' : 'DELETING')
+      .executeTakeFirstOrThrow()
+      .then((row) => Number(row.count));
+  const [userGenerating, accountGenerating, userKept, accountKept] = await Promise.all([
+    count('created_by', userId, true),
+    count('account_id', accountId, true),
+    count('created_by', userId, false),
+    count('account_id', accountId, false),
+  ]);
+  return { userGenerating, accountGenerating, userKept, accountKept };
+}
+
+/** What the schedule limits count: a user's schedules across accounts and an account's. */
+export async function scheduleCounts(db: Db, accountId: string, userId: string) {
+  const count = (scope: 'account_id' | 'created_by', id: string) =>
+    db
+      .selectFrom('report_schedules')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where(scope, '=', id)
+      .executeTakeFirstOrThrow()
+      .then((row) => Number(row.count));
+  const [user, account] = await Promise.all([count('created_by', userId), count('account_id', accountId)]);
+  return { user, account };
+}

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ErrorAnswer } from '@fieldlink/api/errors';
+import { ErrorAnswer, LimitAnswer } from '@fieldlink/api/errors';
 import { FileUrlAnswer } from '@fieldlink/api/files';
 import {
   NewReportBody,
@@ -65,9 +65,11 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportService }>
     {
       schema: {
         tags,
-        summary: 'Create a report (CUD_REPORTS); it is generated as a job and answered GENERATING',
+        summary:
+          'Create a report (CUD_REPORTS); it is generated as a job and answered GENERATING. Reports generating ' +
+          'and kept are limited per user and per account (429 naming the limit)',
         body: NewReportBody,
-        response: { 200: ReportMeta, ...errors },
+        response: { 200: ReportMeta, ...errors, 429: LimitAnswer },
       },
     },
     (request) => reports.create(signedInUser(request), request.body),
@@ -113,9 +115,10 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportService }>
     {
       schema: {
         tags,
-        summary: 'Create a report schedule (CUD_REPORT_SCHEDULES)',
+        summary:
+          'Create a report schedule (CUD_REPORT_SCHEDULES); limited per user and per account (429 naming the limit)',
         body: NewScheduleBody,
-        response: { 200: ReportSchedule, ...errors },
+        response: { 200: ReportSchedule, ...errors, 429: LimitAnswer },
       },
     },
     (request) => reports.createSchedule(signedInUser(request), request.body),

@@ -30,13 +30,15 @@ import {
   type ReportState,
 } from '@fieldlink/domain/reports';
 import { isKnownTimeZone } from '@fieldlink/domain/time-zone';
+import { workLimitRefusal } from '@fieldlink/domain/work-limits';
 import { isPostgresUrl } from '../../db/database';
+import { lockLimitedWork } from '../../db/quota-lock';
 import type { Database } from '../../db/schema';
 import { DocumentJobs, type DocumentKind } from '../../documents/document-jobs';
 import type { FileLinks } from '../../documents/file-links';
 import type { FileStore, StoredFile } from '../../documents/file-store';
 import { documentBrand } from '../../documents/pdf-writer';
-import { HttpError, notFound } from '../../http-errors';
+import { HttpError, limitReached, notFound } from '../../http-errors';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { Mailer } from '../../mail/mailer';
 import { newId } from '../../security/secrets';
@@ -68,7 +70,9 @@ import {
   insertReport,
   insertSchedule,
   reportsCreatedBefore,
+  reportCounts,
   reportsOfAccount,
+  scheduleCounts,
   schedulesOfAccounts,
   updateReport,
   updateSchedule,
@@ -205,15 +209,27 @@ export class ReportService {
     return this.meta(user, row, account);
   }
 
-  /** `POST /report`: the report is stored GENERATING and its generation queued. */
+  /**
+   * `POST /report`: the report is stored GENERATING and its generation queued, within the limits on
+   * reports generating and kept per user and per account (429 naming the limit past one).
+   */
   async create(user: UserContext, body: NewReportBody): Promise<ReportMeta> {
     requireCapability(user, 'editReports');
     const account = await this.account(user, body.accountId);
     const periodIssue = reportPeriodIssue(body.props.start, body.props.end, body.props.interval);
     if (periodIssue) throw new HttpError(400, periodIssue);
     const devices = await this.checkTemplate(user, account, body.props);
-    const row = await this.db.transaction().execute((trx) =>
-      this.insertGenerating(trx, {
+    const row = await this.db.transaction().execute(async (trx) => {
+      await lockLimitedWork(trx, [`reports:account:${account.id}`, `reports:user:${user.id}`]);
+      const counts = await reportCounts(trx, account.id, user.id);
+      const refusal = workLimitRefusal([
+        ['reportsInFlightPerUser', counts.userGenerating + 1],
+        ['reportsInFlightPerAccount', counts.accountGenerating + 1],
+        ['reportsKeptPerUser', counts.userKept + 1],
+        ['reportsKeptPerAccount', counts.accountKept + 1],
+      ]);
+      if (refusal) throw limitReached(refusal);
+      return this.insertGenerating(trx, {
         accountId: account.id,
         name: body.name,
         comments: body.comments ?? null,
@@ -224,8 +240,8 @@ export class ReportService {
         createdByEmail: user.email,
         scheduleId: null,
         frequency: null,
-      }),
-    );
+      });
+    });
     this.documents.nudge();
     return this.meta(user, row, account);
   }
@@ -302,7 +318,10 @@ export class ReportService {
       .map((row) => this.schedule(user, row, accounts.get(row.account_id)!));
   }
 
-  /** `POST /reports/schedule`: stored, with its first run queued at its next time. */
+  /**
+   * `POST /reports/schedule`: stored, with its first run queued at its next time, within the limits
+   * on schedules per user and per account (429 naming the limit past one).
+   */
   async createSchedule(user: UserContext, body: NewScheduleBody): Promise<ReportSchedule> {
     requireCapability(user, 'editReportSchedules');
     const account = await this.account(user, body.accountId);
@@ -310,6 +329,13 @@ export class ReportService {
     const id = newId();
     const now = this.now();
     await this.db.transaction().execute(async (trx) => {
+      await lockLimitedWork(trx, [`schedules:account:${account.id}`, `schedules:user:${user.id}`]);
+      const counts = await scheduleCounts(trx, account.id, user.id);
+      const refusal = workLimitRefusal([
+        ['schedulesPerUser', counts.user + 1],
+        ['schedulesPerAccount', counts.account + 1],
+      ]);
+      if (refusal) throw limitReached(refusal);
       const row: ScheduleRow = {
         id,
         account_id: account.id,
