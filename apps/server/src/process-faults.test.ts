@@ -51,7 +51,9 @@ describe('an error nothing caught', () => {
         .map((line) => JSON.parse(line) as { level: number; origin?: string; err?: { stack?: string } })
         .find((entry) => entry.level === 60);
       expect(fatal?.origin).toBe(origin);
-      expect(fatal?.err?.stack).toMatch(/RangeError: Maximum call stack size exceeded\n\s+at \S*inside(TheBroker|AHandler)/);
+      expect(fatal?.err?.stack).toMatch(
+        /RangeError: Maximum call stack size exceeded\n\s+at \S*inside(TheBroker|AHandler)/,
+      );
     },
     30_000,
   );

@@ -6,7 +6,6 @@ import { seedFromText } from './seeded-random';
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 29);
 
-
 // Issue 35 item 10: the seeded connection history spans the seeded logs, so reports read a real uptime.
 describe('connectionHistory', () => {
   it.each(['NGB-FV01', 'OSC-SPR01', 'FTW-PLANT01', 'CRS-SHELF01', 'ACME-BLR01'])(
