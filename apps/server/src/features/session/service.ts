@@ -12,6 +12,7 @@ import {
   verifyPassword,
 } from '../../security/passwords';
 import { RateLimiter } from '../../security/rate-limit';
+import { SigninGuard } from '../../security/signin-guard';
 import { hashSecret, newCode, newId } from '../../security/secrets';
 import type { TokenService } from '../../security/tokens';
 import { findUserByEmail, insertAttachmentPoint, insertUser } from './repository';
@@ -41,9 +42,9 @@ export interface SessionServiceOptions {
 
 /** Sign-in, sign-up, password reset and the caller's own record. */
 export class SessionService {
-  // Failed sign-ins: 10 per account and 100 per address in 15 minutes (SECURITY.md 8).
-  private readonly signinByAccount = new RateLimiter(10, 15 * MINUTE);
-  private readonly signinByAddress = new RateLimiter(100, 15 * MINUTE);
+  // Failed sign-ins: slowed per account and address, stopped per address, an account guarded but
+  // never locked against its owner (SECURITY.md 8 and 24, security/signin-guard.ts).
+  private readonly signinGuard = new SigninGuard();
   // Reset requests and attempts: 5 per account and 30 per address an hour.
   private readonly resetByAccount = new RateLimiter(5, 60 * MINUTE);
   private readonly resetByAddress = new RateLimiter(30, 60 * MINUTE);
@@ -56,13 +57,11 @@ export class SessionService {
 
   async signIn(rawEmail: string, password: string, address: string): Promise<JwtAnswer> {
     const email = normaliseEmail(rawEmail);
-    const reserved = this.reserve(
-      [
-        [this.signinByAccount, `account:${email}`],
-        [this.signinByAddress, `address:${address}`],
-      ],
-      SIGNIN_LIMITED,
-    );
+    const admission = this.signinGuard.admit(email, address);
+    if (!admission.admitted) {
+      throw new HttpError(429, SIGNIN_LIMITED, { 'retry-after': String(admission.retryAfterSeconds) });
+    }
+    const { attempt } = admission;
     let user: Awaited<ReturnType<typeof findUserByEmail>>;
     let matches: boolean;
     try {
@@ -73,14 +72,13 @@ export class SessionService {
       });
     } catch (error) {
       // Not evaluated (too many waiting from this address, or storage failed): it does not count.
-      reserved.release();
+      attempt.notEvaluated();
       if (error instanceof PasswordQueueFull) throw new HttpError(429, SIGNIN_LIMITED, { 'retry-after': '1' });
       throw error;
     }
     if (!user || !matches) throw new HttpError(401, 'Bad Login Info');
-    this.signinByAccount.reset(`account:${email}`);
-    // A good sign-in does not count against its address either.
-    this.signinByAddress.release(`address:${address}`);
+    // A good sign-in counts nowhere, and forgives its own address's mistakes on this account.
+    attempt.succeeded();
     return { jwt: await this.options.tokens.issue(user.id, user.token_version) };
   }
 
