@@ -91,6 +91,12 @@ export const ReplyAction = Type.Object({
   ok: Type.Boolean(),
   value: Type.Optional(Type.Union([Type.Number(), Type.String()])),
   error: Type.Optional(Type.String()),
+  /**
+   * Set when the request was refused because too many are waiting for their answer (per connection,
+   * user or device: `@fieldlink/domain/realtime-limits`): try again after this many seconds. The
+   * real-time twin of a 429 with `retryAfterSeconds`.
+   */
+  retryAfterSeconds: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 export const NewRawLogsAction = Type.Object({
   type: Type.Literal('server/newRawLogs'),

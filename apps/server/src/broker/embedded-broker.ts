@@ -79,8 +79,9 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     // `fastparallel` -> `released`) whenever a message completes at once, as a command to the dropped
     // device or any frame with no subscriber does: tens of thousands queued overflowed the stack and
     // ended the process (issue 34). What may be in flight is bounded by what reaches the broker:
-    // devices subscribe only to their own command topic, so only commands sent to them wait, until the
-    // drain timeout drops a stalled device.
+    // devices subscribe only to their own command topic, so only commands sent to them wait (real-time
+    // ones capped per socket, user and device: realtime/hub.ts), until the drain timeout drops a
+    // stalled device.
     concurrency: 0,
     preConnect(client, _packet, callback) {
       if (failedByAddress.isLimited(sourceOf(client))) return callback(new Error('Too many failed connects'), false);

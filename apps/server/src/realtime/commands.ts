@@ -26,7 +26,8 @@ export class CommandService {
 
   constructor(
     private readonly publish: PublishCommand,
-    private readonly timeoutMs = COMMAND_TIMEOUT_MS,
+    /** How long a command waits for its answer. */
+    readonly timeoutMs = COMMAND_TIMEOUT_MS,
   ) {}
 
   async send(thingName: string, request: CommandRequest): Promise<CommandOutcome> {

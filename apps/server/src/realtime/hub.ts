@@ -9,6 +9,13 @@ import {
   REALTIME_TIMEOUT_MESSAGE,
   type ServerAction,
 } from '@fieldlink/api/realtime';
+import {
+  MAX_PENDING_COMMANDS_PER_DEVICE,
+  MAX_PENDING_COMMANDS_PER_USER,
+  MAX_PENDING_REQUESTS_PER_SOCKET,
+  pendingLimitMessage,
+  type PendingLimit,
+} from '@fieldlink/domain/realtime-limits';
 import type { DeviceEvent } from '../events';
 import { inScope, requireDeviceAction } from '../features/session/access';
 import type { DeviceService } from '../features/devices/service';
@@ -16,6 +23,7 @@ import type { UserContext } from '../features/session/user-context';
 import type { CommandRequest, CommandService } from './commands';
 import { DeviceTableFeed, type TableWatcher } from './device-table-feed';
 import { nulTextPath } from '../security/nul-text';
+import { PendingRequests, type PendingPlace } from './pending-requests';
 
 const actionCheck = TypeCompiler.Compile(ClientAction);
 /** A socket with more unsent bytes than this is a slow consumer and is closed. */
@@ -30,6 +38,19 @@ interface Session {
   tableWatcher: TableWatcher | null;
 }
 
+/** A request refused because too many are waiting for their answer: the reply says when to try again. */
+class PendingLimitReached extends Error {
+  constructor(
+    limit: PendingLimit,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(pendingLimitMessage(limit, retryAfterSeconds));
+  }
+}
+
+/** Requests that send a command to a device (the others only watch). */
+const isDeviceCommand = (action: ClientAction) => REALTIME_DEVICE_ACTIONS[action.type] !== 'watch';
+
 export interface HubLogger {
   warn(object: object, message: string): void;
 }
@@ -43,6 +64,14 @@ export class RealtimeHub {
   private readonly watchers = new Map<string, Set<Session>>();
   private closing = false;
   private readonly tableFeed: DeviceTableFeed;
+  /**
+   * Requests waiting for their answer, per socket (any request), per user and per device (commands,
+   * which wait up to the command timeout): past a limit a request is refused at once, so a flood of
+   * commands costs neither memory nor time (issue 34).
+   */
+  private readonly pendingBySocket: PendingRequests<Session>;
+  private readonly pendingByUser: PendingRequests<string>;
+  private readonly pendingByDevice: PendingRequests<string>;
 
   /**
    * `announce` puts an event this hub makes (a setpoint's new state after a write) on the event bus,
@@ -55,6 +84,9 @@ export class RealtimeHub {
     private readonly logger: HubLogger,
     private readonly announce: (event: DeviceEvent) => void = (event) => this.publish(event),
   ) {
+    this.pendingBySocket = new PendingRequests(MAX_PENDING_REQUESTS_PER_SOCKET, commands.timeoutMs);
+    this.pendingByUser = new PendingRequests(MAX_PENDING_COMMANDS_PER_USER, commands.timeoutMs);
+    this.pendingByDevice = new PendingRequests(MAX_PENDING_COMMANDS_PER_DEVICE, commands.timeoutMs);
     this.tableFeed = new DeviceTableFeed({
       groupPaths: (thingNames) => this.devices.groupPaths(thingNames),
       onError: (error) => this.logger.warn({ err: error }, 'The device table feed could not read device paths'),
@@ -188,16 +220,35 @@ export class RealtimeHub {
       this.send(session, { type: 'server/reply', id: message.id, ok: false, error });
       return;
     }
+    // Places are taken before any work, so a refused request costs nothing but its reply.
+    const places: PendingPlace[] = [];
     try {
-      const value = await this.dispatch(session, message);
+      places.push(this.place(this.pendingBySocket, session, { scope: 'socket' }));
+      if (isDeviceCommand(message)) places.push(this.place(this.pendingByUser, session.user.id, { scope: 'user' }));
+      const value = await this.dispatch(session, message, places);
       this.send(session, { type: 'server/reply', id: message.id, ok: true, ...(value === undefined ? {} : { value }) });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      this.send(session, { type: 'server/reply', id: message.id, ok: false, error: reason });
+      const retry = error instanceof PendingLimitReached ? { retryAfterSeconds: error.retryAfterSeconds } : {};
+      this.send(session, { type: 'server/reply', id: message.id, ok: false, error: reason, ...retry });
+    } finally {
+      for (const place of places) place.release();
     }
   }
 
-  private async dispatch(session: Session, action: ClientAction): Promise<number | string | undefined> {
+  /** A place among the key's waiting requests, or the refusal naming the limit. */
+  private place<K>(pending: PendingRequests<K>, key: K, limit: PendingLimit): PendingPlace {
+    const place = pending.take(key);
+    if ('retryAfterSeconds' in place) throw new PendingLimitReached(limit, place.retryAfterSeconds);
+    return place;
+  }
+
+  /** `places` holds the request's places among those waiting; a command adds its device's. */
+  private async dispatch(
+    session: Session,
+    action: ClientAction,
+    places: PendingPlace[],
+  ): Promise<number | string | undefined> {
     // The rule of the action's REST twin, from the domain's one table (dashboard access first, core §4).
     requireDeviceAction(session.user, REALTIME_DEVICE_ACTIONS[action.type]);
     switch (action.type) {
@@ -230,9 +281,9 @@ export class RealtimeHub {
         session.tableWatcher = null;
         return undefined;
       case 'server/readChannel':
-        return this.command(session, action.thingName, { cmd: 'readChannel', code: action.code });
+        return this.command(session, places, action.thingName, { cmd: 'readChannel', code: action.code });
       case 'server/writeChannel': {
-        const value = await this.command(session, action.thingName, {
+        const value = await this.command(session, places, action.thingName, {
           cmd: 'writeChannel',
           code: action.code,
           value: action.value,
@@ -247,19 +298,19 @@ export class RealtimeHub {
         return value;
       }
       case 'server/readRegister':
-        return this.command(session, action.thingName, { cmd: 'readRegister', register: action.register });
+        return this.command(session, places, action.thingName, { cmd: 'readRegister', register: action.register });
       case 'server/writeRegister':
-        return this.command(session, action.thingName, {
+        return this.command(session, places, action.thingName, {
           cmd: 'writeRegister',
           register: action.register,
           value: action.value,
         });
       case 'server/refreshMetadata':
-        return this.command(session, action.thingName, { cmd: 'refreshMetadata' });
+        return this.command(session, places, action.thingName, { cmd: 'refreshMetadata' });
       case 'server/systemCommand':
-        return this.command(session, action.thingName, { cmd: 'system', command: action.command });
+        return this.command(session, places, action.thingName, { cmd: 'system', command: action.command });
       case 'server/timeDate':
-        return this.command(session, action.thingName, {
+        return this.command(session, places, action.thingName, {
           cmd: 'timeDate',
           tzName: action.tzName,
           tzRule: action.tzRule,
@@ -268,19 +319,22 @@ export class RealtimeHub {
         const { type: _type, id: _id, thingName, ...config } = action;
         const problem = Object.keys(config).length === 0 ? 'Nothing to change.' : settingsRequestError(config);
         if (problem) throw new Error(problem);
-        return this.command(session, thingName, { cmd: 'writeConfig', ...config });
+        return this.command(session, places, thingName, { cmd: 'writeConfig', ...config });
       }
     }
   }
 
   private async command(
     session: Session,
+    places: PendingPlace[],
     thingName: string,
     request: CommandRequest,
   ): Promise<number | string | undefined> {
     const device = await this.devices.visibleDevice(session.user, { thingName });
     // An offline device cannot answer: say so now rather than after the timeout.
     if (device.is_connected !== 1) throw new Error(REALTIME_TIMEOUT_MESSAGE);
+    // Counted only once the device is known to be visible: the refusal tells nothing of others' devices.
+    places.push(this.place(this.pendingByDevice, thingName, { scope: 'device', thingName }));
     const outcome = await this.commands.send(thingName, request);
     if (outcome.result === 'TIMEOUT') throw new Error(REALTIME_TIMEOUT_MESSAGE);
     if (outcome.result === 'FAIL') throw new Error(REALTIME_COMMAND_FAILED_MESSAGE);
