@@ -128,7 +128,7 @@ describe.each(DIALECTS)('limits on real-time commands waiting for their answer, 
     expect(
       await viewer.request({ type: 'server/writeChannel', thingName: 'ACME-BLR01', code: 'sp1', value: 2 }),
     ).toMatchObject({ ok: true });
-  });
+  }, 90_000);
 
   it("caps a user's commands over all of the user's sockets, and a device's over all users", async () => {
     const boiler = await heldDevice('ACME-BLR02');
@@ -161,5 +161,5 @@ describe.each(DIALECTS)('limits on real-time commands waiting for their answer, 
     for (const id of waiting.slice(perSocket)) expect((await replyTo(second, id)).ok).toBe(true);
     expect((await replyTo(ops, write(ops, 'ACME-BLR02'))).ok).toBe(true);
     expect((await replyTo(third, write(third, 'ACME-COLD01'))).ok).toBe(true);
-  });
+  }, 90_000);
 });
