@@ -54,12 +54,16 @@ export type RetailProduct = Static<typeof RetailProduct>;
 export const RetailStoreSummary = Type.Object({
   groupId: Type.String(),
   name: Type.String(),
-  /** 1 to 5 stars, 1 decimal; null when nobody came to the shelves. */
+  /**
+   * 1 to 5 stars, 1 decimal; null when nobody came to the shelves. Made from the inefficiency, so only
+   * with REPORTING_PLUS (Financial Loss); otherwise null.
+   */
   starRating: Nullable(Type.Number()),
   rangeStateCounts: RangeStateCounts,
   /** Only with REPORTING_PLUS (Financial Loss); otherwise null. */
   storeInefficiency: Nullable(Type.Number()),
-  totalLostSales: Type.Integer({ minimum: 0 }),
+  /** Only with REPORTING_PLUS (Financial Loss); otherwise null. */
+  totalLostSales: Nullable(Type.Integer({ minimum: 0 })),
   productCount: Type.Integer({ minimum: 0 }),
 });
 export type RetailStoreSummary = Static<typeof RetailStoreSummary>;
@@ -109,7 +113,8 @@ export const DailyMetric = Type.Object({
   timestamp: Type.Number(),
   /** Only with REPORTING_PLUS; otherwise null. Null too on a day nobody came. */
   storeInefficiency: Nullable(Type.Number()),
-  lostSales: Type.Integer({ minimum: 0 }),
+  /** Only with REPORTING_PLUS; otherwise null. */
+  lostSales: Nullable(Type.Integer({ minimum: 0 })),
   unitsSold: Type.Integer({ minimum: 0 }),
 });
 export type DailyMetric = Static<typeof DailyMetric>;
@@ -122,11 +127,13 @@ export const OverviewAnswer = Type.Object({
   rangeStateCounts: RangeStateCounts,
   /** The last 14 days, oldest first. */
   dailyMetrics: Type.Array(DailyMetric),
+  /** Only with REPORTING_PLUS; otherwise null (see {@link RetailStoreSummary}). */
   starRating: Nullable(Type.Number()),
-  totalLostSales: Type.Integer({ minimum: 0 }),
+  /** Only with REPORTING_PLUS; otherwise null. */
+  totalLostSales: Nullable(Type.Integer({ minimum: 0 })),
   /** Only with REPORTING_PLUS; otherwise null. */
   storeInefficiency: Nullable(Type.Number()),
-  /** Whether the answer carries inefficiency (the caller holds REPORTING_PLUS). */
+  /** Whether the answer carries the Financial Loss figures: lost sales, star rating, inefficiency (REPORTING_PLUS). */
   showsInefficiency: Type.Boolean(),
   /** Whether the caller may open a store's status, chart and picklist (store-level users). */
   showsStores: Type.Boolean(),

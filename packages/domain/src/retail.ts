@@ -219,12 +219,17 @@ export function addRangeStateCounts(parts: readonly (RangeStateCounts | undefine
   return total;
 }
 
-/** The figures of a store or region (§3 Retail store); inefficiency only for Financial Loss holders. */
+/**
+ * The figures of a store or region (§3 Retail store). Every figure made from lost sales (the lost
+ * sales themselves, the inefficiency, and the star rating, which is the inefficiency on another
+ * scale) is for Financial Loss (REPORTING_PLUS) holders only: null for everyone else, so no answer
+ * lets the inefficiency be worked out (issue 34 item 10).
+ */
 export interface RetailFigures {
   starRating: number | null;
   rangeStateCounts: RangeStateCounts;
   storeInefficiency: number | null;
-  totalLostSales: number;
+  totalLostSales: number | null;
   productCount: number;
 }
 
@@ -235,10 +240,10 @@ export function retailFigures(
 ): RetailFigures {
   const inefficiency = storeInefficiency(totals.unitsSold, totals.lostSales);
   return {
-    starRating: starRating(inefficiency),
+    starRating: showsInefficiency ? starRating(inefficiency) : null,
     rangeStateCounts: counts,
     storeInefficiency: showsInefficiency ? inefficiency : null,
-    totalLostSales: roundLostSales(totals.lostSales),
+    totalLostSales: showsInefficiency ? roundLostSales(totals.lostSales) : null,
     productCount: counts.EMPTY + counts.LOW + counts.GOOD,
   };
 }
@@ -253,12 +258,12 @@ export function retailSummary(
   return { groupId: group.groupId, name: group.name, ...retailFigures(counts, totals, showsInefficiency) };
 }
 
-/** One day of the overview's metrics: units sold, whole customers lost and (Financial Loss only) the inefficiency. */
+/** One day of the overview's metrics: units sold and (Financial Loss only) whole customers lost and the inefficiency. */
 export function retailDailyMetric(timestamp: number, totals: RetailTotals, showsInefficiency: boolean) {
   return {
     timestamp,
     storeInefficiency: showsInefficiency ? storeInefficiency(totals.unitsSold, totals.lostSales) : null,
-    lostSales: roundLostSales(totals.lostSales),
+    lostSales: showsInefficiency ? roundLostSales(totals.lostSales) : null,
     unitsSold: totals.unitsSold,
   };
 }

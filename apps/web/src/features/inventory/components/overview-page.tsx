@@ -74,14 +74,17 @@ export function OverviewPage() {
         showsInefficiency={data.showsInefficiency}
       />
 
+      {/* Lost sales, rating and inefficiency are Financial Loss figures: the server sends them only then. */}
       <div className="inv-charts">
-        <DailyChart
-          title="Lost sales per day"
-          testId="lost-sales-chart"
-          tone="danger"
-          days={data.dailyMetrics.map((day) => ({ timestamp: day.timestamp, value: day.lostSales }))}
-          format={(value) => `${value}`}
-        />
+        {data.showsInefficiency && (
+          <DailyChart
+            title="Lost sales per day"
+            testId="lost-sales-chart"
+            tone="danger"
+            days={data.dailyMetrics.map((day) => ({ timestamp: day.timestamp, value: day.lostSales }))}
+            format={(value) => `${value}`}
+          />
+        )}
         {data.showsInefficiency && (
           <DailyChart
             title="Store inefficiency per day"
@@ -108,7 +111,7 @@ export function OverviewPage() {
               <thead>
                 <tr>
                   <th scope="col">Store</th>
-                  <th scope="col">Rating</th>
+                  {data.showsInefficiency && <th scope="col">Rating</th>}
                   <th scope="col" className="fl-table__num">
                     Empty
                   </th>
@@ -123,16 +126,18 @@ export function OverviewPage() {
                       Inefficiency
                     </th>
                   )}
-                  <th scope="col" className="fl-table__num">
-                    Lost sales
-                  </th>
+                  {data.showsInefficiency && (
+                    <th scope="col" className="fl-table__num">
+                      Lost sales
+                    </th>
+                  )}
                 </tr>
               </thead>
               {[...byRegion].map(([region, stores]) => (
                 <tbody key={region}>
                   {byRegion.size > 1 && (
                     <tr className="inv-region-row">
-                      <th scope="rowgroup" colSpan={data.showsInefficiency ? 7 : 6}>
+                      <th scope="rowgroup" colSpan={data.showsInefficiency ? 7 : 4}>
                         {region}
                       </th>
                     </tr>
@@ -151,9 +156,11 @@ export function OverviewPage() {
                           {store.productCount} {store.productCount === 1 ? 'product' : 'products'}
                         </span>
                       </td>
-                      <td>
-                        <StarRating rating={store.starRating} size={13} />
-                      </td>
+                      {data.showsInefficiency && (
+                        <td>
+                          <StarRating rating={store.starRating} size={13} />
+                        </td>
+                      )}
                       <td className="fl-table__num inv-num--empty">{store.rangeStateCounts.EMPTY}</td>
                       <td className="fl-table__num inv-num--low">{store.rangeStateCounts.LOW}</td>
                       <td className="fl-table__num">{store.rangeStateCounts.GOOD}</td>
@@ -162,9 +169,11 @@ export function OverviewPage() {
                           {store.storeInefficiency === null ? '–' : formatInefficiency(store.storeInefficiency)}
                         </td>
                       )}
-                      <td className="fl-table__num">
-                        {store.totalLostSales} {customerLabel(store.totalLostSales)}
-                      </td>
+                      {store.totalLostSales !== null && (
+                        <td className="fl-table__num">
+                          {store.totalLostSales} {customerLabel(store.totalLostSales)}
+                        </td>
+                      )}
                     </tr>
                   ))}
                 </tbody>
