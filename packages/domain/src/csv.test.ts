@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvLine, FORMULA_TRIGGERS, neutraliseFormula, toCsv } from './csv';
+import { csvCell, csvLine, FORMULA_TRIGGERS, neutraliseFormula, parseCsv, toCsv } from './csv';
 
 /** A minimal RFC 4180 reader, to prove what the writer writes reads back. */
 function readCsv(text: string): string[][] {
@@ -120,5 +120,61 @@ describe('toCsv', () => {
         ],
       ),
     ).toBe("Name,Signal\r\nPump,-71\r\n'=cmd,\r\n");
+  });
+});
+
+describe('parseCsv', () => {
+  it.each([
+    ['a plain line', 'a,b,c', [[1, ['a', 'b', 'c']]]],
+    [
+      'CRLF and LF line ends',
+      'a,b\r\nc,d\ne,f\n',
+      [
+        [1, ['a', 'b']],
+        [2, ['c', 'd']],
+        [3, ['e', 'f']],
+      ],
+    ],
+    ['a byte-order mark', '\uFEFFname\n', [[1, ['name']]]],
+    [
+      'quoted commas, quotes and line breaks',
+      '"a,b","say ""hi""","x\ny"\nz',
+      [
+        [1, ['a,b', 'say "hi"', 'x\ny']],
+        [3, ['z']],
+      ],
+    ],
+    [
+      'blank lines left out',
+      'a\n\n\nb\n',
+      [
+        [1, ['a']],
+        [4, ['b']],
+      ],
+    ],
+    ['empty cells kept', ',,\n', [[1, ['', '', '']]]],
+  ])('reads %s', (_name, text, records) => {
+    expect(parseCsv(text)).toEqual({
+      records: records.map(([line, cells]) => ({ line, cells })),
+      unclosedAt: null,
+    });
+  });
+
+  it('answers the line of a quoted cell never closed', () => {
+    expect(parseCsv('a\nb,"c\nd').unclosedAt).toBe(2);
+  });
+
+  it('reads back every document toCsv writes (cells that need no neutralising)', () => {
+    const text = fc.string().filter((cell) => !(FORMULA_TRIGGERS as readonly string[]).includes(cell.charAt(0)));
+    fc.assert(
+      fc.property(fc.array(fc.array(text, { minLength: 2, maxLength: 4 }), { minLength: 1, maxLength: 5 }), (rows) => {
+        const width = rows[0]!.length;
+        const table = rows.map((row) => Array.from({ length: width }, (_, index) => row[index] ?? 'x'));
+        const header = Array.from({ length: width }, (_, index) => `h${index}`);
+        const read = parseCsv(toCsv(header, table)).records.map((record) => record.cells);
+        // A row of one empty cell would be a blank line: none here, every row has two cells or more.
+        expect(read).toEqual([header, ...table]);
+      }),
+    );
   });
 });

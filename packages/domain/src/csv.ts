@@ -55,3 +55,62 @@ export function toCsv(header: readonly string[], rows: Iterable<readonly CsvValu
   for (const row of rows) lines.push(csvLine(row));
   return lines.join(CSV_LINE_END) + CSV_LINE_END;
 }
+
+/**
+ * Reads a CSV document (RFC 4180): cells separated by commas, quoted cells may hold commas, quotes
+ * (doubled) and line breaks; lines end with CRLF or LF; a leading byte-order mark is dropped. Each
+ * record comes with the line it starts on (1-based), so a reader can name the line of a fault.
+ * Records that are wholly empty (blank lines) are left out. An unclosed quote answers `unclosedAt`,
+ * the line where the quoted cell began.
+ */
+export function parseCsv(text: string): { records: { line: number; cells: string[] }[]; unclosedAt: number | null } {
+  const records: { line: number; cells: string[] }[] = [];
+  const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  let cells: string[] = [];
+  let cell = '';
+  let line = 1;
+  let recordLine = 1;
+  let quoted = false;
+  let quoteLine = 0;
+  const endRecord = () => {
+    cells.push(cell);
+    if (cells.length > 1 || cells[0] !== '') records.push({ line: recordLine, cells });
+    cells = [];
+    cell = '';
+  };
+  for (let index = 0; index < source.length; index++) {
+    const char = source[index]!;
+    if (quoted) {
+      if (char === '"') {
+        if (source[index + 1] === '"') {
+          cell += '"';
+          index++;
+        } else {
+          quoted = false;
+        }
+      } else {
+        if (char === '\n') line++;
+        cell += char;
+      }
+      continue;
+    }
+    if (char === '"' && cell === '') {
+      quoted = true;
+      quoteLine = line;
+    } else if (char === ',') {
+      cells.push(cell);
+      cell = '';
+    } else if (char === '\r' && source[index + 1] === '\n') {
+      // The LF that follows ends the record.
+    } else if (char === '\n') {
+      endRecord();
+      line++;
+      recordLine = line;
+    } else {
+      cell += char;
+    }
+  }
+  if (quoted) return { records, unclosedAt: quoteLine };
+  endRecord();
+  return { records, unclosedAt: null };
+}
