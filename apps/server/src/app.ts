@@ -2,9 +2,11 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { readFileSync } from 'node:fs';
+import { DEVICE_PROTOCOL_DOC_PATH } from '@fieldlink/api/device';
 import { CLIENT_VERSION } from '@fieldlink/api/session';
 import { REALTIME_CLOSE } from '@fieldlink/api/realtime';
-import type { Config } from './config';
+import { deviceBrokerUrl, type Config } from './config';
 import type { Storage } from './db/database';
 import { startEmbeddedBroker } from './broker/embedded-broker';
 import { brokerCredentials, DATABASE_CREDENTIALS, type DeviceBroker } from './broker/device-broker';
@@ -24,7 +26,7 @@ import { Ingest } from './ingest/ingest';
 import { Mailer } from './mail/mailer';
 import { CommandService } from './realtime/commands';
 import { RealtimeHub } from './realtime/hub';
-import { HttpError, errorBody } from './http-errors';
+import { HttpError, errorBody, notFound } from './http-errors';
 import { normaliseTimestamps, rejectUnsafeInput } from './plugins/input-guard';
 import { storagePlugin } from './plugins/storage';
 import { authPlugin } from './plugins/auth';
@@ -144,6 +146,16 @@ function isDatabaseUnavailable(error: unknown): boolean {
   );
 }
 
+/** docs/device-protocol.md, read once; null where the server runs without the repository's docs. */
+function readDeviceProtocol(): string | null {
+  try {
+    return readFileSync(new URL('../../../docs/device-protocol.md', import.meta.url), 'utf8');
+  } catch {
+    return null;
+  }
+}
+const deviceProtocol = readDeviceProtocol();
+
 /** Builds the whole server: API, real-time hub, embedded broker and ingest, SPA. */
 export async function buildApp({
   config,
@@ -241,6 +253,7 @@ export async function buildApp({
     db,
     (thingName) => directory.forget(thingName),
     brokerCredentials(() => credentials, app.log),
+    deviceBrokerUrl(config),
   );
   const hub = new RealtimeHub(devices, commands, app.log, (event) => events.emit(event));
   events.on((event) => hub.publish(event));
@@ -397,6 +410,11 @@ export async function buildApp({
       await api.register(brewRoutes, { brew });
       await api.register(videoRoutes, { directory: config.videosDir, urls: config.videoUrls });
       await api.register(healthRoutes, { db });
+      // The device protocol, for whoever connects a device the console just added; not secret.
+      api.get(DEVICE_PROTOCOL_DOC_PATH, { schema: { hide: true } }, async (_request, reply) => {
+        if (deviceProtocol === null) throw notFound('The device protocol is not installed here.');
+        return reply.type('text/plain; charset=utf-8').send(deviceProtocol);
+      });
     },
     { prefix: '/api/v1' },
   );

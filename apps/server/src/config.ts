@@ -231,3 +231,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
   };
 }
+
+/**
+ * Where devices connect, as the console shows it beside new credentials: `MQTT_DEVICE_URL`, else the
+ * external broker's URL without Fieldlink's own account, else the embedded broker on the host of
+ * `PUBLIC_URL` at `MQTT_PORT`.
+ */
+export function deviceBrokerUrl(config: Pick<Config, 'mqttDeviceUrl' | 'mqttUrl' | 'publicUrl' | 'mqttPort'>): string {
+  if (config.mqttDeviceUrl) return config.mqttDeviceUrl;
+  if (config.mqttUrl) {
+    const url = new URL(config.mqttUrl);
+    return `${url.protocol}//${url.host}`;
+  }
+  return `mqtt://${new URL(config.publicUrl).hostname}:${config.mqttPort}`;
+}

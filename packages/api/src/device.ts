@@ -1,7 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
+import {
+  DEVICE_IMPORT_MAX_CHARS,
+  DEVICE_MAX_TAGS,
+  DEVICE_NAME_MAX_LENGTH,
+  DEVICE_SERIAL_MAX_LENGTH,
+} from '@fieldlink/domain/device-import';
 import { MAX_CHANNEL_SETTINGS } from '@fieldlink/domain/device-settings';
 import { ChannelConfig, DeviceHealth, DevicePort, TimeDateSetting, WriteConfigFields } from './device-frames';
 import { ChannelCode, EntityId, Nullable, Timestamp } from './fields';
+import { THING_NAME_PATTERN } from './mqtt-topics';
 import { LatestValue } from './realtime';
 import { OtaUpdate } from './ota';
 import { AlarmConfig } from './alarms';
@@ -159,22 +166,88 @@ export const Device = Type.Object({
 });
 export type Device = Static<typeof Device>;
 
-/** `POST /device`: provision a device. Without a group it lands in its account's New Devices group. */
+/** Where devices connect: the installation's MQTT broker as devices reach it (`mqtt://host:port`). */
+const BrokerUrl = Type.String();
+
+/**
+ * `POST /device`: provision a device. Without a group it lands in its account's New Devices group.
+ * Its thing name is made up unless given (a device that already carries one, printed on its label).
+ */
 export const ProvisionDeviceBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 100 }),
+    name: Type.String({ minLength: 1, maxLength: DEVICE_NAME_MAX_LENGTH, pattern: '\\S' }),
     groupId: Type.Optional(EntityId),
     accountId: Type.Optional(EntityId),
-    sn: Type.Optional(Type.String({ maxLength: 64 })),
+    sn: Type.Optional(Type.String({ maxLength: DEVICE_SERIAL_MAX_LENGTH })),
+    thingName: Type.Optional(Type.String({ pattern: THING_NAME_PATTERN })),
   },
   { additionalProperties: false },
 );
 export type ProvisionDeviceBody = Static<typeof ProvisionDeviceBody>;
 
+/** docs/device-protocol.md as plain text, for the console's link beside new credentials (public). */
+export const DEVICE_PROTOCOL_DOC_PATH = '/docs/device-protocol';
+
+/** Path of the bulk import (ours: issue 35 item 6, docs/decisions.md). */
+export const DEVICES_IMPORT_PATH = '/devices/import';
+
+/**
+ * `POST /devices/import`: devices from a CSV file (`@fieldlink/domain/device-import`), group paths
+ * read from the account's root group down. With `dryRun` nothing is written and every row comes back
+ * with its errors (the preview); without, every row is written in one transaction, or none when any
+ * row has an error (400).
+ */
+export const DeviceImportBody = Type.Object(
+  {
+    accountId: EntityId,
+    csv: Type.String({ minLength: 1, maxLength: DEVICE_IMPORT_MAX_CHARS }),
+    dryRun: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+export type DeviceImportBody = Static<typeof DeviceImportBody>;
+
+/** One row of an import as the server read it: where it goes and what is wrong with it. */
+export const DeviceImportRowAnswer = Type.Object({
+  line: Type.Integer(),
+  name: Type.String(),
+  sn: Nullable(Type.String()),
+  /** The group path as the tree shows it (names from the account's root down); the New Devices group when none was given. */
+  groupPath: Type.String(),
+  tags: Type.Array(Type.Object({ key: Type.String(), value: Type.String() })),
+  errors: Type.Array(Type.String()),
+});
+export type DeviceImportRowAnswer = Static<typeof DeviceImportRowAnswer>;
+
+/** A device made by an import and its MQTT password, shown this once. */
+export const ImportedDevice = Type.Object({
+  line: Type.Integer(),
+  deviceId: Type.String(),
+  name: Type.String(),
+  sn: Nullable(Type.String()),
+  groupPath: Type.String(),
+  thingName: Type.String(),
+  password: Type.String(),
+});
+export type ImportedDevice = Static<typeof ImportedDevice>;
+
+export const DeviceImportAnswer = Type.Object({
+  /** Why the file as a whole cannot be read (then there are no rows), or null. */
+  fileError: Nullable(Type.String()),
+  rows: Type.Array(DeviceImportRowAnswer),
+  /** True once every row is written; false for a preview. */
+  imported: Type.Boolean(),
+  /** The devices made, with their credentials: empty for a preview. */
+  devices: Type.Array(ImportedDevice),
+  brokerUrl: BrokerUrl,
+});
+export type DeviceImportAnswer = Static<typeof DeviceImportAnswer>;
+
 export const ProvisionDeviceAnswer = Type.Object({
   device: Device,
   /** Shown this once: the server keeps only a hash of the password. */
   credentials: Type.Object({ thingName: Type.String(), password: Type.String() }),
+  brokerUrl: BrokerUrl,
 });
 export type ProvisionDeviceAnswer = Static<typeof ProvisionDeviceAnswer>;
 
@@ -308,7 +381,7 @@ export const DeviceTagsAnswer = Type.Object({ tags: Type.Array(DeviceTag) });
 export type DeviceTagsAnswer = Static<typeof DeviceTagsAnswer>;
 
 /** At most this many tags on one device. */
-export const MAX_DEVICE_TAGS = 50;
+export const MAX_DEVICE_TAGS = DEVICE_MAX_TAGS;
 
 /** `GET /device/connections?deviceId`: the connection log, newest first. */
 export const DeviceConnectionsQuery = Type.Object(

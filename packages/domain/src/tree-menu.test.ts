@@ -24,11 +24,19 @@ describe('treeMenuEntries', () => {
     ['adminUser', GROUP_EDIT, ['Move']],
     ['alarmUser', GROUP_EDIT, ['Move']],
     ['user', INVITE, []],
-    ['newDevicesGroup', ['ADMIN'], []],
+    ['newDevicesGroup', ['ADMIN'], ['Add Device', 'Import Devices']],
+    ['newDevicesGroup', ['VIEW_ACCOUNTS', 'ADD_DEVICES'], ['Add Device', 'Import Devices']],
+    ['newDevicesGroup', GROUP_EDIT, []],
+    ['rootGroup', ['VIEW_ACCOUNTS', 'ADD_DEVICES'], ['Add Device', 'Import Devices']],
+    [
+      'group',
+      [...BOTH, 'ADD_DEVICES'],
+      ['Move', 'Delete', 'Add Subgroup', 'Invite User', 'Add Device', 'Import Devices'],
+    ],
     ['trashGroup', ['ADMIN'], []],
     ['scene', ['ADMIN'], []],
     ['channel', ['ADMIN'], []],
-    ['group', ['ADMIN'], ['Move', 'Delete', 'Add Subgroup', 'Invite User']],
+    ['group', ['ADMIN'], ['Move', 'Delete', 'Add Subgroup', 'Invite User', 'Add Device', 'Import Devices']],
   ])('%s with %j -> %j', (kind, permissions, entries) =>
     expect(treeMenuEntries(kind, { permissions })).toEqual(entries),
   );

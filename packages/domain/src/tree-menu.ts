@@ -23,23 +23,27 @@ export const TREE_ITEM_KINDS = [
 export type TreeItemKind = (typeof TREE_ITEM_KINDS)[number];
 
 /** Context-menu entries, worded as shown. */
-export type TreeMenuEntry = 'Move' | 'Delete' | 'Add Subgroup' | 'Invite User';
+export type TreeMenuEntry = 'Move' | 'Delete' | 'Add Subgroup' | 'Invite User' | 'Add Device' | 'Import Devices';
 
 const MOVE = { entry: 'Move', needs: 'editGroups' } as const;
 const DELETE = { entry: 'Delete', needs: 'editGroups' } as const;
 const ADD_SUBGROUP = { entry: 'Add Subgroup', needs: 'editGroups' } as const;
 const INVITE_USER = { entry: 'Invite User', needs: 'inviteUsers' } as const;
+// Ours (issue 35): the specification's menus add no devices, yet ADD_DEVICES needs a place to do it.
+const ADD_DEVICE = { entry: 'Add Device', needs: 'addDevices' } as const;
+const IMPORT_DEVICES = { entry: 'Import Devices', needs: 'addDevices' } as const;
 
 /**
- * The menu of each item kind, in the order shown. The placeholder groups (new devices, trash), scenes
- * and channels have none: the specification lists no entries for them.
+ * The menu of each item kind, in the order shown: the specification's entries, then adding devices
+ * (also on the New Devices group, where a device without a group lands). The trash, scenes and
+ * channels have none.
  */
 export const TREE_MENU: Readonly<
   Record<TreeItemKind, readonly { readonly entry: TreeMenuEntry; readonly needs: Capability }[]>
 > = {
-  rootGroup: [ADD_SUBGROUP, INVITE_USER],
-  group: [MOVE, DELETE, ADD_SUBGROUP, INVITE_USER],
-  newDevicesGroup: [],
+  rootGroup: [ADD_SUBGROUP, INVITE_USER, ADD_DEVICE, IMPORT_DEVICES],
+  group: [MOVE, DELETE, ADD_SUBGROUP, INVITE_USER, ADD_DEVICE, IMPORT_DEVICES],
+  newDevicesGroup: [ADD_DEVICE, IMPORT_DEVICES],
   trashGroup: [],
   device: [MOVE],
   deviceConnected: [MOVE],

@@ -10,9 +10,15 @@ export function newCode(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** A device secret: 192 random bits. */
+/**
+ * A device secret: 192 random bits in base64url, never starting with `-`: a spreadsheet would read
+ * such a cell of the credentials file as a formula, and neutralising it would change the password.
+ */
 export function newDeviceSecret(): string {
-  return randomBytes(24).toString('base64url');
+  for (;;) {
+    const secret = randomBytes(24).toString('base64url');
+    if (!secret.startsWith('-')) return secret;
+  }
 }
 
 /**

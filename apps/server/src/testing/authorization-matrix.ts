@@ -110,6 +110,10 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
   'GET /api/v1/videos/*': { kind: 'public', why: 'the video files of VIDEOS_DIR (only video files, no listing)' },
   'GET /api/v1/health': { kind: 'public', why: 'liveness' },
   'GET /api/v1/ready': { kind: 'public', why: 'readiness, for load balancers' },
+  'GET /api/v1/docs/device-protocol': {
+    kind: 'public',
+    why: 'docs/device-protocol.md, linked beside new device credentials',
+  },
   'GET /api/v1/docs': { kind: 'public', why: 'API documentation' },
   'GET /api/v1/docs/': { kind: 'public', why: 'API documentation' },
   'GET /api/v1/docs/*': { kind: 'public', why: 'API documentation' },
@@ -449,6 +453,26 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
     foreign: (_own, other) => [
       { method: 'POST', url: '/api/v1/device', body: { name: 'Planted', groupId: other.groupId } },
       { method: 'POST', url: '/api/v1/device', body: { name: 'Planted', accountId: other.accountId } },
+    ],
+  }),
+  'POST /api/v1/devices/import': api({
+    access: 'addDevices',
+    own: (ids) => ({
+      method: 'POST',
+      url: '/api/v1/devices/import',
+      body: { accountId: ids.accountId, csv: 'name,serial,group path\nMatrix import,,\n', dryRun: false },
+    }),
+    foreign: (_own, other) => [
+      {
+        method: 'POST',
+        url: '/api/v1/devices/import',
+        body: { accountId: other.accountId, csv: 'name,serial,group path\nPlanted,,\n', dryRun: false },
+      },
+      {
+        method: 'POST',
+        url: '/api/v1/devices/import',
+        body: { accountId: other.accountId, csv: 'name,serial,group path\nPlanted,,\n', dryRun: true },
+      },
     ],
   }),
   'POST /api/v1/device-config': api(

@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, DevicesTable } from '../../db/schema';
+import { belowPattern } from '../users/repository';
 
 /** Device columns with the path of its group. */
 export function selectDevices(db: Kysely<Database>) {
@@ -66,41 +67,89 @@ export function findNewDevicesGroup(db: Kysely<Database>, accountId: string) {
 export type NewDevice = Pick<DevicesTable, 'id' | 'account_id' | 'group_id' | 'thing_name' | 'secret_hash' | 'name'> &
   Partial<Pick<DevicesTable, 'sn' | 'site' | 'plan' | 'location' | 'tags' | 'created_at'>>;
 
+/** The full row of a device that has not reported yet: everything it reports about itself empty. */
+function newDeviceRow(device: NewDevice) {
+  return {
+    sn: null,
+    site: null,
+    plan: 'FREE',
+    location: null,
+    fw: null,
+    model: null,
+    hw: null,
+    base: null,
+    custom: null,
+    esp_fw: null,
+    hw_platform: null,
+    update_point: null,
+    upload_interval: null,
+    log_interval: null,
+    time_date: null,
+    channels: '[]',
+    registers: '{}',
+    ports: '[]',
+    tags: '[]',
+    health: null,
+    status: '{}',
+    is_connected: 0,
+    last_connection: null,
+    last_disconnection: null,
+    ota_pending_submitted_at: null,
+    alarms_have_been_read: 1,
+    created_at: Date.now(),
+    ...device,
+  };
+}
+
 /** Inserts a device that has not reported yet (provisioning and demo seed). */
 export function insertDevice(db: Kysely<Database>, device: NewDevice) {
+  return db.insertInto('devices').values(newDeviceRow(device)).execute();
+}
+
+/** Rows per INSERT of a bulk insert: about 30 columns each, well inside SQLite's bound variables. */
+const INSERT_CHUNK = 200;
+
+/** Inserts many new devices (a bulk import), in chunks, inside the caller's transaction. */
+export async function insertDevices(trx: Transaction<Database>, devices: readonly NewDevice[]) {
+  for (let index = 0; index < devices.length; index += INSERT_CHUNK) {
+    const chunk = devices.slice(index, index + INSERT_CHUNK);
+    await trx.insertInto('devices').values(chunk.map(newDeviceRow)).execute();
+  }
+}
+
+/** True when a device with this thing name exists (anywhere: thing names are unique). */
+export async function thingNameTaken(db: Kysely<Database>, thingName: string): Promise<boolean> {
+  const row = await db.selectFrom('devices').select('id').where('thing_name', '=', thingName).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The root group of an account (id, path, name), or undefined. */
+export function accountRootGroup(db: Kysely<Database>, accountId: string) {
   return db
-    .insertInto('devices')
-    .values({
-      sn: null,
-      site: null,
-      plan: 'FREE',
-      location: null,
-      fw: null,
-      model: null,
-      hw: null,
-      base: null,
-      custom: null,
-      esp_fw: null,
-      hw_platform: null,
-      update_point: null,
-      upload_interval: null,
-      log_interval: null,
-      time_date: null,
-      channels: '[]',
-      registers: '{}',
-      ports: '[]',
-      tags: '[]',
-      health: null,
-      status: '{}',
-      is_connected: 0,
-      last_connection: null,
-      last_disconnection: null,
-      ota_pending_submitted_at: null,
-      alarms_have_been_read: 1,
-      created_at: Date.now(),
-      ...device,
-    })
-    .execute();
+    .selectFrom('accounts')
+    .innerJoin('groups', 'groups.id', 'accounts.root_group_id')
+    .select(['groups.id', 'groups.path', 'groups.name', 'groups.account_id'])
+    .where('accounts.id', '=', accountId)
+    .executeTakeFirst();
+}
+
+/** Devices at or below a path with one of these serial numbers (compared as stored). */
+export async function devicesWithSerials(db: Kysely<Database>, path: string, serials: readonly string[]) {
+  const found: { name: string; sn: string | null }[] = [];
+  for (let index = 0; index < serials.length; index += 500) {
+    found.push(
+      ...(await db
+        .selectFrom('devices')
+        .innerJoin('groups', 'groups.id', 'devices.group_id')
+        .select(['devices.name', 'devices.sn'])
+        .where('devices.sn', 'in', serials.slice(index, index + 500))
+        .where((eb) =>
+          eb.or([eb('groups.path', '=', path), sql<boolean>`groups.path like ${belowPattern(path)} escape '\\'`]),
+        )
+        .execute()),
+    );
+  }
+  return found;
 }
 
 /** Device columns a person may change through `POST /device-config`. */

@@ -7,6 +7,8 @@ import {
   DeviceConfigBody,
   DeviceConnectionsAnswer,
   DeviceConnectionsQuery,
+  DeviceImportAnswer,
+  DeviceImportBody,
   DeviceMessageAnswer,
   DeviceMessageBody,
   DevicePlanBody,
@@ -17,6 +19,7 @@ import {
   LatestValuesQuery,
   ProvisionDeviceAnswer,
   ProvisionDeviceBody,
+  DEVICES_IMPORT_PATH,
 } from '@fieldlink/api/device';
 import { DeviceLogsAnswer, DeviceLogsQuery } from '@fieldlink/api/device-logs';
 import { deviceLogsJson } from '@fieldlink/api/device-logs-json';
@@ -34,7 +37,7 @@ function sendJson(reply: FastifyReply, json: Uint8Array) {
   return reply.type('application/json; charset=utf-8').send(Buffer.from(json.buffer, json.byteOffset, json.byteLength));
 }
 
-const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer };
+const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
 
 /**
  * Device calls of core §7. The queue of messages for offline devices lives with them: it starts with
@@ -60,6 +63,20 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<{ devices: DeviceService }>
       },
     },
     (request) => devices.provision(signedInUser(request), request.body),
+  );
+  app.post(
+    DEVICES_IMPORT_PATH,
+    {
+      schema: {
+        tags,
+        summary:
+          'Import devices from a CSV file (needs ADD_DEVICES): a preview with each row’s errors (dryRun), or every ' +
+          'row written at once with its MQTT password, shown this once; nothing when any row has an error',
+        body: DeviceImportBody,
+        response: { 200: DeviceImportAnswer, ...errors },
+      },
+    },
+    (request) => devices.importDevices(signedInUser(request), request.body),
   );
   app.get(
     '/device',

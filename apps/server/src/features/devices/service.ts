@@ -3,6 +3,8 @@ import type {
   Device,
   DeviceConnectionsAnswer,
   DeviceConnectionsQuery,
+  DeviceImportAnswer,
+  DeviceImportBody,
   LatestValuesAnswer,
   ProvisionDeviceAnswer,
   ProvisionDeviceBody,
@@ -10,12 +12,14 @@ import type {
 import { MAX_DEVICE_LOG_POINTS, type DeviceQuery } from '@fieldlink/api/device';
 import { MAX_LOG_CHANNELS, MAX_LOG_WINDOW_MS, logBinGrid, type DeviceLogsQuery } from '@fieldlink/api/device-logs';
 import { normaliseChannelCode } from '@fieldlink/domain/channels';
+import { readDeviceImport } from '@fieldlink/domain/device-import';
 import type { LatestValue } from '@fieldlink/api/realtime';
 import type { DeviceLogsColumns } from '@fieldlink/api/device-logs-json';
 import type { Database } from '../../db/schema';
 import { DATABASE_CREDENTIALS, type DeviceCredentialStore } from '../../broker/device-broker';
 import { HttpError, notFound } from '../../http-errors';
 import { hashSecret, newDeviceSecret, newId } from '../../security/secrets';
+import { groupsUnder } from '../accounts/repository';
 import { inScope, requireCapability, requireDeviceAction } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import { channelLog, channelLogColumns, type LogWindow } from './log-repository';
@@ -25,7 +29,9 @@ import { alarmConfigsOf } from '../alarms/repository';
 import { toAlarmConfig } from '../alarms/mapper';
 import { pendingMessagesOf } from './message-repository';
 import {
+  accountRootGroup,
   connectionsOf,
+  devicesWithSerials,
   findDeviceById,
   findDeviceByThingName,
   findDevicesByIds,
@@ -33,10 +39,85 @@ import {
   findGroup,
   findNewDevicesGroup,
   insertDevice,
+  insertDevices,
   latestValuesOf,
   mutedDevicesOf,
+  thingNameTaken,
   type DeviceWithPath,
 } from './repository';
+
+const TRASH_REFUSAL = 'Devices cannot be added to the Trash group.';
+/** The 409 of `POST /device` with a thing name some device has already. */
+export const THING_NAME_TAKEN = 'A device with this thing name exists already.';
+/** Rows named in the 400 of an import with errors; the preview shows them all. */
+const REFUSAL_ROWS = 10;
+
+/** Where an import's group paths lead: a group by its names from the account's root down. */
+interface ImportPlace {
+  groupId: string;
+  accountId: string;
+  /** The names from the root down, joined with " / ", as the preview shows them. */
+  namePath: string;
+}
+
+/**
+ * The groups an import may name, by their names from the root down (case-insensitive; a path may
+ * start with the root's own name). An empty path is the account's New Devices group. A group outside
+ * the caller's scope reads as missing; the Trash is refused by name.
+ */
+function importPlaces(
+  groups: readonly {
+    id: string;
+    parent_id: string | null;
+    name: string;
+    kind: string;
+    path: string;
+    account_id: string;
+  }[],
+  root: { id: string; name: string; account_id: string },
+  visible: (path: string) => boolean,
+) {
+  const byId = new Map(groups.map((group) => [group.id, group]));
+  const namesOf = (id: string): string[] => {
+    const names: string[] = [];
+    for (
+      let group = byId.get(id);
+      group && group.id !== root.id;
+      group = group.parent_id ? byId.get(group.parent_id) : undefined
+    ) {
+      names.unshift(group.name);
+    }
+    return names;
+  };
+  const key = (names: readonly string[]) => names.map((name) => name.toLowerCase()).join('\u0000');
+  const byNames = new Map<string, (typeof groups)[number]>();
+  for (const group of groups) byNames.set(key(namesOf(group.id)), group);
+  const inbox = groups.find((group) => group.kind === 'new' && group.parent_id === root.id);
+  const placeOf = (group: (typeof groups)[number]): ImportPlace => ({
+    groupId: group.id,
+    accountId: group.account_id,
+    namePath: [root.name, ...namesOf(group.id)].join(' / '),
+  });
+  return {
+    find(names: readonly string[]): ImportPlace | string {
+      if (names.length === 0) return inbox && visible(inbox.path) ? placeOf(inbox) : 'No New Devices group to add to.';
+      const group =
+        byNames.get(key(names)) ??
+        (names[0]!.toLowerCase() === root.name.toLowerCase() ? byNames.get(key(names.slice(1))) : undefined);
+      const shown = names.join(' / ');
+      if (!group || !visible(group.path)) return `No group ${shown} in ${root.name}.`;
+      if (group.kind === 'trash') return TRASH_REFUSAL;
+      return placeOf(group);
+    },
+  };
+}
+
+/** The 400 of an import with errors: how many rows, and the first ones with their errors. */
+function importRefusal(faulty: readonly { line: number; errors: string[] }[]): string {
+  const shown = faulty.slice(0, REFUSAL_ROWS).map((row) => `line ${row.line}: ${row.errors.join(' ')}`);
+  const more = faulty.length > REFUSAL_ROWS ? ` (and ${faulty.length - REFUSAL_ROWS} more rows)` : '';
+  return `Nothing was imported: ${faulty.length} ${faulty.length === 1 ? 'row has' : 'rows have'} errors. ${shown.join('; ')}${more}.`;
+}
 
 /** The 404 message of a device that does not exist or lies outside the caller's scope. */
 export const DEVICE_NOT_FOUND = 'Device not found.';
@@ -72,6 +153,8 @@ export class DeviceService {
     private readonly onProvisioned: (thingName: string) => void = () => undefined,
     /** Device accounts at an external broker (cluster mode); the embedded broker reads the database. */
     private readonly credentials: DeviceCredentialStore = DATABASE_CREDENTIALS,
+    /** Where devices connect, as a new device's credentials are shown with it. */
+    private readonly brokerUrl = 'mqtt://localhost:1883',
   ) {}
 
   /** The group path of each of these devices, by thing name (unknown devices are left out). */
@@ -192,9 +275,11 @@ export class DeviceService {
       ? await findGroup(this.db, body.groupId)
       : await findNewDevicesGroup(this.db, body.accountId ?? user.attachmentPoints[0]?.accountId ?? '');
     if (!group || !inScope(user, group.path)) throw notFound(body.groupId ? 'Group not found.' : 'Account not found.');
-    if (group.kind === 'trash') throw new HttpError(400, 'Devices cannot be added to the Trash group.');
+    if (group.kind === 'trash') throw new HttpError(400, TRASH_REFUSAL);
+    // A device that carries its own thing name (printed on its label) keeps it; otherwise one is made.
+    const thingName = body.thingName ?? newThingName();
+    if (body.thingName && (await thingNameTaken(this.db, body.thingName))) throw new HttpError(409, THING_NAME_TAKEN);
     const id = newId();
-    const thingName = newThingName();
     const password = newDeviceSecret();
     // The broker first: a failure then leaves no device that cannot connect.
     await this.credentials.provision(thingName, password);
@@ -205,10 +290,107 @@ export class DeviceService {
       thing_name: thingName,
       secret_hash: hashSecret(password),
       name: body.name.trim(),
-      sn: body.sn ?? null,
+      sn: body.sn?.trim() || null,
     });
     this.onProvisioned(thingName);
     const row = await findDeviceById(this.db, id);
-    return { device: toDevice(row!), credentials: { thingName, password } };
+    return { device: toDevice(row!), credentials: { thingName, password }, brokerUrl: this.brokerUrl };
+  }
+
+  /**
+   * `POST /devices/import`: devices from a CSV file into the groups its rows name, below the account's
+   * root. Every row is checked (the file's own rules, then: the group exists in the caller's scope and
+   * is not the Trash, the serial is on no device already there); a preview (`dryRun`) answers the rows
+   * with their errors, an import writes every row in one transaction or, when any row has an error,
+   * nothing (400 naming the rows).
+   */
+  async importDevices(user: UserContext, body: DeviceImportBody): Promise<DeviceImportAnswer> {
+    requireCapability(user, 'addDevices');
+    const root = await accountRootGroup(this.db, body.accountId);
+    const worksThere =
+      root && (inScope(user, root.path) || user.attachmentPoints.some((point) => point.accountId === root.account_id));
+    if (!root || !worksThere) throw notFound('Account not found.');
+    const file = readDeviceImport(body.csv);
+    if (file.fileError !== null) {
+      if (!body.dryRun) throw new HttpError(400, `Nothing was imported: ${file.fileError}`);
+      return { fileError: file.fileError, rows: [], imported: false, devices: [], brokerUrl: this.brokerUrl };
+    }
+    const places = importPlaces(await groupsUnder(this.db, root.path), root, (path) => inScope(user, path));
+    const serials = file.rows.flatMap((row) => (row.sn ? [row.sn] : []));
+    const taken = new Map(
+      (await devicesWithSerials(this.db, root.path, serials)).map((device) => [device.sn!.toLowerCase(), device.name]),
+    );
+    const rows = file.rows.map((row) => {
+      const errors = [...row.errors];
+      const place = places.find(row.groupPath);
+      if (typeof place === 'string') errors.push(place);
+      const holder = row.sn ? taken.get(row.sn.toLowerCase()) : undefined;
+      if (holder !== undefined) errors.push(`Serial ${row.sn} is already on device ${holder}.`);
+      return { row, place: typeof place === 'string' ? null : place, errors };
+    });
+    const answerRows = rows.map(({ row, place, errors }) => ({
+      line: row.line,
+      name: row.name,
+      sn: row.sn,
+      groupPath: place?.namePath ?? row.groupPath.join(' / '),
+      tags: row.tags,
+      errors,
+    }));
+    const faulty = answerRows.filter((row) => row.errors.length > 0);
+    if (body.dryRun)
+      return { fileError: null, rows: answerRows, imported: false, devices: [], brokerUrl: this.brokerUrl };
+    if (faulty.length > 0) throw new HttpError(400, importRefusal(faulty));
+
+    const made = rows.map(({ row, place }) => ({
+      row,
+      place: place!,
+      id: newId(),
+      thingName: newThingName(),
+      password: newDeviceSecret(),
+    }));
+    // The broker first, as for one device; if it or the transaction fails, the accounts made go again.
+    const provisioned: string[] = [];
+    try {
+      for (const device of made) {
+        await this.credentials.provision(device.thingName, device.password);
+        provisioned.push(device.thingName);
+      }
+      const now = Date.now();
+      await this.db.transaction().execute((trx) =>
+        insertDevices(
+          trx,
+          made.map((device) => ({
+            id: device.id,
+            account_id: device.place.accountId,
+            group_id: device.place.groupId,
+            thing_name: device.thingName,
+            secret_hash: hashSecret(device.password),
+            name: device.row.name,
+            sn: device.row.sn,
+            tags: JSON.stringify(device.row.tags.map((tag) => ({ id: newId(), ...tag }))),
+            created_at: now,
+          })),
+        ),
+      );
+    } catch (error) {
+      await Promise.allSettled(provisioned.map((thingName) => this.credentials.remove(thingName)));
+      throw error;
+    }
+    for (const device of made) this.onProvisioned(device.thingName);
+    return {
+      fileError: null,
+      rows: answerRows,
+      imported: true,
+      brokerUrl: this.brokerUrl,
+      devices: made.map((device) => ({
+        line: device.row.line,
+        deviceId: device.id,
+        name: device.row.name,
+        sn: device.row.sn,
+        groupPath: device.place.namePath,
+        thingName: device.thingName,
+        password: device.password,
+      })),
+    };
   }
 }
