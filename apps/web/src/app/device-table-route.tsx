@@ -1,4 +1,5 @@
 import { DeviceTablePage } from '../features/device-table/components/device-table-page';
+import { AddDevicesButtons } from '../features/devices/components/add-devices-buttons';
 import type { DeviceTableData } from '../features/device-table/model/table-data';
 import { OtaBulkAction } from '../features/ota/components/ota-bulk-action';
 import type { FleetDevice } from '../features/ota/components/ota-submit-dialog';
@@ -15,13 +16,14 @@ function fleetOf(data: DeviceTableData): FleetDevice[] {
 
 /**
  * `/accounts/list`: the device table with the bulk actions of other features in its selection bar
- * (OTA updates, with the firmware versions the table knows). Composed here because features do not
+ * (OTA updates, with the firmware versions the table knows) and adding devices in its toolbar. Composed here because features do not
  * import each other.
  */
 export function DeviceTableRoute() {
   return (
     <DeviceTablePage
       bulkActions={(deviceIds, data) => <OtaBulkAction deviceIds={deviceIds} fleet={() => fleetOf(data)} />}
+      toolbarActions={<AddDevicesButtons />}
     />
   );
 }

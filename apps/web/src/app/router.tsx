@@ -25,10 +25,7 @@ const ResetPasswordPage = lazyPage(
 );
 const SignupPage = lazyPage(() => import('../features/session/components/signup-page'), 'SignupPage');
 
-const AccountsTreePage = lazyPage(
-  () => import('../features/accounts/components/accounts-tree-page'),
-  'AccountsTreePage',
-);
+const AccountsTreePage = lazyPage(() => import('./accounts-tree-route'), 'AccountsTreeRoute');
 
 const DeviceDashPage = lazyPage(() => import('./device-dash-route'), 'DeviceDashRoute');
 const DevicePickerPage = lazyPage(() => import('../features/dash/components/device-picker-page'), 'DevicePickerPage');

@@ -4,7 +4,15 @@ import { can, type PermissionSubject } from '@fieldlink/domain/permissions';
 import { treeMenuEntries, type TreeMenuEntry } from '@fieldlink/domain/tree-menu';
 import { createTreeSearch, normaliseTreeQuery } from '@fieldlink/domain/tree-search';
 import { Button } from '../../../components/ui/button';
-import { AccountsIcon, CloseIcon, LockIcon, SearchIcon, WarningIcon } from '../../../components/ui/icons';
+import {
+  AccountsIcon,
+  CloseIcon,
+  LockIcon,
+  PlusIcon,
+  SearchIcon,
+  UploadIcon,
+  WarningIcon,
+} from '../../../components/ui/icons';
 import { Menu, type MenuItem } from '../../../components/ui/menu';
 import { PanelMessage } from '../../../components/ui/panel-message';
 import { Spinner } from '../../../components/ui/spinner';
@@ -23,13 +31,16 @@ import {
   type TreeTarget,
 } from '../model/tree-rows';
 import { DetailPanel } from './detail-panel';
-import { TreeDialogs, type TreeDialog } from './tree-dialogs';
+import { TreeDialogs, type AddDevicesSlot, type TreeDialog } from './tree-dialogs';
 import { CollapseAllIcon, ExpandAllIcon, FolderPlusIcon, MoveIcon, TrashIcon, UserPlusIcon } from './tree-icons';
 import { TreeView } from './tree-view';
 import './accounts.css';
 
-/** `/accounts/treeview`: the account tree with search, menus and the panel of the selected item. */
-export function AccountsTreePage() {
+/**
+ * `/accounts/treeview`: the account tree with search, menus and the panel of the selected item.
+ * `addDevices` is the dialog that adds devices (the app composes it from the devices feature).
+ */
+export function AccountsTreePage({ addDevices }: { addDevices?: AddDevicesSlot } = {}) {
   const context = useAccountsContext();
   if (context.status === 'pending') {
     return (
@@ -56,7 +67,9 @@ export function AccountsTreePage() {
       </PanelMessage>
     );
   }
-  return <AccountsTree accounts={context.accounts} subject={context.subject} email={context.email} />;
+  return (
+    <AccountsTree accounts={context.accounts} subject={context.subject} email={context.email} addDevices={addDevices} />
+  );
 }
 
 const MENU_ICONS: Record<TreeMenuEntry, MenuItem['icon']> = {
@@ -64,16 +77,20 @@ const MENU_ICONS: Record<TreeMenuEntry, MenuItem['icon']> = {
   Delete: <TrashIcon size={16} />,
   'Add Subgroup': <FolderPlusIcon size={16} />,
   'Invite User': <UserPlusIcon size={16} />,
+  'Add Device': <PlusIcon size={16} />,
+  'Import Devices': <UploadIcon size={16} />,
 };
 
 function AccountsTree({
   accounts,
   subject,
   email,
+  addDevices,
 }: {
   accounts: readonly Account[];
   subject: PermissionSubject;
   email: string;
+  addDevices?: AddDevicesSlot;
 }) {
   const [query, setQuery] = useState('');
   const [includePlaceholders, setIncludePlaceholders] = useState(false);
@@ -145,6 +162,8 @@ function AccountsTree({
         else if (entry === 'Delete' && target.type === 'group') setDialog({ type: 'delete', target });
         else if (entry === 'Add Subgroup' && target.type === 'group') setDialog({ type: 'addSubgroup', target });
         else if (entry === 'Invite User' && target.type === 'group') setDialog({ type: 'invite', target });
+        else if (entry === 'Add Device' && target.type === 'group') setDialog({ type: 'addDevice', target });
+        else if (entry === 'Import Devices' && target.type === 'group') setDialog({ type: 'importDevices', target });
       },
     }));
 
@@ -280,6 +299,7 @@ function AccountsTree({
           email={email}
           onClose={() => setDialog(null)}
           onDone={reveal}
+          addDevices={addDevices}
         />
       )}
     </div>

@@ -9,7 +9,7 @@ import { isStaleUserAnswer, userEditRefusal } from '@fieldlink/domain/user-rules
 import { sceneRoute } from '@fieldlink/domain/widgets';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
-import { MailIcon } from '../../../components/ui/icons';
+import { MailIcon, PlusIcon, UploadIcon } from '../../../components/ui/icons';
 import { InlineAlert } from '../../../components/ui/inline-alert';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextField } from '../../../components/ui/text-field';
@@ -26,7 +26,7 @@ import { deviceCountBelow, fullName, groupTrailOf, type TreeTarget } from '../mo
 import { PermissionEditor } from './permission-editor';
 import { FolderPlusIcon, MoveIcon, PencilIcon, TrashIcon, TreeItemIcon, UserPlusIcon } from './tree-icons';
 
-type Action = 'move' | 'delete' | 'addSubgroup' | 'invite';
+type Action = 'move' | 'delete' | 'addSubgroup' | 'invite' | 'addDevice' | 'importDevices';
 
 export interface DetailPanelProps {
   accounts: readonly Account[];
@@ -42,6 +42,8 @@ const ACTIONS: Record<TreeMenuEntry, { action: Action; icon: ReactNode }> = {
   Delete: { action: 'delete', icon: <TrashIcon size={15} /> },
   'Add Subgroup': { action: 'addSubgroup', icon: <FolderPlusIcon size={15} /> },
   'Invite User': { action: 'invite', icon: <UserPlusIcon size={15} /> },
+  'Add Device': { action: 'addDevice', icon: <PlusIcon size={15} /> },
+  'Import Devices': { action: 'importDevices', icon: <UploadIcon size={15} /> },
 };
 
 /** The right-hand panel: what is selected in the tree, to view and (where allowed) edit. */

@@ -1,4 +1,4 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import type { Account, GroupNode } from '@fieldlink/api/account';
 import { groupItemKind, groupNameProblem, normaliseGroupName } from '@fieldlink/domain/account-tree';
 import { normaliseEmail } from '@fieldlink/domain/email';
@@ -32,7 +32,17 @@ import { VirtualRows } from './virtual-rows';
 type GroupTarget = Extract<TreeTarget, { type: 'group' }>;
 
 export type TreeDialog =
-  { type: 'move'; target: TreeTarget } | { type: 'delete' | 'addSubgroup' | 'invite'; target: GroupTarget };
+  | { type: 'move'; target: TreeTarget }
+  | { type: 'delete' | 'addSubgroup' | 'invite' | 'addDevice' | 'importDevices'; target: GroupTarget };
+
+/**
+ * Adding devices is the devices feature's dialog; the app hands it in (features do not import each
+ * other). `mode` is one device or a CSV import; the group is where the menu was opened.
+ */
+export type AddDevicesSlot = (
+  place: { accountId: string; groupId: string; mode: 'one' | 'import' },
+  onClose: () => void,
+) => ReactNode;
 
 export interface TreeDialogsProps {
   dialog: TreeDialog;
@@ -42,6 +52,7 @@ export interface TreeDialogsProps {
   onClose: () => void;
   /** Shows an item afterwards: its key and the group it is in. */
   onDone: (key: string, groupId: string) => void;
+  addDevices?: AddDevicesSlot;
 }
 
 /** The dialog a tree menu entry opens. */
@@ -56,6 +67,16 @@ export function TreeDialogs(props: TreeDialogsProps) {
       return <AddSubgroupDialog {...props} target={dialog.target} />;
     case 'invite':
       return <InviteDialog {...props} target={dialog.target} />;
+    case 'addDevice':
+    case 'importDevices': {
+      const { group } = dialog.target;
+      return (
+        props.addDevices?.(
+          { accountId: group.accountId, groupId: group.id, mode: dialog.type === 'addDevice' ? 'one' : 'import' },
+          props.onClose,
+        ) ?? null
+      );
+    }
   }
 }
 

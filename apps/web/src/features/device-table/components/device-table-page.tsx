@@ -34,6 +34,8 @@ export interface DeviceTablePageProps {
    * passes them in, so the features that own those actions need not import this one.
    */
   bulkActions?: (deviceIds: string[], data: DeviceTableData) => ReactNode;
+  /** Actions on the whole list in the toolbar (adding devices), passed in by the app likewise. */
+  toolbarActions?: ReactNode;
 }
 
 const countFormat = new Intl.NumberFormat();
@@ -45,7 +47,7 @@ const countFormat = new Intl.NumberFormat();
 const SORT_BUILD_MS = 80;
 
 /** /accounts/list: every device the user may see in one table, with filters and chosen columns (§2). */
-export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
+export function DeviceTablePage({ bulkActions, toolbarActions }: DeviceTablePageProps = {}) {
   const table = useDeviceTable();
   const { filters, setFilters, columns: columnKeys, setColumns, sort, setSort } = useTableSettings();
   const [filtersOpen, setFiltersOpen] = useState(() => filters.length > 0);
@@ -199,6 +201,7 @@ export function DeviceTablePage({ bulkActions }: DeviceTablePageProps = {}) {
         }
       >
         <div className="dt-toolbar">
+          {toolbarActions}
           <Button
             size="sm"
             variant={filtersOpen ? 'primary' : 'secondary'}

@@ -1,0 +1,132 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { apiToken, callApi, signedInPage, useProduct } from './harness';
+
+/** Screenshots of a dialog at desk and phone width (docs/screenshots when asked, else test-results). */
+async function shoot(page: Page, name: string) {
+  const dir = process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots' : 'test-results';
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: `${dir}/${name}.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${dir}/${name}-phone.png` });
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+/** Issue 35: what a first day as each demo user needs of the console. */
+describe('a first day as the demo users', () => {
+  const product = useProduct({ FIELDLINK_SIMULATOR: '0' });
+
+  const openTree = async (page: Page) => {
+    await page.goto(`${product.server.baseUrl}/accounts/treeview`);
+    await page.getByTestId('account-tree').waitFor({ timeout: 30_000 });
+  };
+  const row = (page: Page, name: string | RegExp) => page.getByRole('treeitem', { name });
+
+  it('admin@ opens viewer@ of a customer account from the supplier’s tree, and edits it', async () => {
+    const admin = await signedInPage(product.browser, product.server.baseUrl, 'admin@fieldlink.test');
+    await openTree(admin);
+    await admin.getByLabel('Search the account tree').fill('viewer@');
+    await row(admin, /^Vic Viewer/).click();
+    const panel = admin.getByTestId('detail-panel');
+    await panel.getByRole('heading', { name: 'Permissions' }).waitFor();
+    expect(await panel.textContent()).toContain('viewer@fieldlink.test');
+    expect(await panel.getByText('User not found.').count()).toBe(0);
+    await panel.getByRole('button', { name: 'Edit' }).click();
+    await panel.getByLabel('First name').fill('Victoria');
+    await panel.getByRole('button', { name: 'Apply' }).click();
+    await row(admin, /^Victoria Viewer/).waitFor();
+    await panel.getByRole('heading', { name: 'Victoria Viewer' }).waitFor();
+  });
+
+  it('ops@ adds a device from the New Devices menu and sees its credentials once, with a way to connect', async () => {
+    const ops = await signedInPage(product.browser, product.server.baseUrl, 'ops@fieldlink.test');
+    await openTree(ops);
+    await row(ops, /^New Devices/).click({ button: 'right' });
+    await ops.getByRole('menuitem', { name: 'Add Device' }).click();
+    const dialog = ops.getByRole('dialog', { name: 'Add a device' });
+    await dialog.getByLabel('Name', { exact: true }).fill('Boiler 3');
+    await dialog.getByLabel('Serial number').fill('SN-E2E-1');
+    await expect(dialog.getByLabel('Group').locator('option:checked').textContent()).resolves.toBe(
+      'Acme Controls / New Devices',
+    );
+    await dialog.getByLabel('Group').selectOption({ label: 'Acme Controls / Boiler Room' });
+    await dialog.getByRole('button', { name: 'Add device' }).click();
+    const added = ops.getByRole('dialog', { name: 'Devices added' });
+    await added.getByText('Copy the password now: it is shown this once.', { exact: false }).waitFor();
+    const password = (await added.getByTestId('device-password').textContent()) ?? '';
+    expect(password).toMatch(/^[A-Za-z0-9_][A-Za-z0-9_-]{31}$/);
+    expect(await added.getByRole('button', { name: 'Copy password' }).count()).toBe(1);
+    expect(await added.getByRole('button', { name: 'Copy thing name' }).count()).toBe(1);
+    const example = (await added.locator('pre').textContent()) ?? '';
+    expect(example).toContain('mosquitto_pub');
+    expect(example).toContain(password);
+    const protocol = await added.getByRole('link', { name: 'device protocol' }).getAttribute('href');
+    const doc = await ops.request.get(new URL(protocol!, product.server.baseUrl).toString());
+    expect(doc.status()).toBe(200);
+    expect(await doc.text()).toContain('# Fieldlink device protocol');
+    await shoot(ops, 'add-device-credentials');
+    await added.getByRole('button', { name: 'Done' }).click();
+    await ops.getByLabel('Search the account tree').fill('SN-E2E-1');
+    await row(ops, /^Boiler 3/).waitFor();
+  });
+
+  it('ops@ imports devices from a CSV file: each bad row named, nothing written, then all of a good file', async () => {
+    const ops = await signedInPage(product.browser, product.server.baseUrl, 'ops@fieldlink.test');
+    await ops.goto(`${product.server.baseUrl}/accounts/list`);
+    await ops.getByTestId('device-count').waitFor({ timeout: 30_000 });
+    await ops.getByRole('button', { name: 'Import' }).click();
+    const dialog = ops.getByRole('dialog', { name: 'Import devices' });
+    const file = (name: string, text: string) => ({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
+
+    await dialog
+      .getByLabel('CSV file')
+      .setInputFiles(
+        file(
+          'bad.csv',
+          'name,serial,group path,tags\nPump 1,SN-E2E-10,Boiler Room,\n,SN-E2E-11,Boiler Room,\nPump 3,SN-E2E-12,Boiler Rom,\n',
+        ),
+      );
+    await dialog.getByText('2 of 3 rows have errors.', { exact: false }).waitFor();
+    await dialog.getByRole('cell', { name: 'The name is missing.' }).waitFor();
+    await dialog.getByRole('cell', { name: 'No group Boiler Rom in Acme Controls.' }).waitFor();
+    expect(await dialog.getByRole('button', { name: 'Import', exact: true }).isDisabled()).toBe(true);
+    await shoot(ops, 'import-devices-errors');
+
+    await dialog
+      .getByLabel('CSV file')
+      .setInputFiles(
+        file(
+          'good.csv',
+          'name,serial,group path,tags\nPump 1,SN-E2E-10,Boiler Room,site=North\nPump 2,SN-E2E-11,Cold Store,\nPump 3,SN-E2E-12,,\n',
+        ),
+      );
+    await dialog.getByText('3 devices are ready to import.').waitFor();
+    await dialog.getByRole('button', { name: 'Import 3 devices' }).click();
+    const added = ops.getByRole('dialog', { name: 'Devices added' });
+    await added.getByText('Imported 3 devices.', { exact: false }).waitFor();
+    await shoot(ops, 'import-devices-done');
+    const [download] = await Promise.all([
+      ops.waitForEvent('download'),
+      added.getByRole('button', { name: 'Download credentials (CSV)' }).click(),
+    ]);
+    const lines = (await readFile((await download.path())!, 'utf8'))
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe('name,serial,group path,thing name,password,broker');
+    expect(lines.slice(1).map((line) => line.split(',').slice(0, 3))).toEqual([
+      ['Pump 1', 'SN-E2E-10', 'Acme Controls / Boiler Room'],
+      ['Pump 2', 'SN-E2E-11', 'Acme Controls / Cold Store'],
+      ['Pump 3', 'SN-E2E-12', 'Acme Controls / New Devices'],
+    ]);
+    await added.getByRole('button', { name: 'Done' }).click();
+    const tree = await callApi<{ accounts: unknown[] }>(
+      product.server.baseUrl,
+      'GET',
+      '/account',
+      await apiToken(product.server.baseUrl, 'ops@fieldlink.test'),
+    );
+    for (const serial of ['SN-E2E-10', 'SN-E2E-11', 'SN-E2E-12']) expect(JSON.stringify(tree.json)).toContain(serial);
+  }, 240_000);
+});
