@@ -5,6 +5,7 @@ import type { Benchmark, BenchOptions, StorageDialect } from './benchmark';
 import { clusterIngestBenchmark } from './cluster-ingest';
 import { dashboardBenchmark } from './dashboard';
 import { demoModeBenchmark } from './demo-mode';
+import { deviceImportBenchmark } from './device-import';
 import { deviceLogsBenchmark } from './device-logs';
 import { deviceTableBenchmark } from './device-table';
 import { ingestBenchmark } from './ingest';
@@ -33,6 +34,7 @@ const REGISTRY: Benchmark[] = [
   reportsBenchmark,
   inventoryOverviewBenchmark,
   demoModeBenchmark,
+  deviceImportBenchmark,
 ];
 
 const DOC_PATH = path.resolve(import.meta.dirname, '../../docs/PERFORMANCE.md');
