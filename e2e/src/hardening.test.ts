@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { CONFIGURE_DEVICES_REFUSAL } from '@fieldlink/domain/device-actions';
 import { openDash, signedInPage, useProduct } from './harness';
 
 const WEB_DIST = path.resolve(import.meta.dirname, '../../apps/web/dist');
@@ -32,23 +33,23 @@ describe('hardening: what the console lets each user operate', () => {
     });
   const violations = (page: Page) => page.evaluate(() => window.cspViolations ?? []);
 
-  it('disables Update Timezone for a viewer, with a tooltip saying why; operators keep it', async () => {
+  it('disables Update Timezone and FLASH LED for the monitor-only viewer, saying why; operators keep them', async () => {
     const viewer = await newPage('viewer@fieldlink.test');
     await openDash(viewer, product.server.baseUrl, 'ACME-BLR01');
     const control = viewer.getByTestId('timezone-control');
-    expect(await control.getAttribute('title')).toBe(
-      'Changing device settings needs the ADD_DEVICES or ADD_EDIT_DELETE_GROUPS permission.',
-    );
+    expect(await control.getAttribute('title')).toBe(CONFIGURE_DEVICES_REFUSAL);
     expect(await control.getByRole('button', { name: 'Update Timezone' }).isDisabled()).toBe(true);
     expect(await control.getByLabel('Time zone').isDisabled()).toBe(true);
-    // Operating outputs is dashboard work: the viewer's FLASH LED and setpoint controls stay usable.
-    expect(await viewer.getByRole('button', { name: 'FLASH LED' }).isEnabled()).toBe(true);
+    // The demo's viewer is monitor-only (issue 35): its FLASH LED is disabled, saying why.
+    expect(await viewer.getByRole('button', { name: 'FLASH LED' }).isDisabled()).toBe(true);
 
     const ops = await newPage('ops@fieldlink.test');
     await openDash(ops, product.server.baseUrl, 'ACME-BLR01');
     const opsControl = ops.getByTestId('timezone-control');
     expect(await opsControl.getAttribute('title')).toBeNull();
     expect(await opsControl.getByRole('button', { name: 'Update Timezone' }).isEnabled()).toBe(true);
+    // Operating outputs is dashboard work for everyone else (docs/decisions.md, Hardening).
+    expect(await ops.getByRole('button', { name: 'FLASH LED' }).isEnabled()).toBe(true);
   });
 
   it('serves the built console with no inline script and no source map', () => {

@@ -162,17 +162,18 @@ describe('spray overview', () => {
       .poll(() => page.getByTestId('broadcast-outcome').textContent(), { timeout: 20_000 })
       .toContain(`Broadcast spray sent: ${sprayers} of 3 sprayers spraying.`);
 
+    // Issue 35: inside the cool-down the dialog counts it down before the person can confirm.
     await page.getByRole('button', { name: 'Broadcast spray' }).click();
-    await page
-      .getByRole('dialog')
-      .getByRole('button', { name: /^Spray \d sprayers?$/ })
-      .click();
-    await expect
-      .poll(() => page.getByTestId('broadcast-outcome').textContent(), { timeout: 20_000 })
-      .toMatch(/^Broadcast spray has recently been initiated\. Please wait \d+ seconds before trying again\.$/);
-    const shown = await page.getByTestId('broadcast-outcome').textContent();
+    const again = page.getByRole('dialog');
+    const shown = await again.getByTestId('broadcast-cooldown').textContent();
+    expect(shown).toMatch(
+      /^Broadcast spray has recently been initiated\. Please wait \d+ seconds before trying again\.$/,
+    );
     const seconds = Number(/wait (\d+) seconds/.exec(shown!)![1]);
     expect(shown).toBe(broadcastSprayWaitMessage(seconds));
+    expect(await again.getByRole('button', { name: /^Wait \d+ s$/ }).isDisabled()).toBe(true);
+    expect(await again.getByText('Ready to spray.').count()).toBe(0);
+    await again.getByRole('button', { name: 'Cancel' }).click();
   }, 60_000);
 
   it('names the alarms with their explanations, says what the Empty Alarm blocks and counts the counted bits', async () => {

@@ -185,7 +185,7 @@ export async function buildApp({
         .send({ ...errorBody(error.statusCode, error.message), ...error.details });
     }
     const failure = error as { validation?: unknown; statusCode?: number; message: string };
-    if (failure.validation) return reply.code(400).send(errorBody(400, failure.message));
+    if (failure.validation) return reply.code(400).send({ ...errorBody(400, failure.message), invalidRequest: true });
     if (failure.statusCode && failure.statusCode >= 400 && failure.statusCode < 500) {
       return reply.code(failure.statusCode).send(errorBody(failure.statusCode, failure.message));
     }

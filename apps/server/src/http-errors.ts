@@ -29,6 +29,11 @@ export function errorBody(statusCode: number, message: string) {
   return { statusCode, error: NAMES[statusCode] ?? 'Error', message };
 }
 
+/** The 401 of a request without a valid session token: the console ends the session on it. */
+export function sessionEndedBody() {
+  return { ...errorBody(401, 'Please sign in again.'), sessionEnded: true as const };
+}
+
 export const notFound = (message = 'Not found.') => new HttpError(404, message);
 export const forbidden = (message = 'You do not have permission to do that.') => new HttpError(403, message);
 

@@ -54,6 +54,8 @@ export interface GroupNode {
   name: string;
   accountId: string;
   appType: string;
+  /** The kind of the group's account (demo, investor …): in a supplier's tree, other accounts' groups. */
+  accountKind?: string;
   kind: GroupKind;
   /**
    * True for a group of demo devices simulated in the browser (core §3 group `simulation`). The
@@ -77,6 +79,11 @@ export const GROUP_NODE_FIELDS = {
   name: Type.String(),
   accountId: Type.String(),
   appType: Type.String(),
+  /**
+   * The kind of the account the group belongs to (demo, investor …): a supplier's tree holds other
+   * accounts' groups, whose scenes may be read-only by that account's rule (§4).
+   */
+  accountKind: Type.Optional(Type.String()),
   kind: GroupKind,
   simulation: Type.Optional(Type.Boolean()),
   relativePath: Type.String(),

@@ -5,8 +5,24 @@ export const ErrorAnswer = Type.Object({
   statusCode: Type.Integer(),
   error: Type.String(),
   message: Type.String(),
+  /**
+   * Set on the 401 of a missing, invalid, expired or revoked session token, and only there: the one
+   * answer that ends the session in the console. Other 401s are refusals the specification answers
+   * with 401 (broadcast spray without its permission, a wrong password at sign-in): they leave the
+   * session alone (issue 35).
+   */
+  sessionEnded: Type.Optional(Type.Literal(true)),
+  /**
+   * Set on the 400 of a request its schema refused: `message` names the field by its path
+   * (`body/props/devices/0/codes …`), which helps an API client but not a person, so the console
+   * shows {@link INVALID_REQUEST_MESSAGE} instead.
+   */
+  invalidRequest: Type.Optional(Type.Literal(true)),
 });
 export type ErrorAnswer = Static<typeof ErrorAnswer>;
+
+/** What the console says of a request its schema refused (a person never reads a schema path). */
+export const INVALID_REQUEST_MESSAGE = 'Something entered was not accepted. Please check the form and try again.';
 
 /** Answer of calls that have nothing else to say. */
 export const OkAnswer = Type.Object({ ok: Type.Literal(true) });

@@ -37,6 +37,8 @@ export const SelfAnswer = Type.Object({
   lastName: Type.String(),
   theme: Type.Union([Type.String(), Type.Null()]),
   linkedAccounts: Type.Array(LinkedAccount),
+  /** Sees every value and chart but operates nothing (issue 35). */
+  monitorOnly: Type.Boolean(),
 });
 export type SelfAnswer = Static<typeof SelfAnswer>;
 

@@ -28,6 +28,8 @@ export const User = Type.Object({
   /** Effective permissions: those of the first attachment point (§6). */
   permissions: Type.Array(PermissionName),
   secretPermissions: Type.Array(ExtraFlagName),
+  /** Sees every value and chart but operates nothing (issue 35); kept with the user. */
+  monitorOnly: Type.Boolean(),
   /** Thing names whose disconnection alerts this user muted (shown to the user only). */
   mutedDevices: Type.Array(Type.String()),
   latestUserUpdateId: Type.Union([Type.String(), Type.Null()]),
@@ -48,6 +50,8 @@ export const UserProps = Type.Object(
     ),
     permissions: Type.Optional(Permissions),
     secretPermissions: Type.Optional(SecretPermissions),
+    /** Another user's monitor-only mark, changed like its permissions. */
+    monitorOnly: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -69,6 +73,7 @@ export const PutUserAnswer = Type.Object({
     mutedDevices: Type.Array(Type.String()),
     permissions: Type.Array(PermissionName),
     secretPermissions: Type.Array(ExtraFlagName),
+    monitorOnly: Type.Boolean(),
   }),
   latestUserUpdateId: Type.Union([Type.String(), Type.Null()]),
   /** False when the update was stale (an older update of the same series) and nothing changed. */
@@ -84,6 +89,8 @@ export const InviteUserBody = Type.Object(
     path: GroupPathText,
     permissions: Permissions,
     secretPermissions: Type.Optional(SecretPermissions),
+    /** The new user sees every value and chart but operates nothing (absent: it operates). */
+    monitorOnly: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -97,6 +104,7 @@ export const InvitedUser = Type.Object({
   path: Type.String(),
   permissions: Type.Array(PermissionName),
   secretPermissions: Type.Array(ExtraFlagName),
+  monitorOnly: Type.Boolean(),
   /** Unix milliseconds. */
   expiresAt: Type.Number(),
 });

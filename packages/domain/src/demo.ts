@@ -10,3 +10,9 @@ export function isDemoDeviceId(id: string): boolean {
 
 /** The account kind of demo accounts (core §1, §6): prospects' accounts whose devices are simulated. */
 export const DEMO_ACCOUNT_KIND = 'demo';
+
+/**
+ * Why a demo batch has no "Generate report": batch reports are documents the server writes, and a
+ * demo's batches live in the browser (docs/decisions.md). The console says so rather than offer it.
+ */
+export const DEMO_REPORTS_MESSAGE = 'Batch reports are made by the server: they are not part of the demo.';

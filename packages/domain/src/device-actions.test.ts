@@ -6,10 +6,10 @@ import {
   readsDevices,
   type DeviceAction,
 } from './device-actions';
-import { PERMISSIONS, type ExtraFlag, type Permission } from './permissions';
+import { MONITOR_ONLY_REFUSAL, PERMISSIONS, type ExtraFlag, type Permission } from './permissions';
 
 const NO_DASHBOARD = 'You do not have permission to view dashboards.';
-const NO_SETTINGS = 'Changing device settings needs the ADD_DEVICES or ADD_EDIT_DELETE_GROUPS permission.';
+const NO_SETTINGS = 'Changing device settings needs the “Add devices” or “Add, edit and delete groups” permission.';
 
 describe('device actions', () => {
   it('names every device command and subscriptions', () =>
@@ -79,4 +79,34 @@ describe('device actions', () => {
   ])('%s with %j %j -> %s', (action, permissions, secretPermissions, refusal) =>
     expect(deviceActionRefusal({ permissions, secretPermissions }, action)).toBe(refusal),
   );
+});
+
+describe('device actions of a monitor-only user (issue 35)', () => {
+  it.each<[DeviceAction, Permission[], ExtraFlag[], string | null]>([
+    // It sees every value and chart...
+    ['watch', ['VIEW_DASH'], [], null],
+    ['readChannel', ['VIEW_DASH'], [], null],
+    ['readRegister', ['VIEW_DASH'], [], null],
+    ['refreshMetadata', ['VIEW_DASH'], [], null],
+    // ...but operates nothing: setpoints, relays and flags, FLASH LED, even as an administrator.
+    ['writeChannel', ['VIEW_DASH'], [], MONITOR_ONLY_REFUSAL],
+    ['system', ['VIEW_DASH'], [], MONITOR_ONLY_REFUSAL],
+    ['writeChannel', ['ADMIN'], [], MONITOR_ONLY_REFUSAL],
+    ['system', [], ['ADMIN'], MONITOR_ONLY_REFUSAL],
+    // Without dashboard access that is said first.
+    ['writeChannel', ['VIEW_ACCOUNTS'], [], NO_DASHBOARD],
+    // Settings the device keeps follow their own rule.
+    ['writeRegister', ['VIEW_DASH', 'ADD_DEVICES'], [], null],
+    ['timeDate', ['VIEW_DASH'], [], NO_SETTINGS],
+  ])('%s with %j %j -> %s', (action, permissions, secretPermissions, refusal) =>
+    expect(deviceActionRefusal({ permissions, secretPermissions, monitorOnly: true }, action)).toBe(refusal),
+  );
+
+  it('names no permission code in any refusal', () => {
+    for (const action of DEVICE_ACTIONS) {
+      for (const subject of [{ permissions: [] }, { permissions: ['VIEW_DASH'] as Permission[] }]) {
+        expect(deviceActionRefusal(subject, action) ?? '').not.toMatch(/[A-Z]{2,}_[A-Z_]+/);
+      }
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { can, type Capability, type PermissionSubject } from './permissions';
+import { MONITOR_ONLY_REFUSAL, can, readablePermission, type Capability, type PermissionSubject } from './permissions';
 
 /**
  * Everything a person can do to a device through the REST calls or the real-time channel, and the
@@ -42,11 +42,15 @@ type DeviceActionCapability = (typeof DEVICE_ACTION_CAPABILITIES)[DeviceAction][
 /** Every device action name. */
 export const DEVICE_ACTIONS = Object.keys(DEVICE_ACTION_CAPABILITIES) as DeviceAction[];
 
+/** Why someone may not change a device's settings (name, site, location, registers, time zone). */
+export const CONFIGURE_DEVICES_REFUSAL = `Changing device settings needs the ${readablePermission('ADD_DEVICES')} or ${readablePermission('ADD_EDIT_DELETE_GROUPS')} permission.`;
+
 /** Why a capability is missing, as the console's tooltips, the 403 answers and the real-time replies say it. */
 const REFUSALS: Readonly<Record<DeviceActionCapability, string>> = {
   viewDashboard: 'You do not have permission to view dashboards.',
-  operateOutputs: 'Operating outputs needs the VIEW_DASH permission.',
-  configureDevices: 'Changing device settings needs the ADD_DEVICES or ADD_EDIT_DELETE_GROUPS permission.',
+  // Dashboard access is checked first, so only a monitor-only user lacks this one.
+  operateOutputs: MONITOR_ONLY_REFUSAL,
+  configureDevices: CONFIGURE_DEVICES_REFUSAL,
 };
 
 /** Why the subject may not take the action on a device in its scope, or null when it may. */

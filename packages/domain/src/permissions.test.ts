@@ -15,7 +15,9 @@ import {
   holdsPermission,
   isAdmin,
   landingAfterDeviceRead,
-  permissionLabel,
+  readablePermission,
+  refusedAsMonitorOnly,
+  READABLE_NAMES,
   type Capability,
   type ExtraFlag,
   type Permission,
@@ -35,8 +37,16 @@ describe('PERMISSIONS', () => {
   it.each([
     ['ALARM', 'Alarm Responder'],
     ['REPORTING_PLUS', 'Financial Loss'],
-    ['VIEW_DASH', 'VIEW_DASH'],
-  ] as const)('labels %s as %s', (name, label) => expect(permissionLabel(name)).toBe(label));
+    ['VIEW_DASH', 'View dashboards'],
+  ] as const)('labels %s as %s', (name, label) => expect(READABLE_NAMES[name]).toBe(label));
+});
+
+describe('READABLE_NAMES', () => {
+  it('names every permission and flag for people, with the specification’s own labels', () => {
+    for (const name of [...PERMISSIONS, ...EXTRA_FLAGS]) expect(READABLE_NAMES[name]).not.toMatch(/_|^[A-Z]+$/);
+    expect(readablePermission('ALARM')).toBe('“Alarm Responder”');
+    expect(readablePermission('ADD_DEVICES')).toBe('“Add devices”');
+  });
 });
 
 describe('sub-permissions need their parent', () => {
@@ -169,6 +179,38 @@ describe('can', () => {
     ['configureAlarms', ['VIEW_ACCOUNTS', 'ADD_EDIT_DELETE_GROUPS'], [], true],
   ])('%s with %j %j -> %s', (capability, permissions, flags, expected) =>
     expect(can(subject(permissions, flags), capability)).toBe(expected),
+  );
+
+  it('takes from a monitor-only user exactly what operates a device, and keeps all the rest', () => {
+    const everything = subject(['ADMIN'], ['ADMIN']);
+    const watcher = { ...everything, monitorOnly: true };
+    expect(CAPABILITIES.filter((capability) => can(everything, capability) && !can(watcher, capability))).toEqual([
+      'operateOutputs',
+      'calibrateCo2TotalGain',
+      'calibrateTankLevel',
+      'broadcastSpray',
+    ]);
+  });
+
+  it.each<[Capability, Permission[], ExtraFlag[], boolean]>([
+    ['calibrateTankLevel', ['EDIT_BREW_INFO'], [], true],
+    ['calibrateTankLevel', ['END_BREW'], [], false],
+    ['operateOutputs', ['VIEW_DASH'], [], true],
+  ])('%s with %j %j -> %s', (capability, permissions, flags, expected) =>
+    expect(can(subject(permissions, flags), capability)).toBe(expected),
+  );
+
+  it.each<[Capability, Permission[], ExtraFlag[], boolean | undefined, boolean]>([
+    ['broadcastSpray', ['VIEW_DASH'], ['MOSNIX_BROADCAST_SPRAY'], true, true],
+    ['broadcastSpray', ['VIEW_DASH'], [], true, false],
+    ['broadcastSpray', ['VIEW_DASH'], ['MOSNIX_BROADCAST_SPRAY'], false, false],
+    ['operateOutputs', ['VIEW_DASH'], [], true, true],
+    ['operateOutputs', ['VIEW_ACCOUNTS'], [], true, false],
+    ['viewDashboard', ['VIEW_DASH'], [], true, false],
+  ])(
+    '%s with %j %j, monitor-only %s: refused as monitor-only -> %s',
+    (capability, permissions, flags, monitorOnly, expected) =>
+      expect(refusedAsMonitorOnly({ ...subject(permissions, flags), monitorOnly }, capability)).toBe(expected),
   );
 
   it('grants nothing but muting to a user without permissions', () => {

@@ -35,16 +35,45 @@ export const EXTRA_FLAGS = [
 ] as const;
 export type ExtraFlag = (typeof EXTRA_FLAGS)[number];
 
-/** Display labels the specification gives; every other permission is shown by its name. */
-export const PERMISSION_LABELS: Readonly<Partial<Record<Permission, string>>> = {
+/**
+ * Every permission and extra flag as people read it: the specification's own labels (Alarm
+ * Responder, Financial Loss), plain words for the rest. Refusals, hints and the permission editor
+ * name permissions this way, never by their codes (issue 35).
+ */
+export const READABLE_NAMES: Readonly<Record<Permission | ExtraFlag, string>> = {
+  ADMIN: 'Administrator',
   ALARM: 'Alarm Responder',
+  VIEW_DASH: 'View dashboards',
+  ADD_EDIT_DELETE_SCENES: 'Add, edit and delete scenes',
+  ADD_EDIT_DELETE_WIDGETS: 'Add, edit and delete widgets',
+  VIEW_ACCOUNTS: 'View accounts',
+  ADD_EDIT_DELETE_GROUPS: 'Add, edit and delete groups',
+  INVITE_USERS: 'Invite users',
+  EDIT_DELETE_USERS: 'Edit and delete users',
+  ADD_DEVICES: 'Add devices',
+  MOBILE_ONLY: 'Mobile only',
+  READ_REPORTS: 'Read reports',
+  CUD_REPORTS: 'Create, edit and delete reports',
+  READ_REPORT_SCHEDULES: 'View report schedules',
+  CUD_REPORT_SCHEDULES: 'Create, edit and delete report schedules',
+  REPORTING: 'Reporting',
   REPORTING_PLUS: 'Financial Loss',
+  END_BREW: 'End brews',
+  EDIT_BREW_INFO: 'Edit brew information',
+  OTA_UPDATE: 'Over-the-air updates',
+  ADV_DEVICE_INFO: 'Advanced device information',
+  BREW_DELETE: 'Delete brews',
+  BREW_CALIB_CO2_TOTAL_GAIN: 'Calibrate CO₂ total gain',
+  MOSNIX_BROADCAST_SPRAY: 'Broadcast spray',
 };
 
-/** The label of a permission. */
-export function permissionLabel(permission: Permission): string {
-  return PERMISSION_LABELS[permission] ?? permission;
+/** A permission or extra flag as people read it, in quotes: “Add devices”. */
+export function readablePermission(name: Permission | ExtraFlag): string {
+  return `“${READABLE_NAMES[name]}”`;
 }
+
+/** Why a monitor-only user may not operate a device (the console's hints, the 403s and real-time replies). */
+export const MONITOR_ONLY_REFUSAL = 'Your user is monitor-only: you can watch values and charts, not operate devices.';
 
 /** Permissions shown at the top of the permission tree (§6). */
 export const TOP_LEVEL_PERMISSIONS = ['VIEW_DASH', 'VIEW_ACCOUNTS', 'READ_REPORTS', 'ALARM', 'REPORTING'] as const;
@@ -70,6 +99,12 @@ export interface PermissionSubject {
   permissions: readonly Permission[];
   secretPermissions?: readonly ExtraFlag[];
   userVariant?: string | null;
+  /**
+   * A monitor-only user sees every value and chart but operates nothing (issue 35): kept with the
+   * user beside the specification's permissions, which do not name who operates outputs. It binds
+   * administrators too.
+   */
+  monitorOnly?: boolean;
 }
 
 /** True when the subject is an administrator: ADMIN as a permission or as an extra flag. */
@@ -110,6 +145,11 @@ const flag =
   (name: ExtraFlag): CapabilityRule =>
   (subject) =>
     holdsFlag(subject, name);
+/** A rule that operates a device: never granted to a monitor-only user. */
+const operating =
+  (rule: CapabilityRule): CapabilityRule =>
+  (subject) =>
+    subject.monitorOnly !== true && rule(subject);
 
 /**
  * Every capability of the console and the rule that grants it: the one table of §6. Sub-permissions
@@ -124,12 +164,13 @@ export const CAPABILITY_RULES = {
   /** Dashboards and live device values; without it no device subscriptions are made. */
   viewDashboard: permission('VIEW_DASH'),
   /**
-   * Operate a device's outputs: switch relays and flags, set setpoints, flash its LED. Not stated by
-   * the specification: the dashboard is the operator's console, so whoever sees it may use its
-   * controls (docs/decisions.md, Hardening). Settings the device keeps (registers, time zone) are
-   * `configureDevices`.
+   * Operate a device's outputs: switch relays and flags, set setpoints, flash its LED; the plant's
+   * run and resets, spray starts and brew setpoints are such writes. Not stated by the
+   * specification: the dashboard is the operator's console, so whoever sees it may use its controls
+   * (docs/decisions.md, Hardening), unless the user is monitor-only (issue 35). Settings the device
+   * keeps (registers, time zone) are `configureDevices`.
    */
-  operateOutputs: permission('VIEW_DASH'),
+  operateOutputs: operating(permission('VIEW_DASH')),
   editScenes: permission('ADD_EDIT_DELETE_SCENES'),
   editWidgets: permission('ADD_EDIT_DELETE_WIDGETS'),
   viewAccounts: permission('VIEW_ACCOUNTS'),
@@ -152,8 +193,10 @@ export const CAPABILITY_RULES = {
   submitOta: flag('OTA_UPDATE'),
   viewAdvancedDeviceInfo: flag('ADV_DEVICE_INFO'),
   deleteBrew: flag('BREW_DELETE'),
-  calibrateCo2TotalGain: flag('BREW_CALIB_CO2_TOTAL_GAIN'),
-  broadcastSpray: flag('MOSNIX_BROADCAST_SPRAY'),
+  calibrateCo2TotalGain: operating(flag('BREW_CALIB_CO2_TOTAL_GAIN')),
+  /** A tank's level calibration (its height and capacity): brew information, but it operates the tank. */
+  calibrateTankLevel: operating(permission('EDIT_BREW_INFO')),
+  broadcastSpray: operating(flag('MOSNIX_BROADCAST_SPRAY')),
   /** The Device Plan row and plan changes. */
   viewDevicePlan: isAdmin,
   /** The list of devices with a pending over-the-air update, and approving them. */
@@ -194,6 +237,17 @@ export function can(subject: PermissionSubject, capability: Capability): boolean
   return CAPABILITY_RULES[capability](subject);
 }
 
+/**
+ * True when the subject lacks the capability only because it is monitor-only: the console shows such
+ * a control disabled with {@link MONITOR_ONLY_REFUSAL} (where a missing permission hides it), and the
+ * server answers with that reason.
+ */
+export function refusedAsMonitorOnly(subject: PermissionSubject, capability: Capability): boolean {
+  return (
+    subject.monitorOnly === true && !can(subject, capability) && can({ ...subject, monitorOnly: false }, capability)
+  );
+}
+
 /** An attachment point as far as permissions go. */
 export interface PermissionSource {
   permissions: readonly Permission[];
@@ -216,13 +270,19 @@ export function effectivePermissions(linkedAccounts: readonly { attachmentPoints
 export interface PermissionGrant {
   permissions?: readonly Permission[];
   secretPermissions?: readonly ExtraFlag[];
+  /** Whether the user is monitor-only (absent: not). */
+  monitorOnly?: boolean;
 }
 
-/** True when the granter holds everything it grants: a user may grant only permissions it holds. */
+/**
+ * True when the granter holds everything it grants: a user may grant only permissions it holds, and
+ * a monitor-only user may make only monitor-only users (operating is a right it does not hold).
+ */
 export function canGrant(granter: PermissionSubject, grant: PermissionGrant): boolean {
   return (
     (grant.permissions ?? []).every((name) => holdsPermission(granter, name)) &&
-    (grant.secretPermissions ?? []).every((name) => holdsFlag(granter, name))
+    (grant.secretPermissions ?? []).every((name) => holdsFlag(granter, name)) &&
+    (granter.monitorOnly !== true || grant.monitorOnly === true)
   );
 }
 

@@ -56,9 +56,18 @@ describe('inviteRefusal', () => {
     expect(inviteRefusal(inviter, { permissions, secretPermissions })?.status ?? null).toBe(status),
   );
 
+  it.each<[string, PermissionSubject, boolean | undefined, number | null]>([
+    ['an inviter makes a monitor-only user', INVITER, true, null],
+    ['a monitor-only inviter makes a monitor-only user', { ...INVITER, monitorOnly: true }, true, null],
+    ['a monitor-only inviter makes an operator', { ...INVITER, monitorOnly: true }, false, 403],
+    ['a monitor-only inviter, unmarked', { ...INVITER, monitorOnly: true }, undefined, 403],
+  ])('%s -> %j', (_label, inviter, monitorOnly, status) =>
+    expect(inviteRefusal(inviter, { permissions: ['VIEW_DASH'], monitorOnly })?.status ?? null).toBe(status),
+  );
+
   it('names the missing parent', () =>
     expect(inviteRefusal(INVITER, { permissions: ['INVITE_USERS'] })?.message).toBe(
-      'INVITE_USERS needs VIEW_ACCOUNTS.',
+      '“Invite users” needs “View accounts”.',
     ));
 
   it('never lets an inviter grant what it does not hold', () =>
@@ -74,7 +83,10 @@ describe('inviteRefusal', () => {
 });
 
 describe('userEditRefusal', () => {
-  const target = { permissions: ['VIEW_DASH'] as Permission[], secretPermissions: [] as ExtraFlag[] };
+  const target: { permissions: Permission[]; secretPermissions: ExtraFlag[]; monitorOnly?: boolean } = {
+    permissions: ['VIEW_DASH'],
+    secretPermissions: [],
+  };
   const adminTarget = { permissions: ['ADMIN'] as Permission[], secretPermissions: [] as ExtraFlag[] };
   it.each<[string, PermissionSubject, typeof target, boolean, UserPropsChange, number | null]>([
     ['self: theme', VIEWER, target, true, { theme: 'DARK' }, null],
@@ -93,6 +105,33 @@ describe('userEditRefusal', () => {
     ['other: a child without its parent', MANAGER, target, false, { permissions: ['EDIT_DELETE_USERS'] }, 400],
     ['other: an admin, as a manager', MANAGER, adminTarget, false, { lastName: 'X' }, 403],
     ['other: an admin, as an admin', ADMIN, adminTarget, false, { permissions: ['VIEW_DASH'] }, null],
+    ['other: make monitor-only', MANAGER, target, false, { monitorOnly: true }, null],
+    ['other: make monitor-only, without EDIT_DELETE_USERS', INVITER, target, false, { monitorOnly: true }, 403],
+    ['self: own monitor-only mark', VIEWER, target, true, { monitorOnly: false }, 403],
+    [
+      'other: a monitor-only editor frees a user',
+      { ...MANAGER, monitorOnly: true },
+      target,
+      false,
+      { monitorOnly: false },
+      403,
+    ],
+    [
+      'other: a monitor-only editor, an operator',
+      { ...MANAGER, monitorOnly: true },
+      target,
+      false,
+      { lastName: 'X' },
+      403,
+    ],
+    [
+      'other: a monitor-only editor, a monitor-only user',
+      { ...MANAGER, monitorOnly: true },
+      { ...target, monitorOnly: true },
+      false,
+      { lastName: 'X' },
+      null,
+    ],
     [
       'other: take permissions away',
       MANAGER,

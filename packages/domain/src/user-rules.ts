@@ -3,6 +3,7 @@ import {
   PERMISSION_PARENTS,
   can,
   canGrant,
+  readablePermission,
   type ExtraFlag,
   type Permission,
   type PermissionGrant,
@@ -26,6 +27,7 @@ export interface UserPropsChange {
   mutedDevices?: readonly string[];
   permissions?: readonly Permission[];
   secretPermissions?: readonly ExtraFlag[];
+  monitorOnly?: boolean;
 }
 
 /** Properties that belong to a person's own console: only they change them. */
@@ -49,7 +51,10 @@ function grantProblem(granter: PermissionSubject, grant: PermissionGrant): Refus
   const orphans = permissionsMissingParent(grant.permissions ?? []);
   if (orphans.length > 0) {
     const [first] = orphans;
-    return { status: 400, message: `${first} needs ${PERMISSION_PARENTS[first!]}.` };
+    return {
+      status: 400,
+      message: `${readablePermission(first!)} needs ${readablePermission(PERMISSION_PARENTS[first!]!)}.`,
+    };
   }
   if (!canGrant(granter, grant)) return { status: 403, message: 'You can grant only permissions you hold yourself.' };
   return null;
@@ -64,7 +69,7 @@ export function inviteRefusal(inviter: PermissionSubject, grant: PermissionGrant
 /**
  * Why the editor cannot make this change to the target user, or null when it can.
  * - Theme and muted devices are personal: a user changes only its own (any user may mute, §6).
- * - Nobody changes its own permissions (an administrator could lock the account out).
+ * - Nobody changes its own permissions or monitor-only mark (an administrator could lock the account out).
  * - Another user's name or permissions need EDIT_DELETE_USERS, and the editor must hold every
  *   permission the target holds now and every one it is given: nobody edits a user above itself.
  */
@@ -74,7 +79,8 @@ export function userEditRefusal(
   isSelf: boolean,
   change: UserPropsChange,
 ): Refusal | null {
-  const changesPermissions = change.permissions !== undefined || change.secretPermissions !== undefined;
+  const changesPermissions =
+    change.permissions !== undefined || change.secretPermissions !== undefined || change.monitorOnly !== undefined;
   if (isSelf) {
     return changesPermissions ? { status: 403, message: 'You cannot change your own permissions.' } : null;
   }
@@ -89,6 +95,7 @@ export function userEditRefusal(
   return grantProblem(editor, {
     permissions: change.permissions ?? target.permissions,
     secretPermissions: change.secretPermissions ?? target.secretPermissions,
+    monitorOnly: change.monitorOnly ?? target.monitorOnly,
   });
 }
 

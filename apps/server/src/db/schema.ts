@@ -42,6 +42,8 @@ export interface UsersTable {
   /** Bumped on password change: every token issued before is refused. */
   token_version: number;
   created_at: number;
+  /** 1: sees every value and chart but operates nothing (issue 35). */
+  monitor_only: number;
 }
 
 export interface AttachmentPointsTable {
@@ -191,6 +193,8 @@ export interface InvitationsTable {
   invited_by: string | null;
   expires_at: number;
   used_at: number | null;
+  /** 1: the user it becomes is monitor-only. */
+  monitor_only: number;
 }
 
 export interface PasswordResetsTable {

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sessionEndedBody } from '../http-errors';
 import { installationSecret } from '../security/installation';
 import { TokenService, tokenFromHeader } from '../security/tokens';
 import { loadUserContext, type UserContext } from '../features/session/user-context';
@@ -7,7 +8,7 @@ import { loadUserContext, type UserContext } from '../features/session/user-cont
 declare module 'fastify' {
   interface FastifyInstance {
     tokens: TokenService;
-    /** preHandler: answers 401 unless the request carries a valid session token. */
+    /** preHandler: answers 401 (marked `sessionEnded`) unless the request carries a valid session token. */
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** The caller behind a token, or null. */
     userFromToken: (token: string | null) => Promise<UserContext | null>;
@@ -32,7 +33,7 @@ export const authPlugin = fp<{ tokenTtlSeconds: number }>(
     app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
       request.user = await app.userFromToken(tokenFromHeader(request.headers.authorization));
       if (!request.user) {
-        await reply.code(401).send({ statusCode: 401, error: 'Unauthorized', message: 'Please sign in again.' });
+        await reply.code(401).send(sessionEndedBody());
       }
     });
   },

@@ -4,7 +4,7 @@ import { createWebSocketStream } from 'ws';
 import { REALTIME_PATH, REALTIME_PROTOCOL } from '@fieldlink/api/realtime';
 import type { DeviceBroker } from '../broker/device-broker';
 import type { RealtimeHub } from '../realtime/hub';
-import { errorBody } from '../http-errors';
+import { errorBody, sessionEndedBody } from '../http-errors';
 import { tokenFromHeader } from '../security/tokens';
 
 export interface RealtimeOptions {
@@ -73,7 +73,7 @@ export const realtimePlugin = fp<RealtimeOptions>(
             tokenFromHeader(request.headers.authorization) ??
             null;
           request.user = await app.userFromToken(token);
-          if (!request.user) return reply.code(401).send(errorBody(401, 'Please sign in again.'));
+          if (!request.user) return reply.code(401).send(sessionEndedBody());
         },
       },
       (socket, request) => {

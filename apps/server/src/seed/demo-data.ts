@@ -30,6 +30,8 @@ export interface DemoUser {
   lastName: string;
   permissions: Permission[];
   secretPermissions: ExtraFlag[];
+  /** Sees every value and chart but operates nothing (issue 35). */
+  monitorOnly?: boolean;
 }
 
 export interface DemoAccount {
@@ -529,6 +531,7 @@ export const DEMO_CUSTOMERS: DemoAccount[] = [
         lastName: 'Viewer',
         permissions: ['VIEW_DASH'],
         secretPermissions: [],
+        monitorOnly: true,
       },
       {
         email: 'ops@fieldlink.test',

@@ -165,6 +165,7 @@ export async function seedDemo(
           password_hash: passwordHash,
           first_name: user.firstName,
           last_name: user.lastName,
+          monitor_only: user.monitorOnly ? 1 : 0,
         });
         await insertAttachmentPoint(trx, {
           id: newId(),

@@ -357,7 +357,7 @@ export const BREW_AUTHORIZATION: Record<string, RouteRule> = {
         ],
       },
       {
-        access: 'editBrewInfo',
+        access: 'calibrateTankLevel',
         own: (ids) =>
           send('PUT', '/api/v1/brew/tank/calibration', {
             groupId: ids.groupId,

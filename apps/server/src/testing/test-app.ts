@@ -122,6 +122,8 @@ export async function addTestUser(
     appType?: string;
     firstName?: string;
     lastName?: string;
+    /** Sees every value and chart but operates nothing (issue 35). */
+    monitorOnly?: boolean;
   },
 ): Promise<{ id: string; token: string }> {
   const id = newId();
@@ -132,6 +134,7 @@ export async function addTestUser(
     password_hash: 'not-a-password',
     first_name: user.firstName ?? 'Test',
     last_name: user.lastName ?? user.email.split('@')[0]!,
+    monitor_only: user.monitorOnly ? 1 : 0,
   });
   await insertAttachmentPoint(db, {
     id: newId(),

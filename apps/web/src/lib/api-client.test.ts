@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { INVALID_REQUEST_MESSAGE } from '@fieldlink/api/errors';
 import { ApiError, apiHeaders, apiRequest, buildUrl, serverErrorMessage } from './api-client';
 
 describe('api client', () => {
@@ -24,6 +25,20 @@ describe('api client', () => {
       'x-client-version': '0.17.8',
       'x-subdomain': 'bp',
     });
+  });
+
+  // Issue 35: a schema's refusal names fields by their paths; a person reads the console's words.
+  it('never hands a person the schema path of a refused request', async () => {
+    const refusal = {
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'body/props/devices/0/codes must NOT have fewer than 1 items',
+      invalidRequest: true,
+    };
+    vi.stubGlobal('fetch', async () => new Response(JSON.stringify(refusal), { status: 400 }));
+    const call = apiRequest('PUT', '/report/meta', { body: {} });
+    await expect(call).rejects.toMatchObject({ status: 400, serverMessage: INVALID_REQUEST_MESSAGE, body: refusal });
+    await expect(call.catch((error: unknown) => serverErrorMessage(error))).resolves.not.toMatch(/body\//);
   });
 
   it.each([

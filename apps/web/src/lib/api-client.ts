@@ -1,3 +1,4 @@
+import { INVALID_REQUEST_MESSAGE, type ErrorAnswer } from '@fieldlink/api/errors';
 import { CLIENT_TYPE, CLIENT_VERSION } from '@fieldlink/api/session';
 import {
   API_PATH,
@@ -94,7 +95,12 @@ export function buildUrl(path: string, query?: Query): string {
   return `${apiBaseUrl()}${path}${search ? `?${search}` : ''}`;
 }
 
+/**
+ * The server's message for a person: a schema's refusal names fields by their paths, so it is said in
+ * the console's own words instead.
+ */
 function messageOf(body: unknown): string | null {
+  if ((body as Partial<ErrorAnswer> | null)?.invalidRequest === true) return INVALID_REQUEST_MESSAGE;
   if (body && typeof body === 'object' && 'message' in body) {
     const message = (body as { message: unknown }).message;
     if (typeof message === 'string' && message.trim() !== '') return message;

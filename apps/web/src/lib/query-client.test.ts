@@ -2,7 +2,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from './api-client';
 import { OWN_FAILURE_REPORT, queryClient, setChangeFailureHandler, setUnauthorizedHandler } from './query-client';
 
-const refused = new ApiError(401, 'Your password was changed: please sign in again.', null);
+const refused = new ApiError(401, 'Please sign in again.', {
+  statusCode: 401,
+  error: 'Unauthorized',
+  message: 'Please sign in again.',
+  sessionEnded: true,
+});
 
 describe('AUTH_ERROR: a 401 of any call reaches the sign-out handler with the server’s answer', () => {
   it.each([
@@ -23,6 +28,23 @@ describe('AUTH_ERROR: a 401 of any call reaches the sign-out handler with the se
     setUnauthorizedHandler(handler);
     await expect(call()).rejects.toBe(refused);
     expect(handler).toHaveBeenCalledWith(refused);
+  });
+
+  // Issue 35: broadcast spray answers 401 without its permission (§6); that refusal keeps the session.
+  it('leaves a 401 that the server does not mark as the session’s end to its caller', async () => {
+    const handler = vi.fn();
+    setUnauthorizedHandler(handler);
+    const sprayRefusal = new ApiError(401, 'You do not have permission to broadcast spray.', {
+      statusCode: 401,
+      error: 'Unauthorized',
+      message: 'You do not have permission to broadcast spray.',
+    });
+    const change = queryClient
+      .getMutationCache()
+      .build(queryClient, { mutationFn: () => Promise.reject(sprayRefusal), onError: () => undefined })
+      .execute(undefined);
+    await expect(change).rejects.toBe(sprayRefusal);
+    expect(handler).not.toHaveBeenCalled();
   });
 
   it('leaves other failures to their callers', async () => {

@@ -1,4 +1,5 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import type { ErrorAnswer } from '@fieldlink/api/errors';
 import { ApiError } from './api-client';
 
 /**
@@ -10,7 +11,7 @@ export const LIVE_QUERY_ROOT = 'live';
 let onUnauthorized: (error: ApiError) => void = () => {};
 
 /**
- * What to do when a query or a change answers 401 (token expired or revoked elsewhere: the
+ * What to do when a query or a change answers the session's 401 (token expired or revoked elsewhere: the
  * specification's AUTH_ERROR): set by the app at start-up, since ending a session reaches beyond
  * this module. The handler gets the answer, so the user reads the server's own message.
  */
@@ -35,7 +36,15 @@ export function setChangeFailureHandler(handler: (error: unknown) => void): void
  */
 export const OWN_FAILURE_REPORT = { ownFailureReport: true } as const;
 
-const isSessionRefusal = (error: unknown): error is ApiError => error instanceof ApiError && error.status === 401;
+/**
+ * True for the one answer that ends a session: a 401 the server marks `sessionEnded` (a missing,
+ * invalid, expired or revoked token). The specification's other 401s, such as broadcast spray without
+ * its permission, are refusals their callers report; they never sign a person out (issue 35).
+ */
+const isSessionRefusal = (error: unknown): error is ApiError =>
+  error instanceof ApiError &&
+  error.status === 401 &&
+  (error.body as Partial<ErrorAnswer> | null)?.sessionEnded === true;
 
 export const queryClient = new QueryClient({
   queryCache: new QueryCache({

@@ -176,6 +176,7 @@ const WRITES: [string, Bump, (db: Kysely<Database>) => Promise<unknown>][] = [
           latest_user_update_id: null,
           token_version: 0,
           created_at: Date.UTC(2026, 10, 25),
+          monitor_only: 0,
         })
         .execute();
       await db
@@ -246,6 +247,7 @@ const WRITES: [string, Bump, (db: Kysely<Database>) => Promise<unknown>][] = [
           invited_by: null,
           expires_at: Date.UTC(2026, 11, 25),
           used_at: null,
+          monitor_only: 0,
         })
         .execute();
     },

@@ -13,7 +13,7 @@ export function groupsUnder(db: Kysely<Database>, path: string) {
     .selectFrom('groups')
     .innerJoin('accounts', 'accounts.id', 'groups.account_id')
     .selectAll('groups')
-    .select('accounts.app_type as app_type')
+    .select(['accounts.app_type as app_type', 'accounts.kind as account_kind'])
     .where((eb) =>
       eb.or([eb('groups.path', '=', path), sql<boolean>`groups.path like ${belowPattern(path)} escape '\\'`]),
     )

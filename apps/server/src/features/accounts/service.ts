@@ -299,6 +299,7 @@ export class AccountService {
         name: group.name,
         accountId: group.account_id,
         appType: group.app_type,
+        accountKind: group.account_kind,
         kind: group.kind as GroupKind,
         simulation: group.simulation === 1,
         relativePath: group.path,

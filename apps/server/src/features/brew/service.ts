@@ -570,14 +570,15 @@ export class BrewService {
 
   /**
    * `PUT /brew/tank/calibration {groupId, tankNumber, calibration}`: the CO2 total gain (needs
-   * BREW_CALIB_CO2_TOTAL_GAIN), the tank level's scale and offset and the capacity (EDIT_BREW_INFO).
+   * BREW_CALIB_CO2_TOTAL_GAIN), the tank level's scale and offset and the capacity (EDIT_BREW_INFO);
+   * neither for a monitor-only user.
    * The running batch takes the new gain and level calibration too: they correct its estimate.
    */
   async calibrate(user: UserContext, body: TankCalibrationBody): Promise<Tank> {
     const { calibration } = body;
     if (calibration.co2TotalGain !== undefined) requireCapability(user, 'calibrateCo2TotalGain');
     if (calibration.tankLevel !== undefined || calibration.capacity !== undefined) {
-      requireCapability(user, 'editBrewInfo');
+      requireCapability(user, 'calibrateTankLevel');
     }
     const group = await this.visibleGroup(user, body.groupId);
     const sources = await this.tankSources(group.id);

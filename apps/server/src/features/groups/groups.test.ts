@@ -175,6 +175,7 @@ describe.each(DIALECTS)('group calls and moves on %s', (dialect) => {
           latest_user_update_id: null,
           token_version: 0,
           created_at: 0,
+          monitor_only: 0,
         })
         .execute();
       await t.app.storage.db

@@ -1,12 +1,23 @@
 import { deviceActionRefusal, type DeviceAction } from '@fieldlink/domain/device-actions';
-import { can, effectivePermissions, type Capability, type PermissionSubject } from '@fieldlink/domain/permissions';
+import {
+  MONITOR_ONLY_REFUSAL,
+  can,
+  effectivePermissions,
+  refusedAsMonitorOnly,
+  type Capability,
+  type PermissionSubject,
+} from '@fieldlink/domain/permissions';
 import { isUnderPath } from '@fieldlink/domain/group-path';
 import { forbidden } from '../../http-errors';
 import type { UserContext } from './user-context';
 
 /** The caller as the domain's permission table sees it: the first attachment point (§6). */
 export function permissionSubject(user: UserContext): PermissionSubject {
-  return { ...effectivePermissions([{ attachmentPoints: user.attachmentPoints }]), userVariant: user.userVariant };
+  return {
+    ...effectivePermissions([{ attachmentPoints: user.attachmentPoints }]),
+    userVariant: user.userVariant,
+    monitorOnly: user.monitorOnly,
+  };
 }
 
 /** True when the caller has the capability. */
@@ -14,9 +25,14 @@ export function userCan(user: UserContext, capability: Capability): boolean {
   return can(permissionSubject(user), capability);
 }
 
-/** Throws 403 unless the caller has the capability. */
+/**
+ * Throws 403 unless the caller has the capability; a monitor-only user who would otherwise have it
+ * is told that this is why.
+ */
 export function requireCapability(user: UserContext, capability: Capability): void {
-  if (!userCan(user, capability)) throw forbidden();
+  const subject = permissionSubject(user);
+  if (can(subject, capability)) return;
+  throw forbidden(refusedAsMonitorOnly(subject, capability) ? MONITOR_ONLY_REFUSAL : undefined);
 }
 
 /**

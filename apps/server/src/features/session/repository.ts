@@ -13,10 +13,11 @@ export function attachmentPointsOf(db: Kysely<Database>, userId: string) {
   return db.selectFrom('attachment_points').selectAll().where('user_id', '=', userId).orderBy('ordinal').execute();
 }
 
-/** Inserts a user with a fresh session version and no preferences yet. */
+/** Inserts a user with a fresh session version and no preferences yet (not monitor-only unless said). */
 export function insertUser(
   db: Kysely<Database>,
-  user: Pick<UsersTable, 'id' | 'email' | 'password_hash' | 'first_name' | 'last_name'>,
+  user: Pick<UsersTable, 'id' | 'email' | 'password_hash' | 'first_name' | 'last_name'> &
+    Partial<Pick<UsersTable, 'monitor_only'>>,
 ) {
   return db
     .insertInto('users')
@@ -26,6 +27,7 @@ export function insertUser(
       latest_user_update_id: null,
       token_version: 0,
       created_at: Date.now(),
+      monitor_only: 0,
       ...user,
     })
     .execute();

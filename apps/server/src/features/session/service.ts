@@ -95,6 +95,7 @@ export class SessionService {
       lastName: user.lastName,
       theme: user.theme,
       linkedAccounts: linkedAccountsOf(user),
+      monitorOnly: user.monitorOnly,
     };
   }
 
@@ -134,6 +135,7 @@ export class SessionService {
         password_hash: passwordHash,
         first_name: body.firstName.trim(),
         last_name: body.lastName.trim(),
+        monitor_only: invitation.monitor_only,
       });
       await insertAttachmentPoint(trx, {
         id: newId(),

@@ -157,6 +157,7 @@ describe.each(DIALECTS)('session calls on %s', (dialect) => {
         invited_by: null,
         expires_at: Date.now() + 60_000,
         used_at: null,
+        monitor_only: 0,
       })
       .execute();
     const body = {

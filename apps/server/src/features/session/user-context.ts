@@ -17,6 +17,8 @@ export interface UserContext {
   attachmentPoints: (AttachmentPoint & { accountId: string })[];
   /** User variant of the first attachment point's account ("2": accounts-centred). */
   userVariant: string | null;
+  /** Sees every value and chart but operates nothing (issue 35). */
+  monitorOnly: boolean;
 }
 
 /** Loads the caller behind verified token claims; null when the user no longer exists. */
@@ -42,6 +44,7 @@ export async function loadUserContext(db: Kysely<Database>, claims: TokenClaims)
       appType: point.app_type,
     })),
     userVariant: account?.user_variant ?? null,
+    monitorOnly: user.monitor_only === 1,
   };
 }
 

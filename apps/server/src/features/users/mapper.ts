@@ -49,6 +49,7 @@ export function toUser(
     theme: row.theme,
     permissions,
     secretPermissions,
+    monitorOnly: row.monitor_only === 1,
     // Muted devices and the update series are the user's own business.
     mutedDevices: isSelf ? (JSON.parse(row.muted_devices) as string[]) : [],
     latestUserUpdateId: isSelf ? row.latest_user_update_id : null,
@@ -66,6 +67,7 @@ export function toInvitedUser(row: InvitationsTable, groupId: string): InvitedUs
     path: row.path,
     permissions: JSON.parse(row.permissions) as Permission[],
     secretPermissions: JSON.parse(row.secret_permissions) as ExtraFlag[],
+    monitorOnly: row.monitor_only === 1,
     expiresAt: row.expires_at,
   };
 }

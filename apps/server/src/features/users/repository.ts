@@ -10,7 +10,9 @@ export function belowPattern(path: string): string {
 export async function updateUser(
   db: Kysely<Database>,
   id: string,
-  set: Partial<Pick<UsersTable, 'first_name' | 'last_name' | 'theme' | 'muted_devices' | 'latest_user_update_id'>>,
+  set: Partial<
+    Pick<UsersTable, 'first_name' | 'last_name' | 'theme' | 'muted_devices' | 'latest_user_update_id' | 'monitor_only'>
+  >,
 ): Promise<void> {
   // Nothing of the user row to change (a permissions-only edit): an empty SET is no statement.
   if (Object.keys(set).length === 0) return;

@@ -11,7 +11,7 @@ import type {
 import { isPlaceholderGroup, type GroupKind } from '@fieldlink/domain/account-tree';
 import { normaliseEmail } from '@fieldlink/domain/email';
 import { isUnderPath } from '@fieldlink/domain/group-path';
-import { can, canGrant } from '@fieldlink/domain/permissions';
+import { can, canGrant, type ExtraFlag, type Permission } from '@fieldlink/domain/permissions';
 import {
   INVITATION_TTL_MS,
   inviteRefusal,
@@ -95,12 +95,16 @@ export class UserService {
     const isSelf = normaliseEmail(body.email) === caller.email;
     if (!isSelf && !can(editor, 'editUsers')) throw forbidden('You do not have permission to edit users.');
     const { row, points } = await this.visibleUser(caller, body.email);
-    const current = userPermissions(points);
+    const current = { ...userPermissions(points), monitorOnly: row.monitor_only === 1 };
     refuse(userEditRefusal(editor, current, isSelf, body.props));
     const { db } = this.options;
     const { props } = body;
 
-    const answer = (applied: boolean, latest: typeof row, permissions = current): PutUserAnswer => ({
+    const answer = (
+      applied: boolean,
+      latest: typeof row,
+      permissions: { permissions: Permission[]; secretPermissions: ExtraFlag[] } = current,
+    ): PutUserAnswer => ({
       email: latest.email,
       props: {
         firstName: latest.first_name,
@@ -108,6 +112,7 @@ export class UserService {
         theme: latest.theme,
         mutedDevices: JSON.parse(latest.muted_devices) as string[],
         ...permissions,
+        monitorOnly: latest.monitor_only === 1,
       },
       latestUserUpdateId: latest.latest_user_update_id,
       applied,
@@ -124,6 +129,7 @@ export class UserService {
       if (visible.size !== props.mutedDevices.length) throw notFound('Device not found.');
     }
     const changesPermissions = props.permissions !== undefined || props.secretPermissions !== undefined;
+    const changesMonitorOnly = props.monitorOnly !== undefined && props.monitorOnly !== current.monitorOnly;
     const permissions = {
       permissions: props.permissions ?? current.permissions,
       secretPermissions: props.secretPermissions ?? current.secretPermissions,
@@ -135,6 +141,7 @@ export class UserService {
         ...(props.theme !== undefined && { theme: props.theme }),
         ...(props.mutedDevices !== undefined && { muted_devices: JSON.stringify(props.mutedDevices) }),
         ...(body.updateId !== undefined && { latest_user_update_id: body.updateId }),
+        ...(changesMonitorOnly && { monitor_only: props.monitorOnly ? 1 : 0 }),
       });
       const first = points[0];
       if (changesPermissions && first) {
@@ -146,7 +153,7 @@ export class UserService {
         );
       }
     });
-    if (changesPermissions) this.options.onAccessChanged?.(row.id);
+    if (changesPermissions || changesMonitorOnly) this.options.onAccessChanged?.(row.id);
     const latest = (await findUserByEmail(db, row.email))!;
     return answer(true, latest, permissions);
   }
@@ -158,7 +165,11 @@ export class UserService {
    * (that person's sign-up then asks them to sign in instead).
    */
   async invite(caller: UserContext, body: InviteUserBody): Promise<InviteUserAnswer> {
-    const grant = { permissions: body.permissions, secretPermissions: body.secretPermissions ?? [] };
+    const grant = {
+      permissions: body.permissions,
+      secretPermissions: body.secretPermissions ?? [],
+      monitorOnly: body.monitorOnly ?? false,
+    };
     refuse(inviteRefusal(permissionSubject(caller), grant));
     const { db } = this.options;
     const group = await findGroupByPath(db, body.path);
@@ -188,6 +199,7 @@ export class UserService {
       invited_by: caller.id,
       expires_at: Date.now() + INVITATION_TTL_MS,
       used_at: null,
+      monitor_only: grant.monitorOnly ? 1 : 0,
     };
     await db.transaction().execute(async (trx) => {
       await deleteInvitations(

@@ -32,6 +32,8 @@ export interface SessionState {
   flags: readonly string[];
   canViewDash: boolean;
   isAdmin: boolean;
+  /** Sees every value and chart but operates nothing (issue 35): binds administrators too. */
+  monitorOnly: boolean;
   /** The app the user gets (the domain's variant rule). */
   appType: AppType;
   /** The account of the first attachment point: app type, kind, brand theme, user variant. */
@@ -60,6 +62,7 @@ export const SIGNED_OUT_SESSION: SessionState = {
   flags: [],
   canViewDash: false,
   isAdmin: false,
+  monitorOnly: false,
   appType: 'default',
   account: null,
 };

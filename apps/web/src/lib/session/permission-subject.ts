@@ -13,11 +13,16 @@ function firstAccount(self: SelfAnswer, accounts: readonly Account[]): Account |
 
 /**
  * The permission subject of a user: permissions of the FIRST attachment point (specification §6),
- * and the user variant of the account that attachment point belongs to.
+ * the user variant of the account that attachment point belongs to, and the user's monitor-only mark.
  */
 export function permissionSubject(self: SelfAnswer, accounts: readonly Account[]): PermissionSubject {
   const { permissions, secretPermissions } = effectivePermissions(self.linkedAccounts);
-  return { permissions, secretPermissions, userVariant: firstAccount(self, accounts)?.userVariant ?? null };
+  return {
+    permissions,
+    secretPermissions,
+    userVariant: firstAccount(self, accounts)?.userVariant ?? null,
+    monitorOnly: self.monitorOnly,
+  };
 }
 
 /** The variant side of that account: app type, kind, brand theme and user variant. */

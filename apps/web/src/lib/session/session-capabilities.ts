@@ -1,6 +1,8 @@
 import { deviceActionRefusal, type DeviceAction } from '@fieldlink/domain/device-actions';
 import {
+  MONITOR_ONLY_REFUSAL,
   can,
+  refusedAsMonitorOnly,
   type Capability,
   type ExtraFlag,
   type Permission,
@@ -8,10 +10,11 @@ import {
 } from '@fieldlink/domain/permissions';
 import type { SessionState } from '../app-store/app-store';
 
-/** The signed-in user as the domain's permission rules see them: permissions and extra flags. */
+/** The signed-in user as the domain's permission rules see them: permissions, extra flags, monitor-only. */
 const subjectOf = (session: SessionState): PermissionSubject => ({
   permissions: session.permissions as Permission[],
   secretPermissions: session.flags as ExtraFlag[],
+  monitorOnly: session.monitorOnly,
 });
 
 /**
@@ -20,10 +23,20 @@ const subjectOf = (session: SessionState): PermissionSubject => ({
  * BREW_CALIB_CO2_TOTAL_GAIN, OTA_UPDATE …) alike.
  */
 export function sessionCan(session: SessionState, capability: Capability): boolean {
-  return session.isAdmin || can(subjectOf(session), capability);
+  // An administrator holds every permission and flag (expanded in the session), and is bound by
+  // monitor-only like anyone: the domain's rules decide both.
+  return can(subjectOf(session), capability);
 }
 
 /** Why the session's user may not take this action on a device (the domain's one table), or null. */
 export function sessionDeviceActionRefusal(session: SessionState, action: DeviceAction): string | null {
-  return session.isAdmin ? null : deviceActionRefusal(subjectOf(session), action);
+  return deviceActionRefusal(subjectOf(session), action);
+}
+
+/**
+ * Why the session's user may not have this capability when the reason is that it is monitor-only
+ * (the control is shown disabled with this reason), else null (allowed, or not offered at all).
+ */
+export function sessionMonitorOnlyRefusal(session: SessionState, capability: Capability): string | null {
+  return refusedAsMonitorOnly(subjectOf(session), capability) ? MONITOR_ONLY_REFUSAL : null;
 }

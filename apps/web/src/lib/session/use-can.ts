@@ -2,7 +2,7 @@ import type { DeviceAction } from '@fieldlink/domain/device-actions';
 import type { Capability } from '@fieldlink/domain/permissions';
 import { appStore } from '../app-store/app-store';
 import { useStore } from '../use-store';
-import { sessionCan, sessionDeviceActionRefusal } from './session-capabilities';
+import { sessionCan, sessionDeviceActionRefusal, sessionMonitorOnlyRefusal } from './session-capabilities';
 
 /** True when the signed-in user has this capability (§6 table; an administrator has every one). */
 export function useCan(capability: Capability): boolean {
@@ -15,4 +15,12 @@ export function useCan(capability: Capability): boolean {
  */
 export function useDeviceActionRefusal(action: DeviceAction): string | null {
   return useStore(appStore, (state) => sessionDeviceActionRefusal(state.session, action));
+}
+
+/**
+ * The monitor-only refusal when that is the only reason the signed-in user lacks the capability
+ * (show the control disabled, saying so), else null (allowed, or hidden for a missing permission).
+ */
+export function useMonitorOnlyRefusal(capability: Capability): string | null {
+  return useStore(appStore, (state) => sessionMonitorOnlyRefusal(state.session, capability));
 }

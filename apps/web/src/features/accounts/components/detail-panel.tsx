@@ -405,6 +405,11 @@ function UserView({
       </dl>
       <section className="detail-section">
         <h3>Permissions</h3>
+        {user.monitorOnly && (
+          <p className="fl-muted" data-testid="user-monitor-only">
+            Monitor only: sees every value and chart but operates nothing.
+          </p>
+        )}
         {permissions.length === 0 && flags.length === 0 ? (
           <p className="fl-muted">No permissions: this user can sign in but not open the console.</p>
         ) : (
@@ -434,6 +439,7 @@ function UserEditor({ user, subject, onDone }: { user: User; subject: Permission
   const [grant, setGrant] = useState<Grant>({
     permissions: user.permissions,
     secretPermissions: user.secretPermissions,
+    monitorOnly: user.monitorOnly,
   });
   const [error, setError] = useState<string | null>(null);
   const editsPermissions = !user.isSelf;
@@ -449,6 +455,7 @@ function UserEditor({ user, subject, onDone }: { user: User; subject: Permission
           permissions: grant.permissions,
           secretPermissions: grant.secretPermissions,
         }),
+      ...(editsPermissions && grant.monitorOnly !== user.monitorOnly && { monitorOnly: grant.monitorOnly }),
     };
     // Apply with nothing changed just leaves edit mode (§4).
     if (Object.keys(props).length === 0) return onDone();

@@ -13,6 +13,8 @@ import {
 } from '../model/permission-options';
 
 const NOT_HELD = 'You can grant only permissions you hold yourself.';
+const MONITOR_ONLY_HINT = 'Sees every value and chart but operates nothing: setpoints, relays, sprays, calibration.';
+const GRANTER_MONITOR_ONLY = 'You are monitor-only: the users you make are monitor-only too.';
 
 function OptionRow({
   name,
@@ -55,7 +57,8 @@ function OptionRow({
 /**
  * The permission editor of the invite dialog and the user panel: the specification's top-level
  * list with each sub-permission under its parent (§6), then the other permissions and the extra
- * flags. Only what the granter holds can be ticked; ADMIN includes everything.
+ * flags, after whether the user is monitor-only. Only what the granter holds can be ticked; ADMIN
+ * includes everything.
  */
 export function PermissionEditor({
   grant,
@@ -93,6 +96,26 @@ export function PermissionEditor({
 
   return (
     <div className="permission-editor">
+      <fieldset className="permission-group">
+        <legend>Operating</legend>
+        <label
+          className={`permission-row${disabled || granter.monitorOnly ? ' is-disabled' : ''}`}
+          title={granter.monitorOnly ? GRANTER_MONITOR_ONLY : undefined}
+        >
+          <input
+            type="checkbox"
+            checked={grant.monitorOnly}
+            disabled={disabled || granter.monitorOnly === true}
+            onChange={(event) => onChange({ ...grant, monitorOnly: event.target.checked })}
+            data-permission="monitorOnly"
+          />
+          <span className="permission-row__label">Monitor only</span>
+          {granter.monitorOnly && <LockIcon size={13} aria-label={GRANTER_MONITOR_ONLY} />}
+        </label>
+        <p className="permission-group__hint fl-muted">
+          {granter.monitorOnly ? GRANTER_MONITOR_ONLY : MONITOR_ONLY_HINT}
+        </p>
+      </fieldset>
       <fieldset className="permission-group">
         <legend>Permissions</legend>
         {PERMISSION_TREE.map((option) => (

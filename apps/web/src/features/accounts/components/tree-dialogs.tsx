@@ -16,7 +16,7 @@ import { useAddGroupMutation } from '../api/post-group';
 import { useInviteUserMutation } from '../api/post-invite-user';
 import { useMoveMutation } from '../api/post-move';
 import { moveDestinations, movableType, sourceGroupOf, userMoveProblem } from '../model/move-targets';
-import { EMPTY_GRANT, type Grant } from '../model/permission-options';
+import { emptyGrant, type Grant } from '../model/permission-options';
 import {
   deviceCountBelow,
   groupKey,
@@ -343,7 +343,7 @@ function AddSubgroupDialog({ accounts, target, onClose, onDone }: TreeDialogsPro
 function InviteDialog({ accounts, subject, target, onClose }: TreeDialogsProps & { target: GroupTarget }) {
   const invite = useInviteUserMutation();
   const [email, setEmail] = useState('');
-  const [grant, setGrant] = useState<Grant>(EMPTY_GRANT);
+  const [grant, setGrant] = useState<Grant>(() => emptyGrant(subject));
   const [error, setError] = useState<string | null>(null);
   const validEmail = /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim());
   const orphans = permissionsMissingParent(grant.permissions);
@@ -359,6 +359,7 @@ function InviteDialog({ accounts, subject, target, onClose }: TreeDialogsProps &
         path: target.group.relativePath,
         permissions: grant.permissions,
         secretPermissions: grant.secretPermissions,
+        monitorOnly: grant.monitorOnly,
       },
       {
         onSuccess: () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Permission } from '@fieldlink/domain/permissions';
 import {
-  EMPTY_GRANT,
+  emptyGrant,
   FLAG_OPTIONS,
   OTHER_PERMISSIONS,
   PERMISSION_TREE,
@@ -45,11 +45,13 @@ describe('the permission editor', () => {
     ['a child goes alone', ['VIEW_ACCOUNTS', 'INVITE_USERS'], 'INVITE_USERS', false, ['VIEW_ACCOUNTS']],
     ['order follows the specification', ['READ_REPORTS'], 'VIEW_DASH', true, ['VIEW_DASH', 'READ_REPORTS']],
   ])('%s', (_label, before, name, on, after) =>
-    expect(togglePermission({ ...EMPTY_GRANT, permissions: before }, name, on).permissions).toEqual(after),
+    expect(togglePermission({ ...emptyGrant({ permissions: [] }), permissions: before }, name, on).permissions).toEqual(
+      after,
+    ),
   );
 
   it('toggles flags', () => {
-    const on = toggleFlag(EMPTY_GRANT, 'OTA_UPDATE', true);
+    const on = toggleFlag(emptyGrant({ permissions: [] }), 'OTA_UPDATE', true);
     expect(on.secretPermissions).toEqual(['OTA_UPDATE']);
     expect(toggleFlag(on, 'OTA_UPDATE', false).secretPermissions).toEqual([]);
   });
@@ -63,4 +65,11 @@ describe('the permission editor', () => {
   ] as const)('a granter with %j can offer %s: %s', (permissions, name, offered) =>
     expect(canOffer({ permissions: [...permissions] }, name)).toBe(offered),
   );
+});
+
+describe('emptyGrant (issue 35)', () => {
+  it('starts monitor-only for a monitor-only granter, who can make no other users', () => {
+    expect(emptyGrant({ permissions: ['VIEW_DASH'] }).monitorOnly).toBe(false);
+    expect(emptyGrant({ permissions: ['VIEW_DASH'], monitorOnly: true }).monitorOnly).toBe(true);
+  });
 });

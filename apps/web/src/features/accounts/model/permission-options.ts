@@ -5,7 +5,7 @@ import {
   TOP_LEVEL_PERMISSIONS,
   holdsFlag,
   holdsPermission,
-  permissionLabel,
+  READABLE_NAMES,
   type ExtraFlag,
   type Permission,
   type PermissionSubject,
@@ -15,9 +15,17 @@ import {
 export interface Grant {
   permissions: Permission[];
   secretPermissions: ExtraFlag[];
+  /** The user sees every value and chart but operates nothing (issue 35). */
+  monitorOnly: boolean;
 }
 
-export const EMPTY_GRANT: Grant = { permissions: [], secretPermissions: [] };
+/**
+ * What a new invitation starts from: nothing granted; monitor-only when the granter is, since a
+ * monitor-only user can make only monitor-only users.
+ */
+export function emptyGrant(granter: PermissionSubject): Grant {
+  return { permissions: [], secretPermissions: [], monitorOnly: granter.monitorOnly === true };
+}
 
 /** A permission in the editor, with its sub-permissions beneath it. */
 export interface PermissionOption {
@@ -26,37 +34,9 @@ export interface PermissionOption {
   children: PermissionOption[];
 }
 
-// Plain-language names for the editor; the specification's own labels (Alarm Responder, Financial
-// Loss) come from the domain, and the code name is shown beside each.
-const EDITOR_LABELS: Partial<Record<Permission | ExtraFlag, string>> = {
-  ADMIN: 'Administrator',
-  VIEW_DASH: 'View dashboards',
-  ADD_EDIT_DELETE_SCENES: 'Add, edit and delete scenes',
-  ADD_EDIT_DELETE_WIDGETS: 'Add, edit and delete widgets',
-  VIEW_ACCOUNTS: 'View accounts',
-  ADD_EDIT_DELETE_GROUPS: 'Add, edit and delete groups',
-  INVITE_USERS: 'Invite users',
-  EDIT_DELETE_USERS: 'Edit and delete users',
-  ADD_DEVICES: 'Add devices',
-  MOBILE_ONLY: 'Mobile only',
-  READ_REPORTS: 'Read reports',
-  CUD_REPORTS: 'Create, edit and delete reports',
-  READ_REPORT_SCHEDULES: 'View report schedules',
-  CUD_REPORT_SCHEDULES: 'Create, edit and delete report schedules',
-  REPORTING: 'Reporting',
-  END_BREW: 'End brews',
-  EDIT_BREW_INFO: 'Edit brew information',
-  OTA_UPDATE: 'Over-the-air updates',
-  ADV_DEVICE_INFO: 'Advanced device information',
-  BREW_DELETE: 'Delete brews',
-  BREW_CALIB_CO2_TOTAL_GAIN: 'Calibrate CO₂ total gain',
-  MOSNIX_BROADCAST_SPRAY: 'Broadcast spray',
-};
-
-/** The label shown for a permission or flag. */
+/** The label shown for a permission or flag: as people read it (the domain's one list). */
 export function optionLabel(name: Permission | ExtraFlag): string {
-  const specified = (PERMISSIONS as readonly string[]).includes(name) ? permissionLabel(name as Permission) : name;
-  return specified !== name ? specified : (EDITOR_LABELS[name] ?? name);
+  return READABLE_NAMES[name];
 }
 
 const childrenOf = (parent: Permission): PermissionOption[] =>

@@ -1,3 +1,4 @@
+import { DEMO_REPORTS_MESSAGE } from '@fieldlink/domain/demo';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { Batch, BrewReport } from '@fieldlink/api/brew';
 import {
@@ -308,16 +309,23 @@ function ReportRow({ report }: { report: BrewReport }) {
 /** The batch's reports, newest first, their states polled while generating, and a download. */
 export function ReportPanel({ batch }: { batch: Batch }) {
   const generate = useGenerateReport();
+  // A demo batch lives in the browser: no report can be made of it, so none is offered.
   return (
     <Panel
       title="Batch reports"
       aside={
-        <Button size="sm" busy={generate.isPending} onClick={() => generate.mutate({ batchId: batch.id })}>
-          Generate report
-        </Button>
+        !batch.isDemo && (
+          <Button size="sm" busy={generate.isPending} onClick={() => generate.mutate({ batchId: batch.id })}>
+            Generate report
+          </Button>
+        )
       }
     >
-      {batch.reports.length === 0 ? (
+      {batch.isDemo ? (
+        <p className="fl-muted" data-testid="demo-reports-note">
+          {DEMO_REPORTS_MESSAGE}
+        </p>
+      ) : batch.reports.length === 0 ? (
         <p className="fl-muted">A report (PDF) is made when the batch ends, or now with Generate report.</p>
       ) : (
         <ul className="brew-list brew-list--reports">

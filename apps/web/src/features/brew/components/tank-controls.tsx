@@ -3,6 +3,7 @@ import type { Tank } from '@fieldlink/api/brew';
 import { BREW_SETPOINT, CALIBRATION_CONTROLS, brewSetpointProblem } from '@fieldlink/domain/brew';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
+import { RefusalNote } from '../../../components/ui/refusal-note';
 import { TextField } from '../../../components/ui/text-field';
 import { useChannelWrite } from '../../../lib/realtime/use-channel-write';
 import { useLatestValue } from '../../../lib/realtime/use-realtime';
@@ -60,6 +61,7 @@ export function SetpointControl({ tank }: { tank: Tank }) {
           Set
         </Button>
       </div>
+      <RefusalNote reason={refusal} />
       {(problem ?? (state.status === 'error' ? state.message : null)) && (
         <p className="brew-form__problem" role="alert">
           {problem ?? (state.status === 'error' ? state.message : '')}
@@ -109,11 +111,13 @@ function CalibrationControl({ tank, code, label }: { tank: Tank; code: string; l
 
 /**
  * Calibration: the device's controls gpf-1 to gpf-7, the CO2 total gain (BREW_CALIB_CO2_TOTAL_GAIN)
- * and the tank level's scale and offset and the capacity (EDIT_BREW_INFO).
+ * and the tank level's scale and offset and the capacity (EDIT_BREW_INFO); none for a monitor-only user.
  */
 export function CalibrationPanel({ groupId, tank }: { groupId: string; tank: Tank }) {
   const canGain = useCan('calibrateCo2TotalGain');
-  const canLevel = useCan('editBrewInfo');
+  const canLevel = useCan('calibrateTankLevel');
+  // The device's controls and the calibration the user would otherwise hold: why they are disabled.
+  const operateRefusal = useDeviceActionRefusal('writeChannel');
   const calibrate = useBrewCall('calibrate');
   const [gain, setGain] = useState(String(tank.calibration.co2TotalGain));
   const [scale, setScale] = useState(tank.calibration.tankLevel ? String(tank.calibration.tankLevel.scale) : '');
@@ -133,6 +137,7 @@ export function CalibrationPanel({ groupId, tank }: { groupId: string; tank: Tan
       <header className="brew-panel__head">
         <h2>Calibration</h2>
       </header>
+      <RefusalNote reason={operateRefusal} />
       <div className="brew-calibration">
         {CALIBRATION_CONTROLS.map((control) => (
           <CalibrationControl key={control.code} tank={tank} code={control.code} label={control.label} />

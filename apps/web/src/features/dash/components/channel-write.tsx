@@ -3,6 +3,7 @@ import { parseChannelCode } from '@fieldlink/domain/channels';
 import { Spinner } from '../../../components/ui/spinner';
 import { useLatestValue } from '../../../lib/realtime/use-realtime';
 import { useChannelWrite } from '../../../lib/realtime/use-channel-write';
+import { useDeviceActionRefusal } from '../../../lib/session/use-can';
 
 /** Setpoints take a number; relays and flags switch on and off. Other channels are read-only. */
 export function writeKind(code: string): 'number' | 'switch' | null {
@@ -17,12 +18,15 @@ export function ChannelWrite({ thingName, code, title }: { thingName: string; co
   const kind = writeKind(code);
   const latest = useLatestValue(thingName, code);
   const { state, write, clear } = useChannelWrite(thingName, code);
+  // The domain's rule, which the server checks too: a monitor-only user sees the control disabled.
+  const refusal = useDeviceActionRefusal('writeChannel');
   const [text, setText] = useState('');
   if (!kind) return null;
   const pending = state.status === 'pending';
+  const refused = refusal !== null;
 
   return (
-    <div className="channel-write">
+    <div className="channel-write" title={refusal ?? undefined}>
       {kind === 'number' ? (
         <form
           className="channel-write__form"
@@ -41,13 +45,13 @@ export function ChannelWrite({ thingName, code, title }: { thingName: string; co
             aria-label={`New value for ${title}`}
             placeholder={latest ? String(latest.value) : 'Value'}
             value={text}
-            disabled={pending}
+            disabled={pending || refused}
             onChange={(event) => {
               setText(event.target.value);
               if (state.status === 'error') clear();
             }}
           />
-          <button type="submit" className="channel-write__button" disabled={pending || text.trim() === ''}>
+          <button type="submit" className="channel-write__button" disabled={pending || refused || text.trim() === ''}>
             {pending ? <Spinner size={13} label={`Writing ${title}`} /> : 'Set'}
           </button>
         </form>
@@ -58,7 +62,7 @@ export function ChannelWrite({ thingName, code, title }: { thingName: string; co
           aria-checked={Boolean(latest && latest.value !== 0)}
           aria-label={`Switch ${title}`}
           className={`channel-write__switch${latest && latest.value !== 0 ? ' is-on' : ''}`}
-          disabled={pending || !latest}
+          disabled={pending || refused || !latest}
           onClick={() => void write(latest && latest.value !== 0 ? 0 : 1)}
         >
           <span className="channel-write__knob" />

@@ -5,6 +5,7 @@ import { compareChannelCodes } from '@fieldlink/domain/channel-presentation';
 import { Link, useParams } from 'react-router';
 import { ArrowLeftIcon, DeviceIcon } from '../../../components/ui/icons';
 import { PanelMessage } from '../../../components/ui/panel-message';
+import { RefusalNote } from '../../../components/ui/refusal-note';
 import { findDeviceByThingName } from '../../../lib/account-tree';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { useAccount } from '../../../lib/api/get-account';
@@ -13,7 +14,7 @@ import { rememberLastDevice } from '../../../lib/last-device';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
 import { useDeviceConfig, useDeviceHealth } from '../../../lib/realtime/use-realtime';
 import { useDeviceTimeZone } from '../../../lib/page-time-zone';
-import { useCan } from '../../../lib/session/use-can';
+import { useCan, useDeviceActionRefusal } from '../../../lib/session/use-can';
 import { useStore } from '../../../lib/use-store';
 import { useDevice } from '../../../lib/api/get-device';
 import { useLiveDevice } from '../hooks/use-live-device';
@@ -53,6 +54,8 @@ export function DeviceDashPage({ renderInfo, renderChannelAlarm }: DeviceDashPag
   const latest = useLiveDevice(liveTarget);
   const session = useStore(appStore, (state) => state.session);
   const canConfigure = useCan('configureDevices');
+  // A monitor-only user's setpoints, relays, flags and FLASH LED are disabled: say why once, in words.
+  const operateRefusal = useDeviceActionRefusal('writeChannel');
   const liveConfig = useDeviceConfig(thingName);
   const liveHealth = useDeviceHealth(thingName);
   // Every time on this page is in the device's zone, as the device's clock reads it.
@@ -128,6 +131,7 @@ export function DeviceDashPage({ renderInfo, renderChannelAlarm }: DeviceDashPag
         </Link>
         {session.canViewDash && <DeviceActions thingName={thingName} />}
       </div>
+      {session.canViewDash && <RefusalNote reason={operateRefusal} />}
       <DeviceHeader
         account={placed.account}
         groupId={placed.group.id}

@@ -1,3 +1,4 @@
+import { DEMO_REPORTS_MESSAGE } from '@fieldlink/domain/demo';
 import { ACCOUNT_COLUMNS_QUERY, encodeAccountColumns } from '@fieldlink/api/account-columns';
 import { BREW_PATHS } from '@fieldlink/api/brew';
 import { isFermentationVessel } from '@fieldlink/domain/brew';
@@ -11,7 +12,7 @@ import { demoFleet, demoFleetDevices } from '@fieldlink/simulation/demo-fleet';
 import { FALLBACK_CLIENT_CONFIG } from '../../../lib/api/get-client-config';
 import type { LocalBackend, LocalCall } from '../../../lib/demo/demo-session';
 import type { DeviceSnapshot } from '../worker/protocol';
-import { DemoBrewery, DEMO_REPORTS_MESSAGE, firstBreweryRecords, type BrewTankDevice } from './demo-brewery';
+import { DemoBrewery, firstBreweryRecords, type BrewTankDevice } from './demo-brewery';
 import { DemoCallError } from './demo-call-error';
 import { accountAnswer, buildDataset, deviceRecord, selfAnswer, type DemoDataset } from './demo-dataset';
 import { deviceTableAnswer } from './demo-device-table';

@@ -61,8 +61,6 @@ export interface DemoBreweryRecords {
 const DEFAULT_CO2_TOTAL_GAIN = 1;
 const BATCH_NOT_FOUND = 'Batch not found.';
 const TANK_NOT_FOUND = 'Tank not found.';
-/** Batch reports are documents the server writes; the demo makes none (docs/decisions.md). */
-export const DEMO_REPORTS_MESSAGE = 'Batch reports are made by the server: they are not part of the demo.';
 
 let lastId = 0;
 /** Ids of records made in the browser: unique in this demo, and never taken for a server id. */

@@ -68,6 +68,8 @@ export function selfAnswer(dataset: DemoDataset): SelfAnswer {
     firstName: 'Demo',
     lastName: 'Visitor',
     theme: null,
+    // The prospect operates the simulated devices: that is what the demo is for.
+    monitorOnly: false,
     linkedAccounts: [
       {
         accountId: DEMO_ACCOUNT_ID,

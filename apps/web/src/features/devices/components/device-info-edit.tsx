@@ -1,9 +1,11 @@
+import { CONFIGURE_DEVICES_REFUSAL } from '@fieldlink/domain/device-actions';
 import { useId, useState } from 'react';
 import { CONTACT_SUPPLIER_FOR_PLAN, type Device } from '@fieldlink/api/device';
 import { draftToProps, planLabel, type DeviceDraft } from '@fieldlink/domain/device-panel';
 import { isValidLocation } from '@fieldlink/domain/location';
 import { Button } from '../../../components/ui/button';
 import { InlineAlert } from '../../../components/ui/inline-alert';
+import { RefusalNote } from '../../../components/ui/refusal-note';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextField } from '../../../components/ui/text-field';
 import { serverErrorMessage } from '../../../lib/api-client';
@@ -69,6 +71,10 @@ export function DeviceInfoEdit({ device, canConfigure, isAdmin, geocoderUrl, mut
         apply();
       }}
     >
+      {!canConfigure && (
+        // Only muting is this user's to change here: the rest is shown disabled, and why.
+        <RefusalNote reason={`${CONFIGURE_DEVICES_REFUSAL} You can mute its disconnection alerts.`} />
+      )}
       <TextField
         label="Name"
         value={draft.name ?? device.name}

@@ -1,3 +1,4 @@
+import { deviceActionRefusal } from '@fieldlink/domain/device-actions';
 import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import type { Device } from '@fieldlink/api/device';
@@ -13,6 +14,7 @@ import {
 import { can } from '@fieldlink/domain/permissions';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
+import { RefusalNote } from '../../../components/ui/refusal-note';
 import { Dialog } from '../../../components/ui/dialog';
 import { DeviceIcon, TagIcon } from '../../../components/ui/icons';
 import { serverErrorMessage } from '../../../lib/api-client';
@@ -48,6 +50,8 @@ export function PlantDashboard({ appType, device, groupId, context, deviceDetail
   const sections = useMemo(() => plantScenes(appType, device, groupId), [appType, device, groupId]);
   const viewDashboard = can(context.subject, 'viewDashboard');
   const canConfigure = can(context.subject, 'configureDevices');
+  // The plant's run, resets and setpoints: a monitor-only user sees them disabled, and why.
+  const operateRefusal = deviceActionRefusal(context.subject, 'writeChannel');
   const live = useMemo(() => [{ id: device.id, thingName: device.thingName }], [device.id, device.thingName]);
   useLiveDevices(live, viewDashboard);
   const connected = useDeviceConnection(device.thingName)?.isConnected ?? device.isConnected;
@@ -76,6 +80,7 @@ export function PlantDashboard({ appType, device, groupId, context, deviceDetail
           </Link>
         </div>
       </header>
+      {viewDashboard && <RefusalNote reason={operateRefusal} />}
       <nav className="plant-page__sections" aria-label="Plant sections">
         {sections.map(({ section, scene }) => (
           <a key={scene.id} href={`#${scene.id}`} className="plant-page__section-link">

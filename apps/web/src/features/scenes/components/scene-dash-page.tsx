@@ -3,18 +3,21 @@ import { Link, useNavigate, useParams } from 'react-router';
 import type { Account, GroupNode } from '@fieldlink/api/account';
 import type { Scene, Widget } from '@fieldlink/api/scenes';
 import { groupHoldsDevices, NO_DEVICE_IN_GROUP } from '@fieldlink/domain/account-tree';
+import { deviceActionRefusal } from '@fieldlink/domain/device-actions';
 import { can } from '@fieldlink/domain/permissions';
 import {
   isSceneReadOnly,
   moveInOrder,
   sceneReadOnlyReason,
   sceneRoute,
+  widgetRole,
   type GridBreakpoint,
   type WidgetType,
 } from '@fieldlink/domain/widgets';
 import { Button } from '../../../components/ui/button';
 import { ChevronRightIcon, DashboardIcon, LockIcon, PlusIcon } from '../../../components/ui/icons';
 import { PanelMessage } from '../../../components/ui/panel-message';
+import { RefusalNote } from '../../../components/ui/refusal-note';
 import { groupTrail } from '../../../lib/account-tree';
 import { ApiError, serverErrorMessage } from '../../../lib/api-client';
 import { showToast } from '../../../lib/app-store/app-store';
@@ -135,8 +138,11 @@ function GroupScenes({
   const scene = scenes ? sceneOfRoute(scenes, sceneId) : null;
 
   const viewDashboard = can(subject, 'viewDashboard');
-  // §4: the account's scenes are read-only for everyone (the kind is known only for a tree's own account).
-  const sceneAccount = { appType: group.appType, kind: tree.rootGroup.accountId === accountId ? tree.kind : '' };
+  // §4: the account's scenes are read-only for everyone; a supplier's tree names each group's account kind.
+  const sceneAccount = {
+    appType: group.appType,
+    kind: group.accountKind ?? (tree.rootGroup.accountId === accountId ? tree.kind : ''),
+  };
   const accountReadOnly = isSceneReadOnly(sceneAccount);
   // New Devices and Trash hold devices only (the server refuses scenes there).
   const canAddScene = can(subject, 'editScenes') && !accountReadOnly && group.kind !== 'new' && group.kind !== 'trash';
@@ -345,6 +351,9 @@ function GroupScenes({
         <p className="scene-page__read-only" data-testid="scene-read-only">
           <LockIcon size={14} /> {readOnlyReason}
         </p>
+      )}
+      {viewDashboard && scene?.widgets.some((widget) => widgetRole(widget.type) === 'CONTROL') && (
+        <RefusalNote reason={deviceActionRefusal(subject, 'writeChannel')} />
       )}
       {scenes && scenes.length > 0 && (
         <SceneTabs

@@ -14,6 +14,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { setpointStatusCode } from '../../../lib/realtime/control-write';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
 import { useControlWrite } from '../../../lib/realtime/use-channel-write';
+import { useDeviceActionRefusal } from '../../../lib/session/use-can';
 import { useStore } from '../../../lib/use-store';
 import type { ResolvedChannel, WidgetDefinition, WidgetViewProps } from './widget-definition';
 import { ButtonEditor, SprayZoneEditor } from './widget-editors';
@@ -42,10 +43,13 @@ function useWidgetControl(channel: ResolvedChannel | undefined) {
     channel?.code ?? '',
     channel ? setpointStatusCode(channel) : '',
   );
+  // The domain's rule, which the server checks too: a monitor-only user's controls are disabled, and
+  // say why (`refusal`, their title; the page says it in words once).
+  const refusal = useDeviceActionRefusal('writeChannel');
   // A confirmed setpoint status is data too: the control is not empty once the device has answered.
   const shown: ReadingStatus = status === 'empty' && control.reading ? 'live' : status;
-  const canWrite = status !== 'unbound' && status !== 'gone';
-  return { ...control, latest, status: shown, canWrite };
+  const canWrite = status !== 'unbound' && status !== 'gone' && refusal === null;
+  return { ...control, latest, status: shown, canWrite, refusal: refusal ?? undefined };
 }
 
 const UpDownControlView = memo(function UpDownControlView({ widget, channels, readOnly }: WidgetViewProps) {
@@ -66,6 +70,7 @@ const UpDownControlView = memo(function UpDownControlView({ widget, channels, re
           type="button"
           className="wv-round-button"
           aria-label="Decrease"
+          title={control.refusal}
           disabled={disabled || (current !== null && current <= widget.min)}
           onClick={() => step(-1)}
         >
@@ -82,6 +87,7 @@ const UpDownControlView = memo(function UpDownControlView({ widget, channels, re
           type="button"
           className="wv-round-button"
           aria-label="Increase"
+          title={control.refusal}
           disabled={disabled || (current !== null && current >= widget.max)}
           onClick={() => step(1)}
         >
@@ -133,6 +139,7 @@ const ButtonView = memo(function ButtonView({ widget, channels, readOnly }: Widg
         type="button"
         className={`wv-push${on ? ' is-on' : ''}${holding ? ' is-held' : ''}${pending ? ' is-pending' : ''}`}
         style={style}
+        title={control.refusal}
         disabled={disabled}
         aria-pressed={on}
         onPointerDown={(event) => {
@@ -173,6 +180,7 @@ const SwitchView = memo(function SwitchView({ widget, channels, readOnly }: Widg
         aria-label={channels[0]?.name ?? 'Switch'}
         className={`wv-toggle${on ? ' is-on' : ''}${pending ? ' is-pending' : ''}`}
         style={style}
+        title={control.refusal}
         disabled={disabled}
         onClick={() => {
           control.clearError();
@@ -235,6 +243,7 @@ function makeSliderView(vertical: boolean) {
             max={widget.max}
             step={widget.increment ?? 'any'}
             value={current ?? widget.min}
+            title={control.refusal}
             disabled={disabled}
             aria-label={channels[0]?.name ?? 'Value'}
             aria-orientation={vertical ? 'vertical' : 'horizontal'}
@@ -304,6 +313,7 @@ const ManualSprayView = memo(function ManualSprayView({ widget, channels, readOn
       <button
         type="button"
         className={`wv-action${spraying ? ' wv-action--stop' : ''}`}
+        title={control.refusal}
         disabled={disabled}
         onClick={() => {
           control.clearError();

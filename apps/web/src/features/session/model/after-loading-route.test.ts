@@ -46,6 +46,7 @@ const self = (...points: (Pick<AttachmentPoint, 'permissions'> & Partial<Attachm
   id: 'u1',
   email: 'a@b.c',
   firstName: 'A',
+  monitorOnly: false,
   lastName: 'B',
   theme: null,
   linkedAccounts: [

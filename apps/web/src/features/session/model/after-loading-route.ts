@@ -17,6 +17,8 @@ export interface SessionSummary {
   flags: string[];
   canViewDash: boolean;
   isAdmin: boolean;
+  /** Sees every value and chart but operates nothing (issue 35). */
+  monitorOnly: boolean;
 }
 
 export function summariseSession(subject: PermissionSubject): SessionSummary {
@@ -25,6 +27,7 @@ export function summariseSession(subject: PermissionSubject): SessionSummary {
     flags: heldFlags(subject),
     canViewDash: can(subject, 'viewDashboard'),
     isAdmin: isAdmin(subject),
+    monitorOnly: subject.monitorOnly === true,
   };
 }
 

@@ -2,21 +2,30 @@ import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useQueries } from '@tanstack/react-query';
 import type { Device } from '@fieldlink/api/device';
-import { NO_DEVICE_IN_GROUP, isSprayer } from '@fieldlink/domain/spray';
+import { BROADCAST_SPRAY_COOLDOWN_SECONDS, NO_DEVICE_IN_GROUP, isSprayer } from '@fieldlink/domain/spray';
 import { Button } from '../../../components/ui/button';
 import { InlineAlert } from '../../../components/ui/inline-alert';
 import { PageHeader } from '../../../components/ui/page-header';
 import { PanelMessage } from '../../../components/ui/panel-message';
+import { RefusalNote } from '../../../components/ui/refusal-note';
 import { Spinner } from '../../../components/ui/spinner';
 import { showToast } from '../../../lib/app-store/app-store';
 import { deviceQuery } from '../../../lib/api/get-device';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
 import { useLiveDevices } from '../../../lib/realtime/use-live-devices';
-import { useCan } from '../../../lib/session/use-can';
+import { ApiError } from '../../../lib/api-client';
+import { useCan, useDeviceActionRefusal, useMonitorOnlyRefusal } from '../../../lib/session/use-can';
 import { useSessionContext } from '../../../lib/session/use-session-context';
 import { useStore } from '../../../lib/use-store';
 import { useBroadcastSpray } from '../api/post-broadcast-spray';
-import { broadcastErrorMessage, broadcastOutcome, devicesUnder, findGroup, pickableGroups } from '../model/spray-view';
+import {
+  broadcastErrorMessage,
+  broadcastOutcome,
+  broadcastRetryAfterSeconds,
+  devicesUnder,
+  findGroup,
+  pickableGroups,
+} from '../model/spray-view';
 import { BroadcastDialog } from './broadcast-dialog';
 import { SprayerCard } from './sprayer-card';
 import './spray.css';
@@ -58,6 +67,13 @@ export function SprayOverviewPage() {
   const broadcast = useBroadcastSpray();
   const [confirming, setConfirming] = useState(false);
   const [outcome, setOutcome] = useState<{ tone: 'success' | 'warning' | 'error'; message: string } | null>(null);
+  // When the server refuses a broadcast on each group until (unix ms): from its 429's
+  // `retryAfterSeconds`, or from this console's own broadcast, which started a cool-down.
+  const [cooldownUntil, setCooldownUntil] = useState<Readonly<Record<string, number>>>({});
+  const [refusal, setRefusal] = useState<{ message: string; final: boolean } | null>(null);
+  // A monitor-only user holding MOSNIX_BROADCAST_SPRAY sees the button disabled, and why.
+  const broadcastRefusal = useMonitorOnlyRefusal('broadcastSpray');
+  const operateRefusal = useDeviceActionRefusal('writeChannel');
 
   if (session.status === 'pending') return <CenteredSpinner />;
   if (session.status === 'error' || !placed) {
@@ -74,6 +90,7 @@ export function SprayOverviewPage() {
 
   const onBroadcastClick = () => {
     setOutcome(null);
+    setRefusal(null);
     if (sprayers.length === 0) {
       showToast('warning', NO_DEVICE_IN_GROUP);
       return;
@@ -81,20 +98,36 @@ export function SprayOverviewPage() {
     setConfirming(true);
   };
   const onConfirm = () => {
+    setRefusal(null);
     broadcast.mutate(
       { groupId: group.id },
       {
         onSuccess: (answer) => {
           const result = broadcastOutcome(answer);
+          if (answer.devices.length > 0) {
+            setCooldownUntil((until) => ({
+              ...until,
+              [group.id]: Date.now() + BROADCAST_SPRAY_COOLDOWN_SECONDS * 1000,
+            }));
+          }
+          setConfirming(false);
           setOutcome(result);
           showToast(result.tone === 'success' ? 'success' : 'warning', result.message);
         },
+        // A refusal is said once, in the dialog, which stays open: the cool-down counts down there
+        // (the server's `retryAfterSeconds`); a missing permission (401, §6) is said and the session
+        // goes on; anything else may be tried again.
         onError: (error) => {
-          const message = broadcastErrorMessage(error);
-          setOutcome({ tone: 'error', message });
-          showToast('error', message);
+          const waitSeconds = broadcastRetryAfterSeconds(error);
+          if (waitSeconds !== null) {
+            setCooldownUntil((until) => ({ ...until, [group.id]: Date.now() + waitSeconds * 1000 }));
+            return;
+          }
+          setRefusal({
+            message: broadcastErrorMessage(error),
+            final: error instanceof ApiError && error.status === 401,
+          });
         },
-        onSettled: () => setConfirming(false),
       },
     );
   };
@@ -127,13 +160,17 @@ export function SprayOverviewPage() {
               ))}
             </select>
           </label>
-          {canBroadcast && (
-            <Button variant="danger" onClick={onBroadcastClick} disabled={loading}>
-              Broadcast spray
-            </Button>
+          {(canBroadcast || broadcastRefusal !== null) && (
+            <span title={broadcastRefusal ?? undefined}>
+              <Button variant="danger" onClick={onBroadcastClick} disabled={loading || broadcastRefusal !== null}>
+                Broadcast spray
+              </Button>
+            </span>
           )}
         </div>
       </PageHeader>
+
+      {canView && <RefusalNote reason={operateRefusal} />}
 
       {outcome && (
         <div className="spray-outcome" data-testid="broadcast-outcome">
@@ -166,6 +203,8 @@ export function SprayOverviewPage() {
           groupName={group.name}
           sprayers={sprayers}
           busy={broadcast.isPending}
+          cooldownUntil={cooldownUntil[group.id] ?? null}
+          refusal={refusal}
           onConfirm={onConfirm}
           onClose={() => setConfirming(false)}
         />

@@ -6,6 +6,7 @@ import {
   broadcastErrorMessage,
   broadcastOutcome,
   broadcastReadiness,
+  broadcastRetryAfterSeconds,
   daysText,
   devicesUnder,
   findGroup,
@@ -13,6 +14,7 @@ import {
   formatSeconds,
   nextSprayText,
   pickableGroups,
+  secondsLeft,
   scheduleSummary,
 } from './spray-view';
 
@@ -106,6 +108,28 @@ describe('spray overview model', () => {
     [{ isConnected: true, alarmMask: 1 << 7, acceptsBroadcast: 0 }, false, 'Does not accept broadcast spray (GPF-11).'],
     [{ isConnected: true, alarmMask: 1 << 7, acceptsBroadcast: undefined }, true, 'Ready to spray.'],
   ])('readiness of %j', (sprayer, willSpray, note) => expect(broadcastReadiness(sprayer)).toEqual({ willSpray, note }));
+
+  it('says "Ready" only outside the cool-down (issue 35)', () => {
+    const ready = { isConnected: true, alarmMask: 0, acceptsBroadcast: 1 };
+    expect(broadcastReadiness(ready, 87)).toEqual({ willSpray: true, note: 'Waiting for the cool-down: 87 s.' });
+    expect(broadcastReadiness(ready, 0)).toEqual({ willSpray: true, note: 'Ready to spray.' });
+    // An offline sprayer is not waiting for anything: it will not spray.
+    expect(broadcastReadiness({ ...ready, isConnected: false }, 87).note).toBe('Offline: it will not spray.');
+  });
+
+  it.each([
+    ['a 429 with its wait', new ApiError(429, 'x', { retryAfterSeconds: 87 }), 87],
+    ['a 429 with a fraction', new ApiError(429, 'x', { retryAfterSeconds: 3.2 }), 4],
+    ['a 429 without a wait', new ApiError(429, 'x', null), null],
+    ['a 401', new ApiError(401, 'x', null), null],
+  ])('waits after %s', (_label, error, seconds) => expect(broadcastRetryAfterSeconds(error)).toBe(seconds));
+
+  it.each([
+    [null, 0],
+    [10_000, 0],
+    [10_001, 1],
+    [97_000, 87],
+  ])('counts down to %s from 10 000 ms: %s s', (until, left) => expect(secondsLeft(until, 10_000)).toBe(left));
 
   it.each([
     [5, '5 min'],

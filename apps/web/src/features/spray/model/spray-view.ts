@@ -46,6 +46,18 @@ export function broadcastErrorMessage(error: unknown): string {
   return BROADCAST_SPRAY_FAILED;
 }
 
+/** The seconds a 429 asks to wait (the server's `retryAfterSeconds`), or null for any other failure. */
+export function broadcastRetryAfterSeconds(error: unknown): number | null {
+  if (!(error instanceof ApiError) || error.status !== 429) return null;
+  const seconds = (error.body as { retryAfterSeconds?: unknown } | null)?.retryAfterSeconds;
+  return typeof seconds === 'number' && seconds > 0 ? Math.ceil(seconds) : null;
+}
+
+/** Whole seconds left until `until` (unix ms), 0 when it has passed or is unknown. */
+export function secondsLeft(until: number | null | undefined, now: number): number {
+  return until == null ? 0 : Math.max(0, Math.ceil((until - now) / 1000));
+}
+
 /** What a finished broadcast tells the person: how many sprayers took it, and which did not. */
 export function broadcastOutcome(answer: BroadcastSprayAnswer): { tone: 'success' | 'warning'; message: string } {
   const spraying = answer.devices.filter((device) => device.result === 'OK');
@@ -106,16 +118,24 @@ export function scheduleSummary(schedule: SpraySchedule | null, stepSeconds: num
   return `${parts.join(' · ')}${schedule.enabled ? '' : ' · off'}`;
 }
 
-/** Whether a sprayer will take a broadcast spray, and if not, why (the confirmation dialog's list). */
-export function broadcastReadiness(sprayer: {
-  isConnected: boolean;
-  alarmMask: number | undefined;
-  /** GPF-11; undefined when the unit has not reported it. */
-  acceptsBroadcast: number | undefined;
-}): { willSpray: boolean; note: string } {
+/**
+ * Whether a sprayer will take a broadcast spray, and if not, why (the confirmation dialog's list). It
+ * is "Ready" only when it is: inside the cool-down (`waitSeconds`, counted down from the server's
+ * `retryAfterSeconds`) a sprayer that would spray says it is waiting.
+ */
+export function broadcastReadiness(
+  sprayer: {
+    isConnected: boolean;
+    alarmMask: number | undefined;
+    /** GPF-11; undefined when the unit has not reported it. */
+    acceptsBroadcast: number | undefined;
+  },
+  waitSeconds = 0,
+): { willSpray: boolean; note: string } {
   if (!sprayer.isConnected) return { willSpray: false, note: 'Offline: it will not spray.' };
   const blocked = sprayBlockedBy(sprayer.alarmMask, 'broadcast');
   if (blocked) return { willSpray: false, note: `${blocked.name}: it will not spray.` };
   if (sprayer.acceptsBroadcast === 0) return { willSpray: false, note: 'Does not accept broadcast spray (GPF-11).' };
+  if (waitSeconds > 0) return { willSpray: true, note: `Waiting for the cool-down: ${waitSeconds} s.` };
   return { willSpray: true, note: 'Ready to spray.' };
 }
