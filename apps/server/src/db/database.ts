@@ -30,7 +30,7 @@ import * as logInbox from './migrations/2026-12-08T0100-log-inbox';
 import * as accountTreeVersion from './migrations/2026-12-09T0200-account-tree-version';
 import * as sprayerCooldowns from './migrations/2026-12-10T0700-sprayer-cooldowns';
 import * as workLimits from './migrations/2026-12-10T0800-work-limits';
-import * as monitorOnly from './migrations/2026-12-10T0800-monitor-only';
+import * as monitorOnly from './migrations/2026-12-10T0900-monitor-only';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -68,7 +68,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-09T0200-account-tree-version': accountTreeVersion,
   '2026-12-10T0700-sprayer-cooldowns': sprayerCooldowns,
   '2026-12-10T0800-work-limits': workLimits,
-  '2026-12-10T0800-monitor-only': monitorOnly,
+  '2026-12-10T0900-monitor-only': monitorOnly,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.
