@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { defaultChannelsMap, tankNumbers } from '@fieldlink/domain/brew';
+import { BREW_REGISTERS, defaultChannelsMap, tankNumbers } from '@fieldlink/domain/brew';
 import type { Database } from '../db/schema';
 import { FileStore } from '../documents/file-store';
 import type { AccountIds, MatrixRequest, RouteRule, RouteUse } from './authorization-matrix';
@@ -38,6 +38,33 @@ export async function addBrewIds(
   ids: Pick<AccountIds, 'groupId' | 'deviceId'>,
   key: string,
 ): Promise<BrewIds> {
+  // The group's devices watch fermenters: only fermentation vessels are tanks (domain brew.ts), and
+  // the positive check starts a batch on a second, idle one.
+  const rows = await db
+    .selectFrom('devices')
+    .select(['id', 'registers', 'custom', 'tags'])
+    .where('group_id', '=', ids.groupId)
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+  for (const [index, row] of rows.entries()) {
+    const tags = (JSON.parse(row.tags || '[]') as { id: string; key: string; value: string }[]).filter(
+      (tag) => tag.key !== 'vessel',
+    );
+    const vessel = { id: `matrix-vessel-${row.id}`, key: 'vessel', value: 'fermenter' };
+    await db
+      .updateTable('devices')
+      // Each tank keeps its number when a check moves another device out of the group.
+      .set({
+        tags: JSON.stringify([...tags, vessel]),
+        registers: JSON.stringify({
+          ...(JSON.parse(row.registers || '{}') as Record<string, number>),
+          [BREW_REGISTERS.VAT_NUMBER]: index + 1,
+        }),
+      })
+      .where('id', '=', row.id)
+      .execute();
+  }
   const devices = await db
     .selectFrom('devices')
     .select(['id', 'registers', 'custom'])
@@ -345,7 +372,8 @@ export const BREW_AUTHORIZATION: Record<string, RouteRule> = {
         own: (ids) =>
           send('PUT', '/api/v1/brew/tank/calibration', {
             groupId: ids.groupId,
-            tankNumber: ids.brew.tankNumber,
+            // The idle tank stays in the group; the move check takes the account's device out of it.
+            tankNumber: ids.brew.idleTankNumber,
             calibration: { co2TotalGain: 1.1 },
           }),
         foreign: (_own, other) => [
@@ -361,7 +389,8 @@ export const BREW_AUTHORIZATION: Record<string, RouteRule> = {
         own: (ids) =>
           send('PUT', '/api/v1/brew/tank/calibration', {
             groupId: ids.groupId,
-            tankNumber: ids.brew.tankNumber,
+            // The idle tank stays in the group; the move check takes the account's device out of it.
+            tankNumber: ids.brew.idleTankNumber,
             calibration: { tankLevel: { scale: 110, offset: 0 }, capacity: 1200 },
           }),
         foreign: (_own, other) => [

@@ -338,6 +338,8 @@ describe.each(DIALECTS)('device changes on %s', (dialect) => {
       code: 'c1',
       name: 'Flow temperature',
       config: { units: '°C', decimals: 1 },
+      // No alarm is set on the channel (core entity's alarmData).
+      alarmData: null,
       latestLog: { value: 61.25, t: now },
       logs: [
         { t: now - 60_000, value: 60.5 },
