@@ -5,7 +5,7 @@ import { openStorage, type Storage } from '../db/database';
 import { demoFleet } from '../seed/seed';
 import { TestSocket } from '../testing/test-socket';
 import { freshPostgres, type TestDatabase } from './testing/cluster-apps';
-import { DeviceLoad, LOAD_CODE } from './testing/device-load';
+import { DeviceLoad, LOAD_CODE, missingAcknowledged } from './testing/device-load';
 import { startMosquitto, type TestMosquitto } from './testing/mosquitto';
 import { startPostgres, type TestPostgres } from './testing/postgres-process';
 import { startServerProcess, type ServerProcess } from './testing/server-process';
@@ -64,23 +64,7 @@ describe.each(['single', 'shared'] as const)(
       );
 
     /** Acknowledged samples not (yet) in the log table. */
-    const missing = async (): Promise<number> => {
-      const ids = await deviceIds();
-      await moveInbox(storage.db);
-      let count = 0;
-      for (const [thingName, times] of load.acked) {
-        if (times.length === 0) continue;
-        const rows = await storage.db
-          .selectFrom('logs')
-          .select('t')
-          .where('device_id', '=', ids.get(thingName)!)
-          .where('code', '=', LOAD_CODE)
-          .execute();
-        const stored = new Set(rows.map((row) => row.t));
-        count += times.filter((t) => !stored.has(t)).length;
-      }
-      return count;
-    };
+    const missing = (): Promise<number> => missingAcknowledged(storage.db, load.acked);
 
     /** Each device's latest value is its newest stored sample, and no older than its newest acknowledged one. */
     const latestIsRight = async (): Promise<boolean> => {

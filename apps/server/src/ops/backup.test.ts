@@ -5,9 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStorage, type Storage } from '../db/database';
-import { moveInbox } from '../db/log-inbox';
 import { demoFleet } from '../seed/seed';
-import { DeviceLoad, LOAD_CODE } from '../cluster/testing/device-load';
+import { DeviceLoad, missingAcknowledged } from '../cluster/testing/device-load';
 import { freePort } from '../cluster/testing/mosquitto';
 import { startServerProcess, type ServerProcess } from '../cluster/testing/server-process';
 import { freshPostgres, type FreshPostgres } from '../testing/fresh-postgres';
@@ -24,25 +23,6 @@ function backupCommand(command: 'backup' | 'restore', file: string, url: string)
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: url },
   });
-}
-
-/** Samples of `acked` (device -> times) missing from the logs of the database behind `storage`. */
-async function missingSamples(storage: Storage, acked: Map<string, number[]>): Promise<number> {
-  await moveInbox(storage.db);
-  const devices = await storage.db.selectFrom('devices').select(['id', 'thing_name']).execute();
-  const ids = new Map(devices.map((row) => [row.thing_name, row.id]));
-  let missing = 0;
-  for (const [thingName, times] of acked) {
-    const rows = await storage.db
-      .selectFrom('logs')
-      .select('t')
-      .where('device_id', '=', ids.get(thingName)!)
-      .where('code', '=', LOAD_CODE)
-      .execute();
-    const stored = new Set(rows.map((row) => Number(row.t)));
-    missing += times.filter((t) => !stored.has(t)).length;
-  }
-  return missing;
 }
 
 describe.each(['sqlite', 'postgres'] as const)('backup and restore on %s', (dialect) => {
@@ -103,7 +83,7 @@ describe.each(['sqlite', 'postgres'] as const)('backup and restore on %s', (dial
 
     const copy = openStorage(restoredUrl);
     storages.push(copy);
-    expect(await missingSamples(copy, before)).toBe(0);
+    expect(await missingAcknowledged(copy.db, before)).toBe(0);
     expect(before.size).toBe(5);
 
     // The server starts on the restored database and answers a sign-in.

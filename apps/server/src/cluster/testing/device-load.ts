@@ -1,5 +1,8 @@
+import type { Kysely } from 'kysely';
 import mqtt, { type MqttClient } from 'mqtt';
 import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
+import { moveInbox } from '../../db/log-inbox';
+import type { Database } from '../../db/schema';
 
 export interface LoadDevice {
   thingName: string;
@@ -113,4 +116,30 @@ export class DeviceLoad {
     this.inFlight.add(sent);
     void sent.finally(() => this.inFlight.delete(sent));
   }
+}
+
+/**
+ * How many of the acknowledged samples (device -> times, as {@link DeviceLoad.acked}) the database
+ * does not hold in its logs, after moving SQLite's inbox into them.
+ */
+export async function missingAcknowledged(
+  db: Kysely<Database>,
+  acked: ReadonlyMap<string, readonly number[]>,
+): Promise<number> {
+  await moveInbox(db);
+  const devices = await db.selectFrom('devices').select(['id', 'thing_name']).execute();
+  const ids = new Map(devices.map((row) => [row.thing_name, row.id]));
+  let missing = 0;
+  for (const [thingName, times] of acked) {
+    if (times.length === 0) continue;
+    const rows = await db
+      .selectFrom('logs')
+      .select('t')
+      .where('device_id', '=', ids.get(thingName)!)
+      .where('code', '=', LOAD_CODE)
+      .execute();
+    const stored = new Set(rows.map((row) => Number(row.t)));
+    missing += times.filter((t) => !stored.has(t)).length;
+  }
+  return missing;
 }
