@@ -60,6 +60,12 @@ describe.each(DIALECTS)('real-time channel on %s', (dialect) => {
     origin = baseUrl(t.app);
     wsUrl = `${origin.replace('http', 'ws')}${REALTIME_PATH}`;
     passwords = new Map((await demoFleet(t.app.storage.db)).map((entry) => [entry.thingName, entry.password]));
+    // These tests are about commands, so the viewer operates here (the demo seeds it monitor-only).
+    await t.app.storage.db
+      .updateTable('users')
+      .set({ monitor_only: 0 })
+      .where('email', '=', 'viewer@fieldlink.test')
+      .execute();
   });
   afterAll(async () => {
     for (const close of closers) await close();
