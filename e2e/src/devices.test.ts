@@ -159,7 +159,7 @@ describe('devices: general-information panel, map and commands', () => {
   });
 
   it('writes a setpoint: it reaches the simulated device and its new value comes back', async () => {
-    const page = await newPage('viewer@fieldlink.test');
+    const page = await newPage('ops@fieldlink.test');
     await openDash(page, server.baseUrl, 'ACME-BLR01');
     const value = page.getByTestId('channel-value-sp1');
     await value.waitFor({ timeout: 30_000 });
