@@ -64,6 +64,12 @@ describe('two instances on Mosquitto 2 and PostgreSQL', () => {
     const fleet = await demoFleet(a.storage.db);
     passwords = new Map(fleet.map((entry) => [entry.thingName, entry.password]));
     await provisionDemoFleet(a.fieldlink.broker!, fleet);
+    // The viewer operates in these tests (the demo seeds it monitor-only; monitor-only.test.ts holds that rule).
+    await a.storage.db
+      .updateTable('users')
+      .set({ monitor_only: 0 })
+      .where('email', '=', 'viewer@fieldlink.test')
+      .execute();
   });
   afterAll(async () => {
     for (const close of closers) await close();

@@ -72,6 +72,12 @@ describe.each(DIALECTS)('device changes on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await startTestApp(dialect, { mqtt: true, commandTimeoutMs: 1000 });
+    // The viewer operates in these tests (the demo seeds it monitor-only; monitor-only.test.ts holds that rule).
+    await t.app.storage.db
+      .updateTable('users')
+      .set({ monitor_only: 0 })
+      .where('email', '=', 'viewer@fieldlink.test')
+      .execute();
     for (const who of ['ops', 'viewer', 'water', 'admin', 'brew'])
       tokens[who] = await signIn(t.app, `${who}@fieldlink.test`);
     passwords = new Map((await demoFleet(t.app.storage.db)).map((entry) => [entry.thingName, entry.password]));

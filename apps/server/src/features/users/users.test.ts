@@ -251,7 +251,16 @@ describe.each(DIALECTS)('user calls on %s', (dialect) => {
       });
       expect(elsewhere.statusCode).toBe(200);
       expect(Object.keys(elsewhere.json().user).sort()).toEqual(
-        ['accountId', 'email', 'expiresAt', 'groupId', 'path', 'permissions', 'secretPermissions'].sort(),
+        [
+          'accountId',
+          'email',
+          'expiresAt',
+          'groupId',
+          'monitorOnly',
+          'path',
+          'permissions',
+          'secretPermissions',
+        ].sort(),
       );
     });
 
