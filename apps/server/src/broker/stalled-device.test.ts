@@ -6,6 +6,7 @@ import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import type { DeviceCommand } from '@fieldlink/api/device-frames';
 import { demoFleet } from '../seed/seed';
 import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../testing/test-app';
+import { until } from '../testing/until';
 
 /**
  * Commands per stalled device: first large ones, more than loopback's socket buffers take (4 MiB at
@@ -17,14 +18,6 @@ const STALLED = ['ACME-BLR01', 'ACME-BLR02'];
 const HEALTHY = 'MTW-PUMP01';
 /** Short, so the test does not wait the default 10 s; long enough for a frame to be stored meanwhile. */
 const DRAIN_TIMEOUT_MS = 8000;
-
-const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 20_000) => {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('Condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
 
 /**
  * A device on a raw TCP connection that subscribes to its command topic at QoS 1, then stops reading

@@ -11,7 +11,7 @@ import { freePort } from '../cluster/testing/mosquitto';
 import { startServerProcess, type ServerProcess } from '../cluster/testing/server-process';
 import { freshPostgres, type FreshPostgres } from '../testing/fresh-postgres';
 import { DEMO_PASSWORD, TEST_POSTGRES_URL } from '../testing/test-app';
-import { until } from '../testing/mail-catcher';
+import { until } from '../testing/until';
 import { backupKindOf } from './backup';
 
 const run = promisify(execFile);

@@ -12,7 +12,7 @@ import { startServerProcess, type ServerProcess } from '../cluster/testing/serve
 import { freshPostgres, type FreshPostgres } from '../testing/fresh-postgres';
 import { DEMO_PASSWORD, TEST_POSTGRES_URL } from '../testing/test-app';
 import { TestSocket } from '../testing/test-socket';
-import { until } from '../testing/mail-catcher';
+import { until } from '../testing/until';
 
 const DEVICES = 20;
 const BROWSERS = 10;

@@ -12,19 +12,12 @@ import {
 import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../testing/test-app';
 import { TestSocket } from '../testing/test-socket';
 import { demoFleet } from '../seed/seed';
+import { until } from '../testing/until';
 
 /** Long enough that no command times out while a test looks at the ones waiting. */
 const COMMAND_TIMEOUT_MS = 60_000;
 
 type Reply = Extract<ServerAction, { type: 'server/reply' }>;
-
-const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 20_000) => {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('Condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
 
 describe.each(DIALECTS)('limits on real-time commands waiting for their answer, on %s', (dialect) => {
   let t: TestApp;

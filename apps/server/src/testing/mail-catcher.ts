@@ -38,13 +38,3 @@ export async function startMailCatcher() {
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
-
-/** Waits until the check passes, polling every 50 ms; throws after the timeout. */
-export const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 15_000) => {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('Condition not met in time');
-};

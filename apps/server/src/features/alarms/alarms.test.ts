@@ -5,7 +5,8 @@ import type { AlarmRecord, AlertRecord, ChannelAlarm, DeviceAlarmsAnswer } from 
 import type { Device } from '@fieldlink/api/device';
 import { demoFleet } from '../../seed/seed';
 import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
-import { startMailCatcher, until } from '../../testing/mail-catcher';
+import { startMailCatcher } from '../../testing/mail-catcher';
+import { until } from '../../testing/until';
 import { formatDateTimeInZone } from '@fieldlink/domain/date-format';
 
 /** A mail's text as read: quoted-printable soft line breaks joined, escaped bytes decoded. */

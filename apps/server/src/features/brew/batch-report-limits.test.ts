@@ -12,6 +12,7 @@ import { migrate, openStorage } from '../../db/database';
 import type { BrewReportsTable } from '../../db/schema';
 import { newId } from '../../security/secrets';
 import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { until } from '../../testing/until';
 import { BATCH_REPORT_RETENTION_JOB } from './service';
 
 const DAY_MS = 86_400_000;
@@ -182,11 +183,7 @@ describe.each(DIALECTS)('batch report limits and retention on %s', (dialect) => 
       .execute();
     expect(jobs).toHaveLength(1);
 
-    const end = Date.now() + 30_000;
-    while ((await reportCount()) > 1) {
-      if (Date.now() > end) throw new Error('Retention did not run in time');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(async () => (await reportCount()) <= 1, 30_000);
     expect((await db().selectFrom('brew_reports').select('id').execute()).map((row) => row.id)).toEqual([recent!.id]);
     expect(await a.app.fieldlink.files.find(stored.id)).toBeUndefined();
   });
