@@ -5,7 +5,7 @@ import { REALTIME_PATH } from '@fieldlink/api/realtime';
 import type { DeviceCommand } from '@fieldlink/api/device-frames';
 import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { demoFleet } from '../seed/seed';
-import { baseUrl, signIn } from '../testing/test-app';
+import { baseUrl, signIn, letViewerOperate } from '../testing/test-app';
 import { TestSocket } from '../testing/test-socket';
 import { IngestSession } from '../broker/ingest-session';
 import { MosquittoDynsec } from '../broker/mosquitto-dynsec';
@@ -64,12 +64,7 @@ describe('two instances on Mosquitto 2 and PostgreSQL', () => {
     const fleet = await demoFleet(a.storage.db);
     passwords = new Map(fleet.map((entry) => [entry.thingName, entry.password]));
     await provisionDemoFleet(a.fieldlink.broker!, fleet);
-    // The viewer operates in these tests (the demo seeds it monitor-only; monitor-only.test.ts holds that rule).
-    await a.storage.db
-      .updateTable('users')
-      .set({ monitor_only: 0 })
-      .where('email', '=', 'viewer@fieldlink.test')
-      .execute();
+    await letViewerOperate(a.storage.db);
   });
   afterAll(async () => {
     for (const close of closers) await close();

@@ -9,7 +9,7 @@ import {
   MAX_PENDING_REQUESTS_PER_SOCKET,
   pendingLimitMessage,
 } from '@fieldlink/domain/realtime-limits';
-import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../testing/test-app';
+import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp, letViewerOperate } from '../testing/test-app';
 import { TestSocket } from '../testing/test-socket';
 import { demoFleet } from '../seed/seed';
 import { until } from '../testing/until';
@@ -94,12 +94,7 @@ describe.each(DIALECTS)('limits on real-time commands waiting for their answer, 
     t = await startTestApp(dialect, { mqtt: true, listen: true, commandTimeoutMs: COMMAND_TIMEOUT_MS });
     wsUrl = `${baseUrl(t.app).replace('http', 'ws')}${REALTIME_PATH}`;
     passwords = new Map((await demoFleet(t.app.storage.db)).map((entry) => [entry.thingName, entry.password]));
-    // These tests are about commands, so the viewer operates here (the demo seeds it monitor-only).
-    await t.app.storage.db
-      .updateTable('users')
-      .set({ monitor_only: 0 })
-      .where('email', '=', 'viewer@fieldlink.test')
-      .execute();
+    await letViewerOperate(t.app.storage.db);
   });
   afterAll(async () => {
     for (const close of closers) await close();

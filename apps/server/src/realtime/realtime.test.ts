@@ -4,7 +4,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { REALTIME_PATH } from '@fieldlink/api/realtime';
 import type { DeviceCommand } from '@fieldlink/api/device-frames';
-import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../testing/test-app';
+import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp, letViewerOperate } from '../testing/test-app';
 import { TestSocket } from '../testing/test-socket';
 import { demoFleet } from '../seed/seed';
 
@@ -60,12 +60,7 @@ describe.each(DIALECTS)('real-time channel on %s', (dialect) => {
     origin = baseUrl(t.app);
     wsUrl = `${origin.replace('http', 'ws')}${REALTIME_PATH}`;
     passwords = new Map((await demoFleet(t.app.storage.db)).map((entry) => [entry.thingName, entry.password]));
-    // These tests are about commands, so the viewer operates here (the demo seeds it monitor-only).
-    await t.app.storage.db
-      .updateTable('users')
-      .set({ monitor_only: 0 })
-      .where('email', '=', 'viewer@fieldlink.test')
-      .execute();
+    await letViewerOperate(t.app.storage.db);
   });
   afterAll(async () => {
     for (const close of closers) await close();

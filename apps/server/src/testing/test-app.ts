@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import { loadConfig, type Config } from '../config';
 import { migrate, openStorage, type Dialect } from '../db/database';
+import type { Database } from '../db/schema';
 import { buildApp } from '../app';
 import { seedDemo } from '../seed/seed';
 import { insertAttachmentPoint, insertUser } from '../features/session/repository';
@@ -147,4 +149,12 @@ export async function addTestUser(
     app_type: user.appType ?? 'default',
   });
   return { id, token: await app.tokens.issue(id, 0) };
+}
+
+/**
+ * The demo seeds viewer@ monitor-only (issue 35): a test about commands that acts as the viewer lets it
+ * operate. The monitor-only rule keeps its own tests (monitor-only.test.ts, the authorization matrix).
+ */
+export async function letViewerOperate(db: Kysely<Database>): Promise<void> {
+  await db.updateTable('users').set({ monitor_only: 0 }).where('email', '=', 'viewer@fieldlink.test').execute();
 }

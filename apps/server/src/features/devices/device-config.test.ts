@@ -4,7 +4,7 @@ import { CONTACT_SUPPLIER_FOR_PLAN, type DeviceConfigAnswer } from '@fieldlink/a
 import type { DeviceCommand } from '@fieldlink/api/device-frames';
 import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { demoFleet } from '../../seed/seed';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { DIALECTS, signIn, startTestApp, type TestApp, letViewerOperate } from '../../testing/test-app';
 
 describe.each(DIALECTS)('device changes on %s', (dialect) => {
   let t: TestApp;
@@ -72,12 +72,7 @@ describe.each(DIALECTS)('device changes on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await startTestApp(dialect, { mqtt: true, commandTimeoutMs: 1000 });
-    // The viewer operates in these tests (the demo seeds it monitor-only; monitor-only.test.ts holds that rule).
-    await t.app.storage.db
-      .updateTable('users')
-      .set({ monitor_only: 0 })
-      .where('email', '=', 'viewer@fieldlink.test')
-      .execute();
+    await letViewerOperate(t.app.storage.db);
     for (const who of ['ops', 'viewer', 'water', 'admin', 'brew'])
       tokens[who] = await signIn(t.app, `${who}@fieldlink.test`);
     passwords = new Map((await demoFleet(t.app.storage.db)).map((entry) => [entry.thingName, entry.password]));

@@ -347,11 +347,7 @@ function GroupScenes({
   return (
     <div className="scene-page">
       {header}
-      {readOnlyReason && (
-        <p className="scene-page__read-only" data-testid="scene-read-only">
-          <LockIcon size={14} /> {readOnlyReason}
-        </p>
-      )}
+      <RefusalNote reason={readOnlyReason || null} testId="scene-read-only" />
       {viewDashboard && scene?.widgets.some((widget) => widgetRole(widget.type) === 'CONTROL') && (
         <RefusalNote reason={deviceActionRefusal(subject, 'writeChannel')} />
       )}
