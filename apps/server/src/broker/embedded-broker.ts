@@ -153,9 +153,14 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     publishRate.forget(client.id);
     onConnection(client, false);
   });
-  aedes.on('clientError', (client, error) =>
-    logger.warn({ thingName: client.id, error: error.message }, 'MQTT client error'),
-  );
+  // One line per connection: a dropped connection fails each delivery still queued for it, which
+  // logged the same error once per queued command (thousands for a stalled device).
+  const reportedErrors = new WeakSet<Client>();
+  aedes.on('clientError', (client, error) => {
+    if (reportedErrors.has(client)) return;
+    reportedErrors.add(client);
+    logger.warn({ thingName: client.id, error: error.message }, 'MQTT client error');
+  });
 
   /** Feeds a connection to Aedes behind the packet-size guard. */
   const handle = (stream: Duplex, source?: string) => {

@@ -68,12 +68,14 @@ describe.each(DIALECTS)('a device that stops reading its socket, on %s', (dialec
   let t: TestApp;
   let passwords: Map<string, string>;
   const closers: (() => unknown)[] = [];
+  const logLines: string[] = [];
 
   beforeAll(async () => {
     t = await startTestApp(dialect, {
       mqtt: true,
       listen: true,
       env: { MQTT_DRAIN_TIMEOUT_MS: String(DRAIN_TIMEOUT_MS) },
+      logLines,
     });
     passwords = new Map((await demoFleet(t.app.storage.db)).map((device) => [device.thingName, device.password]));
   });
@@ -130,6 +132,14 @@ describe.each(DIALECTS)('a device that stops reading its socket, on %s', (dialec
     // The drain timeout drops both; their queued deliveries end without taking the process along.
     await until(() => broker.connectedClients() === 1);
     await Promise.all(deliveries);
+    // Each dropped connection is logged once, not once per command that was waiting for it.
+    const clientErrors = logLines.filter((line) => line.includes('"MQTT client error"'));
+    for (const thingName of STALLED) {
+      expect(
+        clientErrors.filter((line) => line.includes(`"thingName":"${thingName}"`)),
+        thingName,
+      ).toHaveLength(1);
+    }
 
     // Everything else still answers: the API, the broker for a healthy device, a new connection.
     const token = await signIn(t.app, 'viewer@fieldlink.test');

@@ -57,6 +57,8 @@ export async function startTestApp(
     ota?: OtaOptions;
     /** The clock of the jobs table and report schedules. */
     now?: () => number;
+    /** Where the app's warnings go, one JSON line each (none by default). */
+    logLines?: string[];
   } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase(dialect);
@@ -79,6 +81,9 @@ export async function startTestApp(
     commandTimeoutMs: options.commandTimeoutMs,
     ota: options.ota,
     now: options.now,
+    logger: options.logLines
+      ? { level: 'warn', stream: { write: (line: string) => options.logLines!.push(line) } }
+      : false,
   });
   if (options.listen) await app.listen({ port: 0, host: '127.0.0.1' });
   else await app.ready();
