@@ -208,7 +208,7 @@ export async function buildApp({
 
   const { db } = storage;
   const events = new DeviceEvents();
-  const directory = new DeviceDirectory(db);
+  const directory = new DeviceDirectory(db, events);
   // A SQLite file's batches are written by a thread of their own; PostgreSQL writes several at a time.
   const writerThread = storage.file ? new SqliteWriterThread(storage.file) : null;
   // SQLite commits samples into its inbox, moved into `logs` between batches (db/log-inbox.ts): by

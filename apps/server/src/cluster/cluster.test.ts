@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
 import { REALTIME_PATH } from '@fieldlink/api/realtime';
+import { pressureFromRaw } from '@fieldlink/domain/pressure-signal';
 import type { DeviceCommand } from '@fieldlink/api/device-frames';
 import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { demoFleet } from '../seed/seed';
@@ -182,6 +183,31 @@ describe('two instances on Mosquitto 2 and PostgreSQL', () => {
       return values.every((value) => seen.includes(value));
     });
     expect(a.fieldlink.ingest.counters.frames).toBeGreaterThan(storedByA);
+  });
+
+  it('reads a device’s channels again on B once A stored its config frame', async () => {
+    const thingName = 'ACME-BLR02';
+    const t0 = Date.now() - 30_000;
+    const c33 = async () =>
+      (await logRows(thingName))
+        .filter((log) => log.code === 'c33')
+        .sort((x, y) => Number(x.t) - Number(y.t))
+        .map((log) => Number(log.value));
+    const frame = (body: object) => Buffer.from(JSON.stringify({ v: 4, ...body }));
+    // B reads the device into its directory with a frame of its own.
+    await b.fieldlink.ingest.handle(thingName, frame({ type: 'log', t: t0, values: { c33: 12_000 } }));
+    await until(async () => (await c33()).length === 1);
+    const relayed = new Promise<void>((resolve) =>
+      b.fieldlink.events.on((event, origin) => {
+        if (event.type === 'server/deviceConfig' && event.thingName === thingName && origin === 'remote') resolve();
+      }),
+    );
+    const channels = [{ code: 'c33', name: 'Line pressure', units: 'bar', config: { signal: 'raw', fullScale: 6 } }];
+    await a.fieldlink.ingest.handle(thingName, frame({ type: 'config', subtype: 'input', channels }));
+    await relayed;
+    await b.fieldlink.ingest.handle(thingName, frame({ type: 'log', t: t0 + 1000, values: { c33: 3_000_000 } }));
+    await until(async () => (await c33()).length === 2);
+    expect(await c33()).toEqual([12_000, pressureFromRaw(3_000_000, 6)]);
   });
 
   it('runs a command from a browser on B and brings back the reply, whichever instance stores it', async () => {

@@ -243,12 +243,12 @@ export class Ingest {
       }
     }
     const { v: _v, type: _type, t: _t, ...config } = frame;
+    // Its event, once committed, also has the device directory read the channels again (they decide
+    // which readings are raw transmitter signals), here and on the other instances of a cluster.
     await this.writer.write({
       deviceUpdate: { deviceId: device.id, update },
       events: [{ type: 'server/deviceConfig', thingName: device.thingName, config }],
     });
-    // The channels decide which readings are raw transmitter signals: read them again with the next frame.
-    if (frame.channels) this.directory.forget(device.thingName);
   }
 
   private reject(thingName: string, reason: string): null {

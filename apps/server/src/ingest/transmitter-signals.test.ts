@@ -59,4 +59,33 @@ describe.each(DIALECTS)('raw transmitter signals on %s', (dialect) => {
       [t0 + 2000, 22],
     ]);
   });
+
+  it('reads the channels again when another instance of a cluster stored a config frame', async () => {
+    const t0 = Date.now() - 30_000;
+    await send({ v: 4, type: 'log', t: t0, values: { c4: 12_000 } });
+    await expect.poll(() => stored('c4'), { timeout: 10_000 }).toEqual([[t0, 12_000]]);
+    // Another instance stores the device's new channels and relays the event; this one's cached entry
+    // is of the channels before.
+    const channels = [{ code: 'c4', name: 'Tank pressure', units: 'bar', config: { signal: 'raw', fullScale: 6 } }];
+    const { channels: before } = await t.app.storage.db
+      .selectFrom('devices')
+      .select('channels')
+      .where('thing_name', '=', THING)
+      .executeTakeFirstOrThrow();
+    await t.app.storage.db
+      .updateTable('devices')
+      .set({ channels: JSON.stringify([...(JSON.parse(before) as object[]), ...channels]) })
+      .where('thing_name', '=', THING)
+      .execute();
+    t.app.fieldlink.events.emit(
+      { type: 'server/deviceConfig', thingName: THING, config: { subtype: 'input', channels } },
+      'remote',
+    );
+    await send({ v: 4, type: 'log', t: t0 + 1000, values: { c4: 3_000_000 } });
+    await expect.poll(() => stored('c4'), { timeout: 10_000 }).toHaveLength(2);
+    expect(await stored('c4')).toEqual([
+      [t0, 12_000],
+      [t0 + 1000, pressureFromRaw(3_000_000, 6)],
+    ]);
+  });
 });
