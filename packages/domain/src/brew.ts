@@ -627,10 +627,9 @@ export function formatTastingDate(date: Date): string {
 // ---- Annotations, setpoint and the log window ---------------------------------------------------
 
 export const ANNOTATION_KINDS = ['plotLine', 'channel'] as const;
-export type AnnotationKind = (typeof ANNOTATION_KINDS)[number];
-/** Annotation colours (§3): blue for sensory notes, grey otherwise. */
-export const SENSORY_ANNOTATION_COLOR = '#2f6fde';
-export const ANNOTATION_COLOR = '#8a8f98';
+const SENSORY_ANNOTATION_COLOR = '#2f6fde';
+const ANNOTATION_COLOR = '#8a8f98';
+/** An annotation's colour (§3): blue for a sensory note's mark, grey otherwise. */
 export function annotationColor(isSensory: boolean): string {
   return isSensory ? SENSORY_ANNOTATION_COLOR : ANNOTATION_COLOR;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANNOTATION_COLOR, SENSORY_ANNOTATION_COLOR } from '@fieldlink/domain/brew';
+import { annotationColor } from '@fieldlink/domain/brew';
 import { BrewTank } from './brew-tank';
 import { DEMO_BEERS, demoTankStory, tankBatchState } from './demo-brewery';
 
@@ -32,10 +32,10 @@ describe('the demo brewery', () => {
       {
         text: 'Tasting 3.5/5: Sulfur fading, green apple still there.',
         t: batch.sensories[0]!.t,
-        color: SENSORY_ANNOTATION_COLOR,
+        color: annotationColor(true),
         sensory: 0,
       },
-      { text: 'Yeast pitched', t: batch.start + 30 * 60_000, color: ANNOTATION_COLOR, sensory: null },
+      { text: 'Yeast pitched', t: batch.start + 30 * 60_000, color: annotationColor(false), sensory: null },
     ]);
   });
 

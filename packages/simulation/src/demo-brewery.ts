@@ -1,6 +1,5 @@
 import {
-  ANNOTATION_COLOR,
-  SENSORY_ANNOTATION_COLOR,
+  annotationColor,
   recordTransition,
   tastingScore,
   type TankState,
@@ -108,10 +107,10 @@ export function demoTankStory(tank: TankBatchState, beer: DemoBeer | null, now: 
           {
             text: `Tasting ${tastingScore(tasting.ratings).toFixed(1)}/5: ${tasting.notes}`,
             t: tasting.t,
-            color: SENSORY_ANNOTATION_COLOR,
+            color: annotationColor(true),
             sensory: 0,
           },
-          { text: 'Yeast pitched', t: start + 30 * 60_000, color: ANNOTATION_COLOR, sensory: null },
+          { text: 'Yeast pitched', t: start + 30 * 60_000, color: annotationColor(false), sensory: null },
         ],
         tankLevelAtFermStart: Math.round(tank.litres),
         co2TotalAtStart: tank.co2TotalAtFill,

@@ -16,9 +16,8 @@ import type {
   TankCalibrationBody,
 } from '@fieldlink/api/brew';
 import {
-  ANNOTATION_COLOR,
+  annotationColor,
   DEFAULT_PRESSURIZED_THRESHOLD,
-  SENSORY_ANNOTATION_COLOR,
   defaultChannelsMap,
   batchGravity,
   isFermentationVessel,
@@ -352,7 +351,7 @@ export class BrewService {
         kind: 'plotLine',
         text: notes ? `Tasting ${score}/5: ${notes.split('\n')[0]!.slice(0, 120)}` : `Tasting ${score}/5`,
         t,
-        color: SENSORY_ANNOTATION_COLOR,
+        color: annotationColor(true),
         channel_code: null,
         sensory_id: id,
       });
@@ -375,7 +374,7 @@ export class BrewService {
       kind,
       text: body.text.trim(),
       t: this.timestamp(body.timestamp),
-      color: ANNOTATION_COLOR,
+      color: annotationColor(false),
       channel_code: kind === 'channel' ? body.code! : null,
       sensory_id: null,
     });

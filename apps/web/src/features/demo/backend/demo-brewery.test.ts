@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SENSORY_ANNOTATION_COLOR } from '@fieldlink/domain/brew';
+import { annotationColor } from '@fieldlink/domain/brew';
 import { DemoBrewery, firstBreweryRecords, type BrewTankDevice, type DemoBreweryRecords } from './demo-brewery';
 import { DemoCallError } from './demo-call-error';
 
@@ -133,7 +133,7 @@ describe('the demo brewery', () => {
     const noted = await brewery.putSensory({ batchId: running!.id, ...ratings, notes: 'Citrus' }, NOW);
     const note = noted.sensories.find((entry) => entry.notes === 'Citrus')!;
     const mark = noted.annotations.find((entry) => entry.sensoryId === note.id)!;
-    expect(mark).toMatchObject({ text: 'Tasting 3.6/5: Citrus', color: SENSORY_ANNOTATION_COLOR, kind: 'plotLine' });
+    expect(mark).toMatchObject({ text: 'Tasting 3.6/5: Citrus', color: annotationColor(true), kind: 'plotLine' });
     expect(await refusal(brewery.putAnnotation({ batchId: running!.id, id: mark.id, text: 'x' }, NOW))).toEqual([
       400,
       'This annotation marks a tasting note: edit the note instead.',

@@ -14,9 +14,8 @@ import type {
   TankCalibrationBody,
 } from '@fieldlink/api/brew';
 import {
-  ANNOTATION_COLOR,
+  annotationColor,
   DEFAULT_PRESSURIZED_THRESHOLD,
-  SENSORY_ANNOTATION_COLOR,
   advanceBatchTrack,
   batchGravity,
   defaultChannelsMap,
@@ -274,7 +273,7 @@ export class DemoBrewery {
       const text = notes ? `Tasting ${score}/5: ${notes.split('\n')[0]!.slice(0, 120)}` : `Tasting ${score}/5`;
       const mark = batch.annotations.find((annotation) => annotation.sensoryId === id);
       const annotation = {
-        ...plotLine(text, timestamp, SENSORY_ANNOTATION_COLOR, id),
+        ...plotLine(text, timestamp, annotationColor(true), id),
         id: mark?.id ?? demoRecordId('annotation'),
       };
       return { ...batch, sensories, annotations: upsert(batch.annotations, annotation, '', mark?.id) };
@@ -296,7 +295,7 @@ export class DemoBrewery {
         kind,
         text: body.text.trim(),
         timestamp,
-        color: ANNOTATION_COLOR,
+        color: annotationColor(false),
         channel: kind === 'channel' ? { code: body.code!, deviceId: batch.deviceId } : null,
         sensoryId: null,
       };
