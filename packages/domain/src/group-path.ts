@@ -1,4 +1,4 @@
-import { ACCOUNTS_USER_VARIANT } from './user-variant';
+import { isAccountsVariant } from './user-variant';
 
 /**
  * Paths in the account tree (specification core §3). A group path is `./` followed by the group ids
@@ -22,7 +22,7 @@ const WIDGET_PREFIX = 'widget:';
 
 /** The name of the new-devices group for a user variant: "New Stock" for "2", else "New Devices". */
 export function newDevicesGroupName(userVariant: string | null | undefined): string {
-  return userVariant === ACCOUNTS_USER_VARIANT ? NEW_STOCK_GROUP_NAME : NEW_DEVICES_GROUP_NAME;
+  return isAccountsVariant(userVariant) ? NEW_STOCK_GROUP_NAME : NEW_DEVICES_GROUP_NAME;
 }
 
 /**

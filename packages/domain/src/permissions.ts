@@ -1,4 +1,4 @@
-import { ACCOUNTS_USER_VARIANT } from './user-variant';
+import { isAccountsVariant } from './user-variant';
 
 /** Permissions of specification §6, in the order the specification lists them. */
 export const PERMISSIONS = [
@@ -158,7 +158,7 @@ const operating =
 export const CAPABILITY_RULES = {
   /** Sign-in is refused (to /dashAccessDeny) without it. Variant "2" accepts only VIEW_ACCOUNTS. */
   accessDashboard: (subject) =>
-    subject.userVariant === ACCOUNTS_USER_VARIANT
+    isAccountsVariant(subject.userVariant)
       ? holdsPermission(subject, 'VIEW_ACCOUNTS')
       : holdsPermission(subject, 'VIEW_DASH') || holdsPermission(subject, 'VIEW_ACCOUNTS'),
   /** Dashboards and live device values; without it no device subscriptions are made. */

@@ -1,5 +1,7 @@
+import type { AccountKind } from '@fieldlink/domain/app-variant';
 import type { ExtraFlag, Permission } from '@fieldlink/domain/permissions';
 import { DEMO_ACCOUNT_KIND } from '@fieldlink/domain/demo';
+import { ACCOUNTS_USER_VARIANT, OTHER_USER_VARIANT } from '@fieldlink/domain/user-variant';
 import type { DeviceKind } from '@fieldlink/simulation/device-kind';
 import { demoFleet } from '@fieldlink/simulation/demo-fleet';
 
@@ -38,7 +40,7 @@ export interface DemoAccount {
   key: string;
   name: string;
   appType: string;
-  kind: string;
+  kind: AccountKind;
   userVariant: string | null;
   /** The account's brand theme, or null for none. */
   theme: string | null;
@@ -117,7 +119,7 @@ export const DEMO_CUSTOMERS: DemoAccount[] = [
     name: 'Northgate Brewing',
     appType: 'brew',
     kind: 'customer',
-    userVariant: '5',
+    userVariant: OTHER_USER_VARIANT,
     theme: null,
     groups: [
       {
@@ -191,7 +193,7 @@ export const DEMO_CUSTOMERS: DemoAccount[] = [
     name: 'Orchard Spray Co',
     appType: 'spray',
     kind: 'customer',
-    userVariant: '5',
+    userVariant: OTHER_USER_VARIANT,
     theme: 'mosnix',
     groups: [
       {
@@ -247,7 +249,7 @@ export const DEMO_CUSTOMERS: DemoAccount[] = [
     name: 'Corner Retail',
     appType: 'stock',
     kind: 'customer',
-    userVariant: '2',
+    userVariant: ACCOUNTS_USER_VARIANT,
     theme: 'bp',
     // Regions hold stores; a store is a group with smart shelves (features/inventory).
     groups: [
@@ -343,7 +345,7 @@ export const DEMO_CUSTOMERS: DemoAccount[] = [
     name: 'Filtec Water',
     appType: 'filtec',
     kind: 'customer',
-    userVariant: '5',
+    userVariant: OTHER_USER_VARIANT,
     theme: 'filtec',
     groups: [
       {
@@ -414,7 +416,7 @@ export const DEMO_CUSTOMERS: DemoAccount[] = [
     name: 'Moe Township Water',
     appType: 'filtec moe',
     kind: 'customer',
-    userVariant: '5',
+    userVariant: OTHER_USER_VARIANT,
     theme: 'filtec',
     groups: [
       {
@@ -484,7 +486,7 @@ export const DEMO_CUSTOMERS: DemoAccount[] = [
     name: 'Acme Controls',
     appType: 'default',
     kind: 'customer',
-    userVariant: '5',
+    userVariant: OTHER_USER_VARIANT,
     theme: null,
     groups: [
       {
