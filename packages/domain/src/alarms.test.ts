@@ -7,7 +7,6 @@ import {
   alarmConfigProblem,
   alarmResponders,
   alarmStatus,
-  alarmsHaveBeenRead,
   decodeActiveAlarms,
   defaultAlarmConfig,
   disconnectionAudience,
@@ -260,19 +259,6 @@ describe('alarm status', () => {
     expect(alarmStatus(alarm)).toBe(status);
     expect(needsResponse(alarm)).toBe(respond);
   });
-
-  it.each([
-    [[], true],
-    [[{ raisedAt: 1, clearedAt: 2, acknowledgedAt: 3 }], true],
-    [[{ raisedAt: 1, clearedAt: 2, acknowledgedAt: null }], false],
-    [
-      [
-        { raisedAt: 1, clearedAt: null, acknowledgedAt: 2 },
-        { raisedAt: 5, clearedAt: null, acknowledgedAt: null },
-      ],
-      false,
-    ],
-  ])('alarmsHaveBeenRead(%j) is %s', (alarms, read) => expect(alarmsHaveBeenRead(alarms)).toBe(read));
 });
 
 describe('reminders and escalation', () => {

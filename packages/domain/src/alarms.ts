@@ -204,11 +204,6 @@ export function needsResponse(alarm: AlarmTimes): boolean {
   return alarm.clearedAt === null && alarm.acknowledgedAt === null;
 }
 
-/** `alarmsHaveBeenRead` of a device: no alarm of it is waiting to be acknowledged. */
-export function alarmsHaveBeenRead(alarms: readonly AlarmTimes[]): boolean {
-  return alarms.every((alarm) => alarm.acknowledgedAt !== null);
-}
-
 /** How often an unanswered alarm is repeated, and when it goes to a wider audience. */
 export interface AlarmNoticePolicy {
   reminderIntervalMs: number;

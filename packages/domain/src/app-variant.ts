@@ -13,9 +13,6 @@ import { can, landingAfterDeviceRead, type PermissionSubject } from './permissio
 export const APP_TYPES = ['brew', 'spray', 'stock', 'filtec', 'filtec moe', 'default'] as const;
 export type AppType = (typeof APP_TYPES)[number];
 
-/** The two water-plant app types, whose device dashboards are generated from the plant model. */
-export const WATER_PLANT_APP_TYPES: readonly AppType[] = ['filtec', 'filtec moe'];
-
 /**
  * Account kinds: a supplier above its customers, a customer, and the two kinds core §1 singles out:
  * the special kind (`demo`, a showcase account whose data is simulated) and the investor kind.

@@ -13,7 +13,6 @@ import {
   parseChannelCode,
   sameChannelCode,
   setpointIndexFromWidgetName,
-  setpointWidgetName,
 } from './channels';
 
 describe('parseChannelCode', () => {
@@ -189,10 +188,10 @@ describe('setpoint widget names', () => {
     ['c-1', null],
   ])('%s -> %j', (name, expected) => expect(setpointIndexFromWidgetName(name)).toBe(expected));
 
-  it('round-trips', () =>
+  it('reads every index of up to three digits', () =>
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 999 }), (n) => {
-        expect(setpointIndexFromWidgetName(setpointWidgetName(n))).toBe(n);
+        expect(setpointIndexFromWidgetName(`sp-${n}`)).toBe(n);
       }),
     ));
 });

@@ -160,8 +160,3 @@ export function setpointIndexFromWidgetName(name: string): number | null {
   const digits = name.slice(SETPOINT_WIDGET_PREFIX.length);
   return /^[0-9]{1,3}$/.test(digits) ? Number(digits) : null;
 }
-
-/** The widget channel name of a setpoint index (3 -> `sp-3`). */
-export function setpointWidgetName(index: number): string {
-  return `${SETPOINT_WIDGET_PREFIX}${index}`;
-}
