@@ -255,7 +255,9 @@ export async function buildApp({
     brokerCredentials(() => credentials, app.log),
     deviceBrokerUrl(config),
   );
-  const hub = new RealtimeHub(devices, commands, app.log, (event) => events.emit(event));
+  const hub = new RealtimeHub(devices, commands, app.log, config.realtimeMessagesPerSecond, (event) =>
+    events.emit(event),
+  );
   events.on((event) => hub.publish(event));
   const ota = new OtaService({ db, jobs, commands, events, logger: app.log }, otaOptions);
   ingest.otaReports = (device, frame) => ota.report(device, frame);

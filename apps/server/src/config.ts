@@ -3,6 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { settingList } from '@fieldlink/domain/api-address';
 import { DEFAULT_ALARM_NOTICE_POLICY } from '@fieldlink/domain/alarms';
+import { REALTIME_MESSAGES_PER_SECOND } from '@fieldlink/domain/realtime-limits';
 import { parseTrustProxy, type TrustProxy } from './security/client-address';
 
 /** The demo users' password the README publishes; `FIELDLINK_DEMO_PASSWORD` replaces it. */
@@ -63,6 +64,8 @@ export interface Config {
   mqttMaxFramesPerSecond: number;
   /** Milliseconds the embedded broker waits for a device's full socket to drain before dropping the device. */
   mqttDrainTimeoutMs: number;
+  /** Messages a second one browser real-time connection may send on average; past it its reads are paced. */
+  realtimeMessagesPerSecond: number;
   /** `single`: one instance at a time ingests through one persistent session; `shared`: all do, through a shared subscription. */
   mqttIngest: 'single' | 'shared';
   /** This process in the cluster (logs, MQTT client ids, job claims). */
@@ -188,6 +191,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttAuthSecret: optional(env.MQTT_AUTH_SECRET),
     mqttMaxFramesPerSecond: int(env.MQTT_MAX_FRAMES_PER_SECOND, 200, 'MQTT_MAX_FRAMES_PER_SECOND'),
     mqttDrainTimeoutMs: Math.max(1, int(env.MQTT_DRAIN_TIMEOUT_MS, 10_000, 'MQTT_DRAIN_TIMEOUT_MS')),
+    realtimeMessagesPerSecond: Math.max(
+      1,
+      int(env.REALTIME_MESSAGES_PER_SECOND, REALTIME_MESSAGES_PER_SECOND, 'REALTIME_MESSAGES_PER_SECOND'),
+    ),
     mqttIngest: ingestMode(env.MQTT_INGEST),
     instanceId:
       optional(env.FIELDLINK_INSTANCE_ID) ?? `${os.hostname().slice(0, 24)}-${randomBytes(4).toString('hex')}`,

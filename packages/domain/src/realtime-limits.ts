@@ -12,6 +12,16 @@ export const MAX_PENDING_COMMANDS_PER_USER = 32;
 /** Device commands waiting for one device's answer, from every user together. */
 export const MAX_PENDING_COMMANDS_PER_DEVICE = 16;
 
+/**
+ * Messages one real-time connection may send a second, on average (the default of the
+ * `REALTIME_MESSAGES_PER_SECOND` setting). A console sends a few a second (subscriptions, a write);
+ * past the budget the server stops reading that connection until the average allows the next
+ * message, so a flood waits in the sender's TCP buffers instead of the server's event loop.
+ */
+export const REALTIME_MESSAGES_PER_SECOND = 50;
+/** Seconds' worth of the rate a connection may send at once before its reads are paced. */
+export const REALTIME_BURST_SECONDS = 4;
+
 /** What a limit counts: one connection's requests, one user's commands, or one device's commands. */
 export type PendingLimit = { scope: 'socket' } | { scope: 'user' } | { scope: 'device'; thingName: string };
 

@@ -128,6 +128,12 @@ export function createFieldlinkMetrics(sources: MetricSources): FieldlinkMetrics
     'Browser real-time sockets open on this process.',
     () => hub.socketCount,
   );
+  registry.collect(
+    'counter',
+    'fieldlink_realtime_read_pauses_total',
+    'Times a browser socket sent past its message budget and was not read for a while.',
+    () => hub.readPauses,
+  );
 
   const jobDepth = cached(5000, () => jobs.depth());
   registry.collect('gauge', 'fieldlink_jobs', 'Background jobs waiting (queued) or given up (failed).', async () => {

@@ -13,6 +13,7 @@ import {
   MAX_PENDING_COMMANDS_PER_DEVICE,
   MAX_PENDING_COMMANDS_PER_USER,
   MAX_PENDING_REQUESTS_PER_SOCKET,
+  REALTIME_BURST_SECONDS,
   pendingLimitMessage,
   type PendingLimit,
 } from '@fieldlink/domain/realtime-limits';
@@ -24,6 +25,7 @@ import type { CommandRequest, CommandService } from './commands';
 import { DeviceTableFeed, type TableWatcher } from './device-table-feed';
 import { nulTextPath } from '../security/nul-text';
 import { PendingRequests, type PendingPlace } from './pending-requests';
+import { ReadBudget } from './read-budget';
 
 const actionCheck = TypeCompiler.Compile(ClientAction);
 /** A socket with more unsent bytes than this is a slow consumer and is closed. */
@@ -36,6 +38,8 @@ interface Session {
   subscriptions: Set<string>;
   /** Set while the socket watches the device table's live feed. */
   tableWatcher: TableWatcher | null;
+  /** How fast the connection may send: past it, its reads are paused (issue 34). */
+  budget: ReadBudget;
 }
 
 /** A request refused because too many are waiting for their answer: the reply says when to try again. */
@@ -82,6 +86,8 @@ export class RealtimeHub {
     private readonly devices: DeviceService,
     private readonly commands: CommandService,
     private readonly logger: HubLogger,
+    /** Messages a second one connection may send on average before its reads are paced. */
+    private readonly messagesPerSecond: number,
     private readonly announce: (event: DeviceEvent) => void = (event) => this.publish(event),
   ) {
     this.pendingBySocket = new PendingRequests(MAX_PENDING_REQUESTS_PER_SOCKET, commands.timeoutMs);
@@ -93,6 +99,9 @@ export class RealtimeHub {
     });
   }
 
+  /** How often a connection's reads were paused for sending past its budget, since start. */
+  readPauses = 0;
+
   get socketCount(): number {
     return this.sessions.size;
   }
@@ -103,7 +112,13 @@ export class RealtimeHub {
       socket.close(REALTIME_CLOSE.goingAway, 'Server shutting down');
       return;
     }
-    const session: Session = { socket, user, subscriptions: new Set(), tableWatcher: null };
+    const session: Session = {
+      socket,
+      user,
+      subscriptions: new Set(),
+      tableWatcher: null,
+      budget: new ReadBudget(this.messagesPerSecond, this.messagesPerSecond * REALTIME_BURST_SECONDS),
+    };
     this.sessions.add(session);
     socket.on('message', (data, isBinary) => {
       const size = Array.isArray(data) ? data.reduce((sum, part) => sum + part.length, 0) : (data as Buffer).byteLength;
@@ -111,10 +126,32 @@ export class RealtimeHub {
         this.send(session, { type: 'server/error', message: 'Message too large or not text.' });
         return;
       }
+      this.pace(session);
       void this.onMessage(session, data.toString());
     });
     socket.on('close', () => this.detach(session));
     socket.on('error', () => this.detach(session));
+  }
+
+  /**
+   * Stops reading a connection that sent past its budget until the messages it sent are within the
+   * budget again: the ones already read are still answered, the next ones wait in the sender's TCP
+   * buffers.
+   */
+  private pace(session: Session): void {
+    const waitMs = session.budget.take();
+    if (waitMs === 0 || session.socket.isPaused) return;
+    session.socket.pause();
+    this.readPauses += 1;
+    const resumeWhenWithinBudget = (delayMs: number) =>
+      setTimeout(() => {
+        if (session.socket.readyState !== session.socket.OPEN) return;
+        // Messages of the read in hand were taken after the pause: wait for those too.
+        const moreMs = session.budget.waitMs();
+        if (moreMs > 0) resumeWhenWithinBudget(moreMs);
+        else session.socket.resume();
+      }, delayMs).unref();
+    resumeWhenWithinBudget(waitMs);
   }
 
   /** Delivers a device event to the sockets watching that device. */

@@ -35,7 +35,12 @@ describe.each(DIALECTS)('fuzzing the real-time channel on %s', (dialect) => {
   let otherAccountId: string;
 
   beforeAll(async () => {
-    t = await startTestApp(dialect, { listen: true, commandTimeoutMs: 50 });
+    // Paced reads are proved in realtime-pacing.test.ts; here the fuzz sends as fast as the socket takes.
+    t = await startTestApp(dialect, {
+      listen: true,
+      commandTimeoutMs: 50,
+      env: { REALTIME_MESSAGES_PER_SECOND: '1000000' },
+    });
     const db = t.app.storage.db;
     const accountOf = async (name: string) =>
       (await db.selectFrom('accounts').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
