@@ -3,6 +3,11 @@ import {
   ACTIVE_TANK_STATES,
   BREW_REGISTERS,
   CALIBRATION_CONTROLS,
+  CALIBRATION_READ_REGISTERS,
+  calibrationReadout,
+  registerPairValue,
+  registerWords,
+  type CalibrationReadout,
   CO2_GRAMS_PER_LITRE,
   ETHANOL_PER_CO2,
   TANK_STATES,
@@ -157,6 +162,55 @@ describe('channel map and registers', () => {
       'gpf6 Apply',
       'gpf7 Calibration error',
     ]));
+
+  it.each<[number, [number, number]]>([
+    [0, [0, 0]],
+    [65_535, [0, 65_535]],
+    [65_536, [1, 0]],
+    [1_234_567, [18, 54_919]],
+    [-1, [65_535, 65_535]],
+    [-1850, [65_535, 63_686]],
+  ])('%i goes into the register pair %j (high word first)', (value, words) => {
+    expect(registerWords(value)).toEqual(words);
+    expect(registerPairValue(words[0], words[1], value < 0)).toBe(value);
+  });
+
+  it.each<[number, number, boolean, number]>([
+    [65_535, 65_535, true, -1],
+    [65_535, 65_535, false, 4_294_967_295],
+    [0x7fff, 0xffff, true, 2_147_483_647],
+    [0x8000, 0, true, -2_147_483_648],
+  ])('the pair %i, %i read signed %s is %i', (high, low, signed, value) =>
+    expect(registerPairValue(high, low, signed)).toBe(value),
+  );
+
+  it.each<[string, Record<number, number>, CalibrationReadout]>([
+    [
+      'every register read',
+      { 5406: 1, 26625: 0, 26626: 1850, 26627: 0, 26628: 2210, 26643: 7, 26644: 41_248 },
+      { inputChannel: 'c1', lowCapture: 18.5, highCapture: 22.1, co2Total: 500_000 },
+    ],
+    [
+      'a negative capture (an ice bath below zero)',
+      { 5406: 3, 26625: 65_535, 26626: 65_486, 26627: 0, 26628: 0, 26643: 0, 26644: 0 },
+      { inputChannel: 'c3', lowCapture: -0.5, highCapture: 0, co2Total: 0 },
+    ],
+    [
+      'nothing read yet, or half a pair',
+      { 26625: 0 },
+      { inputChannel: null, lowCapture: null, highCapture: null, co2Total: null },
+    ],
+    [
+      'input 0 (none selected)',
+      { 5406: 0 },
+      { inputChannel: null, lowCapture: null, highCapture: null, co2Total: null },
+    ],
+  ])('reads the calibration screen from registers: %s', (_name, registers, readout) =>
+    expect(calibrationReadout(registers)).toEqual(readout),
+  );
+
+  it('reads the input register and each pair of the calibration displays and the CO2 total', () =>
+    expect(CALIBRATION_READ_REGISTERS).toEqual([5406, 26625, 26626, 26627, 26628, 26643, 26644]));
 
   it.each([
     [1, 5440],

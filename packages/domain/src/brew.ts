@@ -157,6 +157,76 @@ export function isTankVatMarked(
   return status !== undefined && isVatMarked(custom, status);
 }
 
+/**
+ * Vat status bits a brewing controller sets itself (the mark is bits 6 and 7, `VAT_MARK_MASK`): bit 0
+ * while the glycol valve is open, bit 6 once the spunding valve has closed (the vat is sealed) and bit 7
+ * once the head holds the spunding pressure. Bits 6 and 7 latch until the vat is refilled or a person
+ * writes the register.
+ */
+export const VAT_STATUS_BITS = { cooling: 1 << 0, sealed: 1 << 6, atPressure: 1 << 7 } as const;
+
+/**
+ * LOW_CAL_DISPLAY, HIGH_CAL_DISPLAY and CO2_TOTAL are 32-bit values in two registers each (the named
+ * register holds the high word, the next one the low word): the specification's addresses are two
+ * apart. The calibration displays are signed, in hundredths of the input's unit; the CO2 total is
+ * unsigned, in litres (the `t1` total passes 65,535 within days).
+ */
+export const CALIBRATION_DISPLAY_SCALE = 100;
+
+/** The two 16-bit words (high, low) of a 32-bit register value; a negative value as its two's complement. */
+export function registerWords(value: number): [number, number] {
+  const word32 = Math.trunc(value) >>> 0;
+  return [word32 >>> 16, word32 & 0xffff];
+}
+
+/** The 32-bit value of a register pair (high word first), signed or unsigned. */
+export function registerPairValue(high: number, low: number, signed: boolean): number {
+  const word32 = (((high & 0xffff) << 16) | (low & 0xffff)) >>> 0;
+  return signed ? word32 | 0 : word32;
+}
+
+/** The registers a tank's calibration screen reads, each a pair but the input channel. */
+export const CALIBRATION_READ_REGISTERS = [
+  BREW_REGISTERS.INPUT_CHANNEL_REGISTER,
+  BREW_REGISTERS.LOW_CAL_DISPLAY,
+  BREW_REGISTERS.LOW_CAL_DISPLAY + 1,
+  BREW_REGISTERS.HIGH_CAL_DISPLAY,
+  BREW_REGISTERS.HIGH_CAL_DISPLAY + 1,
+  BREW_REGISTERS.CO2_TOTAL,
+  BREW_REGISTERS.CO2_TOTAL + 1,
+] as const;
+
+/** What the calibration screen shows from the controller's registers (null where a register is unread). */
+export interface CalibrationReadout {
+  /** The input being calibrated (INPUT_CHANNEL_REGISTER: input n is channel `c<n>`), e.g. `c1`. */
+  inputChannel: string | null;
+  /** The reading captured at the low point, and at the high point, in the input's unit. */
+  lowCapture: number | null;
+  highCapture: number | null;
+  /** The controller's CO2 total, litres. */
+  co2Total: number | null;
+}
+
+/** The calibration readout of the registers read (by register number). */
+export function calibrationReadout(registers: Readonly<Record<number, number | undefined>>): CalibrationReadout {
+  const pair = (register: number, signed: boolean) => {
+    const high = registers[register];
+    const low = registers[register + 1];
+    return high === undefined || low === undefined ? null : registerPairValue(high, low, signed);
+  };
+  const input = registers[BREW_REGISTERS.INPUT_CHANNEL_REGISTER];
+  const display = (register: number) => {
+    const value = pair(register, true);
+    return value === null ? null : value / CALIBRATION_DISPLAY_SCALE;
+  };
+  return {
+    inputChannel: input !== undefined && input > 0 ? `c${input}` : null,
+    lowCapture: display(BREW_REGISTERS.LOW_CAL_DISPLAY),
+    highCapture: display(BREW_REGISTERS.HIGH_CAL_DISPLAY),
+    co2Total: pair(BREW_REGISTERS.CO2_TOTAL, false),
+  };
+}
+
 /** Calibration controls gpf-1 to gpf-7 (§3), in order. */
 export const CALIBRATION_CONTROLS = [
   { code: 'gpf1', label: 'CO2 zero offset' },

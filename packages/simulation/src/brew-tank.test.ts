@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { estimateGravity, pressurizedAt, tankLevel } from '@fieldlink/domain/brew';
+import {
+  BREW_REGISTERS,
+  CALIBRATION_CONTROLS,
+  CALIBRATION_READ_REGISTERS,
+  calibrationReadout,
+  estimateGravity,
+  isTankVatMarked,
+  pressurizedAt,
+  tankLevel,
+  vatStatusRegister,
+} from '@fieldlink/domain/brew';
 import { BrewTank } from './brew-tank';
 
 const START = Date.UTC(2025, 2, 10, 8);
@@ -100,4 +110,121 @@ describe('brew tank against the console’s gravity estimate', () => {
       expect(worst).toBeLessThan(0.003);
     },
   );
+});
+
+describe('brew tank as a vat controller (issue 42, item 9)', () => {
+  const readout = (model: BrewTank) =>
+    calibrationReadout(Object.fromEntries(CALIBRATION_READ_REGISTERS.map((r) => [r, model.readRegister(r)])));
+  const vat = (model: BrewTank) => model.readRegister(BREW_REGISTERS.VAT_NUMBER)!;
+
+  it('has the calibration controls gpf1 to gpf7, and every press answers as a device would', () => {
+    const model = new BrewTank({ seed: 7, startTimeMs: START });
+    expect(model.channels.filter((channel) => channel.code.startsWith('gpf')).map((c) => c.code)).toEqual(
+      CALIBRATION_CONTROLS.map((control) => control.code),
+    );
+    for (const code of ['gpf1', 'gpf2', 'gpf3', 'gpf4', 'gpf5', 'gpf6']) expect(model.writeChannel(code, 1)).toBe(1);
+    expect(model.writeChannel('gpf3', 0)).toBe(0);
+    // The error flag is the controller's to set; a button takes 0 or 1 only.
+    expect(model.writeChannel('gpf7', 0)).toBeUndefined();
+    expect(model.writeChannel('gpf4', 0.5)).toBeUndefined();
+  });
+
+  it.each<[string, (model: BrewTank) => void, { error: number; mode: number; low: boolean; high: boolean }]>([
+    [
+      'a capture outside calibration mode raises the error flag',
+      (m) => m.writeChannel('gpf4', 1),
+      { error: 1, mode: 0, low: false, high: false },
+    ],
+    [
+      'low and high captured and applied: mode ends, no error',
+      (m) => {
+        m.writeChannel('gpf3', 1);
+        m.writeChannel('gpf4', 1);
+        // The probe goes from one reference to the other: here the beer is chilled instead.
+        m.writeChannel('sp1', 2);
+        m.step(12 * HOUR);
+        m.writeChannel('gpf5', 1);
+        m.writeChannel('gpf6', 1);
+      },
+      { error: 0, mode: 0, low: true, high: true },
+    ],
+    [
+      'apply with one point only: error, still in calibration mode',
+      (m) => {
+        m.writeChannel('gpf3', 1);
+        m.writeChannel('gpf4', 1);
+        m.writeChannel('gpf6', 1);
+      },
+      { error: 1, mode: 1, low: true, high: false },
+    ],
+    [
+      'calibration mode on again clears the error',
+      (m) => {
+        m.writeChannel('gpf6', 1);
+        m.writeChannel('gpf3', 1);
+      },
+      { error: 0, mode: 1, low: false, high: false },
+    ],
+  ])('%s', (_name, act, expected) => {
+    const model = new BrewTank({ seed: 3, startTimeMs: START });
+    act(model);
+    const values = model.values();
+    expect({ error: values.gpf7, mode: values.gpf3 }).toEqual({ error: expected.error, mode: expected.mode });
+    const shown = readout(model);
+    expect(shown.inputChannel).toBe('c1');
+    expect(shown.lowCapture !== 0).toBe(expected.low);
+    expect(shown.highCapture !== 0).toBe(expected.high);
+  });
+
+  it('shows the captured temperature in LOW_CAL_DISPLAY and its CO2 total in CO2_TOTAL', () => {
+    const model = new BrewTank({ seed: 4, startTimeMs: START });
+    model.writeChannel('gpf3', 1);
+    const reading = model.values().c1!;
+    model.writeChannel('gpf4', 1);
+    expect(readout(model).lowCapture).toBeCloseTo(reading, 2);
+    // The total is past 16 bits: the pair carries it whole.
+    expect(model.values().t1).toBeGreaterThan(65_535);
+    expect(readout(model).co2Total).toBe(model.values().t1);
+  });
+
+  it('zeroes the CO2 meter and the pressure transmitters on a press', () => {
+    // Two tanks alike in everything but the presses: the difference is the zero error removed.
+    const zeroed = new BrewTank({ seed: 5, startTimeMs: START });
+    const twin = new BrewTank({ seed: 5, startTimeMs: START });
+    expect(zeroed.writeChannel('gpf1', 1)).toBe(1);
+    expect(zeroed.writeChannel('gpf2', 1)).toBe(1);
+    zeroed.step(600);
+    twin.step(600);
+    const [after, before] = [zeroed.values(), twin.values()];
+    for (const code of ['c2', 'c3']) {
+      expect(before[code]! - after[code]!).toBeGreaterThan(0.009);
+      expect(before[code]! - after[code]!).toBeLessThan(0.081);
+    }
+    expect(before.a1! - after.a1!).toBeGreaterThan(0.019);
+    expect(before.a1! - after.a1!).toBeLessThan(0.061);
+  });
+
+  it('marks its vat (status bits 6 and 7) once sealed and at pressure, keeps a written status, and clears it on a refill', () => {
+    const model = new BrewTank({ seed: 2, startTimeMs: START });
+    const status = () => model.readRegister(vatStatusRegister(vat(model)))!;
+    const marked = () => isTankVatMarked('Vats 4.2', model.registers(), vat(model));
+    expect(marked()).toBe(false);
+    let hours = 0;
+    while (!marked() && hours < 14 * 24) {
+      model.step(HOUR);
+      hours += 1;
+    }
+    expect(marked()).toBe(true);
+    expect(status() & 0b1100_0000).toBe(0b1100_0000);
+    // A person clears the mark at the controller: it stays cleared while the vat holds its pressure.
+    expect(model.writeRegister(vatStatusRegister(vat(model)), 0)).toBe(0);
+    model.step(HOUR);
+    expect(marked()).toBe(false);
+    expect(model.writeRegister(vatStatusRegister(vat(model)), 0b1100_0000)).toBe(0b1100_0000);
+    model.step(HOUR);
+    expect(marked()).toBe(true);
+    // Refilled after 14 days: the new batch starts unmarked.
+    model.step((14 * 24 - hours) * HOUR);
+    expect(marked()).toBe(false);
+  });
 });

@@ -1,4 +1,13 @@
-import { ATMOSPHERIC_PSI, BREW_REGISTERS, PSI_PER_KPA } from '@fieldlink/domain/brew';
+import {
+  ATMOSPHERIC_PSI,
+  BREW_REGISTERS,
+  CALIBRATION_CONTROLS,
+  CALIBRATION_DISPLAY_SCALE,
+  PSI_PER_KPA,
+  VAT_STATUS_BITS,
+  registerWords,
+  vatStatusRegister,
+} from '@fieldlink/domain/brew';
 import { ambientTemperature, clamp, roundTo } from './daily-cycle';
 import { PlantModel, type ChannelSpec, type PlantModelOptions } from './plant-model';
 import { SeededRandom } from './seeded-random';
@@ -13,6 +22,12 @@ import { PressureTransmitter } from './transmitter';
  * jacket when the beer rises above setpoint sp1 plus a band, and the jacket chills with a lag. Head
  * and bottom pressures differ by the liquid column, which is how the console derives the tank level.
  * The model's own apparent gravity (`trueGravity`) is what the console's estimate is checked against.
+ *
+ * Like a real vat controller it keeps its vat number (VAT_NUMBER), the vat's status register and the
+ * calibration of §3: the controls gpf1 to gpf7 (zero the CO2 meter and the pressure transmitters,
+ * calibration mode, capture the low and high points of the input INPUT_CHANNEL_REGISTER names, apply,
+ * and the error flag), the captured points in LOW_CAL_DISPLAY and HIGH_CAL_DISPLAY and its CO2 total in
+ * CO2_TOTAL. docs/decisions.md ("Issue 42, item 9") describes what each does.
  */
 
 export const BREW_TANK_CHANNELS: readonly ChannelSpec[] = [
@@ -25,7 +40,17 @@ export const BREW_TANK_CHANNELS: readonly ChannelSpec[] = [
   { code: 't10', name: 'Probe temperature', units: '°C', range: [-5, 40] },
   { code: 'sp1', name: 'Temperature setpoint', units: '°C', range: [-5, 100], writable: true },
   { code: 'do1', name: 'Glycol valve', range: [0, 1], writable: true },
+  // The calibration controls: buttons and the mode switch accept 0 or 1; the error flag is read-only.
+  ...CALIBRATION_CONTROLS.map((control): ChannelSpec => ({
+    code: control.code,
+    name: control.label,
+    range: [0, 1],
+    writable: control.code !== 'gpf7',
+  })),
 ];
+
+/** The input channels (Ch_n) INPUT_CHANNEL_REGISTER may name, by number. */
+const INPUT_CHANNELS = ['c1', 'c2', 'c3'] as const;
 
 /** Cooling band in tenths of a degree either side of sp1. */
 export const REGISTER_COOLING_BAND = 110;
@@ -82,6 +107,15 @@ export class BrewTank extends PlantModel {
   private filledAt = 0;
   private co2AtFill = 0;
   private reading = { temperature: 0, probe: 0, flow: 0, upper: 0, lower: 0, ph: 0 };
+  /** Zero errors of the CO2 flow meter (L/min) and of both pressure transmitters (psi), until zeroed. */
+  private flowZeroError: number;
+  private pressureZeroError: number;
+  /** Calibration mode (gpf3), the points captured and the error flag (gpf7). */
+  private calibrating = false;
+  private lowCapture: number | null = null;
+  private highCapture: number | null = null;
+  private calibrationError = false;
+  private readonly vatNumber: number;
 
   constructor(options: PlantModelOptions) {
     // Start part-way into a batch, so a fresh demo already shows an active fermentation.
@@ -92,9 +126,21 @@ export class BrewTank extends PlantModel {
     this.temperature = this.setpoint + 1;
     this.sensorTemperature = this.temperature;
     this.co2TotalLitres = Math.round(this.random.between(1e5, 1e6));
+    this.vatNumber = this.random.integer(1, 12);
+    // Drawn apart from the plant's own numbers, so adding them moved no fermentation.
+    const drift = new SeededRandom(options.seed ^ 0x2c1b3c6d);
+    this.flowZeroError = drift.between(0.02, 0.06);
+    this.pressureZeroError = drift.between(0.01, 0.08);
     this.defineRegisters({
-      [BREW_REGISTERS.VAT_NUMBER]: this.random.integer(1, 12),
+      [BREW_REGISTERS.VAT_NUMBER]: this.vatNumber,
       [BREW_REGISTERS.INPUT_CHANNEL_REGISTER]: 1,
+      [vatStatusRegister(this.vatNumber)]: 0,
+      [BREW_REGISTERS.LOW_CAL_DISPLAY]: 0,
+      [BREW_REGISTERS.LOW_CAL_DISPLAY + 1]: 0,
+      [BREW_REGISTERS.HIGH_CAL_DISPLAY]: 0,
+      [BREW_REGISTERS.HIGH_CAL_DISPLAY + 1]: 0,
+      [BREW_REGISTERS.CO2_TOTAL]: 0,
+      [BREW_REGISTERS.CO2_TOTAL + 1]: 0,
       [REGISTER_COOLING_BAND]: 3,
     });
     this.fillTank();
@@ -118,6 +164,14 @@ export class BrewTank extends PlantModel {
       t10: roundTo(this.reading.probe, 2),
       sp1: this.setpoint,
       do1: this.valveOpen ? 1 : 0,
+      // The buttons read 0: the controller acts on a press and clears it.
+      gpf1: 0,
+      gpf2: 0,
+      gpf3: this.calibrating ? 1 : 0,
+      gpf4: 0,
+      gpf5: 0,
+      gpf6: 0,
+      gpf7: this.calibrationError ? 1 : 0,
     };
   }
 
@@ -147,13 +201,75 @@ export class BrewTank extends PlantModel {
 
     this.sample();
     this.control();
+    this.updateRegisters();
   }
 
   protected applyWrite(code: string, value: number): number | undefined {
     if (code === 'sp1') this.setpoint = value;
     else if (code === 'do1') this.valveOpen = value === 1;
+    else if (code.startsWith('gpf') && (value === 0 || value === 1)) this.calibrate(code, value);
     else return undefined;
+    this.updateRegisters();
     return value;
+  }
+
+  /**
+   * A calibration control: zeroing the CO2 meter or the pressure transmitters; calibration mode on or
+   * off; capturing the selected input's reading as the low or high point (only in calibration mode,
+   * else the error flag is raised); applying the two points (ends calibration mode; the error flag
+   * says when there were not two distinct points). A press of 0 on a button does nothing.
+   */
+  private calibrate(code: string, value: number): void {
+    if (code === 'gpf3') {
+      this.calibrating = value === 1;
+      if (this.calibrating) this.calibrationError = false;
+      return;
+    }
+    if (value !== 1) return;
+    if (code === 'gpf1') this.flowZeroError = 0;
+    else if (code === 'gpf2') this.pressureZeroError = 0;
+    else if (code === 'gpf4' || code === 'gpf5') {
+      const input = this.inputReading();
+      if (!this.calibrating || input === null) {
+        this.calibrationError = true;
+        return;
+      }
+      if (code === 'gpf4') this.lowCapture = input;
+      else this.highCapture = input;
+    } else if (code === 'gpf6') {
+      const valid = this.calibrating && this.lowCapture !== null && this.highCapture !== null;
+      this.calibrationError = !valid || this.lowCapture === this.highCapture;
+      if (!this.calibrationError) this.calibrating = false;
+    }
+  }
+
+  /** The reading of the input INPUT_CHANNEL_REGISTER names, or null when it names none. */
+  private inputReading(): number | null {
+    const code = INPUT_CHANNELS[this.register(BREW_REGISTERS.INPUT_CHANNEL_REGISTER) - 1];
+    return code === undefined ? null : this.values()[code]!;
+  }
+
+  /** The registers the controller keeps up to date: the vat's status, the captured points, the CO2 total. */
+  private updateRegisters(): void {
+    const statusRegister = vatStatusRegister(this.vatNumber);
+    let status = this.register(statusRegister) & ~VAT_STATUS_BITS.cooling;
+    if (this.valveOpen) status |= VAT_STATUS_BITS.cooling;
+    this.setRegister(statusRegister, status);
+    const pair = (register: number, value: number) => {
+      const [high, low] = registerWords(value);
+      this.setRegister(register, high);
+      this.setRegister(register + 1, low);
+    };
+    pair(BREW_REGISTERS.LOW_CAL_DISPLAY, Math.round((this.lowCapture ?? 0) * CALIBRATION_DISPLAY_SCALE));
+    pair(BREW_REGISTERS.HIGH_CAL_DISPLAY, Math.round((this.highCapture ?? 0) * CALIBRATION_DISPLAY_SCALE));
+    pair(BREW_REGISTERS.CO2_TOTAL, Math.round(this.co2TotalLitres));
+  }
+
+  /** Sets status bits 6 and 7 (the vat mark) as the vat seals and reaches its pressure; a refill clears them. */
+  private latchVatStatus(bits: number, on: boolean): void {
+    const statusRegister = vatStatusRegister(this.vatNumber);
+    const status = this.register(statusRegister);
+    this.setRegister(statusRegister, on ? status | bits : status & ~bits);
   }
 
   /**
@@ -161,7 +277,10 @@ export class BrewTank extends PlantModel {
    * rest leaves through the flow meter, or, with the spunding valve closed, pressurises the head.
    */
   private releaseCo2(grams: number, h: number): void {
-    if (!this.valveClosed && this.attenuation() >= SPUNDING_ATTENUATION) this.valveClosed = true;
+    if (!this.valveClosed && this.attenuation() >= SPUNDING_ATTENUATION) {
+      this.valveClosed = true;
+      this.latchVatStatus(VAT_STATUS_BITS.sealed, true);
+    }
     const capacity = saturatedGramsPerLitre(this.headPsi, this.temperature) * this.volumeLitres;
     const held = this.dissolved * this.volumeLitres;
     const free = Math.max(0, held + grams - capacity);
@@ -169,6 +288,7 @@ export class BrewTank extends PlantModel {
     const litres = free / CO2_DENSITY;
     if (this.valveClosed && this.headPsi < SPUNDING_PSI) {
       this.headPsi = Math.min(SPUNDING_PSI, this.headPsi + (litres / HEAD_SPACE_LITRES) * ATMOSPHERIC_PSI);
+      if (this.headPsi >= SPUNDING_PSI) this.latchVatStatus(VAT_STATUS_BITS.atPressure, true);
       this.co2Flow = 0;
       return;
     }
@@ -219,6 +339,7 @@ export class BrewTank extends PlantModel {
     this.dissolved = 0;
     this.headPsi = 0;
     this.valveClosed = false;
+    this.latchVatStatus(VAT_STATUS_BITS.sealed | VAT_STATUS_BITS.atPressure, false);
     this.filledAt = this.timeMs;
     this.co2AtFill = this.co2TotalLitres;
     this.temperature = this.setpoint + this.random.between(0.5, 1.5);
@@ -239,9 +360,9 @@ export class BrewTank extends PlantModel {
       // The controller acts on the reading as reported, at its resolution.
       temperature: roundTo(this.sensorTemperature + this.random.normal(0.02), 2),
       probe: this.sensorTemperature + 0.15 + this.random.normal(0.03),
-      flow: Math.max(0, this.co2Flow + this.random.normal(0.1)),
-      upper: UPPER_TRANSMITTER.read(upper),
-      lower: LOWER_TRANSMITTER.read(upper + columnPsi + this.random.normal(0.01)),
+      flow: Math.max(0, this.co2Flow + this.flowZeroError + this.random.normal(0.1)),
+      upper: UPPER_TRANSMITTER.read(upper) + this.pressureZeroError,
+      lower: LOWER_TRANSMITTER.read(upper + columnPsi + this.random.normal(0.01)) + this.pressureZeroError,
       ph: clamp(5.3 - 1.05 * attenuation + this.random.normal(0.01), 3.5, 6),
     };
   }

@@ -146,6 +146,11 @@ export abstract class PlantModel implements DeviceModel {
     for (const [register, value] of Object.entries(initial)) this.registerBank.set(Number(register), value & 0xffff);
   }
 
+  /** Sets a register the device itself keeps up to date (a status word, a reading it displays). */
+  protected setRegister(register: number, value: number): void {
+    this.registerBank.set(register, value & 0xffff);
+  }
+
   protected register(register: number): number {
     return this.registerBank.get(register) ?? 0;
   }
