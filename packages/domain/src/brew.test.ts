@@ -34,6 +34,10 @@ import {
   isTankVatMarked,
   levelRatePerMinute,
   matchCapacityPreset,
+  capacityPresetCalibration,
+  capacityPresetLabel,
+  tankCapacityPreset,
+  TANK_CAPACITY_PRESETS,
   mergeTankMessage,
   pressurizedAt,
   pressurizedThresholdPsi,
@@ -43,6 +47,7 @@ import {
   saturationRatio,
   tankIcon,
   tankLevel,
+  PSI_PER_KPA,
   tankNumbers,
   tastingAverages,
   tastingRatings,
@@ -450,6 +455,32 @@ describe('capacity presets, setpoint, window, ratings, annotations', () => {
     [32, 60, false],
   ])('height %s, capacity %s matches a preset: %s', (height, capacity, matched) =>
     expect(matchCapacityPreset(height, capacity) !== null).toBe(matched),
+  );
+
+  it.each([
+    [TANK_CAPACITY_PRESETS[0], '55 gal drum, 32 in (208 L)', 208.198, 26.12],
+    [TANK_CAPACITY_PRESETS[1], '55 gal drum, 35 in (208 L)', 208.198, 23.88],
+  ])('preset %j reads %s: %s L at %s L per kPa', (preset, label, litres, scale) => {
+    expect(capacityPresetLabel(preset)).toBe(label);
+    const calibration = capacityPresetCalibration(preset);
+    expect(calibration.capacity).toBeCloseTo(litres, 3);
+    expect(calibration.tankLevel.scale).toBeCloseTo(scale, 2);
+    // Full at its height: a column of 32 (35) inches of water reads the whole capacity.
+    const fullPsi = preset.height * 0.0254 * 9.80665 * PSI_PER_KPA;
+    expect(tankLevel(0, fullPsi, calibration.tankLevel)).toBe(Math.round(litres));
+  });
+
+  it.each<[string, number | null, { scale: number; offset: number } | null, number | null]>([
+    ['the 32 in preset as set', 208.19764812, { scale: 26.120049, offset: 0 }, 32],
+    ['the 32 in preset as the form rounds it', 208.198, { scale: 26.12, offset: 0 }, 32],
+    ['the 35 in preset as the form rounds it', 208.198, { scale: 23.882, offset: 0 }, 35],
+    ['a scale 0.1 % off', 208.198, { scale: 26.146, offset: 0 }, null],
+    ['an offset', 208.198, { scale: 26.12, offset: 5 }, null],
+    ['a 3500 L fermenter', 3500, { scale: 110, offset: 0 }, null],
+    ['no capacity', null, { scale: 26.12, offset: 0 }, null],
+    ['no level calibration', 208.198, null, null],
+  ])('a tank with %s matches preset height %s', (_name, capacity, level, height) =>
+    expect(tankCapacityPreset(capacity, level)?.height ?? null).toBe(height),
   );
 
   it.each<[number, string | null]>([

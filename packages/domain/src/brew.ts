@@ -476,18 +476,60 @@ export const GRAVITY_RANGE = { min: 0.98, max: 1.2 } as const;
 
 // ---- Tank capacity presets ----------------------------------------------------------------------
 
-/** Capacity presets (§5): tanks of height 32 and 35 with capacity 55. */
+/**
+ * Capacity presets (§5): tanks of height 32 and 35 with capacity 55. The figures are a 55 US gallon
+ * drum's (22.5 in across: 55 gal fills 32 in of it; the taller drum of the same volume is 35 in),
+ * heights in inches and capacities in US gallons, as the plastic and steel drums small breweries and
+ * cellars ferment and hold in are sold.
+ */
 export const TANK_CAPACITY_PRESETS = [
   { height: 32, capacity: 55 },
   { height: 35, capacity: 55 },
 ] as const;
+export type TankCapacityPreset = (typeof TANK_CAPACITY_PRESETS)[number];
 /** How close a tank must be to a preset to match it, as a fraction (0.01 %). */
 export const CAPACITY_PRESET_TOLERANCE = 0.0001;
+/** Litres in a US gallon, and metres in an inch. */
+export const LITRES_PER_US_GALLON = 3.785411784;
+export const METRES_PER_INCH = 0.0254;
+/** kPa of a one-metre column of water (1000 kg/m³ × 9.80665 m/s²): the level scale's liquid. */
+const WATER_KPA_PER_METRE = 9.80665;
 
 /** The preset a tank's height and capacity match within 0.01 %, or null. */
-export function matchCapacityPreset(height: number, capacity: number) {
+export function matchCapacityPreset(height: number, capacity: number): TankCapacityPreset | null {
   const near = (value: number, target: number) => Math.abs(value - target) <= target * CAPACITY_PRESET_TOLERANCE;
   return TANK_CAPACITY_PRESETS.find((preset) => near(height, preset.height) && near(capacity, preset.capacity)) ?? null;
+}
+
+/** A preset as it is shown: `55 gal drum, 32 in` (with litres). */
+export function capacityPresetLabel(preset: TankCapacityPreset): string {
+  return `${preset.capacity} gal drum, ${preset.height} in (${Math.round(preset.capacity * LITRES_PER_US_GALLON)} L)`;
+}
+
+/**
+ * The calibration a preset stands for: its capacity in litres, and the level scale (litres per kPa
+ * of liquid column) of a straight-sided tank that holds it over its height, for a water-like liquid.
+ */
+export function capacityPresetCalibration(preset: TankCapacityPreset): {
+  capacity: number;
+  tankLevel: TankLevelCalibration;
+} {
+  const capacity = preset.capacity * LITRES_PER_US_GALLON;
+  const fullColumnKpa = preset.height * METRES_PER_INCH * WATER_KPA_PER_METRE;
+  return { capacity, tankLevel: { scale: capacity / fullColumnKpa, offset: 0 } };
+}
+
+/**
+ * The preset a tank's calibration matches (within 0.01 %: capacity in litres, and the height its level
+ * scale gives that capacity), or null: a tank set by hand to other figures has none.
+ */
+export function tankCapacityPreset(
+  capacity: number | null,
+  tankLevel: TankLevelCalibration | null,
+): TankCapacityPreset | null {
+  if (capacity === null || tankLevel === null || tankLevel.offset !== 0 || !(tankLevel.scale > 0)) return null;
+  const heightInches = capacity / tankLevel.scale / WATER_KPA_PER_METRE / METRES_PER_INCH;
+  return matchCapacityPreset(heightInches, capacity / LITRES_PER_US_GALLON);
 }
 
 // ---- Tank state ----------------------------------------------------------------------------------

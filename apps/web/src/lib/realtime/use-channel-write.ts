@@ -12,9 +12,12 @@ import { realtimeRequest } from './realtime-connection';
 import { realtimeStore, type SetpointStatus } from './realtime-store';
 import { useLatestValue } from './use-realtime';
 
-/** A write in flight or its failure; the written value itself comes back from the device's log. */
+/**
+ * A write in flight or its failure; the written value itself comes back from the device's log. `done`
+ * says the last write was answered OK (a button whose press leaves no value to show says so with it).
+ */
 export type WriteState =
-  { status: 'idle' } | { status: 'pending'; value: number } | { status: 'error'; message: string };
+  { status: 'idle'; done?: boolean } | { status: 'pending'; value: number } | { status: 'error'; message: string };
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : REALTIME_TIMEOUT_MESSAGE;
@@ -31,7 +34,7 @@ export function useChannelWrite(thingName: string, code: string) {
     setState({ status: 'pending', value });
     try {
       await realtimeRequest({ type: 'server/writeChannel', thingName, code, value });
-      setState({ status: 'idle' });
+      setState({ status: 'idle', done: true });
     } catch (error) {
       setState({ status: 'error', message: errorMessage(error) });
     }
