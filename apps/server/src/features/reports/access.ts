@@ -15,8 +15,12 @@ export interface ReportAccount {
 /** A report or schedule as far as who may see it goes. */
 export interface SharedItem {
   createdBy: string;
-  /** The deepest group holding every device of the item. */
-  scopePath: string;
+  /**
+   * Where its devices are, each of which the viewer's scope must hold: for a report, each device's
+   * group now (read at every look, so a device moved away takes the report with it); for a schedule,
+   * which holds no readings, the deepest group of its devices when it was last saved.
+   */
+  devicePaths: readonly string[];
   access: ReportAccess;
 }
 
@@ -80,22 +84,26 @@ export function worksInAccount(viewer: Viewer, account: Pick<ReportAccount, 'id'
   );
 }
 
+/** True when the viewer's scope holds every device of the item (the scope `GET /device` answers 404 outside). */
+function coversDevices(viewer: Viewer, item: SharedItem): boolean {
+  return item.devicePaths.every((path) => viewerCovers(viewer, path));
+}
+
 /**
- * True when the viewer may see the report or schedule (the permission is checked apart): its
- * creator; an administrator whose scope holds all its devices; for PUBLIC, anyone whose scope
- * holds all its devices; for selected groups, every user attached at or below one of them; for
- * selected users, those users. Always within the account.
+ * True when the viewer may see the report or schedule (the permission is checked apart). Nobody,
+ * its creator included, sees one with a device outside their scope: it holds that device's readings
+ * (issue 34 item 9). Within that: its creator; an administrator; for PUBLIC, anyone; for selected
+ * groups, every user attached at or below one of them; for selected users, those users. Always
+ * within the account.
  */
 export function maySee(viewer: Viewer, item: SharedItem, account: ReportAccount): boolean {
-  if (!worksInAccount(viewer, account)) return false;
-  if (item.createdBy === viewer.id) return true;
-  const coversDevices = viewerCovers(viewer, item.scopePath);
-  if (coversDevices && viewer.admin) return true;
+  if (!worksInAccount(viewer, account) || !coversDevices(viewer, item)) return false;
+  if (item.createdBy === viewer.id || viewer.admin) return true;
   switch (item.access.type) {
     case 'CREATOR_ONLY':
       return false;
     case 'PUBLIC':
-      return coversDevices;
+      return true;
     case 'SELECTED_GROUPS_IN_SCOPE':
       return item.access.groupIds.some((groupId) => {
         const path = account.groupPaths.get(groupId);
@@ -106,8 +114,8 @@ export function maySee(viewer: Viewer, item: SharedItem, account: ReportAccount)
   }
 }
 
-/** True when the viewer may change or delete it: its creator, or an administrator over its devices. */
+/** True when the viewer may change or delete it: its creator or an administrator, over all its devices. */
 export function mayChange(viewer: Viewer, item: SharedItem, account: ReportAccount): boolean {
-  if (!worksInAccount(viewer, account)) return false;
-  return item.createdBy === viewer.id || (viewer.admin && viewerCovers(viewer, item.scopePath));
+  if (!worksInAccount(viewer, account) || !coversDevices(viewer, item)) return false;
+  return item.createdBy === viewer.id || viewer.admin;
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportMeta, ReportSchedule } from '@fieldlink/api/reports';
 import { ACCESS_GROUP_OUTSIDE } from '@fieldlink/domain/reports';
 import { startMailCatcher } from '../../testing/mail-catcher';
@@ -616,5 +616,227 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
       'naming another account is not found',
     ).toBe(404);
     await call(brew, 'DELETE', '/reports/schedule', { id: schedule.id, accountId });
+  });
+
+  describe('scope at the time of the run and of the read (issue 34 item 9)', () => {
+    const DAY = 86_400_000;
+    let admin: string;
+    /** Fermenter FV2, in the Cellar beside `deviceId`, moved to another customer by some tests. */
+    let movedId: string;
+    let retailRootId: string;
+
+    const moveFermenter = async (sourceGroupId: string, destinationGroupId: string) => {
+      const moved = await call(admin, 'POST', '/move', {
+        type: 'DEVICE',
+        id: movedId,
+        sourceGroupId,
+        destinationGroupId,
+      });
+      expect(moved.statusCode, moved.body).toBe(200);
+    };
+    const fileOf = (token: string, id: string) => call(token, 'GET', '/report', { id, accountId, download: 'true' });
+    const deviceOf = (token: string, id: string) => call(token, 'GET', '/device', { id });
+    const scheduleOf = async (id: string) =>
+      (await call(brew, 'GET', '/reports/schedules', { accountId }))
+        .json<ReportSchedule[]>()
+        .find((schedule) => schedule.id === id)!;
+    const reportDevices = async (reportId: string) =>
+      (
+        JSON.parse(
+          (await db().selectFrom('reports').select('props').where('id', '=', reportId).executeTakeFirstOrThrow()).props,
+        ) as { devices: { deviceId: string }[] }
+      ).devices.map((device) => device.deviceId);
+
+    beforeAll(async () => {
+      admin = await signIn(t.app, 'admin@fieldlink.test');
+      const fermenter = await db()
+        .selectFrom('devices')
+        .select(['id', 'group_id'])
+        .where('thing_name', '=', 'NGB-FV02')
+        .executeTakeFirstOrThrow();
+      movedId = fermenter.id;
+      expect(fermenter.group_id).toBe(groupId);
+      retailRootId = (
+        await db()
+          .selectFrom('accounts')
+          .select('root_group_id')
+          .where('name', '=', 'Corner Retail')
+          .executeTakeFirstOrThrow()
+      ).root_group_id;
+      await db()
+        .insertInto('logs')
+        .values(
+          Array.from({ length: 60 }, (_, index) => ({
+            device_id: movedId,
+            code: 'c1',
+            t: start + index * MINUTE,
+            value: index,
+          })),
+        )
+        .execute();
+    });
+    afterEach(async () => {
+      const fermenter = await db()
+        .selectFrom('devices')
+        .select('group_id')
+        .where('id', '=', movedId)
+        .executeTakeFirstOrThrow();
+      if (fermenter.group_id !== groupId) await moveFermenter(fermenter.group_id, groupId);
+    });
+
+    it('leaves a device moved to another customer out of the next scheduled run; with none left, no report', async () => {
+      const at = new Date(clock + 2 * MINUTE);
+      const time = `${String(at.getUTCHours()).padStart(2, '0')}:${String(at.getUTCMinutes()).padStart(2, '0')}`;
+      const schedule = async (name: string, devices: { deviceId: string; codes: string[] }[]) => {
+        const created = await call(brew, 'POST', '/reports/schedule', {
+          accountId,
+          name,
+          props: {
+            ...template({ devices }),
+            frequency: 'DAILY',
+            time,
+            dayOfWeek: 1,
+            dayOfMonth: 1,
+            timeZone: 'UTC',
+            enabled: true,
+          },
+        });
+        expect(created.statusCode, created.body).toBe(200);
+        return created.json<ReportSchedule>();
+      };
+      const both = await schedule('Cellar pair', [
+        { deviceId, codes: ['c1'] },
+        { deviceId: movedId, codes: ['c1'] },
+      ]);
+      const fermenterOnly = await schedule('Fermenter only', [{ deviceId: movedId, codes: ['c1'] }]);
+      const firstRun = both.props.nextRunAt!;
+      expect(fermenterOnly.props.nextRunAt).toBe(firstRun);
+
+      clock = firstRun + 1000;
+      t.app.fieldlink.jobs.nudge();
+      await until(async () => (await scheduleOf(fermenterOnly.id)).props.lastRunAt === firstRun, 30_000);
+      await until(async () => (await scheduleOf(both.id)).props.lastRunAt === firstRun, 30_000);
+      expect(await reportDevices((await scheduleOf(both.id)).props.lastReportId!)).toEqual([deviceId, movedId]);
+      expect(await reportDevices((await scheduleOf(fermenterOnly.id)).props.lastReportId!)).toEqual([movedId]);
+
+      // Between two runs the fermenter goes to another customer: its maker now gets 404 on it.
+      await moveFermenter(groupId, retailRootId);
+      expect((await deviceOf(brew, movedId)).statusCode).toBe(404);
+      const scheduled = (id: string) => db().selectFrom('reports').select('id').where('schedule_id', '=', id).execute();
+      const fermenterReports = (await scheduled(fermenterOnly.id)).length;
+
+      clock = firstRun + DAY + 1000;
+      t.app.fieldlink.jobs.nudge();
+      await until(async () => (await scheduleOf(both.id)).props.lastRunAt === firstRun + DAY, 30_000);
+      await until(async () => (await scheduleOf(fermenterOnly.id)).props.lastRunAt === firstRun + DAY, 30_000);
+      const secondReport = (await scheduleOf(both.id)).props.lastReportId!;
+      expect(await reportDevices(secondReport)).toEqual([deviceId]);
+      // The owner keeps the schedule and sees this run's report (it holds only what they see).
+      expect((await call(brew, 'GET', '/report/meta', { id: secondReport, accountId })).statusCode).toBe(200);
+      // Nothing left that its owner sees: the run makes no report, rather than one of every device.
+      const quiet = await scheduleOf(fermenterOnly.id);
+      expect(quiet.props).toMatchObject({
+        lastRunAt: firstRun + DAY,
+        lastReportId: null,
+        nextRunAt: firstRun + 2 * DAY,
+      });
+      expect((await scheduled(fermenterOnly.id)).length).toBe(fermenterReports);
+
+      for (const id of [both.id, fermenterOnly.id]) {
+        expect((await call(brew, 'DELETE', '/reports/schedule', { id, accountId })).statusCode).toBe(200);
+      }
+    });
+
+    it('refuses a report to whoever gets 404 on one of its devices, creator included, at every read', async () => {
+      const pair = [
+        { deviceId, codes: ['c1'] },
+        { deviceId: movedId, codes: ['c1'] },
+      ];
+      const forReader = await settled(
+        (
+          await create(
+            {
+              devices: pair,
+              visibility: 'SELECTED_USERS_IN_SCOPE',
+              access: { type: 'SELECTED_USERS_IN_SCOPE', groupIds: [], users: [readerEmail] },
+            },
+            'Both fermenters',
+          )
+        ).id,
+      );
+      expect(forReader.state).toBe('READY');
+      const forAll = await settled(
+        (
+          await create(
+            { devices: pair, visibility: 'PUBLIC', access: { type: 'PUBLIC', groupIds: [], users: [] } },
+            'Both fermenters, public',
+          )
+        ).id,
+      );
+      expect(forAll.state).toBe('READY');
+      const publicPath = new URL(forAll.props.publicUrl!).pathname;
+      expect((await fileOf(reader, forReader.id)).statusCode).toBe(200);
+      expect((await t.app.inject({ method: 'GET', url: publicPath })).statusCode).toBe(200);
+
+      await moveFermenter(groupId, retailRootId);
+      for (const token of [reader, brew]) {
+        expect((await deviceOf(token, movedId)).statusCode).toBe(404);
+        for (const id of [forReader.id, forAll.id]) {
+          expect((await fileOf(token, id)).statusCode).toBe(404);
+          expect((await call(token, 'GET', '/report/meta', { id, accountId })).statusCode).toBe(404);
+        }
+        const listed = (await call(token, 'GET', '/reports/meta', { accountId })).json<ReportMeta[]>();
+        expect(listed.map((meta) => meta.id)).not.toContain(forReader.id);
+        expect(listed.map((meta) => meta.id)).not.toContain(forAll.id);
+      }
+      // The public link is its maker's grant and goes with the maker's right.
+      expect((await t.app.inject({ method: 'GET', url: publicPath })).statusCode).toBe(404);
+      // An administrator over both customers still sees it, so it can be cleaned up.
+      expect((await deviceOf(admin, movedId)).statusCode).toBe(200);
+      expect((await fileOf(admin, forReader.id)).statusCode).toBe(200);
+
+      // Read at every look: back in the Cellar, the reader has it again.
+      await moveFermenter(retailRootId, groupId);
+      expect((await fileOf(reader, forReader.id)).statusCode).toBe(200);
+      expect((await t.app.inject({ method: 'GET', url: publicPath })).statusCode).toBe(200);
+    });
+
+    it('shows a report shared with a group only to its users whose scope holds every device', async () => {
+      const root = await db()
+        .selectFrom('accounts')
+        .select('root_group_id')
+        .where('id', '=', accountId)
+        .executeTakeFirstOrThrow();
+      const { token: brewhouse } = await addTestUser(t.app, {
+        email: 'brewhouse@reports.test',
+        accountId,
+        path: (await db().selectFrom('groups').select('path').where('id', '=', otherGroupId).executeTakeFirstOrThrow())
+          .path,
+        permissions: ['VIEW_DASH', 'READ_REPORTS'],
+        appType: 'brew',
+      });
+      const report = await settled(
+        (
+          await create(
+            {
+              devices: [
+                { deviceId, codes: ['c1'] },
+                { deviceId: otherDeviceId, codes: ['c1'] },
+              ],
+              visibility: 'SELECTED_GROUPS_IN_SCOPE',
+              access: { type: 'SELECTED_GROUPS_IN_SCOPE', groupIds: [root.root_group_id], users: [] },
+            },
+            'Cellar and brewhouse',
+          )
+        ).id,
+      );
+      expect(report.state).toBe('READY');
+      // Attached below the chosen group, but the Cellar is not theirs: 404 on its device and on the report.
+      expect((await deviceOf(brewhouse, deviceId)).statusCode).toBe(404);
+      expect((await fileOf(brewhouse, report.id)).statusCode).toBe(404);
+      expect((await call(brewhouse, 'GET', '/report/meta', { id: report.id, accountId })).statusCode).toBe(404);
+      // The reader at the root holds both devices.
+      expect((await fileOf(reader, report.id)).statusCode).toBe(200);
+    });
   });
 });

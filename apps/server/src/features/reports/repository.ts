@@ -108,6 +108,43 @@ export function devicesWithPaths(db: Db, ids: readonly string[]) {
 
 export type ReportDeviceRow = Awaited<ReturnType<typeof devicesWithPaths>>[number];
 
+/** Ids looked up per query in {@link devicePathsOf}: far below either database's bound on parameters. */
+const PATH_LOOKUP_CHUNK = 1000;
+
+/** The group path of each of these devices that still exists, by id (any number of ids, in chunks). */
+export async function devicePathsOf(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  const unique = [...new Set(ids)];
+  const paths = new Map<string, string>();
+  for (let index = 0; index < unique.length; index += PATH_LOOKUP_CHUNK) {
+    const rows = await db
+      .selectFrom('devices')
+      .innerJoin('groups', 'groups.id', 'devices.group_id')
+      .select(['devices.id', 'groups.path'])
+      .where('devices.id', 'in', unique.slice(index, index + PATH_LOOKUP_CHUNK))
+      .execute();
+    for (const row of rows) paths.set(row.id, row.path);
+  }
+  return paths;
+}
+
+/** A user's attachment points in every account, with the user's e-mail, first point first. */
+export function attachmentPointsOfUser(db: Db, userId: string) {
+  return db
+    .selectFrom('attachment_points')
+    .innerJoin('users', 'users.id', 'attachment_points.user_id')
+    .select([
+      'users.email',
+      'attachment_points.account_id as accountId',
+      'attachment_points.path',
+      'attachment_points.ordinal',
+      'attachment_points.permissions',
+      'attachment_points.secret_permissions as secretPermissions',
+    ])
+    .where('attachment_points.user_id', '=', userId)
+    .orderBy('attachment_points.ordinal')
+    .execute();
+}
+
 /** The users attached somewhere in an account, with each attachment point in it. */
 export async function usersOfAccount(db: Db, accountId: string) {
   const rows = await db

@@ -54,14 +54,17 @@ import {
   worksInAccount,
   type ReportAccount,
   type SharedItem,
+  type Viewer,
 } from './access';
 import { publicReportUrl, toReportMeta, toReportSchedule } from './mapper';
 import { writeReportDocument, type PlannedDevice, type ReportPlan } from './report-document';
 import { ReportThread } from './report-thread';
 import {
   accountWithRoot,
+  attachmentPointsOfUser,
   deleteReport,
   deleteSchedule,
+  devicePathsOf,
   devicesWithPaths,
   findReport,
   findReportByPublicToken,
@@ -128,9 +131,14 @@ export interface ReportServiceOptions {
 /** Report template fields as a report or schedule holds them. */
 type Template = Pick<NewReportProps, 'visibility' | 'access' | 'notifyAudience' | 'notifyUsers' | 'devices'>;
 
-const shared = (row: ReportRow | ScheduleRow): SharedItem => {
+/**
+ * A schedule as the sharing rules read it. It holds no readings, so it is judged by where its devices
+ * were when it was last saved (`scope_path`): its owner keeps it when a device moves away, and each
+ * run keeps only the devices the owner sees then (`runSchedule`).
+ */
+const scheduleShared = (row: ScheduleRow): SharedItem => {
   const props = JSON.parse(row.props) as Template;
-  return { createdBy: row.created_by, scopePath: row.scope_path, access: props.access };
+  return { createdBy: row.created_by, devicePaths: [row.scope_path], access: props.access };
 };
 
 /** The deepest group holding every one of the paths (their common ancestor). */
@@ -195,18 +203,21 @@ export class ReportService {
     requireCapability(user, 'readReports');
     const account = await this.account(user, query.accountId);
     const viewer = viewerOf(user);
-    const rows = (await reportsOfAccount(this.db, account.id)).filter(
-      (row) => row.state !== 'DELETING' && maySee(viewer, shared(row), account),
+    const rows = (await reportsOfAccount(this.db, account.id)).filter((row) => row.state !== 'DELETING');
+    const items = await this.reportsShared(rows);
+    const metas = await Promise.all(
+      rows.flatMap((row, index) =>
+        maySee(viewer, items[index]!, account) ? [this.meta(user, row, items[index]!, account)] : [],
+      ),
     );
-    const metas = await Promise.all(rows.map((row) => this.meta(user, row, account)));
     return sortReportsNewestFirst(metas);
   }
 
   /** `GET /report/meta?id&accountId`: one report with its state. */
   async get(user: UserContext, ref: ReportRef): Promise<ReportMeta> {
     requireCapability(user, 'readReports');
-    const { row, account } = await this.visibleReport(user, ref);
-    return this.meta(user, row, account);
+    const { row, item, account } = await this.visibleReport(user, ref);
+    return this.meta(user, row, item, account);
   }
 
   /**
@@ -243,13 +254,13 @@ export class ReportService {
       });
     });
     this.documents.nudge();
-    return this.meta(user, row, account);
+    return this.meta(user, row, await this.reportShared(row), account);
   }
 
   /** `PUT /report/meta {id, props, accountId}`: name, comments, tags and sharing. */
   async update(user: UserContext, body: ReportMetaUpdate): Promise<ReportMeta> {
     requireCapability(user, 'editReports');
-    const { row, account } = await this.changeableReport(user, body);
+    const { row, item, account } = await this.changeableReport(user, body);
     const current = JSON.parse(row.props) as NewReportProps;
     const { name, comments, tags, ...sharing } = body.props;
     const props: NewReportProps = { ...current, ...sharing };
@@ -268,21 +279,21 @@ export class ReportService {
       public_token: publicToken,
     });
     const updated = (await findReport(this.db, row.id))!;
-    return this.meta(user, updated, account);
+    return this.meta(user, updated, item, account);
   }
 
   /** `DELETE /report {id, accountId}`: DELETING at once; the file and row go in a job. */
   async remove(user: UserContext, ref: ReportRef): Promise<ReportMeta> {
     requireCapability(user, 'editReports');
-    const { row, account } = await this.changeableReport(user, ref);
+    const { row, item, account } = await this.changeableReport(user, ref);
     await this.db.transaction().execute(async (trx) => {
       await updateReport(trx, row.id, { state: 'DELETING', public_token: null });
       await this.options.jobs.enqueue(REPORT_JOBS.remove, { reportId: row.id }, {}, trx);
     });
     this.options.jobs.nudge();
     const deleting = { ...row, state: 'DELETING', public_token: null };
-    this.push(deleting, account);
-    return this.meta(user, deleting, account);
+    this.push(deleting, item, account);
+    return this.meta(user, deleting, item, account);
   }
 
   /** `GET /report?id&accountId`: a short-lived signed URL of a ready report's file. */
@@ -293,12 +304,17 @@ export class ReportService {
     return { url: this.options.links.url(row.file_id, query.download === true) };
   }
 
-  /** The file a public link reaches, or undefined (revoked, deleted or never public). */
+  /**
+   * The file a public link reaches, or undefined (revoked, deleted, never public, or no longer seen by
+   * its creator: a link cannot outlast its maker's own right to the devices' readings).
+   */
   async publicFile(token: string): Promise<StoredFile | undefined> {
     const row = await findReportByPublicToken(this.db, token);
     if (!row || row.state !== 'READY' || !row.file_id) return undefined;
     const props = JSON.parse(row.props) as NewReportProps;
     if (props.visibility !== 'PUBLIC') return undefined;
+    const [creator, account] = await Promise.all([this.userViewer(row.created_by), this.accountOfRow(row.account_id)]);
+    if (!creator || !account || !maySee(creator, await this.reportShared(row), account)) return undefined;
     return this.options.files.find(row.file_id);
   }
 
@@ -314,7 +330,7 @@ export class ReportService {
     const accounts = new Map<string, ReportAccount>();
     for (const id of accountIds) accounts.set(id, await this.account(user, id));
     return (await schedulesOfAccounts(this.db, accountIds))
-      .filter((row) => maySee(viewerOf(user), shared(row), accounts.get(row.account_id)!))
+      .filter((row) => maySee(viewerOf(user), scheduleShared(row), accounts.get(row.account_id)!))
       .map((row) => this.schedule(user, row, accounts.get(row.account_id)!));
   }
 
@@ -399,38 +415,46 @@ export class ReportService {
     const props = JSON.parse(schedule.props) as NewScheduleProps;
     const now = this.now();
     const outcome = scheduleCatchUp(props, Number(schedule.next_run_at), now);
+    // Scope at the time of the run (issue 34 item 9): only the devices its owner sees now, wherever
+    // they were when the schedule was saved. None left: this run makes no report (lastReportId null).
+    const owner = await this.userViewer(schedule.created_by);
     await this.db.transaction().execute(async (trx) => {
       let reportId: string | null = schedule.last_report_id;
       if (outcome.due) {
         const period = schedulePeriod(props, outcome.runAt);
-        const devices = await devicesWithPaths(
+        const paths = await devicePathsOf(
           trx,
           props.devices.map((device) => device.deviceId),
         );
-        const kept = props.devices.filter((device) => devices.some((row) => row.id === device.deviceId));
-        const report = await this.insertGenerating(trx, {
-          accountId: schedule.account_id,
-          name: schedule.name,
-          comments: schedule.comments,
-          tags: JSON.parse(schedule.tags) as string[],
-          props: {
-            format: props.format,
-            visibility: props.visibility,
-            access: props.access,
-            notifyAudience: props.notifyAudience,
-            notifyUsers: props.notifyUsers,
-            devices: kept.length > 0 ? kept : props.devices,
-            interval: props.interval,
-            start: period.start,
-            end: period.end,
-          },
-          scopePath: schedule.scope_path,
-          createdBy: schedule.created_by,
-          createdByEmail: schedule.created_by_email,
-          scheduleId: schedule.id,
-          frequency: props.frequency,
+        const kept = props.devices.filter((device) => {
+          const path = paths.get(device.deviceId);
+          return owner !== null && path !== undefined && viewerCovers(owner, path);
         });
-        reportId = report.id;
+        const report =
+          kept.length > 0 &&
+          (await this.insertGenerating(trx, {
+            accountId: schedule.account_id,
+            name: schedule.name,
+            comments: schedule.comments,
+            tags: JSON.parse(schedule.tags) as string[],
+            props: {
+              format: props.format,
+              visibility: props.visibility,
+              access: props.access,
+              notifyAudience: props.notifyAudience,
+              notifyUsers: props.notifyUsers,
+              devices: kept,
+              interval: props.interval,
+              start: period.start,
+              end: period.end,
+            },
+            scopePath: deepestCommonPath(kept.map((device) => paths.get(device.deviceId)!)),
+            createdBy: schedule.created_by,
+            createdByEmail: schedule.created_by_email,
+            scheduleId: schedule.id,
+            frequency: props.frequency,
+          }));
+        reportId = report ? report.id : null;
       }
       const nextJobId = await this.options.jobs.enqueue(
         REPORT_JOBS.schedule,
@@ -629,16 +653,49 @@ export class ReportService {
     await updateSchedule(trx, scheduleId, { next_run_at: nextRunAt, job_id: jobId });
   }
 
-  /** The account when the caller works in it, with its groups; 404 otherwise (as for a missing one). */
-  private async account(user: UserContext, accountId: string): Promise<ReportAccount> {
+  /** An account with its groups, or null when it is gone. */
+  private async accountOfRow(accountId: string): Promise<ReportAccount | null> {
     const row = await accountWithRoot(this.db, accountId);
-    const account = row && {
+    if (!row) return null;
+    return {
       id: row.id,
       rootPath: row.rootPath,
       groupPaths: new Map((await groupsOfAccount(this.db, row.id)).map((group) => [group.id, group.path])),
     };
+  }
+
+  /** The account when the caller works in it, with its groups; 404 otherwise (as for a missing one). */
+  private async account(user: UserContext, accountId: string): Promise<ReportAccount> {
+    const account = await this.accountOfRow(accountId);
     if (!account || !worksInAccount(viewerOf(user), account)) throw notFound(ACCOUNT_NOT_FOUND);
     return account;
+  }
+
+  /** A user who is not the caller (a schedule's owner, a link's maker) as a viewer now; null once gone. */
+  private async userViewer(userId: string): Promise<Viewer | null> {
+    const points = await attachmentPointsOfUser(this.db, userId);
+    return points.length === 0 ? null : viewerOfRows(userId, points[0]!.email, points);
+  }
+
+  /**
+   * Reports as the sharing rules read them, with each device's group as it is now (one lookup for all
+   * of them). A device since removed is judged by where the report's devices were when it was made.
+   */
+  private async reportsShared(rows: readonly ReportRow[]): Promise<SharedItem[]> {
+    const props = rows.map((row) => JSON.parse(row.props) as Template);
+    const paths = await devicePathsOf(
+      this.db,
+      props.flatMap((template) => template.devices.map((device) => device.deviceId)),
+    );
+    return rows.map((row, index) => ({
+      createdBy: row.created_by,
+      devicePaths: props[index]!.devices.map((device) => paths.get(device.deviceId) ?? row.scope_path),
+      access: props[index]!.access,
+    }));
+  }
+
+  private async reportShared(row: ReportRow): Promise<SharedItem> {
+    return (await this.reportsShared([row]))[0]!;
   }
 
   private async visibleReport(user: UserContext, ref: ReportRef) {
@@ -646,21 +703,16 @@ export class ReportService {
       throw notFound(REPORT_NOT_FOUND);
     });
     const row = await findReport(this.db, ref.id);
-    if (
-      !row ||
-      row.account_id !== account.id ||
-      row.state === 'DELETING' ||
-      !maySee(viewerOf(user), shared(row), account)
-    ) {
-      throw notFound(REPORT_NOT_FOUND);
-    }
-    return { row, account };
+    if (!row || row.account_id !== account.id || row.state === 'DELETING') throw notFound(REPORT_NOT_FOUND);
+    const item = await this.reportShared(row);
+    if (!maySee(viewerOf(user), item, account)) throw notFound(REPORT_NOT_FOUND);
+    return { row, item, account };
   }
 
   private async changeableReport(user: UserContext, ref: ReportRef) {
-    const { row, account } = await this.visibleReport(user, ref);
-    if (!mayChange(viewerOf(user), shared(row), account)) throw notFound(REPORT_NOT_FOUND);
-    return { row, account };
+    const visible = await this.visibleReport(user, ref);
+    if (!mayChange(viewerOf(user), visible.item, visible.account)) throw notFound(REPORT_NOT_FOUND);
+    return visible;
   }
 
   private async changeableSchedule(user: UserContext, ref: ReportRef) {
@@ -668,7 +720,7 @@ export class ReportService {
       throw notFound(SCHEDULE_NOT_FOUND);
     });
     const row = await findSchedule(this.db, ref.id);
-    if (!row || row.account_id !== account.id || !mayChange(viewerOf(user), shared(row), account)) {
+    if (!row || row.account_id !== account.id || !mayChange(viewerOf(user), scheduleShared(row), account)) {
       throw notFound(SCHEDULE_NOT_FOUND);
     }
     return { row, account };
@@ -728,21 +780,20 @@ export class ReportService {
   private schedule(user: UserContext, row: ScheduleRow, account: ReportAccount): ReportSchedule {
     return toReportSchedule(
       row,
-      userCan(user, 'editReportSchedules') && mayChange(viewerOf(user), shared(row), account),
+      userCan(user, 'editReportSchedules') && mayChange(viewerOf(user), scheduleShared(row), account),
     );
   }
 
-  private async meta(user: UserContext, row: ReportRow, account: ReportAccount): Promise<ReportMeta> {
+  private async meta(user: UserContext, row: ReportRow, item: SharedItem, account: ReportAccount): Promise<ReportMeta> {
     const file = row.file_id ? await this.options.files.find(row.file_id) : undefined;
     return toReportMeta(row, file ?? null, {
-      canChange: userCan(user, 'editReports') && mayChange(viewerOf(user), shared(row), account),
+      canChange: userCan(user, 'editReports') && mayChange(viewerOf(user), item, account),
       publicUrl: this.options.publicUrl,
     });
   }
 
   /** Tells the browsers of those who may see the report where it stands. */
-  private push(row: ReportRow, account: ReportAccount): void {
-    const item = shared(row);
+  private push(row: ReportRow, item: SharedItem, account: ReportAccount): void {
     this.options.notifyUsers(
       {
         type: 'server/reportProgress',
@@ -760,28 +811,17 @@ export class ReportService {
   }
 
   private async pushRow(row: ReportRow): Promise<void> {
-    const account = await accountWithRoot(this.db, row.account_id);
-    if (!account) return;
-    const groups = await groupsOfAccount(this.db, row.account_id);
-    this.push(row, {
-      id: account.id,
-      rootPath: account.rootPath,
-      groupPaths: new Map(groups.map((group) => [group.id, group.path])),
-    });
+    const account = await this.accountOfRow(row.account_id);
+    if (account) this.push(row, await this.reportShared(row), account);
   }
 
   /** Mails the report's notify audience that it is ready, with the file attached when small. */
   private async sendNotices(row: ReportRow, file: StoredFile): Promise<void> {
     const props = JSON.parse(row.props) as NewReportProps;
     if (props.notifyAudience === 'NOBODY') return;
-    const accountRow = await accountWithRoot(this.db, row.account_id);
-    if (!accountRow) return;
-    const account: ReportAccount = {
-      id: accountRow.id,
-      rootPath: accountRow.rootPath,
-      groupPaths: new Map((await groupsOfAccount(this.db, row.account_id)).map((group) => [group.id, group.path])),
-    };
-    const item = shared(row);
+    const account = await this.accountOfRow(row.account_id);
+    if (!account) return;
+    const item = await this.reportShared(row);
     const users = await usersOfAccount(this.db, row.account_id);
     const byUser = new Map<string, typeof users>();
     for (const entry of users) byUser.set(entry.id, [...(byUser.get(entry.id) ?? []), entry]);
