@@ -10,6 +10,7 @@ import {
   type ChannelsMap,
   type TankState,
 } from '@fieldlink/domain/brew';
+import { DeviceLogsAnswer } from './device-logs';
 import { ChannelCode, EntityId, MAX_TIME_MS, Nullable } from './fields';
 
 /**
@@ -177,14 +178,27 @@ export const Tank = Type.Object({
   channelsMap: ChannelsMapSchema,
   gravityParameters: GravityParametersSchema,
   batchInfo: Nullable(Batch),
+  /**
+   * The running batch's log, as `GET /device-logs` answers it (domain `tankLogQuery`: the chart's
+   * channels over the batch's 7-day window): on the selected tank of an overview (`tankNumber`);
+   * null on the others, without a running batch, and in real-time pushes.
+   */
+  rawDeviceLogs: Nullable(DeviceLogsAnswer),
   calibration: Type.Object({ co2TotalGain: Type.Number(), tankLevel: Nullable(TankLevelCalibrationSchema) }),
   /** Bits 6 and 7 of the vat's status register (Vats macro 4.0 or later). */
   isVatMarked: Type.Boolean(),
 });
 export type Tank = Static<typeof Tank>;
 
-/** `GET /brew/overview ?groupId`: brew meta (§3). */
-export const BrewOverviewQuery = Type.Object({ groupId: EntityId }, { additionalProperties: false });
+/**
+ * `GET /brew/overview ?groupId`: brew meta (§3). `tankNumber` selects a tank (the tank view): it is
+ * the answer's `selectedBrewTankNumber`, and that tank carries its `rawDeviceLogs`.
+ */
+export const BrewOverviewQuery = Type.Object(
+  { groupId: EntityId, tankNumber: Type.Optional(TankNumber) },
+  { additionalProperties: false },
+);
+export type BrewOverviewQuery = Static<typeof BrewOverviewQuery>;
 export const BrewMeta = Type.Object({
   groupId: Type.String(),
   groupName: Type.String(),

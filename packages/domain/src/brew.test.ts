@@ -17,6 +17,8 @@ import {
   batchGravity,
   fermentationDay,
   brewLogWindow,
+  tankLogQuery,
+  type TankLogQuery,
   brewSetpointProblem,
   celsiusToFahrenheit,
   clampCo2Flow,
@@ -498,6 +500,33 @@ describe('capacity presets, setpoint, window, ratings, annotations', () => {
     ['a batch of ten days: 7 days', 10 * day, 20 * day, 10 * day - 600_000, 17 * day - 600_000],
     ['a batch that just began', 10 * day, 10 * day, 10 * day - 600_000, 10 * day],
   ])('%s', (_name, start, now, from, to) => expect(brewLogWindow(start, now)).toEqual({ start: from, end: to }));
+
+  const legacy = defaultChannelsMap('Vats 4.2');
+  it.each<[string, { start: number; end: number | null }, number, TankLogQuery]>([
+    [
+      'a running batch of two days',
+      { start: 10 * day, end: null },
+      12 * day,
+      { channels: ['t10', 'sp1', 't1', 'c2'], start: 10 * day - 600_000, end: 12 * day, binCount: 2000 },
+    ],
+    [
+      'a running batch of ten days: its first 7 days, 2000 bins',
+      { start: 10 * day, end: null },
+      20 * day,
+      { channels: ['t10', 'sp1', 't1', 'c2'], start: 10 * day - 600_000, end: 17 * day - 600_000, binCount: 2000 },
+    ],
+    [
+      'an ended batch: up to its end',
+      { start: 10 * day, end: 11 * day },
+      30 * day,
+      { channels: ['t10', 'sp1', 't1', 'c2'], start: 10 * day - 600_000, end: 11 * day, binCount: 2000 },
+    ],
+  ])('the tank log of %s', (_name, date, now, query) => expect(tankLogQuery(legacy, date, now)).toEqual(query));
+
+  it('reads a channel the map names twice once', () =>
+    expect(
+      tankLogQuery({ ...legacy, temperatureSetpoint: 't10' }, { start: day, end: null }, 2 * day).channels,
+    ).toEqual(['t10', 't1', 'c2']));
 
   const note = { aroma: 4, flavor: 3.5, mouthfeel: 3, appearance: 5, overall: 4.5, carbonation: 1 };
   it.each([

@@ -1,3 +1,4 @@
+import { LONG_RANGE_BIN_COUNT } from './chart';
 import { hasVatsFlag, isVatMarked, tankChannel } from './macro';
 
 /**
@@ -766,6 +767,43 @@ export const BREW_LOG_LEAD_SECONDS = 600;
 export function brewLogWindow(batchStart: number, now: number): { start: number; end: number } {
   const start = batchStart - BREW_LOG_LEAD_SECONDS * 1000;
   return { start, end: Math.max(start + 60_000, Math.min(start + BREW_LOG_SECONDS * 1000, now)) };
+}
+
+/** What a tank's log (the tank view's chart, its `rawDeviceLogs`) is read for: channels, window, bins. */
+export interface TankLogQuery {
+  channels: string[];
+  start: number;
+  end: number;
+  binCount: number;
+}
+
+/**
+ * Bins of a tank's log: the chart's count for a long range (§9: 2000 beyond 3 days) whatever the
+ * batch's age, since the tank carries its log with every read of its view: a 5-minute bin of a 7-day
+ * window, 2000 points across a chart narrower than that, and no 10,000-bin answer for a young batch.
+ */
+export const TANK_LOG_BIN_COUNT = LONG_RANGE_BIN_COUNT;
+
+/**
+ * The log a tank carries for its running batch (§3 rawDeviceLogs, §9): the channels the chart draws
+ * and the gravity estimate needs (temperature, setpoint, CO2 total, head pressure) over the batch's
+ * 7-day window from 10 minutes before it started, in {@link TANK_LOG_BIN_COUNT} bins.
+ */
+export function tankLogQuery(
+  channelsMap: ChannelsMap,
+  batchDate: { start: number; end: number | null },
+  now: number,
+): TankLogQuery {
+  const window = brewLogWindow(batchDate.start, batchDate.end ?? now);
+  const channels = [
+    ...new Set([
+      channelsMap.temperature,
+      channelsMap.temperatureSetpoint,
+      channelsMap.co2Total,
+      channelsMap.upperPressure,
+    ]),
+  ];
+  return { channels, ...window, binCount: TANK_LOG_BIN_COUNT };
 }
 
 // ---- Batch reports -------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch, BrewBatchesAnswer, BrewMeta, BrewReport, Tank } from '@fieldlink/api/brew';
 import type { DeviceEvent } from '../../events';
-import { estimateGravity, tankLevel } from '@fieldlink/domain/brew';
+import type { DeviceLogsAnswer } from '@fieldlink/api/device-logs';
+import { estimateGravity, tankLevel, tankLogQuery } from '@fieldlink/domain/brew';
 import { newId } from '../../security/secrets';
 import { DIALECTS, addTestUser, signIn, startTestApp, type TestApp } from '../../testing/test-app';
 
@@ -135,6 +136,43 @@ describe.each(DIALECTS)('brewing calls on %s', (dialect) => {
     const foreign = await call(viewer, 'GET', '/brew/overview', { groupId: otherGroupId });
     const missing = await call(viewer, 'GET', '/brew/overview', { groupId: 'no-such-group' });
     expect([foreign.status, foreign.body]).toEqual([404, missing.body]);
+  });
+
+  it('gives the selected tank its batch’s log (rawDeviceLogs), as GET /device-logs answers it, and no other tank one', async () => {
+    const fv1 = tanks[1]!;
+    const batch = fv1.batchInfo!;
+    const meta = await ok<BrewMeta>(brewer, 'GET', '/brew/overview', { groupId: cellarId, tankNumber: fv1.tankNumber });
+    expect(meta.selectedBrewTankNumber).toBe(fv1.tankNumber);
+    const logs = meta.tanks.find((tank) => tank.tankNumber === fv1.tankNumber)!.rawDeviceLogs!;
+    const query = tankLogQuery(batch.channelsMap, batch.date, logs.end);
+    expect(logs).toMatchObject({ deviceId: fv1.deviceId, start: query.start, binCount: 2000 });
+    expect(Object.keys(logs.channels)).toEqual(query.channels);
+    const direct = await ok<DeviceLogsAnswer>(brewer, 'GET', '/device-logs', {
+      format: 'GROUPED_BY_CHANNEL',
+      deviceId: fv1.deviceId,
+      channels: query.channels.join(','),
+      start: String(logs.start),
+      end: String(logs.end),
+      binCount: String(logs.binCount),
+    });
+    expect(logs).toEqual(direct);
+    expect(meta.tanks.filter((tank) => tank.rawDeviceLogs !== null).map((tank) => tank.tankNumber)).toEqual([
+      fv1.tankNumber,
+    ]);
+    // A tank without a batch has no log; the summary carries none.
+    const idle = await ok<BrewMeta>(brewer, 'GET', '/brew/overview', {
+      groupId: cellarId,
+      tankNumber: tanks[0]!.tankNumber,
+    });
+    expect(idle.tanks.every((tank) => tank.rawDeviceLogs === null)).toBe(true);
+    const summary = await ok<BrewMeta>(brewer, 'GET', '/brew/overview', { groupId: cellarId });
+    expect([summary.selectedBrewTankNumber, summary.tanks.every((tank) => tank.rawDeviceLogs === null)]).toEqual([
+      null,
+      true,
+    ]);
+    for (const tankNumber of ['0', 'x', '70000']) {
+      expect((await call(brewer, 'GET', '/brew/overview', { groupId: cellarId, tankNumber })).status).toBe(400);
+    }
   });
 
   it('runs a batch: start, info, gravity, tasting, annotation, calibration, estimate, end with a report, delete', async () => {

@@ -36,12 +36,13 @@ export const brewRoutes: FastifyPluginAsyncTypebox<{ brew: BrewService }> = asyn
     {
       schema: {
         tags,
-        summary: 'Brew summary of a group: every device of the group as a tank, with its state, estimate and batch',
+        summary:
+          'Brew summary of a group: every device of the group as a tank, with its state, estimate and batch; the tank named by tankNumber with its log',
         querystring: BrewOverviewQuery,
         response: { 200: BrewMeta, ...errors },
       },
     },
-    (request) => brew.overview(signedInUser(request), request.query.groupId),
+    (request) => brew.overview(signedInUser(request), request.query),
   );
   app.get(
     BREW_PATHS.batches,

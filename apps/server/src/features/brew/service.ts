@@ -6,6 +6,7 @@ import type {
   BrewBatchesAnswer,
   BrewBatchesQuery,
   BrewMeta,
+  BrewOverviewQuery,
   BrewReport,
   PutAnnotationBody,
   PutBatchBody,
@@ -25,6 +26,7 @@ import {
   recordTransition,
   shownTankState,
   tankLevel,
+  tankLogQuery,
   tankNumbers,
   tastingRatings,
   tastingScore,
@@ -46,6 +48,8 @@ import { newId } from '../../security/secrets';
 import { inScope, requireCapability } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import { findGroup, latestValuesOf, type DeviceWithPath } from '../devices/repository';
+import { channelLogs } from '../devices/log-repository';
+import { logBinGrid } from '@fieldlink/api/device-logs';
 import { batchEstimateBasis, batchProps, batchTankLevel, batchTransitions, toBatch, toReport } from './mapper';
 import {
   batchItemsOf,
@@ -143,18 +147,34 @@ export class BrewService {
 
   // ---- Reading -----------------------------------------------------------------------------------
 
-  /** `GET /brew/overview ?groupId`: every tank of the group. */
-  async overview(user: UserContext, groupId: string): Promise<BrewMeta> {
+  /** `GET /brew/overview ?groupId, tankNumber`: every tank of the group; the selected one with its log. */
+  async overview(user: UserContext, query: BrewOverviewQuery): Promise<BrewMeta> {
     requireCapability(user, 'viewDashboard');
-    const group = await this.visibleGroup(user, groupId);
+    const group = await this.visibleGroup(user, query.groupId);
     const sources = await this.tankSources(group.id);
+    const selected = query.tankNumber ?? null;
+    const tanks = await this.tanks(sources);
     return {
       groupId: group.id,
       groupName: group.name,
-      tanks: await this.tanks(sources),
+      tanks: await Promise.all(
+        tanks.map(async (tank) =>
+          tank.tankNumber === selected ? { ...tank, rawDeviceLogs: await this.tankLog(tank) } : tank,
+        ),
+      ),
       pressurizedThreshold: DEFAULT_PRESSURIZED_THRESHOLD,
-      selectedBrewTankNumber: null,
+      selectedBrewTankNumber: selected,
     };
+  }
+
+  /** The running batch's log (domain `tankLogQuery`), as `GET /device-logs` answers it; null without a batch. */
+  private async tankLog(tank: Tank): Promise<Tank['rawDeviceLogs']> {
+    const batch = tank.batchInfo;
+    if (!batch) return null;
+    const { channels, start, end, binCount } = tankLogQuery(batch.channelsMap, batch.date, this.now());
+    const grid = logBinGrid(start, end, binCount);
+    const logs = await channelLogs(this.db, tank.deviceId, channels, { start, end }, binCount, grid);
+    return { deviceId: tank.deviceId, start, end, binCount, binWidth: grid.width, channels: logs };
   }
 
   /** `GET /brew/batches ?groupId, accountId, isDemoMode`: the group's batches, newest first. */
@@ -744,6 +764,7 @@ export class BrewService {
         channelsMap,
         gravityParameters,
         batchInfo: batch ? toBatch(batch, items) : null,
+        rawDeviceLogs: null,
         calibration: {
           co2TotalGain: row?.co2_total_gain ?? DEFAULT_CO2_TOTAL_GAIN,
           tankLevel: row?.tank_level ? (JSON.parse(row.tank_level) as TankLevelCalibration) : null,

@@ -7,16 +7,25 @@ import { LIVE_QUERY_ROOT } from '../query-client';
 /** Every brew query's root: a batch change invalidates them all. */
 export const BREW_KEY = ['brew'] as const;
 
-export const getBrewOverview = (groupId: string, signal?: AbortSignal) =>
-  apiGet<BrewMeta>(BREW_PATHS.overview, { groupId }, signal);
+/** The brew summary of a group; with `tankNumber`, that tank (the tank view) carries its log. */
+export const getBrewOverview = (groupId: string, tankNumber: number | null, signal?: AbortSignal) =>
+  apiGet<BrewMeta>(BREW_PATHS.overview, tankNumber === null ? { groupId } : { groupId, tankNumber }, signal);
 
 // Under the live root too: read again after a real-time reconnect, like the latest values.
-export const brewOverviewQuery = (groupId: string) =>
+export const brewOverviewQuery = (groupId: string, tankNumber: number | null = null) =>
   queryOptions({
-    queryKey: [LIVE_QUERY_ROOT, ...BREW_KEY, 'overview', groupId],
-    queryFn: ({ signal }) => getBrewOverview(groupId, signal),
+    queryKey: [LIVE_QUERY_ROOT, ...BREW_KEY, 'overview', groupId, tankNumber],
+    queryFn: ({ signal }) => getBrewOverview(groupId, tankNumber, signal),
   });
 
-/** The brew summary of a group; read again every minute for the estimates between pushes. */
-export const useBrewOverview = (groupId: string) =>
-  useQuery({ ...brewOverviewQuery(groupId), refetchInterval: 60_000 });
+/**
+ * The brew summary of a group, or of a tank's view (`tankNumber`: that tank with its log); read again
+ * every minute for the estimates and the chart between pushes. Opening or leaving a tank shows the
+ * tanks already read while the other answer comes.
+ */
+export const useBrewOverview = (groupId: string, tankNumber: number | null = null) =>
+  useQuery({
+    ...brewOverviewQuery(groupId, tankNumber),
+    refetchInterval: 60_000,
+    placeholderData: (previous) => (previous?.groupId === groupId ? previous : undefined),
+  });

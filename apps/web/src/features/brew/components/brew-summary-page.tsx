@@ -21,11 +21,13 @@ import './brew.css';
 export function BrewSummaryPage() {
   const { groupId = '' } = useParams();
   const [search, setSearch] = useSearchParams();
-  const { overview, tanks } = useTanks(groupId);
+  const tankParameter = Number(search.get('tank') ?? '');
+  const selectedNumber =
+    Number.isInteger(tankParameter) && tankParameter > 0 && tankParameter <= 65_535 ? tankParameter : null;
+  const { overview, tanks } = useTanks(groupId, selectedNumber);
   const live = useMemo(() => (tanks ?? []).map((tank) => ({ id: tank.deviceId, thingName: tank.thingName })), [tanks]);
   const canView = useCan('viewDashboard');
   useLiveDevices(live, canView);
-  const selectedNumber = Number(search.get('tank') ?? '');
   const selected = tanks?.find((tank) => tank.tankNumber === selectedNumber);
   const open = (tankNumber: number | null) =>
     setSearch(tankNumber === null ? {} : { tank: String(tankNumber) }, { replace: tankNumber === null });

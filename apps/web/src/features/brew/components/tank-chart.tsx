@@ -1,12 +1,9 @@
 import { Suspense, lazy, useMemo } from 'react';
-import type { Batch } from '@fieldlink/api/brew';
-import { brewLogWindow } from '@fieldlink/domain/brew';
-import { chartBinCount, chartColour } from '@fieldlink/domain/chart';
+import type { Batch, Tank } from '@fieldlink/api/brew';
+import { chartColour } from '@fieldlink/domain/chart';
 import { Spinner } from '../../../components/ui/spinner';
-import { useDeviceLogs } from '../../../lib/api/get-device-logs';
-import { serverErrorMessage } from '../../../lib/api-client';
 import type { ChartLine, ChartMarker, ChartYAxis } from '../../../components/charts/log-chart';
-import { tankChartChannels, tankChartLogs } from '../model/tank-chart';
+import { tankChartLogs } from '../model/tank-chart';
 
 // uPlot is loaded only when a chart is drawn.
 const LogChart = lazy(async () => ({ default: (await import('../../../components/charts/log-chart')).LogChart }));
@@ -23,19 +20,12 @@ const AXES: readonly ChartYAxis[] = [
 ];
 
 /**
- * The tank's 7-day log from 10 minutes before the batch (§9): temperature and setpoint, the gravity
- * estimate and the brewer's readings, with annotations as plot lines (blue for tasting notes).
+ * The tank's 7-day log from 10 minutes before the batch (§9), as the tank carries it (§3
+ * rawDeviceLogs): temperature and setpoint, the gravity estimate and the brewer's readings, with
+ * annotations as plot lines (blue for tasting notes). Until the tank's view has read it, a spinner.
  */
-export function TankChart({ batch }: { batch: Batch }) {
-  const window = useMemo(() => brewLogWindow(batch.date.start, batch.date.end ?? Date.now()), [batch.date]);
-  const logs = useDeviceLogs({
-    deviceId: batch.deviceId,
-    channels: tankChartChannels(batch),
-    start: window.start,
-    end: window.end,
-    binCount: chartBinCount(window.end - window.start),
-  });
-  const aligned = useMemo(() => (logs.data ? tankChartLogs(logs.data, batch) : null), [logs.data, batch]);
+export function TankChart({ batch, logs }: { batch: Batch; logs: Tank['rawDeviceLogs'] }) {
+  const aligned = useMemo(() => (logs ? tankChartLogs(logs, batch) : null), [logs, batch]);
   const markers = useMemo(
     (): ChartMarker[] => [
       { kind: 'line', t: batch.date.start, text: 'Batch start', colour: '#CA9D43', width: 2 },
@@ -59,9 +49,7 @@ export function TankChart({ batch }: { batch: Batch }) {
         ))}
       </div>
       <div className="brew-chart__plot">
-        {logs.isError ? (
-          <p className="fl-muted">{serverErrorMessage(logs.error)}</p>
-        ) : !aligned ? (
+        {!logs || !aligned ? (
           <Spinner size={24} label="Loading the tank log" />
         ) : (
           <Suspense fallback={<Spinner size={24} label="Loading the chart" />}>
@@ -70,8 +58,8 @@ export function TankChart({ batch }: { batch: Batch }) {
               lines={LINES}
               axes={AXES}
               markers={markers}
-              start={window.start}
-              end={window.end}
+              start={logs.start}
+              end={logs.end}
               height={300}
             />
           </Suspense>

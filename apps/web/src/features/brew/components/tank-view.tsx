@@ -136,7 +136,7 @@ export function TankView({ groupId, tank, onBack }: { groupId: string; tank: Tan
 
       {batch ? (
         <>
-          <TankChart batch={batch} />
+          <TankChart batch={batch} logs={tank.rawDeviceLogs} />
           <div className="tank-view__panels">
             <GravityPanel batch={batch} canEdit={canEdit} />
             <TastingPanel batch={batch} canEdit={canEdit} />

@@ -6,20 +6,14 @@ import { alignLogs, type AlignedLogs, type AlignedValue } from '../../../compone
 /** Series of the tank chart, in the order {@link tankChartLogs} answers them. */
 export const TANK_CHART_SERIES = ['temperature', 'temperatureSetpoint', 'gravity', 'userGravity'] as const;
 
-/** The channels the tank chart reads for a batch's channel map. */
-export function tankChartChannels(batch: Batch): string[] {
-  const map = batch.channelsMap;
-  return [...new Set([map.temperature, map.temperatureSetpoint, map.co2Total, map.upperPressure])];
-}
-
 /**
- * The tank chart's data on one time axis: temperature and setpoint as logged, the gravity estimate
+ * The tank chart's data on one time axis, from the tank's log (`rawDeviceLogs`, domain `tankLogQuery`): temperature and setpoint as logged, the gravity estimate
  * at each point from the CO2 total, temperature and head pressure then (the domain's estimate,
  * frozen from `pressurizedAt`), and the brewer's gravity readings, joined point to point.
  */
 export function tankChartLogs(answer: DeviceLogsAnswer, batch: Batch): AlignedLogs {
   const map = batch.channelsMap;
-  const codes = tankChartChannels(batch);
+  const codes = Object.keys(answer.channels);
   const aligned = alignLogs(answer, codes);
   const line = (code: string) => aligned.series[codes.indexOf(code)]!.line;
   const readingTimes = batch.gravities.map((reading) => reading.timestamp / 1000);

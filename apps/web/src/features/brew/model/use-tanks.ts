@@ -19,10 +19,11 @@ export function runningBatchesKey(tanks: readonly Pick<Tank, 'deviceId' | 'batch
  * The group's tanks: the summary as last read, each replaced by a tank the server pushed since
  * (`server/brewTank`) by the domain's rule (an active tank keeps its shown notes and readings). When
  * a pushed tank shows another running batch (one started, ended or taken back elsewhere), the group's
- * batches are read again, so the finished batches do not wait for a reload.
+ * batches are read again, so the finished batches do not wait for a reload. With `tankNumber` (the
+ * tank view) that tank comes with its batch's log (`rawDeviceLogs`).
  */
-export function useTanks(groupId: string) {
-  const overview = useBrewOverview(groupId);
+export function useTanks(groupId: string, tankNumber: number | null = null) {
+  const overview = useBrewOverview(groupId, tankNumber);
   const pushed = useStore(realtimeStore, (state) => state.brewTanks);
   const tanks = useMemo((): Tank[] | undefined => {
     const read = overview.data?.tanks;
@@ -30,7 +31,11 @@ export function useTanks(groupId: string) {
     return read.map((tank) => {
       const update = pushed[tank.thingName];
       const newer = update && update.groupId === groupId && update.receivedAt > overview.dataUpdatedAt;
-      return newer ? mergeTankMessage(tank, update.tank) : tank;
+      if (!newer) return tank;
+      const merged = mergeTankMessage(tank, update.tank);
+      // A push carries no log: the tank keeps the one read for the same batch until the next read.
+      const sameBatch = merged.batchInfo !== null && merged.batchInfo.id === tank.batchInfo?.id;
+      return sameBatch && merged.rawDeviceLogs === null ? { ...merged, rawDeviceLogs: tank.rawDeviceLogs } : merged;
     });
   }, [overview.data, overview.dataUpdatedAt, pushed, groupId]);
 

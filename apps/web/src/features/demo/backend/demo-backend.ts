@@ -1,7 +1,7 @@
 import { DEMO_REPORTS_MESSAGE } from '@fieldlink/domain/demo';
 import { ACCOUNT_COLUMNS_QUERY, encodeAccountColumns } from '@fieldlink/api/account-columns';
 import { BREW_PATHS } from '@fieldlink/api/brew';
-import { isFermentationVessel } from '@fieldlink/domain/brew';
+import { isFermentationVessel, tankLogQuery } from '@fieldlink/domain/brew';
 import { binWidthOf, type ChannelLog } from '@fieldlink/api/device-logs';
 import { YEARLY_OVERVIEW_BIN_COUNT } from '@fieldlink/domain/chart';
 import { parseRetailProductId, RETAIL_STORE_LOG_WINDOW_MS } from '@fieldlink/domain/retail';
@@ -233,7 +233,22 @@ export class DemoBackend implements LocalBackend {
       },
       [`GET ${BREW_PATHS.overview}`]: async (call) => {
         const groupId = text(call.query.groupId);
-        return this.brewery.overview(this.group(groupId), await this.tanks(groupId), call.now);
+        const selected = call.query.tankNumber === undefined ? null : Number(call.query.tankNumber);
+        const overview = this.brewery.overview(this.group(groupId), await this.tanks(groupId), call.now, selected);
+        // The selected tank carries its batch's log, read from the simulation like GET /device-logs.
+        const tanks = await Promise.all(
+          overview.tanks.map(async (tank) => {
+            if (tank.tankNumber !== selected || !tank.batchInfo) return tank;
+            const { channels, start, end, binCount } = tankLogQuery(
+              tank.batchInfo.channelsMap,
+              tank.batchInfo.date,
+              call.now,
+            );
+            const query = { deviceId: tank.deviceId, channels: channels.join(','), start, end, binCount };
+            return { ...tank, rawDeviceLogs: await simulatedLogs(this.link, query) };
+          }),
+        );
+        return { ...overview, tanks };
       },
       [`GET ${BREW_PATHS.batches}`]: async (call) => this.brewery.batches(await this.tanks(text(call.query.groupId))),
       [`GET ${BREW_PATHS.batch}`]: (call) => this.brewery.batch(text(call.query.batchId)),

@@ -136,13 +136,19 @@ export class DemoBrewery {
     private readonly save: () => Promise<void>,
   ) {}
 
-  overview(group: DemoGroupEntry, snapshots: readonly BrewTankDevice[], now: number): BrewMeta {
+  /** The brew summary; the selected tank's log is added by the caller, which reads the simulation. */
+  overview(
+    group: DemoGroupEntry,
+    snapshots: readonly BrewTankDevice[],
+    now: number,
+    selected: number | null = null,
+  ): BrewMeta {
     return {
       groupId: group.id,
       groupName: group.name,
       tanks: this.tanks(snapshots, now),
       pressurizedThreshold: DEFAULT_PRESSURIZED_THRESHOLD,
-      selectedBrewTankNumber: null,
+      selectedBrewTankNumber: selected,
     };
   }
 
@@ -374,6 +380,7 @@ export class DemoBrewery {
         channelsMap,
         gravityParameters,
         batchInfo: batch ?? null,
+        rawDeviceLogs: null,
         calibration: { co2TotalGain: settings.co2TotalGain, tankLevel: settings.tankLevel },
         isVatMarked: isTankVatMarked(snapshot.custom, snapshot.registers, tankNumber),
       };
