@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NAV_TAB_SECTIONS, NAV_TABS, offeredTabs } from '@fieldlink/domain/app-variant';
+import { NAV_TAB_SECTIONS, NAV_TABS } from '@fieldlink/domain/app-variant';
 import { locateTab, offeredDefinitions, sectionTarget, SECTION_DEFINITIONS } from './sections';
 
 describe('locateTab', () => {
@@ -49,9 +49,11 @@ describe('sectionTarget', () => {
   });
 
   it('never leads a section to a tab the user is not offered', () => {
-    const stock = offeredDefinitions(
-      offeredTabs({ appType: 'stock', permissions: ['VIEW_ACCOUNTS', 'READ_REPORTS'], userVariant: '2' }),
-    );
+    const stock = offeredDefinitions({
+      appType: 'stock',
+      permissions: ['VIEW_ACCOUNTS', 'READ_REPORTS'],
+      userVariant: '2',
+    });
     expect(stock.map((d) => [d.section, d.tabs.map((tab) => tab.tab)])).toEqual([
       ['dashboard', ['inventory']],
       // No device list without the right to read devices (VIEW_DASH): it shows their data.

@@ -1,4 +1,10 @@
-import type { NavSection, NavTab } from '@fieldlink/domain/app-variant';
+import {
+  offeredSections,
+  offeredTabs,
+  type NavigationSubject,
+  type NavSection,
+  type NavTab,
+} from '@fieldlink/domain/app-variant';
 
 /** Routes of the account tree that some tabs need (null until the tree is read). */
 export interface NavRoutes {
@@ -93,12 +99,17 @@ export const SECTION_DEFINITIONS: readonly SectionDefinition[] = [
   },
 ];
 
-/** The sections and tabs a user is offered, in order; sections without an offered tab are left out. */
-export function offeredDefinitions(offered: readonly NavTab[]): SectionDefinition[] {
-  return SECTION_DEFINITIONS.map((definition) => ({
+/**
+ * The sections and tabs the subject is offered, in order: the domain's {@link offeredSections} (a
+ * section without an offered tab is left out) and {@link offeredTabs}.
+ */
+export function offeredDefinitions(subject: NavigationSubject): SectionDefinition[] {
+  const sections = offeredSections(subject);
+  const tabs = offeredTabs(subject);
+  return SECTION_DEFINITIONS.filter((definition) => sections.includes(definition.section)).map((definition) => ({
     ...definition,
-    tabs: definition.tabs.filter((tab) => offered.includes(tab.tab)),
-  })).filter((definition) => definition.tabs.length > 0);
+    tabs: definition.tabs.filter((tab) => tabs.includes(tab.tab)),
+  }));
 }
 
 const matchesPrefix = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);

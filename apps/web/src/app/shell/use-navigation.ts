@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { landingFor, offeredTabs, type NavigationSubject } from '@fieldlink/domain/app-variant';
+import { landingFor, type NavigationSubject } from '@fieldlink/domain/app-variant';
 import type { Permission } from '@fieldlink/domain/permissions';
 import { homeGroupId, scenesHomeRoute } from '../../lib/account-tree';
 import { useAccount } from '../../lib/api/get-account';
@@ -23,7 +23,7 @@ export function useNavigation(): { definitions: SectionDefinition[]; routes: Nav
     () => ({ permissions: permissions as Permission[], userVariant, appType }),
     [permissions, userVariant, appType],
   );
-  const definitions = useMemo(() => offeredDefinitions(offeredTabs(subject)), [subject]);
+  const definitions = useMemo(() => offeredDefinitions(subject), [subject]);
   const routes = useMemo(
     () => ({
       scenes: account.data ? scenesHomeRoute(account.data.accounts) : null,
