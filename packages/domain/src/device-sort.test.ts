@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ColumnValueType } from './device-columns';
 import {
-  compareCells,
+  compareCellKeys,
   compareSortKeyCodes,
   compareSortKeys,
   isEmptyCell,
@@ -15,6 +15,10 @@ import {
   type CellValue,
 } from './device-sort';
 import { compareVersions } from './macro';
+
+/** Compares two cells as the sort does: by their keys, empty last. */
+const compareCells = (type: ColumnValueType, a: CellValue, b: CellValue, direction: 'asc' | 'desc') =>
+  compareCellKeys(sortKeyOf(type, a), sortKeyOf(type, b), direction);
 
 const sorted = (type: ColumnValueType, values: CellValue[], direction: 'asc' | 'desc' = 'asc') =>
   sortByColumn(values, type, (value) => value, direction);
@@ -85,7 +89,7 @@ describe('sorting by type', () => {
   });
 });
 
-describe('compareCells', () => {
+describe('compareCellKeys', () => {
   it.each<[ColumnValueType, CellValue, CellValue, number]>([
     ['number', 2, 10, -1],
     ['string', '2', '10', -1],

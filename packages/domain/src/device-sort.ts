@@ -147,14 +147,12 @@ export function compareSortKeys(a: SortKey, b: SortKey): number {
 }
 
 /**
- * Compares two cells of a column for a sort in `direction`; empty cells go last in either
- * direction. Answers negative when `a` is shown first.
+ * Compares two cells of a column, by their {@link sortKeyOf} keys, for a sort in `direction`: empty
+ * cells (a null key) go last in either direction. Answers negative when `a` is shown first.
  */
-export function compareCells(type: ColumnValueType, a: CellValue, b: CellValue, direction: SortDirection): number {
-  const left = sortKeyOf(type, a);
-  const right = sortKeyOf(type, b);
-  if (left === null || right === null) return left === right ? 0 : left === null ? 1 : -1;
-  const order = compareSortKeys(left, right);
+export function compareCellKeys(a: SortKey | null, b: SortKey | null, direction: SortDirection): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+  const order = compareSortKeys(a, b);
   return direction === 'asc' ? order : -order;
 }
 
@@ -170,13 +168,7 @@ export function sortByColumn<T>(
 ): T[] {
   const keys = items.map((item) => sortKeyOf(type, valueOf(item)));
   const order = items.map((_, index) => index);
-  const sign = direction === 'asc' ? 1 : -1;
-  order.sort((i, j) => {
-    const a = keys[i] ?? null;
-    const b = keys[j] ?? null;
-    if (a === null || b === null) return a === b ? i - j : a === null ? 1 : -1;
-    return sign * compareSortKeys(a, b) || i - j;
-  });
+  order.sort((i, j) => compareCellKeys(keys[i] ?? null, keys[j] ?? null, direction) || i - j);
   return order.map((index) => items[index]!);
 }
 

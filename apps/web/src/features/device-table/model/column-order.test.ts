@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ColumnValueType } from '@fieldlink/domain/device-columns';
 import {
-  compareCells,
+  compareCellKeys,
   compareSortKeyCodes,
   sortByColumn,
   sortKeyOf,
@@ -20,6 +20,10 @@ import {
 import { fixtureColumns } from './fixtures';
 import { decodeDeviceTable } from './table-data';
 import { TableIndex } from './table-view';
+
+/** Compares two cells as the sort does: by their keys, empty last. */
+const compareCells = (type: ColumnValueType, a: CellValue, b: CellValue, direction: 'asc' | 'desc') =>
+  compareCellKeys(sortKeyOf(type, a), sortKeyOf(type, b), direction);
 
 /** Builds an order from cells, all at once or a slice at a time (`more` answering false each time). */
 function orderOf(type: ColumnValueType, cells: readonly CellValue[], slices = false): ColumnOrder {
