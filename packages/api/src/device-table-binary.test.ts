@@ -10,10 +10,10 @@ import {
 import {
   decodeDeviceTableBinary,
   deviceTableBinaryContent,
-  deviceTableColumnsOf,
   encodeDeviceTableBinary,
   toDeviceTableAnswer,
 } from './device-table-binary';
+import { deviceTableColumnsOf } from './testing/device-table-columns';
 
 /** Any answer of `count` devices: text in either form, numbers of any size, nulls anywhere. */
 const answers = fc.integer({ min: 0, max: 40 }).chain((count) => {

@@ -3,7 +3,6 @@ import {
   DEVICE_TABLE_NUMBER_FIELDS,
   DEVICE_TABLE_TEXT_FIELDS,
   encodeTextColumn,
-  textColumnValues,
   type DeviceTableAnswer,
   type DeviceTableGroup,
   type DeviceTableNumberField,
@@ -240,17 +239,6 @@ function defineLazy<T>(target: object, key: string, make: () => T): void {
     get: () => settle(make()),
     set: settle,
   });
-}
-
-/** The columns of the JSON form (the console's table data, from a JSON answer). */
-export function deviceTableColumnsOf(answer: DeviceTableAnswer): DeviceTableColumns {
-  const text = {} as DeviceTableColumns['text'];
-  for (const field of DEVICE_TABLE_TEXT_FIELDS) text[field] = textColumnValues(answer.text[field]);
-  const numbers = {} as DeviceTableColumns['numbers'];
-  for (const field of DEVICE_TABLE_NUMBER_FIELDS) {
-    numbers[field] = Float64Array.from(answer.numbers[field], (value) => value ?? Number.NaN);
-  }
-  return { generatedAt: answer.generatedAt, count: answer.count, groups: answer.groups, text, numbers };
 }
 
 /** The JSON form of the columns (what `GET /devices/table` answers without `format`). */

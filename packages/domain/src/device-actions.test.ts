@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEVICE_ACTIONS,
-  DEVICE_ACTION_CAPABILITIES,
-  deviceActionRefusal,
-  readsDevices,
-  type DeviceAction,
-} from './device-actions';
+import { DEVICE_ACTION_CAPABILITIES, deviceActionRefusal, readsDevices, type DeviceAction } from './device-actions';
 import { MONITOR_ONLY_REFUSAL, PERMISSIONS, type ExtraFlag, type Permission } from './permissions';
 
+const DEVICE_ACTIONS = Object.keys(DEVICE_ACTION_CAPABILITIES) as DeviceAction[];
 const NO_DASHBOARD = 'You do not have permission to view dashboards.';
 const NO_SETTINGS = 'Changing device settings needs the “Add devices” or “Add, edit and delete groups” permission.';
 

@@ -39,9 +39,6 @@ export const DEVICE_ACTION_CAPABILITIES = {
 export type DeviceAction = keyof typeof DEVICE_ACTION_CAPABILITIES;
 type DeviceActionCapability = (typeof DEVICE_ACTION_CAPABILITIES)[DeviceAction][number];
 
-/** Every device action name. */
-export const DEVICE_ACTIONS = Object.keys(DEVICE_ACTION_CAPABILITIES) as DeviceAction[];
-
 /** Why someone may not change a device's settings (name, site, location, registers, time zone). */
 export const CONFIGURE_DEVICES_REFUSAL = `Changing device settings needs the ${readablePermission('ADD_DEVICES')} or ${readablePermission('ADD_EDIT_DELETE_GROUPS')} permission.`;
 

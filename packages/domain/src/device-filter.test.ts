@@ -2,16 +2,43 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   compileDeviceFilters,
-  filterRows,
   isActiveFilter,
-  listFilterSource,
   parseStoredFilters,
+  passingRows,
   pathUnderGroup,
   type DeviceFilter,
-  type FilterSubject,
+  type FilterSource,
 } from './device-filter';
 import type { CellValue } from './device-sort';
-import { distanceKm } from './geo';
+import { distanceKm, type GeoPoint } from './geo';
+
+/** What the filters read of one test device. */
+interface FilterSubject {
+  value(attribute: string): CellValue;
+  groupPath: string;
+  inNewGroup: boolean;
+  alarmBits: number;
+  activeAlarms?: string | null;
+  location: GeoPoint | null;
+}
+
+/** A filter source over a list of items, each read through `read` once (the table reads columns). */
+function listFilterSource<T>(items: readonly T[], read: (item: T) => FilterSubject): FilterSource {
+  const subjects = items.map(read);
+  return {
+    column: (attribute) => (row) => subjects[row]?.value(attribute),
+    groupPath: (row) => subjects[row]?.groupPath ?? '',
+    inNewGroup: (row) => subjects[row]?.inNewGroup ?? false,
+    alarmBits: (row) => subjects[row]?.alarmBits ?? 0,
+    activeAlarms: (row) => subjects[row]?.activeAlarms ?? null,
+    location: (row) => subjects[row]?.location ?? null,
+  };
+}
+
+/** The rows that pass, in the order given, cut at the LIMIT. */
+function filterRows(filters: readonly DeviceFilter[], source: FilterSource, order: Iterable<number>): number[] {
+  return Array.from(passingRows(compileDeviceFilters(filters, source), Array.from(order)));
+}
 
 interface TestDevice {
   name: string;

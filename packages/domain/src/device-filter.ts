@@ -359,14 +359,6 @@ export function compileDeviceFilters(filters: readonly DeviceFilter[], source: F
   };
 }
 
-/**
- * The rows that pass, in the order given (the table's sorted order), cut at the LIMIT. `order`
- * defaults to 0..rowCount-1.
- */
-export function filterRows(filters: readonly DeviceFilter[], source: FilterSource, order: Iterable<number>): number[] {
-  return Array.from(passingRows(compileDeviceFilters(filters, source), Array.from(order)));
-}
-
 /** The rows of `order` that pass the compiled filters, in that order, cut at the LIMIT. */
 export function passingRows(filter: CompiledDeviceFilter, order: ArrayLike<number>): Int32Array {
   const limit = filter.limit ?? Number.POSITIVE_INFINITY;
@@ -377,29 +369,6 @@ export function passingRows(filter: CompiledDeviceFilter, order: ArrayLike<numbe
     if (filter.test(row)) rows[shown++] = row;
   }
   return rows.subarray(0, shown);
-}
-
-/** What the filters read of one device, for lists of plain objects. */
-export interface FilterSubject {
-  value(attribute: string): CellValue;
-  groupPath: string;
-  inNewGroup: boolean;
-  alarmBits: number;
-  activeAlarms?: string | null;
-  location: GeoPoint | null;
-}
-
-/** A filter source over a list of items, each read through `read` once. */
-export function listFilterSource<T>(items: readonly T[], read: (item: T) => FilterSubject): FilterSource {
-  const subjects = items.map(read);
-  return {
-    column: (attribute) => (row) => subjects[row]?.value(attribute),
-    groupPath: (row) => subjects[row]?.groupPath ?? '',
-    inNewGroup: (row) => subjects[row]?.inNewGroup ?? false,
-    alarmBits: (row) => subjects[row]?.alarmBits ?? 0,
-    activeAlarms: (row) => subjects[row]?.activeAlarms ?? null,
-    location: (row) => subjects[row]?.location ?? null,
-  };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  CAPABILITIES,
+  CAPABILITY_RULES,
   EXTRA_FLAGS,
   PERMISSION_PARENTS,
   PERMISSIONS,
@@ -23,6 +23,8 @@ import {
   type Permission,
   type PermissionSubject,
 } from './permissions';
+
+const CAPABILITIES = Object.keys(CAPABILITY_RULES) as Capability[];
 
 const subject = (permissions: Permission[], secretPermissions: ExtraFlag[] = [], userVariant?: string) => ({
   permissions,

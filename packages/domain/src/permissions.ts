@@ -229,9 +229,6 @@ export const CAPABILITY_RULES = {
 /** A capability of the console. */
 export type Capability = keyof typeof CAPABILITY_RULES;
 
-/** Every capability name. */
-export const CAPABILITIES = Object.keys(CAPABILITY_RULES) as Capability[];
-
 /** True when the subject has the capability. */
 export function can(subject: PermissionSubject, capability: Capability): boolean {
   return CAPABILITY_RULES[capability](subject);

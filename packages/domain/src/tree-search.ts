@@ -152,12 +152,3 @@ export function createTreeSearch(roots: readonly SearchableGroup[]): TreeSearch 
     },
   };
 }
-
-/** One-off search of a tree; index once with {@link createTreeSearch} to search as the user types. */
-export function searchTree(
-  roots: readonly SearchableGroup[],
-  query: string,
-  options?: TreeSearchOptions,
-): TreeSearchResult | null {
-  return createTreeSearch(roots).search(query, options);
-}

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { TSchema } from '@sinclair/typebox';
 import { ClientAction, REALTIME_DEVICE_ACTIONS, REALTIME_PATH, type ClientActionType } from '@fieldlink/api/realtime';
-import { DEVICE_ACTIONS, deviceActionRefusal } from '@fieldlink/domain/device-actions';
+import { DEVICE_ACTION_CAPABILITIES, deviceActionRefusal, type DeviceAction } from '@fieldlink/domain/device-actions';
 import { childPath, scenePath, widgetPath } from '@fieldlink/domain/group-path';
 import {
   EXTRA_FLAGS,
@@ -30,6 +30,7 @@ import { TestSocket } from './test-socket';
 
 /** The loops over every route and caller grow with the route table: a minute or two on a busy machine. */
 const MATRIX_TIMEOUT_MS = 180_000;
+const DEVICE_ACTIONS = Object.keys(DEVICE_ACTION_CAPABILITIES) as DeviceAction[];
 
 /** Ids that exist nowhere, shaped like real ones. */
 const MISSING: AccountIds = {

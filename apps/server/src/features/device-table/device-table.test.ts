@@ -2,11 +2,8 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Value } from '@sinclair/typebox/value';
 import { DeviceTableAnswer, textColumnValues } from '@fieldlink/api/device-table';
-import {
-  DEVICE_TABLE_BINARY_TYPE,
-  decodeDeviceTableBinary,
-  deviceTableColumnsOf,
-} from '@fieldlink/api/device-table-binary';
+import { DEVICE_TABLE_BINARY_TYPE, decodeDeviceTableBinary } from '@fieldlink/api/device-table-binary';
+import { deviceTableColumnsOf } from '@fieldlink/api/testing/device-table-columns';
 import { sortByColumn } from '@fieldlink/domain/device-sort';
 import { newId } from '../../security/secrets';
 import { insertDevice } from '../devices/repository';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchTree } from '@fieldlink/domain/tree-search';
+import { createTreeSearch } from '@fieldlink/domain/tree-search';
 import { acmeTree } from './fixtures';
 import {
   allGroupKeys,
@@ -58,26 +58,17 @@ describe('flattenTree', () => {
   });
 
   it('narrows to the matches and the groups above them while searching', () => {
-    const search = searchTree(
-      accounts.map((account) => account.rootGroup),
-      'freezer',
-    )!;
+    const search = createTreeSearch(accounts.map((account) => account.rootGroup)).search('freezer')!;
     const rows = flattenTree(accounts, { expanded: searchExpandedKeys(accounts, search), search });
     expect(labels(rows)).toEqual(['Acme', '  Cold Store', '    Freezer']);
   });
 
   it('shows a matched group whole, closed, and users by name', () => {
-    const search = searchTree(
-      accounts.map((account) => account.rootGroup),
-      'ann alarm',
-    )!;
+    const search = createTreeSearch(accounts.map((account) => account.rootGroup)).search('ann alarm')!;
     const rows = flattenTree(accounts, { expanded: searchExpandedKeys(accounts, search), search });
     expect(labels(rows)).toEqual(['Acme', '  Cold Store', '    Ann Alarm']);
     expect(rows[2]!.kind).toBe('alarmUser');
-    const groupHit = searchTree(
-      accounts.map((account) => account.rootGroup),
-      'boiler room',
-    )!;
+    const groupHit = createTreeSearch(accounts.map((account) => account.rootGroup)).search('boiler room')!;
     const expanded = searchExpandedKeys(accounts, groupHit);
     expect([...expanded]).toEqual([groupKey('root')]);
     expect(
@@ -87,9 +78,9 @@ describe('flattenTree', () => {
 
   it('leaves New Devices and Trash out of a search unless included', () => {
     const roots = accounts.map((account) => account.rootGroup);
-    const excluded = searchTree(roots, 'old boiler')!;
+    const excluded = createTreeSearch(roots).search('old boiler')!;
     expect(flattenTree(accounts, { expanded: searchExpandedKeys(accounts, excluded), search: excluded })).toEqual([]);
-    const included = searchTree(roots, 'old boiler', { includePlaceholderGroups: true })!;
+    const included = createTreeSearch(roots).search('old boiler', { includePlaceholderGroups: true })!;
     expect(
       labels(flattenTree(accounts, { expanded: searchExpandedKeys(accounts, included), search: included })),
     ).toEqual(['Acme', '  Trash', '    Old boiler']);
