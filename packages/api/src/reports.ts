@@ -151,7 +151,7 @@ export type ReportMetaList = Static<typeof ReportMetaList>;
 export const ReportsMetaQuery = strict({ accountId: EntityId });
 export type ReportsMetaQuery = Static<typeof ReportsMetaQuery>;
 
-/** `GET /report/meta?id&accountId`, and `DELETE /report {id, accountId}`. */
+/** `GET /report/meta?id&accountId`, `DELETE /report {id, accountId}` and `DELETE /reports/schedule {id, accountId}`. */
 export const ReportRef = strict({ id: EntityId, accountId: EntityId });
 export type ReportRef = Static<typeof ReportRef>;
 
@@ -248,7 +248,3 @@ export const ScheduleUpdate = strict({
   }),
 });
 export type ScheduleUpdate = Static<typeof ScheduleUpdate>;
-
-/** `DELETE /reports/schedule {id, accountId}`. */
-export const ScheduleRef = ReportRef;
-export type ScheduleRef = ReportRef;

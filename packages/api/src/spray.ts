@@ -18,7 +18,6 @@ export type BroadcastSprayBody = Static<typeof BroadcastSprayBody>;
  * so not sent: a spray hours later, on reconnecting, would help no one).
  */
 export const BROADCAST_RESULTS = ['OK', 'FAIL', 'TIMEOUT', 'OFFLINE'] as const;
-export type BroadcastResult = (typeof BROADCAST_RESULTS)[number];
 
 export const BroadcastSprayDevice = Type.Object({
   id: Type.String(),

@@ -13,10 +13,6 @@ import type { TreeItemKind } from './tree-menu';
 export const GROUP_KINDS = ['root', 'group', 'new', 'trash'] as const;
 export type GroupKind = (typeof GROUP_KINDS)[number];
 
-/** Node types of the specification (§3), as a move or an edit names its target. */
-export const NODE_TYPES = ['USER', 'DEVICE', 'GROUP', 'ROOT_GROUP'] as const;
-export type NodeType = (typeof NODE_TYPES)[number];
-
 /** Entities a move can carry (§4: users, devices and groups). */
 export const MOVABLE_NODE_TYPES = ['USER', 'DEVICE', 'GROUP'] as const;
 export type MovableNodeType = (typeof MOVABLE_NODE_TYPES)[number];

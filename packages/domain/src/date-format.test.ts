@@ -4,8 +4,6 @@ import {
   formatDate,
   formatDateTime,
   formatDateTimeInZone,
-  formatShortDate,
-  formatTimeOfDay,
   timeAxisLabels,
   timeZoneLabel,
 } from './date-format';
@@ -29,18 +27,12 @@ describe('formatDateTime: DD/MM/YY h:mm:ss a in the zone given', () => {
   });
 });
 
-describe('days and times of day', () => {
+describe('days', () => {
   it.each([
-    ['2026-11-23T09:30:00Z', 'UTC', '23/11', '23/11/26', '9:30 am'],
-    ['2026-11-23T23:30:00Z', 'Europe/Berlin', '24/11', '24/11/26', '12:30 am'],
-  ])('%s in %s', (iso, zone, short, date, time) => {
-    expect(formatShortDate(at(iso), zone)).toBe(short);
+    ['2026-11-23T09:30:00Z', 'UTC', '23/11/26'],
+    ['2026-11-23T23:30:00Z', 'Europe/Berlin', '24/11/26'],
+  ])('%s in %s', (iso, zone, date) => {
     expect(formatDate(at(iso), zone)).toBe(date);
-    expect(formatTimeOfDay(at(iso), zone)).toBe(time);
-  });
-
-  it('gives seconds when asked', () => {
-    expect(formatTimeOfDay(at('2026-11-23T09:30:05Z'), 'UTC', true)).toBe('9:30:05 am');
   });
 });
 

@@ -68,21 +68,10 @@ export function formatDateTime(t: number, timeZone?: string): string {
   return `${pad(parts.day)}/${pad(parts.month)}/${pad(parts.year % 100)} ${clock(parts, true)}`;
 }
 
-/** The day of an instant as `DD/MM` (the charts' short format). */
-export function formatShortDate(t: number, timeZone?: string): string {
-  const parts = zonedParts(t, timeZone);
-  return `${pad(parts.day)}/${pad(parts.month)}`;
-}
-
 /** The day of an instant as `DD/MM/YY`. */
 export function formatDate(t: number, timeZone?: string): string {
   const parts = zonedParts(t, timeZone);
   return `${pad(parts.day)}/${pad(parts.month)}/${pad(parts.year % 100)}`;
-}
-
-/** The time of day of an instant as `h:mm a`, or `h:mm:ss a` with seconds. */
-export function formatTimeOfDay(t: number, timeZone?: string, seconds = false): string {
-  return clock(zonedParts(t, timeZone), seconds);
 }
 
 const DAY_MS = 86_400_000;

@@ -6,7 +6,10 @@
 /**
  * The specification's constant 24, exported under its original name. Its meaning is not given
  * ("Signed diagnostic ... meaning not shown"); it is kept, unused by the rules here, so that code
- * ported from the original console finds it under the same name.
+ * ported from the original console finds it under the same name. The specification asks for the
+ * export itself, so knip is told not to report it.
+ *
+ * @public
  */
 export const uL = 24;
 

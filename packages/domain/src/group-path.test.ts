@@ -11,7 +11,6 @@ import {
   isPathId,
   isUnderPath,
   newDevicesGroupName,
-  parentPath,
   parseGroupPath,
   parseScenePath,
   scenePath,
@@ -36,13 +35,6 @@ describe('group paths', () => {
   it.each(['', 'a/b', 'a|b', '.', '..', 'a b'])('refuses to build with the id %j', (id) =>
     expect(() => groupPath(['root', id])).toThrow(RangeError),
   );
-
-  it.each([
-    ['./a/b', './a'],
-    ['./a', './'],
-    ['./', null],
-    ['nope', null],
-  ])('parent of %s is %j', (path, parent) => expect(parentPath(path)).toBe(parent));
 
   it.each([
     ['./a/b', 'b'],

@@ -59,13 +59,6 @@ export function childPath(parent: string, childId: string): string {
   return groupPath([...ids, childId]);
 }
 
-/** The path of the parent group (`./a/b` -> `./a`; `./a` -> `./`), or null for `./` or a malformed path. */
-export function parentPath(path: string): string | null {
-  const ids = parseGroupPath(path);
-  if (ids === null || ids.length === 0) return null;
-  return groupPath(ids.slice(0, -1));
-}
-
 /** The id of the group a path ends in (`./a/b` -> `b`), or null for `./` or a malformed path. */
 export function groupIdOfPath(path: string): string | null {
   const ids = parseGroupPath(path);

@@ -12,16 +12,12 @@ import { isUint16, toSigned16, toUnsigned16 } from './int16';
 
 /** Minutes of the day: bits 0-10 of the time register. */
 export const SPRAY_TIME_MASK = 0x07ff;
-/** Duration steps: bits 11-14 of the time register. */
+/** Duration steps: bits 11-14 of the time register, so at most 15 steps. */
 export const SPRAY_DURATION_SHIFT = 11;
 export const SPRAY_DURATION_MASK = 0x0f;
-/** Enabled flag: bit 15 of the time register. */
+/** Enabled flag: bit 15 of the time register. The day register holds days in bits 0-6 ({@link WEEKDAYS}). */
 export const SPRAY_ENABLED_BIT = 15;
-/** Day bits 0-6 of the day register, Sunday to Saturday. */
-export const SPRAY_DAYS_MASK = 0x7f;
 export const MINUTES_PER_DAY = 1440;
-/** The most duration steps four bits hold. */
-export const MAX_DURATION_STEPS = SPRAY_DURATION_MASK;
 
 /** Weekday numbers as the day bits count them: 0 Sunday to 6 Saturday. */
 export const WEEKDAYS = [0, 1, 2, 3, 4, 5, 6] as const;
@@ -70,7 +66,7 @@ export function packSpraySchedule(schedule: SpraySchedule): SprayScheduleRegiste
   if (!Number.isInteger(minuteOfDay) || minuteOfDay < 0 || minuteOfDay > SPRAY_TIME_MASK) {
     throw new RangeError(`Time does not fit bits 0-10: ${minuteOfDay}`);
   }
-  if (!Number.isInteger(durationSteps) || durationSteps < 0 || durationSteps > MAX_DURATION_STEPS) {
+  if (!Number.isInteger(durationSteps) || durationSteps < 0 || durationSteps > SPRAY_DURATION_MASK) {
     throw new RangeError(`Duration steps do not fit bits 11-14: ${durationSteps}`);
   }
   const time = minuteOfDay | (durationSteps << SPRAY_DURATION_SHIFT) | (schedule.enabled ? 1 << SPRAY_ENABLED_BIT : 0);
@@ -144,7 +140,7 @@ export function durationSteps(durationSeconds: number | string, stepSeconds: num
   const steps = Math.floor(seconds / stepSeconds);
   if (!Number.isFinite(steps) || !(stepSeconds > 0) || seconds < 0) return DURATION_ERROR;
   if (steps < 1) return ZERO_DURATION;
-  if (steps > MAX_DURATION_STEPS) return DURATION_ERROR;
+  if (steps > SPRAY_DURATION_MASK) return DURATION_ERROR;
   return steps;
 }
 

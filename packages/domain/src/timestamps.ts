@@ -17,13 +17,6 @@ export const FUTURE_TOLERANCE_S = 900;
  */
 export const LATEST_TIMESTAMP_MS = 8.64e15;
 
-/** Date and time format used when nothing else is chosen (day.js / moment tokens). */
-export const DEFAULT_DATE_FORMAT = 'DD/MM/YY h:mm:ss a';
-/** Short day-and-month format of the charts. */
-export const SHORT_DATE_FORMAT = 'DD/MM';
-/** Format of tasting notes. */
-export const TASTING_DATE_FORMAT = 'MMM DD, YYYY LT';
-
 // 13 digits or more: 10^12 ms is September 2001, while 10^12 s is tens of thousands of years away,
 // so the two readings never collide for any real clock.
 const MILLIS_THRESHOLD = 1e12;

@@ -19,7 +19,6 @@ import {
   ReportSchedule,
   ReportScheduleList,
   ReportsMetaQuery,
-  ScheduleRef,
   ScheduleUpdate,
   SchedulesQuery,
 } from '@fieldlink/api/reports';
@@ -153,7 +152,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportService }>
       schema: {
         tags,
         summary: 'Delete a report schedule (CUD_REPORT_SCHEDULES); its reports stay',
-        body: ScheduleRef,
+        body: ReportRef,
         response: { 200: ReportSchedule, ...errors },
       },
     },
