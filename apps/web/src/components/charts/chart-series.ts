@@ -117,18 +117,6 @@ export function isEmptyAligned(logs: AlignedLogs): boolean {
   return logs.series.every((series) => series.line.every((value) => value == null));
 }
 
-/** A fresh copy whose arrays live samples may be appended to without touching the query cache. */
-export function copyAligned(logs: AlignedLogs): AlignedLogs {
-  return {
-    x: logs.x.slice(),
-    series: logs.series.map((series) => ({
-      code: series.code,
-      line: series.line.slice(),
-      band: series.band ? { min: series.band.min.slice(), max: series.band.max.slice() } : null,
-    })),
-  };
-}
-
 function firstIndexAtOrAfter(x: readonly number[], t: number): number {
   let low = 0;
   let high = x.length;
@@ -143,8 +131,8 @@ function firstIndexAtOrAfter(x: readonly number[], t: number): number {
 /**
  * Adds a live sample (`t` in unix seconds) to series `index`, in place, keeping x sorted: a later
  * time is appended (the live case, O(1) per series); an earlier one is inserted; a time the series
- * already has a value at is skipped (the first sample of a time wins, as in the domain's
- * `mergeSortedSamples`). Answers whether anything changed.
+ * already has a value at is skipped (the first sample of a time wins). Answers whether anything
+ * changed.
  */
 export function addLiveSample(logs: AlignedLogs, index: number, t: number, value: number): boolean {
   const target = logs.series[index];

@@ -126,5 +126,3 @@ export function useSceneActions(accountId: string, groupId: string) {
 
   return { addScene, renameScene, removeScene, lockScene, orderScenes, saveLayout, saveWidget, removeWidget };
 }
-
-export type SceneActions = ReturnType<typeof useSceneActions>;

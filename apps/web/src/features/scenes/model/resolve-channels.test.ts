@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { account, device, group, widget } from './fixtures';
-import { indexDevices, resolveChannels, sceneDeviceIds, sceneThingNames, widgetTitle } from './resolve-channels';
+import { indexDevices, resolveChannels, sceneDeviceIds, widgetTitle } from './resolve-channels';
 
 const pump = device('d1', [{ code: 'a1', name: 'Flow' }, { code: 'c2' }, { code: 'sp3', name: '  ' }], 'Pump');
 const tank = device('d2', [], 'Tank');
@@ -121,6 +121,5 @@ describe('scene devices', () => {
   ];
   it('lists each device in the tree once, in first-use order', () => {
     expect(sceneDeviceIds(widgets, devices)).toEqual(['d2', 'd1']);
-    expect(sceneThingNames(widgets, devices)).toEqual(['T_d2', 'T_d1']);
   });
 });

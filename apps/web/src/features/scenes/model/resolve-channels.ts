@@ -51,18 +51,6 @@ export function widgetTitle(widget: Pick<Widget, 'name' | 'doesInheritName'>, ch
   return widget.name;
 }
 
-/** Thing names of the devices a scene's widgets show, each once, in first-use order. */
-export function sceneThingNames(widgets: readonly Pick<Widget, 'channels'>[], devices: DeviceIndex): string[] {
-  const names = new Set<string>();
-  for (const widget of widgets) {
-    for (const channel of widget.channels) {
-      const thingName = devices.get(channel.deviceId)?.device.thingName;
-      if (thingName) names.add(thingName);
-    }
-  }
-  return [...names];
-}
-
 /** Ids of the devices a scene's widgets show that are still in the tree, each once. */
 export function sceneDeviceIds(widgets: readonly Pick<Widget, 'channels'>[], devices: DeviceIndex): string[] {
   const ids = new Set<string>();
