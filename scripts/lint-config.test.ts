@@ -1,12 +1,15 @@
 // The lint's own rules, proved on planted code: a rule the configuration claims must fire (STYLE.md).
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
 import { ESLint } from 'eslint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..');
 const eslint = new ESLint({ cwd: root });
 let planted: string;
+let plantedDead: string;
 
 /** The rule ids the lint reports for one planted file. */
 async function ruleIdsOf(filePath: string, code?: string): Promise<(string | null)[]> {
@@ -19,8 +22,25 @@ beforeAll(() => {
   planted = mkdtempSync(join(root, 'packages/domain/src/lint-planted-'));
   writeFileSync(join(planted, 'a.ts'), "import { b } from './b';\nexport const a = (): number => b() + 1;\n");
   writeFileSync(join(planted, 'b.ts'), "import { a } from './a';\nexport const b = (): number => a() + 1;\n");
+  // An exported helper nothing imports, where the domain's rules live.
+  plantedDead = mkdtempSync(join(root, 'packages/domain/src/knip-planted-'));
+  writeFileSync(join(plantedDead, 'dead.ts'), 'export function plantedDeadHelper(): number {\n  return 24;\n}\n');
 });
-afterAll(() => rmSync(planted, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(planted, { recursive: true, force: true });
+  rmSync(plantedDead, { recursive: true, force: true });
+});
+
+/** What `knip --production` (the first half of `npm run knip`) reports, and whether it failed. */
+async function knipProduction(): Promise<{ failed: boolean; issues: { file: string; exports: { name: string }[] }[] }> {
+  const knip = join(root, 'node_modules/.bin/knip');
+  const run = promisify(execFile)(knip, ['--production', '--reporter', 'json'], { cwd: root, maxBuffer: 64 << 20 });
+  const { stdout, failed } = await run.then(
+    (result) => ({ stdout: result.stdout, failed: false }),
+    (error: { stdout?: string }) => ({ stdout: error.stdout ?? '', failed: true }),
+  );
+  return { failed, ...(JSON.parse(stdout) as { issues: { file: string; exports: { name: string }[] }[] }) };
+}
 
 describe('the lint configuration', () => {
   it('fails on a two-file import cycle between TypeScript modules', async () => {
@@ -39,4 +59,13 @@ describe('the lint configuration', () => {
       "import { InventoryPage } from '../inventory/components/inventory-page';\nexport const page = InventoryPage;\n";
     expect(await ruleIdsOf(filePath, code)).toContain('import-x/no-restricted-paths');
   }, 120_000);
+
+  it('fails on an exported helper that nothing imports (knip, in npm test after eslint)', async () => {
+    const { failed, issues } = await knipProduction();
+    const file = relative(root, join(plantedDead, 'dead.ts'));
+    expect(issues.find((issue) => issue.file === file)?.exports.map((unused) => unused.name)).toEqual([
+      'plantedDeadHelper',
+    ]);
+    expect(failed).toBe(true);
+  }, 240_000);
 });
