@@ -3,9 +3,6 @@ import type { DeviceLogsAnswer } from '@fieldlink/api/device-logs';
 import { batchGravity } from '@fieldlink/domain/brew';
 import { alignLogs, type AlignedLogs, type AlignedValue } from '../../../components/charts/chart-series';
 
-/** Series of the tank chart, in the order {@link tankChartLogs} answers them. */
-export const TANK_CHART_SERIES = ['temperature', 'temperatureSetpoint', 'gravity', 'userGravity'] as const;
-
 /**
  * The tank chart's data on one time axis, from the tank's log (`rawDeviceLogs`, domain `tankLogQuery`): temperature and setpoint as logged, the gravity estimate
  * at each point from the CO2 total, temperature and head pressure then (the domain's estimate,
