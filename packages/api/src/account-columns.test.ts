@@ -29,6 +29,7 @@ function group(id: string, devices: TreeDevice[], groups: GroupNode[] = [], extr
     kind: 'group',
     simulation: false,
     relativePath: `./${id}`,
+    expanded: false,
     groups,
     devices,
     deviceIds: devices.map((entry) => entry.id),

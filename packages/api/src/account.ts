@@ -63,6 +63,12 @@ export interface GroupNode {
    */
   simulation?: boolean;
   relativePath: string;
+  /**
+   * Core §3 group `expanded`: true when the account tree opens with this group's contents shown.
+   * The server sets it for the top group of each tree the caller sees (the attachment point), so the
+   * tree first shows what that top group holds; opening and closing afterwards stays in the browser.
+   */
+  expanded: boolean;
   groups: GroupNode[];
   devices: TreeDevice[];
   deviceIds: string[];
@@ -87,6 +93,7 @@ export const GROUP_NODE_FIELDS = {
   kind: GroupKind,
   simulation: Type.Optional(Type.Boolean()),
   relativePath: Type.String(),
+  expanded: Type.Boolean(),
   scenes: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
   users: Type.Array(Type.String()),
   fullUsers: Type.Array(FullUser),

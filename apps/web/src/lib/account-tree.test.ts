@@ -9,6 +9,7 @@ const group = (id: string, partial: Partial<GroupNode> = {}): GroupNode => ({
   appType: 'default',
   kind: 'group',
   relativePath: `./${id}`,
+  expanded: false,
   groups: [],
   devices: [],
   deviceIds: [],

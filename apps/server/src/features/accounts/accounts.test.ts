@@ -34,6 +34,27 @@ describe.each(DIALECTS)('the account tree carries each account’s variant on %s
     expect(placeholder?.name).toBe(userVariant === '2' ? 'New Stock' : 'New Devices');
   });
 
+  // Issue 42 item 1: core §3 group `expanded`, the tree's first view: the top group open, the rest closed.
+  it.each(['admin@fieldlink.test', 'ops@fieldlink.test'])(
+    '%s: each tree opens on its top group, in the plain and the compact form',
+    async (email) => {
+      const token = await signIn(t.app, email);
+      const expandedOf = (node: GroupNode): boolean[] => [node.expanded, ...node.groups.flatMap(expandedOf)];
+      const plain = (await call('GET', '/account', token)).json() as AccountAnswer;
+      const compact = (await call('GET', '/account?format=columns', token)).json() as {
+        accounts: { rootGroup: GroupNode }[];
+      };
+      for (const answer of [plain, compact]) {
+        for (const { rootGroup } of answer.accounts) {
+          const [top, ...below] = expandedOf(rootGroup);
+          expect(top).toBe(true);
+          expect(below.length).toBeGreaterThan(0);
+          expect(below.every((expanded) => expanded === false)).toBe(true);
+        }
+      }
+    },
+  );
+
   it('hides the New Devices and Trash groups, and what they hold, from an investor account only', async () => {
     const ops = await signIn(t.app, 'ops@fieldlink.test');
     const before = (await call('GET', '/account', ops)).json() as AccountAnswer;

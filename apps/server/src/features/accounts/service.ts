@@ -303,6 +303,8 @@ export class AccountService {
         kind: group.kind as GroupKind,
         simulation: group.simulation === 1,
         relativePath: group.path,
+        // The tree opens on the top group the caller sees (core §3 `expanded`; docs/decisions.md).
+        expanded: group.path === path,
         groups: [],
         devices: [],
         deviceIds: [],

@@ -24,7 +24,7 @@ import {
   ancestorKeys,
   findTarget,
   flattenTree,
-  groupKey,
+  initiallyExpandedKeys,
   searchExpandedKeys,
   targetKey,
   type TreeRow,
@@ -94,9 +94,7 @@ function AccountsTree({
 }) {
   const [query, setQuery] = useState('');
   const [includePlaceholders, setIncludePlaceholders] = useState(false);
-  const [expanded, setExpanded] = useState<Set<string>>(
-    () => new Set(accounts.map((account) => groupKey(account.rootGroup.id))),
-  );
+  const [expanded, setExpanded] = useState<Set<string>>(() => initiallyExpandedKeys(accounts));
   // Opening and closing during a search is kept apart, per query, so clearing it restores the tree.
   const [searchToggles, setSearchToggles] = useState<{ key: string; open: Map<string, boolean> }>({
     key: '',

@@ -32,6 +32,7 @@ export const group = (
   appType: 'default',
   kind,
   relativePath: path,
+  expanded: kind === 'root',
   groups: [],
   devices: [],
   deviceIds: [],

@@ -8,6 +8,7 @@ import {
   flattenTree,
   groupKey,
   groupTrailOf,
+  initiallyExpandedKeys,
   searchExpandedKeys,
 } from './tree-rows';
 
@@ -90,6 +91,20 @@ describe('flattenTree', () => {
     expect(allGroupKeys(accounts).size).toBe(5);
     expect(groupTrailOf(accounts, 'cold').map((group) => group.name)).toEqual(['Acme', 'Cold Store']);
     expect(groupTrailOf(accounts, 'nope')).toEqual([]);
+  });
+});
+
+// Issue 42 item 1: the tree opens on the groups the account answer marks `expanded` (core §3).
+describe('initiallyExpandedKeys', () => {
+  it('opens the groups marked expanded, at any depth, and no other', () => {
+    const tree = acmeTree();
+    expect([...initiallyExpandedKeys([tree])]).toEqual([groupKey('root')]);
+    const cold = tree.rootGroup.groups.find((group) => group.id === 'cold')!;
+    cold.expanded = true;
+    expect([...initiallyExpandedKeys([tree])]).toEqual([groupKey('root'), groupKey('cold')]);
+    expect(labels(flattenTree([tree], { expanded: initiallyExpandedKeys([tree]) }))).toContain('    Freezer');
+    tree.rootGroup.expanded = false;
+    expect([...initiallyExpandedKeys([tree])]).toEqual([groupKey('cold')]);
   });
 });
 

@@ -254,6 +254,20 @@ export function allGroupKeys(accounts: readonly Account[]): Set<string> {
   return keys;
 }
 
+/**
+ * The groups the tree opens with: those the server marks `expanded` (core §3; it marks the top group
+ * of each tree the caller sees). Opening and closing afterwards is the page's own state.
+ */
+export function initiallyExpandedKeys(accounts: readonly Account[]): Set<string> {
+  const keys = new Set<string>();
+  const visit = (group: GroupNode) => {
+    if (group.expanded) keys.add(groupKey(group.id));
+    group.groups.forEach(visit);
+  };
+  accounts.forEach((account) => visit(account.rootGroup));
+  return keys;
+}
+
 /** Where a group sits: the names from the top of the caller's tree down to it. */
 export function groupTrailOf(accounts: readonly Account[], groupId: string): GroupNode[] {
   const trail: GroupNode[] = [];

@@ -99,6 +99,8 @@ function emptyGroup(dataset: DemoDataset, id: string, name: string, kind: GroupN
     // Every device of the demo is simulated in the browser.
     simulation: true,
     relativePath: path,
+    // As the server answers: the tree opens on the top group (the demo's root).
+    expanded: kind === 'root',
     groups: [],
     devices: [],
     deviceIds: [],

@@ -9,6 +9,7 @@ const group = (id: string, name: string, kind: GroupNode['kind'], groups: GroupN
   appType: 'default',
   kind,
   relativePath: `./${id}`,
+  expanded: false,
   groups,
   devices: [],
   deviceIds: [],

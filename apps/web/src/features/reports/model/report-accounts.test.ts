@@ -9,6 +9,7 @@ const group = (id: string, accountId: string, groups: GroupNode[] = [], kind: Gr
   appType: 'default',
   kind,
   relativePath: `./${id}`,
+  expanded: false,
   groups,
   devices: [],
   deviceIds: [],

@@ -24,6 +24,7 @@ export function group(id: string, partial: Partial<GroupNode> = {}): GroupNode {
     appType: 'default',
     kind: 'group',
     relativePath: `./${id}`,
+    expanded: false,
     groups: [],
     devices: [],
     deviceIds: [],

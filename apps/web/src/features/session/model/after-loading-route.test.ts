@@ -24,6 +24,7 @@ const group = (id: string, devices: TreeDevice[], groups: GroupNode[] = [], kind
   appType: 'default',
   kind,
   relativePath: './',
+  expanded: false,
   groups,
   devices,
   deviceIds: devices.map((d) => d.id),

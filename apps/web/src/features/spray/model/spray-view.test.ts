@@ -34,6 +34,7 @@ const group = (id: string, kind: GroupNode['kind'], devices: string[], groups: G
   appType: 'spray',
   kind,
   relativePath: id,
+  expanded: false,
   groups,
   devices: devices.map(device),
   deviceIds: devices,
