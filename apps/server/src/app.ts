@@ -3,6 +3,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { readFileSync } from 'node:fs';
+import type http from 'node:http';
+import https from 'node:https';
 import { DEVICE_PROTOCOL_DOC_PATH } from '@fieldlink/api/device';
 import { CLIENT_VERSION } from '@fieldlink/api/session';
 import { REALTIME_CLOSE } from '@fieldlink/api/realtime';
@@ -39,6 +41,7 @@ import { healthRoutes } from './features/health/routes';
 import { compressionPlugin } from './plugins/compression';
 import { corsPlugin } from './plugins/cors';
 import { securityHeadersPlugin } from './plugins/security-headers';
+import { TlsCredentials } from './security/tls-credentials';
 import { DeviceService } from './features/devices/service';
 import { deviceRoutes } from './features/devices/routes';
 import { AccountService } from './features/accounts/service';
@@ -116,6 +119,10 @@ export interface AppOptions {
   storage: Storage;
   /** Port of the embedded MQTT broker (0: any free port); null runs without a broker. */
   mqttPort: number | null;
+  /** False: the embedded broker takes no plain MQTT, only MQTT over TLS (`MQTT_PORT=0` with TLS). */
+  plainMqtt?: boolean;
+  /** Port of the embedded broker's MQTT over TLS when TLS is configured (0: any free port); default `MQTT_TLS_PORT`. */
+  mqttTlsPort?: number;
   logger?: FastifyServerOptions['logger'];
   /** How long a device has to answer a command (tests shorten it). */
   commandTimeoutMs?: number;
@@ -161,13 +168,31 @@ export async function buildApp({
   config,
   storage,
   mqttPort,
+  plainMqtt = true,
+  mqttTlsPort = config.mqttTlsPort,
   logger = false,
   commandTimeoutMs,
   ota: otaOptions,
   now,
 }: AppOptions): Promise<FastifyInstance> {
+  // Read before the server exists; its reloads log through the app's logger.
+  const tlsCredentials = config.tls
+    ? new TlsCredentials(config.tls, {
+        info: (object, message) => app.log.info(object, message),
+        warn: (object, message) => app.log.warn(object, message),
+      })
+    : null;
   const app = Fastify({
     logger,
+    // HTTPS (and so WSS for the real-time channel and MQTT over WebSocket) on the same port when TLS
+    // is configured; Fastify's types stay those of the HTTP server it otherwise makes.
+    ...(tlsCredentials && {
+      serverFactory: (handler: http.RequestListener) => {
+        const server = https.createServer(tlsCredentials.serverOptions, handler);
+        tlsCredentials.follow(server);
+        return server as unknown as http.Server;
+      },
+    }),
     // One line per request is noise at info level; LOG_LEVEL=debug shows them.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
     // Shutdown must not wait on a browser's open connections: pending writes are flushed in onClose.
@@ -430,7 +455,8 @@ export async function buildApp({
     fieldlink.relay = relay;
   } else if (mqttPort !== null) {
     broker = await startEmbeddedBroker({
-      port: mqttPort,
+      port: plainMqtt ? mqttPort : null,
+      tls: tlsCredentials && { port: mqttTlsPort, credentials: tlsCredentials },
       directory,
       ingest,
       logger: app.log,
@@ -444,6 +470,7 @@ export async function buildApp({
   // Shutdown order: stop taking frames, write what is pending, then close sockets and storage.
   app.addHook('preClose', () => hub.closeAll());
   app.addHook('onClose', async () => {
+    tlsCredentials?.close();
     await broker?.close();
     commands.cancelAll();
     await writer.flush();

@@ -14,7 +14,12 @@ export interface Config {
   port: number;
   /** `HOST`; null: every interface, or 127.0.0.1 only while a demo user has the published password. */
   host: string | null;
+  /** Plain MQTT's TCP port; 0 turns plain MQTT off (allowed only with TLS, whose port stays open). */
   mqttPort: number;
+  /** PEM certificate chain and key for HTTPS, WSS and MQTT over TLS; both set or neither. */
+  tls: { certFile: string; keyFile: string } | null;
+  /** MQTT over TLS's TCP port (with `tls`). */
+  mqttTlsPort: number;
   /** `postgres://…` or a SQLite file path (optionally `sqlite:` prefixed). */
   databaseUrl: string;
   demo: boolean;
@@ -150,13 +155,28 @@ function ingestMode(value: string | undefined): 'single' | 'shared' {
   return mode;
 }
 
+function tlsFiles(env: NodeJS.ProcessEnv): Config['tls'] {
+  const certFile = optional(env.TLS_CERT_FILE);
+  const keyFile = optional(env.TLS_KEY_FILE);
+  if (!certFile && !keyFile) return null;
+  if (!certFile || !keyFile) throw new Error('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  return { certFile, keyFile };
+}
+
 /** Reads the configuration; throws with a clear message on a bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 8080, 'PORT');
+  const tls = tlsFiles(env);
+  const mqttPort = int(env.MQTT_PORT, 1883, 'MQTT_PORT');
+  if (mqttPort === 0 && !tls && !optional(env.MQTT_URL)) {
+    throw new Error('MQTT_PORT=0 turns plain MQTT off: set TLS_CERT_FILE and TLS_KEY_FILE so devices connect over TLS');
+  }
   return {
     port,
     host: optional(env.HOST),
-    mqttPort: int(env.MQTT_PORT, 1883, 'MQTT_PORT'),
+    mqttPort,
+    tls,
+    mqttTlsPort: int(env.MQTT_TLS_PORT, 8883, 'MQTT_TLS_PORT'),
     databaseUrl: env.DATABASE_URL ?? path.join(ROOT, 'data', 'fieldlink.db'),
     demo: flag(env.FIELDLINK_DEMO, true),
     demoPassword: env.FIELDLINK_DEMO_PASSWORD ?? PUBLISHED_DEMO_PASSWORD,
@@ -165,7 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatorInterval: int(env.FIELDLINK_SIMULATOR_INTERVAL, 5, 'FIELDLINK_SIMULATOR_INTERVAL'),
     smtpUrl: optional(env.SMTP_URL),
     mailFrom: env.MAIL_FROM ?? 'Fieldlink <no-reply@fieldlink.local>',
-    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    publicUrl: (env.PUBLIC_URL ?? `${tls ? 'https' : 'http'}://localhost:${port}`).replace(/\/$/, ''),
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '')
       .split(',')
       .map((origin) => origin.trim())
@@ -244,11 +264,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
  * external broker's URL without Fieldlink's own account, else the embedded broker on the host of
  * `PUBLIC_URL` at `MQTT_PORT`.
  */
-export function deviceBrokerUrl(config: Pick<Config, 'mqttDeviceUrl' | 'mqttUrl' | 'publicUrl' | 'mqttPort'>): string {
+export function deviceBrokerUrl(
+  config: Pick<Config, 'mqttDeviceUrl' | 'mqttUrl' | 'publicUrl' | 'mqttPort' | 'tls' | 'mqttTlsPort'>,
+): string {
   if (config.mqttDeviceUrl) return config.mqttDeviceUrl;
   if (config.mqttUrl) {
     const url = new URL(config.mqttUrl);
     return `${url.protocol}//${url.host}`;
   }
-  return `mqtt://${new URL(config.publicUrl).hostname}:${config.mqttPort}`;
+  const host = new URL(config.publicUrl).hostname;
+  return config.tls ? `mqtts://${host}:${config.mqttTlsPort}` : `mqtt://${host}:${config.mqttPort}`;
 }

@@ -1,4 +1,6 @@
-import { loadConfig } from './config';
+import { readFileSync } from 'node:fs';
+import { loadConfig, type Config } from './config';
+import type { DeviceBroker } from './broker/device-broker';
 import { isPostgresUrl, migrate, openStorage } from './db/database';
 import { buildApp } from './app';
 import { demoFleet, demoSignIns, seedDemo } from './seed/seed';
@@ -16,6 +18,23 @@ exitOnUncaughtError(() => fatalLogger);
 /** How long a stop may take to flush writes and close connections before the process exits 1. */
 const STOP_DEADLINE_MS = 10_000;
 
+/** The banner's lines for where devices connect. */
+function mqttLines(broker: DeviceBroker, config: Config): string[] {
+  if (broker.kind === 'external')
+    return [`  MQTT:       ${broker.deviceUrl} (external broker; instance ${config.instanceId})`];
+  const host = new URL(config.publicUrl).hostname;
+  const lines: string[] = [];
+  if (broker.tlsPort !== null)
+    lines.push(`  MQTT (TLS): mqtts://${host}:${broker.tlsPort} and wss://${host}:${config.port}/mqtt`);
+  if (config.mqttPort !== 0) {
+    const ws = config.tls ? '' : ` and ws://${host}:${config.port}/mqtt`;
+    lines.push(
+      `  MQTT:       mqtt://${host}:${broker.port}${ws}${config.tls ? ' (plain: MQTT_PORT=0 turns it off)' : ''}`,
+    );
+  }
+  return lines;
+}
+
 /** `npm start`: one process with the API, the SPA, the embedded broker and the demo fleet. */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -32,6 +51,7 @@ async function main(): Promise<void> {
     config,
     storage,
     mqttPort: config.mqttPort,
+    plainMqtt: config.mqttPort !== 0,
     logger: { level: config.logLevel, transport: undefined },
   });
   fatalLogger = app.log;
@@ -47,6 +67,10 @@ async function main(): Promise<void> {
     if (devices.length > 0) {
       fleet = await startFleet({
         brokerUrl: broker.deviceUrl,
+        // Over TLS (plain MQTT off) the fleet checks the server as a device does: its certificate, its name.
+        ...(config.tls && {
+          tls: { ca: readFileSync(config.tls.certFile, 'utf8'), servername: new URL(config.publicUrl).hostname },
+        }),
         devices: devices.map((device) => ({ ...device, model: liveModels.get(device.thingName) })),
         logIntervalSeconds: config.simulatorInterval,
         logger: app.log,
@@ -62,9 +86,7 @@ async function main(): Promise<void> {
       ? `  Listening:  on ${listen.host} only: demo users have the published password (README, "Demo sign-ins")`
       : `  Listening:  on ${listen.host}`,
     `  API docs:   ${config.publicUrl}/api/v1/docs`,
-    broker.kind === 'external'
-      ? `  MQTT:       ${broker.deviceUrl} (external broker; instance ${config.instanceId})`
-      : `  MQTT:       mqtt://localhost:${config.mqttPort} and ws://localhost:${config.port}/mqtt`,
+    ...mqttLines(broker, config),
     `  Storage:    ${where}${seeded ? ' (demo data seeded)' : ''}`,
     fleet ? `  Simulator:  ${fleet.devices.length} demo devices connected over MQTT` : '  Simulator:  off',
   ];

@@ -2,7 +2,13 @@ import { isThingName } from '@fieldlink/api/mqtt-topics';
 import { isDeviceKind, type DeviceKind } from '@fieldlink/simulation/device-kind';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
-import { SimulatedDevice, type CommandEvent, type DeviceLogger, type FleetCounters } from './simulated-device';
+import {
+  SimulatedDevice,
+  type BrokerTls,
+  type CommandEvent,
+  type DeviceLogger,
+  type FleetCounters,
+} from './simulated-device';
 
 export type { CommandEvent } from './simulated-device';
 export type { DeviceKind } from '@fieldlink/simulation/device-kind';
@@ -25,6 +31,8 @@ export type FleetLogger = DeviceLogger;
 
 export interface FleetOptions {
   readonly brokerUrl: string;
+  /** For `mqtts://`: what the devices trust (SimulatedDeviceOptions.tls). */
+  readonly tls?: BrokerTls;
   readonly devices: readonly FleetDeviceSpec[];
   /** Seconds between log frames; default 5 (a lively demo; field devices use minutes). */
   readonly logIntervalSeconds?: number;
@@ -102,6 +110,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     (spec) =>
       new SimulatedDevice({
         brokerUrl: options.brokerUrl,
+        ...(options.tls && { tls: options.tls }),
         thingName: spec.thingName,
         password: spec.password,
         kind: spec.kind,

@@ -1,3 +1,4 @@
+import tls from 'node:tls';
 import type { ChannelConfig, DeviceCommand, DeviceFrame, ReplyFrame } from '@fieldlink/api/device-frames';
 import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { connect, type MqttClient } from 'mqtt';
@@ -36,8 +37,17 @@ export interface CommandEvent {
   readonly reply: ReplyFrame;
 }
 
+/** How a device checks an MQTT over TLS server: its chain to these roots, its name to `servername`. */
+export interface BrokerTls {
+  /** A further trusted certificate (PEM), e.g. the server's own self-signed one. */
+  readonly ca: string;
+  readonly servername: string;
+}
+
 export interface SimulatedDeviceOptions {
   readonly brokerUrl: string;
+  /** For `mqtts://`: the certificates to trust besides the system's, and the name the server's must carry. */
+  readonly tls?: BrokerTls;
   readonly thingName: string;
   readonly password: string;
   readonly kind: DeviceKind;
@@ -160,6 +170,7 @@ export class SimulatedDevice {
       // Subscribed again on every connect (clean session), below.
       resubscribe: false,
       will: { topic: this.upTopic, payload: Buffer.from(JSON.stringify(CONN_LOST_FRAME)), qos: 1, retain: false },
+      ...(options.tls && { ca: [...tls.rootCertificates, options.tls.ca], servername: options.tls.servername }),
     });
     this.client = client;
     client.on('connect', () => void this.onConnect(client));

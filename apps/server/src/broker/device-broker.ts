@@ -9,8 +9,10 @@ import { HttpError } from '../http-errors';
  */
 export interface DeviceBroker {
   readonly kind: 'embedded' | 'external';
-  /** Port of the embedded MQTT listener; 0 for an external broker. */
+  /** Port of the embedded plain MQTT listener; 0 for an external broker or with plain MQTT off. */
   readonly port: number;
+  /** Port of the embedded MQTT over TLS listener; null without TLS and for an external broker. */
+  readonly tlsPort: number | null;
   /** Where devices, and the demo fleet, connect. */
   readonly deviceUrl: string;
   /**

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { MAX_FRAME_BYTES } from '@fieldlink/api/device-frames';
@@ -11,6 +12,7 @@ import { secretMatches } from '../security/secrets';
 import { toMillis } from '@fieldlink/domain/timestamps';
 import type { DeviceBroker } from './device-broker';
 import { guardPacketSizes } from './packet-guard';
+import type { TlsCredentials } from '../security/tls-credentials';
 
 export interface BrokerLogger {
   info(object: object, message: string): void;
@@ -18,7 +20,10 @@ export interface BrokerLogger {
 }
 
 export interface EmbeddedBrokerOptions {
-  port: number;
+  /** Plain MQTT's port (0: any free port); null: no plain MQTT. */
+  port: number | null;
+  /** MQTT over TLS, on its own port (0: any free port), with certificates that may be renewed while it runs. */
+  tls?: { port: number; credentials: TlsCredentials } | null;
   host?: string;
   directory: DeviceDirectory;
   ingest: Ingest;
@@ -173,23 +178,46 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   // Every open TCP connection, so a stop can end the ones Aedes does not know yet (a device still in
   // CONNECT or authentication would otherwise hold the stop until the connect timeout).
   const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => {
+  const accept = (socket: net.Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     handle(socket);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
-  logger.info({ port }, 'MQTT broker listening');
+  };
+  const listen = async (server: net.Server, port: number, scheme: 'mqtt' | 'mqtts') => {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, options.host ?? '0.0.0.0', () => resolve());
+    });
+    const address = server.address();
+    const bound = typeof address === 'object' && address ? address.port : port;
+    logger.info({ port: bound, scheme }, 'MQTT broker listening');
+    return bound;
+  };
+  const servers: net.Server[] = [];
+  let plainPort: number | null = null;
+  if (options.port !== null) {
+    const server = net.createServer(accept);
+    servers.push(server);
+    plainPort = await listen(server, options.port, 'mqtt');
+  }
+  let tlsPort: number | null = null;
+  if (options.tls) {
+    // A handshake that fails (a scanner, an old client) is the client's problem, not an error here.
+    const server = tls.createServer(options.tls.credentials.serverOptions, accept);
+    server.on('tlsClientError', () => undefined);
+    options.tls.credentials.follow(server);
+    servers.push(server);
+    tlsPort = await listen(server, options.tls.port, 'mqtts');
+  }
+  if (plainPort === null && tlsPort === null) throw new Error('The embedded broker needs plain MQTT or MQTT over TLS');
+  // The in-process demo fleet connects here: plain MQTT when it is on, else over TLS.
+  const deviceUrl = plainPort !== null ? `mqtt://127.0.0.1:${plainPort}` : `mqtts://127.0.0.1:${tlsPort}`;
 
   return {
     kind: 'embedded',
-    port,
-    deviceUrl: `mqtt://127.0.0.1:${port}`,
+    port: plainPort ?? 0,
+    tlsPort,
+    deviceUrl,
     handleStream(stream, source) {
       handle(stream, source);
     },
@@ -214,10 +242,10 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     async close() {
       // Take no new connection first: devices reconnect within a second, and one that lands while the
       // broker closes would keep the listener open.
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      const stopped = servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
       await new Promise<void>((resolve) => aedes.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
-      await stopped;
+      await Promise.all(stopped);
     },
   };
 }

@@ -247,6 +247,7 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
   return {
     kind: 'external',
     port: 0,
+    tlsPort: null,
     deviceUrl,
     credentials,
     transport,

@@ -8,9 +8,13 @@ import { contentSecurityDirectives } from '../security/content-security-policy';
  * the console's own files (the policy in security/content-security-policy.ts), no MIME sniffing, no
  * framing by other sites (its own pages may frame its files), no full addresses (with ids and codes)
  * leaked to other sites in the Referer, a browsing context of its own, and helmet's other defaults.
- * No Strict-Transport-Security: this process answers plain HTTP, where a browser ignores it; HTTPS is
- * terminated in front of it (docs/operations.md).
+ * Strict-Transport-Security only when this process answers HTTPS itself (`TLS_CERT_FILE`): a year,
+ * this host only (the customer's other hosts are theirs to decide). Over plain HTTP a browser ignores
+ * it, and HTTPS terminated in front of the process sends its own (docs/operations.md).
  */
+/** How long a browser keeps to HTTPS for this host after an answer over HTTPS. */
+const HSTS_MAX_AGE_SECONDS = 365 * 24 * 3600;
+
 export const securityHeadersPlugin = fp<{ config: Config }>(
   async (app, { config }) => {
     await app.register(fastifyHelmet, {
@@ -19,7 +23,7 @@ export const securityHeadersPlugin = fp<{ config: Config }>(
       xFrameOptions: { action: 'sameorigin' },
       // A console on another host of the same site (core §7's API host) may still load its files.
       crossOriginResourcePolicy: { policy: 'same-site' },
-      strictTransportSecurity: false,
+      strictTransportSecurity: config.tls ? { maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: false } : false,
     });
   },
   { name: 'security-headers' },

@@ -51,6 +51,8 @@ export async function startTestApp(
   dialect: Dialect,
   options: {
     mqtt?: boolean;
+    /** False: the broker takes MQTT over TLS only (with `TLS_CERT_FILE` in `env`). */
+    plainMqtt?: boolean;
     listen?: boolean;
     env?: Record<string, string>;
     commandTimeoutMs?: number;
@@ -78,6 +80,7 @@ export async function startTestApp(
     config,
     storage,
     mqttPort: options.mqtt ? 0 : null,
+    plainMqtt: options.plainMqtt,
     commandTimeoutMs: options.commandTimeoutMs,
     ota: options.ota,
     now: options.now,

@@ -29,7 +29,7 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
       HOME: process.env.HOME ?? '/tmp',
       PORT: String(port),
       HOST: '127.0.0.1',
-      MQTT_PORT: '0',
+      MQTT_PORT: String(await freePort()),
       FIELDLINK_SIMULATOR: '0',
       WEB_DIST: '/nonexistent',
       LOG_LEVEL: 'warn',
