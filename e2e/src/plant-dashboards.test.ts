@@ -51,6 +51,8 @@ describe('generated water-plant dashboards', () => {
     const before = await shown(page, 'supply1Total');
     expect(before).toBeGreaterThan(100);
     await widget(page, 'reset-gpf1').getByRole('button').click();
+    // Select before operate (issue 36): the reset asks first; confirming presses it.
+    await page.getByRole('dialog', { name: 'Press?' }).getByRole('button', { name: 'Press' }).click();
     await expect.poll(() => shown(page, 'supply1Total'), { timeout: 30_000 }).toBeLessThan(1);
   });
 

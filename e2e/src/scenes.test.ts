@@ -370,6 +370,12 @@ describe('scenes and widgets', () => {
       const wasOn = (await toggle.getAttribute('aria-checked')) === 'true';
       const target = wasOn ? 0 : 1;
       await toggle.click();
+      // Select before operate (issue 36): the switch asks first; confirming sends the command.
+      const action = target === 1 ? 'Switch on' : 'Switch off';
+      await page
+        .getByRole('dialog', { name: `${action}?` })
+        .getByRole('button', { name: action })
+        .click();
       // Confirmed: the caption names the new state, the spinner is gone and the switch can be used again.
       await expect.poll(() => switchCaption(page), { timeout: 20_000 }).toBe(target === 1 ? 'On' : 'Off');
       await expect.poll(() => toggle.isEnabled()).toBe(true);

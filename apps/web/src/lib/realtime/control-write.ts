@@ -19,9 +19,12 @@ export interface PendingWrite {
   latestTAtSend: number | null;
 }
 
-/** A control's write: none, one waiting for the device, or the failure the device or server gave. */
+/** A control's write: none, one waiting for the device, one just confirmed, or the failure given. */
 export type ControlWriteState =
-  { status: 'idle' } | ({ status: 'pending' } & PendingWrite) | { status: 'error'; message: string };
+  | { status: 'idle' }
+  | ({ status: 'pending' } & PendingWrite)
+  | { status: 'done' }
+  | { status: 'error'; message: string };
 
 // A logged value equal to the written one within rounding counts as the device holding it.
 const SAME_VALUE_TOLERANCE = 1e-6;

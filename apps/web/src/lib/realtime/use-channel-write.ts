@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { REALTIME_TIMEOUT_MESSAGE } from '@fieldlink/api/realtime';
 import { useStore } from '../use-store';
 import {
@@ -12,12 +12,26 @@ import { realtimeRequest } from './realtime-connection';
 import { realtimeStore, type SetpointStatus } from './realtime-store';
 import { useLatestValue } from './use-realtime';
 
-/**
- * A write in flight or its failure; the written value itself comes back from the device's log. `done`
- * says the last write was answered OK (a button whose press leaves no value to show says so with it).
- */
+/** A write in flight, just done, or its failure; the written value itself comes back from the device's log. */
 export type WriteState =
-  { status: 'idle'; done?: boolean } | { status: 'pending'; value: number } | { status: 'error'; message: string };
+  | { status: 'idle' }
+  | { status: 'pending'; value: number }
+  | { status: 'done'; value: number }
+  | { status: 'error'; message: string };
+
+/** How long a control says "Done" once the device has reported the value it was sent (issue 36). */
+const WRITE_DONE_SHOWN_MS = 5_000;
+
+/** Ends a write's "done" after {@link WRITE_DONE_SHOWN_MS}, unless another write took its place. */
+function useDoneExpiry<S extends { status: string }>(state: S, setState: (update: (s: S) => S) => void, idle: S) {
+  useEffect(() => {
+    if (state.status !== 'done') return;
+    const timer = setTimeout(() => setState((s) => (s === state ? idle : s)), WRITE_DONE_SHOWN_MS);
+    return () => clearTimeout(timer);
+  }, [state, setState, idle]);
+}
+
+const IDLE = { status: 'idle' } as const;
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : REALTIME_TIMEOUT_MESSAGE;
@@ -29,12 +43,14 @@ function errorMessage(error: unknown): string {
  * "Timeout when waiting for response.", a refusal in "Command Failed.".
  */
 export function useChannelWrite(thingName: string, code: string) {
-  const [state, setState] = useState<WriteState>({ status: 'idle' });
+  const [state, setState] = useState<WriteState>(IDLE);
+  useDoneExpiry<WriteState>(state, setState, IDLE);
   const write = async (value: number) => {
     setState({ status: 'pending', value });
     try {
+      // The reply is the device's own report of the value it now holds.
       await realtimeRequest({ type: 'server/writeChannel', thingName, code, value });
-      setState({ status: 'idle', done: true });
+      setState({ status: 'done', value });
     } catch (error) {
       setState({ status: 'error', message: errorMessage(error) });
     }
@@ -52,6 +68,8 @@ export interface ControlWrite {
   reading: ControlReading | null;
   /** The value written and not yet confirmed, or null. */
   pendingValue: number | null;
+  /** The last write was confirmed by the device a moment ago (shown as "Done" for a while). */
+  done: boolean;
   /** The last write's failure, shown inline until the next write. */
   error: string | null;
   write: (value: number) => void;
@@ -67,7 +85,8 @@ export interface ControlWrite {
 export function useControlWrite(thingName: string, code: string, setpointCode: string): ControlWrite {
   const latest = useLatestValue(thingName, code);
   const setpoint = useSetpointStatus(thingName, setpointCode);
-  const [state, setState] = useState<ControlWriteState>({ status: 'idle' });
+  const [state, setState] = useState<ControlWriteState>(IDLE);
+  useDoneExpiry<ControlWriteState>(state, setState, IDLE);
   const writeCount = useRef(0);
 
   // A setpoint status seen for the first time is remembered with the logged value's time then, so a
@@ -78,7 +97,7 @@ export function useControlWrite(thingName: string, code: string, setpointCode: s
   }
 
   const confirmed = state.status === 'pending' && isWriteConfirmed(state, setpoint, latest);
-  if (confirmed) setState({ status: 'idle' });
+  if (confirmed) setState({ status: 'done' });
 
   const latestRef = useRef(latest);
   latestRef.current = latest;
@@ -97,7 +116,7 @@ export function useControlWrite(thingName: string, code: string, setpointCode: s
       realtimeRequest({ type: 'server/writeChannel', thingName, code, value }).then(
         // The device's answer confirms the write too (its setpoint status is published first).
         () => {
-          if (id === writeCount.current) setState((s) => (s.status === 'pending' ? { status: 'idle' } : s));
+          if (id === writeCount.current) setState((s) => (s.status === 'pending' ? { status: 'done' } : s));
         },
         (error: unknown) => {
           if (id === writeCount.current) setState({ status: 'error', message: errorMessage(error) });
@@ -112,6 +131,7 @@ export function useControlWrite(thingName: string, code: string, setpointCode: s
   return {
     reading: controlReading(latest, observed),
     pendingValue: state.status === 'pending' && !confirmed ? state.value : null,
+    done: state.status === 'done' || confirmed,
     error: state.status === 'error' ? state.message : null,
     write,
     clearError,

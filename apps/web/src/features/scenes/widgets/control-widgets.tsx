@@ -1,4 +1,4 @@
-import { memo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import { memo, useEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent } from 'react';
 import {
   buttonPressValue,
   incrementDecimals,
@@ -11,6 +11,8 @@ import {
 import { widgetRole } from '@fieldlink/domain/widgets';
 import { sprayBlockedBy } from '@fieldlink/domain/spray';
 import { Spinner } from '../../../components/ui/spinner';
+import { OperateStatus, type OperateProgress } from '../../../components/operate/operate-status';
+import { useConfirmedCommand } from '../../../components/operate/use-confirmed-command';
 import { setpointStatusCode } from '../../../lib/realtime/control-write';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
 import { useControlWrite } from '../../../lib/realtime/use-channel-write';
@@ -32,11 +34,21 @@ import {
 
 /**
  * Widgets that write to a device over the real-time channel (§3 role CONTROL): up/down setpoint,
- * momentary button, switch, sliders and the manual spray control. A write stays pending (spinner,
- * ghosted value) until the device confirms it (§4); failures show inline; read-only disables them.
+ * momentary button, switch, sliders and the manual spray control. Each command is confirmed first
+ * (issue 36 item 1: device, output, value now and after), then stays pending (spinner, ghosted value,
+ * "Sending…") until the device confirms it (§4) and says "Done"; failures show inline; read-only
+ * disables them.
  */
 
-function useWidgetControl(channel: ResolvedChannel | undefined) {
+/** A command of a control widget: its confirm button's words, and the value now and after as shown. */
+interface WidgetCommand {
+  action: string;
+  now: string;
+  after: string;
+  send: () => void;
+}
+
+function useWidgetControl(channel: ResolvedChannel | undefined, confirm: boolean) {
   const { latest, status } = useChannelReading(channel);
   const control = useControlWrite(
     channel?.thingName ?? '',
@@ -49,20 +61,46 @@ function useWidgetControl(channel: ResolvedChannel | undefined) {
   // A confirmed setpoint status is data too: the control is not empty once the device has answered.
   const shown: ReadingStatus = status === 'empty' && control.reading ? 'live' : status;
   const canWrite = status !== 'unbound' && status !== 'gone' && refusal === null;
-  return { ...control, latest, status: shown, canWrite, refusal: refusal ?? undefined };
+  const { ask, dialog } = useConfirmedCommand(confirm);
+  const operate = ({ action, now, after, send }: WidgetCommand) =>
+    ask({
+      action,
+      device: channel?.deviceName ?? '',
+      output: channel?.name ?? '',
+      code: channel?.code,
+      now,
+      after,
+      send: () => {
+        control.clearError();
+        send();
+      },
+    });
+  const progress: OperateProgress = control.pendingValue !== null ? 'sending' : control.done ? 'done' : null;
+  return { ...control, latest, status: shown, canWrite, refusal: refusal ?? undefined, operate, dialog, progress };
+}
+
+/** A value with its units, as the confirmation names it. */
+function withUnits(value: number | null, decimals: number | null, units: string): string {
+  const text = formatValue(value, decimals);
+  return units && value !== null ? `${text} ${units}` : text;
 }
 
 const UpDownControlView = memo(function UpDownControlView({ widget, channels, readOnly }: WidgetViewProps) {
-  const control = useWidgetControl(channels[0]);
+  const control = useWidgetControl(channels[0], true);
   const decimals = widget.increment ? incrementDecimals(widget.increment) : null;
   const current = control.pendingValue ?? control.reading?.value ?? null;
   const pending = control.pendingValue !== null;
-  const disabled = readOnly || !control.canWrite;
-  const step = (direction: 1 | -1) => {
-    control.clearError();
-    control.write(stepSetpoint(current, direction, widget.increment, widget.min, widget.max));
-  };
+  const disabled = readOnly || !control.canWrite || pending;
   const units = unitsOf(widget, channels[0]);
+  const step = (direction: 1 | -1) => {
+    const target = stepSetpoint(current, direction, widget.increment, widget.min, widget.max);
+    control.operate({
+      action: 'Change setpoint',
+      now: withUnits(current, decimals, units),
+      after: withUnits(target, decimals, units),
+      send: () => control.write(target),
+    });
+  };
   return (
     <WidgetBody status={control.status} t={control.latest?.t} className="wv-updown">
       <div className="wv-updown__row">
@@ -99,19 +137,30 @@ const UpDownControlView = memo(function UpDownControlView({ widget, channels, re
       <div className="wv-caption">
         Setpoint · step {formatValue(widget.increment ?? 1)} · {formatValue(widget.min)} to {formatValue(widget.max)}
       </div>
+      <OperateStatus progress={control.progress} />
       <WriteError message={control.error} onDismiss={control.clearError} />
+      {control.dialog}
     </WidgetBody>
   );
 });
 
 const ButtonView = memo(function ButtonView({ widget, channels, readOnly }: WidgetViewProps) {
-  const control = useWidgetControl(channels[0]);
+  const confirm = true;
+  const control = useWidgetControl(channels[0], confirm);
   const pressed = useRef(false);
   const [holding, setHolding] = useState(false);
-  const disabled = readOnly || !control.canWrite;
+  // A confirmed press is a pulse: the press value, and 0 once the device holds it (a reset button).
+  const [pulsing, setPulsing] = useState(false);
+  const disabled = readOnly || !control.canWrite || (confirm && (pulsing || control.pendingValue !== null));
   const pending = control.pendingValue !== null;
   const on = pending ? isOnValue(control.pendingValue) : (control.reading?.isOn ?? false);
   const { on: onColour, off: offColour } = onOffColours(widget);
+  const { done, error, write } = control;
+  useEffect(() => {
+    if (!pulsing || (!done && !error)) return;
+    setPulsing(false);
+    if (done) write(0);
+  }, [pulsing, done, error, write]);
   // Momentary: the press value goes out on press and 0 on release, as a push button at the device.
   const press = () => {
     if (disabled || pressed.current) return;
@@ -132,40 +181,60 @@ const ButtonView = memo(function ButtonView({ widget, channels, readOnly }: Widg
     if (down && !event.repeat) press();
     if (!down) release();
   };
+  const ask = () =>
+    control.operate({
+      action: 'Press',
+      now: control.reading ? (control.reading.isOn ? 'On' : 'Off') : '—',
+      after: 'Pressed, then released',
+      send: () => {
+        setPulsing(true);
+        control.write(buttonPressValue(widget.value));
+      },
+    });
+  // Held while pressed without a confirmation; one click, confirmed, with one.
+  const handlers = confirm
+    ? { onClick: ask }
+    : {
+        onPointerDown: (event: PointerEvent<HTMLButtonElement>) => {
+          event.currentTarget.setPointerCapture(event.pointerId);
+          press();
+        },
+        onPointerUp: release,
+        onPointerCancel: release,
+        onLostPointerCapture: release,
+        onKeyDown: (event: KeyboardEvent) => onKey(event, true),
+        onKeyUp: (event: KeyboardEvent) => onKey(event, false),
+        onBlur: release,
+      };
   const style = { '--wv-on': onColour, '--wv-off': offColour } as CSSProperties;
+  const busy = pending || pulsing;
   return (
     <WidgetBody status={control.status} t={control.latest?.t} className="wv-button">
       <button
         type="button"
-        className={`wv-push${on ? ' is-on' : ''}${holding ? ' is-held' : ''}${pending ? ' is-pending' : ''}`}
+        className={`wv-push${on ? ' is-on' : ''}${holding ? ' is-held' : ''}${busy ? ' is-pending' : ''}`}
         style={style}
         title={control.refusal}
         disabled={disabled}
         aria-pressed={on}
-        onPointerDown={(event) => {
-          event.currentTarget.setPointerCapture(event.pointerId);
-          press();
-        }}
-        onPointerUp={release}
-        onPointerCancel={release}
-        onLostPointerCapture={release}
-        onKeyDown={(event) => onKey(event, true)}
-        onKeyUp={(event) => onKey(event, false)}
-        onBlur={release}
+        aria-label={channels[0]?.name ?? 'Button'}
+        {...handlers}
       >
         <svg viewBox="0 0 24 24" aria-hidden="true" className="wv-push__icon">
           <path d="M12 3v8M7.05 6.5a7 7 0 1 0 9.9 0" />
         </svg>
-        {pending && <Spinner size={16} label="Waiting for the device" />}
+        {busy && <Spinner size={16} label="Waiting for the device" />}
       </button>
-      <div className="wv-caption">{control.reading ? (on ? 'On' : 'Off') : 'Press and hold'}</div>
+      <div className="wv-caption">{control.reading ? (on ? 'On' : 'Off') : confirm ? 'Press' : 'Press and hold'}</div>
+      <OperateStatus progress={pulsing ? 'sending' : control.progress} />
       <WriteError message={control.error} onDismiss={control.clearError} />
+      {control.dialog}
     </WidgetBody>
   );
 });
 
 const SwitchView = memo(function SwitchView({ widget, channels, readOnly }: WidgetViewProps) {
-  const control = useWidgetControl(channels[0]);
+  const control = useWidgetControl(channels[0], true);
   const pending = control.pendingValue !== null;
   const on = pending ? isOnValue(control.pendingValue) : (control.reading?.isOn ?? false);
   const disabled = readOnly || !control.canWrite || pending;
@@ -182,10 +251,14 @@ const SwitchView = memo(function SwitchView({ widget, channels, readOnly }: Widg
         style={style}
         title={control.refusal}
         disabled={disabled}
-        onClick={() => {
-          control.clearError();
-          control.write(on ? 0 : 1);
-        }}
+        onClick={() =>
+          control.operate({
+            action: on ? 'Switch off' : 'Switch on',
+            now: control.reading ? (on ? 'On' : 'Off') : '—',
+            after: on ? 'Off' : 'On',
+            send: () => control.write(on ? 0 : 1),
+          })
+        }
       >
         <span className="wv-toggle__label wv-toggle__label--on">ON</span>
         <span className="wv-toggle__label wv-toggle__label--off">OFF</span>
@@ -194,26 +267,35 @@ const SwitchView = memo(function SwitchView({ widget, channels, readOnly }: Widg
       <div className="wv-caption">
         {pending ? (on ? 'Switching on…' : 'Switching off…') : control.reading ? (on ? 'On' : 'Off') : '—'}
       </div>
+      <OperateStatus progress={control.progress} />
       <WriteError message={control.error} onDismiss={control.clearError} />
+      {control.dialog}
     </WidgetBody>
   );
 });
 
 function makeSliderView(vertical: boolean) {
   return memo(function SliderView({ widget, channels, readOnly }: WidgetViewProps) {
-    const control = useWidgetControl(channels[0]);
+    const control = useWidgetControl(channels[0], true);
     // The thumb follows the hand while dragging; the value goes out once, on release.
     const [draft, setDraft] = useState<number | null>(null);
     const decimals = widget.increment ? incrementDecimals(widget.increment) : null;
     const pending = control.pendingValue !== null;
     const current = draft ?? control.pendingValue ?? control.reading?.value ?? null;
-    const disabled = readOnly || !control.canWrite;
+    const disabled = readOnly || !control.canWrite || pending;
+    const units = unitsOf(widget, channels[0]);
+    // Until confirmed the thumb goes back to the value the device holds; nothing is sent on cancel.
     const commit = () => {
       if (draft === null) return;
       setDraft(null);
       if (draft !== control.reading?.value) {
-        control.clearError();
-        control.write(draft);
+        const target = draft;
+        control.operate({
+          action: 'Change setpoint',
+          now: withUnits(control.reading?.value ?? null, decimals, units),
+          after: withUnits(target, decimals, units),
+          send: () => control.write(target),
+        });
       }
     };
     const fraction = current === null ? 0 : valueFraction(current, widget.min, widget.max);
@@ -221,7 +303,6 @@ function makeSliderView(vertical: boolean) {
       '--wv-fill': `${fraction * 100}%`,
       '--wv-colour': themeColour(widget.color, 'var(--fl-primary)'),
     } as CSSProperties;
-    const units = unitsOf(widget, channels[0]);
     return (
       <WidgetBody
         status={control.status}
@@ -256,7 +337,9 @@ function makeSliderView(vertical: boolean) {
           />
           <span className="wv-slider__bound">{formatValue(vertical ? widget.min : widget.max)}</span>
         </div>
+        <OperateStatus progress={control.progress} />
         <WriteError message={control.error} onDismiss={control.clearError} />
+        {control.dialog}
       </WidgetBody>
     );
   });
@@ -267,7 +350,7 @@ const SliderVerticalView = makeSliderView(true);
 
 const ManualSprayView = memo(function ManualSprayView({ widget, channels, readOnly }: WidgetViewProps) {
   const channel = channels[0];
-  const control = useWidgetControl(channel);
+  const control = useWidgetControl(channel, true);
   const alarmMask = useStore(realtimeStore, (s) => (channel?.thingName ? s.alarms[channel.thingName]?.sp : undefined));
   const blocked = sprayBlockedBy(alarmMask, 'manual')?.name ?? null;
   const zone = sprayZoneOf(widget.value);
@@ -315,15 +398,21 @@ const ManualSprayView = memo(function ManualSprayView({ widget, channels, readOn
         className={`wv-action${spraying ? ' wv-action--stop' : ''}`}
         title={control.refusal}
         disabled={disabled}
-        onClick={() => {
-          control.clearError();
-          control.write(spraying ? 0 : zone);
-        }}
+        onClick={() =>
+          control.operate({
+            action: spraying ? 'Stop spray' : `Start spray zone ${zone}`,
+            now: spraying ? `Spraying zone ${formatValue(sprayingZone, 0)}` : control.reading ? 'Idle' : '—',
+            after: spraying ? 'Idle' : `Spraying zone ${zone}`,
+            send: () => control.write(spraying ? 0 : zone),
+          })
+        }
       >
         {pending && <Spinner size={14} />}
         {spraying ? 'Stop spray' : `Start spray Z${zone}`}
       </button>
+      <OperateStatus progress={control.progress} />
       <WriteError message={control.error} onDismiss={control.clearError} />
+      {control.dialog}
     </WidgetBody>
   );
 });
