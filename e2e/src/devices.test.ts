@@ -167,6 +167,11 @@ describe('devices: general-information panel, map and commands', () => {
     const target = (await value.textContent()) === '23 °C' ? '22' : '23';
     await page.getByLabel('New value for Heating setpoint').fill(target);
     await page.getByRole('button', { name: 'Set' }).first().click();
+    // Select before operate (issue 36): the write is confirmed first.
+    await page
+      .getByRole('dialog', { name: 'Change setpoint?' })
+      .getByRole('button', { name: 'Change setpoint' })
+      .click();
     await page.waitForFunction(
       (wanted) => document.querySelector('[data-testid="channel-value-sp1"]')?.textContent === wanted,
       `${target} °C`,
@@ -180,6 +185,10 @@ describe('devices: general-information panel, map and commands', () => {
     await page.getByTestId('panel-connection').getByText('Offline').waitFor();
     await page.getByLabel('New value for SP_1').fill('7');
     await page.getByRole('button', { name: 'Set', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'Change setpoint?' })
+      .getByRole('button', { name: 'Change setpoint' })
+      .click();
     await page.getByTestId('write-error-sp1').getByText('Timeout when waiting for response.').waitFor();
   });
 

@@ -150,4 +150,76 @@ describe('select before operate', () => {
     ]);
     await page.context().close();
   });
+
+  it('confirms a spray zone start on a sprayer card before it is sent', async () => {
+    const { page, log } = await open('spray@fieldlink.test', 1440, /\/spray\//);
+    await expect.poll(() => page.getByTestId('sprayer-card').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    // A sprayer that may spray now: online, idle and not blocked by an alarm.
+    const cards = page.getByTestId('sprayer-card');
+    const sprayable = () =>
+      cards.evaluateAll((all) =>
+        all.findIndex((card) =>
+          [...card.querySelectorAll('button')].some((b) => b.textContent === 'Spray zone 1' && !b.disabled),
+        ),
+      );
+    await expect.poll(sprayable, { timeout: 30_000 }).toBeGreaterThanOrEqual(0);
+    const card = cards.nth(await sprayable());
+    const button = card.getByRole('button', { name: 'Spray zone 1' });
+    const name = await card.getAttribute('aria-label');
+
+    await button.click();
+    const dialog = confirmation(page, 'Spray zone 1');
+    await dialog.waitFor();
+    expect(await dialog.getByTestId('operate-device').textContent()).toBe(name);
+    expect(await dialog.getByTestId('operate-output').textContent()).toBe('Manual spray gpf1');
+    expect(await dialog.getByTestId('operate-now').textContent()).toBe('now Idle');
+    expect(await dialog.getByTestId('operate-after').textContent()).toBe('after Spraying zone 1');
+    expect(log.sent).toEqual([]);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(log.sent).toEqual([]);
+    expect(await card.getByRole('button', { name: 'Stop spraying' }).count()).toBe(0);
+
+    const statuses = await recordStatuses(card);
+    await button.click();
+    await dialog.waitFor();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => statuses(), { timeout: 30_000 }).toContain('✓ Done');
+    expect((await statuses())[0]).toBe('Sending…');
+    expect(log.sent.map((frame) => JSON.parse(frame) as unknown)).toMatchObject([
+      { type: 'server/writeChannel', code: 'gpf1', value: 1 },
+    ]);
+    await card.getByRole('button', { name: 'Stop spraying' }).waitFor({ timeout: 30_000 });
+    await page.context().close();
+  });
+
+  it('confirms FLASH LED before the command leaves, then says it is done', async () => {
+    const { page, log } = await open('ops@fieldlink.test', 1440);
+    await page.goto(`${product.server.baseUrl}/dash/ACME-BLR01`);
+    await page.getByRole('heading', { name: 'General information' }).waitFor({ timeout: 30_000 });
+    const flash = page.getByRole('button', { name: 'FLASH LED' });
+    await flash.click();
+    const dialog = confirmation(page, 'Flash LED');
+    await dialog.waitFor();
+    expect(await dialog.getByTestId('operate-output').textContent()).toBe('Status LED');
+    expect(await dialog.getByTestId('operate-now').textContent()).toBe('now Normal');
+    expect(await dialog.getByTestId('operate-after').textContent()).toBe('after Flashing');
+    expect(await dialog.getByTestId('operate-device').textContent()).not.toBe('');
+    expect(log.sent).toEqual([]);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(log.sent).toEqual([]);
+
+    const statuses = await recordStatuses(page.locator('.device-actions'));
+    await flash.click();
+    await dialog.waitFor();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => statuses(), { timeout: 30_000 }).toContain('✓ Done');
+    expect((await statuses())[0]).toBe('Sending…');
+    await page.getByText('The device is flashing its LED.').waitFor();
+    expect(log.sent.map((frame) => JSON.parse(frame) as unknown)).toMatchObject([
+      { type: 'server/systemCommand', thingName: 'ACME-BLR01', command: 'FLASH LED' },
+    ]);
+    await page.context().close();
+  });
 });

@@ -221,9 +221,19 @@ describe('spray overview', () => {
     await write('OSC-SPR03', 'sp9', 0.5);
     const row3 = card('Sprayer Row 3');
     const start = row3.getByRole('button', { name: 'Spray zone 1' });
-    if (await start.isVisible()) await start.click();
+    // Select before operate (issue 36): each spray command is confirmed first.
+    const confirmAs = (action: string) =>
+      page
+        .getByRole('dialog', { name: `${action}?` })
+        .getByRole('button', { name: action })
+        .click();
+    if (await start.isVisible()) {
+      await start.click();
+      await confirmAs('Spray zone 1');
+    }
     await page.waitForTimeout(12_000);
     await row3.getByRole('button', { name: 'Stop spraying' }).click();
+    await confirmAs('Stop spraying');
     await expect.poll(() => row3.getByTestId('alarm-count').textContent(), { timeout: 20_000 }).toBe('2 alarms');
     const counted = await row3.getByTestId('sprayer-alarms').textContent();
     expect(counted).toMatch(/(4 Excessive Spray Z1|5 Excessive Spray Z2)Spray rate higher than expected/);

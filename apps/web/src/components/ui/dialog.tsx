@@ -41,6 +41,9 @@ export function Dialog({ title, description, children, footer, onClose, size = '
       panel?.querySelector<HTMLElement>(FOCUSABLE);
     (first ?? panel)?.focus();
     const onKey = (event: KeyboardEvent) => {
+      // Only the topmost dialog (the last opened, e.g. a command's confirmation over an editor) answers.
+      const open = document.querySelectorAll('.fl-dialog');
+      if (panel && open[open.length - 1] !== panel) return;
       if (event.key === 'Escape') {
         event.stopPropagation();
         onCloseRef.current();

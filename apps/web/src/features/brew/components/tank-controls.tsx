@@ -17,6 +17,8 @@ import { Button } from '../../../components/ui/button';
 import { RefusalNote } from '../../../components/ui/refusal-note';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
+import { OperateStatus } from '../../../components/operate/operate-status';
+import { useConfirmedCommand } from '../../../components/operate/use-confirmed-command';
 import { useChannelWrite } from '../../../lib/realtime/use-channel-write';
 import { useLatestValue } from '../../../lib/realtime/use-realtime';
 import { useCan, useDeviceActionRefusal } from '../../../lib/session/use-can';
@@ -30,6 +32,7 @@ export function SetpointControl({ tank }: { tank: Tank }) {
   const { state, write, clear } = useChannelWrite(tank.thingName, code);
   // The domain's device action table, which the server checks for this real-time write too.
   const refusal = useDeviceActionRefusal('writeChannel');
+  const { ask, dialog } = useConfirmedCommand();
   const [text, setText] = useState('');
   const value = Number(text);
   const problem = text.trim() === '' ? null : brewSetpointProblem(value);
@@ -41,7 +44,16 @@ export function SetpointControl({ tank }: { tank: Tank }) {
       onSubmit={(event) => {
         event.preventDefault();
         if (refusal === null && text.trim() !== '' && !problem) {
-          void write(Math.round(value * 10) / 10).then(() => setText(''));
+          const target = Math.round(value * 10) / 10;
+          ask({
+            action: 'Change setpoint',
+            device: tank.name,
+            output: 'Cooling setpoint',
+            code,
+            now: latest ? `${latest.value.toFixed(1)} ${BREW_SETPOINT.unit}` : '—',
+            after: `${target.toFixed(1)} ${BREW_SETPOINT.unit}`,
+            send: () => void write(target).then(() => setText('')),
+          });
         }
       }}
     >
@@ -75,11 +87,13 @@ export function SetpointControl({ tank }: { tank: Tank }) {
         </Button>
       </div>
       <RefusalNote reason={refusal} />
+      <OperateStatus progress={state.status === 'pending' ? 'sending' : state.status === 'done' ? 'done' : null} />
       {(problem ?? (state.status === 'error' ? state.message : null)) && (
         <p className="brew-form__problem" role="alert">
           {problem ?? (state.status === 'error' ? state.message : '')}
         </p>
       )}
+      {dialog}
     </form>
   );
 }
@@ -102,6 +116,7 @@ function CalibrationControl({
   const latest = useLatestValue(tank.thingName, code);
   const { state, write } = useChannelWrite(tank.thingName, code);
   const refusal = useDeviceActionRefusal('writeChannel');
+  const { ask, dialog } = useConfirmedCommand();
   const on = Boolean(latest && latest.value !== 0);
   const shown = reading && (
     <span className="brew-calibration__reading" data-testid={`calibration-reading-${code}`}>
@@ -116,6 +131,16 @@ function CalibrationControl({
       </div>
     );
   }
+  const verb =
+    code === 'gpf3'
+      ? on
+        ? 'Turn off'
+        : 'Turn on'
+      : code === 'gpf6'
+        ? 'Apply'
+        : code === 'gpf4' || code === 'gpf5'
+          ? 'Capture'
+          : 'Zero';
   return (
     <div className="brew-calibration__control" title={refusal ?? undefined} data-testid={`calibration-${code}`}>
       <span className="brew-calibration__label">
@@ -126,24 +151,29 @@ function CalibrationControl({
         size="sm"
         busy={state.status === 'pending'}
         disabled={refusal !== null}
-        onClick={() => void write(code === 'gpf3' ? (on ? 0 : 1) : 1).then(onPressed)}
+        onClick={() => {
+          const target = code === 'gpf3' ? (on ? 0 : 1) : 1;
+          ask({
+            action: verb,
+            device: tank.name,
+            output: label,
+            code,
+            now: on ? 'On' : 'Off',
+            after: target === 1 ? 'On' : 'Off',
+            send: () => void write(target).then(onPressed),
+          });
+        }}
       >
-        {code === 'gpf3'
-          ? on
-            ? 'Turn off'
-            : 'Turn on'
-          : code === 'gpf6'
-            ? 'Apply'
-            : code === 'gpf4' || code === 'gpf5'
-              ? 'Capture'
-              : 'Zero'}
+        {verb}
       </Button>
       {state.status === 'error' && (
         <span className="brew-form__problem" role="alert">
           {state.message}
         </span>
       )}
-      {state.status === 'idle' && state.done && <span className="brew-calibration__done">Done</span>}
+      {/* A press answered OK says Done; "Sending…" before, as every confirmed command. */}
+      <OperateStatus progress={state.status === 'pending' ? 'sending' : state.status === 'done' ? 'done' : null} />
+      {dialog}
     </div>
   );
 }

@@ -16,6 +16,8 @@ import { usePageTimeZone } from '../../../lib/page-time-zone';
 
 export interface ChannelCardProps {
   thingName: string;
+  /** The device's name, as a write's confirmation names it. */
+  deviceName: string;
   code: string;
   name?: string | null;
   /** The unit the device gives the channel. */
@@ -34,6 +36,7 @@ export interface ChannelCardProps {
  */
 export const ChannelCard = memo(function ChannelCard({
   thingName,
+  deviceName,
   code,
   name,
   units,
@@ -53,7 +56,15 @@ export const ChannelCard = memo(function ChannelCard({
         <span className="channel-card__code">{channel.title === channel.displayName ? code : channel.displayName}</span>
       </header>
       <ChannelValue thingName={thingName} code={code} units={channel.units} />
-      {writable && <ChannelWrite thingName={thingName} code={code} title={channel.title} />}
+      {writable && (
+        <ChannelWrite
+          thingName={thingName}
+          deviceName={deviceName}
+          code={code}
+          title={channel.title}
+          units={channel.units}
+        />
+      )}
       <footer className="channel-card__foot">
         {alarm ?? <span />}
         <ChannelAge thingName={thingName} code={code} uploadInterval={uploadInterval} logInterval={logInterval} />

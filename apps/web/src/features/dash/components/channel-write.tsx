@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { parseChannelCode } from '@fieldlink/domain/channels';
 import { Spinner } from '../../../components/ui/spinner';
+import { OperateStatus } from '../../../components/operate/operate-status';
+import { useConfirmedCommand } from '../../../components/operate/use-confirmed-command';
 import { useLatestValue } from '../../../lib/realtime/use-realtime';
 import { useChannelWrite } from '../../../lib/realtime/use-channel-write';
 import { useDeviceActionRefusal } from '../../../lib/session/use-can';
@@ -13,11 +15,28 @@ export function writeKind(code: string): 'number' | 'switch' | null {
   return null;
 }
 
-/** The write control of a channel card, with its pending and error states. */
-export function ChannelWrite({ thingName, code, title }: { thingName: string; code: string; title: string }) {
+/**
+ * The write control of a channel card: each write confirmed first (issue 36 item 1), then "Sending…"
+ * until the device reports the value, "Done", or the failure.
+ */
+export function ChannelWrite({
+  thingName,
+  deviceName,
+  code,
+  title,
+  units,
+}: {
+  thingName: string;
+  deviceName: string;
+  code: string;
+  title: string;
+  units: string;
+}) {
   const kind = writeKind(code);
   const latest = useLatestValue(thingName, code);
   const { state, write, clear } = useChannelWrite(thingName, code);
+  const { ask, dialog } = useConfirmedCommand();
+  const withUnits = (value: number) => (units ? `${value} ${units}` : String(value));
   // The domain's rule, which the server checks too: a monitor-only user sees the control disabled.
   const refusal = useDeviceActionRefusal('writeChannel');
   const [text, setText] = useState('');
@@ -34,7 +53,15 @@ export function ChannelWrite({ thingName, code, title }: { thingName: string; co
             event.preventDefault();
             const value = Number(text);
             if (text.trim() === '' || !Number.isFinite(value)) return;
-            void write(value);
+            ask({
+              action: 'Change setpoint',
+              device: deviceName,
+              output: title,
+              code,
+              now: latest ? withUnits(latest.value) : '—',
+              after: withUnits(value),
+              send: () => void write(value),
+            });
           }}
         >
           <input
@@ -63,17 +90,30 @@ export function ChannelWrite({ thingName, code, title }: { thingName: string; co
           aria-label={`Switch ${title}`}
           className={`channel-write__switch${latest && latest.value !== 0 ? ' is-on' : ''}`}
           disabled={pending || refused || !latest}
-          onClick={() => void write(latest && latest.value !== 0 ? 0 : 1)}
+          onClick={() => {
+            const on = Boolean(latest && latest.value !== 0);
+            ask({
+              action: on ? 'Switch off' : 'Switch on',
+              device: deviceName,
+              output: title,
+              code,
+              now: on ? 'On' : 'Off',
+              after: on ? 'Off' : 'On',
+              send: () => void write(on ? 0 : 1),
+            });
+          }}
         >
           <span className="channel-write__knob" />
           {pending && <Spinner size={12} label={`Switching ${title}`} />}
         </button>
       )}
+      <OperateStatus progress={pending ? 'sending' : state.status === 'done' ? 'done' : null} />
       {state.status === 'error' && (
         <p className="channel-write__error" role="alert" data-testid={`write-error-${code}`}>
           {state.message}
         </p>
       )}
+      {dialog}
     </div>
   );
 }

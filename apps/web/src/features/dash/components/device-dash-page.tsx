@@ -129,7 +129,7 @@ export function DeviceDashPage({ renderInfo, renderChannelAlarm }: DeviceDashPag
         <Link to="/dash" className="dash__back">
           <ArrowLeftIcon size={16} /> All devices
         </Link>
-        {session.canViewDash && <DeviceActions thingName={thingName} />}
+        {session.canViewDash && <DeviceActions thingName={thingName} deviceName={placed.device.name} />}
       </div>
       {session.canViewDash && <RefusalNote reason={operateRefusal} />}
       <DeviceHeader
@@ -158,6 +158,7 @@ export function DeviceDashPage({ renderInfo, renderChannelAlarm }: DeviceDashPag
               <ChannelCard
                 key={code}
                 thingName={thingName}
+                deviceName={placed.device.name}
                 code={code}
                 name={name}
                 units={units}

@@ -23,6 +23,8 @@ import { realtimeRequest } from '../../../lib/realtime/realtime-connection';
 import { useStore } from '../../../lib/use-store';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
 import { useChannelWrite } from '../../../lib/realtime/use-channel-write';
+import { OperateStatus } from '../../../components/operate/operate-status';
+import { useConfirmedCommand } from '../../../components/operate/use-confirmed-command';
 import { formatSeconds, scheduleSummary } from '../model/spray-view';
 
 /** Where a row's write stands: being written, waiting for the device's registers to show it, or failed. */
@@ -258,7 +260,13 @@ export function ScheduleEditorDialog({
         <h3 className="spray-editor__heading">Spray parameters</h3>
         <ul className="spray-params">
           {SPRAY_PARAMETERS.map((parameter) => (
-            <ParameterRow key={parameter.code} thingName={device.thingName} parameter={parameter} canEdit={canEdit} />
+            <ParameterRow
+              key={parameter.code}
+              thingName={device.thingName}
+              deviceName={device.name}
+              parameter={parameter}
+              canEdit={canEdit}
+            />
           ))}
         </ul>
       </div>
@@ -269,15 +277,19 @@ export function ScheduleEditorDialog({
 /** One of SP-1, SP-2, SP-4..SP-7, GPF-9, GPF-11: its value on the device and a way to set it. */
 function ParameterRow({
   thingName,
+  deviceName,
   parameter,
   canEdit,
 }: {
   thingName: string;
+  deviceName: string;
   parameter: SprayParameter;
   canEdit: boolean;
 }) {
   const current = useStore(realtimeStore, (s) => s.latest[thingName]?.[parameter.channel]?.value);
   const write = useChannelWrite(thingName, parameter.channel);
+  // A parameter is a setpoint or flag of the unit: confirmed first, as every command (issue 36 item 1).
+  const { ask, dialog } = useConfirmedCommand();
   const [draft, setDraft] = useState<string | null>(null);
   const isFlag = parameter.max === 1 && parameter.min === 0 && parameter.unit === '';
   const shown = current === undefined ? '—' : isFlag ? (current === 1 ? 'On' : 'Off') : `${current} ${parameter.unit}`;
@@ -294,7 +306,21 @@ function ParameterRow({
       {canEdit && (
         <div className="spray-param__edit">
           {isFlag ? (
-            <Button size="sm" busy={pending} onClick={() => void write.write(current === 1 ? 0 : 1)}>
+            <Button
+              size="sm"
+              busy={pending}
+              onClick={() =>
+                ask({
+                  action: current === 1 ? 'Turn off' : 'Turn on',
+                  device: deviceName,
+                  output: parameter.name,
+                  code: parameter.code,
+                  now: shown,
+                  after: current === 1 ? 'Off' : 'On',
+                  send: () => void write.write(current === 1 ? 0 : 1),
+                })
+              }
+            >
               Turn {current === 1 ? 'off' : 'on'}
             </Button>
           ) : (
@@ -314,7 +340,17 @@ function ParameterRow({
                 size="sm"
                 busy={pending}
                 disabled={!valid}
-                onClick={() => void write.write(draftNumber).then(() => setDraft(null))}
+                onClick={() =>
+                  ask({
+                    action: 'Change setpoint',
+                    device: deviceName,
+                    output: parameter.name,
+                    code: parameter.code,
+                    now: shown,
+                    after: `${draftNumber} ${parameter.unit}`.trim(),
+                    send: () => void write.write(draftNumber).then(() => setDraft(null)),
+                  })
+                }
               >
                 Set
               </Button>
@@ -322,7 +358,12 @@ function ParameterRow({
           )}
         </div>
       )}
+      <OperateStatus
+        progress={pending ? 'sending' : write.state.status === 'done' ? 'done' : null}
+        className="spray-param__status"
+      />
       {write.state.status === 'error' && <div className="spray-editor__message">{write.state.message}</div>}
+      {dialog}
       {draft !== null && draft.trim() !== '' && !valid && (
         <div className="spray-editor__message">
           {parameter.min} to {parameter.max} {parameter.unit}

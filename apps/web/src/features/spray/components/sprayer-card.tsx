@@ -14,6 +14,8 @@ import { utcOffsetMinutes } from '@fieldlink/domain/time-zone';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { InlineAlert } from '../../../components/ui/inline-alert';
+import { OperateStatus } from '../../../components/operate/operate-status';
+import { useConfirmedCommand } from '../../../components/operate/use-confirmed-command';
 import { useNow } from '../../../lib/clock';
 import { useChannelWrite } from '../../../lib/realtime/use-channel-write';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
@@ -67,6 +69,20 @@ export function SprayerCard({ device }: { device: Device }) {
   const skip = useChannelWrite(device.thingName, CH.skipSprayActive);
   const failure = [manual, test, skip].find((write) => write.state.status === 'error')?.state;
   const busy = [manual, test, skip].some((write) => write.state.status === 'pending');
+  const done = [manual, test, skip].some((write) => write.state.status === 'done');
+  // Every spray and skip is confirmed first, naming the unit and what changes (issue 36 item 1).
+  const { ask, dialog } = useConfirmedCommand();
+  const sprayingNow = zoneOn[0] ? 'Spraying zone 1' : zoneOn[1] ? 'Spraying zone 2' : 'Idle';
+  const startZone = (zone: 1 | 2) =>
+    ask({
+      action: `Spray zone ${zone}`,
+      device: device.name,
+      output: 'Manual spray',
+      code: CH.manualSprayControl,
+      now: sprayingNow,
+      after: `Spraying zone ${zone}`,
+      send: () => void manual.write(zone),
+    });
   const offline = !live.isConnected;
   const spraying = zoneOn[0] || zoneOn[1];
 
@@ -191,7 +207,17 @@ export function SprayerCard({ device }: { device: Device }) {
               size="sm"
               variant="danger"
               disabled={!canOperate || offline || busy}
-              onClick={() => manual.write(0)}
+              onClick={() =>
+                ask({
+                  action: 'Stop spraying',
+                  device: device.name,
+                  output: 'Manual spray',
+                  code: CH.manualSprayControl,
+                  now: sprayingNow,
+                  after: 'Idle',
+                  send: () => void manual.write(0),
+                })
+              }
             >
               Stop spraying
             </Button>
@@ -202,7 +228,7 @@ export function SprayerCard({ device }: { device: Device }) {
                 variant="primary"
                 disabled={!canOperate || offline || busy || blockedManual !== null}
                 busy={manual.state.status === 'pending' && manual.state.value === 1}
-                onClick={() => manual.write(1)}
+                onClick={() => startZone(1)}
               >
                 Spray zone 1
               </Button>
@@ -210,7 +236,7 @@ export function SprayerCard({ device }: { device: Device }) {
                 size="sm"
                 disabled={!canOperate || offline || busy || blockedManual !== null}
                 busy={manual.state.status === 'pending' && manual.state.value === 2}
-                onClick={() => manual.write(2)}
+                onClick={() => startZone(2)}
               >
                 Spray zone 2
               </Button>
@@ -219,14 +245,39 @@ export function SprayerCard({ device }: { device: Device }) {
                 variant="ghost"
                 disabled={!canOperate || offline || busy || blockedTest !== null}
                 busy={test.state.status === 'pending'}
-                onClick={() => test.write(1)}
+                onClick={() =>
+                  ask({
+                    action: 'Test spray',
+                    device: device.name,
+                    output: 'Test spray',
+                    code: CH.testSpray,
+                    now: sprayingNow,
+                    after: 'Test spraying',
+                    send: () => void test.write(1),
+                  })
+                }
               >
                 Test spray
               </Button>
             </>
           )}
           {skipActive ? (
-            <Button size="sm" variant="ghost" disabled={!canOperate || offline || busy} onClick={() => skip.write(0)}>
+            <Button
+              size="sm"
+              variant="ghost"
+              disabled={!canOperate || offline || busy}
+              onClick={() =>
+                ask({
+                  action: 'Resume sprays',
+                  device: device.name,
+                  output: 'Skip-spray',
+                  code: CH.skipSprayActive,
+                  now: 'Skipping sprays',
+                  after: 'Scheduled sprays run',
+                  send: () => void skip.write(0),
+                })
+              }
+            >
               Resume sprays
             </Button>
           ) : (
@@ -235,7 +286,17 @@ export function SprayerCard({ device }: { device: Device }) {
               variant="ghost"
               disabled={!canOperate || offline || busy || !skipEnabled}
               title={skipEnabled ? undefined : 'Skip-spray is disabled on this unit (GPF-9).'}
-              onClick={() => skip.write(1)}
+              onClick={() =>
+                ask({
+                  action: 'Skip sprays',
+                  device: device.name,
+                  output: 'Skip-spray',
+                  code: CH.skipSprayActive,
+                  now: 'Scheduled sprays run',
+                  after: skipHours === undefined ? 'Skipping sprays' : `Skipping sprays for ${skipHours} h`,
+                  send: () => void skip.write(1),
+                })
+              }
             >
               Skip sprays{skipHours === undefined ? '' : ` for ${skipHours} h`}
             </Button>
@@ -250,6 +311,7 @@ export function SprayerCard({ device }: { device: Device }) {
             {canConfigure ? 'Edit schedules' : 'Schedules'}
           </Button>
         </div>
+        <OperateStatus progress={busy ? 'sending' : done ? 'done' : null} />
         {failure?.status === 'error' && (
           <InlineAlert tone="error">
             <span className="spray-card__failure">
@@ -283,6 +345,7 @@ export function SprayerCard({ device }: { device: Device }) {
         )}
       </section>
 
+      {dialog}
       {editing && (
         <ScheduleEditorDialog
           device={device}
