@@ -201,7 +201,17 @@ export class BrewTank extends PlantModel {
 
     this.sample();
     this.control();
+  }
+
+  // The registers that follow the plant are brought up to date when read, not on every step.
+  override registers(): Record<string, number> {
     this.updateRegisters();
+    return super.registers();
+  }
+
+  override readRegister(register: number): number | undefined {
+    this.updateRegisters();
+    return super.readRegister(register);
   }
 
   protected applyWrite(code: string, value: number): number | undefined {
@@ -209,7 +219,6 @@ export class BrewTank extends PlantModel {
     else if (code === 'do1') this.valveOpen = value === 1;
     else if (code.startsWith('gpf') && (value === 0 || value === 1)) this.calibrate(code, value);
     else return undefined;
-    this.updateRegisters();
     return value;
   }
 
@@ -249,7 +258,7 @@ export class BrewTank extends PlantModel {
     return code === undefined ? null : this.values()[code]!;
   }
 
-  /** The registers the controller keeps up to date: the vat's status, the captured points, the CO2 total. */
+  /** The registers the controller keeps up to date: the vat's cooling bit, the captured points, the CO2 total. */
   private updateRegisters(): void {
     const statusRegister = vatStatusRegister(this.vatNumber);
     let status = this.register(statusRegister) & ~VAT_STATUS_BITS.cooling;
