@@ -38,6 +38,11 @@ describe('brew tank controller', () => {
 
   const SHOTS = process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots' : 'test-results';
   const calibration = () => page.getByRole('region', { name: 'Calibration' });
+  /** Every device command asks first (issue 36 item 1): press, then confirm. */
+  const press = async (button: ReturnType<Page['getByRole']>) => {
+    await button.click();
+    await page.getByRole('dialog').locator('[data-operate-confirm]').click();
+  };
 
   it('presses the calibration controls of a demo tank: each answered, the captured point and the CO2 total shown', async () => {
     await page.goto(`${server.baseUrl}/brew/summary/${cellarId}`);
@@ -53,21 +58,24 @@ describe('brew tank controller', () => {
       .toMatch(/^CO2 total [\d,]+ L$/);
     expect(await panel.getByTestId('calibration-reading-gpf4').textContent()).toBe('Low point 0.00');
 
-    await panel.getByTestId('calibration-gpf3').getByRole('button', { name: 'Turn on' }).click();
+    await press(panel.getByTestId('calibration-gpf3').getByRole('button', { name: 'Turn on' }));
     await panel.getByTestId('calibration-gpf3').getByRole('button', { name: 'Turn off' }).waitFor({ timeout: 30_000 });
     for (const code of ['gpf1', 'gpf2', 'gpf4', 'gpf5']) {
       const row = panel.getByTestId(`calibration-${code}`);
-      await row.getByRole('button').click();
+      await press(row.getByRole('button'));
       await expect.poll(() => row.textContent(), { timeout: 30_000 }).toContain('Done');
     }
     // The low point is the beer's temperature when it was captured, read back from LOW_CAL_DISPLAY.
     await expect
       .poll(() => panel.getByTestId('calibration-reading-gpf4').textContent(), { timeout: 30_000 })
       .toMatch(/^Low point (?!0\.00)\d+\.\d\d$/);
+    await expect
+      .poll(() => panel.getByTestId('calibration-reading-gpf5').textContent(), { timeout: 30_000 })
+      .toMatch(/^High point (?!0\.00)\d+\.\d\d$/);
     expect(await page.getByText('Command Failed.').count()).toBe(0);
     expect(await panel.getByText('Calibration error').count()).toBe(1);
     await page.screenshot({ path: `${SHOTS}/brew-calibration.png`, fullPage: true });
-    await panel.getByTestId('calibration-gpf3').getByRole('button', { name: 'Turn off' }).click();
+    await press(panel.getByTestId('calibration-gpf3').getByRole('button', { name: 'Turn off' }));
     await panel.getByTestId('calibration-gpf3').getByRole('button', { name: 'Turn on' }).waitFor({ timeout: 30_000 });
   }, 180_000);
 
