@@ -100,4 +100,47 @@ describe('brew summary', () => {
     const { readFile } = await import('node:fs/promises');
     expect((await readFile(file)).subarray(0, 5).toString()).toBe('%PDF-');
   }, 180_000);
+
+  // Issue 35 item 8: an end taken back shows at once, in the finished list and in the tank, without a reload.
+  it('takes back the end from the finished list and from the idle tank, without a reload', async () => {
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    const sameDocument = () => page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument);
+    const finished = page.getByTestId('finished-batches').locator(':scope > li', { hasText: 'E2E Saison' });
+    // Only BT1's newest batch is offered: the fermenters run theirs.
+    expect(
+      await page
+        .getByTestId('finished-batches')
+        .getByRole('button', { name: /^Take back the end of/ })
+        .count(),
+    ).toBe(1);
+    await finished.getByRole('button', { name: 'Take back the end of E2E Saison' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Take back this end?' });
+    expect(await dialog.textContent()).toMatch(/E2E Saison runs again in tank \d+ · Bright tank BT1, in the state/);
+    await dialog.getByRole('button', { name: 'Take back end' }).click();
+    await expect.poll(() => finished.count(), { timeout: 20_000 }).toBe(0);
+    await expect
+      .poll(() => page.getByTestId('brew-count').textContent(), { timeout: 20_000 })
+      .toBe('3 tanks · 3 with a batch');
+    expect(await page.locator('.tank-card', { hasText: 'Bright tank BT1' }).textContent()).toContain('E2E Saison');
+
+    // Ended again from its tank, the idle tank offers the take-back itself.
+    await page.locator('.tank-card', { hasText: 'Bright tank BT1' }).click();
+    await page.getByRole('button', { name: 'End batch' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'End batch' }).click();
+    await expect.poll(() => finished.count(), { timeout: 20_000 }).toBe(1);
+    await page.locator('.tank-card', { hasText: 'Bright tank BT1' }).click();
+    await expect
+      .poll(() => page.locator('.tank-view__title').textContent())
+      .toContain('No batch in this tank · E2E Saison ended');
+    await page.getByRole('button', { name: 'Take back the end of E2E Saison' }).click();
+    await page
+      .getByRole('dialog', { name: 'Take back this end?' })
+      .getByRole('button', { name: 'Take back end' })
+      .click();
+    await expect
+      .poll(() => page.locator('.tank-view__title').textContent(), { timeout: 20_000 })
+      .toMatch(/E2E Saison · Saison · day \d+/);
+    expect(await page.getByRole('button', { name: 'End batch' }).count()).toBe(1);
+    expect(await sameDocument()).toBe(true);
+  }, 120_000);
 });

@@ -50,6 +50,7 @@ import {
   tankIcon,
   tankLevel,
   PSI_PER_KPA,
+  takeBackEndRefusal,
   tankNumbers,
   tastingAverages,
   tastingRatings,
@@ -608,6 +609,17 @@ describe('cloud messages about tanks', () => {
     ['same batch', tank('FERMENTING', batch('b1', 0)), tank('CARBONATING', batch('b1', 0)), false],
     ['no batch before', tank('IDLE', null), tank('FILLING', batch('b2', 0)), false],
   ])('%s: ended %s', (_name, current, incoming, ended) => expect(hasBatchEnded(current, incoming)).toBe(ended));
+});
+
+describe('taking back an end', () => {
+  it.each<[string, boolean, boolean, string | null]>([
+    ['an ended batch of an idle tank', true, false, null],
+    ['a running batch', false, false, 'The batch has not ended.'],
+    ['an ended batch whose tank runs another', true, true, 'The tank has another batch running.'],
+    ['a running batch of a tank with another', false, true, 'The batch has not ended.'],
+  ])('%s', (_name, ended, tankRunsAnotherBatch, refusal) =>
+    expect(takeBackEndRefusal({ ended, tankRunsAnotherBatch })).toBe(refusal),
+  );
 });
 
 describe('batch report states', () => {

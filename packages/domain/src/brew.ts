@@ -620,6 +620,17 @@ export function hasBatchEnded(current: TankMessageShape, incoming: TankMessageSh
 /** The warning shown when the viewed tank's batch ends (§4). */
 export const BATCH_ENDED_MESSAGE = 'Batch has been ended.';
 
+/**
+ * Why an end cannot be taken back (`DELETE /brew/batch/end`), or null when it can: the batch must have
+ * ended, and its tank must not be running another batch (a tank holds one batch at a time). The
+ * server, the browser demo and the console's "Take back end" control all ask this one rule.
+ */
+export function takeBackEndRefusal(batch: { ended: boolean; tankRunsAnotherBatch: boolean }): string | null {
+  if (!batch.ended) return 'The batch has not ended.';
+  if (batch.tankRunsAnotherBatch) return 'The tank has another batch running.';
+  return null;
+}
+
 /** A tank state and when it began. */
 export interface Transition {
   state: TankState;

@@ -26,6 +26,7 @@ import {
   recordTransition,
   shownTankState,
   tankLevel,
+  takeBackEndRefusal,
   tankLogQuery,
   tankNumbers,
   tastingRatings,
@@ -310,9 +311,9 @@ export class BrewService {
   async resume(user: UserContext, { batchId }: BatchIdBody): Promise<Batch> {
     requireCapability(user, 'endBrew');
     const { row } = await this.visibleBatch(user, batchId);
-    if (row.end_at === null) throw new HttpError(409, 'The batch has not ended.');
-    const [running] = await runningBatchesOf(this.db, [row.device_id]);
-    if (running) throw new HttpError(409, 'The tank has another batch running.');
+    const running = row.end_at === null ? [] : await runningBatchesOf(this.db, [row.device_id]);
+    const refusal = takeBackEndRefusal({ ended: row.end_at !== null, tankRunsAnotherBatch: running.length > 0 });
+    if (refusal) throw new HttpError(409, refusal);
     const transitions = batchTransitions(row);
     const before = [...transitions].reverse().find((transition) => transition.state !== 'MANUALLY_ENDED');
     const state = before?.state ?? 'FERMENTING';

@@ -1,6 +1,6 @@
 import { DEMO_REPORTS_MESSAGE } from '@fieldlink/domain/demo';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import type { Batch, BrewReport } from '@fieldlink/api/brew';
+import type { Batch, BrewReport, Tank } from '@fieldlink/api/brew';
 import {
   AVERAGED_RATINGS,
   GRAVITY_RANGE,
@@ -19,6 +19,9 @@ import { TrashIcon } from '../../../components/ui/icons';
 import { useBrewCall } from '../api/batch-calls';
 import { useBrewBatches } from '../api/get-brew-batches';
 import { downloadReport, useGenerateReport, useReportState } from '../api/batch-report';
+import { useCan } from '../../../lib/session/use-can';
+import { takeBackOffers } from '../model/take-back';
+import { TakeBackEnd } from './take-back-end';
 
 function Panel({ title, aside, children }: { title: string; aside?: ReactNode; children: ReactNode }) {
   return (
@@ -338,10 +341,17 @@ export function ReportPanel({ batch }: { batch: Batch }) {
   );
 }
 
-/** The group's ended batches, newest first, each with its latest report (§4: ending prepends one). */
-export function FinishedBatches({ groupId }: { groupId: string }) {
+/**
+ * The group's ended batches, newest first, each with its latest report (§4: ending prepends one), and
+ * for a brewer who may end batches (END_BREW) a way to take back the end of a tank's newest batch
+ * while that tank is idle.
+ */
+export function FinishedBatches({ groupId, tanks }: { groupId: string; tanks: readonly Tank[] }) {
   const batches = useBrewBatches(groupId);
-  const ended = (batches.data?.batches ?? []).filter((batch) => batch.date.end !== null);
+  const canEnd = useCan('endBrew');
+  const all = batches.data?.batches ?? [];
+  const ended = all.filter((batch) => batch.date.end !== null);
+  const offers = canEnd ? takeBackOffers(all, tanks) : new Set<string>();
   if (ended.length === 0) return null;
   return (
     <Panel title="Finished batches">
@@ -361,6 +371,7 @@ export function FinishedBatches({ groupId }: { groupId: string }) {
                 <ReportRow report={batch.latestReport} />
               </ul>
             )}
+            {offers.has(batch.id) && <TakeBackEnd batch={batch} />}
           </li>
         ))}
       </ul>

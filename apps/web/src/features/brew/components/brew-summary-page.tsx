@@ -74,7 +74,7 @@ export function BrewSummaryPage() {
           ))}
         </div>
       )}
-      <FinishedBatches groupId={groupId} />
+      <FinishedBatches groupId={groupId} tanks={tanks} />
     </div>
   );
 }

@@ -7,6 +7,7 @@ import {
   fermentationDay,
   formatAbv,
   formatGravity,
+  formatTastingDate,
   hasBatchEnded,
   saturationRatio,
   tankIcon,
@@ -21,11 +22,14 @@ import { useStore } from '../../../lib/use-store';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
 import { useCan } from '../../../lib/session/use-can';
 import { useBrewCall } from '../api/batch-calls';
+import { useBrewBatches } from '../api/get-brew-batches';
+import { takeBackOffers } from '../model/take-back';
 import { liveTank } from '../model/live-tank';
 import { BatchDialog, ConfirmDialog } from './batch-dialogs';
 import { AnnotationPanel, GravityPanel, ReportPanel, TastingPanel } from './batch-panels';
 import { TankChart } from './tank-chart';
 import { CalibrationPanel, SetpointControl } from './tank-controls';
+import { TakeBackEnd } from './take-back-end';
 import { TankIcon } from './tank-icon';
 
 type Open = 'start' | 'edit' | 'end' | 'delete' | null;
@@ -45,6 +49,10 @@ export function TankView({ groupId, tank, onBack }: { groupId: string; tank: Tan
   const canEdit = useCan('editBrewInfo');
   const canEnd = useCan('endBrew');
   const canDelete = useCan('deleteBrew');
+  // An idle tank's newest batch, when its end may be taken back (the server's rule, END_BREW).
+  const batches = useBrewBatches(groupId);
+  const offers = !batch && canEnd ? takeBackOffers(batches.data?.batches ?? [], [tank]) : null;
+  const lastEnded = offers ? batches.data?.batches.find((summary) => offers.has(summary.id)) : undefined;
   const [open, setOpen] = useState<Open>(null);
   const endingHere = useRef(false);
   const close = () => setOpen(null);
@@ -98,7 +106,7 @@ export function TankView({ groupId, tank, onBack }: { groupId: string; tank: Tan
           <p className="fl-muted">
             {batch
               ? `${batch.props.beerName}${batch.props.style ? ` · ${batch.props.style}` : ''} · day ${fermentationDay(batch.date.start, batch.transitions, Date.now())}`
-              : 'No batch in this tank'}
+              : `No batch in this tank${lastEnded ? ` · ${lastEnded.props.beerName} ended ${formatTastingDate(new Date(lastEnded.date.end!))}` : ''}`}
           </p>
         </div>
         <Badge tone={batch ? 'info' : 'neutral'}>{tankStateLabel(tank.state)}</Badge>
@@ -108,6 +116,7 @@ export function TankView({ groupId, tank, onBack }: { groupId: string; tank: Tan
               Start batch
             </Button>
           )}
+          {lastEnded && <TakeBackEnd batch={lastEnded} />}
           {batch && canEdit && <Button onClick={() => setOpen('edit')}>Edit batch info</Button>}
           {batch && canEnd && (
             <Button variant="primary" onClick={() => setOpen('end')}>

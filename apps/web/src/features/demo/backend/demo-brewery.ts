@@ -23,6 +23,7 @@ import {
   levelRatePerMinute,
   recordTransition,
   shownTankState,
+  takeBackEndRefusal,
   tankLevel,
   tankNumbers,
   tastingRatings,
@@ -242,8 +243,11 @@ export class DemoBrewery {
 
   resume({ batchId }: BatchIdBody, now: number): Promise<Batch> {
     return this.change(batchId, (batch) => {
-      if (batch.date.end === null) throw new DemoCallError(409, 'The batch has not ended.');
-      if (this.running(batch.deviceId)) throw new DemoCallError(409, 'The tank has another batch running.');
+      const refusal = takeBackEndRefusal({
+        ended: batch.date.end !== null,
+        tankRunsAnotherBatch: batch.date.end !== null && this.running(batch.deviceId) !== undefined,
+      });
+      if (refusal) throw new DemoCallError(409, refusal);
       const before = [...batch.transitions].reverse().find((transition) => transition.state !== 'MANUALLY_ENDED');
       const state = before?.state ?? 'FERMENTING';
       return {
