@@ -159,7 +159,7 @@ describe('select before operate', () => {
     const sprayable = () =>
       cards.evaluateAll((all) =>
         all.findIndex((card) =>
-          [...card.querySelectorAll('button')].some((b) => b.textContent === 'Spray zone 1' && !b.disabled),
+          Array.from(card.querySelectorAll('button')).some((b) => b.textContent === 'Spray zone 1' && !b.disabled),
         ),
       );
     await expect.poll(sprayable, { timeout: 30_000 }).toBeGreaterThanOrEqual(0);
@@ -220,6 +220,52 @@ describe('select before operate', () => {
     expect(log.sent.map((frame) => JSON.parse(frame) as unknown)).toMatchObject([
       { type: 'server/systemCommand', thingName: 'ACME-BLR01', command: 'FLASH LED' },
     ]);
+    await page.context().close();
+  });
+
+  it('acts at once for a scene widget its author marked "no confirmation"', async () => {
+    const { page, log } = await open('spray@fieldlink.test', 1440, /\/spray\//);
+    await page.getByRole('link', { name: 'Scenes', exact: true }).click();
+    await page.getByTestId('scene-grid').waitFor({ timeout: 30_000 });
+    const frame = page.locator('[data-testid="widget-frame"][aria-label="Row 1 zone 2"]');
+    const toggle = frame.getByRole('switch');
+    await expect.poll(() => frame.locator('.wv-caption').textContent(), { timeout: 30_000 }).toMatch(/^(On|Off)$/);
+
+    // By default the switch asks first.
+    await toggle.click();
+    await page.getByRole('dialog', { name: /^Switch (on|off)\?$/ }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect(log.sent).toEqual([]);
+
+    // Its author marks it "no confirmation" in the widget editor; the mark is saved with the widget.
+    await frame.getByTestId('widget-menu-button').click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const editor = page.getByTestId('widget-editor');
+    await editor.waitFor();
+    const mark = editor.getByTestId('widget-no-confirmation');
+    expect(await mark.isChecked()).toBe(false);
+    await mark.check();
+    await editor.screenshot({ path: `${SHOTS}/operate-no-confirmation-editor.png` });
+    const saved = page.waitForResponse(
+      (response) => response.request().method() === 'PUT' && new URL(response.url()).pathname === '/api/v1/widget',
+    );
+    await page.getByTestId('widget-editor-save').click();
+    const answer = await saved;
+    expect(answer.status()).toBe(200);
+    expect(((await answer.json()) as { noConfirmation?: boolean }).noConfirmation).toBe(true);
+    await editor.waitFor({ state: 'detached' });
+
+    // Now a click sends at once: no dialog, one command, "Sending…" then "Done".
+    const wasOn = (await toggle.getAttribute('aria-checked')) === 'true';
+    const statuses = await recordStatuses(frame);
+    await toggle.click();
+    await expect.poll(() => log.sent.length, { timeout: 10_000 }).toBe(1);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(JSON.parse(log.sent[0]!)).toMatchObject({ type: 'server/writeChannel', code: 'do2', value: wasOn ? 0 : 1 });
+    await expect.poll(() => statuses(), { timeout: 30_000 }).toContain('✓ Done');
+    expect((await statuses())[0]).toBe('Sending…');
+    expect(await toggle.getAttribute('aria-checked')).toBe(String(!wasOn));
     await page.context().close();
   });
 });

@@ -88,6 +88,12 @@ const widgetFields = {
   /** Custom text widgets keep their text here; other widgets may keep a display value. */
   value: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Number(), Type.Null()])),
   isAlertMode: Type.Optional(Type.Boolean()),
+  /**
+   * A control widget's commands are sent without the confirmation every command has by default
+   * (issue 36 item 1): for outputs that are safe to toggle. Absent means false. Generated plant
+   * dashboards confirm whatever it says.
+   */
+  noConfirmation: Type.Optional(Type.Boolean()),
   /** The widget's size at lg in grid columns and rows (§3 `size`); the type's default when not given. */
   size: Type.Optional(
     Type.Object(

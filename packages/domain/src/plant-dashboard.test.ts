@@ -19,6 +19,7 @@ import {
   UV_CHART_RANGE,
   UV_GAUGE_MAX,
   uvSignalPoints,
+  widgetConfirmsCommands,
   type PlantAppType,
 } from './plant-dashboard';
 
@@ -234,5 +235,17 @@ describe('plant channel codes', () => {
       .find((s) => s.section === 'Alarms')!
       .widgets.find((w) => w.name === name);
     expect(shown?.channels[0]?.[0]).toBe(code);
+  });
+});
+
+describe('select before operate (issue 36 item 1)', () => {
+  it.each([
+    ['an authored widget by default', {}, 'acct-1', true],
+    ['an authored widget left to confirm', { noConfirmation: false }, 'acct-1', true],
+    ['an authored widget marked "no confirmation"', { noConfirmation: true }, 'acct-1', false],
+    ['a generated plant widget', {}, GENERATED_WIDGET_ACCOUNT_ID, true],
+    ['a generated plant widget, even marked', { noConfirmation: true }, GENERATED_WIDGET_ACCOUNT_ID, true],
+  ])('%s', (_case, widget, accountId, confirms) => {
+    expect(widgetConfirmsCommands(widget, { accountId })).toBe(confirms);
   });
 });

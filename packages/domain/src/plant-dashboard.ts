@@ -163,6 +163,16 @@ export const UV_SIGNAL_POINTS = {
 /** The account id of generated widgets (§9). */
 export const GENERATED_WIDGET_ACCOUNT_ID = '3';
 
+/**
+ * Whether a control widget asks before it sends a command to a device (issue 36 item 1, select before
+ * operate): always on a generated plant dashboard (its scene's account is the generated-widget id),
+ * whatever the widget says; on an authored scene unless its author marked the widget "no
+ * confirmation" for an output that is safe to toggle.
+ */
+export function widgetConfirmsCommands(widget: { noConfirmation?: boolean }, scene: { accountId: string }): boolean {
+  return scene.accountId === GENERATED_WIDGET_ACCOUNT_ID || widget.noConfirmation !== true;
+}
+
 /** Colours of threshold bands. */
 export const PLANT_BAND_COLOURS = { good: '#2e9d5b', warning: '#e0a526', alarm: '#d64545' } as const;
 

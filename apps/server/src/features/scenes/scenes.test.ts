@@ -211,6 +211,46 @@ describe.each(DIALECTS)('scenes and widgets on %s', (dialect) => {
     scene = after;
   });
 
+  it('keeps a control widget’s "no confirmation" mark; a widget without it confirms (issue 36)', async () => {
+    const added = await call(
+      'PUT',
+      '/widget',
+      spray,
+      widgetBody(scene, { type: 'switch', name: 'Safe relay', channels: [{ deviceId: sprayDeviceId, code: 'do2' }] }),
+    );
+    expect(added.statusCode).toBe(200);
+    const id = (added.json() as Widget).id;
+    expect((added.json() as Widget).noConfirmation).toBeUndefined();
+    const marked = await call(
+      'PUT',
+      '/widget',
+      spray,
+      widgetBody(scene, {
+        id,
+        type: 'switch',
+        name: 'Safe relay',
+        channels: [{ deviceId: sprayDeviceId, code: 'do2' }],
+        noConfirmation: true,
+      }),
+    );
+    expect(marked.statusCode).toBe(200);
+    expect(marked.json()).toMatchObject({ id, noConfirmation: true });
+    const stored = (await scenesOf(spray, sprayRoot)).find((s) => s.id === scene.id)!;
+    expect(stored.widgets.find((w) => w.id === id)).toMatchObject({ noConfirmation: true });
+    // Not a boolean: refused, and the mark stays.
+    const before = await storedScenes();
+    const bad = await call('PUT', '/widget', spray, {
+      widget: { ...widgetBody(scene, { id, type: 'switch' }).widget, noConfirmation: 'yes' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(await storedScenes()).toBe(before);
+    await call('DELETE', '/widget', spray, {
+      accountId: scene.accountId,
+      path: widgetPath(scene.groupId, scene.id, id),
+    });
+    scene = (await scenesOf(spray, sprayRoot)).find((s) => s.id === scene.id)!;
+  });
+
   it('saves a grid layout normalised: minimum size, inside the columns, known widgets once', async () => {
     const [a, b] = scene.widgets;
     const response = await call('POST', '/gridlayout', spray, {

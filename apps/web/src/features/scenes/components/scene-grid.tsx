@@ -1,3 +1,4 @@
+import { widgetConfirmsCommands } from '@fieldlink/domain/plant-dashboard';
 import { useCallback, useMemo, useRef } from 'react';
 import { getBreakpointFromWidth, Responsive, useContainerWidth, type Layout } from 'react-grid-layout';
 import 'react-grid-layout/css/styles.css';
@@ -54,6 +55,7 @@ export function SceneGrid({
   const editWidget = useCallback((widget: Widget) => latest.current.onEditWidget(widget), []);
   const deleteWidget = useCallback((widget: Widget) => latest.current.onDeleteWidget(widget), []);
 
+  const accountId = scene.accountId;
   const children = useMemo(
     () =>
       scene.widgets.map((widget) => (
@@ -62,6 +64,7 @@ export function SceneGrid({
             widget={widget}
             channels={channels.get(widget.id) ?? NO_CHANNELS}
             controlsDisabled={controlsDisabled}
+            confirmCommands={widgetConfirmsCommands(widget, { accountId })}
             canEdit={editable}
             draggable={arrangeable}
             onEdit={editWidget}
@@ -69,7 +72,7 @@ export function SceneGrid({
           />
         </div>
       )),
-    [scene.widgets, channels, controlsDisabled, editable, arrangeable, editWidget, deleteWidget],
+    [scene.widgets, accountId, channels, controlsDisabled, editable, arrangeable, editWidget, deleteWidget],
   );
 
   const stop = useCallback((layout: Layout) => {

@@ -298,6 +298,21 @@ export function WidgetEditorDialog({
           </EditorSection>
         )}
 
+        {has('confirmation') && (
+          <EditorSection title="Confirmation">
+            <Checkbox
+              label="No confirmation"
+              testId="widget-no-confirmation"
+              checked={form.draft.noConfirmation === true}
+              onChange={(noConfirmation) => setDraft({ noConfirmation })}
+            />
+            <p className="widget-editor__hint">
+              Commands from this widget go to the device at once, without asking first. Only for outputs that are safe
+              to toggle. Generated plant dashboards always ask.
+            </p>
+          </EditorSection>
+        )}
+
         {TypeEditor && (
           <EditorSection title={`${definition.label} settings`}>
             <TypeEditor {...typeEditorProps} />

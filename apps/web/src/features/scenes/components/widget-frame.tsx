@@ -13,6 +13,8 @@ export interface WidgetFrameProps {
   channels: readonly ResolvedChannel[];
   /** Controls are disabled (no dashboard access). A widget whose device is gone is disabled anyway. */
   controlsDisabled: boolean;
+  /** Controls ask before each command (select before operate). */
+  confirmCommands: boolean;
   /** The widget's menu (Edit, Delete) is offered. */
   canEdit: boolean;
   /** The title bar is a drag handle. */
@@ -30,6 +32,7 @@ export const WidgetFrame = memo(function WidgetFrame({
   widget,
   channels,
   controlsDisabled,
+  confirmCommands,
   canEdit,
   draggable,
   onEdit,
@@ -100,6 +103,7 @@ export const WidgetFrame = memo(function WidgetFrame({
                 width={size.width}
                 height={size.height}
                 readOnly={controlsDisabled || deviceGone}
+                confirmCommands={confirmCommands}
               />
             </WidgetBoundary>
           )

@@ -85,8 +85,13 @@ function withUnits(value: number | null, decimals: number | null, units: string)
   return units && value !== null ? `${text} ${units}` : text;
 }
 
-const UpDownControlView = memo(function UpDownControlView({ widget, channels, readOnly }: WidgetViewProps) {
-  const control = useWidgetControl(channels[0], true);
+const UpDownControlView = memo(function UpDownControlView({
+  widget,
+  channels,
+  readOnly,
+  confirmCommands,
+}: WidgetViewProps) {
+  const control = useWidgetControl(channels[0], confirmCommands);
   const decimals = widget.increment ? incrementDecimals(widget.increment) : null;
   const current = control.pendingValue ?? control.reading?.value ?? null;
   const pending = control.pendingValue !== null;
@@ -144,8 +149,8 @@ const UpDownControlView = memo(function UpDownControlView({ widget, channels, re
   );
 });
 
-const ButtonView = memo(function ButtonView({ widget, channels, readOnly }: WidgetViewProps) {
-  const confirm = true;
+const ButtonView = memo(function ButtonView({ widget, channels, readOnly, confirmCommands }: WidgetViewProps) {
+  const confirm = confirmCommands;
   const control = useWidgetControl(channels[0], confirm);
   const pressed = useRef(false);
   const [holding, setHolding] = useState(false);
@@ -233,8 +238,8 @@ const ButtonView = memo(function ButtonView({ widget, channels, readOnly }: Widg
   );
 });
 
-const SwitchView = memo(function SwitchView({ widget, channels, readOnly }: WidgetViewProps) {
-  const control = useWidgetControl(channels[0], true);
+const SwitchView = memo(function SwitchView({ widget, channels, readOnly, confirmCommands }: WidgetViewProps) {
+  const control = useWidgetControl(channels[0], confirmCommands);
   const pending = control.pendingValue !== null;
   const on = pending ? isOnValue(control.pendingValue) : (control.reading?.isOn ?? false);
   const disabled = readOnly || !control.canWrite || pending;
@@ -275,8 +280,8 @@ const SwitchView = memo(function SwitchView({ widget, channels, readOnly }: Widg
 });
 
 function makeSliderView(vertical: boolean) {
-  return memo(function SliderView({ widget, channels, readOnly }: WidgetViewProps) {
-    const control = useWidgetControl(channels[0], true);
+  return memo(function SliderView({ widget, channels, readOnly, confirmCommands }: WidgetViewProps) {
+    const control = useWidgetControl(channels[0], confirmCommands);
     // The thumb follows the hand while dragging; the value goes out once, on release.
     const [draft, setDraft] = useState<number | null>(null);
     const decimals = widget.increment ? incrementDecimals(widget.increment) : null;
@@ -348,9 +353,14 @@ function makeSliderView(vertical: boolean) {
 const SliderView = makeSliderView(false);
 const SliderVerticalView = makeSliderView(true);
 
-const ManualSprayView = memo(function ManualSprayView({ widget, channels, readOnly }: WidgetViewProps) {
+const ManualSprayView = memo(function ManualSprayView({
+  widget,
+  channels,
+  readOnly,
+  confirmCommands,
+}: WidgetViewProps) {
   const channel = channels[0];
-  const control = useWidgetControl(channel, true);
+  const control = useWidgetControl(channel, confirmCommands);
   const alarmMask = useStore(realtimeStore, (s) => (channel?.thingName ? s.alarms[channel.thingName]?.sp : undefined));
   const blocked = sprayBlockedBy(alarmMask, 'manual')?.name ?? null;
   const zone = sprayZoneOf(widget.value);
@@ -495,7 +505,7 @@ export const upDownControlWidget: WidgetDefinition = {
   description: 'A setpoint stepped up and down by its increment within min..max.',
   role: widgetRole('upDownControl'),
   Icon: UpDownIcon,
-  sections: ['channels', 'range', 'increment', 'units'],
+  sections: ['channels', 'range', 'increment', 'units', 'confirmation'],
   maxChannels: 1,
   View: UpDownControlView,
 };
@@ -506,7 +516,7 @@ export const buttonWidget: WidgetDefinition = {
   description: 'A momentary push button: on while held, off when released.',
   role: widgetRole('button'),
   Icon: ButtonIcon,
-  sections: ['channels', 'switchColours'],
+  sections: ['channels', 'switchColours', 'confirmation'],
   maxChannels: 1,
   View: ButtonView,
   Editor: ButtonEditor,
@@ -518,7 +528,7 @@ export const switchWidget: WidgetDefinition = {
   description: 'An on/off toggle for a relay or flag, in its active and inactive colours.',
   role: widgetRole('switch'),
   Icon: SwitchIcon,
-  sections: ['channels', 'switchColours'],
+  sections: ['channels', 'switchColours', 'confirmation'],
   maxChannels: 1,
   View: SwitchView,
 };
@@ -529,7 +539,7 @@ export const sliderWidget: WidgetDefinition = {
   description: 'Sets a value between min and max by dragging, in steps of the increment.',
   role: widgetRole('slider'),
   Icon: SliderIcon,
-  sections: ['channels', 'range', 'increment', 'colours', 'units'],
+  sections: ['channels', 'range', 'increment', 'colours', 'units', 'confirmation'],
   maxChannels: 1,
   View: SliderView,
 };
@@ -540,7 +550,7 @@ export const sliderVerticalWidget: WidgetDefinition = {
   description: 'A vertical slider between min and max, in steps of the increment.',
   role: widgetRole('sliderVertical'),
   Icon: SliderVerticalIcon,
-  sections: ['channels', 'range', 'increment', 'colours', 'units'],
+  sections: ['channels', 'range', 'increment', 'colours', 'units', 'confirmation'],
   maxChannels: 1,
   View: SliderVerticalView,
 };

@@ -30,6 +30,8 @@ export interface WidgetViewProps {
   height: number;
   /** Controls are disabled: the scene is read-only for this user, or the device is gone. */
   readOnly: boolean;
+  /** A control asks before each command (`widgetConfirmsCommands`: select before operate). */
+  confirmCommands: boolean;
 }
 
 /** The widget fields an editor changes: `PUT /widget`'s body without the scene's ids. */
@@ -46,7 +48,9 @@ export type EditorSection =
   | 'increment'
   | 'text'
   | 'yAxis'
-  | 'annotations';
+  | 'annotations'
+  /** "No confirmation": the control's commands are sent without asking (issue 36 item 1). */
+  | 'confirmation';
 
 export interface WidgetEditorProps {
   draft: WidgetDraft;
