@@ -1,15 +1,20 @@
 import { DeviceFrame, type ConfigFrame, type LogFrame, type ReplyFrame } from '@fieldlink/api/device-frames';
 import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BREW_REGISTERS, vatStatusRegister } from '@fieldlink/domain/brew';
+import { BrewTank } from '@fieldlink/simulation/brew-tank';
 import { startFleet, type CommandEvent, type Fleet } from './fleet';
 import { FrameRecorder } from './testing/frame-recorder';
 import { startTestBroker, type TestBroker } from './testing/test-broker';
 
 const GENERIC = 'sim-generic-01';
 const BREW = 'sim-brew-01';
+/** A brew tank two weeks behind the clock: its first step seals its vat and latches the status bits. */
+const CATCHING_UP = 'sim-brew-02';
 const credentials = new Map([
   [GENERIC, 'generic-secret'],
   [BREW, 'brew-secret'],
+  [CATCHING_UP, 'catching-up-secret'],
   ['observer', 'observer-secret'],
 ]);
 
@@ -44,6 +49,12 @@ beforeAll(async () => {
     devices: [
       { thingName: GENERIC, password: 'generic-secret', kind: 'generic' },
       { thingName: BREW, password: 'brew-secret', kind: 'brewTank', seed: 7 },
+      {
+        thingName: CATCHING_UP,
+        password: 'catching-up-secret',
+        kind: 'brewTank',
+        model: new BrewTank({ seed: 2, startTimeMs: Date.now() - 14 * 86_400_000 }),
+      },
     ],
     logIntervalSeconds: 0.1,
     healthIntervalSeconds: 0.5,
@@ -173,6 +184,22 @@ describe('a simulated device on the broker', () => {
     expect((await command(GENERIC, { cmd: 'readRegister', register: 100 })).reply.value).toBe(8);
     expect((await command(GENERIC, { cmd: 'writeRegister', register: 100, value: -1 })).reply.value).toBe(65535);
     await command(GENERIC, { cmd: 'writeRegister', register: 100, value: 5 });
+  });
+
+  it('sends its config again when it changes a status register by itself (a vat status it latches)', async () => {
+    // The first log step runs two weeks of fermentation: the vat seals (bit 6) and the status word moves.
+    const firstLog = await recorder.waitFor(
+      (recorded) => recorded.thingName === CATCHING_UP && recorded.frame.type === 'log',
+    );
+    const configIndex = await recorder.waitFor(
+      (recorded) => recorded.thingName === CATCHING_UP && recorded.frame.type === 'config',
+      { fromIndex: firstLog },
+    );
+    const registers = (recorder.frames[configIndex]?.frame as ConfigFrame).registers!;
+    const status = registers[String(vatStatusRegister(registers[String(BREW_REGISTERS.VAT_NUMBER)]!))];
+    expect(status).toBeDefined();
+    // No command asked for it: only the model's own change did.
+    expect(commandEvents.filter((event) => event.thingName === CATCHING_UP)).toEqual([]);
   });
 
   it('re-publishes config and health on refreshMetadata', async () => {

@@ -107,6 +107,8 @@ export class SimulatedDevice {
   private mqttConnects = 0;
   private lastStepAt = Date.now();
   private lastStatusBits: number | undefined;
+  /** The model's settings revision the last configuration frame carried. */
+  private sentSettingsRevision = 0;
   private lastError: string | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
   private readyWaiters: (() => void)[] = [];
@@ -344,6 +346,7 @@ export class SimulatedDevice {
     if (!this.connected) return;
     this.publish(logFrame(this.values(), now));
     this.publishStatusIfChanged(now);
+    if (this.model.settingsRevision() !== this.sentSettingsRevision) this.publish(this.configFrame(now));
   }
 
   private onHealthTick(): void {
@@ -412,6 +415,7 @@ export class SimulatedDevice {
   }
 
   private configFrame(now: number) {
+    this.sentSettingsRevision = this.model.settingsRevision();
     const channels: ChannelConfig[] = [
       ...this.model.channels.map((channel) => ({
         code: channel.code,

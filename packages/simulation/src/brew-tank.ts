@@ -278,7 +278,11 @@ export class BrewTank extends PlantModel {
   private latchVatStatus(bits: number, on: boolean): void {
     const statusRegister = vatStatusRegister(this.vatNumber);
     const status = this.register(statusRegister);
-    this.setRegister(statusRegister, on ? status | bits : status & ~bits);
+    const next = on ? status | bits : status & ~bits;
+    if (next === status) return;
+    this.setRegister(statusRegister, next);
+    // The console learns registers from the configuration: send it again.
+    this.settingsChanged();
   }
 
   /**

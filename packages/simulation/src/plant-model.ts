@@ -54,6 +54,11 @@ export interface DeviceModel {
   writeRegister(register: number, value: number): number | undefined;
   /** Alarm bit mask reported as `status.sp`. */
   statusBits(): number;
+  /**
+   * Counts the changes the device made to its own settings registers (a status word it latches): when
+   * it moves, the device sends its configuration again, as it does after a register write.
+   */
+  settingsRevision(): number;
   /** Moves the site's clock to another offset from UTC (minutes east), as a time zone command does. */
   setUtcOffset(minutes: number): void;
 }
@@ -69,6 +74,7 @@ export abstract class PlantModel implements DeviceModel {
   protected utcOffsetMinutes: number;
   private time: number;
   private readonly registerBank = new Map<number, number>();
+  private revision = 0;
 
   constructor(options: PlantModelOptions) {
     this.random = new SeededRandom(options.seed);
@@ -103,6 +109,15 @@ export abstract class PlantModel implements DeviceModel {
 
   statusBits(): number {
     return 0;
+  }
+
+  settingsRevision(): number {
+    return this.revision;
+  }
+
+  /** Says that the device changed a settings register by itself (see {@link settingsRevision}). */
+  protected settingsChanged(): void {
+    this.revision += 1;
   }
 
   readChannel(code: string): number | undefined {
