@@ -129,4 +129,29 @@ describe('a first day as the demo users', () => {
     );
     for (const serial of ['SN-E2E-10', 'SN-E2E-11', 'SN-E2E-12']) expect(JSON.stringify(tree.json)).toContain(serial);
   }, 240_000);
+
+  // Issue 35 item 2: nothing offered that then refuses. Alarms are open to every user of the scope,
+  // the device dash needs View dashboards: stock@ (accounts and reports, no dashboards) sees its
+  // alarms' devices named, not linked to a dash that would refuse it; brew@ opens one from its alarm.
+  it('stock@ is not sent from an alarm or a missing page to a dashboard it may not open', async () => {
+    const stock = await signedInPage(product.browser, product.server.baseUrl, 'stock@fieldlink.test');
+    await stock.goto(`${product.server.baseUrl}/alarms`);
+    const device = stock.locator('[data-testid^="alarm-"] .alarms-device').first();
+    await device.waitFor({ timeout: 30_000 });
+    expect(await device.textContent()).toMatch(/Shelf/);
+    expect(await device.evaluate((element) => element.tagName)).toBe('SPAN');
+    expect(await stock.locator('main a[href^="/dash"]').count()).toBe(0);
+
+    await stock.goto(`${product.server.baseUrl}/no-such-page`);
+    await stock.getByRole('link', { name: 'Go to the start page' }).click();
+    await stock.waitForURL(/\/inv\/cig\//, { timeout: 30_000 });
+
+    const brew = await signedInPage(product.browser, product.server.baseUrl, 'brew@fieldlink.test');
+    await brew.goto(`${product.server.baseUrl}/alarms`);
+    const link = brew.locator('[data-testid^="alarm-"] a.alarms-device').first();
+    await link.waitFor({ timeout: 30_000 });
+    await link.click();
+    await brew.getByRole('heading', { name: 'General information' }).waitFor({ timeout: 30_000 });
+    expect(await brew.getByText('You do not have permission to view dashboards.').count()).toBe(0);
+  });
 });

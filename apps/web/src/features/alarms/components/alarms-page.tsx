@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Link } from 'react-router';
+import { DeviceName } from './device-name';
 import type { AlarmListState, AlarmRecord } from '@fieldlink/api/alarms';
 import { useCan } from '../../../lib/session/use-can';
 import { Badge } from '../../../components/ui/badge';
@@ -174,9 +174,7 @@ function AlarmRow({
         <Badge tone={SEVERITY_TONES[alarm.severity]}>{SEVERITY_LABELS[alarm.severity]}</Badge>
       </td>
       <td data-label="Device" className="alarms-cell--device">
-        <Link to={`/dash/${encodeURIComponent(alarm.thingName)}`} className="alarms-device">
-          {alarm.deviceName}
-        </Link>
+        <DeviceName thingName={alarm.thingName} name={alarm.deviceName} />
         <span className="fl-sub">{alarm.thingName}</span>
       </td>
       <td data-label="Channel">

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Link } from 'react-router';
+import { DeviceName } from './device-name';
 import type { AlertRecord } from '@fieldlink/api/alarms';
 import { Badge } from '../../../components/ui/badge';
 import { ListState } from '../../../components/ui/list-state';
@@ -81,9 +81,7 @@ function AlertItem({ alert, busy, onMute }: { alert: AlertRecord; busy: boolean;
       </span>
       <div className="alerts-item__body">
         <div className="alerts-item__title">
-          <Link to={`/dash/${encodeURIComponent(alert.thingName)}`} className="alarms-device">
-            {alert.deviceName}
-          </Link>
+          <DeviceName thingName={alert.thingName} name={alert.deviceName} />
           <Badge tone={ongoing ? 'danger' : 'neutral'} dot>
             {ongoing ? 'Disconnected' : 'Reconnected'}
           </Badge>

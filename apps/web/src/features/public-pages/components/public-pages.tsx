@@ -160,8 +160,9 @@ export function NotFoundPage() {
       eyebrow="404"
       title="Page not found"
       actions={
-        <Link to="/dash" className="fl-button fl-button--primary">
-          Go to dashboards
+        // The user's own start page (the variant's landing): not every user may open dashboards.
+        <Link to="/coming-soon" className="fl-button fl-button--primary">
+          Go to the start page
         </Link>
       }
     >
