@@ -1,6 +1,6 @@
 // `npm test`: format, lint, types, unit and API tests (SQLite and PostgreSQL), then the web build and
 // the end-to-end tests in real Chromium. Every step runs; the run fails if any step fails. It provides
-// what the tests need first: Chromium and Mosquitto (installed when missing and the run is root on
+// what the tests need first: Chromium, Mosquitto and HAProxy (installed when missing and the run is root on
 // Debian, else one line saying what is missing and how to install it) and a PostgreSQL server
 // (FIELDLINK_TEST_DATABASE_URL, else the one at the default address, else a throwaway server of its
 // own, removed at the end). The last line counts the test cases and times each step:
@@ -10,6 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { CHROMIUM_PATH } from '../e2e/src/chromium.ts';
 import { DYNSEC_PLUGIN, MOSQUITTO_BIN } from '../apps/server/src/cluster/testing/mosquitto.ts';
+import { HAPROXY_BIN } from '../apps/server/src/cluster/testing/haproxy.ts';
 import { provideTestPostgres } from '../apps/server/src/testing/test-postgres.ts';
 
 const RESULTS = '.vitest';
@@ -33,7 +34,7 @@ const executable = (file) => {
 };
 
 /**
- * What is missing of Chromium and Mosquitto: each with its Debian package (null when a path set by
+ * What is missing of Chromium, Mosquitto and HAProxy: each with its Debian package (null when a path set by
  * hand is missing: not apt's to fix) and the variables that point elsewhere.
  */
 function missingTools() {
@@ -51,6 +52,13 @@ function missingTools() {
       what: `Mosquitto 2 with its dynamic-security plugin (${MOSQUITTO_BIN}, ${DYNSEC_PLUGIN})`,
       apt: custom ? null : 'mosquitto',
       variables: 'FIELDLINK_TEST_MOSQUITTO and FIELDLINK_TEST_DYNSEC_PLUGIN',
+    });
+  }
+  if (!executable(HAPROXY_BIN)) {
+    missing.push({
+      what: `HAProxy (${HAPROXY_BIN})`,
+      apt: process.env.FIELDLINK_TEST_HAPROXY ? null : 'haproxy',
+      variables: 'FIELDLINK_TEST_HAPROXY',
     });
   }
   return missing;

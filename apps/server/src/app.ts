@@ -462,6 +462,7 @@ export async function buildApp({
       logger: app.log,
       maxFramesPerSecond: config.mqttMaxFramesPerSecond,
       drainTimeoutMs: config.mqttDrainTimeoutMs,
+      proxyProtocol: config.mqttProxyProtocol,
     });
   }
   fieldlink.broker = broker;

@@ -20,6 +20,8 @@ export interface Config {
   tls: { certFile: string; keyFile: string } | null;
   /** MQTT over TLS's TCP port (with `tls`). */
   mqttTlsPort: number;
+  /** Plain MQTT connections begin with a PROXY protocol v2 header from a load balancer (HAProxy `send-proxy-v2`). */
+  mqttProxyProtocol: boolean;
   /** `postgres://…` or a SQLite file path (optionally `sqlite:` prefixed). */
   databaseUrl: string;
   demo: boolean;
@@ -177,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttPort,
     tls,
     mqttTlsPort: int(env.MQTT_TLS_PORT, 8883, 'MQTT_TLS_PORT'),
+    mqttProxyProtocol: flag(env.MQTT_PROXY_PROTOCOL, false),
     databaseUrl: env.DATABASE_URL ?? path.join(ROOT, 'data', 'fieldlink.db'),
     demo: flag(env.FIELDLINK_DEMO, true),
     demoPassword: env.FIELDLINK_DEMO_PASSWORD ?? PUBLISHED_DEMO_PASSWORD,

@@ -12,7 +12,11 @@ import { secretMatches } from '../security/secrets';
 import { toMillis } from '@fieldlink/domain/timestamps';
 import type { DeviceBroker } from './device-broker';
 import { guardPacketSizes } from './packet-guard';
+import { acceptProxied } from './proxy-protocol';
 import type { TlsCredentials } from '../security/tls-credentials';
+
+/** How long a proxied connection may take to send its PROXY protocol header. */
+const PROXY_HEADER_TIMEOUT_MS = 5_000;
 
 export interface BrokerLogger {
   info(object: object, message: string): void;
@@ -32,6 +36,8 @@ export interface EmbeddedBrokerOptions {
   maxFramesPerSecond?: number;
   /** How long a device's full socket may stay full before the device is dropped (`MQTT_DRAIN_TIMEOUT_MS`). */
   drainTimeoutMs?: number;
+  /** Plain MQTT connections come from a load balancer and begin with a PROXY protocol v2 header (`MQTT_PROXY_PROTOCOL`). */
+  proxyProtocol?: boolean;
 }
 
 function authError(message: string, returnCode: 3 | 4 | 5): AuthenticateError {
@@ -178,11 +184,18 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   // Every open TCP connection, so a stop can end the ones Aedes does not know yet (a device still in
   // CONNECT or authentication would otherwise hold the stop until the connect timeout).
   const sockets = new Set<net.Socket>();
-  const accept = (socket: net.Socket) => {
+  const track = (socket: net.Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
-    handle(socket);
   };
+  const accept = (socket: net.Socket, source?: string) => handle(socket, source);
+  // Behind a load balancer the connection's own address is the balancer's: the device's comes first.
+  const acceptPlain = options.proxyProtocol
+    ? (socket: net.Socket) =>
+        acceptProxied(socket, PROXY_HEADER_TIMEOUT_MS, accept, (reason) =>
+          logger.warn({ source: socket.remoteAddress, reason }, 'MQTT connection refused'),
+        )
+    : accept;
   const listen = async (server: net.Server, port: number, scheme: 'mqtt' | 'mqtts') => {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -196,15 +209,15 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   const servers: net.Server[] = [];
   let plainPort: number | null = null;
   if (options.port !== null) {
-    const server = net.createServer(accept);
+    const server = net.createServer(acceptPlain).on('connection', track);
     servers.push(server);
     plainPort = await listen(server, options.port, 'mqtt');
   }
   let tlsPort: number | null = null;
   if (options.tls) {
     // A handshake that fails (a scanner, an old client) is the client's problem, not an error here.
-    const server = tls.createServer(options.tls.credentials.serverOptions, accept);
-    server.on('tlsClientError', () => undefined);
+    const server = tls.createServer(options.tls.credentials.serverOptions, (socket) => accept(socket));
+    server.on('tlsClientError', () => undefined).on('connection', track);
     options.tls.credentials.follow(server);
     servers.push(server);
     tlsPort = await listen(server, options.tls.port, 'mqtts');
