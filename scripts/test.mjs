@@ -1,7 +1,8 @@
-// `npm test`: format, lint, types, unit and API tests (SQLite and PostgreSQL), then the web build and
-// the end-to-end tests in real Chromium. Every step runs; the run fails if any step fails. It provides
-// what the tests need first: Chromium, Mosquitto and HAProxy (installed when missing and the run is root on
-// Debian, else one line saying what is missing and how to install it) and a PostgreSQL server
+// `npm test`: format, lint (eslint, then knip: no unused export, file or dependency), types, unit and
+// API tests (SQLite and PostgreSQL), then the web build and the end-to-end tests in real Chromium.
+// Every step runs; the run fails if any step fails. It provides what the tests need first: Chromium,
+// Mosquitto and HAProxy (installed when missing and the run is root on Debian, else one line saying
+// what is missing and how to install it) and a PostgreSQL server
 // (FIELDLINK_TEST_DATABASE_URL, else the one at the default address, else a throwaway server of its
 // own, removed at the end). The last line counts the test cases and times each step:
 // "tests: N passed, N failed; setup 3.1 s, format 20.4 s, ...".
@@ -93,6 +94,7 @@ function provideTools() {
 const steps = [
   ['format', 'npx', ['prettier', '--check', '.']],
   ['lint', 'npx', ['eslint', '.', '--max-warnings=0']],
+  ['knip', 'npm', ['run', '--silent', 'knip']],
   ['types', 'npm', ['run', '--silent', 'typecheck']],
   [
     'unit and API',
