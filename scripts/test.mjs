@@ -146,7 +146,7 @@ function runStep(command, args, env) {
   });
 }
 
-console.log('\n=== setup: Chromium, Mosquitto, PostgreSQL');
+console.log('\n=== setup: Chromium, Mosquitto, HAProxy, PostgreSQL');
 provideTools();
 rmSync(RESULTS, { recursive: true, force: true });
 mkdirSync(RESULTS, { recursive: true });
