@@ -1,7 +1,7 @@
 import { Spinner } from '../ui/spinner';
 import './operate.css';
 
-/** Where a confirmed command stands: on its way until the device reports the value, then done. */
+/** Where a confirmed command stands: sent and awaiting the device's report, then done. */
 export type OperateProgress = 'sending' | 'done' | null;
 
 /**
