@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import { apiToken, callApi, launchBrowser, signInAs, startServer, topGroupId, type RunningServer } from './harness';
 
 /**
  * The brewing screens on a demo tank as a real tank controller answers them (issue 42, item 9), as
@@ -19,13 +19,7 @@ describe('brew tank controller', () => {
   beforeAll(async () => {
     server = await startServer();
     browser = await launchBrowser();
-    const token = await apiToken(server.baseUrl, 'brew@fieldlink.test');
-    const accounts = (await callApi(server.baseUrl, 'GET', '/account', token)).json.accounts as {
-      name: string;
-      rootGroup: { groups: { id: string; name: string }[] };
-    }[];
-    const brewery = accounts.find((account) => account.name === 'Northgate Brewing')!;
-    cellarId = brewery.rootGroup.groups.find((group) => group.name === 'Cellar')!.id;
+    cellarId = await topGroupId(server.baseUrl, 'brew@fieldlink.test', 'Northgate Brewing', 'Cellar');
     context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
     await signInAs(page, server.baseUrl, 'brew@fieldlink.test');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import { launchBrowser, signInAs, startServer, topGroupId, type RunningServer } from './harness';
 
 /**
  * The brew summary in Chromium as brew@ against the real server and its simulated fermenters: a batch
@@ -18,13 +18,7 @@ describe('brew summary', () => {
     // The demo's batches are those of the plant the 30-day history leaves, as on a first start.
     server = await startServer({ FIELDLINK_DEMO_HISTORY_DAYS: '30' });
     browser = await launchBrowser();
-    const token = await apiToken(server.baseUrl, 'brew@fieldlink.test');
-    const accounts = (await callApi(server.baseUrl, 'GET', '/account', token)).json.accounts as {
-      name: string;
-      rootGroup: { groups: { id: string; name: string }[] };
-    }[];
-    const brewery = accounts.find((account) => account.name === 'Northgate Brewing')!;
-    cellarId = brewery.rootGroup.groups.find((group) => group.name === 'Cellar')!.id;
+    cellarId = await topGroupId(server.baseUrl, 'brew@fieldlink.test', 'Northgate Brewing', 'Cellar');
     context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
     page = await context.newPage();
     await signInAs(page, server.baseUrl, 'brew@fieldlink.test');

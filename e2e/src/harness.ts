@@ -205,3 +205,25 @@ export async function callApi<T = Record<string, unknown>>(
 export async function apiToken(baseUrl: string, email: string, password = DEMO_PASSWORD): Promise<string> {
   return (await callApi<{ jwt: string }>(baseUrl, 'POST', '/signin', null, { email, password })).json.jwt;
 }
+
+/** The id of a group directly under an account's root, as `GET /account` answers it to `email`. */
+export async function topGroupId(
+  baseUrl: string,
+  email: string,
+  accountName: string,
+  groupName: string,
+): Promise<string> {
+  const token = await apiToken(baseUrl, email);
+  const { accounts } = (
+    await callApi<{ accounts: { name: string; rootGroup: { groups: { id: string; name: string }[] } }[] }>(
+      baseUrl,
+      'GET',
+      '/account',
+      token,
+    )
+  ).json;
+  const account = accounts.find((entry) => entry.name === accountName);
+  const group = account?.rootGroup.groups.find((entry) => entry.name === groupName);
+  if (!group) throw new Error(`No group ${groupName} under ${accountName} for ${email}`);
+  return group.id;
+}
