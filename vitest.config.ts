@@ -9,7 +9,7 @@ export default defineConfig({
       {
         test: {
           name: 'server',
-          include: ['apps/server/src/**/*.test.ts'],
+          include: ['apps/server/src/**/*.test.ts', 'apps/server/testing/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Servers, brokers and databases per file: keep files apart, run two at a time on 2 cores.

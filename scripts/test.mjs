@@ -10,9 +10,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { CHROMIUM_PATH } from '../e2e/src/chromium.ts';
-import { DYNSEC_PLUGIN, MOSQUITTO_BIN } from '../apps/server/src/cluster/testing/mosquitto.ts';
-import { HAPROXY_BIN } from '../apps/server/src/cluster/testing/haproxy.ts';
-import { provideTestPostgres } from '../apps/server/src/testing/test-postgres.ts';
+import { DYNSEC_PLUGIN, MOSQUITTO_BIN } from '../apps/server/testing/cluster/mosquitto.ts';
+import { HAPROXY_BIN } from '../apps/server/testing/cluster/haproxy.ts';
+import { provideTestPostgres } from '../apps/server/testing/test-postgres.ts';
 
 const RESULTS = '.vitest';
 const started = Date.now();

@@ -1,7 +1,7 @@
 import type { MqttClient } from 'mqtt';
-import type { ServerProcess } from '../../apps/server/src/cluster/testing/server-process';
-import { startMosquitto, type TestMosquitto } from '../../apps/server/src/cluster/testing/mosquitto';
-import { freshPostgres, type TestDatabase } from '../../apps/server/src/cluster/testing/cluster-apps';
+import type { ServerProcess } from '../../apps/server/testing/cluster/server-process';
+import { startMosquitto, type TestMosquitto } from '../../apps/server/testing/cluster/mosquitto';
+import { freshPostgres, type TestDatabase } from '../../apps/server/testing/cluster/cluster-apps';
 import type { Benchmark, BenchOptions, BenchTable } from './benchmark';
 import {
   SteadyLoad,

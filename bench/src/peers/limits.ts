@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
-import { freePort, MOSQUITTO_BIN, waitForPort } from '../../../apps/server/src/cluster/testing/mosquitto';
+import { freePort, MOSQUITTO_BIN, waitForPort } from '../../../apps/server/testing/cluster/mosquitto';
 import { INBOX_SHARD_SPAN, INBOX_SHARDS, inboxShard } from '../../../apps/server/src/db/log-inbox';
 import { startCheckpointer } from '../../../apps/server/src/db/sqlite-checkpointer';
 import {

@@ -6,7 +6,7 @@ import mqttPacket from 'mqtt-packet';
 import { sql } from 'kysely';
 import { deviceDownTopic } from '@fieldlink/api/mqtt-topics';
 import { demoFleet } from '../seed/seed';
-import { DIALECTS, startTestApp, type TestApp } from '../testing/test-app';
+import { DIALECTS, startTestApp, type TestApp } from '../../testing/test-app';
 import { MAX_CONNECT_BYTES, MAX_PACKET_BYTES } from './packet-guard';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

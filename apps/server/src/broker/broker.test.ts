@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt, { type MqttClient } from 'mqtt';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
-import { DIALECTS, startTestApp, type TestApp } from '../testing/test-app';
+import { DIALECTS, startTestApp, type TestApp } from '../../testing/test-app';
 import { demoFleet } from '../seed/seed';
 import { moveInbox } from '../db/log-inbox';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoFleet } from '../seed/seed';
-import { DIALECTS, startTestApp, type TestApp } from '../testing/test-app';
+import { DIALECTS, startTestApp, type TestApp } from '../../testing/test-app';
 
 describe.each(DIALECTS)('EMQX HTTP authentication on %s', (dialect) => {
   let t: TestApp;

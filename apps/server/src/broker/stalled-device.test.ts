@@ -5,8 +5,8 @@ import mqttPacket from 'mqtt-packet';
 import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import type { DeviceCommand } from '@fieldlink/api/device-frames';
 import { demoFleet } from '../seed/seed';
-import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../testing/test-app';
-import { until } from '../testing/until';
+import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { until } from '../../testing/until';
 
 /**
  * Commands per stalled device: first large ones, more than loopback's socket buffers take (4 MiB at

@@ -6,14 +6,20 @@ import { pressureFromRaw } from '@fieldlink/domain/pressure-signal';
 import type { DeviceCommand } from '@fieldlink/api/device-frames';
 import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { demoFleet } from '../seed/seed';
-import { baseUrl, signIn, letViewerOperate } from '../testing/test-app';
-import { TestSocket } from '../testing/test-socket';
+import { baseUrl, signIn, letViewerOperate } from '../../testing/test-app';
+import { TestSocket } from '../../testing/test-socket';
 import { IngestSession } from '../broker/ingest-session';
 import { MosquittoDynsec } from '../broker/mosquitto-dynsec';
 import { provisionDemoFleet } from './demo-fleet';
 import { CLUSTER_TOPICS } from './cluster-transport';
-import { clusterEnv, freshPostgres, prepareDatabase, startClusterApp, type TestDatabase } from './testing/cluster-apps';
-import { startMosquitto, type TestMosquitto } from './testing/mosquitto';
+import {
+  clusterEnv,
+  freshPostgres,
+  prepareDatabase,
+  startClusterApp,
+  type TestDatabase,
+} from '../../testing/cluster/cluster-apps';
+import { startMosquitto, type TestMosquitto } from '../../testing/cluster/mosquitto';
 import { moveInbox } from '../db/log-inbox';
 
 const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 10_000) => {

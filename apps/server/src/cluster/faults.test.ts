@@ -3,12 +3,12 @@ import { REALTIME_PATH } from '@fieldlink/api/realtime';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { openStorage, type Storage } from '../db/database';
 import { demoFleet } from '../seed/seed';
-import { TestSocket } from '../testing/test-socket';
-import { freshPostgres, type TestDatabase } from './testing/cluster-apps';
-import { DeviceLoad, LOAD_CODE, missingAcknowledged } from './testing/device-load';
-import { startMosquitto, type TestMosquitto } from './testing/mosquitto';
-import { startPostgres, type TestPostgres } from './testing/postgres-process';
-import { startServerProcess, type ServerProcess } from './testing/server-process';
+import { TestSocket } from '../../testing/test-socket';
+import { freshPostgres, type TestDatabase } from '../../testing/cluster/cluster-apps';
+import { DeviceLoad, LOAD_CODE, missingAcknowledged } from '../../testing/cluster/device-load';
+import { startMosquitto, type TestMosquitto } from '../../testing/cluster/mosquitto';
+import { startPostgres, type TestPostgres } from '../../testing/cluster/postgres-process';
+import { startServerProcess, type ServerProcess } from '../../testing/cluster/server-process';
 import { moveInbox } from '../db/log-inbox';
 
 /**

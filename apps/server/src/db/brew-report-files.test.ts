@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { FileStore } from '../documents/file-store';
-import { DIALECTS, freshDatabase } from '../testing/test-app';
+import { DIALECTS, freshDatabase } from '../../testing/test-app';
 import { MIGRATIONS, migrate, openStorage } from './database';
 
 const MIGRATION = '2026-12-04T0100-brew-report-files';

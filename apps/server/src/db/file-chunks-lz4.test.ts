@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { FILE_CHUNK_BYTES, FileStore } from '../documents/file-store';
-import { DIALECTS, freshDatabase } from '../testing/test-app';
+import { DIALECTS, freshDatabase } from '../../testing/test-app';
 import { migrate, openStorage } from './database';
 
 /** A report-like CSV of `bytes` bytes: compressible text, as the stored files mostly are. */

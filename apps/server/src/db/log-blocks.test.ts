@@ -6,8 +6,8 @@ import { migrate, type Dialect, type Storage } from './database';
 import { compactHours, hourOf, storedSamples } from './log-blocks';
 import { insertLogs } from './log-writes';
 import type { LogsTable } from './schema';
-import { testStorages } from '../testing/test-storage';
-import { DIALECTS } from '../testing/test-app';
+import { testStorages } from '../../testing/test-storage';
+import { DIALECTS } from '../../testing/test-app';
 import {
   binnedLogs,
   channelLogs,

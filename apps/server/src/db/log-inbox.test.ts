@@ -10,7 +10,7 @@ import { insertLogs, ROLLUP_LEVELS } from './log-writes';
 import type { LogsTable } from './schema';
 import { channelLogs, rawLogs } from '../features/devices/log-repository';
 import { writeBatch } from '../ingest/frame-writer';
-import { referenceRollups, storedLogs as logsTable, storedRollups as rollupsTable } from '../testing/log-rollups';
+import { referenceRollups, storedLogs as logsTable, storedRollups as rollupsTable } from '../../testing/log-rollups';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;

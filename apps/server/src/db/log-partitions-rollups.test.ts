@@ -3,9 +3,9 @@ import { sql } from 'kysely';
 import { migrate, type Dialect } from './database';
 import { insertLogs } from './log-writes';
 import type { LogsTable } from './schema';
-import { referenceRollups, storedLogs, storedRollups } from '../testing/log-rollups';
-import { DIALECTS } from '../testing/test-app';
-import { testStorages } from '../testing/test-storage';
+import { referenceRollups, storedLogs, storedRollups } from '../../testing/log-rollups';
+import { DIALECTS } from '../../testing/test-app';
+import { testStorages } from '../../testing/test-storage';
 
 const BEFORE = '2026-12-04T0100-brew-report-files';
 const HOUR = 3_600_000;

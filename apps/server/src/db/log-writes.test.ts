@@ -3,9 +3,9 @@ import fc from 'fast-check';
 import { migrate, openStorage, type Dialect, type Storage } from './database';
 import { insertLogs, rollUp, rollUpStoredSamples, ROLLUP_LEVELS } from './log-writes';
 import type { LogsTable } from './schema';
-import { freshPostgres, type TestDatabase } from '../cluster/testing/cluster-apps';
-import { referenceRollups, storedLogs, storedRollups } from '../testing/log-rollups';
-import { DIALECTS } from '../testing/test-app';
+import { freshPostgres, type TestDatabase } from '../../testing/cluster/cluster-apps';
+import { referenceRollups, storedLogs, storedRollups } from '../../testing/log-rollups';
+import { DIALECTS } from '../../testing/test-app';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { testStorages } from '../testing/test-storage';
+import { testStorages } from '../../testing/test-storage';
 import {
   BinaryCopyReader,
   bytesField,

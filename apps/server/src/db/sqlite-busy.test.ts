@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signIn, startTestApp, type TestApp } from '../testing/test-app';
+import { signIn, startTestApp, type TestApp } from '../../testing/test-app';
 
 /** Another process that takes the database's write lock and holds it until killed (at most 15 s). */
 function holdWriteLock(file: string): Promise<ChildProcess> {

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, openStorage, type Dialect, type Storage } from '../db/database';
 import { ROLLUP_LEVELS } from '../db/log-writes';
 import { seedDemo } from '../seed/seed';
-import { referenceRollups, storedLogs, storedRollups } from '../testing/log-rollups';
-import { DEMO_PASSWORD, DIALECTS, freshDatabase } from '../testing/test-app';
+import { referenceRollups, storedLogs, storedRollups } from '../../testing/log-rollups';
+import { DEMO_PASSWORD, DIALECTS, freshDatabase } from '../../testing/test-app';
 import { FrameWriter, type FrameWrites, type LogRow } from './frame-writer';
 
 const T0 = Date.UTC(2026, 10, 20, 10);

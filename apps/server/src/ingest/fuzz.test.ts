@@ -6,7 +6,7 @@ import mqttPacket from 'mqtt-packet';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { demoFleet } from '../seed/seed';
 import type { Dialect } from '../db/database';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../testing/test-app';
+import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
 import { moveInbox } from '../db/log-inbox';
 
 /**

@@ -3,8 +3,8 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { REALTIME_PATH } from '@fieldlink/api/realtime';
 import { demoFleet } from '../seed/seed';
-import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../testing/test-app';
-import { TestSocket } from '../testing/test-socket';
+import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { TestSocket } from '../../testing/test-socket';
 import { moveInbox } from '../db/log-inbox';
 
 const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 15_000) => {

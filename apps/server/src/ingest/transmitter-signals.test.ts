@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pressureFromRaw } from '@fieldlink/domain/pressure-signal';
-import { DIALECTS, startTestApp, type TestApp } from '../testing/test-app';
+import { DIALECTS, startTestApp, type TestApp } from '../../testing/test-app';
 
 /**
  * A device configured to send its pressure transmitters' raw signals (channel config `signal: 'raw'`,

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { migrate, openStorage, type Storage } from '../db/database';
 import { withClusterTables } from '../cluster/cluster-tables';
-import { freshPostgres, type TestDatabase } from '../cluster/testing/cluster-apps';
-import { freePort } from '../cluster/testing/mosquitto';
-import { DIALECTS } from '../testing/test-app';
+import { freshPostgres, type TestDatabase } from '../../testing/cluster/cluster-apps';
+import { freePort } from '../../testing/cluster/mosquitto';
+import { DIALECTS } from '../../testing/test-app';
 import { Mailer } from '../mail/mailer';
 import { JobQueue, retryDelayMs } from './job-queue';
 

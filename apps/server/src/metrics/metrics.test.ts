@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
-import { baseUrl, DIALECTS, signIn, startTestApp, type TestApp } from '../testing/test-app';
+import { baseUrl, DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
 import { demoFleet } from '../seed/seed';
 
 /** Headers by which proxies and CDNs name the client they forward, beside X-Forwarded-For and Forwarded. */

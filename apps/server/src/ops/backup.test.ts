@@ -6,12 +6,12 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStorage, type Storage } from '../db/database';
 import { demoFleet } from '../seed/seed';
-import { DeviceLoad, missingAcknowledged } from '../cluster/testing/device-load';
-import { freePort } from '../cluster/testing/mosquitto';
-import { startServerProcess, type ServerProcess } from '../cluster/testing/server-process';
-import { freshPostgres, type FreshPostgres } from '../testing/fresh-postgres';
-import { DEMO_PASSWORD, TEST_POSTGRES_URL } from '../testing/test-app';
-import { until } from '../testing/until';
+import { DeviceLoad, missingAcknowledged } from '../../testing/cluster/device-load';
+import { freePort } from '../../testing/cluster/mosquitto';
+import { startServerProcess, type ServerProcess } from '../../testing/cluster/server-process';
+import { freshPostgres, type FreshPostgres } from '../../testing/fresh-postgres';
+import { DEMO_PASSWORD, TEST_POSTGRES_URL } from '../../testing/test-app';
+import { until } from '../../testing/until';
 import { backupKindOf } from './backup';
 
 const run = promisify(execFile);

@@ -7,11 +7,11 @@ import { MqttClient } from 'mqtt';
 import WebSocket from 'ws';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { REALTIME_PATH, REALTIME_PROTOCOL, type ServerAction } from '@fieldlink/api/realtime';
-import { freePort } from '../cluster/testing/mosquitto';
-import { HAPROXY_BIN } from '../cluster/testing/haproxy';
+import { freePort } from '../../testing/cluster/mosquitto';
+import { HAPROXY_BIN } from '../../testing/cluster/haproxy';
 import { demoFleet } from '../seed/seed';
-import { DEMO_PASSWORD, startTestApp, type TestApp } from '../testing/test-app';
-import { until } from '../testing/until';
+import { DEMO_PASSWORD, startTestApp, type TestApp } from '../../testing/test-app';
+import { until } from '../../testing/until';
 
 const CONFIG = path.resolve(__dirname, '../../../../docs/haproxy/fieldlink.cfg');
 

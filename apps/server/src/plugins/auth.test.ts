@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROADCAST_SPRAY_FORBIDDEN } from '@fieldlink/domain/spray';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../testing/test-app';
+import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
 
 /**
  * Issue 35, item 7: only a missing, invalid, expired or revoked token ends a session. Its 401 is

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../testing/test-app';
+import { startTestApp, type TestApp } from '../../testing/test-app';
 
 // Headers only, no storage: one dialect is enough.
 const CONSOLE = 'https://console.example.com';

@@ -9,10 +9,10 @@ import {
   MAX_PENDING_REQUESTS_PER_SOCKET,
   pendingLimitMessage,
 } from '@fieldlink/domain/realtime-limits';
-import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp, letViewerOperate } from '../testing/test-app';
-import { TestSocket } from '../testing/test-socket';
+import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp, letViewerOperate } from '../../testing/test-app';
+import { TestSocket } from '../../testing/test-socket';
 import { demoFleet } from '../seed/seed';
-import { until } from '../testing/until';
+import { until } from '../../testing/until';
 
 /** Long enough that no command times out while a test looks at the ones waiting. */
 const COMMAND_TIMEOUT_MS = 60_000;

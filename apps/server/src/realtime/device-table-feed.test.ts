@@ -3,8 +3,8 @@ import mqtt from 'mqtt';
 import { REALTIME_PATH, type ServerAction, type ServerActionOf } from '@fieldlink/api/realtime';
 import type { OtaUpdate } from '@fieldlink/api/ota';
 import type { DeviceEvent } from '../events';
-import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../testing/test-app';
-import { TestSocket } from '../testing/test-socket';
+import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { TestSocket } from '../../testing/test-socket';
 import { demoFleet } from '../seed/seed';
 import { DeviceTableFeed, tableFieldsOf, type TableWatcher } from './device-table-feed';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ClientAction, REALTIME_PATH, type ServerAction } from '@fieldlink/api/realtime';
-import { TestSocket } from '../testing/test-socket';
-import { DIALECTS, baseUrl, startTestApp, type TestApp } from '../testing/test-app';
+import { TestSocket } from '../../testing/test-socket';
+import { DIALECTS, baseUrl, startTestApp, type TestApp } from '../../testing/test-app';
 import {
   FUZZ_INPUTS,
   FUZZ_SEED,
@@ -12,7 +12,7 @@ import {
   objectFor,
   tokenFor,
   type FieldSchema,
-} from '../testing/fuzz-support';
+} from '../../testing/fuzz-support';
 
 /**
  * The real-time channel fuzzed the way the device frames and the HTTP API are (SECURITY.md 14): a

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REALTIME_PATH } from '@fieldlink/api/realtime';
 import { REALTIME_BURST_SECONDS } from '@fieldlink/domain/realtime-limits';
-import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../testing/test-app';
-import { TestSocket } from '../testing/test-socket';
-import { until } from '../testing/until';
+import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { TestSocket } from '../../testing/test-socket';
+import { until } from '../../testing/until';
 
 /** The rate of these tests: small enough that the flood below is paced, large enough to end soon. */
 const MESSAGES_PER_SECOND = 200;

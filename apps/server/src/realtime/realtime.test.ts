@@ -4,8 +4,8 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { REALTIME_PATH } from '@fieldlink/api/realtime';
 import type { DeviceCommand } from '@fieldlink/api/device-frames';
-import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp, letViewerOperate } from '../testing/test-app';
-import { TestSocket } from '../testing/test-socket';
+import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp, letViewerOperate } from '../../testing/test-app';
+import { TestSocket } from '../../testing/test-socket';
 import { demoFleet } from '../seed/seed';
 
 describe.each(DIALECTS)('real-time channel on %s', (dialect) => {

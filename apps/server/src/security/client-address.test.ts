@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, DIALECTS, startTestApp, type TestApp } from '../testing/test-app';
+import { DEMO_PASSWORD, DIALECTS, startTestApp, type TestApp } from '../../testing/test-app';
 import { parseTrustProxy, proxyTrust } from './client-address';
 
 describe('TRUST_PROXY', () => {

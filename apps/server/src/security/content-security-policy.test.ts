@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
-import { startTestApp, type TestApp } from '../testing/test-app';
+import { startTestApp, type TestApp } from '../../testing/test-app';
 import { contentSecurityDirectives } from './content-security-policy';
 
 /** The policy's directives by name. */

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
-import { startServerProcess, type ServerProcess } from '../cluster/testing/server-process';
-import { DEMO_PASSWORD, DIALECTS, startTestApp, type TestApp } from '../testing/test-app';
+import { startServerProcess, type ServerProcess } from '../../testing/cluster/server-process';
+import { DEMO_PASSWORD, DIALECTS, startTestApp, type TestApp } from '../../testing/test-app';
 import { hashPassword } from './passwords';
 import { listenAddress } from './demo-exposure';
 

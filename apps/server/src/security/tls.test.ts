@@ -11,10 +11,10 @@ import mqtt, { type MqttClient } from 'mqtt';
 import WebSocket from 'ws';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { REALTIME_PATH, REALTIME_PROTOCOL, type ServerAction } from '@fieldlink/api/realtime';
-import { freePort } from '../cluster/testing/mosquitto';
+import { freePort } from '../../testing/cluster/mosquitto';
 import { demoFleet } from '../seed/seed';
-import { signIn, startTestApp, type TestApp } from './../testing/test-app';
-import { until } from '../testing/until';
+import { signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { until } from '../../testing/until';
 
 /** A self-signed certificate for localhost and 127.0.0.1, made as an operator would with openssl. */
 function makeCertificate(dir: string, name: string): { cert: string; key: string } {

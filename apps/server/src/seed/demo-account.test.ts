@@ -8,7 +8,7 @@ import { demoFleet as demoFleetOf, demoFleetDevices } from '@fieldlink/simulatio
 import { createDeviceIdentity } from '@fieldlink/simulation/device-identity';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import { hashSecret } from '../security/secrets';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../testing/test-app';
+import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
 import { demoFleet } from './seed';
 
 const PROSPECT = 'prospect@fieldlink.test';

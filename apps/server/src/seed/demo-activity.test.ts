@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlarmListAnswer } from '@fieldlink/api/alarms';
 import type { OtaPendingAnswer, OtaRolloutsAnswer } from '@fieldlink/api/ota';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../testing/test-app';
+import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
 import { seedDemoAlarms } from './demo-alarms';
 import { seedDemoRollout } from './demo-ota';
 

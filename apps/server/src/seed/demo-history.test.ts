@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 import type { BinnedChannelLog, DeviceLogsAnswer } from '@fieldlink/api/device-logs';
 import { connectedMs, uptimePercent } from '@fieldlink/domain/reports';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../testing/test-app';
+import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
 import { DEMO_YEAR_DEVICE, seedDemoHistory } from './demo-history';
 
 const DAY = 86_400_000;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely, Updateable } from 'kysely';
 import type { Database, DevicesTable } from '../../db/schema';
 import type { UserContext } from '../session/user-context';
-import { DIALECTS, signIn, startTestApp, TREE_DEMO_USERS, type TestApp } from '../../testing/test-app';
+import { DIALECTS, signIn, startTestApp, TREE_DEMO_USERS, type TestApp } from '../../../testing/test-app';
 import { accountTreeVersions } from './repository';
 import { AccountService } from './service';
 

@@ -4,7 +4,7 @@ import type { AccountAnswer } from '@fieldlink/api/account';
 import { AccountColumnsAnswer, decodeAccountColumns } from '@fieldlink/api/account-columns';
 import { Value } from '@sinclair/typebox/value';
 import { COMPRESSION_THRESHOLD_BYTES } from '../../plugins/compression';
-import { DIALECTS, signIn, startTestApp, TREE_DEMO_USERS, type TestApp } from '../../testing/test-app';
+import { DIALECTS, signIn, startTestApp, TREE_DEMO_USERS, type TestApp } from '../../../testing/test-app';
 
 describe.each(DIALECTS)('GET /account on the wire on %s', (dialect) => {
   let t: TestApp;

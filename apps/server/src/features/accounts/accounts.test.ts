@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountAnswer, GroupNode } from '@fieldlink/api/account';
 import type { SelfAnswer } from '@fieldlink/api/session';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { DIALECTS, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 
 const kindsOf = (node: GroupNode): string[] => [node.kind, ...node.groups.flatMap(kindsOf)];
 

@@ -4,9 +4,9 @@ import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import type { AlarmRecord, AlertRecord, ChannelAlarm, DeviceAlarmsAnswer } from '@fieldlink/api/alarms';
 import type { Device } from '@fieldlink/api/device';
 import { demoFleet } from '../../seed/seed';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
-import { startMailCatcher } from '../../testing/mail-catcher';
-import { until } from '../../testing/until';
+import { DIALECTS, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
+import { startMailCatcher } from '../../../testing/mail-catcher';
+import { until } from '../../../testing/until';
 import { formatDateTimeInZone } from '@fieldlink/domain/date-format';
 
 /** A mail's text as read: quoted-printable soft line breaks joined, escaped bytes decoded. */

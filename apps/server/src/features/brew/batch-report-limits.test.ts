@@ -11,8 +11,8 @@ import { loadConfig } from '../../config';
 import { migrate, openStorage } from '../../db/database';
 import type { BrewReportsTable } from '../../db/schema';
 import { newId } from '../../security/secrets';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
-import { until } from '../../testing/until';
+import { DIALECTS, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
+import { until } from '../../../testing/until';
 import { BATCH_REPORT_RETENTION_JOB } from './service';
 
 const DAY_MS = 86_400_000;

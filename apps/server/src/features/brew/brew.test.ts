@@ -4,7 +4,7 @@ import type { DeviceEvent } from '../../events';
 import type { DeviceLogsAnswer } from '@fieldlink/api/device-logs';
 import { estimateGravity, tankLevel, tankLogQuery } from '@fieldlink/domain/brew';
 import { newId } from '../../security/secrets';
-import { DIALECTS, addTestUser, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { DIALECTS, addTestUser, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 
 const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> => {
   const end = Date.now() + timeoutMs;

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch, BrewMeta, Tank } from '@fieldlink/api/brew';
 import { BrewTank } from '@fieldlink/simulation/brew-tank';
 import { demoFleet } from '../../seed/seed';
-import { connectTestDevice } from '../../testing/test-device';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { connectTestDevice } from '../../../testing/test-device';
+import { DIALECTS, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -8,7 +8,7 @@ import { sortByColumn } from '@fieldlink/domain/device-sort';
 import { newId } from '../../security/secrets';
 import { insertDevice } from '../devices/repository';
 import type { UserContext } from '../session/user-context';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { DIALECTS, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 import { DeviceTableService } from './service';
 
 const URL = '/api/v1/devices/table';

@@ -4,7 +4,7 @@ import { CONTACT_SUPPLIER_FOR_PLAN, type DeviceConfigAnswer } from '@fieldlink/a
 import type { DeviceCommand } from '@fieldlink/api/device-frames';
 import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { demoFleet } from '../../seed/seed';
-import { DIALECTS, signIn, startTestApp, type TestApp, letViewerOperate } from '../../testing/test-app';
+import { DIALECTS, signIn, startTestApp, type TestApp, letViewerOperate } from '../../../testing/test-app';
 
 describe.each(DIALECTS)('device changes on %s', (dialect) => {
   let t: TestApp;

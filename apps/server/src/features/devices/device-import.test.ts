@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import type { DeviceImportAnswer } from '@fieldlink/api/device';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { DIALECTS, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 import { THING_NAME_TAKEN } from './service';
 
 /** Issue 35 item 6: adding devices from the console, one or a CSV file of them. */

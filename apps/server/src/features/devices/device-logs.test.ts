@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { logBinGrid, type BinnedChannelLog, type DeviceLogsAnswer } from '@fieldlink/api/device-logs';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { DIALECTS, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 import { appendToInbox } from '../../db/log-inbox';
 import { insertLogs } from '../../db/log-writes';
 import { packClosedMonths } from './rollup-packs';

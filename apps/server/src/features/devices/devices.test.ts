@@ -3,7 +3,7 @@ import mqtt from 'mqtt';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import type { Device } from '@fieldlink/api/device';
 import { distanceKm } from '@fieldlink/domain/geo';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { DIALECTS, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 
 describe.each(DIALECTS)('device calls on %s', (dialect) => {
   let t: TestApp;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openStorage, type Storage } from '../../db/database';
-import { DIALECTS, freshDatabase } from '../../testing/test-app';
+import { DIALECTS, freshDatabase } from '../../../testing/test-app';
 import { intervalBins, type LogBin } from './log-repository';
 
 const MINUTE = 60_000;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { DIALECTS, startTestApp, type TestApp } from '../../testing/test-app';
+import { DIALECTS, startTestApp, type TestApp } from '../../../testing/test-app';
 import { insertLogs } from '../../db/log-writes';
 import { COMPACT_AFTER_MS, hourOf, storedSamples } from '../../db/log-blocks';
 import { JobQueue } from '../../jobs/job-queue';
@@ -15,7 +15,7 @@ import {
 } from './log-maintenance';
 import { monthStartOf } from './rollup-packs';
 import { MIN_REST_MS } from '../../jobs/work-pace';
-import { allRollups } from '../../testing/log-rollups';
+import { allRollups } from '../../../testing/log-rollups';
 
 const DAY = 86_400_000;
 const STEP = 5 * 60_000;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LimitAnswer } from '@fieldlink/api/errors';
 import { WORK_LIMITS, unknownChannelCodeMessage, workLimitMessage } from '@fieldlink/domain/work-limits';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { DIALECTS, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 
 const MAX = WORK_LIMITS.queuedMessagesPerDevice.max;
 

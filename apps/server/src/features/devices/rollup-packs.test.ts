@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, type Dialect, type Storage } from '../../db/database';
 import { insertLogs, rollUp, ROLLUP_LEVELS } from '../../db/log-writes';
 import type { LogsTable } from '../../db/schema';
-import { allRollups, referenceRollups, storedLogs, storedRollups } from '../../testing/log-rollups';
-import { DIALECTS } from '../../testing/test-app';
-import { testStorages } from '../../testing/test-storage';
+import { allRollups, referenceRollups, storedLogs, storedRollups } from '../../../testing/log-rollups';
+import { DIALECTS } from '../../../testing/test-app';
+import { testStorages } from '../../../testing/test-storage';
 import { deletePackedBefore, firstRowsBefore, monthStartOf, packClosedMonths } from './rollup-packs';
 
 const BEFORE = '2026-12-06T0000-rollups-per-batch';

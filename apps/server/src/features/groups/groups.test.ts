@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountAnswer, GroupNode } from '@fieldlink/api/account';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { DIALECTS, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 
 describe.each(DIALECTS)('group calls and moves on %s', (dialect) => {
   let t: TestApp;

@@ -4,8 +4,8 @@ import type { AccountAnswer, GroupNode } from '@fieldlink/api/account';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { REALTIME_CLOSE, REALTIME_PATH, type ServerAction } from '@fieldlink/api/realtime';
 import { demoFleet } from '../../seed/seed';
-import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../../testing/test-app';
-import { TestSocket } from '../../testing/test-socket';
+import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
+import { TestSocket } from '../../../testing/test-socket';
 
 // SECURITY.md 3: subscriptions are authorised again when access is removed by a move.
 describe.each(DIALECTS)('moves revoke real-time access on %s', (dialect) => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { DIALECTS, TEST_POSTGRES_URL, startTestApp, type TestApp } from '../../testing/test-app';
-import { until } from '../../testing/until';
+import { DIALECTS, TEST_POSTGRES_URL, startTestApp, type TestApp } from '../../../testing/test-app';
+import { until } from '../../../testing/until';
 
 describe.each(DIALECTS)('health and readiness on %s', (dialect) => {
   let t: TestApp;

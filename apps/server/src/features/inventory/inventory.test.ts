@@ -6,7 +6,7 @@ import { retailProductId } from '@fieldlink/domain/retail';
 import { demoFleet } from '../../seed/seed';
 import { hashPassword } from '../../security/passwords';
 import { newId } from '../../security/secrets';
-import { DIALECTS, DEMO_PASSWORD, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { DIALECTS, DEMO_PASSWORD, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 import { insertAttachmentPoint, insertUser } from '../session/repository';
 
 const MINUTE = 60_000;

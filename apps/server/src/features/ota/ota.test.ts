@@ -5,9 +5,9 @@ import type { Device } from '@fieldlink/api/device';
 import type { OtaPendingAnswer, OtaRolloutsAnswer, OtaSubmitAnswer } from '@fieldlink/api/ota';
 import { REALTIME_PATH, type ServerActionOf } from '@fieldlink/api/realtime';
 import { demoFleet } from '../../seed/seed';
-import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../../testing/test-app';
-import { connectTestDevice } from '../../testing/test-device';
-import { TestSocket } from '../../testing/test-socket';
+import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
+import { connectTestDevice } from '../../../testing/test-device';
+import { TestSocket } from '../../../testing/test-socket';
 
 type Behaviour = 'succeed' | 'fail' | 'refuse';
 type OtaEvent = ServerActionOf<'server/otaProgress'>;

@@ -3,7 +3,7 @@ import type { LimitAnswer } from '@fieldlink/api/errors';
 import { WORK_LIMITS, workLimitMessage, type WorkLimitName } from '@fieldlink/domain/work-limits';
 import type { ReportSchedulesTable, ReportsTable } from '../../db/schema';
 import { newId } from '../../security/secrets';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { DIALECTS, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 
 const MINUTE = 60_000;
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocumentError } from '../../documents/document-jobs';
 import { writableOf } from '../../documents/file-store';
 import { documentBrand } from '../../documents/pdf-writer';
-import { startTestApp, type TestApp } from '../../testing/test-app';
+import { startTestApp, type TestApp } from '../../../testing/test-app';
 import { NO_DATA_MESSAGE, writeReportDocument, type ReportOutput, type ReportPlan } from './report-document';
 import { ReportThread } from './report-thread';
 

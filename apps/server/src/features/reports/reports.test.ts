@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportMeta, ReportSchedule } from '@fieldlink/api/reports';
 import { ACCESS_GROUP_OUTSIDE } from '@fieldlink/domain/reports';
-import { startMailCatcher } from '../../testing/mail-catcher';
-import { until } from '../../testing/until';
-import { DIALECTS, addTestUser, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { startMailCatcher } from '../../../testing/mail-catcher';
+import { until } from '../../../testing/until';
+import { DIALECTS, addTestUser, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 import { NO_DATA_MESSAGE, REPORT_CSV_COLUMNS } from './report-document';
 import { REPORT_NOT_FOUND } from './service';
 

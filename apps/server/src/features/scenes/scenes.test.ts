@@ -3,7 +3,7 @@ import type { AccountAnswer, GroupNode } from '@fieldlink/api/account';
 import type { GridItem, PutWidgetBody, Scene, Widget } from '@fieldlink/api/scenes';
 import { scenePath, widgetPath } from '@fieldlink/domain/group-path';
 import { GRID_BREAKPOINTS, GRID_MIN_H, READ_ONLY_SCENE_MESSAGE, isSceneReadOnly } from '@fieldlink/domain/widgets';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { DIALECTS, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 
 type Method = 'POST' | 'PUT' | 'DELETE' | 'GET';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, DIALECTS, startTestApp, type TestApp } from '../../testing/test-app';
+import { DEMO_PASSWORD, DIALECTS, startTestApp, type TestApp } from '../../../testing/test-app';
 
 /**
  * SECURITY.md 8, 13 and 24: sign-in and reset limits hold under parallel requests (an attempt is

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeProtectedHeader, SignJWT, UnsecuredJWT } from 'jose';
-import { DIALECTS, DEMO_PASSWORD, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { DIALECTS, DEMO_PASSWORD, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 import { hashSecret } from '../../security/secrets';
 import { newId } from '../../security/secrets';
 

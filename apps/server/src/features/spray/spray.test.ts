@@ -18,8 +18,8 @@ import { buildApp } from '../../app';
 import { loadConfig } from '../../config';
 import { migrate, openStorage } from '../../db/database';
 import { demoFleet } from '../../seed/seed';
-import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
-import { connectTestDevice } from '../../testing/test-device';
+import { DIALECTS, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
+import { connectTestDevice } from '../../../testing/test-device';
 
 const PATH = '/api/v1/mosnix/broadcast-spray';
 

@@ -3,8 +3,8 @@ import type { AccountAnswer, GroupNode } from '@fieldlink/api/account';
 import { REALTIME_PATH } from '@fieldlink/api/realtime';
 import { MONITOR_ONLY_REFUSAL } from '@fieldlink/domain/permissions';
 import { BROADCAST_SPRAY_FORBIDDEN } from '@fieldlink/domain/spray';
-import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../../testing/test-app';
-import { TestSocket } from '../../testing/test-socket';
+import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
+import { TestSocket } from '../../../testing/test-socket';
 
 /**
  * Monitor-only users (issue 35, item 1): the demo's viewer@ sees every value but operates nothing, over

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountAnswer, GroupNode } from '@fieldlink/api/account';
 import { childPath } from '@fieldlink/domain/group-path';
 import { newId } from '../../security/secrets';
-import { DIALECTS, addTestUser, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { DIALECTS, addTestUser, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 
 describe.each(DIALECTS)('user calls on %s', (dialect) => {
   let t: TestApp;

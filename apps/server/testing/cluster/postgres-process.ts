@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { newestPostgresBin } from '../../ops/backup';
+import { newestPostgresBin } from '../../src/ops/backup';
 import { freePort } from './mosquitto';
 
 const run = promisify(execFile);

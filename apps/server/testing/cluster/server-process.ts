@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from './mosquitto';
 
-const ROOT = path.resolve(import.meta.dirname, '../../../../..');
+const ROOT = path.resolve(import.meta.dirname, '../../../..');
 
 export interface ServerProcess {
   readonly url: string;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Database, LogRollupTable, LogsTable } from '../db/schema';
-import { ROLLUP_LEVELS } from '../db/log-writes';
-import { bucketRows, mergeBuckets } from '../features/devices/rollup-packs';
+import type { Database, LogRollupTable, LogsTable } from '../src/db/schema';
+import { ROLLUP_LEVELS } from '../src/db/log-writes';
+import { bucketRows, mergeBuckets } from '../src/features/devices/rollup-packs';
 
 /**
  * Hourly or daily buckets of samples computed the obvious way (what the roll-up tables must hold), in

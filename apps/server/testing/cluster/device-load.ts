@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import mqtt, { type MqttClient } from 'mqtt';
 import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
-import { moveInbox } from '../../db/log-inbox';
-import type { Database } from '../../db/schema';
+import { moveInbox } from '../../src/db/log-inbox';
+import type { Database } from '../../src/db/schema';
 
 export interface LoadDevice {
   thingName: string;

@@ -13,8 +13,8 @@ import {
   type PermissionSubject,
 } from '@fieldlink/domain/permissions';
 import { retailProductId } from '@fieldlink/domain/retail';
-import type { Database } from '../db/schema';
-import { hashSecret } from '../security/secrets';
+import type { Database } from '../src/db/schema';
+import { hashSecret } from '../src/security/secrets';
 import { AUTHORIZATION_MATRIX, type AccountIds, type MatrixRequest, type RouteUse } from './authorization-matrix';
 import { MISSING_BREW_IDS, addBrewIds } from './brew-matrix';
 import { routeTable } from './route-table';

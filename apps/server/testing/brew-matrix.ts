@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { BREW_REGISTERS, defaultChannelsMap, tankNumbers } from '@fieldlink/domain/brew';
-import type { Database } from '../db/schema';
-import { FileStore } from '../documents/file-store';
+import type { Database } from '../src/db/schema';
+import { FileStore } from '../src/documents/file-store';
 import type { AccountIds, MatrixRequest, RouteRule, RouteUse } from './authorization-matrix';
 
 /** The brewing entities of one account the matrix calls with (features/brew). */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import fc from 'fast-check';
-import type { Database } from '../db/schema';
+import type { Database } from '../src/db/schema';
 
 /**
  * Shared by the property-based fuzz runs of the HTTP API and the real-time channel (SECURITY.md 14

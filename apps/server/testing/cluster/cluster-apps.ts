@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../app';
-import { loadConfig } from '../../config';
-import { migrate, openStorage } from '../../db/database';
-import { seedDemo } from '../../seed/seed';
-import { DEMO_PASSWORD, TEST_POSTGRES_URL } from '../../testing/test-app';
-import { freshPostgres as freshTestPostgres, type FreshPostgres } from '../../testing/fresh-postgres';
+import { buildApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { migrate, openStorage } from '../../src/db/database';
+import { seedDemo } from '../../src/seed/seed';
+import { DEMO_PASSWORD, TEST_POSTGRES_URL } from '../test-app';
+import { freshPostgres as freshTestPostgres, type FreshPostgres } from '../fresh-postgres';
 import type { TestMosquitto } from './mosquitto';
 
 export type TestDatabase = FreshPostgres;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_TIME_MS } from '@fieldlink/api/fields';
-import { MAX_INPUT_DEPTH } from '../plugins/input-guard';
+import { MAX_INPUT_DEPTH } from '../src/plugins/input-guard';
 import { DIALECTS, signIn, startTestApp, type TestApp } from './test-app';
 
 /** SECURITY.md 18 and the brief's rule: bad input answers 4xx with a clear message, never 5xx, and changes nothing. */

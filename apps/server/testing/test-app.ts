@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { loadConfig, type Config } from '../config';
-import { migrate, openStorage, type Dialect } from '../db/database';
-import type { Database } from '../db/schema';
-import { buildApp } from '../app';
-import { seedDemo } from '../seed/seed';
-import { insertAttachmentPoint, insertUser } from '../features/session/repository';
-import { newId } from '../security/secrets';
-import type { OtaOptions } from '../features/ota/service';
+import { loadConfig, type Config } from '../src/config';
+import { migrate, openStorage, type Dialect } from '../src/db/database';
+import type { Database } from '../src/db/schema';
+import { buildApp } from '../src/app';
+import { seedDemo } from '../src/seed/seed';
+import { insertAttachmentPoint, insertUser } from '../src/features/session/repository';
+import { newId } from '../src/security/secrets';
+import type { OtaOptions } from '../src/features/ota/service';
 import { DEFAULT_TEST_POSTGRES_URL } from './test-postgres';
 import { freshPostgres } from './fresh-postgres';
 

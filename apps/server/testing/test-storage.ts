@@ -1,5 +1,5 @@
-import { openStorage, type Dialect, type Storage } from '../db/database';
-import { freshPostgres, type TestDatabase } from '../cluster/testing/cluster-apps';
+import { openStorage, type Dialect, type Storage } from '../src/db/database';
+import { freshPostgres, type TestDatabase } from './cluster/cluster-apps';
 
 /**
  * Empty databases of one dialect for storage tests, one per `open` (a PostgreSQL database of its own,

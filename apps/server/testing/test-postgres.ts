@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { findPostgresBinaries, startPostgres, type PostgresBinaries } from '../cluster/testing/postgres-process';
+import { findPostgresBinaries, startPostgres, type PostgresBinaries } from './cluster/postgres-process';
 
 /** Where the tests look for PostgreSQL when FIELDLINK_TEST_DATABASE_URL is unset. */
 export const DEFAULT_TEST_POSTGRES_URL = 'postgres://fieldlink:fieldlink@127.0.0.1:5432/fieldlink';
