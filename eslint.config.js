@@ -28,6 +28,28 @@ const webFeatures = [
   'demo',
 ];
 
+// Code outside the server that drives or measures it reaches it through one public testing entry
+// (`@fieldlink/server/testing`, and `…/testing/services` for the test runner's start-up check), never
+// through the server's internal modules by relative path.
+const serverThroughTestingEntry = {
+  target: ['./bench', './scripts', './e2e'],
+  from: './apps/server',
+  except: ['./testing/public.ts', './testing/services.ts'],
+  message: 'Reach the server through @fieldlink/server/testing (apps/server/testing/public.ts), not its internals.',
+};
+
+const importSettings = {
+  // Without these the import rules parse no .ts/.tsx file they follow, so no-cycle never fired.
+  'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
+  'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
+  'import-x/resolver-next': [
+    createTypeScriptImportResolver({
+      noWarnOnMultipleProjects: true,
+      project: ['packages/*/tsconfig.json', 'apps/*/tsconfig.json', 'e2e/tsconfig.json', 'bench/tsconfig.json'],
+    }),
+  ],
+};
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'apps/web/public/**', '**/.scratch/**', '.vitest/**'] },
   js.configs.recommended,
@@ -36,17 +58,7 @@ export default tseslint.config(
   {
     files: ['**/*.{ts,tsx}'],
     plugins: { 'import-x': importX },
-    settings: {
-      // Without these the import rules parse no .ts/.tsx file they follow, so no-cycle never fired.
-      'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
-      'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
-      'import-x/resolver-next': [
-        createTypeScriptImportResolver({
-          noWarnOnMultipleProjects: true,
-          project: ['packages/*/tsconfig.json', 'apps/*/tsconfig.json', 'e2e/tsconfig.json', 'bench/tsconfig.json'],
-        }),
-      ],
-    },
+    settings: importSettings,
     languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -76,6 +88,15 @@ export default tseslint.config(
             { target: './apps/web', from: ['./apps/server', './apps/simulator'] },
             { target: './apps/simulator', from: ['./apps/server', './apps/web'] },
             { target: './apps/server', from: ['./apps/web'] },
+            // The server's product code imports no other app; its composition root (main.ts) makes the
+            // one documented exception, the demo fleet it runs in the same process. Whole-app tests in
+            // apps/server/testing may drive the simulator against the server.
+            {
+              target: ['./apps/server/src/*/**', './apps/server/src/!(main).ts'],
+              from: ['./apps/simulator', './apps/web'],
+              message: 'The server imports no app; only main.ts (the composition root) starts the demo fleet.',
+            },
+            serverThroughTestingEntry,
             // Web: shared code (components, lib) never imports features or app.
             { target: './apps/web/src/components', from: ['./apps/web/src/features', './apps/web/src/app'] },
             { target: './apps/web/src/lib', from: ['./apps/web/src/features', './apps/web/src/app'] },
@@ -91,6 +112,13 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The test runner and other scripts are JavaScript: the same entry rule holds for them.
+    files: ['scripts/**/*.{js,mjs}', 'bench/**/*.{js,mjs}'],
+    plugins: { 'import-x': importX },
+    settings: importSettings,
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: [serverThroughTestingEntry] }] },
   },
   {
     files: ['packages/domain/**/*.ts', 'packages/simulation/**/*.ts'],

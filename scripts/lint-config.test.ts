@@ -60,6 +60,30 @@ describe('the lint configuration', () => {
     expect(await ruleIdsOf(filePath, code)).toContain('import-x/no-restricted-paths');
   }, 120_000);
 
+  it('fails on the server importing another app anywhere but its composition root', async () => {
+    const code = "import { startFleet } from '@fieldlink/simulator/fleet';\nexport const fleet = startFleet;\n";
+    const planted = join(root, 'apps/server/src/features/brew/planted.ts');
+    expect(await ruleIdsOf(planted, code)).toContain('import-x/no-restricted-paths');
+    expect(await ruleIdsOf(join(root, 'apps/server/src/main.ts'))).not.toContain('import-x/no-restricted-paths');
+  }, 120_000);
+
+  it.each([
+    ['bench/src/planted.ts', "import { seedDemo } from '../../apps/server/src/seed/seed';"],
+    ['bench/src/planted.ts', "import { seedDemo } from '@fieldlink/server/seed/seed';"],
+    ['scripts/planted.mjs', "import { freePort } from '../apps/server/testing/cluster/mosquitto.ts';"],
+  ])(
+    'fails on %s reaching a server internal (%s), not its testing entry',
+    async (file, line) => {
+      const name = line.match(/\{ (\w+) \}/)![1];
+      expect(await ruleIdsOf(join(root, file), `${line}\nexport const used = ${name};\n`)).toContain(
+        'import-x/no-restricted-paths',
+      );
+      const entry = `import { ${name} } from '@fieldlink/server/testing';\nexport const used = ${name};\n`;
+      expect(await ruleIdsOf(join(root, file), entry)).not.toContain('import-x/no-restricted-paths');
+    },
+    120_000,
+  );
+
   it('fails on an exported helper that nothing imports (knip, in npm test after eslint)', async () => {
     const { failed, issues } = await knipProduction();
     const file = relative(root, join(plantedDead, 'dead.ts'));

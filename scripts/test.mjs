@@ -10,9 +10,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { CHROMIUM_PATH } from '../e2e/src/chromium.ts';
-import { DYNSEC_PLUGIN, MOSQUITTO_BIN } from '../apps/server/testing/cluster/mosquitto.ts';
-import { HAPROXY_BIN } from '../apps/server/testing/cluster/haproxy.ts';
-import { provideTestPostgres } from '../apps/server/testing/test-postgres.ts';
+import { DYNSEC_PLUGIN, HAPROXY_BIN, MOSQUITTO_BIN, provideTestPostgres } from '@fieldlink/server/testing/services';
 
 const RESULTS = '.vitest';
 const started = Date.now();

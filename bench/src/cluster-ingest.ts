@@ -1,7 +1,11 @@
 import type { MqttClient } from 'mqtt';
-import type { ServerProcess } from '../../apps/server/testing/cluster/server-process';
-import { startMosquitto, type TestMosquitto } from '../../apps/server/testing/cluster/mosquitto';
-import { freshPostgres, type TestDatabase } from '../../apps/server/testing/cluster/cluster-apps';
+import {
+  type ServerProcess,
+  startMosquitto,
+  type TestMosquitto,
+  freshPostgres,
+  type FreshPostgres,
+} from '@fieldlink/server/testing';
 import type { Benchmark, BenchOptions, BenchTable } from './benchmark';
 import {
   SteadyLoad,
@@ -40,7 +44,7 @@ interface Stage {
 
 interface Cluster {
   mosquitto: TestMosquitto;
-  database: TestDatabase;
+  database: FreshPostgres;
   instances: ServerProcess[];
   devices: Credentials[];
   clients: MqttClient[];
@@ -48,7 +52,7 @@ interface Cluster {
 
 async function startCluster(options: BenchOptions, count: number, ingest: 'single' | 'shared'): Promise<Cluster> {
   const mosquitto = await startMosquitto();
-  const database = await freshPostgres(options.postgresUrl);
+  const database = await freshPostgres('fieldlink_cluster', options.postgresUrl);
   const env = {
     DATABASE_URL: database.url,
     MQTT_URL: mosquitto.url,

@@ -3,7 +3,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import WebSocket from 'ws';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { REALTIME_PATH, REALTIME_PROTOCOL } from '@fieldlink/api/realtime';
-import { startServerProcess, type ServerProcess } from '../../apps/server/testing/cluster/server-process';
+import { startServerProcess, type ServerProcess } from '@fieldlink/server/testing';
 import { LatencyHistogram } from './latency-histogram';
 
 /**

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import WebSocket from 'ws';
 import { deviceDownTopic } from '@fieldlink/api/mqtt-topics';
 import { REALTIME_PATH, REALTIME_PROTOCOL } from '@fieldlink/api/realtime';
-import { freePort } from '../../apps/server/testing/cluster/mosquitto';
+import { freePort } from '@fieldlink/server/testing';
 import { connectDevices, processUsage, provision, signIn, sleep, startInstance } from './cluster-support';
 import { percentile } from './percentile';
 

@@ -1,12 +1,16 @@
 import { sql, type Kysely } from 'kysely';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../apps/server/src/app';
-import { loadConfig, type Config } from '../../apps/server/src/config';
-import { migrate, openStorage } from '../../apps/server/src/db/database';
-import { rollUpStoredSamples } from '../../apps/server/src/db/log-writes';
-import type { Database } from '../../apps/server/src/db/schema';
-import type { UserContext } from '../../apps/server/src/features/session/user-context';
-import { seedDemo } from '../../apps/server/src/seed/seed';
+import {
+  buildApp,
+  loadConfig,
+  type Config,
+  migrate,
+  openStorage,
+  rollUpStoredSamples,
+  type Database,
+  type UserContext,
+  seedDemo,
+} from '@fieldlink/server/testing';
 import type { StorageDialect } from './benchmark';
 import { freshDatabase } from './fresh-database';
 

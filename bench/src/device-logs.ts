@@ -1,8 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../apps/server/src/db/schema';
-import { monthStartOf, packClosedMonths } from '../../apps/server/src/features/devices/rollup-packs';
-import { LogMaintenance } from '../../apps/server/src/features/devices/log-maintenance';
-import { channelLogArrays } from '../../apps/server/src/features/devices/log-repository';
+import {
+  type Database,
+  monthStartOf,
+  packClosedMonths,
+  LogMaintenance,
+  channelLogArrays,
+} from '@fieldlink/server/testing';
 import type { Benchmark, BenchOptions, BenchSection, BenchTable, StorageDialect } from './benchmark';
 import { fillMinuteSamples, startDemoBenchApp, type DemoBenchApp } from './demo-app';
 import { formatCount, formatMs } from './format';

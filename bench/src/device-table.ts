@@ -6,13 +6,17 @@ import type { Insertable, Kysely } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { TOKEN_STORAGE_KEY } from '@fieldlink/api/session';
-import { buildApp } from '../../apps/server/src/app';
-import { loadConfig } from '../../apps/server/src/config';
-import { migrate, openStorage } from '../../apps/server/src/db/database';
-import type { Database, DevicesTable } from '../../apps/server/src/db/schema';
-import { DeviceTableService } from '../../apps/server/src/features/device-table/service';
-import type { UserContext } from '../../apps/server/src/features/session/user-context';
-import { seedDemo } from '../../apps/server/src/seed/seed';
+import {
+  buildApp,
+  loadConfig,
+  migrate,
+  openStorage,
+  type Database,
+  type DevicesTable,
+  DeviceTableService,
+  type UserContext,
+  seedDemo,
+} from '@fieldlink/server/testing';
 import { SeededRandom } from '@fieldlink/simulation/seeded-random';
 import type { Benchmark, BenchOptions, BenchSection, BenchTable, StorageDialect } from './benchmark';
 import { formatCount, formatMs } from './format';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freshPostgres, type FreshPostgres } from '../../apps/server/testing/fresh-postgres';
+import { freshPostgres, type FreshPostgres } from '@fieldlink/server/testing';
 
 /** A database made for one benchmark run, and how to remove it. */
 export interface FreshDatabase extends FreshPostgres {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
-import { newId } from '../../apps/server/src/security/secrets';
+import { newId } from '@fieldlink/server/testing';
 import { serveRpc } from './child-rpc';
 import {
   POINTS_PER_FRAME,

@@ -1,18 +1,20 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../apps/server/src/app';
-import { loadConfig, type LogRetention } from '../../apps/server/src/config';
-import { sql } from 'kysely';
-import { migrate, openStorage } from '../../apps/server/src/db/database';
-import { moveInbox } from '../../apps/server/src/db/log-inbox';
-import { seedDemo } from '../../apps/server/src/seed/seed';
-import { withClusterTables } from '../../apps/server/src/cluster/cluster-tables';
-import { hourOf } from '../../apps/server/src/db/log-blocks';
 import {
+  buildApp,
+  loadConfig,
+  type LogRetention,
+  migrate,
+  openStorage,
+  moveInbox,
+  seedDemo,
+  withClusterTables,
+  hourOf,
   LOG_MAINTENANCE_JOB,
   logPartitions,
   partitionNameOf,
-} from '../../apps/server/src/features/devices/log-maintenance';
-import { monthStartOf } from '../../apps/server/src/features/devices/rollup-packs';
+  monthStartOf,
+} from '@fieldlink/server/testing';
+import { sql } from 'kysely';
 import { serveRpc } from './child-rpc';
 import { fillMinuteSamples } from './demo-app';
 import { freshDatabase, type FreshDatabase } from './fresh-database';

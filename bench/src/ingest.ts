@@ -23,7 +23,7 @@ import { freshDatabase } from './fresh-database';
 import { startMachineCpu, type MachineCpu } from './machine-cpu';
 import { influxMissing, startInflux } from './peers/influx';
 import { mosquittoMissing, startBareMosquitto } from './peers/limits';
-import { migrate, openStorage } from '../../apps/server/src/db/database';
+import { migrate, openStorage } from '@fieldlink/server/testing';
 
 /**
  * End-to-end ingest: devices over real MQTT at QoS 1 until rows are stored, on each storage dialect.

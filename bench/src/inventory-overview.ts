@@ -6,12 +6,15 @@ import type { OverviewAnswer } from '@fieldlink/api/inventory';
 import { TOKEN_STORAGE_KEY } from '@fieldlink/api/session';
 import { childPath } from '@fieldlink/domain/group-path';
 import { RETAIL_OVERVIEW_DAYS, dayStart, rangeState } from '@fieldlink/domain/retail';
-import { buildApp } from '../../apps/server/src/app';
-import { loadConfig } from '../../apps/server/src/config';
-import { migrate, openStorage } from '../../apps/server/src/db/database';
-import type { Database } from '../../apps/server/src/db/schema';
-import { insertDevice } from '../../apps/server/src/features/devices/repository';
-import { seedDemo } from '../../apps/server/src/seed/seed';
+import {
+  buildApp,
+  loadConfig,
+  migrate,
+  openStorage,
+  type Database,
+  insertDevice,
+  seedDemo,
+} from '@fieldlink/server/testing';
 import type { Benchmark, BenchOptions, BenchSection, BenchTable } from './benchmark';
 import { formatCount, formatMs } from './format';
 import { freshDatabase } from './fresh-database';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { deviceDownTopic } from '@fieldlink/api/mqtt-topics';
-import { freePort, startMosquitto } from '../../apps/server/testing/cluster/mosquitto';
+import { freePort, startMosquitto } from '@fieldlink/server/testing';
 import type { Benchmark, BenchTable } from './benchmark';
 import { connectDevices, processUsage, provision, sleep, startInstance } from './cluster-support';
 import { formatBytes, formatCount } from './format';

@@ -7,13 +7,17 @@ import { chromium, type Page } from 'playwright-core';
 import type { AccountAnswer } from '@fieldlink/api/account';
 import { childPath } from '@fieldlink/domain/group-path';
 import { createTreeSearch } from '@fieldlink/domain/tree-search';
-import { buildApp } from '../../apps/server/src/app';
-import { loadConfig } from '../../apps/server/src/config';
-import { migrate, openStorage } from '../../apps/server/src/db/database';
-import { insertDevice } from '../../apps/server/src/features/devices/repository';
-import { insertAttachmentPoint, insertUser } from '../../apps/server/src/features/session/repository';
-import { seedDemo } from '../../apps/server/src/seed/seed';
-import { newId } from '../../apps/server/src/security/secrets';
+import {
+  buildApp,
+  loadConfig,
+  migrate,
+  openStorage,
+  insertDevice,
+  insertAttachmentPoint,
+  insertUser,
+  seedDemo,
+  newId,
+} from '@fieldlink/server/testing';
 import type { Benchmark, BenchOptions, BenchSection } from './benchmark';
 import { formatCount, formatMs } from './format';
 import { percentile } from './percentile';

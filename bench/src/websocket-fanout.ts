@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../apps/server/testing/cluster/mosquitto';
+import { freePort } from '@fieldlink/server/testing';
 import type { Benchmark, BenchTable } from './benchmark';
 import {
   SteadyLoad,

@@ -4,6 +4,7 @@ import type { DeviceBroker } from './broker/device-broker';
 import { isPostgresUrl, migrate, openStorage } from './db/database';
 import { buildApp } from './app';
 import { demoFleet, demoSignIns, seedDemo } from './seed/seed';
+// The server's one import of another app (a lint zone holds it): the demo fleet runs in this process.
 import { startFleet, type Fleet } from '@fieldlink/simulator/fleet';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 import { provisionDemoFleet } from './cluster/demo-fleet';

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../../apps/server/testing/cluster/mosquitto';
+import { freePort } from '@fieldlink/server/testing';
 import type { BenchTable } from '../benchmark';
 
 /**

@@ -4,14 +4,18 @@ import os from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
-import { freePort, MOSQUITTO_BIN, waitForPort } from '../../../apps/server/testing/cluster/mosquitto';
-import { INBOX_SHARD_SPAN, INBOX_SHARDS, inboxShard } from '../../../apps/server/src/db/log-inbox';
-import { startCheckpointer } from '../../../apps/server/src/db/sqlite-checkpointer';
 import {
+  freePort,
+  MOSQUITTO_BIN,
+  waitForPort,
+  INBOX_SHARD_SPAN,
+  INBOX_SHARDS,
+  inboxShard,
+  startCheckpointer,
   BATCH_DELAY_MS,
   BATCH_MAX_ROWS,
   POSTGRES_BATCHES_IN_FLIGHT,
-} from '../../../apps/server/src/ingest/frame-writer';
+} from '@fieldlink/server/testing';
 import type { StorageDialect } from '../benchmark';
 
 /**

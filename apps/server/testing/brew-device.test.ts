@@ -10,10 +10,10 @@ import {
   vatStatusRegister,
 } from '@fieldlink/domain/brew';
 import { startFleet, type Fleet } from '@fieldlink/simulator/fleet';
-import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
-import { TestSocket } from '../../../testing/test-socket';
-import { until } from '../../../testing/until';
-import { demoFleet } from '../../seed/seed';
+import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from './test-app';
+import { TestSocket } from './test-socket';
+import { until } from './until';
+import { demoFleet } from '../src/seed/seed';
 
 const TANK = 'NGB-FV01';
 
