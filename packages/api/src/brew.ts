@@ -1,15 +1,14 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
   ANNOTATION_KINDS,
-  BREW_REPORT_STATES,
   GRAVITY_RANGE,
   RATING_SCALE,
   TANK_CHANNEL_ROLES,
   TANK_STATES,
-  type BrewReportState,
   type ChannelsMap,
   type TankState,
 } from '@fieldlink/domain/brew';
+import { REPORT_STATES, type ReportState } from '@fieldlink/domain/reports';
 import { DeviceLogsAnswer } from './device-logs';
 import { ChannelCode, EntityId, MAX_TIME_MS, Nullable } from './fields';
 
@@ -131,7 +130,7 @@ export const GravityParametersSchema = Type.Object({
 export const BrewReport = Type.Object({
   id: Type.String(),
   batchId: Type.String(),
-  state: literals<BrewReportState>(BREW_REPORT_STATES),
+  state: literals<ReportState>(REPORT_STATES),
   /** Why it failed (state ERROR). */
   error: Nullable(Type.String()),
   createdAt: Type.Number(),

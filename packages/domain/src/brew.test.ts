@@ -44,7 +44,6 @@ import {
   pressurizedAt,
   pressurizedThresholdPsi,
   recordTransition,
-  reportStateText,
   saturatedCo2Volumes,
   saturationRatio,
   tankIcon,
@@ -620,17 +619,6 @@ describe('taking back an end', () => {
   ])('%s', (_name, ended, tankRunsAnotherBatch, refusal) =>
     expect(takeBackEndRefusal({ ended, tankRunsAnotherBatch })).toBe(refusal),
   );
-});
-
-describe('batch report states', () => {
-  it.each([
-    ['GENERATING', null, 'Generating'],
-    ['READY', null, 'Complete'],
-    ['AWAITING_USER', 'Enter the gravity.', 'Waiting for user'],
-    ['ERROR', 'Disk full', 'Disk full'],
-    ['ERROR', null, 'Error'],
-    ['DELETING', null, 'Deleting'],
-  ] as const)('%s (%s) reads %s', (state, error, text) => expect(reportStateText(state, error)).toBe(text));
 });
 
 describe('a running batch', () => {

@@ -817,27 +817,6 @@ export function tankLogQuery(
   return { channels, ...window, binCount: TANK_LOG_BIN_COUNT };
 }
 
-// ---- Batch reports -------------------------------------------------------------------------------
-
-/** Batch report states (§4) and how each is shown. */
-export const BREW_REPORT_STATES = ['GENERATING', 'READY', 'AWAITING_USER', 'ERROR', 'DELETING'] as const;
-export type BrewReportState = (typeof BREW_REPORT_STATES)[number];
-const REPORT_STATE_LABELS: Readonly<Record<BrewReportState, string>> = {
-  GENERATING: 'Generating',
-  READY: 'Complete',
-  AWAITING_USER: 'Waiting for user',
-  ERROR: 'Error',
-  DELETING: 'Deleting',
-};
-
-/** A report state as shown: ERROR shows its error text, else "Error" (§4). */
-export function reportStateText(state: BrewReportState, error: string | null): string {
-  return state === 'ERROR' && error ? error : REPORT_STATE_LABELS[state];
-}
-
-/** While a report is generating its state is read again every 10 s (§4, §9). */
-export const REPORT_STATE_POLL_MS = 10_000;
-
 // ---- A running batch -----------------------------------------------------------------------------
 
 /** What a running batch brings to its gravity estimate. */

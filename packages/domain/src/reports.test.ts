@@ -38,6 +38,10 @@ describe('reportStateLabel (§4)', () => {
     ['ERROR', '   ', 'Error'],
     ['READY', 'stale text', 'Complete'],
     ['DELETING', null, 'Deleting'],
+    // A brew batch report's states read the same (they were a second table in brew.ts, issue 37).
+    ['AWAITING_USER', 'Enter the gravity.', 'Waiting for user'],
+    ['ERROR', 'Disk full', 'Disk full'],
+    ['ERROR', '  ', 'Error'],
   ])('%s with error %j shows %j', (state, error, label) => {
     expect(reportStateLabel(state, error)).toBe(label);
   });

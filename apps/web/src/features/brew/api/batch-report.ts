@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { BREW_PATHS, type BatchIdBody, type BrewReport } from '@fieldlink/api/brew';
-import { REPORT_STATE_POLL_MS } from '@fieldlink/domain/brew';
+import { isReportStatePolled, REPORT_STATE_POLL_MS } from '@fieldlink/domain/reports';
 import { apiGet, apiPost, serverErrorMessage } from '../../../lib/api-client';
 import { showToast } from '../../../lib/app-store/app-store';
 import { BREW_KEY } from '../../../lib/api/get-brew-overview';
@@ -29,8 +29,9 @@ export function useReportState(report: BrewReport) {
       return state;
     },
     initialData: report,
-    enabled: report.state === 'GENERATING',
-    refetchInterval: (query) => (query.state.data?.state === 'GENERATING' ? REPORT_STATE_POLL_MS : false),
+    enabled: isReportStatePolled(report.state),
+    refetchInterval: (query) =>
+      query.state.data && isReportStatePolled(query.state.data.state) ? REPORT_STATE_POLL_MS : false,
   });
 }
 

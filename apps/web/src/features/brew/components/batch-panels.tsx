@@ -8,11 +8,11 @@ import {
   TASTING_RATINGS,
   formatGravity,
   formatTastingDate,
-  reportStateText,
   tastingAverages,
   tastingScore,
   type TastingRating,
 } from '@fieldlink/domain/brew';
+import { reportStateLabel } from '@fieldlink/domain/reports';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { TrashIcon } from '../../../components/ui/icons';
@@ -299,7 +299,7 @@ function ReportRow({ report }: { report: BrewReport }) {
         {when(state.createdAt)}
         {state.state === 'AWAITING_USER' && state.error && <span className="fl-muted"> · {state.error}</span>}
       </span>
-      <Badge tone={REPORT_TONES[state.state]}>{reportStateText(state.state, state.error)}</Badge>
+      <Badge tone={REPORT_TONES[state.state]}>{reportStateLabel(state.state, state.error)}</Badge>
       {state.state === 'READY' && (
         <Button size="sm" onClick={() => void downloadReport(state.id)}>
           Download
