@@ -1,4 +1,7 @@
 import {
+  NAV_SECTIONS,
+  NAV_TAB_SECTIONS,
+  NAV_TABS,
   offeredSections,
   offeredTabs,
   type NavigationSubject,
@@ -35,69 +38,52 @@ export interface SectionDefinition {
   tabs: readonly SubTab[];
 }
 
+/** How each section is named in the top bar. */
+const SECTION_LABELS: Readonly<Record<NavSection, string>> = {
+  dashboard: 'Dashboard',
+  accounts: 'Accounts',
+  reports: 'Reports',
+  alarms: 'Alarms',
+};
+
+/** How each tab is shown and where it leads; which section it sits in is the domain's rule. */
+const TAB_PRESENTATION: Readonly<Record<NavTab, Omit<SubTab, 'tab'>>> = {
+  devices: { label: 'Devices', to: () => '/dash', matches: ['/dash'] },
+  brewing: {
+    label: 'Brewing',
+    to: ({ homeGroupId }) => (homeGroupId ? `/brew/summary/${encodeURIComponent(homeGroupId)}` : '/dash'),
+    matches: ['/brew'],
+  },
+  spray: {
+    label: 'Spray',
+    to: ({ rootGroupId }) => (rootGroupId ? `/spray/${encodeURIComponent(rootGroupId)}` : '/dash'),
+    matches: ['/spray'],
+  },
+  inventory: { label: 'Inventory', to: () => '/inv/cig', matches: ['/inv', '/bp-no-data'] },
+  scenes: {
+    label: 'Scenes',
+    to: ({ scenes }) => scenes ?? '/dash',
+    matches: [],
+    patterns: ['/dash/:accountId/:groupId', '/dash/:accountId/:groupId/:sceneId'],
+  },
+  treeview: { label: 'Tree view', to: () => '/accounts/treeview', matches: ['/accounts/treeview'] },
+  deviceList: { label: 'Device list', to: () => '/accounts/list', matches: ['/accounts/list'] },
+  reports: { label: 'Reports', to: () => '/reports', matches: ['/reports'] },
+  schedules: { label: 'Schedules', to: () => '/reports/schedules', matches: [], patterns: ['/reports/schedules'] },
+  alarms: { label: 'Alarms', to: () => '/alarms', matches: ['/alarms'] },
+  alerts: { label: 'Alerts', to: () => '/alerts', matches: ['/alerts'] },
+};
+
 /**
- * Navigation of the shell: four sections, each with its sub-tabs (specification §2). Which of them a
- * user is offered is the domain's rule ({@link offeredTabs} in `@fieldlink/domain/app-variant`).
+ * Navigation of the shell: four sections, each with its sub-tabs (specification §2). Which section a
+ * tab sits in and the order of both are the domain's ({@link NAV_TAB_SECTIONS}, {@link NAV_TABS});
+ * which of them a user is offered is the domain's rule too ({@link offeredTabs}).
  */
-export const SECTION_DEFINITIONS: readonly SectionDefinition[] = [
-  {
-    section: 'dashboard',
-    label: 'Dashboard',
-    tabs: [
-      { tab: 'devices', label: 'Devices', to: () => '/dash', matches: ['/dash'] },
-      {
-        tab: 'brewing',
-        label: 'Brewing',
-        to: ({ homeGroupId }) => (homeGroupId ? `/brew/summary/${encodeURIComponent(homeGroupId)}` : '/dash'),
-        matches: ['/brew'],
-      },
-      {
-        tab: 'spray',
-        label: 'Spray',
-        to: ({ rootGroupId }) => (rootGroupId ? `/spray/${encodeURIComponent(rootGroupId)}` : '/dash'),
-        matches: ['/spray'],
-      },
-      { tab: 'inventory', label: 'Inventory', to: () => '/inv/cig', matches: ['/inv', '/bp-no-data'] },
-      {
-        tab: 'scenes',
-        label: 'Scenes',
-        to: ({ scenes }) => scenes ?? '/dash',
-        matches: [],
-        patterns: ['/dash/:accountId/:groupId', '/dash/:accountId/:groupId/:sceneId'],
-      },
-    ],
-  },
-  {
-    section: 'accounts',
-    label: 'Accounts',
-    tabs: [
-      { tab: 'treeview', label: 'Tree view', to: () => '/accounts/treeview', matches: ['/accounts/treeview'] },
-      { tab: 'deviceList', label: 'Device list', to: () => '/accounts/list', matches: ['/accounts/list'] },
-    ],
-  },
-  {
-    section: 'reports',
-    label: 'Reports',
-    tabs: [
-      { tab: 'reports', label: 'Reports', to: () => '/reports', matches: ['/reports'] },
-      {
-        tab: 'schedules',
-        label: 'Schedules',
-        to: () => '/reports/schedules',
-        matches: [],
-        patterns: ['/reports/schedules'],
-      },
-    ],
-  },
-  {
-    section: 'alarms',
-    label: 'Alarms',
-    tabs: [
-      { tab: 'alarms', label: 'Alarms', to: () => '/alarms', matches: ['/alarms'] },
-      { tab: 'alerts', label: 'Alerts', to: () => '/alerts', matches: ['/alerts'] },
-    ],
-  },
-];
+export const SECTION_DEFINITIONS: readonly SectionDefinition[] = NAV_SECTIONS.map((section) => ({
+  section,
+  label: SECTION_LABELS[section],
+  tabs: NAV_TABS.filter((tab) => NAV_TAB_SECTIONS[tab] === section).map((tab) => ({ tab, ...TAB_PRESENTATION[tab] })),
+}));
 
 /**
  * The sections and tabs the subject is offered, in order: the domain's {@link offeredSections} (a
