@@ -21,6 +21,8 @@ import {
   uvSignalPoints,
   widgetConfirmsCommands,
   type PlantAppType,
+  offeredPlantFeatures,
+  PLANT_FEATURE_KEYS,
 } from './plant-dashboard';
 
 const ALL_FEATURES =
@@ -165,6 +167,16 @@ describe('§9 thresholds and axes', () => {
     expect(UV_CHART_RANGE).toEqual([0, 300]);
     expect(UV_GAUGE_MAX).toBe(99);
     expect(GENERATED_WIDGET_ACCOUNT_ID).toBe('3');
+  });
+
+  it.each([
+    ['filtec', true],
+    ['filtec moe', false],
+  ] as const)('%s offers every plant feature, UV signal points option 2 only in filtec (%s)', (appType, option2) => {
+    const offered = offeredPlantFeatures(appType);
+    expect(offered.includes('uvSignalPoints2')).toBe(option2);
+    expect(offered).toEqual(PLANT_FEATURE_KEYS.filter((feature) => option2 || feature !== 'uvSignalPoints2'));
+    expect(offered.length).toBe(PLANT_FEATURE_KEYS.length - (option2 ? 0 : 1));
   });
 
   it.each([

@@ -176,6 +176,14 @@ export function widgetConfirmsCommands(widget: { noConfirmation?: boolean }, sce
 /** Colours of threshold bands. */
 export const PLANT_BAND_COLOURS = { good: '#2e9d5b', warning: '#e0a526', alarm: '#d64545' } as const;
 
+/**
+ * The features a plant of the app type may have switched on, in {@link PLANT_FEATURES} order: UV
+ * signal points option 2 only in the main plant (filtec); filtec moe is fixed at the default (§9).
+ */
+export function offeredPlantFeatures(appType: PlantAppType): PlantFeature[] {
+  return PLANT_FEATURE_KEYS.filter((feature) => appType === 'filtec' || feature !== 'uvSignalPoints2');
+}
+
 /** The UV gauge's fault and low points: moe fixed at 40 / 46; filtec by the signal-point option. */
 export function uvSignalPoints(
   appType: PlantAppType,

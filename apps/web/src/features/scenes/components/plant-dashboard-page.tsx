@@ -5,7 +5,7 @@ import type { Device } from '@fieldlink/api/device';
 import {
   deviceFeatures,
   PLANT_CONFIG_TAG_KEYS,
-  PLANT_FEATURE_KEYS,
+  offeredPlantFeatures,
   PLANT_FEATURES,
   plantFeaturesTag,
   type PlantAppType,
@@ -158,14 +158,12 @@ function PlantFeaturesDialog({
       }
     >
       <div className="plant-features">
-        {PLANT_FEATURE_KEYS.filter((feature) => appType === 'filtec' || feature !== 'uvSignalPoints2').map(
-          (feature) => (
-            <label key={feature} className="plant-features__item">
-              <input type="checkbox" checked={chosen.has(feature)} onChange={() => toggle(feature)} />
-              {PLANT_FEATURES[feature]}
-            </label>
-          ),
-        )}
+        {offeredPlantFeatures(appType).map((feature) => (
+          <label key={feature} className="plant-features__item">
+            <input type="checkbox" checked={chosen.has(feature)} onChange={() => toggle(feature)} />
+            {PLANT_FEATURES[feature]}
+          </label>
+        ))}
       </div>
     </Dialog>
   );
