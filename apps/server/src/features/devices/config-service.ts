@@ -17,7 +17,7 @@ import {
 } from '@fieldlink/api/device';
 import { settingsMessages, settingsRequestError } from '@fieldlink/domain/device-settings';
 import { isValidLocation } from '@fieldlink/domain/location';
-import { isAdmin } from '@fieldlink/domain/permissions';
+import { can } from '@fieldlink/domain/permissions';
 import { unknownChannelCode, unknownChannelCodeMessage } from '@fieldlink/domain/work-limits';
 import type { Database } from '../../db/schema';
 import { HttpError, forbidden } from '../../http-errors';
@@ -160,7 +160,7 @@ export class DeviceConfigService {
     const device = await this.devices.visibleDevice(user, { id });
     const first = user.attachmentPoints[0];
     const supplier = first ? (await accountKindOf(this.db, first.accountId)) === SUPPLIER_ACCOUNT_KIND : false;
-    if (!isAdmin(permissionSubject(user)) || !supplier) throw forbidden(CONTACT_SUPPLIER_FOR_PLAN);
+    if (!can(permissionSubject(user), 'viewDevicePlan') || !supplier) throw forbidden(CONTACT_SUPPLIER_FOR_PLAN);
     await updateDevicePlan(this.db, device.id, plan);
     const row = await findDeviceById(this.db, device.id);
     return toDevice(row!, await mutedDevicesOf(this.db, user.id));

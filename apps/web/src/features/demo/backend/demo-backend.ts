@@ -8,6 +8,7 @@ import { parseRetailProductId, RETAIL_STORE_LOG_WINDOW_MS } from '@fieldlink/dom
 import { DEVICE_TABLE_BINARY_QUERY, type DeviceTableAnswer } from '@fieldlink/api/device-table';
 import { DEVICE_TABLE_BINARY_TYPE, encodeDeviceTableBinary } from '@fieldlink/api/device-table-binary';
 import type { AppType } from '@fieldlink/domain/app-variant';
+import { can, effectivePermissions } from '@fieldlink/domain/permissions';
 import { demoFleet, demoFleetDevices } from '@fieldlink/simulation/demo-fleet';
 import { FALLBACK_CLIENT_CONFIG } from '../../../lib/api/get-client-config';
 import type { LocalBackend, LocalCall } from '../../../lib/demo/demo-session';
@@ -148,7 +149,7 @@ export class DemoBackend implements LocalBackend {
   }
 
   private showsInefficiency(): boolean {
-    return selfAnswer(this.dataset).linkedAccounts[0]!.attachmentPoints[0]!.permissions.includes('REPORTING_PLUS');
+    return can(effectivePermissions(selfAnswer(this.dataset).linkedAccounts), 'reportingPlus');
   }
 
   private routeTable(): Record<string, Handler> {
