@@ -346,12 +346,16 @@ export class RealtimeHub {
         return this.command(session, places, action.thingName, { cmd: 'refreshMetadata' });
       case 'server/systemCommand':
         return this.command(session, places, action.thingName, { cmd: 'system', command: action.command });
-      case 'server/timeDate':
+      case 'server/timeDate': {
+        // The zone must be one the console offers (isKnownTimeZone), as `POST /message` requires.
+        const problem = settingsRequestError({ timeDate: { tzName: action.tzName, tzRule: action.tzRule } });
+        if (problem) throw new Error(problem);
         return this.command(session, places, action.thingName, {
           cmd: 'timeDate',
           tzName: action.tzName,
           tzRule: action.tzRule,
         });
+      }
       case 'server/writeConfig': {
         const { type: _type, id: _id, thingName, ...config } = action;
         const problem = Object.keys(config).length === 0 ? 'Nothing to change.' : settingsRequestError(config);

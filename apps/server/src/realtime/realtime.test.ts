@@ -160,6 +160,26 @@ describe.each(DIALECTS)('real-time channel on %s', (dialect) => {
     }
   });
 
+  // The zone is one the console offers (isKnownTimeZone), not only one made of the right characters.
+  it('refuses a time zone nobody knows, over the socket as over REST', async () => {
+    const token = await signIn(t.app, 'admin@fieldlink.test');
+    const admin = await TestSocket.open(wsUrl, token, origin);
+    closers.push(() => admin.socket.close());
+    const [tzName, tzRule] = ['Mars/Olympus_Mons', 'UTC0'];
+    const rest = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/message',
+      headers: { authorization: token },
+      payload: { deviceId: 'any-device', message: { cmd: 'timeDate', tzName, tzRule } },
+    });
+    expect(rest.statusCode).toBe(400);
+    expect(rest.json()).toMatchObject({ message: 'timeZone: Choose a time zone.' });
+    expect(await admin.request({ type: 'server/timeDate', thingName: 'ACME-BLR01', tzName, tzRule })).toMatchObject({
+      ok: false,
+      error: 'timeZone: Choose a time zone.',
+    });
+  });
+
   it('writes a channel through the device and reports its answer, "Command Failed." and the timeout', async () => {
     await device('ACME-BLR02');
     await until(connected('ACME-BLR02'));

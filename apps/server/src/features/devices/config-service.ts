@@ -109,8 +109,7 @@ export class DeviceConfigService {
 
   /** `POST /message`: sends one message now, or queues it while the device is offline. */
   async sendMessage(user: UserContext, { deviceId, message }: DeviceMessageBody): Promise<DeviceMessageAnswer> {
-    const device = await this.devices.visibleDevice(user, { id: deviceId });
-    requireDeviceAction(user, message.cmd);
+    // What the message sets is checked before any device is looked up, as its real-time twin does.
     const problem =
       message.cmd === 'writeConfig'
         ? settingsRequestError(message)
@@ -118,6 +117,8 @@ export class DeviceConfigService {
           ? settingsRequestError({ timeDate: message })
           : null;
     if (problem) throw new HttpError(400, problem);
+    const device = await this.devices.visibleDevice(user, { id: deviceId });
+    requireDeviceAction(user, message.cmd);
     refuseUnknownChannels(device, [message]);
     if (device.is_connected !== 1 && QUEUEABLE.has(message.cmd)) {
       const [queued] = await this.queue.enqueue(device.id, [message], user.id);
