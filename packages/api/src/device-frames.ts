@@ -8,6 +8,7 @@ import {
 } from '@fieldlink/domain/device-settings';
 import { OTA_REPORT_STATES, OTA_UPDATE_COMMAND_MAX_LENGTH, type OtaReportState } from '@fieldlink/domain/ota';
 import { LATEST_TIMESTAMP_MS } from '@fieldlink/domain/timestamps';
+import { RegisterNumber, RegisterValue } from './fields';
 
 /**
  * Version 4 device frames, after `upgradeFrame` of `@fieldlink/domain/frame-upgrade` has lifted
@@ -292,15 +293,15 @@ export const DeviceCommand = Type.Union([
     id: Type.String(),
     exp: Type.Number(),
     cmd: Type.Literal('readRegister'),
-    register: Type.Integer({ minimum: 0, maximum: 65535 }),
+    register: RegisterNumber,
   }),
   Type.Object({
     v: Type.Literal(4),
     id: Type.String(),
     exp: Type.Number(),
     cmd: Type.Literal('writeRegister'),
-    register: Type.Integer({ minimum: 0, maximum: 65535 }),
-    value: Type.Integer({ minimum: -32768, maximum: 65535 }),
+    register: RegisterNumber,
+    value: RegisterValue,
   }),
   Type.Object({ v: Type.Literal(4), id: Type.String(), exp: Type.Number(), cmd: Type.Literal('refreshMetadata') }),
   Type.Object({

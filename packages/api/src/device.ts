@@ -7,7 +7,7 @@ import {
 } from '@fieldlink/domain/device-import';
 import { MAX_CHANNEL_SETTINGS } from '@fieldlink/domain/device-settings';
 import { ChannelConfig, DeviceHealth, DevicePort, TimeDateSetting, WriteConfigFields } from './device-frames';
-import { ChannelCode, EntityId, Nullable, Timestamp } from './fields';
+import { ChannelCode, EntityId, Nullable, RegisterNumber, RegisterValue, Timestamp } from './fields';
 import { THING_NAME_PATTERN } from './mqtt-topics';
 import { LatestValue } from './realtime';
 import { OtaUpdate } from './ota';
@@ -46,8 +46,8 @@ export const DeviceMessage = Type.Union([
   Type.Object(
     {
       cmd: Type.Literal('writeRegister'),
-      register: Type.Integer({ minimum: 0, maximum: 65535 }),
-      value: Type.Integer({ minimum: -32768, maximum: 65535 }),
+      register: RegisterNumber,
+      value: RegisterValue,
     },
     { additionalProperties: false },
   ),
@@ -277,11 +277,10 @@ export const LatestValuesAnswer = Type.Record(Type.String(), Type.Record(Type.St
 export type LatestValuesAnswer = Static<typeof LatestValuesAnswer>;
 
 /** Register number (as text, the way `registers` keys are) to a 16-bit value, signed or unsigned. */
-export const RegisterWrites = Type.Record(
-  Type.String({ pattern: '^(0|[1-9][0-9]{0,4})$' }),
-  Type.Integer({ minimum: -32768, maximum: 65535 }),
-  { minProperties: 1, maxProperties: 64 },
-);
+export const RegisterWrites = Type.Record(Type.String({ pattern: '^(0|[1-9][0-9]{0,4})$' }), RegisterValue, {
+  minProperties: 1,
+  maxProperties: 64,
+});
 
 /**
  * Settings that live on the device itself (application §2 "Device settings"): channel names, upload

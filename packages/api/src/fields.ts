@@ -1,4 +1,5 @@
 import { Type, type IntegerOptions, type TInteger, type TSchema } from '@sinclair/typebox';
+import { REGISTER_NUMBER_RANGE, REGISTER_VALUE_RANGE } from '@fieldlink/domain/int16';
 
 /** Field schemas many calls share, declared once so a limit or pattern changes in one place. */
 
@@ -10,6 +11,12 @@ export const EntityId = Type.String({ minLength: 1, maxLength: 64 });
 
 /** A channel code (`c1`, `sp-2`, `do4`) in a request. */
 export const ChannelCode = Type.String({ pattern: '^[a-z]{1,4}-?[0-9]{1,3}$' });
+
+/** A register number (core §9). */
+export const RegisterNumber = Type.Integer({ minimum: REGISTER_NUMBER_RANGE.min, maximum: REGISTER_NUMBER_RANGE.max });
+
+/** A value written to a register: a 16-bit value, signed or unsigned (core §9). */
+export const RegisterValue = Type.Integer({ minimum: REGISTER_VALUE_RANGE.min, maximum: REGISTER_VALUE_RANGE.max });
 
 /** An e-mail address as a person types it (surrounding white space is trimmed later). */
 export const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^\\s*[^\\s@]+@[^\\s@]+\\s*$' });

@@ -3,7 +3,7 @@ import type { DeviceAction } from '@fieldlink/domain/device-actions';
 import { AlarmRecord } from './alarms';
 import { Tank } from './brew';
 import { DeviceHealth, ConfigFrame, TimeDateSetting, WriteConfigFields } from './device-frames';
-import { ChannelCode, Nullable } from './fields';
+import { ChannelCode, Nullable, RegisterNumber, RegisterValue } from './fields';
 import { THING_NAME_PATTERN } from './mqtt-topics';
 import { OtaStateSchema, OtaUpdate } from './ota';
 import { ReportStateSchema } from './reports';
@@ -25,7 +25,6 @@ export const COMMAND_TIMEOUT_MS = 10_000;
 
 const RequestId = Type.String({ minLength: 1, maxLength: 64 });
 const ThingName = Type.String({ pattern: THING_NAME_PATTERN });
-const Register = Type.Integer({ minimum: 0, maximum: 65535 });
 
 const request = <K extends string, P extends Record<string, TSchema>>(type: K, props: P) =>
   Type.Object({ type: Type.Literal(type), id: RequestId, ...props }, { additionalProperties: false });
@@ -36,11 +35,11 @@ export const ClientAction = Type.Union([
   request('server/unsubscribeDevices', { thingNames: Type.Array(ThingName, { minItems: 1, maxItems: 500 }) }),
   request('server/readChannel', { thingName: ThingName, code: ChannelCode }),
   request('server/writeChannel', { thingName: ThingName, code: ChannelCode, value: Type.Number() }),
-  request('server/readRegister', { thingName: ThingName, register: Register }),
+  request('server/readRegister', { thingName: ThingName, register: RegisterNumber }),
   request('server/writeRegister', {
     thingName: ThingName,
-    register: Register,
-    value: Type.Integer({ minimum: -32768, maximum: 65535 }),
+    register: RegisterNumber,
+    value: RegisterValue,
   }),
   request('server/refreshMetadata', { thingName: ThingName }),
   request('server/systemCommand', { thingName: ThingName, command: Type.Literal('FLASH LED') }),

@@ -1,5 +1,5 @@
 import { parseChannelCode } from './channels';
-import { isInt16, isUint16, toUnsigned16 } from './int16';
+import { isRegisterValue, isUint16, REGISTER_VALUE_RANGE, toUnsigned16 } from './int16';
 import { isKnownTimeZone } from './time-zone';
 
 /**
@@ -113,9 +113,9 @@ export function settingError(key: string, value: SettingValue): string | null {
     case 'setpoint':
       return typeof value === 'number' && Number.isFinite(value) ? null : 'Enter a number.';
     case 'register':
-      return typeof value === 'number' && (isInt16(value) || isUint16(value))
+      return typeof value === 'number' && isRegisterValue(value)
         ? null
-        : 'A register holds a whole number from -32768 to 65535.';
+        : `A register holds a whole number from ${REGISTER_VALUE_RANGE.min} to ${REGISTER_VALUE_RANGE.max}.`;
     case 'timeZone':
       return typeof value === 'string' && isKnownTimeZone(value) ? null : 'Choose a time zone.';
   }
@@ -131,14 +131,13 @@ function wholeNumberIn(value: SettingValue, range: { min: number; max: number },
 export function sameSettingValue(key: string, a: SettingValue | undefined, b: SettingValue | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
   if (typeof a === 'number' && typeof b === 'number') {
-    if (key.startsWith('register:') && isInt16OrWord(a) && isInt16OrWord(b)) return word(a) === word(b);
+    if (key.startsWith('register:') && isRegisterValue(a) && isRegisterValue(b)) return word(a) === word(b);
     return Math.abs(a - b) < 1e-9;
   }
   if (typeof a === 'string' && typeof b === 'string') return a.trim() === b.trim();
   return a === b;
 }
 
-const isInt16OrWord = (value: number) => isInt16(value) || isUint16(value);
 const word = (value: number) => (value < 0 ? toUnsigned16(value) : value);
 
 // ---- What an Apply sends ------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isInt16, isUint16, toSigned16, toUnsigned16 } from './int16';
+import { isInt16, isRegisterValue, isUint16, REGISTER_VALUE_RANGE, toSigned16, toUnsigned16 } from './int16';
 
 describe('toSigned16', () => {
   it.each([
@@ -61,5 +61,24 @@ describe('predicates', () => {
   ])('%d: int16 %s, uint16 %s', (value, int16, uint16) => {
     expect(isInt16(value)).toBe(int16);
     expect(isUint16(value)).toBe(uint16);
+  });
+});
+
+describe('isRegisterValue (what a register may be written with, core §9)', () => {
+  it.each([
+    [-32_769, false],
+    [-32_768, true],
+    [-1, true],
+    [0, true],
+    [32_768, true],
+    [65_535, true],
+    [65_536, false],
+    [1.5, false],
+    [Number.NaN, false],
+  ])('%d -> %s', (value, expected) => expect(isRegisterValue(value)).toBe(expected));
+
+  it('spans REGISTER_VALUE_RANGE, the one range the schemas, the console and the simulator use', () => {
+    expect(REGISTER_VALUE_RANGE).toEqual({ min: -32_768, max: 65_535 });
+    expect(isRegisterValue(REGISTER_VALUE_RANGE.min) && isRegisterValue(REGISTER_VALUE_RANGE.max)).toBe(true);
   });
 });

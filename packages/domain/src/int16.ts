@@ -19,6 +19,16 @@ export function isUint16(value: number): boolean {
   return Number.isInteger(value) && value >= 0 && value <= UINT16_MAX;
 }
 
+/** What a register holds when written: a 16-bit value, signed or unsigned (-2 and 65534 are one word). */
+export const REGISTER_VALUE_RANGE = { min: INT16_MIN, max: UINT16_MAX } as const;
+/** Register numbers: 0 to {@link UINT16_MAX}. */
+export const REGISTER_NUMBER_RANGE = { min: 0, max: UINT16_MAX } as const;
+
+/** True for a value a register may be written with: {@link isInt16} or {@link isUint16}. */
+export function isRegisterValue(value: number): boolean {
+  return isInt16(value) || isUint16(value);
+}
+
 /**
  * The signed reading of an unsigned 16-bit word (65535 -> -1). Throws a RangeError for anything that is
  * not a 16-bit word: a silently wrapped value would write the wrong number to a device.

@@ -1,3 +1,4 @@
+import { isRegisterValue } from '@fieldlink/domain/int16';
 import type { DeviceKind } from './device-kind';
 import { hourOfDay } from './daily-cycle';
 import { parseChannelCode, resolveChannelCode } from './channel-codes';
@@ -147,7 +148,7 @@ export abstract class PlantModel implements DeviceModel {
   }
 
   writeRegister(register: number, value: number): number | undefined {
-    if (!this.registerBank.has(register) || !Number.isInteger(value) || value < -32768 || value > 65535) {
+    if (!this.registerBank.has(register) || !isRegisterValue(value)) {
       return undefined;
     }
     // Registers are 16-bit words: a negative value is stored as its two's complement.

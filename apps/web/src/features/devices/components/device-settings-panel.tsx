@@ -1,6 +1,7 @@
 import { useId, useMemo, useState, type ReactNode } from 'react';
 import type { DeviceMessage, QueuedDeviceMessage } from '@fieldlink/api/device';
 import { channelName, parseChannelCode } from '@fieldlink/domain/channels';
+import { REGISTER_VALUE_RANGE } from '@fieldlink/domain/int16';
 import {
   LOG_INTERVAL_SECONDS,
   UPLOAD_INTERVAL_MINUTES,
@@ -238,8 +239,8 @@ function SettingsBody({ settings }: { settings: Settings }) {
             {registers.map((register) =>
               field(settingKey.register(register), `Register ${register}`, {
                 kind: 'number',
-                min: -32768,
-                max: 65535,
+                min: REGISTER_VALUE_RANGE.min,
+                max: REGISTER_VALUE_RANGE.max,
                 refusal: refusals.register,
                 onRead: refusals.read
                   ? undefined
