@@ -1,4 +1,9 @@
-import { PLANT_RESETS } from '@fieldlink/domain/plant-dashboard';
+import {
+  INLET_PRESSURE_THRESHOLDS,
+  OUTLET_PRESSURE_THRESHOLDS,
+  PLANT_RESETS,
+  UV_SIGNAL_POINTS,
+} from '@fieldlink/domain/plant-dashboard';
 import { clamp, hourBump, roundTo } from './daily-cycle';
 import { PlantModel, type ChannelSpec, type PlantModelOptions } from './plant-model';
 import { PressureTransmitter } from './transmitter';
@@ -268,9 +273,10 @@ export class WaterPlant extends PlantModel {
   /** Alarm flags (older alarm version codes) latch when their condition is seen. */
   private latchAlarms(): void {
     const { inlet, outlet, uv, level } = this.reading;
-    if (inlet > 5) this.latched.add('s1');
-    if (this.running && outlet < 1) this.latched.add('s2');
-    if (this.running && uv < 46) this.latched.add('s4');
+    // The domain's thresholds (§9): the inlet's warning, the outlet's fault, the default UV low point.
+    if (inlet > INLET_PRESSURE_THRESHOLDS.warning) this.latched.add('s1');
+    if (this.running && outlet < OUTLET_PRESSURE_THRESHOLDS.fault) this.latched.add('s2');
+    if (this.running && uv < UV_SIGNAL_POINTS.default.low) this.latched.add('s4');
     if (level < 10) this.latched.add('s5');
     if (level > 99) this.latched.add('s6');
     if (this.chlorine < 0.2) this.latched.add('s8');
