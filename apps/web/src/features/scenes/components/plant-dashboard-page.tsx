@@ -23,7 +23,8 @@ import { showToast } from '../../../lib/app-store/app-store';
 import { useDeviceConnection } from '../../../lib/realtime/use-realtime';
 import type { SceneContext } from '../hooks/use-scene-context';
 import { useLiveDevices } from '../../../lib/realtime/use-live-devices';
-import { plantScenes } from '../model/plant-scenes';
+import { plantAlarmChannels, plantScenes } from '../model/plant-scenes';
+import { PlantStatusLine } from './plant-status-line';
 import { SceneGrid } from './scene-grid';
 import './scenes.css';
 
@@ -47,7 +48,16 @@ export interface PlantDashboardProps {
  */
 export function PlantDashboard({ appType, device, groupId, context, deviceDetailsTo }: PlantDashboardProps) {
   const [choosing, setChoosing] = useState(false);
-  const sections = useMemo(() => plantScenes(appType, device, groupId), [appType, device, groupId]);
+  const [activeAlarms, setActiveAlarms] = useState<ReadonlySet<string>>(() => new Set());
+  const sections = useMemo(
+    () => plantScenes(appType, device, groupId, activeAlarms),
+    [appType, device, groupId, activeAlarms],
+  );
+  const alarmChannels = useMemo(
+    () => plantAlarmChannels(plantScenes(appType, device, groupId)),
+    [appType, device, groupId],
+  );
+  const hasWaterTank = useMemo(() => deviceFeatures(appType, device.tags).has('waterTank'), [appType, device.tags]);
   const viewDashboard = can(context.subject, 'viewDashboard');
   const canConfigure = can(context.subject, 'configureDevices');
   // The plant's run, resets and setpoints: a monitor-only user sees them disabled, and why.
@@ -80,6 +90,14 @@ export function PlantDashboard({ appType, device, groupId, context, deviceDetail
           </Link>
         </div>
       </header>
+      <PlantStatusLine
+        deviceId={device.id}
+        thingName={device.thingName}
+        connected={connected}
+        hasWaterTank={hasWaterTank}
+        alarmChannels={alarmChannels}
+        onActiveAlarms={setActiveAlarms}
+      />
       {viewDashboard && <RefusalNote reason={operateRefusal} />}
       <nav className="plant-page__sections" aria-label="Plant sections">
         {sections.map(({ section, scene }) => (
@@ -88,7 +106,7 @@ export function PlantDashboard({ appType, device, groupId, context, deviceDetail
           </a>
         ))}
       </nav>
-      {sections.map(({ section, group, scene }) => (
+      {sections.map(({ section, group, scene, normal }) => (
         <section
           key={scene.id}
           id={scene.id}
@@ -98,16 +116,35 @@ export function PlantDashboard({ appType, device, groupId, context, deviceDetail
           data-group={group ?? 'RESETS'}
         >
           <h2 className="plant-page__section-title">{section}</h2>
-          <SceneGrid
-            scene={scene}
-            devices={context.devices}
-            arrangeable={false}
-            editable={false}
-            controlsDisabled={!viewDashboard}
-            onSaveLayout={noop}
-            onEditWidget={noop}
-            onDeleteWidget={noop}
-          />
+          {scene.widgets.length > 0 && (
+            <SceneGrid
+              scene={scene}
+              devices={context.devices}
+              arrangeable={false}
+              editable={false}
+              controlsDisabled={!viewDashboard}
+              onSaveLayout={noop}
+              onEditWidget={noop}
+              onDeleteWidget={noop}
+            />
+          )}
+          {normal && normal.widgets.length > 0 && (
+            <details className="plant-alarms-normal" data-testid="plant-alarms-normal">
+              <summary>
+                {normal.widgets.length === 1 ? '1 alarm normal' : `${normal.widgets.length} alarms normal`}
+              </summary>
+              <SceneGrid
+                scene={normal}
+                devices={context.devices}
+                arrangeable={false}
+                editable={false}
+                controlsDisabled={!viewDashboard}
+                onSaveLayout={noop}
+                onEditWidget={noop}
+                onDeleteWidget={noop}
+              />
+            </details>
+          )}
         </section>
       ))}
       {choosing && <PlantFeaturesDialog appType={appType} device={device} onClose={closeChooser} />}

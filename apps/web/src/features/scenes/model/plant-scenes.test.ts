@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plantScenes } from './plant-scenes';
+import { plantAlarmChannels, plantScenes } from './plant-scenes';
 
 const device = (value: string) => ({
   id: 'dev1',
@@ -37,5 +37,25 @@ describe('plantScenes', () => {
     const after = plantScenes('filtec moe', device('waterTank,greensand'), 'g1').map((s) => s.section);
     expect(before).not.toContain('Greensand Filters');
     expect(after).toContain('Greensand Filters');
+  });
+
+  it('puts the active alarms first in the Alarms section and groups the normal ones after them', () => {
+    const alarms = (active: ReadonlySet<string>) =>
+      plantScenes('filtec moe', device('waterTank'), 'g1', active).find((s) => s.section === 'Alarms')!;
+    const calm = alarms(new Set());
+    expect(calm.scene.widgets).toEqual([]);
+    expect(calm.normal?.widgets.map((w) => w.id)).toContain('alarm-s4');
+    const raised = alarms(new Set(['s4', 's5']));
+    expect(raised.scene.widgets.map((w) => w.id)).toEqual(['alarm-s4', 'alarm-s5']);
+    expect(raised.scene.gridLayout.lg?.map((item) => item.i)).toEqual(['alarm-s4', 'alarm-s5']);
+    expect(raised.normal?.widgets.map((w) => w.id)).not.toContain('alarm-s4');
+    expect(raised.normal!.widgets.length + 2).toBe(calm.normal!.widgets.length);
+    // The status line reads every flag the section shows, active or not.
+    expect(
+      plantAlarmChannels([raised])
+        .map((a) => a.code)
+        .sort(),
+    ).toEqual(calm.normal!.widgets.map((w) => w.channels[0]!.code).sort());
+    expect(plantAlarmChannels([raised])).toContainEqual({ code: 's4', name: 'UV dose low' });
   });
 });

@@ -16,6 +16,11 @@ export interface PlantScene {
   section: PlantSection;
   group: PlantWidgetGroup | null;
   scene: Scene;
+  /**
+   * The Alarms section only: its alarms that are normal, grouped apart; `scene` then holds the
+   * active ones, so they come first (issue 36 item 3).
+   */
+  normal?: Scene;
 }
 
 /** The generated widget as a widget of the scene kit, on the device's channels. */
@@ -52,33 +57,50 @@ function sceneWidget(widget: PlantWidget, deviceId: string, groupId: string, sce
 /**
  * The generated dashboard of a plant device (applications §2, §4): one read-only scene per section,
  * its widgets laid out in order, under the generated-widget account id '3' (§9). Nothing is stored:
- * a change of the device's configuration tag changes the scenes at once.
+ * a change of the device's configuration tag changes the scenes at once. The alarms on now
+ * (`activeAlarmCodes`, by channel code) lead the Alarms section; the normal ones follow as a group.
  */
 export function plantScenes(
   appType: PlantAppType,
   device: PlantDevice & { id: string; thingName: string },
   groupId: string,
+  activeAlarmCodes: ReadonlySet<string> = new Set(),
 ): PlantScene[] {
   return plantDashboard(appType, device).map(({ section, group, widgets }, index) => {
     const sceneId = `plant-${device.thingName}-${index}`;
-    const sceneWidgets = widgets.map((widget) => sceneWidget(widget, device.id, groupId, sceneId));
+    const scene = (id: string, shown: readonly PlantWidget[]): Scene => ({
+      id,
+      name: section,
+      type: 'grid',
+      index,
+      accountId: GENERATED_WIDGET_ACCOUNT_ID,
+      path: scenePath(groupId, id),
+      groupId,
+      isGridLocked: true,
+      widgets: shown.map((widget) => sceneWidget(widget, device.id, groupId, id)),
+      gridLayout: packedGridLayout(shown.map((widget) => ({ id: widget.key, type: widget.type, w: widget.w }))),
+      appType,
+      readOnly: true,
+    });
+    if (section !== 'Alarms') return { section, group, scene: scene(sceneId, widgets) };
+    const isActive = (widget: PlantWidget) => widget.channels.some(([code]) => activeAlarmCodes.has(code));
     return {
       section,
       group,
-      scene: {
-        id: sceneId,
-        name: section,
-        type: 'grid',
-        index,
-        accountId: GENERATED_WIDGET_ACCOUNT_ID,
-        path: scenePath(groupId, sceneId),
-        groupId,
-        isGridLocked: true,
-        widgets: sceneWidgets,
-        gridLayout: packedGridLayout(widgets.map((widget) => ({ id: widget.key, type: widget.type, w: widget.w }))),
-        appType,
-        readOnly: true,
-      },
+      scene: scene(sceneId, widgets.filter(isActive)),
+      normal: scene(
+        `${sceneId}-normal`,
+        widgets.filter((widget) => !isActive(widget)),
+      ),
     };
   });
+}
+
+/** The alarm flags a plant's dashboard shows, by channel code and name, in the Alarms section's order. */
+export function plantAlarmChannels(sections: readonly PlantScene[]): { code: string; name: string }[] {
+  const alarms = sections.find((section) => section.section === 'Alarms');
+  if (!alarms) return [];
+  return [...alarms.scene.widgets, ...(alarms.normal?.widgets ?? [])].flatMap((widget) =>
+    widget.channels.map((channel) => ({ code: channel.code, name: widget.name })),
+  );
 }
