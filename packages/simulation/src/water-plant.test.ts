@@ -7,6 +7,7 @@ import {
   PLANT_CONFIG_TAG_KEYS,
   type PlantAppType,
 } from '@fieldlink/domain/plant-dashboard';
+import { STANDSTILL_FLOW } from '@fieldlink/domain/plant-status';
 import { REGISTER_START_LEVEL, REGISTER_STOP_LEVEL, WaterPlant } from './water-plant';
 
 const MIDNIGHT = Date.UTC(2025, 0, 6);
@@ -113,4 +114,28 @@ describe('water plant', () => {
     model.writeChannel('gpf12', 1);
     expect(model.values().s5).toBe(0);
   });
+
+  it('supplies water while stopped only from its storage tank, and none once the tank is empty (issue 36 item 3)', () => {
+    const model = new WaterPlant({ seed: 9, startTimeMs: MIDNIGHT });
+    let stoppedFlowing = 0;
+    for (const reading of sample(model, 72, 10)) {
+      if (reading.do1 !== 0 || (reading.a1 ?? 0) <= STANDSTILL_FLOW) continue;
+      stoppedFlowing += 1;
+      expect(reading.a16).toBeGreaterThan(0);
+    }
+    // The dashboard's explanation is needed: the town draws from the tank while the plant rests.
+    expect(stoppedFlowing).toBeGreaterThan(0);
+    // Held stopped until the tank runs dry, the plant supplies nothing.
+    model.writeRegister(REGISTER_START_LEVEL, 0);
+    let reading = model.values();
+    for (let hour = 0; hour < 96 && (reading.a16 ?? 100) > 0; hour += 1) {
+      model.writeChannel('do1', 0);
+      reading = sample(model, 1).at(-1)!;
+    }
+    expect(reading.a16).toBe(0);
+    for (const after of sample(model, 2, 10)) {
+      model.writeChannel('do1', 0);
+      expect(after.a1).toBe(0);
+    }
+  }, 60_000);
 });
