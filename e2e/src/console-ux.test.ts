@@ -74,7 +74,7 @@ describe('console as its users find it', () => {
     await expect.poll(yAxes, { timeout: 30_000 }).toBe(3);
     await logs.getByRole('button', { name: /Pumped volume/ }).click();
     await expect.poll(yAxes, { timeout: 30_000 }).toBe(4);
-    // The window is written day first.
+    // The window is written with its date and time (the browser's format: no profile chosen).
     expect(await logs.locator('.log-chart__meta').textContent()).toMatch(
       /\d{2}\/\d{2}\/\d{2} \d{1,2}:\d{2}:\d{2} [ap]m/,
     );
@@ -82,9 +82,13 @@ describe('console as its users find it', () => {
   });
 
   it('states the time zone of every date once, on every page: the device’s on its page, else the user’s', async () => {
-    // The user is in New York; the demo devices keep UTC on their clocks.
+    // The user is in New York (a US browser: 12 hours, month first); the demo devices keep UTC.
     const page = await (
-      await browser.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: 'America/New_York' })
+      await browser.newContext({
+        viewport: { width: 1440, height: 900 },
+        timezoneId: 'America/New_York',
+        locale: 'en-US',
+      })
     ).newPage();
     await signInAs(page, server.baseUrl, 'viewer@fieldlink.test');
     await page.waitForURL(/\/dash\/[^/]+$/, { timeout: 30_000 });
@@ -106,7 +110,10 @@ describe('console as its users find it', () => {
     expect(end).not.toBeNull();
     // To the minute, in UTC (not New York): now or a minute or two before, as the page was read.
     const minutes = [0, 1, 2].map((back) =>
-      formatDateTime(Date.now() - back * 60_000, 'UTC').replace(/:\d{2} ([ap]m)$/, ' $1'),
+      formatDateTime(Date.now() - back * 60_000, { timeZone: 'UTC', hourCycle: '12', dateOrder: 'mdy' }).replace(
+        /:\d{2} ([ap]m)$/,
+        ' $1',
+      ),
     );
     expect(minutes).toContain(`${end![1]} ${end![2]}`);
     await page.context().close();

@@ -58,7 +58,8 @@ describe('spray overview', () => {
     deviceIds = new Map(
       orchard.rootGroup.groups.flatMap((group) => group.devices).map((device) => [device.thingName, device.id]),
     );
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    // A 24-hour browser: the sprayer's own `HH:MM` times read as the sprayer keeps them.
+    context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB' });
     page = await context.newPage();
     await signInAs(page, server.baseUrl, 'spray@fieldlink.test');
     await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });

@@ -39,6 +39,10 @@ export const SelfAnswer = Type.Object({
   linkedAccounts: Type.Array(LinkedAccount),
   /** Sees every value and chart but operates nothing (issue 35). */
   monitorOnly: Type.Boolean(),
+  /** The user's clock (issue 36 item 2); each null: the browser's zone and locale. */
+  timeZone: Type.Union([Type.String(), Type.Null()]),
+  hourCycle: Type.Union([Type.Literal('12'), Type.Literal('24'), Type.Null()]),
+  dateOrder: Type.Union([Type.Literal('dmy'), Type.Literal('mdy'), Type.Null()]),
 });
 export type SelfAnswer = Static<typeof SelfAnswer>;
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { THEME_NAMES } from '@fieldlink/domain/app-variant';
+import { DATE_ORDERS, HOUR_CYCLES } from '@fieldlink/domain/date-format';
 import { USER_UPDATE_ID_PATTERN } from '@fieldlink/domain/user-rules';
 import { Email, EntityId } from './fields';
 import { THING_NAME_PATTERN } from './mqtt-topics';
@@ -8,6 +9,18 @@ import { ExtraFlagName, LinkedAccount, PermissionName } from './session';
 /** User calls of core §7: read and edit a user, invite and re-invite. */
 
 const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
+
+/**
+ * A user's clock (issue 36 item 2), each part null when not chosen (the browser's zone and locale
+ * decide). The zone is an IANA name the server's time-zone data knows (checked by the user rules).
+ */
+const ClockTimeZone = Type.Union([
+  Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_+/-]+$' }),
+  Type.Null(),
+]);
+const ClockHourCycle = Type.Union([...HOUR_CYCLES.map((cycle) => Type.Literal(cycle)), Type.Null()]);
+const ClockDateOrder = Type.Union([...DATE_ORDERS.map((order) => Type.Literal(order)), Type.Null()]);
+const ClockFields = { timeZone: ClockTimeZone, hourCycle: ClockHourCycle, dateOrder: ClockDateOrder };
 const GroupPathText = Type.String({ minLength: 3, maxLength: 2000, pattern: '^\\./' });
 const Permissions = Type.Array(PermissionName, { maxItems: 32, uniqueItems: true });
 const SecretPermissions = Type.Array(ExtraFlagName, { maxItems: 16, uniqueItems: true });
@@ -35,6 +48,8 @@ export const User = Type.Object({
   latestUserUpdateId: Type.Union([Type.String(), Type.Null()]),
   linkedAccounts: Type.Array(LinkedAccount),
   isSelf: Type.Boolean(),
+  /** The user's clock: shown to the user only (null to others). */
+  ...ClockFields,
 });
 export type User = Static<typeof User>;
 
@@ -52,6 +67,10 @@ export const UserProps = Type.Object(
     secretPermissions: Type.Optional(SecretPermissions),
     /** Another user's monitor-only mark, changed like its permissions. */
     monitorOnly: Type.Optional(Type.Boolean()),
+    /** The user's own clock; null: back to the browser's. */
+    timeZone: Type.Optional(ClockTimeZone),
+    hourCycle: Type.Optional(ClockHourCycle),
+    dateOrder: Type.Optional(ClockDateOrder),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -74,6 +93,7 @@ export const PutUserAnswer = Type.Object({
     permissions: Type.Array(PermissionName),
     secretPermissions: Type.Array(ExtraFlagName),
     monitorOnly: Type.Boolean(),
+    ...ClockFields,
   }),
   latestUserUpdateId: Type.Union([Type.String(), Type.Null()]),
   /** False when the update was stale (an older update of the same series) and nothing changed. */

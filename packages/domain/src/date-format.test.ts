@@ -1,14 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import {
+  deviceTimeLabel,
   deviceTimeZone,
   formatDate,
   formatDateTime,
   formatDateTimeInZone,
+  formatInstant,
+  formatWallClock,
+  localeClockFormat,
+  resolveClock,
+  SPEC_CLOCK_FORMAT,
   timeAxisLabels,
   timeZoneLabel,
+  type Clock,
+  type InstantStyle,
 } from './date-format';
+import { localTimeZone } from './time-zone';
 
 const at = (iso: string) => Date.parse(iso);
+/** The specification's default format (`DD/MM/YY h:mm:ss a`) in a zone. */
+const spec = (timeZone: string): Clock => ({ timeZone, ...SPEC_CLOCK_FORMAT });
+const LONDON_24_DMY: Clock = { timeZone: 'Europe/London', hourCycle: '24', dateOrder: 'dmy' };
+const NEW_YORK_12_MDY: Clock = { timeZone: 'America/New_York', hourCycle: '12', dateOrder: 'mdy' };
 
 describe('formatDateTime: DD/MM/YY h:mm:ss a in the zone given', () => {
   it.each([
@@ -19,11 +32,11 @@ describe('formatDateTime: DD/MM/YY h:mm:ss a in the zone given', () => {
     ['2026-11-23T09:30:00Z', 'America/Chicago', '23/11/26 3:30:00 am'],
     ['2026-01-01T02:00:00Z', 'America/New_York', '31/12/25 9:00:00 pm'],
   ])('%s in %s -> %s', (iso, zone, expected) => {
-    expect(formatDateTime(at(iso), zone)).toBe(expected);
+    expect(formatDateTime(at(iso), spec(zone))).toBe(expected);
   });
 
   it('shows an em dash for a time that is not a number', () => {
-    expect(formatDateTime(Number.NaN, 'UTC')).toBe('—');
+    expect(formatDateTime(Number.NaN, spec('UTC'))).toBe('—');
   });
 });
 
@@ -32,7 +45,7 @@ describe('days', () => {
     ['2026-11-23T09:30:00Z', 'UTC', '23/11/26'],
     ['2026-11-23T23:30:00Z', 'Europe/Berlin', '24/11/26'],
   ])('%s in %s', (iso, zone, date) => {
-    expect(formatDate(at(iso), zone)).toBe(date);
+    expect(formatDate(at(iso), spec(zone))).toBe(date);
   });
 });
 
@@ -54,7 +67,7 @@ describe('timeAxisLabels', () => {
       ['9:00:00 am\n23/11', '9:00:30 am'],
     ],
   ])('%s', (_name, ticks, expected) => {
-    expect(timeAxisLabels(ticks, 'UTC')).toEqual(expected);
+    expect(timeAxisLabels(ticks, spec('UTC'))).toEqual(expected);
   });
 });
 
@@ -70,13 +83,13 @@ describe('timeZoneLabel', () => {
   });
 });
 
-describe('formatDateTime without a zone: the platform (browser) zone', () => {
+describe('formatDateTime in the platform (browser) zone', () => {
   it.each([
     [new Date(2025, 2, 7, 14, 5, 9), '07/03/25 2:05:09 pm'],
     [new Date(2024, 11, 31, 0, 0, 0), '31/12/24 12:00:00 am'],
     [new Date(2024, 0, 1, 12, 30, 1), '01/01/24 12:30:01 pm'],
   ])('%s -> %s', (date, expected) => {
-    expect(formatDateTime(date.getTime())).toBe(expected);
+    expect(formatDateTime(date.getTime(), spec(localTimeZone()))).toBe(expected);
   });
 });
 
@@ -86,7 +99,7 @@ describe('formatDateTimeInZone: the instant with its zone named (e-mails)', () =
     ['2025-03-07T14:05:09Z', 'UTC', '07/03/25 2:05:09 pm UTC'],
     ['2026-01-01T02:00:00Z', 'America/New_York', '31/12/25 9:00:00 pm America/New_York (UTC-05:00)'],
   ])('%s in %s -> %s', (iso, zone, expected) => {
-    expect(formatDateTimeInZone(at(iso), zone)).toBe(expected);
+    expect(formatDateTimeInZone(at(iso), spec(zone))).toBe(expected);
   });
 });
 
@@ -107,5 +120,119 @@ describe('deviceTimeZone: the zone a device is set to, else the one it reports',
     ['empty names', { timeDate: { tzName: '' }, health: { currentTimeZone: null } }, null],
   ])('%s', (_name, device, expected) => {
     expect(deviceTimeZone(device)).toBe(expected);
+  });
+});
+
+describe("formatInstant: one instant in each reader's zone and format (issue 36 item 2)", () => {
+  const event = at('2026-11-30T07:05:09Z');
+  it.each<[string, Clock, InstantStyle, string]>([
+    ['London, 24 h, day first', LONDON_24_DMY, 'date-time', '30/11/26 07:05:09'],
+    ['New York, 12 h, month first', NEW_YORK_12_MDY, 'date-time', '11/30/26 2:05:09 am'],
+    ['the specification default in UTC', spec('UTC'), 'date-time', '30/11/26 7:05:09 am'],
+    ['without seconds, 24 h', LONDON_24_DMY, 'date-time-minutes', '30/11/26 07:05'],
+    ['without seconds, 12 h', NEW_YORK_12_MDY, 'date-time-minutes', '11/30/26 2:05 am'],
+    ['the day, month first', NEW_YORK_12_MDY, 'date', '11/30/26'],
+    ['the day, day first', LONDON_24_DMY, 'date', '30/11/26'],
+    ['the time, 24 h', LONDON_24_DMY, 'time', '07:05'],
+    ['the time, 12 h', NEW_YORK_12_MDY, 'time', '2:05 am'],
+    ['the time with seconds', LONDON_24_DMY, 'time-seconds', '07:05:09'],
+    ['the time in UTC, 24 h', { ...LONDON_24_DMY, timeZone: 'UTC' }, 'time', '07:05'],
+  ])('%s', (_name, clock, style, expected) => {
+    expect(formatInstant(event, clock, style)).toBe(expected);
+  });
+
+  it.each<[string, number, Clock, string]>([
+    ['midnight in 24 h is 00', at('2026-11-30T00:00:00Z'), { ...LONDON_24_DMY, timeZone: 'UTC' }, '30/11/26 00:00:00'],
+    [
+      'noon in 12 h is 12 pm',
+      at('2026-11-30T12:00:00Z'),
+      { ...NEW_YORK_12_MDY, timeZone: 'UTC' },
+      '11/30/26 12:00:00 pm',
+    ],
+    [
+      'a zone across the date line',
+      at('2026-11-30T20:00:00Z'),
+      { ...LONDON_24_DMY, timeZone: 'Pacific/Auckland' },
+      '01/12/26 09:00:00',
+    ],
+  ])('%s', (_name, t, clock, expected) => {
+    expect(formatInstant(t, clock)).toBe(expected);
+  });
+
+  it('names the zone when asked, in any style', () => {
+    expect(formatInstant(event, LONDON_24_DMY, 'time', { nameZone: true })).toBe('07:05 Europe/London (UTC+00:00)');
+    expect(formatInstant(event, NEW_YORK_12_MDY, 'date-time', { nameZone: true })).toBe(
+      '11/30/26 2:05:09 am America/New_York (UTC-05:00)',
+    );
+  });
+
+  it('shows an em dash for a time that is not a number, in every style', () => {
+    expect(formatInstant(Number.POSITIVE_INFINITY, LONDON_24_DMY, 'time')).toBe('—');
+  });
+
+  it("formats axis labels in the reader's order and hour cycle", () => {
+    const ticks = [at('2026-11-23T18:00:00Z'), at('2026-11-23T21:00:00Z'), at('2026-11-24T00:00:00Z')];
+    expect(timeAxisLabels(ticks, { ...LONDON_24_DMY, timeZone: 'UTC' })).toEqual([
+      '18:00\n23/11',
+      '21:00',
+      '00:00\n24/11',
+    ]);
+    expect(timeAxisLabels(ticks, { ...NEW_YORK_12_MDY, timeZone: 'UTC' })).toEqual([
+      '6:00 pm\n11/23',
+      '9:00 pm',
+      '12:00 am\n11/24',
+    ]);
+  });
+});
+
+describe("localeClockFormat: the browser locale's format", () => {
+  it.each<[string | undefined, string, string]>([
+    ['en-US', '12', 'mdy'],
+    ['en-GB', '24', 'dmy'],
+    ['de-DE', '24', 'dmy'],
+    ['en-AU', '12', 'dmy'],
+    ['fr-CA', '24', 'dmy'],
+    ['ja-JP', '24', 'dmy'],
+    ['not a locale!', '12', 'dmy'],
+  ])('%s -> %s h, %s', (locale, hourCycle, dateOrder) => {
+    expect(localeClockFormat(locale)).toEqual({ hourCycle, dateOrder });
+  });
+});
+
+describe('resolveClock: stored choices over the fallback', () => {
+  const fallback: Clock = { timeZone: 'Europe/Berlin', hourCycle: '24', dateOrder: 'dmy' };
+  it.each<[string, Parameters<typeof resolveClock>[0], Clock]>([
+    ['nothing stored', null, fallback],
+    ['all unset', { timeZone: null, hourCycle: null, dateOrder: null }, fallback],
+    [
+      'all chosen',
+      { timeZone: 'America/New_York', hourCycle: '12', dateOrder: 'mdy' },
+      { timeZone: 'America/New_York', hourCycle: '12', dateOrder: 'mdy' },
+    ],
+    ['only the zone', { timeZone: 'Asia/Tokyo' }, { ...fallback, timeZone: 'Asia/Tokyo' }],
+    ['an unknown stored zone', { timeZone: 'Mars/Olympus', hourCycle: '12' }, { ...fallback, hourCycle: '12' }],
+  ])('%s', (_name, stored, expected) => {
+    expect(resolveClock(stored, fallback)).toEqual(expected);
+  });
+});
+
+describe('formatWallClock: a time a device keeps on its own clock', () => {
+  it.each<[number, Clock['hourCycle'], string]>([
+    [360, '24', '06:00'],
+    [360, '12', '6:00 am'],
+    [0, '24', '00:00'],
+    [0, '12', '12:00 am'],
+    [12 * 60 + 30, '12', '12:30 pm'],
+    [23 * 60 + 59, '12', '11:59 pm'],
+    [25 * 60 + 10, '12', '25:10'],
+  ])('%i min in %s h -> %s', (minuteOfDay, hourCycle, expected) => {
+    expect(formatWallClock(minuteOfDay, { hourCycle })).toBe(expected);
+  });
+
+  it.each<[string | null, string]>([
+    ['Europe/Paris', 'device time (Europe/Paris)'],
+    [null, 'device time'],
+  ])("labels it as the device's: %s", (zone, expected) => {
+    expect(deviceTimeLabel(zone)).toBe(expected);
   });
 });

@@ -1,9 +1,74 @@
 /**
- * Dates and times as the console shows them (core §9): day first, `DD/MM/YY h:mm:ss a` for an
- * instant, `DD/MM` for a day, in one time zone per page (the device's or the user's). Headers,
- * tables, chart axes and read-outs all format through here, so no screen mixes 11/23 with 23/11.
+ * The one clock of the console (core §9, issue 36 item 2): every date and time on every screen, in
+ * reports (CSV and PDF) and in mails is formatted here, in the reader's time zone and format.
+ *
+ * A reader's clock is a time zone (IANA) and a format: 12 or 24 hours, day-month or month-day order.
+ * The specification's default, `DD/MM/YY h:mm:ss a`, is the 12-hour day-month clock. A user's stored
+ * choices may each be unset (null): then the browser's zone and locale decide (see `resolveClock`).
  */
 import { isKnownTimeZone, utcOffsetMinutes } from './time-zone';
+
+/** 12-hour (`2:05 pm`) or 24-hour (`14:05`) times. */
+export const HOUR_CYCLES = ['12', '24'] as const;
+export type HourCycle = (typeof HOUR_CYCLES)[number];
+
+/** Day before month (`23/11/26`) or month before day (`11/23/26`). */
+export const DATE_ORDERS = ['dmy', 'mdy'] as const;
+export type DateOrder = (typeof DATE_ORDERS)[number];
+
+/** A reader's clock: the zone times are shown in and how they are written. */
+export interface Clock {
+  timeZone: string;
+  hourCycle: HourCycle;
+  dateOrder: DateOrder;
+}
+
+/** The format of the specification's default `DD/MM/YY h:mm:ss a`. */
+export const SPEC_CLOCK_FORMAT: Pick<Clock, 'hourCycle' | 'dateOrder'> = { hourCycle: '12', dateOrder: 'dmy' };
+
+/** A user's stored choices; null: not chosen (the browser's, or the specification's, decides). */
+export interface ClockPreferences {
+  timeZone: string | null;
+  hourCycle: HourCycle | null;
+  dateOrder: DateOrder | null;
+}
+
+/**
+ * The format a locale writes times in (`en-US`: 12 h, month first; `en-GB`: 24 h, day first).
+ * Locales that write the year first, or that the platform does not know, get the specification's
+ * day-month order.
+ */
+export function localeClockFormat(locale: string | undefined): Pick<Clock, 'hourCycle' | 'dateOrder'> {
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat(locale, { hour: 'numeric', day: 'numeric', month: 'numeric', year: 'numeric' });
+  } catch {
+    return SPEC_CLOCK_FORMAT;
+  }
+  const cycle = format.resolvedOptions().hourCycle;
+  const order = format
+    .formatToParts(0)
+    .map((part) => part.type)
+    .filter((type) => type === 'day' || type === 'month' || type === 'year');
+  return {
+    hourCycle: cycle === 'h11' || cycle === 'h12' ? '12' : '24',
+    dateOrder: order[0] === 'month' ? 'mdy' : 'dmy',
+  };
+}
+
+/**
+ * A reader's clock from their stored choices; each unset (or unknown) choice falls back to the one
+ * given (the browser's zone and locale format in the console; a device's zone or UTC, and the
+ * specification's format, on the server where no browser is asked).
+ */
+export function resolveClock(preferences: Partial<ClockPreferences> | null | undefined, fallback: Clock): Clock {
+  const zone = preferences?.timeZone;
+  return {
+    timeZone: zone && isKnownTimeZone(zone) ? zone : fallback.timeZone,
+    hourCycle: preferences?.hourCycle ?? fallback.hourCycle,
+    dateOrder: preferences?.dateOrder ?? fallback.dateOrder,
+  };
+}
 
 /** The parts of an instant in a time zone. */
 interface ZonedParts {
@@ -18,9 +83,8 @@ interface ZonedParts {
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-function formatterFor(timeZone: string | undefined): Intl.DateTimeFormat {
-  const key = timeZone ?? '';
-  let formatter = formatters.get(key);
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
   if (!formatter) {
     formatter = new Intl.DateTimeFormat('en-US', {
       timeZone,
@@ -32,12 +96,12 @@ function formatterFor(timeZone: string | undefined): Intl.DateTimeFormat {
       minute: 'numeric',
       second: 'numeric',
     });
-    formatters.set(key, formatter);
+    formatters.set(timeZone, formatter);
   }
   return formatter;
 }
 
-function zonedParts(t: number, timeZone: string | undefined): ZonedParts {
+function zonedParts(t: number, timeZone: string): ZonedParts {
   const parts = formatterFor(timeZone).formatToParts(t);
   const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   return {
@@ -52,47 +116,100 @@ function zonedParts(t: number, timeZone: string | undefined): ZonedParts {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-function clock(parts: ZonedParts, seconds: boolean): string {
-  const h12 = parts.hour % 12 === 0 ? 12 : parts.hour % 12;
-  const tail = seconds ? `:${pad(parts.second)}` : '';
-  return `${h12}:${pad(parts.minute)}${tail} ${parts.hour < 12 ? 'am' : 'pm'}`;
+/** `2:05 pm`, `14:05` (with `:09` seconds when asked). */
+function clockTime(hour: number, minute: number, second: number | null, hourCycle: HourCycle): string {
+  const tail = second === null ? '' : `:${pad(second)}`;
+  if (hourCycle === '24') return `${pad(hour)}:${pad(minute)}${tail}`;
+  const h12 = hour % 12 === 0 ? 12 : hour % 12;
+  return `${h12}:${pad(minute)}${tail} ${hour < 12 ? 'am' : 'pm'}`;
+}
+
+/** `23/11` or `11/23`. */
+function dayMonth(parts: ZonedParts, order: DateOrder): string {
+  return order === 'mdy' ? `${pad(parts.month)}/${pad(parts.day)}` : `${pad(parts.day)}/${pad(parts.month)}`;
 }
 
 /**
- * An instant as `DD/MM/YY h:mm:ss a` (`07/03/25 2:05:09 pm`) in the time zone given, else the
- * platform's (the browser's: the user's own). Not a finite time: an em dash.
+ * How an instant is written: `date-time` (`23/11/26 2:05:09 pm`, the specification's default),
+ * `date-time-minutes` (no seconds), `date` (`23/11/26`), `time` (`2:05 pm`), `time-seconds`.
  */
-export function formatDateTime(t: number, timeZone?: string): string {
+export type InstantStyle = 'date-time' | 'date-time-minutes' | 'date' | 'time' | 'time-seconds';
+
+/**
+ * An instant (unix ms) as the reader's clock writes it, in the clock's zone; `nameZone` appends the
+ * zone (`… Europe/London (UTC+00:00)`) where the time could be misread: away from the console
+ * (mails, reports) or in a zone other than the reader's own. Not a finite time: an em dash.
+ */
+export function formatInstant(
+  t: number,
+  clock: Clock,
+  style: InstantStyle = 'date-time',
+  { nameZone = false }: { nameZone?: boolean } = {},
+): string {
   if (!Number.isFinite(t)) return '—';
-  const parts = zonedParts(t, timeZone);
-  return `${pad(parts.day)}/${pad(parts.month)}/${pad(parts.year % 100)} ${clock(parts, true)}`;
+  const parts = zonedParts(t, clock.timeZone);
+  const date = `${dayMonth(parts, clock.dateOrder)}/${pad(parts.year % 100)}`;
+  const seconds = style === 'date-time' || style === 'time-seconds' ? parts.second : null;
+  const time = clockTime(parts.hour, parts.minute, seconds, clock.hourCycle);
+  const text = style === 'date' ? date : style === 'time' || style === 'time-seconds' ? time : `${date} ${time}`;
+  return nameZone ? `${text} ${timeZoneLabel(clock.timeZone, t)}` : text;
 }
 
-/** The day of an instant as `DD/MM/YY`. */
-export function formatDate(t: number, timeZone?: string): string {
-  const parts = zonedParts(t, timeZone);
-  return `${pad(parts.day)}/${pad(parts.month)}/${pad(parts.year % 100)}`;
+/** An instant with date and time (seconds included): `formatInstant`'s `date-time`. */
+export function formatDateTime(t: number, clock: Clock): string {
+  return formatInstant(t, clock, 'date-time');
+}
+
+/** The day of an instant: `23/11/26`, `11/23/26`. */
+export function formatDate(t: number, clock: Clock): string {
+  return formatInstant(t, clock, 'date');
+}
+
+/**
+ * An instant with its zone named, for text read away from the console (mails, reports):
+ * `07/03/25 2:05:09 pm Australia/Sydney (UTC+11:00)`, `07/03/25 03:05:09 UTC`.
+ */
+export function formatDateTimeInZone(t: number, clock: Clock): string {
+  return formatInstant(t, clock, 'date-time', { nameZone: true });
+}
+
+/**
+ * A time of day a device keeps on its own clock (minutes after midnight, as a spray schedule's
+ * start): `06:00` or `6:00 am` per the reader's hour cycle. Never converted: the device acts on
+ * it in its own zone, which `deviceTimeLabel` names beside it. A value past the day, as a device
+ * may report, is shown as 24-hour text as is (`25:10`).
+ */
+export function formatWallClock(minuteOfDay: number, clock: Pick<Clock, 'hourCycle'>): string {
+  const hour = Math.floor(minuteOfDay / 60);
+  const minute = minuteOfDay % 60;
+  if (hour > 23) return `${pad(hour)}:${pad(minute)}`;
+  return clockTime(hour, minute, null, clock.hourCycle);
+}
+
+/** The label of times a device keeps in its own zone: `device time (Europe/Paris)`, or `device time`. */
+export function deviceTimeLabel(deviceZone: string | null): string {
+  return deviceZone ? `device time (${deviceZone})` : 'device time';
 }
 
 const DAY_MS = 86_400_000;
 
 /**
- * Labels of a time axis's ticks (unix ms, ascending). Ticks a day or more apart read `DD/MM`
- * (`DD/MM/YY` where the year changes); closer ticks read the time of day (with seconds when ticks
- * are under a minute apart), and the first tick and each tick on a new day add `DD/MM` on a
- * second line, so the day is never lost.
+ * Labels of a time axis's ticks (unix ms, ascending). Ticks a day or more apart read the day
+ * (`23/11`, or `11/23`; with the year where it changes); closer ticks read the time of day (with
+ * seconds when ticks are under a minute apart), and the first tick and each tick on a new day add
+ * the day on a second line, so the day is never lost.
  */
-export function timeAxisLabels(ticks: readonly number[], timeZone?: string): string[] {
+export function timeAxisLabels(ticks: readonly number[], clock: Clock): string[] {
   const step = ticks.length > 1 ? (ticks[ticks.length - 1]! - ticks[0]!) / (ticks.length - 1) : DAY_MS;
   let previous: ZonedParts | null = null;
   return ticks.map((t) => {
-    const parts = zonedParts(t, timeZone);
+    const parts = zonedParts(t, clock.timeZone);
     const newYear = previous !== null && previous.year !== parts.year;
     const newDay = previous === null || newYear || previous.month !== parts.month || previous.day !== parts.day;
     previous = parts;
-    const day = `${pad(parts.day)}/${pad(parts.month)}`;
+    const day = dayMonth(parts, clock.dateOrder);
     if (step >= DAY_MS) return newYear ? `${day}/${pad(parts.year % 100)}` : day;
-    const time = clock(parts, step < 60_000);
+    const time = clockTime(parts.hour, parts.minute, step < 60_000 ? parts.second : null, clock.hourCycle);
     return newDay ? `${time}\n${day}` : time;
   });
 }
@@ -122,12 +239,4 @@ export function deviceTimeZone(device: {
     if (zone && isKnownTimeZone(zone)) return zone;
   }
   return null;
-}
-
-/**
- * An instant with its zone named, for text read away from the console (e-mails):
- * `07/03/25 2:05:09 pm Australia/Sydney (UTC+11:00)`, `07/03/25 3:05:09 am UTC`.
- */
-export function formatDateTimeInZone(t: number, timeZone: string): string {
-  return `${formatDateTime(t, timeZone)} ${timeZoneLabel(timeZone, t)}`;
 }

@@ -1,4 +1,5 @@
 import { normaliseEmail } from './email';
+import { isKnownTimeZone } from './time-zone';
 import {
   PERMISSION_PARENTS,
   can,
@@ -25,13 +26,16 @@ export interface UserPropsChange {
   lastName?: string;
   theme?: string | null;
   mutedDevices?: readonly string[];
+  timeZone?: string | null;
+  hourCycle?: string | null;
+  dateOrder?: string | null;
   permissions?: readonly Permission[];
   secretPermissions?: readonly ExtraFlag[];
   monitorOnly?: boolean;
 }
 
 /** Properties that belong to a person's own console: only they change them. */
-export const PERSONAL_PROPS = ['theme', 'mutedDevices'] as const;
+export const PERSONAL_PROPS = ['theme', 'mutedDevices', 'timeZone', 'hourCycle', 'dateOrder'] as const;
 
 /** A refusal: the status the server answers and the message the client shows. */
 export interface Refusal {
@@ -81,11 +85,14 @@ export function userEditRefusal(
 ): Refusal | null {
   const changesPermissions =
     change.permissions !== undefined || change.secretPermissions !== undefined || change.monitorOnly !== undefined;
+  if (change.timeZone && !isKnownTimeZone(change.timeZone)) {
+    return { status: 400, message: `Unknown time zone: ${change.timeZone}.` };
+  }
   if (isSelf) {
     return changesPermissions ? { status: 403, message: 'You cannot change your own permissions.' } : null;
   }
   if (PERSONAL_PROPS.some((prop) => change[prop] !== undefined)) {
-    return { status: 403, message: 'Only the user can change their own theme and muted devices.' };
+    return { status: 403, message: 'Only the user can change their own theme, clock and muted devices.' };
   }
   if (!can(editor, 'editUsers')) return { status: 403, message: 'You do not have permission to edit users.' };
   if (!canGrant(editor, target)) {

@@ -31,6 +31,7 @@ import * as accountTreeVersion from './migrations/2026-12-09T0200-account-tree-v
 import * as sprayerCooldowns from './migrations/2026-12-10T0700-sprayer-cooldowns';
 import * as workLimits from './migrations/2026-12-10T0800-work-limits';
 import * as monitorOnly from './migrations/2026-12-10T0900-monitor-only';
+import * as userClock from './migrations/2026-12-11T0300-user-clock';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -69,6 +70,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-10T0700-sprayer-cooldowns': sprayerCooldowns,
   '2026-12-10T0800-work-limits': workLimits,
   '2026-12-10T0900-monitor-only': monitorOnly,
+  '2026-12-11T0300-user-clock': userClock,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

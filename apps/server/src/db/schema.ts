@@ -44,6 +44,10 @@ export interface UsersTable {
   created_at: number;
   /** 1: sees every value and chart but operates nothing (issue 35). */
   monitor_only: number;
+  /** The user's clock (issue 36 item 2): IANA zone, '12' | '24', 'dmy' | 'mdy'; null: not chosen. */
+  time_zone: string | null;
+  hour_cycle: string | null;
+  date_order: string | null;
 }
 
 export interface AttachmentPointsTable {

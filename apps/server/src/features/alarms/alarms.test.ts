@@ -7,7 +7,7 @@ import { demoFleet } from '../../seed/seed';
 import { DIALECTS, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 import { startMailCatcher } from '../../../testing/mail-catcher';
 import { until } from '../../../testing/until';
-import { formatDateTimeInZone } from '@fieldlink/domain/date-format';
+import { formatDateTimeInZone, SPEC_CLOCK_FORMAT } from '@fieldlink/domain/date-format';
 
 /** A mail's text as read: quoted-printable soft line breaks joined, escaped bytes decoded. */
 const bodyOf = (raw: string) =>
@@ -167,7 +167,9 @@ describe.each(DIALECTS)('channel alarms on %s', (dialect) => {
     const [mail] = smtp.to('spray@fieldlink.test', /^Alarm \(CRITICAL\)/);
     expect(mail!.raw).toMatch(/Value: 57, above 50/);
     // Day first, as in the console, with the zone named; never an ISO time.
-    expect(bodyOf(mail!.raw)).toContain(`Raised: ${formatDateTimeInZone(base + 3000, 'Australia/Sydney')}`);
+    expect(bodyOf(mail!.raw)).toContain(
+      `Raised: ${formatDateTimeInZone(base + 3000, { timeZone: 'Australia/Sydney', ...SPEC_CLOCK_FORMAT })}`,
+    );
     expect(bodyOf(mail!.raw)).toMatch(
       /Raised: \d{2}\/\d{2}\/\d{2} \d{1,2}:\d{2}:\d{2} [ap]m Australia\/Sydney \(UTC\+1[01]:00\)/,
     );

@@ -15,9 +15,16 @@ import type { Database } from '../../db/schema';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { Mailer } from '../../mail/mailer';
 import { formatChannelValue } from '@fieldlink/domain/channel-presentation';
-import { deviceTimeZone, formatDateTimeInZone } from '@fieldlink/domain/date-format';
+import {
+  deviceTimeZone,
+  formatDateTimeInZone,
+  resolveClock,
+  SPEC_CLOCK_FORMAT,
+  type Clock,
+  type ClockPreferences,
+} from '@fieldlink/domain/date-format';
 import { newId } from '../../security/secrets';
-import { toAttachmentPoint } from '../users/mapper';
+import { clockOf, toAttachmentPoint } from '../users/mapper';
 import { toAlarmRecord } from './mapper';
 import { accountsAbove, findAlarm, insertAlertOnce, usersOfAccounts, type AlarmRow } from './repository';
 
@@ -41,7 +48,7 @@ export interface AlarmNoticeOptions {
   onAlert?: (deviceId: string) => void;
 }
 
-type NoticeUserRow = NoticeUser & { email: string };
+type NoticeUserRow = NoticeUser & { email: string; clock: ClockPreferences };
 
 /** Mails the Alarm Responders when an alarm is raised, reminds and escalates while nobody answers, and raises disconnection alerts. */
 export class AlarmNotices {
@@ -158,7 +165,7 @@ export class AlarmNotices {
         to: user.email,
         subject: `Disconnected: ${device.name}`,
         text:
-          `${device.name} (${device.thing_name}) has been disconnected since ${formatDateTimeInZone(t, zoneOf(device))}.\n\n` +
+          `${device.name} (${device.thing_name}) has been disconnected since ${formatDateTimeInZone(t, recipientClock(user, device))}.\n\n` +
           `Alerts: ${publicUrl}/alerts\nDevice: ${publicUrl}/dash/${encodeURIComponent(device.thing_name)}\n\n` +
           'You receive this as an Alarm Responder. Mute the device’s disconnection alerts in its panel to stop them.',
         link: `${publicUrl}/alerts`,
@@ -183,6 +190,7 @@ export class AlarmNotices {
         id: row.user_id,
         email: row.email,
         mutedDevices: JSON.parse(row.muted_devices) as string[],
+        clock: clockOf(row),
         attachmentPoints: [],
       };
       (user.attachmentPoints as NoticeUser['attachmentPoints'][number][]).push({
@@ -209,13 +217,13 @@ export class AlarmNotices {
       .select(['time_date', 'health'])
       .where('id', '=', row.device_id)
       .executeTakeFirst();
-    const raisedAt = formatDateTimeInZone(alarm.raisedAt, device ? zoneOf(device) : 'UTC');
     const lead = {
       raised: 'An alarm was raised',
       reminder: 'This alarm is still active and nobody has acknowledged it',
       escalation: 'This alarm has been active and unacknowledged too long, so it now reaches you as an administrator',
     }[kind];
     for (const user of users) {
+      const raisedAt = formatDateTimeInZone(alarm.raisedAt, recipientClock(user, device));
       await mailer.send({
         to: user.email,
         subject: `${prefix} (${alarm.severity}): ${alarm.deviceName} ${alarm.channelName} ${crossed}`,
@@ -235,9 +243,18 @@ export class AlarmNotices {
 }
 
 /**
- * The zone a notice gives its times in: the device's (what its people on site read on its clock), UTC
- * when it has none; the zone is named beside each time, day first as in the console.
+ * The clock a notice gives its times in (issue 36 item 2): the recipient's own zone and format; where
+ * they chose none, the device's zone (what its people on site read on its clock, else UTC) and the
+ * specification's day-first format. The zone is always named beside each time: a mail is read away
+ * from the console, where nothing else says which zone it is.
  */
+function recipientClock(
+  user: { clock: ClockPreferences },
+  device: { time_date: string | null; health: string | null } | undefined,
+): Clock {
+  return resolveClock(user.clock, { timeZone: device ? zoneOf(device) : 'UTC', ...SPEC_CLOCK_FORMAT });
+}
+
 function zoneOf(device: { time_date: string | null; health: string | null }): string {
   const parse = <T>(text: string | null): T | null => {
     try {

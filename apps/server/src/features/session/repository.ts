@@ -28,6 +28,9 @@ export function insertUser(
       token_version: 0,
       created_at: Date.now(),
       monitor_only: 0,
+      time_zone: null,
+      hour_cycle: null,
+      date_order: null,
       ...user,
     })
     .execute();

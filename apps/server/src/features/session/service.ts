@@ -96,6 +96,7 @@ export class SessionService {
       theme: user.theme,
       linkedAccounts: linkedAccountsOf(user),
       monitorOnly: user.monitorOnly,
+      ...user.clock,
     };
   }
 

@@ -3,6 +3,8 @@ import type { AttachmentPoint, LinkedAccount } from '@fieldlink/api/session';
 import type { ExtraFlag, Permission } from '@fieldlink/domain/permissions';
 import type { Database } from '../../db/schema';
 import type { TokenClaims } from '../../security/tokens';
+import type { ClockPreferences } from '@fieldlink/domain/date-format';
+import { clockOf } from '../users/mapper';
 import { attachmentPointsOf, findUserById } from './repository';
 
 /** The signed-in caller of a request or socket, as every permission and scope check sees it. */
@@ -19,6 +21,8 @@ export interface UserContext {
   userVariant: string | null;
   /** Sees every value and chart but operates nothing (issue 35). */
   monitorOnly: boolean;
+  /** The user's clock choices (issue 36 item 2). */
+  clock: ClockPreferences;
 }
 
 /** Loads the caller behind verified token claims; null when the user no longer exists. */
@@ -45,6 +49,7 @@ export async function loadUserContext(db: Kysely<Database>, claims: TokenClaims)
     })),
     userVariant: account?.user_variant ?? null,
     monitorOnly: user.monitor_only === 1,
+    clock: clockOf(user),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { LinkedAccount } from '@fieldlink/api/session';
 import type { InvitedUser, User } from '@fieldlink/api/users';
+import type { ClockPreferences } from '@fieldlink/domain/date-format';
 import { effectivePermissions, type ExtraFlag, type Permission } from '@fieldlink/domain/permissions';
 import type { AttachmentPointsTable, InvitationsTable, UsersTable } from '../../db/schema';
 
@@ -55,6 +56,17 @@ export function toUser(
     latestUserUpdateId: isSelf ? row.latest_user_update_id : null,
     linkedAccounts: toLinkedAccounts(visiblePoints),
     isSelf,
+    // The clock is the user's own business, as its muted devices.
+    ...(isSelf ? clockOf(row) : { timeZone: null, hourCycle: null, dateOrder: null }),
+  };
+}
+
+/** A stored user's clock choices as the API names them (null: not chosen). */
+export function clockOf(row: Pick<UsersTable, 'time_zone' | 'hour_cycle' | 'date_order'>): ClockPreferences {
+  return {
+    timeZone: row.time_zone,
+    hourCycle: row.hour_cycle === '12' || row.hour_cycle === '24' ? row.hour_cycle : null,
+    dateOrder: row.date_order === 'dmy' || row.date_order === 'mdy' ? row.date_order : null,
   };
 }
 

@@ -11,7 +11,18 @@ export async function updateUser(
   db: Kysely<Database>,
   id: string,
   set: Partial<
-    Pick<UsersTable, 'first_name' | 'last_name' | 'theme' | 'muted_devices' | 'latest_user_update_id' | 'monitor_only'>
+    Pick<
+      UsersTable,
+      | 'first_name'
+      | 'last_name'
+      | 'theme'
+      | 'muted_devices'
+      | 'latest_user_update_id'
+      | 'monitor_only'
+      | 'time_zone'
+      | 'hour_cycle'
+      | 'date_order'
+    >
   >,
 ): Promise<void> {
   // Nothing of the user row to change (a permissions-only edit): an empty SET is no statement.

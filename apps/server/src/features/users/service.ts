@@ -26,7 +26,7 @@ import { hashSecret, newCode } from '../../security/secrets';
 import { inScope, permissionSubject } from '../session/access';
 import { attachmentPointsOf, findUserByEmail } from '../session/repository';
 import type { UserContext } from '../session/user-context';
-import { toInvitedUser, toUser, userPermissions } from './mapper';
+import { clockOf, toInvitedUser, toUser, userPermissions } from './mapper';
 import {
   accountRootPath,
   deleteInvitations,
@@ -113,6 +113,7 @@ export class UserService {
         mutedDevices: JSON.parse(latest.muted_devices) as string[],
         ...permissions,
         monitorOnly: latest.monitor_only === 1,
+        ...clockOf(latest),
       },
       latestUserUpdateId: latest.latest_user_update_id,
       applied,
@@ -142,6 +143,9 @@ export class UserService {
         ...(props.mutedDevices !== undefined && { muted_devices: JSON.stringify(props.mutedDevices) }),
         ...(body.updateId !== undefined && { latest_user_update_id: body.updateId }),
         ...(changesMonitorOnly && { monitor_only: props.monitorOnly ? 1 : 0 }),
+        ...(props.timeZone !== undefined && { time_zone: props.timeZone }),
+        ...(props.hourCycle !== undefined && { hour_cycle: props.hourCycle }),
+        ...(props.dateOrder !== undefined && { date_order: props.dateOrder }),
       });
       const first = points[0];
       if (changesPermissions && first) {

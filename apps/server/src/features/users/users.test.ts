@@ -109,11 +109,41 @@ describe.each(DIALECTS)('user calls on %s', (dialect) => {
       ['an unknown prop', 'viewer', 'viewer@fieldlink.test', { accountId: 'x' }, 400],
       ['a theme the console does not have', 'viewer', 'viewer@fieldlink.test', { theme: 'neon' }, 400],
       ['no props', 'viewer', 'viewer@fieldlink.test', {}, 400],
+      ['another user’s time zone', 'ops', 'viewer@fieldlink.test', { timeZone: 'Europe/London' }, 403],
+      ['a time zone nobody knows', 'viewer', 'viewer@fieldlink.test', { timeZone: 'Mars/Olympus' }, 400],
+      ['a time zone that is no name', 'viewer', 'viewer@fieldlink.test', { timeZone: '../../etc' }, 400],
+      ['an hour cycle of 13', 'viewer', 'viewer@fieldlink.test', { hourCycle: '13' }, 400],
+      ['a year-first date order', 'viewer', 'viewer@fieldlink.test', { dateOrder: 'ymd' }, 400],
     ])('refuses %s (%d) and changes nothing', async (_label, who, email, props, status) => {
       const before = await userRow(email);
       const token = who === 'ops' ? ops : viewer;
       expect((await call('PUT', '/user', token, { email, props })).statusCode).toBe(status);
       expect(await userRow(email)).toEqual(before);
+    });
+
+    it('saves the caller’s clock (issue 36 item 2), answers it in /self, and shows it to nobody else', async () => {
+      const clock = { timeZone: 'America/New_York', hourCycle: '12', dateOrder: 'mdy' };
+      const response = await call('PUT', '/user', viewer, { email: 'viewer@fieldlink.test', props: clock });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ applied: true, props: clock });
+      expect((await call('GET', '/self', viewer)).json()).toMatchObject(clock);
+      expect((await call('GET', '/user?email=viewer@fieldlink.test', viewer)).json()).toMatchObject(clock);
+      expect((await call('GET', '/user?email=viewer@fieldlink.test', ops)).json()).toMatchObject({
+        timeZone: null,
+        hourCycle: null,
+        dateOrder: null,
+      });
+      // Null hands each choice back to the browser.
+      const reset = await call('PUT', '/user', viewer, {
+        email: 'viewer@fieldlink.test',
+        props: { timeZone: null, hourCycle: null, dateOrder: null },
+      });
+      expect(reset.json()).toMatchObject({ props: { timeZone: null, hourCycle: null, dateOrder: null } });
+      expect(await userRow('viewer@fieldlink.test')).toMatchObject({
+        time_zone: null,
+        hour_cycle: null,
+        date_order: null,
+      });
     });
 
     it('lets an admin change another user’s permissions within its own', async () => {

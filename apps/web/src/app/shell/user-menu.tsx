@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ChevronDownIcon, LockIcon, PaletteIcon, SignOutIcon } from '../../components/ui/icons';
 import { Spinner } from '../../components/ui/spinner';
+import { ClockSettings } from './clock-settings';
 import { offeredThemes, themeNamed, type ThemeName } from '@fieldlink/domain/app-variant';
 import { putUser } from '../../features/accounts/api/put-user';
 import { useEmailResetCodeMutation } from '../../features/session/api/post-email-reset-code';
@@ -30,7 +31,7 @@ function chooseTheme(email: string | null, theme: ThemeName): void {
 }
 
 /**
- * Avatar button with the account menu: the profile (name, e-mail), the theme, changing the password
+ * Avatar button with the account menu: the profile (name, e-mail), the theme, the clock, changing the password
  * (a link mailed to the signed-in address, the same proof of ownership a reset asks), sign out.
  */
 export function UserMenu() {
@@ -110,6 +111,7 @@ export function UserMenu() {
               ))}
             </select>
           </div>
+          <ClockSettings email={email} />
           <button
             type="button"
             className="user-menu__item user-menu__item--button"

@@ -3,7 +3,7 @@ import uPlot, { type AlignedData, type Axis, type Options, type Scale } from 'up
 import 'uplot/dist/uPlot.min.css';
 import { formatDateTime, timeAxisLabels } from '@fieldlink/domain/date-format';
 import type { AlignedLogs } from './chart-series';
-import { usePageTimeZone } from '../../lib/page-time-zone';
+import { usePageClock } from '../../lib/page-time-zone';
 import { chartLineWidth } from './line-width';
 import { cancelRedraw, scheduleRedraw } from './redraw-queue';
 import './log-chart.css';
@@ -136,7 +136,7 @@ export function LogChart({
   const element = useRef<HTMLDivElement>(null);
   const chart = useRef<uPlot | null>(null);
   // Axis ticks, their labels and the readout in the page's one zone (the device's, or the user's).
-  const { timeZone } = usePageTimeZone();
+  const clock = usePageClock();
   const onSelectRef = useRef(onSelect);
   onSelectRef.current = onSelect;
   const markersRef = useRef(markers);
@@ -311,7 +311,7 @@ export function LogChart({
           }</b></span>`,
         );
       }
-      readout.innerHTML = `<time>${formatDateTime(t * 1000, timeZone)}</time>${rows.join('')}`;
+      readout.innerHTML = `<time>${formatDateTime(t * 1000, clock)}</time>${rows.join('')}`;
       readout.hidden = false;
       const overWidth = plot.over.clientWidth;
       const left = plot.cursor.left;
@@ -330,7 +330,7 @@ export function LogChart({
       scales,
       legend: { show: false },
       // Ticks fall on whole hours and days of that zone, not the browser's.
-      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), timeZone),
+      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), clock.timeZone),
       padding: [compact ? 2 : 10, axes.some((a) => a.side === 'right') || compact ? 4 : 14, 0, compact ? 4 : 0],
       cursor: {
         drag: { x: true, y: false, setScale: false },
@@ -343,14 +343,14 @@ export function LogChart({
           font,
           grid: { show: !compact, stroke: grid, width: 1 },
           ticks: { stroke: grid, size: 4 },
-          // Two lines: the time, and the date (day first) where it changes.
+          // Two lines: the time, and the date (in the reader's order) where it changes.
           size: compact ? 20 : 42,
           // A "10:00 am" label is about 50 px wide: uPlot's default 50 px between ticks made them touch.
           space: 72,
           values: (_plot, splits) =>
             timeAxisLabels(
               splits.map((split) => split * 1000),
-              timeZone,
+              clock,
             ),
         },
         ...yAxes,
@@ -399,7 +399,7 @@ export function LogChart({
       cancelRedraw(build);
       stop?.();
     };
-  }, [logs, lines, start, end, axes, live, compact, timeZone]);
+  }, [logs, lines, start, end, axes, live, compact, clock]);
 
   useEffect(() => {
     const plot = chart.current;

@@ -4,6 +4,7 @@ import {
   type SessionEvent,
   type SessionMachine,
 } from '@fieldlink/domain/session-state';
+import type { ClockPreferences } from '@fieldlink/domain/date-format';
 import type { AppType, NavSection, NavTab, ThemeName, VariantAccount } from '@fieldlink/domain/app-variant';
 import { createStore } from '../create-store';
 import { readStoredTheme, storeTheme } from '../themes/theme-storage';
@@ -38,6 +39,8 @@ export interface SessionState {
   appType: AppType;
   /** The account of the first attachment point: app type, kind, brand theme, user variant. */
   account: VariantAccount | null;
+  /** The user's clock choices (issue 36 item 2); each null: this browser's zone or locale. */
+  clock: ClockPreferences;
 }
 
 export interface AppState {
@@ -65,6 +68,7 @@ export const SIGNED_OUT_SESSION: SessionState = {
   monitorOnly: false,
   appType: 'default',
   account: null,
+  clock: { timeZone: null, hourCycle: null, dateOrder: null },
 };
 
 const initialState = (storedTheme: string | null): AppState => ({
@@ -117,6 +121,11 @@ export function reportChangeFailure(message: string): void {
 
 export function setSession(session: SessionState): void {
   appStore.setState((s) => ({ ...s, session }));
+}
+
+/** The user's clock choices changed (the user menu), at once on every screen. */
+export function setClockPreferences(clock: ClockPreferences): void {
+  appStore.setState((s) => ({ ...s, session: { ...s.session, clock } }));
 }
 
 export function setRememberedPath(path: string | null): void {

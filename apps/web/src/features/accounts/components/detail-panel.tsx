@@ -16,6 +16,7 @@ import { TextField } from '../../../components/ui/text-field';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { showToast } from '../../../lib/app-store/app-store';
 import { formatDateTime } from '@fieldlink/domain/date-format';
+import { usePageClock } from '../../../lib/page-time-zone';
 import { latestUserUpdateId } from '../../../lib/user-update-id';
 import { useUser } from '../api/get-user';
 import { useReinviteUserMutation } from '../api/post-reinvite-user';
@@ -162,6 +163,7 @@ function GroupPanel({
   onSelect,
   target,
 }: DetailPanelProps & { target: Extract<TreeTarget, { type: 'group' }> }) {
+  const clock = usePageClock();
   const { group } = target;
   const rename = useRenameGroupMutation();
   const reinvite = useReinviteUserMutation();
@@ -291,7 +293,7 @@ function GroupPanel({
                     <span>{invitation.email}</span>
                     <span className="fl-muted">
                       {' '}
-                      {expired ? 'Link expired' : `Link valid until ${formatDateTime(invitation.expiresAt)}`}
+                      {expired ? 'Link expired' : `Link valid until ${formatDateTime(invitation.expiresAt, clock)}`}
                     </span>
                   </span>
                   <Button
@@ -502,6 +504,7 @@ function DevicePanel({
   onAction,
   target,
 }: DetailPanelProps & { target: Extract<TreeTarget, { type: 'device' }> }) {
+  const clock = usePageClock();
   const { device } = target;
   const kind = device.isConnected ? 'deviceConnected' : 'deviceDisconnected';
   return (
@@ -536,10 +539,10 @@ function DevicePanel({
           <code>{device.thingName}</code>
         </Fact>
         {device.isConnected && device.lastDisconnection !== null && (
-          <Fact label="Last disconnection">{formatDateTime(device.lastDisconnection)}</Fact>
+          <Fact label="Last disconnection">{formatDateTime(device.lastDisconnection, clock)}</Fact>
         )}
         {!device.isConnected && device.lastConnection !== null && (
-          <Fact label="Last connection">{formatDateTime(device.lastConnection)}</Fact>
+          <Fact label="Last connection">{formatDateTime(device.lastConnection, clock)}</Fact>
         )}
         <Fact label="Channels">{device.channels?.length ?? 0}</Fact>
       </dl>

@@ -11,6 +11,7 @@ import { RefreshButton } from '../../../components/ui/refresh-button';
 import { formatChannelValue } from '@fieldlink/domain/channel-presentation';
 import { channelDisplayName } from '@fieldlink/domain/channels';
 import { formatDateTime } from '@fieldlink/domain/date-format';
+import { usePageClock } from '../../../lib/page-time-zone';
 import { useAcknowledgeAlarms } from '../api/acknowledge-alarms';
 import { useAlarms } from '../api/get-alarms';
 import { crossingText, SEVERITY_LABELS, SEVERITY_TONES, STATUS_LABELS, STATUS_TONES } from '../model/alarm-text';
@@ -162,6 +163,7 @@ function AlarmRow({
   busy: boolean;
   onAcknowledge: () => void;
 }) {
+  const clock = usePageClock();
   const displayName = channelDisplayName(alarm.code) ?? alarm.code;
   return (
     <tr data-testid={`alarm-${alarm.id}`} className={alarm.clearedAt === null ? 'is-active' : undefined}>
@@ -185,10 +187,10 @@ function AlarmRow({
         {crossingText(alarm)}
       </td>
       <td data-label="Raised" className="alarms-time">
-        {formatDateTime(alarm.raisedAt)}
+        {formatDateTime(alarm.raisedAt, clock)}
       </td>
       <td data-label="Cleared" className="alarms-time">
-        {alarm.clearedAt === null ? '—' : formatDateTime(alarm.clearedAt)}
+        {alarm.clearedAt === null ? '—' : formatDateTime(alarm.clearedAt, clock)}
         {alarm.clearedValue !== null && (
           <span className="fl-sub">at {formatChannelValue(alarm, alarm.clearedValue)}</span>
         )}
@@ -198,7 +200,7 @@ function AlarmRow({
           '—'
         ) : (
           <>
-            {formatDateTime(alarm.acknowledgedAt)}
+            {formatDateTime(alarm.acknowledgedAt, clock)}
             <span className="fl-sub">{alarm.acknowledgedBy ?? ''}</span>
           </>
         )}

@@ -8,6 +8,7 @@ import { BellOffIcon, CloudOffIcon } from '../../../components/ui/icons';
 import { PageHeader } from '../../../components/ui/page-header';
 import { RefreshButton } from '../../../components/ui/refresh-button';
 import { formatDateTime } from '@fieldlink/domain/date-format';
+import { usePageClock } from '../../../lib/page-time-zone';
 import { useAlerts } from '../api/get-alerts';
 import { useMuteDevice } from '../api/mute-device';
 import './alarms.css';
@@ -73,6 +74,7 @@ export function AlertsPage() {
 }
 
 function AlertItem({ alert, busy, onMute }: { alert: AlertRecord; busy: boolean; onMute: (muted: boolean) => void }) {
+  const clock = usePageClock();
   const ongoing = alert.resolvedAt === null;
   return (
     <li className={`alerts-item${ongoing ? ' is-active' : ''}`} data-testid={`alert-${alert.id}`}>
@@ -92,8 +94,8 @@ function AlertItem({ alert, busy, onMute }: { alert: AlertRecord; busy: boolean;
           )}
         </div>
         <span className="fl-muted alerts-item__when">
-          {alert.thingName} · disconnected {formatDateTime(alert.t)}
-          {alert.resolvedAt !== null && ` · back ${formatDateTime(alert.resolvedAt)}`}
+          {alert.thingName} · disconnected {formatDateTime(alert.t, clock)}
+          {alert.resolvedAt !== null && ` · back ${formatDateTime(alert.resolvedAt, clock)}`}
         </span>
       </div>
       <Button size="sm" variant="ghost" busy={busy} onClick={() => onMute(!alert.muted)}>

@@ -12,7 +12,7 @@ import { formatDateTime } from '@fieldlink/domain/date-format';
 import { formatAge } from '../../../lib/format-time';
 import { useLatestValue } from '../../../lib/realtime/use-realtime';
 import { ChannelWrite } from './channel-write';
-import { usePageTimeZone } from '../../../lib/page-time-zone';
+import { usePageClock } from '../../../lib/page-time-zone';
 
 export interface ChannelCardProps {
   thingName: string;
@@ -122,11 +122,11 @@ function ChannelAge({
 }) {
   const latest = useLatestValue(thingName, code);
   const now = useNow();
-  const { timeZone } = usePageTimeZone();
+  const clock = usePageClock();
   if (!latest) return <span className="channel-card__age">No data yet</span>;
   const stale = isChannelStale({ lastT: latest.t, uploadInterval, logInterval, now });
   return (
-    <span className="channel-card__age" title={formatDateTime(latest.t, timeZone)}>
+    <span className="channel-card__age" title={formatDateTime(latest.t, clock)}>
       {stale && <Badge tone="warning">Stale</Badge>}
       <time dateTime={new Date(latest.t).toISOString()}>{formatAge(latest.t, now)}</time>
     </span>

@@ -4,13 +4,13 @@ import { ClockIcon } from '../../../components/ui/icons';
 import { formatDateTime } from '@fieldlink/domain/date-format';
 import { useDeviceConnection } from '../../../lib/realtime/use-realtime';
 import { deviceConnectionsQuery, useDeviceConnections } from '../api/get-device-connections';
-import { usePageTimeZone } from '../../../lib/page-time-zone';
+import { usePageClock } from '../../../lib/page-time-zone';
 
 /** The device's connection log, newest first; read again whenever its connection state changes. */
 export function ConnectionHistory({ deviceId, thingName }: { deviceId: string; thingName: string }) {
   const connections = useDeviceConnections(deviceId);
   const live = useDeviceConnection(thingName);
-  const { timeZone } = usePageTimeZone();
+  const clock = usePageClock();
   const queryClient = useQueryClient();
   useEffect(() => {
     if (live) void queryClient.invalidateQueries({ queryKey: deviceConnectionsQuery(deviceId).queryKey });
@@ -30,7 +30,7 @@ export function ConnectionHistory({ deviceId, thingName }: { deviceId: string; t
             <li key={`${row.t}-${row.connected}`} className={row.connected ? 'is-up' : 'is-down'}>
               <span className="connection-history__dot" aria-hidden="true" />
               <span className="connection-history__state">{row.connected ? 'Connected' : 'Disconnected'}</span>
-              <time dateTime={new Date(row.t).toISOString()}>{formatDateTime(row.t, timeZone)}</time>
+              <time dateTime={new Date(row.t).toISOString()}>{formatDateTime(row.t, clock)}</time>
             </li>
           ))}
         </ol>

@@ -5,7 +5,7 @@ import { ChevronRightIcon } from '../../../components/ui/icons';
 import { groupTrail } from '../../../lib/account-tree';
 import { formatDateTime } from '@fieldlink/domain/date-format';
 import { useDeviceConnection } from '../../../lib/realtime/use-realtime';
-import { usePageTimeZone } from '../../../lib/page-time-zone';
+import { usePageClock } from '../../../lib/page-time-zone';
 
 export interface DeviceHeaderProps {
   account: Account;
@@ -17,7 +17,7 @@ export interface DeviceHeaderProps {
 /** Name, place in the tree, connection badge and identity of the device on the dash. */
 export function DeviceHeader({ account, groupId, treeDevice, device }: DeviceHeaderProps) {
   const live = useDeviceConnection(treeDevice.thingName);
-  const { timeZone } = usePageTimeZone();
+  const clock = usePageClock();
   const isConnected = live?.isConnected ?? device?.isConnected ?? treeDevice.isConnected;
   const lastConnection = live?.lastConnection ?? device?.lastConnection ?? treeDevice.lastConnection;
   const lastDisconnection = live?.lastDisconnection ?? device?.lastDisconnection ?? treeDevice.lastDisconnection;
@@ -32,9 +32,9 @@ export function DeviceHeader({ account, groupId, treeDevice, device }: DeviceHea
   // The specification's rule: a connected device shows when it last dropped, a disconnected one when
   // it was last seen.
   if (isConnected && lastDisconnection)
-    facts.push({ label: 'Last disconnection', value: formatDateTime(lastDisconnection, timeZone) });
+    facts.push({ label: 'Last disconnection', value: formatDateTime(lastDisconnection, clock) });
   if (!isConnected && lastConnection)
-    facts.push({ label: 'Last connection', value: formatDateTime(lastConnection, timeZone) });
+    facts.push({ label: 'Last connection', value: formatDateTime(lastConnection, clock) });
 
   return (
     <section className="device-header">

@@ -15,7 +15,7 @@ import { useNow } from '../../../lib/clock';
 import { formatDateTime } from '@fieldlink/domain/date-format';
 import { formatAge } from '../../../lib/format-time';
 import { useDeviceHealth } from '../../../lib/realtime/use-realtime';
-import { usePageTimeZone } from '../../../lib/page-time-zone';
+import { usePageClock } from '../../../lib/page-time-zone';
 
 function Stat({ icon, label, value, detail }: { icon: ReactNode; label: string; value: string; detail?: string }) {
   return (
@@ -37,7 +37,7 @@ const fixed = (value: number | undefined, digits: number, unit: string) =>
 export function HealthSummary({ thingName, initial }: { thingName: string; initial: DeviceHealth | null | undefined }) {
   const live = useDeviceHealth(thingName);
   const now = useNow();
-  const { timeZone } = usePageTimeZone();
+  const clock = usePageClock();
   const health = live ?? initial ?? null;
   if (!health) {
     return <p className="health-empty">This device has not reported its health yet.</p>;
@@ -77,7 +77,7 @@ export function HealthSummary({ thingName, initial }: { thingName: string; initi
           icon={<ClockIcon size={18} />}
           label="Health updated"
           value={health.t === undefined ? '—' : formatAge(toMillis(health.t), now)}
-          detail={health.t === undefined ? undefined : formatDateTime(toMillis(health.t), timeZone)}
+          detail={health.t === undefined ? undefined : formatDateTime(toMillis(health.t), clock)}
         />
       </div>
     </section>

@@ -16,7 +16,7 @@ import { serverErrorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '@fieldlink/domain/date-format';
 import { useDeviceLogs } from '../../../lib/api/get-device-logs';
 import { alignLogs, isEmptyLogs } from '../../../components/charts/chart-series';
-import { usePageTimeZone } from '../../../lib/page-time-zone';
+import { usePageClock } from '../../../lib/page-time-zone';
 
 // uPlot is loaded only when a chart is drawn.
 const LogChart = lazy(async () => ({ default: (await import('../../../components/charts/log-chart')).LogChart }));
@@ -41,7 +41,7 @@ function lastSpan(rangeMs: number): Span {
  * across the chart choose the window, and the server answers at most 2,000 bins beyond three days.
  */
 export function LogChartPanel({ deviceId, channels }: LogChartPanelProps) {
-  const { timeZone } = usePageTimeZone();
+  const clock = usePageClock();
   const chartable = useMemo(
     () =>
       channels
@@ -132,7 +132,7 @@ export function LogChartPanel({ deviceId, channels }: LogChartPanelProps) {
       </div>
       <div className="log-chart__meta">
         <span>
-          {formatDateTime(span.start, timeZone)} – {formatDateTime(span.end, timeZone)}
+          {formatDateTime(span.start, clock)} – {formatDateTime(span.end, clock)}
           {binned && logs.data && ` · ${Math.round(logs.data.binWidth / 60_000)} min bins, band shows min–max`}
         </span>
         <span className="log-chart__meta-actions">

@@ -70,6 +70,10 @@ export function selfAnswer(dataset: DemoDataset): SelfAnswer {
     theme: null,
     // The prospect operates the simulated devices: that is what the demo is for.
     monitorOnly: false,
+    // The visitor's browser decides the clock.
+    timeZone: null,
+    hourCycle: null,
+    dateOrder: null,
     linkedAccounts: [
       {
         accountId: DEMO_ACCOUNT_ID,

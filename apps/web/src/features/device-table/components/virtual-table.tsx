@@ -1,5 +1,7 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { Link } from 'react-router';
+import type { Clock } from '@fieldlink/domain/date-format';
+import { usePageClock } from '../../../lib/page-time-zone';
 import { PHONE_QUERY, useMediaQuery } from '../../../lib/use-media-query';
 import type { ColumnContext, ColumnPresentation } from '../model/columns';
 import type { DeviceTableData } from '../model/table-data';
@@ -211,6 +213,7 @@ const TableRow = memo(function TableRow({
 }: TableRowProps) {
   const id = data.text.id[row] ?? '';
   const name = data.text.name[row] ?? '';
+  const clock = usePageClock();
   return (
     <div
       className={`dt-row${selected ? ' is-selected' : ''}${position % 2 === 1 ? ' is-odd' : ''}`}
@@ -223,7 +226,7 @@ const TableRow = memo(function TableRow({
         <input type="checkbox" aria-label={`Select ${name}`} checked={selected} onChange={() => onToggle(id)} />
       </div>
       {columns.map((column) => (
-        <TableCell key={column.key} column={column} data={data} row={row} context={context} />
+        <TableCell key={column.key} column={column} data={data} row={row} context={context} clock={clock} />
       ))}
     </div>
   );
@@ -234,14 +237,16 @@ function TableCell({
   data,
   row,
   context,
+  clock,
 }: {
   column: ColumnPresentation;
   data: DeviceTableData;
   row: number;
   context: ColumnContext;
+  clock: Clock;
 }) {
   const value = column.read(data, row, context);
-  const text = column.format(value);
+  const text = column.format(value, clock);
   const className = `dt-cell dt-cell--${column.key}${column.align === 'end' ? ' dt-cell--end' : ''}`;
   const label = column.label;
   if (column.key === 'name') {

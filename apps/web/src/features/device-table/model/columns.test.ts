@@ -3,6 +3,9 @@ import { DEVICE_COLUMNS } from '@fieldlink/domain/device-columns';
 import { COLUMN_PRESENTATIONS, presentationsOf, utcOffsetText } from './columns';
 import { fixtureColumns } from './fixtures';
 import { decodeDeviceTable } from './table-data';
+import { SPEC_CLOCK_FORMAT, type Clock } from '@fieldlink/domain/date-format';
+
+const UTC_CLOCK: Clock = { timeZone: 'UTC', ...SPEC_CLOCK_FORMAT };
 
 const data = decodeDeviceTable(
   fixtureColumns([
@@ -27,7 +30,7 @@ const data = decodeDeviceTable(
 const cell = (key: string, row: number) => {
   const column = COLUMN_PRESENTATIONS.get(key)!;
   const value = column.read(data, row, { distanceFrom: null });
-  return { value, shown: column.format(value), exported: column.exportValue(value) };
+  return { value, shown: column.format(value, UTC_CLOCK), exported: column.exportValue(value) };
 };
 
 describe('column presentations', () => {

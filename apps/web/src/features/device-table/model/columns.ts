@@ -9,7 +9,7 @@ import { planLabel } from '@fieldlink/domain/device-panel';
 import { alarmCellText } from '@fieldlink/domain/alarms';
 import { utcOffsetMinutes } from '@fieldlink/domain/time-zone';
 import { isOtaState, otaColumns, type OtaColumns } from '@fieldlink/domain/ota';
-import { formatDateTime } from '@fieldlink/domain/date-format';
+import { formatDateTime, SPEC_CLOCK_FORMAT, type Clock } from '@fieldlink/domain/date-format';
 import type { DeviceTableData } from './table-data';
 
 /** What a column's values depend on beyond the row: the geo filter's centre for the distance column. */
@@ -23,8 +23,8 @@ export interface ColumnPresentation extends DeviceColumn {
   width: number;
   align: 'start' | 'end';
   read(data: DeviceTableData, row: number, context: ColumnContext): CellValue;
-  /** The cell as text on screen; empty values show as an empty string. */
-  format(value: CellValue): string;
+  /** The cell as text on screen, dates in the reader's clock; empty values show as an empty string. */
+  format(value: CellValue, clock: Clock): string;
   /** The cell in the CSV export: numbers stay numbers, dates are ISO 8601. */
   exportValue(value: CellValue): CsvValue;
 }
@@ -186,7 +186,7 @@ function formatText(value: CellValue): string {
 
 const BOOLEAN_WORDS: Record<string, [string, string]> = { isConnected: ['Online', 'Offline'] };
 
-function formatter(column: DeviceColumn): (value: CellValue) => string {
+function formatter(column: DeviceColumn): (value: CellValue, clock: Clock) => string {
   switch (column.key) {
     case 'lat':
     case 'lng':
@@ -200,7 +200,7 @@ function formatter(column: DeviceColumn): (value: CellValue) => string {
     case 'number':
       return (value) => (isNumber(value) ? numberFormat.format(value) : '');
     case 'dateTime':
-      return (value) => (isNumber(value) ? formatDateTime(value) : '');
+      return (value, clock) => (isNumber(value) ? formatDateTime(value, clock) : '');
     case 'boolean': {
       const [yes, no] = BOOLEAN_WORDS[column.key] ?? ['Yes', 'No'];
       return (value) => (value === true ? yes : value === false ? no : '');
@@ -223,6 +223,8 @@ function exporter(column: DeviceColumn, format: (value: CellValue) => string): (
   }
 }
 
+const UTC_CLOCK: Clock = { timeZone: 'UTC', ...SPEC_CLOCK_FORMAT };
+
 /** Every column of §2 with how the table reads, shows and exports it, by key. */
 export const COLUMN_PRESENTATIONS: ReadonlyMap<string, ColumnPresentation> = new Map(
   DEVICE_COLUMNS.map((column) => {
@@ -233,7 +235,8 @@ export const COLUMN_PRESENTATIONS: ReadonlyMap<string, ColumnPresentation> = new
       align: column.type === 'number' && column.key !== 'error' ? 'end' : 'start',
       read: READERS[column.key] ?? (() => null),
       format,
-      exportValue: exporter(column, format),
+      // Dates export as ISO 8601 (machine-readable, zone-free); no other column reads the clock.
+      exportValue: exporter(column, (value) => format(value, UTC_CLOCK)),
     };
     return [column.key, presentation];
   }),

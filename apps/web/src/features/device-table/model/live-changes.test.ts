@@ -4,6 +4,9 @@ import { fixtureColumns } from './fixtures';
 import { LiveChangeLog, applyTableChanges, prepareRowIndex } from './live-changes';
 import { decodeDeviceTable } from './table-data';
 import { TableIndex } from './table-view';
+import { SPEC_CLOCK_FORMAT, type Clock } from '@fieldlink/domain/date-format';
+
+const UTC_CLOCK: Clock = { timeZone: 'UTC', ...SPEC_CLOCK_FORMAT };
 
 const table = () =>
   decodeDeviceTable(
@@ -15,7 +18,7 @@ const table = () =>
   );
 const cell = (index: TableIndex, key: string, row: number) => {
   const column = COLUMN_PRESENTATIONS.get(key)!;
-  return column.format(column.read(index.data, row, { distanceFrom: null }));
+  return column.format(column.read(index.data, row, { distanceFrom: null }), UTC_CLOCK);
 };
 
 describe('applyTableChanges', () => {

@@ -6,6 +6,9 @@ import { COLUMN_PRESENTATIONS } from './columns';
 import { fixtureColumns, type FixtureDevice } from './fixtures';
 import { decodeDeviceTable } from './table-data';
 import { TableIndex, type TableSort } from './table-view';
+import { SPEC_CLOCK_FORMAT, type Clock } from '@fieldlink/domain/date-format';
+
+const UTC_CLOCK: Clock = { timeZone: 'UTC', ...SPEC_CLOCK_FORMAT };
 
 const FLEET: FixtureDevice[] = [
   { name: 'Tank 10', fw: '4.10.0', signal: -70, group: 3, isConnected: 1, lat: 32.7767, lng: -96.797, statusSp: 64 },
@@ -132,7 +135,7 @@ describe('TableIndex.view: filters', () => {
       'Chiller',
     ]);
     const distances = Array.from(view.rows, (row) =>
-      COLUMN_PRESENTATIONS.get('distance')!.format(table.cells('distance', view.context)[row]),
+      COLUMN_PRESENTATIONS.get('distance')!.format(table.cells('distance', view.context)[row], UTC_CLOCK),
     );
     // Reference values from the spherical law of cosines (an independent formula), times 0.621371.
     expect(distances).toEqual(['0.000', '16.480', '31.048', '35.994']);

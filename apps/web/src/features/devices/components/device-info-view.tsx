@@ -12,7 +12,7 @@ import { formatDateTime } from '@fieldlink/domain/date-format';
 import { useDeviceActionRefusal } from '../../../lib/session/use-can';
 import { useUpdateTimezone } from '../hooks/use-update-timezone';
 import { timeZones } from '../model/time-zones';
-import { usePageTimeZone } from '../../../lib/page-time-zone';
+import { usePageClock } from '../../../lib/page-time-zone';
 
 export interface DeviceInfoViewProps {
   device: Device;
@@ -39,7 +39,7 @@ export function DeviceInfoView({ device, connection, health, isAdmin }: DeviceIn
   const zones = useMemo(() => timeZones(zone), [zone]);
   const timezone = useUpdateTimezone(device, connection.isConnected);
   const timezoneRefusal = useDeviceActionRefusal('timeDate');
-  const { timeZone } = usePageTimeZone();
+  const clock = usePageClock();
   const family = parseHardwareFamily(device.hw);
 
   return (
@@ -88,10 +88,10 @@ export function DeviceInfoView({ device, connection, health, isAdmin }: DeviceIn
         </Row>
         {lastSeen && (
           <Row label={lastSeen.label} testId="attr-last-seen">
-            {formatDateTime(lastSeen.t, timeZone)}
+            {formatDateTime(lastSeen.t, clock)}
           </Row>
         )}
-        <Row label="Created">{formatDateTime(device.createdAt, timeZone)}</Row>
+        <Row label="Created">{formatDateTime(device.createdAt, clock)}</Row>
         <Row label="Time zone">
           <span className="device-info__timezone" title={timezoneRefusal ?? undefined} data-testid="timezone-control">
             <select

@@ -25,7 +25,7 @@ import { useDeviceActionRefusal } from '../../../lib/session/use-can';
 import { useDeviceSettings } from '../hooks/use-device-settings';
 import { timeZones } from '../model/time-zones';
 import './device-settings.css';
-import { usePageTimeZone } from '../../../lib/page-time-zone';
+import { usePageClock } from '../../../lib/page-time-zone';
 
 type Settings = ReturnType<typeof useDeviceSettings>;
 
@@ -439,7 +439,7 @@ function SettingField({
 
 /** The messages still queued for the offline device (core §7 `unsentMessages`). */
 function UnsentMessages({ messages }: { messages: readonly QueuedDeviceMessage[] }) {
-  const { timeZone } = usePageTimeZone();
+  const clock = usePageClock();
   return (
     <section className="device-settings__unsent" aria-label="Waiting for the device" data-testid="unsent-messages">
       <h3>
@@ -451,7 +451,7 @@ function UnsentMessages({ messages }: { messages: readonly QueuedDeviceMessage[]
           <li key={queued.id}>
             <span>{describeMessage(queued.message)}</span>
             <span className="fl-muted">
-              queued {formatDateTime(queued.createdAt, timeZone)} · expires {formatDateTime(queued.expiresAt, timeZone)}
+              queued {formatDateTime(queued.createdAt, clock)} · expires {formatDateTime(queued.expiresAt, clock)}
             </span>
           </li>
         ))}

@@ -8,12 +8,14 @@ import {
 import { Button } from '../../../components/ui/button';
 import { downloadCsv } from '../../../lib/download-csv';
 import { formatDateTime } from '@fieldlink/domain/date-format';
+import { usePageClock } from '../../../lib/page-time-zone';
 import { localDay } from '../../../lib/format-time';
 import { picklistCsv } from '../model/picklist-csv';
 import { RangeBadge } from './range-badge';
 
 /** The products to bring to the shelves (§5), printable and exportable as CSV. */
 export function PicklistView({ store }: { store: StoreStatusAnswer }) {
+  const clock = usePageClock();
   const items = picklist(store.products);
   const units = items.reduce((sum, product) => sum + picklistQuantity(product), 0);
   const fileName = `picklist-${store.name.replace(/[^\w-]+/g, '-').toLowerCase()}-${localDay(new Date())}.csv`;
@@ -24,7 +26,7 @@ export function PicklistView({ store }: { store: StoreStatusAnswer }) {
           <h2>Picklist · {store.name}</h2>
           <p className="fl-muted">
             {items.length} {items.length === 1 ? 'product' : 'products'}, {units} {units === 1 ? 'unit' : 'units'} to
-            pick: low or empty, or running out within 36 hours · {formatDateTime(Date.now())}
+            pick: low or empty, or running out within 36 hours · {formatDateTime(Date.now(), clock)}
           </p>
         </div>
         <div className="inv-actions inv-no-print">

@@ -1,12 +1,14 @@
 import type { RetailProduct } from '@fieldlink/api/inventory';
 import { formatTimeUntilOutOfStock, minutesUntilOutOfStock } from '@fieldlink/domain/retail';
-import { formatDateTime } from '@fieldlink/domain/date-format';
+import { formatDateTime, type Clock } from '@fieldlink/domain/date-format';
+import { usePageClock } from '../../../lib/page-time-zone';
 import { RangeBadge } from './range-badge';
 
-const time = (t: number | null) => (t === null ? '–' : formatDateTime(t));
+const time = (t: number | null, clock: Clock) => (t === null ? '–' : formatDateTime(t, clock));
 
 /** Every product of the store's shelves with its stock, sales and the times it last changed. */
 export function StoreStatusTable({ products }: { products: readonly RetailProduct[] }) {
+  const clock = usePageClock();
   if (products.length === 0) {
     return (
       <section className="fl-card inv-empty fl-muted">
@@ -66,9 +68,9 @@ export function StoreStatusTable({ products }: { products: readonly RetailProduc
                 <td className="inv-time">
                   {formatTimeUntilOutOfStock(minutesUntilOutOfStock(product.count, product.salesPerHour))}
                 </td>
-                <td className="inv-time">{time(product.timestamps.decrease)}</td>
-                <td className="inv-time">{time(product.timestamps.restock)}</td>
-                <td className="inv-time">{time(product.timestamps.rangeStateChange)}</td>
+                <td className="inv-time">{time(product.timestamps.decrease, clock)}</td>
+                <td className="inv-time">{time(product.timestamps.restock, clock)}</td>
+                <td className="inv-time">{time(product.timestamps.rangeStateChange, clock)}</td>
               </tr>
             ))}
           </tbody>

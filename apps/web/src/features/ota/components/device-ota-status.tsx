@@ -6,7 +6,7 @@ import { useOtaProgress } from '../../../lib/realtime/use-realtime';
 import { UpdateIcon } from './ota-icons';
 import { otaStateTone } from '../model/ota-tone';
 import './ota.css';
-import { usePageTimeZone } from '../../../lib/page-time-zone';
+import { usePageClock } from '../../../lib/page-time-zone';
 
 /**
  * The device's latest OTA update on its dash, live: the state (with the download's progress), the
@@ -15,7 +15,7 @@ import { usePageTimeZone } from '../../../lib/page-time-zone';
 export function DeviceOtaStatus({ deviceId, thingName }: { deviceId: string; thingName: string }) {
   const stored = useDevice(deviceId).data;
   const live = useOtaProgress(thingName);
-  const { timeZone } = usePageTimeZone();
+  const clock = usePageClock();
   const update = live?.update ?? stored?.update ?? null;
   if (!update) return null;
   const pendingAt = live ? live.otaPendingSubmittedAt : (stored?.otaPendingSubmittedAt ?? null);
@@ -32,10 +32,10 @@ export function DeviceOtaStatus({ deviceId, thingName }: { deviceId: string; thi
           )}
         </div>
         <div className="ota-device__meta">
-          <code>{update.updateCommand}</code> · submitted {formatDateTime(update.submittedAt, timeZone)}
+          <code>{update.updateCommand}</code> · submitted {formatDateTime(update.submittedAt, clock)}
           {isOtaFinal(update.state) &&
             update.finishedAt !== null &&
-            ` · ended ${formatDateTime(update.finishedAt, timeZone)}`}
+            ` · ended ${formatDateTime(update.finishedAt, clock)}`}
           {update.fw && ` · now running ${update.fw}`}
         </div>
         {update.error && <div className="ota-device__error">{update.error}</div>}

@@ -14,7 +14,7 @@ import { useLiveOtaStates, type LiveOtaState } from '../hooks/use-live-ota-state
 import { OtaRolloutList } from './ota-rollout-list';
 import { otaStateTone } from '../model/ota-tone';
 import './ota.css';
-import { usePageTimeZone } from '../../../lib/page-time-zone';
+import { usePageClock } from '../../../lib/page-time-zone';
 
 /** A pending device's update with the state the real-time channel pushed after the list was read. */
 function liveUpdate(device: OtaPendingDevice, live: ReadonlyMap<string, LiveOtaState>, readAt: number) {
@@ -37,7 +37,7 @@ export function OtaPendingDialog({ onClose }: { onClose: () => void }) {
     void rollouts.refetch();
   });
   const devices = pending.data?.devices ?? [];
-  const { timeZone } = usePageTimeZone();
+  const clock = usePageClock();
 
   const onApprove = (deviceIds: string[]) =>
     approve.mutate(
@@ -114,7 +114,7 @@ export function OtaPendingDialog({ onClose }: { onClose: () => void }) {
                     <LiveUpdateState update={liveUpdate(device, live, pending.dataUpdatedAt)} />
                   </td>
                   <td className="ota-pending__when">
-                    <div>{formatDateTime(device.otaPendingSubmittedAt, timeZone)}</div>
+                    <div>{formatDateTime(device.otaPendingSubmittedAt, clock)}</div>
                     {device.submittedBy && <div className="ota-pending__meta">{device.submittedBy}</div>}
                   </td>
                   <td className="ota-pending__action">
@@ -137,12 +137,7 @@ export function OtaPendingDialog({ onClose }: { onClose: () => void }) {
       {rollouts.data && rollouts.data.rollouts.length > 0 && (
         <>
           <h3 className="ota-section-title">Rollouts of the last day</h3>
-          <OtaRolloutList
-            rollouts={rollouts.data.rollouts}
-            live={live}
-            readAt={rollouts.dataUpdatedAt}
-            timeZone={timeZone}
-          />
+          <OtaRolloutList rollouts={rollouts.data.rollouts} live={live} readAt={rollouts.dataUpdatedAt} clock={clock} />
         </>
       )}
     </Dialog>

@@ -1,5 +1,5 @@
 import type { OtaRollout, OtaRolloutDevice } from '@fieldlink/api/ota';
-import { formatDateTime } from '@fieldlink/domain/date-format';
+import { formatDateTime, type Clock } from '@fieldlink/domain/date-format';
 import { otaStatusText, rolloutProgress } from '@fieldlink/domain/ota';
 import { Badge } from '../../../components/ui/badge';
 import type { LiveOtaState } from '../hooks/use-live-ota-states';
@@ -27,13 +27,13 @@ export function OtaRolloutList({
   rollouts,
   live,
   readAt,
-  timeZone,
+  clock,
 }: {
   rollouts: readonly OtaRollout[];
   live: ReadonlyMap<string, LiveOtaState>;
   /** When the list was read (unix ms): pushes older than it are already in it. */
   readAt: number;
-  timeZone: string;
+  clock: Clock;
 }) {
   return (
     <ul className="ota-rollouts" aria-label="Rollouts">
@@ -53,7 +53,7 @@ export function OtaRolloutList({
               <span className="ota-rollout__command">{rollout.updateCommand}</span>
               <Badge tone={state.tone}>{state.text}</Badge>
               <span className="ota-rollout__meta">
-                submitted {formatDateTime(rollout.createdAt, timeZone)} · {rollout.devicesPerMinute} devices a minute
+                submitted {formatDateTime(rollout.createdAt, clock)} · {rollout.devicesPerMinute} devices a minute
                 {rollout.skipApproval ? ' · approval skipped' : ''}
               </span>
             </div>

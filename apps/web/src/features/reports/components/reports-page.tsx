@@ -21,6 +21,7 @@ import { PanelMessage } from '../../../components/ui/panel-message';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { showToast } from '../../../lib/app-store/app-store';
 import { formatDateTime } from '@fieldlink/domain/date-format';
+import { usePageClock } from '../../../lib/page-time-zone';
 import { realtimeStore, type ReportProgress } from '../../../lib/realtime/realtime-store';
 import { useCan } from '../../../lib/session/use-can';
 import { useStore } from '../../../lib/use-store';
@@ -182,6 +183,7 @@ export function ReportsPage() {
 }
 
 function ReportsList({ accounts }: { accounts: readonly Account[] }) {
+  const clock = usePageClock();
   const { account, choices, choose } = useReportAccount(accounts);
   const reports = useReports(account?.id ?? null);
   const canEdit = useCan('editReports');
@@ -294,13 +296,13 @@ function ReportsList({ accounts }: { accounts: readonly Account[] }) {
                     <ReportState report={report} percent={pushed[report.id]?.percent ?? report.props.percent} />
                   </td>
                   <td data-label="Covers" className="reports-nowrap">
-                    {periodText(report.props.start, report.props.end, report.props.interval)}
+                    {periodText(report.props.start, report.props.end, report.props.interval, clock)}
                     <span className="fl-sub">
                       {report.props.devices.length} {report.props.devices.length === 1 ? 'device' : 'devices'}
                     </span>
                   </td>
                   <td data-label="Created" className="reports-nowrap">
-                    {formatDateTime(report.createdAt)}
+                    {formatDateTime(report.createdAt, clock)}
                     <span className="fl-sub">{report.props.createdBy}</span>
                   </td>
                   <TagsCell tags={report.tags} />

@@ -15,6 +15,7 @@ import { Button } from '../../../components/ui/button';
 import { ClockIcon, PencilIcon } from '../../../components/ui/icons';
 import { ListState } from '../../../components/ui/list-state';
 import { formatDateTime } from '@fieldlink/domain/date-format';
+import { usePageClock } from '../../../lib/page-time-zone';
 import { useCan } from '../../../lib/session/use-can';
 import { useSchedules } from '../api/get-schedules';
 import { SCHEDULES_KEY } from '../api/reports-keys';
@@ -58,6 +59,7 @@ export function SchedulesPage() {
 }
 
 function SchedulesList({ accounts }: { accounts: readonly Account[] }) {
+  const clock = usePageClock();
   const { account, choices, choose } = useReportAccount(accounts);
   const schedules = useSchedules(account?.id ?? null);
   const canEdit = useCan('editReportSchedules');
@@ -143,12 +145,12 @@ function SchedulesList({ accounts }: { accounts: readonly Account[] }) {
                   <td data-label="Runs">{timingText(schedule)}</td>
                   <td data-label="Next run" className="reports-nowrap">
                     {schedule.props.enabled && schedule.props.nextRunAt !== null ? (
-                      formatDateTime(schedule.props.nextRunAt)
+                      formatDateTime(schedule.props.nextRunAt, clock)
                     ) : (
                       <Badge tone="neutral">Paused</Badge>
                     )}
                     {schedule.props.lastRunAt !== null && (
-                      <span className="fl-sub">Last {formatDateTime(schedule.props.lastRunAt)}</span>
+                      <span className="fl-sub">Last {formatDateTime(schedule.props.lastRunAt, clock)}</span>
                     )}
                   </td>
                   <td data-label="Sharing">

@@ -1,5 +1,5 @@
 import type { BadgeTone } from '../../../components/ui/badge';
-import { formatDate } from '@fieldlink/domain/date-format';
+import { formatDate, type Clock } from '@fieldlink/domain/date-format';
 import { REPORT_INTERVAL_LABELS, type ReportInterval, type ReportState } from '@fieldlink/domain/reports';
 
 /** Badge colour of each report state. */
@@ -11,9 +11,9 @@ export const REPORT_STATE_TONES: Readonly<Record<ReportState, BadgeTone>> = {
   DELETING: 'neutral',
 };
 
-/** `25/11/26 – 26/11/26, per hour`: a report's period and interval in a few words, day first. */
-export function periodText(start: number, end: number, interval: ReportInterval): string {
-  const day = (t: number) => formatDate(t);
+/** `25/11/26 – 26/11/26, per hour`: a report's period and interval in a few words, in the reader's clock. */
+export function periodText(start: number, end: number, interval: ReportInterval, clock: Clock): string {
+  const day = (t: number) => formatDate(t, clock);
   const span = day(start) === day(end) ? day(start) : `${day(start)} – ${day(end)}`;
   return `${span}, per ${REPORT_INTERVAL_LABELS[interval].toLowerCase()}`;
 }

@@ -4,6 +4,7 @@ import { brewGravityView, brewSummaryView, fermentationLag, formatLag } from '@f
 import { formatAbv, formatGravity, isActiveTankState } from '@fieldlink/domain/brew';
 import { widgetRole } from '@fieldlink/domain/widgets';
 import { formatDateTime } from '@fieldlink/domain/date-format';
+import { usePageClock } from '../../../lib/page-time-zone';
 import { useNow } from '../../../lib/clock';
 import { widgetTitle } from '../model/resolve-channels';
 import type { ResolvedChannel, WidgetDefinition, WidgetViewProps } from './widget-definition';
@@ -47,6 +48,7 @@ function listStatus(channels: readonly ResolvedChannel[]): ReadingStatus {
 }
 
 function ChannelRow({ channel, units }: { channel: ResolvedChannel; units: string }) {
+  const clock = usePageClock();
   const { latest, status } = useChannelReading(channel);
   const value = latest?.value ?? null;
   const text = status === 'gone' ? 'unavailable' : value === null ? '—' : formatValue(value);
@@ -59,7 +61,7 @@ function ChannelRow({ channel, units }: { channel: ResolvedChannel; units: strin
         {text}
         {units && value !== null && <small>{units}</small>}
         {status === 'stale' && (
-          <span className="wv-rows__stale" title={latest ? `Stale: ${formatDateTime(latest.t)}` : 'Stale'}>
+          <span className="wv-rows__stale" title={latest ? `Stale: ${formatDateTime(latest.t, clock)}` : 'Stale'}>
             <ClockGlyph />
           </span>
         )}
@@ -127,6 +129,7 @@ function BrewTankMessage({ reading }: { reading: BrewTankReading }) {
 
 /** Lag time (§3 lagTime): how long the batch took from its start to fermenting, or has waited so far. */
 const LagTimeView = memo(function LagTimeView({ channels }: WidgetViewProps) {
+  const clock = usePageClock();
   const { status } = useChannelReading(channels[0]);
   const reading = useBrewTank(channels[0]?.deviceId);
   const now = useNow();
@@ -155,7 +158,7 @@ const LagTimeView = memo(function LagTimeView({ channels }: WidgetViewProps) {
                 ? 'Waiting for fermentation'
                 : 'Fermenting since'}
             {lag && !lag.running && fermentingSince !== undefined && (
-              <time dateTime={new Date(fermentingSince).toISOString()}>{formatDateTime(fermentingSince)}</time>
+              <time dateTime={new Date(fermentingSince).toISOString()}>{formatDateTime(fermentingSince, clock)}</time>
             )}
           </div>
         </>

@@ -106,6 +106,7 @@ export function LoadingPage() {
           ...summary,
           appType: navigationSubject(self, accounts, subdomain).appType,
           account: variantAccount(self, accounts),
+          clock: { timeZone: self.timeZone, hourCycle: self.hourCycle, dateOrder: self.dateOrder },
         });
         setRememberedPath(null);
         dispatchSession({ type: 'LOGIN' });

@@ -50,6 +50,9 @@ const self = (...points: (Pick<AttachmentPoint, 'permissions'> & Partial<Attachm
   monitorOnly: false,
   lastName: 'B',
   theme: null,
+  timeZone: null,
+  hourCycle: null,
+  dateOrder: null,
   linkedAccounts: [
     {
       accountId: 'acc1',
@@ -191,6 +194,7 @@ describe('routeAfterLoading', () => {
     ...summariseSession(permissionSubject(self(...points), [account(null, tree)])),
     appType: 'brew',
     account: null,
+    clock: { timeZone: null, hourCycle: null, dateOrder: null },
   });
 
   // The brewing capabilities (§6): two from permissions, two from extra flags; the console's useCan

@@ -26,6 +26,8 @@ import { useChannelWrite } from '../../../lib/realtime/use-channel-write';
 import { OperateStatus } from '../../../components/operate/operate-status';
 import { useConfirmedCommand } from '../../../components/operate/use-confirmed-command';
 import { formatSeconds, scheduleSummary } from '../model/spray-view';
+import { deviceTimeLabel, deviceTimeZone } from '@fieldlink/domain/date-format';
+import { useReaderClock } from '../../../lib/page-time-zone';
 
 /** Where a row's write stands: being written, waiting for the device's registers to show it, or failed. */
 type RowState = { status: 'idle' } | { status: 'writing' } | { status: 'written'; schedule: SpraySchedule };
@@ -78,6 +80,9 @@ export function ScheduleEditorDialog({
   offline: boolean;
   onClose: () => void;
 }) {
+  // Schedules run on the device's own clock: never converted, always labelled as the device's.
+  const clock = useReaderClock();
+  const deviceTime = deviceTimeLabel(deviceTimeZone(device));
   const step = stepSeconds ?? 10;
   const onDevice = schedulesFromRegisters(registers);
   const [rows, setRows] = useState<Row[]>(() => onDevice.map((schedule) => formOf(schedule, step)));
@@ -193,7 +198,7 @@ export function ScheduleEditorDialog({
                   </label>
                 </div>
                 <label className="fl-field spray-editor__time">
-                  <span className="fl-field__label">Time</span>
+                  <span className="fl-field__label">Time, {deviceTime}</span>
                   <input
                     className="fl-input"
                     type="time"
@@ -245,7 +250,8 @@ export function ScheduleEditorDialog({
                   })}
                 </fieldset>
                 <div className="spray-editor__device" data-testid={`device-${code}`}>
-                  <span className="fl-muted">On the sprayer:</span> {scheduleSummary(onDevice[index] ?? null, step)}
+                  <span className="fl-muted">On the sprayer ({deviceTime}):</span>{' '}
+                  {scheduleSummary(onDevice[index] ?? null, step, clock)}
                 </div>
                 {row.message && (
                   <div className="spray-editor__message" role="alert">

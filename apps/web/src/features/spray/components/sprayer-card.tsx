@@ -23,11 +23,14 @@ import { useStore } from '../../../lib/use-store';
 import { useDeviceActionRefusal } from '../../../lib/session/use-can';
 import { useSprayerLive } from '../hooks/use-sprayer';
 import { formatSeconds, nextSprayText } from '../model/spray-view';
+import { deviceTimeLabel, deviceTimeZone } from '@fieldlink/domain/date-format';
+import { useReaderClock } from '../../../lib/page-time-zone';
 import { ScheduleEditorDialog } from './schedule-editor-dialog';
 import { TankGauge } from './tank-gauge';
 
 /** One sprayer of the overview: tank, zones, today's sprays, controls, skip-spray, next spray, alarms. */
 export function SprayerCard({ device }: { device: Device }) {
+  const clock = useReaderClock();
   const live = useSprayerLive(device);
   const latest = useStore(realtimeStore, (s) => s.latest[device.thingName]);
   const value = (code: string) => latest?.[code]?.value;
@@ -163,7 +166,8 @@ export function SprayerCard({ device }: { device: Device }) {
               <dd data-testid="next-spray">
                 {next ? (
                   <>
-                    {nextSprayText(next)}
+                    {nextSprayText(next, clock)}{' '}
+                    <span className="spray-facts__meta">{deviceTimeLabel(deviceTimeZone(device))}</span>
                     <span className="spray-facts__meta">
                       T-{next.index + 1}
                       {stepSeconds !== undefined && ` · ${formatSeconds(nextSteps * stepSeconds)} per zone`}

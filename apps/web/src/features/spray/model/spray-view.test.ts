@@ -18,6 +18,9 @@ import {
   scheduleSummary,
 } from './spray-view';
 
+const H24 = { hourCycle: '24' } as const;
+const H12 = { hourCycle: '12' } as const;
+
 const device = (id: string) => ({
   id,
   name: id,
@@ -147,20 +150,29 @@ describe('spray overview model', () => {
   ])('%d seconds: %s', (seconds, text) => expect(formatSeconds(seconds)).toBe(text));
 
   it('names the next spray and a schedule in words', () => {
-    expect(nextSprayText({ index: 0, weekday: 2, minuteOfDay: 360, minutesAhead: 860 })).toBe(
+    expect(nextSprayText({ index: 0, weekday: 2, minuteOfDay: 360, minutesAhead: 860 }, H24)).toBe(
       'Tuesday 06:00 · in 14 h 20 min',
     );
     expect(daysText([0, 1, 2, 3, 4, 5, 6])).toBe('Every day');
     expect(daysText([1, 2, 3, 4, 5])).toBe('Mon–Fri');
     expect(daysText([6, 0])).toBe('Weekends');
     expect(daysText([3, 1])).toBe('Mon Wed');
-    expect(scheduleSummary({ enabled: true, minuteOfDay: 390, durationSteps: 3, days: [1, 2, 3, 4, 5, 6] }, 10)).toBe(
-      '06:30 · 30 s per zone · Mon–Sat',
-    );
-    expect(scheduleSummary({ enabled: false, minuteOfDay: 0, durationSteps: 0, days: [] }, 10)).toBe('Not set');
-    expect(scheduleSummary({ enabled: false, minuteOfDay: 1500, durationSteps: 2, days: [0] }, 10)).toBe(
+    expect(
+      scheduleSummary({ enabled: true, minuteOfDay: 390, durationSteps: 3, days: [1, 2, 3, 4, 5, 6] }, 10, H24),
+    ).toBe('06:30 · 30 s per zone · Mon–Sat');
+    expect(scheduleSummary({ enabled: false, minuteOfDay: 0, durationSteps: 0, days: [] }, 10, H24)).toBe('Not set');
+    expect(scheduleSummary({ enabled: false, minuteOfDay: 1500, durationSteps: 2, days: [0] }, 10, H24)).toBe(
       'unsupported time · 20 s per zone · Sun · off',
     );
-    expect(scheduleSummary(null, 10)).toBe('not reported');
+    expect(scheduleSummary(null, 10, H24)).toBe('not reported');
+  });
+
+  it('writes the device’s times in the reader’s hour cycle (issue 36 item 2)', () => {
+    expect(nextSprayText({ index: 0, weekday: 2, minuteOfDay: 360, minutesAhead: 860 }, H12)).toBe(
+      'Tuesday 6:00 am · in 14 h 20 min',
+    );
+    expect(scheduleSummary({ enabled: true, minuteOfDay: 1110, durationSteps: 3, days: [0, 6] }, 10, H12)).toBe(
+      '6:30 pm · 30 s per zone · Weekends',
+    );
   });
 });

@@ -1,4 +1,5 @@
 import type { GroupNode, TreeDevice } from '@fieldlink/api/account';
+import { formatWallClock, type Clock } from '@fieldlink/domain/date-format';
 import type { BroadcastSprayAnswer } from '@fieldlink/api/spray';
 import {
   BROADCAST_SPRAY_FAILED,
@@ -6,7 +7,6 @@ import {
   MINUTES_PER_DAY,
   WEEKDAY_NAMES,
   broadcastSprayWaitMessage,
-  formatSprayTime,
   sprayBlockedBy,
   type NextSpray,
   type SpraySchedule,
@@ -81,9 +81,9 @@ export function formatMinutesAhead(minutes: number): string {
   return `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }
 
-/** `Tuesday 06:00 · in 14 h 20 min`. */
-export function nextSprayText(next: NextSpray): string {
-  return `${WEEKDAY_NAMES[next.weekday]} ${formatSprayTime(next.minuteOfDay)} · in ${formatMinutesAhead(next.minutesAhead)}`;
+/** `Tuesday 06:00 · in 14 h 20 min` (`6:00 am` in 12 hours): the time on the device's own clock. */
+export function nextSprayText(next: NextSpray, clock: Pick<Clock, 'hourCycle'>): string {
+  return `${WEEKDAY_NAMES[next.weekday]} ${formatWallClock(next.minuteOfDay, clock)} · in ${formatMinutesAhead(next.minutesAhead)}`;
 }
 
 /** `45 s`, `3 min 20 s`, `1 h 02 min` for spray seconds. */
@@ -109,11 +109,19 @@ export function daysText(days: readonly Weekday[]): string {
     .join(' ');
 }
 
-/** A schedule in one line: `06:00 · 30 s per zone · Mon–Sat`, with `off` when disabled. */
-export function scheduleSummary(schedule: SpraySchedule | null, stepSeconds: number): string {
+/**
+ * A schedule in one line: `06:00 · 30 s per zone · Mon–Sat` (`6:00 am` in 12 hours), with `off` when
+ * disabled. The time is the device's own clock's.
+ */
+export function scheduleSummary(
+  schedule: SpraySchedule | null,
+  stepSeconds: number,
+  clock: Pick<Clock, 'hourCycle'>,
+): string {
   if (!schedule) return 'not reported';
   if (!schedule.enabled && schedule.durationSteps === 0 && schedule.days.length === 0) return 'Not set';
-  const time = schedule.minuteOfDay < MINUTES_PER_DAY ? formatSprayTime(schedule.minuteOfDay) : 'unsupported time';
+  const time =
+    schedule.minuteOfDay < MINUTES_PER_DAY ? formatWallClock(schedule.minuteOfDay, clock) : 'unsupported time';
   const parts = [time, `${formatSeconds(schedule.durationSteps * stepSeconds)} per zone`, daysText(schedule.days)];
   return `${parts.join(' · ')}${schedule.enabled ? '' : ' · off'}`;
 }

@@ -8,6 +8,7 @@ import { SelectField } from '../../../../components/ui/select-field';
 import { TextField } from '../../../../components/ui/text-field';
 import { useAccount } from '../../../../lib/api/get-account';
 import { formatDateTime } from '@fieldlink/domain/date-format';
+import { usePageClock } from '../../../../lib/page-time-zone';
 import { localDateTimeInput } from '../../../../lib/format-time';
 import { indexDevices, resolveChannels } from '../../model/resolve-channels';
 import { parseNumber } from '../../model/widget-form';
@@ -187,6 +188,7 @@ function AxisCard({
  * #CA9D43 by default) and channel notes, listed by time; each can be removed.
  */
 export function AnnotationsEditor({ draft, onChange }: WidgetEditorProps) {
+  const clock = usePageClock();
   const id = useId();
   const channels = useDraftChannels(draft);
   const [at, setAt] = useState(() => localDateTimeInput(Date.now()));
@@ -263,7 +265,7 @@ export function AnnotationsEditor({ draft, onChange }: WidgetEditorProps) {
                 <span className="chart-editor__item-text">
                   <strong>{annotation.text}</strong>
                   <span>
-                    {formatDateTime(annotation.timestamp)} ·{' '}
+                    {formatDateTime(annotation.timestamp, clock)} ·{' '}
                     {annotation.kind === 'plotLine'
                       ? 'plot line'
                       : (channel?.label ?? annotation.channel?.code ?? 'channel')}

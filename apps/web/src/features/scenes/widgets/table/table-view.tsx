@@ -6,6 +6,7 @@ import { getDeviceLogs } from '../../../../lib/api/get-device-logs';
 import { deviceQuery } from '../../../../lib/api/get-device';
 import { serverErrorMessage } from '../../../../lib/api-client';
 import { formatDateTime } from '@fieldlink/domain/date-format';
+import { usePageClock } from '../../../../lib/page-time-zone';
 import { realtimeStore } from '../../../../lib/realtime/realtime-store';
 import { addLiveSample, type AlignedLogs } from '../../../../components/charts/chart-series';
 import { downloadCsv } from '../../../../lib/download-csv';
@@ -28,6 +29,7 @@ const valueFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 4 
  */
 // `channels` keeps its identity while its content does (the scene grid sees to it).
 export function TableView({ widget, channels, width, height }: WidgetViewProps) {
+  const clock = usePageClock();
   const tables = useMemo(() => channelsByDevice(channels), [channels]);
   const devices = useQueries({ queries: tables.map((table) => deviceQuery(table.deviceId)) });
   const logs = useQueries({
@@ -116,7 +118,7 @@ export function TableView({ widget, channels, width, height }: WidgetViewProps) 
       <WidgetToolbar busy={fetching} end={<CsvButton onClick={onCsv} disabled={!aligned || count === 0} />}>
         {aligned && count > 0 && (
           <span className="table-widget__summary">
-            {count.toLocaleString()} rows since {formatDateTime(rowTime(aligned, count - 1))}
+            {count.toLocaleString()} rows since {formatDateTime(rowTime(aligned, count - 1), clock)}
           </span>
         )}
       </WidgetToolbar>
@@ -142,6 +144,7 @@ function Rows({
   scroller: RefObject<HTMLDivElement | null>;
   onScroll: (top: number) => void;
 }) {
+  const clock = usePageClock();
   const count = logs.x.length;
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
   const last = Math.min(count, Math.ceil((scrollTop + viewHeight) / ROW_HEIGHT) + OVERSCAN);
@@ -156,7 +159,7 @@ function Rows({
         style={{ transform: `translateY(${row * ROW_HEIGHT}px)`, gridTemplateColumns: columns }}
       >
         <span role="cell" className="table-widget__time">
-          {formatDateTime(rowTime(logs, row))}
+          {formatDateTime(rowTime(logs, row), clock)}
         </span>
         {labels.map((_, column) => {
           const value = rowValue(logs, row, column);
