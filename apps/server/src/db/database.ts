@@ -1,7 +1,7 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql, type Migration } from 'kysely';
 import { registerPostgresPool } from './postgres-copy';
 import type { Database } from './schema';
 import { startCheckpointer } from './sqlite-checkpointer';
@@ -40,6 +40,11 @@ export interface Storage {
   dialect: Dialect;
   /** The SQLite file; null on PostgreSQL and for an in-memory database (which no other connection sees). */
   file: string | null;
+  /**
+   * `select 1` on a connection of its own (PostgreSQL), so a readiness check tells whether the
+   * database answers, not whether the busy pool has a connection free.
+   */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -97,7 +102,19 @@ export function openStorage(url: string): Storage {
     pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     registerPostgresPool(db, pool);
-    return { db, dialect: 'postgres', file: null, close: () => db.destroy() };
+    const pingPool = new pg.Pool({ connectionString: url, max: 1 });
+    pingPool.on('error', () => undefined);
+    pingPool.on('connect', (client) => client.on('error', () => undefined));
+    return {
+      db,
+      dialect: 'postgres',
+      file: null,
+      ping: async () => void (await pingPool.query('select 1')),
+      close: async () => {
+        await pingPool.end();
+        await db.destroy();
+      },
+    };
   }
   const file = url.replace(/^sqlite:(\/\/)?/, '');
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -108,6 +125,7 @@ export function openStorage(url: string): Storage {
     db,
     dialect: 'sqlite',
     file: sqlite.memory ? null : file,
+    ping: async () => void (await sql`select 1`.execute(db)),
     close: async () => {
       await checkpointer?.stop();
       await db.destroy();
@@ -117,13 +135,33 @@ export function openStorage(url: string): Storage {
 
 /**
  * Brings the schema up to date, or up to the migration named `to` (tests of a migration start from the
- * schema before it); throws with the failing migration's error.
+ * schema before it); throws with the failing migration's error. A schema a later release has already
+ * expanded is left as it is when this code's own migrations are all in it: migrations only add
+ * (docs/operations.md, "Upgrades without downtime"), so this release runs on it beside the later one
+ * during a rolling upgrade, or after a roll back. Answers the later release's migrations, if any.
  */
-export async function migrate(db: Kysely<Database>, to?: string): Promise<void> {
+export async function migrate(db: Kysely<Database>, to?: string): Promise<string[]> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+  if (to === undefined) {
+    const known = await migrator.getMigrations();
+    // A new database has no migration table yet.
+    const executed = known.some((migration) => migration.executedAt !== undefined)
+      ? (await sql<{ name: string }>`select name from kysely_migration`.execute(db)).rows
+      : [];
+    const ahead = executed.map((row) => row.name).filter((name) => !(name in MIGRATIONS));
+    if (ahead.length > 0) {
+      const missing = known.filter((migration) => migration.executedAt === undefined).map((m) => m.name);
+      if (missing.length === 0) return ahead.sort();
+      throw new Error(
+        `The database has migrations of a later release (${ahead.join(', ')}) but not this release's ` +
+          `${missing.join(', ')}: start the later release.`,
+      );
+    }
+  }
   const { error, results } = to === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(to);
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   }
+  return [];
 }
