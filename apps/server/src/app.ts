@@ -17,6 +17,7 @@ import type { EventRelay } from './cluster/event-relay';
 import { LogMaintenance } from './features/devices/log-maintenance';
 import { JobQueue } from './jobs/job-queue';
 import { createFieldlinkMetrics } from './metrics/fieldlink-metrics';
+import { trackRequestsForDrain } from './plugins/drain';
 import { metricsPlugin } from './metrics/metrics-plugin';
 import { emqxAuthPlugin } from './broker/emqx-http-auth';
 import { DeviceEvents } from './events';
@@ -106,6 +107,8 @@ export interface Fieldlink {
   brew: BrewService;
   /** Follows running batches' tank states and gravity freeze from the samples this instance stores. */
   brewTanks: BrewTankTracker;
+  /** Closes the HTTP listener and waits (at most `deadlineMs`) for the requests in flight: a stop's first step. */
+  drain: (deadlineMs: number) => Promise<void>;
 }
 
 declare module 'fastify' {
@@ -358,6 +361,7 @@ export async function buildApp({
     reports,
     brew,
     brewTanks,
+    drain: trackRequestsForDrain(app),
   };
   app.decorate('fieldlink', fieldlink);
   const metrics = createFieldlinkMetrics({
@@ -436,7 +440,7 @@ export async function buildApp({
       await api.register(fileRoutes, { files, links: fileLinks });
       await api.register(brewRoutes, { brew });
       await api.register(videoRoutes, { directory: config.videosDir, urls: config.videoUrls });
-      await api.register(healthRoutes, { db });
+      await api.register(healthRoutes, { ping: storage.ping });
       // The device protocol, for whoever connects a device the console just added; not secret.
       api.get(DEVICE_PROTOCOL_DOC_PATH, { schema: { hide: true } }, async (_request, reply) => {
         if (deviceProtocol === null) throw notFound('The device protocol is not installed here.');

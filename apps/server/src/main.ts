@@ -18,6 +18,8 @@ exitOnUncaughtError(() => fatalLogger);
 
 /** How long a stop may take to flush writes and close connections before the process exits 1. */
 const STOP_DEADLINE_MS = 10_000;
+/** Of which the requests in flight get at most this long to finish. */
+const DRAIN_DEADLINE_MS = 4_000;
 
 /** The banner's lines for where devices connect. */
 function mqttLines(broker: DeviceBroker, config: Config): string[] {
@@ -40,7 +42,10 @@ function mqttLines(broker: DeviceBroker, config: Config): string[] {
 async function main(): Promise<void> {
   const config = loadConfig();
   const storage = openStorage(config.databaseUrl);
-  await migrate(storage.db);
+  const ahead = await migrate(storage.db);
+  if (ahead.length > 0) {
+    console.warn(`The database is a later release's (${ahead.join(', ')}): running on it as it is, side by side.`);
+  }
   // The demo history's plant models, for the fleet to carry on from where the history ends.
   const liveModels = new Map<string, DeviceModel>();
   const seeded = config.demo
@@ -106,6 +111,8 @@ async function main(): Promise<void> {
     // A supervisor waits a little longer (docs/operations.md: TimeoutStopSec=15) before its SIGKILL.
     const forced = setTimeout(() => process.exit(1), STOP_DEADLINE_MS);
     forced.unref();
+    // Behind a load balancer the next requests go to another instance (docs/operations.md §12).
+    await app.fieldlink.drain(DRAIN_DEADLINE_MS);
     await fleet?.stop();
     await app.close();
     console.log('Fieldlink stopped cleanly.');
