@@ -1,7 +1,6 @@
-import { sql, type Kysely } from 'kysely';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorAnswer, OkAnswer } from '@fieldlink/api/errors';
-import type { Database } from '../../db/schema';
+import type { Storage } from '../../db/database';
 import { errorBody } from '../../http-errors';
 
 /** A readiness check that has not heard from the database in this long answers 503. */
@@ -14,7 +13,7 @@ const NOT_READY = 'The database does not answer; this instance is not ready.';
  * not make a supervisor restart every instance) and `GET /ready` (readiness, for load balancers: the
  * database answers a query within {@link READY_TIMEOUT_MS}; otherwise 503 and no traffic is sent here).
  */
-export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = async (app, { db }) => {
+export const healthRoutes: FastifyPluginAsyncTypebox<Pick<Storage, 'ping'>> = async (app, { ping }) => {
   app.get('/health', { schema: { hide: true } }, async () => ({ ok: true }));
   app.get(
     '/ready',
@@ -25,7 +24,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> =
         timer = setTimeout(() => reject(new Error(`No answer in ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
       });
       try {
-        await Promise.race([sql`select 1`.execute(db), timeout]);
+        await Promise.race([ping(), timeout]);
         return { ok: true as const };
       } catch (error) {
         request.log.warn({ err: error }, 'Readiness check failed');
