@@ -14,6 +14,8 @@ import { MosquittoDynsec } from './mosquitto-dynsec';
 export const INGEST_SHARE_FILTER = `$share/fieldlink-ingest/${DEVICE_UP_FILTER}`;
 /** Single mode: the cluster's one persistent session, held by one instance at a time. */
 export const SINGLE_INGEST_CLIENT_ID = 'fieldlink-ingest';
+/** How often a standby looks whether the single ingest session is free to take. */
+const STANDBY_CLAIM_MS = 1000;
 
 export interface ExternalBrokerOptions {
   /** `mqtt://host:1883` or `mqtts://host:8883`; credentials may be in the URL. */
@@ -202,6 +204,18 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
     }
   };
 
+  /** Single mode: a standby takes the cluster's session when nobody holds it (not once closing). */
+  let claiming: Promise<void> | null = null;
+  let closing = false;
+  const claimIfFree = async () => {
+    if (shared || own || claiming || closing) return;
+    claiming = sessions
+      .claim(SINGLE_INGEST_CLIENT_ID)
+      .then((mine) => (mine ? hold() : undefined))
+      .finally(() => (claiming = null));
+    await claiming;
+  };
+
   if (shared) {
     own = newSession(`fieldlink-ingest-${randomBytes(8).toString('hex')}`);
     await sessions.register(own.clientId);
@@ -232,11 +246,11 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
           logger.warn({ error: (error as Error).message }, 'Could not open a new ingest session'),
         );
     },
-    // A standby takes the single session at once when its holder gave it up cleanly.
-    onTick: async () => {
-      if (!shared && !own && (await sessions.claim(SINGLE_INGEST_CLIENT_ID))) await hold();
-    },
+    onTick: claimIfFree,
   });
+  // A stopping holder gives the session back (a rolling upgrade): a standby takes it within a second.
+  const standby = shared ? null : setInterval(() => void claimIfFree().catch(() => undefined), STANDBY_CLAIM_MS);
+  standby?.unref();
 
   const deviceUrl = options.deviceUrl ?? address;
   logger.info(
@@ -279,6 +293,9 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
       return own?.connected ?? false;
     },
     async close() {
+      closing = true;
+      if (standby) clearInterval(standby);
+      await claiming?.catch(() => undefined);
       await sessions.stop();
       const current = own;
       if (current && shared) {
