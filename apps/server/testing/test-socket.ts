@@ -20,10 +20,13 @@ export class TestSocket {
       socket.once('error', reject);
     });
   }
-  async request(action: Record<string, unknown>): Promise<Extract<ServerAction, { type: 'server/reply' }>> {
+  async request(
+    action: Record<string, unknown>,
+    timeoutMs?: number,
+  ): Promise<Extract<ServerAction, { type: 'server/reply' }>> {
     const id = `r${++this.counter}`;
     this.socket.send(JSON.stringify({ ...action, id }));
-    return this.waitFor((message) => message.type === 'server/reply' && message.id === id) as Promise<
+    return this.waitFor((message) => message.type === 'server/reply' && message.id === id, timeoutMs) as Promise<
       Extract<ServerAction, { type: 'server/reply' }>
     >;
   }

@@ -25,6 +25,8 @@ export class DeviceLoad {
   private readonly inFlight = new Set<Promise<unknown>>();
   private sequence = 0;
   readonly base = Date.now() - 3_600_000;
+  /** Told each sample's time as it is published (a test timing publish-to-stored). */
+  onPublish: ((t: number) => void) | null = null;
 
   constructor(
     private readonly url: string,
@@ -109,6 +111,7 @@ export class DeviceLoad {
     this.sequence += 1;
     const t = this.base + this.sequence;
     const frame = { v: 4, type: 'log', t, values: { [LOAD_CODE]: this.valueAt(t) } };
+    this.onPublish?.(t);
     const sent = client.publishAsync(deviceUpTopic(thingName), JSON.stringify(frame), { qos: 1 }).then(
       () => this.acked.get(thingName)!.push(t),
       () => undefined, // not acknowledged: the device keeps no promise about it

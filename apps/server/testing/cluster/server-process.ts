@@ -18,12 +18,17 @@ export interface ServerProcess {
 
 /**
  * `node --import tsx apps/server/src/main.ts` with the given environment, as an operator starts an
- * instance; resolves once `/api/v1/health` answers.
+ * instance; resolves once `/api/v1/health` answers. `PORT` in `env` keeps an address (an instance
+ * replaced behind a load balancer); `root` runs another copy of the code (a previous release).
  */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
-  const port = await freePort();
+export async function startServerProcess(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+  root = ROOT,
+): Promise<ServerProcess> {
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
+    cwd: root,
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: process.env.HOME ?? '/tmp',
