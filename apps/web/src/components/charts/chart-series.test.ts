@@ -106,3 +106,56 @@ describe('widget series', () => {
     expect(aligned.series[0]!.line).toEqual([3, 4]);
   });
 });
+
+describe('gaps in widget series (issue 36 item 4)', () => {
+  const raw = (t: number[], value: number[]) => ({ kind: 'raw' as const, t, value });
+  const every = (from: number, step: number, count: number) => Array.from({ length: count }, (_, i) => from + i * step);
+
+  it('breaks a raw line half-way through an hour the device logged nothing', () => {
+    const t = [...every(0, 5_000, 6), ...every(3_625_000, 5_000, 6)];
+    const aligned = alignChannelLogs([
+      {
+        key: 'a:c1',
+        log: raw(
+          t,
+          t.map((_, i) => i),
+        ),
+        binWidth: 1,
+      },
+    ]);
+    expect(aligned.gapsMarked).toBe(true);
+    const at = aligned.x.indexOf((25_000 + (3_625_000 - 25_000) / 2) / 1000);
+    expect(aligned.series[0]!.line[at]).toBeNull();
+    expect(aligned.series[0]!.line.filter((value) => value === null)).toHaveLength(1);
+  });
+
+  it('keeps 30-minute samples in 22-minute bins one line: empty bins between them are no gap', () => {
+    const width = 22 * 60_000;
+    const t = every(0, 30 * 60_000, 40).map((time) => Math.floor(time / width) * width);
+    const values = t.map(() => 1);
+    const aligned = alignChannelLogs([
+      { key: 'a:c1', log: { kind: 'bins', t, min: values, max: values, avg: values, last: values }, binWidth: width },
+    ]);
+    expect(aligned.series[0]!.line).not.toContain(null);
+    expect(aligned.x).toHaveLength(40);
+  });
+
+  it('lists a table’s points alone, without gap rows', () => {
+    const t = [...every(0, 5_000, 6), ...every(3_625_000, 5_000, 6)];
+    const aligned = alignChannelLogs(
+      [
+        {
+          key: 'a:c1',
+          log: raw(
+            t,
+            t.map(() => 1),
+          ),
+          binWidth: 1,
+        },
+      ],
+      false,
+    );
+    expect(aligned.x).toHaveLength(12);
+    expect(aligned.gapsMarked).toBeUndefined();
+  });
+});

@@ -1,4 +1,5 @@
 import type { ChannelLog, DeviceLogsAnswer } from '@fieldlink/api/device-logs';
+import { gapIndices } from '@fieldlink/domain/chart-gaps';
 
 /**
  * A value of an aligned series. uPlot reads `null` as a gap (the line breaks) and `undefined` as "no
@@ -19,6 +20,11 @@ export interface AlignedSeries {
 export interface AlignedLogs {
   x: number[];
   series: AlignedSeries[];
+  /**
+   * Every series' gaps are marked `null` and its `undefined` values are only other series' points:
+   * drawn without spanning nulls. Else (the raw series of {@link alignLogs}) nulls are spanned.
+   */
+  gapsMarked?: true;
 }
 
 /**
@@ -65,23 +71,25 @@ export interface ChannelLogSource {
 
 /**
  * Puts channels of several devices' answers on one time axis. Unlike {@link alignLogs} a channel has
- * `undefined` (joined) where only others have points, and a binned channel breaks (`null`, one bin
- * after its last) where bins are missing: the device logged nothing there.
+ * `undefined` (joined) where only others have points, and breaks (`null`) only at a gap of its own
+ * (the gap rule of packages/domain chart-gaps): a binned channel one bin after its last bin before
+ * the gap, a raw one half-way through the pause. So a pause that is the series' usual spacing, or
+ * bins left empty because samples are sparser than bins, never turn its line into spikes. A table
+ * (`markGaps` false) lists the points alone.
  */
-export function alignChannelLogs(sources: readonly ChannelLogSource[]): AlignedLogs {
+export function alignChannelLogs(sources: readonly ChannelLogSource[], markGaps = true): AlignedLogs {
   const times = new Set<number>();
   const gapsOf = sources.map((source) => {
-    const gaps: number[] = [];
     const log = source.log;
-    if (!log) return gaps;
+    if (!log) return [];
     for (const t of log.t) times.add(t);
-    if (log.kind === 'bins') {
-      for (let i = 1; i < log.t.length; i += 1) {
-        const previous = log.t[i - 1]!;
-        if (log.t[i]! - previous > source.binWidth) gaps.push(previous + source.binWidth);
-      }
-      for (const t of gaps) times.add(t);
-    }
+    if (!markGaps) return [];
+    const binned = log.kind === 'bins';
+    const gaps = gapIndices(log.t, binned ? source.binWidth : 0).map((i) => {
+      const previous = log.t[i - 1]!;
+      return binned ? previous + source.binWidth : previous + Math.round((log.t[i]! - previous) / 2);
+    });
+    for (const t of gaps) times.add(t);
     return gaps;
   });
   const x = [...times].sort((a, b) => a - b);
@@ -90,26 +98,32 @@ export function alignChannelLogs(sources: readonly ChannelLogSource[]): AlignedL
     const log = source.log;
     const line = new Array<AlignedValue>(x.length).fill(undefined);
     if (!log) return { code: source.key, line, band: null };
-    if (log.kind === 'raw') {
-      log.t.forEach((t, i) => (line[index.get(t)!] = log.value[i] ?? null));
-      return { code: source.key, line, band: null };
-    }
-    const min = new Array<AlignedValue>(x.length).fill(undefined);
-    const max = new Array<AlignedValue>(x.length).fill(undefined);
+    const band =
+      log.kind === 'bins'
+        ? {
+            min: new Array<AlignedValue>(x.length).fill(undefined),
+            max: new Array<AlignedValue>(x.length).fill(undefined),
+          }
+        : null;
     for (const t of gapsOf[s]!) {
       const at = index.get(t)!;
-      // A gap time may be another bin's start in a coarser log; a point there wins.
-      if (line[at] === undefined) line[at] = min[at] = max[at] = null;
+      line[at] = null;
+      if (band) band.min[at] = band.max[at] = null;
     }
-    log.t.forEach((t, i) => {
-      const at = index.get(t)!;
-      line[at] = log.avg[i] ?? null;
-      min[at] = log.min[i] ?? null;
-      max[at] = log.max[i] ?? null;
-    });
-    return { code: source.key, line, band: { min, max } };
+    // A gap time may be another bin's start in a coarser log, or another point: a point there wins.
+    if (log.kind === 'raw') {
+      log.t.forEach((t, i) => (line[index.get(t)!] = log.value[i] ?? null));
+    } else {
+      log.t.forEach((t, i) => {
+        const at = index.get(t)!;
+        line[at] = log.avg[i] ?? null;
+        band!.min[at] = log.min[i] ?? null;
+        band!.max[at] = log.max[i] ?? null;
+      });
+    }
+    return { code: source.key, line, band };
   });
-  return { x: x.map((t) => t / 1000), series };
+  return { x: x.map((t) => t / 1000), series, ...(markGaps && { gapsMarked: true as const }) };
 }
 
 /** True when no series holds a value. */

@@ -4,6 +4,7 @@ import 'uplot/dist/uPlot.min.css';
 import { formatDateTime, timeAxisLabels } from '@fieldlink/domain/date-format';
 import type { AlignedLogs } from './chart-series';
 import { usePageClock } from '../../lib/page-time-zone';
+import { markerLabelX } from './label-placement';
 import { chartLineWidth } from './line-width';
 import { cancelRedraw, scheduleRedraw } from './redraw-queue';
 import './log-chart.css';
@@ -176,7 +177,7 @@ export function LogChart({
         show,
         stroke: line.colour,
         width: lineWidth,
-        spanGaps: aligned.band === null,
+        spanGaps: !logs.gapsMarked && aligned.band === null,
         points: { show: false },
       });
       indices.set(line.code, [lineIndex]);
@@ -196,11 +197,22 @@ export function LogChart({
       x: { time: true, range: () => [windowRef.current.start / 1000, windowRef.current.end / 1000] },
     };
     const yAxes: Axis[] = [];
+    // An axis no line on it has a reading for shows no made-up range (uPlot's 0-100) but says so.
+    const hasReadings = (plot: uPlot, scale: string) =>
+      plot.series.some((line, i) => i > 0 && line.scale === scale && plot.data[i]!.some((value) => value != null));
     axes.forEach((axis, i) => {
       scales[axis.scale] = axis.range
         ? { auto: false, range: [axis.range.min, axis.range.max] }
-        : { auto: true, range: (_u, min, max) => uPlot.rangeNum(min, max, 0.1, true) };
+        : {
+            auto: true,
+            range: (_u, min, max) =>
+              Number.isFinite(min) && Number.isFinite(max) ? uPlot.rangeNum(min, max, 0.1, true) : [0, 1],
+          };
       yAxes.push({
+        values: (plot, splits) =>
+          axis.range || hasReadings(plot, axis.scale)
+            ? splits.map((v) => numberFormat.format(v))
+            : splits.map(() => ''),
         scale: axis.scale,
         side: axis.side === 'left' ? 3 : 1,
         show: !compact,
@@ -217,6 +229,29 @@ export function LogChart({
         ticks: { stroke: grid, size: 4 },
       });
     });
+
+    /**
+     * "No readings yet" at the top of each axis no line on it has a reading for, while others have
+     * some (a chart with none at all is its caller's to say).
+     */
+    const drawNoReadings = (plot: uPlot) => {
+      if (compact) return;
+      const empty = axes.filter((axis) => !axis.range && !hasReadings(plot, axis.scale));
+      if (empty.length === 0 || empty.length === axes.length) return;
+      const ctx = plot.ctx;
+      const { left, top, width: w } = plot.bbox;
+      const ratio = devicePixelRatio || 1;
+      ctx.save();
+      ctx.fillStyle = muted;
+      ctx.font = `600 ${11 * ratio}px ${family}`;
+      ctx.textBaseline = 'top';
+      for (const axis of empty) {
+        const note = axis.label ? `${axis.label}: no readings yet` : 'No readings yet';
+        ctx.textAlign = axis.side === 'left' ? 'left' : 'right';
+        ctx.fillText(note, axis.side === 'left' ? left + 6 * ratio : left + w - 6 * ratio, top + 22 * ratio);
+      }
+      ctx.restore();
+    };
 
     // Theme colours are read once per build: markers are drawn again on every live redraw.
     const drawMarkers = (plot: uPlot) => {
@@ -251,7 +286,7 @@ export function LogChart({
           ctx.lineTo(px, top + h);
           ctx.stroke();
           if (marker.text && !compact)
-            drawLabel(ctx, marker.text, px + 4 * ratio, top + 4 * ratio, marker.colour, surface, ratio);
+            drawLabel(ctx, marker.text, px, 4 * ratio, top + 4 * ratio, marker.colour, surface, ratio, left, left + w);
           continue;
         }
         const indexList = marker.code ? seriesOf.current.get(marker.code) : undefined;
@@ -278,11 +313,14 @@ export function LogChart({
           drawLabel(
             ctx,
             marker.text,
-            px + r + 3 * ratio,
+            px,
+            r + 3 * ratio,
             Math.max(top + 2 * ratio, py - r - 14 * ratio),
             marker.colour,
             surface,
             ratio,
+            left,
+            left + w,
           );
       }
       ctx.restore();
@@ -356,7 +394,7 @@ export function LogChart({
         ...yAxes,
       ],
       hooks: {
-        draw: [drawMarkers],
+        draw: [drawMarkers, drawNoReadings],
         setCursor: [showReadout],
         setSelect: [
           (plot) => {
@@ -435,19 +473,26 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** A label on a pill of the surface colour, so it reads over lines and grid. */
+/**
+ * A label on a pill of the surface colour, so it reads over lines and grid: `gap` after the marker at
+ * `anchor`, or before it where it would run past the plot's right edge (`right`).
+ */
 function drawLabel(
   ctx: CanvasRenderingContext2D,
   text: string,
-  x: number,
+  anchor: number,
+  gap: number,
   y: number,
   colour: string,
   surface: string,
   ratio: number,
+  left: number,
+  right: number,
 ) {
   const label = text.length > 32 ? `${text.slice(0, 31)}…` : text;
   const padding = 3 * ratio;
   const width = ctx.measureText(label).width + padding * 2;
+  const x = markerLabelX(anchor, gap, width, left, right);
   const height = 15 * ratio;
   ctx.fillStyle = surface;
   ctx.globalAlpha = 0.9;

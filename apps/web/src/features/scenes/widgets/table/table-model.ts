@@ -51,6 +51,7 @@ export function alignTableLogs(
       log: asRecordedLog(answers.get(channel.deviceId)?.channels[channel.code]),
       binWidth: 1,
     })),
+    false,
   );
 }
 
