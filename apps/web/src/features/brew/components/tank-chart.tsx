@@ -3,6 +3,7 @@ import type { Batch, Tank } from '@fieldlink/api/brew';
 import { chartColour } from '@fieldlink/domain/chart';
 import { Spinner } from '../../../components/ui/spinner';
 import type { ChartLine, ChartMarker, ChartYAxis } from '../../../components/charts/log-chart';
+import { isEmptyAligned } from '../../../components/charts/chart-series';
 import { tankChartLogs } from '../model/tank-chart';
 
 // uPlot is loaded only when a chart is drawn.
@@ -22,7 +23,8 @@ const AXES: readonly ChartYAxis[] = [
 /**
  * The tank's 7-day log from 10 minutes before the batch (§9), as the tank carries it (§3
  * rawDeviceLogs): temperature and setpoint, the gravity estimate and the brewer's readings, with
- * annotations as plot lines (blue for tasting notes). Until the tank's view has read it, a spinner.
+ * annotations as plot lines (blue for tasting notes). Until the tank's view has read it, a spinner;
+ * with no reading at all yet, "No readings yet"; an axis without readings says so (LogChart).
  */
 export function TankChart({ batch, logs }: { batch: Batch; logs: Tank['rawDeviceLogs'] }) {
   const aligned = useMemo(() => (logs ? tankChartLogs(logs, batch) : null), [logs, batch]);
@@ -51,6 +53,9 @@ export function TankChart({ batch, logs }: { batch: Batch; logs: Tank['rawDevice
       <div className="brew-chart__plot">
         {!logs || !aligned ? (
           <Spinner size={24} label="Loading the tank log" />
+        ) : isEmptyAligned(aligned) ? (
+          // A new batch: no made-up 0-100 axes, but what is the case.
+          <p className="brew-chart__empty">No readings yet</p>
         ) : (
           <Suspense fallback={<Spinner size={24} label="Loading the chart" />}>
             <LogChart
