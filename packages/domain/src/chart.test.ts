@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  axisLabelWithUnits,
   CHART_COLOURS,
   DEFAULT_CHART_RANGE_MS,
   MAX_CHART_LOOKBACK_MS,
@@ -245,5 +246,18 @@ describe('unitAxisSettings: one y axis per unit', () => {
       ['L', 'right'],
     ]);
     expect(scaleOf.c1).not.toBe(scaleOf.t1);
+  });
+});
+
+describe('axis labels name their unit (issue 36 item 4)', () => {
+  it.each<[string, string[], string]>([
+    ['Flow (L/min)', ['L/min'], 'Flow (L/min)'],
+    ['Pressure', ['bar', 'bar'], 'Pressure (bar)'],
+    ['', ['°C'], '°C'],
+    ['', ['°C', '%'], '°C · %'],
+    ['Level', [], 'Level'],
+    ['', ['', ' '], ''],
+  ])('"%s" over channels in %j reads "%s"', (label, units, expected) => {
+    expect(axisLabelWithUnits(label, units)).toBe(expected);
   });
 });

@@ -296,3 +296,13 @@ export function axisExcursion(
   }
   return above === null && below === null ? null : { above, below };
 }
+
+/**
+ * An axis label that names its unit (issue 36 item 4): the label as set when it names the unit of its
+ * channels; else with their unit added ("Flow (L/min)"), or the unit alone when it has no label.
+ */
+export function axisLabelWithUnits(label: string, channelUnits: readonly string[]): string {
+  const units = [...new Set(channelUnits.map((unit) => unit.trim()).filter(Boolean))];
+  if (units.length === 0 || units.some((unit) => label.includes(unit))) return label;
+  return chartAxisLabel(label, units.join(' · '));
+}

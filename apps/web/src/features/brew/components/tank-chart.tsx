@@ -1,6 +1,6 @@
 import { Suspense, lazy, useMemo } from 'react';
 import type { Batch, Tank } from '@fieldlink/api/brew';
-import { chartColour } from '@fieldlink/domain/chart';
+import { chartAxisLabel, chartColour } from '@fieldlink/domain/chart';
 import { Spinner } from '../../../components/ui/spinner';
 import type { ChartLine, ChartMarker, ChartYAxis } from '../../../components/charts/log-chart';
 import { isEmptyAligned } from '../../../components/charts/chart-series';
@@ -16,8 +16,8 @@ const LINES: readonly ChartLine[] = [
   { code: 'userGravity', label: 'Gravity readings', colour: '#b7791f', scale: 'gravity' },
 ];
 const AXES: readonly ChartYAxis[] = [
-  { scale: 'temp', side: 'left', label: '°C', range: null },
-  { scale: 'gravity', side: 'right', label: 'SG', range: null },
+  { scale: 'temp', side: 'left', label: chartAxisLabel('Temperature', '°C'), range: null },
+  { scale: 'gravity', side: 'right', label: chartAxisLabel('Gravity', 'SG'), range: null },
 ];
 
 /**

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { RetailProduct } from '@fieldlink/api/inventory';
-import { chartColour } from '@fieldlink/domain/chart';
+import { chartAxisLabel, chartColour } from '@fieldlink/domain/chart';
+import { legendNames } from '@fieldlink/domain/chart-legend';
 import {
   CHART_SELECTION_OPTIONS,
   chartMaximum,
@@ -35,9 +36,14 @@ export function StoreChart({ groupId, products }: { groupId: string; products: r
       ),
     [ids, logs.data],
   );
+  // Two shelves may hold the same product: the legend then names the shelf too.
+  const labels = legendNames(
+    selected.map((product) => ({ name: product.name, source: product.deviceName })),
+    false,
+  );
   const lines = selected.map((product, index) => ({
     code: product.id,
-    label: product.name,
+    label: labels[index]!,
     colour: chartColour(index),
   }));
   const max = chartMaximum(selected);
@@ -96,7 +102,7 @@ export function StoreChart({ groupId, products }: { groupId: string; products: r
                 start={logs.data.start}
                 end={logs.data.end}
                 height={320}
-                axes={[{ scale: 'y', side: 'left', label: 'Units', range: { min: 0, max } }]}
+                axes={[{ scale: 'y', side: 'left', label: chartAxisLabel('Stock', 'units'), range: { min: 0, max } }]}
               />
             )}
           </div>

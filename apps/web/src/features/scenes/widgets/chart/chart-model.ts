@@ -2,6 +2,7 @@ import type { DeviceLogsAnswer } from '@fieldlink/api/device-logs';
 import type { Annotation } from '@fieldlink/api/scenes';
 import { toCsv, type CsvValue } from '@fieldlink/domain/csv';
 import { SHARED_CHART_SCALE, chartColour, widgetChannelKey } from '@fieldlink/domain/chart';
+import { legendNames } from '@fieldlink/domain/chart-legend';
 import { PLOT_LINE_COLOR, PLOT_LINE_WIDTH } from '@fieldlink/domain/widgets';
 import type { DeviceLogsRequest } from '../../../../lib/api/get-device-logs';
 import { alignChannelLogs, type AlignedLogs } from '../../../../components/charts/chart-series';
@@ -14,8 +15,7 @@ import { localDay } from '../../../../lib/format-time';
  * unless its name already says the device (a widget channel named after its device, "Boiler 1").
  */
 export function channelLabel(channel: ResolvedChannel, manyDevices: boolean): string {
-  const namesDevice = channel.name.toLocaleLowerCase().includes(channel.deviceName.toLocaleLowerCase());
-  return manyDevices && !namesDevice ? `${channel.deviceName} · ${channel.name}` : channel.name;
+  return legendNames([{ name: channel.name, source: channel.deviceName }], manyDevices)[0]!;
 }
 
 /** True when the channels come from more than one device. */
@@ -28,12 +28,15 @@ export function chartLines(
   channels: readonly ResolvedChannel[],
   scaleOf: Readonly<Record<string, string>>,
 ): ChartLine[] {
-  const many = spansDevices(channels);
+  const labels = legendNames(
+    channels.map((channel) => ({ name: channel.name, source: channel.deviceName })),
+    spansDevices(channels),
+  );
   return channels.map((channel, index) => {
     const code = widgetChannelKey(channel.deviceId, channel.code);
     return {
       code,
-      label: channelLabel(channel, many),
+      label: labels[index]!,
       colour: chartColour(index),
       scale: scaleOf[code] ?? SHARED_CHART_SCALE,
     };

@@ -5,6 +5,7 @@ import {
   DEFAULT_CHART_RANGE_MS,
   SHARED_CHART_SCALE,
   WIDGET_CHART_RANGES,
+  axisLabelWithUnits,
   chartAxisLayout,
   widgetChannelKey,
   widgetChartWindow,
@@ -112,11 +113,19 @@ export function ChartView({ widget, channels, width, height }: WidgetViewProps) 
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [yAxisKey, channels],
   );
-  // An axis whose lines are all hidden makes way for the plot.
-  const axes = useMemo<ChartYAxis[]>(
-    () => layout.axes.filter((axis, i) => i === 0 || axis.channels.some((key) => !hidden.has(key))),
-    [layout, hidden],
-  );
+  // An axis whose lines are all hidden makes way for the plot; each names the unit of its lines.
+  const axes = useMemo<ChartYAxis[]>(() => {
+    const unitsOf = new Map(channels.map((c) => [widgetChannelKey(c.deviceId, c.code), c.units || widget.units || '']));
+    return layout.axes
+      .filter((axis, i) => i === 0 || axis.channels.some((key) => !hidden.has(key)))
+      .map((axis) => ({
+        ...axis,
+        label: axisLabelWithUnits(
+          axis.label,
+          axis.channels.map((key) => unitsOf.get(key) ?? ''),
+        ),
+      }));
+  }, [layout, hidden, channels, widget.units]);
   const lines = useMemo(() => chartLines(channels, layout.scaleOf), [channels, layout]);
   const annotationsKey = JSON.stringify(widget.annotations);
   // eslint-disable-next-line react-hooks/exhaustive-deps
