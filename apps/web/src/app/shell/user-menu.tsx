@@ -76,9 +76,10 @@ export function UserMenu() {
         aria-haspopup="true"
         aria-expanded={open}
         aria-controls={menuId}
-        aria-label={`Account menu: ${displayName ?? email ?? 'signed in'}`}
         onClick={() => setOpen((v) => !v)}
       >
+        {/* Named by its content, so the name a person reads is the name a voice user says (WCAG 2.5.3). */}
+        <span className="fl-visually-hidden">Account menu: </span>
         <span className="user-menu__avatar" aria-hidden="true">
           {initialsOf(displayName, email)}
         </span>
