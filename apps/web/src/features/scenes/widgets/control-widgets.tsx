@@ -265,8 +265,13 @@ const SwitchView = memo(function SwitchView({ widget, channels, readOnly, confir
           })
         }
       >
-        <span className="wv-toggle__label wv-toggle__label--on">ON</span>
-        <span className="wv-toggle__label wv-toggle__label--off">OFF</span>
+        {/* The switch's state is its aria-checked; the printed ON / OFF only draws it. */}
+        <span className="wv-toggle__label wv-toggle__label--on" aria-hidden="true">
+          ON
+        </span>
+        <span className="wv-toggle__label wv-toggle__label--off" aria-hidden="true">
+          OFF
+        </span>
         <span className="wv-toggle__knob">{pending && <Spinner size={14} label="Waiting for the device" />}</span>
       </button>
       <div className="wv-caption">
