@@ -104,10 +104,10 @@ describe('brew summary', () => {
     expect(
       await page
         .getByTestId('finished-batches')
-        .getByRole('button', { name: /^Take back the end of/ })
+        .getByRole('button', { name: /^Take back end of/ })
         .count(),
     ).toBe(1);
-    await finished.getByRole('button', { name: 'Take back the end of E2E Saison' }).click();
+    await finished.getByRole('button', { name: 'Take back end of E2E Saison' }).click();
     const dialog = page.getByRole('dialog', { name: 'Take back this end?' });
     expect(await dialog.textContent()).toMatch(/E2E Saison runs again in tank \d+ · Bright tank BT1, in the state/);
     await dialog.getByRole('button', { name: 'Take back end' }).click();
@@ -126,7 +126,7 @@ describe('brew summary', () => {
     await expect
       .poll(() => page.locator('.tank-view__title').textContent())
       .toContain('No batch in this tank · E2E Saison ended');
-    await page.getByRole('button', { name: 'Take back the end of E2E Saison' }).click();
+    await page.getByRole('button', { name: 'Take back end of E2E Saison' }).click();
     await page
       .getByRole('dialog', { name: 'Take back this end?' })
       .getByRole('button', { name: 'Take back end' })

@@ -23,7 +23,7 @@ export function TakeBackEnd({ batch, onDone }: { batch: FinishedBatch; onDone?: 
   });
   return (
     <>
-      <Button size="sm" onClick={() => setOpen(true)} aria-label={`Take back the end of ${batch.props.beerName}`}>
+      <Button size="sm" onClick={() => setOpen(true)} aria-label={`Take back end of ${batch.props.beerName}`}>
         Take back end
       </Button>
       {open && (
