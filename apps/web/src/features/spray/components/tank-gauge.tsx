@@ -23,12 +23,17 @@ export function TankGauge({
   return (
     <div
       className={`spray-tank spray-tank--${tone}`}
-      role="meter"
-      aria-label="Tank level"
-      aria-valuemin={0}
-      aria-valuemax={100}
-      aria-valuenow={level}
-      aria-valuetext={level === undefined ? 'No data' : `${level.toFixed(1)} %`}
+      // A meter must hold a value: until the first reading the gauge is a picture saying so.
+      {...(level === undefined
+        ? { role: 'img', 'aria-label': 'Tank level: no data' }
+        : {
+            role: 'meter',
+            'aria-label': 'Tank level',
+            'aria-valuemin': 0,
+            'aria-valuemax': 100,
+            'aria-valuenow': level,
+            'aria-valuetext': `${level.toFixed(1)} %`,
+          })}
     >
       <div className="spray-tank__fill" style={{ height: `${percentOf(level)}%` }} />
       {refillLevel !== undefined && (
