@@ -74,6 +74,8 @@ import { fileRoutes } from './documents/file-routes';
 import { BrewService } from './features/brew/service';
 import { BrewTankTracker } from './features/brew/tank-tracker';
 import { brewRoutes } from './features/brew/routes';
+import { AuditService, audit } from './features/audit/service';
+import { auditRoutes } from './features/audit/routes';
 import { installationSecret } from './security/installation';
 import { proxyTrust } from './security/client-address';
 
@@ -109,6 +111,8 @@ export interface Fieldlink {
   brewTanks: BrewTankTracker;
   /** Closes the HTTP listener and waits (at most `deadlineMs`) for the requests in flight: a stop's first step. */
   drain: (deadlineMs: number) => Promise<void>;
+  /** The audit trail: reading, verifying, retention. */
+  audit: AuditService;
 }
 
 declare module 'fastify' {
@@ -253,10 +257,14 @@ export async function buildApp({
     onError: (error) => app.log.error({ err: error }, 'Frame batch not stored'),
   });
   let broker: DeviceBroker | null = null;
-  const commands = new CommandService(async (thingName, command) => {
-    if (!broker) throw new Error('No broker');
-    await broker.sendCommand(thingName, command);
-  }, commandTimeoutMs);
+  const commands = new CommandService(
+    async (thingName, command) => {
+      if (!broker) throw new Error('No broker');
+      await broker.sendCommand(thingName, command);
+    },
+    (entry) => audit.recordAlone(db, entry),
+    commandTimeoutMs,
+  );
   let relay: EventRelay | null = null;
   // A reply may reach any instance; the one waiting for it may be another (cluster/event-relay.ts).
   const replies = {
@@ -340,6 +348,8 @@ export async function buildApp({
   brew.startRetention(config.batchReportRetentionMinutes, app.log);
   const brewTanks = new BrewTankTracker(db, events, app.log, (deviceId) => brew.announce(deviceId));
   await brewTanks.start();
+  const auditTrail = new AuditService({ db, jobs, retentionDays: config.auditRetentionDays, now });
+  auditTrail.startRetention(config.auditRetentionMinutes, app.log);
   const fieldlink: Fieldlink = {
     events,
     directory,
@@ -362,6 +372,7 @@ export async function buildApp({
     brew,
     brewTanks,
     drain: trackRequestsForDrain(app),
+    audit: auditTrail,
   };
   app.decorate('fieldlink', fieldlink);
   const metrics = createFieldlinkMetrics({
@@ -439,6 +450,7 @@ export async function buildApp({
       await api.register(reportPublicRoutes, { reports, files });
       await api.register(fileRoutes, { files, links: fileLinks });
       await api.register(brewRoutes, { brew });
+      await api.register(auditRoutes, { audit: auditTrail });
       await api.register(videoRoutes, { directory: config.videosDir, urls: config.videoUrls });
       await api.register(healthRoutes, { ping: storage.ping });
       // The device protocol, for whoever connects a device the console just added; not secret.
@@ -487,6 +499,7 @@ export async function buildApp({
     ota.stop();
     logMaintenance.stop();
     brew.stopRetention();
+    auditTrail.stopRetention();
     await jobs.stop();
     await reports.close();
     metrics.stop();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { settingList } from '@fieldlink/domain/api-address';
 import { DEFAULT_ALARM_NOTICE_POLICY } from '@fieldlink/domain/alarms';
+import { DEFAULT_AUDIT_RETENTION_DAYS } from '@fieldlink/domain/audit';
 import { REALTIME_MESSAGES_PER_SECOND } from '@fieldlink/domain/realtime-limits';
 import { parseTrustProxy, type TrustProxy } from './security/client-address';
 
@@ -93,6 +94,10 @@ export interface Config {
   batchReportRetentionDays: number;
   /** Minutes between runs of the batch report retention job; 0: this instance never queues it. */
   batchReportRetentionMinutes: number;
+  /** Days audit trail entries are kept (0: forever); trimming keeps each chain verifiable from its new start. */
+  auditRetentionDays: number;
+  /** Minutes between runs of the audit retention job; 0: this instance never queues it. */
+  auditRetentionMinutes: number;
   /** Days device logs are kept per device plan: raw samples and their hourly and daily roll-ups (0: forever). */
   logRetention: LogRetention;
   /** Minutes between runs of the log maintenance job (partitions, retention); 0: this instance never queues it. */
@@ -248,6 +253,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       60,
       'FIELDLINK_BATCH_REPORT_RETENTION_MINUTES',
     ),
+    auditRetentionDays: int(
+      env.FIELDLINK_AUDIT_RETENTION_DAYS,
+      DEFAULT_AUDIT_RETENTION_DAYS,
+      'FIELDLINK_AUDIT_RETENTION_DAYS',
+    ),
+    auditRetentionMinutes: int(env.FIELDLINK_AUDIT_RETENTION_MINUTES, 60, 'FIELDLINK_AUDIT_RETENTION_MINUTES'),
     logMaintenanceMinutes: int(env.FIELDLINK_LOG_MAINTENANCE_MINUTES, 60, 'FIELDLINK_LOG_MAINTENANCE_MINUTES'),
     logRetention: {
       FREE: {

@@ -61,6 +61,19 @@ const MISSING: AccountIds = {
   brew: MISSING_BREW_IDS,
 };
 
+/**
+ * The audit entries one call of the positive check writes: one for every change, none for a read,
+ * and none where the call changes nothing in the matrix's set-up (said why).
+ */
+function auditEntriesExpected(route: string, request: MatrixRequest): number {
+  if (request.method === 'GET') return 0;
+  // The matrix's sprayer is offline: a broadcast sends it nothing and starts no cool-down.
+  if (route === 'POST /api/v1/mosnix/broadcast-spray') return 0;
+  // Asking a device to resend its metadata changes nothing at the device (a read).
+  if ((request.body?.message as { cmd?: string } | undefined)?.cmd === 'refreshMetadata') return 0;
+  return 1;
+}
+
 /** Every row of every table, as text, so any change anywhere shows. */
 async function snapshot(db: Kysely<Database>, tables: readonly string[]): Promise<Map<string, string>> {
   const state = new Map<string, string>();
@@ -671,12 +684,27 @@ describe.each(DIALECTS)('authorisation matrix on %s', { timeout: MATRIX_TIMEOUT_
           ? { ...admin, token: await t.app.tokens.issue((await userId(admin.email))!, 0) }
           : admin;
       const request = use.own(own, caller.email);
+      const entriesBefore = await auditEntryCount();
       const answer = await send(caller, request);
       if (answer.statusCode >= 300)
         failures.push(`${route}: ${describeRequest(request)} -> ${answer.statusCode} ${answer.body}`);
+      // Issue 38: every change is recorded once in the audit trail; a read records nothing.
+      const written = (await auditEntryCount()) - entriesBefore;
+      const expected = auditEntriesExpected(route, request);
+      if (written !== expected) {
+        failures.push(`${route}: ${describeRequest(request)} wrote ${written} audit entries, not ${expected}`);
+      }
     }
     expect(failures).toEqual([]);
   });
+
+  async function auditEntryCount(): Promise<number> {
+    const row = await db()
+      .selectFrom('audit_log')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
 
   async function userId(email: string): Promise<string | undefined> {
     return (await db().selectFrom('users').select('id').where('email', '=', email).executeTakeFirst())?.id;

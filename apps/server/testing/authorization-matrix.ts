@@ -681,6 +681,22 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
       { method: 'POST', url: '/api/v1/alarms/acknowledge', body: { ids: [own.alarmId, other.alarmId] } },
     ],
   }),
+  // The audit trail (features/audit): administrators whose scope holds the whole account.
+  'GET /api/v1/audit-log': api({
+    access: 'readAuditLog',
+    own: (ids) => ({ method: 'GET', url: '/api/v1/audit-log', query: { accountId: ids.accountId } }),
+    foreign: (_own, other): MatrixRequest[] => [
+      { method: 'GET', url: '/api/v1/audit-log', query: { accountId: other.accountId } },
+      { method: 'GET', url: '/api/v1/audit-log', query: { accountId: other.accountId, action: 'group.add' } },
+    ],
+  }),
+  'GET /api/v1/audit-log/verify': api({
+    access: 'readAuditLog',
+    own: (ids) => ({ method: 'GET', url: '/api/v1/audit-log/verify', query: { accountId: ids.accountId } }),
+    foreign: (_own, other) => [
+      { method: 'GET', url: '/api/v1/audit-log/verify', query: { accountId: other.accountId } },
+    ],
+  }),
   // Inventory (features/inventory): the group must be the caller's and of the named account.
   'GET /api/v1/inv/overview': api({
     access: 'signedIn',

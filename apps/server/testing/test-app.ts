@@ -65,12 +65,14 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const database = await freshDatabase(dialect);
   // No log maintenance or batch report retention queued in the background: a test that checks nothing
-  // changed would see its job row (log-maintenance.test.ts and brew-limits.test.ts run them on purpose).
+  // changed would see its job row (log-maintenance.test.ts, brew-limits.test.ts and audit.test.ts run them
+  // on purpose).
   const config = loadConfig({
     DATABASE_URL: database.url,
     WEB_DIST: '/nonexistent',
     FIELDLINK_LOG_MAINTENANCE_MINUTES: '0',
     FIELDLINK_BATCH_REPORT_RETENTION_MINUTES: '0',
+    FIELDLINK_AUDIT_RETENTION_MINUTES: '0',
     ...options.env,
   });
   const storage = openStorage(config.databaseUrl);

@@ -201,6 +201,12 @@ export const CAPABILITY_RULES = {
   viewDevicePlan: isAdmin,
   /** The list of devices with a pending over-the-air update, and approving them. */
   viewPendingOta: isAdmin,
+  /**
+   * Read an account's audit trail and verify its hash chain (issue 38). Not in the specification:
+   * administrators only, since the trail names every user, address and value changed in the account
+   * (docs/decisions.md, issue 38 item 1). Scope still limits it to the accounts under the caller.
+   */
+  readAuditLog: isAdmin,
   /** Any user may mute or unmute disconnection alerts of their own devices. */
   muteOwnDevices: () => true,
   /**

@@ -32,6 +32,7 @@ import * as sprayerCooldowns from './migrations/2026-12-10T0700-sprayer-cooldown
 import * as workLimits from './migrations/2026-12-10T0800-work-limits';
 import * as monitorOnly from './migrations/2026-12-10T0900-monitor-only';
 import * as userClock from './migrations/2026-12-11T0300-user-clock';
+import * as auditLog from './migrations/2026-12-11T0400-audit-log';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -76,6 +77,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-10T0800-work-limits': workLimits,
   '2026-12-10T0900-monitor-only': monitorOnly,
   '2026-12-11T0300-user-clock': userClock,
+  '2026-12-11T0400-audit-log': auditLog,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

@@ -545,6 +545,39 @@ export interface AccountTreeVersionTable {
   connection: number;
 }
 
+/** One change, chained per account (features/audit; migration 2026-12-11T0400-audit-log). */
+export interface AuditLogTable {
+  id: string;
+  account_id: string;
+  seq: number;
+  at: number;
+  /** user | token | system */
+  actor_kind: string;
+  actor_id: string;
+  actor_name: string;
+  address: string | null;
+  client: string | null;
+  action: string;
+  target_kind: string | null;
+  target_id: string | null;
+  target_name: string | null;
+  device_id: string | null;
+  /** JSON, or null where there is no value. */
+  before: string | null;
+  after: string | null;
+  prev_hash: string;
+  hash: string;
+}
+
+/** The head of one account's audit chain, and where it starts after retention. */
+export interface AuditChainHeadsTable {
+  account_id: string;
+  seq: number;
+  hash: string;
+  start_seq: number;
+  start_prev_hash: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   groups: GroupsTable;
@@ -587,4 +620,6 @@ export interface Database {
   brew_annotations: BrewAnnotationsTable;
   brew_reports: BrewReportsTable;
   account_tree_version: AccountTreeVersionTable;
+  audit_log: AuditLogTable;
+  audit_chain_heads: AuditChainHeadsTable;
 }

@@ -3,15 +3,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sessionEndedBody } from '../http-errors';
 import { installationSecret } from '../security/installation';
 import { TokenService, tokenFromHeader } from '../security/tokens';
-import { loadUserContext, type UserContext } from '../features/session/user-context';
+import { clientOrigin, loadUserContext, type UserContext } from '../features/session/user-context';
 
 declare module 'fastify' {
   interface FastifyInstance {
     tokens: TokenService;
     /** preHandler: answers 401 (marked `sessionEnded`) unless the request carries a valid session token. */
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-    /** The caller behind a token, or null. */
-    userFromToken: (token: string | null) => Promise<UserContext | null>;
+    /** The caller behind a token, or null; with the request, the caller knows where it came from. */
+    userFromToken: (token: string | null, request?: FastifyRequest) => Promise<UserContext | null>;
   }
   interface FastifyRequest {
     user: UserContext | null;
@@ -25,13 +25,16 @@ export const authPlugin = fp<{ tokenTtlSeconds: number }>(
     const tokens = new TokenService(app.storage.db, secret, tokenTtlSeconds);
     app.decorate('tokens', tokens);
     app.decorateRequest('user', null);
-    app.decorate('userFromToken', async (token: string | null) => {
+    app.decorate('userFromToken', async (token: string | null, request?: FastifyRequest) => {
       if (!token) return null;
       const claims = await tokens.verify(token);
-      return claims ? loadUserContext(app.storage.db, claims) : null;
+      const user = claims ? await loadUserContext(app.storage.db, claims) : null;
+      if (!user || !request) return user;
+      const channel = request.headers.upgrade?.toLowerCase() === 'websocket' ? 'realtime' : 'http';
+      return { ...user, origin: clientOrigin(request.ip, channel, request.headers['user-agent']) };
     });
     app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
-      request.user = await app.userFromToken(tokenFromHeader(request.headers.authorization));
+      request.user = await app.userFromToken(tokenFromHeader(request.headers.authorization), request);
       if (!request.user) {
         await reply.code(401).send(sessionEndedBody());
       }

@@ -72,7 +72,7 @@ export const realtimePlugin = fp<RealtimeOptions>(
             tokenFromProtocols(request.headers['sec-websocket-protocol']) ??
             tokenFromHeader(request.headers.authorization) ??
             null;
-          request.user = await app.userFromToken(token);
+          request.user = await app.userFromToken(token, request);
           if (!request.user) return reply.code(401).send(sessionEndedBody());
         },
       },

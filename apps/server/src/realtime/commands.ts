@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { DeviceCommand, ReplyFrame } from '@fieldlink/api/device-frames';
 import { COMMAND_TIMEOUT_MS } from '@fieldlink/api/realtime';
+import { isAuditedCommand, type AuditAction } from '@fieldlink/domain/audit';
+import type { AuditOrigin, AuditRecord } from '../features/audit/service';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** A command as a caller states it; the service adds version, correlation id and expiry. */
@@ -10,6 +12,16 @@ export type CommandOutcome = { result: 'OK' | 'FAIL'; value?: number | string } 
 
 /** Publishes a command to a device's down topic. */
 export type PublishCommand = (thingName: string, command: DeviceCommand) => Promise<void>;
+
+/**
+ * Who sends a command to which device, for the audit trail; `context` joins the entry's values (the
+ * group of a broadcast). Or the action whose entry already records it: a queued message is recorded
+ * when queued, an update's delivery when it is approved; recording the delivery again would record
+ * one change twice.
+ */
+export type CommandSender =
+  | { by: AuditOrigin; device: { id: string; accountId: string; name: string }; context?: Record<string, unknown> }
+  | { recordedWith: AuditAction };
 
 interface Pending {
   thingName: string;
@@ -26,12 +38,29 @@ export class CommandService {
 
   constructor(
     private readonly publish: PublishCommand,
+    /** Writes an audit entry in a transaction of its own (`audit.recordAlone`). */
+    private readonly record: (entry: AuditRecord) => Promise<void>,
     /** How long a command waits for its answer. */
     readonly timeoutMs = COMMAND_TIMEOUT_MS,
   ) {}
 
-  async send(thingName: string, request: CommandRequest): Promise<CommandOutcome> {
+  /**
+   * Sends a command and waits for its answer. One that changes something at the device is recorded
+   * in the audit trail before it is published, with its correlation id: a command whose entry could
+   * not be written is not sent.
+   */
+  async send(thingName: string, request: CommandRequest, sender: CommandSender): Promise<CommandOutcome> {
     const id = randomUUID();
+    if ('by' in sender && isAuditedCommand(request.cmd)) {
+      await this.record({
+        accountId: sender.device.accountId,
+        by: sender.by,
+        action: 'device.command',
+        target: { kind: 'device', id: sender.device.id, name: sender.device.name },
+        deviceId: sender.device.id,
+        after: { ...sender.context, ...request, commandId: id },
+      });
+    }
     const command = { ...request, v: 4, id, exp: Date.now() + this.timeoutMs } as DeviceCommand;
     const outcome = new Promise<CommandOutcome>((resolve) => {
       const timer = setTimeout(() => this.settle(id, { result: 'TIMEOUT' }), this.timeoutMs);

@@ -18,6 +18,7 @@ import {
   type PendingLimit,
 } from '@fieldlink/domain/realtime-limits';
 import type { DeviceEvent } from '../events';
+import { byUser } from '../features/audit/service';
 import { inScope, requireDeviceAction } from '../features/session/access';
 import type { DeviceService } from '../features/devices/service';
 import type { UserContext } from '../features/session/user-context';
@@ -376,7 +377,10 @@ export class RealtimeHub {
     if (device.is_connected !== 1) throw new Error(REALTIME_TIMEOUT_MESSAGE);
     // Counted only once the device is known to be visible: the refusal tells nothing of others' devices.
     places.push(this.place(this.pendingByDevice, thingName, { scope: 'device', thingName }));
-    const outcome = await this.commands.send(thingName, request);
+    const outcome = await this.commands.send(thingName, request, {
+      by: byUser(session.user),
+      device: { id: device.id, accountId: device.account_id, name: device.name },
+    });
     if (outcome.result === 'TIMEOUT') throw new Error(REALTIME_TIMEOUT_MESSAGE);
     if (outcome.result === 'FAIL') throw new Error(REALTIME_COMMAND_FAILED_MESSAGE);
     return outcome.value;

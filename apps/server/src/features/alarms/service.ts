@@ -13,6 +13,7 @@ import { alarmConfigProblem, NORMAL_EVALUATION } from '@fieldlink/domain/alarms'
 import { normaliseChannelCode } from '@fieldlink/domain/channels';
 import type { Database } from '../../db/schema';
 import { HttpError, notFound } from '../../http-errors';
+import { audit, byUser } from '../audit/service';
 import { inScope, requireCapability } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import type { DeviceService } from '../devices/service';
@@ -34,6 +35,20 @@ import {
 
 const ALARM_NOT_FOUND = 'Alarm not found.';
 const DEFAULT_PAGE = 200;
+
+/** A channel's alarm settings as the audit trail keeps them. */
+function alarmSettings(config: {
+  code: string;
+  enabled: number;
+  high: number | null;
+  low: number | null;
+  hysteresis: number;
+  delay_seconds: number;
+  severity: string;
+}) {
+  const { code, high, low, hysteresis, severity } = config;
+  return { code, enabled: config.enabled === 1, high, low, hysteresis, delaySeconds: config.delay_seconds, severity };
+}
 
 /**
  * Alarm calls. Reading a device's alarms, the alarm list and the alerts needs only the device in the
@@ -104,6 +119,16 @@ export class AlarmService {
         updated_at: now,
       });
       await refreshAlarmsHaveBeenRead(trx, device.id);
+      await audit.record(trx, {
+        accountId: device.account_id,
+        by: byUser(user),
+        action: 'device.alarmConfig',
+        target: { kind: 'device', id: device.id, name: device.name },
+        deviceId: device.id,
+        before: current ? alarmSettings(current) : null,
+        after: alarmSettings({ ...alarm, code, enabled: alarm.enabled ? 1 : 0, delay_seconds: alarm.delaySeconds }),
+        at: now,
+      });
     });
     await this.evaluator.reload();
     await this.evaluator.announce(device.id);
@@ -136,8 +161,22 @@ export class AlarmService {
     if (rows.length !== ids.length || rows.some((row) => !inScope(user, row.path))) throw notFound(ALARM_NOT_FOUND);
     const deviceIds = [...new Set(rows.map((row) => row.device_id))];
     await this.db.transaction().execute(async (trx) => {
-      await acknowledgeAlarms(trx, ids, user.id, Date.now());
+      const now = Date.now();
+      await acknowledgeAlarms(trx, ids, user.id, now);
       for (const deviceId of deviceIds) await refreshAlarmsHaveBeenRead(trx, deviceId);
+      // One entry per alarm, in its device's account; one already acknowledged keeps its first.
+      for (const row of rows.filter((alarm) => alarm.acknowledged_at === null)) {
+        await audit.record(trx, {
+          accountId: row.account_id,
+          by: byUser(user),
+          action: 'alarm.acknowledge',
+          target: { kind: 'alarm', id: row.id, name: `${row.device_name} ${row.code}` },
+          deviceId: row.device_id,
+          before: { acknowledgedAt: null },
+          after: { acknowledgedAt: now },
+          at: now,
+        });
+      }
     });
     for (const deviceId of deviceIds) await this.evaluator.announce(deviceId);
     const stored = await findAlarms(this.db, ids);

@@ -161,7 +161,7 @@ export function findBatchItem(
   batchId: string,
   id: string,
 ) {
-  return db.selectFrom(table).select('id').where('id', '=', id).where('batch_id', '=', batchId).executeTakeFirst();
+  return db.selectFrom(table).selectAll().where('id', '=', id).where('batch_id', '=', batchId).executeTakeFirst();
 }
 
 export function findAnnotation(db: Db, batchId: string, id: string) {

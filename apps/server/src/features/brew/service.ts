@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type {
   Batch,
   BatchIdBody,
@@ -46,6 +46,8 @@ import { lockLimitedWork } from '../../db/quota-lock';
 import type { JobLogger, JobQueue } from '../../jobs/job-queue';
 import { HttpError, limitReached, notFound } from '../../http-errors';
 import { newId } from '../../security/secrets';
+import type { AuditAction, AuditTarget } from '@fieldlink/domain/audit';
+import { audit, byUser } from '../audit/service';
 import { inScope, requireCapability } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import { findGroup, latestValuesOf, type DeviceWithPath } from '../devices/repository';
@@ -256,17 +258,23 @@ export class BrewService {
       created_by: user.email,
       created_at: now,
     };
-    await insertBatch(this.db, row);
+    await this.db.transaction().execute(async (trx) => {
+      await insertBatch(trx, row);
+      const after = { tankNumber: body.tankNumber, props: body.props, state: row.state };
+      await this.record(trx, user, device, 'brew.start', { kind: 'batch', id: row.id }, null, after);
+    });
     return this.changed(row.id);
   }
 
   /** `PUT /brew/batch {batchId, props}`: batch info. A report waiting for an original gravity is made again. */
   async update(user: UserContext, { batchId, props }: PutBatchBody): Promise<Batch> {
     requireCapability(user, 'editBrewInfo');
-    const { row } = await this.visibleBatch(user, batchId);
+    const { row, device } = await this.visibleBatch(user, batchId);
     const merged = { ...batchProps(row), ...props };
     await this.db.transaction().execute(async (trx) => {
       await updateBatch(trx, row.id, { props: JSON.stringify(merged) });
+      const target = { kind: 'batch', id: row.id };
+      await this.record(trx, user, device, 'brew.update', target, { props: batchProps(row) }, { props: merged });
       if (merged.originalGravity === null) return;
       for (const report of await waitingReportsOf(trx, row.id)) {
         await updateReport(trx, report.id, { state: 'GENERATING', error: null });
@@ -280,8 +288,13 @@ export class BrewService {
   /** `DELETE /brew/batch {batchId}`: the batch and all that belongs to it. */
   async remove(user: UserContext, { batchId }: BatchIdBody): Promise<{ id: string }> {
     requireCapability(user, 'deleteBrew');
-    const { row } = await this.visibleBatch(user, batchId);
-    const files = await this.db.transaction().execute((trx) => deleteBatch(trx, row.id));
+    const { row, device } = await this.visibleBatch(user, batchId);
+    const files = await this.db.transaction().execute(async (trx) => {
+      const removed = await deleteBatch(trx, row.id);
+      const before = { props: batchProps(row), state: row.state, startAt: row.start_at, endAt: row.end_at };
+      await this.record(trx, user, device, 'brew.delete', { kind: 'batch', id: row.id }, before, null);
+      return removed;
+    });
     for (const fileId of files) await this.deps.files.remove(fileId);
     await this.announce(row.device_id);
     return { id: row.id };
@@ -290,7 +303,7 @@ export class BrewService {
   /** `POST /brew/batch/end {batchId}`: ends the batch (MANUALLY_ENDED) and starts its report. */
   async end(user: UserContext, { batchId }: BatchIdBody): Promise<Batch> {
     requireCapability(user, 'endBrew');
-    const { row } = await this.visibleBatch(user, batchId);
+    const { row, device } = await this.visibleBatch(user, batchId);
     if (row.end_at !== null) throw new HttpError(409, 'The batch has already ended.');
     const now = Date.now();
     const reportId = newId();
@@ -302,6 +315,9 @@ export class BrewService {
       });
       await insertReport(trx, this.newReport(reportId, row.id, user, now));
       await this.documents.enqueue(BREW_REPORT_JOB, { reportId }, trx);
+      const target = { kind: 'batch', id: row.id };
+      const after = { state: 'MANUALLY_ENDED', endAt: now, reportId };
+      await this.record(trx, user, device, 'brew.end', target, { state: row.state, endAt: null }, after);
     });
     this.documents.nudge();
     return this.changed(row.id);
@@ -310,17 +326,24 @@ export class BrewService {
   /** `DELETE /brew/batch/end {batchId}`: takes back an end; the tank must not have started another batch. */
   async resume(user: UserContext, { batchId }: BatchIdBody): Promise<Batch> {
     requireCapability(user, 'endBrew');
-    const { row } = await this.visibleBatch(user, batchId);
+    const { row, device } = await this.visibleBatch(user, batchId);
     const running = row.end_at === null ? [] : await runningBatchesOf(this.db, [row.device_id]);
     const refusal = takeBackEndRefusal({ ended: row.end_at !== null, tankRunsAnotherBatch: running.length > 0 });
     if (refusal) throw new HttpError(409, refusal);
     const transitions = batchTransitions(row);
     const before = [...transitions].reverse().find((transition) => transition.state !== 'MANUALLY_ENDED');
     const state = before?.state ?? 'FERMENTING';
-    await updateBatch(this.db, row.id, {
-      end_at: null,
-      state,
-      transitions: JSON.stringify(recordTransition(transitions, state, Date.now())),
+    await this.db.transaction().execute(async (trx) => {
+      await updateBatch(trx, row.id, {
+        end_at: null,
+        state,
+        transitions: JSON.stringify(recordTransition(transitions, state, Date.now())),
+      });
+      const before = { state: row.state, endAt: row.end_at };
+      await this.record(trx, user, device, 'brew.resume', { kind: 'batch', id: row.id }, before, {
+        state,
+        endAt: null,
+      });
     });
     return this.changed(row.id);
   }
@@ -330,16 +353,23 @@ export class BrewService {
   /** `PUT /brew/batch/gravity`: a hydrometer or refractometer reading. */
   async putGravity(user: UserContext, body: PutGravityBody): Promise<Batch> {
     requireCapability(user, 'editBrewInfo');
-    const { row } = await this.visibleBatch(user, body.batchId);
-    if (body.id !== undefined && !(await findBatchItem(this.db, 'brew_gravities', row.id, body.id))) {
-      throw notFound('Gravity reading not found.');
-    }
-    await upsertGravity(this.db, {
+    const { row, device } = await this.visibleBatch(user, body.batchId);
+    const current = body.id === undefined ? undefined : await findBatchItem(this.db, 'brew_gravities', row.id, body.id);
+    if (body.id !== undefined && !current) throw notFound('Gravity reading not found.');
+    const gravity = {
       id: body.id ?? newId(),
       batch_id: row.id,
       value: body.value,
       t: this.timestamp(body.timestamp),
       created_by: user.email,
+    };
+    await this.db.transaction().execute(async (trx) => {
+      await upsertGravity(trx, gravity);
+      const target = { kind: 'gravity', id: gravity.id, name: `batch ${row.id}` };
+      await this.record(trx, user, device, 'brew.record', target, current ?? null, {
+        value: gravity.value,
+        t: gravity.t,
+      });
     });
     return this.changed(row.id);
   }
@@ -347,10 +377,9 @@ export class BrewService {
   /** `PUT /brew/batch/sensory`: a tasting note, marked on the chart by a blue annotation. */
   async putSensory(user: UserContext, body: PutSensoryBody): Promise<Batch> {
     requireCapability(user, 'editBrewInfo');
-    const { row } = await this.visibleBatch(user, body.batchId);
-    if (body.id !== undefined && !(await findBatchItem(this.db, 'brew_sensories', row.id, body.id))) {
-      throw notFound('Tasting note not found.');
-    }
+    const { row, device } = await this.visibleBatch(user, body.batchId);
+    const current = body.id === undefined ? undefined : await findBatchItem(this.db, 'brew_sensories', row.id, body.id);
+    if (body.id !== undefined && !current) throw notFound('Tasting note not found.');
     const id = body.id ?? newId();
     const t = this.timestamp(body.timestamp);
     const ratings = tastingRatings(body);
@@ -376,6 +405,8 @@ export class BrewService {
         channel_code: null,
         sensory_id: id,
       });
+      const target = { kind: 'sensory', id, name: `batch ${row.id}` };
+      await this.record(trx, user, device, 'brew.record', target, current ?? null, { ratings, notes, t });
     });
     return this.changed(row.id);
   }
@@ -383,13 +414,13 @@ export class BrewService {
   /** `PUT /brew/batch/annotation`: a note on the chart (grey), across it or on one channel. */
   async putAnnotation(user: UserContext, body: PutAnnotationBody): Promise<Batch> {
     requireCapability(user, 'editBrewInfo');
-    const { row } = await this.visibleBatch(user, body.batchId);
+    const { row, device } = await this.visibleBatch(user, body.batchId);
     const current = body.id === undefined ? undefined : await findAnnotation(this.db, row.id, body.id);
     if (body.id !== undefined && !current) throw notFound('Annotation not found.');
     if (current?.sensory_id) throw new HttpError(400, 'This annotation marks a tasting note: edit the note instead.');
     const kind = body.kind ?? (body.code ? 'channel' : 'plotLine');
     if (kind === 'channel' && !body.code) throw new HttpError(400, 'A channel annotation needs a channel code.');
-    await upsertAnnotation(this.db, {
+    const annotation = {
       id: current?.id ?? newId(),
       batch_id: row.id,
       kind,
@@ -398,6 +429,12 @@ export class BrewService {
       color: annotationColor(false),
       channel_code: kind === 'channel' ? body.code! : null,
       sensory_id: null,
+    };
+    await this.db.transaction().execute(async (trx) => {
+      await upsertAnnotation(trx, annotation);
+      const target = { kind: 'annotation', id: annotation.id, name: `batch ${row.id}` };
+      const after = { kind, text: annotation.text, t: annotation.t, channelCode: annotation.channel_code };
+      await this.record(trx, user, device, 'brew.record', target, current ?? null, after);
     });
     return this.changed(row.id);
   }
@@ -424,14 +461,19 @@ export class BrewService {
     missing: string,
   ): Promise<Batch> {
     requireCapability(user, 'editBrewInfo');
-    const { row } = await this.visibleBatch(user, batchId);
+    const { row, device } = await this.visibleBatch(user, batchId);
     if (table === 'brew_annotations' && (await findAnnotation(this.db, row.id, id))?.sensory_id) {
       throw new HttpError(400, 'This annotation marks a tasting note: delete the note instead.');
     }
+    const current = await findBatchItem(this.db, table, row.id, id);
     const deleted = await this.db.transaction().execute(async (trx) => {
       const result = await deleteBatchItem(trx, table, row.id, id);
       if (table === 'brew_sensories') await deleteSensoryAnnotation(trx, id);
-      return Number(result.numDeletedRows);
+      const count = Number(result.numDeletedRows);
+      const kind = { brew_gravities: 'gravity', brew_sensories: 'sensory', brew_annotations: 'annotation' }[table];
+      const target = { kind, id, name: `batch ${row.id}` };
+      if (count > 0) await this.record(trx, user, device, 'brew.record', target, current ?? null, null);
+      return count;
     });
     if (deleted === 0) throw notFound(missing);
     return this.changed(row.id);
@@ -461,6 +503,7 @@ export class BrewService {
       if (refusal) throw limitReached(refusal);
       await insertReport(trx, report);
       await this.documents.enqueue(BREW_REPORT_JOB, { reportId: id }, trx);
+      await this.record(trx, user, device, 'brew.report', { kind: 'brewReport', id }, null, { batchId: row.id });
     });
     this.documents.nudge();
     await this.announce(row.device_id);
@@ -622,6 +665,11 @@ export class BrewService {
       });
       const [running] = await runningBatchesOf(trx, [deviceId]);
       if (running) await updateBatch(trx, running.id, { co2_total_gain: gain, tank_level: level });
+      const before = current
+        ? { capacity: current.capacity, co2TotalGain: current.co2_total_gain, tankLevel: current.tank_level }
+        : null;
+      const target = { kind: 'tank', id: deviceId, name: `tank ${body.tankNumber}` };
+      await this.record(trx, user, source.device, 'brew.calibrate', target, before, calibration);
     });
     const [tank] = await this.tanks([source]);
     this.publish(group.id, source.device.thing_name, tank!);
@@ -637,6 +685,27 @@ export class BrewService {
   }
 
   /** A batch whose tank the caller may see, or 404 (the same whether it exists elsewhere or not at all). */
+  /** Records a brewing change in the audit trail, in the change's transaction, against the tank's device. */
+  private record(
+    trx: Transaction<Database>,
+    user: UserContext,
+    device: { id: string; account_id: string },
+    action: AuditAction,
+    target: AuditTarget,
+    before: unknown,
+    after: unknown,
+  ): Promise<void> {
+    return audit.record(trx, {
+      accountId: device.account_id,
+      by: byUser(user),
+      action,
+      target,
+      deviceId: device.id,
+      before,
+      after,
+    });
+  }
+
   private async visibleBatch(user: UserContext, batchId: string) {
     const row = await findBatch(this.db, batchId);
     const device = row

@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import type { AuditAction } from '@fieldlink/domain/audit';
 import {
   CONTACT_SUPPLIER_FOR_PLAN,
   MAX_DEVICE_TAGS,
@@ -23,6 +24,7 @@ import type { Database } from '../../db/schema';
 import { HttpError, forbidden } from '../../http-errors';
 import type { CommandRequest, CommandService } from '../../realtime/commands';
 import { newId } from '../../security/secrets';
+import { audit, byUser } from '../audit/service';
 import { permissionSubject, requireCapability, requireDeviceAction } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import { toDevice } from './mapper';
@@ -90,8 +92,16 @@ export class DeviceConfigService {
     // Settings for an offline device are queued first: past the queue's limit the call is refused
     // before anything else is written.
     const queued = settings.length > 0 && device.is_connected !== 1;
-    const unsentMessages = queued ? await this.queue.enqueue(device.id, settings, user.id) : undefined;
-    if (Object.keys(update).length > 0) await updateDeviceProps(this.db, device.id, update);
+    const unsentMessages = queued ? await this.queue.enqueue(auditedDevice(device), settings, user) : undefined;
+    if (Object.keys(update).length > 0) {
+      await this.db.transaction().execute(async (trx) => {
+        await updateDeviceProps(trx, device.id, update);
+        const before = Object.fromEntries(
+          Object.keys(update).map((key) => [key, device[key as keyof DevicePropsUpdate]]),
+        );
+        await recordDeviceChange(trx, user, device, 'device.update', before, update);
+      });
+    }
     const mutedDevices =
       props.muteDisconnection === undefined
         ? await mutedDevicesOf(this.db, user.id)
@@ -99,7 +109,7 @@ export class DeviceConfigService {
     const delivery = unsentMessages
       ? { unsentMessages }
       : settings.length > 0
-        ? { sentMessages: await Promise.all(settings.map((message) => this.sendNow(device, message))) }
+        ? { sentMessages: await Promise.all(settings.map((message) => this.sendNow(user, device, message))) }
         : {};
     const row = await findDeviceById(this.db, device.id);
     const answer = toDevice(row!, mutedDevices);
@@ -121,10 +131,10 @@ export class DeviceConfigService {
     requireDeviceAction(user, message.cmd);
     refuseUnknownChannels(device, [message]);
     if (device.is_connected !== 1 && QUEUEABLE.has(message.cmd)) {
-      const [queued] = await this.queue.enqueue(device.id, [message], user.id);
+      const [queued] = await this.queue.enqueue(auditedDevice(device), [message], user);
       return { status: 'queued', queued: queued! };
     }
-    return { status: 'sent', sent: await this.sendNow(device, message) };
+    return { status: 'sent', sent: await this.sendNow(user, device, message) };
   }
 
   /** `PUT /device/tag`: adds a tag, or changes the one with `tagId`. */
@@ -133,12 +143,23 @@ export class DeviceConfigService {
     requireCapability(user, 'configureDevices');
     const key = body.key.trim();
     if (key === '') throw new HttpError(400, 'A tag needs a key.');
-    const tags = await changeDeviceTags(this.db, device.id, (current) => {
-      const index = body.tagId ? current.findIndex((tag) => tag.id === body.tagId) : -1;
-      if (index >= 0) return current.map((tag, i) => (i === index ? { ...tag, key, value: body.value } : tag));
-      if (current.length >= MAX_DEVICE_TAGS)
-        throw new HttpError(400, `A device holds at most ${MAX_DEVICE_TAGS} tags.`);
-      return [...current, { id: newId(), key, value: body.value }];
+    const tags = await this.db.transaction().execute(async (trx) => {
+      const tags = await changeDeviceTags(trx, device.id, (current) => {
+        const index = body.tagId ? current.findIndex((tag) => tag.id === body.tagId) : -1;
+        if (index >= 0) return current.map((tag, i) => (i === index ? { ...tag, key, value: body.value } : tag));
+        if (current.length >= MAX_DEVICE_TAGS)
+          throw new HttpError(400, `A device holds at most ${MAX_DEVICE_TAGS} tags.`);
+        return [...current, { id: newId(), key, value: body.value }];
+      });
+      await recordDeviceChange(
+        trx,
+        user,
+        device,
+        'device.tags',
+        { tags: JSON.parse(device.tags) as unknown },
+        { tags },
+      );
+      return tags;
     });
     return { tags };
   }
@@ -147,9 +168,18 @@ export class DeviceConfigService {
   async deleteTag(user: UserContext, body: DeleteDeviceTagBody): Promise<DeviceTagsAnswer> {
     const device = await this.devices.visibleDevice(user, { id: body.deviceId });
     requireCapability(user, 'configureDevices');
-    const tags = await changeDeviceTags(this.db, device.id, (current) =>
-      current.filter((tag) => tag.id !== body.tagId),
-    );
+    const tags = await this.db.transaction().execute(async (trx) => {
+      const tags = await changeDeviceTags(trx, device.id, (current) => current.filter((tag) => tag.id !== body.tagId));
+      await recordDeviceChange(
+        trx,
+        user,
+        device,
+        'device.tags',
+        { tags: JSON.parse(device.tags) as unknown },
+        { tags },
+      );
+      return tags;
+    });
     return { tags };
   }
 
@@ -162,19 +192,51 @@ export class DeviceConfigService {
     const first = user.attachmentPoints[0];
     const supplier = first ? (await accountKindOf(this.db, first.accountId)) === SUPPLIER_ACCOUNT_KIND : false;
     if (!can(permissionSubject(user), 'viewDevicePlan') || !supplier) throw forbidden(CONTACT_SUPPLIER_FOR_PLAN);
-    await updateDevicePlan(this.db, device.id, plan);
+    await this.db.transaction().execute(async (trx) => {
+      await updateDevicePlan(trx, device.id, plan);
+      await recordDeviceChange(trx, user, device, 'device.plan', { plan: device.plan }, { plan });
+    });
     const row = await findDeviceById(this.db, device.id);
     return toDevice(row!, await mutedDevicesOf(this.db, user.id));
   }
 
-  private async sendNow(device: DeviceWithPath, message: DeviceMessage): Promise<SentDeviceMessage> {
+  private async sendNow(user: UserContext, device: DeviceWithPath, message: DeviceMessage): Promise<SentDeviceMessage> {
     // An offline device cannot answer: say so now rather than after the timeout (as the hub does).
     if (device.is_connected !== 1) return { message, result: 'TIMEOUT' };
-    const outcome = await this.commands.send(device.thing_name, message as CommandRequest);
+    const outcome = await this.commands.send(device.thing_name, message as CommandRequest, {
+      by: byUser(user),
+      device: auditedDevice(device),
+    });
     return 'value' in outcome && outcome.value !== undefined
       ? { message, result: outcome.result, value: outcome.value }
       : { message, result: outcome.result };
   }
+}
+
+/** Records a change to a device in the audit trail, in the change's transaction. */
+function recordDeviceChange(
+  trx: Transaction<Database>,
+  user: UserContext,
+  device: DeviceWithPath,
+  action: AuditAction,
+  before: unknown,
+  after: unknown,
+): Promise<void> {
+  const target = { kind: 'device', id: device.id, name: device.name };
+  return audit.record(trx, {
+    accountId: device.account_id,
+    by: byUser(user),
+    action,
+    target,
+    deviceId: device.id,
+    before,
+    after,
+  });
+}
+
+/** A device as the audit trail names it. */
+function auditedDevice(device: DeviceWithPath): { id: string; accountId: string; name: string } {
+  return { id: device.id, accountId: device.account_id, name: device.name };
 }
 
 /** 400 naming the first channel a write names that the device cannot have (`@fieldlink/domain/work-limits`). */

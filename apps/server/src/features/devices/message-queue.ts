@@ -10,6 +10,8 @@ import type { DeviceEvents } from '../../events';
 import { limitReached } from '../../http-errors';
 import type { CommandRequest, CommandService } from '../../realtime/commands';
 import { newId } from '../../security/secrets';
+import { audit, byUser } from '../audit/service';
+import type { UserContext } from '../session/user-context';
 import { toQueuedMessage } from './mapper';
 import {
   claimMessage,
@@ -119,10 +121,12 @@ export class DeviceMessageQueue {
    * the call is refused with 429 naming the limit.
    */
   async enqueue(
-    deviceId: string,
+    device: { id: string; accountId: string; name: string },
     messages: readonly DeviceMessage[],
-    userId: string | null,
+    by: UserContext,
   ): Promise<QueuedDeviceMessage[]> {
+    const deviceId = device.id;
+    const userId = by.id;
     const rows = messages.map((message) => {
       // Strictly increasing, so messages queued in the same millisecond keep their order.
       const now = Math.max(this.now(), this.lastCreatedAt + 1);
@@ -148,7 +152,19 @@ export class DeviceMessageQueue {
       const kept = (await pendingTargetsOf(trx, deviceId)).filter((target) => !targets.has(target));
       const refusal = workLimitRefusal([['queuedMessagesPerDevice', kept.length + targets.size]]);
       if (refusal) throw limitReached(refusal);
-      for (const row of rows) await enqueueMessage(trx, row);
+      for (const row of rows) {
+        await enqueueMessage(trx, row);
+        // Recorded once, here: its delivery when the device is back is the same command.
+        await audit.record(trx, {
+          accountId: device.accountId,
+          by: byUser(by),
+          action: 'device.message',
+          target: { kind: 'device', id: deviceId, name: device.name },
+          deviceId,
+          after: { ...(JSON.parse(row.message) as object), messageId: row.id, queued: true },
+          at: row.created_at,
+        });
+      }
     });
     return rows.map(toQueuedMessage);
   }
@@ -200,7 +216,9 @@ export class DeviceMessageQueue {
           await settleMessage(this.db, row.id, 'expired', now, null);
           continue;
         }
-        const outcome = await this.commands.send(thingName, JSON.parse(row.message) as CommandRequest);
+        const outcome = await this.commands.send(thingName, JSON.parse(row.message) as CommandRequest, {
+          recordedWith: 'device.message',
+        });
         if (this.stopped) return;
         if (outcome.result === 'OK') {
           const value = 'value' in outcome && outcome.value !== undefined ? JSON.stringify(outcome.value) : null;

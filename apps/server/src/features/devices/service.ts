@@ -20,6 +20,7 @@ import { DATABASE_CREDENTIALS, type DeviceCredentialStore } from '../../broker/d
 import { HttpError, notFound } from '../../http-errors';
 import { hashSecret, newDeviceSecret, newId } from '../../security/secrets';
 import { groupsUnder } from '../accounts/repository';
+import { audit, byUser } from '../audit/service';
 import { inScope, requireCapability, requireDeviceAction } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import { channelLog, channelLogColumns, type LogWindow } from './log-repository';
@@ -283,14 +284,18 @@ export class DeviceService {
     const password = newDeviceSecret();
     // The broker first: a failure then leaves no device that cannot connect.
     await this.credentials.provision(thingName, password);
-    await insertDevice(this.db, {
-      id,
-      account_id: group.account_id,
-      group_id: group.id,
-      thing_name: thingName,
-      secret_hash: hashSecret(password),
-      name: body.name.trim(),
-      sn: body.sn?.trim() || null,
+    await this.db.transaction().execute(async (trx) => {
+      const device = { id, account_id: group.account_id, group_id: group.id, thing_name: thingName };
+      const named = { name: body.name.trim(), sn: body.sn?.trim() || null };
+      await insertDevice(trx, { ...device, secret_hash: hashSecret(password), ...named });
+      await audit.record(trx, {
+        accountId: group.account_id,
+        by: byUser(user),
+        action: 'device.add',
+        target: { kind: 'device', id, name: named.name },
+        deviceId: id,
+        after: { ...named, thingName, groupId: group.id },
+      });
     });
     this.onProvisioned(thingName);
     const row = await findDeviceById(this.db, id);
@@ -356,8 +361,8 @@ export class DeviceService {
         provisioned.push(device.thingName);
       }
       const now = Date.now();
-      await this.db.transaction().execute((trx) =>
-        insertDevices(
+      await this.db.transaction().execute(async (trx) => {
+        await insertDevices(
           trx,
           made.map((device) => ({
             id: device.id,
@@ -370,8 +375,25 @@ export class DeviceService {
             tags: JSON.stringify(device.row.tags.map((tag) => ({ id: newId(), ...tag }))),
             created_at: now,
           })),
-        ),
-      );
+        );
+        // One import, one entry, naming every device it added.
+        await audit.record(trx, {
+          accountId: root.account_id,
+          by: byUser(user),
+          action: 'device.import',
+          target: { kind: 'account', id: root.account_id },
+          after: {
+            devices: made.map((device) => ({
+              id: device.id,
+              name: device.row.name,
+              sn: device.row.sn,
+              thingName: device.thingName,
+              groupId: device.place.groupId,
+            })),
+          },
+          at: now,
+        });
+      });
     } catch (error) {
       await Promise.allSettled(provisioned.map((thingName) => this.credentials.remove(thingName)));
       throw error;

@@ -118,7 +118,7 @@ export function findAccount(db: Kysely<Database>, id: string) {
 export function findDevice(db: Kysely<Database>, id: string) {
   return db
     .selectFrom('devices')
-    .select(['id', 'group_id', 'thing_name', 'account_id'])
+    .select(['id', 'name', 'group_id', 'thing_name', 'account_id'])
     .where('id', '=', id)
     .executeTakeFirst();
 }

@@ -27,6 +27,7 @@ import type { Database, GroupsTable } from '../../db/schema';
 type GroupRow = Selectable<GroupsTable>;
 import { HttpError, notFound } from '../../http-errors';
 import { newId } from '../../security/secrets';
+import { audit, byUser } from '../audit/service';
 import { inScope, permissionSubject, requireCapability } from '../session/access';
 import { attachmentPointsOf, findUserByEmail } from '../session/repository';
 import type { UserContext } from '../session/user-context';
@@ -96,7 +97,16 @@ export class GroupService {
       path: childPath(parent.path, id),
       created_at: Date.now(),
     } satisfies Insertable<GroupsTable>;
-    await insertGroup(this.options.db, group);
+    await this.options.db.transaction().execute(async (trx) => {
+      await insertGroup(trx, group);
+      await audit.record(trx, {
+        accountId: group.account_id,
+        by: byUser(caller),
+        action: 'group.add',
+        target: { kind: 'group', id, name: group.name },
+        after: { name: group.name, parentId: parent.id },
+      });
+    });
     return toGroupSummary(group);
   }
 
@@ -110,6 +120,18 @@ export class GroupService {
     await this.options.db.transaction().execute(async (trx) => {
       await renameGroup(trx, group.id, name);
       if (group.kind === 'root') await renameAccount(trx, group.account_id, name);
+      await audit.record(trx, {
+        accountId: group.account_id,
+        by: byUser(caller),
+        action: 'group.rename',
+        target: {
+          kind: group.kind === 'root' ? 'account' : 'group',
+          id: group.kind === 'root' ? group.account_id : group.id,
+          name,
+        },
+        before: { name: group.name },
+        after: { name },
+      });
     });
     return toGroupSummary({ ...group, name });
   }
@@ -149,6 +171,17 @@ export class GroupService {
       // Dashboards live in their group: they go with it (their devices stay, in Trash).
       await deleteScenesOfGroups(trx, ids);
       await deleteGroups(trx, ids);
+      await audit.record(trx, {
+        accountId: group.account_id,
+        by: byUser(caller),
+        action: 'group.delete',
+        target: { kind: 'group', id: group.id, name: group.name },
+        before: { name: group.name, path: group.path, groupIds: ids },
+        after: {
+          devicesMovedToTrash: devices.map((device) => device.id),
+          invitationsCancelled: invitations.map((invitation) => invitation.email),
+        },
+      });
       return {
         thingNames: devices.map((device) => device.thing_name),
         result: {
@@ -177,15 +210,16 @@ export class GroupService {
     };
     switch (body.type) {
       case 'DEVICE':
-        return this.moveDevice(body.id, source, destination, facts);
+        return this.moveDevice(caller, body.id, source, destination, facts);
       case 'GROUP':
-        return this.moveGroup(body.id, source, destination, facts);
+        return this.moveGroup(caller, body.id, source, destination, facts);
       case 'USER':
         return this.moveUser(caller, body.id, source, destination, facts);
     }
   }
 
   private async moveDevice(
+    caller: UserContext,
     id: string,
     source: GroupRow,
     destination: GroupRow,
@@ -200,13 +234,25 @@ export class GroupService {
     });
     if (refusal) throw new HttpError(400, refusal);
     if (source.id !== destination.id) {
-      await moveDevices(this.options.db, [device.id], destination.id, destination.account_id);
+      await this.options.db.transaction().execute(async (trx) => {
+        await moveDevices(trx, [device.id], destination.id, destination.account_id);
+        await audit.record(trx, {
+          accountId: destination.account_id,
+          by: byUser(caller),
+          action: 'move',
+          target: { kind: 'device', id: device.id, name: device.name },
+          deviceId: device.id,
+          before: { groupId: source.id, groupName: source.name },
+          after: { groupId: destination.id, groupName: destination.name },
+        });
+      });
       this.options.onDevicesMoved?.([device.thing_name]);
     }
     return { type: 'DEVICE', id: device.id, path: destination.path };
   }
 
   private async moveGroup(
+    caller: UserContext,
     id: string,
     source: GroupRow,
     destination: GroupRow,
@@ -228,6 +274,14 @@ export class GroupService {
     const affected = await db.transaction().execute(async (trx) => {
       await rebasePaths(trx, group.path, path);
       await setGroupParent(trx, group.id, destination.id);
+      await audit.record(trx, {
+        accountId: group.account_id,
+        by: byUser(caller),
+        action: 'move',
+        target: { kind: 'group', id: group.id, name: group.name },
+        before: { parentId: source.id, parentName: source.name },
+        after: { parentId: destination.id, parentName: destination.name },
+      });
       const groups = await groupsAtOrBelow(trx, path);
       const devices = await devicesOfGroups(
         trx,
@@ -265,10 +319,20 @@ export class GroupService {
     }
     const account = await findAccount(db, destination.account_id);
     if (!account) throw notFound(GROUP_NOT_FOUND);
-    await updateAttachmentPoint(db, point.id, {
-      path: destination.path,
-      account_id: destination.account_id,
-      app_type: account.app_type,
+    await db.transaction().execute(async (trx) => {
+      await updateAttachmentPoint(trx, point.id, {
+        path: destination.path,
+        account_id: destination.account_id,
+        app_type: account.app_type,
+      });
+      await audit.record(trx, {
+        accountId: destination.account_id,
+        by: byUser(caller),
+        action: 'move',
+        target: { kind: 'user', id: user.id, name: user.email },
+        before: { groupId: source.id, groupName: source.name },
+        after: { groupId: destination.id, groupName: destination.name },
+      });
     });
     this.options.onUsersMoved?.([user.id]);
     return { type: 'USER', id: email, path: destination.path };

@@ -19,6 +19,7 @@ function selectOtaDevices(db: Db) {
       'devices.id',
       'devices.thing_name',
       'devices.name',
+      'devices.account_id',
       'devices.fw',
       'devices.is_connected',
       'devices.ota_pending_submitted_at',

@@ -38,6 +38,7 @@ import type { CommandService } from '../../realtime/commands';
 import { newId } from '../../security/secrets';
 import { DEVICE_NOT_FOUND } from '../devices/service';
 import { inScope, requireCapability, userCan } from '../session/access';
+import { audit, byUser } from '../audit/service';
 import type { UserContext } from '../session/user-context';
 import {
   UNFINISHED_STATES,
@@ -193,7 +194,12 @@ export class OtaService {
     const { items, accepted } = await this.db.transaction().execute(async (trx) => {
       const devices = new Map((await devicesWithPaths(trx, body.deviceIds)).map((row) => [row.id, row]));
       const latest = await latestUpdatesOf(trx, [...devices.keys()]);
-      const accepted: { deviceId: string; thingName: string; update: OtaUpdateRow }[] = [];
+      const accepted: {
+        deviceId: string;
+        thingName: string;
+        update: OtaUpdateRow;
+        device: { account_id: string; name: string; fw: string | null };
+      }[] = [];
       const items: OtaItemResult[] = body.deviceIds.map((deviceId, position) => {
         const device = devices.get(deviceId);
         // A device out of scope is answered exactly like one that does not exist.
@@ -220,7 +226,7 @@ export class OtaService {
           fw: null,
           error: null,
         };
-        accepted.push({ deviceId, thingName: device.thing_name, update });
+        accepted.push({ deviceId, thingName: device.thing_name, update, device });
         return { deviceId, updateId: update.id, state };
       });
       // Nothing accepted: nothing is written (a refused call changes nothing).
@@ -245,8 +251,18 @@ export class OtaService {
           finished_at: null,
         })
         .execute();
-      for (const { update } of accepted) {
+      for (const { update, device } of accepted) {
         await trx.insertInto('ota_updates').values(update).execute();
+        await audit.record(trx, {
+          accountId: device.account_id,
+          by: byUser(user),
+          action: 'ota.submit',
+          target: { kind: 'device', id: update.device_id, name: device.name },
+          deviceId: update.device_id,
+          before: { fw: device.fw },
+          after: { updateId: update.id, rolloutId, updateCommand: update.update_command, state, skipApproval },
+          at: now,
+        });
         await trx
           .updateTable('devices')
           .set({ ota_pending_submitted_at: now, ota_update: JSON.stringify(toOtaUpdate(update)) })
@@ -309,6 +325,16 @@ export class OtaService {
           .set({ ota_pending_submitted_at: null, ...(update && { ota_update: JSON.stringify(toOtaUpdate(update)) }) })
           .where('id', '=', deviceId)
           .execute();
+        await audit.record(trx, {
+          accountId: device.account_id,
+          by: byUser(user),
+          action: 'ota.approve',
+          target: { kind: 'device', id: deviceId, name: device.name },
+          deviceId,
+          before: { otaPendingSubmittedAt: device.ota_pending_submitted_at },
+          after: { otaPendingSubmittedAt: null, updateId: update?.id ?? null, effect },
+          at: now,
+        });
         if (update) {
           changed.push({ deviceId, thingName: device.thing_name, update, pendingAt: null });
           items.push({ deviceId, updateId: update.id, state: toOtaUpdate(update).state });
@@ -539,7 +565,9 @@ export class OtaService {
     await this.db.updateTable('ota_updates').set({ reloaded_at: now }).where('id', '=', updateId).execute();
     // New firmware: its config frames (fw, channels) are read again. Best effort: a device still
     // rebooting publishes them itself when it connects.
-    if (device.is_connected === 1) void this.deps.commands.send(device.thing_name, { cmd: 'refreshMetadata' });
+    if (device.is_connected === 1) {
+      void this.deps.commands.send(device.thing_name, { cmd: 'refreshMetadata' }, { recordedWith: 'ota.approve' });
+    }
     this.deps.events.emit({
       type: 'server/otaProgress',
       thingName: device.thing_name,
@@ -552,11 +580,11 @@ export class OtaService {
 
   /** Sends the update command; a refusal fails the update, silence puts it back in the queue. */
   private async deliver(update: OtaUpdateRow, thingName: string): Promise<void> {
-    const outcome = await this.deps.commands.send(thingName, {
-      cmd: 'otaUpdate',
-      updateId: update.id,
-      updateCommand: update.update_command,
-    });
+    const outcome = await this.deps.commands.send(
+      thingName,
+      { cmd: 'otaUpdate', updateId: update.id, updateCommand: update.update_command },
+      { recordedWith: 'ota.approve' },
+    );
     if (this.stopped || outcome.result === 'OK') return;
     if (outcome.result === 'FAIL') {
       await this.finish(update, 'FAILED', 'The device refused the update.', ['SENT']);

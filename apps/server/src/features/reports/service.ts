@@ -43,6 +43,8 @@ import type { JobQueue } from '../../jobs/job-queue';
 import type { Mailer } from '../../mail/mailer';
 import { newId } from '../../security/secrets';
 import { DEVICE_NOT_FOUND } from '../devices/service';
+import type { AuditAction, AuditTarget } from '@fieldlink/domain/audit';
+import { audit, byUser } from '../audit/service';
 import { requireCapability, userCan } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import {
@@ -93,6 +95,29 @@ export const REPORT_NOT_READY = 'The report is not ready yet.';
 export const ACCESS_TYPE_MISMATCH = 'access.type must equal visibility.';
 export const NOTIFY_USER_UNKNOWN = 'Every user to notify must be a user of the account.';
 export const UNKNOWN_TIME_ZONE = 'Unknown time zone.';
+
+/** A report's or schedule's fields as the audit trail keeps them. */
+function reportFields(row: { name: string; comments: string | null; tags: string; props: string }) {
+  return {
+    name: row.name,
+    comments: row.comments,
+    tags: JSON.parse(row.tags) as unknown,
+    props: JSON.parse(row.props) as unknown,
+  };
+}
+
+/** Records a change to a report or schedule in the audit trail, in the change's transaction. */
+function recordReportChange(
+  trx: Transaction<Database>,
+  user: UserContext,
+  accountId: string,
+  action: AuditAction,
+  target: AuditTarget,
+  before: unknown,
+  after: unknown,
+): Promise<void> {
+  return audit.record(trx, { accountId, by: byUser(user), action, target, before, after });
+}
 
 /** Job kinds of this feature. */
 export const REPORT_JOBS = {
@@ -240,7 +265,7 @@ export class ReportService {
         ['reportsKeptPerAccount', counts.accountKept + 1],
       ]);
       if (refusal) throw limitReached(refusal);
-      return this.insertGenerating(trx, {
+      const report = await this.insertGenerating(trx, {
         accountId: account.id,
         name: body.name,
         comments: body.comments ?? null,
@@ -252,6 +277,17 @@ export class ReportService {
         scheduleId: null,
         frequency: null,
       });
+      const after = { name: body.name, comments: body.comments ?? null, tags: body.tags ?? [], props: body.props };
+      await recordReportChange(
+        trx,
+        user,
+        account.id,
+        'report.add',
+        { kind: 'report', id: report.id, name: body.name },
+        null,
+        after,
+      );
+      return report;
     });
     this.documents.nudge();
     return this.meta(user, row, await this.reportShared(row), account);
@@ -271,12 +307,16 @@ export class ReportService {
       props.visibility === 'PUBLIC'
         ? (row.public_token ?? randomBytes(PUBLIC_TOKEN_BYTES).toString('base64url'))
         : null;
-    await updateReport(this.db, row.id, {
+    const change = {
       name: name ?? row.name,
       comments: comments === undefined ? row.comments : comments,
       tags: tags ? JSON.stringify(tags) : row.tags,
       props: JSON.stringify(props),
-      public_token: publicToken,
+    };
+    await this.db.transaction().execute(async (trx) => {
+      await updateReport(trx, row.id, { ...change, public_token: publicToken });
+      const target = { kind: 'report', id: row.id, name: change.name };
+      await recordReportChange(trx, user, account.id, 'report.update', target, reportFields(row), reportFields(change));
     });
     const updated = (await findReport(this.db, row.id))!;
     return this.meta(user, updated, item, account);
@@ -289,6 +329,8 @@ export class ReportService {
     await this.db.transaction().execute(async (trx) => {
       await updateReport(trx, row.id, { state: 'DELETING', public_token: null });
       await this.options.jobs.enqueue(REPORT_JOBS.remove, { reportId: row.id }, {}, trx);
+      const target = { kind: 'report', id: row.id, name: row.name };
+      await recordReportChange(trx, user, account.id, 'report.delete', target, reportFields(row), null);
     });
     this.options.jobs.nudge();
     const deleting = { ...row, state: 'DELETING', public_token: null };
@@ -370,6 +412,8 @@ export class ReportService {
       };
       await insertSchedule(trx, row);
       await this.queueNextRun(trx, id, body.props, now);
+      const target = { kind: 'schedule', id, name: body.name };
+      await recordReportChange(trx, user, account.id, 'schedule.add', target, null, reportFields(row));
     });
     return this.schedule(user, (await findSchedule(this.db, id))!, account);
   }
@@ -384,14 +428,27 @@ export class ReportService {
     if (fields.access && !fields.visibility) props.visibility = fields.access.type;
     const devices = await this.checkSchedule(user, account, props);
     await this.db.transaction().execute(async (trx) => {
-      await updateSchedule(trx, row.id, {
+      const change = {
         name: name ?? row.name,
         comments: comments === undefined ? row.comments : comments,
         tags: tags ? JSON.stringify(tags) : row.tags,
         props: JSON.stringify(props),
+      };
+      await updateSchedule(trx, row.id, {
+        ...change,
         scope_path: deepestCommonPath(devices.map((device) => device.path)),
       });
       await this.queueNextRun(trx, row.id, props, this.now());
+      const target = { kind: 'schedule', id: row.id, name: change.name };
+      await recordReportChange(
+        trx,
+        user,
+        account.id,
+        'schedule.update',
+        target,
+        reportFields(row),
+        reportFields(change),
+      );
     });
     return this.schedule(user, (await findSchedule(this.db, row.id))!, account);
   }
@@ -400,7 +457,11 @@ export class ReportService {
   async removeSchedule(user: UserContext, ref: ReportRef): Promise<ReportSchedule> {
     requireCapability(user, 'editReportSchedules');
     const { row, account } = await this.changeableSchedule(user, ref);
-    await deleteSchedule(this.db, row.id);
+    await this.db.transaction().execute(async (trx) => {
+      await deleteSchedule(trx, row.id);
+      const target = { kind: 'schedule', id: row.id, name: row.name };
+      await recordReportChange(trx, user, account.id, 'schedule.delete', target, reportFields(row), null);
+    });
     return this.schedule(user, row, account);
   }
 

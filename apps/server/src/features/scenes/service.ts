@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type {
   AddSceneBody,
   DeleteByPathBody,
@@ -34,6 +34,8 @@ import { HttpError, forbidden, notFound } from '../../http-errors';
 import { newId } from '../../security/secrets';
 import { findDevicesByIds } from '../devices/repository';
 import { DEVICE_NOT_FOUND } from '../devices/service';
+import type { AuditAction, AuditTarget } from '@fieldlink/domain/audit';
+import { audit, byUser } from '../audit/service';
 import { inScope, requireCapability, userCan } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import {
@@ -153,6 +155,19 @@ export class SceneService {
     return { group, scene, widget: await this.widgetOf(scene, parsed.widgetId) };
   }
 
+  /** Records a change to the group's dashboards in the audit trail, in the change's transaction. */
+  private record(
+    trx: Transaction<Database>,
+    caller: UserContext,
+    group: SceneGroup,
+    action: AuditAction,
+    target: AuditTarget,
+    before: unknown,
+    after: unknown,
+  ): Promise<void> {
+    return audit.record(trx, { accountId: group.account_id, by: byUser(caller), action, target, before, after });
+  }
+
   /** A scene of the group, or 404. */
   private async sceneOf(group: SceneGroup, sceneId: string): Promise<ScenesTable> {
     const scene = await findScene(this.db, sceneId);
@@ -232,6 +247,8 @@ export class SceneService {
         grid_layout: JSON.stringify(normaliseGridLayout({}, [])),
         created_at: Date.now(),
       });
+      const name = normaliseSceneName(body.scene.name);
+      await this.record(trx, caller, group, 'scene.add', { kind: 'scene', id, name }, null, { name, position });
     });
     return this.sceneAnswer(caller, group, id);
   }
@@ -241,9 +258,22 @@ export class SceneService {
     requireCapability(caller, 'editScenes');
     const { group, scene } = await this.locate(caller, body.accountId, body.path, 'scene');
     this.requireWritable(group);
-    await updateScene(this.db, scene.id, {
+    const change = {
       ...(body.props.name !== undefined && { name: normaliseSceneName(body.props.name) }),
       ...(body.props.isGridLocked !== undefined && { is_grid_locked: body.props.isGridLocked ? 1 : 0 }),
+    };
+    await this.db.transaction().execute(async (trx) => {
+      await updateScene(trx, scene.id, change);
+      const before = { name: scene.name, is_grid_locked: scene.is_grid_locked };
+      await this.record(
+        trx,
+        caller,
+        group,
+        'scene.update',
+        { kind: 'scene', id: scene.id, name: change.name ?? scene.name },
+        Object.fromEntries(Object.keys(change).map((key) => [key, before[key as keyof typeof before]])),
+        change,
+      );
     });
     return this.sceneAnswer(caller, group, scene.id);
   }
@@ -253,7 +283,11 @@ export class SceneService {
     requireCapability(caller, 'editScenes');
     const { group, scene } = await this.locate(caller, body.accountId, body.path, 'scene');
     this.requireWritable(group);
-    await this.db.transaction().execute((trx) => deleteScenes(trx, [scene.id]));
+    await this.db.transaction().execute(async (trx) => {
+      await deleteScenes(trx, [scene.id]);
+      const target = { kind: 'scene', id: scene.id, name: scene.name };
+      await this.record(trx, caller, group, 'scene.delete', target, { name: scene.name }, null);
+    });
     return { path: scenePath(group.id, scene.id) };
   }
 
@@ -269,6 +303,8 @@ export class SceneService {
       for (const [position, id] of body.sceneIds.entries()) {
         if (current[position] !== id) await updateScene(trx, id, { position });
       }
+      const target = { kind: 'group', id: group.id };
+      await this.record(trx, caller, group, 'scene.order', target, { sceneIds: current }, { sceneIds: body.sceneIds });
     });
     return { sceneIds: body.sceneIds };
   }
@@ -287,9 +323,14 @@ export class SceneService {
         id: row.id,
         type: row.type as WidgetType,
       }));
-      return changeGridLayout<GridLayoutSet>(trx, scene.id, (stored) =>
+      const changed = await changeGridLayout<GridLayoutSet>(trx, scene.id, (stored) =>
         normaliseGridLayout({ ...stored, ...(body.gridLayout as GridLayoutSet) }, widgets),
       );
+      if (changed) {
+        const target = { kind: 'scene', id: scene.id, name: scene.name };
+        await this.record(trx, caller, group, 'scene.layout', target, JSON.parse(scene.grid_layout), changed);
+      }
+      return changed;
     });
     if (!gridLayout) throw notFound(SCENE_NOT_FOUND);
     return { path: scenePath(group.id, scene.id), gridLayout };
@@ -316,7 +357,12 @@ export class SceneService {
 
     const now = Date.now();
     if (existing) {
-      await replaceWidget(this.db, existing.id, { type, props: JSON.stringify(props), updated_at: now });
+      await this.db.transaction().execute(async (trx) => {
+        await replaceWidget(trx, existing.id, { type, props: JSON.stringify(props), updated_at: now });
+        const target = { kind: 'widget', id: existing.id, name: type };
+        const before = { type: existing.type, props: JSON.parse(existing.props) as unknown };
+        await this.record(trx, caller, group, 'widget.update', target, before, { type, props });
+      });
       return toWidget(group.id, { ...existing, type, props: JSON.stringify(props), updated_at: now });
     }
     const row: WidgetsTable = {
@@ -336,6 +382,8 @@ export class SceneService {
         placeNewWidget(stored, row.id, type, props.size),
       );
       if (!placed) throw notFound(SCENE_NOT_FOUND);
+      const target = { kind: 'widget', id: row.id, name: type };
+      await this.record(trx, caller, group, 'widget.add', target, null, { sceneId: scene.id, type, props });
     });
     return toWidget(group.id, row);
   }
@@ -348,6 +396,9 @@ export class SceneService {
     await this.db.transaction().execute(async (trx) => {
       await deleteWidget(trx, widget!.id);
       await changeGridLayout<GridLayoutSet>(trx, scene.id, (stored) => removeWidgetFromLayout(stored, widget!.id));
+      const target = { kind: 'widget', id: widget!.id, name: widget!.type };
+      const before = { sceneId: scene.id, type: widget!.type, props: JSON.parse(widget!.props) as unknown };
+      await this.record(trx, caller, group, 'widget.delete', target, before, null);
     });
     return { path: widgetPath(group.id, scene.id, widget!.id) };
   }

@@ -16,6 +16,7 @@ import { RateLimiter } from '../../security/rate-limit';
 import { newId } from '../../security/secrets';
 import { tokenFromHeader } from '../../security/tokens';
 import type { SessionService } from './service';
+import { clientOrigin } from './user-context';
 
 const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 409: ErrorAnswer, 429: ErrorAnswer };
 
@@ -33,7 +34,12 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/signin',
     { schema: { tags, summary: 'Sign in', body: SigninBody, response: { 200: JwtAnswer, ...errors } } },
-    (request) => sessions.signIn(request.body.email, request.body.password, request.ip),
+    (request) =>
+      sessions.signIn(
+        request.body.email,
+        request.body.password,
+        clientOrigin(request.ip, 'http', request.headers['user-agent']),
+      ),
   );
   app.post(
     '/signout',

@@ -15,8 +15,9 @@ import { RateLimiter } from '../../security/rate-limit';
 import { SigninGuard } from '../../security/signin-guard';
 import { hashSecret, newCode, newId } from '../../security/secrets';
 import type { TokenService } from '../../security/tokens';
-import { findUserByEmail, insertAttachmentPoint, insertUser } from './repository';
-import { linkedAccountsOf, type UserContext } from './user-context';
+import { audit, byUser } from '../audit/service';
+import { attachmentPointsOf, findUserByEmail, insertAttachmentPoint, insertUser } from './repository';
+import { linkedAccountsOf, type ClientOrigin, type UserContext } from './user-context';
 
 const MINUTE = 60_000;
 const RESET_CODE_TTL_MS = 60 * MINUTE;
@@ -55,7 +56,13 @@ export class SessionService {
     void decoyPasswordHash();
   }
 
-  async signIn(rawEmail: string, password: string, address: string): Promise<JwtAnswer> {
+  /**
+   * `POST /signin`. A sign-in, and one refused for a wrong e-mail or password, is an entry of the
+   * audit trail: in the user's first account, or the system chain for an e-mail nobody has. One
+   * refused by the rate limits is not (it was never evaluated; the limits' counters show it).
+   */
+  async signIn(rawEmail: string, password: string, origin: ClientOrigin): Promise<JwtAnswer> {
+    const { address } = origin;
     const email = normaliseEmail(rawEmail);
     const admission = this.signinGuard.admit(email, address);
     if (!admission.admitted) {
@@ -76,14 +83,30 @@ export class SessionService {
       if (error instanceof PasswordQueueFull) throw new HttpError(429, SIGNIN_LIMITED, { 'retry-after': '1' });
       throw error;
     }
-    if (!user || !matches) throw new HttpError(401, 'Bad Login Info');
+    const accountId = user ? ((await attachmentPointsOf(this.options.db, user.id))[0]?.account_id ?? null) : null;
+    const by = {
+      actor: { kind: 'user' as const, id: user?.id ?? '', name: user?.email ?? email },
+      address: origin.address,
+      client: origin.client,
+    };
+    if (!user || !matches) {
+      await audit.recordAlone(this.options.db, { accountId, by, action: 'session.signInRefused' });
+      throw new HttpError(401, 'Bad Login Info');
+    }
     // A good sign-in counts nowhere, and forgives its own address's mistakes on this account.
     attempt.succeeded();
-    return { jwt: await this.options.tokens.issue(user.id, user.token_version) };
+    const jwt = await this.options.tokens.issue(user.id, user.token_version);
+    await audit.recordAlone(this.options.db, { accountId, by, action: 'session.signIn' });
+    return { jwt };
   }
 
   async signOut(user: UserContext): Promise<void> {
     await this.options.tokens.revoke(user.claims);
+    await audit.recordAlone(this.options.db, {
+      accountId: user.attachmentPoints[0]?.accountId ?? null,
+      by: byUser(user),
+      action: 'session.signOut',
+    });
     this.options.onSignedOut?.(user.claims.jti);
   }
 
@@ -148,6 +171,18 @@ export class SessionService {
         secret_permissions: invitation.secret_permissions,
         app_type: invitation.app_type,
       });
+      await audit.record(trx, {
+        accountId: invitation.account_id,
+        by: { actor: { kind: 'user', id: userId, name: email }, address, client: null },
+        action: 'session.signUp',
+        target: { kind: 'user', id: userId, name: email },
+        after: {
+          path: invitation.path,
+          permissions: JSON.parse(invitation.permissions) as unknown,
+          secretPermissions: JSON.parse(invitation.secret_permissions) as unknown,
+          monitorOnly: invitation.monitor_only === 1,
+        },
+      });
     });
     return { jwt: await this.options.tokens.issue(userId, 0) };
   }
@@ -207,6 +242,15 @@ export class SessionService {
         .set({ password_hash: passwordHash, token_version: tokenVersion })
         .where('id', '=', user.id)
         .execute();
+      // The password itself is never recorded, nor its hash: only that it changed.
+      await audit.record(trx, {
+        accountId: (await attachmentPointsOf(trx, user.id))[0]?.account_id ?? null,
+        by: { actor: { kind: 'user', id: user.id, name: user.email }, address, client: null },
+        action: 'session.passwordReset',
+        target: { kind: 'user', id: user.id, name: user.email },
+        before: { tokenVersion: user.token_version },
+        after: { tokenVersion },
+      });
     });
     this.options.onSessionsEnded?.(user.id);
     return { jwt: await this.options.tokens.issue(user.id, tokenVersion) };

@@ -7,6 +7,27 @@ import type { ClockPreferences } from '@fieldlink/domain/date-format';
 import { clockOf } from '../users/mapper';
 import { attachmentPointsOf, findUserById } from './repository';
 
+/** Where a caller's request or socket came from, as the audit trail records it. */
+export interface ClientOrigin {
+  /** The client's address (the trusted proxy's word, SECURITY.md 22). */
+  address: string;
+  /** `http` or `realtime`, then the user agent where the client gave one. */
+  client: string;
+}
+
+/** The user agent kept in the audit trail: enough to tell browsers and scripts apart. */
+const MAX_AGENT_LENGTH = 200;
+
+/** The origin of a request or socket: its address, channel and user agent. */
+export function clientOrigin(
+  address: string,
+  channel: 'http' | 'realtime',
+  userAgent: string | undefined,
+): ClientOrigin {
+  const agent = userAgent?.trim().slice(0, MAX_AGENT_LENGTH);
+  return { address, client: agent ? `${channel}; ${agent}` : channel };
+}
+
 /** The signed-in caller of a request or socket, as every permission and scope check sees it. */
 export interface UserContext {
   id: string;
@@ -23,6 +44,8 @@ export interface UserContext {
   monitorOnly: boolean;
   /** The user's clock choices (issue 36 item 2). */
   clock: ClockPreferences;
+  /** Where the request or socket came from; absent for callers made inside the server. */
+  origin?: ClientOrigin;
 }
 
 /** Loads the caller behind verified token claims; null when the user no longer exists. */

@@ -17,6 +17,7 @@ import { groupsAtOrBelow } from '../groups/repository';
 import { inScope, userCan } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import { claimSprayers, lastSprayedAt } from './repository';
+import { byUser } from '../audit/service';
 
 /** A broadcast refused because one of its sprayers was sent one too recently. */
 export class BroadcastTooSoon extends HttpError {
@@ -74,11 +75,15 @@ export class SprayService {
       sprayers.map(async (row): Promise<BroadcastSprayDevice> => {
         const device = { id: row.id, thingName: row.thing_name, name: row.name };
         if (!connected.includes(row.id)) return { ...device, result: 'OFFLINE' };
-        const outcome = await this.commands.send(row.thing_name, {
-          cmd: 'writeChannel',
-          code: SPRAYER_CHANNELS.broadcastSpray,
-          value: 1,
-        });
+        const outcome = await this.commands.send(
+          row.thing_name,
+          { cmd: 'writeChannel', code: SPRAYER_CHANNELS.broadcastSpray, value: 1 },
+          {
+            by: byUser(user),
+            device: { id: row.id, accountId: row.account_id, name: row.name },
+            context: { broadcastSpray: { groupId: group.id, groupName: group.name } },
+          },
+        );
         return { ...device, result: outcome.result };
       }),
     );

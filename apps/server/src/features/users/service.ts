@@ -23,6 +23,7 @@ import type { Database } from '../../db/schema';
 import { HttpError, forbidden, notFound } from '../../http-errors';
 import type { Mailer } from '../../mail/mailer';
 import { hashSecret, newCode } from '../../security/secrets';
+import { audit, byUser } from '../audit/service';
 import { inScope, permissionSubject } from '../session/access';
 import { attachmentPointsOf, findUserByEmail } from '../session/repository';
 import type { UserContext } from '../session/user-context';
@@ -156,6 +157,22 @@ export class UserService {
           JSON.stringify(permissions.secretPermissions),
         );
       }
+      const changed = props;
+      const before = {
+        firstName: row.first_name,
+        lastName: row.last_name,
+        theme: row.theme,
+        mutedDevices: JSON.parse(row.muted_devices) as string[],
+        ...current,
+      };
+      await audit.record(trx, {
+        accountId: first?.account_id ?? caller.attachmentPoints[0]?.accountId ?? null,
+        by: byUser(caller),
+        action: changesPermissions || changesMonitorOnly ? 'user.permissions' : 'user.update',
+        target: { kind: 'user', id: row.id, name: row.email },
+        before: Object.fromEntries(Object.keys(changed).map((key) => [key, before[key as keyof typeof before]])),
+        after: changed,
+      });
     });
     if (changesPermissions || changesMonitorOnly) this.options.onAccessChanged?.(row.id);
     const latest = (await findUserByEmail(db, row.email))!;
@@ -211,6 +228,13 @@ export class UserService {
         replaced.map((old) => old.code_hash),
       );
       await insertInvitation(trx, invitation);
+      await audit.record(trx, {
+        accountId: group.account_id,
+        by: byUser(caller),
+        action: 'user.invite',
+        target: { kind: 'invitation', id: email, name: email },
+        after: { email, groupId: group.id, path: group.path, ...grant, expiresAt: invitation.expires_at },
+      });
     });
     await this.mailInvitation(caller, email, code, group.name);
     return { user: toInvitedUser(invitation, group.id) };
@@ -232,8 +256,18 @@ export class UserService {
     }
     const code = newCode();
     const expiresAt = Date.now() + INVITATION_TTL_MS;
-    const renewed = await renewInvitation(db, invitation.code_hash, hashSecret(code), expiresAt);
-    if (Number(renewed.numUpdatedRows) !== 1) throw notFound('No pending invitation for this e-mail.');
+    await db.transaction().execute(async (trx) => {
+      const renewed = await renewInvitation(trx, invitation.code_hash, hashSecret(code), expiresAt);
+      if (Number(renewed.numUpdatedRows) !== 1) throw notFound('No pending invitation for this e-mail.');
+      await audit.record(trx, {
+        accountId: group.account_id,
+        by: byUser(caller),
+        action: 'user.invite',
+        target: { kind: 'invitation', id: email, name: email },
+        before: { expiresAt: invitation.expires_at },
+        after: { expiresAt, resent: true },
+      });
+    });
     await this.mailInvitation(caller, email, code, group.name);
     return { user: toInvitedUser({ ...invitation, expires_at: expiresAt }, group.id) };
   }

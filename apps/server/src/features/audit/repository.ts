@@ -1,0 +1,131 @@
+import { PostgresAdapter, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { AuditChainHeadsTable, AuditLogTable, Database } from '../../db/schema';
+
+export type AuditRow = Selectable<AuditLogTable>;
+type ChainHeadRow = Selectable<AuditChainHeadsTable>;
+
+/**
+ * The head of an account's chain, locked until the transaction ends: on PostgreSQL with
+ * `FOR UPDATE` on its row (made first if missing), so two writers of one account take turns and
+ * cannot both append after the same entry; SQLite has one writer at a time already.
+ */
+export async function lockChainHead(
+  trx: Transaction<Database>,
+  accountId: string,
+  genesis: string,
+): Promise<ChainHeadRow> {
+  await trx
+    .insertInto('audit_chain_heads')
+    .values({ account_id: accountId, seq: 0, hash: genesis, start_seq: 1, start_prev_hash: genesis })
+    .onConflict((conflict) => conflict.column('account_id').doNothing())
+    .execute();
+  const query = trx.selectFrom('audit_chain_heads').selectAll().where('account_id', '=', accountId);
+  const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
+  return (postgres ? query.forUpdate() : query).executeTakeFirstOrThrow();
+}
+
+/** Appends an entry and moves the chain's head to it. */
+export async function appendEntry(trx: Transaction<Database>, row: Insertable<AuditLogTable>): Promise<void> {
+  await trx.insertInto('audit_log').values(row).execute();
+  await trx
+    .updateTable('audit_chain_heads')
+    .set({ seq: row.seq, hash: row.hash })
+    .where('account_id', '=', row.account_id)
+    .execute();
+}
+
+interface EntryFilters {
+  accountId: string;
+  /** Entries older than this `seq` (the cursor). */
+  beforeSeq?: number;
+  actorId?: string;
+  deviceId?: string;
+  action?: string;
+  from?: number;
+  to?: number;
+}
+
+/** An account's entries, newest first. */
+export function entriesNewestFirst(db: Kysely<Database>, filters: EntryFilters, limit: number): Promise<AuditRow[]> {
+  let query = db.selectFrom('audit_log').selectAll().where('account_id', '=', filters.accountId);
+  if (filters.beforeSeq !== undefined) query = query.where('seq', '<', filters.beforeSeq);
+  if (filters.actorId !== undefined) query = query.where('actor_id', '=', filters.actorId);
+  if (filters.deviceId !== undefined) query = query.where('device_id', '=', filters.deviceId);
+  if (filters.action !== undefined) query = query.where('action', '=', filters.action);
+  if (filters.from !== undefined) query = query.where('at', '>=', filters.from);
+  if (filters.to !== undefined) query = query.where('at', '<=', filters.to);
+  return query.orderBy('seq', 'desc').limit(limit).execute();
+}
+
+/** A page of an account's entries in chain order, from `fromSeq` on. */
+export function entriesInChainOrder(
+  db: Kysely<Database>,
+  accountId: string,
+  fromSeq: number,
+  limit: number,
+): Promise<AuditRow[]> {
+  return db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('seq', '>=', fromSeq)
+    .orderBy('seq', 'asc')
+    .limit(limit)
+    .execute();
+}
+
+export function findChainHead(db: Kysely<Database>, accountId: string): Promise<ChainHeadRow | undefined> {
+  return db.selectFrom('audit_chain_heads').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+}
+
+export async function chainAccounts(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db.selectFrom('audit_chain_heads').select('account_id').execute();
+  return rows.map((row) => row.account_id);
+}
+
+/** The newest entry of the account older than `before`, or undefined. */
+export function newestEntryBefore(
+  trx: Transaction<Database>,
+  accountId: string,
+  before: number,
+): Promise<Pick<AuditRow, 'seq' | 'hash'> | undefined> {
+  return trx
+    .selectFrom('audit_log')
+    .select(['seq', 'hash'])
+    .where('account_id', '=', accountId)
+    .where('at', '<', before)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Removes the chain's entries up to `lastSeq` and records where it now starts. */
+export async function trimChain(
+  trx: Transaction<Database>,
+  accountId: string,
+  lastSeq: number,
+  lastHash: string,
+): Promise<number> {
+  const deleted = await trx
+    .deleteFrom('audit_log')
+    .where('account_id', '=', accountId)
+    .where('seq', '<=', lastSeq)
+    .executeTakeFirst();
+  await trx
+    .updateTable('audit_chain_heads')
+    .set({ start_seq: lastSeq + 1, start_prev_hash: lastHash })
+    .where('account_id', '=', accountId)
+    .execute();
+  return Number(deleted.numDeletedRows);
+}
+
+/** The path of an account's root group, or undefined for a missing account. */
+export async function accountRootPath(db: Kysely<Database>, accountId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('accounts')
+    .innerJoin('groups', 'groups.id', 'accounts.root_group_id')
+    .select('groups.path')
+    .where('accounts.id', '=', accountId)
+    .executeTakeFirst();
+  return row?.path;
+}
