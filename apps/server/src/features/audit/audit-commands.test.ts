@@ -62,7 +62,7 @@ describe.each(DIALECTS)('device commands in the audit trail on %s', (dialect) =>
     const url = `${origin.replace('http', 'ws')}${REALTIME_PATH}`;
     viewer = await TestSocket.open(url, await signIn(t.app, 'viewer@fieldlink.test'), origin);
     operator = await TestSocket.open(url, admin, origin);
-  });
+  }, 180_000);
   afterAll(async () => {
     viewer?.socket.close();
     operator?.socket.close();

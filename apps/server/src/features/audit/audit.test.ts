@@ -55,7 +55,7 @@ describe.each(DIALECTS)('audit trail on %s', (dialect) => {
     )) as [string, string, string];
     ({ id: waterAccount, root_group_id: waterRoot } = await accountOf('water@fieldlink.test'));
     brewAccount = (await accountOf('brew@fieldlink.test')).id;
-  });
+  }, 180_000);
   afterAll(() => t?.close());
 
   it('records sign-ins, and refused ones in the account or, for an unknown e-mail, the system chain', async () => {
