@@ -3,10 +3,10 @@ import type { AuditLogAnswer, AuditVerifyAnswer } from '@fieldlink/api/audit';
 import type { DeviceCommand } from '@fieldlink/api/device-frames';
 import { REALTIME_PATH } from '@fieldlink/api/realtime';
 import { demoFleet } from '../../seed/seed';
-import { connectTestDevice, type TestDevice } from '../../testing/test-device';
-import { DIALECTS, baseUrl, letViewerOperate, signIn, startTestApp, type TestApp } from '../../testing/test-app';
-import { TestSocket } from '../../testing/test-socket';
-import { until } from '../../testing/until';
+import { connectTestDevice, type TestDevice } from '../../../testing/test-device';
+import { DIALECTS, baseUrl, letViewerOperate, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
+import { TestSocket } from '../../../testing/test-socket';
+import { until } from '../../../testing/until';
 
 // The demo boiler ACME-BLR02 of Acme Controls, which viewer@ (made to operate) and admin@ see:
 // viewer@ writes channels over the real-time socket, admin@ (who may also configure) the rest.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditLogAnswer, AuditVerifyAnswer } from '@fieldlink/api/audit';
 import { SYSTEM_AUDIT_CHAIN } from '@fieldlink/domain/audit';
-import { DEMO_PASSWORD, DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
+import { DEMO_PASSWORD, DIALECTS, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 
 const DAY_MS = 86_400_000;
 
