@@ -58,6 +58,7 @@ describe.each(DIALECTS)('audit trail on %s', (dialect) => {
   }, 180_000);
   afterAll(() => t?.close());
 
+  // Three scrypt checks (N = 2^17) besides the four of beforeAll: slow on a loaded machine.
   it('records sign-ins, and refused ones in the account or, for an unknown e-mail, the system chain', async () => {
     const bad = await t.app.inject({
       method: 'POST',
@@ -87,7 +88,7 @@ describe.each(DIALECTS)('audit trail on %s', (dialect) => {
     expect(system.map((row) => [row.action, row.actor_name])).toEqual([
       ['session.signInRefused', 'nobody-here@fieldlink.test'],
     ]);
-  });
+  }, 120_000);
 
   it('lists an account’s changes newest first with who, from where, before and after, a page at a time', async () => {
     for (const name of ['Audit A', 'Audit B', 'Audit C']) expect((await addGroup(name)).statusCode).toBe(200);
