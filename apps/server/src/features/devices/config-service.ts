@@ -105,7 +105,14 @@ export class DeviceConfigService {
     const mutedDevices =
       props.muteDisconnection === undefined
         ? await mutedDevicesOf(this.db, user.id)
-        : await setDeviceMuted(this.db, user.id, device.thing_name, props.muteDisconnection);
+        : await this.db.transaction().execute(async (trx) => {
+            const before = (await mutedDevicesOf(trx, user.id)).includes(device.thing_name);
+            const muted = await setDeviceMuted(trx, user.id, device.thing_name, props.muteDisconnection!);
+            // A user's own alerts: who stopped hearing of a device going offline matters later.
+            const after = { muteDisconnection: props.muteDisconnection };
+            await recordDeviceChange(trx, user, device, 'device.mute', { muteDisconnection: before }, after);
+            return muted;
+          });
     const delivery = unsentMessages
       ? { unsentMessages }
       : settings.length > 0
