@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { gravityProblem, readingTimeProblem, READING_BEFORE_BATCH, READING_IN_FUTURE } from './brew';
 import {
   ACTIVE_TANK_STATES,
   BREW_REGISTERS,
@@ -844,4 +845,32 @@ describe('fermentation vessels', () => {
     ['a generic controller without a tag', { base: 'GEN_CTRL 2.4', tags: [] }, false],
     ['an unknown device without a tag', { base: null, tags: [{ key: 'site', value: 'Cellar' }] }, false],
   ])('%s: %s', (_name, device, expected) => expect(isFermentationVessel(device)).toBe(expected));
+});
+
+describe('a gravity reading as typed (issue 36 item 5)', () => {
+  it.each<[string, string | null]>([
+    ['', null],
+    ['   ', null],
+    ['1.012', null],
+    ['0.980', null],
+    ['1.2', null],
+    ['0.979', '0.979 is outside the gravities of wort and beer: 0.980 to 1.200.'],
+    ['1.5', '1.5 is outside the gravities of wort and beer: 0.980 to 1.200.'],
+    ['12', '12 is outside the gravities of wort and beer: 0.980 to 1.200.'],
+    ['1,012', 'A gravity is a number such as 1.012 (0.980 to 1.200).'],
+    ['abc', 'A gravity is a number such as 1.012 (0.980 to 1.200).'],
+  ])('%j: %s', (text, problem) => expect(gravityProblem(text)).toBe(problem));
+
+  const now = Date.UTC(2026, 10, 29, 12, 0, 0);
+  const start = Date.UTC(2026, 10, 20, 8, 0, 0);
+  it.each<[string, number, string | null]>([
+    ['now', now, null],
+    ['at the batch start', start, null],
+    ['a day ago', now - 86_400_000, null],
+    ['15 minutes ahead (clock tolerance)', now + 900_000, null],
+    ['15 minutes and a second ahead', now + 901_000, READING_IN_FUTURE],
+    ['a day ahead', now + 86_400_000, READING_IN_FUTURE],
+    ['a millisecond before the start', start - 1, READING_BEFORE_BATCH],
+    ['a year before the start', start - 365 * 86_400_000, READING_BEFORE_BATCH],
+  ])('a reading %s: %s', (_, t, problem) => expect(readingTimeProblem(t, now, start)).toBe(problem));
 });

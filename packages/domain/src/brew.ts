@@ -1,5 +1,6 @@
 import { LONG_RANGE_BIN_COUNT } from './chart';
 import { hasVatsFlag, isVatMarked, tankChannel } from './macro';
+import { isTooFarInFuture } from './timestamps';
 
 /**
  * Brewing rules (application §3, §4, §5, §9): tank states and icons, the channel map, tank level from
@@ -474,6 +475,36 @@ export function formatGravity(gravity: number | null | undefined): string {
 
 /** Plausible specific gravities of wort and beer, for validating what a brewer types. */
 export const GRAVITY_RANGE = { min: 0.98, max: 1.2 } as const;
+
+/**
+ * Why a gravity as typed cannot be saved, or null when it can (or nothing is typed yet: an empty
+ * field is not a mistake). The reason names {@link GRAVITY_RANGE}, so the person knows what to fix.
+ */
+export function gravityProblem(text: string): string | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  const value = Number(trimmed);
+  const range = `${GRAVITY_RANGE.min.toFixed(3)} to ${GRAVITY_RANGE.max.toFixed(3)}`;
+  if (!Number.isFinite(value)) return `A gravity is a number such as 1.012 (${range}).`;
+  if (value < GRAVITY_RANGE.min || value > GRAVITY_RANGE.max) {
+    return `${trimmed} is outside the gravities of wort and beer: ${range}.`;
+  }
+  return null;
+}
+
+export const READING_IN_FUTURE = 'The time lies in the future.';
+export const READING_BEFORE_BATCH = 'The time lies before the batch started.';
+
+/**
+ * Why a reading's time cannot be taken, or null: not later than now plus the clock tolerance
+ * ({@link FUTURE_TOLERANCE_S}, so a browser clock a little ahead of the server's is no error), and not
+ * before the batch started (a reading of a batch is taken while it exists). All unix milliseconds.
+ */
+export function readingTimeProblem(t: number, now: number, batchStart: number): string | null {
+  if (isTooFarInFuture(t, now)) return READING_IN_FUTURE;
+  if (t < batchStart) return READING_BEFORE_BATCH;
+  return null;
+}
 
 // ---- Tank capacity presets ----------------------------------------------------------------------
 

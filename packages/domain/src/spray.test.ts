@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BROADCAST_SPRAY_COOLDOWN_SECONDS,
   DURATION_ERROR,
+  durationRule,
   NO_DAY_SELECTED,
   SPRAYER_ALARMS,
   SPRAY_PARAMETERS,
@@ -366,4 +367,23 @@ describe('broadcast spray cool-down', () => {
       'Broadcast spray has recently been initiated. Please wait 42 seconds before trying again.',
     );
   });
+});
+
+// Issue 36 item 5: §5's duration messages keep their words; the rule is said beside them.
+describe('the duration rule beside the messages', () => {
+  const rule10 = 'Durations are whole steps of 10 s (SP-1): 10 s to 150 s.';
+  it.each<[number | string, number, string | null]>([
+    [10, 10, null],
+    [150, 10, null],
+    ['35', 10, null],
+    [7, 10, `7 s is less than one step, and a part step is not sprayed. ${rule10}`],
+    [0, 10, `0 s is less than one step, and a part step is not sprayed. ${rule10}`],
+    ['9', 10, `9 s is less than one step, and a part step is not sprayed. ${rule10}`],
+    [160, 10, `160 s is more than 15 steps. ${rule10}`],
+    [64, 4, '64 s is more than 15 steps. Durations are whole steps of 4 s (SP-1): 4 s to 60 s.'],
+    ['', 10, `Give the duration in seconds. ${rule10}`],
+    ['abc', 10, `Give the duration in seconds. ${rule10}`],
+    [-10, 10, `Give the duration in seconds. ${rule10}`],
+    [10, 0, 'The duration step (SP-1) is not known, so no duration can be worked out.'],
+  ])('duration %j with step %d', (seconds, step, expected) => expect(durationRule(seconds, step)).toBe(expected));
 });

@@ -145,6 +145,23 @@ export function durationSteps(durationSeconds: number | string, stepSeconds: num
 }
 
 /**
+ * The rule behind {@link ZERO_DURATION} and {@link DURATION_ERROR}, said plainly: §5 fixes those two
+ * messages, but neither tells a person that 7 s with a 10 s step is "zero" because durations are
+ * whole steps of SP-1 (a part step is not sprayed), 1 to 15 steps (four bits). Shown beside the
+ * message, never instead of it. Null when the duration is fine.
+ */
+export function durationRule(durationSeconds: number | string, stepSeconds: number): string | null {
+  const steps = durationSteps(durationSeconds, stepSeconds);
+  if (typeof steps === 'number') return null;
+  if (!(stepSeconds > 0)) return 'The duration step (SP-1) is not known, so no duration can be worked out.';
+  const rule = `Durations are whole steps of ${stepSeconds} s (SP-1): ${stepSeconds} s to ${SPRAY_DURATION_MASK * stepSeconds} s.`;
+  const seconds = typeof durationSeconds === 'string' ? Number(durationSeconds.trim() || Number.NaN) : durationSeconds;
+  if (!Number.isFinite(seconds) || seconds < 0) return `Give the duration in seconds. ${rule}`;
+  if (steps === ZERO_DURATION) return `${seconds} s is less than one step, and a part step is not sprayed. ${rule}`;
+  return `${seconds} s is more than ${SPRAY_DURATION_MASK} steps. ${rule}`;
+}
+
+/**
  * Checks a schedule form in the order of §5 (time, duration, days) and answers the schedule to pack
  * or the first message.
  */

@@ -267,6 +267,26 @@ describe.each(DIALECTS)('brewing calls on %s', (dialect) => {
         })
       ).status,
     ).toBe(400);
+    // A reading taken before the batch started is refused with the reason and changes nothing;
+    // one given a time between the start and now keeps that time (issue 36 item 5).
+    const early = await call(brewer, 'PUT', '/brew/batch/gravity', {
+      batchId: started.id,
+      value: 1.02,
+      timestamp: started.date.start - 60_000,
+    });
+    expect(early.status).toBe(400);
+    expect(early.body).toMatchObject({ message: 'The time lies before the batch started.' });
+    const timed = await ok<Batch>(brewer, 'PUT', '/brew/batch/gravity', {
+      batchId: started.id,
+      value: 1.025,
+      timestamp: started.date.start + 1_000,
+    });
+    expect(timed.gravities.map((entry) => [entry.value, entry.timestamp])).toEqual([
+      [1.025, started.date.start + 1_000],
+      [1.03, changed.gravities[0]!.timestamp],
+    ]);
+    const timedReading = timed.gravities.find((entry) => entry.value === 1.025)!;
+    await ok<Batch>(brewer, 'DELETE', '/brew/batch/gravity', { batchId: started.id, id: timedReading.id });
     await ok<Batch>(brewer, 'PUT', '/brew/batch/gravity', { batchId: started.id, value: 1.012 });
     const afterDelete = await ok<Batch>(brewer, 'DELETE', '/brew/batch/gravity', {
       batchId: started.id,

@@ -25,6 +25,7 @@ import {
   isTankVatMarked,
   recordTransition,
   shownTankState,
+  readingTimeProblem,
   tankLevel,
   takeBackEndRefusal,
   tankLogQuery,
@@ -356,11 +357,15 @@ export class BrewService {
     const { row, device } = await this.visibleBatch(user, body.batchId);
     const current = body.id === undefined ? undefined : await findBatchItem(this.db, 'brew_gravities', row.id, body.id);
     if (body.id !== undefined && !current) throw notFound('Gravity reading not found.');
+    const now = Date.now();
+    const t = body.timestamp ?? now;
+    const problem = readingTimeProblem(t, now, row.start_at);
+    if (problem) throw new HttpError(400, problem);
     const gravity = {
       id: body.id ?? newId(),
       batch_id: row.id,
       value: body.value,
-      t: this.timestamp(body.timestamp),
+      t,
       created_by: user.email,
     };
     await this.db.transaction().execute(async (trx) => {

@@ -3,11 +3,12 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import type { Batch, BrewReport, Tank } from '@fieldlink/api/brew';
 import {
   AVERAGED_RATINGS,
-  GRAVITY_RANGE,
   RATING_SCALE,
   TASTING_RATINGS,
   formatGravity,
   formatTastingDate,
+  gravityProblem,
+  readingTimeProblem,
   tastingAverages,
   tastingScore,
   type TastingRating,
@@ -22,6 +23,7 @@ import { downloadReport, useGenerateReport, useReportState } from '../api/batch-
 import { useCan } from '../../../lib/session/use-can';
 import { takeBackOffers } from '../model/take-back';
 import { TakeBackEnd } from './take-back-end';
+import { ConfirmDialog } from './batch-dialogs';
 
 function Panel({ title, aside, children }: { title: string; aside?: ReactNode; children: ReactNode }) {
   return (
@@ -37,16 +39,75 @@ function Panel({ title, aside, children }: { title: string; aside?: ReactNode; c
 
 const when = (t: number) => formatTastingDate(new Date(t));
 
-/** Hydrometer or refractometer readings; EDIT_BREW_INFO adds and deletes them. */
+/** `YYYY-MM-DDTHH:mm` in local time: what a datetime-local field holds. */
+function localInputValue(t: number): string {
+  const date = new Date(t);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/**
+ * Deleting a reading, a tasting note or an annotation asks first (docs/decisions.md, issue 36 item
+ * 5), as deleting a report or a schedule does: the question names what goes.
+ */
+function DeleteItemDialog({
+  what,
+  busy,
+  onConfirm,
+  onClose,
+}: {
+  what: string;
+  busy: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <ConfirmDialog
+      title={`Delete ${what}?`}
+      confirmLabel="Delete"
+      tone="danger"
+      busy={busy}
+      onConfirm={onConfirm}
+      onClose={onClose}
+    >
+      <p>It is removed from the batch and its chart. This cannot be undone.</p>
+    </ConfirmDialog>
+  );
+}
+
+/** An item the person chose to delete, waiting for their yes: its id and how the question names it. */
+type Deleting = { id: string; what: string } | null;
+
+/**
+ * Hydrometer or refractometer readings; EDIT_BREW_INFO adds and deletes them. A reading is taken now
+ * unless the brewer gives the time it was taken; a value or time that cannot be saved says why.
+ */
 export function GravityPanel({ batch, canEdit }: { batch: Batch; canEdit: boolean }) {
-  const put = useBrewCall('putGravity', () => setText(''));
-  const remove = useBrewCall('deleteGravity');
   const [text, setText] = useState('');
-  const value = Number(text);
-  const valid = text.trim() !== '' && value >= GRAVITY_RANGE.min && value <= GRAVITY_RANGE.max;
+  // null: "now" (the field shows the current minute until the brewer changes it).
+  const [time, setTime] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Deleting>(null);
+  const put = useBrewCall('putGravity', () => {
+    setText('');
+    setTime(null);
+  });
+  const remove = useBrewCall('deleteGravity', () => setDeleting(null));
+  const now = Date.now();
+  const shownTime = time ?? localInputValue(now);
+  const takenAt = time === null ? null : new Date(time).getTime();
+  const valueProblem = gravityProblem(text);
+  const timeProblem =
+    takenAt === null
+      ? null
+      : Number.isNaN(takenAt)
+        ? 'Give the date and time the reading was taken.'
+        : readingTimeProblem(takenAt, now, batch.date.start);
+  const problem = valueProblem ?? timeProblem;
+  const valid = text.trim() !== '' && problem === null;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (valid) put.mutate({ batchId: batch.id, value });
+    if (!valid) return;
+    put.mutate({ batchId: batch.id, value: Number(text), ...(takenAt === null ? {} : { timestamp: takenAt }) });
   };
   return (
     <Panel title="Gravity readings">
@@ -66,7 +127,12 @@ export function GravityPanel({ batch, canEdit }: { batch: Batch; canEdit: boolea
                   type="button"
                   className="brew-list__delete"
                   aria-label={`Delete reading ${formatGravity(reading.value)}`}
-                  onClick={() => remove.mutate({ batchId: batch.id, id: reading.id })}
+                  onClick={() =>
+                    setDeleting({
+                      id: reading.id,
+                      what: `the reading ${formatGravity(reading.value)} of ${when(reading.timestamp)}`,
+                    })
+                  }
                 >
                   <TrashIcon size={15} />
                 </button>
@@ -76,19 +142,42 @@ export function GravityPanel({ batch, canEdit }: { batch: Batch; canEdit: boolea
         </ul>
       )}
       {canEdit && (
-        <form className="brew-inline-form" onSubmit={submit}>
+        <form className="brew-inline-form brew-inline-form--reading" onSubmit={submit} noValidate>
           <input
             className="fl-input"
             inputMode="decimal"
             placeholder="1.012"
             aria-label="Gravity reading"
+            aria-invalid={valueProblem !== null}
+            aria-describedby={problem ? 'gravity-reading-problem' : undefined}
             value={text}
             onChange={(event) => setText(event.target.value)}
+          />
+          <input
+            className="fl-input brew-inline-form__time"
+            type="datetime-local"
+            aria-label="Time taken"
+            aria-invalid={timeProblem !== null}
+            value={shownTime}
+            onChange={(event) => setTime(event.target.value)}
           />
           <Button type="submit" variant="primary" size="sm" disabled={!valid} busy={put.isPending}>
             Add reading
           </Button>
+          {problem && (
+            <p id="gravity-reading-problem" className="brew-form__problem" role="alert">
+              {problem}
+            </p>
+          )}
         </form>
+      )}
+      {deleting && (
+        <DeleteItemDialog
+          what={deleting.what}
+          busy={remove.isPending}
+          onConfirm={() => remove.mutate({ batchId: batch.id, id: deleting.id })}
+          onClose={() => setDeleting(null)}
+        />
       )}
     </Panel>
   );
@@ -121,7 +210,8 @@ export function TastingPanel({ batch, canEdit }: { batch: Batch; canEdit: boolea
     setRatings(DEFAULT_RATINGS);
     setNotes('');
   });
-  const remove = useBrewCall('deleteSensory');
+  const [deleting, setDeleting] = useState<Deleting>(null);
+  const remove = useBrewCall('deleteSensory', () => setDeleting(null));
   const averages = tastingAverages(batch.sensories);
   return (
     <Panel
@@ -212,8 +302,8 @@ export function TastingPanel({ batch, canEdit }: { batch: Batch; canEdit: boolea
                 <button
                   type="button"
                   className="brew-list__delete"
-                  aria-label="Delete tasting note"
-                  onClick={() => remove.mutate({ batchId: batch.id, id: note.id })}
+                  aria-label={`Delete tasting note of ${when(note.timestamp)}`}
+                  onClick={() => setDeleting({ id: note.id, what: `the tasting note of ${when(note.timestamp)}` })}
                 >
                   <TrashIcon size={15} />
                 </button>
@@ -221,6 +311,14 @@ export function TastingPanel({ batch, canEdit }: { batch: Batch; canEdit: boolea
             </li>
           ))}
         </ul>
+      )}
+      {deleting && (
+        <DeleteItemDialog
+          what={deleting.what}
+          busy={remove.isPending}
+          onConfirm={() => remove.mutate({ batchId: batch.id, id: deleting.id })}
+          onClose={() => setDeleting(null)}
+        />
       )}
     </Panel>
   );
@@ -230,7 +328,8 @@ export function TastingPanel({ batch, canEdit }: { batch: Batch; canEdit: boolea
 export function AnnotationPanel({ batch, canEdit }: { batch: Batch; canEdit: boolean }) {
   const [text, setText] = useState('');
   const put = useBrewCall('putAnnotation', () => setText(''));
-  const remove = useBrewCall('deleteAnnotation');
+  const [deleting, setDeleting] = useState<Deleting>(null);
+  const remove = useBrewCall('deleteAnnotation', () => setDeleting(null));
   return (
     <Panel title="Annotations">
       {batch.annotations.length === 0 ? (
@@ -249,7 +348,7 @@ export function AnnotationPanel({ batch, canEdit }: { batch: Batch; canEdit: boo
                   type="button"
                   className="brew-list__delete"
                   aria-label={`Delete annotation ${annotation.text}`}
-                  onClick={() => remove.mutate({ batchId: batch.id, id: annotation.id })}
+                  onClick={() => setDeleting({ id: annotation.id, what: `the annotation “${annotation.text}”` })}
                 >
                   <TrashIcon size={15} />
                 </button>
@@ -278,6 +377,14 @@ export function AnnotationPanel({ batch, canEdit }: { batch: Batch; canEdit: boo
             Annotate
           </Button>
         </form>
+      )}
+      {deleting && (
+        <DeleteItemDialog
+          what={deleting.what}
+          busy={remove.isPending}
+          onConfirm={() => remove.mutate({ batchId: batch.id, id: deleting.id })}
+          onClose={() => setDeleting(null)}
+        />
       )}
     </Panel>
   );

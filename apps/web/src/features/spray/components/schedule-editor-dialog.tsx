@@ -5,7 +5,10 @@ import {
   SPRAY_SCHEDULE_COUNT,
   WEEKDAYS,
   WEEKDAY_NAMES,
+  ZERO_DURATION,
+  DURATION_ERROR,
   checkSprayScheduleForm,
+  durationRule,
   formatSprayTime,
   packSpraySchedule,
   schedulesFromRegisters,
@@ -183,6 +186,10 @@ export function ScheduleEditorDialog({
             const steps =
               Number.isFinite(seconds) && row.durationSeconds.trim() !== '' ? Math.floor(seconds / step) : null;
             const status = rowStatus(row, index);
+            const rule =
+              row.message === ZERO_DURATION || row.message === DURATION_ERROR
+                ? durationRule(row.durationSeconds, step)
+                : null;
             return (
               <li key={code} className="spray-editor__row" data-testid={`schedule-${code}`}>
                 <div className="spray-editor__code">
@@ -218,6 +225,7 @@ export function ScheduleEditorDialog({
                     value={row.durationSeconds}
                     disabled={!canEdit}
                     aria-label={`${code} duration`}
+                    aria-describedby={rule ? `${code}-duration-rule` : undefined}
                     onChange={(event) => update(index, { durationSeconds: event.target.value })}
                   />
                   <span className="fl-field__hint">
@@ -256,6 +264,12 @@ export function ScheduleEditorDialog({
                 {row.message && (
                   <div className="spray-editor__message" role="alert">
                     {row.message}
+                  </div>
+                )}
+                {/* §5's message is kept word for word; the rule behind it is said beside it. */}
+                {rule && (
+                  <div className="spray-editor__rule" id={`${code}-duration-rule`}>
+                    {rule}
                   </div>
                 )}
                 {status && <div className="spray-editor__status">{status}</div>}
