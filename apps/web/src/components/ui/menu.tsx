@@ -60,8 +60,14 @@ export function Menu({
     if (!menu) return;
     const { width, height } = menu.getBoundingClientRect();
     setPosition(positionFor(place, width, height));
-    menu.querySelector<HTMLElement>(ITEMS)?.focus();
   }, [place]);
+
+  // The first item takes the focus once the menu is placed: while it is still hidden to be measured,
+  // nothing in it can hold the focus, and the focus would stay where it was.
+  const placed = position !== null;
+  useLayoutEffect(() => {
+    if (placed) ref.current?.querySelector<HTMLElement>(ITEMS)?.focus();
+  }, [placed]);
 
   useEffect(() => {
     // The opening button toggles the menu itself, so a press on it is not "elsewhere".

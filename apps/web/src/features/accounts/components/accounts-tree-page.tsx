@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Account } from '@fieldlink/api/account';
 import { can, type PermissionSubject } from '@fieldlink/domain/permissions';
 import { treeMenuEntries, type TreeMenuEntry } from '@fieldlink/domain/tree-menu';
@@ -80,6 +80,10 @@ const MENU_ICONS: Record<TreeMenuEntry, MenuItem['icon']> = {
   'Add Device': <PlusIcon size={16} />,
   'Import Devices': <UploadIcon size={16} />,
 };
+
+/** The width below which the details sit under the tree (accounts.css), as a media query. */
+const SINGLE_COLUMN = '(max-width: 900px)';
+const DETAIL_PANEL_ID = 'account-tree-details';
 
 function AccountsTree({
   accounts,
@@ -177,6 +181,15 @@ function AccountsTree({
 
   const matchCount = result?.count ?? 0;
 
+  // On a phone the details sit below the tree: an item chosen (not passed with the arrows) brings
+  // them into view, once they show it.
+  const [activated, setActivated] = useState(0);
+  useEffect(() => {
+    if (activated === 0 || !window.matchMedia(SINGLE_COLUMN).matches) return;
+    const reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    document.getElementById(DETAIL_PANEL_ID)?.scrollIntoView({ block: 'start', behavior: reduced ? 'auto' : 'smooth' });
+  }, [activated]);
+
   return (
     <div className="accounts-page">
       <section className="fl-card tree-panel" aria-label="Account tree">
@@ -270,10 +283,12 @@ function AccountsTree({
             onSelect={(row) => setSelectedKey(row.key)}
             onToggle={onToggle}
             onMenu={(row, x, y) => setMenu({ row, place: { x, y } })}
+            onActivate={() => setActivated((count) => count + 1)}
           />
         )}
       </section>
       <DetailPanel
+        id={DETAIL_PANEL_ID}
         accounts={accounts}
         target={selected}
         subject={subject}

@@ -30,6 +30,8 @@ import { FolderPlusIcon, MoveIcon, PencilIcon, TrashIcon, TreeItemIcon, UserPlus
 type Action = 'move' | 'delete' | 'addSubgroup' | 'invite' | 'addDevice' | 'importDevices';
 
 export interface DetailPanelProps {
+  /** The panel's element id, so the tree can bring it into view. */
+  id?: string;
   accounts: readonly Account[];
   target: TreeTarget | null;
   subject: PermissionSubject;
@@ -51,13 +53,14 @@ const ACTIONS: Record<TreeMenuEntry, { action: Action; icon: ReactNode }> = {
 export function DetailPanel(props: DetailPanelProps) {
   const { target } = props;
   return (
-    <aside className="fl-card detail-panel" aria-label="Selected item" data-testid="detail-panel">
+    <aside id={props.id} className="fl-card detail-panel" aria-label="Selected item" data-testid="detail-panel">
       {target === null && (
         <div className="detail-panel__empty">
           <TreeItemIcon kind="group" size={26} />
           <h2>Select an item</h2>
           <p className="fl-muted">
-            Choose a group, device or user in the tree to see its details. Right-click an item for its actions.
+            Choose a group, device or user in the tree to see its details. For an item’s actions, use its ⋯ button,
+            press and hold it, or press Shift+F10 on it.
           </p>
         </div>
       )}

@@ -15,7 +15,7 @@ import { useDeleteGroupMutation } from '../api/delete-group';
 import { useAddGroupMutation } from '../api/post-group';
 import { useInviteUserMutation } from '../api/post-invite-user';
 import { useMoveMutation } from '../api/post-move';
-import { moveDestinations, movableType, sourceGroupOf, userMoveProblem } from '../model/move-targets';
+import { PATH_SEPARATOR, moveDestinations, movableType, sourceGroupOf, userMoveProblem } from '../model/move-targets';
 import { emptyGrant, type Grant } from '../model/permission-options';
 import {
   deviceCountBelow,
@@ -108,7 +108,8 @@ function Trail({ accounts, group }: { accounts: readonly Account[]; group: Group
   );
 }
 
-const DESTINATION_ROW_HEIGHT = 34;
+// Two lines: the group's name, and its account and path.
+const DESTINATION_ROW_HEIGHT = 50;
 
 /** Move: choose the destination in the tree; groups that cannot take the item are shown, disabled. */
 function MoveDialog({ accounts, subject, email, target, onClose, onDone }: TreeDialogsProps & { target: TreeTarget }) {
@@ -117,7 +118,10 @@ function MoveDialog({ accounts, subject, email, target, onClose, onDone }: TreeD
   const [chosen, setChosen] = useState<string | null>(null);
   const destinations = useMemo(() => moveDestinations(accounts, target), [accounts, target]);
   const needle = filter.trim().toLowerCase();
-  const shown = needle ? destinations.filter((d) => d.group.name.toLowerCase().includes(needle)) : destinations;
+  // The account's name and the groups above count too: "acme cold" is not needed, "acme" lists Acme's groups.
+  const shown = needle
+    ? destinations.filter((d) => d.path.join(PATH_SEPARATOR).toLowerCase().includes(needle))
+    : destinations;
   const problem = userMoveProblem(target, subject, email);
   const source = sourceGroupOf(target);
   const type = movableType(target);
@@ -195,6 +199,7 @@ function MoveDialog({ accounts, subject, email, target, onClose, onDone }: TreeD
               role="option"
               aria-selected={isChosen}
               aria-disabled={item.refusal !== null}
+              aria-label={`${item.path.join(PATH_SEPARATOR)}${item.refusal ? `, ${item.refusal}` : ''}`}
               title={item.refusal ?? undefined}
               className={`move-destination${isChosen ? ' is-chosen' : ''}${item.refusal ? ' is-refused' : ''}`}
               style={{ top, height: DESTINATION_ROW_HEIGHT, paddingLeft: 12 + (needle ? 0 : item.depth * 18) }}
@@ -203,12 +208,18 @@ function MoveDialog({ accounts, subject, email, target, onClose, onDone }: TreeD
               <span className={`move-destination__icon kind-icon tree-row--${groupItemKind(item.group.kind)}`}>
                 <TreeItemIcon kind={groupItemKind(item.group.kind)} size={16} />
               </span>
-              <span className="move-destination__name">{item.group.name}</span>
+              <span className="move-destination__text">
+                <span className="move-destination__name">{item.group.name}</span>
+                <span className="move-destination__path">{item.path.join(PATH_SEPARATOR)}</span>
+              </span>
               {item.refusal && <span className="move-destination__why">{item.refusal}</span>}
             </button>
           );
         }}
       />
+      <p className="move-chosen" data-testid="move-chosen" aria-live="polite">
+        {destination ? `Moves to ${destination.path.join(PATH_SEPARATOR)}` : 'No destination chosen yet.'}
+      </p>
     </Dialog>
   );
 }

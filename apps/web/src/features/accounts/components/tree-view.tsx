@@ -1,4 +1,4 @@
-import { useMemo, type KeyboardEvent, type MouseEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent } from 'react';
 import { ChevronRightIcon } from '../../../components/ui/icons';
 import type { TreeRow } from '../model/tree-rows';
 import { MoreIcon, TREE_ITEM_KIND_LABELS, TreeItemIcon } from './tree-icons';
@@ -18,8 +18,17 @@ export interface TreeViewProps {
   onToggle: (row: TreeRow) => void;
   /** Opens the row's menu at a point on the screen. */
   onMenu: (row: TreeRow, x: number, y: number) => void;
+  /** The person chose the row (a click, a tap or Enter), rather than passing it with the arrows. */
+  onActivate?: (row: TreeRow) => void;
   label: string;
+  /** How long a press is held, still, before it opens the row's menu (touch has no right-click). */
+  longPressMs?: number;
 }
+
+/** A press held this long without moving opens the menu, as on phones and tablets. */
+export const LONG_PRESS_MS = 500;
+/** A finger that moves further than this (px) scrolls: no long press. */
+const LONG_PRESS_SLOP = 10;
 
 /** The label with the searched text marked. Text stays text: nothing typed is ever read as markup. */
 function Highlighted({ text, query }: { text: string; query: string }) {
@@ -46,26 +55,94 @@ const SEARCHED_DETAIL = new Set<TreeRow['kind']>([
 const rowId = (key: string) => `tree-row-${key.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 
 /**
- * The account tree as an ARIA tree: one focusable list with the selected row as its active
- * descendant. Arrows move and open or close, Home and End jump, the menu key or Shift+F10 opens the
- * row's menu.
+ * The account tree as a WAI-ARIA tree with a roving tabindex: the current row is the one tab stop and
+ * holds the focus. Up and Down move, Right opens or goes to the first child, Left closes or goes to
+ * the parent, Home and End jump, Enter chooses (and opens or closes a group); the "more" button, a
+ * long press, the menu key or Shift+F10 opens the row's menu, whose Escape hands the focus back.
  */
-export function TreeView({ rows, selectedKey, highlight, hasMenu, onSelect, onToggle, onMenu, label }: TreeViewProps) {
+export function TreeView({
+  rows,
+  selectedKey,
+  highlight,
+  hasMenu,
+  onSelect,
+  onToggle,
+  onMenu,
+  onActivate,
+  label,
+  longPressMs = LONG_PRESS_MS,
+}: TreeViewProps) {
   const selectedIndex = useMemo(() => rows.findIndex((row) => row.key === selectedKey), [rows, selectedKey]);
+  // The tab stop: the selected row, else the first.
+  const currentKey = selectedIndex >= 0 ? selectedKey : (rows[0]?.key ?? null);
+  // A key moved the selection: the new row takes the focus once it is drawn (it may first need to
+  // be scrolled into the virtual window).
+  const focusPending = useRef(false);
+  const [, redraw] = useState(0);
+  useEffect(() => {
+    if (!focusPending.current || !currentKey) return;
+    const element = document.getElementById(rowId(currentKey));
+    if (element) {
+      focusPending.current = false;
+      element.focus({ preventScroll: true });
+    } else {
+      // Not drawn yet: try again after the scroll has drawn it.
+      const frame = requestAnimationFrame(() => redraw((n) => n + 1));
+      return () => cancelAnimationFrame(frame);
+    }
+  });
 
+  /** Opens the menu from the row itself, so Escape hands the focus back to the row. */
+  const openMenuAt = (row: TreeRow, x: number, y: number) => {
+    document.getElementById(rowId(row.key))?.focus({ preventScroll: true });
+    onMenu(row, x, y);
+  };
   const openMenuFor = (row: TreeRow, index: number) => {
     const tree = document.getElementById(rowId(row.key))?.getBoundingClientRect();
-    onMenu(row, (tree?.left ?? 0) + 40 + row.depth * INDENT, (tree?.bottom ?? index * TREE_ROW_HEIGHT) + 2);
+    openMenuAt(row, (tree?.left ?? 0) + 40 + row.depth * INDENT, (tree?.bottom ?? index * TREE_ROW_HEIGHT) + 2);
+  };
+
+  // One press at a time: the row, where it went down, and the timer that opens the menu.
+  const press = useRef<{ timer: ReturnType<typeof setTimeout>; x: number; y: number } | null>(null);
+  const endPress = () => {
+    if (press.current) clearTimeout(press.current.timer);
+    press.current = null;
+  };
+  // The press opened the menu: the click and context menu that follow its release are part of it.
+  const longPressed = useRef(false);
+  useEffect(() => endPress, []);
+  const onPointerDown = (row: TreeRow, event: PointerEvent) => {
+    endPress();
+    longPressed.current = false;
+    if (!event.isPrimary || event.button !== 0 || !hasMenu(row)) return;
+    const { clientX: x, clientY: y } = event;
+    press.current = {
+      x,
+      y,
+      timer: setTimeout(() => {
+        press.current = null;
+        longPressed.current = true;
+        onSelect(row);
+        openMenuAt(row, x, y);
+      }, longPressMs),
+    };
+  };
+  const onPointerMove = (event: PointerEvent) => {
+    const start = press.current;
+    if (start && Math.hypot(event.clientX - start.x, event.clientY - start.y) > LONG_PRESS_SLOP) endPress();
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (rows.length === 0) return;
     const index = selectedIndex < 0 ? 0 : selectedIndex;
     const row = rows[index]!;
-    const go = (next: number) => onSelect(rows[Math.max(0, Math.min(rows.length - 1, next))]!);
+    const go = (next: number) => {
+      focusPending.current = true;
+      onSelect(rows[Math.max(0, Math.min(rows.length - 1, next))]!);
+    };
     switch (event.key) {
       case 'ArrowDown':
-        go(selectedIndex < 0 ? 0 : index + 1);
+        go(index + 1);
         break;
       case 'ArrowUp':
         go(index - 1);
@@ -99,6 +176,10 @@ export function TreeView({ rows, selectedKey, highlight, hasMenu, onSelect, onTo
         }
         break;
       case 'Enter':
+        onSelect(row);
+        if (row.expandable) onToggle(row);
+        onActivate?.(row);
+        break;
       case ' ':
         if (row.expandable) onToggle(row);
         break;
@@ -124,8 +205,6 @@ export function TreeView({ rows, selectedKey, highlight, hasMenu, onSelect, onTo
       containerProps={{
         role: 'tree',
         'aria-label': label,
-        tabIndex: 0,
-        'aria-activedescendant': selectedKey && selectedIndex >= 0 ? rowId(selectedKey) : undefined,
         onKeyDown,
         'data-testid': 'account-tree',
       }}
@@ -134,8 +213,11 @@ export function TreeView({ rows, selectedKey, highlight, hasMenu, onSelect, onTo
         const menu = hasMenu(row);
         const onContextMenu = (event: MouseEvent) => {
           event.preventDefault();
+          // A long touch also raises a context menu: the press's menu is already open.
+          if (longPressed.current) return;
+          endPress();
           onSelect(row);
-          if (menu) onMenu(row, event.clientX, event.clientY);
+          if (menu) openMenuAt(row, event.clientX, event.clientY);
         };
         return (
           <div
@@ -148,12 +230,22 @@ export function TreeView({ rows, selectedKey, highlight, hasMenu, onSelect, onTo
             aria-expanded={row.expandable ? row.expanded : undefined}
             aria-selected={selected}
             aria-label={`${row.label}, ${TREE_ITEM_KIND_LABELS[row.kind]}`}
+            tabIndex={row.key === currentKey ? 0 : -1}
             data-kind={row.kind}
             className={`tree-row tree-row--${row.kind}${selected ? ' is-selected' : ''}`}
             style={{ top, height: TREE_ROW_HEIGHT, paddingLeft: 8 + row.depth * INDENT }}
-            onClick={() => onSelect(row)}
+            onClick={() => {
+              if (longPressed.current) return;
+              onSelect(row);
+              onActivate?.(row);
+            }}
             onDoubleClick={() => row.expandable && onToggle(row)}
             onContextMenu={onContextMenu}
+            onPointerDown={(event) => onPointerDown(row, event)}
+            onPointerMove={onPointerMove}
+            onPointerUp={endPress}
+            onPointerCancel={endPress}
+            onPointerLeave={endPress}
           >
             {row.depth > 0 && (
               <span className="tree-row__guides" aria-hidden="true" style={{ width: row.depth * INDENT }} />
@@ -188,12 +280,15 @@ export function TreeView({ rows, selectedKey, highlight, hasMenu, onSelect, onTo
                 type="button"
                 tabIndex={-1}
                 className="tree-row__more"
-                aria-label={`Actions for ${row.label}`}
+                aria-label={`More actions for ${row.label}`}
+                aria-haspopup="menu"
+                title="More actions"
+                onPointerDown={(event) => event.stopPropagation()}
                 onClick={(event) => {
                   event.stopPropagation();
                   onSelect(row);
                   const box = event.currentTarget.getBoundingClientRect();
-                  onMenu(row, box.left, box.bottom + 4);
+                  openMenuAt(row, box.left, box.bottom + 4);
                 }}
               >
                 <MoreIcon size={16} />

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Permission } from '@fieldlink/domain/permissions';
-import { acmeTree } from './fixtures';
-import { moveDestinations, movableType, userMoveProblem } from './move-targets';
+import { acmeTree, group } from './fixtures';
+import { PATH_SEPARATOR, moveDestinations, movableType, userMoveProblem } from './move-targets';
 import { flattenTree, allGroupKeys, type TreeTarget } from './tree-rows';
 
 const accounts = [acmeTree()];
@@ -50,4 +50,51 @@ describe('move destinations', () => {
     const label = me === 'ops@acme.test' ? 'Olive Ops' : 'Ann Alarm';
     expect(userMoveProblem(target(label), { permissions }, me)).toBe(problem);
   });
+});
+
+// Issue 36 item 6: two customers' "Cold Store" and "Cold store" told apart by account and path.
+describe('destination paths', () => {
+  const bistro = {
+    ...acmeTree(),
+    id: 'bistro',
+    name: 'Bistro Group',
+    rootGroup: group(
+      'b-root',
+      'Bistro Group',
+      './b',
+      {
+        groups: [
+          group(
+            'b-site',
+            'Site A',
+            './b/site',
+            { groups: [group('b-cold', 'Cold store', './b/site/cold', {}, 'group', 'bistro')] },
+            'group',
+            'bistro',
+          ),
+        ],
+      },
+      'root',
+      'bistro',
+    ),
+  };
+  const both = [acmeTree(), bistro];
+  const boiler = flattenTree(both, { expanded: allGroupKeys(both) }).find((row) => row.label === 'Boiler 1')!.target;
+
+  it('names each destination by its account and the groups down to it', () =>
+    expect(
+      moveDestinations(both, boiler)
+        .filter((d) => d.group.name.toLowerCase() === 'cold store')
+        .map((d) => [d.path.join(PATH_SEPARATOR), d.refusal]),
+    ).toEqual([
+      ['Acme › Cold Store', null],
+      ['Bistro Group › Site A › Cold store', null],
+    ]));
+
+  it('names a root group by its account alone', () =>
+    expect(
+      moveDestinations(both, boiler)
+        .filter((d) => d.depth === 0)
+        .map((d) => d.path),
+    ).toEqual([['Acme'], ['Bistro Group']]));
 });

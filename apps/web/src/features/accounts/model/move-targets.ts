@@ -7,8 +7,16 @@ import { sortedGroups, type TreeTarget } from './tree-rows';
 export interface MoveDestination {
   group: GroupNode;
   depth: number;
+  /**
+   * Where the group is: its account's name, then each group down to it (the root group stands for
+   * the account). Two customers' "Cold Store" differ here.
+   */
+  path: string[];
   refusal: string | null;
 }
+
+/** A destination's path as people read it: `Acme Controls › Site A › Cold Store`. */
+export const PATH_SEPARATOR = ' › ';
 
 /** The node type of a movable target, or null for what does not move (scenes, channels, roots). */
 export function movableType(target: TreeTarget): MovableNodeType | null {
@@ -56,7 +64,7 @@ export function moveDestinations(accounts: readonly Account[], target: TreeTarge
       : target.type === 'device' || target.type === 'user'
         ? target.group.accountId
         : null;
-  const visit = (group: GroupNode, depth: number) => {
+  const visit = (group: GroupNode, depth: number, path: string[]) => {
     let refusal: string | null = type === null ? 'This item cannot be moved.' : null;
     if (refusal === null && source?.id === group.id) refusal = 'It is already here.';
     if (refusal === null) {
@@ -69,9 +77,9 @@ export function moveDestinations(accounts: readonly Account[], target: TreeTarge
         sameAccount: entityAccountId === group.accountId,
       });
     }
-    destinations.push({ group, depth, refusal });
-    for (const child of sortedGroups(group.groups)) visit(child, depth + 1);
+    destinations.push({ group, depth, path, refusal });
+    for (const child of sortedGroups(group.groups)) visit(child, depth + 1, [...path, child.name]);
   };
-  for (const account of accounts) visit(account.rootGroup, 0);
+  for (const account of accounts) visit(account.rootGroup, 0, [account.name]);
   return destinations;
 }
