@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import type { AuditEntry } from '@fieldlink/api/audit';
 import { AUDIT_ACTION_LABELS, isAuditAction } from '@fieldlink/domain/audit';
 import { formatDateTime } from '@fieldlink/domain/date-format';
+import { usePageClock } from '../../../lib/page-time-zone';
 import { Button } from '../../../components/ui/button';
 import { InlineAlert } from '../../../components/ui/inline-alert';
 import { AccountsIcon } from '../../../components/ui/icons';
@@ -42,6 +43,7 @@ function choicesOf(entries: readonly AuditEntry[]): { users: FilterChoice[]; dev
 /** Accounts → Audit log: who changed what and when in an account, newest first; filter and export. */
 export function AuditLogPage() {
   const canRead = useCan('readAuditLog');
+  const clock = usePageClock();
   const account = useAccount();
   const accounts = account.data?.accounts ?? [];
   const [chosen, setChosen] = useState<string | null>(null);
@@ -163,7 +165,7 @@ export function AuditLogPage() {
               {entries.map((entry) => (
                 <tr key={entry.id} data-testid="audit-entry">
                   <td data-label="Time" className="audit-time">
-                    {formatDateTime(entry.at)}
+                    {formatDateTime(entry.at, clock)}
                   </td>
                   <td data-label="Who">
                     {entry.actor.name}
