@@ -4,9 +4,8 @@
  * is always passed in.
  */
 
-/** What the status line says about the plant, most urgent first. */
-const PLANT_STATES = ['Offline', 'In alarm', 'Running', 'Stopped'] as const;
-export type PlantState = (typeof PLANT_STATES)[number];
+/** What the status line says about the plant (most urgent first: Offline, In alarm, then Running or Stopped). */
+export type PlantState = 'Offline' | 'In alarm' | 'Running' | 'Stopped';
 
 /** An alarm flag of the plant that is on, and since when (null: on, start not known). */
 export interface ActivePlantAlarm {
