@@ -345,11 +345,11 @@ export async function buildApp({
     reportRetentionDays: config.batchReportRetentionDays,
     now,
   });
-  brew.startRetention(config.batchReportRetentionMinutes, app.log);
+  brew.startRetention(config.batchReportRetentionMinutes);
   const brewTanks = new BrewTankTracker(db, events, app.log, (deviceId) => brew.announce(deviceId));
   await brewTanks.start();
   const auditTrail = new AuditService({ db, jobs, retentionDays: config.auditRetentionDays, now });
-  auditTrail.startRetention(config.auditRetentionMinutes, app.log);
+  auditTrail.startRetention(config.auditRetentionMinutes);
   const fieldlink: Fieldlink = {
     events,
     directory,

@@ -48,6 +48,9 @@ export function retryDelayMs(attempt: number): number {
  * backlog) is never run a second time beside itself. A job that succeeds is deleted; one that fails is
  * retried with back-off, then kept as `failed` with its last error.
  */
+/** A periodic job's first run comes this soon after start at most. */
+const FIRST_PERIODIC_RUN_AFTER_MS = 60_000;
+
 export class JobQueue {
   private readonly db: ClusterDatabase;
   private readonly handlers = new Map<string, { run: JobHandler; maxAttempts: number }>();
@@ -128,6 +131,33 @@ export class JobQueue {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;
+  }
+
+  /** Queues this period's run of `kind`: keyed by the period, so one job exists however many instances ask. */
+  async enqueuePeriod(kind: string, everyMs: number): Promise<void> {
+    const period = Math.floor(this.now() / everyMs);
+    await this.enqueue(kind, {}, { key: `${kind}:${period}` });
+    this.nudge();
+  }
+
+  /**
+   * Queues `kind` once a period of `everyMinutes` (the first a minute after start at most) until the
+   * answered function is called; 0 queues nothing here (other instances queue it; it still runs here).
+   */
+  enqueueEvery(kind: string, everyMinutes: number): () => void {
+    if (everyMinutes <= 0) return () => undefined;
+    const everyMs = everyMinutes * 60_000;
+    let timer: NodeJS.Timeout;
+    const queue = () => {
+      void this.enqueuePeriod(kind, everyMs).catch((error: unknown) =>
+        this.logger.warn({ err: error, kind }, 'Periodic job not queued'),
+      );
+      timer = setTimeout(queue, everyMs);
+      timer.unref();
+    };
+    timer = setTimeout(queue, Math.min(FIRST_PERIODIC_RUN_AFTER_MS, everyMs));
+    timer.unref();
+    return () => clearTimeout(timer);
   }
 
   /** Looks for due jobs now (a job was just added). */

@@ -21,7 +21,7 @@ import {
 } from '@fieldlink/domain/audit';
 import type { Database } from '../../db/schema';
 import { HttpError, notFound } from '../../http-errors';
-import type { JobLogger, JobQueue } from '../../jobs/job-queue';
+import type { JobQueue } from '../../jobs/job-queue';
 import { newId } from '../../security/secrets';
 import { inScope, requireCapability } from '../session/access';
 import type { UserContext } from '../session/user-context';
@@ -170,7 +170,6 @@ export const audit = {
 const VERIFY_PAGE = 1000;
 /** The retention job's name in the jobs table; its entry in the trail names it as the actor. */
 const AUDIT_RETENTION_JOB = 'auditRetention';
-const RETENTION_FIRST_RUN_AFTER_MS = 60_000;
 
 interface AuditServiceOptions {
   db: Kysely<Database>;
@@ -183,7 +182,7 @@ interface AuditServiceOptions {
 /** Reading, verifying and trimming the trail. */
 export class AuditService {
   private readonly now: () => number;
-  private retentionTimer: NodeJS.Timeout | null = null;
+  private stopQueueing: () => void = () => undefined;
 
   constructor(private readonly options: AuditServiceOptions) {
     this.now = options.now ?? Date.now;
@@ -230,34 +229,14 @@ export class AuditService {
     return verifyChain(this.options.db, await this.readableAccount(caller, query.accountId));
   }
 
-  /**
-   * Queues the retention job every `everyMinutes` (first a minute after start) while the trail has a
-   * retention; 0 leaves queueing to other instances (the job still runs here).
-   */
-  startRetention(everyMinutes: number, logger: JobLogger): void {
-    if (this.options.retentionDays <= 0 || everyMinutes <= 0) return;
-    const everyMs = everyMinutes * 60_000;
-    const queue = () => {
-      void this.queueRetention(everyMs).catch((error: unknown) =>
-        logger.warn({ err: error }, 'Audit retention not queued'),
-      );
-      this.retentionTimer = setTimeout(queue, everyMs);
-      this.retentionTimer.unref();
-    };
-    this.retentionTimer = setTimeout(queue, Math.min(RETENTION_FIRST_RUN_AFTER_MS, everyMs));
-    this.retentionTimer.unref();
+  /** Queues the retention job every `everyMinutes` while the trail has a retention (jobs' `enqueueEvery`). */
+  startRetention(everyMinutes: number): void {
+    if (this.options.retentionDays > 0)
+      this.stopQueueing = this.options.jobs.enqueueEvery(AUDIT_RETENTION_JOB, everyMinutes);
   }
 
   stopRetention(): void {
-    if (this.retentionTimer) clearTimeout(this.retentionTimer);
-    this.retentionTimer = null;
-  }
-
-  /** Queues this period's run: its key names the period, so one job exists however many instances ask. */
-  private async queueRetention(everyMs: number): Promise<void> {
-    const period = Math.floor(this.now() / everyMs);
-    await this.options.jobs.enqueue(AUDIT_RETENTION_JOB, {}, { key: `${AUDIT_RETENTION_JOB}:${period}` });
-    this.options.jobs.nudge();
+    this.stopQueueing();
   }
 
   /**

@@ -44,7 +44,7 @@ import { DocumentJobs, type DocumentKind } from '../../documents/document-jobs';
 import type { FileLinks } from '../../documents/file-links';
 import type { FileStore } from '../../documents/file-store';
 import { lockLimitedWork } from '../../db/quota-lock';
-import type { JobLogger, JobQueue } from '../../jobs/job-queue';
+import type { JobQueue } from '../../jobs/job-queue';
 import { HttpError, limitReached, notFound } from '../../http-errors';
 import { newId } from '../../security/secrets';
 import type { AuditAction, AuditTarget } from '@fieldlink/domain/audit';
@@ -95,7 +95,6 @@ export const BREW_REPORT_JOB = 'brewReport';
 export const BATCH_REPORT_RETENTION_JOB = 'brewReportRetention';
 /** How often the retention job is queued, and how long after start the first time. */
 const RETENTION_EVERY_MS = 3_600_000;
-const RETENTION_FIRST_RUN_AFTER_MS = 60_000;
 /** Batch reports removed per transaction of a retention run. */
 const RETENTION_BATCH = 200;
 const DAY_MS = 86_400_000;
@@ -133,7 +132,7 @@ interface TankSource {
 export class BrewService {
   private readonly documents: DocumentJobs;
 
-  private retentionTimer: NodeJS.Timeout | null = null;
+  private stopQueueing: () => void = () => undefined;
   private readonly now: () => number;
 
   constructor(private readonly deps: BrewDependencies) {
@@ -515,37 +514,20 @@ export class BrewService {
     return toReport(report);
   }
 
-  /**
-   * Queues the retention job every hour (first a minute after start) while batch reports have a
-   * retention; `everyMinutes` 0 leaves queueing to other instances (the job still runs here).
-   */
-  startRetention(everyMinutes: number, logger: JobLogger): void {
-    if (this.deps.reportRetentionDays <= 0 || everyMinutes <= 0) return;
-    const everyMs = everyMinutes * 60_000;
-    const queue = () => {
-      void this.queueRetention(everyMs).catch((error: unknown) =>
-        logger.warn({ err: error }, 'Batch report retention not queued'),
-      );
-      this.retentionTimer = setTimeout(queue, everyMs);
-      this.retentionTimer.unref();
-    };
-    this.retentionTimer = setTimeout(queue, Math.min(RETENTION_FIRST_RUN_AFTER_MS, everyMs));
-    this.retentionTimer.unref();
+  /** Queues the retention job every `everyMinutes` while batch reports have a retention (jobs' `enqueueEvery`). */
+  startRetention(everyMinutes: number): void {
+    if (this.deps.reportRetentionDays > 0) {
+      this.stopQueueing = this.deps.jobs.enqueueEvery(BATCH_REPORT_RETENTION_JOB, everyMinutes);
+    }
   }
 
   stopRetention(): void {
-    if (this.retentionTimer) clearTimeout(this.retentionTimer);
-    this.retentionTimer = null;
+    this.stopQueueing();
   }
 
-  /**
-   * Queues this period's retention run: its job id names the period, so however many instances ask,
-   * one job exists, and the jobs table lets one instance run it.
-   */
-  async queueRetention(everyMs = RETENTION_EVERY_MS): Promise<void> {
-    const period = Math.floor(this.now() / everyMs);
-    await this.deps.jobs.enqueue(BATCH_REPORT_RETENTION_JOB, {}, { key: `${BATCH_REPORT_RETENTION_JOB}:${period}` });
-    this.deps.jobs.nudge();
+  /** Queues this period's retention run: one job however many instances ask, run by one of them. */
+  queueRetention(everyMs = RETENTION_EVERY_MS): Promise<void> {
+    return this.deps.jobs.enqueuePeriod(BATCH_REPORT_RETENTION_JOB, everyMs);
   }
 
   /** Removes batch reports older than the retention, with their files; answers how many went. */
