@@ -155,9 +155,31 @@ async function record(trx: Transaction<Database>, entry: AuditRecord): Promise<v
   });
 }
 
+/** Records a user's change to a device or to what it carries (a batch, a tank), in the change's transaction. */
+function recordDeviceChange(
+  trx: Transaction<Database>,
+  user: UserContext,
+  device: { id: string; account_id: string },
+  action: AuditAction,
+  target: AuditTarget,
+  before: unknown,
+  after: unknown,
+): Promise<void> {
+  return record(trx, {
+    accountId: device.account_id,
+    by: byUser(user),
+    action,
+    target,
+    deviceId: device.id,
+    before,
+    after,
+  });
+}
+
 /** The one way a change is recorded (issue 38 item 1). */
 export const audit = {
   record,
+  deviceChange: recordDeviceChange,
   /**
    * Records a change that has no transaction of its own: a device command, recorded as it is sent,
    * and a sign-in refused.

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type {
   Batch,
   BatchIdBody,
@@ -47,8 +47,7 @@ import { lockLimitedWork } from '../../db/quota-lock';
 import type { JobQueue } from '../../jobs/job-queue';
 import { HttpError, limitReached, notFound } from '../../http-errors';
 import { newId } from '../../security/secrets';
-import type { AuditAction, AuditTarget } from '@fieldlink/domain/audit';
-import { audit, byUser } from '../audit/service';
+import { audit } from '../audit/service';
 import { inScope, requireCapability } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import { findGroup, latestValuesOf, type DeviceWithPath } from '../devices/repository';
@@ -261,7 +260,7 @@ export class BrewService {
     await this.db.transaction().execute(async (trx) => {
       await insertBatch(trx, row);
       const after = { tankNumber: body.tankNumber, props: body.props, state: row.state };
-      await this.record(trx, user, device, 'brew.start', { kind: 'batch', id: row.id }, null, after);
+      await audit.deviceChange(trx, user, device, 'brew.start', { kind: 'batch', id: row.id }, null, after);
     });
     return this.changed(row.id);
   }
@@ -274,7 +273,7 @@ export class BrewService {
     await this.db.transaction().execute(async (trx) => {
       await updateBatch(trx, row.id, { props: JSON.stringify(merged) });
       const target = { kind: 'batch', id: row.id };
-      await this.record(trx, user, device, 'brew.update', target, { props: batchProps(row) }, { props: merged });
+      await audit.deviceChange(trx, user, device, 'brew.update', target, { props: batchProps(row) }, { props: merged });
       if (merged.originalGravity === null) return;
       for (const report of await waitingReportsOf(trx, row.id)) {
         await updateReport(trx, report.id, { state: 'GENERATING', error: null });
@@ -292,7 +291,7 @@ export class BrewService {
     const files = await this.db.transaction().execute(async (trx) => {
       const removed = await deleteBatch(trx, row.id);
       const before = { props: batchProps(row), state: row.state, startAt: row.start_at, endAt: row.end_at };
-      await this.record(trx, user, device, 'brew.delete', { kind: 'batch', id: row.id }, before, null);
+      await audit.deviceChange(trx, user, device, 'brew.delete', { kind: 'batch', id: row.id }, before, null);
       return removed;
     });
     for (const fileId of files) await this.deps.files.remove(fileId);
@@ -317,7 +316,7 @@ export class BrewService {
       await this.documents.enqueue(BREW_REPORT_JOB, { reportId }, trx);
       const target = { kind: 'batch', id: row.id };
       const after = { state: 'MANUALLY_ENDED', endAt: now, reportId };
-      await this.record(trx, user, device, 'brew.end', target, { state: row.state, endAt: null }, after);
+      await audit.deviceChange(trx, user, device, 'brew.end', target, { state: row.state, endAt: null }, after);
     });
     this.documents.nudge();
     return this.changed(row.id);
@@ -340,7 +339,7 @@ export class BrewService {
         transitions: JSON.stringify(recordTransition(transitions, state, Date.now())),
       });
       const before = { state: row.state, endAt: row.end_at };
-      await this.record(trx, user, device, 'brew.resume', { kind: 'batch', id: row.id }, before, {
+      await audit.deviceChange(trx, user, device, 'brew.resume', { kind: 'batch', id: row.id }, before, {
         state,
         endAt: null,
       });
@@ -370,7 +369,7 @@ export class BrewService {
     await this.db.transaction().execute(async (trx) => {
       await upsertGravity(trx, gravity);
       const target = { kind: 'gravity', id: gravity.id, name: `batch ${row.id}` };
-      await this.record(trx, user, device, 'brew.record', target, current ?? null, {
+      await audit.deviceChange(trx, user, device, 'brew.record', target, current ?? null, {
         value: gravity.value,
         t: gravity.t,
       });
@@ -410,7 +409,7 @@ export class BrewService {
         sensory_id: id,
       });
       const target = { kind: 'sensory', id, name: `batch ${row.id}` };
-      await this.record(trx, user, device, 'brew.record', target, current ?? null, { ratings, notes, t });
+      await audit.deviceChange(trx, user, device, 'brew.record', target, current ?? null, { ratings, notes, t });
     });
     return this.changed(row.id);
   }
@@ -438,7 +437,7 @@ export class BrewService {
       await upsertAnnotation(trx, annotation);
       const target = { kind: 'annotation', id: annotation.id, name: `batch ${row.id}` };
       const after = { kind, text: annotation.text, t: annotation.t, channelCode: annotation.channel_code };
-      await this.record(trx, user, device, 'brew.record', target, current ?? null, after);
+      await audit.deviceChange(trx, user, device, 'brew.record', target, current ?? null, after);
     });
     return this.changed(row.id);
   }
@@ -476,7 +475,7 @@ export class BrewService {
       const count = Number(result.numDeletedRows);
       const kind = { brew_gravities: 'gravity', brew_sensories: 'sensory', brew_annotations: 'annotation' }[table];
       const target = { kind, id, name: `batch ${row.id}` };
-      if (count > 0) await this.record(trx, user, device, 'brew.record', target, current ?? null, null);
+      if (count > 0) await audit.deviceChange(trx, user, device, 'brew.record', target, current ?? null, null);
       return count;
     });
     if (deleted === 0) throw notFound(missing);
@@ -507,7 +506,7 @@ export class BrewService {
       if (refusal) throw limitReached(refusal);
       await insertReport(trx, report);
       await this.documents.enqueue(BREW_REPORT_JOB, { reportId: id }, trx);
-      await this.record(trx, user, device, 'brew.report', { kind: 'brewReport', id }, null, { batchId: row.id });
+      await audit.deviceChange(trx, user, device, 'brew.report', { kind: 'brewReport', id }, null, { batchId: row.id });
     });
     this.documents.nudge();
     await this.announce(row.device_id);
@@ -656,7 +655,7 @@ export class BrewService {
         ? { capacity: current.capacity, co2TotalGain: current.co2_total_gain, tankLevel: current.tank_level }
         : null;
       const target = { kind: 'tank', id: deviceId, name: `tank ${body.tankNumber}` };
-      await this.record(trx, user, source.device, 'brew.calibrate', target, before, calibration);
+      await audit.deviceChange(trx, user, source.device, 'brew.calibrate', target, before, calibration);
     });
     const [tank] = await this.tanks([source]);
     this.publish(group.id, source.device.thing_name, tank!);
@@ -672,27 +671,6 @@ export class BrewService {
   }
 
   /** A batch whose tank the caller may see, or 404 (the same whether it exists elsewhere or not at all). */
-  /** Records a brewing change in the audit trail, in the change's transaction, against the tank's device. */
-  private record(
-    trx: Transaction<Database>,
-    user: UserContext,
-    device: { id: string; account_id: string },
-    action: AuditAction,
-    target: AuditTarget,
-    before: unknown,
-    after: unknown,
-  ): Promise<void> {
-    return audit.record(trx, {
-      accountId: device.account_id,
-      by: byUser(user),
-      action,
-      target,
-      deviceId: device.id,
-      before,
-      after,
-    });
-  }
-
   private async visibleBatch(user: UserContext, batchId: string) {
     const row = await findBatch(this.db, batchId);
     const device = row

@@ -229,16 +229,15 @@ function recordDeviceChange(
   before: unknown,
   after: unknown,
 ): Promise<void> {
-  const target = { kind: 'device', id: device.id, name: device.name };
-  return audit.record(trx, {
-    accountId: device.account_id,
-    by: byUser(user),
+  return audit.deviceChange(
+    trx,
+    user,
+    device,
     action,
-    target,
-    deviceId: device.id,
+    { kind: 'device', id: device.id, name: device.name },
     before,
     after,
-  });
+  );
 }
 
 /** A device as the audit trail names it. */

@@ -1,5 +1,5 @@
 import { deviceActionRefusal } from '@fieldlink/domain/device-actions';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState, type ComponentProps } from 'react';
 import { Link } from 'react-router';
 import type { Device } from '@fieldlink/api/device';
 import {
@@ -29,6 +29,20 @@ import { SceneGrid } from './scene-grid';
 import './scenes.css';
 
 const noop = () => undefined;
+
+/** A section's widgets as generated: neither arranged nor edited on the plant dashboard. */
+function GeneratedGrid(props: Pick<ComponentProps<typeof SceneGrid>, 'scene' | 'devices' | 'controlsDisabled'>) {
+  return (
+    <SceneGrid
+      {...props}
+      arrangeable={false}
+      editable={false}
+      onSaveLayout={noop}
+      onEditWidget={noop}
+      onDeleteWidget={noop}
+    />
+  );
+}
 const APP_LABELS: Record<PlantAppType, string> = { filtec: 'Filtec water plant', 'filtec moe': 'Filtec MOE plant' };
 
 export interface PlantDashboardProps {
@@ -117,32 +131,14 @@ export function PlantDashboard({ appType, device, groupId, context, deviceDetail
         >
           <h2 className="plant-page__section-title">{section}</h2>
           {scene.widgets.length > 0 && (
-            <SceneGrid
-              scene={scene}
-              devices={context.devices}
-              arrangeable={false}
-              editable={false}
-              controlsDisabled={!viewDashboard}
-              onSaveLayout={noop}
-              onEditWidget={noop}
-              onDeleteWidget={noop}
-            />
+            <GeneratedGrid scene={scene} devices={context.devices} controlsDisabled={!viewDashboard} />
           )}
           {normal && normal.widgets.length > 0 && (
             <details className="plant-alarms-normal" data-testid="plant-alarms-normal">
               <summary>
                 {normal.widgets.length === 1 ? '1 alarm normal' : `${normal.widgets.length} alarms normal`}
               </summary>
-              <SceneGrid
-                scene={normal}
-                devices={context.devices}
-                arrangeable={false}
-                editable={false}
-                controlsDisabled={!viewDashboard}
-                onSaveLayout={noop}
-                onEditWidget={noop}
-                onDeleteWidget={noop}
-              />
+              <GeneratedGrid scene={normal} devices={context.devices} controlsDisabled={!viewDashboard} />
             </details>
           )}
         </section>
