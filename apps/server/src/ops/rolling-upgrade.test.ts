@@ -33,6 +33,19 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 };
 
+/** Runs `work` on every `nth` tick, unless its previous run is still going. */
+function paced(nth: number, work: () => Promise<void>) {
+  let ticks = 0;
+  let running: Promise<void> | null = null;
+  return {
+    tick(): void {
+      ticks += 1;
+      if (ticks % nth === 0 && !running) running = work().finally(() => (running = null));
+    },
+    settled: (): Promise<void> => running ?? Promise.resolve(),
+  };
+}
+
 /** A browser holding the real-time channel through HAProxy, reconnecting as the console does. */
 class Browser {
   socket: TestSocket | null = null;
@@ -204,34 +217,26 @@ describe.skipIf(!existsSync(HAPROXY_BIN) || !hasPreviousRelease())('a rolling up
     const statuses = new Map<number, number>();
     const failures: string[] = [];
     const events: string[] = [];
-    let rolling = true;
     const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
     const started = Date.now();
     const note = (what: string) => {
       if (!events.at(-1)?.endsWith(` ${what}`)) events.push(`${((Date.now() - started) / 1000).toFixed(1)} s ${what}`);
     };
-    const reader = async () => {
-      while (rolling) {
-        const status = await fetch(`${httpUrl}/api/v1/self`, { headers: { authorization: jwt } }).then(
-          async (response) => {
-            if (response.status >= 500 && failures.length < 10)
-              failures.push(`${response.status} ${await response.text()}`);
-            if (response.status >= 500) note(`GET /self ${response.status}`);
-            return response.status;
-          },
-          (error: unknown) => (failures.push(String(error)), 0),
-        );
-        count(status);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+    const read = async () => {
+      const status = await fetch(`${httpUrl}/api/v1/self`, { headers: { authorization: jwt } }).then(
+        async (response) => {
+          if (response.status >= 500 && failures.length < 10)
+            failures.push(`${response.status} ${await response.text()}`);
+          if (response.status >= 500) note(`GET /self ${response.status}`);
+          return response.status;
+        },
+        (error: unknown) => (failures.push(String(error)), 0),
+      );
+      count(status);
     };
-    const signer = async () => {
-      while (rolling) {
-        count((await signIn().catch(() => ({ status: 0 }))).status);
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
+    const signInNow = async () => {
+      count((await signIn().catch(() => ({ status: 0 }))).status);
     };
-    const clients = [reader(), reader(), reader(), signer()];
 
     // Publish-to-stored: each acknowledged sample's time until a poll of the database finds it.
     const sentAt = new Map<number, number>();
@@ -243,31 +248,38 @@ describe.skipIf(!existsSync(HAPROXY_BIN) || !hasPreviousRelease())('a rolling up
       ]),
     );
     let watermark = load.base;
-    let polling = true;
-    const poller = (async () => {
-      while (polling) {
-        const polledAt = Date.now();
-        const rows = await storage.db
-          .selectFrom('logs')
-          .select(['t', 'device_id'])
-          .where('code', '=', LOAD_CODE)
-          .where('t', '>', watermark)
-          .execute()
-          .catch(() => []);
-        for (const row of rows) {
-          const t = Number(row.t);
-          const at = sentAt.get(t);
-          if (at !== undefined && ids.has(row.device_id)) {
-            storedAfter.push({ at, ms: polledAt - at });
-            sentAt.delete(t);
-          }
+    const pollStored = async () => {
+      const polledAt = Date.now();
+      const rows = await storage.db
+        .selectFrom('logs')
+        .select(['t', 'device_id'])
+        .where('code', '=', LOAD_CODE)
+        .where('t', '>', watermark)
+        .execute()
+        .catch(() => []);
+      for (const row of rows) {
+        const t = Number(row.t);
+        const at = sentAt.get(t);
+        if (at !== undefined && ids.has(row.device_id)) {
+          storedAfter.push({ at, ms: polledAt - at });
+          sentAt.delete(t);
         }
-        // Everything below the oldest sample still awaited has been seen.
-        watermark = sentAt.size > 0 ? Math.min(...sentAt.keys()) - 1 : watermark;
-        await new Promise((resolve) => setTimeout(resolve, 100));
       }
-    })();
-    load.onPublish = (t) => sentAt.set(t, Date.now());
+      // Everything below the oldest sample still awaited has been seen.
+      watermark = sentAt.size > 0 ? Math.min(...sentAt.keys()) - 1 : watermark;
+    };
+
+    // The devices' frames (200 a second) pace everything else, so nothing here waits for time: three
+    // readers of `GET /self` (about 10 a second each), a sign-in (about 2 a second), and the poll of
+    // the database (about every 100 ms), each one at a time.
+    const readers = [paced(7, read), paced(7, read), paced(7, read), paced(100, signInNow)];
+    const poller = paced(20, pollStored);
+    let rolling = true;
+    load.onPublish = (t) => {
+      sentAt.set(t, Date.now());
+      if (rolling) for (const reader of readers) reader.tick();
+      poller.tick();
+    };
     load.start(PUBLISH_EVERY_MS);
 
     const rollStarted = Date.now();
@@ -292,7 +304,7 @@ describe.skipIf(!existsSync(HAPROXY_BIN) || !hasPreviousRelease())('a rolling up
       30_000,
     );
     rolling = false;
-    await Promise.all(clients);
+    await Promise.all(readers.map((reader) => reader.settled()));
     await load.stop();
     const acked = load.ackedCount();
     await until(async () => (await missingAcknowledged(storage.db, load.acked)) === 0, 60_000).catch(async () => {
@@ -300,9 +312,11 @@ describe.skipIf(!existsSync(HAPROXY_BIN) || !hasPreviousRelease())('a rolling up
         `${await missingAcknowledged(storage.db, load.acked)} of ${acked} acknowledged frames not stored`,
       );
     });
-    await until(() => sentAt.size === 0, 30_000).catch(() => undefined);
-    polling = false;
-    await poller;
+    await poller.settled();
+    await until(async () => {
+      await pollStored();
+      return sentAt.size === 0;
+    }, 30_000).catch(() => undefined);
 
     const outages = browsers.flatMap((browser) => browser.outages);
     const served = [...statuses].reduce((sum, [, n]) => sum + n, 0);
