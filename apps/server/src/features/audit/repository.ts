@@ -118,14 +118,3 @@ export async function trimChain(
     .execute();
   return Number(deleted.numDeletedRows);
 }
-
-/** The path of an account's root group, or undefined for a missing account. */
-export async function accountRootPath(db: Kysely<Database>, accountId: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('accounts')
-    .innerJoin('groups', 'groups.id', 'accounts.root_group_id')
-    .select('groups.path')
-    .where('accounts.id', '=', accountId)
-    .executeTakeFirst();
-  return row?.path;
-}

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { accountRootPath } from '../../db/account-paths';
 import type { Kysely, Transaction } from 'kysely';
 import type {
   AuditEntry,
@@ -26,7 +27,6 @@ import { newId } from '../../security/secrets';
 import { inScope, requireCapability } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import {
-  accountRootPath,
   appendEntry,
   chainAccounts,
   entriesInChainOrder,

@@ -150,41 +150,32 @@ export class DeviceConfigService {
     requireCapability(user, 'configureDevices');
     const key = body.key.trim();
     if (key === '') throw new HttpError(400, 'A tag needs a key.');
-    const tags = await this.db.transaction().execute(async (trx) => {
-      const tags = await changeDeviceTags(trx, device.id, (current) => {
-        const index = body.tagId ? current.findIndex((tag) => tag.id === body.tagId) : -1;
-        if (index >= 0) return current.map((tag, i) => (i === index ? { ...tag, key, value: body.value } : tag));
-        if (current.length >= MAX_DEVICE_TAGS)
-          throw new HttpError(400, `A device holds at most ${MAX_DEVICE_TAGS} tags.`);
-        return [...current, { id: newId(), key, value: body.value }];
-      });
-      await recordDeviceChange(
-        trx,
-        user,
-        device,
-        'device.tags',
-        { tags: JSON.parse(device.tags) as unknown },
-        { tags },
-      );
-      return tags;
+    return this.changeTags(user, device, (current) => {
+      const index = body.tagId ? current.findIndex((tag) => tag.id === body.tagId) : -1;
+      if (index >= 0) return current.map((tag, i) => (i === index ? { ...tag, key, value: body.value } : tag));
+      if (current.length >= MAX_DEVICE_TAGS)
+        throw new HttpError(400, `A device holds at most ${MAX_DEVICE_TAGS} tags.`);
+      return [...current, { id: newId(), key, value: body.value }];
     });
-    return { tags };
   }
 
   /** `DELETE /device/tag`. Removing a tag that is not there changes nothing. */
   async deleteTag(user: UserContext, body: DeleteDeviceTagBody): Promise<DeviceTagsAnswer> {
     const device = await this.devices.visibleDevice(user, { id: body.deviceId });
     requireCapability(user, 'configureDevices');
+    return this.changeTags(user, device, (current) => current.filter((tag) => tag.id !== body.tagId));
+  }
+
+  /** Changes a device's tags and records the change, in one transaction. */
+  private async changeTags(
+    user: UserContext,
+    device: DeviceWithPath,
+    change: Parameters<typeof changeDeviceTags>[2],
+  ): Promise<DeviceTagsAnswer> {
     const tags = await this.db.transaction().execute(async (trx) => {
-      const tags = await changeDeviceTags(trx, device.id, (current) => current.filter((tag) => tag.id !== body.tagId));
-      await recordDeviceChange(
-        trx,
-        user,
-        device,
-        'device.tags',
-        { tags: JSON.parse(device.tags) as unknown },
-        { tags },
-      );
+      const tags = await changeDeviceTags(trx, device.id, change);
+      const before = { tags: JSON.parse(device.tags) as unknown };
+      await recordDeviceChange(trx, user, device, 'device.tags', before, { tags });
       return tags;
     });
     return { tags };

@@ -109,14 +109,3 @@ export async function thingNamesUnder(
     .execute();
   return new Set(rows.map((row) => row.thing_name));
 }
-
-/** The path of an account's root group, or undefined for an unknown account. */
-export async function accountRootPath(db: Kysely<Database>, accountId: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('accounts')
-    .innerJoin('groups', 'groups.id', 'accounts.root_group_id')
-    .select('groups.path')
-    .where('accounts.id', '=', accountId)
-    .executeTakeFirst();
-  return row?.path;
-}

@@ -1,3 +1,4 @@
+import { accountRootPath } from '../../db/account-paths';
 import type { Kysely } from 'kysely';
 import type {
   InviteUserAnswer,
@@ -29,7 +30,6 @@ import { attachmentPointsOf, findUserByEmail } from '../session/repository';
 import type { UserContext } from '../session/user-context';
 import { clockOf, toInvitedUser, toUser, userPermissions } from './mapper';
 import {
-  accountRootPath,
   deleteInvitations,
   findGroupByPath,
   insertInvitation,
