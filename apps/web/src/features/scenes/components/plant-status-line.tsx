@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { LatestValue } from '@fieldlink/api/realtime';
 import type { DeviceLogsAnswer } from '@fieldlink/api/device-logs';
 import {
@@ -115,7 +115,8 @@ export function PlantStatusLine({
     alarms: active,
   });
   const activeKey = active.map((alarm) => alarm.code).join(',');
-  useEffect(() => {
+  // Before paint: the alarm tiles reorder in the same frame as the status line says "In alarm".
+  useLayoutEffect(() => {
     onActiveAlarms(new Set(activeKey ? activeKey.split(',') : []));
   }, [activeKey, onActiveAlarms]);
 
