@@ -88,6 +88,8 @@ export interface Config {
   alarmEscalationSeconds: number;
   /** Seconds a device must stay disconnected before its disconnection alert is raised. */
   disconnectAlertSeconds: number;
+  /** `FIELDLINK_WEBHOOK_ALLOW_PRIVATE=1`: webhook and push URLs may resolve to loopback, private and link-local addresses. */
+  webhookAllowPrivate: boolean;
   /** Days a report and its file are kept (0: forever). */
   reportRetentionDays: number;
   /** Days a batch report (brewing) and its file are kept (0: forever). */
@@ -242,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'FIELDLINK_ALARM_ESCALATION_SECONDS',
     ),
     disconnectAlertSeconds: int(env.FIELDLINK_DISCONNECT_ALERT_SECONDS, 300, 'FIELDLINK_DISCONNECT_ALERT_SECONDS'),
+    webhookAllowPrivate: flag(env.FIELDLINK_WEBHOOK_ALLOW_PRIVATE, false),
     reportRetentionDays: int(env.FIELDLINK_REPORT_RETENTION_DAYS, 90, 'FIELDLINK_REPORT_RETENTION_DAYS'),
     batchReportRetentionDays: int(
       env.FIELDLINK_BATCH_REPORT_RETENTION_DAYS,
