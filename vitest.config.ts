@@ -1,6 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 // One runner for every suite. `npm test` runs the unit and API projects, then `e2e` against a built app.
+// Test runs hash passwords at scrypt N = 2^10 instead of the product's 2^17 (apps/server/src/security/
+// passwords.ts): seeding and signing in took seconds per test app (docs/PERFORMANCE.md, "Test suite").
+const TEST_ENV = { FIELDLINK_TEST_SCRYPT_N: '1024' };
+
 export default defineConfig({
   test: {
     projects: [
@@ -10,6 +14,7 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['apps/server/src/**/*.test.ts', 'apps/server/testing/**/*.test.ts'],
+          env: TEST_ENV,
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Servers, brokers and databases per file: keep files apart, run two at a time on 2 cores.
@@ -27,6 +32,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/src/**/*.test.ts'],
+          env: TEST_ENV,
           testTimeout: 120_000,
           hookTimeout: 180_000,
           pool: 'forks',

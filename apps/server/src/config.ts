@@ -5,6 +5,7 @@ import { settingList } from '@fieldlink/domain/api-address';
 import { DEFAULT_ALARM_NOTICE_POLICY } from '@fieldlink/domain/alarms';
 import { DEFAULT_AUDIT_RETENTION_DAYS } from '@fieldlink/domain/audit';
 import { REALTIME_MESSAGES_PER_SECOND } from '@fieldlink/domain/realtime-limits';
+import { scryptParams } from './security/passwords';
 import { parseTrustProxy, type TrustProxy } from './security/client-address';
 
 /** The demo users' password the README publishes; `FIELDLINK_DEMO_PASSWORD` replaces it. */
@@ -175,6 +176,8 @@ function tlsFiles(env: NodeJS.ProcessEnv): Config['tls'] {
 /** Reads the configuration; throws with a clear message on a bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 8080, 'PORT');
+  // A test-only password cost set where it must not be stops the start, not the first sign-in.
+  scryptParams(env);
   const tls = tlsFiles(env);
   const mqttPort = int(env.MQTT_PORT, 1883, 'MQTT_PORT');
   if (mqttPort === 0 && !tls && !optional(env.MQTT_URL)) {

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { PasswordGate, PasswordQueueFull } from './passwords';
+import { describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../config';
+import { hashPassword, PasswordGate, PasswordQueueFull, scryptParams, verifyPassword } from './passwords';
 
 /** Runs tasks through a one-at-a-time gate and records the order in which they start. */
 function harness() {
@@ -67,5 +68,44 @@ describe('the password gate', () => {
     for (let i = 0; i < 5; i += 1) await finish(`a-${i}`);
     await Promise.all(runs);
     expect(started).toHaveLength(5);
+  });
+});
+
+describe('the scrypt cost of new hashes', () => {
+  it.each([
+    { env: {}, n: 2 ** 17 },
+    { env: { NODE_ENV: 'production' }, n: 2 ** 17 },
+    { env: { NODE_ENV: 'test', FIELDLINK_TEST_SCRYPT_N: '' }, n: 2 ** 17 },
+    { env: { NODE_ENV: 'test', FIELDLINK_TEST_SCRYPT_N: '1024' }, n: 1024 },
+    { env: { NODE_ENV: 'test', FIELDLINK_TEST_SCRYPT_N: String(2 ** 17) }, n: 2 ** 17 },
+  ])('is N = $n with $env', ({ env, n }) => {
+    expect(scryptParams(env)).toEqual({ N: n, r: 8, p: 1 });
+  });
+
+  it.each([
+    { env: { FIELDLINK_TEST_SCRYPT_N: '1024' }, message: /for test runs only/ },
+    { env: { NODE_ENV: 'production', FIELDLINK_TEST_SCRYPT_N: '1024' }, message: /for test runs only/ },
+    { env: { NODE_ENV: 'test', FIELDLINK_TEST_SCRYPT_N: '512' }, message: /power of two from 1024 to 131072/ },
+    { env: { NODE_ENV: 'test', FIELDLINK_TEST_SCRYPT_N: '1000' }, message: /power of two/ },
+    { env: { NODE_ENV: 'test', FIELDLINK_TEST_SCRYPT_N: String(2 ** 18) }, message: /power of two/ },
+    { env: { NODE_ENV: 'test', FIELDLINK_TEST_SCRYPT_N: 'cheap' }, message: /power of two/ },
+  ])('refuses $env, and so does the server at start', ({ env, message }) => {
+    expect(() => scryptParams(env)).toThrow(message);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('hashes at the test cost when asked, and the hash checks at the cost it carries', async () => {
+    vi.stubEnv('FIELDLINK_TEST_SCRYPT_N', '1024');
+    try {
+      const cheap = await hashPassword('a password');
+      expect(cheap).toMatch(/^scrypt\$1024\$8\$1\$/);
+      vi.stubEnv('FIELDLINK_TEST_SCRYPT_N', '');
+      // The product's cost for new hashes; the cheap one still checks (its N is in the hash).
+      expect(await hashPassword('a password')).toMatch(/^scrypt\$131072\$8\$1\$/);
+      expect(await verifyPassword('a password', cheap)).toBe(true);
+      expect(await verifyPassword('another', cheap)).toBe(false);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });

@@ -3,6 +3,8 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 
 /** OWASP's scrypt floor: N = 2^17, r = 8, p = 1 (about 128 MiB and a few hundred ms per hash). */
 const PARAMS = { N: 2 ** 17, r: 8, p: 1 } as const;
+/** The lowest N a test run may ask for: 1 MiB per hash. */
+const TEST_MIN_N = 2 ** 10;
 const KEY_LENGTH = 32;
 
 /**
@@ -98,13 +100,33 @@ function scryptAsync(password: string, salt: Buffer, params: { N: number; r: num
 }
 
 /**
+ * The scrypt parameters of new hashes: the product's, or in a test run (`NODE_ENV=test`, which vitest
+ * sets) a smaller N from `FIELDLINK_TEST_SCRYPT_N`, a power of two from 2^10 up to the product's. Suites
+ * that seed and sign in hundreds of times spent most of their time hashing (docs/PERFORMANCE.md, "Test
+ * suite"). A hash carries its parameters, so checks follow it. Outside a test run the variable is refused.
+ */
+export function scryptParams(env: NodeJS.ProcessEnv = process.env): { N: number; r: number; p: number } {
+  const raw = env.FIELDLINK_TEST_SCRYPT_N;
+  if (raw === undefined || raw === '') return PARAMS;
+  if (env.NODE_ENV !== 'test') {
+    throw new Error('FIELDLINK_TEST_SCRYPT_N is for test runs only (NODE_ENV=test): unset it');
+  }
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < TEST_MIN_N || n > PARAMS.N || (n & (n - 1)) !== 0) {
+    throw new Error(`FIELDLINK_TEST_SCRYPT_N must be a power of two from ${TEST_MIN_N} to ${PARAMS.N}`);
+  }
+  return { ...PARAMS, N: n };
+}
+
+/**
  * Hashes a password as `scrypt$N$r$p$salt$key` (base64url), with a fresh 16-byte salt. A request's
  * hash runs inside {@link passwordGate}.
  */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scryptAsync(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const params = scryptParams();
+  const key = await scryptAsync(password, salt, params);
+  return ['scrypt', params.N, params.r, params.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 /** Checks a password against a stored hash in constant time; a malformed hash never matches. */
