@@ -15,6 +15,8 @@ export default defineConfig({
           name: 'server',
           include: ['apps/server/src/**/*.test.ts', 'apps/server/testing/**/*.test.ts'],
           env: TEST_ENV,
+          // One migrated PostgreSQL database per run, which the test apps copy (docs/PERFORMANCE.md).
+          globalSetup: ['apps/server/testing/postgres-template.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Servers, brokers and databases per file: keep files apart, run two at a time on 2 cores.

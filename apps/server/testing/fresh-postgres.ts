@@ -9,14 +9,14 @@ export interface FreshPostgres {
 
 /**
  * A new, empty PostgreSQL database named `{prefix}_{random}` on the server at `serverUrl` (its role may
- * create databases), and how to drop it. The tests, the cluster tests and the benchmarks all make theirs
- * here.
+ * create databases), or a copy of the database `template`, and how to drop it. The tests, the cluster
+ * tests and the benchmarks all make theirs here.
  */
-export async function freshPostgres(prefix: string, serverUrl: string): Promise<FreshPostgres> {
+export async function freshPostgres(prefix: string, serverUrl: string, template?: string): Promise<FreshPostgres> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;

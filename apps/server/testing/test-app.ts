@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
 import type { Kysely } from 'kysely';
 import { loadConfig, type Config } from '../src/config';
 import { migrate, openStorage, type Dialect } from '../src/db/database';
@@ -8,14 +9,13 @@ import { seedDemo } from '../src/seed/seed';
 import { insertAttachmentPoint, insertUser } from '../src/features/session/repository';
 import { newId } from '../src/security/secrets';
 import type { OtaOptions } from '../src/features/ota/service';
-import { DEFAULT_TEST_POSTGRES_URL } from './test-postgres';
+import { TEST_POSTGRES_URL } from './test-postgres';
 import { freshPostgres } from './fresh-postgres';
 
 /** Both storage dialects: every storage and API test runs on each (as Kysely's DIALECTS loop). */
 export const DIALECTS: Dialect[] = ['sqlite', 'postgres'];
 
-/** The PostgreSQL server the tests use: `npm test` sets the variable to the server it provides. */
-export const TEST_POSTGRES_URL = process.env.FIELDLINK_TEST_DATABASE_URL ?? DEFAULT_TEST_POSTGRES_URL;
+export { TEST_POSTGRES_URL };
 
 export const DEMO_PASSWORD = 'test-demo-password';
 
@@ -44,6 +44,16 @@ export async function freshDatabase(dialect: Dialect): Promise<{ url: string; dr
 }
 
 /**
+ * A fresh database of the dialect for an app: on PostgreSQL a copy of the run's migrated template
+ * (postgres-template.ts), so `migrate` finds nothing to do; else as {@link freshDatabase}.
+ */
+function appDatabase(dialect: Dialect): Promise<{ url: string; drop: () => Promise<void> }> {
+  const template = dialect === 'postgres' ? inject('postgresTemplate') : null;
+  if (!template) return freshDatabase(dialect);
+  return freshPostgres('fieldlink_test', TEST_POSTGRES_URL, template);
+}
+
+/**
  * The real app on a fresh database of the dialect, with the demo data seeded and, when asked, the
  * embedded broker on a free port.
  */
@@ -63,7 +73,7 @@ export async function startTestApp(
     logLines?: string[];
   } = {},
 ): Promise<TestApp> {
-  const database = await freshDatabase(dialect);
+  const database = await appDatabase(dialect);
   // No log maintenance or batch report retention queued in the background: a test that checks nothing
   // changed would see its job row (log-maintenance.test.ts, brew-limits.test.ts and audit.test.ts run them
   // on purpose).

@@ -4,6 +4,9 @@ import { findPostgresBinaries, startPostgres, type PostgresBinaries } from './cl
 /** Where the tests look for PostgreSQL when FIELDLINK_TEST_DATABASE_URL is unset. */
 export const DEFAULT_TEST_POSTGRES_URL = 'postgres://fieldlink:fieldlink@127.0.0.1:5432/fieldlink';
 
+/** The PostgreSQL server the tests use: `npm test` sets the variable to the server it provides. */
+export const TEST_POSTGRES_URL = process.env.FIELDLINK_TEST_DATABASE_URL ?? DEFAULT_TEST_POSTGRES_URL;
+
 /** The PostgreSQL server a test run uses: its URL (a role that may create databases) and its end. */
 export interface TestPostgresServer {
   readonly url: string;
