@@ -76,7 +76,11 @@ import { BrewTankTracker } from './features/brew/tank-tracker';
 import { brewRoutes } from './features/brew/routes';
 import { AuditService, audit } from './features/audit/service';
 import { auditRoutes } from './features/audit/routes';
-import { installationSecret } from './security/installation';
+import { installationSecret, vapidKeyPair } from './security/installation';
+import { PushService } from './features/push/service';
+import { PushSender, generateVapidKeys } from './features/push/sender';
+import { pushRoutes } from './features/push/routes';
+import { webManifestPlugin } from './plugins/web-manifest';
 import { proxyTrust } from './security/client-address';
 
 /** The services behind the routes, reachable from tests and from main. */
@@ -169,6 +173,21 @@ function readDeviceProtocol(): string | null {
   }
 }
 const deviceProtocol = readDeviceProtocol();
+
+/** How long a push service keeps an alarm notice for a browser that is away: an hour-old alarm is still news. */
+const PUSH_TTL_SECONDS = 3600;
+/** How long one push service may take to answer. */
+const PUSH_TIMEOUT_MS = 10_000;
+
+/**
+ * The VAPID `sub` claim (RFC 8292 §2.1): the installation's https address, else the sender of its mail,
+ * so a push service has someone to reach about this server's messages.
+ */
+function vapidSubject(config: Config): string {
+  if (config.publicUrl.startsWith('https://')) return config.publicUrl;
+  const address = /<([^>]+)>/.exec(config.mailFrom)?.[1] ?? config.mailFrom;
+  return `mailto:${address.trim()}`;
+}
 
 /** Builds the whole server: API, real-time hub, embedded broker and ingest, SPA. */
 export async function buildApp({
@@ -283,6 +302,7 @@ export async function buildApp({
   logMaintenance.start(jobs, config.logMaintenanceMinutes, app.log);
   const files = new FileStore(db, now);
   const fileLinks = new FileLinks(await installationSecret(db, 'file_link_secret'), now);
+  const pushKeys = await vapidKeyPair(db, generateVapidKeys);
   const mailer = new Mailer(db, config.smtpUrl, config.mailFrom, app.log, jobs, files);
   let credentials = DATABASE_CREDENTIALS;
   const devices = new DeviceService(
@@ -297,10 +317,26 @@ export async function buildApp({
   events.on((event) => hub.publish(event));
   const ota = new OtaService({ db, jobs, commands, events, logger: app.log }, otaOptions);
   ingest.otaReports = (device, frame) => ota.report(device, frame);
+  const push = new PushService({
+    db,
+    jobs,
+    sender: new PushSender({
+      keys: pushKeys,
+      subject: vapidSubject(config),
+      policy: { allowPrivate: config.webhookAllowPrivate },
+      ttlSeconds: PUSH_TTL_SECONDS,
+      timeoutMs: PUSH_TIMEOUT_MS,
+    }),
+    policy: { allowPrivate: config.webhookAllowPrivate },
+    productName: config.productName,
+    logger: app.log,
+    now,
+  });
   const alarmNotices = new AlarmNotices({
     db,
     jobs,
     mailer,
+    push,
     publicUrl: config.publicUrl,
     policy: {
       reminderIntervalMs: config.alarmReminderSeconds * 1000,
@@ -419,6 +455,7 @@ export async function buildApp({
     mapTileUrl: config.mapTileUrl,
     mapKey: config.mapKey,
     geocoderUrl: config.geocoderUrl,
+    pushPublicKey: pushKeys.publicKey,
   };
   await app.register(
     async (api) => {
@@ -451,6 +488,7 @@ export async function buildApp({
       await api.register(fileRoutes, { files, links: fileLinks });
       await api.register(brewRoutes, { brew });
       await api.register(auditRoutes, { audit: auditTrail });
+      await api.register(pushRoutes, { push });
       await api.register(videoRoutes, { directory: config.videosDir, urls: config.videoUrls });
       await api.register(healthRoutes, { ping: storage.ping });
       // The device protocol, for whoever connects a device the console just added; not secret.
@@ -461,6 +499,7 @@ export async function buildApp({
     },
     { prefix: '/api/v1' },
   );
+  await app.register(webManifestPlugin, { productName: config.productName, defaultTheme: config.defaultTheme });
   await app.register(webPlugin, { webDist: config.webDist });
 
   if (config.mqttUrl) {

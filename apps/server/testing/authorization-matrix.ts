@@ -95,6 +95,12 @@ export type RouteRule =
 
 const api = (...uses: RouteUse[]): RouteRule => ({ kind: 'api', uses });
 
+/** A browser's subscription as `PushSubscription.toJSON()` gives it (the push service is not called). */
+const PUSH_SUBSCRIPTION = {
+  endpoint: 'https://push.fieldlink.test/send/matrix',
+  keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) },
+};
+
 /** Every route: `METHOD /path` as the route table lists it. */
 export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
   'POST /api/v1/signin': { kind: 'public', why: 'sign-in; rate limited (session tests)' },
@@ -123,6 +129,7 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
   'GET /api/v1/docs/static/swagger-initializer.js': { kind: 'public', why: 'API documentation' },
   'GET /*': { kind: 'public', why: 'the web console’s files' },
   'GET /': { kind: 'public', why: 'the web console’s files' },
+  'GET /manifest.webmanifest': { kind: 'public', why: 'the web console’s install manifest; names no entity' },
   'GET /metrics': { kind: 'operator', why: 'Prometheus counters, no entity; METRICS_TOKEN guards it' },
   'GET /mqtt': { kind: 'device', why: 'MQTT over WebSocket: device credentials and topic ACL (broker tests)' },
   'GET /api/v1/realtime': { kind: 'socket', why: 'every action is tried in the matrix’s real-time part' },
@@ -138,6 +145,29 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
   'POST /api/v1/signout': api({
     access: 'signedIn',
     own: () => ({ method: 'POST', url: '/api/v1/signout' }),
+    foreign: () => [],
+  }),
+  // Web Push (features/push): the caller's own browsers; no id of anything else is taken, and an
+  // endpoint another user has is only ever reached by that user's calls (push.test.ts).
+  'POST /api/v1/push-subscriptions': api({
+    access: 'signedIn',
+    own: () => ({ method: 'POST', url: '/api/v1/push-subscriptions', body: PUSH_SUBSCRIPTION }),
+    foreign: () => [],
+    noPositive: 'needs a push service the server may call; push.test.ts subscribes on loopback',
+  }),
+  'DELETE /api/v1/push-subscriptions': api({
+    access: 'signedIn',
+    own: () => ({
+      method: 'DELETE',
+      url: '/api/v1/push-subscriptions',
+      body: { endpoint: PUSH_SUBSCRIPTION.endpoint },
+    }),
+    foreign: () => [],
+    noPositive: 'needs a subscription first; push.test.ts removes its own and not another user’s',
+  }),
+  'POST /api/v1/push-subscriptions/test': api({
+    access: 'signedIn',
+    own: () => ({ method: 'POST', url: '/api/v1/push-subscriptions/test' }),
     foreign: () => [],
   }),
   'GET /api/v1/self': api({

@@ -90,6 +90,8 @@ export const ClientConfig = Type.Object({
   mapTileUrl: Type.Union([Type.String(), Type.Null()]),
   mapKey: Type.Union([Type.String(), Type.Null()]),
   geocoderUrl: Type.Union([Type.String(), Type.Null()]),
+  /** The installation's VAPID public key (base64url) for `PushManager.subscribe`; null: no Web Push here. */
+  pushPublicKey: Type.Union([Type.String(), Type.Null()]),
 });
 export type ClientConfig = Static<typeof ClientConfig>;
 

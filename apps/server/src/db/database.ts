@@ -33,6 +33,7 @@ import * as workLimits from './migrations/2026-12-10T0800-work-limits';
 import * as monitorOnly from './migrations/2026-12-10T0900-monitor-only';
 import * as userClock from './migrations/2026-12-11T0300-user-clock';
 import * as auditLog from './migrations/2026-12-11T0400-audit-log';
+import * as pushSubscriptions from './migrations/2026-12-12T0100-push-subscriptions';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -78,6 +79,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-10T0900-monitor-only': monitorOnly,
   '2026-12-11T0300-user-clock': userClock,
   '2026-12-11T0400-audit-log': auditLog,
+  '2026-12-12T0100-push-subscriptions': pushSubscriptions,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

@@ -578,6 +578,16 @@ export interface AuditChainHeadsTable {
   start_prev_hash: string;
 }
 
+/** A browser's Web Push subscription (features/push); the endpoint is unique. */
+export interface PushSubscriptionsTable {
+  id: string;
+  user_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  created_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   groups: GroupsTable;
@@ -622,4 +632,5 @@ export interface Database {
   account_tree_version: AccountTreeVersionTable;
   audit_log: AuditLogTable;
   audit_chain_heads: AuditChainHeadsTable;
+  push_subscriptions: PushSubscriptionsTable;
 }

@@ -18,3 +18,24 @@ export async function installationSecret(
   const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
   return row.value;
 }
+
+/** The installation's VAPID key pair (RFC 8292), base64url, as web-push makes and reads it. */
+export interface VapidKeyPair {
+  publicKey: string;
+  privateKey: string;
+}
+
+/**
+ * The VAPID key pair Web Push messages are signed with, made at first start and kept in the database:
+ * one pair for a cluster (the first instance's insert wins), so a browser's subscription, bound to the
+ * public key, stays valid on every instance and across restarts.
+ */
+export async function vapidKeyPair(db: Kysely<Database>, generate: () => VapidKeyPair): Promise<VapidKeyPair> {
+  await db
+    .insertInto('settings')
+    .values({ key: 'vapid_keys', value: JSON.stringify(generate()) })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+  const row = await db.selectFrom('settings').select('value').where('key', '=', 'vapid_keys').executeTakeFirstOrThrow();
+  return JSON.parse(row.value) as VapidKeyPair;
+}

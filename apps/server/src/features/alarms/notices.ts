@@ -14,6 +14,7 @@ import {
 import type { Database } from '../../db/schema';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { Mailer } from '../../mail/mailer';
+import type { PushService } from '../push/service';
 import { formatChannelValue } from '@fieldlink/domain/channel-presentation';
 import {
   deviceTimeZone,
@@ -34,12 +35,15 @@ export const ALARM_JOBS = {
   remind: 'alarm.remind',
   escalate: 'alarm.escalate',
   disconnection: 'alert.disconnection',
+  push: 'alarm.push',
 } as const;
 
 export interface AlarmNoticeOptions {
   db: Kysely<Database>;
   jobs: JobQueue;
   mailer: Mailer;
+  /** Web Push to the browsers of the Alarm Responders (features/push). */
+  push: PushService;
   publicUrl: string;
   policy: AlarmNoticePolicy;
   /** How long a device must stay disconnected before its alert is raised. */
@@ -55,6 +59,8 @@ export class AlarmNotices {
   constructor(private readonly options: AlarmNoticeOptions) {
     const { jobs } = options;
     jobs.register(ALARM_JOBS.raised, (payload) => this.onRaisedJob(payload as { alarmId: string }));
+    // A job of its own beside the mail's: a mail retried never pushes twice, and pushes wait on no mail.
+    jobs.register(ALARM_JOBS.push, (payload) => this.onPushJob(payload as { alarmId: string }));
     jobs.register(ALARM_JOBS.remind, (payload) => this.onRemindJob(payload as { alarmId: string; sequence: number }));
     jobs.register(ALARM_JOBS.escalate, (payload) => this.onEscalateJob(payload as { alarmId: string }));
     jobs.register(ALARM_JOBS.disconnection, (payload) =>
@@ -66,6 +72,7 @@ export class AlarmNotices {
   async scheduleForRaised(trx: Transaction<Database>, alarmId: string, raisedAt: number): Promise<void> {
     const { jobs, policy } = this.options;
     await jobs.enqueue(ALARM_JOBS.raised, { alarmId }, {}, trx);
+    await jobs.enqueue(ALARM_JOBS.push, { alarmId }, {}, trx);
     await jobs.enqueue(
       ALARM_JOBS.remind,
       { alarmId, sequence: 1 },
@@ -90,6 +97,23 @@ export class AlarmNotices {
     if (!alarm) return;
     const users = alarmResponders(await this.usersAbove(alarm.path), this.noticeDevice(alarm));
     await this.mailAll(users, alarm, 'raised');
+  }
+
+  /** Pushes the raised alarm to the browsers of the users its mail goes to (the same audience rule). */
+  private async onPushJob({ alarmId }: { alarmId: string }): Promise<void> {
+    const row = await findAlarm(this.options.db, alarmId);
+    if (!row) return;
+    const users = alarmResponders(await this.usersAbove(row.path), this.noticeDevice(row));
+    const alarm = toAlarmRecord(row);
+    await this.options.push.notifyUsers(
+      users.map((user) => user.id),
+      {
+        title: `Alarm (${alarm.severity}): ${alarm.deviceName}`,
+        body: `${alarm.channelName}: ${formatChannelValue(alarm, alarm.value)}, ${alarmConditionText(alarm, alarm)}`,
+        url: `/dash/${encodeURIComponent(alarm.thingName)}`,
+        tag: `alarm-${alarmId}`,
+      },
+    );
   }
 
   private async onRemindJob({ alarmId, sequence }: { alarmId: string; sequence: number }): Promise<void> {

@@ -10,6 +10,7 @@ export const FALLBACK_CLIENT_CONFIG: ClientConfig = {
   mapTileUrl: null,
   mapKey: null,
   geocoderUrl: null,
+  pushPublicKey: null,
 };
 
 export const getClientConfig = (signal?: AbortSignal) => apiGet<ClientConfig>('/client-config', undefined, signal);
