@@ -4,6 +4,8 @@
  * page navigations go to the network first so a deploy shows at once, falling back to the cached shell
  * when offline. Nothing under /api/ is ever cached or intercepted: live data must never be stale.
  */
+import type { PushNotice } from '@fieldlink/api/push';
+
 // A module (see the empty export below) so this `self` shadows the page's Window typing.
 declare const self: ServiceWorkerGlobalScope;
 export {};
@@ -81,4 +83,56 @@ async function cacheFirst(request: Request): Promise<Response> {
     await cache.put(request, response.clone());
   }
   return response;
+}
+
+// Web Push (issue 39 item 2): the server's message, decrypted by the browser, shown as a notification;
+// a click opens (or focuses) the page it names, the device's page for an alarm.
+self.addEventListener('push', (event) => {
+  const notice = readNotice(event.data);
+  event.waitUntil(
+    self.registration.showNotification(notice.title, {
+      body: notice.body,
+      tag: notice.tag,
+      icon: '/icons/icon-192.png',
+      badge: '/icons/icon-192.png',
+      data: { url: notice.url },
+    }),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const path = (event.notification.data as { url?: unknown } | null)?.url;
+  // Only a page of this console: a message cannot send the person elsewhere.
+  const target = new URL(typeof path === 'string' && path.startsWith('/') ? path : '/alarms', self.location.origin);
+  event.waitUntil(openPage(target.href));
+});
+
+async function openPage(href: string): Promise<void> {
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const open = windows.find((client) => client.url === href) ?? windows[0];
+  if (open) {
+    const focused = await open.focus();
+    if (focused.url !== href) await focused.navigate(href);
+    return;
+  }
+  await self.clients.openWindow(href);
+}
+
+/** The notice in a push message; a message that is not one still shows, generically (a push must show something). */
+function readNotice(data: PushMessageData | null): PushNotice {
+  try {
+    const notice = data?.json() as Partial<PushNotice> | undefined;
+    if (notice && typeof notice.title === 'string' && typeof notice.body === 'string') {
+      return {
+        title: notice.title,
+        body: notice.body,
+        url: typeof notice.url === 'string' ? notice.url : '/alarms',
+        tag: typeof notice.tag === 'string' ? notice.tag : 'fieldlink',
+      };
+    }
+  } catch {
+    // not JSON: the generic notice below
+  }
+  return { title: 'Fieldlink', body: 'Something needs your attention.', url: '/alarms', tag: 'fieldlink' };
 }

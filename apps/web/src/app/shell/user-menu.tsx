@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { ChevronDownIcon, LockIcon, PaletteIcon, SignOutIcon } from '../../components/ui/icons';
 import { Spinner } from '../../components/ui/spinner';
 import { ClockSettings } from './clock-settings';
+import { PushSettings } from './push-settings';
 import { offeredThemes, themeNamed, type ThemeName } from '@fieldlink/domain/app-variant';
 import { putUser } from '../../features/accounts/api/put-user';
 import { useEmailResetCodeMutation } from '../../features/session/api/post-email-reset-code';
@@ -31,7 +32,7 @@ function chooseTheme(email: string | null, theme: ThemeName): void {
 }
 
 /**
- * Avatar button with the account menu: the profile (name, e-mail), the theme, the clock, changing the password
+ * Avatar button with the account menu: the profile (name, e-mail), the theme, the clock, notifications on this browser, changing the password
  * (a link mailed to the signed-in address, the same proof of ownership a reset asks), sign out.
  */
 export function UserMenu() {
@@ -113,6 +114,7 @@ export function UserMenu() {
             </select>
           </div>
           <ClockSettings email={email} />
+          <PushSettings />
           <button
             type="button"
             className="user-menu__item user-menu__item--button"

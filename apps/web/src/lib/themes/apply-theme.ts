@@ -8,4 +8,8 @@ export function applyTheme(theme: ThemeName, root: HTMLElement = document.docume
   root.style.colorScheme = palette.scheme;
   root.dataset.theme = theme;
   document.querySelector('meta[name="theme-color"]')?.setAttribute('content', palette.topBar);
+  // An installed console takes its colours from the theme in use (issue 39 item 1).
+  document
+    .querySelector('link[rel="manifest"]')
+    ?.setAttribute('href', `/manifest.webmanifest?theme=${encodeURIComponent(theme)}`);
 }

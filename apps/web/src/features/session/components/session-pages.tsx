@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
+import { turnBrowserPushOff } from '../../../lib/browser-push';
 import { mergeSignedInUser } from '@fieldlink/domain/user-rules';
 import { BrandMark } from '../../../components/ui/brand-mark';
 import { CheckCircleIcon, LockIcon, SparkIcon } from '../../../components/ui/icons';
@@ -142,7 +143,14 @@ export function SignoutPage() {
   useEffect(() => {
     let cancelled = false;
     dispatchSession({ type: 'SIGN_OUT' });
-    const revoke = readToken() ? postSignout().catch(() => undefined) : Promise.resolve();
+    // This browser stops receiving the user's alarm notifications first, while the token still works:
+    // the next person at a shared screen must not see them.
+    const revoke = readToken()
+      ? turnBrowserPushOff()
+          .catch(() => undefined)
+          .then(() => postSignout())
+          .catch(() => undefined)
+      : Promise.resolve();
     void revoke.then(() => {
       if (cancelled) return;
       endSession();
