@@ -5,6 +5,7 @@ import type { PushNotice, PushTestAnswer } from '@fieldlink/api/push';
 import type { ClientConfig } from '@fieldlink/api/session';
 import { demoFleet } from '../../seed/seed';
 import { vapidKeyPair } from '../../security/installation';
+import { withClusterTables } from '../../cluster/cluster-tables';
 import { DIALECTS, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 import { startTestPushService } from '../../../testing/push-service';
 import { until } from '../../../testing/until';
@@ -162,14 +163,11 @@ describe.each(DIALECTS)('Web Push on %s', (dialect) => {
     expect(pushesTo('spray-phone')[1]!.payload).toEqual(notice);
     expect(pushesTo('spray-laptop')[0]!.headers).toMatchObject({ ttl: '3600', urgency: 'high' });
     // Every job done: nobody else hears of it, and nobody twice.
+    const jobs = withClusterTables(t.app.storage.db);
     await until(
       async () =>
-        (await t.app.storage.db.selectFrom('jobs').select('id').where('kind', 'like', 'push.%').execute()).length === 0,
-    );
-    await until(
-      async () =>
-        (await t.app.storage.db.selectFrom('jobs').select('id').where('kind', '=', 'alarm.push').execute()).length ===
-        0,
+        (await jobs.selectFrom('jobs').select('id').where('kind', 'in', ['alarm.push', 'push.send']).execute())
+          .length === 0,
     );
     expect(pushesTo('admin-desk')).toEqual([]);
     expect(pushesTo('brew-desk')).toEqual([]);
