@@ -50,9 +50,11 @@ afterAll(async () => {
 
 describe('device connection', () => {
   it('starts without hanging when its credentials are refused, and stays offline', async () => {
-    const started = Date.now();
-    fleet = await start({ devices: [{ thingName: THING, password: 'wrong', kind: 'generic' }], startTimeoutMs: 3_000 });
-    expect(Date.now() - started).toBeLessThan(2_500);
+    // A start timeout far past the test's own (30 s): only the refusal can end the start in time.
+    fleet = await start({
+      devices: [{ thingName: THING, password: 'wrong', kind: 'generic' }],
+      startTimeoutMs: 600_000,
+    });
     expect(fleet.devices[0]?.connected).toBe(false);
     expect(fleet.stats().connected).toBe(0);
   });

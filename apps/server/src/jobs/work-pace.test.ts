@@ -94,15 +94,15 @@ describe('WorkPace', () => {
   });
 
   it('stops at the next pause, ending a rest under way', async () => {
-    const pace = new WorkPace(0.01);
-    const started = performance.now();
-    while (performance.now() - started < 20) {
-      // a 20 ms slice owes a rest of about two seconds
-    }
+    // The real rest on a clock the test moves: a 36 s slice at 1 % owes a rest of about an hour, which
+    // only the stop can end within the test's time (no busy loop, no timer, no wall-clock bound).
+    let now = 0;
+    const pace = new WorkPace(0.01, { clock: () => now });
+    now += 36_000;
     const resting = pace.pause();
-    setTimeout(() => pace.stop(), 10);
+    pace.stop();
     await expect(resting).rejects.toBeInstanceOf(PaceStopped);
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(pace.stats.restMs).toBe(0);
     await expect(pace.pause()).rejects.toBeInstanceOf(PaceStopped);
   });
 });
