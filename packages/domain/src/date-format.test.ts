@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  dateTimeInputValue,
   deviceTimeLabel,
   deviceTimeZone,
   formatDate,
@@ -7,6 +8,7 @@ import {
   formatDateTimeInZone,
   formatInstant,
   formatWallClock,
+  instantOfDateTimeInput,
   localeClockFormat,
   resolveClock,
   SPEC_CLOCK_FORMAT,
@@ -15,7 +17,7 @@ import {
   type Clock,
   type InstantStyle,
 } from './date-format';
-import { localTimeZone } from './time-zone';
+import { localTimeZone, utcOffsetMinutes } from './time-zone';
 
 const at = (iso: string) => Date.parse(iso);
 /** The specification's default format (`DD/MM/YY h:mm:ss a`) in a zone. */
@@ -235,4 +237,46 @@ describe('formatWallClock: a time a device keeps on its own clock', () => {
   ])("labels it as the device's: %s", (zone, expected) => {
     expect(deviceTimeLabel(zone)).toBe(expected);
   });
+});
+
+describe("date-time fields: written and read in the page's zone, never the browser's", () => {
+  it.each<[string, number, string, string]>([
+    ['UTC', Date.UTC(2026, 10, 29, 18, 5, 42), 'UTC', '2026-11-29T18:05'],
+    ['a zone ahead, past midnight', Date.UTC(2026, 10, 29, 18, 5), 'Australia/Sydney', '2026-11-30T05:05'],
+    ['a zone behind, the day before', Date.UTC(2026, 10, 29, 3, 0), 'America/New_York', '2026-11-28T22:00'],
+    ['summer time', Date.UTC(2026, 6, 1, 12, 0), 'Europe/London', '2026-07-01T13:00'],
+  ])('writes %s', (_, t, zone, value) => {
+    expect(dateTimeInputValue(t, zone)).toBe(value);
+  });
+
+  it.each<[string, string, string, number | null]>([
+    ['UTC', '2026-11-29T18:05', 'UTC', Date.UTC(2026, 10, 29, 18, 5)],
+    ['a zone ahead', '2026-11-30T05:05', 'Australia/Sydney', Date.UTC(2026, 10, 29, 18, 5)],
+    ['with seconds', '2026-11-29T18:05:30', 'UTC', Date.UTC(2026, 10, 29, 18, 5, 30)],
+    ['summer time', '2026-07-01T13:00', 'Europe/London', Date.UTC(2026, 6, 1, 12, 0)],
+    // London springs forward at 01:00 UTC on 29 March 2026: 01:30 does not exist, read as 02:30 BST.
+    ['a time the forward change skips', '2026-03-29T01:30', 'Europe/London', Date.UTC(2026, 2, 29, 1, 30)],
+    // London falls back at 01:00 UTC on 25 October 2026: 01:30 happens twice, the later is taken.
+    ['a time the backward change repeats', '2026-10-25T01:30', 'Europe/London', Date.UTC(2026, 9, 25, 1, 30)],
+    ['an empty field', '', 'UTC', null],
+    ['a half-typed field', '2026-11-29T', 'UTC', null],
+    ['a day the month lacks', '2026-02-30T10:00', 'UTC', null],
+    ['an hour past the day', '2026-11-29T24:00', 'UTC', null],
+    ['a minute past the hour', '2026-11-29T10:60', 'UTC', null],
+  ])('reads %s', (_, value, zone, t) => {
+    expect(instantOfDateTimeInput(value, zone)).toBe(t);
+  });
+
+  it.each(['UTC', 'Europe/London', 'America/New_York', 'Asia/Kolkata', 'Pacific/Chatham'])(
+    'reads back what it wrote, to the minute, in %s (the hour a backward change repeats aside)',
+    (zone) => {
+      for (let t = Date.UTC(2026, 0, 1); t < Date.UTC(2027, 0, 1); t += 31 * 3_600_000 + 7 * 60_000) {
+        const value = dateTimeInputValue(t, zone);
+        const read = instantOfDateTimeInput(value, zone)!;
+        expect(dateTimeInputValue(read, zone)).toBe(value);
+        const repeated = utcOffsetMinutes(zone, t) !== utcOffsetMinutes(zone, read);
+        if (!repeated) expect(read).toBe(Math.floor(t / 60_000) * 60_000);
+      }
+    },
+  );
 });

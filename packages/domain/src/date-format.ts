@@ -6,7 +6,7 @@
  * The specification's default, `DD/MM/YY h:mm:ss a`, is the 12-hour day-month clock. A user's stored
  * choices may each be unset (null): then the browser's zone and locale decide (see `resolveClock`).
  */
-import { isKnownTimeZone, utcOffsetMinutes } from './time-zone';
+import { instantOfWallTime, isKnownTimeZone, utcOffsetMinutes, zoneFormatter } from './time-zone';
 
 /** 12-hour (`2:05 pm`) or 24-hour (`14:05`) times. */
 export const HOUR_CYCLES = ['12', '24'] as const;
@@ -81,28 +81,8 @@ interface ZonedParts {
   second: number;
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
 function zonedParts(t: number, timeZone: string): ZonedParts {
-  const parts = formatterFor(timeZone).formatToParts(t);
+  const parts = zoneFormatter(timeZone).formatToParts(t);
   const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   return {
     year: part('year'),
@@ -171,6 +151,34 @@ export function formatDate(t: number, clock: Clock): string {
  */
 export function formatDateTimeInZone(t: number, clock: Clock): string {
   return formatInstant(t, clock, 'date-time', { nameZone: true });
+}
+
+/**
+ * An instant as a date-time field (`<input type="datetime-local">`) holds it, in the page's zone:
+ * `2026-11-29T18:05`. The field has no zone of its own; the console reads and writes it in the
+ * zone every other time on the page is written in, never the browser's.
+ */
+export function dateTimeInputValue(t: number, timeZone: string): string {
+  const parts = zonedParts(t, timeZone);
+  return `${parts.year}-${pad(parts.month)}-${pad(parts.day)}T${pad(parts.hour)}:${pad(parts.minute)}`;
+}
+
+const DATE_TIME_INPUT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+/**
+ * The instant a date-time field's value names in the zone (`dateTimeInputValue`'s reverse), or
+ * null for a value that is not a date and time (an empty or half-typed field, `2026-02-30T10:00`).
+ * A time a forward change skips is read with the offset before it (`02:30` becomes `03:30`).
+ */
+export function instantOfDateTimeInput(value: string, timeZone: string): number | null {
+  const match = DATE_TIME_INPUT.exec(value);
+  if (!match) return null;
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = match
+    .slice(1)
+    .map((part) => Number(part ?? 0));
+  const calendar = new Date(Date.UTC(year, month - 1, day));
+  if (calendar.getUTCMonth() !== month - 1 || hour > 23 || minute > 59) return null;
+  return instantOfWallTime(timeZone, year, month - 1, day, hour * 60 + minute) + second * 1000;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { commonGroupIds } from './group-path';
 import { parseChannelCode } from './channels';
-import { utcOffsetMinutes } from './time-zone';
+import { instantOfWallTime, utcOffsetMinutes } from './time-zone';
 
 /**
  * Reports and report schedules (application §3, §4, §5, §9): states and their labels, the choices a
@@ -237,15 +237,6 @@ export const SCHEDULE_TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
 
 const DAY = 86_400_000;
 
-/** The UTC instant of a local wall-clock time in the zone (the later of two at a backward change). */
-function zonedInstant(timeZone: string, year: number, month: number, day: number, minutes: number): number {
-  const wall = Date.UTC(year, month, day) + minutes * 60_000;
-  let instant = wall - utcOffsetMinutes(timeZone, wall) * 60_000;
-  // Once more with the offset at the first guess: right on either side of a change.
-  instant = wall - utcOffsetMinutes(timeZone, instant) * 60_000;
-  return instant;
-}
-
 /** The local calendar date of an instant in the zone, as a UTC date (for the date arithmetic). */
 function localDate(timeZone: string, at: number): Date {
   const local = new Date(at + utcOffsetMinutes(timeZone, at) * 60_000);
@@ -276,7 +267,13 @@ export function nextScheduleRun(timing: ScheduleTiming, after: number): number {
   for (let offset = 0; offset <= 62; offset += 1) {
     const date = new Date(start.getTime() + offset * DAY);
     if (!runsOn(timing, date)) continue;
-    const at = zonedInstant(timing.timeZone, date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate(), minutes);
+    const at = instantOfWallTime(
+      timing.timeZone,
+      date.getUTCFullYear(),
+      date.getUTCMonth(),
+      date.getUTCDate(),
+      minutes,
+    );
     if (at > after) return at;
   }
   throw new RangeError('No schedule run within two months');
@@ -294,11 +291,11 @@ export function schedulePeriod(timing: ScheduleTiming, runAt: number): { start: 
   const month = date.getUTCMonth();
   const day = date.getUTCDate();
   let start: number;
-  if (timing.frequency === 'DAILY') start = zonedInstant(timing.timeZone, year, month, day - 1, minutes);
-  else if (timing.frequency === 'WEEKLY') start = zonedInstant(timing.timeZone, year, month, day - 7, minutes);
+  if (timing.frequency === 'DAILY') start = instantOfWallTime(timing.timeZone, year, month, day - 1, minutes);
+  else if (timing.frequency === 'WEEKLY') start = instantOfWallTime(timing.timeZone, year, month, day - 7, minutes);
   else {
     const previousDay = Math.min(day, daysInMonth(year, month - 1 < 0 ? 11 : month - 1));
-    start = zonedInstant(timing.timeZone, year, month - 1, previousDay, minutes);
+    start = instantOfWallTime(timing.timeZone, year, month - 1, previousDay, minutes);
   }
   return { start, end: runAt };
 }

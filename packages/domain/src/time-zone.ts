@@ -7,21 +7,48 @@
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
 
+const zoneFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The formatter that reads an instant's calendar parts in a zone (24-hour, numeric), made once per
+ * zone: building an Intl formatter costs far more than using one.
+ */
+export function zoneFormatter(tzName: string): Intl.DateTimeFormat {
+  let formatter = zoneFormatters.get(tzName);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: tzName,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    zoneFormatters.set(tzName, formatter);
+  }
+  return formatter;
+}
+
 /** UTC offset of a zone at an instant, in minutes east of UTC. */
 export function utcOffsetMinutes(tzName: string, at: number): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: tzName,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(at);
+  const parts = zoneFormatter(tzName).formatToParts(at);
   const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   const local = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
   return Math.round((local - Math.floor(at / 1000) * 1000) / MINUTE);
+}
+
+/**
+ * The instant a wall-clock time names in a zone (`month` 0-based, minutes past midnight; days and
+ * months out of range roll over as `Date.UTC` does). In a forward change's gap the time is read
+ * with the offset before it; at a backward change the later of the two instants is taken.
+ */
+export function instantOfWallTime(tzName: string, year: number, month: number, day: number, minutes: number): number {
+  const wall = Date.UTC(year, month, day) + minutes * MINUTE;
+  const first = wall - utcOffsetMinutes(tzName, wall) * MINUTE;
+  // Once more with the offset at the first guess: right on either side of a change.
+  return wall - utcOffsetMinutes(tzName, first) * MINUTE;
 }
 
 /** True when the platform knows the zone. */

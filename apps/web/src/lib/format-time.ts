@@ -22,9 +22,3 @@ const pad2 = (n: number) => String(n).padStart(2, '0');
 export function localDay(date: Date): string {
   return `${date.getFullYear()}-${pad2(date.getMonth() + 1)}-${pad2(date.getDate())}`;
 }
-
-/** A time as the value of an `<input type="datetime-local">`: local, `YYYY-MM-DDTHH:mm`. */
-export function localDateTimeInput(t: number): string {
-  const date = new Date(t);
-  return `${localDay(date)}T${pad2(date.getHours())}:${pad2(date.getMinutes())}`;
-}

@@ -14,6 +14,7 @@ import {
   type TastingRating,
 } from '@fieldlink/domain/brew';
 import { reportStateLabel } from '@fieldlink/domain/reports';
+import { dateTimeInputValue, instantOfDateTimeInput } from '@fieldlink/domain/date-format';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { TrashIcon } from '../../../components/ui/icons';
@@ -21,6 +22,7 @@ import { useBrewCall } from '../api/batch-calls';
 import { useBrewBatches } from '../api/get-brew-batches';
 import { downloadReport, useGenerateReport, useReportState } from '../api/batch-report';
 import { useCan } from '../../../lib/session/use-can';
+import { usePageClock } from '../../../lib/page-time-zone';
 import { takeBackOffers } from '../model/take-back';
 import { TakeBackEnd } from './take-back-end';
 import { ConfirmDialog } from './batch-dialogs';
@@ -38,13 +40,6 @@ function Panel({ title, aside, children }: { title: string; aside?: ReactNode; c
 }
 
 const when = (t: number) => formatTastingDate(new Date(t));
-
-/** `YYYY-MM-DDTHH:mm` in local time: what a datetime-local field holds. */
-function localInputValue(t: number): string {
-  const date = new Date(t);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
 
 /**
  * Deleting a reading, a tasting note or an annotation asks first (docs/decisions.md, issue 36 item
@@ -92,9 +87,11 @@ export function GravityPanel({ batch, canEdit }: { batch: Batch; canEdit: boolea
     setTime(null);
   });
   const remove = useBrewCall('deleteGravity', () => setDeleting(null));
+  const { timeZone } = usePageClock();
   const now = Date.now();
-  const shownTime = time ?? localInputValue(now);
-  const takenAt = time === null ? null : new Date(time).getTime();
+  // The field reads and writes the page's zone, the one every other time on the page is shown in.
+  const shownTime = time ?? dateTimeInputValue(now, timeZone);
+  const takenAt = time === null ? null : (instantOfDateTimeInput(time, timeZone) ?? Number.NaN);
   const valueProblem = gravityProblem(text);
   const timeProblem =
     takenAt === null

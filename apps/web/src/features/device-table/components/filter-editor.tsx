@@ -7,6 +7,7 @@ import {
   GROUP_MODES,
   isActiveFilter,
   operatorsFor,
+  parseFilterDate,
   type DeviceFilter,
   type FilterAttributeType,
 } from '@fieldlink/domain/device-filter';
@@ -15,7 +16,8 @@ import { ALARM_SEVERITIES } from '@fieldlink/domain/alarms';
 import { ANY_ALARM, MAX_ALARM_BIT, NO_ALARM } from '@fieldlink/domain/status-alarms';
 import { Button } from '../../../components/ui/button';
 import { CloseIcon, PlusIcon } from '../../../components/ui/icons';
-import { localDateTimeInput } from '../../../lib/format-time';
+import { dateTimeInputValue, instantOfDateTimeInput } from '@fieldlink/domain/date-format';
+import { usePageClock } from '../../../lib/page-time-zone';
 import { alarmChoiceLabel, FILTER_TYPE_LABELS, GROUP_MODE_LABELS, newFilter } from '../model/filter-text';
 
 export interface FilterEditorProps {
@@ -243,13 +245,14 @@ function FilterFields({ filter, onChange, groups, groupPathNames }: FieldsProps)
   }
 }
 
-/** `YYYY-MM-DDTHH:mm` in local time, what a datetime-local input holds. */
-function toLocalInput(value: string): string {
-  const time = Date.parse(value);
-  return Number.isNaN(time) ? value : localDateTimeInput(time);
+/** A date-time filter's value as its field shows it, in the page's zone (blank when it is none). */
+function dateInputOf(value: string, timeZone: string): string {
+  const time = parseFilterDate(value);
+  return time === null ? '' : dateTimeInputValue(time, timeZone);
 }
 
 function AttributeFields({ filter, onChange }: { filter: DeviceFilter; onChange: (filter: DeviceFilter) => void }) {
+  const { timeZone } = usePageClock();
   const type: FilterAttributeType = attributeTypeOf(filter) ?? 'string';
   const operators = operatorsFor(type);
   const value = filter.value === undefined ? '' : String(filter.value);
@@ -312,8 +315,11 @@ function AttributeFields({ filter, onChange }: { filter: DeviceFilter; onChange:
           className="fl-input dt-filter__input dt-filter__input--date"
           type="datetime-local"
           aria-label="Value"
-          value={toLocalInput(value)}
-          onChange={(event) => onChange({ ...filter, value: event.target.value })}
+          value={dateInputOf(value, timeZone)}
+          // Kept as the instant (unix ms) the field names in the page's zone, whoever reads it later.
+          onChange={(event) =>
+            onChange({ ...filter, value: String(instantOfDateTimeInput(event.target.value, timeZone) ?? '') })
+          }
         />
       ) : (
         <input

@@ -19,7 +19,8 @@ import { InlineAlert } from '../../../components/ui/inline-alert';
 import { TextField } from '../../../components/ui/text-field';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { showToast } from '../../../lib/app-store/app-store';
-import { localDateTimeInput } from '../../../lib/format-time';
+import { dateTimeInputValue, instantOfDateTimeInput } from '@fieldlink/domain/date-format';
+import { usePageClock } from '../../../lib/page-time-zone';
 import { useCreateReport } from '../api/create-report';
 import { useSaveSchedule } from '../api/save-schedule';
 import { useUpdateReport } from '../api/update-report';
@@ -116,14 +117,15 @@ export function ReportDialog({
   onClose: () => void;
 }) {
   const [now] = useState(() => Date.now());
+  const { timeZone } = usePageClock();
   const existingReport = target.kind === 'report' ? target.report : undefined;
   const existingSchedule = target.kind === 'schedule' ? target.schedule : undefined;
   const [form, setForm] = useState<ReportForm>(() =>
     existingReport
-      ? reportFormOf(existingReport, now)
+      ? reportFormOf(existingReport, now, timeZone)
       : existingSchedule
-        ? scheduleFormOf(existingSchedule, now)
-        : emptyReportForm(now),
+        ? scheduleFormOf(existingSchedule, now, timeZone)
+        : emptyReportForm(now, timeZone),
   );
   const [tagText, setTagText] = useState(form.tags.join(', '));
   const [tried, setTried] = useState(false);
@@ -353,15 +355,17 @@ export function ReportDialog({
                 label="From"
                 type="datetime-local"
                 disabled={fixedCoverage}
-                value={localDateTimeInput(form.start)}
-                onChange={(event) => set('start', new Date(event.target.value).getTime())}
+                value={dateTimeInputValue(form.start, timeZone)}
+                onChange={(event) => set('start', instantOfDateTimeInput(event.target.value, timeZone) ?? Number.NaN)}
+                hint={timeZone}
               />
               <TextField
                 label="To"
                 type="datetime-local"
                 disabled={fixedCoverage}
-                value={localDateTimeInput(form.end)}
-                onChange={(event) => set('end', new Date(event.target.value).getTime())}
+                value={dateTimeInputValue(form.end, timeZone)}
+                onChange={(event) => set('end', instantOfDateTimeInput(event.target.value, timeZone) ?? Number.NaN)}
+                hint={timeZone}
               />
             </div>
           )}

@@ -8,7 +8,6 @@ import type {
   ScheduleUpdate,
 } from '@fieldlink/api/reports';
 import { channelName } from '@fieldlink/domain/channels';
-import { localTimeZone } from '@fieldlink/domain/time-zone';
 import {
   reportAccessIssue,
   reportChannelsIssue,
@@ -124,8 +123,11 @@ export interface ReportForm {
 
 const DAY_MS = 86_400_000;
 
-/** A fresh form: a CSV of the last 24 hours per hour, only me, nobody told; schedules weekly on Monday 07:00 here. */
-export function emptyReportForm(now: number): ReportForm {
+/**
+ * A fresh form: a CSV of the last 24 hours per hour, only me, nobody told; schedules weekly on
+ * Monday 07:00 in the reader's own zone.
+ */
+export function emptyReportForm(now: number, timeZone: string): ReportForm {
   return {
     name: '',
     comments: '',
@@ -145,7 +147,7 @@ export function emptyReportForm(now: number): ReportForm {
     time: '07:00',
     dayOfWeek: 1,
     dayOfMonth: 1,
-    timeZone: localTimeZone(),
+    timeZone,
     enabled: true,
   };
 }
@@ -174,9 +176,9 @@ function fromTemplate(
 }
 
 /** The form of an existing report. */
-export function reportFormOf(report: ReportMeta, now: number): ReportForm {
+export function reportFormOf(report: ReportMeta, now: number, timeZone: string): ReportForm {
   return {
-    ...fromTemplate(emptyReportForm(now), report, report.props),
+    ...fromTemplate(emptyReportForm(now, timeZone), report, report.props),
     period: 'CUSTOM',
     start: report.props.start,
     end: report.props.end,
@@ -184,10 +186,10 @@ export function reportFormOf(report: ReportMeta, now: number): ReportForm {
 }
 
 /** The form of an existing schedule. */
-export function scheduleFormOf(schedule: ReportSchedule, now: number): ReportForm {
+export function scheduleFormOf(schedule: ReportSchedule, now: number, timeZone: string): ReportForm {
   const { props } = schedule;
   return {
-    ...fromTemplate(emptyReportForm(now), schedule, props),
+    ...fromTemplate(emptyReportForm(now, timeZone), schedule, props),
     frequency: props.frequency,
     time: props.time,
     dayOfWeek: props.dayOfWeek,

@@ -7,9 +7,8 @@ import { PlusIcon, TrashIcon } from '../../../../components/ui/icons';
 import { SelectField } from '../../../../components/ui/select-field';
 import { TextField } from '../../../../components/ui/text-field';
 import { useAccount } from '../../../../lib/api/get-account';
-import { formatDateTime } from '@fieldlink/domain/date-format';
+import { dateTimeInputValue, formatDateTime, instantOfDateTimeInput } from '@fieldlink/domain/date-format';
 import { usePageClock } from '../../../../lib/page-time-zone';
-import { localDateTimeInput } from '../../../../lib/format-time';
 import { indexDevices, resolveChannels } from '../../model/resolve-channels';
 import { parseNumber } from '../../model/widget-form';
 import type { WidgetEditorProps } from '../widget-definition';
@@ -182,7 +181,6 @@ function AxisCard({
   );
 }
 
-/** `YYYY-MM-DDTHH:mm` in local time, the value of a datetime-local input. */
 /**
  * The annotations of a chart widget: plot lines (a vertical line at a time, with text, in a colour;
  * #CA9D43 by default) and channel notes, listed by time; each can be removed.
@@ -191,12 +189,12 @@ export function AnnotationsEditor({ draft, onChange }: WidgetEditorProps) {
   const clock = usePageClock();
   const id = useId();
   const channels = useDraftChannels(draft);
-  const [at, setAt] = useState(() => localDateTimeInput(Date.now()));
+  const [at, setAt] = useState(() => dateTimeInputValue(Date.now(), clock.timeZone));
   const [text, setText] = useState('');
   const [colour, setColour] = useState<string>(PLOT_LINE_COLOR);
   const [target, setTarget] = useState('');
-  const when = new Date(at).getTime();
-  const valid = Number.isFinite(when) && text.trim() !== '';
+  const when = instantOfDateTimeInput(at, clock.timeZone);
+  const valid = when !== null && text.trim() !== '';
 
   const add = () => {
     if (!valid) return;
@@ -219,7 +217,13 @@ export function AnnotationsEditor({ draft, onChange }: WidgetEditorProps) {
   return (
     <div className="chart-editor" data-testid="annotations-editor">
       <div className="chart-editor__row chart-editor__row--add">
-        <TextField label="Time" type="datetime-local" value={at} onChange={(e) => setAt(e.target.value)} />
+        <TextField
+          label="Time"
+          type="datetime-local"
+          value={at}
+          onChange={(e) => setAt(e.target.value)}
+          hint={clock.timeZone}
+        />
         <TextField
           label="Text"
           value={text}
