@@ -43,6 +43,9 @@ describe('the audit log', () => {
     expect(group).toBeGreaterThan(0);
     expect(refusal).toBeGreaterThan(group);
     expect(texts[group]).toContain('brew@fieldlink.test');
+    // What changed in words, the internal ids left out.
+    expect(texts[group]).toContain('Name:Audit Cellar');
+    expect(texts[group]).not.toContain('parentId');
     await shoot(page, 'audit-log');
 
     await page.getByLabel('Action').selectOption({ label: 'Group added' });

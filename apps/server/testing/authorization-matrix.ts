@@ -720,6 +720,13 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
       { method: 'GET', url: '/api/v1/audit-log', query: { accountId: other.accountId, action: 'group.add' } },
     ],
   }),
+  'GET /api/v1/audit-log/choices': api({
+    access: 'readAuditLog',
+    own: (ids) => ({ method: 'GET', url: '/api/v1/audit-log/choices', query: { accountId: ids.accountId } }),
+    foreign: (_own, other) => [
+      { method: 'GET', url: '/api/v1/audit-log/choices', query: { accountId: other.accountId } },
+    ],
+  }),
   'GET /api/v1/audit-log/verify': api({
     access: 'readAuditLog',
     own: (ids) => ({ method: 'GET', url: '/api/v1/audit-log/verify', query: { accountId: ids.accountId } }),

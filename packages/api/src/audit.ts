@@ -61,6 +61,20 @@ export type AuditLogAnswer = Static<typeof AuditLogAnswer>;
 export const AuditVerifyQuery = Type.Object({ accountId: EntityId }, { additionalProperties: false });
 export type AuditVerifyQuery = Static<typeof AuditVerifyQuery>;
 
+/** `GET /audit-log/choices`: of one account, as `GET /audit-log/verify`. */
+export const AuditChoicesQuery = AuditVerifyQuery;
+export type AuditChoicesQuery = AuditVerifyQuery;
+
+/**
+ * What the audit log's filters offer: every actor and every device the account's trail names
+ * (removed users and devices included, each by the name its newest entry gives), by name.
+ */
+export const AuditChoicesAnswer = Type.Object({
+  actors: Type.Array(AuditActor),
+  devices: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
+});
+export type AuditChoicesAnswer = Static<typeof AuditChoicesAnswer>;
+
 export const AuditVerifyAnswer = Type.Object({
   accountId: Type.String(),
   /** True when every entry from the chain's start to its head is whole and in order. */

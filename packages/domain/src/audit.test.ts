@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  auditChangeLines,
   AUDIT_ACTIONS,
   AUDIT_ACTION_LABELS,
   AUDIT_GENESIS_HASH,
@@ -95,4 +96,77 @@ describe('auditRetentionCutoff', () => {
     [1_000_000_000_000, 731, 1_000_000_000_000 - 731 * 86_400_000],
     [1_000_000_000_000, 0, null],
   ])('now %d, %d days -> %s', (now, days, expected) => expect(auditRetentionCutoff(now, days)).toBe(expected));
+});
+
+describe('auditChangeLines: what an entry changed, as people read it', () => {
+  const time = (t: number) => `t${t}`;
+  it.each<[string, unknown, unknown, ReturnType<typeof auditChangeLines>]>([
+    ['a rename', { name: 'North' }, { name: 'South' }, [{ field: 'Name', before: 'North', after: 'South' }]],
+    [
+      'an addition: ids left out, names kept',
+      null,
+      { name: 'Cellar', parentId: 'g1' },
+      [{ field: 'Name', after: 'Cellar' }],
+    ],
+    [
+      'a move: the ids out, the group names from and to',
+      { groupId: 'g1', groupName: 'North' },
+      { groupId: 'g2', groupName: 'South' },
+      [{ field: 'Group name', before: 'North', after: 'South' }],
+    ],
+    [
+      'a device command: its words, no correlation id',
+      null,
+      { cmd: 'writeChannel', code: 'do1', value: 1, commandId: 'c-1' },
+      [
+        { field: 'Command', after: 'writeChannel' },
+        { field: 'Code', after: 'do1' },
+        { field: 'Value', after: '1' },
+      ],
+    ],
+    [
+      'an edit: only what changed',
+      { firstName: 'Ann', lastName: 'Lee', enabled: true },
+      { firstName: 'Ann', lastName: 'Lee-Smith', enabled: false },
+      [
+        { field: 'Last name', before: 'Lee', after: 'Lee-Smith' },
+        { field: 'Enabled', before: 'yes', after: 'no' },
+      ],
+    ],
+    [
+      'an acknowledgement: times in the reader clock, none as a dash',
+      { acknowledgedAt: null },
+      { acknowledgedAt: 1_700_000_000_000 },
+      [{ field: 'Acknowledged at', before: '—', after: 't1700000000000' }],
+    ],
+    [
+      'a removal: a key only before',
+      { name: 'Old', tags: ['a', 'b'] },
+      {},
+      [
+        { field: 'Name', before: 'Old' },
+        { field: 'Tags', before: 'a, b' },
+      ],
+    ],
+    [
+      'a nested value as compact JSON',
+      null,
+      { timeDate: { tzName: 'UTC' } },
+      [{ field: 'Time date', after: '{"tzName":"UTC"}' }],
+    ],
+    [
+      'named fields',
+      null,
+      { tzName: 'Europe/London', fw: '4.2' },
+      [
+        { field: 'Time zone', after: 'Europe/London' },
+        { field: 'Firmware', after: '4.2' },
+      ],
+    ],
+    ['a value that is not an object', 3, 4, [{ field: 'Value', before: '3', after: '4' }]],
+    ['nothing recorded', null, null, []],
+    ['nothing changed', { name: 'Same' }, { name: 'Same' }, []],
+  ])('%s', (_, before, after, lines) => {
+    expect(auditChangeLines(before, after, time)).toEqual(lines);
+  });
 });

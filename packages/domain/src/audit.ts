@@ -228,3 +228,84 @@ export function auditQueryProblem(filters: AuditQueryFilters): string | null {
 export function auditRetentionCutoff(now: number, days: number): number | null {
   return days > 0 ? now - days * 86_400_000 : null;
 }
+
+/** One value an entry changed, as the audit log shows it: `Name: North → South`. */
+export interface AuditChangeLine {
+  field: string;
+  /** Absent when the entry records no value before (an addition) or after (a removal). */
+  before?: string;
+  after?: string;
+}
+
+/** Field names people read differently from their code name. */
+const AUDIT_FIELD_LABELS: Readonly<Record<string, string>> = {
+  cmd: 'Command',
+  fw: 'Firmware',
+  tzName: 'Time zone',
+  tzRule: 'Time zone rule',
+  ota: 'Update',
+};
+
+/** Internal ids (`id`, `groupId`, `commandId`, `groupIds`): the entry names what they stand for beside them. */
+const ID_FIELD = /^id$|Ids?$/;
+/** Unix-millisecond fields (`acknowledgedAt`, `expiresAt`): shown as the reader's date and time. */
+const TIME_FIELD = /At$/;
+
+/** `acknowledgedAt` → `Acknowledged at`, unless {@link AUDIT_FIELD_LABELS} names it. */
+function auditFieldLabel(key: string): string {
+  const known = AUDIT_FIELD_LABELS[key];
+  if (known) return known;
+  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function auditValueText(key: string, value: unknown, formatTime: (t: number) => string): string {
+  if (value === null || value === undefined) return '—';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'number') return TIME_FIELD.test(key) ? formatTime(value) : String(value);
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map((item) => auditValueText('', item, formatTime)).join(', ');
+  return canonicalJson(value);
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * What an entry changed, one line per value, as people read it: field names in words, internal ids
+ * left out (the entry names what they stand for), times in the reader's clock, and values an edit
+ * left as they were left out. Values that are not objects make one line, "Value". The CSV export
+ * keeps the stored JSON whole for those who process it.
+ */
+export function auditChangeLines(
+  before: unknown,
+  after: unknown,
+  formatTime: (t: number) => string,
+): AuditChangeLine[] {
+  const hasBefore = before !== null && before !== undefined;
+  const hasAfter = after !== null && after !== undefined;
+  if ((hasBefore && !isRecord(before)) || (hasAfter && !isRecord(after))) {
+    return [
+      {
+        field: 'Value',
+        ...(hasBefore && { before: auditValueText('', before, formatTime) }),
+        ...(hasAfter && { after: auditValueText('', after, formatTime) }),
+      },
+    ];
+  }
+  const was = isRecord(before) ? before : {};
+  const is = isRecord(after) ? after : {};
+  const keys = [...new Set([...Object.keys(is), ...Object.keys(was)])].filter((key) => !ID_FIELD.test(key));
+  return keys.flatMap((key): AuditChangeLine[] => {
+    const inBefore = hasBefore && key in was;
+    const inAfter = hasAfter && key in is;
+    if (inBefore && inAfter && canonicalJson(was[key]) === canonicalJson(is[key])) return [];
+    return [
+      {
+        field: auditFieldLabel(key),
+        ...(inBefore && { before: auditValueText(key, was[key], formatTime) }),
+        ...(inAfter && { after: auditValueText(key, is[key], formatTime) }),
+      },
+    ];
+  });
+}

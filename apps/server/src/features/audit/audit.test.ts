@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditLogAnswer, AuditVerifyAnswer } from '@fieldlink/api/audit';
+import type { AuditChoicesAnswer, AuditLogAnswer, AuditVerifyAnswer } from '@fieldlink/api/audit';
 import { SYSTEM_AUDIT_CHAIN } from '@fieldlink/domain/audit';
 import { DEMO_PASSWORD, DIALECTS, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 
@@ -132,6 +132,34 @@ describe.each(DIALECTS)('audit trail on %s', (dialect) => {
     expect((await list({ from: String(at), to: String(at), action: 'group.rename' })).entries).toHaveLength(1);
     expect((await list({ from: String(at + 1), action: 'group.rename' })).entries).toHaveLength(0);
     expect((await list({ to: String(at - 1), action: 'group.rename' })).entries).toHaveLength(0);
+  });
+
+  it('offers the filters every actor and device of the trail, named by their newest entry', async () => {
+    const device = await t.app.storage.db
+      .selectFrom('devices')
+      .select(['id', 'name'])
+      .where('account_id', '=', waterAccount)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const tagged = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/device/tag',
+      headers: { authorization: water },
+      payload: { deviceId: device.id, key: 'site', value: 'North' },
+    });
+    expect(tagged.statusCode, tagged.body).toBe(200);
+    const response = await get('/audit-log/choices', water, { accountId: waterAccount });
+    expect(response.statusCode, response.body).toBe(200);
+    const { actors, devices } = response.json() as AuditChoicesAnswer;
+    const waterUser = actors.find((actor) => actor.name === 'water@fieldlink.test');
+    expect(waterUser).toMatchObject({ kind: 'user' });
+    expect(actors.filter((actor) => actor.id === waterUser!.id)).toHaveLength(1);
+    expect(devices).toContainEqual({ id: device.id, name: device.name });
+    // Each offered choice finds entries.
+    expect((await list({ deviceId: device.id })).entries[0]).toMatchObject({ action: 'device.tags' });
+    expect((await list({ userId: waterUser!.id })).entries.length).toBeGreaterThan(0);
+    // Scoped as the log itself.
+    expect((await get('/audit-log/choices', brew, { accountId: waterAccount })).statusCode).toBe(404);
   });
 
   it.each([

@@ -57,6 +57,61 @@ export function entriesNewestFirst(db: Kysely<Database>, filters: EntryFilters, 
   return query.orderBy('seq', 'desc').limit(limit).execute();
 }
 
+/**
+ * Each actor of an account's trail once, with the name of its newest entry (a user's e-mail may
+ * have changed), by name.
+ */
+export async function actorsOf(
+  db: Kysely<Database>,
+  accountId: string,
+): Promise<{ kind: string; id: string; name: string }[]> {
+  const rows = await db
+    .selectFrom('audit_log')
+    .select(['actor_kind', 'actor_id', 'actor_name'])
+    .select((eb) => eb.fn.max('seq').as('last'))
+    .where('account_id', '=', accountId)
+    .groupBy(['actor_kind', 'actor_id', 'actor_name'])
+    .execute();
+  return newestNames(
+    rows.map((row) => ({ kind: row.actor_kind, id: row.actor_id, name: row.actor_name, last: Number(row.last) })),
+  );
+}
+
+/** Each device an account's trail names once, with the name of its newest entry, by name. */
+export async function devicesOf(db: Kysely<Database>, accountId: string): Promise<{ id: string; name: string }[]> {
+  const rows = await db
+    .selectFrom('audit_log')
+    .select(['device_id', 'target_kind', 'target_name'])
+    .select((eb) => eb.fn.max('seq').as('last'))
+    .where('account_id', '=', accountId)
+    .where('device_id', 'is not', null)
+    .groupBy(['device_id', 'target_kind', 'target_name'])
+    .execute();
+  // An entry on something else that concerns the device (a move of its group) does not name it:
+  // the device is named by its newest entry on itself, else by its id.
+  const named = rows.filter((row) => row.target_kind === 'device' && row.target_name);
+  const names = new Map(
+    newestNames(named.map((row) => ({ id: row.device_id!, name: row.target_name!, last: Number(row.last) }))).map(
+      (device) => [device.id, device.name],
+    ),
+  );
+  const ids = new Set(rows.map((row) => row.device_id!));
+  return [...ids].map((id) => ({ id, name: names.get(id) ?? id })).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** One of each id (and kind), named as in its newest entry, sorted by name. */
+function newestNames<T extends { id: string; kind?: string; name: string; last: number }>(
+  rows: T[],
+): Omit<T, 'last'>[] {
+  const newest = new Map<string, T>();
+  for (const row of rows) {
+    const key = `${row.kind ?? ''}:${row.id}`;
+    const known = newest.get(key);
+    if (!known || row.last > known.last) newest.set(key, row);
+  }
+  return [...newest.values()].map(({ last: _last, ...rest }) => rest).sort((a, b) => a.name.localeCompare(b.name));
+}
+
 /** A page of an account's entries in chain order, from `fromSeq` on. */
 export function entriesInChainOrder(
   db: Kysely<Database>,

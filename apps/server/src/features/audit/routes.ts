@@ -1,5 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AuditLogAnswer, AuditLogQuery, AuditVerifyAnswer, AuditVerifyQuery } from '@fieldlink/api/audit';
+import {
+  AuditChoicesAnswer,
+  AuditChoicesQuery,
+  AuditLogAnswer,
+  AuditLogQuery,
+  AuditVerifyAnswer,
+  AuditVerifyQuery,
+} from '@fieldlink/api/audit';
 import { ErrorAnswer } from '@fieldlink/api/errors';
 import { signedInUser } from '../../plugins/auth';
 import type { AuditService } from './service';
@@ -21,6 +28,18 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = a
       },
     },
     (request) => audit.list(signedInUser(request), request.query),
+  );
+  app.get(
+    '/audit-log/choices',
+    {
+      schema: {
+        tags,
+        summary: 'Every user, token, job and device an account’s audit trail names, for its filters (administrators)',
+        querystring: AuditChoicesQuery,
+        response: { 200: AuditChoicesAnswer, ...errors },
+      },
+    },
+    (request) => audit.choices(signedInUser(request), request.query),
   );
   app.get(
     '/audit-log/verify',

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { accountRootPath } from '../../db/account-paths';
 import type { Kysely, Transaction } from 'kysely';
 import type {
+  AuditChoicesAnswer,
+  AuditChoicesQuery,
   AuditEntry,
   AuditLogAnswer,
   AuditLogQuery,
@@ -27,8 +29,10 @@ import { newId } from '../../security/secrets';
 import { inScope, requireCapability } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import {
+  actorsOf,
   appendEntry,
   chainAccounts,
+  devicesOf,
   entriesInChainOrder,
   entriesNewestFirst,
   findChainHead,
@@ -244,6 +248,16 @@ export class AuditService {
       entries: page.map(toAuditEntry),
       nextCursor: rows.length > query.limit ? String(page[page.length - 1]!.seq) : null,
     };
+  }
+
+  /** `GET /audit-log/choices`: every actor and device the account's trail names, for the filters. */
+  async choices(caller: UserContext, query: AuditChoicesQuery): Promise<AuditChoicesAnswer> {
+    const accountId = await this.readableAccount(caller, query.accountId);
+    const [actors, devices] = await Promise.all([
+      actorsOf(this.options.db, accountId),
+      devicesOf(this.options.db, accountId),
+    ]);
+    return { actors: actors.map((actor) => ({ ...actor, kind: actor.kind as AuditActor['kind'] })), devices };
   }
 
   /** `GET /audit-log/verify`: walks the account's chain from its start and says where it breaks. */

@@ -1,5 +1,5 @@
-import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import type { AuditLogAnswer } from '@fieldlink/api/audit';
+import { infiniteQueryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { AuditChoicesAnswer, AuditLogAnswer } from '@fieldlink/api/audit';
 import { apiGet } from '../../../lib/api-client';
 import type { AuditFilters } from '../model/audit-filters';
 
@@ -26,3 +26,11 @@ const auditLogQuery = (accountId: string, filters: AuditFilters) =>
 /** An account's audit trail, newest first, a page at a time. */
 export const useAuditLog = (accountId: string | null, filters: AuditFilters) =>
   useInfiniteQuery({ ...auditLogQuery(accountId ?? '', filters), enabled: accountId !== null });
+
+/** Every user, token, job and device the account's trail names, for the filters. */
+export const useAuditChoices = (accountId: string | null) =>
+  useQuery({
+    queryKey: [...AUDIT_LOG_KEY, accountId, 'choices'],
+    queryFn: ({ signal }) => apiGet<AuditChoicesAnswer>('/audit-log/choices', { accountId: accountId ?? '' }, signal),
+    enabled: accountId !== null,
+  });

@@ -11,7 +11,7 @@ const DEVICES = [{ id: 'd1', name: 'Fermenter FV1' }];
 
 function renderForm() {
   const onApply = vi.fn();
-  render(<AuditFilterForm users={USERS} devices={DEVICES} onApply={onApply} />);
+  render(<AuditFilterForm users={USERS} devices={DEVICES} timeZone="America/New_York" onApply={onApply} />);
   return onApply;
 }
 
@@ -30,9 +30,11 @@ describe('The audit log filters', { timeout: 30_000 }, () => {
     expect(options('Device')).toEqual(['All devices', 'Fermenter FV1']);
     expect(options('Action')).toContain('Device command');
     expect(options('Action')).toContain('Sign-in refused');
+    // The time range is read in the zone the page shows its times in, and says which.
+    expect(screen.getAllByText('America/New_York')).toHaveLength(2);
   });
 
-  it('applies the chosen user, device, action and time range together', () => {
+  it('applies the chosen user, device, action and time range (in the zone given) together', () => {
     const onApply = renderForm();
     choose('User', 'u2');
     choose('Device', 'd1');
@@ -44,8 +46,9 @@ describe('The audit log filters', { timeout: 30_000 }, () => {
       userId: 'u2',
       deviceId: 'd1',
       action: 'device.command',
-      from: new Date('2026-11-01T08:00').getTime(),
-      to: new Date('2026-11-02T17:30').getTime() + 59_999,
+      // New York is UTC-5 once summer time ends (01:00 on 1 November 2026).
+      from: Date.UTC(2026, 10, 1, 13, 0),
+      to: Date.UTC(2026, 10, 2, 22, 30) + 59_999,
     });
   });
 

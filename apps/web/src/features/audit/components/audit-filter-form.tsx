@@ -19,19 +19,21 @@ export interface FilterChoice {
 export interface AuditFilterFormProps {
   users: readonly FilterChoice[];
   devices: readonly FilterChoice[];
+  /** The zone the From and To fields are read in: the page's, where its times are shown. */
+  timeZone: string;
   /** Called with the filters when they are applied (and with none when cleared). */
   onApply: (filters: AuditFilters) => void;
 }
 
 /** The audit log's filters: user, device, action and time range, applied together. */
-export function AuditFilterForm({ users, devices, onApply }: AuditFilterFormProps) {
+export function AuditFilterForm({ users, devices, timeZone, onApply }: AuditFilterFormProps) {
   const [draft, setDraft] = useState<AuditFilterDraft>(EMPTY_AUDIT_FILTER_DRAFT);
   const [problem, setProblem] = useState<string | null>(null);
   const set = (field: keyof AuditFilterDraft) => (event: { target: { value: string } }) =>
     setDraft((current) => ({ ...current, [field]: event.target.value }));
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const result = auditFiltersOf(draft);
+    const result = auditFiltersOf(draft, timeZone);
     if ('problem' in result) {
       setProblem(result.problem);
       return;
@@ -44,6 +46,7 @@ export function AuditFilterForm({ users, devices, onApply }: AuditFilterFormProp
     setProblem(null);
     onApply({});
   };
+  const zone = <span className="audit-filters__zone">{timeZone}</span>;
   return (
     <form className="audit-filters" aria-label="Filter the audit log" onSubmit={onSubmit}>
       <SelectField label="User" value={draft.userId} onChange={set('userId')}>
@@ -70,8 +73,8 @@ export function AuditFilterForm({ users, devices, onApply }: AuditFilterFormProp
           </option>
         ))}
       </SelectField>
-      <TextField label="From" type="datetime-local" value={draft.from} onChange={set('from')} />
-      <TextField label="To" type="datetime-local" value={draft.to} onChange={set('to')} />
+      <TextField label="From" type="datetime-local" value={draft.from} onChange={set('from')} aside={zone} />
+      <TextField label="To" type="datetime-local" value={draft.to} onChange={set('to')} aside={zone} />
       <div className="audit-filters__actions">
         <Button type="submit" size="sm" variant="primary">
           Apply

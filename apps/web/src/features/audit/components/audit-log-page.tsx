@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { AuditEntry } from '@fieldlink/api/audit';
-import { AUDIT_ACTION_LABELS, isAuditAction } from '@fieldlink/domain/audit';
-import { formatDateTime } from '@fieldlink/domain/date-format';
+import { AUDIT_ACTION_LABELS, auditChangeLines, isAuditAction } from '@fieldlink/domain/audit';
+import { formatDateTime, type Clock } from '@fieldlink/domain/date-format';
 import { usePageClock } from '../../../lib/page-time-zone';
 import { Button } from '../../../components/ui/button';
 import { InlineAlert } from '../../../components/ui/inline-alert';
@@ -12,32 +12,42 @@ import { useAccount } from '../../../lib/api/get-account';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { downloadCsv } from '../../../lib/download-csv';
 import { useCan } from '../../../lib/session/use-can';
-import { getAuditLog, useAuditLog } from '../api/get-audit-log';
+import { getAuditLog, useAuditChoices, useAuditLog } from '../api/get-audit-log';
 import { auditCsv, type AuditFilters } from '../model/audit-filters';
-import { AuditFilterForm, type FilterChoice } from './audit-filter-form';
+import { AuditFilterForm } from './audit-filter-form';
 import './audit.css';
 
 /** Entries one export holds at most; past it the file says so in its name. */
 const EXPORT_LIMIT = 10_000;
 const EXPORT_PAGE = 500;
 
-const actionLabel = (action: string) => (isAuditAction(action) ? AUDIT_ACTION_LABELS[action] : action);
-const shortJson = (value: unknown) => (value === null || value === undefined ? '' : JSON.stringify(value));
+/** Who else than a user makes changes, as the filter names them. */
+const ACTOR_KIND_LABELS = { token: 'API token', system: 'Fieldlink' } as const;
 
-/** Users and devices named by the entries read so far, for the filters. */
-function choicesOf(entries: readonly AuditEntry[]): { users: FilterChoice[]; devices: FilterChoice[] } {
-  const users = new Map<string, string>();
-  const devices = new Map<string, string>();
-  for (const entry of entries) {
-    if (entry.actor.kind === 'user' && entry.actor.id) users.set(entry.actor.id, entry.actor.name);
-    if (entry.deviceId) {
-      const name = entry.target?.kind === 'device' ? entry.target.name : undefined;
-      if (name || !devices.has(entry.deviceId)) devices.set(entry.deviceId, name ?? entry.deviceId);
-    }
-  }
-  const sorted = (map: Map<string, string>) =>
-    [...map].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name));
-  return { users: sorted(users), devices: sorted(devices) };
+const actionLabel = (action: string) => (isAuditAction(action) ? AUDIT_ACTION_LABELS[action] : action);
+
+/** What an entry changed, a line per value: `Name  North → South`. */
+function ChangeLines({ entry, clock }: { entry: AuditEntry; clock: Clock }) {
+  const lines = auditChangeLines(entry.before, entry.after, (t) => formatDateTime(t, clock));
+  if (lines.length === 0) return <span className="fl-muted">—</span>;
+  return (
+    <dl className="audit-changes">
+      {lines.map((line) => (
+        <div key={line.field} className="audit-changes__line">
+          <dt>{line.field}</dt>
+          <dd>
+            {line.before !== undefined && (
+              <>
+                <span className="audit-before">{line.before}</span>
+                {line.after !== undefined && <span aria-label="changed to"> → </span>}
+              </>
+            )}
+            {line.after !== undefined && <span className="audit-after">{line.after}</span>}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
 }
 
 /** Accounts → Audit log: who changed what and when in an account, newest first; filter and export. */
@@ -51,16 +61,15 @@ export function AuditLogPage() {
   const [filters, setFilters] = useState<AuditFilters>({});
   const log = useAuditLog(canRead ? accountId : null, filters);
   const entries = useMemo(() => log.data?.pages.flatMap((page) => page.entries) ?? [], [log.data]);
-  const [seen, setSeen] = useState<{ users: FilterChoice[]; devices: FilterChoice[] }>({ users: [], devices: [] });
-  // The filters keep offering what was seen before a filter narrowed the list.
-  const choices = useMemo(() => {
-    const now = choicesOf(entries);
-    const merge = (a: FilterChoice[], b: FilterChoice[]) =>
-      [...new Map([...a, ...b].map((choice) => [choice.id, choice])).values()].sort((x, y) =>
-        x.name.localeCompare(y.name),
-      );
-    return { users: merge(seen.users, now.users), devices: merge(seen.devices, now.devices) };
-  }, [entries, seen]);
+  const choices = useAuditChoices(canRead ? accountId : null).data;
+  const actors = useMemo(
+    () =>
+      (choices?.actors ?? []).map((actor) => ({
+        id: actor.id,
+        name: actor.kind === 'user' ? actor.name : `${actor.name} (${ACTOR_KIND_LABELS[actor.kind]})`,
+      })),
+    [choices],
+  );
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<string | null>(null);
 
@@ -73,10 +82,6 @@ export function AuditLogPage() {
     );
   }
 
-  const onApply = (next: AuditFilters) => {
-    setSeen(choices);
-    setFilters(next);
-  };
   const onExport = async () => {
     if (!accountId) return;
     setExporting(true);
@@ -117,10 +122,7 @@ export function AuditLogPage() {
               className="fl-select audit-account-select"
               aria-label="Account"
               value={accountId ?? ''}
-              onChange={(event) => {
-                setChosen(event.target.value);
-                setSeen({ users: [], devices: [] });
-              }}
+              onChange={(event) => setChosen(event.target.value)}
             >
               {accounts.map((candidate) => (
                 <option key={candidate.id} value={candidate.id}>
@@ -134,7 +136,7 @@ export function AuditLogPage() {
           </Button>
         </div>
       </PageHeader>
-      <AuditFilterForm users={choices.users} devices={choices.devices} onApply={onApply} />
+      <AuditFilterForm users={actors} devices={choices?.devices ?? []} timeZone={clock.timeZone} onApply={setFilters} />
       {exportError && <InlineAlert tone="error">The export failed: {exportError}</InlineAlert>}
       <ListState
         query={log}
@@ -177,8 +179,7 @@ export function AuditLogPage() {
                     {entry.target && <span className="fl-sub">{entry.target.kind}</span>}
                   </td>
                   <td data-label="Change" className="audit-change">
-                    {entry.before !== null && <span className="audit-before">{shortJson(entry.before)}</span>}
-                    {entry.after !== null && <span className="audit-after">{shortJson(entry.after)}</span>}
+                    <ChangeLines entry={entry} clock={clock} />
                   </td>
                   <td data-label="From" className="audit-origin">
                     {entry.address ?? '—'}

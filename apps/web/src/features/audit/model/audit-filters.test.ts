@@ -40,5 +40,10 @@ describe('auditFiltersOf', () => {
       { ...EMPTY_AUDIT_FILTER_DRAFT, from: '2026-11-02T00:00', to: '2026-11-01T00:00' },
       { problem: 'The time range ends before it starts.' },
     ],
-  ])('%j -> %j', (draft, expected) => expect(auditFiltersOf(draft)).toEqual(expected));
+    // Read in the page's zone (Sydney, UTC+11 in November), never the browser's.
+    [
+      { ...EMPTY_AUDIT_FILTER_DRAFT, from: '2026-11-02T00:00', to: '2026-11-02T10:59' },
+      { filters: { from: Date.UTC(2026, 10, 1, 13, 0), to: Date.UTC(2026, 10, 1, 23, 59, 59, 999) } },
+    ],
+  ])('%j -> %j', (draft, expected) => expect(auditFiltersOf(draft, 'Australia/Sydney')).toEqual(expected));
 });

@@ -1,4 +1,5 @@
 import { toCsv } from '@fieldlink/domain/csv';
+import { instantOfDateTimeInput } from '@fieldlink/domain/date-format';
 import type { AuditEntry } from '@fieldlink/api/audit';
 
 /** What the audit log page filters on, as `GET /audit-log` takes it (absent: any). */
@@ -11,7 +12,7 @@ export interface AuditFilters {
   to?: number;
 }
 
-/** The filter form's fields as typed: ids, an action and local date-times (`YYYY-MM-DDTHH:mm`). */
+/** The filter form's fields as typed: ids, an action and date-times (`YYYY-MM-DDTHH:mm`) in the page's zone. */
 export interface AuditFilterDraft {
   userId: string;
   deviceId: string;
@@ -22,11 +23,18 @@ export interface AuditFilterDraft {
 
 export const EMPTY_AUDIT_FILTER_DRAFT: AuditFilterDraft = { userId: '', deviceId: '', action: '', from: '', to: '' };
 
-/** The filters a draft asks for, or why it cannot be applied (a range ending before it starts). */
-export function auditFiltersOf(draft: AuditFilterDraft): { filters: AuditFilters } | { problem: string } {
-  const from = draft.from ? new Date(draft.from).getTime() : undefined;
+/**
+ * The filters a draft asks for, its times read in the page's zone, or why it cannot be applied (a
+ * range ending before it starts).
+ */
+export function auditFiltersOf(
+  draft: AuditFilterDraft,
+  timeZone: string,
+): { filters: AuditFilters } | { problem: string } {
+  const from = instantOfDateTimeInput(draft.from, timeZone) ?? undefined;
   // "To" names a minute: the whole of it is included.
-  const to = draft.to ? new Date(draft.to).getTime() + 59_999 : undefined;
+  const toMinute = instantOfDateTimeInput(draft.to, timeZone);
+  const to = toMinute === null ? undefined : toMinute + 59_999;
   if (from !== undefined && to !== undefined && from > to) {
     return { problem: 'The time range ends before it starts.' };
   }
