@@ -6,6 +6,7 @@ import { REALTIME_PATH } from '@fieldlink/api/realtime';
 import type { DeviceCommand } from '@fieldlink/api/device-frames';
 import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp, letViewerOperate } from '../../testing/test-app';
 import { TestSocket } from '../../testing/test-socket';
+import { until } from '../../testing/until';
 import { demoFleet } from '../seed/seed';
 
 describe.each(DIALECTS)('real-time channel on %s', (dialect) => {
@@ -42,9 +43,6 @@ describe.each(DIALECTS)('real-time channel on %s', (dialect) => {
     const socket = await TestSocket.open(wsUrl, await signIn(t.app, email), origin);
     closers.push(() => socket.socket.close());
     return socket;
-  };
-  const until = async (check: () => Promise<boolean>) => {
-    for (let i = 0; i < 200 && !(await check()); i += 1) await new Promise((resolve) => setTimeout(resolve, 25));
   };
   const connected = (thingName: string) => async () =>
     (
