@@ -44,7 +44,9 @@ describe('the audit log', () => {
     expect(refusal).toBeGreaterThan(group);
     expect(texts[group]).toContain('brew@fieldlink.test');
     // What changed in words, the internal ids left out.
-    expect(texts[group]).toContain('Name:Audit Cellar');
+    const changes = rows.nth(group).locator('.audit-changes');
+    expect(await changes.locator('dt').allTextContents()).toEqual(['Name']);
+    expect(await changes.locator('dd').allTextContents()).toEqual(['Audit Cellar']);
     expect(texts[group]).not.toContain('parentId');
     await shoot(page, 'audit-log');
 
