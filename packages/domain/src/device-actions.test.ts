@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEVICE_ACTION_CAPABILITIES, deviceActionRefusal, readsDevices, type DeviceAction } from './device-actions';
-import { MONITOR_ONLY_REFUSAL, PERMISSIONS, type ExtraFlag, type Permission } from './permissions';
+import { MONITOR_ONLY_REFUSAL, PERMISSIONS, READ_ONLY_TOKEN_REFUSAL, type ExtraFlag, type Permission } from './permissions';
 
 const DEVICE_ACTIONS = Object.keys(DEVICE_ACTION_CAPABILITIES) as DeviceAction[];
 const NO_DASHBOARD = 'You do not have permission to view dashboards.';
@@ -104,4 +104,26 @@ describe('device actions of a monitor-only user (issue 35)', () => {
       }
     }
   });
+});
+
+describe('device actions of an API token (issue 38 item 3)', () => {
+  it.each<[DeviceAction, 'readOnly' | 'readWrite', string | null]>([
+    // A read-only token reads data and watches values...
+    ['read', 'readOnly', null],
+    ['watch', 'readOnly', null],
+    // ...but sends no command, not even one that only reads the device: it would be queued.
+    ['readChannel', 'readOnly', READ_ONLY_TOKEN_REFUSAL],
+    ['readRegister', 'readOnly', READ_ONLY_TOKEN_REFUSAL],
+    ['refreshMetadata', 'readOnly', READ_ONLY_TOKEN_REFUSAL],
+    ['writeChannel', 'readOnly', READ_ONLY_TOKEN_REFUSAL],
+    ['system', 'readOnly', READ_ONLY_TOKEN_REFUSAL],
+    ['writeRegister', 'readOnly', READ_ONLY_TOKEN_REFUSAL],
+    ['timeDate', 'readOnly', READ_ONLY_TOKEN_REFUSAL],
+    ['writeConfig', 'readOnly', READ_ONLY_TOKEN_REFUSAL],
+    // A read-write token of an administrator does what its owner does.
+    ['writeChannel', 'readWrite', null],
+    ['writeConfig', 'readWrite', null],
+  ])('%s with a %s token of an administrator -> %s', (action, apiToken, refusal) =>
+    expect(deviceActionRefusal({ permissions: ['ADMIN'], apiToken }, action)).toBe(refusal),
+  );
 });

@@ -1,4 +1,4 @@
-import { MONITOR_ONLY_REFUSAL, can, readablePermission, type Capability, type PermissionSubject } from './permissions';
+import { MONITOR_ONLY_REFUSAL, READ_ONLY_TOKEN_REFUSAL, can, readablePermission, type Capability, type PermissionSubject } from './permissions';
 
 /**
  * Everything a person can do to a device through the REST calls or the real-time channel, and the
@@ -19,20 +19,20 @@ export const DEVICE_ACTION_CAPABILITIES = {
   read: ['viewDashboard'],
   /** Subscribe to (and unsubscribe from) a device's live values. */
   watch: ['viewDashboard'],
-  readChannel: ['viewDashboard'],
-  readRegister: ['viewDashboard'],
+  readChannel: ['viewDashboard', 'sendDeviceCommands'],
+  readRegister: ['viewDashboard', 'sendDeviceCommands'],
   /** Re-read the device's configuration and metadata: changes nothing at the device. */
-  refreshMetadata: ['viewDashboard'],
+  refreshMetadata: ['viewDashboard', 'sendDeviceCommands'],
   /** Relays, flags and setpoints. */
-  writeChannel: ['viewDashboard', 'operateOutputs'],
+  writeChannel: ['viewDashboard', 'sendDeviceCommands', 'operateOutputs'],
   /** The system command FLASH LED. */
-  system: ['viewDashboard', 'operateOutputs'],
+  system: ['viewDashboard', 'sendDeviceCommands', 'operateOutputs'],
   /** Registers hold the device's settings. */
-  writeRegister: ['viewDashboard', 'configureDevices'],
+  writeRegister: ['viewDashboard', 'sendDeviceCommands', 'configureDevices'],
   /** The time/date command (time zone). */
-  timeDate: ['viewDashboard', 'configureDevices'],
+  timeDate: ['viewDashboard', 'sendDeviceCommands', 'configureDevices'],
   /** Channel names, upload and alarm flags, upload and log intervals (device settings). */
-  writeConfig: ['viewDashboard', 'configureDevices'],
+  writeConfig: ['viewDashboard', 'sendDeviceCommands', 'configureDevices'],
 } as const satisfies Record<string, readonly Capability[]>;
 
 /** An action on a device. */
@@ -45,6 +45,8 @@ export const CONFIGURE_DEVICES_REFUSAL = `Changing device settings needs the ${r
 /** Why a capability is missing, as the console's tooltips, the 403 answers and the real-time replies say it. */
 const REFUSALS: Readonly<Record<DeviceActionCapability, string>> = {
   viewDashboard: 'You do not have permission to view dashboards.',
+  // Checked before the rest: only a read-only API token lacks it (issue 38 item 3).
+  sendDeviceCommands: READ_ONLY_TOKEN_REFUSAL,
   // Dashboard access is checked first, so only a monitor-only user lacks this one.
   operateOutputs: MONITOR_ONLY_REFUSAL,
   configureDevices: CONFIGURE_DEVICES_REFUSAL,

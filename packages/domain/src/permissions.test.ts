@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   CAPABILITY_RULES,
+  READING_CAPABILITIES,
+  refusedAsReadOnlyToken,
   EXTRA_FLAGS,
   PERMISSION_PARENTS,
   PERMISSIONS,
@@ -218,9 +220,15 @@ describe('can', () => {
       expect(refusedAsMonitorOnly({ ...subject(permissions, flags), monitorOnly }, capability)).toBe(expected),
   );
 
-  it('grants nothing but muting to a user without permissions', () => {
+  it('grants nothing but muting and managing its own credentials to a user without permissions', () => {
     const nobody = subject([]);
-    expect(CAPABILITIES.filter((capability) => can(nobody, capability))).toEqual(['muteOwnDevices']);
+    // Sending device commands is held by all but read-only tokens; every command also needs
+    // dashboard access (device-actions.ts), so alone it reaches no device.
+    expect(CAPABILITIES.filter((capability) => can(nobody, capability))).toEqual([
+      'muteOwnDevices',
+      'sendDeviceCommands',
+      'manageOwnCredentials',
+    ]);
   });
 });
 
@@ -311,4 +319,44 @@ describe('landingAfterDeviceRead', () => {
   ] as const)('%j -> %j', (permissions, expected) =>
     expect(landingAfterDeviceRead(subject([...permissions]))).toBe(expected),
   );
+});
+
+describe('API tokens (issue 38 item 3)', () => {
+  const CAPABILITIES = Object.keys(CAPABILITY_RULES) as Capability[];
+  const admin = subject(['ADMIN']);
+
+  it.each(CAPABILITIES)('a read-write token of an administrator holds %s as its owner does, but for managing credentials', (capability) => {
+    const owner = can(admin, capability);
+    expect(can({ ...admin, apiToken: 'readWrite' }, capability)).toBe(capability === 'manageOwnCredentials' ? false : owner);
+  });
+
+  it.each(CAPABILITIES)('a read-only token of an administrator holds %s only when it changes nothing', (capability) => {
+    expect(can({ ...admin, apiToken: 'readOnly' }, capability)).toBe(READING_CAPABILITIES.has(capability));
+    expect(refusedAsReadOnlyToken({ ...admin, apiToken: 'readOnly' }, capability)).toBe(
+      !READING_CAPABILITIES.has(capability) && capability !== 'manageOwnCredentials',
+    );
+  });
+
+  it('never holds more than its owner', () =>
+    fc.assert(
+      fc.property(
+        fc.subarray([...PERMISSIONS]),
+        fc.subarray([...EXTRA_FLAGS]),
+        fc.boolean(),
+        fc.constantFrom('readOnly' as const, 'readWrite' as const),
+        fc.constantFrom(...CAPABILITIES),
+        (permissions, secretPermissions, monitorOnly, apiToken, capability) => {
+          const owner = { permissions, secretPermissions, monitorOnly };
+          if (can({ ...owner, apiToken }, capability)) expect(can(owner, capability)).toBe(true);
+        },
+      ),
+    ));
+
+  it.each([
+    ['a signed-in session', undefined, true],
+    ['a read-write token', 'readWrite', false],
+    ['a read-only token', 'readOnly', false],
+  ] as const)('%s may manage tokens and sessions: %s', (_name, apiToken, expected) => {
+    expect(can({ ...subject([]), apiToken }, 'manageOwnCredentials')).toBe(expected);
+  });
 });

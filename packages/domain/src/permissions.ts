@@ -105,7 +105,19 @@ export interface PermissionSubject {
    * administrators too.
    */
   monitorOnly?: boolean;
+  /**
+   * Set when the caller is a personal API token rather than a signed-in session (issue 38 item 3).
+   * A token holds at most its owner's rights: a `readOnly` one only the {@link READING_CAPABILITIES},
+   * and no token manages tokens or sessions ({@link CAPABILITY_RULES}.manageOwnCredentials).
+   */
+  apiToken?: 'readOnly' | 'readWrite';
 }
+
+/** Why a read-only API token is refused a call that changes something. */
+export const READ_ONLY_TOKEN_REFUSAL = 'This API token is read-only: it can read, but not change anything.';
+
+/** Why an API token is refused managing API tokens and sessions. */
+export const TOKEN_MANAGEMENT_REFUSAL = 'API tokens cannot manage API tokens or sessions. Sign in to the console.';
 
 /** True when the subject is an administrator: ADMIN as a permission or as an extra flag. */
 export function isAdmin(subject: PermissionSubject): boolean {
@@ -230,14 +242,49 @@ export const CAPABILITY_RULES = {
    * devices (VIEW_DASH or VIEW_ACCOUNTS) hold it; everyone else in scope sees only the overview.
    */
   loadStoreStock: (subject) => holdsPermission(subject, 'VIEW_DASH') || holdsPermission(subject, 'VIEW_ACCOUNTS'),
+  /**
+   * Send a command to a device, even one that only reads a channel or register: it is queued and the
+   * device acts on it. Everyone holds it but read-only API tokens (issue 38 item 3).
+   */
+  sendDeviceCommands: () => true,
+  /**
+   * Make, list and revoke one's own API tokens, list and end one's own sessions (issue 38 items 3
+   * and 4). Only a signed-in session may: a token cannot mint tokens or sign its owner out.
+   */
+  manageOwnCredentials: (subject) => subject.apiToken === undefined,
 } satisfies Record<string, CapabilityRule>;
 
 /** A capability of the console. */
 export type Capability = keyof typeof CAPABILITY_RULES;
 
-/** True when the subject has the capability. */
+/**
+ * The capabilities that change nothing: all a read-only API token may hold. Any other, including
+ * every new one until it is added here, is refused to such a token.
+ */
+export const READING_CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>([
+  'accessDashboard',
+  'viewDashboard',
+  'viewAccounts',
+  'readReports',
+  'readReportSchedules',
+  'reporting',
+  'reportingPlus',
+  'viewAdvancedDeviceInfo',
+  'readAuditLog',
+  'loadStoreStock',
+]);
+
+/** True when the subject has the capability: its rule grants it, and a read-only token only reads. */
 export function can(subject: PermissionSubject, capability: Capability): boolean {
+  if (subject.apiToken === 'readOnly' && !READING_CAPABILITIES.has(capability)) return false;
   return CAPABILITY_RULES[capability](subject);
+}
+
+/** True when the subject lacks the capability only because it is a read-only API token. */
+export function refusedAsReadOnlyToken(subject: PermissionSubject, capability: Capability): boolean {
+  return (
+    subject.apiToken === 'readOnly' && !can(subject, capability) && can({ ...subject, apiToken: 'readWrite' }, capability)
+  );
 }
 
 /**
