@@ -81,6 +81,8 @@ import { PushService } from './features/push/service';
 import { PushSender, generateVapidKeys } from './features/push/sender';
 import { pushRoutes } from './features/push/routes';
 import { webManifestPlugin } from './plugins/web-manifest';
+import { apiTokenRoutes } from './features/api-tokens/routes';
+import { ApiTokenService } from './features/api-tokens/service';
 import { proxyTrust } from './security/client-address';
 
 /** The services behind the routes, reachable from tests and from main. */
@@ -254,7 +256,7 @@ export async function buildApp({
   await app.register(securityHeadersPlugin, { config });
   await app.register(storagePlugin, { storage });
   await app.register(compressionPlugin);
-  await app.register(authPlugin, { tokenTtlSeconds: config.tokenTtlSeconds });
+  await app.register(authPlugin, { tokenTtlSeconds: config.tokenTtlSeconds, now });
   await app.register(corsPlugin, { allowedOrigins: config.allowedOrigins });
 
   const { db } = storage;
@@ -462,6 +464,9 @@ export async function buildApp({
       api.addHook('preHandler', rejectUnsafeInput);
       api.addHook('preHandler', normaliseTimestamps);
       await api.register(sessionRoutes, { sessions, clientConfig });
+      await api.register(apiTokenRoutes, {
+        apiTokens: new ApiTokenService({ db, now: now ?? Date.now, onRevoked: (id) => hub.closeToken(id) }),
+      });
       await api.register(deviceRoutes, { devices });
       await api.register(deviceTableRoutes, { table: new DeviceTableService(db) });
       await api.register(otaRoutes, { ota });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { TSchema } from '@sinclair/typebox';
@@ -59,6 +60,7 @@ const MISSING: AccountIds = {
   scheduleId: 'missing-schedule1',
   spareScheduleId: 'missing-schedule2',
   brew: MISSING_BREW_IDS,
+  apiTokenId: 'missing-token-001',
 };
 
 /**
@@ -77,7 +79,10 @@ function auditEntriesExpected(route: string, request: MatrixRequest): number {
   return 1;
 }
 
-/** Every row of every table, as text, so any change anywhere shows. */
+/**
+ * Every row of every table, as text, so any change anywhere shows; but an API token's last use, which
+ * every call made with it may write (at most once a minute, issue 38 item 3).
+ */
 async function snapshot(db: Kysely<Database>, tables: readonly string[]): Promise<Map<string, string>> {
   const state = new Map<string, string>();
   for (const table of tables) {
@@ -88,7 +93,9 @@ async function snapshot(db: Kysely<Database>, tables: readonly string[]): Promis
     state.set(
       table,
       rows
-        .map((row) => JSON.stringify(row))
+        .map((row) =>
+          JSON.stringify(table === 'api_tokens' ? { ...row, last_used_at: null, last_used_address: null } : row),
+        )
         .sort()
         .join('\n'),
     );
@@ -131,8 +138,12 @@ function everyAction(thingName: string): Record<string, unknown>[] {
   });
 }
 
-/** True when a subject may make a call of this use. */
-function allows(subject: PermissionSubject, access: RouteUse['access']): boolean {
+/**
+ * True when a subject may make a call of this use with this method: a read-only API token calls
+ * nothing but reads (issue 38 item 3).
+ */
+function allows(subject: PermissionSubject, access: RouteUse['access'], method: MatrixRequest['method']): boolean {
+  if (subject.apiToken === 'readOnly' && method !== 'GET') return false;
   if (access === 'signedIn') return true;
   if (typeof access === 'string') return can(subject, access);
   return deviceActionRefusal(subject, access.deviceAction) === null;
@@ -146,6 +157,8 @@ interface Caller {
   permissions: Permission[];
   secretPermissions: ExtraFlag[];
   monitorOnly?: boolean;
+  /** Set when the caller calls with a personal API token (issue 38 item 3), not a session. */
+  apiToken?: 'readOnly' | 'readWrite';
 }
 
 /** The caller as the domain's rules see it. */
@@ -153,6 +166,7 @@ const subjectOf = (caller: Caller): PermissionSubject => ({
   permissions: caller.permissions,
   secretPermissions: caller.secretPermissions,
   monitorOnly: caller.monitorOnly === true,
+  ...(caller.apiToken && { apiToken: caller.apiToken }),
 });
 
 describe.each(DIALECTS)('authorisation matrix on %s', { timeout: MATRIX_TIMEOUT_MS }, (dialect) => {
@@ -196,6 +210,39 @@ describe.each(DIALECTS)('authorisation matrix on %s', { timeout: MATRIX_TIMEOUT_
       monitorOnly,
     });
     return { email, token, permissions, secretPermissions, monitorOnly };
+  }
+
+  /** A personal API token of the user, with the given id, stored as the server stores one (its hash). */
+  async function addApiToken(email: string, id: string, readOnly: boolean): Promise<string> {
+    const token = `flk_${randomBytes(32).toString('base64url')}`;
+    await db()
+      .insertInto('api_tokens')
+      .values({
+        id,
+        user_id: (await userId(email))!,
+        name: `Matrix ${id}`,
+        token_hash: hashSecret(token),
+        read_only: readOnly ? 1 : 0,
+        created_at: Date.now(),
+        expires_at: Date.now() + 86_400_000,
+        last_used_at: null,
+        last_used_address: null,
+      })
+      .execute();
+    return token;
+  }
+
+  /** A user of the account calling with a personal API token rather than a session. */
+  async function addTokenCaller(
+    ids: AccountIds,
+    email: string,
+    permissions: Permission[],
+    secretPermissions: ExtraFlag[],
+    apiToken: 'readOnly' | 'readWrite',
+  ): Promise<Caller> {
+    const caller = await addCaller(ids, email, permissions, secretPermissions);
+    const token = await addApiToken(email, `matrix-token-${email.split('@')[0]}`, apiToken === 'readOnly');
+    return { ...caller, token, apiToken };
   }
 
   /** The ids of a demo account, adding what the matrix needs: an empty group, a plain user, a pending invitation, a tag. */
@@ -271,6 +318,7 @@ describe.each(DIALECTS)('authorisation matrix on %s', { timeout: MATRIX_TIMEOUT_
       scheduleId: `matrix-schedule-${key}`,
       spareScheduleId: `matrix-spare-schedule-${key}`,
       brew: await addBrewIds(db(), { groupId: group!.id, deviceId: device.id }, key),
+      apiTokenId: `matrix-token-${key}`,
     };
     await db()
       .insertInto('alarms')
@@ -439,6 +487,9 @@ describe.each(DIALECTS)('authorisation matrix on %s', { timeout: MATRIX_TIMEOUT_
     own = await accountIds('Acme Controls', 'own');
     other = await accountIds('Northgate Brewing', 'other');
     admin = await addCaller(own, 'admin@matrix.test', ['ADMIN'], []);
+    // The token the administrator revokes in the positive check, and another account's user's.
+    await addApiToken(admin.email, own.apiTokenId, false);
+    await addApiToken(other.userEmail, other.apiTokenId, false);
     const everyPermission = PERMISSIONS.filter((name) => name !== 'ADMIN');
     const everyFlag = EXTRA_FLAGS.filter((name) => name !== 'ADMIN');
     for (const missing of new Set<string>([...PERMISSIONS, ...EXTRA_FLAGS])) {
@@ -456,6 +507,20 @@ describe.each(DIALECTS)('authorisation matrix on %s', { timeout: MATRIX_TIMEOUT_
     lacking.set(
       'operating (monitor-only)',
       await addCaller(own, 'monitor-only-all@matrix.test', everyPermission, everyFlag, true),
+    );
+    // Issue 38 item 3: a read-only API token holding every other right changes nothing; a read-write
+    // one does what its owner does but manage tokens and sessions.
+    lacking.set(
+      'writing (read-only API token)',
+      await addTokenCaller(own, 'read-only-token-all@matrix.test', everyPermission, everyFlag, 'readOnly'),
+    );
+    lacking.set(
+      'managing credentials (read-write API token)',
+      await addTokenCaller(own, 'token-all@matrix.test', everyPermission, everyFlag, 'readWrite'),
+    );
+    holding.set(
+      'read-only API token of an administrator',
+      await addTokenCaller(own, 'read-only-token-admin@matrix.test', ['ADMIN'], [], 'readOnly'),
     );
     holding.set('nothing', await addCaller(own, 'holds-nothing@matrix.test', [], []));
     holding.set(
@@ -526,8 +591,8 @@ describe.each(DIALECTS)('authorisation matrix on %s', { timeout: MATRIX_TIMEOUT_
     for (const { route, use } of apiRules()) {
       for (const [missing, caller] of lacking) {
         const subject = subjectOf(caller);
-        const allowed = allows(subject, use.access);
         const request = use.own(own, caller.email);
+        const allowed = allows(subject, use.access, request.method);
         // A held permission's writes are left to the positive check below: they would change the data.
         if (allowed && (request.method !== 'GET' || use.noPositive)) continue;
         const answer = await send(caller, request);
@@ -566,7 +631,7 @@ describe.each(DIALECTS)('authorisation matrix on %s', { timeout: MATRIX_TIMEOUT_
         const request = use.own(own, caller.email);
         const answer = await send(caller, request);
         const label = `${route} (${accessLabel(use.access)}) for ${name}: ${describeRequest(request)}`;
-        if (!allows(subject, use.access)) {
+        if (!allows(subject, use.access, request.method)) {
           refusals += 1;
           if (answer.statusCode !== (use.refusedWith ?? 403)) failures.push(`${label} answered ${answer.statusCode}`);
         } else {
@@ -639,6 +704,7 @@ describe.each(DIALECTS)('authorisation matrix on %s', { timeout: MATRIX_TIMEOUT_
           DEVICE_ACTIONS.map((action) =>
             deviceActionRefusal({ permissions: ['VIEW_DASH'], monitorOnly: true }, action),
           ),
+          DEVICE_ACTIONS.map((action) => deviceActionRefusal({ permissions: ['ADMIN'], apiToken: 'readOnly' }, action)),
         ),
       );
       refusals.delete(null);

@@ -52,6 +52,11 @@ export interface AccountIds {
   spareScheduleId: string;
   /** Batches and their items on `deviceId` (testing/brew-matrix.ts). */
   brew: BrewIds;
+  /**
+   * A personal API token (issue 38 item 3): in the caller's account the administrator's own (revoked
+   * by the positive check), in another account a token of its plain user.
+   */
+  apiTokenId: string;
 }
 
 export interface MatrixRequest {
@@ -143,7 +148,7 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
   },
 
   'POST /api/v1/signout': api({
-    access: 'signedIn',
+    access: 'manageOwnCredentials',
     own: () => ({ method: 'POST', url: '/api/v1/signout' }),
     foreign: () => [],
   }),
@@ -169,6 +174,22 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
     access: 'signedIn',
     own: () => ({ method: 'POST', url: '/api/v1/push-subscriptions/test' }),
     foreign: () => [],
+  }),
+  // Personal API tokens (features/api-tokens, issue 38 item 3): one's own, from a session only.
+  'POST /api/v1/api-tokens': api({
+    access: 'manageOwnCredentials',
+    own: () => ({ method: 'POST', url: '/api/v1/api-tokens', body: { name: 'Matrix', readOnly: true } }),
+    foreign: () => [],
+  }),
+  'GET /api/v1/api-tokens': api({
+    access: 'manageOwnCredentials',
+    own: () => ({ method: 'GET', url: '/api/v1/api-tokens' }),
+    foreign: () => [],
+  }),
+  'DELETE /api/v1/api-tokens': api({
+    access: 'manageOwnCredentials',
+    own: (ids) => ({ method: 'DELETE', url: '/api/v1/api-tokens', query: { id: ids.apiTokenId } }),
+    foreign: (_own, other) => [{ method: 'DELETE', url: '/api/v1/api-tokens', query: { id: other.apiTokenId } }],
   }),
   'GET /api/v1/self': api({
     access: 'signedIn',

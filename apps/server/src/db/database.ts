@@ -34,6 +34,7 @@ import * as monitorOnly from './migrations/2026-12-10T0900-monitor-only';
 import * as userClock from './migrations/2026-12-11T0300-user-clock';
 import * as auditLog from './migrations/2026-12-11T0400-audit-log';
 import * as pushSubscriptions from './migrations/2026-12-12T0100-push-subscriptions';
+import * as apiTokens from './migrations/2026-12-12T0300-api-tokens';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -80,6 +81,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-11T0300-user-clock': userClock,
   '2026-12-11T0400-audit-log': auditLog,
   '2026-12-12T0100-push-subscriptions': pushSubscriptions,
+  '2026-12-12T0300-api-tokens': apiTokens,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

@@ -181,6 +181,20 @@ export interface ConnectionsTable {
   connected: number;
 }
 
+/** A personal API token (features/api-tokens; migration 2026-12-12T0300-api-tokens): its hash, never itself. */
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  /** SHA-256 of the whole token (`hashSecret`). */
+  token_hash: string;
+  read_only: number;
+  created_at: number;
+  expires_at: number;
+  last_used_at: number | null;
+  last_used_address: string | null;
+}
+
 export interface RevokedTokensTable {
   jti: string;
   expires_at: number;
@@ -603,6 +617,7 @@ export interface Database {
   log_inbox: LogInboxTable;
   connections: ConnectionsTable;
   revoked_tokens: RevokedTokensTable;
+  api_tokens: ApiTokensTable;
   invitations: InvitationsTable;
   password_resets: PasswordResetsTable;
   outbox: OutboxTable;

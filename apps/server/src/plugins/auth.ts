@@ -1,6 +1,9 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sessionEndedBody } from '../http-errors';
+import { API_TOKEN_PREFIX } from '@fieldlink/domain/api-tokens';
+import { READ_ONLY_TOKEN_REFUSAL } from '@fieldlink/domain/permissions';
+import { errorBody, sessionEndedBody } from '../http-errors';
+import { ApiTokenVerifier } from '../security/api-tokens';
 import { installationSecret } from '../security/installation';
 import { TokenService, tokenFromHeader } from '../security/tokens';
 import { clientOrigin, loadUserContext, type UserContext } from '../features/session/user-context';
@@ -18,17 +21,32 @@ declare module 'fastify' {
   }
 }
 
-/** Session tokens and the `authenticate` guard. */
-export const authPlugin = fp<{ tokenTtlSeconds: number }>(
-  async (app, { tokenTtlSeconds }) => {
+/** Methods that change nothing: all a read-only API token may call over HTTP. */
+const READING_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * Session tokens, personal API tokens (`flk_…`, issue 38 item 3) and the `authenticate` guard. A
+ * token acts as its owner, loaded afresh on every call, so it never holds more than the owner holds
+ * now and stops with the owner.
+ */
+export const authPlugin = fp<{ tokenTtlSeconds: number; now?: () => number }>(
+  async (app, { tokenTtlSeconds, now = Date.now }) => {
     const secret = await installationSecret(app.storage.db, 'jwt_secret');
     const tokens = new TokenService(app.storage.db, secret, tokenTtlSeconds);
+    const apiTokens = new ApiTokenVerifier(app.storage.db, now);
     app.decorate('tokens', tokens);
     app.decorateRequest('user', null);
     app.decorate('userFromToken', async (token: string | null, request?: FastifyRequest) => {
       if (!token) return null;
-      const claims = await tokens.verify(token);
-      const user = claims ? await loadUserContext(app.storage.db, claims) : null;
+      let user: UserContext | null;
+      if (token.startsWith(API_TOKEN_PREFIX)) {
+        const found = await apiTokens.verify(token, request?.ip ?? null);
+        const owner = found ? await loadUserContext(app.storage.db, found.claims) : null;
+        user = owner && found ? { ...owner, apiToken: found.apiToken } : null;
+      } else {
+        const claims = await tokens.verify(token);
+        user = claims ? await loadUserContext(app.storage.db, claims) : null;
+      }
       if (!user || !request) return user;
       const channel = request.headers.upgrade?.toLowerCase() === 'websocket' ? 'realtime' : 'http';
       return { ...user, origin: clientOrigin(request.ip, channel, request.headers['user-agent']) };
@@ -37,6 +55,12 @@ export const authPlugin = fp<{ tokenTtlSeconds: number }>(
       request.user = await app.userFromToken(tokenFromHeader(request.headers.authorization), request);
       if (!request.user) {
         await reply.code(401).send(sessionEndedBody());
+        return;
+      }
+      // A backstop behind the permission rules (which refuse a read-only token every capability that
+      // changes something, here and over the real-time channel alike): no call but a read gets through.
+      if (request.user.apiToken?.readOnly && !READING_METHODS.has(request.method)) {
+        await reply.code(403).send(errorBody(403, READ_ONLY_TOKEN_REFUSAL));
       }
     });
   },

@@ -62,10 +62,15 @@ export interface AuditRecord {
   at?: number;
 }
 
-/** The signed-in caller as the trail names them, with the address and client of their request or socket. */
+/**
+ * The signed-in caller as the trail names them, with the address and client of their request or
+ * socket: the user, or the API token they used (its id, its name and its owner's e-mail).
+ */
 export function byUser(user: UserContext): AuditOrigin {
   return {
-    actor: { kind: 'user', id: user.id, name: user.email },
+    actor: user.apiToken
+      ? { kind: 'token', id: user.apiToken.id, name: `${user.apiToken.name} (${user.email})` }
+      : { kind: 'user', id: user.id, name: user.email },
     address: user.origin?.address ?? null,
     client: user.origin?.client ?? null,
   };

@@ -1,9 +1,12 @@
 import { deviceActionRefusal, type DeviceAction } from '@fieldlink/domain/device-actions';
 import {
   MONITOR_ONLY_REFUSAL,
+  READ_ONLY_TOKEN_REFUSAL,
+  TOKEN_MANAGEMENT_REFUSAL,
   can,
   effectivePermissions,
   refusedAsMonitorOnly,
+  refusedAsReadOnlyToken,
   type Capability,
   type PermissionSubject,
 } from '@fieldlink/domain/permissions';
@@ -17,6 +20,7 @@ export function permissionSubject(user: UserContext): PermissionSubject {
     ...effectivePermissions([{ attachmentPoints: user.attachmentPoints }]),
     userVariant: user.userVariant,
     monitorOnly: user.monitorOnly,
+    ...(user.apiToken && { apiToken: user.apiToken.readOnly ? ('readOnly' as const) : ('readWrite' as const) }),
   };
 }
 
@@ -26,12 +30,14 @@ export function userCan(user: UserContext, capability: Capability): boolean {
 }
 
 /**
- * Throws 403 unless the caller has the capability; a monitor-only user who would otherwise have it
- * is told that this is why.
+ * Throws 403 unless the caller has the capability; a monitor-only user, or a read-only API token,
+ * that would otherwise have it is told that this is why, and so is a token managing credentials.
  */
 export function requireCapability(user: UserContext, capability: Capability): void {
   const subject = permissionSubject(user);
   if (can(subject, capability)) return;
+  if (refusedAsReadOnlyToken(subject, capability)) throw forbidden(READ_ONLY_TOKEN_REFUSAL);
+  if (capability === 'manageOwnCredentials') throw forbidden(TOKEN_MANAGEMENT_REFUSAL);
   throw forbidden(refusedAsMonitorOnly(subject, capability) ? MONITOR_ONLY_REFUSAL : undefined);
 }
 

@@ -17,6 +17,7 @@ import { hashSecret, newCode, newId } from '../../security/secrets';
 import type { TokenService } from '../../security/tokens';
 import { audit, byUser } from '../audit/service';
 import { attachmentPointsOf, findUserByEmail, insertAttachmentPoint, insertUser } from './repository';
+import { requireCapability } from './access';
 import { linkedAccountsOf, type ClientOrigin, type UserContext } from './user-context';
 
 const MINUTE = 60_000;
@@ -101,6 +102,8 @@ export class SessionService {
   }
 
   async signOut(user: UserContext): Promise<void> {
+    // An API token is revoked by its owner (`DELETE /api-tokens`), not signed out.
+    requireCapability(user, 'manageOwnCredentials');
     await this.options.tokens.revoke(user.claims);
     await audit.recordAlone(this.options.db, {
       accountId: user.attachmentPoints[0]?.accountId ?? null,

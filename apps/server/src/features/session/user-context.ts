@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AttachmentPoint, LinkedAccount } from '@fieldlink/api/session';
 import type { ExtraFlag, Permission } from '@fieldlink/domain/permissions';
 import type { Database } from '../../db/schema';
+import type { ApiTokenIdentity } from '../../security/api-tokens';
 import type { TokenClaims } from '../../security/tokens';
 import type { ClockPreferences } from '@fieldlink/domain/date-format';
 import { clockOf } from '../users/mapper';
@@ -46,6 +47,11 @@ export interface UserContext {
   clock: ClockPreferences;
   /** Where the request or socket came from; absent for callers made inside the server. */
   origin?: ClientOrigin;
+  /**
+   * The personal API token the caller used (issue 38 item 3), absent for a signed-in session: it
+   * acts with at most its owner's rights, and the audit trail names it as the actor.
+   */
+  apiToken?: ApiTokenIdentity;
 }
 
 /** Loads the caller behind verified token claims; null when the user no longer exists. */
