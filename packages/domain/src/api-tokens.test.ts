@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  API_TOKEN_DEFAULT_DAYS,
-  API_TOKEN_LAST_USE_INTERVAL_MS,
-  API_TOKEN_MAX_DAYS,
-  apiTokenExpiry,
-  isApiTokenShaped,
-  isLastUseDue,
-} from './api-tokens';
+import { API_TOKEN_DEFAULT_DAYS, API_TOKEN_MAX_DAYS, apiTokenExpiry, isApiTokenShaped } from './api-tokens';
 
 const NOW = Date.UTC(2026, 10, 29, 12);
 const DAY = 86_400_000;
@@ -34,15 +27,5 @@ describe('API tokens', () => {
     ['yesterday', NOW - DAY, { problem: 'The expiry date must be in the future.' }],
   ])('expiry %s', (_name, requested, expected) => {
     expect(apiTokenExpiry(requested, NOW)).toEqual(expected);
-  });
-
-  it.each([
-    ['never used', null, true],
-    ['used just now', NOW, false],
-    ['used a moment under the interval ago', NOW - API_TOKEN_LAST_USE_INTERVAL_MS + 1, false],
-    ['used the interval ago', NOW - API_TOKEN_LAST_USE_INTERVAL_MS, true],
-    ['used an hour ago', NOW - 3_600_000, true],
-  ])('last use written when %s: %s', (_name, lastUsedAt, due) => {
-    expect(isLastUseDue(lastUsedAt, NOW)).toBe(due);
   });
 });

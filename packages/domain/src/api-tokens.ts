@@ -27,12 +27,6 @@ export const MAX_API_TOKENS_PER_USER = 50;
 export const API_TOKEN_NAME_MAX_LENGTH = 100;
 
 /**
- * A token's last use is written at most once in this many milliseconds: a busy integration calling
- * many times a second writes once a minute, and "last used" is still right to the minute.
- */
-export const API_TOKEN_LAST_USE_INTERVAL_MS = 60_000;
-
-/**
  * When a token made now should expire: the asked time, or the default; or why it cannot (a time
  * past, or beyond the maximum).
  */
@@ -46,9 +40,4 @@ export function apiTokenExpiry(
     return { problem: `An API token can last at most ${API_TOKEN_MAX_DAYS} days.` };
   }
   return { expiresAt: requested };
-}
-
-/** True when a token's use now should be written down (never used, or last written long enough ago). */
-export function isLastUseDue(lastUsedAt: number | null, now: number): boolean {
-  return lastUsedAt === null || now - lastUsedAt >= API_TOKEN_LAST_USE_INTERVAL_MS;
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DEVICE_ACTION_CAPABILITIES, deviceActionRefusal, readsDevices, type DeviceAction } from './device-actions';
-import { MONITOR_ONLY_REFUSAL, PERMISSIONS, READ_ONLY_TOKEN_REFUSAL, type ExtraFlag, type Permission } from './permissions';
+import {
+  MONITOR_ONLY_REFUSAL,
+  PERMISSIONS,
+  READ_ONLY_TOKEN_REFUSAL,
+  type ExtraFlag,
+  type Permission,
+} from './permissions';
 
 const DEVICE_ACTIONS = Object.keys(DEVICE_ACTION_CAPABILITIES) as DeviceAction[];
 const NO_DASHBOARD = 'You do not have permission to view dashboards.';

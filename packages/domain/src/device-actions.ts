@@ -1,4 +1,11 @@
-import { MONITOR_ONLY_REFUSAL, READ_ONLY_TOKEN_REFUSAL, can, readablePermission, type Capability, type PermissionSubject } from './permissions';
+import {
+  MONITOR_ONLY_REFUSAL,
+  READ_ONLY_TOKEN_REFUSAL,
+  can,
+  readablePermission,
+  type Capability,
+  type PermissionSubject,
+} from './permissions';
 
 /**
  * Everything a person can do to a device through the REST calls or the real-time channel, and the

@@ -325,10 +325,15 @@ describe('API tokens (issue 38 item 3)', () => {
   const CAPABILITIES = Object.keys(CAPABILITY_RULES) as Capability[];
   const admin = subject(['ADMIN']);
 
-  it.each(CAPABILITIES)('a read-write token of an administrator holds %s as its owner does, but for managing credentials', (capability) => {
-    const owner = can(admin, capability);
-    expect(can({ ...admin, apiToken: 'readWrite' }, capability)).toBe(capability === 'manageOwnCredentials' ? false : owner);
-  });
+  it.each(CAPABILITIES)(
+    'a read-write token of an administrator holds %s as its owner does, but for managing credentials',
+    (capability) => {
+      const owner = can(admin, capability);
+      expect(can({ ...admin, apiToken: 'readWrite' }, capability)).toBe(
+        capability === 'manageOwnCredentials' ? false : owner,
+      );
+    },
+  );
 
   it.each(CAPABILITIES)('a read-only token of an administrator holds %s only when it changes nothing', (capability) => {
     expect(can({ ...admin, apiToken: 'readOnly' }, capability)).toBe(READING_CAPABILITIES.has(capability));

@@ -283,7 +283,9 @@ export function can(subject: PermissionSubject, capability: Capability): boolean
 /** True when the subject lacks the capability only because it is a read-only API token. */
 export function refusedAsReadOnlyToken(subject: PermissionSubject, capability: Capability): boolean {
   return (
-    subject.apiToken === 'readOnly' && !can(subject, capability) && can({ ...subject, apiToken: 'readWrite' }, capability)
+    subject.apiToken === 'readOnly' &&
+    !can(subject, capability) &&
+    can({ ...subject, apiToken: 'readWrite' }, capability)
   );
 }
 

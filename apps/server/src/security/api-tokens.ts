@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { API_TOKEN_LAST_USE_INTERVAL_MS, isApiTokenShaped, isLastUseDue } from '@fieldlink/domain/api-tokens';
+import { isApiTokenShaped } from '@fieldlink/domain/api-tokens';
+import { LAST_USE_INTERVAL_MS, isLastUseDue } from '@fieldlink/domain/last-use';
 import type { Database } from '../db/schema';
 import { hashSecret } from './secrets';
 import type { TokenClaims } from './tokens';
@@ -49,9 +50,7 @@ export class ApiTokenVerifier {
         .updateTable('api_tokens')
         .set({ last_used_at: now, last_used_address: address })
         .where('id', '=', row.id)
-        .where((eb) =>
-          eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', now - API_TOKEN_LAST_USE_INTERVAL_MS)]),
-        )
+        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', now - LAST_USE_INTERVAL_MS)]))
         .execute();
     }
     return {

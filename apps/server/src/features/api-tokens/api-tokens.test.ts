@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REALTIME_PATH } from '@fieldlink/api/realtime';
-import {
-  API_TOKEN_LAST_USE_INTERVAL_MS,
-  API_TOKEN_MAX_DAYS,
-  MAX_API_TOKENS_PER_USER,
-} from '@fieldlink/domain/api-tokens';
+import { API_TOKEN_MAX_DAYS, MAX_API_TOKENS_PER_USER } from '@fieldlink/domain/api-tokens';
+import { LAST_USE_INTERVAL_MS } from '@fieldlink/domain/last-use';
 import { READ_ONLY_TOKEN_REFUSAL, TOKEN_MANAGEMENT_REFUSAL } from '@fieldlink/domain/permissions';
 import { DIALECTS, addTestUser, baseUrl, startTestApp, type TestApp } from '../../../testing/test-app';
 import { TestSocket } from '../../../testing/test-socket';
@@ -110,8 +107,9 @@ describe.each(DIALECTS)('personal API tokens on %s', (dialect) => {
     expect(await used()).toBe(clock);
     // A busy integration: many calls within the minute write nothing more.
     const firstUse = clock;
-    clock += API_TOKEN_LAST_USE_INTERVAL_MS - 1;
-    for (let i = 0; i < 5; i += 1) expect((await call(`Bearer ${made.token}`, 'GET', '/api/v1/self')).statusCode).toBe(200);
+    clock += LAST_USE_INTERVAL_MS - 1;
+    for (let i = 0; i < 5; i += 1)
+      expect((await call(`Bearer ${made.token}`, 'GET', '/api/v1/self')).statusCode).toBe(200);
     expect(await used()).toBe(firstUse);
     clock += 1;
     await call(`Bearer ${made.token}`, 'GET', '/api/v1/self');

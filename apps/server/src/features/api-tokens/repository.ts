@@ -25,12 +25,7 @@ export async function liveTokenCount(db: Kysely<Database>, userId: string, now: 
 
 /** One of the user's own tokens; another user's is not found. */
 export function findOwnToken(db: Kysely<Database>, userId: string, id: string) {
-  return db
-    .selectFrom('api_tokens')
-    .selectAll()
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  return db.selectFrom('api_tokens').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
 }
 
 export function insertToken(db: Kysely<Database>, row: ApiTokensTable) {

@@ -12,10 +12,7 @@ import type { ApiTokenService } from './service';
 const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
 
 /** Personal API tokens (issue 38 item 3): the caller's own, from a signed-in session. */
-export const apiTokenRoutes: FastifyPluginAsyncTypebox<{ apiTokens: ApiTokenService }> = async (
-  app,
-  { apiTokens },
-) => {
+export const apiTokenRoutes: FastifyPluginAsyncTypebox<{ apiTokens: ApiTokenService }> = async (app, { apiTokens }) => {
   const tags = ['api-tokens'];
   app.addHook('onRequest', app.authenticate);
   app.post(

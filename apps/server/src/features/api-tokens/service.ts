@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { ApiTokenCreateAnswer, ApiTokenCreateBody, ApiTokenListAnswer, ApiTokenSummary } from '@fieldlink/api/api-tokens';
+import type {
+  ApiTokenCreateAnswer,
+  ApiTokenCreateBody,
+  ApiTokenListAnswer,
+  ApiTokenSummary,
+} from '@fieldlink/api/api-tokens';
 import { API_TOKEN_PREFIX, MAX_API_TOKENS_PER_USER, apiTokenExpiry } from '@fieldlink/domain/api-tokens';
 import type { ApiTokensTable, Database } from '../../db/schema';
 import { HttpError, notFound } from '../../http-errors';
