@@ -618,8 +618,9 @@ describe.each(DIALECTS)('authorisation matrix on %s', { timeout: MATRIX_TIMEOUT_
     expect(failures).toEqual([]);
     expect(refusals).toBeGreaterThan(20);
     // A write per route, use and permission, each with a snapshot of every table: minutes on a busy
-    // machine (on PostgreSQL over two with eight engineers on two cores, 29 November 2026).
-  }, 360_000);
+    // machine (on PostgreSQL over two with eight engineers on two cores, 29 November 2026), and past
+    // six once the API-token callers joined (issue 38 item 3) with the machine as loaded.
+  }, 600_000);
 
   it('answers every read call by its rule for every permission set: each alone, beside VIEW_DASH, each missing, none', async () => {
     // Reads change nothing, so each is made by every caller (issue 34 item 4: GET /device answered a
