@@ -13,6 +13,7 @@ import { inventoryOverviewBenchmark } from './inventory-overview';
 import { machineFacts } from './machine';
 import { mqttIdleMemoryBenchmark } from './mqtt-idle-memory';
 import { composeDocument, renderSection, type RunFacts } from './performance-doc';
+import { pushLatencyBenchmark } from './push-latency';
 import { reportsBenchmark } from './reports';
 import { treeSearchBenchmark } from './tree-search';
 import { websocketFanoutBenchmark } from './websocket-fanout';
@@ -35,6 +36,7 @@ const REGISTRY: Benchmark[] = [
   inventoryOverviewBenchmark,
   demoModeBenchmark,
   deviceImportBenchmark,
+  pushLatencyBenchmark,
 ];
 
 const DOC_PATH = path.resolve(import.meta.dirname, '../../docs/PERFORMANCE.md');

@@ -29,3 +29,4 @@ export { seedDemo } from '../src/seed/seed';
 export { freshPostgres, type FreshPostgres } from './fresh-postgres';
 export { startServerProcess, type ServerProcess } from './cluster/server-process';
 export { freePort, MOSQUITTO_BIN, startMosquitto, waitForPort, type TestMosquitto } from './cluster/mosquitto';
+export { startTestPushService } from './push-service';
