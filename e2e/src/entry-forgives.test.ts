@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { formatTastingDate } from '@fieldlink/domain/brew';
+import { formatTastingDate, localeClockFormat } from '@fieldlink/domain/date-format';
+import { localTimeZone } from '@fieldlink/domain/time-zone';
 import { ZERO_DURATION } from '@fieldlink/domain/spray';
 import { launchBrowser, signedInPage, startServer, topGroupId, type RunningServer } from './harness';
 
@@ -91,12 +92,15 @@ describe('entry that forgives', () => {
       const reading = panel.getByTestId('gravity-readings').locator('li', { hasText: typed });
       await reading.waitFor({ timeout: 20_000 });
       const takenMs = await page.evaluate((value) => new Date(value).getTime(), takenAt);
-      expect(await reading.textContent()).toContain(formatTastingDate(new Date(takenMs)));
+      // The page's clock: the browser's zone (this machine's) and its locale's format (the user chose none).
+      const locale = await page.evaluate(() => navigator.language);
+      const browserClock = { timeZone: localTimeZone(), ...localeClockFormat(locale) };
+      expect(await reading.textContent()).toContain(formatTastingDate(takenMs, browserClock));
 
       // Deleting asks first: Cancel keeps the reading, Delete removes it.
       await reading.getByRole('button', { name: `Delete reading ${typed}` }).click();
       const dialog = page.getByRole('dialog', {
-        name: `Delete the reading ${typed} of ${formatTastingDate(new Date(takenMs))}?`,
+        name: `Delete the reading ${typed} of ${formatTastingDate(takenMs, browserClock)}?`,
       });
       await dialog.waitFor();
       await shot(page, `entry-delete-asks-${width}`);

@@ -31,7 +31,6 @@ import {
   isFermentationVessel,
   estimateGravity,
   formatGravity,
-  formatTastingDate,
   hasBatchEnded,
   isActiveTankState,
   isTankVatMarked,
@@ -556,13 +555,6 @@ describe('capacity presets, setpoint, window, ratings, annotations', () => {
       for (const [key, value] of Object.entries(averages))
         expect(result?.[key as keyof typeof result]).toBeCloseTo(value, 9);
   });
-
-  it.each([
-    [new Date(2025, 2, 5, 20, 7), 'Mar 05, 2025 8:07 PM'],
-    [new Date(2025, 11, 31, 0, 0), 'Dec 31, 2025 12:00 AM'],
-    [new Date(2026, 0, 1, 12, 30), 'Jan 01, 2026 12:30 PM'],
-    [new Date(2026, 6, 14, 9, 5), 'Jul 14, 2026 9:05 AM'],
-  ])('tasting date %s reads %s', (date, text) => expect(formatTastingDate(date)).toBe(text));
 
   it.each([
     [true, '#2f6fde'],

@@ -768,17 +768,6 @@ export function tastingAverages(notes: readonly Readonly<Record<TastingRating, n
   return { ...averages, score: tastingScore({ ...averages, carbonation: 0 }) };
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** A tasting date as 'MMM DD, YYYY LT' (§9), e.g. `Mar 05, 2025 8:07 PM`, in the date's local time. */
-export function formatTastingDate(date: Date): string {
-  const hours = date.getHours();
-  const day = String(date.getDate()).padStart(2, '0');
-  const minutes = String(date.getMinutes()).padStart(2, '0');
-  const time = `${hours % 12 === 0 ? 12 : hours % 12}:${minutes} ${hours < 12 ? 'AM' : 'PM'}`;
-  return `${MONTHS[date.getMonth()]} ${day}, ${date.getFullYear()} ${time}`;
-}
-
 // ---- Annotations, setpoint and the log window ---------------------------------------------------
 
 export const ANNOTATION_KINDS = ['plotLine', 'channel'] as const;

@@ -7,6 +7,8 @@ import {
   formatDateTime,
   formatDateTimeInZone,
   formatInstant,
+  formatIsoInZone,
+  formatTastingDate,
   formatWallClock,
   instantOfDateTimeInput,
   localeClockFormat,
@@ -279,4 +281,59 @@ describe("date-time fields: written and read in the page's zone, never the brows
       }
     },
   );
+});
+
+describe("formatTastingDate: brewing's MMM DD, YYYY LT in the reader's clock (issue 36 item 2)", () => {
+  const UTC_12: Clock = spec('UTC');
+  it.each<[string, number, Clock, string]>([
+    ['an evening, 12 h', at('2025-03-05T20:07:00Z'), UTC_12, 'Mar 05, 2025 8:07 PM'],
+    ['midnight, 12 h', at('2025-12-31T00:00:00Z'), UTC_12, 'Dec 31, 2025 12:00 AM'],
+    ['noon, 12 h', at('2026-01-01T12:30:00Z'), UTC_12, 'Jan 01, 2026 12:30 PM'],
+    ['a morning, 12 h', at('2026-07-14T09:05:00Z'), UTC_12, 'Jul 14, 2026 9:05 AM'],
+    [
+      'month-first reader in New York: the month is named, the order does not apply',
+      at('2025-03-05T20:07:00Z'),
+      NEW_YORK_12_MDY,
+      'Mar 05, 2025 3:07 PM',
+    ],
+    [
+      "in the reader's zone, across midnight",
+      at('2025-03-05T20:07:00Z'),
+      { ...LONDON_24_DMY, timeZone: 'Pacific/Auckland' },
+      'Mar 06, 2025 09:07',
+    ],
+  ])('%s', (_name, t, clock, expected) => {
+    expect(formatTastingDate(t, clock)).toBe(expected);
+  });
+
+  it('names the zone when asked (a PDF read away from the console)', () => {
+    expect(formatInstant(at('2025-03-05T20:07:00Z'), LONDON_24_DMY, 'tasting', { nameZone: true })).toBe(
+      'Mar 05, 2025 20:07 Europe/London (UTC+00:00)',
+    );
+  });
+});
+
+describe("formatIsoInZone: ISO 8601 in the reader's zone with its offset (report CSVs)", () => {
+  it.each<[string, number, string, string]>([
+    ['UTC is Z', at('2026-11-30T07:05:09Z'), 'UTC', '2026-11-30T07:05:09.000Z'],
+    ['ahead of UTC, the next day', at('2026-11-30T20:00:00Z'), 'Pacific/Auckland', '2026-12-01T09:00:00.000+13:00'],
+    ['behind UTC', at('2026-11-30T07:05:09Z'), 'America/New_York', '2026-11-30T02:05:09.000-05:00'],
+    ['in summer time', at('2026-07-01T12:00:00Z'), 'Europe/London', '2026-07-01T13:00:00.000+01:00'],
+    ['a half-hour zone', at('2026-07-01T12:00:00Z'), 'Asia/Kolkata', '2026-07-01T17:30:00.000+05:30'],
+  ])('%s', (_name, t, zone, expected) => {
+    const text = formatIsoInZone(t, zone);
+    expect(text).toBe(expected);
+    // The same instant, read back by any ISO 8601 reader.
+    expect(Date.parse(text)).toBe(t);
+  });
+
+  it('keeps milliseconds, and in UTC writes what toISOString writes', () => {
+    const t = at('2026-11-30T07:05:09.042Z');
+    expect(formatIsoInZone(t, 'UTC')).toBe(new Date(t).toISOString());
+    expect(formatIsoInZone(t, 'Asia/Tokyo')).toBe('2026-11-30T16:05:09.042+09:00');
+  });
+
+  it('writes nothing for a time that is not a number', () => {
+    expect(formatIsoInZone(Number.NaN, 'UTC')).toBe('');
+  });
 });

@@ -111,9 +111,13 @@ function dayMonth(parts: ZonedParts, order: DateOrder): string {
 
 /**
  * How an instant is written: `date-time` (`23/11/26 2:05:09 pm`, the specification's default),
- * `date-time-minutes` (no seconds), `date` (`23/11/26`), `time` (`2:05 pm`), `time-seconds`.
+ * `date-time-minutes` (no seconds), `date` (`23/11/26`), `time` (`2:05 pm`), `time-seconds`, and
+ * `tasting`, the specification's `MMM DD, YYYY LT` for brewing (`Mar 05, 2025 8:07 PM`, `Mar 05,
+ * 2025 20:07`): the month is named, so the reader's date order does not apply; the hour cycle does.
  */
-export type InstantStyle = 'date-time' | 'date-time-minutes' | 'date' | 'time' | 'time-seconds';
+export type InstantStyle = 'date-time' | 'date-time-minutes' | 'date' | 'time' | 'time-seconds' | 'tasting';
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /**
  * An instant (unix ms) as the reader's clock writes it, in the clock's zone; `nameZone` appends the
@@ -128,16 +132,46 @@ export function formatInstant(
 ): string {
   if (!Number.isFinite(t)) return '—';
   const parts = zonedParts(t, clock.timeZone);
-  const date = `${dayMonth(parts, clock.dateOrder)}/${pad(parts.year % 100)}`;
   const seconds = style === 'date-time' || style === 'time-seconds' ? parts.second : null;
   const time = clockTime(parts.hour, parts.minute, seconds, clock.hourCycle);
-  const text = style === 'date' ? date : style === 'time' || style === 'time-seconds' ? time : `${date} ${time}`;
+  let text: string;
+  if (style === 'tasting') {
+    // Moment's `LT`, which the specification names, writes AM and PM in capitals.
+    text = `${MONTHS[parts.month - 1]} ${pad(parts.day)}, ${parts.year} ${time.toUpperCase()}`;
+  } else {
+    const date = `${dayMonth(parts, clock.dateOrder)}/${pad(parts.year % 100)}`;
+    text = style === 'date' ? date : style === 'time' || style === 'time-seconds' ? time : `${date} ${time}`;
+  }
   return nameZone ? `${text} ${timeZoneLabel(clock.timeZone, t)}` : text;
+}
+
+/**
+ * An instant as ISO 8601 in a zone, with that zone's offset (`2026-11-30T18:05:09.000+11:00`; in UTC
+ * `…Z`, as `toISOString`): the reader's local time in a file read by machines too (report CSVs), which a spreadsheet
+ * still sorts and converts. Not a finite time: an empty string.
+ */
+export function formatIsoInZone(t: number, timeZone: string): string {
+  if (!Number.isFinite(t)) return '';
+  const parts = zonedParts(t, timeZone);
+  const offset = utcOffsetMinutes(timeZone, t);
+  const abs = Math.abs(offset);
+  const zone = offset === 0 ? 'Z' : `${offset < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+  const year = String(parts.year).padStart(4, '0');
+  const millis = String(((t % 1000) + 1000) % 1000).padStart(3, '0');
+  return `${year}-${pad(parts.month)}-${pad(parts.day)}T${pad(parts.hour)}:${pad(parts.minute)}:${pad(parts.second)}.${millis}${zone}`;
 }
 
 /** An instant with date and time (seconds included): `formatInstant`'s `date-time`. */
 export function formatDateTime(t: number, clock: Clock): string {
   return formatInstant(t, clock, 'date-time');
+}
+
+/**
+ * A brewing date (a tasting note, a gravity reading, a batch's start): the specification's
+ * `MMM DD, YYYY LT` in the reader's zone and hour cycle (`Mar 05, 2025 8:07 PM`).
+ */
+export function formatTastingDate(t: number, clock: Clock): string {
+  return formatInstant(t, clock, 'tasting');
 }
 
 /** The day of an instant: `23/11/26`, `11/23/26`. */

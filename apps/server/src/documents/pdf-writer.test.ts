@@ -67,7 +67,11 @@ describe('PdfWriter', () => {
 
   async function write(draw: (pdf: PdfWriter) => void): Promise<Buffer> {
     const file = await files.create('test.pdf', 'application/pdf');
-    const pdf = new PdfWriter(file, { title: 'Test', author: 'Fieldlink' });
+    const pdf = new PdfWriter(file, {
+      title: 'Test',
+      author: 'Fieldlink',
+      clock: { timeZone: 'UTC', hourCycle: '24', dateOrder: 'dmy' },
+    });
     draw(pdf);
     await pdf.end();
     return files.readAll((await file.finish()).id);

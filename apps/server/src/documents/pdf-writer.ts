@@ -2,6 +2,7 @@ import { finished } from 'node:stream/promises';
 import PDFDocument from 'pdfkit';
 import { CUSTOMER_THEMES, themeNamed } from '@fieldlink/domain/app-variant';
 import { PALETTES, THEME_LABELS } from '@fieldlink/domain/themes';
+import { timeAxisLabels, type Clock } from '@fieldlink/domain/date-format';
 import type { DocumentSink } from './file-store';
 
 /** The colours and names a document's cover carries (the account's theme). */
@@ -157,14 +158,6 @@ function formatTick(value: number): string {
   return Math.abs(value) >= 1000 || Number.isInteger(value) ? value.toFixed(0) : String(Number(value.toPrecision(3)));
 }
 
-/** `25 Nov 07:00` (UTC): the charts' time axis. */
-function formatAxisTime(t: number, withTime: boolean): string {
-  const date = new Date(t);
-  const day = date.toLocaleDateString('en-GB', { day: '2-digit', month: 'short', timeZone: 'UTC' });
-  if (!withTime) return day;
-  return `${day} ${date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' })}`;
-}
-
 /**
  * A PDF document streamed into a stored file with pdfkit: vector text, tables and charts, drawn on
  * the server with no browser. Pages are written out as they fill, so memory holds about a page.
@@ -175,7 +168,11 @@ export class PdfWriter {
   /** Where the next chart goes on this page (a section's heading above the first is kept clear). */
   private nextChartTop: number | null = null;
 
-  constructor(file: DocumentSink, info: { title: string; author: string }) {
+  /** The reader's clock: the time axes are in its zone and format. */
+  private readonly clock: Clock;
+
+  constructor(file: DocumentSink, info: { title: string; author: string; clock: Clock }) {
+    this.clock = info.clock;
     this.doc = new PDFDocument({
       size: 'A4',
       margin: PAGE_MARGIN,
@@ -356,14 +353,13 @@ export class PdfWriter {
       doc.fillColor(MUTED).text(formatTick(tick), PAGE_MARGIN, y(tick) - 3.5, { width: 40, align: 'right' });
     }
     const span = data.end - data.start;
-    const withTime = span <= 3 * 86_400_000;
-    for (let index = 0; index <= 4; index += 1) {
-      const t = data.start + (span * index) / 4;
-      doc.fillColor(MUTED).text(formatAxisTime(t, withTime), x(t) - 40, plotTop + plotHeight + 6, {
-        width: 80,
-        align: 'center',
-      });
-    }
+    const times = [0, 1, 2, 3, 4].map((index) => data.start + (span * index) / 4);
+    // The console's axis labels (domain `timeAxisLabels`): days for a long span, else times with the
+    // day beneath where it changes.
+    const labels = timeAxisLabels(times, this.clock);
+    times.forEach((t, index) => {
+      doc.fillColor(MUTED).text(labels[index]!, x(t) - 40, plotTop + plotHeight + 6, { width: 80, align: 'center' });
+    });
 
     // The paths are written as raw content, one string each: through pdfkit's moveTo/lineTo every
     // point cost an operator object and a buffer (thousands a chart), the bulk of a report's time.

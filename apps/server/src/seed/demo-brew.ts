@@ -114,7 +114,7 @@ export async function seedDemoBrew(
     if (batch.end === null) continue;
     // The finished batch's report, written as the document runner writes one, so it is ready from the start.
     const file = await files.create(batchReportFileName({ props, start_at: batch.start }), 'application/pdf');
-    await reports.write(id, file);
+    await reports.write(id, BREWER, file);
     const stored = await file.finish();
     await db
       .insertInto('brew_reports')

@@ -16,16 +16,10 @@ import type { JobQueue } from '../../jobs/job-queue';
 import type { Mailer } from '../../mail/mailer';
 import type { PushService } from '../push/service';
 import { formatChannelValue } from '@fieldlink/domain/channel-presentation';
-import {
-  deviceTimeZone,
-  formatDateTimeInZone,
-  resolveClock,
-  SPEC_CLOCK_FORMAT,
-  type Clock,
-  type ClockPreferences,
-} from '@fieldlink/domain/date-format';
+import { formatDateTimeInZone, type ClockPreferences } from '@fieldlink/domain/date-format';
 import { newId } from '../../security/secrets';
 import { clockOf, toAttachmentPoint } from '../users/mapper';
+import { readerClockOf } from '../users/reader-clock';
 import { toAlarmRecord } from './mapper';
 import { accountsAbove, findAlarm, insertAlertOnce, usersOfAccounts, type AlarmRow } from './repository';
 
@@ -189,7 +183,7 @@ export class AlarmNotices {
         to: user.email,
         subject: `Disconnected: ${device.name}`,
         text:
-          `${device.name} (${device.thing_name}) has been disconnected since ${formatDateTimeInZone(t, recipientClock(user, device))}.\n\n` +
+          `${device.name} (${device.thing_name}) has been disconnected since ${formatDateTimeInZone(t, readerClockOf(user.clock, device))}.\n\n` +
           `Alerts: ${publicUrl}/alerts\nDevice: ${publicUrl}/dash/${encodeURIComponent(device.thing_name)}\n\n` +
           'You receive this as an Alarm Responder. Mute the device’s disconnection alerts in its panel to stop them.',
         link: `${publicUrl}/alerts`,
@@ -247,7 +241,7 @@ export class AlarmNotices {
       escalation: 'This alarm has been active and unacknowledged too long, so it now reaches you as an administrator',
     }[kind];
     for (const user of users) {
-      const raisedAt = formatDateTimeInZone(alarm.raisedAt, recipientClock(user, device));
+      const raisedAt = formatDateTimeInZone(alarm.raisedAt, readerClockOf(user.clock, device));
       await mailer.send({
         to: user.email,
         subject: `${prefix} (${alarm.severity}): ${alarm.deviceName} ${alarm.channelName} ${crossed}`,
@@ -264,33 +258,4 @@ export class AlarmNotices {
       });
     }
   }
-}
-
-/**
- * The clock a notice gives its times in (issue 36 item 2): the recipient's own zone and format; where
- * they chose none, the device's zone (what its people on site read on its clock, else UTC) and the
- * specification's day-first format. The zone is always named beside each time: a mail is read away
- * from the console, where nothing else says which zone it is.
- */
-function recipientClock(
-  user: { clock: ClockPreferences },
-  device: { time_date: string | null; health: string | null } | undefined,
-): Clock {
-  return resolveClock(user.clock, { timeZone: device ? zoneOf(device) : 'UTC', ...SPEC_CLOCK_FORMAT });
-}
-
-function zoneOf(device: { time_date: string | null; health: string | null }): string {
-  const parse = <T>(text: string | null): T | null => {
-    try {
-      return text ? (JSON.parse(text) as T) : null;
-    } catch {
-      return null;
-    }
-  };
-  return (
-    deviceTimeZone({
-      timeDate: parse<{ tzName?: string }>(device.time_date),
-      health: parse<{ currentTimeZone?: string }>(device.health),
-    }) ?? 'UTC'
-  );
 }

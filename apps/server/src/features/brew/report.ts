@@ -10,7 +10,6 @@ import {
   estimateGravity,
   formatAbv,
   formatGravity,
-  formatTastingDate,
   tankStateLabel,
   tastingAverages,
   tastingScore,
@@ -21,6 +20,8 @@ import type { BrewBatchesTable, Database } from '../../db/schema';
 import { DocumentError } from '../../documents/document-jobs';
 import type { FileWriter } from '../../documents/file-store';
 import { documentBrand, type DocumentBrand } from '../../documents/pdf-writer';
+import { formatTastingDate, timeZoneLabel, type Clock } from '@fieldlink/domain/date-format';
+import { userClock } from '../users/reader-clock';
 import { binnedLogs } from '../devices/log-repository';
 import { findDeviceById } from '../devices/repository';
 import { batchProps, toBatch } from './mapper';
@@ -64,8 +65,11 @@ export class BrewReportWriter {
     private readonly brand: { productName: string; defaultTheme: string },
   ) {}
 
-  /** Writes the report of the batch into `file`; a {@link DocumentError} says why it cannot be. */
-  async write(batchId: string, file: FileWriter): Promise<void> {
+  /**
+   * Writes the report of the batch into `file`, its times in the clock of the user who asked for it (by e-mail)
+   * (the brewery tank's zone where they chose none); a {@link DocumentError} says why it cannot be.
+   */
+  async write(batchId: string, requestedBy: string | null, file: FileWriter): Promise<void> {
     const row = await findBatch(this.db, batchId);
     const device = row ? await findDeviceById(this.db, row.device_id) : undefined;
     if (!row || !device) throw new DocumentError(REPORT_BATCH_GONE);
@@ -82,7 +86,8 @@ export class BrewReportWriter {
       theme: account?.theme ?? null,
       defaultTheme: this.brand.defaultTheme,
     });
-    await this.pdf(batch, device.name, await this.series(batch), brand, file);
+    const clock = await userClock(this.db, requestedBy === null ? null : { email: requestedBy }, device);
+    await this.pdf(batch, device.name, await this.series(batch), brand, clock, file);
   }
 
   /** Temperature and estimated gravity over the batch's log window, in bins. */
@@ -132,8 +137,10 @@ export class BrewReportWriter {
     tankName: string,
     series: ChartSeries,
     brand: DocumentBrand,
+    clock: Clock,
     file: FileWriter,
   ): Promise<void> {
+    const when = (t: number) => formatTastingDate(t, clock);
     const doc = new PDFDocument({
       size: 'A4',
       margin: MARGIN,
@@ -171,9 +178,11 @@ export class BrewReportWriter {
     const days = ((batch.date.end ?? Date.now()) - batch.date.start) / 86_400_000;
     const figures: [string, string][] = [
       ['Tank', tankName],
-      ['Started', formatTastingDate(new Date(batch.date.start))],
-      ['Ended', batch.date.end === null ? 'Running' : formatTastingDate(new Date(batch.date.end))],
+      ['Started', when(batch.date.start)],
+      ['Ended', batch.date.end === null ? 'Running' : when(batch.date.end)],
       ['Days', days.toFixed(1)],
+      // The report is read away from the console: its times' zone is named once, here.
+      ['Times in', timeZoneLabel(clock.timeZone, batch.date.start)],
       ['Original gravity', formatGravity(og)],
       ['Target gravity', formatGravity(batch.props.targetGravity)],
       ['Final gravity (reading)', formatGravity(lastReading)],
@@ -194,10 +203,7 @@ export class BrewReportWriter {
     this.heading(doc, brand.primary, 'States');
     this.table(
       doc,
-      batch.transitions.map((transition) => [
-        formatTastingDate(new Date(transition.timestamp)),
-        tankStateLabel(transition.state),
-      ]),
+      batch.transitions.map((transition) => [when(transition.timestamp), tankStateLabel(transition.state)]),
       width,
     );
 
@@ -208,7 +214,7 @@ export class BrewReportWriter {
       this.table(
         doc,
         batch.gravities.map((reading) => [
-          formatTastingDate(new Date(reading.timestamp)),
+          when(reading.timestamp),
           `${formatGravity(reading.value)}${reading.createdBy ? `  (${reading.createdBy})` : ''}`,
         ]),
         width,
@@ -230,7 +236,7 @@ export class BrewReportWriter {
       );
       for (const note of batch.sensories) {
         doc.moveDown(0.5).fontSize(10).fillColor(INK);
-        doc.text(`${formatTastingDate(new Date(note.timestamp))} · score ${tastingScore(note).toFixed(1)}`);
+        doc.text(`${when(note.timestamp)} · score ${tastingScore(note).toFixed(1)}`);
         doc
           .fillColor(MUTED)
           .fontSize(9)
@@ -245,7 +251,7 @@ export class BrewReportWriter {
       this.heading(doc, brand.primary, 'Annotations');
       this.table(
         doc,
-        annotations.map((annotation) => [formatTastingDate(new Date(annotation.timestamp)), annotation.text]),
+        annotations.map((annotation) => [when(annotation.timestamp), annotation.text]),
         width,
       );
     }

@@ -592,7 +592,7 @@ export class BrewService {
       },
       produce: async ({ reportId }, output) => {
         const report = await generating(reportId);
-        if (report) await writer.write(report.batch_id, output.file);
+        if (report) await writer.write(report.batch_id, report.created_by, output.file);
       },
       onProgress: async () => undefined,
       onReady: async ({ reportId }, file) => {

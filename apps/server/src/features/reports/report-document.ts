@@ -10,6 +10,7 @@ import {
   REPORT_INTERVAL_MS,
 } from '@fieldlink/domain/reports';
 import type { Database } from '../../db/schema';
+import { formatInstant, formatIsoInZone, timeZoneLabel, type Clock } from '@fieldlink/domain/date-format';
 import { csvLine } from '@fieldlink/domain/csv';
 import { CsvWriter } from '../../documents/csv-writer';
 import { DocumentError, type DocumentOutput } from '../../documents/document-jobs';
@@ -42,6 +43,12 @@ export interface ReportPlan {
   interval: ReportInterval;
   createdBy: string;
   brand: DocumentBrand;
+  /**
+   * The clock of the user who made the report (their zone and format; UTC and the specification's
+   * format where they chose none): the CSV's instants are ISO 8601 in its zone, the PDF's times are
+   * written in it with the zone named.
+   */
+  clock: Clock;
 }
 
 /** Where a report is written: a stored file, or the worker thread's port to one (report-thread.ts). */
@@ -81,7 +88,6 @@ export const NO_DATA_MESSAGE = 'No samples were logged for the chosen channels i
 
 /** Rounds away floating-point noise (a mean of 0.1 and 0.2) while keeping every real digit. */
 const tidy = (value: number) => Number(value.toPrecision(12));
-const iso = (t: number) => new Date(t).toISOString();
 
 /** Yields to the event loop, so a long report never holds up requests. */
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -171,7 +177,7 @@ async function deviceSummaries(db: Kysely<Database>, plan: ReportPlan): Promise<
   return summaries;
 }
 
-function alarmDetail(alarm: DeviceSummary['alarms'][number]): string {
+function alarmDetail(alarm: DeviceSummary['alarms'][number], iso: (t: number) => string): string {
   const side = alarm.side === 'LOW' ? '<' : '>';
   const acknowledged =
     alarm.acknowledged_at === null
@@ -186,6 +192,7 @@ const workOf = (plan: ReportPlan) => plan.devices.reduce((sum, device) => sum + 
 /** Writes the report's CSV: interval rows per channel, then per device its uptime and its alarms. */
 async function writeCsv(db: Kysely<Database>, plan: ReportPlan, output: ReportOutput): Promise<void> {
   const csv = new CsvWriter(output.file);
+  const iso = (t: number) => formatIsoInZone(t, plan.clock.timeZone);
   await csv.header(REPORT_CSV_COLUMNS);
   // Every channel's intervals lie on one grid: its edges are formatted once, not on each row.
   const width = REPORT_INTERVAL_MS[plan.interval];
@@ -244,7 +251,7 @@ async function writeCsv(db: Kysely<Database>, plan: ReportPlan, output: ReportOu
         null,
         null,
         Number(alarm.value),
-        alarmDetail(alarm),
+        alarmDetail(alarm, iso),
       ]);
     }
   }
@@ -252,8 +259,9 @@ async function writeCsv(db: Kysely<Database>, plan: ReportPlan, output: ReportOu
 }
 
 const formatNumber = (value: number | null) => (value === null ? '' : String(Number(value.toPrecision(6))));
-const formatPeriod = (start: number, end: number) =>
-  `${iso(start).slice(0, 16).replace('T', ' ')} to ${iso(end).slice(0, 16).replace('T', ' ')} UTC`;
+/** `01/11/26 12:00 am to 01/12/26 12:00 am Europe/London (UTC+00:00)`: the zone named once. */
+const formatPeriod = (start: number, end: number, clock: Clock) =>
+  `${formatInstant(start, clock, 'date-time-minutes')} to ${formatInstant(end, clock, 'date-time-minutes')} ${timeZoneLabel(clock.timeZone, start)}`;
 
 /**
  * Writes the report's PDF: a cover in the account's theme, a summary table (per channel its range,
@@ -263,14 +271,14 @@ const formatPeriod = (start: number, end: number) =>
  * 200 channels of a month at 15 minutes) rather than read from the database a second time.
  */
 async function writePdf(db: Kysely<Database>, plan: ReportPlan, output: ReportOutput): Promise<void> {
-  const pdf = new PdfWriter(output.file, { title: plan.name, author: plan.brand.productName });
+  const pdf = new PdfWriter(output.file, { title: plan.name, author: plan.brand.productName, clock: plan.clock });
   const channelCount = plan.devices.reduce((sum, device) => sum + device.channels.length, 0);
-  pdf.cover(plan.brand, plan.name, formatPeriod(plan.start, plan.end), [
+  pdf.cover(plan.brand, plan.name, formatPeriod(plan.start, plan.end, plan.clock), [
     ['Devices', String(plan.devices.length)],
     ['Channels', String(channelCount)],
     ['Interval', REPORT_INTERVAL_LABELS[plan.interval]],
     ['Made by', plan.createdBy],
-    ['Generated', `${iso(Date.now()).slice(0, 16).replace('T', ' ')} UTC`],
+    ['Generated', formatInstant(Date.now(), plan.clock, 'date-time-minutes', { nameZone: true })],
     ...(plan.comments ? ([['Comments', plan.comments]] as [string, string][]) : []),
   ]);
   const work = workOf(plan);
@@ -315,7 +323,10 @@ async function writePdf(db: Kysely<Database>, plan: ReportPlan, output: ReportOu
     await yieldToEventLoop();
   }
   if (samples === 0) throw new DocumentError(NO_DATA_MESSAGE);
-  pdf.section('Summary', `Per channel over ${formatPeriod(plan.start, plan.end)}; mean of the interval means.`);
+  pdf.section(
+    'Summary',
+    `Per channel over ${formatPeriod(plan.start, plan.end, plan.clock)}; mean of the interval means.`,
+  );
   pdf.table(
     [
       { header: 'Device', width: 0.22 },
@@ -345,7 +356,10 @@ async function writePdf(db: Kysely<Database>, plan: ReportPlan, output: ReportOu
       return [device.name, `${summary.uptime} %`, String(raised.length), String(acknowledged.length)];
     }),
   );
-  pdf.section('Charts', `Mean per ${REPORT_INTERVAL_LABELS[plan.interval].toLowerCase()}, shaded from min to max.`);
+  pdf.section(
+    'Charts',
+    `Mean per ${REPORT_INTERVAL_LABELS[plan.interval].toLowerCase()}, shaded from min to max; times in ${timeZoneLabel(plan.clock.timeZone, plan.start)}.`,
+  );
   for (const device of plan.devices) {
     for (const channel of device.channels) {
       // In the order they were read; each chart's arrays are let go once it is drawn.

@@ -51,6 +51,7 @@ describe('the report worker thread on postgres', () => {
     end: start + 6 * 60 * MINUTE,
     interval: 'MINUTES_15',
     createdBy: 'brew@fieldlink.test',
+    clock: { timeZone: 'UTC', hourCycle: '12', dateOrder: 'dmy' },
     brand: documentBrand({
       productName: 'fieldlink',
       accountName: 'Northgate Brewing',

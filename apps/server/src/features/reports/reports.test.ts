@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { formatIsoInZone } from '@fieldlink/domain/date-format';
 import type { ReportMeta, ReportSchedule } from '@fieldlink/api/reports';
 import { ACCESS_GROUP_OUTSIDE } from '@fieldlink/domain/reports';
 import { startMailCatcher } from '../../../testing/mail-catcher';
@@ -347,6 +348,28 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
     // The totalizer grew from 998 (before the period) to 1028 in the first interval, then 30 each.
     expect(t1.map((row) => row[11])).toEqual(['30', '30', '30', '30', '30', '30', '30', '30']);
     expect(rows.filter((row) => row[0] === 'uptime')).toHaveLength(1);
+  });
+
+  it("writes the CSV's times in the clock of the user who made it (issue 36 item 2)", async () => {
+    const clock = { timeZone: 'Asia/Tokyo', hourCycle: '24', dateOrder: 'dmy' };
+    const saved = await call(brew, 'PUT', '/user', { email: 'brew@fieldlink.test', props: clock });
+    expect(saved.statusCode, saved.body).toBe(200);
+    try {
+      const ready = await settled((await create({}, 'Cellar in Tokyo')).id);
+      expect(ready.state).toBe('READY');
+      const [, ...rows] = csvRows((await download(ready)).body);
+      const first = rows.find((row) => row[0] === 'interval' && row[3] === 'c1')!;
+      // ISO 8601 with Tokyo's offset: the brewer's local time, the same instants.
+      expect(first.slice(5, 7)).toEqual([
+        formatIsoInZone(start, 'Asia/Tokyo'),
+        formatIsoInZone(start + 15 * MINUTE, 'Asia/Tokyo'),
+      ]);
+      expect(first[5]).toMatch(/\+09:00$/);
+      expect(Date.parse(first[5]!)).toBe(start);
+    } finally {
+      const reset = { timeZone: null, hourCycle: null, dateOrder: null };
+      await call(brew, 'PUT', '/user', { email: 'brew@fieldlink.test', props: reset });
+    }
   });
 
   it('writes a PDF with a cover, a summary and a chart per channel', async () => {

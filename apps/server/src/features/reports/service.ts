@@ -61,6 +61,7 @@ import {
 import { publicReportUrl, toReportMeta, toReportSchedule } from './mapper';
 import { writeReportDocument, type PlannedDevice, type ReportPlan } from './report-document';
 import { ReportThread } from './report-thread';
+import { userClock } from '../users/reader-clock';
 import {
   accountWithRoot,
   attachmentPointsOfUser,
@@ -646,6 +647,7 @@ export class ReportService {
       end: props.end,
       interval: props.interval,
       createdBy: row.created_by_email,
+      clock: await userClock(this.db, { id: row.created_by }),
       brand: documentBrand({
         productName: this.options.productName,
         accountName: account?.name ?? '',

@@ -6,7 +6,6 @@ import {
   RATING_SCALE,
   TASTING_RATINGS,
   formatGravity,
-  formatTastingDate,
   gravityProblem,
   readingTimeProblem,
   tastingAverages,
@@ -14,7 +13,7 @@ import {
   type TastingRating,
 } from '@fieldlink/domain/brew';
 import { reportStateLabel } from '@fieldlink/domain/reports';
-import { dateTimeInputValue, instantOfDateTimeInput } from '@fieldlink/domain/date-format';
+import { dateTimeInputValue, formatTastingDate, instantOfDateTimeInput } from '@fieldlink/domain/date-format';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { TrashIcon } from '../../../components/ui/icons';
@@ -39,7 +38,11 @@ function Panel({ title, aside, children }: { title: string; aside?: ReactNode; c
   );
 }
 
-const when = (t: number) => formatTastingDate(new Date(t));
+/** Brewing dates (`MMM DD, YYYY LT`) in the page's clock: the user's zone and hour cycle. */
+function useWhen(): (t: number) => string {
+  const clock = usePageClock();
+  return (t: number) => formatTastingDate(t, clock);
+}
 
 /**
  * Deleting a reading, a tasting note or an annotation asks first (docs/decisions.md, issue 36 item
@@ -78,6 +81,7 @@ type Deleting = { id: string; what: string } | null;
  * unless the brewer gives the time it was taken; a value or time that cannot be saved says why.
  */
 export function GravityPanel({ batch, canEdit }: { batch: Batch; canEdit: boolean }) {
+  const when = useWhen();
   const [text, setText] = useState('');
   // null: "now" (the field shows the current minute until the brewer changes it).
   const [time, setTime] = useState<string | null>(null);
@@ -199,6 +203,7 @@ const DEFAULT_RATINGS = Object.fromEntries(TASTING_RATINGS.map((rating) => [rati
 
 /** Tasting notes with their ratings and averages; each shows on the chart as a blue line. */
 export function TastingPanel({ batch, canEdit }: { batch: Batch; canEdit: boolean }) {
+  const when = useWhen();
   const [adding, setAdding] = useState(false);
   const [ratings, setRatings] = useState(DEFAULT_RATINGS);
   const [notes, setNotes] = useState('');
@@ -323,6 +328,7 @@ export function TastingPanel({ batch, canEdit }: { batch: Batch; canEdit: boolea
 
 /** Notes on the chart: grey lines across it or on one channel; tasting notes' blue ones follow their notes. */
 export function AnnotationPanel({ batch, canEdit }: { batch: Batch; canEdit: boolean }) {
+  const when = useWhen();
   const [text, setText] = useState('');
   const put = useBrewCall('putAnnotation', () => setText(''));
   const [deleting, setDeleting] = useState<Deleting>(null);
@@ -396,6 +402,7 @@ const REPORT_TONES: Record<BrewReport['state'], BadgeTone> = {
 };
 
 function ReportRow({ report }: { report: BrewReport }) {
+  const when = useWhen();
   const state = useReportState(report).data ?? report;
   return (
     <li data-testid="brew-report">
@@ -451,6 +458,7 @@ export function ReportPanel({ batch }: { batch: Batch }) {
  * while that tank is idle.
  */
 export function FinishedBatches({ groupId, tanks }: { groupId: string; tanks: readonly Tank[] }) {
+  const when = useWhen();
   const batches = useBrewBatches(groupId);
   const canEnd = useCan('endBrew');
   const all = batches.data?.batches ?? [];

@@ -7,17 +7,18 @@ import {
   fermentationDay,
   formatAbv,
   formatGravity,
-  formatTastingDate,
   hasBatchEnded,
   saturationRatio,
   tankIcon,
   tankStateLabel,
   type BatchAbv,
 } from '@fieldlink/domain/brew';
+import { formatTastingDate } from '@fieldlink/domain/date-format';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { ArrowLeftIcon } from '../../../components/ui/icons';
 import { showToast } from '../../../lib/app-store/app-store';
+import { usePageClock } from '../../../lib/page-time-zone';
 import { useStore } from '../../../lib/use-store';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
 import { useCan } from '../../../lib/session/use-can';
@@ -43,6 +44,7 @@ const fixed = (value: number | null | undefined, digits: number, unit = '') =>
 
 /** One tank: its batch, live figures, chart, readings, tasting notes, annotations, reports and calibration. */
 export function TankView({ groupId, tank, onBack }: { groupId: string; tank: Tank; onBack: () => void }) {
+  const clock = usePageClock();
   const latest = useStore(realtimeStore, (state) => state.latest[tank.thingName]);
   const live = liveTank(tank, latest);
   const batch = tank.batchInfo;
@@ -106,7 +108,7 @@ export function TankView({ groupId, tank, onBack }: { groupId: string; tank: Tan
           <p className="fl-muted">
             {batch
               ? `${batch.props.beerName}${batch.props.style ? ` · ${batch.props.style}` : ''} · day ${fermentationDay(batch.date.start, batch.transitions, Date.now())}`
-              : `No batch in this tank${lastEnded ? ` · ${lastEnded.props.beerName} ended ${formatTastingDate(new Date(lastEnded.date.end!))}` : ''}`}
+              : `No batch in this tank${lastEnded ? ` · ${lastEnded.props.beerName} ended ${formatTastingDate(lastEnded.date.end!, clock)}` : ''}`}
           </p>
         </div>
         <Badge tone={batch ? 'info' : 'neutral'}>{tankStateLabel(tank.state)}</Badge>
