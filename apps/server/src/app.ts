@@ -83,6 +83,8 @@ import { pushRoutes } from './features/push/routes';
 import { webManifestPlugin } from './plugins/web-manifest';
 import { apiTokenRoutes } from './features/api-tokens/routes';
 import { ApiTokenService } from './features/api-tokens/service';
+import { WebhookService } from './features/webhooks/service';
+import { webhookRoutes } from './features/webhooks/routes';
 import { proxyTrust } from './security/client-address';
 
 /** The services behind the routes, reachable from tests and from main. */
@@ -119,6 +121,8 @@ export interface Fieldlink {
   drain: (deadlineMs: number) => Promise<void>;
   /** The audit trail: reading, verifying, retention. */
   audit: AuditService;
+  /** Webhooks: the accounts' receivers of events and their deliveries. */
+  webhooks: WebhookService;
 }
 
 declare module 'fastify' {
@@ -317,7 +321,14 @@ export async function buildApp({
     events.emit(event),
   );
   events.on((event) => hub.publish(event));
-  const ota = new OtaService({ db, jobs, commands, events, logger: app.log }, otaOptions);
+  const webhooks = new WebhookService({
+    db,
+    jobs,
+    policy: { allowPrivate: config.webhookAllowPrivate },
+    publicUrl: config.publicUrl,
+    now,
+  });
+  const ota = new OtaService({ db, jobs, commands, events, logger: app.log, webhooks }, otaOptions);
   ingest.otaReports = (device, frame) => ota.report(device, frame);
   const push = new PushService({
     db,
@@ -337,6 +348,7 @@ export async function buildApp({
   const alarmNotices = new AlarmNotices({
     db,
     jobs,
+    webhooks,
     mailer,
     push,
     publicUrl: config.publicUrl,
@@ -360,6 +372,7 @@ export async function buildApp({
   });
   const reports = new ReportService({
     db,
+    webhooks,
     databaseUrl: config.databaseUrl,
     jobs,
     files,
@@ -411,6 +424,7 @@ export async function buildApp({
     brewTanks,
     drain: trackRequestsForDrain(app),
     audit: auditTrail,
+    webhooks,
   };
   app.decorate('fieldlink', fieldlink);
   const metrics = createFieldlinkMetrics({
@@ -494,6 +508,7 @@ export async function buildApp({
       await api.register(brewRoutes, { brew });
       await api.register(auditRoutes, { audit: auditTrail });
       await api.register(pushRoutes, { push });
+      await api.register(webhookRoutes, { webhooks });
       await api.register(videoRoutes, { directory: config.videosDir, urls: config.videoUrls });
       await api.register(healthRoutes, { ping: storage.ping });
       // The device protocol, for whoever connects a device the console just added; not secret.

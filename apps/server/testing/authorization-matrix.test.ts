@@ -16,7 +16,13 @@ import {
 import { retailProductId } from '@fieldlink/domain/retail';
 import type { Database } from '../src/db/schema';
 import { hashSecret } from '../src/security/secrets';
-import { AUTHORIZATION_MATRIX, type AccountIds, type MatrixRequest, type RouteUse } from './authorization-matrix';
+import {
+  AUTHORIZATION_MATRIX,
+  MATRIX_WEBHOOK_URL,
+  type AccountIds,
+  type MatrixRequest,
+  type RouteUse,
+} from './authorization-matrix';
 import { MISSING_BREW_IDS, addBrewIds } from './brew-matrix';
 import { routeTable } from './route-table';
 import { DIALECTS, addTestUser, baseUrl, startTestApp, type TestApp } from './test-app';
@@ -61,6 +67,8 @@ const MISSING: AccountIds = {
   spareScheduleId: 'missing-schedule2',
   brew: MISSING_BREW_IDS,
   apiTokenId: 'missing-token-001',
+  webhookId: 'missing-webhook1',
+  spareWebhookId: 'missing-webhook2',
 };
 
 /**
@@ -76,6 +84,8 @@ function auditEntriesExpected(route: string, request: MatrixRequest): number {
   // The matrix's device is offline: a message is queued for it (recorded once, as queued), but a
   // system command (FLASH LED) is not queued and, unsent, changes nothing.
   if ((request.body?.message as { cmd?: string } | undefined)?.cmd === 'system') return 0;
+  // A test delivery changes no setting: it is listed with the webhook's deliveries, not audited.
+  if (route === 'POST /api/v1/webhooks/test') return 0;
   return 1;
 }
 
@@ -319,7 +329,24 @@ describe.each(DIALECTS)('authorisation matrix on %s', { timeout: MATRIX_TIMEOUT_
       spareScheduleId: `matrix-spare-schedule-${key}`,
       brew: await addBrewIds(db(), { groupId: group!.id, deviceId: device.id }, key),
       apiTokenId: `matrix-token-${key}`,
+      webhookId: `matrix-webhook-${key}`,
+      spareWebhookId: `matrix-spare-webhook-${key}`,
     };
+    await db()
+      .insertInto('webhooks')
+      .values(
+        [ids.webhookId, ids.spareWebhookId].map((id) => ({
+          id,
+          account_id: account.id,
+          url: MATRIX_WEBHOOK_URL,
+          events: JSON.stringify(['alarm.raised']),
+          format: 'json',
+          secret: `whsec_matrix_${key}`,
+          created_at: Date.now(),
+          updated_at: Date.now(),
+        })),
+      )
+      .execute();
     await db()
       .insertInto('alarms')
       .values({
@@ -483,7 +510,7 @@ describe.each(DIALECTS)('authorisation matrix on %s', { timeout: MATRIX_TIMEOUT_
     );
 
   beforeAll(async () => {
-    t = await startTestApp(dialect, { listen: true });
+    t = await startTestApp(dialect, { listen: true, env: { FIELDLINK_WEBHOOK_ALLOW_PRIVATE: '1' } });
     own = await accountIds('Acme Controls', 'own');
     other = await accountIds('Northgate Brewing', 'other');
     admin = await addCaller(own, 'admin@matrix.test', ['ADMIN'], []);

@@ -57,6 +57,9 @@ export interface AccountIds {
    * by the positive check), in another account a token of its plain user.
    */
   apiTokenId: string;
+  /** A webhook of the account, and a spare one (deleted by the positive check). */
+  webhookId: string;
+  spareWebhookId: string;
 }
 
 export interface MatrixRequest {
@@ -105,6 +108,10 @@ const PUSH_SUBSCRIPTION = {
   endpoint: 'https://push.fieldlink.test/send/matrix',
   keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) },
 };
+/** A webhook to a closed port on loopback (the matrix allows private addresses): a test call fails fast. */
+export const MATRIX_WEBHOOK_URL = 'http://127.0.0.1:9/matrix';
+
+const webhookBody = (accountId: string) => ({ accountId, url: MATRIX_WEBHOOK_URL, events: ['alarm.raised'] });
 
 /** Every route: `METHOD /path` as the route table lists it. */
 export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
@@ -754,6 +761,44 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
     foreign: (_own, other) => [
       { method: 'GET', url: '/api/v1/audit-log/verify', query: { accountId: other.accountId } },
     ],
+  }),
+  // Webhooks (features/webhooks): administrators whose scope holds the whole account.
+  'GET /api/v1/webhooks': api({
+    access: 'manageWebhooks',
+    own: (ids) => ({ method: 'GET', url: '/api/v1/webhooks', query: { accountId: ids.accountId } }),
+    foreign: (_own, other) => [{ method: 'GET', url: '/api/v1/webhooks', query: { accountId: other.accountId } }],
+  }),
+  'POST /api/v1/webhooks': api({
+    access: 'manageWebhooks',
+    own: (ids) => ({ method: 'POST', url: '/api/v1/webhooks', body: webhookBody(ids.accountId) }),
+    foreign: (_own, other) => [{ method: 'POST', url: '/api/v1/webhooks', body: webhookBody(other.accountId) }],
+  }),
+  'PUT /api/v1/webhooks': api({
+    access: 'manageWebhooks',
+    own: (ids) => ({
+      method: 'PUT',
+      url: '/api/v1/webhooks',
+      query: { id: ids.webhookId },
+      body: { events: ['alarm.cleared'] },
+    }),
+    foreign: (_own, other) => [
+      { method: 'PUT', url: '/api/v1/webhooks', query: { id: other.webhookId }, body: { events: ['alarm.cleared'] } },
+    ],
+  }),
+  'DELETE /api/v1/webhooks': api({
+    access: 'manageWebhooks',
+    own: (ids) => ({ method: 'DELETE', url: '/api/v1/webhooks', query: { id: ids.spareWebhookId } }),
+    foreign: (_own, other) => [{ method: 'DELETE', url: '/api/v1/webhooks', query: { id: other.webhookId } }],
+  }),
+  'POST /api/v1/webhooks/test': api({
+    access: 'manageWebhooks',
+    own: (ids) => ({ method: 'POST', url: '/api/v1/webhooks/test', query: { id: ids.webhookId } }),
+    foreign: (_own, other) => [{ method: 'POST', url: '/api/v1/webhooks/test', query: { id: other.webhookId } }],
+  }),
+  'GET /api/v1/webhooks/deliveries': api({
+    access: 'manageWebhooks',
+    own: (ids) => ({ method: 'GET', url: '/api/v1/webhooks/deliveries', query: { id: ids.webhookId } }),
+    foreign: (_own, other) => [{ method: 'GET', url: '/api/v1/webhooks/deliveries', query: { id: other.webhookId } }],
   }),
   // Inventory (features/inventory): the group must be the caller's and of the named account.
   'GET /api/v1/inv/overview': api({

@@ -69,6 +69,9 @@ export const AUDIT_ACTIONS = [
   'brew.report',
   'brew.calibrate',
   'audit.trim',
+  'webhook.add',
+  'webhook.update',
+  'webhook.delete',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -125,6 +128,9 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'brew.report': 'Batch report requested',
   'brew.calibrate': 'Tank calibrated',
   'audit.trim': 'Old entries removed',
+  'webhook.add': 'Webhook added',
+  'webhook.update': 'Webhook edited',
+  'webhook.delete': 'Webhook deleted',
 };
 
 /** True for a name of {@link AUDIT_ACTIONS}. */

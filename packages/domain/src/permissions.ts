@@ -219,6 +219,11 @@ export const CAPABILITY_RULES = {
    * (docs/decisions.md, issue 38 item 1). Scope still limits it to the accounts under the caller.
    */
   readAuditLog: isAdmin,
+  /**
+   * Add, read, change, test and delete an account's webhooks (issue 39 item 3). Administrators only:
+   * a webhook sends the account's alarms and device events to an address outside Fieldlink.
+   */
+  manageWebhooks: isAdmin,
   /** Any user may mute or unmute disconnection alerts of their own devices. */
   muteOwnDevices: () => true,
   /**

@@ -35,6 +35,7 @@ import * as userClock from './migrations/2026-12-11T0300-user-clock';
 import * as auditLog from './migrations/2026-12-11T0400-audit-log';
 import * as pushSubscriptions from './migrations/2026-12-12T0100-push-subscriptions';
 import * as apiTokens from './migrations/2026-12-12T0300-api-tokens';
+import * as webhooks from './migrations/2026-12-12T0900-webhooks';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -82,6 +83,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-11T0400-audit-log': auditLog,
   '2026-12-12T0100-push-subscriptions': pushSubscriptions,
   '2026-12-12T0300-api-tokens': apiTokens,
+  '2026-12-12T0900-webhooks': webhooks,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

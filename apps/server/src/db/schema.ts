@@ -602,6 +602,40 @@ export interface PushSubscriptionsTable {
   created_at: number;
 }
 
+/** An account's webhook (features/webhooks; migration 2026-12-12T0900-webhooks). */
+export interface WebhooksTable {
+  id: string;
+  account_id: string;
+  url: string;
+  /** JSON array of event names. */
+  events: string;
+  /** json | slack | teams */
+  format: string;
+  /** The signing secret, as shown once (docs/decisions.md, issue 39 item 3). */
+  secret: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One event on its way to one webhook. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event: string;
+  at: number;
+  /** The event as JSON (Fieldlink's format); the body sent is made from it. */
+  body: string;
+  /** pending | delivered | failed */
+  state: string;
+  attempts: number;
+  last_attempt_at: number | null;
+  status: number | null;
+  response_ms: number | null;
+  detail: string | null;
+  next_attempt_at: number | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   groups: GroupsTable;
@@ -648,4 +682,6 @@ export interface Database {
   audit_log: AuditLogTable;
   audit_chain_heads: AuditChainHeadsTable;
   push_subscriptions: PushSubscriptionsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

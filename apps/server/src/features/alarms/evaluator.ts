@@ -15,7 +15,6 @@ import {
   insertAlarm,
   openAlarmsOf,
   refreshAlarmsHaveBeenRead,
-  resolveAlerts,
 } from './repository';
 
 export interface EvaluatorLogger {
@@ -54,7 +53,8 @@ export class AlarmEvaluator extends DeviceFollower<ConfiguredDevice> {
     private readonly db: Kysely<Database>,
     events: DeviceEvents,
     private readonly jobs: JobQueue,
-    private readonly notices: AlarmNotices,
+    /** Mail and webhooks about alarms and disconnections (the alarms service tells it of acknowledgements). */
+    readonly notices: AlarmNotices,
     /** The device behind a thing name (ingest's cached directory). */
     private readonly findDevice: (thingName: string) => Promise<DeviceRef | null>,
     private readonly logger: EvaluatorLogger,
@@ -112,7 +112,7 @@ export class AlarmEvaluator extends DeviceFollower<ConfiguredDevice> {
     if (!event.isConnected && event.lastDisconnection !== null) {
       await this.notices.scheduleDisconnection(device.id, event.lastDisconnection);
     } else if (event.isConnected && event.lastConnection !== null) {
-      await resolveAlerts(this.db, device.id, 'DISCONNECTED', event.lastConnection);
+      await this.notices.reconnected(device.id, event.lastConnection);
     }
   }
 
@@ -155,7 +155,8 @@ export class AlarmEvaluator extends DeviceFollower<ConfiguredDevice> {
         if (!written) return 'retry' as const;
         for (const transition of transitions) {
           if (transition.kind === 'cleared') {
-            await clearActiveAlarm(trx, deviceId, code, transition.t, transition.value);
+            const cleared = await clearActiveAlarm(trx, deviceId, code, transition.t, transition.value);
+            await this.notices.alarmsChanged(trx, 'alarm.cleared', cleared);
           } else {
             const id = newId();
             await insertAlarm(trx, {

@@ -21,7 +21,8 @@ import { newId } from '../../security/secrets';
 import { clockOf, toAttachmentPoint } from '../users/mapper';
 import { readerClockOf } from '../users/reader-clock';
 import { toAlarmRecord } from './mapper';
-import { accountsAbove, findAlarm, insertAlertOnce, usersOfAccounts, type AlarmRow } from './repository';
+import type { WebhookService } from '../webhooks/service';
+import { accountsAbove, findAlarm, insertAlertOnce, resolveAlerts, usersOfAccounts, type AlarmRow } from './repository';
 
 /** Job kinds of alarm notices; each runs on exactly one instance (jobs/job-queue.ts). */
 export const ALARM_JOBS = {
@@ -44,6 +45,8 @@ export interface AlarmNoticeOptions {
   disconnectAlertMs: number;
   /** Told when an alert was recorded, so browsers can be told. */
   onAlert?: (deviceId: string) => void;
+  /** Sends alarm and connection events to the accounts' webhooks. */
+  webhooks: WebhookService;
 }
 
 type NoticeUserRow = NoticeUser & { email: string; clock: ClockPreferences };
@@ -62,9 +65,13 @@ export class AlarmNotices {
     );
   }
 
-  /** Queues the raise notice, the first reminder and the escalation, in the transaction that raised the alarm. */
+  /**
+   * Queues the raise notice, the first reminder, the escalation and the webhooks' deliveries, in the
+   * transaction that raised the alarm.
+   */
   async scheduleForRaised(trx: Transaction<Database>, alarmId: string, raisedAt: number): Promise<void> {
     const { jobs, policy } = this.options;
+    await this.options.webhooks.emitAlarm(trx, 'alarm.raised', alarmId);
     await jobs.enqueue(ALARM_JOBS.raised, { alarmId }, {}, trx);
     await jobs.enqueue(ALARM_JOBS.push, { alarmId }, {}, trx);
     await jobs.enqueue(
@@ -74,6 +81,61 @@ export class AlarmNotices {
       trx,
     );
     await jobs.enqueue(ALARM_JOBS.escalate, { alarmId }, { runAt: escalationAt(raisedAt, policy) }, trx);
+  }
+
+  /** Queues the webhooks' deliveries of alarms cleared or acknowledged, in the transaction that did it. */
+  async alarmsChanged(
+    trx: Transaction<Database>,
+    type: 'alarm.cleared' | 'alarm.acknowledged',
+    alarmIds: readonly string[],
+  ): Promise<void> {
+    for (const alarmId of alarmIds) await this.options.webhooks.emitAlarm(trx, type, alarmId);
+  }
+
+  /** Looks for due jobs now: call once the transaction that queued notices is committed. */
+  nudge(): void {
+    this.options.jobs.nudge();
+  }
+
+  /**
+   * The device is connected again: its open disconnection alerts are resolved, and when one was
+   * raised (its delay had passed, its webhooks were told) the webhooks hear that it is back.
+   */
+  async reconnected(deviceId: string, t: number): Promise<void> {
+    const { db } = this.options;
+    const told = await db.transaction().execute(async (trx) => {
+      if ((await resolveAlerts(trx, deviceId, 'DISCONNECTED', t)) === 0) return 0;
+      const device = await this.deviceOf(trx, deviceId);
+      if (!device) return 0;
+      return this.options.webhooks.emit(trx, {
+        type: 'device.connected',
+        devicePath: device.path,
+        accountId: device.account_id,
+        summary: `${device.name} (${device.thing_name}) is connected again.`,
+        data: { device: { id: device.id, thingName: device.thing_name, name: device.name }, connectedAt: t },
+        at: t,
+      });
+    });
+    if (told > 0) this.nudge();
+  }
+
+  private deviceOf(db: Kysely<Database> | Transaction<Database>, deviceId: string) {
+    return db
+      .selectFrom('devices')
+      .innerJoin('groups', 'groups.id', 'devices.group_id')
+      .select([
+        'devices.id',
+        'devices.name',
+        'devices.thing_name',
+        'devices.account_id',
+        'devices.is_connected',
+        'devices.last_disconnection',
+        'devices.time_date',
+        'devices.health',
+        'groups.path',
+      ])
+      .where('devices.id', '=', deviceId)
+      .executeTakeFirst();
   }
 
   /** Queues the check that raises a disconnection alert if the device is still away after the grace time. */
@@ -153,25 +215,23 @@ export class AlarmNotices {
 
   private async onDisconnectionJob({ deviceId, t }: { deviceId: string; t: number }): Promise<void> {
     const { db, mailer, publicUrl } = this.options;
-    const device = await db
-      .selectFrom('devices')
-      .innerJoin('groups', 'groups.id', 'devices.group_id')
-      .select([
-        'devices.id',
-        'devices.name',
-        'devices.thing_name',
-        'devices.account_id',
-        'devices.is_connected',
-        'devices.last_disconnection',
-        'devices.time_date',
-        'devices.health',
-        'groups.path',
-      ])
-      .where('devices.id', '=', deviceId)
-      .executeTakeFirst();
+    const device = await this.deviceOf(db, deviceId);
     // Back online, or gone away again since: this disconnection is over or another job has it.
     if (!device || device.is_connected === 1 || device.last_disconnection !== t) return;
-    if (!(await insertAlertOnce(db, { id: newId(), deviceId, kind: 'DISCONNECTED', t }))) return;
+    const raised = await db.transaction().execute(async (trx) => {
+      if (!(await insertAlertOnce(trx, { id: newId(), deviceId, kind: 'DISCONNECTED', t }))) return false;
+      await this.options.webhooks.emit(trx, {
+        type: 'device.disconnected',
+        devicePath: device.path,
+        accountId: device.account_id,
+        summary: `${device.name} (${device.thing_name}) has been disconnected since ${new Date(t).toISOString()}.`,
+        data: { device: { id: device.id, thingName: device.thing_name, name: device.name }, disconnectedAt: t },
+        at: t,
+      });
+      return true;
+    });
+    if (!raised) return;
+    this.nudge();
     this.options.onAlert?.(deviceId);
     const users = disconnectionAudience(await this.usersAbove(device.path), {
       accountId: device.account_id,

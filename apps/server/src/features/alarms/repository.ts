@@ -144,14 +144,23 @@ export async function insertAlarm(db: Db, row: AlarmsTable): Promise<void> {
   await db.insertInto('alarms').values(row).execute();
 }
 
-export async function clearActiveAlarm(db: Db, deviceId: string, code: string, t: number, value: number | null) {
-  await db
+/** Clears the channel's active alarm; answers the ids of the alarms cleared (none or one). */
+export async function clearActiveAlarm(
+  db: Db,
+  deviceId: string,
+  code: string,
+  t: number,
+  value: number | null,
+): Promise<string[]> {
+  const rows = await db
     .updateTable('alarms')
     .set({ cleared_at: t, cleared_value: value })
     .where('device_id', '=', deviceId)
     .where('code', '=', code)
     .where('cleared_at', 'is', null)
+    .returning('id')
     .execute();
+  return rows.map((row) => row.id);
 }
 
 /** Acknowledges those of the alarms not acknowledged yet; answers the devices touched. */
@@ -215,15 +224,17 @@ export async function insertAlertOnce(
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
-export async function resolveAlerts(db: Db, deviceId: string, kind: string, t: number): Promise<void> {
-  await db
+/** Resolves the device's open alerts of a kind raised by `t`; answers how many were open. */
+export async function resolveAlerts(db: Db, deviceId: string, kind: string, t: number): Promise<number> {
+  const result = await db
     .updateTable('alerts')
     .set({ resolved_at: t })
     .where('device_id', '=', deviceId)
     .where('kind', '=', kind)
     .where('resolved_at', 'is', null)
     .where('t', '<=', t)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /** Every user with an attachment point in any of the accounts, with their points in order. */

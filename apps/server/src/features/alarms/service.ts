@@ -100,7 +100,10 @@ export class AlarmService {
       const state = current ? evaluationOf(current) : NORMAL_EVALUATION;
       const disable = !alarm.enabled || (alarm.high === null && alarm.low === null);
       const keepActive = state.phase === 'ACTIVE' && !disable;
-      if (state.phase === 'ACTIVE' && disable) await clearActiveAlarm(trx, device.id, code, now, null);
+      if (state.phase === 'ACTIVE' && disable) {
+        const cleared = await clearActiveAlarm(trx, device.id, code, now, null);
+        await this.evaluator.notices.alarmsChanged(trx, 'alarm.cleared', cleared);
+      }
       await upsertAlarmConfig(trx, {
         device_id: device.id,
         code,
@@ -130,6 +133,7 @@ export class AlarmService {
         at: now,
       });
     });
+    this.evaluator.notices.nudge();
     await this.evaluator.reload();
     await this.evaluator.announce(device.id);
     // The channel just stored, as its writer set it (configuring does not need the reading right).
@@ -177,7 +181,10 @@ export class AlarmService {
           at: now,
         });
       }
+      const acknowledged = rows.filter((alarm) => alarm.acknowledged_at === null).map((alarm) => alarm.id);
+      await this.evaluator.notices.alarmsChanged(trx, 'alarm.acknowledged', acknowledged);
     });
+    this.evaluator.notices.nudge();
     for (const deviceId of deviceIds) await this.evaluator.announce(deviceId);
     const stored = await findAlarms(this.db, ids);
     const order = new Map(ids.map((id, index) => [id, index]));

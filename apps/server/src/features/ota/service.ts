@@ -33,6 +33,7 @@ import type { Database } from '../../db/schema';
 import type { DeviceEvents } from '../../events';
 import { HttpError, forbidden } from '../../http-errors';
 import type { DeviceRef } from '../../ingest/device-directory';
+import type { WebhookService } from '../webhooks/service';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { CommandService } from '../../realtime/commands';
 import { newId } from '../../security/secrets';
@@ -94,6 +95,8 @@ interface OtaDeps {
   commands: CommandService;
   events: DeviceEvents;
   logger: OtaLogger;
+  /** Tells the accounts' webhooks of updates that finished or failed. */
+  webhooks: WebhookService;
 }
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -473,6 +476,7 @@ export class OtaService {
       if (!(await moveUpdate(trx, row.id, row.state as OtaState, set))) return null;
       const update = { ...row, ...set };
       await this.writeDeviceUpdate(trx, update);
+      await this.tellWebhooks(trx, update);
       if (final) {
         await this.deps.jobs.enqueue(OTA_RELOAD_JOB, { updateId: row.id }, { runAt: now + this.reloadDelayMs }, trx);
       }
@@ -481,6 +485,7 @@ export class OtaService {
     if (!updated) return;
     this.publish(device.id, device.thingName, updated, undefined);
     if (final) {
+      this.deps.jobs.nudge();
       this.wake(now + this.reloadDelayMs);
       await this.checkRollout(row.rollout_id);
     }
@@ -625,14 +630,49 @@ export class OtaService {
     if (!(await moveUpdate(trx, update.id, from, set))) return null;
     const finished = { ...update, ...set };
     await this.writeDeviceUpdate(trx, finished, state === 'CANCELLED' && update.sent_at === null);
+    await this.tellWebhooks(trx, finished);
     if (state === 'FAILED') {
       await this.deps.jobs.enqueue(OTA_RELOAD_JOB, { updateId: update.id }, { runAt: now + this.reloadDelayMs }, trx);
     }
     return finished;
   }
 
+  /** Queues `ota.finished` or `ota.failed` for the webhooks, in the transaction that ended the update. */
+  private async tellWebhooks(trx: Transaction<Database>, update: OtaUpdateRow): Promise<void> {
+    const type = { SUCCEEDED: 'ota.finished', FAILED: 'ota.failed' }[update.state] as
+      'ota.finished' | 'ota.failed' | undefined;
+    if (!type) return;
+    const device = await trx
+      .selectFrom('devices')
+      .innerJoin('groups', 'groups.id', 'devices.group_id')
+      .select(['devices.name', 'devices.thing_name', 'devices.account_id', 'groups.path'])
+      .where('devices.id', '=', update.device_id)
+      .executeTakeFirst();
+    if (!device) return;
+    const ended = type === 'ota.finished' ? 'finished its update' : `failed its update: ${update.error ?? ''}`;
+    await this.deps.webhooks.emit(trx, {
+      type,
+      devicePath: device.path,
+      accountId: device.account_id,
+      summary: `${device.name} (${device.thing_name}) ${ended}`.trim(),
+      data: {
+        device: { id: update.device_id, thingName: device.thing_name, name: device.name },
+        update: {
+          id: update.id,
+          rolloutId: update.rollout_id,
+          state: update.state,
+          fw: update.fw,
+          error: update.error,
+          finishedAt: update.finished_at,
+        },
+      },
+      at: update.finished_at ?? this.now(),
+    });
+  }
+
   /** Tells the device's watchers that an update ended; a failure may stop its rollout. */
   private async announceFinished(done: OtaUpdateRow): Promise<void> {
+    this.deps.jobs.nudge();
     const device = await this.db
       .selectFrom('devices')
       .select(['thing_name', 'ota_pending_submitted_at'])

@@ -39,6 +39,7 @@ import type { FileLinks } from '../../documents/file-links';
 import type { FileStore, StoredFile } from '../../documents/file-store';
 import { documentBrand } from '../../documents/pdf-writer';
 import { HttpError, limitReached, notFound } from '../../http-errors';
+import type { WebhookService } from '../webhooks/service';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { Mailer } from '../../mail/mailer';
 import { newId } from '../../security/secrets';
@@ -151,6 +152,8 @@ export interface ReportServiceOptions {
   retentionDays: number;
   /** Pushes an action to the signed-in users who pass `audience` (the real-time hub). */
   notifyUsers: (action: ServerAction, audience: (user: UserContext) => boolean) => void;
+  /** Tells the accounts' webhooks that a report is ready. */
+  webhooks: WebhookService;
   now?: () => number;
 }
 
@@ -595,8 +598,28 @@ export class ReportService {
           return;
         }
         const ready = { state: 'READY', error: null, percent: 100, file_id: file.id, completed_at: this.now() };
-        await updateReport(this.db, reportId, ready);
         const updated = { ...row, ...ready };
+        const told = await this.db.transaction().execute(async (trx) => {
+          await updateReport(trx, reportId, ready);
+          return this.options.webhooks.emit(trx, {
+            type: 'report.ready',
+            devicePath: row.scope_path,
+            accountId: row.account_id,
+            summary: `The report "${row.name}" is ready.`,
+            data: {
+              report: {
+                id: row.id,
+                name: row.name,
+                scheduleId: row.schedule_id,
+                createdBy: row.created_by_email,
+                completedAt: ready.completed_at,
+                link: `${this.options.publicUrl}/reports`,
+              },
+            },
+            at: ready.completed_at,
+          });
+        });
+        if (told > 0) this.options.jobs.nudge();
         await this.pushRow(updated);
         await this.sendNotices(updated, file);
         await this.applyRetention();
