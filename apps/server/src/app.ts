@@ -37,6 +37,10 @@ import { realtimePlugin } from './plugins/realtime';
 import { webPlugin } from './plugins/web';
 import { SessionService } from './features/session/service';
 import { sessionRoutes } from './features/session/routes';
+import { MfaService } from './features/mfa/service';
+import { mfaRoutes } from './features/mfa/routes';
+import { SecretBox } from './security/secret-box';
+import { SigninGuard } from './security/signin-guard';
 import { videoRoutes } from './features/videos/routes';
 import { healthRoutes } from './features/health/routes';
 import { compressionPlugin } from './plugins/compression';
@@ -362,11 +366,22 @@ export async function buildApp({
   await alarms.start();
   const shelves = new ShelfTracker(db, events, app.log);
   await shelves.start();
+  // One set of sign-in limits for passwords and second-factor codes alike (issue 38 item 2).
+  const signinGuard = new SigninGuard(now ?? Date.now);
+  const mfa = new MfaService({
+    db,
+    box: new SecretBox(await installationSecret(db, 'mfa_key')),
+    issuer: config.productName,
+    signinGuard,
+    now: now ?? Date.now,
+  });
   const sessions = new SessionService({
     db,
     tokens: app.tokens,
     mailer,
     publicUrl: config.publicUrl,
+    mfa,
+    signinGuard,
     onSessionsEnded: (userId) => hub.closeUser(userId),
     onSignedOut: (jti) => hub.closeToken(jti),
   });
@@ -481,6 +496,7 @@ export async function buildApp({
       await api.register(apiTokenRoutes, {
         apiTokens: new ApiTokenService({ db, now: now ?? Date.now, onRevoked: (id) => hub.closeToken(id) }),
       });
+      await api.register(mfaRoutes, { mfa });
       await api.register(deviceRoutes, { devices });
       await api.register(deviceTableRoutes, { table: new DeviceTableService(db) });
       await api.register(otaRoutes, { ota });

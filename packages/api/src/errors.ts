@@ -18,6 +18,11 @@ export const ErrorAnswer = Type.Object({
    * shows {@link INVALID_REQUEST_MESSAGE} instead.
    */
   invalidRequest: Type.Optional(Type.Literal(true)),
+  /**
+   * Set on the 401 of a sign-in whose password was right but which needs a second-factor code
+   * (issue 38): the console asks for the code and signs in again with it.
+   */
+  mfaRequired: Type.Optional(Type.Literal(true)),
 });
 export type ErrorAnswer = Static<typeof ErrorAnswer>;
 

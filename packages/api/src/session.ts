@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PERMISSIONS, EXTRA_FLAGS } from '@fieldlink/domain/permissions';
 import { Email } from './fields';
+import { SecondFactorCodeField } from './mfa';
 
 /** Local-storage key of the session token (`{product}Token`). */
 export const TOKEN_STORAGE_KEY = 'fieldlinkToken';
@@ -14,7 +15,15 @@ export const NewPassword = Type.String({ minLength: NEW_PASSWORD_MIN_LENGTH, max
 export const PermissionName = Type.Union(PERMISSIONS.map((p) => Type.Literal(p)));
 export const ExtraFlagName = Type.Union(EXTRA_FLAGS.map((p) => Type.Literal(p)));
 
-export const SigninBody = Type.Object({ email: Email, password: Password }, { additionalProperties: false });
+export const SigninBody = Type.Object(
+  {
+    email: Email,
+    password: Password,
+    /** A current TOTP code or an unused recovery code, for a user with a second factor (issue 38). */
+    code: Type.Optional(SecondFactorCodeField),
+  },
+  { additionalProperties: false },
+);
 export type SigninBody = Static<typeof SigninBody>;
 export const JwtAnswer = Type.Object({ jwt: Type.String() });
 export type JwtAnswer = Static<typeof JwtAnswer>;

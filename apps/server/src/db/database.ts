@@ -36,6 +36,7 @@ import * as auditLog from './migrations/2026-12-11T0400-audit-log';
 import * as pushSubscriptions from './migrations/2026-12-12T0100-push-subscriptions';
 import * as apiTokens from './migrations/2026-12-12T0300-api-tokens';
 import * as webhooks from './migrations/2026-12-12T0900-webhooks';
+import * as totp from './migrations/2026-12-12T1000-totp';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -84,6 +85,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-12T0100-push-subscriptions': pushSubscriptions,
   '2026-12-12T0300-api-tokens': apiTokens,
   '2026-12-12T0900-webhooks': webhooks,
+  '2026-12-12T1000-totp': totp,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

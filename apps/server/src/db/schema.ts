@@ -48,6 +48,19 @@ export interface UsersTable {
   time_zone: string | null;
   hour_cycle: string | null;
   date_order: string | null;
+  /** TOTP secret, encrypted (features/mfa): set while the second factor is on. */
+  totp_secret: string | null;
+  /** TOTP secret of an enrolment waiting for its first code, encrypted. */
+  totp_pending_secret: string | null;
+  /** The last TOTP time step a code was accepted for: a code is used once. */
+  totp_last_step: number | null;
+}
+
+/** One-time recovery codes of a user's second factor, as hashes. */
+export interface MfaRecoveryCodesTable {
+  user_id: string;
+  code_hash: string;
+  used_at: number | null;
 }
 
 export interface AttachmentPointsTable {
@@ -640,6 +653,7 @@ export interface Database {
   accounts: AccountsTable;
   groups: GroupsTable;
   users: UsersTable;
+  mfa_recovery_codes: MfaRecoveryCodesTable;
   attachment_points: AttachmentPointsTable;
   devices: DevicesTable;
   latest_values: LatestValuesTable;

@@ -8,7 +8,7 @@ import type { Database } from '../db/schema';
  */
 export async function installationSecret(
   db: Kysely<Database>,
-  key: 'jwt_secret' | 'demo_key' | 'file_link_secret',
+  key: 'jwt_secret' | 'demo_key' | 'file_link_secret' | 'mfa_key',
 ): Promise<string> {
   await db
     .insertInto('settings')

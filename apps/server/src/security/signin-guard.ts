@@ -24,6 +24,9 @@ export const SIGNIN_LIMITS = {
   maxPairs: 200_000,
 } as const;
 
+/** The 429 of a sign-in, or a second-factor code, past these limits. */
+export const SIGNIN_LIMITED_MESSAGE = 'Too many sign-in attempts. Please try again later.';
+
 /** How long a pair with this many failures waits after its last one before its next attempt. */
 export function pairDelayMs(failures: number): number {
   const over = failures - SIGNIN_LIMITS.freeFailuresPerPair;

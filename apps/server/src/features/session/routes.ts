@@ -39,6 +39,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
         request.body.email,
         request.body.password,
         clientOrigin(request.ip, 'http', request.headers['user-agent']),
+        request.body.code,
       ),
   );
   app.post(

@@ -12,10 +12,11 @@ import {
   verifyPassword,
 } from '../../security/passwords';
 import { RateLimiter } from '../../security/rate-limit';
-import { SigninGuard } from '../../security/signin-guard';
+import { SIGNIN_LIMITED_MESSAGE, type SigninGuard } from '../../security/signin-guard';
 import { hashSecret, newCode, newId } from '../../security/secrets';
 import type { TokenService } from '../../security/tokens';
 import { audit, byUser } from '../audit/service';
+import { secondFactorRefusal, type MfaService } from '../mfa/service';
 import { attachmentPointsOf, findUserByEmail, insertAttachmentPoint, insertUser } from './repository';
 import { requireCapability } from './access';
 import { linkedAccountsOf, type ClientOrigin, type UserContext } from './user-context';
@@ -23,7 +24,6 @@ import { linkedAccountsOf, type ClientOrigin, type UserContext } from './user-co
 const MINUTE = 60_000;
 const RESET_CODE_TTL_MS = 60 * MINUTE;
 
-const SIGNIN_LIMITED = 'Too many sign-in attempts. Please try again later.';
 const SIGNUP_LIMITED = 'Too many sign-up attempts. Please try again later.';
 const RESET_LIMITED = 'Too many password reset attempts. Please try again later.';
 
@@ -36,6 +36,10 @@ export interface SessionServiceOptions {
   tokens: TokenService;
   mailer: Mailer;
   publicUrl: string;
+  /** The second factor of users who have one (issue 38 item 2). */
+  mfa: MfaService;
+  /** The sign-in limits; shared with the second factor's own code checks. */
+  signinGuard: SigninGuard;
   /** Called when a user's sessions end (password change), to close their sockets. */
   onSessionsEnded?: (userId: string) => void;
   /** Called when one token is signed out, to close the sockets opened with it. */
@@ -46,12 +50,13 @@ export interface SessionServiceOptions {
 export class SessionService {
   // Failed sign-ins: slowed per account and address, stopped per address, an account guarded but
   // never locked against its owner (SECURITY.md 8 and 24, security/signin-guard.ts).
-  private readonly signinGuard = new SigninGuard();
+  private readonly signinGuard: SigninGuard;
   // Reset requests and attempts: 5 per account and 30 per address an hour.
   private readonly resetByAccount = new RateLimiter(5, 60 * MINUTE);
   private readonly resetByAddress = new RateLimiter(30, 60 * MINUTE);
 
   constructor(private readonly options: SessionServiceOptions) {
+    this.signinGuard = options.signinGuard;
     // The decoy hash is made now, not by the first sign-in with an unknown e-mail: made there, it ran
     // inside the password gate and doubled that sign-in's hash, delaying everybody queued behind it.
     void decoyPasswordHash();
@@ -61,13 +66,15 @@ export class SessionService {
    * `POST /signin`. A sign-in, and one refused for a wrong e-mail or password, is an entry of the
    * audit trail: in the user's first account, or the system chain for an e-mail nobody has. One
    * refused by the rate limits is not (it was never evaluated; the limits' counters show it).
+   * A user with a second factor also sends `code`; without it the right password answers 401
+   * `mfaRequired` (not counted against the limits, recorded), a wrong code counts like a wrong password.
    */
-  async signIn(rawEmail: string, password: string, origin: ClientOrigin): Promise<JwtAnswer> {
+  async signIn(rawEmail: string, password: string, origin: ClientOrigin, code?: string): Promise<JwtAnswer> {
     const { address } = origin;
     const email = normaliseEmail(rawEmail);
     const admission = this.signinGuard.admit(email, address);
     if (!admission.admitted) {
-      throw new HttpError(429, SIGNIN_LIMITED, { 'retry-after': String(admission.retryAfterSeconds) });
+      throw new HttpError(429, SIGNIN_LIMITED_MESSAGE, { 'retry-after': String(admission.retryAfterSeconds) });
     }
     const { attempt } = admission;
     let user: Awaited<ReturnType<typeof findUserByEmail>>;
@@ -81,7 +88,7 @@ export class SessionService {
     } catch (error) {
       // Not evaluated (too many waiting from this address, or storage failed): it does not count.
       attempt.notEvaluated();
-      if (error instanceof PasswordQueueFull) throw new HttpError(429, SIGNIN_LIMITED, { 'retry-after': '1' });
+      if (error instanceof PasswordQueueFull) throw new HttpError(429, SIGNIN_LIMITED_MESSAGE, { 'retry-after': '1' });
       throw error;
     }
     const accountId = user ? ((await attachmentPointsOf(this.options.db, user.id))[0]?.account_id ?? null) : null;
@@ -94,10 +101,23 @@ export class SessionService {
       await audit.recordAlone(this.options.db, { accountId, by, action: 'session.signInRefused' });
       throw new HttpError(401, 'Bad Login Info');
     }
+    const secondFactor = await this.options.mfa.checkSignIn(user, code);
+    if (secondFactor.outcome === 'refused') {
+      // Asking for the code is a step of a good sign-in, not a failure; a wrong or malformed code is.
+      if (secondFactor.reason === 'codeRequired') attempt.notEvaluated();
+      const after = { reason: secondFactor.reason };
+      await audit.recordAlone(this.options.db, { accountId, by, action: 'session.signInRefused', after });
+      throw secondFactorRefusal(secondFactor.reason);
+    }
     // A good sign-in counts nowhere, and forgives its own address's mistakes on this account.
     attempt.succeeded();
     const jwt = await this.options.tokens.issue(user.id, user.token_version);
-    await audit.recordAlone(this.options.db, { accountId, by, action: 'session.signIn' });
+    await audit.recordAlone(this.options.db, {
+      accountId,
+      by,
+      action: 'session.signIn',
+      ...(secondFactor.outcome === 'passed' ? { after: { secondFactor: secondFactor.method } } : {}),
+    });
     return { jwt };
   }
 

@@ -1,0 +1,229 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { Secret, TOTP } from 'otpauth';
+import {
+  CODE_REQUIRED_MESSAGE,
+  MALFORMED_CODE_MESSAGE,
+  RECOVERY_CODE_COUNT,
+  TOTP_SETTINGS,
+  WRONG_CODE_MESSAGE,
+  parseSecondFactorCode,
+  recoveryCodeFrom,
+  totpStep,
+} from '@fieldlink/domain/mfa';
+import type { MfaStatusAnswer, RecoveryCodesAnswer, TotpEnrolmentAnswer } from '@fieldlink/api/mfa';
+import type { Database } from '../../db/schema';
+import { HttpError } from '../../http-errors';
+import type { SecretBox } from '../../security/secret-box';
+import { hashSecret } from '../../security/secrets';
+import { SIGNIN_LIMITED_MESSAGE, type SigninGuard } from '../../security/signin-guard';
+import { audit, byUser } from '../audit/service';
+import type { UserContext } from '../session/user-context';
+import { replaceRecoveryCodes, takeRecoveryCode, takeTotpStep, totpOf, unusedRecoveryCodeCount } from './repository';
+
+/** What a sign-in's second factor came to. */
+export type SecondFactorCheck =
+  | { outcome: 'notNeeded' }
+  | { outcome: 'passed'; method: 'totp' | 'recoveryCode' }
+  | { outcome: 'refused'; reason: 'codeRequired' | 'malformedCode' | 'wrongCode' };
+
+/** The 4xx of a refused second factor: the console asks for a code on `mfaRequired`. */
+export function secondFactorRefusal(reason: 'codeRequired' | 'malformedCode' | 'wrongCode'): HttpError {
+  if (reason === 'malformedCode') return new HttpError(400, MALFORMED_CODE_MESSAGE, {}, { mfaRequired: true });
+  const message = reason === 'codeRequired' ? CODE_REQUIRED_MESSAGE : WRONG_CODE_MESSAGE;
+  return new HttpError(401, message, {}, { mfaRequired: true });
+}
+
+export interface MfaServiceOptions {
+  db: Kysely<Database>;
+  /** Encrypts TOTP secrets at rest. */
+  box: SecretBox;
+  /** The issuer an authenticator app shows beside the code (the product's name). */
+  issuer: string;
+  /** The sign-in limits, shared with `POST /signin`: a code is guessed no faster than a password. */
+  signinGuard: SigninGuard;
+  now: () => number;
+}
+
+/**
+ * A second factor (issue 38 item 2): TOTP enrolment, confirmation and removal, one-time recovery
+ * codes, and the check of a code at sign-in. A code is accepted once: the last accepted time step
+ * is remembered per user and a recovery code is marked used in the same statement that checks it.
+ */
+export class MfaService {
+  constructor(private readonly options: MfaServiceOptions) {}
+
+  async status(user: UserContext): Promise<MfaStatusAnswer> {
+    const row = await totpOf(this.options.db, user.id);
+    const on = row?.totp_secret != null;
+    return { totp: on, recoveryCodesLeft: on ? await unusedRecoveryCodeCount(this.options.db, user.id) : 0 };
+  }
+
+  /** `POST /user/mfa/totp`: a new secret, kept (encrypted) until its first code confirms it. */
+  async startTotp(user: UserContext): Promise<TotpEnrolmentAnswer> {
+    const { db, box } = this.options;
+    const row = await totpOf(db, user.id);
+    if (row?.totp_secret != null) {
+      throw new HttpError(409, 'Two-factor authentication is already on. Turn it off first to use another app.');
+    }
+    const secret = new Secret({ size: TOTP_SETTINGS.secretBytes });
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('users')
+        .set({ totp_pending_secret: box.seal(secret.base32) })
+        .where('id', '=', user.id)
+        .execute();
+      // The secret is never recorded: only that an enrolment began.
+      await audit.record(trx, {
+        accountId: user.attachmentPoints[0]?.accountId ?? null,
+        by: byUser(user),
+        action: 'mfa.totpStart',
+        target: { kind: 'user', id: user.id, name: user.email },
+        at: this.options.now(),
+      });
+    });
+    return { secret: secret.base32, url: this.totp(secret, user.email).toString() };
+  }
+
+  /** `POST /user/mfa/totp/confirm`: the first code turns TOTP on and answers the recovery codes, once. */
+  async confirmTotp(user: UserContext, typed: string): Promise<RecoveryCodesAnswer> {
+    const { db, box } = this.options;
+    const code = parseSecondFactorCode(typed);
+    if (code?.kind !== 'totp') throw new HttpError(400, 'Enter the 6 digits your authenticator app shows.');
+    const row = await totpOf(db, user.id);
+    if (row?.totp_secret != null) throw new HttpError(409, 'Two-factor authentication is already on.');
+    if (!row?.totp_pending_secret) {
+      throw new HttpError(409, 'Start the set-up first: there is no authenticator app waiting for a code.');
+    }
+    const pending = row.totp_pending_secret;
+    const step = await this.limited(user, () => this.matchingStep(box.open(pending), code.code, user.email));
+    const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, () => recoveryCodeFrom(randomBytes(16)));
+    await db.transaction().execute(async (trx) => {
+      const turnedOn = await trx
+        .updateTable('users')
+        .set({ totp_secret: pending, totp_pending_secret: null, totp_last_step: step })
+        .where('id', '=', user.id)
+        .where('totp_pending_secret', '=', pending)
+        .where('totp_secret', 'is', null)
+        .executeTakeFirst();
+      if (Number(turnedOn.numUpdatedRows) !== 1) throw new HttpError(409, 'Two-factor authentication is already on.');
+      await replaceRecoveryCodes(
+        trx,
+        user.id,
+        recoveryCodes.map((c) => hashSecret(parseSecondFactorCode(c)!.code)),
+      );
+      await audit.record(trx, {
+        accountId: user.attachmentPoints[0]?.accountId ?? null,
+        by: byUser(user),
+        action: 'mfa.totpOn',
+        target: { kind: 'user', id: user.id, name: user.email },
+        before: { totp: false },
+        after: { totp: true, recoveryCodes: RECOVERY_CODE_COUNT },
+        at: this.options.now(),
+      });
+    });
+    return { recoveryCodes };
+  }
+
+  /** `DELETE /user/mfa/totp`: a current code (or a recovery code) turns TOTP off. */
+  async turnOffTotp(user: UserContext, typed: string): Promise<void> {
+    const { db } = this.options;
+    const row = await totpOf(db, user.id);
+    const secret = row?.totp_secret;
+    if (secret == null) throw new HttpError(409, 'Two-factor authentication is not on.');
+    const code = parseSecondFactorCode(typed);
+    if (!code) throw new HttpError(400, MALFORMED_CODE_MESSAGE);
+    await this.limited(user, () => this.consume(user.id, secret, code, user.email));
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('users')
+        .set({ totp_secret: null, totp_pending_secret: null, totp_last_step: null })
+        .where('id', '=', user.id)
+        .execute();
+      await replaceRecoveryCodes(trx, user.id, []);
+      await audit.record(trx, {
+        accountId: user.attachmentPoints[0]?.accountId ?? null,
+        by: byUser(user),
+        action: 'mfa.totpOff',
+        target: { kind: 'user', id: user.id, name: user.email },
+        before: { totp: true },
+        after: { totp: false },
+        at: this.options.now(),
+      });
+    });
+  }
+
+  /**
+   * The second factor of a sign-in whose password was right. A code given to a user without a second
+   * factor is ignored: the password is all that user has.
+   */
+  async checkSignIn(
+    user: { id: string; email: string; totp_secret: string | null },
+    typed: string | undefined,
+  ): Promise<SecondFactorCheck> {
+    if (user.totp_secret === null) return { outcome: 'notNeeded' };
+    if (typed === undefined) return { outcome: 'refused', reason: 'codeRequired' };
+    const code = parseSecondFactorCode(typed);
+    if (!code) return { outcome: 'refused', reason: 'malformedCode' };
+    const method = await this.consume(user.id, user.totp_secret, code, user.email);
+    return method ? { outcome: 'passed', method } : { outcome: 'refused', reason: 'wrongCode' };
+  }
+
+  /** Uses a code once: the TOTP step or the recovery code is taken, or null when wrong or used. */
+  private async consume(
+    userId: string,
+    sealedSecret: string,
+    code: NonNullable<ReturnType<typeof parseSecondFactorCode>>,
+    email: string,
+  ): Promise<'totp' | 'recoveryCode' | null> {
+    const { db, box, now } = this.options;
+    if (code.kind === 'recovery') {
+      return (await takeRecoveryCode(db, userId, hashSecret(code.code), now())) ? 'recoveryCode' : null;
+    }
+    const step = this.matchingStep(box.open(sealedSecret), code.code, email);
+    return step !== null && (await takeTotpStep(db, userId, step)) ? 'totp' : null;
+  }
+
+  /** The time step the code belongs to, within one step of now; null when it matches none. */
+  private matchingStep(base32: string, code: string, email: string): number | null {
+    const timestamp = this.options.now();
+    const delta = this.totp(Secret.fromBase32(base32), email).validate({
+      token: code,
+      timestamp,
+      window: TOTP_SETTINGS.window,
+    });
+    return delta === null ? null : totpStep(timestamp) + delta;
+  }
+
+  /**
+   * Runs a code check of a signed-in user under the sign-in limits (per account and address): a wrong
+   * code counts as a failed sign-in, a right one forgives the pair.
+   */
+  private async limited<T>(user: UserContext, check: () => T | Promise<T>): Promise<NonNullable<T>> {
+    const admission = this.options.signinGuard.admit(user.email, user.origin?.address ?? 'unknown');
+    if (!admission.admitted) {
+      throw new HttpError(429, SIGNIN_LIMITED_MESSAGE, { 'retry-after': String(admission.retryAfterSeconds) });
+    }
+    let result: T;
+    try {
+      result = await check();
+    } catch (error) {
+      if (!(error instanceof HttpError)) admission.attempt.notEvaluated();
+      throw error;
+    }
+    if (result === null || result === undefined) throw new HttpError(401, WRONG_CODE_MESSAGE);
+    admission.attempt.succeeded();
+    return result;
+  }
+
+  private totp(secret: Secret, email: string): TOTP {
+    return new TOTP({
+      issuer: this.options.issuer,
+      label: email,
+      algorithm: TOTP_SETTINGS.algorithm,
+      digits: TOTP_SETTINGS.digits,
+      period: TOTP_SETTINGS.periodSeconds,
+      secret,
+    });
+  }
+}

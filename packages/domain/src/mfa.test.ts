@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { parseSecondFactorCode, recoveryCodeFrom, totpStep, RECOVERY_CODE_LENGTH } from './mfa';
+
+describe('parseSecondFactorCode', () => {
+  it.each([
+    ['123456', { kind: 'totp', code: '123456' }],
+    [' 123 456 ', { kind: 'totp', code: '123456' }],
+    ['123-456', { kind: 'totp', code: '123456' }],
+    ['abcd-efgh-ijkl-mn23', { kind: 'recovery', code: 'abcdefghijklmn23' }],
+    ['ABCD EFGH IJKL MN23', { kind: 'recovery', code: 'abcdefghijklmn23' }],
+    ['abcdefghijklmn23', { kind: 'recovery', code: 'abcdefghijklmn23' }],
+    ['12345', null],
+    ['1234567', null],
+    ['12345a', null],
+    ['abcd-efgh-ijkl-mn2', null],
+    ['abcd-efgh-ijkl-mn018', null],
+    ['abcd-efgh-ijkl-mn01', null],
+    ['', null],
+    ['<script>', null],
+  ])('%j -> %j', (typed, expected) => expect(parseSecondFactorCode(typed)).toEqual(expected));
+});
+
+describe('recoveryCodeFrom', () => {
+  it('writes 16 characters in groups of four that parse back as a recovery code', () => {
+    const bytes = Uint8Array.from({ length: 16 }, (_, i) => i * 17);
+    const code = recoveryCodeFrom(bytes);
+    expect(code).toMatch(/^[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}$/);
+    expect(parseSecondFactorCode(code)).toEqual({ kind: 'recovery', code: code.replaceAll('-', '') });
+    expect(code.replaceAll('-', '')).toHaveLength(RECOVERY_CODE_LENGTH);
+  });
+
+  it('refuses too few random bytes', () => {
+    expect(() => recoveryCodeFrom(new Uint8Array(15))).toThrow(RangeError);
+  });
+});
+
+describe('totpStep', () => {
+  it.each([
+    [0, 0],
+    [29_999, 0],
+    [30_000, 1],
+    [59_000, 1],
+    [1_700_000_000_000, 56_666_666],
+  ])('%d ms -> step %d', (atMs, step) => expect(totpStep(atMs)).toBe(step));
+});
