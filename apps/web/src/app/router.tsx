@@ -38,6 +38,7 @@ const BpNoDataPage = lazyPage(() => import('../features/inventory/components/bp-
 const AlertsPage = lazyPage(() => import('../features/alarms/components/alerts-page'), 'AlertsPage');
 const AlarmsPage = lazyPage(() => import('../features/alarms/components/alarms-page'), 'AlarmsPage');
 const DeviceTablePage = lazyPage(() => import('./device-table-route'), 'DeviceTableRoute');
+const SecurityPage = lazyPage(() => import('../features/security/components/security-page'), 'SecurityPage');
 const AuditLogPage = lazyPage(() => import('../features/audit/components/audit-log-page'), 'AuditLogPage');
 const SprayOverviewPage = lazyPage(
   () => import('../features/spray/components/spray-overview-page'),
@@ -91,6 +92,7 @@ export function createAppRouter() {
                 { path: '/accounts/treeview', element: <AccountsTreePage /> },
                 { path: '/accounts/list', element: <DeviceTablePage /> },
                 { path: '/accounts/audit-log', element: <AuditLogPage /> },
+                { path: '/account/security', element: <SecurityPage /> },
                 { path: '/reports', element: <ReportsPage /> },
                 { path: '/reports/schedules', element: <SchedulesPage /> },
                 { path: '/alarms', element: <AlarmsPage /> },

@@ -133,6 +133,9 @@ export function UserMenu() {
           >
             {passwordLink.isPending ? <Spinner size={16} /> : <LockIcon size={16} />} Change password
           </button>
+          <Link to="/account/security" className="user-menu__item" onClick={() => setOpen(false)}>
+            <LockIcon size={16} /> Two-factor authentication
+          </Link>
           <Link to="/signout" className="user-menu__item user-menu__item--danger" onClick={() => setOpen(false)}>
             <SignOutIcon size={16} /> Sign out
           </Link>

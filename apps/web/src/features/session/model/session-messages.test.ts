@@ -1,7 +1,14 @@
 import { normaliseEmail } from '@fieldlink/domain/email';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lib/api-client';
-import { failureMessage, RESET_LINK_FAILED, signinErrorMessage, SIGNUP_FAILED } from './session-messages';
+import {
+  codeErrorMessage,
+  failureMessage,
+  isSecondFactorRequired,
+  RESET_LINK_FAILED,
+  signinErrorMessage,
+  SIGNUP_FAILED,
+} from './session-messages';
 
 describe('session messages', () => {
   it.each([
@@ -25,6 +32,25 @@ describe('session messages', () => {
     [new TypeError('x'), RESET_LINK_FAILED, 'Error requesting reset link.'],
   ])('failure %s with fallback %s -> %s', (error, fallback, expected) => {
     expect(failureMessage(error, fallback)).toBe(expected);
+  });
+
+  it.each([
+    [new ApiError(401, 'Enter the code from your authenticator app.', { mfaRequired: true }), true],
+    [new ApiError(400, 'That is not a code.', { mfaRequired: true }), true],
+    [new ApiError(401, 'Bad Login Info', { message: 'Bad Login Info' }), false],
+    [new ApiError(401, 'Please sign in again.', { sessionEnded: true }), false],
+    [new ApiError(0, null, null), false],
+    [new Error('boom'), false],
+  ])('second factor required by %s: %s', (error, expected) => {
+    expect(isSecondFactorRequired(error)).toBe(expected);
+  });
+
+  it.each([
+    [new ApiError(401, 'That code is not valid.', { mfaRequired: true }), 'That code is not valid.'],
+    [new ApiError(429, null, null), 'Too many attempts, try again later.'],
+    [new ApiError(0, null, null), 'That code is not valid.'],
+  ])('code failure %s -> %s', (error, expected) => {
+    expect(codeErrorMessage(error)).toBe(expected);
   });
 
   it('trims and lowercases the e-mail', () => {

@@ -21,3 +21,13 @@ export function failureMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError && error.status === 429) return serverMessageOr(error, TOO_MANY_ATTEMPTS);
   return serverMessageOr(error, fallback);
 }
+
+/** True for the 401 (or 400) of a sign-in that needs a second-factor code (issue 38). */
+export function isSecondFactorRequired(error: unknown): boolean {
+  return error instanceof ApiError && (error.body as { mfaRequired?: unknown } | null)?.mfaRequired === true;
+}
+
+/** The text of a refused code: the server says what was wrong with it; a rate limit says so plainly. */
+export function codeErrorMessage(error: unknown): string {
+  return failureMessage(error, 'That code is not valid.');
+}
