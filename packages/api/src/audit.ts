@@ -58,12 +58,9 @@ export const AuditLogAnswer = Type.Object({
 });
 export type AuditLogAnswer = Static<typeof AuditLogAnswer>;
 
-export const AuditVerifyQuery = Type.Object({ accountId: EntityId }, { additionalProperties: false });
-export type AuditVerifyQuery = Static<typeof AuditVerifyQuery>;
-
-/** `GET /audit-log/choices`: of one account, as `GET /audit-log/verify`. */
-export const AuditChoicesQuery = AuditVerifyQuery;
-export type AuditChoicesQuery = AuditVerifyQuery;
+/** `GET /audit-log/verify` and `GET /audit-log/choices`: of one account. */
+export const AuditAccountQuery = Type.Object({ accountId: EntityId }, { additionalProperties: false });
+export type AuditAccountQuery = Static<typeof AuditAccountQuery>;
 
 /**
  * What the audit log's filters offer: every actor and every device the account's trail names

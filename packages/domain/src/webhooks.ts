@@ -39,12 +39,6 @@ export const WEBHOOK_EVENT_LABELS: Readonly<Record<WebhookDeliveredEvent, string
 export const WEBHOOK_FORMATS = ['json', 'slack', 'teams'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
-export const WEBHOOK_FORMAT_LABELS: Readonly<Record<WebhookFormat, string>> = {
-  json: 'JSON (signed event)',
-  slack: 'Slack incoming webhook',
-  teams: 'Microsoft Teams incoming webhook',
-};
-
 /** Webhooks one account may have. */
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
 

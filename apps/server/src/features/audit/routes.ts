@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   AuditChoicesAnswer,
-  AuditChoicesQuery,
   AuditLogAnswer,
   AuditLogQuery,
   AuditVerifyAnswer,
-  AuditVerifyQuery,
+  AuditAccountQuery,
 } from '@fieldlink/api/audit';
 import { ErrorAnswer } from '@fieldlink/api/errors';
 import { signedInUser } from '../../plugins/auth';
@@ -35,7 +34,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = a
       schema: {
         tags,
         summary: 'Every user, token, job and device an account’s audit trail names, for its filters (administrators)',
-        querystring: AuditChoicesQuery,
+        querystring: AuditAccountQuery,
         response: { 200: AuditChoicesAnswer, ...errors },
       },
     },
@@ -47,7 +46,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = a
       schema: {
         tags,
         summary: 'Walks an account’s audit hash chain and says where it breaks (administrators)',
-        querystring: AuditVerifyQuery,
+        querystring: AuditAccountQuery,
         response: { 200: AuditVerifyAnswer, ...errors },
       },
     },

@@ -3,12 +3,11 @@ import { accountRootPath } from '../../db/account-paths';
 import type { Kysely, Transaction } from 'kysely';
 import type {
   AuditChoicesAnswer,
-  AuditChoicesQuery,
   AuditEntry,
   AuditLogAnswer,
   AuditLogQuery,
   AuditVerifyAnswer,
-  AuditVerifyQuery,
+  AuditAccountQuery,
 } from '@fieldlink/api/audit';
 import {
   AUDIT_GENESIS_HASH,
@@ -256,7 +255,7 @@ export class AuditService {
   }
 
   /** `GET /audit-log/choices`: every actor and device the account's trail names, for the filters. */
-  async choices(caller: UserContext, query: AuditChoicesQuery): Promise<AuditChoicesAnswer> {
+  async choices(caller: UserContext, query: AuditAccountQuery): Promise<AuditChoicesAnswer> {
     const accountId = await this.readableAccount(caller, query.accountId);
     const [actors, devices] = await Promise.all([
       actorsOf(this.options.db, accountId),
@@ -266,7 +265,7 @@ export class AuditService {
   }
 
   /** `GET /audit-log/verify`: walks the account's chain from its start and says where it breaks. */
-  async verify(caller: UserContext, query: AuditVerifyQuery): Promise<AuditVerifyAnswer> {
+  async verify(caller: UserContext, query: AuditAccountQuery): Promise<AuditVerifyAnswer> {
     return verifyChain(this.options.db, await this.readableAccount(caller, query.accountId));
   }
 
