@@ -203,25 +203,25 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
     own: () => ({ method: 'GET', url: '/api/v1/self' }),
     foreign: () => [],
   }),
-  // The caller's own second factor (features/mfa): names no entity but the caller.
+  // The caller's own second factor (features/mfa): names no entity but the caller; no API token.
   'GET /api/v1/user/mfa': api({
-    access: 'signedIn',
+    access: 'manageOwnCredentials',
     own: () => ({ method: 'GET', url: '/api/v1/user/mfa' }),
     foreign: () => [],
   }),
   'POST /api/v1/user/mfa/totp': api({
-    access: 'signedIn',
+    access: 'manageOwnCredentials',
     own: () => ({ method: 'POST', url: '/api/v1/user/mfa/totp' }),
     foreign: () => [],
   }),
   'POST /api/v1/user/mfa/totp/confirm': api({
-    access: 'signedIn',
+    access: 'manageOwnCredentials',
     own: () => ({ method: 'POST', url: '/api/v1/user/mfa/totp/confirm', body: { code: '000000' } }),
     foreign: () => [],
     noPositive: 'needs a current code of the caller’s authenticator app (features/mfa/mfa.test.ts)',
   }),
   'DELETE /api/v1/user/mfa/totp': api({
-    access: 'signedIn',
+    access: 'manageOwnCredentials',
     own: () => ({ method: 'DELETE', url: '/api/v1/user/mfa/totp', body: { code: '000000' } }),
     foreign: () => [],
     noPositive: 'needs a current code of the caller’s authenticator app (features/mfa/mfa.test.ts)',

@@ -18,6 +18,7 @@ import type { SecretBox } from '../../security/secret-box';
 import { hashSecret } from '../../security/secrets';
 import { SIGNIN_LIMITED_MESSAGE, type SigninGuard } from '../../security/signin-guard';
 import { audit, byUser } from '../audit/service';
+import { requireCapability } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import { replaceRecoveryCodes, takeRecoveryCode, takeTotpStep, totpOf, unusedRecoveryCodeCount } from './repository';
 
@@ -54,6 +55,8 @@ export class MfaService {
   constructor(private readonly options: MfaServiceOptions) {}
 
   async status(user: UserContext): Promise<MfaStatusAnswer> {
+    // A signed-in session only: an API token manages no credential of its owner.
+    requireCapability(user, 'manageOwnCredentials');
     const row = await totpOf(this.options.db, user.id);
     const on = row?.totp_secret != null;
     return { totp: on, recoveryCodesLeft: on ? await unusedRecoveryCodeCount(this.options.db, user.id) : 0 };
@@ -61,6 +64,7 @@ export class MfaService {
 
   /** `POST /user/mfa/totp`: a new secret, kept (encrypted) until its first code confirms it. */
   async startTotp(user: UserContext): Promise<TotpEnrolmentAnswer> {
+    requireCapability(user, 'manageOwnCredentials');
     const { db, box } = this.options;
     const row = await totpOf(db, user.id);
     if (row?.totp_secret != null) {
@@ -87,6 +91,7 @@ export class MfaService {
 
   /** `POST /user/mfa/totp/confirm`: the first code turns TOTP on and answers the recovery codes, once. */
   async confirmTotp(user: UserContext, typed: string): Promise<RecoveryCodesAnswer> {
+    requireCapability(user, 'manageOwnCredentials');
     const { db, box } = this.options;
     const code = parseSecondFactorCode(typed);
     if (code?.kind !== 'totp') throw new HttpError(400, 'Enter the 6 digits your authenticator app shows.');
@@ -127,6 +132,7 @@ export class MfaService {
 
   /** `DELETE /user/mfa/totp`: a current code (or a recovery code) turns TOTP off. */
   async turnOffTotp(user: UserContext, typed: string): Promise<void> {
+    requireCapability(user, 'manageOwnCredentials');
     const { db } = this.options;
     const row = await totpOf(db, user.id);
     const secret = row?.totp_secret;
