@@ -91,11 +91,11 @@ export function PushSettings() {
           aria-checked={on}
           aria-label="Notifications on this browser"
           aria-describedby={hintId}
-          className={`user-menu__switch${on ? ' is-on' : ''}`}
+          className={`fl-switch user-menu__switch${on ? ' is-on' : ''}`}
           disabled={pending || state === 'unsupported' || state === 'blocked'}
           onClick={() => void toggle()}
         >
-          <span className="user-menu__knob" />
+          <span className="fl-switch__knob" />
         </button>
       </div>
       <p className="user-menu__clock-now" id={hintId} data-testid="push-hint">

@@ -88,7 +88,7 @@ export function ChannelWrite({
           role="switch"
           aria-checked={Boolean(latest && latest.value !== 0)}
           aria-label={`Switch ${title}`}
-          className={`channel-write__switch${latest && latest.value !== 0 ? ' is-on' : ''}`}
+          className={`fl-switch channel-write__switch${latest && latest.value !== 0 ? ' is-on' : ''}`}
           disabled={pending || refused || !latest}
           onClick={() => {
             const on = Boolean(latest && latest.value !== 0);
@@ -103,7 +103,7 @@ export function ChannelWrite({
             });
           }}
         >
-          <span className="channel-write__knob" />
+          <span className="fl-switch__knob" />
           {pending && <Spinner size={12} label={`Switching ${title}`} />}
         </button>
       )}
