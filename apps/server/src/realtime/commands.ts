@@ -35,6 +35,8 @@ interface Pending {
  */
 export class CommandService {
   private readonly pending = new Map<string, Pending>();
+  /** Per device, the end of the last command queued to be recorded and published. */
+  private readonly turns = new Map<string, Promise<void>>();
 
   constructor(
     private readonly publish: PublishCommand,
@@ -47,31 +49,53 @@ export class CommandService {
   /**
    * Sends a command and waits for its answer. One that changes something at the device is recorded
    * in the audit trail before it is published, with its correlation id: a command whose entry could
-   * not be written is not sent.
+   * not be written is not sent. Commands to one device leave in the order they were sent, whatever
+   * order their entries are written in.
    */
   async send(thingName: string, request: CommandRequest, sender: CommandSender): Promise<CommandOutcome> {
     const id = randomUUID();
-    if ('by' in sender && isAuditedCommand(request.cmd)) {
-      await this.record({
-        accountId: sender.device.accountId,
-        by: sender.by,
-        action: 'device.command',
-        target: { kind: 'device', id: sender.device.id, name: sender.device.name },
-        deviceId: sender.device.id,
-        after: { ...sender.context, ...request, commandId: id },
+    // Wrapped, so the turn ends when the command is out, not when its answer comes.
+    const { outcome } = await this.inTurn(thingName, async () => {
+      if ('by' in sender && isAuditedCommand(request.cmd)) {
+        await this.record({
+          accountId: sender.device.accountId,
+          by: sender.by,
+          action: 'device.command',
+          target: { kind: 'device', id: sender.device.id, name: sender.device.name },
+          deviceId: sender.device.id,
+          after: { ...sender.context, ...request, commandId: id },
+        });
+      }
+      const command = { ...request, v: 4, id, exp: Date.now() + this.timeoutMs } as DeviceCommand;
+      const answered = new Promise<CommandOutcome>((resolve) => {
+        const timer = setTimeout(() => this.settle(id, { result: 'TIMEOUT' }), this.timeoutMs);
+        this.pending.set(id, { thingName, settle: resolve, timer });
       });
-    }
-    const command = { ...request, v: 4, id, exp: Date.now() + this.timeoutMs } as DeviceCommand;
-    const outcome = new Promise<CommandOutcome>((resolve) => {
-      const timer = setTimeout(() => this.settle(id, { result: 'TIMEOUT' }), this.timeoutMs);
-      this.pending.set(id, { thingName, settle: resolve, timer });
+      try {
+        await this.publish(thingName, command);
+      } catch {
+        this.settle(id, { result: 'TIMEOUT' });
+      }
+      return { outcome: answered };
     });
-    try {
-      await this.publish(thingName, command);
-    } catch {
-      this.settle(id, { result: 'TIMEOUT' });
-    }
     return outcome;
+  }
+
+  /**
+   * Runs `step` after the steps queued before it for the same device have ended (failed ones
+   * included): a device's commands are recorded and published one at a time, in call order.
+   */
+  private inTurn<T>(thingName: string, step: () => Promise<T>): Promise<T> {
+    const result = (this.turns.get(thingName) ?? Promise.resolve()).then(step);
+    const ended = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.turns.set(thingName, ended);
+    void ended.then(() => {
+      if (this.turns.get(thingName) === ended) this.turns.delete(thingName);
+    });
+    return result;
   }
 
   /** A reply from a device; ignored unless it answers a pending command sent to that same device. */
