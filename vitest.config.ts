@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 // Test runs hash passwords at scrypt N = 2^10 instead of the product's 2^17 (apps/server/src/security/
 // passwords.ts): seeding and signing in took seconds per test app (docs/PERFORMANCE.md, "Test suite").
 const TEST_ENV = { FIELDLINK_TEST_SCRYPT_N: '1024' };
+const CLUSTER_LOAD_TEST = 'apps/server/src/ops/rolling-upgrade.test.ts';
 
 export default defineConfig({
   test: {
@@ -14,6 +15,7 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['apps/server/src/**/*.test.ts', 'apps/server/testing/**/*.test.ts'],
+          exclude: [CLUSTER_LOAD_TEST],
           env: TEST_ENV,
           // One migrated PostgreSQL database per run, which the test apps copy (docs/PERFORMANCE.md).
           globalSetup: ['apps/server/testing/postgres-template.ts'],
@@ -23,6 +25,23 @@ export default defineConfig({
           pool: 'forks',
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        // The rolling upgrade measures goals in seconds (every browser back within 5 s) with two
+        // instances, HAProxy, 20 devices and 100 browsers: it runs after the other projects, alone, so
+        // it measures the product rather than the test file beside it on the same two cores.
+        test: {
+          name: 'cluster',
+          include: [CLUSTER_LOAD_TEST],
+          env: TEST_ENV,
+          globalSetup: ['apps/server/testing/postgres-template.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+          maxWorkers: 1,
+          fileParallelism: false,
+          sequence: { groupOrder: 3 },
         },
       },
       { test: { name: 'simulation', include: ['packages/simulation/src/**/*.test.ts'] } },

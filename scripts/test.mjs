@@ -100,7 +100,10 @@ const steps = [
     [
       'vitest',
       'run',
-      ...['domain', 'api', 'simulation', 'server', 'simulator', 'web', 'tooling'].flatMap((p) => ['--project', p]),
+      ...['domain', 'api', 'simulation', 'server', 'simulator', 'web', 'tooling', 'cluster'].flatMap((p) => [
+        '--project',
+        p,
+      ]),
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${RESULTS}/unit.json`,
