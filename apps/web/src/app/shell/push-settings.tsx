@@ -69,7 +69,11 @@ export function PushSettings() {
     setPending(true);
     try {
       const answer = await postPushTest();
-      if (answer.sent > 0) showToast('success', 'A test notification is on its way.');
+      if (answer.sent > 0)
+        showToast(
+          'success',
+          `Test notification sent to ${answer.sent === 1 ? 'your browser' : `your ${answer.sent} browsers`}.`,
+        );
       else showToast('warning', 'No browser of yours took the test notification. Turn notifications off and on again.');
     } catch (error) {
       showToast('error', serverMessageOr(error, 'The test notification could not be sent.'));
