@@ -47,8 +47,8 @@ export default defineConfig({
       { test: { name: 'simulation', include: ['packages/simulation/src/**/*.test.ts'] } },
       { test: { name: 'simulator', include: ['apps/simulator/src/**/*.test.ts'], testTimeout: 30_000 } },
       { test: { name: 'web', include: ['apps/web/src/**/*.test.ts', 'apps/web/src/**/*.test.tsx'] } },
-      // The repository's own tooling (the lint configuration proved on planted code).
-      { test: { name: 'tooling', include: ['scripts/**/*.test.ts'] } },
+      // The repository's own tooling (the lint configuration proved on planted code, the benchmark's document).
+      { test: { name: 'tooling', include: ['scripts/**/*.test.ts', 'bench/src/**/*.test.ts'] } },
       {
         test: {
           name: 'e2e',

@@ -107,7 +107,8 @@ interface DialectResult {
   rows: StoredRows;
   rejected: number;
   serverPeakRss: number;
-  maintenance: MaintenanceStage;
+  /** Null when only Fieldlink's stages ran ({@link fieldlinkOnly}). */
+  maintenance: MaintenanceStage | null;
 }
 
 type DialectOutcome = DialectResult | { dialect: StorageDialect; error: string };
@@ -179,6 +180,32 @@ function maintenanceOnly(): boolean {
   return process.env.FIELDLINK_BENCH_INGEST_STAGES === 'maintenance';
 }
 
+/**
+ * `FIELDLINK_BENCH_INGEST_STAGES=fieldlink`: only Fieldlink's four stages, no maintenance stage and no
+ * peer; a few minutes, for profiling and working on the pipeline (with `--cpu-prof` and `--dry-run`).
+ */
+function fieldlinkOnly(): boolean {
+  return process.env.FIELDLINK_BENCH_INGEST_STAGES === 'fieldlink';
+}
+const STAGES_ENV = 'FIELDLINK_BENCH_INGEST_STAGES=fieldlink';
+
+/** Microseconds of server CPU per data point stored: server cores x window / points stored. */
+function cpuPerPointUs({ server, storedDps }: { server: ServerMark; storedDps: number }): number {
+  return storedDps > 0 ? (server.usage.cpuCores / storedDps) * 1e6 : Number.NaN;
+}
+
+/** The goal for server CPU per data point on SQLite (issue 41 item 3). */
+const CPU_PER_POINT_GOAL_US = 4;
+
+function cpuPerPointCell(dialect: StorageDialect, stage: StageResult): string {
+  const us = cpuPerPointUs(stage);
+  const text = Number.isFinite(us) ? `${us.toFixed(2)} µs` : '–';
+  if (dialect !== 'sqlite' || stage.spec.offeredDps !== null || stage.spec.inFlightPerDevice !== 4) return text;
+  return us < CPU_PER_POINT_GOAL_US
+    ? `${text} (goal < ${CPU_PER_POINT_GOAL_US} µs: met)`
+    : `${text} (goal < ${CPU_PER_POINT_GOAL_US} µs: **not met**)`;
+}
+
 async function runDialect(dialect: StorageDialect, options: BenchOptions): Promise<DialectResult> {
   const { log } = options;
   const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
@@ -198,8 +225,13 @@ async function runDialect(dialect: StorageDialect, options: BenchOptions): Promi
     );
     log(`  ${dialect}: ${ready.devices.length} devices connected in ${formatMs(connectMs)}`);
     // The log maintenance stage's backlog, loaded now so that its loading weighs on no measured window.
-    const backlog = await server.call('loadBacklog', { ...MAINTENANCE_BACKLOG, run: 0 }, 900_000);
-    log(`  ${dialect}: maintenance backlog of ${formatCount(backlog.samples)} samples in ${formatMs(backlog.loadMs)}`);
+    const backlog = fieldlinkOnly()
+      ? null
+      : await server.call('loadBacklog', { ...MAINTENANCE_BACKLOG, run: 0 }, 900_000);
+    if (backlog)
+      log(
+        `  ${dialect}: maintenance backlog of ${formatCount(backlog.samples)} samples in ${formatMs(backlog.loadMs)}`,
+      );
 
     const stages: StageResult[] = [];
     let totals: LoadTotals | null = null;
@@ -216,11 +248,12 @@ async function runDialect(dialect: StorageDialect, options: BenchOptions): Promi
       totals = outcome.totals;
       log(
         `  ${dialect} ${spec.label}: ${formatCount(stage.storedDps)} dp/s stored, p50 ${formatMs(stage.load.latency.p50Ms)}, ` +
-          `p99 ${formatMs(stage.load.latency.p99Ms)}, CPU ${cpuCell(stage)}, dropped ${stage.load.droppedFrames}`,
+          `p99 ${formatMs(stage.load.latency.p99Ms)}, CPU ${cpuCell(stage)}, ${cpuPerPointUs(stage).toFixed(2)} µs/dp, ` +
+          `dropped ${stage.load.droppedFrames}`,
       );
     }
-    const maintenance = await runMaintenanceStage(dialect, backlog, server, load, options);
-    totals = maintenance.totals;
+    const maintenance = backlog ? await runMaintenanceStage(dialect, backlog, server, load, options) : null;
+    if (maintenance) totals = maintenance.totals;
     const rows = await server.call('countRows', null, 120_000);
     const final = await server.call('mark', null, 10_000);
     return {
@@ -233,7 +266,7 @@ async function runDialect(dialect: StorageDialect, options: BenchOptions): Promi
       rows,
       rejected: final.counters.rejected,
       serverPeakRss: final.usage.overallPeakRssBytes,
-      maintenance: maintenance.stage,
+      maintenance: maintenance?.stage ?? null,
     };
   } finally {
     await load.call('disconnect', null, 15_000).catch(() => undefined);
@@ -433,8 +466,8 @@ function maintenanceMethod(): string {
 }
 
 function maintenanceFinding(outcome: DialectResult): string {
-  const { runs, during, before } = outcome.maintenance;
-  const [goal, met] = maintenanceCells(outcome.maintenance);
+  const { runs, during, before } = outcome.maintenance!;
+  const [goal, met] = maintenanceCells(outcome.maintenance!);
   const each = runs.map(
     ({ end, stage, before: own }) =>
       `${formatMs(end.ms)}: ${formatMs(stage.load.latency.p99Ms)} against ${formatMs(own.p99Ms)}`,
@@ -449,7 +482,7 @@ function maintenanceFinding(outcome: DialectResult): string {
 function maintenanceTable(outcomes: DialectOutcome[]): BenchTable {
   const rows: string[][] = [];
   for (const outcome of outcomes) {
-    if ('error' in outcome) continue;
+    if ('error' in outcome || !outcome.maintenance) continue;
     const { backlog, runs, during, before, outcome: left } = outcome.maintenance;
     const storage = dialectName(outcome.dialect);
     const label = runs[0]!.baseline.spec.label;
@@ -551,6 +584,7 @@ function stageRow(name: string, dialect: StorageDialect, stage: StageResult): st
     formatBytes(stage.server.usage.peakRssBytes),
     formatBytes(stage.load.usage.peakRssBytes),
     cpuCell(stage),
+    cpuPerPointCell(dialect, stage),
     ...goalCells(dialect, stage),
   ];
 }
@@ -609,6 +643,7 @@ function describe(outcomes: DialectOutcome[], options: BenchOptions): BenchSecti
       'Server peak RSS',
       'Load peak RSS',
       'CPU cores: server / load / PostgreSQL / other',
+      'Server CPU per data point',
       'Goal',
       'Met',
       'Beside',
@@ -635,7 +670,22 @@ function describe(outcomes: DialectOutcome[], options: BenchOptions): BenchSecti
   for (const outcome of outcomes) {
     const name = dialectName(outcome.dialect);
     if ('error' in outcome) {
-      results.rows.push([name, 'failed', '', '', '', '', '', '', '', '', '', '', outcome.error.split('\n')[0] ?? '']);
+      results.rows.push([
+        name,
+        'failed',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        outcome.error.split('\n')[0] ?? '',
+      ]);
       continue;
     }
     for (const stage of outcome.stages) results.rows.push(stageRow(name, outcome.dialect, stage));
@@ -652,7 +702,9 @@ function describe(outcomes: DialectOutcome[], options: BenchOptions): BenchSecti
       `${outcome.totals.failedFrames} / ${outcome.rejected} / ${outcome.totals.disconnects}`,
       formatBytes(outcome.serverPeakRss),
     ]);
-    findings.push(finding(outcome, missing), maintenanceFinding(outcome));
+    findings.push(finding(outcome, missing));
+    if (outcome.maintenance) findings.push(maintenanceFinding(outcome));
+    if (!outcome.maintenance) findings.push(`${name}: the log maintenance stage did not run (${STAGES_ENV}).`);
     storages.push(
       `${name}: ${outcome.storage}; set-up (migrate, seed, provision) ${formatMs(outcome.setupMs)}, ` +
         `${options.devices} connects ${formatMs(outcome.connectMs)}.`,
@@ -675,7 +727,8 @@ function describe(outcomes: DialectOutcome[], options: BenchOptions): BenchSecti
         'that wait.',
       'Peak RSS is sampled every 100 ms in each process. CPU is in cores (1.00 = one core busy throughout the ' +
         'window): the server and the load generator from their own CPU time, every PostgreSQL process and ' +
-        'whatever else ran on the machine from /proc. After the last stage the rows in `logs` are counted and compared with the ' +
+        "whatever else ran on the machine from /proc. Server CPU per data point is the server process's CPU " +
+        'time in the window (every thread: the SQLite writer thread too) divided by the data points stored in it. After the last stage the rows in `logs` are counted and compared with the ' +
         'acknowledged data points.',
       maintenanceMethod(),
       ...storages,
@@ -932,7 +985,7 @@ export const ingestBenchmark: Benchmark = {
         outcomes.push({ dialect, error: message });
       }
     }
-    const peers = maintenanceOnly() ? [] : await runPeers(options);
+    const peers = maintenanceOnly() || fieldlinkOnly() ? [] : await runPeers(options);
     const section = describe(outcomes, options);
     section.method.push(...peerMethod(peers));
     section.tables.push(besideTable(outcomes, peers));

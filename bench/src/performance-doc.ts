@@ -4,7 +4,8 @@ import type { MachineFacts } from './machine';
 /**
  * docs/PERFORMANCE.md is written by the runner: a header with the machine, then one section per
  * benchmark between markers. A run of some benchmarks (`--only`) replaces their sections and keeps
- * the others as they were, so each section always holds the latest measurement of its benchmark.
+ * the others as they were, so each section always holds the latest measurement of its benchmark; the
+ * hand-written sections between them are kept too.
  */
 
 export interface RunFacts {
@@ -77,16 +78,42 @@ function existingSections(document: string): Map<string, string> {
   return sections;
 }
 
-/** The whole document: fresh header, `fresh` sections, and the previous text of the others. */
+/**
+ * The whole document: a fresh header, then the previous document with the `fresh` sections in place
+ * of their previous text. Everything else is kept where it was: the other benchmarks' sections and the
+ * hand-written sections between them (figures measured outside `npm run bench`). A fresh section with
+ * no previous text goes after the previous section of the registry that the document holds (first, if
+ * none).
+ */
 export function composeDocument(
   previous: string | null,
   registry: Benchmark[],
   fresh: Map<string, string>,
   run: RunFacts,
 ): string {
-  const kept = previous ? existingSections(previous) : new Map<string, string>();
-  const sections = registry
-    .map((benchmark) => fresh.get(benchmark.name) ?? kept.get(benchmark.name))
-    .filter((section): section is string => section !== undefined);
-  return `${[renderHeader(run), ...sections].join('\n\n')}\n`;
+  const header = renderHeader(run);
+  const firstMarker = previous?.search(/<!-- bench:[a-z0-9-]+ -->/) ?? -1;
+  if (previous === null || firstMarker < 0) {
+    const sections = registry.map((benchmark) => fresh.get(benchmark.name)).filter((text) => text !== undefined);
+    return `${[header, ...sections].join('\n\n')}\n`;
+  }
+  let body = previous.slice(firstMarker).trimEnd();
+  const kept = existingSections(body);
+  registry.forEach((benchmark, index) => {
+    const section = fresh.get(benchmark.name);
+    if (section === undefined) return;
+    const old = kept.get(benchmark.name);
+    if (old !== undefined) {
+      body = body.replace(old, () => section);
+      return;
+    }
+    const before = registry
+      .slice(0, index)
+      .reverse()
+      .map((other) => existingSections(body).get(other.name))
+      .find((text) => text !== undefined);
+    if (before === undefined) body = `${section}\n\n${body}`;
+    else body = body.replace(before, () => `${before}\n\n${section}`);
+  });
+  return `${header}\n\n${body}\n`;
 }
