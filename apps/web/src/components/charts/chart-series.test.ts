@@ -12,7 +12,7 @@ const answer = (channels: DeviceLogsAnswer['channels']): DeviceLogsAnswer => ({
 });
 
 describe('chart series', () => {
-  it('puts raw and binned channels on one time axis with gaps as null', () => {
+  it('puts raw and binned channels on one time axis, joined where only another channel has a point', () => {
     const aligned = alignLogs(
       answer({
         c1: { kind: 'raw', t: [1000, 3000], value: [1, 3] },
@@ -21,17 +21,59 @@ describe('chart series', () => {
       ['c1', 'c2'],
     );
     expect(aligned.x).toEqual([1, 2, 3]);
-    expect(aligned.series[0]).toEqual({ code: 'c1', line: [1, null, 3], band: null });
+    // `undefined` is "no point of this channel here" (the line joins across), never a gap (null).
+    expect(aligned.series[0]).toEqual({ code: 'c1', line: [1, undefined, 3], band: null });
     expect(aligned.series[1]).toEqual({
       code: 'c2',
-      line: [null, 2, 3],
-      band: { min: [null, 0, 1], max: [null, 4, 5] },
+      line: [undefined, 2, 3],
+      band: { min: [undefined, 0, 1], max: [undefined, 4, 5] },
     });
+    expect(aligned.gapsMarked).toBe(true);
   });
 
   it('answers an empty line for a channel missing from the answer', () => {
     const aligned = alignLogs(answer({ c1: { kind: 'raw', t: [1000], value: [1] } }), ['c1', 'c9']);
-    expect(aligned.series[1]).toEqual({ code: 'c9', line: [null], band: null });
+    expect(aligned.series[1]).toEqual({ code: 'c9', line: [undefined], band: null });
+    expect(isEmptyAligned(aligned)).toBe(false);
+  });
+
+  it('breaks a raw line where the device was silent much longer than its logging interval', () => {
+    // Logged every 10 s, then an hour offline, then every 10 s again.
+    const t = [0, 10, 20, 30, 40, 3640, 3650, 3660, 3670].map((s) => s * 1000);
+    const aligned = alignLogs(answer({ c1: { kind: 'raw', t, value: t.map((_, i) => i) } }), ['c1']);
+    // One null point half-way through the pause: the line stops at 40 s and starts again at 3640 s.
+    expect(aligned.x).toEqual([0, 10, 20, 30, 40, 1840, 3640, 3650, 3660, 3670]);
+    expect(aligned.series[0]!.line).toEqual([0, 1, 2, 3, 4, null, 5, 6, 7, 8]);
+    expect(aligned.gapsMarked).toBe(true);
+  });
+
+  it('does not break a raw line at a pause of its usual spacing', () => {
+    const t = [0, 10, 20, 30, 45, 55, 65].map((s) => s * 1000);
+    const aligned = alignLogs(answer({ c1: { kind: 'raw', t, value: t.map((_, i) => i) } }), ['c1']);
+    expect(aligned.series[0]!.line).not.toContain(null);
+  });
+
+  it('breaks a binned line one bin after its last bin before a gap, band and all', () => {
+    const t = [0, 1000, 2000, 9000, 10_000];
+    const aligned = alignLogs(
+      answer({
+        c1: {
+          kind: 'bins',
+          t,
+          min: [0, 1, 2, 3, 4],
+          max: [0, 1, 2, 3, 4],
+          avg: [0, 1, 2, 3, 4],
+          last: [0, 1, 2, 3, 4],
+        },
+      }),
+      ['c1'],
+    );
+    expect(aligned.x).toEqual([0, 1, 2, 3, 9, 10]);
+    expect(aligned.series[0]).toEqual({
+      code: 'c1',
+      line: [0, 1, 2, null, 3, 4],
+      band: { min: [0, 1, 2, null, 3, 4], max: [0, 1, 2, null, 3, 4] },
+    });
   });
 
   it.each([

@@ -28,33 +28,14 @@ export interface AlignedLogs {
 }
 
 /**
- * Puts the channels of a log answer on one shared, sorted time axis. Each channel keeps its own
- * points; where another channel has a point it has not, its value is null (a gap, not a zero).
+ * Puts the channels of one device's log answer on one shared, sorted time axis (the device log chart,
+ * the tank chart): each channel keeps its own points, is joined (`undefined`) where only another
+ * channel has a point, and breaks (`null`) at a gap of its own, by the gap rule of packages/domain
+ * chart-gaps (see {@link alignChannelLogs}): an hour offline is a break in the line, not a straight
+ * line across it.
  */
 export function alignLogs(answer: DeviceLogsAnswer, codes: readonly string[]): AlignedLogs {
-  const times = new Set<number>();
-  for (const code of codes) for (const t of answer.channels[code]?.t ?? []) times.add(t);
-  const x = [...times].sort((a, b) => a - b);
-  const index = new Map(x.map((t, i) => [t, i]));
-  const series = codes.map((code): AlignedSeries => {
-    const log = answer.channels[code];
-    const line: AlignedValue[] = new Array<AlignedValue>(x.length).fill(null);
-    if (!log) return { code, line, band: null };
-    if (log.kind === 'raw') {
-      log.t.forEach((t, i) => (line[index.get(t)!] = log.value[i] ?? null));
-      return { code, line, band: null };
-    }
-    const min: AlignedValue[] = new Array<AlignedValue>(x.length).fill(null);
-    const max: AlignedValue[] = new Array<AlignedValue>(x.length).fill(null);
-    log.t.forEach((t, i) => {
-      const at = index.get(t)!;
-      line[at] = log.avg[i] ?? null;
-      min[at] = log.min[i] ?? null;
-      max[at] = log.max[i] ?? null;
-    });
-    return { code, line, band: { min, max } };
-  });
-  return { x: x.map((t) => t / 1000), series };
+  return alignChannelLogs(codes.map((code) => ({ key: code, log: answer.channels[code], binWidth: answer.binWidth })));
 }
 
 /** True when the answer holds no point at all. */

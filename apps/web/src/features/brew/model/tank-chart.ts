@@ -6,7 +6,8 @@ import { alignLogs, type AlignedLogs, type AlignedValue } from '../../../compone
 /**
  * The tank chart's data on one time axis, from the tank's log (`rawDeviceLogs`, domain `tankLogQuery`): temperature and setpoint as logged, the gravity estimate
  * at each point from the CO2 total, temperature and head pressure then (the domain's estimate,
- * frozen from `pressurizedAt`), and the brewer's gravity readings, joined point to point.
+ * frozen from `pressurizedAt`), and the brewer's gravity readings, joined point to point. Where the
+ * tank's log has a gap (the domain's gap rule, see alignLogs), the lines break.
  */
 export function tankChartLogs(answer: DeviceLogsAnswer, batch: Batch): AlignedLogs {
   const map = batch.channelsMap;
@@ -45,11 +46,15 @@ export function tankChartLogs(answer: DeviceLogsAnswer, batch: Batch): AlignedLo
     temperature.push(at === undefined ? undefined : temp);
     setpoint.push(at === undefined ? undefined : value(map.temperatureSetpoint));
     const frozen = batch.pressurizedAt !== null && t * 1000 >= batch.pressurizedAt && batch.frozenGravity;
-    const estimate = frozen
-      ? batch.frozenGravity!.currentGravity
-      : t * 1000 < batch.date.start || at === undefined
-        ? undefined
-        : batchGravity(basis, last, null).currentGravity;
+    // A gap in the CO2 total (the tank silent) is a gap in the estimate too, not a line across it.
+    const estimate =
+      co2 === null
+        ? null
+        : frozen
+          ? batch.frozenGravity!.currentGravity
+          : t * 1000 < batch.date.start || at === undefined
+            ? undefined
+            : batchGravity(basis, last, null).currentGravity;
     gravity.push(estimate);
     userGravity.push(readings.get(t));
   }
@@ -61,5 +66,7 @@ export function tankChartLogs(answer: DeviceLogsAnswer, batch: Batch): AlignedLo
       { code: 'gravity', line: gravity, band: null },
       { code: 'userGravity', line: userGravity, band: null },
     ],
+    // Gaps are null (alignLogs' gap rule); undefined is only another line's point, or between readings.
+    gapsMarked: true,
   };
 }
