@@ -17,6 +17,7 @@ describe.each(DIALECTS)('demo history on %s', (dialect) => {
   const devices = [
     { thingName: DEMO_YEAR_DEVICE, kind: 'generic' as const },
     { thingName: 'ACME-COLD01', kind: 'generic' as const },
+    { thingName: 'CRS-SHELF01', kind: 'retailShelf' as const },
   ];
 
   const samplesOf = (thingName: string) =>
@@ -49,6 +50,14 @@ describe.each(DIALECTS)('demo history on %s', (dialect) => {
       const days = new Set(times.map((time) => Math.floor((now - time) / DAY)));
       for (let day = 0; day < DAYS; day += 1) expect(days.has(day)).toBe(true);
     }
+  });
+
+  // Issue 36 item 4: "Stock, last 90 days" drew data only in its last 30.
+  it('gives a smart shelf the 90 days of samples its store chart shows', async () => {
+    const times = (await samplesOf('CRS-SHELF01')).map((sample) => sample.t);
+    expect(Math.min(...times)).toBeLessThanOrEqual(now - 90 * DAY + DAY);
+    const days = new Set(times.map((time) => Math.floor((now - time) / DAY)));
+    for (let day = 0; day < 90; day += 1) expect(days.has(day)).toBe(true);
   });
 
   // Issue 35 item 10: reports of the seeded month read 0.1 % uptime, the connection history starting

@@ -3,7 +3,7 @@ import { connectionHistory } from '@fieldlink/simulation/connection-history';
 import { createModel } from '@fieldlink/simulation/create-model';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
-import { RETAIL_OVERVIEW_DAYS } from '@fieldlink/domain/retail';
+import { RETAIL_STORE_LOG_WINDOW_MS } from '@fieldlink/domain/retail';
 import { insertLogs, rollUp, ROLLUP_LEVELS } from '../db/log-writes';
 import type { Database, LogsTable } from '../db/schema';
 import { shelfChannelsOf } from '../features/inventory/mapper';
@@ -26,6 +26,8 @@ export const DEMO_YEAR_DEVICE = 'ACME-BLR01';
 const YEAR_DAYS = 366;
 /** Four weeks of samples, laid back over the year before them. */
 const ARCHIVE_TILE_DAYS = 28;
+/** The days of the store chart's window (domain `RETAIL_STORE_LOG_WINDOW_MS`). */
+const RETAIL_STORE_DAYS = RETAIL_STORE_LOG_WINDOW_MS / DAY_MS;
 const ROWS_PER_INSERT = 2000;
 
 /** One stored sample, as the log holds it. */
@@ -38,7 +40,8 @@ type Sample = LogsTable;
  * daily roll-ups (its first four weeks laid back over the year), as a device keeps once its samples
  * are past retention, so the year costs little to seed and to store. Each device's connection
  * history (`connectionHistory`: connected, with a few short outages) spans its logs. Smart shelves get at least the
- * 14 days the retail overview shows, their planogram (the channels their `config` frame will report),
+ * 90 days the store's stock chart shows ("Stock, last 90 days": a chart with data only in its last
+ * 30 would mislead), which also covers the 14 days of the retail overview, their planogram (the channels their `config` frame will report),
  * and their stock followed through that history as live readings are. Each model, as the history leaves it, goes into `liveModels` when
  * given: the demo fleet carries on from there, so the live values continue the history without a jump.
  */
@@ -58,7 +61,7 @@ export async function seedDemoHistory(
     const deviceId = ids.get(device.thingName);
     if (!deviceId) continue;
     // The fleet seeds each live device the same way, so history and live values come from one plant.
-    const deviceDays = device.kind === 'retailShelf' ? Math.max(days, RETAIL_OVERVIEW_DAYS) : days;
+    const deviceDays = device.kind === 'retailShelf' ? Math.max(days, RETAIL_STORE_DAYS) : days;
     // Samples start on a UTC day, so the roll-ups of an archive before them never share a bucket with them.
     const samplesFrom = Math.floor((now - deviceDays * DAY_MS) / DAY_MS) * DAY_MS;
     const model = createModel(device.kind, { seed: seedFromText(device.thingName), startTimeMs: samplesFrom });

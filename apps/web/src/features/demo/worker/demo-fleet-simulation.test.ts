@@ -107,5 +107,17 @@ describe('the demo fleet in the worker', () => {
     const sold = Object.values(shelf!.shelf!.days).reduce((total, day) => total + day.unitsSold, 0);
     expect(sold).toBeGreaterThan(0);
     expect(shelf!.shelf!.tracks.c1!.count).toBe(shelf!.latest.c1!.value);
+    // Issue 36 item 4: its history covers the 90 days of the store's stock chart, not just the fleet's.
+    const start = now - 90 * 24 * HOUR;
+    const log = simulation.logs({
+      kind: 'logs',
+      thingName: 'SHF01_DEMO',
+      codes: ['c1'],
+      start,
+      end: now,
+      binCount: 90,
+    }).c1!;
+    expect(log.t.length).toBe(90);
+    expect(log.t[0]).toBeLessThan(start + 24 * HOUR);
   });
 });

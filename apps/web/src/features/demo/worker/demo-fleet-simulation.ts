@@ -7,13 +7,16 @@ import { DeviceHealthMonitor } from '@fieldlink/simulation/device-health';
 import { createDeviceIdentity, type DeviceIdentity } from '@fieldlink/simulation/device-identity';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
-import { advanceShelfProduct, dayStart } from '@fieldlink/domain/retail';
+import { advanceShelfProduct, dayStart, RETAIL_STORE_LOG_WINDOW_MS } from '@fieldlink/domain/retail';
 import { channelLog } from './channel-history';
 import type { DeviceSnapshot, LogsQuestion, ShelfState, SimulatedDevice } from './protocol';
 
 /** History is sampled every 5 minutes, the way the server's demo history is. */
 const HISTORY_STEP_SECONDS = 60;
 const HISTORY_SAMPLE_EVERY = 5;
+/** History older than the fleet's 30 days (a smart shelf's) is stepped and sampled every 30 minutes. */
+const COARSE_STEP_SECONDS = 1800;
+const FINE_HISTORY_MS = 30 * 86_400_000;
 /** Live values are logged every 10 s, so a chart of the last hour is drawn from real samples. */
 export const LIVE_LOG_MS = 10_000;
 /** Health is reported once a minute, as field devices do. */
@@ -52,8 +55,17 @@ class DemoDevice {
     this.sentBits = this.model.statusBits();
   }
 
-  /** Steps the plant from the start of its history to `until`, logging a sample every 5 minutes. */
+  /**
+   * Steps the plant from the start of its history to `until`, logging a sample every 5 minutes over
+   * the fleet's 30 days; before them (a smart shelf's 90 days) every 30 minutes, as the server's demo
+   * history steps its older days, so a shelf's longer history costs little at the demo's start.
+   */
   private generateHistory(until: number): void {
+    const fineFrom = until - FINE_HISTORY_MS;
+    while (this.model.timeMs + COARSE_STEP_SECONDS * 1000 <= fineFrom) {
+      this.model.step(COARSE_STEP_SECONDS);
+      this.log(this.model.timeMs);
+    }
     for (let step = 0; this.model.timeMs + HISTORY_STEP_SECONDS * 1000 <= until; step += 1) {
       this.model.step(HISTORY_STEP_SECONDS);
       if (step % HISTORY_SAMPLE_EVERY === 0) this.log(this.model.timeMs);
@@ -161,16 +173,25 @@ type Reply = Extract<ServerAction, { type: 'server/reply' }>;
 const FAILED = 'Command Failed.';
 
 /**
- * The demo fleet: every device's plant, stepped to the present from 30 days back (its history) and
+ * The demo fleet: every device's plant, stepped to the present from 30 days back (90 for a smart shelf: its history) and
  * then live; the real-time requests of the console answered as the server and a device would.
  */
 export class DemoFleetSimulation {
   private readonly devices = new Map<string, DemoDevice>();
   private readonly subscribed = new Set<string>();
 
+  /**
+   * `historyStartMs` is where every plant's history starts; a smart shelf's reaches back at least the
+   * 90 days its store's stock chart shows ("Stock, last 90 days", issue 36 item 4), as the server's
+   * demo seed does: a chart with data only in its last 30 days would mislead.
+   */
   constructor(devices: readonly SimulatedDevice[], historyStartMs: number) {
+    const shelfStartMs = Math.min(historyStartMs, Date.now() - RETAIL_STORE_LOG_WINDOW_MS);
     for (const { thingName, kind } of devices) {
-      this.devices.set(thingName, new DemoDevice(thingName, historyStartMs, kind));
+      this.devices.set(
+        thingName,
+        new DemoDevice(thingName, kind === 'retailShelf' ? shelfStartMs : historyStartMs, kind),
+      );
     }
   }
 
