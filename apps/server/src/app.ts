@@ -384,6 +384,7 @@ export async function buildApp({
     signinGuard,
     onSessionsEnded: (userId) => hub.closeUser(userId),
     onSignedOut: (jti) => hub.closeToken(jti),
+    now,
   });
   const reports = new ReportService({
     db,

@@ -69,6 +69,7 @@ const MISSING: AccountIds = {
   apiTokenId: 'missing-token-001',
   webhookId: 'missing-webhook1',
   spareWebhookId: 'missing-webhook2',
+  sessionId: 'missing-session-1',
 };
 
 /**
@@ -90,8 +91,9 @@ function auditEntriesExpected(route: string, request: MatrixRequest): number {
 }
 
 /**
- * Every row of every table, as text, so any change anywhere shows; but an API token's last use, which
- * every call made with it may write (at most once a minute, issue 38 item 3).
+ * Every row of every table, as text, so any change anywhere shows; but an API token's last use and a
+ * session's last sight, which every call made with them may write (at most once a minute, issue 38
+ * items 3 and 4).
  */
 async function snapshot(db: Kysely<Database>, tables: readonly string[]): Promise<Map<string, string>> {
   const state = new Map<string, string>();
@@ -104,7 +106,13 @@ async function snapshot(db: Kysely<Database>, tables: readonly string[]): Promis
       table,
       rows
         .map((row) =>
-          JSON.stringify(table === 'api_tokens' ? { ...row, last_used_at: null, last_used_address: null } : row),
+          JSON.stringify(
+            table === 'api_tokens'
+              ? { ...row, last_used_at: null, last_used_address: null }
+              : table === 'sessions'
+                ? { ...row, last_seen_at: null, address: null }
+                : row,
+          ),
         )
         .sort()
         .join('\n'),
@@ -331,6 +339,8 @@ describe.each(DIALECTS)('authorisation matrix on %s', { timeout: MATRIX_TIMEOUT_
       apiTokenId: `matrix-token-${key}`,
       webhookId: `matrix-webhook-${key}`,
       spareWebhookId: `matrix-spare-webhook-${key}`,
+      // A session of the account's administrator (own) or plain user (other), opened below.
+      sessionId: '',
     };
     await db()
       .insertInto('webhooks')
@@ -517,6 +527,11 @@ describe.each(DIALECTS)('authorisation matrix on %s', { timeout: MATRIX_TIMEOUT_
     // The token the administrator revokes in the positive check, and another account's user's.
     await addApiToken(admin.email, own.apiTokenId, false);
     await addApiToken(other.userEmail, other.apiTokenId, false);
+    // The sessions the administrator signs out in the positive check (one by id, the rest as
+    // "others"), and another account's user's.
+    own.sessionId = (await t.app.tokens.issueSession((await userId(admin.email))!, 0)).sessionId;
+    await t.app.tokens.issueSession((await userId(admin.email))!, 0);
+    other.sessionId = (await t.app.tokens.issueSession((await userId(other.userEmail))!, 0)).sessionId;
     const everyPermission = PERMISSIONS.filter((name) => name !== 'ADMIN');
     const everyFlag = EXTRA_FLAGS.filter((name) => name !== 'ADMIN');
     for (const missing of new Set<string>([...PERMISSIONS, ...EXTRA_FLAGS])) {

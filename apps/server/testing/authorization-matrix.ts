@@ -60,6 +60,8 @@ export interface AccountIds {
   /** A webhook of the account, and a spare one (deleted by the positive check). */
   webhookId: string;
   spareWebhookId: string;
+  /** A signed-in session (issue 38 item 4): the administrator's own spare one, another account's user's. */
+  sessionId: string;
 }
 
 export interface MatrixRequest {
@@ -197,6 +199,22 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
     access: 'manageOwnCredentials',
     own: (ids) => ({ method: 'DELETE', url: '/api/v1/api-tokens', query: { id: ids.apiTokenId } }),
     foreign: (_own, other) => [{ method: 'DELETE', url: '/api/v1/api-tokens', query: { id: other.apiTokenId } }],
+  }),
+  // Signed-in sessions (features/session, issue 38 item 4): one's own, from a session only.
+  'GET /api/v1/sessions': api({
+    access: 'manageOwnCredentials',
+    own: () => ({ method: 'GET', url: '/api/v1/sessions' }),
+    foreign: () => [],
+  }),
+  'DELETE /api/v1/sessions': api({
+    access: 'manageOwnCredentials',
+    own: (ids) => ({ method: 'DELETE', url: '/api/v1/sessions', query: { id: ids.sessionId } }),
+    foreign: (_own, other) => [{ method: 'DELETE', url: '/api/v1/sessions', query: { id: other.sessionId } }],
+  }),
+  'DELETE /api/v1/sessions/others': api({
+    access: 'manageOwnCredentials',
+    own: () => ({ method: 'DELETE', url: '/api/v1/sessions/others' }),
+    foreign: () => [],
   }),
   'GET /api/v1/self': api({
     access: 'signedIn',

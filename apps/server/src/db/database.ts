@@ -37,6 +37,7 @@ import * as pushSubscriptions from './migrations/2026-12-12T0100-push-subscripti
 import * as apiTokens from './migrations/2026-12-12T0300-api-tokens';
 import * as webhooks from './migrations/2026-12-12T0900-webhooks';
 import * as totp from './migrations/2026-12-12T1000-totp';
+import * as sessions from './migrations/2026-12-12T1100-sessions';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -86,6 +87,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-12T0300-api-tokens': apiTokens,
   '2026-12-12T0900-webhooks': webhooks,
   '2026-12-12T1000-totp': totp,
+  '2026-12-12T1100-sessions': sessions,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

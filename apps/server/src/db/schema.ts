@@ -208,6 +208,19 @@ export interface ApiTokensTable {
   last_used_address: string | null;
 }
 
+/** A signed-in session: one session JWT, `id` its jti (migration 2026-12-12T1100-sessions). */
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  user_agent: string | null;
+  address: string | null;
+  created_at: number;
+  /** Written at most once a minute (`isLastUseDue`). */
+  last_seen_at: number;
+  expires_at: number;
+  ended_at: number | null;
+}
+
 export interface RevokedTokensTable {
   jti: string;
   expires_at: number;
@@ -666,6 +679,7 @@ export interface Database {
   connections: ConnectionsTable;
   revoked_tokens: RevokedTokensTable;
   api_tokens: ApiTokensTable;
+  sessions: SessionsTable;
   invitations: InvitationsTable;
   password_resets: PasswordResetsTable;
   outbox: OutboxTable;

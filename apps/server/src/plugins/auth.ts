@@ -32,7 +32,7 @@ const READING_METHODS = new Set(['GET', 'HEAD']);
 export const authPlugin = fp<{ tokenTtlSeconds: number; now?: () => number }>(
   async (app, { tokenTtlSeconds, now = Date.now }) => {
     const secret = await installationSecret(app.storage.db, 'jwt_secret');
-    const tokens = new TokenService(app.storage.db, secret, tokenTtlSeconds);
+    const tokens = new TokenService(app.storage.db, secret, tokenTtlSeconds, now);
     const apiTokens = new ApiTokenVerifier(app.storage.db, now);
     app.decorate('tokens', tokens);
     app.decorateRequest('user', null);
@@ -44,7 +44,7 @@ export const authPlugin = fp<{ tokenTtlSeconds: number; now?: () => number }>(
         const owner = found ? await loadUserContext(app.storage.db, found.claims) : null;
         user = owner && found ? { ...owner, apiToken: found.apiToken } : null;
       } else {
-        const claims = await tokens.verify(token);
+        const claims = await tokens.verify(token, request?.ip ?? null);
         user = claims ? await loadUserContext(app.storage.db, claims) : null;
       }
       if (!user || !request) return user;

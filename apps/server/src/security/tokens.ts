@@ -1,5 +1,6 @@
 import { SignJWT, jwtVerify, errors } from 'jose';
 import type { Kysely } from 'kysely';
+import { LAST_USE_INTERVAL_MS, isLastUseDue } from '@fieldlink/domain/last-use';
 import type { Database } from '../db/schema';
 import { newId } from './secrets';
 
@@ -13,9 +14,18 @@ export interface TokenClaims {
   expiresAt: number;
 }
 
+/** Where a session was signed in from, as its row keeps it. */
+export interface SessionOrigin {
+  address: string | null;
+  userAgent: string | null;
+}
+
 /**
  * Session tokens: JWTs signed with the installation's secret, one fixed algorithm (RFC 8725), with
- * expiry; refused once revoked (sign-out) or once the user's token version moved (password change).
+ * expiry. Each is a row of `sessions` (its jti the row's id, issue 38 item 4), refused once that
+ * session ended (sign-out, signed out from another session, a password change) or once the user's
+ * token version moved. The session is read in the query that reads the token version, so the check
+ * costs no extra round trip; its last sight is written at most once a minute.
  */
 export class TokenService {
   private readonly key: Uint8Array;
@@ -24,48 +34,118 @@ export class TokenService {
     private readonly db: Kysely<Database>,
     secret: string,
     private readonly ttlSeconds: number,
+    private readonly now: () => number = Date.now,
   ) {
     this.key = new TextEncoder().encode(secret);
   }
 
-  async issue(userId: string, tokenVersion: number): Promise<string> {
-    return new SignJWT({ tv: tokenVersion })
+  /** Opens a session for the user and answers its token. */
+  async issue(userId: string, tokenVersion: number, origin?: SessionOrigin): Promise<string> {
+    return (await this.issueSession(userId, tokenVersion, origin)).token;
+  }
+
+  /** Opens a session for the user and answers its token and the session's id. */
+  async issueSession(
+    userId: string,
+    tokenVersion: number,
+    origin: SessionOrigin = { address: null, userAgent: null },
+  ): Promise<{ token: string; sessionId: string }> {
+    const id = newId();
+    const now = this.now();
+    await this.db
+      .insertInto('sessions')
+      .values({
+        id,
+        user_id: userId,
+        user_agent: origin.userAgent,
+        address: origin.address,
+        created_at: now,
+        last_seen_at: now,
+        expires_at: now + this.ttlSeconds * 1000,
+        ended_at: null,
+      })
+      .execute();
+    const token = await new SignJWT({ tv: tokenVersion })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setIssuer(ISSUER)
       .setSubject(userId)
-      .setJti(newId())
-      .setIssuedAt()
-      .setExpirationTime(`${this.ttlSeconds}s`)
+      .setJti(id)
+      .setIssuedAt(Math.floor(now / 1000))
+      .setExpirationTime(Math.floor(now / 1000) + this.ttlSeconds)
       .sign(this.key);
+    return { token, sessionId: id };
   }
 
-  /** The token's claims when it is valid, unexpired, unrevoked and current; otherwise null. */
-  async verify(token: string): Promise<TokenClaims | null> {
+  /**
+   * The token's claims when it is valid, unexpired, its session open and its version current;
+   * otherwise null. A use from `address` is written down at most once a minute.
+   */
+  async verify(token: string, address: string | null = null): Promise<TokenClaims | null> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: [ALGORITHM], issuer: ISSUER });
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: [ALGORITHM],
+        issuer: ISSUER,
+        currentDate: new Date(this.now()),
+      });
       if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.tv !== 'number')
         return null;
       if (typeof payload.exp !== 'number') return null;
-      const [revoked, user] = await Promise.all([
-        this.db.selectFrom('revoked_tokens').select('jti').where('jti', '=', payload.jti).executeTakeFirst(),
-        this.db.selectFrom('users').select('token_version').where('id', '=', payload.sub).executeTakeFirst(),
-      ]);
-      if (revoked || !user || user.token_version !== payload.tv) return null;
-      return { userId: payload.sub, jti: payload.jti, tokenVersion: payload.tv, expiresAt: payload.exp * 1000 };
+      const jti = payload.jti;
+      const row = await this.db
+        .selectFrom('users')
+        .leftJoin('sessions', (join) => join.onRef('sessions.user_id', '=', 'users.id').on('sessions.id', '=', jti))
+        .select(['users.token_version', 'sessions.id as session_id', 'sessions.ended_at', 'sessions.last_seen_at'])
+        .where('users.id', '=', payload.sub)
+        .executeTakeFirst();
+      if (!row || row.token_version !== payload.tv) return null;
+      if (row.session_id === null) {
+        // A token issued before sessions were kept (a release before issue 38, or an instance of it
+        // during a rolling upgrade): the revocation list decides, until it expires.
+        const revoked = await this.db
+          .selectFrom('revoked_tokens')
+          .select('jti')
+          .where('jti', '=', jti)
+          .executeTakeFirst();
+        if (revoked) return null;
+      } else {
+        if (row.ended_at !== null) return null;
+        await this.markSeen(jti, row.last_seen_at, address);
+      }
+      return { userId: payload.sub, jti, tokenVersion: payload.tv, expiresAt: payload.exp * 1000 };
     } catch (error) {
       if (error instanceof errors.JOSEError) return null;
       throw error;
     }
   }
 
+  /** Ends the token's session (sign-out). */
   async revoke(claims: TokenClaims): Promise<void> {
+    const now = this.now();
+    await this.db
+      .updateTable('sessions')
+      .set({ ended_at: now })
+      .where('id', '=', claims.jti)
+      .where('ended_at', 'is', null)
+      .execute();
+    // Instances of the release before sessions read the revocation list: keep writing it for them.
     await this.db
       .insertInto('revoked_tokens')
       .values({ jti: claims.jti, expires_at: claims.expiresAt })
       .onConflict((oc) => oc.column('jti').doNothing())
       .execute();
     // Expired tokens are refused anyway: keep the revocation list short.
-    await this.db.deleteFrom('revoked_tokens').where('expires_at', '<', Date.now()).execute();
+    await this.db.deleteFrom('revoked_tokens').where('expires_at', '<', now).execute();
+  }
+
+  private async markSeen(id: string, lastSeenAt: number | null, address: string | null): Promise<void> {
+    const now = this.now();
+    if (!isLastUseDue(lastSeenAt, now)) return;
+    await this.db
+      .updateTable('sessions')
+      .set({ last_seen_at: now, ...(address !== null && { address }) })
+      .where('id', '=', id)
+      .where('last_seen_at', '<=', now - LAST_USE_INTERVAL_MS)
+      .execute();
   }
 }
 

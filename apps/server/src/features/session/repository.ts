@@ -39,3 +39,33 @@ export function insertUser(
 export function insertAttachmentPoint(db: Kysely<Database>, point: AttachmentPointsTable) {
   return db.insertInto('attachment_points').values(point).execute();
 }
+
+/** The user's open sessions at `now`, the most recently seen first. */
+export function openSessionsOf(db: Kysely<Database>, userId: string, now: number) {
+  return db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('ended_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('last_seen_at', 'desc')
+    .orderBy('id')
+    .execute();
+}
+
+/** Ends the user's sessions named that are still open. */
+export async function endSessions(
+  db: Kysely<Database>,
+  userId: string,
+  ids: readonly string[],
+  now: number,
+): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('sessions')
+    .set({ ended_at: now })
+    .where('user_id', '=', userId)
+    .where('id', 'in', ids)
+    .where('ended_at', 'is', null)
+    .execute();
+}

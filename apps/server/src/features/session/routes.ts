@@ -10,6 +10,7 @@ import {
   SignupBody,
 } from '@fieldlink/api/session';
 import { ErrorAnswer, OkAnswer } from '@fieldlink/api/errors';
+import { EndOtherSessionsAnswer, SessionDeleteQuery, SessionListAnswer } from '@fieldlink/api/sessions';
 import { HttpError } from '../../http-errors';
 import { signedInUser } from '../../plugins/auth';
 import { RateLimiter } from '../../security/rate-limit';
@@ -52,6 +53,47 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
       await sessions.signOut(signedInUser(request));
       return { ok: true as const };
     },
+  );
+  const sessionErrors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer };
+  app.get(
+    '/sessions',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: 'The caller’s signed-in sessions',
+        response: { 200: SessionListAnswer, ...sessionErrors },
+      },
+    },
+    (request) => sessions.listSessions(signedInUser(request)),
+  );
+  app.delete(
+    '/sessions',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Sign one of the caller’s sessions out',
+        querystring: SessionDeleteQuery,
+        response: { 200: OkAnswer, ...sessionErrors },
+      },
+    },
+    async (request) => {
+      await sessions.endSession(signedInUser(request), request.query.id);
+      return { ok: true as const };
+    },
+  );
+  app.delete(
+    '/sessions/others',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Sign every session of the caller out but this one',
+        response: { 200: EndOtherSessionsAnswer, ...sessionErrors },
+      },
+    },
+    (request) => sessions.endOthers(signedInUser(request)),
   );
   app.get(
     '/self',

@@ -1,8 +1,10 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { normaliseEmail } from '@fieldlink/domain/email';
 import type { JwtAnswer, PasswordResetBody, SelfAnswer, SignupBody } from '@fieldlink/api/session';
+import type { EndOtherSessionsAnswer, SessionListAnswer } from '@fieldlink/api/sessions';
+import { browserOf } from '@fieldlink/domain/sessions';
 import type { Database } from '../../db/schema';
-import { HttpError } from '../../http-errors';
+import { HttpError, notFound } from '../../http-errors';
 import type { Mailer } from '../../mail/mailer';
 import {
   PasswordQueueFull,
@@ -17,7 +19,14 @@ import { hashSecret, newCode, newId } from '../../security/secrets';
 import type { TokenService } from '../../security/tokens';
 import { audit, byUser } from '../audit/service';
 import { secondFactorRefusal, type MfaService } from '../mfa/service';
-import { attachmentPointsOf, findUserByEmail, insertAttachmentPoint, insertUser } from './repository';
+import {
+  attachmentPointsOf,
+  endSessions,
+  findUserByEmail,
+  insertAttachmentPoint,
+  insertUser,
+  openSessionsOf,
+} from './repository';
 import { requireCapability } from './access';
 import { linkedAccountsOf, type ClientOrigin, type UserContext } from './user-context';
 
@@ -44,6 +53,7 @@ export interface SessionServiceOptions {
   onSessionsEnded?: (userId: string) => void;
   /** Called when one token is signed out, to close the sockets opened with it. */
   onSignedOut?: (jti: string) => void;
+  now?: () => number;
 }
 
 /** Sign-in, sign-up, password reset and the caller's own record. */
@@ -111,7 +121,7 @@ export class SessionService {
     }
     // A good sign-in counts nowhere, and forgives its own address's mistakes on this account.
     attempt.succeeded();
-    const jwt = await this.options.tokens.issue(user.id, user.token_version);
+    const jwt = await this.options.tokens.issue(user.id, user.token_version, origin);
     await audit.recordAlone(this.options.db, {
       accountId,
       by,
@@ -131,6 +141,81 @@ export class SessionService {
       action: 'session.signOut',
     });
     this.options.onSignedOut?.(user.claims.jti);
+  }
+
+  /** `GET /sessions`: the caller's open sessions, the one of this call marked. */
+  async listSessions(user: UserContext): Promise<SessionListAnswer> {
+    requireCapability(user, 'manageOwnCredentials');
+    const rows = await openSessionsOf(this.options.db, user.id, this.now());
+    return {
+      sessions: rows.map((row) => ({
+        id: row.id,
+        current: row.id === user.claims.jti,
+        browser: browserOf(row.user_agent),
+        userAgent: row.user_agent,
+        address: row.address,
+        createdAt: row.created_at,
+        lastSeenAt: row.last_seen_at,
+      })),
+    };
+  }
+
+  /** `DELETE /sessions?id=`: signs one of the caller's sessions out (the caller's own too). */
+  async endSession(user: UserContext, id: string): Promise<void> {
+    requireCapability(user, 'manageOwnCredentials');
+    const now = this.now();
+    const session = (await openSessionsOf(this.options.db, user.id, now)).find((row) => row.id === id);
+    if (!session) throw notFound('No such session.');
+    await this.options.db.transaction().execute(async (trx) => {
+      await endSessions(trx, user.id, [session.id], now);
+      await audit.record(trx, {
+        accountId: user.attachmentPoints[0]?.accountId ?? null,
+        by: byUser(user),
+        action: 'session.end',
+        target: { kind: 'session', id: session.id, name: browserOf(session.user_agent) },
+        before: { address: session.address, userAgent: session.user_agent, createdAt: session.created_at },
+        at: now,
+      });
+    });
+    this.options.onSignedOut?.(session.id);
+  }
+
+  /** `DELETE /sessions/others`: signs every session of the caller out but this one. */
+  async endOthers(user: UserContext): Promise<EndOtherSessionsAnswer> {
+    requireCapability(user, 'manageOwnCredentials');
+    const ended = await this.endOtherSessions(user.id, user.claims.jti, async (trx, count) => {
+      await audit.record(trx, {
+        accountId: user.attachmentPoints[0]?.accountId ?? null,
+        by: byUser(user),
+        action: 'session.endOthers',
+        after: { ended: count },
+      });
+    });
+    return { ended };
+  }
+
+  /**
+   * Ends every open session of the user but `keepSessionId` (null: all of them) and closes their
+   * sockets: what a password change, and a change of the second factor, do to the other sessions
+   * (issue 38 item 4). `record` writes the caller's audit entry in the same transaction when any
+   * session ended. Answers how many ended.
+   */
+  async endOtherSessions(
+    userId: string,
+    keepSessionId: string | null,
+    record?: (trx: Transaction<Database>, count: number) => Promise<void>,
+  ): Promise<number> {
+    const now = this.now();
+    const ids = (await openSessionsOf(this.options.db, userId, now))
+      .map((row) => row.id)
+      .filter((id) => id !== keepSessionId);
+    if (ids.length === 0) return 0;
+    await this.options.db.transaction().execute(async (trx) => {
+      await endSessions(trx, userId, ids, now);
+      await record?.(trx, ids.length);
+    });
+    for (const id of ids) this.options.onSignedOut?.(id);
+    return ids.length;
   }
 
   self(user: UserContext): SelfAnswer {
@@ -207,7 +292,7 @@ export class SessionService {
         },
       });
     });
-    return { jwt: await this.options.tokens.issue(userId, 0) };
+    return { jwt: await this.options.tokens.issue(userId, 0, { address, userAgent: null }) };
   }
 
   /** Mails a reset link when the account exists; answers the same either way (no account discovery). */
@@ -276,7 +361,18 @@ export class SessionService {
       });
     });
     this.options.onSessionsEnded?.(user.id);
-    return { jwt: await this.options.tokens.issue(user.id, tokenVersion) };
+    const { token, sessionId } = await this.options.tokens.issueSession(user.id, tokenVersion, {
+      address,
+      userAgent: null,
+    });
+    // The new version already refuses every earlier token; ending their sessions shows it in the
+    // user's list of sessions.
+    await this.endOtherSessions(user.id, sessionId);
+    return { jwt: token };
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
   }
 
   /** Hashes a caller's new password, fairly shared with other callers by address. */

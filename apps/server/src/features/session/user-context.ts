@@ -14,6 +14,8 @@ export interface ClientOrigin {
   address: string;
   /** `http` or `realtime`, then the user agent where the client gave one. */
   client: string;
+  /** The user agent alone (cut short), or null: what a session's row keeps (issue 38 item 4). */
+  userAgent: string | null;
 }
 
 /** The user agent kept in the audit trail: enough to tell browsers and scripts apart. */
@@ -26,7 +28,7 @@ export function clientOrigin(
   userAgent: string | undefined,
 ): ClientOrigin {
   const agent = userAgent?.trim().slice(0, MAX_AGENT_LENGTH);
-  return { address, client: agent ? `${channel}; ${agent}` : channel };
+  return { address, client: agent ? `${channel}; ${agent}` : channel, userAgent: agent || null };
 }
 
 /** The signed-in caller of a request or socket, as every permission and scope check sees it. */
