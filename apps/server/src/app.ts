@@ -373,6 +373,8 @@ export async function buildApp({
     box: new SecretBox(await installationSecret(db, 'mfa_key')),
     issuer: config.productName,
     signinGuard,
+    // The session service is made next, with this one: called only once both exist.
+    endOtherSessions: (user): Promise<unknown> => sessions.endOthers(user, 'secondFactorChanged'),
     now: now ?? Date.now,
   });
   const sessions = new SessionService({

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeJwt } from 'jose';
 import { Secret, TOTP } from 'otpauth';
 import { DIALECTS, DEMO_PASSWORD, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 import { hashSecret } from '../../security/secrets';
@@ -217,6 +218,41 @@ describe.each(DIALECTS)('a second factor (TOTP) on %s', { timeout: 240_000 }, (d
     expect(await db().selectFrom('mfa_recovery_codes').selectAll().where('user_id', '=', row.id).execute()).toEqual([]);
     expect((await auditOf(email)).map((e) => e.action)).toContain('mfa.totpOff');
     expect((await call('DELETE', '/user/mfa/totp', token, { code: codeAt(secret) })).statusCode).toBe(409);
+  });
+
+  it('ends the other sessions when TOTP goes on or off, keeping the caller’s; a code opens a session', async () => {
+    const email = 'prospect@fieldlink.test';
+    const elsewhere = await signIn(t.app, email);
+    const { secret, recoveryCodes, token } = await enrol(email);
+    // Turned on from `token`: the session elsewhere is refused at once, the caller's goes on.
+    expect((await call('GET', '/self', elsewhere)).statusCode).toBe(401);
+    expect((await call('GET', '/self', token)).statusCode).toBe(200);
+
+    nextStep();
+    const byCode = await signInWith(email, codeAt(secret));
+    expect(byCode.statusCode).toBe(200);
+    const byRecoveryCode = await signInWith(email, recoveryCodes[0]);
+    expect(byRecoveryCode.statusCode).toBe(200);
+    const [totpJwt, recoveryJwt] = [byCode, byRecoveryCode].map((answer) => answer.json<{ jwt: string }>().jwt);
+    const listed = await call('GET', '/sessions', token);
+    expect(
+      listed
+        .json<{ sessions: { id: string }[] }>()
+        .sessions.map((session) => session.id)
+        .sort(),
+    ).toEqual([token, totpJwt!, recoveryJwt!].map((jwt) => decodeJwt(jwt).jti).sort());
+
+    // Turned off from the recovery code's session: the two others end.
+    nextStep();
+    expect((await call('DELETE', '/user/mfa/totp', recoveryJwt!, { code: codeAt(secret) })).statusCode).toBe(200);
+    expect((await call('GET', '/self', token)).statusCode).toBe(401);
+    expect((await call('GET', '/self', totpJwt!)).statusCode).toBe(401);
+    expect((await call('GET', '/self', recoveryJwt!)).statusCode).toBe(200);
+    const ended = (await auditOf(email)).filter((entry) => entry.action === 'session.endOthers');
+    expect(ended.map((entry) => JSON.parse(entry.after!))).toEqual([
+      { ended: 1, reason: 'secondFactorChanged' },
+      { ended: 2, reason: 'secondFactorChanged' },
+    ]);
   });
 
   it('refuses to confirm without an enrolment, and a confirm body with other fields', async () => {

@@ -43,6 +43,11 @@ export interface MfaServiceOptions {
   issuer: string;
   /** The sign-in limits, shared with `POST /signin`: a code is guessed no faster than a password. */
   signinGuard: SigninGuard;
+  /**
+   * Ends the user's other sessions, keeping the caller's (issue 38 item 4): a change of the second
+   * factor may answer a stolen session, so no other session outlives it.
+   */
+  endOtherSessions: (user: UserContext) => Promise<unknown>;
   now: () => number;
 }
 
@@ -89,7 +94,10 @@ export class MfaService {
     return { secret: secret.base32, url: this.totp(secret, user.email).toString() };
   }
 
-  /** `POST /user/mfa/totp/confirm`: the first code turns TOTP on and answers the recovery codes, once. */
+  /**
+   * `POST /user/mfa/totp/confirm`: the first code turns TOTP on and answers the recovery codes, once;
+   * the user's other sessions end.
+   */
   async confirmTotp(user: UserContext, typed: string): Promise<RecoveryCodesAnswer> {
     requireCapability(user, 'manageOwnCredentials');
     const { db, box } = this.options;
@@ -127,10 +135,11 @@ export class MfaService {
         at: this.options.now(),
       });
     });
+    await this.options.endOtherSessions(user);
     return { recoveryCodes };
   }
 
-  /** `DELETE /user/mfa/totp`: a current code (or a recovery code) turns TOTP off. */
+  /** `DELETE /user/mfa/totp`: a current code (or a recovery code) turns TOTP off; other sessions end. */
   async turnOffTotp(user: UserContext, typed: string): Promise<void> {
     requireCapability(user, 'manageOwnCredentials');
     const { db } = this.options;
@@ -157,6 +166,7 @@ export class MfaService {
         at: this.options.now(),
       });
     });
+    await this.options.endOtherSessions(user);
   }
 
   /**

@@ -180,15 +180,19 @@ export class SessionService {
     this.options.onSignedOut?.(session.id);
   }
 
-  /** `DELETE /sessions/others`: signs every session of the caller out but this one. */
-  async endOthers(user: UserContext): Promise<EndOtherSessionsAnswer> {
+  /**
+   * `DELETE /sessions/others`: signs every session of the caller out but this one. Also what turning
+   * the second factor on or off does (`reason` in the audit entry): whoever held another session may
+   * be the reason for the change.
+   */
+  async endOthers(user: UserContext, reason?: 'secondFactorChanged'): Promise<EndOtherSessionsAnswer> {
     requireCapability(user, 'manageOwnCredentials');
     const ended = await this.endOtherSessions(user.id, user.claims.jti, async (trx, count) => {
       await audit.record(trx, {
         accountId: user.attachmentPoints[0]?.accountId ?? null,
         by: byUser(user),
         action: 'session.endOthers',
-        after: { ended: count },
+        after: reason ? { ended: count, reason } : { ended: count },
       });
     });
     return { ended };
