@@ -100,8 +100,62 @@ describe('rollUp', () => {
         },
       ],
     },
+    {
+      name: 'of samples at the same time, the later in order is the last value',
+      samples: [
+        { device_id: 'a', code: 'c1', t: T0 + 5000, value: 2 },
+        { device_id: 'a', code: 'c1', t: T0 + 5000, value: 9 },
+      ],
+      width: HOUR,
+      expected: [
+        {
+          device_id: 'a',
+          code: 'c1',
+          t: T0,
+          min_value: 2,
+          max_value: 9,
+          sum_value: 11,
+          sample_count: 2,
+          last_t: T0 + 5000,
+          last_value: 9,
+        },
+      ],
+    },
   ])('$name', ({ samples, width, expected }) => {
     expect(rollUp(samples, width)).toEqual(expected);
+  });
+
+  it('gives the buckets of the raw computation, in key order, whatever order the samples come in (property)', () => {
+    const sample = fc.record({
+      device_id: fc.constantFrom('dev-a', 'dev-b', 'dev-c10', 'x'),
+      code: fc.constantFrom('c1', 'c2', 'c10', 'temp'),
+      t: fc.integer({ min: -3 * DAY, max: T0 + 3 * DAY }),
+      // Quarters: exact in binary, so sums do not depend on the order of addition.
+      value: fc.integer({ min: -4e6, max: 4e6 }).map((quarters) => quarters / 4 + 0),
+    });
+    const key = (s: LogsTable) => `${s.device_id}/${s.code}/${s.t}`;
+    fc.assert(
+      fc.property(
+        // One sample per key, as `logs` stores them; spread over a few buckets or over days.
+        fc.uniqueArray(sample, { maxLength: 400, selector: key }),
+        fc.boolean(),
+        (samples, sorted) => {
+          // Sorted by key, as the inbox's mover hands them over; or in any order.
+          const given = sorted
+            ? [...samples].sort(
+                (a, b) =>
+                  (a.device_id < b.device_id ? -1 : a.device_id > b.device_id ? 1 : 0) ||
+                  (a.code < b.code ? -1 : a.code > b.code ? 1 : 0) ||
+                  a.t - b.t,
+              )
+            : samples;
+          for (const { width } of ROLLUP_LEVELS) {
+            expect(rollUp(given, width)).toEqual(referenceRollups(samples, width));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
 

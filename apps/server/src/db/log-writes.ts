@@ -33,26 +33,37 @@ type RollupTable = (typeof ROLLUP_LEVELS)[number]['table'];
  * Samples folded into buckets of `width` ms per device and channel (`t` of a bucket: its start, UTC).
  * The last value is the sample at the latest time; among samples at the same time, the later in order.
  * Buckets come out in key order (device, channel, start), the order in which writers lock them.
+ *
+ * No key is built per sample (docs/decisions.md, issue 41): buckets are found through a map per
+ * device and per channel keyed by the bucket's start, a number, and a sample of the same bucket as the
+ * one before it (samples come sorted by key from the inbox) goes straight to that bucket.
  */
 export function rollUp(samples: readonly LogsTable[], width: number): LogRollupTable[] {
-  const buckets = new Map<string, LogRollupTable>();
+  const devices = new Map<string, Map<string, Map<number, LogRollupTable>>>();
+  let bucket: LogRollupTable | undefined;
   for (const { device_id, code, t, value } of samples) {
     const start = Math.floor(t / width) * width;
-    const key = `${device_id}\u0000${code}\u0000${start}`;
-    const bucket = buckets.get(key);
-    if (!bucket) {
-      buckets.set(key, {
-        device_id,
-        code,
-        t: start,
-        min_value: value,
-        max_value: value,
-        sum_value: value,
-        sample_count: 1,
-        last_t: t,
-        last_value: value,
-      });
-      continue;
+    if (bucket === undefined || bucket.t !== start || bucket.code !== code || bucket.device_id !== device_id) {
+      let channels = devices.get(device_id);
+      if (!channels) devices.set(device_id, (channels = new Map()));
+      let starts = channels.get(code);
+      if (!starts) channels.set(code, (starts = new Map()));
+      bucket = starts.get(start);
+      if (!bucket) {
+        bucket = {
+          device_id,
+          code,
+          t: start,
+          min_value: value,
+          max_value: value,
+          sum_value: value,
+          sample_count: 1,
+          last_t: t,
+          last_value: value,
+        };
+        starts.set(start, bucket);
+        continue;
+      }
     }
     if (value < bucket.min_value) bucket.min_value = value;
     if (value > bucket.max_value) bucket.max_value = value;
@@ -63,8 +74,18 @@ export function rollUp(samples: readonly LogsTable[], width: number): LogRollupT
       bucket.last_value = value;
     }
   }
-  return [...buckets.values()].sort(compareKeys);
+  const buckets: LogRollupTable[] = [];
+  for (const deviceId of [...devices.keys()].sort(compareTexts)) {
+    const channels = devices.get(deviceId)!;
+    for (const code of [...channels.keys()].sort(compareTexts)) {
+      const starts = channels.get(code)!;
+      for (const start of [...starts.keys()].sort((a, b) => a - b)) buckets.push(starts.get(start)!);
+    }
+  }
+  return buckets;
 }
+
+const compareTexts = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Key order of samples and buckets: device, channel, time. */
 export function compareKeys(a: { device_id: string; code: string; t: number }, b: typeof a): number {
