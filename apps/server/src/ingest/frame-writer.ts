@@ -62,7 +62,8 @@ export interface FrameWrites {
 
 interface Batch {
   logs: LogRow[];
-  latest: Map<string, LatestRow>;
+  /** The latest value of each channel, by device and channel (no key is built per sample). */
+  latest: Map<string, Map<string, LatestRow>>;
   deviceUpdates: Map<string, DeviceUpdate>;
   connections: ConnectionChange[];
   events: DeviceEvent[];
@@ -174,9 +175,10 @@ export class FrameWriter {
     if (writes.logs) for (const row of writes.logs) batch.logs.push(row);
     if (writes.latest) {
       for (const row of writes.latest) {
-        const key = `${row.device_id}\u0000${row.code}`;
-        const current = batch.latest.get(key);
-        if (!current || shouldReplaceLatest(current, row)) batch.latest.set(key, row);
+        let channels = batch.latest.get(row.device_id);
+        if (!channels) batch.latest.set(row.device_id, (channels = new Map()));
+        const current = channels.get(row.code);
+        if (!current || shouldReplaceLatest(current, row)) channels.set(row.code, row);
       }
     }
     if (writes.deviceUpdate) {
@@ -262,7 +264,7 @@ export class FrameWriter {
   private async commit(batch: Batch): Promise<void> {
     const writes: BatchWrites = {
       logs: batch.logs,
-      latest: [...batch.latest.values()],
+      latest: [...batch.latest.values()].flatMap((channels) => [...channels.values()]),
       deviceUpdates: [...batch.deviceUpdates],
       connections: batch.connections,
     };

@@ -204,8 +204,11 @@ export class Ingest {
         continue;
       }
       const extra = frame.extra?.[code];
-      logs.push({ device_id: device.id, code, t, value });
-      latest.push({ device_id: device.id, code, t, value, extra: extra ? JSON.stringify(extra) : null });
+      // One object is the sample and the channel's latest value: half the objects made per sample,
+      // and cloned once on the way to the SQLite writer thread (docs/decisions.md, issue 41).
+      const row: LatestRow = { device_id: device.id, code, t, value, extra: extra ? JSON.stringify(extra) : null };
+      logs.push(row);
+      latest.push(row);
       byCode[code] = [{ value, t, ...extra }];
     }
     this.counters.dataPoints += logs.length;
