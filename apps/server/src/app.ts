@@ -20,7 +20,7 @@ import { createFieldlinkMetrics } from './metrics/fieldlink-metrics';
 import { trackRequestsForDrain } from './plugins/drain';
 import { metricsPlugin } from './metrics/metrics-plugin';
 import { emqxAuthPlugin } from './broker/emqx-http-auth';
-import { DeviceEvents } from './events';
+import { DeviceEvents, type AccessChange } from './events';
 import { DeviceDirectory } from './ingest/device-directory';
 import { FrameWriter, POSTGRES_BATCHES_IN_FLIGHT } from './ingest/frame-writer';
 import { InboxMover } from './db/log-inbox';
@@ -325,6 +325,11 @@ export async function buildApp({
     events.emit(event),
   );
   events.on((event) => hub.publish(event));
+  // Sign-outs, revoked tokens and moves close or re-check sockets here and on every other instance.
+  const accessChanged = (change: AccessChange) => {
+    hub.applyAccessChange(change);
+    relay?.relayAccess(change);
+  };
   const webhooks = new WebhookService({
     db,
     jobs,
@@ -384,8 +389,9 @@ export async function buildApp({
     publicUrl: config.publicUrl,
     mfa,
     signinGuard,
-    onSessionsEnded: (userId) => hub.closeUser(userId),
-    onSignedOut: (jti) => hub.closeToken(jti),
+    onSessionsEnded: (userId) =>
+      accessChanged({ kind: 'usersChanged', userIds: [userId], code: REALTIME_CLOSE.unauthorized }),
+    onSignedOut: (jti) => accessChanged({ kind: 'tokenEnded', tokenId: jti }),
     now,
   });
   const reports = new ReportService({
@@ -497,7 +503,11 @@ export async function buildApp({
       api.addHook('preHandler', normaliseTimestamps);
       await api.register(sessionRoutes, { sessions, clientConfig });
       await api.register(apiTokenRoutes, {
-        apiTokens: new ApiTokenService({ db, now: now ?? Date.now, onRevoked: (id) => hub.closeToken(id) }),
+        apiTokens: new ApiTokenService({
+          db,
+          now: now ?? Date.now,
+          onRevoked: (id) => accessChanged({ kind: 'tokenEnded', tokenId: id }),
+        }),
       });
       await api.register(mfaRoutes, { mfa });
       await api.register(deviceRoutes, { devices });
@@ -507,8 +517,9 @@ export async function buildApp({
       await api.register(accountRoutes, { accounts: new AccountService(db) });
       // A user whose permissions or place changed reconnects; a moved device is authorised again.
       const onUsersMoved = (userIds: readonly string[]) =>
-        userIds.forEach((userId) => hub.closeUser(userId, REALTIME_CLOSE.accessChanged));
-      const onDevicesMoved = (thingNames: readonly string[]) => void hub.revalidate(thingNames);
+        accessChanged({ kind: 'usersChanged', userIds: [...userIds], code: REALTIME_CLOSE.accessChanged });
+      const onDevicesMoved = (thingNames: readonly string[]) =>
+        accessChanged({ kind: 'devicesMoved', thingNames: [...thingNames] });
       await api.register(userRoutes, {
         users: new UserService({
           db,
@@ -542,7 +553,15 @@ export async function buildApp({
   await app.register(webPlugin, { webDist: config.webDist });
 
   if (config.mqttUrl) {
-    const node = await startClusterNode({ config, db, ingest, events, replies: commands, logger: app.log });
+    const node = await startClusterNode({
+      config,
+      db,
+      ingest,
+      events,
+      replies: commands,
+      applyAccess: (change) => hub.applyAccessChange(change),
+      logger: app.log,
+    });
     broker = node.broker;
     relay = node.relay;
     credentials = node.broker.credentials;

@@ -10,6 +10,17 @@ export type DeviceEvent = Exclude<
   | { type: 'server/deviceTableChanges' }
 >;
 
+/**
+ * A change to who may see what, which the open real-time sockets of every instance must follow at
+ * once (SECURITY.md 3): a signed-out session or revoked API token (its sockets close), users whose
+ * sessions ended or whose permissions or place changed (theirs close with `code`), devices moved
+ * (their watchers are authorised again). In a cluster the relay carries it to the other instances.
+ */
+export type AccessChange =
+  | { kind: 'tokenEnded'; tokenId: string }
+  | { kind: 'usersChanged'; userIds: string[]; code: number }
+  | { kind: 'devicesMoved'; thingNames: string[] };
+
 /** `local`: stored by this process; `remote`: stored by another instance of the cluster and relayed here. */
 export type EventOrigin = 'local' | 'remote';
 

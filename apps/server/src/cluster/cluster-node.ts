@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config';
 import type { Database } from '../db/schema';
-import type { DeviceEvents } from '../events';
+import type { AccessChange, DeviceEvents } from '../events';
 import type { Ingest, ReplySink } from '../ingest/ingest';
 import { startExternalBroker, type ExternalBroker } from '../broker/external-broker';
 import type { IngestSessionLogger } from '../broker/ingest-session';
@@ -16,6 +16,8 @@ export interface ClusterNodeOptions {
   events: DeviceEvents;
   /** Where replies relayed from other instances go (the command service). */
   replies: ReplySink;
+  /** Applies a change of access relayed from another instance (the hub). */
+  applyAccess: (change: AccessChange) => void;
   logger: IngestSessionLogger;
 }
 
@@ -49,7 +51,7 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Clu
     maxFramesPerSecond: config.mqttMaxFramesPerSecond,
     logger,
   });
-  const relay = new EventRelay(broker.transport, options.events, options.replies, logger);
+  const relay = new EventRelay(broker.transport, options.events, options.replies, logger, options.applyAccess);
   try {
     await relay.start();
   } catch (error) {

@@ -15,4 +15,6 @@ export const CLUSTER_TOPICS = {
   events: 'fieldlink/events',
   /** Command replies: the instance that stored a reply may not be the one waiting for it. */
   replies: 'fieldlink/replies',
+  /** Changes of access (sign-outs, revoked tokens, moves): every instance's sockets follow them. */
+  access: 'fieldlink/access',
 } as const;

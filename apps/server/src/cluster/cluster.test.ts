@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
-import { REALTIME_PATH } from '@fieldlink/api/realtime';
+import { REALTIME_CLOSE, REALTIME_PATH } from '@fieldlink/api/realtime';
 import { pressureFromRaw } from '@fieldlink/domain/pressure-signal';
 import type { DeviceCommand } from '@fieldlink/api/device-frames';
 import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
@@ -189,6 +189,41 @@ describe('two instances on Mosquitto 2 and PostgreSQL', () => {
       return values.every((value) => seen.includes(value));
     });
     expect(a.fieldlink.ingest.counters.frames).toBeGreaterThan(storedByA);
+  });
+
+  it('closes the sockets on instance B of a session signed out and of an API token revoked on instance A', async () => {
+    const realtimeOnB = `${baseUrl(b).replace('http', 'ws')}${REALTIME_PATH}`;
+    const closeCode = (socket: TestSocket) =>
+      new Promise<number>((resolve) => socket.socket.once('close', (code) => resolve(code)));
+
+    const jwt = await signIn(a, 'viewer@fieldlink.test');
+    const signedIn = await TestSocket.open(realtimeOnB, jwt);
+    closers.push(() => signedIn.socket.close());
+    const signedInClosed = closeCode(signedIn);
+    const signOut = await a.inject({ method: 'POST', url: '/api/v1/signout', headers: { authorization: jwt } });
+    expect(signOut.statusCode, signOut.body).toBe(200);
+    expect(await signedInClosed).toBe(REALTIME_CLOSE.unauthorized);
+
+    const admin = await signIn(a, 'admin@fieldlink.test');
+    const made = await a.inject({
+      method: 'POST',
+      url: '/api/v1/api-tokens',
+      headers: { authorization: admin },
+      payload: { name: 'Cluster integration' },
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const { id, token } = made.json() as { id: string; token: string };
+    const integration = await TestSocket.open(realtimeOnB, token);
+    closers.push(() => integration.socket.close());
+    expect((await integration.request({ type: 'server/subscribeDevices', thingNames: ['ACME-BLR01'] })).ok).toBe(true);
+    const integrationClosed = closeCode(integration);
+    const revoked = await a.inject({
+      method: 'DELETE',
+      url: `/api/v1/api-tokens?id=${id}`,
+      headers: { authorization: admin },
+    });
+    expect(revoked.statusCode, revoked.body).toBe(200);
+    expect(await integrationClosed).toBe(REALTIME_CLOSE.unauthorized);
   });
 
   it('reads a device’s channels again on B once A stored its config frame', async () => {

@@ -1,5 +1,5 @@
 import type { ReplyFrame } from '@fieldlink/api/device-frames';
-import type { DeviceEvent, DeviceEvents } from '../events';
+import type { AccessChange, DeviceEvent, DeviceEvents } from '../events';
 import type { ReplySink } from '../ingest/ingest';
 import { CLUSTER_TOPICS, type ClusterTransport } from './cluster-transport';
 
@@ -13,6 +13,11 @@ const MAX_MESSAGE_BYTES = 15 * 1024;
 interface EventsMessage {
   from: string;
   events: DeviceEvent[];
+}
+
+interface AccessMessage {
+  from: string;
+  change: AccessChange;
 }
 
 interface ReplyMessage {
@@ -39,11 +44,14 @@ export class EventRelay {
     private readonly events: DeviceEvents,
     private readonly replies: ReplySink,
     private readonly logger: EventRelayLogger,
+    /** Applies a change of access relayed from another instance to this one's sockets. */
+    private readonly applyAccess: (change: AccessChange) => void,
   ) {}
 
   async start(): Promise<void> {
     await this.transport.subscribe(CLUSTER_TOPICS.events, (payload) => this.onEvents(payload));
     await this.transport.subscribe(CLUSTER_TOPICS.replies, (payload) => this.onReply(payload));
+    await this.transport.subscribe(CLUSTER_TOPICS.access, (payload) => this.onAccess(payload));
     this.stopListening = this.events.on((event, origin) => {
       if (origin === 'local') this.queue(event);
     });
@@ -58,6 +66,12 @@ export class EventRelay {
   relayReply(thingName: string, reply: ReplyFrame): void {
     const message: ReplyMessage = { from: this.transport.instanceId, thingName, reply };
     this.send(CLUSTER_TOPICS.replies, JSON.stringify(message));
+  }
+
+  /** Tells the other instances about a change of access made here, at once (not batched). */
+  relayAccess(change: AccessChange): void {
+    const message: AccessMessage = { from: this.transport.instanceId, change };
+    this.send(CLUSTER_TOPICS.access, JSON.stringify(message));
   }
 
   private queue(event: DeviceEvent): void {
@@ -95,11 +109,28 @@ export class EventRelay {
     for (const event of message.events) this.events.emit(event, 'remote');
   }
 
+  private onAccess(payload: Buffer): void {
+    const message = parse<AccessMessage>(payload);
+    if (!message || message.from === this.transport.instanceId) return;
+    const change = accessChangeOf(message);
+    if (change) this.applyAccess(change);
+  }
+
   private onReply(payload: Buffer): void {
     const message = parse<ReplyMessage>(payload);
     if (!message || message.from === this.transport.instanceId) return;
     this.replies.resolve(message.thingName, message.reply);
   }
+}
+
+/** A relayed change of access, if the message is one (the topic is the instances' own; checked anyway). */
+function accessChangeOf(message: AccessMessage | null): AccessChange | null {
+  const change = message?.change;
+  const strings = (values: unknown) => Array.isArray(values) && values.every((value) => typeof value === 'string');
+  if (change?.kind === 'tokenEnded' && typeof change.tokenId === 'string') return change;
+  if (change?.kind === 'usersChanged' && strings(change.userIds) && Number.isInteger(change.code)) return change;
+  if (change?.kind === 'devicesMoved' && strings(change.thingNames)) return change;
+  return null;
 }
 
 function parse<T>(payload: Buffer): T | null {

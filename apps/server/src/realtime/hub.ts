@@ -17,7 +17,7 @@ import {
   pendingLimitMessage,
   type PendingLimit,
 } from '@fieldlink/domain/realtime-limits';
-import type { DeviceEvent } from '../events';
+import type { AccessChange, DeviceEvent } from '../events';
 import { byUser } from '../features/audit/service';
 import { inScope, requireDeviceAction } from '../features/session/access';
 import type { DeviceService } from '../features/devices/service';
@@ -174,7 +174,7 @@ export class RealtimeHub {
   }
 
   /** Closes every socket of a user (password change, access removed). */
-  closeUser(userId: string, code: number = REALTIME_CLOSE.unauthorized): void {
+  private closeUser(userId: string, code: number = REALTIME_CLOSE.unauthorized): void {
     for (const session of this.sessions) if (session.user.id === userId) session.socket.close(code, 'Session ended');
   }
 
@@ -182,7 +182,7 @@ export class RealtimeHub {
    * Checks the subscriptions to these devices again after they changed group: a socket whose user no
    * longer sees a device stops receiving it at once (SECURITY.md 3, access removed).
    */
-  async revalidate(thingNames: readonly string[]): Promise<void> {
+  private async revalidate(thingNames: readonly string[]): Promise<void> {
     for (const thingName of thingNames) {
       for (const session of [...(this.watchers.get(thingName) ?? [])]) {
         const visible = await this.devices.visibleDevice(session.user, { thingName }).then(
@@ -197,8 +197,15 @@ export class RealtimeHub {
     }
   }
 
+  /** Follows a change of access on this instance's sockets (`AccessChange`). */
+  applyAccessChange(change: AccessChange): void {
+    if (change.kind === 'tokenEnded') this.closeToken(change.tokenId);
+    else if (change.kind === 'usersChanged') for (const userId of change.userIds) this.closeUser(userId, change.code);
+    else void this.revalidate(change.thingNames);
+  }
+
   /** Closes the sockets opened with one token (sign-out). */
-  closeToken(jti: string): void {
+  private closeToken(jti: string): void {
     for (const session of this.sessions) {
       if (session.user.claims.jti === jti) session.socket.close(REALTIME_CLOSE.unauthorized, 'Signed out');
     }
