@@ -3,7 +3,7 @@ import { connectionHistory } from '@fieldlink/simulation/connection-history';
 import { createModel } from '@fieldlink/simulation/create-model';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
-import { RETAIL_STORE_LOG_WINDOW_MS } from '@fieldlink/domain/retail';
+import { RETAIL_OVERVIEW_DAYS, RETAIL_STORE_LOG_WINDOW_MS } from '@fieldlink/domain/retail';
 import { insertLogs, rollUp, ROLLUP_LEVELS } from '../db/log-writes';
 import type { Database, LogsTable } from '../db/schema';
 import { shelfChannelsOf } from '../features/inventory/mapper';
@@ -28,6 +28,16 @@ const YEAR_DAYS = 366;
 const ARCHIVE_TILE_DAYS = 28;
 /** The days of the store chart's window (domain `RETAIL_STORE_LOG_WINDOW_MS`). */
 const RETAIL_STORE_DAYS = RETAIL_STORE_LOG_WINDOW_MS / DAY_MS;
+
+/**
+ * A smart shelf's days of history: the store chart's 90 when a demo's weeks of history are seeded
+ * (a chart with data only in its last 30 days would mislead), else the 14 the retail overview needs
+ * (a short history, as the end-to-end tests seed, stays quick to start).
+ */
+function shelfDays(days: number): number {
+  return days >= RETAIL_OVERVIEW_DAYS ? Math.max(days, RETAIL_STORE_DAYS) : RETAIL_OVERVIEW_DAYS;
+}
+
 const ROWS_PER_INSERT = 2000;
 
 /** One stored sample, as the log holds it. */
@@ -39,9 +49,9 @@ type Sample = LogsTable;
  * plant behaviour. {@link DEMO_YEAR_DEVICE} reaches a year back: beyond `days` it keeps only hourly and
  * daily roll-ups (its first four weeks laid back over the year), as a device keeps once its samples
  * are past retention, so the year costs little to seed and to store. Each device's connection
- * history (`connectionHistory`: connected, with a few short outages) spans its logs. Smart shelves get at least the
- * 90 days the store's stock chart shows ("Stock, last 90 days": a chart with data only in its last
- * 30 would mislead), which also covers the 14 days of the retail overview, their planogram (the channels their `config` frame will report),
+ * history (`connectionHistory`: connected, with a few short outages) spans its logs. Smart shelves get
+ * the 90 days the store's stock chart shows with a demo's weeks of history, else the 14 days of the
+ * retail overview ({@link shelfDays}), their planogram (the channels their `config` frame will report),
  * and their stock followed through that history as live readings are. Each model, as the history leaves it, goes into `liveModels` when
  * given: the demo fleet carries on from there, so the live values continue the history without a jump.
  */
@@ -61,7 +71,7 @@ export async function seedDemoHistory(
     const deviceId = ids.get(device.thingName);
     if (!deviceId) continue;
     // The fleet seeds each live device the same way, so history and live values come from one plant.
-    const deviceDays = device.kind === 'retailShelf' ? Math.max(days, RETAIL_STORE_DAYS) : days;
+    const deviceDays = device.kind === 'retailShelf' ? shelfDays(days) : days;
     // Samples start on a UTC day, so the roll-ups of an archive before them never share a bucket with them.
     const samplesFrom = Math.floor((now - deviceDays * DAY_MS) / DAY_MS) * DAY_MS;
     const model = createModel(device.kind, { seed: seedFromText(device.thingName), startTimeMs: samplesFrom });
