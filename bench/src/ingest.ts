@@ -730,7 +730,7 @@ function describe(outcomes: DialectOutcome[], options: BenchOptions): BenchSecti
         "whatever else ran on the machine from /proc. Server CPU per data point is the server process's CPU " +
         'time in the window (every thread: the SQLite writer thread too) divided by the data points stored in it. After the last stage the rows in `logs` are counted and compared with the ' +
         'acknowledged data points.',
-      maintenanceMethod(),
+      ...(fieldlinkOnly() ? [] : [maintenanceMethod()]),
       ...storages,
     ],
     tables: [results, losses, maintenanceTable(outcomes)],
