@@ -179,23 +179,38 @@ const REPORTS_ONLY: Permission[] = ['READ_REPORTS'];
 
 describe('offeredTabs: the variant and the permissions, nothing the user cannot open', () => {
   it.each([
-    ['default', ['ADMIN'], '5', 'devices scenes treeview deviceList auditLog reports schedules alarms alerts'],
+    ['default', ['ADMIN'], '5', 'devices scenes treeview deviceList auditLog webhooks reports schedules alarms alerts'],
     ['default', VIEW_DASH_ONLY, '5', 'devices scenes deviceList alarms alerts'],
     ['default', OPS, '5', 'devices scenes treeview deviceList alarms alerts'],
     // The device list shows device data: only with the right to read it (VIEW_DASH, issue 34 item 4).
     ['default', ACCOUNTS_ONLY, '5', 'treeview alarms alerts'],
     ['default', REPORTS_ONLY, '5', ''],
     ['default', [], null, ''],
-    ['brew', ['ADMIN'], '5', 'devices brewing scenes treeview deviceList auditLog reports schedules alarms alerts'],
+    [
+      'brew',
+      ['ADMIN'],
+      '5',
+      'devices brewing scenes treeview deviceList auditLog webhooks reports schedules alarms alerts',
+    ],
     ['brew', ACCOUNTS_ONLY, '5', 'treeview alarms alerts'],
-    ['spray', ['ADMIN'], '5', 'devices spray scenes treeview deviceList auditLog reports schedules alarms alerts'],
+    [
+      'spray',
+      ['ADMIN'],
+      '5',
+      'devices spray scenes treeview deviceList auditLog webhooks reports schedules alarms alerts',
+    ],
     ['spray', OPS, '5', 'devices spray scenes treeview deviceList alarms alerts'],
     ['spray', ACCOUNTS_ONLY, '5', 'treeview alarms alerts'],
     ['stock', STOCK, '2', 'inventory treeview reports alarms alerts'],
     ['stock', VIEW_DASH_ONLY, '2', ''],
-    ['stock', ['ADMIN'], '2', 'devices inventory scenes treeview deviceList auditLog reports schedules alarms alerts'],
+    [
+      'stock',
+      ['ADMIN'],
+      '2',
+      'devices inventory scenes treeview deviceList auditLog webhooks reports schedules alarms alerts',
+    ],
     ['stock', VIEW_DASH_ONLY, '5', 'devices inventory scenes deviceList alarms alerts'],
-    ['filtec', ['ADMIN'], '5', 'devices scenes treeview deviceList auditLog reports schedules alarms alerts'],
+    ['filtec', ['ADMIN'], '5', 'devices scenes treeview deviceList auditLog webhooks reports schedules alarms alerts'],
     ['filtec moe', MOE, '5', 'devices scenes deviceList alarms alerts'],
   ] as const)('%s with %j, variant %j -> %s', (appType, permissions, variant, expected) => {
     expect(offeredTabs(subject(appType, [...permissions], variant)).join(' ')).toBe(expected);

@@ -145,6 +145,7 @@ export const NAV_TABS = [
   'treeview',
   'deviceList',
   'auditLog',
+  'webhooks',
   'reports',
   'schedules',
   'alarms',
@@ -162,6 +163,7 @@ export const NAV_TAB_SECTIONS: Readonly<Record<NavTab, NavSection>> = {
   treeview: 'accounts',
   deviceList: 'accounts',
   auditLog: 'accounts',
+  webhooks: 'accounts',
   reports: 'reports',
   schedules: 'reports',
   alarms: 'alarms',
@@ -192,6 +194,8 @@ export const NAV_TAB_RULES: Readonly<Record<NavTab, (subject: NavigationSubject)
   deviceList: (s) => readsDevices(s),
   /** The audit trail (issue 38): administrators, as its server calls require. */
   auditLog: (s) => can(s, 'readAuditLog'),
+  /** An account's webhooks (issue 39 item 3): administrators, as its server calls require. */
+  webhooks: (s) => can(s, 'manageWebhooks'),
   reports: (s) => can(s, 'readReports'),
   schedules: (s) => can(s, 'readReportSchedules'),
   alarms: () => true,

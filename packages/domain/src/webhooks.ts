@@ -39,6 +39,13 @@ export const WEBHOOK_EVENT_LABELS: Readonly<Record<WebhookDeliveredEvent, string
 export const WEBHOOK_FORMATS = ['json', 'slack', 'teams'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
+/** Each format as the console offers it. */
+export const WEBHOOK_FORMAT_LABELS: Readonly<Record<WebhookFormat, string>> = {
+  json: 'Fieldlink JSON',
+  slack: 'Slack incoming webhook',
+  teams: 'Microsoft Teams incoming webhook',
+};
+
 /** Webhooks one account may have. */
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
 

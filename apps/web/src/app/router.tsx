@@ -40,6 +40,7 @@ const AlarmsPage = lazyPage(() => import('../features/alarms/components/alarms-p
 const DeviceTablePage = lazyPage(() => import('./device-table-route'), 'DeviceTableRoute');
 const SecurityPage = lazyPage(() => import('../features/security/components/security-page'), 'SecurityPage');
 const AuditLogPage = lazyPage(() => import('../features/audit/components/audit-log-page'), 'AuditLogPage');
+const WebhooksPage = lazyPage(() => import('../features/webhooks/components/webhooks-page'), 'WebhooksPage');
 const SprayOverviewPage = lazyPage(
   () => import('../features/spray/components/spray-overview-page'),
   'SprayOverviewPage',
@@ -92,6 +93,7 @@ export function createAppRouter() {
                 { path: '/accounts/treeview', element: <AccountsTreePage /> },
                 { path: '/accounts/list', element: <DeviceTablePage /> },
                 { path: '/accounts/audit-log', element: <AuditLogPage /> },
+                { path: '/accounts/webhooks', element: <WebhooksPage /> },
                 { path: '/account/security', element: <SecurityPage /> },
                 { path: '/reports', element: <ReportsPage /> },
                 { path: '/reports/schedules', element: <SchedulesPage /> },

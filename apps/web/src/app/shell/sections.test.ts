@@ -77,3 +77,23 @@ describe('the Scenes sub-tab', () => {
     expect(locateTab(path)).toEqual(expected);
   });
 });
+
+// Issue 39 item 3: Accounts → Webhooks is offered to those who may manage webhooks, and to nobody else.
+describe('the Webhooks sub-tab', () => {
+  const labels = (permissions: string[]) =>
+    offeredDefinitions({ appType: 'default', permissions: permissions as never })
+      .flatMap((definition) => definition.tabs)
+      .map((tab) => tab.label);
+
+  it.each([
+    [['ADMIN'], true],
+    [['VIEW_DASH', 'VIEW_ACCOUNTS', 'ADD_EDIT_DELETE_GROUPS', 'INVITE_USERS', 'ADD_DEVICES'], false],
+    [['VIEW_ACCOUNTS', 'READ_REPORTS'], false],
+  ])('with %j: %s', (permissions, offered) => {
+    expect(labels(permissions).includes('Webhooks')).toBe(offered);
+  });
+
+  it('opens /accounts/webhooks in the Accounts section', () => {
+    expect(locateTab('/accounts/webhooks')).toEqual({ section: 'accounts', tab: 'webhooks' });
+  });
+});

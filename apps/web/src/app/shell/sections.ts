@@ -69,6 +69,7 @@ const TAB_PRESENTATION: Readonly<Record<NavTab, Omit<SubTab, 'tab'>>> = {
   treeview: { label: 'Tree view', to: () => '/accounts/treeview', matches: ['/accounts/treeview'] },
   deviceList: { label: 'Device list', to: () => '/accounts/list', matches: ['/accounts/list'] },
   auditLog: { label: 'Audit log', to: () => '/accounts/audit-log', matches: ['/accounts/audit-log'] },
+  webhooks: { label: 'Webhooks', to: () => '/accounts/webhooks', matches: ['/accounts/webhooks'] },
   reports: { label: 'Reports', to: () => '/reports', matches: ['/reports'] },
   schedules: { label: 'Schedules', to: () => '/reports/schedules', matches: [], patterns: ['/reports/schedules'] },
   alarms: { label: 'Alarms', to: () => '/alarms', matches: ['/alarms'] },
