@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   isDeliveredStatus,
+  WEBHOOK_EVENTS,
+  WEBHOOK_TEST_EVENT,
   webhookBody,
   webhookRetryAt,
   WEBHOOK_RETRY_WINDOW_MS,
@@ -83,4 +85,80 @@ describe('webhookBody', () => {
       potentialAction: [{ targets: [{ uri: 'https://console.example' }] }],
     });
   });
+});
+
+/**
+ * The bodies as the services document them. Slack incoming webhooks (docs.slack.dev, "Sending
+ * messages using incoming webhooks" and the Block Kit reference): a JSON object with `text` (the
+ * notification's words, and what is shown where blocks are not) and up to 50 `blocks`; a section's
+ * text object is `mrkdwn` or `plain_text` of at most 3,000 characters; a context block holds 1 to 10
+ * elements. Teams incoming webhooks (Microsoft's "Legacy actionable message card reference"): an
+ * object of `@type` `MessageCard` with the `@context` `https://schema.org/extensions`, a `summary`
+ * or `text` (Teams refuses a card with neither), `themeColor` as six hex digits without `#`,
+ * sections with `facts` of `name` and `value`, and `OpenUri` actions whose targets name an `os` and
+ * a `uri`.
+ */
+describe('webhookBody against the services’ documented formats', () => {
+  const LONG = 'x'.repeat(5000);
+  const events = [...WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT].flatMap((type) =>
+    ['Tank 3: Temperature above 80', LONG].map((summary): WebhookEventBody => ({
+      id: `ev-${type}`,
+      type,
+      time: '2026-11-29T18:00:00.000Z',
+      accountId: 'acc1',
+      summary,
+      data: {},
+    })),
+  );
+  const textObject = (value: unknown) => {
+    const object = value as { type: string; text: string };
+    expect(['mrkdwn', 'plain_text']).toContain(object.type);
+    expect(typeof object.text).toBe('string');
+    expect(object.text.length).toBeGreaterThan(0);
+  };
+
+  it.each(events.map((event) => [event.type, event.summary.length, event] as const))(
+    'Slack: %s (%i characters) is an incoming-webhook message with text and valid blocks',
+    (_type, _length, event) => {
+      const body = webhookBody('slack', event, 'https://console.example') as Record<string, unknown>;
+      expect(Object.keys(body).sort()).toEqual(['blocks', 'text']);
+      expect(typeof body.text).toBe('string');
+      const blocks = body.blocks as { type: string; text?: { text: string }; elements?: unknown[] }[];
+      expect(blocks.length).toBeGreaterThan(0);
+      expect(blocks.length).toBeLessThanOrEqual(50);
+      for (const block of blocks) {
+        expect(['section', 'context']).toContain(block.type);
+        if (block.type === 'section') {
+          textObject(block.text);
+          expect(block.text!.text.length).toBeLessThanOrEqual(3000);
+        } else {
+          expect(block.elements!.length).toBeGreaterThanOrEqual(1);
+          expect(block.elements!.length).toBeLessThanOrEqual(10);
+          block.elements!.forEach(textObject);
+        }
+      }
+    },
+  );
+
+  it.each(events.map((event) => [event.type, event.summary.length, event] as const))(
+    'Teams: %s (%i characters) is a MessageCard Teams accepts',
+    (_type, _length, event) => {
+      const card = webhookBody('teams', event, 'https://console.example') as Record<string, unknown>;
+      expect(card['@type']).toBe('MessageCard');
+      expect(card['@context']).toBe('https://schema.org/extensions');
+      expect(typeof card.summary === 'string' && card.summary.length > 0).toBe(true);
+      expect(card.themeColor).toMatch(/^[0-9A-F]{6}$/i);
+      for (const section of card.sections as { facts: { name: unknown; value: unknown }[] }[]) {
+        for (const fact of section.facts) {
+          expect(typeof fact.name).toBe('string');
+          expect(typeof fact.value).toBe('string');
+        }
+      }
+      for (const action of card.potentialAction as { '@type': string; name: string; targets: unknown[] }[]) {
+        expect(action['@type']).toBe('OpenUri');
+        expect(action.name.length).toBeGreaterThan(0);
+        expect(action.targets).toEqual([{ os: 'default', uri: 'https://console.example' }]);
+      }
+    },
+  );
 });

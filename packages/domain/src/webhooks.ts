@@ -99,7 +99,13 @@ export function webhookBody(format: WebhookFormat, event: WebhookEventBody, cons
     return {
       text: escapeSlack(line),
       blocks: [
-        { type: 'section', text: { type: 'mrkdwn', text: `*${escapeSlack(label)}*\n${escapeSlack(event.summary)}` } },
+        {
+          type: 'section',
+          text: {
+            type: 'mrkdwn',
+            text: clip(`*${escapeSlack(label)}*\n${escapeSlack(event.summary)}`, SLACK_SECTION_TEXT_MAX),
+          },
+        },
         { type: 'context', elements: [{ type: 'mrkdwn', text: `${event.time} · <${consoleUrl}|Fieldlink>` }] },
       ],
     };
@@ -117,6 +123,14 @@ export function webhookBody(format: WebhookFormat, event: WebhookEventBody, cons
     };
   }
   return event;
+}
+
+/** Slack refuses a section block whose text is longer than this (Block Kit reference). */
+const SLACK_SECTION_TEXT_MAX = 3000;
+
+/** `text` cut to `max` characters, the cut marked with an ellipsis. */
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 /** Slack reads `&`, `<` and `>` as markup: a device named `<!channel>` must not ping anyone. */
