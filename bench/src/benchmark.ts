@@ -38,5 +38,10 @@ export interface Benchmark {
   /** Short name for `--only`, and the section's marker in the doc. */
   name: string;
   title: string;
+  /**
+   * Seconds the benchmark may take at most, for one counted in events rather than measured in
+   * windows; without it, nine windows (with warm-up) per dialect.
+   */
+  budgetSeconds?: (options: BenchOptions) => number;
   run(options: BenchOptions): Promise<BenchSection>;
 }

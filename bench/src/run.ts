@@ -106,10 +106,17 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const { options, selected, dryRun } = parseOptions(argv);
   // Everything is bounded: the benchmarks' own steps have time limits, and this is the last resort
-  // (up to nine measured stages per benchmark and dialect, the ingest benchmark's peers included, plus
-  // ten minutes for set-up and checks).
+  // (a benchmark's own budget, else up to nine measured stages per benchmark and dialect, the ingest
+  // benchmark's peers included, plus ten minutes for set-up and checks).
   const limitMs =
-    (selected.length * options.dialects.length * 9 * (options.seconds + options.warmupSeconds) + 600) * 1000;
+    (selected.reduce(
+      (sum, benchmark) =>
+        sum +
+        (benchmark.budgetSeconds?.(options) ?? options.dialects.length * 9 * (options.seconds + options.warmupSeconds)),
+      0,
+    ) +
+      600) *
+    1000;
   setTimeout(() => {
     console.error(`npm run bench: gave up after ${Math.round(limitMs / 1000)} s`);
     process.exit(1);

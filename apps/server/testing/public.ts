@@ -30,3 +30,4 @@ export { freshPostgres, type FreshPostgres } from './fresh-postgres';
 export { startServerProcess, type ServerProcess } from './cluster/server-process';
 export { freePort, MOSQUITTO_BIN, startMosquitto, waitForPort, type TestMosquitto } from './cluster/mosquitto';
 export { startTestPushService } from './push-service';
+export { startWebhookReceiver } from './webhook-receiver';
