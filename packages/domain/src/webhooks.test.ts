@@ -6,6 +6,7 @@ import {
   webhookBody,
   webhookRetryAt,
   WEBHOOK_RETRY_WINDOW_MS,
+  type WebhookDeliveredEvent,
   type WebhookEventBody,
 } from './webhooks';
 
@@ -100,7 +101,8 @@ describe('webhookBody', () => {
  */
 describe('webhookBody against the services’ documented formats', () => {
   const LONG = 'x'.repeat(5000);
-  const events = [...WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT].flatMap((type) =>
+  const types: WebhookDeliveredEvent[] = [...WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT];
+  const events = types.flatMap((type) =>
     ['Tank 3: Temperature above 80', LONG].map((summary): WebhookEventBody => ({
       id: `ev-${type}`,
       type,
