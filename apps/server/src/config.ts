@@ -5,6 +5,7 @@ import { settingList } from '@fieldlink/domain/api-address';
 import { DEFAULT_ALARM_NOTICE_POLICY } from '@fieldlink/domain/alarms';
 import { DEFAULT_AUDIT_RETENTION_DAYS } from '@fieldlink/domain/audit';
 import { REALTIME_MESSAGES_PER_SECOND } from '@fieldlink/domain/realtime-limits';
+import { isE164Phone } from '@fieldlink/domain/sms';
 import { scryptParams } from './security/passwords';
 import { parseTrustProxy, type TrustProxy } from './security/client-address';
 
@@ -105,6 +106,20 @@ export interface Config {
   logRetention: LogRetention;
   /** Minutes between runs of the log maintenance job (partitions, retention); 0: this instance never queues it. */
   logMaintenanceMinutes: number;
+  /** `SMS_URL` and its `SMS_*` settings: a Twilio-compatible Messages API for SMS alerts, or null: no SMS. */
+  sms: SmsSettings | null;
+}
+
+/** Where and as whom alarm SMS are sent (issue 39 item 4; docs/operations.md). */
+export interface SmsSettings {
+  /** The API's base URL, without credentials or query (`https://api.twilio.com`). */
+  baseUrl: string;
+  accountSid: string;
+  authToken: string;
+  /** The sender: a number (E.164) or an alphanumeric sender id, as `From`; or null with a messaging service. */
+  from: string | null;
+  /** A messaging service (`MG…`) that picks the sender, as `MessagingServiceSid`; or null. */
+  messagingServiceSid: string | null;
 }
 
 /** How long one plan's logs are kept, in days (0: forever). */
@@ -171,6 +186,65 @@ function tlsFiles(env: NodeJS.ProcessEnv): Config['tls'] {
   if (!certFile && !keyFile) return null;
   if (!certFile || !keyFile) throw new Error('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
   return { certFile, keyFile };
+}
+
+const MESSAGING_SERVICE_SID = /^MG[0-9a-fA-F]{32}$/;
+/** An alphanumeric sender id: up to 11 letters, digits and spaces, at least one letter. */
+const ALPHANUMERIC_SENDER = /^(?=.*[A-Za-z])[A-Za-z0-9 ]{1,11}$/;
+
+/** One of the URL's part or its setting, never both (two places disagreeing would be a trap). */
+function oneOf(name: string, inUrl: string, setting: string | undefined): string | null {
+  const given = optional(setting);
+  if (inUrl && given) throw new Error(`${name} is given both in SMS_URL and as ${name}: give it in one place`);
+  return inUrl || given;
+}
+
+/**
+ * `SMS_URL`: `https://ACCOUNT_SID:AUTH_TOKEN@api.twilio.com?from=%2B15551234567` (or
+ * `?from=MG…` for a messaging service), or the base URL alone with `SMS_ACCOUNT_SID`, `SMS_AUTH_TOKEN`
+ * and `SMS_FROM`. Plain http only where private addresses are allowed (the credentials travel in it).
+ */
+function smsSettings(env: NodeJS.ProcessEnv): SmsSettings | null {
+  const text = optional(env.SMS_URL);
+  if (text === null) {
+    const stray = ['SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'].filter((name) => optional(env[name]));
+    if (stray.length > 0) throw new Error(`${stray.join(', ')} set without SMS_URL: set SMS_URL to the Messages API's address`);
+    return null;
+  }
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error('SMS_URL is not a valid URL: use https://ACCOUNT_SID:AUTH_TOKEN@api.twilio.com?from=%2B15551234567');
+  }
+  const allowPrivate = flag(env.FIELDLINK_WEBHOOK_ALLOW_PRIVATE, false);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowPrivate)) {
+    throw new Error('SMS_URL must begin with https:// (plain http only with FIELDLINK_WEBHOOK_ALLOW_PRIVATE=1)');
+  }
+  const accountSid = oneOf('SMS_ACCOUNT_SID', decodeURIComponent(url.username), env.SMS_ACCOUNT_SID);
+  const authToken = oneOf('SMS_AUTH_TOKEN', decodeURIComponent(url.password), env.SMS_AUTH_TOKEN);
+  const sender = oneOf('SMS_FROM', url.searchParams.get('from') ?? '', env.SMS_FROM);
+  const missing = [
+    !accountSid && 'the account SID (SMS_ACCOUNT_SID)',
+    !authToken && 'the auth token (SMS_AUTH_TOKEN)',
+    !sender && 'the sender (SMS_FROM)',
+  ].filter(Boolean);
+  if (missing.length > 0) throw new Error(`SMS_URL needs ${missing.join(', ')}, in the URL or as settings`);
+  const unknown = [...url.searchParams.keys()].filter((key) => key !== 'from');
+  if (unknown.length > 0) throw new Error(`SMS_URL: unknown parameter ${unknown.join(', ')} (only from is read)`);
+  const messagingService = MESSAGING_SERVICE_SID.test(sender!);
+  if (!messagingService && !isE164Phone(sender!) && !ALPHANUMERIC_SENDER.test(sender!)) {
+    throw new Error(
+      `SMS_FROM "${sender}" is neither a number in E.164 (+15551234567), an alphanumeric sender id (up to 11 letters and digits) nor a messaging service (MG…)`,
+    );
+  }
+  return {
+    baseUrl: `${url.origin}${url.pathname}`.replace(/\/+$/, ''),
+    accountSid: accountSid!,
+    authToken: authToken!,
+    from: messagingService ? null : sender,
+    messagingServiceSid: messagingService ? sender : null,
+  };
 }
 
 /** Reads the configuration; throws with a clear message on a bad value. */
@@ -276,6 +350,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         rollupDays: int(env.FIELDLINK_ROLLUP_DAYS_PREMIUM, 0, 'FIELDLINK_ROLLUP_DAYS_PREMIUM'),
       },
     },
+    sms: smsSettings(env),
   };
 }
 

@@ -101,6 +101,8 @@ export const ClientConfig = Type.Object({
   geocoderUrl: Type.Union([Type.String(), Type.Null()]),
   /** The installation's VAPID public key (base64url) for `PushManager.subscribe`; null: no Web Push here. */
   pushPublicKey: Type.Union([Type.String(), Type.Null()]),
+  /** Whether alarms can go by SMS here (`SMS_URL`): the console offers a phone number only then. */
+  sms: Type.Boolean(),
 });
 export type ClientConfig = Static<typeof ClientConfig>;
 

@@ -38,6 +38,7 @@ import * as apiTokens from './migrations/2026-12-12T0300-api-tokens';
 import * as webhooks from './migrations/2026-12-12T0900-webhooks';
 import * as totp from './migrations/2026-12-12T1000-totp';
 import * as sessions from './migrations/2026-12-12T1100-sessions';
+import * as sms from './migrations/2026-12-12T1200-sms';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -88,6 +89,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-12T0900-webhooks': webhooks,
   '2026-12-12T1000-totp': totp,
   '2026-12-12T1100-sessions': sessions,
+  '2026-12-12T1200-sms': sms,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

@@ -54,6 +54,9 @@ export interface UsersTable {
   totp_pending_secret: string | null;
   /** The last TOTP time step a code was accepted for: a code is used once. */
   totp_last_step: number | null;
+  /** The verified phone number SMS alerts go to (E.164), or null. */
+  phone: string | null;
+  phone_verified_at: number | null;
 }
 
 /** One-time recovery codes of a user's second factor, as hashes. */
@@ -662,6 +665,37 @@ export interface WebhookDeliveriesTable {
   next_attempt_at: number | null;
 }
 
+/** One verification code sent by SMS (features/sms; migration 2026-12-12T1200-sms); its hash only. */
+export interface PhoneCodesTable {
+  id: string;
+  user_id: string;
+  phone: string;
+  code_hash: string;
+  created_at: number;
+  expires_at: number;
+  /** Wrong codes tried against it. */
+  attempts: number;
+  used_at: number | null;
+}
+
+/** One alarm SMS to one user. */
+export interface SmsMessagesTable {
+  id: string;
+  user_id: string;
+  alarm_id: string | null;
+  body: string;
+  /** pending | sent | failed */
+  state: string;
+  attempts: number;
+  created_at: number;
+  last_attempt_at: number | null;
+  /** The gateway's last HTTP status. */
+  status: number | null;
+  /** The gateway's message id (`sid`) once sent. */
+  sid: string | null;
+  detail: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   groups: GroupsTable;
@@ -712,4 +746,6 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  phone_codes: PhoneCodesTable;
+  sms_messages: SmsMessagesTable;
 }
