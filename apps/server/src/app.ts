@@ -90,6 +90,10 @@ import { ApiTokenService } from './features/api-tokens/service';
 import { WebhookService } from './features/webhooks/service';
 import { webhookRoutes } from './features/webhooks/routes';
 import { proxyTrust } from './security/client-address';
+import { checkOutboundUrl } from './security/outbound-url';
+import { SmsService } from './features/sms/service';
+import { SmsSender } from './features/sms/sender';
+import { smsRoutes } from './features/sms/routes';
 
 /** The services behind the routes, reachable from tests and from main. */
 export interface Fieldlink {
@@ -354,12 +358,28 @@ export async function buildApp({
     logger: app.log,
     now,
   });
+  if (config.sms) {
+    // The same address rule as webhooks (SECURITY.md 27), said at start rather than at the first alarm.
+    const check = await checkOutboundUrl(config.sms.baseUrl, { allowPrivate: config.webhookAllowPrivate });
+    if (!check.ok) throw new Error(`SMS_URL: ${check.reason}`);
+  }
+  const sms = new SmsService({
+    db,
+    jobs,
+    sender: config.sms && new SmsSender(config.sms, { allowPrivate: config.webhookAllowPrivate }),
+    codeKey: await installationSecret(db, 'phone_code_key'),
+    productName: config.productName,
+    logger: app.log,
+    now,
+  });
   const alarmNotices = new AlarmNotices({
     db,
     jobs,
     webhooks,
     mailer,
     push,
+    sms,
+    productName: config.productName,
     publicUrl: config.publicUrl,
     policy: {
       reminderIntervalMs: config.alarmReminderSeconds * 1000,
@@ -496,6 +516,7 @@ export async function buildApp({
     mapKey: config.mapKey,
     geocoderUrl: config.geocoderUrl,
     pushPublicKey: pushKeys.publicKey,
+    sms: sms.offered,
   };
   await app.register(
     async (api) => {
@@ -538,6 +559,7 @@ export async function buildApp({
       await api.register(brewRoutes, { brew });
       await api.register(auditRoutes, { audit: auditTrail });
       await api.register(pushRoutes, { push });
+      await api.register(smsRoutes, { sms });
       await api.register(webhookRoutes, { webhooks });
       await api.register(videoRoutes, { directory: config.videosDir, urls: config.videoUrls });
       await api.register(healthRoutes, { ping: storage.ping });

@@ -113,7 +113,11 @@ describe('SMS settings (issue 39 item 4)', () => {
       { SMS_URL: 'https://AC1:t@api.twilio.com?from=5551234567' },
       'SMS_FROM "5551234567" is neither',
     ],
-    ['an unknown parameter', { SMS_URL: 'https://AC1:t@api.twilio.com?from=%2B15551234567&to=x' }, 'unknown parameter to'],
+    [
+      'an unknown parameter',
+      { SMS_URL: 'https://AC1:t@api.twilio.com?from=%2B15551234567&to=x' },
+      'unknown parameter to',
+    ],
     ['settings without the URL', { SMS_AUTH_TOKEN: 't' }, 'SMS_AUTH_TOKEN set without SMS_URL'],
   ])('refuses %s', (_name, env, message) => expect(() => loadConfig(env)).toThrow(message));
 });

@@ -208,14 +208,17 @@ function smsSettings(env: NodeJS.ProcessEnv): SmsSettings | null {
   const text = optional(env.SMS_URL);
   if (text === null) {
     const stray = ['SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'].filter((name) => optional(env[name]));
-    if (stray.length > 0) throw new Error(`${stray.join(', ')} set without SMS_URL: set SMS_URL to the Messages API's address`);
+    if (stray.length > 0)
+      throw new Error(`${stray.join(', ')} set without SMS_URL: set SMS_URL to the Messages API's address`);
     return null;
   }
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new Error('SMS_URL is not a valid URL: use https://ACCOUNT_SID:AUTH_TOKEN@api.twilio.com?from=%2B15551234567');
+    throw new Error(
+      'SMS_URL is not a valid URL: use https://ACCOUNT_SID:AUTH_TOKEN@api.twilio.com?from=%2B15551234567',
+    );
   }
   const allowPrivate = flag(env.FIELDLINK_WEBHOOK_ALLOW_PRIVATE, false);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowPrivate)) {

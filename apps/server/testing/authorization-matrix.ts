@@ -244,6 +244,31 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
     foreign: () => [],
     noPositive: 'needs a current code of the caller’s authenticator app (features/mfa/mfa.test.ts)',
   }),
+  // The caller's own phone for SMS alerts (features/sms): names no entity but the caller; no API token.
+  'GET /api/v1/user/phone': api({
+    access: 'manageOwnCredentials',
+    own: () => ({ method: 'GET', url: '/api/v1/user/phone' }),
+    foreign: () => [],
+    noPositive: 'needs SMS_URL; sms.test.ts reads it on a server with a test SMS gateway',
+  }),
+  'PUT /api/v1/user/phone': api({
+    access: 'manageOwnCredentials',
+    own: () => ({ method: 'PUT', url: '/api/v1/user/phone', body: { phone: '+447700900123' } }),
+    foreign: () => [],
+    noPositive: 'needs SMS_URL; sms.test.ts sends codes through a test SMS gateway',
+  }),
+  'POST /api/v1/user/phone/verify': api({
+    access: 'manageOwnCredentials',
+    own: () => ({ method: 'POST', url: '/api/v1/user/phone/verify', body: { code: '000000' } }),
+    foreign: () => [],
+    noPositive: 'needs the code an SMS carried (features/sms/sms.test.ts)',
+  }),
+  'DELETE /api/v1/user/phone': api({
+    access: 'manageOwnCredentials',
+    own: () => ({ method: 'DELETE', url: '/api/v1/user/phone' }),
+    foreign: () => [],
+    noPositive: 'needs a phone first; sms.test.ts removes its own',
+  }),
   'GET /api/v1/account': api({
     access: 'signedIn',
     own: () => ({ method: 'GET', url: '/api/v1/account' }),

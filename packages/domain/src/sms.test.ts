@@ -56,7 +56,12 @@ describe('verification code sends', () => {
     ['nothing sent', {}, null],
     ['last code 59 s ago', { lastSentToUserAt: now - 59_000, sentToUserInLastHour: 1 }, /wait 1 s/, 1],
     ['last code 61 s ago', { lastSentToUserAt: now - 61_000, sentToUserInLastHour: 1 }, null],
-    ['three to the user this hour', { lastSentToUserAt: now - 600_000, sentToUserInLastHour: 3 }, /3 codes an hour/, 3600],
+    [
+      'three to the user this hour',
+      { lastSentToUserAt: now - 600_000, sentToUserInLastHour: 3 },
+      /3 codes an hour/,
+      3600,
+    ],
     ['five to the number today', { sentToNumberInLastDay: 5 }, /too many codes today/, 86_400],
     ['a hundred by the installation', { sentByInstallationInLastHour: 100 }, /Too many codes are being sent/, 3600],
   ])('%s', (_, history, message, retryAfter) => {
@@ -93,8 +98,21 @@ describe('alarm SMS text', () => {
   });
 
   it.each<[string, Partial<AlarmSmsFacts>, number, RegExp]>([
-    ['a long device name', { deviceName: 'North field irrigation pump house number seven by the old barn' }, 160, /North field irrigation.*\.\. \(OSC-PUMP01\)/],
-    ['long device and channel names', { deviceName: 'D'.repeat(80), channelName: 'Discharge pressure after the second filter stage of the north field line' }, 160, /DDDDDDDD\.\. \(OSC-PUMP01\) Discharge.*\.\. 57 bar/],
+    [
+      'a long device name',
+      { deviceName: 'North field irrigation pump house number seven by the old barn' },
+      160,
+      /North field irrigation.*\.\. \(OSC-PUMP01\)/,
+    ],
+    [
+      'long device and channel names',
+      {
+        deviceName: 'D'.repeat(80),
+        channelName: 'Discharge pressure after the second filter stage of the north field line',
+      },
+      160,
+      /DDDDDDDD\.\. \(OSC-PUMP01\) Discharge.*\.\. 57 bar/,
+    ],
     ['a name needing UCS-2', { deviceName: 'Насосная станция северного поля номер семь' }, 70, /\.\. \(OSC-PUMP01\)/],
   ])('cuts %s to one segment, keeping value and link', (_, change, limit, shape) => {
     const text = alarmSmsText({ ...facts, ...change, link: 'https://fl.example/dash/OSC-PUMP01' });

@@ -23,7 +23,10 @@ export function isE164Phone(text: string): boolean {
  */
 export function phoneFromInput(text: string): string {
   // `(0)`: the national trunk prefix written beside the country code, never dialled with it.
-  const compact = text.trim().replace(/\(0\)/g, '').replace(/[\s().-]/g, '');
+  const compact = text
+    .trim()
+    .replace(/\(0\)/g, '')
+    .replace(/[\s().-]/g, '');
   const international = compact.startsWith('00') ? `+${compact.slice(2)}` : compact;
   return isE164Phone(international) ? international : text.trim();
 }
@@ -76,13 +79,22 @@ export function phoneCodeSendRefusal(
   const limits = PHONE_CODE_LIMITS;
   if (history.lastSentToUserAt !== null && now - history.lastSentToUserAt < limits.resendAfterMs) {
     const seconds = Math.ceil((history.lastSentToUserAt + limits.resendAfterMs - now) / 1000);
-    return { message: `A code was sent a moment ago. Please wait ${seconds} s before asking for another.`, retryAfterSeconds: seconds };
+    return {
+      message: `A code was sent a moment ago. Please wait ${seconds} s before asking for another.`,
+      retryAfterSeconds: seconds,
+    };
   }
   if (history.sentToUserInLastHour >= limits.sendsPerUserPerHour) {
-    return { message: `At most ${limits.sendsPerUserPerHour} codes an hour. Please try again later.`, retryAfterSeconds: 3600 };
+    return {
+      message: `At most ${limits.sendsPerUserPerHour} codes an hour. Please try again later.`,
+      retryAfterSeconds: 3600,
+    };
   }
   if (history.sentToNumberInLastDay >= limits.sendsPerNumberPerDay) {
-    return { message: 'This number has been sent too many codes today. Please try again tomorrow.', retryAfterSeconds: 86_400 };
+    return {
+      message: 'This number has been sent too many codes today. Please try again tomorrow.',
+      retryAfterSeconds: 86_400,
+    };
   }
   if (history.sentByInstallationInLastHour >= limits.sendsPerInstallationPerHour) {
     return { message: 'Too many codes are being sent. Please try again later.', retryAfterSeconds: 3600 };

@@ -207,6 +207,8 @@ export interface OutboundResponse {
   status: number;
   /** The first {@link OUTBOUND_EXCERPT_BYTES} bytes of the answer's body as text. */
   excerpt: string;
+  /** The answer's `Retry-After` header, when it has one (a 429 or 503 saying when to come back). */
+  retryAfter?: string;
 }
 
 /** How much of a receiver's answer is kept (the rest is read and dropped). */
@@ -222,6 +224,8 @@ export interface OutboundRequest {
   /** Milliseconds for the whole exchange, connection to the answer's last byte. */
   timeoutMs: number;
   policy: OutboundPolicy;
+  /** Bytes of the answer kept; default {@link OUTBOUND_EXCERPT_BYTES}. */
+  excerptBytes?: number;
 }
 
 /**
@@ -247,16 +251,22 @@ export async function sendOutbound(request: OutboundRequest): Promise<OutboundRe
       },
       (response) => {
         const chunks: Buffer[] = [];
+        const keep = request.excerptBytes ?? OUTBOUND_EXCERPT_BYTES;
         let kept = 0;
         response.on('data', (chunk: Buffer) => {
-          if (kept >= OUTBOUND_EXCERPT_BYTES) return;
-          const part = chunk.subarray(0, OUTBOUND_EXCERPT_BYTES - kept);
+          if (kept >= keep) return;
+          const part = chunk.subarray(0, keep - kept);
           chunks.push(part);
           kept += part.length;
         });
         response.on('end', () => {
           clearTimeout(deadline);
-          resolve({ status: response.statusCode ?? 0, excerpt: Buffer.concat(chunks).toString('utf8') });
+          const retryAfter = response.headers['retry-after'];
+          resolve({
+            status: response.statusCode ?? 0,
+            excerpt: Buffer.concat(chunks).toString('utf8'),
+            ...(retryAfter !== undefined && { retryAfter }),
+          });
         });
         response.on('error', (error) => {
           clearTimeout(deadline);

@@ -42,5 +42,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('sms_messages_created').on('sms_messages').column('created_at').execute();
   // One SMS per alarm and user, however often the job that queues them runs.
-  await db.schema.createIndex('sms_messages_alarm_user').on('sms_messages').columns(['alarm_id', 'user_id']).unique().execute();
+  await db.schema
+    .createIndex('sms_messages_alarm_user')
+    .on('sms_messages')
+    .columns(['alarm_id', 'user_id'])
+    .unique()
+    .execute();
 }

@@ -15,6 +15,8 @@ import type { Database } from '../../db/schema';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { Mailer } from '../../mail/mailer';
 import type { PushService } from '../push/service';
+import type { SmsService } from '../sms/service';
+import { alarmSmsText } from '@fieldlink/domain/sms';
 import { formatChannelValue } from '@fieldlink/domain/channel-presentation';
 import { formatDateTimeInZone, type ClockPreferences } from '@fieldlink/domain/date-format';
 import { newId } from '../../security/secrets';
@@ -31,6 +33,7 @@ export const ALARM_JOBS = {
   escalate: 'alarm.escalate',
   disconnection: 'alert.disconnection',
   push: 'alarm.push',
+  sms: 'alarm.sms',
 } as const;
 
 export interface AlarmNoticeOptions {
@@ -39,6 +42,10 @@ export interface AlarmNoticeOptions {
   mailer: Mailer;
   /** Web Push to the browsers of the Alarm Responders (features/push). */
   push: PushService;
+  /** SMS to the verified phones of the Alarm Responders (features/sms). */
+  sms: SmsService;
+  /** Names the sender in an SMS. */
+  productName: string;
   publicUrl: string;
   policy: AlarmNoticePolicy;
   /** How long a device must stay disconnected before its alert is raised. */
@@ -58,6 +65,7 @@ export class AlarmNotices {
     jobs.register(ALARM_JOBS.raised, (payload) => this.onRaisedJob(payload as { alarmId: string }));
     // A job of its own beside the mail's: a mail retried never pushes twice, and pushes wait on no mail.
     jobs.register(ALARM_JOBS.push, (payload) => this.onPushJob(payload as { alarmId: string }));
+    jobs.register(ALARM_JOBS.sms, (payload) => this.onSmsJob(payload as { alarmId: string }));
     jobs.register(ALARM_JOBS.remind, (payload) => this.onRemindJob(payload as { alarmId: string; sequence: number }));
     jobs.register(ALARM_JOBS.escalate, (payload) => this.onEscalateJob(payload as { alarmId: string }));
     jobs.register(ALARM_JOBS.disconnection, (payload) =>
@@ -74,6 +82,7 @@ export class AlarmNotices {
     await this.options.webhooks.emitAlarm(trx, 'alarm.raised', alarmId);
     await jobs.enqueue(ALARM_JOBS.raised, { alarmId }, {}, trx);
     await jobs.enqueue(ALARM_JOBS.push, { alarmId }, {}, trx);
+    if (this.options.sms.offered) await jobs.enqueue(ALARM_JOBS.sms, { alarmId }, {}, trx);
     await jobs.enqueue(
       ALARM_JOBS.remind,
       { alarmId, sequence: 1 },
@@ -169,6 +178,32 @@ export class AlarmNotices {
         url: `/dash/${encodeURIComponent(alarm.thingName)}`,
         tag: `alarm-${alarmId}`,
       },
+    );
+  }
+
+  /**
+   * Texts the raised alarm to the users its mail goes to who have a verified phone (the same audience
+   * rule as the mail and the push; docs/decisions.md, issue 39 item 4).
+   */
+  private async onSmsJob({ alarmId }: { alarmId: string }): Promise<void> {
+    const row = await findAlarm(this.options.db, alarmId);
+    if (!row) return;
+    const users = alarmResponders(await this.usersAbove(row.path), this.noticeDevice(row));
+    const alarm = toAlarmRecord(row);
+    const text = alarmSmsText({
+      productName: this.options.productName,
+      severity: alarm.severity,
+      deviceName: alarm.deviceName,
+      thingName: alarm.thingName,
+      channelName: alarm.channelName,
+      value: formatChannelValue(alarm, alarm.value),
+      condition: alarmConditionText(alarm, alarm),
+      link: `${this.options.publicUrl}/dash/${encodeURIComponent(alarm.thingName)}`,
+    });
+    await this.options.sms.notifyAlarm(
+      users.map((user) => user.id),
+      alarmId,
+      text,
     );
   }
 

@@ -11,6 +11,7 @@ export const FALLBACK_CLIENT_CONFIG: ClientConfig = {
   mapKey: null,
   geocoderUrl: null,
   pushPublicKey: null,
+  sms: false,
 };
 
 export const getClientConfig = (signal?: AbortSignal) => apiGet<ClientConfig>('/client-config', undefined, signal);

@@ -15,6 +15,7 @@ import { useTurnOffTotpMutation } from '../api/delete-totp';
 import { useStartTotpMutation } from '../api/post-totp';
 import { useConfirmTotpMutation } from '../api/post-totp-confirm';
 import { groupedSecret, recoveryCodesFile } from '../model/totp-text';
+import { PhoneSection } from './phone-section';
 import './security.css';
 
 const TOO_MANY = 'Too many attempts. Please wait a moment and try again.';
@@ -189,6 +190,7 @@ function TurnOff({ recoveryCodesLeft }: { recoveryCodesLeft: number }) {
 
 /** Account menu → Security: the user's two-factor authentication (issue 38 item 2). */
 export function SecurityPage() {
+  const { sms } = useClientConfig();
   const mfa = useMfa();
   const start = useStartTotpMutation();
   const [enrolment, setEnrolment] = useState<TotpEnrolmentAnswer | null>(null);
@@ -241,8 +243,12 @@ export function SecurityPage() {
 
   return (
     <div className="fl-page security-page">
-      <PageHeader title="Security" summary="Two-factor authentication" />
+      <PageHeader
+        title="Security"
+        summary={sms ? 'Two-factor authentication and SMS alerts' : 'Two-factor authentication'}
+      />
       {body}
+      {sms && <PhoneSection />}
     </div>
   );
 }
