@@ -13,6 +13,9 @@ import { CHROMIUM_PATH } from '../e2e/src/chromium.ts';
 import { DYNSEC_PLUGIN, HAPROXY_BIN, MOSQUITTO_BIN, provideTestPostgres } from '@fieldlink/server/testing/services';
 
 const RESULTS = '.vitest';
+// What failed, in a few lines, printed last (scripts/failure-reporter.ts).
+const FAILURE_REPORTER = './scripts/failure-reporter.ts';
+const FAILURES = `${RESULTS}/failures.txt`;
 const started = Date.now();
 const times = [];
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
@@ -107,6 +110,7 @@ const steps = [
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${RESULTS}/unit.json`,
+      `--reporter=${FAILURE_REPORTER}`,
     ],
   ],
   ['web build', 'npm', ['run', '--silent', 'build']],
@@ -121,6 +125,7 @@ const steps = [
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${RESULTS}/e2e.json`,
+      `--reporter=${FAILURE_REPORTER}`,
     ],
   ],
 ];
@@ -162,6 +167,7 @@ times.push(`setup ${seconds(started)}`);
 const env = {
   ...process.env,
   FIELDLINK_TEST_DATABASE_URL: postgres.url,
+  FIELDLINK_FAILURES_FILE: FAILURES,
   FORCE_COLOR: process.env.CI ? '0' : '1',
 };
 const failedSteps = [];
@@ -188,6 +194,7 @@ for (const file of ['unit.json', 'e2e.json']) {
     // The step failed before writing its report; it is counted among the failed steps.
   }
 }
+if (existsSync(FAILURES)) console.log(`\nWhat failed:\n${readFileSync(FAILURES, 'utf8').slice(0, 8000)}`);
 if (failedSteps.length > 0) console.log(`\nFailed steps: ${failedSteps.join(', ')}`);
 const total = Math.round((Date.now() - started) / 1000);
 console.log(
