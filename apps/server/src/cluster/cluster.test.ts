@@ -21,6 +21,7 @@ import {
 } from '../../testing/cluster/cluster-apps';
 import { startMosquitto, type TestMosquitto } from '../../testing/cluster/mosquitto';
 import { moveInbox } from '../db/log-inbox';
+import { inBackground } from '../../testing/test-device';
 
 const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 10_000) => {
   const end = Date.now() + timeoutMs;
@@ -257,7 +258,7 @@ describe('two instances on Mosquitto 2 and PostgreSQL', () => {
     client.on('message', (_topic, payload) => {
       const command = JSON.parse(payload.toString()) as DeviceCommand;
       const reply = { v: 4, type: 'reply', id: command.id, result: 'OK', value: 40 + Number(command.id.length % 1) };
-      void client.publishAsync(deviceUpTopic('ACME-COLD02'), JSON.stringify(reply), { qos: 1 });
+      inBackground(client, client.publishAsync(deviceUpTopic('ACME-COLD02'), JSON.stringify(reply), { qos: 1 }));
     });
     await client.publishAsync(
       deviceUpTopic('ACME-COLD02'),
@@ -282,7 +283,7 @@ describe('two instances on Mosquitto 2 and PostgreSQL', () => {
     client.on('message', (_topic, payload) => {
       const command = JSON.parse(payload.toString()) as DeviceCommand;
       const reply = { v: 4, type: 'reply', id: command.id, result: 'OK', value: 21.5 };
-      void client.publishAsync(deviceUpTopic('ACME-COLD01'), JSON.stringify(reply), { qos: 1 });
+      inBackground(client, client.publishAsync(deviceUpTopic('ACME-COLD01'), JSON.stringify(reply), { qos: 1 }));
     });
     await client.publishAsync(
       deviceUpTopic('ACME-COLD01'),

@@ -13,6 +13,7 @@ import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp, letViewerOperate
 import { TestSocket } from '../../testing/test-socket';
 import { demoFleet } from '../seed/seed';
 import { until } from '../../testing/until';
+import { inBackground } from '../../testing/test-device';
 
 /** Long enough that no command times out while a test looks at the ones waiting. */
 const COMMAND_TIMEOUT_MS = 60_000;
@@ -38,10 +39,13 @@ describe.each(DIALECTS)('limits on real-time commands waiting for their answer, 
     const held: DeviceCommand[] = [];
     let answering = false;
     const answer = (command: DeviceCommand) =>
-      void client.publishAsync(
-        deviceUpTopic(thingName),
-        JSON.stringify({ v: 4, type: 'reply', id: command.id, result: 'OK', value: 1 }),
-        { qos: 1 },
+      inBackground(
+        client,
+        client.publishAsync(
+          deviceUpTopic(thingName),
+          JSON.stringify({ v: 4, type: 'reply', id: command.id, result: 'OK', value: 1 }),
+          { qos: 1 },
+        ),
       );
     client.on('message', (_topic, payload) => {
       const command = JSON.parse(payload.toString()) as DeviceCommand;

@@ -8,6 +8,7 @@ import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp, letViewerOperate
 import { TestSocket } from '../../testing/test-socket';
 import { until } from '../../testing/until';
 import { demoFleet } from '../seed/seed';
+import { inBackground } from '../../testing/test-device';
 
 describe.each(DIALECTS)('real-time channel on %s', (dialect) => {
   let t: TestApp;
@@ -31,10 +32,13 @@ describe.each(DIALECTS)('real-time channel on %s', (dialect) => {
       if (!answer) return;
       const failed = 'code' in command && command.code === 'c99';
       const value = 'value' in command ? command.value : 7;
-      void client.publishAsync(
-        deviceUpTopic(thingName),
-        JSON.stringify({ v: 4, type: 'reply', id: command.id, result: failed ? 'FAIL' : 'OK', value }),
-        { qos: 1 },
+      inBackground(
+        client,
+        client.publishAsync(
+          deviceUpTopic(thingName),
+          JSON.stringify({ v: 4, type: 'reply', id: command.id, result: failed ? 'FAIL' : 'OK', value }),
+          { qos: 1 },
+        ),
       );
     });
     return client;

@@ -3,7 +3,7 @@ import type { AuditLogAnswer, AuditVerifyAnswer } from '@fieldlink/api/audit';
 import type { DeviceCommand } from '@fieldlink/api/device-frames';
 import { REALTIME_PATH } from '@fieldlink/api/realtime';
 import { demoFleet } from '../../seed/seed';
-import { connectTestDevice, type TestDevice } from '../../../testing/test-device';
+import { connectTestDevice, inBackground, type TestDevice } from '../../../testing/test-device';
 import { DIALECTS, baseUrl, letViewerOperate, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 import { TestSocket } from '../../../testing/test-socket';
 import { until } from '../../../testing/until';
@@ -45,7 +45,7 @@ describe.each(DIALECTS)('device commands in the audit trail on %s', (dialect) =>
     // The device answers every command at once: OK, with the written value.
     device = await connectTestDevice(t.app, THING, password, (command: DeviceCommand, publish) => {
       const value = 'value' in command ? command.value : 1;
-      void publish({ v: 4, type: 'reply', id: command.id, result: 'OK', value });
+      inBackground(device.client, publish({ v: 4, type: 'reply', id: command.id, result: 'OK', value }));
     });
     await until(
       async () =>

@@ -5,6 +5,7 @@ import type { DeviceCommand } from '@fieldlink/api/device-frames';
 import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { demoFleet } from '../../seed/seed';
 import { DIALECTS, signIn, startTestApp, type TestApp, letViewerOperate } from '../../../testing/test-app';
+import { inBackground } from '../../../testing/test-device';
 
 describe.each(DIALECTS)('device changes on %s', (dialect) => {
   let t: TestApp;
@@ -47,16 +48,19 @@ describe.each(DIALECTS)('device changes on %s', (dialect) => {
       const command = JSON.parse(payload.toString()) as DeviceCommand;
       received.push(command);
       const value = 'value' in command ? command.value : undefined;
-      void client.publishAsync(
-        deviceUpTopic(thingName),
-        JSON.stringify({
-          v: 4,
-          type: 'reply',
-          id: command.id,
-          result: 'OK',
-          ...(value === undefined ? {} : { value }),
-        }),
-        { qos: 1 },
+      inBackground(
+        client,
+        client.publishAsync(
+          deviceUpTopic(thingName),
+          JSON.stringify({
+            v: 4,
+            type: 'reply',
+            id: command.id,
+            result: 'OK',
+            ...(value === undefined ? {} : { value }),
+          }),
+          { qos: 1 },
+        ),
       );
     });
     await client.publishAsync(
