@@ -35,7 +35,7 @@ export default defineConfig({
           name: 'cluster',
           include: [CLUSTER_LOAD_TEST],
           env: TEST_ENV,
-          globalSetup: ['apps/server/testing/postgres-template.ts'],
+          // It starts a PostgreSQL server of its own: no template database.
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
