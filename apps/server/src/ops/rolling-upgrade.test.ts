@@ -33,6 +33,12 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 };
 
+const countBy = (values: (number | string)[]) => {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
+};
+
 /** Runs `work` on every `nth` tick, unless its previous run is still going. */
 function paced(nth: number, work: () => Promise<void>) {
   let ticks = 0;
@@ -50,7 +56,9 @@ function paced(nth: number, work: () => Promise<void>) {
 class Browser {
   socket: TestSocket | null = null;
   /** Each outage: when the socket closed, and how long until it was open again and until its subscription was answered. */
-  readonly outages: { at: number; open: number; subscribed: number }[] = [];
+  readonly outages: { at: number; open: number; subscribed: number; attempts: number; lastAttempt: number }[] = [];
+  /** Each failed attempt to come back: when its outage began, how long the attempt took, and why it failed. */
+  readonly failedAttempts: { at: number; ms: number; why: string }[] = [];
   private closed = false;
 
   constructor(
@@ -61,6 +69,7 @@ class Browser {
 
   async connect(attempt = 1, downSince?: number): Promise<void> {
     let socket: TestSocket | null = null;
+    const tried = Date.now();
     try {
       socket = await TestSocket.open(this.url, this.token);
       const open = Date.now();
@@ -68,15 +77,24 @@ class Browser {
       if (!reply.ok) throw new Error('subscription refused');
       this.socket = socket;
       if (downSince !== undefined) {
-        this.outages.push({ at: downSince, open: open - downSince, subscribed: Date.now() - downSince });
+        this.outages.push({
+          at: downSince,
+          open: open - downSince,
+          subscribed: Date.now() - downSince,
+          attempts: attempt,
+          lastAttempt: open - tried,
+        });
       }
       socket.socket.once('close', () => {
         if (this.closed) return;
         const since = Date.now();
         setTimeout(() => void this.connect(1, since), reconnectDelay(1));
       });
-    } catch {
+    } catch (error) {
       socket?.socket.terminate();
+      if (downSince !== undefined) {
+        this.failedAttempts.push({ at: downSince, ms: Date.now() - tried, why: String(error).slice(0, 80) });
+      }
       if (this.closed) return;
       setTimeout(() => void this.connect(attempt + 1, downSince ?? Date.now()), reconnectDelay(attempt + 1));
     }
@@ -319,12 +337,15 @@ describe.skipIf(!existsSync(HAPROXY_BIN) || !hasPreviousRelease())('a rolling up
     }, 30_000).catch(() => undefined);
 
     const outages = browsers.flatMap((browser) => browser.outages);
+    const failedAttempts = browsers.flatMap((browser) => browser.failedAttempts);
     const served = [...statuses].reduce((sum, [, n]) => sum + n, 0);
     const errors = [...statuses].filter(([status]) => status >= 500 || status === 0);
     // Step 1: the previous release's B takes over from A; step 2: this release's A takes over from B.
     const step = (at: number) => (at < stopped[1]! ? 0 : 1);
     const steps = [0, 1].map((index) => {
       const own = outages.filter((outage) => step(outage.at) === index);
+      const failed = failedAttempts.filter((attempt) => step(attempt.at) === index);
+      const why = countBy(failed.map((attempt) => attempt.why));
       const stored = storedAfter.filter((sample) => sample.at >= stopped[0]! && step(sample.at) === index);
       return (
         `step ${index + 1} (${index === 0 ? 'previous release takes over' : 'this release takes over'}): ` +
@@ -332,7 +353,15 @@ describe.skipIf(!existsSync(HAPROXY_BIN) || !hasPreviousRelease())('a rolling up
           own.map((o) => o.open),
           99,
         )} ms, ` +
-        `max ${Math.max(...own.map((o) => o.open))} ms, subscribed max ${Math.max(...own.map((o) => o.subscribed))} ms; ` +
+        `max ${Math.max(...own.map((o) => o.open))} ms, subscribed max ${Math.max(...own.map((o) => o.subscribed))} ms, ` +
+        `attempts ${JSON.stringify(countBy(own.map((o) => o.attempts)))}, last attempt's open p50 ${percentile(
+          own.map((o) => o.lastAttempt),
+          50,
+        )} ms max ${Math.max(...own.map((o) => o.lastAttempt))} ms, ` +
+        `failed attempts ${JSON.stringify(why)} taking p50 ${percentile(
+          failed.map((attempt) => attempt.ms),
+          50,
+        )} ms max ${Math.max(0, ...failed.map((attempt) => attempt.ms))} ms; ` +
         `publish to stored p50 ${percentile(
           stored.map((s) => s.ms),
           50,
