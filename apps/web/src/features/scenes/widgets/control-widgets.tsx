@@ -223,12 +223,14 @@ const ButtonView = memo(function ButtonView({ widget, channels, readOnly, confir
         disabled={disabled}
         aria-pressed={on}
         aria-label={channels[0]?.name ?? 'Button'}
+        aria-busy={busy}
         {...handlers}
       >
         <svg viewBox="0 0 24 24" aria-hidden="true" className="wv-push__icon">
           <path d="M12 3v8M7.05 6.5a7 7 0 1 0 9.9 0" />
         </svg>
-        {busy && <Spinner size={16} label="Waiting for the device" />}
+        {/* Drawn only: a named spinner inside would put words in the button the name lacks (axe). */}
+        {busy && <Spinner size={16} />}
       </button>
       <div className="wv-caption">{control.reading ? (on ? 'On' : 'Off') : confirm ? 'Press' : 'Press and hold'}</div>
       <OperateStatus progress={pulsing ? 'sending' : control.progress} />
@@ -242,7 +244,9 @@ const SwitchView = memo(function SwitchView({ widget, channels, readOnly, confir
   const control = useWidgetControl(channels[0], confirmCommands);
   const pending = control.pendingValue !== null;
   const on = pending ? isOnValue(control.pendingValue) : (control.reading?.isOn ?? false);
-  const disabled = readOnly || !control.canWrite || pending;
+  // While its command is on its way the switch only says so (aria-disabled) and ignores presses: a
+  // disabled button would drop the focus the confirmation hands back to it, and a keyboard user with it.
+  const disabled = readOnly || !control.canWrite;
   const { on: onColour, off: offColour } = onOffColours(widget);
   const style = { '--wv-on': onColour, '--wv-off': offColour } as CSSProperties;
   return (
@@ -250,6 +254,8 @@ const SwitchView = memo(function SwitchView({ widget, channels, readOnly, confir
       <button
         type="button"
         role="switch"
+        aria-busy={pending}
+        aria-disabled={pending || undefined}
         aria-checked={on}
         aria-label={channels[0]?.name ?? 'Switch'}
         className={`wv-toggle${on ? ' is-on' : ''}${pending ? ' is-pending' : ''}`}
@@ -257,6 +263,7 @@ const SwitchView = memo(function SwitchView({ widget, channels, readOnly, confir
         title={control.refusal}
         disabled={disabled}
         onClick={() =>
+          !pending &&
           control.operate({
             action: on ? 'Switch off' : 'Switch on',
             now: control.reading ? (on ? 'On' : 'Off') : '—',
@@ -265,14 +272,12 @@ const SwitchView = memo(function SwitchView({ widget, channels, readOnly, confir
           })
         }
       >
-        {/* The switch's state is its aria-checked; the printed ON / OFF only draws it. */}
-        <span className="wv-toggle__label wv-toggle__label--on" aria-hidden="true">
-          ON
-        </span>
-        <span className="wv-toggle__label wv-toggle__label--off" aria-hidden="true">
-          OFF
-        </span>
-        <span className="wv-toggle__knob">{pending && <Spinner size={14} label="Waiting for the device" />}</span>
+        {/* The switch's state is its aria-checked; the printed ON / OFF only draws it, as generated
+            content (CSS), so the button holds no words its name lacks (WCAG 2.5.3, label in name). */}
+        <span className="wv-toggle__label wv-toggle__label--on" aria-hidden="true" />
+        <span className="wv-toggle__label wv-toggle__label--off" aria-hidden="true" />
+        {/* The caption says "Switching on…"; the knob's spinner is drawn only, not a name. */}
+        <span className="wv-toggle__knob">{pending && <Spinner size={14} />}</span>
       </button>
       <div className="wv-caption">
         {pending ? (on ? 'Switching on…' : 'Switching off…') : control.reading ? (on ? 'On' : 'Off') : '—'}
