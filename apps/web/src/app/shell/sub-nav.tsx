@@ -1,19 +1,18 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Link, useLocation } from 'react-router';
-import { appStore, setSubTab } from '../../lib/app-store/app-store';
-import { useStore } from '../../lib/use-store';
+import { setSubTab } from '../../lib/app-store/app-store';
 import { locateTab, tabTarget } from './sections';
 import { useNavigation } from './use-navigation';
 
 /**
  * Sub-tabs of the current section, only those the user is offered. The selection is kept per section
  * (specification §2), so going to Accounts and back to Dashboard returns to the dashboard tab last
- * open.
+ * open. A page outside the four sections (the account's security page, an unknown path) shows none:
+ * another section's tabs there would claim a place the page does not have.
  */
 export function SubNav() {
   const { pathname } = useLocation();
   const located = locateTab(pathname);
-  const subTabs = useStore(appStore, (s) => s.subTabs);
   const { definitions, routes } = useNavigation();
   const tabsRef = useRef<HTMLElement>(null);
 
@@ -32,16 +31,15 @@ export function SubNav() {
     else if (box.left < frame.left) tabs.scrollLeft -= frame.left - box.left;
   }, [pathname]);
 
-  const definition = definitions.find((d) => d.section === located?.section) ?? definitions[0];
-  if (!definition) return null;
-  const selected = located ? located.tab : subTabs[definition.section];
+  const definition = located ? definitions.find((d) => d.section === located.section) : undefined;
+  if (!located || !definition) return null;
 
   return (
     <div className="shell-subnav">
       <div className="shell-subnav__title">{definition.label}</div>
       <nav ref={tabsRef} className="shell-subnav__tabs" aria-label={`${definition.label} views`}>
         {definition.tabs.map((tab) => {
-          const open = tab.tab === selected && located !== null;
+          const open = tab.tab === located.tab;
           return (
             <Link
               key={tab.tab}
