@@ -3,7 +3,7 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
-import { DEMO_PASSWORD, signedInPage, signInAs, useProduct } from './harness';
+import { callApi, DEMO_PASSWORD, signedInPage, signInAs, useProduct } from './harness';
 
 /** Screenshots at desk and phone width (docs/screenshots when asked, else test-results). */
 async function shoot(page: Page, name: string) {
@@ -24,7 +24,13 @@ async function scanQrCode(page: Page): Promise<string> {
   return found.data;
 }
 
-/** Issue 38 item 2: a person turns on an authenticator app, signs out and signs in with its code. */
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+
+/**
+ * Issue 38 items 2 to 4: a person turns on an authenticator app, signs out and signs in with its code;
+ * makes an API token and revokes it; signs another session out.
+ */
 describe('two-factor authentication', () => {
   const product = useProduct({ FIELDLINK_SIMULATOR: '0' });
 
@@ -84,5 +90,51 @@ describe('two-factor authentication', () => {
     await shoot(page, 'signin-code');
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL((u) => !/^\/(signin|loading)/.test(u.pathname), { timeout: 30_000 });
+  });
+
+  it('brew@ makes an API token, an integration uses it until it is revoked, and signs a phone out', async () => {
+    const { baseUrl } = product.server;
+    const email = 'brew@fieldlink.test';
+    // Signed in on a phone too: another session of the same user.
+    const phone = await fetch(`${baseUrl}/api/v1/signin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': IPHONE },
+      body: JSON.stringify({ email, password: DEMO_PASSWORD }),
+    });
+    const phoneJwt = ((await phone.json()) as { jwt: string }).jwt;
+    const page = await signedInPage(product.browser, baseUrl, email);
+    await page.goto(`${baseUrl}/account/security`);
+    const sessions = page.getByRole('table', { name: 'Signed-in sessions' });
+    await sessions.getByText('This browser').waitFor();
+    await sessions.getByText('Chrome on Linux').waitFor();
+    await sessions.getByText('Safari on iPhone').waitFor();
+    // The security page belongs to no section: no section's tabs above it.
+    expect(await page.getByRole('navigation', { name: /views$/ }).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'New API token' }).click();
+    await page.getByLabel('Name').fill('Nightly export');
+    await page.getByRole('button', { name: 'Make token' }).click();
+    const token = (await page.getByTestId('new-api-token').textContent())!;
+    expect(token).toMatch(/^flk_/);
+    await page.getByText('it will not be shown again').waitFor();
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('table', { name: 'API tokens' }).getByText('Nightly export').waitFor();
+    await shoot(page, 'security-sessions-tokens');
+    const self = () =>
+      fetch(`${baseUrl}/api/v1/self`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+    expect(await self()).toBe(200);
+
+    await page.getByRole('button', { name: 'Revoke Nightly export' }).click();
+    await page.getByRole('dialog', { name: 'Revoke this API token?' }).getByRole('button', { name: 'Revoke' }).click();
+    await page.getByText('No API tokens yet.').waitFor();
+    expect(await self()).toBe(401);
+
+    await page.getByRole('button', { name: /^Sign out Safari on iPhone/ }).click();
+    await page
+      .getByRole('dialog', { name: 'Sign this session out?' })
+      .getByRole('button', { name: 'Sign out' })
+      .click();
+    await page.getByText('You are signed in on this browser only.').waitFor();
+    expect((await callApi(baseUrl, 'GET', '/self', phoneJwt)).status).toBe(401);
   });
 });

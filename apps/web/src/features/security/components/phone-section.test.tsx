@@ -7,6 +7,11 @@ import type { MfaStatusAnswer } from '@fieldlink/api/mfa';
 import { FALLBACK_CLIENT_CONFIG, clientConfigQuery } from '../../../lib/api/get-client-config';
 import { PHONE_KEY } from '../api/get-phone';
 import { MFA_KEY } from '../api/get-mfa';
+import type { AccountAnswer } from '@fieldlink/api/account';
+import { accountQuery } from '../../../lib/api/get-account';
+import { selfQuery } from '../../../lib/api/get-self';
+import { API_TOKENS_KEY } from '../api/get-api-tokens';
+import { SESSIONS_KEY } from '../api/get-sessions';
 import { SecurityPage } from './security-page';
 
 const NOTHING: PhoneAnswer = { phone: null, verifiedAt: null, pending: null };
@@ -22,6 +27,22 @@ function renderPage(sms: boolean, phone: PhoneAnswer) {
   client.setQueryData(clientConfigQuery().queryKey, { ...FALLBACK_CLIENT_CONFIG, sms });
   client.setQueryData(MFA_KEY, { totp: false, recoveryCodesLeft: 0 } as MfaStatusAnswer);
   client.setQueryData(PHONE_KEY, phone);
+  // The page's other sections (issue 38): the user, their sessions and API tokens, already read.
+  client.setQueryData(selfQuery().queryKey, {
+    id: 'u1',
+    email: 'ops@fieldlink.test',
+    firstName: 'Olive',
+    lastName: 'Ops',
+    theme: null,
+    linkedAccounts: [],
+    monitorOnly: false,
+    timeZone: null,
+    hourCycle: null,
+    dateOrder: null,
+  });
+  client.setQueryData(accountQuery().queryKey, { accounts: [] } as unknown as AccountAnswer);
+  client.setQueryData(SESSIONS_KEY, { sessions: [] });
+  client.setQueryData(API_TOKENS_KEY, { tokens: [] });
   return render(
     <QueryClientProvider client={client}>
       <SecurityPage />

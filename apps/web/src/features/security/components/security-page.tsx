@@ -1,21 +1,35 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import QRCode from 'qrcode';
 import type { TotpEnrolmentAnswer } from '@fieldlink/api/mfa';
+import { can, TOKEN_MANAGEMENT_REFUSAL } from '@fieldlink/domain/permissions';
 import { Button } from '../../../components/ui/button';
 import { CopyIcon, DownloadIcon, LockIcon } from '../../../components/ui/icons';
 import { InlineAlert } from '../../../components/ui/inline-alert';
 import { PageHeader } from '../../../components/ui/page-header';
+import { RefusalNote } from '../../../components/ui/refusal-note';
 import { TextField } from '../../../components/ui/text-field';
+import { useAccount } from '../../../lib/api/get-account';
 import { useClientConfig } from '../../../lib/api/get-client-config';
+import { useSelf } from '../../../lib/api/get-self';
 import { ApiError, serverMessageOr } from '../../../lib/api-client';
 import { appStore, showToast } from '../../../lib/app-store/app-store';
+import { useReaderClock } from '../../../lib/page-time-zone';
+import { permissionSubject } from '../../../lib/session/permission-subject';
 import { useStore } from '../../../lib/use-store';
+import { useRevokeApiTokenMutation } from '../api/delete-api-token';
+import { useSignOutOtherSessionsMutation } from '../api/delete-other-sessions';
+import { useSignOutSessionMutation } from '../api/delete-session';
+import { useApiTokens } from '../api/get-api-tokens';
 import { useMfa } from '../api/get-mfa';
+import { useSessions } from '../api/get-sessions';
+import { useCreateApiTokenMutation } from '../api/post-api-token';
 import { useTurnOffTotpMutation } from '../api/delete-totp';
 import { useStartTotpMutation } from '../api/post-totp';
 import { useConfirmTotpMutation } from '../api/post-totp-confirm';
 import { groupedSecret, recoveryCodesFile } from '../model/totp-text';
 import { PhoneSection } from './phone-section';
+import { ApiTokens } from './api-tokens';
+import { SessionList } from './session-list';
 import './security.css';
 
 const TOO_MANY = 'Too many attempts. Please wait a moment and try again.';
@@ -188,7 +202,104 @@ function TurnOff({ recoveryCodesLeft }: { recoveryCodesLeft: number }) {
   );
 }
 
-/** Account menu → Security: the user's two-factor authentication (issue 38 item 2). */
+/**
+ * Whether this sign-in may manage its own credentials (sessions, API tokens): the domain's
+ * `manageOwnCredentials`; null until the user is read.
+ */
+function useManagesOwnCredentials(): boolean | null {
+  const self = useSelf().data;
+  const accounts = useAccount().data?.accounts;
+  return useMemo(
+    () => (self ? can(permissionSubject(self, accounts ?? []), 'manageOwnCredentials') : null),
+    [self, accounts],
+  );
+}
+
+/** Signed-in sessions (issue 38 item 4): where the user is signed in, each other one signed out at will. */
+function SessionsSection({ allowed }: { allowed: boolean }) {
+  const sessions = useSessions(allowed);
+  const clock = useReaderClock();
+  const signOut = useSignOutSessionMutation();
+  const signOutOthers = useSignOutOtherSessionsMutation();
+  const failure = signOut.error ?? signOutOthers.error;
+  let body;
+  if (!allowed) body = <RefusalNote reason={TOKEN_MANAGEMENT_REFUSAL} />;
+  else if (sessions.isPending) body = null;
+  else if (sessions.isError)
+    body = (
+      <InlineAlert tone="error">{serverMessageOr(sessions.error, 'Your sessions could not be read.')}</InlineAlert>
+    );
+  else
+    body = (
+      <SessionList
+        sessions={sessions.data.sessions}
+        clock={clock}
+        busy={signOut.isPending || signOutOthers.isPending}
+        onSignOut={(id) => signOut.mutate(id, { onSuccess: () => showToast('success', 'The session is signed out.') })}
+        onSignOutOthers={() =>
+          signOutOthers.mutate(undefined, {
+            onSuccess: ({ ended }) =>
+              showToast(
+                'success',
+                ended === 1 ? 'One other session is signed out.' : `${ended} other sessions are signed out.`,
+              ),
+          })
+        }
+      />
+    );
+  return (
+    <section className="fl-card security-card" aria-labelledby="sessions-title">
+      <h2 id="sessions-title">Signed-in sessions</h2>
+      <p className="fl-muted">
+        Where you are signed in. Sign out a browser you do not recognise, then change your password.
+      </p>
+      {failure && (
+        <InlineAlert tone="error">{serverMessageOr(failure, 'The session could not be signed out.')}</InlineAlert>
+      )}
+      {body}
+    </section>
+  );
+}
+
+/** Personal API tokens (issue 38 item 3): made, shown once, listed and revoked. */
+function ApiTokensSection({ allowed }: { allowed: boolean }) {
+  const tokens = useApiTokens(allowed);
+  const clock = useReaderClock();
+  const create = useCreateApiTokenMutation();
+  const revoke = useRevokeApiTokenMutation();
+  let body;
+  if (!allowed) body = <RefusalNote reason={TOKEN_MANAGEMENT_REFUSAL} />;
+  else if (tokens.isPending) body = null;
+  else if (tokens.isError)
+    body = (
+      <InlineAlert tone="error">{serverMessageOr(tokens.error, 'Your API tokens could not be read.')}</InlineAlert>
+    );
+  else
+    body = (
+      <ApiTokens
+        tokens={tokens.data.tokens}
+        clock={clock}
+        now={Date.now()}
+        onCreate={(request) => create.mutateAsync(request)}
+        onRevoke={(id) => revoke.mutate(id, { onSuccess: () => showToast('success', 'The API token is revoked.') })}
+      />
+    );
+  return (
+    <section className="fl-card security-card" aria-labelledby="api-tokens-title">
+      <h2 id="api-tokens-title">API tokens</h2>
+      <p className="fl-muted">
+        Personal tokens for scripts and integrations, sent as <code>Authorization: Bearer</code>. A token can do at most
+        what you can, and stops working when you lose access.
+      </p>
+      {revoke.isError && !revoke.isPending && (
+        <InlineAlert tone="error">{serverMessageOr(revoke.error, 'The token could not be revoked.')}</InlineAlert>
+      )}
+      {body}
+    </section>
+  );
+}
+
+/** Account menu → Security: two-factor authentication, signed-in sessions and API tokens (issue 38). */
 export function SecurityPage() {
   const { sms } = useClientConfig();
   const mfa = useMfa();
@@ -241,13 +352,24 @@ export function SecurityPage() {
     );
   }
 
+  const allowed = useManagesOwnCredentials();
   return (
     <div className="fl-page security-page">
       <PageHeader
         title="Security"
-        summary={sms ? 'Two-factor authentication and SMS alerts' : 'Two-factor authentication'}
+        summary={
+          sms
+            ? 'Two-factor authentication, signed-in sessions, API tokens and SMS alerts'
+            : 'Two-factor authentication, signed-in sessions and API tokens'
+        }
       />
       {body}
+      {allowed !== null && (
+        <>
+          <SessionsSection allowed={allowed} />
+          <ApiTokensSection allowed={allowed} />
+        </>
+      )}
       {sms && <PhoneSection />}
     </div>
   );
