@@ -58,7 +58,10 @@ describe('tank chart data', () => {
     expect(gap).toBeGreaterThan(0);
     for (const code of ['temperature', 'temperatureSetpoint', 'gravity']) {
       expect(line(code)[gap], code).toBeNull();
-      expect(line(code).filter((value) => value === null), code).toHaveLength(1);
+      expect(
+        line(code).filter((value) => value === null),
+        code,
+      ).toHaveLength(1);
       expect(line(code)[at(60)], code).toEqual(expect.any(Number));
       expect(line(code)[at(360)], code).toEqual(expect.any(Number));
     }
