@@ -400,6 +400,7 @@ export async function buildApp({
     signinGuard,
     // The session service is made next, with this one: called only once both exist.
     endOtherSessions: (user): Promise<unknown> => sessions.endOthers(user, 'secondFactorChanged'),
+    tokens: app.tokens,
     now: now ?? Date.now,
   });
   const sessions = new SessionService({

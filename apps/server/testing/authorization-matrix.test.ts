@@ -791,6 +791,39 @@ describe.each(DIALECTS)('authorisation matrix on %s', { timeout: MATRIX_TIMEOUT_
     MATRIX_TIMEOUT_MS,
   );
 
+  it('refuses an enrol-only token on every call but setting up a second factor, and on the real-time channel', async () => {
+    // Issue 38 item 2: a user whose account requires a second factor gets this token instead of a session.
+    const enrolmentToken = await t.app.tokens.issueEnrolment((await userId(admin.email))!, 0, 900);
+    const enrolling = { ...admin, token: enrolmentToken };
+    const ENROLMENT_CALLS = [
+      'GET /api/v1/user/mfa',
+      'POST /api/v1/user/mfa/totp',
+      'POST /api/v1/user/mfa/totp/confirm',
+    ];
+    const failures: string[] = [];
+    const before = await snapshot(db(), tables);
+    let refused = 0;
+    for (const { route, use } of apiRules()) {
+      if (ENROLMENT_CALLS.includes(route)) continue;
+      const request = use.own(own, admin.email);
+      const answer = await send(enrolling, request);
+      refused += 1;
+      if (answer.statusCode !== 401 || answer.json<{ sessionEnded?: boolean }>().sessionEnded !== true) {
+        failures.push(`${route}: ${describeRequest(request)} answered ${answer.statusCode} ${answer.body}`);
+      }
+    }
+    const changed = changedTables(before, await snapshot(db(), tables));
+    if (changed.length > 0) failures.push(`an enrol-only token changed ${changed.join(', ')}`);
+    expect(failures).toEqual([]);
+    expect(refused).toBeGreaterThan(100);
+    // It does read its own second factor.
+    expect((await send(enrolling, { method: 'GET', url: '/api/v1/user/mfa' })).statusCode).toBe(200);
+    const origin = baseUrl(t.app);
+    await expect(
+      TestSocket.open(`${origin.replace('http', 'ws')}${REALTIME_PATH}`, enrolmentToken, origin),
+    ).rejects.toThrow('HTTP 401');
+  });
+
   it('lets an administrator of the account make every call (the matrix’s requests are real)', async () => {
     const failures: string[] = [];
     for (const { route, use } of apiRules()) {

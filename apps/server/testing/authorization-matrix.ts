@@ -828,6 +828,26 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
       { method: 'GET', url: '/api/v1/audit-log/verify', query: { accountId: other.accountId } },
     ],
   }),
+  // An account's requirement of a second factor (features/mfa): administrators whose scope holds the
+  // whole account, from a signed-in session.
+  'GET /api/v1/account/second-factor': api({
+    access: 'requireSecondFactor',
+    own: (ids) => ({ method: 'GET', url: '/api/v1/account/second-factor', query: { accountId: ids.accountId } }),
+    foreign: (_own, other) => [
+      { method: 'GET', url: '/api/v1/account/second-factor', query: { accountId: other.accountId } },
+    ],
+  }),
+  'PUT /api/v1/account/second-factor': api({
+    access: 'requireSecondFactor',
+    own: (ids) => ({
+      method: 'PUT',
+      url: '/api/v1/account/second-factor',
+      body: { accountId: ids.accountId, required: true },
+    }),
+    foreign: (_own, other) => [
+      { method: 'PUT', url: '/api/v1/account/second-factor', body: { accountId: other.accountId, required: true } },
+    ],
+  }),
   // Webhooks (features/webhooks): administrators whose scope holds the whole account.
   'GET /api/v1/webhooks': api({
     access: 'manageWebhooks',

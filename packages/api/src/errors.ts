@@ -23,6 +23,17 @@ export const ErrorAnswer = Type.Object({
    * (issue 38): the console asks for the code and signs in again with it.
    */
   mfaRequired: Type.Optional(Type.Literal(true)),
+  /**
+   * Set on the 401 of a sign-in whose password was right from a user whose account requires a
+   * second factor they have not set up (issue 38): no session, only `enrolmentToken`.
+   */
+  mfaEnrolmentRequired: Type.Optional(Type.Literal(true)),
+  /**
+   * With `mfaEnrolmentRequired`: a short-lived token that only reads and sets up the caller's second
+   * factor (`GET /user/mfa`, `POST /user/mfa/totp`, `POST /user/mfa/totp/confirm`); every other call
+   * and the real-time channel refuse it.
+   */
+  enrolmentToken: Type.Optional(Type.String()),
 });
 export type ErrorAnswer = Static<typeof ErrorAnswer>;
 

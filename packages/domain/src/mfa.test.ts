@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSecondFactorCode, recoveryCodeFrom, totpStep, RECOVERY_CODE_LENGTH } from './mfa';
+import { parseSecondFactorCode, recoveryCodeFrom, secondFactorRequired, totpStep, RECOVERY_CODE_LENGTH } from './mfa';
 
 describe('parseSecondFactorCode', () => {
   it.each([
@@ -42,4 +42,19 @@ describe('totpStep', () => {
     [59_000, 1],
     [1_700_000_000_000, 56_666_666],
   ])('%d ms -> step %d', (atMs, step) => expect(totpStep(atMs)).toBe(step));
+});
+
+describe('secondFactorRequired', () => {
+  // A supplier's tree: ./sup holds ./sup/cust (a customer account's root) and its group ./sup/cust/g1.
+  it.each([
+    [['./sup'], ['./sup'], true, 'a user at the requiring account’s root'],
+    [['./sup/cust/g1'], ['./sup'], true, 'a customer’s user, under the requiring supplier'],
+    [['./sup/cust'], ['./sup/cust'], true, 'the customer’s own requirement'],
+    [['./sup'], ['./sup/cust'], false, 'the supplier’s staff, above a requiring customer'],
+    [['./other'], ['./sup'], false, 'another account'],
+    [['./sup1'], ['./sup'], false, 'a look-alike id is not under it'],
+    [['./other', './sup/cust'], ['./sup'], true, 'any attachment point under it'],
+    [['./sup'], [], false, 'no account requires it'],
+    [[], ['./sup'], false, 'no attachment point'],
+  ])('%j under %j -> %s (%s)', (points, roots, expected) => expect(secondFactorRequired(points, roots)).toBe(expected));
 });

@@ -1,3 +1,5 @@
+import { isUnderPath } from './group-path';
+
 /**
  * The second factor's rules (issue 38 item 2): how a TOTP authenticator is set up, what a code
  * looks like, and what recovery codes are. The server checks codes and the console shows them; both
@@ -56,3 +58,29 @@ export const MALFORMED_CODE_MESSAGE =
 export const WRONG_CODE_MESSAGE = 'That code is not valid. Codes work once; wait for the next one and try again.';
 /** The 401 of a sign-in with the right password but no code, for a user with a second factor. */
 export const CODE_REQUIRED_MESSAGE = 'Enter the code from your authenticator app.';
+
+/** How long an enrol-only token lives: long enough to scan a QR code and type the first code. */
+export const ENROLMENT_TOKEN_TTL_SECONDS = 15 * 60;
+
+/**
+ * The 401 of a right password from a user whose account requires a second factor they have not set
+ * up: the answer carries an enrol-only token instead of a session.
+ */
+export const ENROLMENT_REQUIRED_MESSAGE = 'Your account requires a second factor. Set one up to continue.';
+
+/** The 409 of turning off a second factor that the user's account requires. */
+export const SECOND_FACTOR_KEPT_MESSAGE =
+  'Your account requires a second factor, so it cannot be turned off. Ask an account administrator.';
+
+/**
+ * True when a user attached at these group paths must have a second factor: an account requiring one
+ * (its root group at `requiringRootPaths`) covers its own users and, through its tree, its customers'
+ * accounts and their users. A user attached above such an account (its supplier's staff) is not
+ * covered by it.
+ */
+export function secondFactorRequired(
+  attachmentPaths: readonly string[],
+  requiringRootPaths: readonly string[],
+): boolean {
+  return attachmentPaths.some((path) => requiringRootPaths.some((root) => isUnderPath(path, root)));
+}

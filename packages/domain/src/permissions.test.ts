@@ -180,6 +180,9 @@ describe('can', () => {
     ],
     ['manageWebhooks', [], ['ADMIN'], true],
     ['manageWebhooks', ['ADMIN'], [], true],
+    ['requireSecondFactor', ['VIEW_ACCOUNTS', 'EDIT_DELETE_USERS', 'ADD_EDIT_DELETE_GROUPS'], ['OTA_UPDATE'], false],
+    ['requireSecondFactor', [], ['ADMIN'], true],
+    ['requireSecondFactor', ['ADMIN'], [], true],
     ['muteOwnDevices', [], [], true],
     ['configureDevices', ['VIEW_DASH'], [], false],
     ['configureDevices', ['ADD_DEVICES'], [], true],
@@ -332,13 +335,15 @@ describe('landingAfterDeviceRead', () => {
 describe('API tokens (issue 38 item 3)', () => {
   const CAPABILITIES = Object.keys(CAPABILITY_RULES) as Capability[];
   const admin = subject(['ADMIN']);
+  // Capabilities only a signed-in session holds: a token must not change how its owner signs in.
+  const SESSION_ONLY: readonly Capability[] = ['manageOwnCredentials', 'requireSecondFactor'];
 
   it.each(CAPABILITIES)(
     'a read-write token of an administrator holds %s as its owner does, but for managing credentials',
     (capability) => {
       const owner = can(admin, capability);
       expect(can({ ...admin, apiToken: 'readWrite' }, capability)).toBe(
-        capability === 'manageOwnCredentials' ? false : owner,
+        SESSION_ONLY.includes(capability) ? false : owner,
       );
     },
   );
@@ -346,7 +351,7 @@ describe('API tokens (issue 38 item 3)', () => {
   it.each(CAPABILITIES)('a read-only token of an administrator holds %s only when it changes nothing', (capability) => {
     expect(can({ ...admin, apiToken: 'readOnly' }, capability)).toBe(READING_CAPABILITIES.has(capability));
     expect(refusedAsReadOnlyToken({ ...admin, apiToken: 'readOnly' }, capability)).toBe(
-      !READING_CAPABILITIES.has(capability) && capability !== 'manageOwnCredentials',
+      !READING_CAPABILITIES.has(capability) && !SESSION_ONLY.includes(capability),
     );
   });
 

@@ -224,6 +224,12 @@ export const CAPABILITY_RULES = {
    * a webhook sends the account's alarms and device events to an address outside Fieldlink.
    */
   manageWebhooks: isAdmin,
+  /**
+   * Require a second factor of every user of an account and its customers (issue 38 item 2).
+   * Administrators only, and only from a signed-in session: an integration's token must not be able
+   * to lower how its owner's people sign in.
+   */
+  requireSecondFactor: (subject) => isAdmin(subject) && subject.apiToken === undefined,
   /** Any user may mute or unmute disconnection alerts of their own devices. */
   muteOwnDevices: () => true,
   /**

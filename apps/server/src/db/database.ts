@@ -39,6 +39,7 @@ import * as webhooks from './migrations/2026-12-12T0900-webhooks';
 import * as totp from './migrations/2026-12-12T1000-totp';
 import * as sessions from './migrations/2026-12-12T1100-sessions';
 import * as sms from './migrations/2026-12-12T1200-sms';
+import * as requireSecondFactor from './migrations/2026-12-12T1300-require-second-factor';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -90,6 +91,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-12T1000-totp': totp,
   '2026-12-12T1100-sessions': sessions,
   '2026-12-12T1200-sms': sms,
+  '2026-12-12T1300-require-second-factor': requireSecondFactor,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

@@ -14,6 +14,8 @@ export interface AccountsTable {
   theme: string | null;
   root_group_id: string;
   created_at: number;
+  /** 1 when the account requires a second factor of its users and its customers' users (issue 38). */
+  require_second_factor: Generated<number>;
 }
 
 export interface GroupsTable {

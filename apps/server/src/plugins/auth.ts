@@ -13,6 +13,11 @@ declare module 'fastify' {
     tokens: TokenService;
     /** preHandler: answers 401 (marked `sessionEnded`) unless the request carries a valid session token. */
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /**
+     * preHandler of the calls that set up a second factor: `authenticate`, or an enrol-only token
+     * (issue 38 item 2), which no other guard accepts.
+     */
+    authenticateForEnrolment: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** The caller behind a token, or null; with the request, the caller knows where it came from. */
     userFromToken: (token: string | null, request?: FastifyRequest) => Promise<UserContext | null>;
   }
@@ -51,7 +56,7 @@ export const authPlugin = fp<{ tokenTtlSeconds: number; now?: () => number }>(
       const channel = request.headers.upgrade?.toLowerCase() === 'websocket' ? 'realtime' : 'http';
       return { ...user, origin: clientOrigin(request.ip, channel, request.headers['user-agent']) };
     });
-    app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
+    const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
       request.user = await app.userFromToken(tokenFromHeader(request.headers.authorization), request);
       if (!request.user) {
         await reply.code(401).send(sessionEndedBody());
@@ -62,6 +67,17 @@ export const authPlugin = fp<{ tokenTtlSeconds: number; now?: () => number }>(
       if (request.user.apiToken?.readOnly && !READING_METHODS.has(request.method)) {
         await reply.code(403).send(errorBody(403, READ_ONLY_TOKEN_REFUSAL));
       }
+    };
+    app.decorate('authenticate', authenticate);
+    app.decorate('authenticateForEnrolment', async (request: FastifyRequest, reply: FastifyReply) => {
+      const token = tokenFromHeader(request.headers.authorization);
+      const claims = token && !token.startsWith(API_TOKEN_PREFIX) ? await tokens.verifyEnrolment(token) : null;
+      const user = claims ? await loadUserContext(app.storage.db, claims) : null;
+      if (user) {
+        request.user = { ...user, origin: clientOrigin(request.ip, 'http', request.headers['user-agent']) };
+        return;
+      }
+      await authenticate(request, reply);
     });
   },
   { name: 'auth', dependencies: ['storage'] },

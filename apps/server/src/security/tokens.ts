@@ -6,12 +6,19 @@ import { newId } from './secrets';
 
 const ALGORITHM = 'HS256';
 const ISSUER = 'fieldlink';
+/** The `use` claim of an enrol-only token (issue 38 item 2); a session token has none. */
+const ENROLMENT_USE = 'mfaEnrolment';
 
 export interface TokenClaims {
   userId: string;
   jti: string;
   tokenVersion: number;
   expiresAt: number;
+  /**
+   * An enrol-only token (issue 38 item 2): it reads and sets up its user's second factor and does
+   * nothing else. Only {@link TokenService.verifyEnrolment} answers such claims.
+   */
+  enrolmentOnly?: true;
 }
 
 /** Where a session was signed in from, as its row keeps it. */
@@ -77,8 +84,57 @@ export class TokenService {
   }
 
   /**
-   * The token's claims when it is valid, unexpired, its session open and its version current;
-   * otherwise null. A use from `address` is written down at most once a minute.
+   * An enrol-only token for a user whose account requires a second factor they have not set up: it
+   * lives `ttlSeconds`, opens no session, and every call but the second factor's set-up refuses it.
+   */
+  async issueEnrolment(userId: string, tokenVersion: number, ttlSeconds: number): Promise<string> {
+    const now = Math.floor(this.now() / 1000);
+    return new SignJWT({ tv: tokenVersion, use: ENROLMENT_USE })
+      .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+      .setIssuer(ISSUER)
+      .setSubject(userId)
+      .setJti(newId())
+      .setIssuedAt(now)
+      .setExpirationTime(now + ttlSeconds)
+      .sign(this.key);
+  }
+
+  /**
+   * An enrol-only token's claims when it is valid, unexpired, unrevoked (spent) and its version
+   * current; null for anything else, a session token too.
+   */
+  async verifyEnrolment(token: string): Promise<TokenClaims | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: [ALGORITHM],
+        issuer: ISSUER,
+        currentDate: new Date(this.now()),
+      });
+      if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.tv !== 'number')
+        return null;
+      if (typeof payload.exp !== 'number' || payload.use !== ENROLMENT_USE) return null;
+      const jti = payload.jti;
+      const [user, revoked] = await Promise.all([
+        this.db.selectFrom('users').select('token_version').where('id', '=', payload.sub).executeTakeFirst(),
+        this.db.selectFrom('revoked_tokens').select('jti').where('jti', '=', jti).executeTakeFirst(),
+      ]);
+      if (!user || user.token_version !== payload.tv || revoked) return null;
+      return {
+        userId: payload.sub,
+        jti,
+        tokenVersion: payload.tv,
+        expiresAt: payload.exp * 1000,
+        enrolmentOnly: true,
+      };
+    } catch (error) {
+      if (error instanceof errors.JOSEError) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * A session token's claims when it is valid, unexpired, its session open and its version current;
+   * otherwise null (an enrol-only token too). A use from `address` is written down at most once a minute.
    */
   async verify(token: string, address: string | null = null): Promise<TokenClaims | null> {
     try {
@@ -90,6 +146,9 @@ export class TokenService {
       if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.tv !== 'number')
         return null;
       if (typeof payload.exp !== 'number') return null;
+      // An enrol-only token has no session row: without this it would pass as a token of the release
+      // before sessions, which the revocation list alone decides.
+      if (payload.use !== undefined) return null;
       const jti = payload.jti;
       const row = await this.db
         .selectFrom('users')
@@ -118,7 +177,7 @@ export class TokenService {
     }
   }
 
-  /** Ends the token's session (sign-out). */
+  /** Ends the token's session (sign-out), or spends an enrol-only token. */
   async revoke(claims: TokenClaims): Promise<void> {
     const now = this.now();
     await this.db

@@ -62,7 +62,11 @@ describe.each(DIALECTS)('a second factor (TOTP) on %s', { timeout: 240_000 }, (d
   it('enrols: a base32 secret and otpauth:// URL, then the first code answers ten recovery codes', async () => {
     const email = 'viewer@fieldlink.test';
     const token = await signIn(t.app, email);
-    expect((await call('GET', '/user/mfa', token)).json()).toEqual({ totp: false, recoveryCodesLeft: 0 });
+    expect((await call('GET', '/user/mfa', token)).json()).toEqual({
+      totp: false,
+      recoveryCodesLeft: 0,
+      required: false,
+    });
     const started = await call('POST', '/user/mfa/totp', token);
     expect(started.statusCode).toBe(200);
     const { secret, url } = started.json() as { secret: string; url: string };
@@ -87,7 +91,11 @@ describe.each(DIALECTS)('a second factor (TOTP) on %s', { timeout: 240_000 }, (d
     expect(recoveryCodes).toHaveLength(10);
     expect(new Set(recoveryCodes).size).toBe(10);
     for (const code of recoveryCodes) expect(code).toMatch(/^[a-z2-7]{4}(-[a-z2-7]{4}){3}$/);
-    expect((await call('GET', '/user/mfa', token)).json()).toEqual({ totp: true, recoveryCodesLeft: 10 });
+    expect((await call('GET', '/user/mfa', token)).json()).toEqual({
+      totp: true,
+      recoveryCodesLeft: 10,
+      required: false,
+    });
 
     // At rest: the secret encrypted, recovery codes as hashes only; neither is answered again.
     const row = await userRow(email);
@@ -181,7 +189,11 @@ describe.each(DIALECTS)('a second factor (TOTP) on %s', { timeout: 240_000 }, (d
     const signedIn = await signInWith(email, first!.toUpperCase());
     expect(signedIn.statusCode).toBe(200);
     expect((await signInWith(email, first)).statusCode).toBe(401);
-    expect((await call('GET', '/user/mfa', token)).json()).toEqual({ totp: true, recoveryCodesLeft: 9 });
+    expect((await call('GET', '/user/mfa', token)).json()).toEqual({
+      totp: true,
+      recoveryCodesLeft: 9,
+      required: false,
+    });
     const entries = await auditOf(email);
     expect(entries.filter((e) => e.action === 'session.signIn').map((e) => e.after)).toContain(
       JSON.stringify({ secondFactor: 'recoveryCode' }),
@@ -211,7 +223,11 @@ describe.each(DIALECTS)('a second factor (TOTP) on %s', { timeout: 240_000 }, (d
     expect((await signInWith(email)).statusCode).toBe(401);
     nextStep();
     expect((await call('DELETE', '/user/mfa/totp', token, { code: codeAt(secret) })).statusCode).toBe(200);
-    expect((await call('GET', '/user/mfa', token)).json()).toEqual({ totp: false, recoveryCodesLeft: 0 });
+    expect((await call('GET', '/user/mfa', token)).json()).toEqual({
+      totp: false,
+      recoveryCodesLeft: 0,
+      required: false,
+    });
     expect((await signInWith(email)).statusCode).toBe(200);
     const row = await userRow(email);
     expect([row.totp_secret, row.totp_last_step]).toEqual([null, null]);

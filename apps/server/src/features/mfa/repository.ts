@@ -57,3 +57,30 @@ export async function replaceRecoveryCodes(trx: Transaction<Database>, userId: s
     .values(hashes.map((code_hash) => ({ user_id: userId, code_hash, used_at: null })))
     .execute();
 }
+
+/** The root group paths of the accounts that require a second factor (issue 38 item 2). */
+export async function requiringRootPaths(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectFrom('accounts')
+    .innerJoin('groups', 'groups.id', 'accounts.root_group_id')
+    .select('groups.path')
+    .where('accounts.require_second_factor', '=', 1)
+    .execute();
+  return rows.map((row) => row.path);
+}
+
+/** An account's own setting and its root group's path; undefined when there is no such account. */
+export async function accountRequirementOf(db: Db, accountId: string) {
+  return db
+    .selectFrom('accounts')
+    .innerJoin('groups', 'groups.id', 'accounts.root_group_id')
+    .select(['accounts.id', 'accounts.name', 'accounts.require_second_factor', 'groups.path'])
+    .where('accounts.id', '=', accountId)
+    .executeTakeFirst();
+}
+
+/** The group paths a user is attached at. */
+export async function attachmentPathsOf(db: Db, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('attachment_points').select('path').where('user_id', '=', userId).execute();
+  return rows.map((row) => row.path);
+}

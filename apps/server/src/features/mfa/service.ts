@@ -3,28 +3,53 @@ import type { Kysely } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import {
   CODE_REQUIRED_MESSAGE,
+  ENROLMENT_REQUIRED_MESSAGE,
+  ENROLMENT_TOKEN_TTL_SECONDS,
   MALFORMED_CODE_MESSAGE,
+  SECOND_FACTOR_KEPT_MESSAGE,
   RECOVERY_CODE_COUNT,
   TOTP_SETTINGS,
   WRONG_CODE_MESSAGE,
   parseSecondFactorCode,
   recoveryCodeFrom,
+  secondFactorRequired,
   totpStep,
 } from '@fieldlink/domain/mfa';
-import type { MfaStatusAnswer, RecoveryCodesAnswer, TotpEnrolmentAnswer } from '@fieldlink/api/mfa';
+import { isUnderPath } from '@fieldlink/domain/group-path';
+import type {
+  AccountSecondFactorAnswer,
+  AccountSecondFactorBody,
+  MfaStatusAnswer,
+  RecoveryCodesAnswer,
+  TotpEnrolmentAnswer,
+} from '@fieldlink/api/mfa';
 import type { Database } from '../../db/schema';
-import { HttpError } from '../../http-errors';
+import { HttpError, notFound } from '../../http-errors';
 import type { SecretBox } from '../../security/secret-box';
 import { hashSecret } from '../../security/secrets';
 import { SIGNIN_LIMITED_MESSAGE, type SigninGuard } from '../../security/signin-guard';
+import type { TokenService } from '../../security/tokens';
 import { audit, byUser } from '../audit/service';
-import { requireCapability } from '../session/access';
+import { inScope, requireCapability } from '../session/access';
 import type { UserContext } from '../session/user-context';
-import { replaceRecoveryCodes, takeRecoveryCode, takeTotpStep, totpOf, unusedRecoveryCodeCount } from './repository';
+import {
+  accountRequirementOf,
+  attachmentPathsOf,
+  replaceRecoveryCodes,
+  requiringRootPaths,
+  takeRecoveryCode,
+  takeTotpStep,
+  totpOf,
+  unusedRecoveryCodeCount,
+} from './repository';
+
+/** The answer of an account that is not in the caller's scope, or does not exist. */
+const ACCOUNT_NOT_FOUND = 'Account not found.';
 
 /** What a sign-in's second factor came to. */
 export type SecondFactorCheck =
   | { outcome: 'notNeeded' }
+  | { outcome: 'enrolmentRequired' }
   | { outcome: 'passed'; method: 'totp' | 'recoveryCode' }
   | { outcome: 'refused'; reason: 'codeRequired' | 'malformedCode' | 'wrongCode' };
 
@@ -33,6 +58,11 @@ export function secondFactorRefusal(reason: 'codeRequired' | 'malformedCode' | '
   if (reason === 'malformedCode') return new HttpError(400, MALFORMED_CODE_MESSAGE, {}, { mfaRequired: true });
   const message = reason === 'codeRequired' ? CODE_REQUIRED_MESSAGE : WRONG_CODE_MESSAGE;
   return new HttpError(401, message, {}, { mfaRequired: true });
+}
+
+/** The 401 of a right password from a user who must set up a second factor first: an enrol-only token. */
+export function enrolmentRefusal(enrolmentToken: string): HttpError {
+  return new HttpError(401, ENROLMENT_REQUIRED_MESSAGE, {}, { mfaEnrolmentRequired: true, enrolmentToken });
 }
 
 export interface MfaServiceOptions {
@@ -48,6 +78,8 @@ export interface MfaServiceOptions {
    * factor may answer a stolen session, so no other session outlives it.
    */
   endOtherSessions: (user: UserContext) => Promise<unknown>;
+  /** Issues enrol-only tokens, and the session a completed enrolment signs in with. */
+  tokens: TokenService;
   now: () => number;
 }
 
@@ -64,7 +96,80 @@ export class MfaService {
     requireCapability(user, 'manageOwnCredentials');
     const row = await totpOf(this.options.db, user.id);
     const on = row?.totp_secret != null;
-    return { totp: on, recoveryCodesLeft: on ? await unusedRecoveryCodeCount(this.options.db, user.id) : 0 };
+    return {
+      totp: on,
+      recoveryCodesLeft: on ? await unusedRecoveryCodeCount(this.options.db, user.id) : 0,
+      required: await this.requiredOf(user.id),
+    };
+  }
+
+  /** True when an account of the user, or one above it, requires a second factor. */
+  async requiredOf(userId: string): Promise<boolean> {
+    const { db } = this.options;
+    const [points, roots] = await Promise.all([attachmentPathsOf(db, userId), requiringRootPaths(db)]);
+    return secondFactorRequired(points, roots);
+  }
+
+  /** An enrol-only token for a user who signed in with the right password but must set up a second factor. */
+  enrolmentToken(user: { id: string; token_version: number }): Promise<string> {
+    return this.options.tokens.issueEnrolment(user.id, user.token_version, ENROLMENT_TOKEN_TTL_SECONDS);
+  }
+
+  /** `GET /account/second-factor`: whether an account in the caller's scope requires a second factor. */
+  async accountRequirement(user: UserContext, accountId: string): Promise<AccountSecondFactorAnswer> {
+    requireCapability(user, 'requireSecondFactor');
+    const account = await this.accountInScope(user, accountId);
+    return this.requirementAnswer(account, await requiringRootPaths(this.options.db));
+  }
+
+  /**
+   * `PUT /account/second-factor`: an administrator whose attachment point covers the whole account
+   * requires a second factor of its users and its customers' users, or stops requiring it. Users
+   * without one are led to set it up at their next sign-in; sessions already open go on.
+   */
+  async setAccountRequirement(user: UserContext, body: AccountSecondFactorBody): Promise<AccountSecondFactorAnswer> {
+    requireCapability(user, 'requireSecondFactor');
+    const { db, now } = this.options;
+    const account = await this.accountInScope(user, body.accountId);
+    const before = account.require_second_factor === 1;
+    if (before !== body.required) {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('accounts')
+          .set({ require_second_factor: body.required ? 1 : 0 })
+          .where('id', '=', account.id)
+          .execute();
+        await audit.record(trx, {
+          accountId: account.id,
+          by: byUser(user),
+          action: 'account.secondFactorRequirement',
+          target: { kind: 'account', id: account.id, name: account.name },
+          before: { requireSecondFactor: before },
+          after: { requireSecondFactor: body.required },
+          at: now(),
+        });
+      });
+    }
+    const roots = await requiringRootPaths(db);
+    return this.requirementAnswer({ ...account, require_second_factor: body.required ? 1 : 0 }, roots);
+  }
+
+  /** The account, when its whole tree lies under one of the caller's attachment points; else 404. */
+  private async accountInScope(user: UserContext, accountId: string) {
+    const account = await accountRequirementOf(this.options.db, accountId);
+    if (!account || !inScope(user, account.path)) throw notFound(ACCOUNT_NOT_FOUND);
+    return account;
+  }
+
+  private requirementAnswer(
+    account: { id: string; require_second_factor: number; path: string },
+    roots: readonly string[],
+  ): AccountSecondFactorAnswer {
+    return {
+      accountId: account.id,
+      required: account.require_second_factor === 1,
+      requiredAbove: roots.some((root) => root !== account.path && isUnderPath(account.path, root)),
+    };
   }
 
   /** `POST /user/mfa/totp`: a new secret, kept (encrypted) until its first code confirms it. */
@@ -136,7 +241,19 @@ export class MfaService {
       });
     });
     await this.options.endOtherSessions(user);
-    return { recoveryCodes };
+    if (!user.claims.enrolmentOnly) return { recoveryCodes };
+    // Set up with an enrol-only token: the password and now a code are proven, so the sign-in it held
+    // back completes, and the enrol-only token is spent.
+    const { tokens } = this.options;
+    await tokens.revoke(user.claims);
+    const jwt = await tokens.issue(user.id, user.claims.tokenVersion, user.origin);
+    await audit.recordAlone(db, {
+      accountId: user.attachmentPoints[0]?.accountId ?? null,
+      by: byUser(user),
+      action: 'session.signIn',
+      after: { secondFactor: 'totp', enrolled: true },
+    });
+    return { recoveryCodes, jwt };
   }
 
   /** `DELETE /user/mfa/totp`: a current code (or a recovery code) turns TOTP off; other sessions end. */
@@ -148,6 +265,8 @@ export class MfaService {
     if (secret == null) throw new HttpError(409, 'Two-factor authentication is not on.');
     const code = parseSecondFactorCode(typed);
     if (!code) throw new HttpError(400, MALFORMED_CODE_MESSAGE);
+    // Refused before the code is checked, so the code is not spent on a change that cannot happen.
+    if (await this.requiredOf(user.id)) throw new HttpError(409, SECOND_FACTOR_KEPT_MESSAGE);
     await this.limited(user, () => this.consume(user.id, secret, code, user.email));
     await db.transaction().execute(async (trx) => {
       await trx
@@ -171,13 +290,16 @@ export class MfaService {
 
   /**
    * The second factor of a sign-in whose password was right. A code given to a user without a second
-   * factor is ignored: the password is all that user has.
+   * factor is ignored: the password is all that user has, unless an account requires one, when the
+   * user must set it up before any session.
    */
   async checkSignIn(
     user: { id: string; email: string; totp_secret: string | null },
     typed: string | undefined,
   ): Promise<SecondFactorCheck> {
-    if (user.totp_secret === null) return { outcome: 'notNeeded' };
+    if (user.totp_secret === null) {
+      return (await this.requiredOf(user.id)) ? { outcome: 'enrolmentRequired' } : { outcome: 'notNeeded' };
+    }
     if (typed === undefined) return { outcome: 'refused', reason: 'codeRequired' };
     const code = parseSecondFactorCode(typed);
     if (!code) return { outcome: 'refused', reason: 'malformedCode' };

@@ -18,7 +18,7 @@ import { SIGNIN_LIMITED_MESSAGE, type SigninGuard } from '../../security/signin-
 import { hashSecret, newCode, newId } from '../../security/secrets';
 import type { TokenService } from '../../security/tokens';
 import { audit, byUser } from '../audit/service';
-import { secondFactorRefusal, type MfaService } from '../mfa/service';
+import { enrolmentRefusal, secondFactorRefusal, type MfaService } from '../mfa/service';
 import {
   attachmentPointsOf,
   endSessions,
@@ -78,6 +78,8 @@ export class SessionService {
    * refused by the rate limits is not (it was never evaluated; the limits' counters show it).
    * A user with a second factor also sends `code`; without it the right password answers 401
    * `mfaRequired` (not counted against the limits, recorded), a wrong code counts like a wrong password.
+   * A user whose account requires a second factor and who has none gets no session: the 401 says
+   * `mfaEnrolmentRequired` and carries an enrol-only token (recorded, not counted).
    */
   async signIn(rawEmail: string, password: string, origin: ClientOrigin, code?: string): Promise<JwtAnswer> {
     const { address } = origin;
@@ -118,6 +120,13 @@ export class SessionService {
       const after = { reason: secondFactor.reason };
       await audit.recordAlone(this.options.db, { accountId, by, action: 'session.signInRefused', after });
       throw secondFactorRefusal(secondFactor.reason);
+    }
+    if (secondFactor.outcome === 'enrolmentRequired') {
+      // A right password, but no session until a second factor is set up: an enrol-only token.
+      attempt.notEvaluated();
+      const after = { reason: 'enrolmentRequired' };
+      await audit.recordAlone(this.options.db, { accountId, by, action: 'session.signInRefused', after });
+      throw enrolmentRefusal(await this.options.mfa.enrolmentToken(user));
     }
     // A good sign-in counts nowhere, and forgives its own address's mistakes on this account.
     attempt.succeeded();
