@@ -23,6 +23,7 @@ const ResetPasswordPage = lazyPage(
   () => import('../features/session/components/reset-password-page'),
   'ResetPasswordPage',
 );
+const SecondFactorSetupPage = lazyPage(() => import('./second-factor-setup-route'), 'SecondFactorSetupRoute');
 const SignupPage = lazyPage(() => import('../features/session/components/signup-page'), 'SignupPage');
 
 const AccountsTreePage = lazyPage(() => import('./accounts-tree-route'), 'AccountsTreeRoute');
@@ -66,6 +67,7 @@ export function createAppRouter() {
         { path: '/', element: <LandingPage /> },
         { path: '/empty', element: <EmptyPage /> },
         { path: '/signin', element: <SigninPage /> },
+        { path: '/second-factor-setup', element: <SecondFactorSetupPage /> },
         { path: '/signout', element: <SignoutPage /> },
         { path: '/forgot-password', element: <ForgotPasswordPage /> },
         { path: '/reset-password', element: <ResetPasswordPage /> },

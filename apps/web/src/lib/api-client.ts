@@ -72,6 +72,8 @@ export interface RequestOptions {
   query?: Query;
   body?: unknown;
   signal?: AbortSignal;
+  /** A token other than the session's: the enrol-only token of a second factor's set-up (issue 38). */
+  token?: string;
 }
 
 /** Headers every call carries (§7): token, client type, client version, subdomain. */
@@ -143,7 +145,7 @@ export async function apiFetch(path: string, query: Query | undefined, init: Req
  * is allowed to finish, and callers that move on cancel through `signal`.
  */
 export async function apiRequest<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-  const headers = apiHeaders(readToken(), currentSubdomain());
+  const headers = apiHeaders(options.token ?? readToken(), currentSubdomain());
   const init: RequestInit = { method, headers, signal: options.signal ?? null, credentials: 'same-origin' };
   if (options.body !== undefined) {
     headers['content-type'] = 'application/json';

@@ -25,6 +25,7 @@ import { useRenameGroupMutation } from '../api/put-group';
 import { optionLabel, type Grant } from '../model/permission-options';
 import { deviceCountBelow, fullName, groupTrailOf, type TreeTarget } from '../model/tree-rows';
 import { PermissionEditor } from './permission-editor';
+import { SecondFactorRequirement } from './second-factor-requirement';
 import { FolderPlusIcon, MoveIcon, PencilIcon, TrashIcon, TreeItemIcon, UserPlusIcon } from './tree-icons';
 
 type Action = 'move' | 'delete' | 'addSubgroup' | 'invite' | 'addDevice' | 'importDevices';
@@ -257,6 +258,9 @@ function GroupPanel({
           </Fact>
         )}
       </dl>
+      {group.kind === 'root' && can(subject, 'requireSecondFactor') && (
+        <SecondFactorRequirement accountId={group.accountId} accountName={group.name} />
+      )}
       {group.fullUsers.length > 0 && (
         <section className="detail-section">
           <h3>Users</h3>

@@ -66,10 +66,24 @@ function saveText(text: string, fileName: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** The recovery codes, shown this once, with copy and download. */
-function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+/**
+ * The recovery codes, shown this once, with copy and download. `email` names the user before there
+ * is a session (a set-up the sign-in asked for); else it is the session's.
+ */
+export function RecoveryCodes({
+  codes,
+  onDone,
+  email: givenEmail,
+  doneLabel = 'I have saved them',
+}: {
+  codes: string[];
+  onDone: () => void;
+  email?: string;
+  doneLabel?: string;
+}) {
   const { productName } = useClientConfig();
-  const email = useStore(appStore, (s) => s.session.email) ?? '';
+  const sessionEmail = useStore(appStore, (s) => s.session.email) ?? '';
+  const email = givenEmail ?? sessionEmail;
   const text = recoveryCodesFile(codes, productName, email);
   const copy = async () => {
     try {
@@ -100,26 +114,34 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
           <DownloadIcon size={14} /> Download
         </Button>
         <Button variant="primary" onClick={onDone}>
-          I have saved them
+          {doneLabel}
         </Button>
       </div>
     </section>
   );
 }
 
-/** Setting up: the QR code and the secret as text, then the first code turns it on. */
-function Enrolment({
+/**
+ * Setting up: the QR code and the secret as text, then the first code turns it on. With an
+ * `enrolmentToken` (a set-up the sign-in asked for) the confirmation also answers the session.
+ */
+export function Enrolment({
   enrolment,
   onConfirmed,
+  enrolmentToken,
 }: {
   enrolment: TotpEnrolmentAnswer;
-  onConfirmed: (codes: string[]) => void;
+  onConfirmed: (codes: string[], jwt?: string) => void;
+  enrolmentToken?: string;
 }) {
   const [code, setCode] = useState('');
   const confirm = useConfirmTotpMutation();
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    confirm.mutate({ code }, { onSuccess: ({ recoveryCodes }) => onConfirmed(recoveryCodes) });
+    confirm.mutate(
+      { code, ...(enrolmentToken !== undefined && { enrolmentToken }) },
+      { onSuccess: ({ recoveryCodes, jwt }) => onConfirmed(recoveryCodes, jwt) },
+    );
   };
   return (
     <section className="fl-card security-card" aria-labelledby="enrol-title">
@@ -159,7 +181,7 @@ function Enrolment({
 }
 
 /** Turning off needs a current code (or a recovery code): a borrowed session alone cannot. */
-function TurnOff({ recoveryCodesLeft }: { recoveryCodesLeft: number }) {
+function TurnOff({ recoveryCodesLeft, required }: { recoveryCodesLeft: number; required: boolean }) {
   const [code, setCode] = useState('');
   const turnOff = useTurnOffTotpMutation();
   const onSubmit = (event: FormEvent) => {
@@ -183,21 +205,27 @@ function TurnOff({ recoveryCodesLeft }: { recoveryCodesLeft: number }) {
           Few recovery codes are left. Turn two-factor authentication off and on again for ten new ones.
         </InlineAlert>
       )}
-      <form className="security-form" onSubmit={onSubmit} noValidate>
-        <TextField
-          label="Code from the app, or a recovery code"
-          name="code"
-          autoComplete="one-time-code"
-          value={code}
-          onChange={(event) => setCode(event.target.value)}
-        />
-        {turnOff.isError && !turnOff.isPending && (
-          <InlineAlert tone="error">{codeFailure(turnOff.error, 'The code could not be checked.')}</InlineAlert>
-        )}
-        <Button type="submit" variant="danger" busy={turnOff.isPending} disabled={!code.trim()}>
-          Turn off
-        </Button>
-      </form>
+      {required ? (
+        <InlineAlert tone="info">
+          Your account requires a second factor, so it cannot be turned off. Ask an account administrator.
+        </InlineAlert>
+      ) : (
+        <form className="security-form" onSubmit={onSubmit} noValidate>
+          <TextField
+            label="Code from the app, or a recovery code"
+            name="code"
+            autoComplete="one-time-code"
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+          />
+          {turnOff.isError && !turnOff.isPending && (
+            <InlineAlert tone="error">{codeFailure(turnOff.error, 'The code could not be checked.')}</InlineAlert>
+          )}
+          <Button type="submit" variant="danger" busy={turnOff.isPending} disabled={!code.trim()}>
+            Turn off
+          </Button>
+        </form>
+      )}
     </section>
   );
 }
@@ -317,7 +345,7 @@ export function SecurityPage() {
       <InlineAlert tone="error">{serverMessageOr(mfa.error, 'Your security settings could not be read.')}</InlineAlert>
     );
   } else if (mfa.data.totp) {
-    body = <TurnOff recoveryCodesLeft={mfa.data.recoveryCodesLeft} />;
+    body = <TurnOff recoveryCodesLeft={mfa.data.recoveryCodesLeft} required={mfa.data.required} />;
   } else if (enrolment) {
     body = (
       <Enrolment

@@ -8,7 +8,12 @@ import { appStore, dispatchSession } from '../../../lib/app-store/app-store';
 import { storeToken } from '../../../lib/session-token';
 import { useStore } from '../../../lib/use-store';
 import { useSigninMutation } from '../api/post-signin';
-import { codeErrorMessage, isSecondFactorRequired, signinErrorMessage } from '../model/session-messages';
+import {
+  codeErrorMessage,
+  enrolmentTokenOf,
+  isSecondFactorRequired,
+  signinErrorMessage,
+} from '../model/session-messages';
 import { AuthLayout } from './auth-layout';
 
 export function SigninPage() {
@@ -37,6 +42,16 @@ export function SigninPage() {
       {
         onSuccess: onSignedIn,
         onError: (failure) => {
+          const enrolmentToken = enrolmentTokenOf(failure);
+          if (enrolmentToken) {
+            // The account requires a second factor this user lacks: set it up first, then the console.
+            dispatchSession({ type: 'LOGOUT' });
+            void navigate('/second-factor-setup', {
+              replace: true,
+              state: { enrolmentToken, email: normaliseEmail(email) },
+            });
+            return;
+          }
           if (!isSecondFactorRequired(failure)) {
             dispatchSession({ type: 'AUTH_ERROR', error: signinErrorMessage(failure) });
             return;

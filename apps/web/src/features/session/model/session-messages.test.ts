@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lib/api-client';
 import {
   codeErrorMessage,
+  enrolmentTokenOf,
   failureMessage,
   isSecondFactorRequired,
   RESET_LINK_FAILED,
@@ -56,4 +57,14 @@ describe('session messages', () => {
   it('trims and lowercases the e-mail', () => {
     expect(normaliseEmail('  Admin@FieldLink.Test ')).toBe('admin@fieldlink.test');
   });
+});
+
+describe('enrolmentTokenOf', () => {
+  it.each([
+    [new ApiError(401, 'x', { mfaEnrolmentRequired: true, enrolmentToken: 'tok' }), 'tok'],
+    [new ApiError(401, 'x', { mfaEnrolmentRequired: true }), null],
+    [new ApiError(401, 'x', { mfaRequired: true }), null],
+    [new ApiError(401, 'x', { enrolmentToken: 'tok' }), null],
+    [new Error('boom'), null],
+  ])('%s -> %s', (error, expected) => expect(enrolmentTokenOf(error)).toBe(expected));
 });

@@ -31,3 +31,13 @@ export function isSecondFactorRequired(error: unknown): boolean {
 export function codeErrorMessage(error: unknown): string {
   return failureMessage(error, 'That code is not valid.');
 }
+
+/**
+ * The enrol-only token of a sign-in whose password was right but whose account requires a second
+ * factor the user has not set up (issue 38); null for any other failure.
+ */
+export function enrolmentTokenOf(error: unknown): string | null {
+  if (!(error instanceof ApiError)) return null;
+  const body = error.body as { mfaEnrolmentRequired?: unknown; enrolmentToken?: unknown } | null;
+  return body?.mfaEnrolmentRequired === true && typeof body.enrolmentToken === 'string' ? body.enrolmentToken : null;
+}
