@@ -34,12 +34,14 @@ export function RequiredEnrolment({
 
   if (done) {
     return (
-      <RecoveryCodes
-        codes={done.codes}
-        email={email}
-        doneLabel="I have saved them, continue"
-        onDone={() => onSignedIn(done.jwt)}
-      />
+      <div className="security-required-enrolment">
+        <RecoveryCodes
+          codes={done.codes}
+          email={email}
+          doneLabel="I have saved them, continue"
+          onDone={() => onSignedIn(done.jwt)}
+        />
+      </div>
     );
   }
   if (start.isError) {
@@ -51,12 +53,14 @@ export function RequiredEnrolment({
   }
   if (!enrolment) return <Spinner size={20} />;
   return (
-    <Enrolment
-      enrolment={enrolment}
-      enrolmentToken={enrolmentToken}
-      onConfirmed={(codes, jwt) => {
-        if (jwt) setDone({ codes, jwt });
-      }}
-    />
+    <div className="security-required-enrolment">
+      <Enrolment
+        enrolment={enrolment}
+        enrolmentToken={enrolmentToken}
+        onConfirmed={(codes, jwt) => {
+          if (jwt) setDone({ codes, jwt });
+        }}
+      />
+    </div>
   );
 }
