@@ -81,6 +81,8 @@ export const AUDIT_ACTIONS = [
   'webhook.add',
   'webhook.update',
   'webhook.delete',
+  'user.notificationPreferences',
+  'account.onCallRota',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -149,6 +151,8 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'webhook.add': 'Webhook added',
   'webhook.update': 'Webhook edited',
   'webhook.delete': 'Webhook deleted',
+  'user.notificationPreferences': 'Notification preferences changed',
+  'account.onCallRota': 'On-call rota changed',
 };
 
 /** True for a name of {@link AUDIT_ACTIONS}. */

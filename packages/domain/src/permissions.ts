@@ -230,6 +230,13 @@ export const CAPABILITY_RULES = {
    * to lower how its owner's people sign in.
    */
   requireSecondFactor: (subject) => isAdmin(subject) && subject.apiToken === undefined,
+  /**
+   * Edit an account's on-call rota (issue 39 item 5): who is woken out of hours and whom an unanswered
+   * alarm moves on to. Administrators only, as it decides who is disturbed at night.
+   */
+  manageOnCallRota: isAdmin,
+  /** Choose which alarms reach oneself on which channel, and one's quiet hours (issue 39 item 5). */
+  chooseOwnNotifications: () => true,
   /** Any user may mute or unmute disconnection alerts of their own devices. */
   muteOwnDevices: () => true,
   /**
