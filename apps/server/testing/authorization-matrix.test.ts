@@ -374,6 +374,7 @@ describe.each(DIALECTS)('authorisation matrix on %s', { timeout: MATRIX_TIMEOUT_
         acknowledged_by: null,
         reminders_sent: 0,
         escalated_at: null,
+        escalation_steps: 0,
       })
       .execute();
     await addMatrixScenes(ids, otherGroup!.id, key);

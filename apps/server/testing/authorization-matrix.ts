@@ -151,6 +151,14 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
     kind: 'public',
     why: 'a stored file through a short-lived HMAC-signed link that a checked call answered (reports tests)',
   },
+  'GET /api/v1/alarm-link': {
+    kind: 'public',
+    why: 'the confirmation page of an HMAC-signed, expiring, one-time acknowledge link; changes nothing (notifications tests)',
+  },
+  'POST /api/v1/alarm-link': {
+    kind: 'public',
+    why: 'acknowledges with an HMAC-signed one-time link, as its user, whose right is checked again (notifications tests)',
+  },
   'GET /api/v1/report/public/:token': {
     kind: 'public',
     why: 'a PUBLIC report’s file through its 256-bit revocable link (reports tests)',
@@ -846,6 +854,52 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
     }),
     foreign: (_own, other) => [
       { method: 'PUT', url: '/api/v1/account/second-factor', body: { accountId: other.accountId, required: true } },
+    ],
+  }),
+  // Who gets what (features/notifications): one's own preferences; an account's on-call rota.
+  'GET /api/v1/user/notification-preferences': api({
+    access: 'signedIn',
+    own: () => ({ method: 'GET', url: '/api/v1/user/notification-preferences' }),
+    foreign: () => [],
+  }),
+  'PUT /api/v1/user/notification-preferences': api({
+    access: 'chooseOwnNotifications',
+    own: () => ({
+      method: 'PUT',
+      url: '/api/v1/user/notification-preferences',
+      body: {
+        channels: {
+          email: { alarms: 'severities', severities: ['CRITICAL'] },
+          push: { alarms: 'all', severities: [] },
+          sms: { alarms: 'none', severities: [] },
+        },
+        quietHours: { from: '22:00', to: '07:00', timeZone: 'Europe/Berlin' },
+      },
+    }),
+    foreign: () => [],
+  }),
+  'GET /api/v1/account/on-call-rota': api({
+    access: 'signedIn',
+    own: (ids) => ({ method: 'GET', url: '/api/v1/account/on-call-rota', query: { accountId: ids.accountId } }),
+    foreign: (_own, other) => [
+      { method: 'GET', url: '/api/v1/account/on-call-rota', query: { accountId: other.accountId } },
+    ],
+  }),
+  'PUT /api/v1/account/on-call-rota': api({
+    access: 'manageOnCallRota',
+    own: (ids) => ({
+      method: 'PUT',
+      url: '/api/v1/account/on-call-rota',
+      query: { accountId: ids.accountId },
+      body: { shifts: [] },
+    }),
+    foreign: (_own, other) => [
+      {
+        method: 'PUT',
+        url: '/api/v1/account/on-call-rota',
+        query: { accountId: other.accountId },
+        body: { shifts: [] },
+      },
     ],
   }),
   // Webhooks (features/webhooks): administrators whose scope holds the whole account.

@@ -53,4 +53,9 @@ export interface PushNotice {
   url: string;
   /** Notifications with the same tag replace each other (one per alarm). */
   tag: string;
+  /**
+   * The recipient's one-time acknowledge link (issue 39 item 5): the notification's "Acknowledge"
+   * action POSTs to it, without opening the console.
+   */
+  acknowledgeUrl?: string;
 }

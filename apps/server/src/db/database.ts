@@ -40,6 +40,7 @@ import * as totp from './migrations/2026-12-12T1000-totp';
 import * as sessions from './migrations/2026-12-12T1100-sessions';
 import * as sms from './migrations/2026-12-12T1200-sms';
 import * as requireSecondFactor from './migrations/2026-12-12T1300-require-second-factor';
+import * as notificationRouting from './migrations/2026-12-13T0500-notification-routing';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -92,6 +93,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-12T1100-sessions': sessions,
   '2026-12-12T1200-sms': sms,
   '2026-12-12T1300-require-second-factor': requireSecondFactor,
+  '2026-12-13T0500-notification-routing': notificationRouting,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

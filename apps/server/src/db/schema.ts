@@ -358,6 +358,8 @@ export interface AlarmsTable {
   acknowledged_by: string | null;
   reminders_sent: number;
   escalated_at: number | null;
+  /** Escalation steps taken along the account's on-call rota (issue 39 item 5). */
+  escalation_steps: number;
 }
 
 /** An alert of the /alerts page (a disconnection). */
@@ -698,6 +700,33 @@ export interface SmsMessagesTable {
   detail: string | null;
 }
 
+/** A user's notification preferences (issue 39 item 5); no row: the defaults. */
+export interface NotificationPreferencesTable {
+  user_id: string;
+  /** JSON: the domain's `NotificationPreferences`. */
+  preferences: string;
+  updated_at: number;
+}
+
+/** One shift of an account's on-call rota (issue 39 item 5). */
+export interface OnCallShiftsTable {
+  id: string;
+  account_id: string;
+  user_id: string;
+  /** The shift's place in the rota as it was stored. */
+  ordinal: number;
+  from_t: number;
+  to_t: number;
+}
+
+/** A one-time acknowledge link already used, by its nonce (issue 39 item 5). */
+export interface AlarmLinkUsesTable {
+  nonce: string;
+  alarm_id: string;
+  user_id: string;
+  used_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   groups: GroupsTable;
@@ -750,4 +779,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   phone_codes: PhoneCodesTable;
   sms_messages: SmsMessagesTable;
+  notification_preferences: NotificationPreferencesTable;
+  on_call_shifts: OnCallShiftsTable;
+  alarm_link_uses: AlarmLinkUsesTable;
 }

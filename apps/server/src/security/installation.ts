@@ -8,7 +8,7 @@ import type { Database } from '../db/schema';
  */
 export async function installationSecret(
   db: Kysely<Database>,
-  key: 'jwt_secret' | 'demo_key' | 'file_link_secret' | 'mfa_key' | 'phone_code_key',
+  key: 'jwt_secret' | 'demo_key' | 'file_link_secret' | 'mfa_key' | 'phone_code_key' | 'alarm_link_secret',
 ): Promise<string> {
   await db
     .insertInto('settings')

@@ -206,6 +206,7 @@ export async function seedDemoAlarms(
           // Its notices went out when it was raised: a fresh start mails nobody about the demo.
           reminders_sent: 0,
           escalated_at: null,
+          escalation_steps: 0,
         })
         .execute();
       if (acknowledgedBy === null) {

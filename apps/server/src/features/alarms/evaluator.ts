@@ -174,6 +174,7 @@ export class AlarmEvaluator extends DeviceFollower<ConfiguredDevice> {
               acknowledged_by: null,
               reminders_sent: 0,
               escalated_at: null,
+              escalation_steps: 0,
             });
             await this.notices.scheduleForRaised(trx, id, transition.t);
           }

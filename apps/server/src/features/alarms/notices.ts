@@ -17,6 +17,17 @@ import type { Mailer } from '../../mail/mailer';
 import type { PushService } from '../push/service';
 import type { SmsService } from '../sms/service';
 import { alarmSmsText } from '@fieldlink/domain/sms';
+import {
+  alarmDeliveries,
+  escalationDeliveries,
+  escalationTarget,
+  onCallAt,
+  type NotificationChannel,
+  type NotificationDelivery,
+} from '@fieldlink/domain/notification-routing';
+import type { AlarmSeverity } from '@fieldlink/domain/alarms';
+import type { NotificationService } from '../notifications/service';
+import type { AlarmLinks } from '../notifications/alarm-links';
 import { formatChannelValue } from '@fieldlink/domain/channel-presentation';
 import { formatDateTimeInZone, type ClockPreferences } from '@fieldlink/domain/date-format';
 import { newId } from '../../security/secrets';
@@ -54,6 +65,11 @@ export interface AlarmNoticeOptions {
   onAlert?: (deviceId: string) => void;
   /** Sends alarm and connection events to the accounts' webhooks. */
   webhooks: WebhookService;
+  /** Who gets what: preferences, quiet hours and the on-call rota (issue 39 item 5). */
+  notifications: NotificationService;
+  /** One-time acknowledge links in mails and push notifications. */
+  links: AlarmLinks;
+  now?: () => number;
 }
 
 type NoticeUserRow = NoticeUser & { email: string; clock: ClockPreferences };
@@ -67,7 +83,7 @@ export class AlarmNotices {
     jobs.register(ALARM_JOBS.push, (payload) => this.onPushJob(payload as { alarmId: string }));
     jobs.register(ALARM_JOBS.sms, (payload) => this.onSmsJob(payload as { alarmId: string }));
     jobs.register(ALARM_JOBS.remind, (payload) => this.onRemindJob(payload as { alarmId: string; sequence: number }));
-    jobs.register(ALARM_JOBS.escalate, (payload) => this.onEscalateJob(payload as { alarmId: string }));
+    jobs.register(ALARM_JOBS.escalate, (payload) => this.onEscalateJob(payload as { alarmId: string; step?: number }));
     jobs.register(ALARM_JOBS.disconnection, (payload) =>
       this.onDisconnectionJob(payload as { deviceId: string; t: number }),
     );
@@ -161,24 +177,53 @@ export class AlarmNotices {
     const alarm = await findAlarm(this.options.db, alarmId);
     if (!alarm) return;
     const users = alarmResponders(await this.usersAbove(alarm.path), this.noticeDevice(alarm));
-    await this.mailAll(users, alarm, 'raised');
+    await this.mailAll(await this.reached(users, alarm, 'email'), alarm, 'raised');
   }
 
-  /** Pushes the raised alarm to the browsers of the users its mail goes to (the same audience rule). */
+  /**
+   * The users of the audience a channel carries this alarm to now: each one's choice, quiet hours and
+   * the account's rota (packages/domain notification-routing).
+   */
+  private async reached<U extends { id: string }>(
+    users: readonly U[],
+    alarm: AlarmRow,
+    channel: NotificationChannel,
+  ): Promise<U[]> {
+    const { notifications } = this.options;
+    const [responders, rota] = await Promise.all([
+      notifications.routedUsers(users.map((user) => user.id)),
+      notifications.rotaOf(alarm.account_id),
+    ]);
+    const at = this.now();
+    const deliveries = alarmDeliveries({
+      responders,
+      severity: alarm.severity as AlarmSeverity,
+      onCall: onCallAt(rota, at),
+      at,
+    });
+    return onChannel(users, deliveries, channel);
+  }
+
+  /** Pushes the raised alarm to the browsers of its audience, by the same rule as its mail. */
   private async onPushJob({ alarmId }: { alarmId: string }): Promise<void> {
     const row = await findAlarm(this.options.db, alarmId);
     if (!row) return;
     const users = alarmResponders(await this.usersAbove(row.path), this.noticeDevice(row));
+    await this.pushAll(await this.reached(users, row, 'push'), row, 'Alarm');
+  }
+
+  /** One push per user: each carries that user's own acknowledge link. */
+  private async pushAll(users: readonly { id: string }[], row: AlarmRow, prefix: string): Promise<void> {
     const alarm = toAlarmRecord(row);
-    await this.options.push.notifyUsers(
-      users.map((user) => user.id),
-      {
-        title: `Alarm (${alarm.severity}): ${alarm.deviceName}`,
+    for (const user of users) {
+      await this.options.push.notifyUsers([user.id], {
+        title: `${prefix} (${alarm.severity}): ${alarm.deviceName}`,
         body: `${alarm.channelName}: ${formatChannelValue(alarm, alarm.value)}, ${alarmConditionText(alarm, alarm)}`,
         url: `/dash/${encodeURIComponent(alarm.thingName)}`,
-        tag: `alarm-${alarmId}`,
-      },
-    );
+        tag: `alarm-${row.id}`,
+        acknowledgeUrl: this.options.links.urlFor(row.id, user.id),
+      });
+    }
   }
 
   /**
@@ -230,22 +275,50 @@ export class AlarmNotices {
     });
     if (!claimed) return;
     const users = alarmResponders(await this.usersAbove(alarm.path), this.noticeDevice(alarm));
-    await this.mailAll(users, alarm, 'reminder');
+    await this.mailAll(await this.reached(users, alarm, 'email'), alarm, 'reminder');
   }
 
-  private async onEscalateJob({ alarmId }: { alarmId: string }): Promise<void> {
-    const { db } = this.options;
+  /**
+   * Step 1 (after the escalation delay) mails the administrators above, as before the rota; every
+   * step also moves the alarm to the rota's next person, and queues the step after while the rota
+   * has someone left. Each step is claimed once by number: a job run again sends nothing twice.
+   */
+  private async onEscalateJob({ alarmId, step = 1 }: { alarmId: string; step?: number }): Promise<void> {
+    const { db, jobs, policy, notifications } = this.options;
     const alarm = await findAlarm(db, alarmId);
     if (!alarm || !needsResponse(this.times(alarm))) return;
-    const result = await db
-      .updateTable('alarms')
-      .set({ escalated_at: Date.now() })
-      .where('id', '=', alarmId)
-      .where('escalated_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) return;
-    const users = escalationAudience(await this.usersAbove(alarm.path), this.noticeDevice(alarm));
-    await this.mailAll(users, alarm, 'escalation');
+    const rota = await notifications.rotaOf(alarm.account_id);
+    const claimed = await db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('alarms')
+        .set(step === 1 ? { escalated_at: this.now(), escalation_steps: 1 } : { escalation_steps: step })
+        .where('id', '=', alarmId)
+        .where('escalation_steps', '=', step - 1)
+        .$if(step === 1, (query) => query.where('escalated_at', 'is', null))
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      if (escalationTarget(rota, alarm.raised_at, step + 1) !== null) {
+        await jobs.enqueue(
+          ALARM_JOBS.escalate,
+          { alarmId, step: step + 1 },
+          { runAt: alarm.raised_at + (step + 1) * policy.escalationDelayMs },
+          trx,
+        );
+      }
+      return true;
+    });
+    if (!claimed) return;
+    this.nudge();
+    const everyone = await this.usersAbove(alarm.path);
+    if (step === 1) await this.mailAll(escalationAudience(everyone, this.noticeDevice(alarm)), alarm, 'escalation');
+    const targetId = escalationTarget(rota, alarm.raised_at, step);
+    // The next person must still answer for this device: one who lost it is passed over.
+    const target = alarmResponders(everyone, this.noticeDevice(alarm)).find((user) => user.id === targetId);
+    if (!target) return;
+    const [routed] = await notifications.routedUsers([target.id]);
+    const deliveries = escalationDeliveries(routed!, alarm.severity as AlarmSeverity);
+    await this.mailAll(onChannel([target], deliveries, 'email'), alarm, 'onCall');
+    await this.pushAll(onChannel([target], deliveries, 'push'), alarm, 'Escalated: alarm');
   }
 
   private async onDisconnectionJob({ deviceId, t }: { deviceId: string; t: number }): Promise<void> {
@@ -286,6 +359,10 @@ export class AlarmNotices {
     }
   }
 
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
   private times(alarm: AlarmRow) {
     return { raisedAt: alarm.raised_at, clearedAt: alarm.cleared_at, acknowledgedAt: alarm.acknowledged_at };
   }
@@ -318,13 +395,18 @@ export class AlarmNotices {
   private async mailAll(
     users: readonly NoticeUserRow[],
     row: AlarmRow,
-    kind: 'raised' | 'reminder' | 'escalation',
+    kind: 'raised' | 'reminder' | 'escalation' | 'onCall',
   ): Promise<void> {
     const { mailer, publicUrl } = this.options;
     const alarm = toAlarmRecord(row);
     const crossed = alarmConditionText(alarm, alarm);
     const value = formatChannelValue(alarm, alarm.value);
-    const prefix = { raised: 'Alarm', reminder: 'Reminder: alarm', escalation: 'Escalated: alarm' }[kind];
+    const prefix = {
+      raised: 'Alarm',
+      reminder: 'Reminder: alarm',
+      escalation: 'Escalated: alarm',
+      onCall: 'Escalated: alarm',
+    }[kind];
     const device = await this.options.db
       .selectFrom('devices')
       .select(['time_date', 'health'])
@@ -334,6 +416,7 @@ export class AlarmNotices {
       raised: 'An alarm was raised',
       reminder: 'This alarm is still active and nobody has acknowledged it',
       escalation: 'This alarm has been active and unacknowledged too long, so it now reaches you as an administrator',
+      onCall: 'Nobody on call has acknowledged this alarm, so it now moves to you as the next person on the rota',
     }[kind];
     for (const user of users) {
       const raisedAt = formatDateTimeInZone(alarm.raisedAt, readerClockOf(user.clock, device));
@@ -347,10 +430,21 @@ export class AlarmNotices {
           `Value: ${value}, ${crossed}\n` +
           `Severity: ${alarm.severity}\n` +
           `Raised: ${raisedAt}\n\n` +
-          `Acknowledge it at ${publicUrl}/alarms\n` +
+          `Acknowledge it now (no sign-in needed, works once for a day): ${this.options.links.urlFor(row.id, user.id)}\n` +
+          `Or in the console: ${publicUrl}/alarms\n` +
           `Device: ${publicUrl}/dash/${encodeURIComponent(alarm.thingName)}\n`,
         link: `${publicUrl}/alarms`,
       });
     }
   }
+}
+
+/** The users whom the deliveries reach on this channel, in the audience's order. */
+function onChannel<U extends { id: string }>(
+  users: readonly U[],
+  deliveries: readonly NotificationDelivery[],
+  channel: NotificationChannel,
+): U[] {
+  const reached = new Set(deliveries.filter((delivery) => delivery.channel === channel).map((d) => d.userId));
+  return users.filter((user) => reached.has(user.id));
 }
