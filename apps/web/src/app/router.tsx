@@ -40,6 +40,10 @@ const AlertsPage = lazyPage(() => import('../features/alarms/components/alerts-p
 const AlarmsPage = lazyPage(() => import('../features/alarms/components/alarms-page'), 'AlarmsPage');
 const DeviceTablePage = lazyPage(() => import('./device-table-route'), 'DeviceTableRoute');
 const SecurityPage = lazyPage(() => import('../features/security/components/security-page'), 'SecurityPage');
+const NotificationsPage = lazyPage(
+  () => import('../features/notifications/components/notifications-page'),
+  'NotificationsPage',
+);
 const AuditLogPage = lazyPage(() => import('../features/audit/components/audit-log-page'), 'AuditLogPage');
 const WebhooksPage = lazyPage(() => import('../features/webhooks/components/webhooks-page'), 'WebhooksPage');
 const SprayOverviewPage = lazyPage(
@@ -97,6 +101,7 @@ export function createAppRouter() {
                 { path: '/accounts/audit-log', element: <AuditLogPage /> },
                 { path: '/accounts/webhooks', element: <WebhooksPage /> },
                 { path: '/account/security', element: <SecurityPage /> },
+                { path: '/account/notifications', element: <NotificationsPage /> },
                 { path: '/reports', element: <ReportsPage /> },
                 { path: '/reports/schedules', element: <SchedulesPage /> },
                 { path: '/alarms', element: <AlarmsPage /> },

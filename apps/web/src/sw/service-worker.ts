@@ -86,22 +86,63 @@ async function cacheFirst(request: Request): Promise<Response> {
 }
 
 // Web Push (issue 39 item 2): the server's message, decrypted by the browser, shown as a notification;
-// a click opens (or focuses) the page it names, the device's page for an alarm.
+// a click opens (or focuses) the page it names, the device's page for an alarm. An alarm's notice
+// carries the person's one-time acknowledge link (issue 39 item 5): its "Acknowledge" action posts it
+// without opening the console, and the notification then says what became of it.
 self.addEventListener('push', (event) => {
   const notice = readNotice(event.data);
-  event.waitUntil(
-    self.registration.showNotification(notice.title, {
-      body: notice.body,
-      tag: notice.tag,
-      icon: '/icons/icon-192.png',
-      badge: '/icons/icon-192.png',
-      data: { url: notice.url },
-    }),
-  );
+  const acknowledge = acknowledgeAddress(notice.acknowledgeUrl);
+  const options = {
+    body: notice.body,
+    tag: notice.tag,
+    icon: '/icons/icon-192.png',
+    badge: '/icons/icon-192.png',
+    data: { url: notice.url, acknowledge },
+    // Notification actions are in the service worker's API but not in every TypeScript DOM library.
+    ...(acknowledge && { actions: [{ action: 'acknowledge', title: 'Acknowledge' }] }),
+  } as NotificationOptions;
+  event.waitUntil(self.registration.showNotification(notice.title, options));
 });
+
+/**
+ * The acknowledge link as an address of this console: only its path and query are kept, so a
+ * message cannot make the browser post anywhere else.
+ */
+function acknowledgeAddress(link: string | undefined): string | null {
+  if (!link) return null;
+  try {
+    const url = new URL(link);
+    return url.pathname === '/api/v1/alarm-link'
+      ? new URL(`${url.pathname}${url.search}`, self.location.origin).href
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+async function acknowledgeFromNotification(notification: Notification, address: string): Promise<void> {
+  let message = 'Could not reach the server. Open the console to acknowledge the alarm.';
+  try {
+    const response = await fetch(address, { method: 'POST', headers: { accept: 'application/json' } });
+    message = ((await response.json()) as { message?: string }).message ?? message;
+  } catch {
+    // offline: the message above
+  }
+  await self.registration.showNotification(notification.title, {
+    body: message,
+    tag: notification.tag,
+    icon: '/icons/icon-192.png',
+    data: { url: (notification.data as { url?: unknown } | null)?.url },
+  });
+}
 
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
+  const acknowledge = (event.notification.data as { acknowledge?: unknown } | null)?.acknowledge;
+  if (event.action === 'acknowledge' && typeof acknowledge === 'string') {
+    event.waitUntil(acknowledgeFromNotification(event.notification, acknowledge));
+    return;
+  }
   const path = (event.notification.data as { url?: unknown } | null)?.url;
   // Only a page of this console: a message cannot send the person elsewhere.
   const target = new URL(typeof path === 'string' && path.startsWith('/') ? path : '/alarms', self.location.origin);
@@ -129,6 +170,7 @@ function readNotice(data: PushMessageData | null): PushNotice {
         body: notice.body,
         url: typeof notice.url === 'string' ? notice.url : '/alarms',
         tag: typeof notice.tag === 'string' ? notice.tag : 'fieldlink',
+        ...(typeof notice.acknowledgeUrl === 'string' && { acknowledgeUrl: notice.acknowledgeUrl }),
       };
     }
   } catch {

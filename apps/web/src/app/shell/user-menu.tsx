@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { ChevronDownIcon, LockIcon, PaletteIcon, SignOutIcon } from '../../components/ui/icons';
+import { AlarmIcon, ChevronDownIcon, LockIcon, PaletteIcon, SignOutIcon } from '../../components/ui/icons';
 import { Spinner } from '../../components/ui/spinner';
 import { ClockSettings } from './clock-settings';
 import { PushSettings } from './push-settings';
@@ -135,6 +135,9 @@ export function UserMenu() {
           </button>
           <Link to="/account/security" className="user-menu__item" onClick={() => setOpen(false)}>
             <LockIcon size={16} /> Two-factor authentication
+          </Link>
+          <Link to="/account/notifications" className="user-menu__item" onClick={() => setOpen(false)}>
+            <AlarmIcon size={16} /> Alarm notifications
           </Link>
           <Link to="/signout" className="user-menu__item user-menu__item--danger" onClick={() => setOpen(false)}>
             <SignOutIcon size={16} /> Sign out
