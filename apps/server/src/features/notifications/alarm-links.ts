@@ -121,7 +121,7 @@ export class AlarmLinks {
     const checked = await this.check(token);
     if ('status' in checked) return checked;
     const { claims, alarm, user } = checked;
-    user.origin = { address: origin.address, client: `from a link; ${origin.client}` };
+    user.origin = { ...origin, client: `from a link; ${origin.client}` };
     try {
       await alarms.acknowledge(user, { ids: [claims.a] });
     } catch {
