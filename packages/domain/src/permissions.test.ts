@@ -234,11 +234,12 @@ describe('can', () => {
       expect(refusedAsMonitorOnly({ ...subject(permissions, flags), monitorOnly }, capability)).toBe(expected),
   );
 
-  it('grants nothing but muting and managing its own credentials to a user without permissions', () => {
+  it('grants nothing but muting, choosing its notifications and managing its own credentials to a user without permissions', () => {
     const nobody = subject([]);
     // Sending device commands is held by all but read-only tokens; every command also needs
     // dashboard access (device-actions.ts), so alone it reaches no device.
     expect(CAPABILITIES.filter((capability) => can(nobody, capability))).toEqual([
+      'chooseOwnNotifications',
       'muteOwnDevices',
       'sendDeviceCommands',
       'manageOwnCredentials',
