@@ -8,7 +8,7 @@ import { InlineAlert } from '../../../components/ui/inline-alert';
 import { AccountsIcon } from '../../../components/ui/icons';
 import { ListState } from '../../../components/ui/list-state';
 import { PageHeader } from '../../../components/ui/page-header';
-import { useAccount } from '../../../lib/api/get-account';
+import { AccountSelect, useChosenAccount } from '../../../components/ui/account-select';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { downloadCsv } from '../../../lib/download-csv';
 import { useCan } from '../../../lib/session/use-can';
@@ -54,10 +54,7 @@ function ChangeLines({ entry, clock }: { entry: AuditEntry; clock: Clock }) {
 export function AuditLogPage() {
   const canRead = useCan('readAuditLog');
   const clock = usePageClock();
-  const account = useAccount();
-  const accounts = account.data?.accounts ?? [];
-  const [chosen, setChosen] = useState<string | null>(null);
-  const accountId = chosen ?? accounts[0]?.id ?? null;
+  const { accounts, accountId, choose } = useChosenAccount();
   const [filters, setFilters] = useState<AuditFilters>({});
   const log = useAuditLog(canRead ? accountId : null, filters);
   const entries = useMemo(() => log.data?.pages.flatMap((page) => page.entries) ?? [], [log.data]);
@@ -117,20 +114,7 @@ export function AuditLogPage() {
         }
       >
         <div className="audit-toolbar">
-          {accounts.length > 1 && (
-            <select
-              className="fl-select audit-account-select"
-              aria-label="Account"
-              value={accountId ?? ''}
-              onChange={(event) => setChosen(event.target.value)}
-            >
-              {accounts.map((candidate) => (
-                <option key={candidate.id} value={candidate.id}>
-                  {candidate.name}
-                </option>
-              ))}
-            </select>
-          )}
+          <AccountSelect className="audit-account-select" accounts={accounts} value={accountId} onChoose={choose} />
           <Button size="sm" variant="secondary" busy={exporting} disabled={!accountId} onClick={() => void onExport()}>
             Export CSV
           </Button>

@@ -1,7 +1,6 @@
-import { useState } from 'react';
 import { InlineAlert } from '../../../components/ui/inline-alert';
 import { PageHeader } from '../../../components/ui/page-header';
-import { useAccount } from '../../../lib/api/get-account';
+import { AccountSelect, useChosenAccount } from '../../../components/ui/account-select';
 import { serverErrorMessage, serverMessageOr } from '../../../lib/api-client';
 import { showToast } from '../../../lib/app-store/app-store';
 import { useReaderClock } from '../../../lib/page-time-zone';
@@ -18,9 +17,7 @@ export function NotificationsPage() {
   const clock = useReaderClock();
   const preferences = useNotificationPreferences();
   const savePreferences = usePutNotificationPreferencesMutation();
-  const accounts = useAccount().data?.accounts ?? [];
-  const [chosen, setChosen] = useState<string | null>(null);
-  const accountId = chosen ?? accounts[0]?.id ?? null;
+  const { accounts, accountId, choose } = useChosenAccount();
   const rota = useOnCallRota(accountId);
   const saveRota = usePutOnCallRotaMutation();
 
@@ -48,20 +45,7 @@ export function NotificationsPage() {
         <section className="fl-card notifications-card" aria-labelledby="notifications-rota">
           <div className="notifications-card__head">
             <h2 id="notifications-rota">On-call rota</h2>
-            {accounts.length > 1 && (
-              <select
-                className="fl-select"
-                aria-label="Account"
-                value={accountId}
-                onChange={(event) => setChosen(event.target.value)}
-              >
-                {accounts.map((account) => (
-                  <option key={account.id} value={account.id}>
-                    {account.name}
-                  </option>
-                ))}
-              </select>
-            )}
+            <AccountSelect accounts={accounts} value={accountId} onChoose={choose} />
           </div>
           {rota.error && <InlineAlert tone="error">{serverErrorMessage(rota.error)}</InlineAlert>}
           {rota.data && (

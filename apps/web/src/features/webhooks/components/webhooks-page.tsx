@@ -7,7 +7,7 @@ import { CopyIcon, FlashIcon, PencilIcon, PlusIcon, TrashIcon } from '../../../c
 import { InlineAlert } from '../../../components/ui/inline-alert';
 import { ListState } from '../../../components/ui/list-state';
 import { PageHeader } from '../../../components/ui/page-header';
-import { useAccount } from '../../../lib/api/get-account';
+import { AccountSelect, useChosenAccount } from '../../../components/ui/account-select';
 import { serverMessageOr } from '../../../lib/api-client';
 import { showToast } from '../../../lib/app-store/app-store';
 import { useCan } from '../../../lib/session/use-can';
@@ -151,10 +151,7 @@ function WebhookCard({ webhook, onEdit, onDelete }: { webhook: Webhook; onEdit: 
  */
 export function WebhooksPage() {
   const canManage = useCan('manageWebhooks');
-  const account = useAccount();
-  const accounts = account.data?.accounts ?? [];
-  const [chosen, setChosen] = useState<string | null>(null);
-  const accountId = chosen ?? accounts[0]?.id ?? null;
+  const { account, accounts, accountId, choose } = useChosenAccount();
   const webhooks = useWebhooks(canManage ? accountId : null);
   const [editing, setEditing] = useState<Editing | null>(null);
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
@@ -177,20 +174,7 @@ export function WebhooksPage() {
         summary={webhooks.data ? `${list.length} ${list.length === 1 ? 'webhook' : 'webhooks'}` : ' '}
       >
         <div className="webhooks-toolbar">
-          {accounts.length > 1 && (
-            <select
-              className="fl-select"
-              aria-label="Account"
-              value={accountId ?? ''}
-              onChange={(event) => setChosen(event.target.value)}
-            >
-              {accounts.map((candidate) => (
-                <option key={candidate.id} value={candidate.id}>
-                  {candidate.name}
-                </option>
-              ))}
-            </select>
-          )}
+          <AccountSelect accounts={accounts} value={accountId} onChoose={choose} />
           <Button size="sm" variant="primary" disabled={!accountId} onClick={() => setEditing({ kind: 'add' })}>
             <PlusIcon size={14} /> Add webhook
           </Button>
