@@ -104,32 +104,15 @@ export class TokenService {
    * current; null for anything else, a session token too.
    */
   async verifyEnrolment(token: string): Promise<TokenClaims | null> {
-    try {
-      const { payload } = await jwtVerify(token, this.key, {
-        algorithms: [ALGORITHM],
-        issuer: ISSUER,
-        currentDate: new Date(this.now()),
-      });
-      if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.tv !== 'number')
-        return null;
-      if (typeof payload.exp !== 'number' || payload.use !== ENROLMENT_USE) return null;
-      const jti = payload.jti;
-      const [user, revoked] = await Promise.all([
-        this.db.selectFrom('users').select('token_version').where('id', '=', payload.sub).executeTakeFirst(),
-        this.db.selectFrom('revoked_tokens').select('jti').where('jti', '=', jti).executeTakeFirst(),
-      ]);
-      if (!user || user.token_version !== payload.tv || revoked) return null;
-      return {
-        userId: payload.sub,
-        jti,
-        tokenVersion: payload.tv,
-        expiresAt: payload.exp * 1000,
-        enrolmentOnly: true,
-      };
-    } catch (error) {
-      if (error instanceof errors.JOSEError) return null;
-      throw error;
-    }
+    const payload = await this.signedClaims(token);
+    if (!payload || payload.use !== ENROLMENT_USE) return null;
+    const { sub, jti, tv, exp } = payload;
+    const [user, revoked] = await Promise.all([
+      this.db.selectFrom('users').select('token_version').where('id', '=', sub).executeTakeFirst(),
+      this.db.selectFrom('revoked_tokens').select('jti').where('jti', '=', jti).executeTakeFirst(),
+    ]);
+    if (!user || user.token_version !== tv || revoked) return null;
+    return { userId: sub, jti, tokenVersion: tv, expiresAt: exp * 1000, enrolmentOnly: true };
   }
 
   /**
@@ -137,40 +120,51 @@ export class TokenService {
    * otherwise null (an enrol-only token too). A use from `address` is written down at most once a minute.
    */
   async verify(token: string, address: string | null = null): Promise<TokenClaims | null> {
+    const payload = await this.signedClaims(token);
+    // An enrol-only token has no session row: without this it would pass as a token of the release
+    // before sessions, which the revocation list alone decides.
+    if (!payload || payload.use !== undefined) return null;
+    const { sub, jti, tv, exp } = payload;
+    const row = await this.db
+      .selectFrom('users')
+      .leftJoin('sessions', (join) => join.onRef('sessions.user_id', '=', 'users.id').on('sessions.id', '=', jti))
+      .select(['users.token_version', 'sessions.id as session_id', 'sessions.ended_at', 'sessions.last_seen_at'])
+      .where('users.id', '=', sub)
+      .executeTakeFirst();
+    if (!row || row.token_version !== tv) return null;
+    if (row.session_id === null) {
+      // A token issued before sessions were kept (a release before issue 38, or an instance of it
+      // during a rolling upgrade): the revocation list decides, until it expires.
+      const revoked = await this.db
+        .selectFrom('revoked_tokens')
+        .select('jti')
+        .where('jti', '=', jti)
+        .executeTakeFirst();
+      if (revoked) return null;
+    } else {
+      if (row.ended_at !== null) return null;
+      await this.markSeen(jti, row.last_seen_at, address);
+    }
+    return { userId: sub, jti, tokenVersion: tv, expiresAt: exp * 1000 };
+  }
+
+  /**
+   * The claims of a token this installation signed, unexpired, with a subject, id, version and
+   * expiry; null for any other (a bad signature, a wrong algorithm or issuer, a missing claim).
+   */
+  private async signedClaims(
+    token: string,
+  ): Promise<{ sub: string; jti: string; tv: number; exp: number; use: unknown } | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: [ALGORITHM],
         issuer: ISSUER,
         currentDate: new Date(this.now()),
       });
-      if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.tv !== 'number')
+      const { sub, jti, tv, exp, use } = payload;
+      if (typeof sub !== 'string' || typeof jti !== 'string' || typeof tv !== 'number' || typeof exp !== 'number')
         return null;
-      if (typeof payload.exp !== 'number') return null;
-      // An enrol-only token has no session row: without this it would pass as a token of the release
-      // before sessions, which the revocation list alone decides.
-      if (payload.use !== undefined) return null;
-      const jti = payload.jti;
-      const row = await this.db
-        .selectFrom('users')
-        .leftJoin('sessions', (join) => join.onRef('sessions.user_id', '=', 'users.id').on('sessions.id', '=', jti))
-        .select(['users.token_version', 'sessions.id as session_id', 'sessions.ended_at', 'sessions.last_seen_at'])
-        .where('users.id', '=', payload.sub)
-        .executeTakeFirst();
-      if (!row || row.token_version !== payload.tv) return null;
-      if (row.session_id === null) {
-        // A token issued before sessions were kept (a release before issue 38, or an instance of it
-        // during a rolling upgrade): the revocation list decides, until it expires.
-        const revoked = await this.db
-          .selectFrom('revoked_tokens')
-          .select('jti')
-          .where('jti', '=', jti)
-          .executeTakeFirst();
-        if (revoked) return null;
-      } else {
-        if (row.ended_at !== null) return null;
-        await this.markSeen(jti, row.last_seen_at, address);
-      }
-      return { userId: payload.sub, jti, tokenVersion: payload.tv, expiresAt: payload.exp * 1000 };
+      return { sub, jti, tv, exp, use };
     } catch (error) {
       if (error instanceof errors.JOSEError) return null;
       throw error;
