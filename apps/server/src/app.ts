@@ -378,7 +378,7 @@ export async function buildApp({
   const notifications = new NotificationService({
     db,
     // The SMS transport (issue 39 item 6) answers this once it is in; until then SMS reaches nobody.
-    smsReach: () => Promise.resolve({ smsConfigured: false, phoneVerified: false }),
+    smsReach: (userId) => sms.reach(userId),
     now: now ?? Date.now,
   });
   const alarmLinks = new AlarmLinks({

@@ -227,13 +227,18 @@ export class AlarmNotices {
   }
 
   /**
-   * Texts the raised alarm to the users its mail goes to who have a verified phone (the same audience
-   * rule as the mail and the push; docs/decisions.md, issue 39 item 4).
+   * Texts the raised alarm to those of its audience who chose text messages for it and have a
+   * verified phone (the same audience and routing rule as the mail and the push).
    */
   private async onSmsJob({ alarmId }: { alarmId: string }): Promise<void> {
     const row = await findAlarm(this.options.db, alarmId);
     if (!row) return;
-    const users = alarmResponders(await this.usersAbove(row.path), this.noticeDevice(row));
+    const users = await this.reached(
+      alarmResponders(await this.usersAbove(row.path), this.noticeDevice(row)),
+      row,
+      'sms',
+    );
+    if (users.length === 0) return;
     const alarm = toAlarmRecord(row);
     const text = alarmSmsText({
       productName: this.options.productName,

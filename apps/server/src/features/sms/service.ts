@@ -1,6 +1,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { PhoneAnswer, PhoneBody, PhoneCodeBody } from '@fieldlink/api/phone';
+import type { SmsReach } from '@fieldlink/domain/notification-routing';
 import { PHONE_CODE_LIMITS, maskedPhone, phoneCodeSendRefusal, phoneCodeText, smsRetryAt } from '@fieldlink/domain/sms';
 import type { Database } from '../../db/schema';
 import { HttpError, notFound } from '../../http-errors';
@@ -54,6 +55,16 @@ export class SmsService {
   /** Whether alarms can go by SMS here. */
   get offered(): boolean {
     return this.options.sender !== null;
+  }
+
+  /** Whether a text message can reach this user: SMS set up here, and their phone verified. */
+  async reach(userId: string): Promise<SmsReach> {
+    const row = await this.options.db
+      .selectFrom('users')
+      .select('phone_verified_at')
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    return { smsConfigured: this.offered, phoneVerified: (row?.phone_verified_at ?? null) !== null };
   }
 
   private sender(user: UserContext): SmsSender {

@@ -9,6 +9,7 @@ import { DIALECTS, signIn, startTestApp, type TestApp } from '../../../testing/t
 import { startSmsGateway, type SmsGateway } from '../../../testing/sms-gateway';
 import { until } from '../../../testing/until';
 import { SMS_NOT_CONFIGURED } from './service';
+import type { NotificationPreferencesAnswer } from '@fieldlink/api/notifications';
 
 const MINUTE = 60_000;
 
@@ -148,6 +149,15 @@ describe.each(DIALECTS)('SMS alerts on %s', (dialect) => {
     const adminPhone = '+447700900103';
     expect((await call('PUT', '/user/phone', 'admin', { phone: adminPhone })).statusCode).toBe(200);
     expect((await call('POST', '/user/phone/verify', 'admin', { code: codeSentTo(adminPhone) })).statusCode).toBe(200);
+    // Text messages reach a user with a verified phone, who chooses which alarms come that way.
+    const preferences = (
+      await call('GET', '/user/notification-preferences', 'spray')
+    ).json() as NotificationPreferencesAnswer;
+    expect(preferences.reach.sms).toEqual({ available: true, reason: null });
+    const { reach: _reach, ...chosen } = preferences;
+    const bySms = { ...chosen, channels: { ...chosen.channels, sms: { alarms: 'all', severities: [] } } };
+    expect((await call('PUT', '/user/notification-preferences', 'spray', bySms)).statusCode).toBe(200);
+    expect((await call('PUT', '/user/notification-preferences', 'admin', bySms)).statusCode).toBe(200);
 
     const pumpId = (
       await db().selectFrom('devices').select('id').where('thing_name', '=', 'OSC-PUMP01').executeTakeFirstOrThrow()
