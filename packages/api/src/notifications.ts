@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ALARM_SEVERITIES } from '@fieldlink/domain/alarms';
 import { CHANNEL_CHOICES, MAX_ON_CALL_SHIFTS } from '@fieldlink/domain/notification-routing';
-import { EntityId, Nullable } from './fields';
+import { EntityId, Nullable, Timestamp } from './fields';
 
 /**
  * Who gets what (issue 39 item 5). `GET/PUT /user/notification-preferences`: the caller's choice per
@@ -53,7 +53,8 @@ export type NotificationPreferencesAnswer = Static<typeof NotificationPreference
 export const OnCallRotaQuery = Type.Object({ accountId: EntityId }, { additionalProperties: false });
 export type OnCallRotaQuery = Static<typeof OnCallRotaQuery>;
 
-const Instant = Type.Integer({ minimum: 0 });
+/** A shift's start or end: a caller's time, as every other (unix ms, or seconds with 12 digits or fewer). */
+const Instant = Timestamp();
 
 export const OnCallShift = Type.Object(
   { userId: EntityId, from: Instant, to: Instant },
