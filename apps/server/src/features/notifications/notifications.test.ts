@@ -269,7 +269,8 @@ describe.each(DIALECTS)('who gets what on %s', (dialect) => {
     const alarmRow = () =>
       db.selectFrom('alarms').selectAll().where('device_id', '=', pumpId).executeTakeFirstOrThrow();
     // Opening the link (a scanner, a preview, the person) shows the alarm and a button; nothing changes.
-    const page = await t.app.inject({ method: 'GET', url: path });
+    const browser = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+    const page = await t.app.inject({ method: 'GET', url: path, headers: browser });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.body).toMatch(/Acknowledge alarm/);
@@ -293,10 +294,11 @@ describe.each(DIALECTS)('who gets what on %s', (dialect) => {
     const done = await t.app.inject({
       method: 'POST',
       url: path,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...browser, 'content-type': 'application/x-www-form-urlencoded' },
       payload: '',
     });
     expect(done.statusCode).toBe(200);
+    expect(done.headers['content-type']).toMatch(/text\/html/);
     expect(done.body).toMatch(/Alarm acknowledged/);
     const acknowledged = await alarmRow();
     expect(acknowledged.acknowledged_by).toBe(people.get('ann')!.id);
@@ -315,7 +317,14 @@ describe.each(DIALECTS)('who gets what on %s', (dialect) => {
       acknowledged: false,
       message: 'This link has already been used. Each acknowledge link works once.',
     });
-    expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(410);
+    const usedPage = await t.app.inject({ method: 'GET', url: path, headers: browser });
+    expect(usedPage.statusCode).toBe(410);
+    expect(usedPage.body).toContain('This link has already been used.');
+    // Any client but a browser is answered in JSON, a refusal with its reason.
+    expect((await t.app.inject({ method: 'GET', url: path })).json()).toEqual({
+      acknowledged: false,
+      message: 'This link has already been used. Each acknowledge link works once.',
+    });
     expect(await db.selectFrom('alarm_link_uses').select('user_id').execute()).toEqual([
       { user_id: people.get('ann')!.id },
     ]);

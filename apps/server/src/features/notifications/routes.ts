@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorAnswer } from '@fieldlink/api/errors';
 import type { AlarmLinkAnswer } from '@fieldlink/api/notifications';
 import {
@@ -95,7 +96,9 @@ function linkPage(productName: string, outcome: AlarmLinkOutcome): string {
 /**
  * The one-time acknowledge link (issue 39 item 5), without a session: its signature is the
  * credential. GET only shows the page (link scanners and previews open links); POST acknowledges.
- * A script (the service worker's action) asking for JSON gets JSON.
+ * A browser (it asks for `text/html` when it opens a link or posts a form) gets the page; any other
+ * client, the service worker's action among them, gets JSON, a refusal with its reason as every
+ * call of the API answers one.
  */
 export const alarmLinkRoutes: FastifyPluginAsyncTypebox<{
   links: AlarmLinks;
@@ -107,24 +110,25 @@ export const alarmLinkRoutes: FastifyPluginAsyncTypebox<{
     done(null, {}),
   );
   const tags = ['notifications'];
+  const answer = (request: FastifyRequest, reply: FastifyReply, outcome: AlarmLinkOutcome) => {
+    reply.code(outcome.status).header('cache-control', 'no-store');
+    if (!(request.headers.accept ?? '').includes('text/html')) {
+      const body: AlarmLinkAnswer = { acknowledged: outcome.acknowledged, message: outcome.message };
+      return reply.send(body);
+    }
+    return reply.type('text/html; charset=utf-8').send(linkPage(productName, outcome));
+  };
   app.get(
     '/alarm-link',
     { schema: { tags, summary: 'The confirmation page of a one-time acknowledge link', querystring: AlarmLinkQuery } },
-    async (request, reply) => {
-      const outcome = await links.inspect(request.query.token);
-      return reply
-        .code(outcome.status)
-        .header('cache-control', 'no-store')
-        .type('text/html; charset=utf-8')
-        .send(linkPage(productName, outcome));
-    },
+    async (request, reply) => answer(request, reply, await links.inspect(request.query.token)),
   );
   app.post(
     '/alarm-link',
     {
       schema: {
         tags,
-        summary: 'Acknowledge the alarm with a one-time link (HTML page, or JSON when asked)',
+        summary: 'Acknowledge the alarm with a one-time link (an HTML page to a browser, else JSON)',
         querystring: AlarmLinkQuery,
       },
     },
@@ -134,12 +138,7 @@ export const alarmLinkRoutes: FastifyPluginAsyncTypebox<{
         clientOrigin(request.ip, 'http', request.headers['user-agent']),
         alarms,
       );
-      reply.code(outcome.status).header('cache-control', 'no-store');
-      if ((request.headers.accept ?? '').includes('application/json')) {
-        const answer: AlarmLinkAnswer = { acknowledged: outcome.acknowledged, message: outcome.message };
-        return reply.send(answer);
-      }
-      return reply.type('text/html; charset=utf-8').send(linkPage(productName, outcome));
+      return answer(request, reply, outcome);
     },
   );
 };
