@@ -6,6 +6,7 @@ import { PHONE_CODE_LIMITS, maskedPhone, phoneCodeSendRefusal, phoneCodeText, sm
 import type { Database } from '../../db/schema';
 import { HttpError, notFound } from '../../http-errors';
 import type { JobQueue } from '../../jobs/job-queue';
+import { lockLimitedWork } from '../../db/quota-lock';
 import { newId } from '../../security/secrets';
 import { audit, byUser } from '../audit/service';
 import { requireCapability } from '../session/access';
@@ -131,6 +132,8 @@ export class SmsService {
     const code = String(randomInt(0, 10 ** PHONE_CODE_LIMITS.digits)).padStart(PHONE_CODE_LIMITS.digits, '0');
     const id = newId();
     await db.transaction().execute(async (trx) => {
+      // The limits count rows and then add one: parallel requests, on any instance, take turns.
+      await lockLimitedWork(trx, ['phone-codes']);
       const count = async (column: 'user_id' | 'phone' | null, value: string, since: number) =>
         Number(
           (

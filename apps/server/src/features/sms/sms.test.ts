@@ -328,6 +328,14 @@ describe.each(DIALECTS)('SMS alerts on %s', (dialect) => {
     expect(gateway.to('+447700900108')).toEqual([]);
   });
 
+  it('holds the limits under parallel requests: one code a minute, however many ask at once', async () => {
+    const numbers = ['+447700900150', '+447700900151', '+447700900152', '+447700900153', '+447700900154'];
+    await call('GET', '/user/phone', 'moe'); // signed in before the race
+    const answers = await Promise.all(numbers.map((phone) => call('PUT', '/user/phone', 'moe', { phone })));
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 429, 429, 429, 429]);
+    expect(numbers.flatMap((phone) => gateway.to(phone))).toHaveLength(1);
+  });
+
   it('removes the caller’s phone and voids a code waiting', async () => {
     const removed = await call('DELETE', '/user/phone', 'spray');
     expect(removed.statusCode).toBe(200);
