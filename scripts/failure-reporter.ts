@@ -11,6 +11,8 @@ interface ReportedError {
 }
 
 const MAX_LINES_PER_ERROR = 12;
+/** A property test's counterexample is one line of many kilobytes: its start says enough. */
+const MAX_LINE = 400;
 
 function describeError(error: ReportedError): string {
   const text = error.stack?.includes(error.message ?? '')
@@ -21,7 +23,7 @@ function describeError(error: ReportedError): string {
     .split('\n')
     .filter((line) => !line.includes('node_modules/'))
     .slice(0, MAX_LINES_PER_ERROR)
-    .map((line) => `    ${line}`)
+    .map((line) => `    ${line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}…` : line}`)
     .join('\n');
 }
 
