@@ -1,12 +1,8 @@
-import { useMemo, useState, type ReactNode } from 'react';
 import type { Account } from '@fieldlink/api/account';
-import type { ReportMeta, ReportSchedule } from '@fieldlink/api/reports';
 import {
   NOTIFY_AUDIENCES,
   NOTIFY_AUDIENCE_LABELS,
   REPORT_FORMATS,
-  REPORT_FREQUENCIES,
-  REPORT_FREQUENCY_LABELS,
   REPORT_INTERVALS,
   REPORT_INTERVAL_LABELS,
   REPORT_VISIBILITIES,
@@ -18,89 +14,13 @@ import { CheckCircleIcon, WarningIcon } from '../../../components/ui/icons';
 import { InlineAlert } from '../../../components/ui/inline-alert';
 import { TextField } from '../../../components/ui/text-field';
 import { serverErrorMessage } from '../../../lib/api-client';
-import { showToast } from '../../../lib/app-store/app-store';
 import { dateTimeInputValue, instantOfDateTimeInput } from '@fieldlink/domain/date-format';
-import { usePageClock } from '../../../lib/page-time-zone';
-import { useCreateReport } from '../api/create-report';
-import { useSaveSchedule } from '../api/save-schedule';
-import { useUpdateReport } from '../api/update-report';
-import {
-  PERIOD_CHOICES,
-  accessIssueOf,
-  emptyReportForm,
-  formIssue,
-  newReportBody,
-  newScheduleBody,
-  parseTags,
-  reportChoices,
-  reportFormOf,
-  reportUpdateBody,
-  scheduleFormOf,
-  scheduleUpdateBody,
-  type ReportForm,
-} from '../model/report-form';
+import { useReportForm } from '../hooks/use-report-form';
+import { useSaveReport } from '../hooks/use-save-report';
+import type { ReportDialogTarget } from '../model/report-dialog-target';
+import { PERIOD_CHOICES, type ReportForm } from '../model/report-form';
 import { ChannelPicker } from './channel-picker';
-
-const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-
-export type ReportDialogTarget =
-  { kind: 'report'; report?: ReportMeta } | { kind: 'schedule'; schedule?: ReportSchedule };
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <fieldset className="reports-section">
-      <legend>{title}</legend>
-      {children}
-    </fieldset>
-  );
-}
-
-function Choice({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <label className="fl-field">
-      <span className="fl-field__label">{label}</span>
-      {children}
-    </label>
-  );
-}
-
-/** Ticks from a list of options (groups or users to share with, users to notify). */
-function CheckList({
-  label,
-  options,
-  value,
-  onChange,
-}: {
-  label: string;
-  options: readonly { value: string; label: string; sub?: string }[];
-  value: readonly string[];
-  onChange: (value: string[]) => void;
-}) {
-  return (
-    <ul className="reports-checklist" aria-label={label}>
-      {options.length === 0 && <li className="fl-muted">None in this account.</li>}
-      {options.map((option) => (
-        <li key={option.value}>
-          <label className="reports-check">
-            <input
-              type="checkbox"
-              checked={value.includes(option.value)}
-              onChange={(event) =>
-                onChange(
-                  event.target.checked ? [...value, option.value] : value.filter((item) => item !== option.value),
-                )
-              }
-            />
-            <span>
-              {option.label}
-              {option.sub && <span className="fl-sub">{option.sub}</span>}
-            </span>
-          </label>
-        </li>
-      ))}
-    </ul>
-  );
-}
+import { CheckList, Choice, ScheduleDayFields, Section } from './report-form-parts';
 
 /**
  * Create or edit a report or a schedule: what it covers (devices and channels from the account
@@ -116,55 +36,31 @@ export function ReportDialog({
   target: ReportDialogTarget;
   onClose: () => void;
 }) {
-  const [now] = useState(() => Date.now());
-  const { timeZone } = usePageClock();
-  const existingReport = target.kind === 'report' ? target.report : undefined;
-  const existingSchedule = target.kind === 'schedule' ? target.schedule : undefined;
-  const [form, setForm] = useState<ReportForm>(() =>
-    existingReport
-      ? reportFormOf(existingReport, now, timeZone)
-      : existingSchedule
-        ? scheduleFormOf(existingSchedule, now, timeZone)
-        : emptyReportForm(now, timeZone),
-  );
-  const [tagText, setTagText] = useState(form.tags.join(', '));
-  const [tried, setTried] = useState(false);
-  const choices = useMemo(() => reportChoices(account), [account]);
-  const createReport = useCreateReport();
-  const updateReport = useUpdateReport();
-  const saveSchedule = useSaveSchedule();
-  const saving = createReport.isPending || updateReport.isPending || saveSchedule.isPending;
-  const failure = createReport.error ?? updateReport.error ?? saveSchedule.error;
-  const fixedCoverage = existingReport !== undefined;
-
-  const set = <K extends keyof ReportForm>(key: K, value: ReportForm[K]) =>
-    setForm((old) => ({ ...old, [key]: value }));
-  const issue = formIssue({ ...form, tags: parseTags(tagText) }, choices, now, target.kind);
-  const accessIssue = accessIssueOf(form, choices);
+  const {
+    form,
+    set,
+    tagText,
+    setTagText,
+    choices,
+    timeZone,
+    existingReport,
+    existingSchedule,
+    fixedCoverage,
+    shownIssue,
+    accessIssue,
+    submit,
+  } = useReportForm(account, target);
+  const { save, saving, failure } = useSaveReport({
+    accountId: account.id,
+    kind: target.kind,
+    existingReport,
+    existingSchedule,
+    onSaved: onClose,
+  });
 
   const onSave = () => {
-    setTried(true);
-    if (issue) return;
-    const ready = { ...form, tags: parseTags(tagText) };
-    const done = (message: string) => {
-      showToast('success', message);
-      onClose();
-    };
-    if (target.kind === 'report') {
-      if (existingReport)
-        updateReport.mutate(reportUpdateBody(ready, existingReport), { onSuccess: () => done('Report saved.') });
-      else
-        createReport.mutate(newReportBody(ready, account.id, Date.now()), {
-          onSuccess: () => done('Report started: it is being generated.'),
-        });
-    } else {
-      saveSchedule.mutate(
-        existingSchedule
-          ? { update: scheduleUpdateBody(ready, existingSchedule) }
-          : { create: newScheduleBody(ready, account.id) },
-        { onSuccess: () => done('Schedule saved.') },
-      );
-    }
+    const ready = submit();
+    if (ready) save(ready);
   };
 
   const title =
@@ -190,9 +86,9 @@ export function ReportDialog({
       onClose={onClose}
       footer={
         <>
-          {tried && issue && (
+          {shownIssue && (
             <span className="reports-dialog__issue" role="alert">
-              {issue}
+              {shownIssue}
             </span>
           )}
           <Button onClick={onClose}>Cancel</Button>
@@ -268,49 +164,7 @@ export function ReportDialog({
               </Choice>
             ) : (
               <>
-                <Choice label="Frequency">
-                  <select
-                    className="fl-select"
-                    value={form.frequency}
-                    onChange={(event) => set('frequency', event.target.value as ReportForm['frequency'])}
-                  >
-                    {REPORT_FREQUENCIES.map((frequency) => (
-                      <option key={frequency} value={frequency}>
-                        {REPORT_FREQUENCY_LABELS[frequency]}
-                      </option>
-                    ))}
-                  </select>
-                </Choice>
-                {form.frequency === 'WEEKLY' && (
-                  <Choice label="On">
-                    <select
-                      className="fl-select"
-                      value={form.dayOfWeek}
-                      onChange={(event) => set('dayOfWeek', Number(event.target.value))}
-                    >
-                      {WEEKDAYS.map((day, index) => (
-                        <option key={day} value={index}>
-                          {day}
-                        </option>
-                      ))}
-                    </select>
-                  </Choice>
-                )}
-                {form.frequency === 'MONTHLY' && (
-                  <Choice label="On day">
-                    <select
-                      className="fl-select"
-                      value={form.dayOfMonth}
-                      onChange={(event) => set('dayOfMonth', Number(event.target.value))}
-                    >
-                      {Array.from({ length: 31 }, (_, index) => index + 1).map((day) => (
-                        <option key={day} value={day}>
-                          {day === 31 ? '31 (or the last day)' : day}
-                        </option>
-                      ))}
-                    </select>
-                  </Choice>
-                )}
+                <ScheduleDayFields form={form} set={set} />
                 <TextField
                   label="At"
                   type="time"

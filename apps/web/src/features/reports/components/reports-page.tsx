@@ -39,7 +39,8 @@ import { SelectAllCell, SelectCell, TagsCell } from './list-cells';
 import { ListHeader } from './list-header';
 import { ListToolbar } from './list-toolbar';
 import { DeleteDialog, ReportsFrame } from './reports-frame';
-import { ReportDialog, type ReportDialogTarget } from './report-dialog';
+import type { ReportDialogTarget } from '../model/report-dialog-target';
+import { ReportDialog } from './report-dialog';
 import './reports.css';
 
 /**
