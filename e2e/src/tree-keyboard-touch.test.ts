@@ -62,7 +62,7 @@ describe('the account tree for keyboard and touch', () => {
     const labels = () =>
       page.getByRole('treeitem').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label')));
     await row('Boiler Room').click();
-    expect(await focused()).toBe('Boiler Room, Group');
+    expect(await focused()).toBe('Boiler Room, 2 devices, Group');
     // One tab stop: the current row.
     await expect
       .poll(() =>
@@ -70,14 +70,14 @@ describe('the account tree for keyboard and touch', () => {
           .locator('[role="treeitem"][tabindex="0"]')
           .evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label'))),
       )
-      .toEqual(['Boiler Room, Group']);
+      .toEqual(['Boiler Room, 2 devices, Group']);
     const order = await labels();
-    const at = order.indexOf('Boiler Room, Group');
+    const at = order.indexOf('Boiler Room, 2 devices, Group');
     await page.keyboard.press('ArrowDown');
     await expect.poll(focused).toBe(order[at + 1]);
     expect(await row('Boiler Room').getAttribute('tabindex')).toBe('-1');
     await page.keyboard.press('ArrowUp');
-    await expect.poll(focused).toBe('Boiler Room, Group');
+    await expect.poll(focused).toBe('Boiler Room, 2 devices, Group');
     expect(await row('Boiler Room').getAttribute('aria-selected')).toBe('true');
     // Right opens a closed group, then goes to its first child; Left goes back to the parent.
     expect(await row('Boiler Room').getAttribute('aria-expanded')).toBe('false');
@@ -86,26 +86,26 @@ describe('the account tree for keyboard and touch', () => {
     await page.keyboard.press('ArrowRight');
     await expect.poll(async () => (await labels()).indexOf(await focused())).toBe(at + 1);
     await page.keyboard.press('ArrowLeft');
-    await expect.poll(focused).toBe('Boiler Room, Group');
+    await expect.poll(focused).toBe('Boiler Room, 2 devices, Group');
     // Enter closes the open group again; Home and End jump.
     await page.keyboard.press('Enter');
     await expect.poll(() => row('Boiler Room').getAttribute('aria-expanded')).toBe('false');
     await page.keyboard.press('End');
     await expect.poll(focused).toBe((await labels()).at(-1));
     await page.keyboard.press('Home');
-    await expect.poll(focused).toBe('Acme Controls, Account');
+    await expect.poll(focused).toBe('Acme Controls, 4 devices, Account');
   });
 
   it('opens the menu with Shift+F10 and the "more" button; Escape closes it and the focus returns', async () => {
     await row('Boiler Room').click();
-    await expect.poll(focused).toBe('Boiler Room, Group');
+    await expect.poll(focused).toBe('Boiler Room, 2 devices, Group');
     await page.keyboard.press('Shift+F10');
     const menu = page.getByRole('menu', { name: 'Actions for Boiler Room' });
     await menu.waitFor();
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('menuitem');
     await page.keyboard.press('Escape');
     await menu.waitFor({ state: 'detached' });
-    await expect.poll(focused).toBe('Boiler Room, Group');
+    await expect.poll(focused).toBe('Boiler Room, 2 devices, Group');
 
     await page.getByRole('button', { name: 'More actions for Cold Store' }).first().click();
     const coldMenu = page.getByRole('menu', { name: 'Actions for Cold Store' });
@@ -114,10 +114,10 @@ describe('the account tree for keyboard and touch', () => {
     await shot('tree-more-menu-1440');
     await page.keyboard.press('Escape');
     await coldMenu.waitFor({ state: 'detached' });
-    await expect.poll(focused).toBe('Cold Store, Group');
+    await expect.poll(focused).toBe('Cold Store, 2 devices, Group');
     // The arrows go on from there.
     await page.keyboard.press('Home');
-    await expect.poll(focused).toBe('Acme Controls, Account');
+    await expect.poll(focused).toBe('Acme Controls, 4 devices, Account');
   });
 
   it('opens the menu on a long press, without a click', async () => {

@@ -59,7 +59,7 @@ describe('the account tree view', () => {
 
   it('has one tab stop, which moves with the focus', async () => {
     const stops = () => screen.getAllByRole('treeitem').filter((row) => row.tabIndex === 0);
-    expect(stops().map((row) => row.getAttribute('aria-label'))).toEqual(['Acme, Account']);
+    expect(stops().map((row) => row.getAttribute('aria-label'))).toEqual(['Acme, 5 devices, Account']);
     act(() => item('Acme').focus());
     const second = screen.getAllByRole('treeitem')[1]!;
     key('ArrowDown');

@@ -229,7 +229,9 @@ export function TreeView({
             aria-posinset={row.position}
             aria-expanded={row.expandable ? row.expanded : undefined}
             aria-selected={selected}
-            aria-label={`${row.label}, ${TREE_ITEM_KIND_LABELS[row.kind]}`}
+            // The name holds every word the row shows (its detail too: WCAG 2.5.3, label in name), then
+            // its kind, which the icon only draws.
+            aria-label={`${row.label}${row.detail ? `, ${row.detail}` : ''}, ${TREE_ITEM_KIND_LABELS[row.kind]}`}
             tabIndex={row.key === currentKey ? 0 : -1}
             data-kind={row.kind}
             className={`tree-row tree-row--${row.kind}${selected ? ' is-selected' : ''}`}
@@ -268,7 +270,7 @@ export function TreeView({
             </span>
             <span className="tree-row__label">
               <Highlighted text={row.label} query={highlight} />
-            </span>
+            </span>{' '}
             {row.detail && (
               <span className="tree-row__detail">
                 {/* Serial numbers and e-mails are searched; a group's device count is not. */}
