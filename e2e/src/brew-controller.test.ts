@@ -115,9 +115,11 @@ describe('brew tank controller', () => {
       await card().waitFor({ timeout: 30_000 });
       return card().getByText('Marked', { exact: true }).count();
     };
-    await setStatus(0b0100_0000);
+    // The simulated controller latches bit 6 itself once a batch seals, so the values written also set
+    // bit 1, which it never touches: each write changes the register whatever state the batch is in.
+    await setStatus(0b0100_0010);
     await expect.poll(marked, { timeout: 30_000 }).toBe(0);
-    await setStatus(0b1100_0000);
+    await setStatus(0b1100_0010);
     await expect.poll(marked, { timeout: 30_000 }).toBe(1);
     await page.screenshot({ path: `${SHOTS}/brew-summary-marked.png` });
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
