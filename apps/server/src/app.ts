@@ -94,6 +94,8 @@ import { AlarmLinks } from './features/notifications/alarm-links';
 import { alarmLinkRoutes, notificationRoutes } from './features/notifications/routes';
 import { proxyTrust } from './security/client-address';
 import { checkOutboundUrl } from './security/outbound-url';
+import { openTokenIds } from './security/open-tokens';
+import { REALTIME_SESSION_CHECK_MS } from '@fieldlink/domain/realtime-limits';
 import { SmsService } from './features/sms/service';
 import { SmsSender } from './features/sms/sender';
 import { smsRoutes } from './features/sms/routes';
@@ -332,6 +334,11 @@ export async function buildApp({
     events.emit(event),
   );
   events.on((event) => hub.publish(event));
+  hub.startSessionChecks({
+    openTokenIds: (held, at) => openTokenIds(db, held, at),
+    now: now ?? Date.now,
+    everyMs: REALTIME_SESSION_CHECK_MS,
+  });
   // Sign-outs, revoked tokens and moves close or re-check sockets here and on every other instance.
   const accessChanged = (change: AccessChange) => {
     hub.applyAccessChange(change);

@@ -22,6 +22,13 @@ export const REALTIME_MESSAGES_PER_SECOND = 50;
 /** Seconds' worth of the rate a connection may send at once before its reads are paced. */
 export const REALTIME_BURST_SECONDS = 4;
 
+/**
+ * How often an open real-time connection's token is checked again (expiry, sign-out, revocation,
+ * password change): the longest a socket outlives its token when the cluster's message that should
+ * close it at once was lost.
+ */
+export const REALTIME_SESSION_CHECK_MS = 60_000;
+
 /** What a limit counts: one connection's requests, one user's commands, or one device's commands. */
 export type PendingLimit = { scope: 'socket' } | { scope: 'user' } | { scope: 'device'; thingName: string };
 

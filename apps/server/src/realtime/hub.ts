@@ -25,6 +25,7 @@ import type { UserContext } from '../features/session/user-context';
 import type { CommandRequest, CommandService } from './commands';
 import { DeviceTableFeed, type TableWatcher } from './device-table-feed';
 import { nulTextPath } from '../security/nul-text';
+import type { HeldToken } from '../security/open-tokens';
 import { PendingRequests, type PendingPlace } from './pending-requests';
 import { ReadBudget } from './read-budget';
 
@@ -60,6 +61,14 @@ export interface HubLogger {
   warn(object: object, message: string): void;
 }
 
+/** How the hub checks again, now and then, that the tokens its sockets were opened with still hold. */
+export interface SessionCheck {
+  /** The ids (jti) of the tokens among these still accepted at `now`. */
+  openTokenIds(held: readonly HeldToken[], now: number): Promise<ReadonlySet<string>>;
+  now(): number;
+  everyMs: number;
+}
+
 /**
  * Browser sockets and what each watches. A device event goes only to sockets subscribed to that
  * device; a subscription is granted only for a device in the user's scope, with dashboard access.
@@ -69,6 +78,7 @@ export class RealtimeHub {
   private readonly watchers = new Map<string, Set<Session>>();
   private closing = false;
   private readonly tableFeed: DeviceTableFeed;
+  private sessionCheck: { check: SessionCheck; timer: NodeJS.Timeout } | null = null;
   /**
    * Requests waiting for their answer, per socket (any request), per user and per device (commands,
    * which wait up to the command timeout): past a limit a request is refused at once, so a flood of
@@ -204,6 +214,41 @@ export class RealtimeHub {
     else void this.revalidate(change.thingNames);
   }
 
+  /**
+   * Checks the sockets' tokens every `check.everyMs`: a socket whose token expired, whose session
+   * ended, whose API token was revoked or whose owner changed password or was removed is closed. The
+   * cluster's access messages (`applyAccessChange`) close them at once; this is the backstop when one
+   * is lost (they travel at QoS 0), and what ends a socket that outlives its token.
+   */
+  startSessionChecks(check: SessionCheck): void {
+    const timer = setInterval(() => {
+      this.checkSessions().catch((error: unknown) =>
+        this.logger.warn({ err: error }, "Could not check the real-time sockets' sessions"),
+      );
+    }, check.everyMs);
+    timer.unref();
+    this.sessionCheck = { check, timer };
+  }
+
+  /** One pass of the session check (see `startSessionChecks`); answers how many sockets it closed. */
+  async checkSessions(): Promise<number> {
+    if (!this.sessionCheck) return 0;
+    const { check } = this.sessionCheck;
+    const sessions = [...this.sessions];
+    const now = check.now();
+    const open = await check.openTokenIds(
+      sessions.map((session) => ({ claims: session.user.claims, apiToken: session.user.apiToken !== undefined })),
+      now,
+    );
+    let closed = 0;
+    for (const session of sessions) {
+      if (open.has(session.user.claims.jti) || !this.sessions.has(session)) continue;
+      session.socket.close(REALTIME_CLOSE.unauthorized, 'Session ended');
+      closed += 1;
+    }
+    return closed;
+  }
+
   /** Closes the sockets opened with one token (sign-out). */
   private closeToken(jti: string): void {
     for (const session of this.sessions) {
@@ -217,6 +262,7 @@ export class RealtimeHub {
    */
   async closeAll(graceMs = 1000): Promise<void> {
     this.closing = true;
+    if (this.sessionCheck) clearInterval(this.sessionCheck.timer);
     this.tableFeed.stop();
     const sockets = [...this.sessions].map((session) => session.socket);
     for (const socket of sockets) socket.close(REALTIME_CLOSE.goingAway, 'Server shutting down');

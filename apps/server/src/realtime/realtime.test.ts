@@ -9,6 +9,7 @@ import { TestSocket } from '../../testing/test-socket';
 import { until } from '../../testing/until';
 import { demoFleet } from '../seed/seed';
 import { inBackground } from '../../testing/test-device';
+import { openTokenIds } from '../security/open-tokens';
 
 describe.each(DIALECTS)('real-time channel on %s', (dialect) => {
   let t: TestApp;
@@ -239,5 +240,41 @@ describe.each(DIALECTS)('real-time channel on %s', (dialect) => {
     const closed = new Promise<number>((resolve) => socket.socket.once('close', (code) => resolve(code)));
     await t.app.inject({ method: 'POST', url: '/api/v1/signout', headers: { authorization: jwt } });
     expect(await closed).toBe(4401);
+  });
+
+  it('closes, at its next session check, a socket whose session ended or API token went unseen by it', async () => {
+    const hub = t.app.fieldlink.hub;
+    const db = t.app.storage.db;
+    const jwt = await signIn(t.app, 'viewer@fieldlink.test');
+    const jti = (JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as { jti: string }).jti;
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/api-tokens',
+      headers: { authorization: jwt },
+      payload: { name: 'wall display' },
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const apiToken = made.json<{ id: string; token: string }>();
+    const bySession = await open('viewer@fieldlink.test');
+    const withJwt = await TestSocket.open(wsUrl, jwt, origin);
+    const withApiToken = await TestSocket.open(wsUrl, apiToken.token, origin);
+    closers.push(
+      () => withJwt.socket.close(),
+      () => withApiToken.socket.close(),
+    );
+    const closeCode = (socket: TestSocket) =>
+      new Promise<number>((resolve) => socket.socket.once('close', (code) => resolve(code)));
+    const closed = [closeCode(withJwt), closeCode(withApiToken)];
+    // Nothing changed: the check closes nothing.
+    expect(await hub.checkSessions()).toBe(0);
+    // As if the cluster's access messages were lost: the rows change, no message comes.
+    await db.updateTable('sessions').set({ ended_at: Date.now() }).where('id', '=', jti).execute();
+    await db.deleteFrom('api_tokens').where('id', '=', apiToken.id).execute();
+    expect(await hub.checkSessions()).toBe(2);
+    expect(await Promise.all(closed)).toEqual([4401, 4401]);
+    expect(bySession.socket.readyState).toBe(WebSocket.OPEN);
+    // A token past its expiry is no longer open, whatever its session says.
+    const claims = { userId: 'u', jti: 'j', tokenVersion: 0, expiresAt: 1_000 };
+    expect(await openTokenIds(db, [{ claims, apiToken: false }], 1_000)).toEqual(new Set());
   });
 });
