@@ -121,11 +121,48 @@ describe('alarm SMS text', () => {
     if (limit === 160) expect(units(text)).toBeLessThanOrEqual(160);
   });
 
-  it('keeps value and link whole when even short names cannot make one segment', () => {
+  it('keeps value and link whole when even short names cannot make one segment, cutting names only as far as the fewest segments need', () => {
     const text = alarmSmsText({ ...facts, deviceName: 'Д'.repeat(40), channelName: 'Ж'.repeat(40) });
+    // Names at 8 characters make two UCS-2 segments (134 units): the channel keeps what fits in them.
     expect(text).toBe(
-      `Fieldlink CRITICAL alarm: ${'Д'.repeat(8)}.. (OSC-PUMP01) ${'Ж'.repeat(8)}.. 57 bar, above 50 bar https://console.example.com/dash/OSC-PUMP01`,
+      `Fieldlink CRITICAL alarm: ${'Д'.repeat(8)}.. (OSC-PUMP01) ${'Ж'.repeat(17)}.. 57 bar, above 50 bar https://console.example.com/dash/OSC-PUMP01`,
     );
+    expect(text.length).toBeLessThanOrEqual(134);
+  });
+
+  // A signed acknowledge link as the server writes one (about 210 characters): never one segment.
+  const acknowledgeLink = `https://console.example.com/api/v1/alarm-link?token=${'e'.repeat(124)}.${'S'.repeat(43)}`;
+
+  it('ends with the whole acknowledge link and keeps short names whole when the link alone needs two segments', () => {
+    const text = alarmSmsText({ ...facts, link: acknowledgeLink });
+    expect(text).toBe(
+      `Fieldlink CRITICAL alarm: Pump house (OSC-PUMP01) Pressure 57 bar, above 50 bar ${acknowledgeLink}`,
+    );
+    expect(units(text)).toBeGreaterThan(160);
+    expect(units(text)).toBeLessThanOrEqual(2 * 153);
+  });
+
+  it.each<[string, Partial<AlarmSmsFacts>, number, RegExp]>([
+    [
+      'long device and channel names',
+      {
+        deviceName: 'D'.repeat(80),
+        channelName: 'Discharge pressure after the second filter stage of the north field line',
+      },
+      2 * 153,
+      /DDDDDDDD\.\. \(OSC-PUMP01\) Discharge.*\.\. 57 bar/,
+    ],
+    [
+      'names needing UCS-2',
+      { deviceName: 'Д'.repeat(40), channelName: 'Ж'.repeat(40) },
+      5 * 67,
+      /Д{8}\.\. \(OSC-PUMP01\) Ж{8,}/,
+    ],
+  ])('cuts %s, not the acknowledge link, to the fewest segments', (_, change, limit, shape) => {
+    const text = alarmSmsText({ ...facts, ...change, link: acknowledgeLink });
+    expect(text).toMatch(shape);
+    expect(text.endsWith(` 57 bar, above 50 bar ${acknowledgeLink}`)).toBe(true);
+    expect(units(text)).toBeLessThanOrEqual(limit);
   });
 });
 

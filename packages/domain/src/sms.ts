@@ -112,8 +112,12 @@ const GSM7_BASIC =
   '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 const GSM7_EXTENSION = '^{}\\[~]|€\f';
 
-/** Characters one SMS holds: 160 in GSM-7, 70 when any character needs UCS-2. */
+/**
+ * Characters an SMS segment holds: 160 in GSM-7, 70 when any character needs UCS-2; in a message of
+ * several segments each holds 153 or 67 (the rest carries the concatenation header).
+ */
 const SEGMENT = { gsm7: 160, ucs2: 70 } as const;
+const CONCATENATED_SEGMENT = { gsm7: 153, ucs2: 67 } as const;
 
 /** The length of a text in its SMS encoding's units, and that encoding. */
 function smsLength(text: string): { encoding: 'gsm7' | 'ucs2'; units: number } {
@@ -124,6 +128,17 @@ function smsLength(text: string): { encoding: 'gsm7' | 'ucs2'; units: number } {
     else return { encoding: 'ucs2', units: text.length };
   }
   return { encoding: 'gsm7', units: septets };
+}
+
+/** Segments a text is sent as. */
+function smsSegments(text: string): number {
+  const { encoding, units } = smsLength(text);
+  return units <= SEGMENT[encoding] ? 1 : Math.ceil(units / CONCATENATED_SEGMENT[encoding]);
+}
+
+/** Units `segments` segments hold in an encoding. */
+function capacity(encoding: 'gsm7' | 'ucs2', segments: number): number {
+  return segments === 1 ? SEGMENT[encoding] : segments * CONCATENATED_SEGMENT[encoding];
 }
 
 /** Shortened to `units` (in the text's encoding) with `..` at the end; never below `floor` characters. */
@@ -146,29 +161,39 @@ export interface AlarmSmsFacts {
   value: string;
   /** How the limit was crossed (`above 50 bar`). */
   condition: string;
-  /** The console's page of the device. */
+  /**
+   * The link the message ends with: the person's one-time acknowledge link, whose page names the
+   * alarm and opens the device in the console (issue 39 item 5).
+   */
   link: string;
 }
 
+/** Characters a name is never cut below. */
+const NAME_FLOOR = 8;
+
 /**
- * The SMS of a raised alarm, one segment where it can be: 160 GSM-7 characters, or 70 when a name
- * needs UCS-2 (docs/decisions.md). Names give way first (the device's name, then the channel's, cut
- * with `..`, never below 8 characters); the product, severity, thing name, value, condition and link
- * are never cut, so a message that still does not fit goes as two segments rather than lose them.
+ * The SMS of a raised alarm, in as few segments as its parts allow: one (160 GSM-7 characters, or 70
+ * when a name needs UCS-2) where it can be, else as few as the link leaves (docs/decisions.md). Names
+ * give way first (the device's name, then the channel's, cut with `..`, never below 8 characters) and
+ * only as far as that takes; the product, severity, thing name, value, condition and link are never
+ * cut, so a signed acknowledge link always arrives whole.
  */
 export function alarmSmsText(facts: AlarmSmsFacts): string {
   const compose = (device: string, channel: string) =>
     `${facts.productName} ${facts.severity} alarm: ${device} (${facts.thingName}) ${channel} ${facts.value}, ${facts.condition} ${facts.link}`;
   const full = compose(facts.deviceName, facts.channelName);
   const measured = smsLength(full);
-  const limit = SEGMENT[measured.encoding];
+  const fewest = smsSegments(
+    compose(shortened(facts.deviceName, 0, NAME_FLOOR), shortened(facts.channelName, 0, NAME_FLOOR)),
+  );
+  const limit = capacity(measured.encoding, fewest);
   if (measured.units <= limit) return full;
   const over = measured.units - limit;
   const deviceUnits = smsLength(facts.deviceName).units;
-  const device = shortened(facts.deviceName, deviceUnits - over, 8);
+  const device = shortened(facts.deviceName, deviceUnits - over, NAME_FLOOR);
   const stillOver = smsLength(compose(device, facts.channelName)).units - limit;
   if (stillOver <= 0) return compose(device, facts.channelName);
-  const channel = shortened(facts.channelName, smsLength(facts.channelName).units - stillOver, 8);
+  const channel = shortened(facts.channelName, smsLength(facts.channelName).units - stillOver, NAME_FLOOR);
   return compose(device, channel);
 }
 

@@ -67,7 +67,7 @@ export interface AlarmNoticeOptions {
   webhooks: WebhookService;
   /** Who gets what: preferences, quiet hours and the on-call rota (issue 39 item 5). */
   notifications: NotificationService;
-  /** One-time acknowledge links in mails and push notifications. */
+  /** One-time acknowledge links in mails, push notifications and text messages. */
   links: AlarmLinks;
   now?: () => number;
 }
@@ -240,20 +240,22 @@ export class AlarmNotices {
     );
     if (users.length === 0) return;
     const alarm = toAlarmRecord(row);
-    const text = alarmSmsText({
-      productName: this.options.productName,
-      severity: alarm.severity,
-      deviceName: alarm.deviceName,
-      thingName: alarm.thingName,
-      channelName: alarm.channelName,
-      value: formatChannelValue(alarm, alarm.value),
-      condition: alarmConditionText(alarm, alarm),
-      link: `${this.options.publicUrl}/dash/${encodeURIComponent(alarm.thingName)}`,
-    });
+    // Each person's text ends with their own acknowledge link, so a reply from the phone needs no sign-in.
+    const textFor = (userId: string) =>
+      alarmSmsText({
+        productName: this.options.productName,
+        severity: alarm.severity,
+        deviceName: alarm.deviceName,
+        thingName: alarm.thingName,
+        channelName: alarm.channelName,
+        value: formatChannelValue(alarm, alarm.value),
+        condition: alarmConditionText(alarm, alarm),
+        link: this.options.links.urlFor(row.id, userId),
+      });
     await this.options.sms.notifyAlarm(
       users.map((user) => user.id),
       alarmId,
-      text,
+      textFor,
     );
   }
 

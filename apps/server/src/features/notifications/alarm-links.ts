@@ -31,6 +31,8 @@ export interface AlarmLinkOutcome {
   message: string;
   /** Set on a link that can still acknowledge: the confirmation button. */
   confirm?: boolean;
+  /** The device's page in the console, where the alarm is known (an SMS carries no other link). */
+  consolePath?: string;
 }
 
 const REFUSED = {
@@ -99,12 +101,14 @@ export class AlarmLinks {
     const { alarm, user } = checked;
     const record = toAlarmRecord(alarm);
     const raisedAt = formatDateTimeInZone(record.raisedAt, readerClockOf(user.clock));
+    const consolePath = devicePage(record.thingName);
     if (record.acknowledgedAt !== null) {
       return {
         status: 200,
         acknowledged: true,
         title: 'Already acknowledged',
         message: 'Somebody has acknowledged this alarm already.',
+        consolePath,
       };
     }
     return {
@@ -113,6 +117,7 @@ export class AlarmLinks {
       title: `Alarm (${record.severity}): ${record.deviceName}`,
       message: `${record.channelName} (${record.code}), raised ${raisedAt}. Acknowledge it as ${user.email}?`,
       confirm: true,
+      consolePath,
     };
   }
 
@@ -134,12 +139,14 @@ export class AlarmLinks {
       at: this.options.now(),
     });
     if (!first) return refused(410, REFUSED.used);
+    const consolePath = devicePage(alarm.thing_name);
     if (alarm.acknowledged_at !== null) {
       return {
         status: 200,
         acknowledged: true,
         title: 'Already acknowledged',
         message: 'Somebody had acknowledged this alarm already.',
+        consolePath,
       };
     }
     return {
@@ -147,6 +154,7 @@ export class AlarmLinks {
       acknowledged: true,
       title: 'Alarm acknowledged',
       message: `Acknowledged as ${user.email}. Reminders and escalation stop.`,
+      consolePath,
     };
   }
 
@@ -167,6 +175,8 @@ export class AlarmLinks {
     return { claims, alarm, user };
   }
 }
+
+const devicePage = (thingName: string) => `/dash/${encodeURIComponent(thingName)}`;
 
 function refused(status: number, message: string): AlarmLinkOutcome {
   return { status, acknowledged: false, title: 'Link refused', message };

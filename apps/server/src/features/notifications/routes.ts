@@ -83,13 +83,16 @@ function linkPage(productName: string, outcome: AlarmLinkOutcome): string {
   const button = outcome.confirm
     ? '<form method="post"><button type="submit" style="font:inherit;padding:.6em 1.2em">Acknowledge alarm</button></form>'
     : '';
+  const open = outcome.consolePath
+    ? `<p><a href="${escapeHtml(outcome.consolePath)}">Open the device in the console</a></p>`
+    : '';
   return (
     '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
     `<meta name="robots" content="noindex"><title>${escapeHtml(outcome.title)} – ${escapeHtml(productName)}</title></head>` +
     '<body style="font-family:system-ui,sans-serif;max-width:36em;margin:3em auto;padding:0 1em;line-height:1.5">' +
     `<p>${escapeHtml(productName)}</p><h1 style="font-size:1.4em">${escapeHtml(outcome.title)}</h1>` +
-    `<p role="status">${escapeHtml(outcome.message)}</p>${button}</body></html>`
+    `<p role="status">${escapeHtml(outcome.message)}</p>${button}${open}</body></html>`
   );
 }
 

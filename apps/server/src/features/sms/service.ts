@@ -298,9 +298,10 @@ export class SmsService {
   /**
    * Queues one SMS of an alarm to each of these users who has a verified phone, one job each, in one
    * transaction; a user already sent this alarm is skipped, so a job run again sends nothing twice.
-   * Answers how many were queued.
+   * Each user's text is their own (it carries their one-time acknowledge link). Answers how many were
+   * queued.
    */
-  async notifyAlarm(userIds: readonly string[], alarmId: string, text: string): Promise<number> {
+  async notifyAlarm(userIds: readonly string[], alarmId: string, textFor: (userId: string) => string): Promise<number> {
     const { db, jobs, sender } = this.options;
     if (!sender || userIds.length === 0) return 0;
     const users = await db
@@ -321,7 +322,7 @@ export class SmsService {
             id,
             user_id: user.id,
             alarm_id: alarmId,
-            body: text,
+            body: textFor(user.id),
             state: 'pending',
             attempts: 0,
             created_at: this.now(),

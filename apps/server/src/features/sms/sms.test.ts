@@ -144,7 +144,7 @@ describe.each(DIALECTS)('SMS alerts on %s', (dialect) => {
     expect((await call('GET', '/user/phone', 'brew')).json()).toEqual({ phone: null, verifiedAt: null, pending: null });
   });
 
-  it('texts a raised alarm to the Alarm Responders with a verified phone, naming device, alarm, value and page', async () => {
+  it('texts a raised alarm to the Alarm Responders with a verified phone, naming device, alarm and value, with a link that acknowledges once', async () => {
     // The administrator above verifies a phone too, but is no Alarm Responder of the pump.
     const adminPhone = '+447700900103';
     expect((await call('PUT', '/user/phone', 'admin', { phone: adminPhone })).statusCode).toBe(200);
@@ -189,10 +189,46 @@ describe.each(DIALECTS)('SMS alerts on %s', (dialect) => {
     const alarmTexts = () => gateway.to('+447700900101').filter((sms) => !/is your Fieldlink code/.test(sms.body));
     await until(() => alarmTexts().length === 1);
     const [sms] = alarmTexts();
-    expect(sms!.body).toMatch(
-      /^Fieldlink CRITICAL alarm: Pump house.* \(OSC-PUMP01\) .*57.*, above 50.* http:\/\/localhost:8080\/dash\/OSC-PUMP01$/,
-    );
-    expect(sms!.body.length).toBeLessThanOrEqual(160);
+    // The person's own signed one-time link ends the text, whole; the names around it are not cut,
+    // since the link makes two segments anyway (306 characters).
+    const ending =
+      /^Fieldlink CRITICAL alarm: Pump house \(OSC-PUMP01\) .*57.*, above 50.* (http:\/\/localhost:8080(\/api\/v1\/alarm-link\?token=[\w-]+\.[\w-]+))$/;
+    expect(sms!.body).toMatch(ending);
+    expect(sms!.body.length).toBeLessThanOrEqual(2 * 153);
+    const linkPath = ending.exec(sms!.body)![2]!;
+    const alarmRow = () =>
+      db()
+        .selectFrom('alarms')
+        .select(['id', 'acknowledged_at'])
+        .where('cleared_at', 'is', null)
+        .executeTakeFirstOrThrow();
+
+    // Following the link from the phone: the page names the alarm, offers the button and the console.
+    const page = await t.app.inject({ method: 'GET', url: linkPath, headers: { accept: 'text/html' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Acknowledge it as spray@fieldlink.test?');
+    expect(page.body).toContain('<a href="/dash/OSC-PUMP01">Open the device in the console</a>');
+    expect((await alarmRow()).acknowledged_at).toBeNull();
+    // Its button acknowledges, without a session, once.
+    const acknowledged = await t.app.inject({ method: 'POST', url: linkPath, headers: { accept: 'application/json' } });
+    expect(acknowledged.json()).toEqual({
+      acknowledged: true,
+      message: 'Acknowledged as spray@fieldlink.test. Reminders and escalation stop.',
+    });
+    expect((await alarmRow()).acknowledged_at).not.toBeNull();
+    expect(
+      await db()
+        .selectFrom('audit_log')
+        .select(['actor_name', 'client'])
+        .where('action', '=', 'alarm.acknowledge')
+        .execute(),
+    ).toEqual([{ actor_name: 'spray@fieldlink.test', client: expect.stringMatching(/^from a link; /) }]);
+    const again = await t.app.inject({ method: 'POST', url: linkPath, headers: { accept: 'application/json' } });
+    expect(again.statusCode).toBe(410);
+    expect(again.json()).toEqual({
+      acknowledged: false,
+      message: 'This link has already been used. Each acknowledge link works once.',
+    });
     expect(sms!.from).toBe(gateway.from);
     await until(async () => (await smsJobs()).length === 0);
     expect(await db().selectFrom('sms_messages').select(['state', 'attempts', 'status']).execute()).toEqual([
