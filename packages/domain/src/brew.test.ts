@@ -35,6 +35,8 @@ import {
   isActiveTankState,
   isTankVatMarked,
   levelRatePerMinute,
+  tankMoment,
+  type LevelSample,
   matchCapacityPreset,
   capacityPresetCalibration,
   capacityPresetLabel,
@@ -681,6 +683,51 @@ describe('a running batch followed from live readings', () => {
     ['readings under a minute apart', { t: 0, level: 400 }, { t: 30_000, level: 500 }, null],
     ['a level unknown', { t: 0, level: null }, { t: 5 * minute, level: 1000 }, null],
   ])('level rate: %s', (_name, previous, current, rate) => expect(levelRatePerMinute(previous, current)).toBe(rate));
+
+  // Head 0 psi: the level is the bottom pressure in kPa times the scale (1 here), rounded.
+  const level = (lowerPsi: number) => Math.round(lowerPsi / PSI_PER_KPA);
+  it.each<[string, LevelSample | null, number | null, number | null, LevelSample]>([
+    ['nothing kept: this level is kept, no rise yet', null, 10, null, { t: 2 * minute, level: level(10) }],
+    [
+      'kept a minute or more before: the rise, and this level kept',
+      { t: 0, level: level(10) },
+      20,
+      (level(20) - level(10)) / 2,
+      { t: 2 * minute, level: level(20) },
+    ],
+    [
+      'kept under a minute before: no rise, the kept level stays',
+      { t: 90_000, level: level(10) },
+      20,
+      null,
+      { t: 90_000, level: level(10) },
+    ],
+    // A level that could not be read is no base: it is replaced, or no rise would ever be measured.
+    [
+      'the kept level unknown: replaced by this one',
+      { t: 0, level: null },
+      20,
+      null,
+      { t: 2 * minute, level: level(20) },
+    ],
+    ['this level unknown: the kept one stays', { t: 0, level: level(10) }, null, null, { t: 0, level: level(10) }],
+  ])('tank moment: %s', (_name, kept, lowerPsi, rate, next) => {
+    const readings = { co2Flow: 0.1, upperPressure: 0, lowerPressure: lowerPsi };
+    const { moment, kept: keptNext } = tankMoment(readings, { scale: 1, offset: 0 }, 2 * minute, kept);
+    expect(moment).toEqual({
+      t: 2 * minute,
+      ...readings,
+      level: lowerPsi === null ? null : level(lowerPsi),
+      levelRatePerMinute: rate,
+    });
+    expect(keptNext).toEqual(next);
+  });
+
+  it('tank moment without a level calibration: no level, no rise', () =>
+    expect(tankMoment({ co2Flow: 1, upperPressure: 2, lowerPressure: 9 }, null, minute, null)).toEqual({
+      moment: { t: minute, co2Flow: 1, upperPressure: 2, lowerPressure: 9, level: null, levelRatePerMinute: null },
+      kept: { t: minute, level: null },
+    }));
 
   const start: BatchTrack = {
     state: 'FILLING',

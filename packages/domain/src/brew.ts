@@ -739,6 +739,30 @@ export function advanceBatchTrack(
   };
 }
 
+/** A tank's level as kept to measure its rise against. */
+export interface LevelSample {
+  t: number;
+  level: number | null;
+}
+
+/**
+ * One moment of a running batch's tank at `t`: its level from the batch's calibration, its rise per
+ * minute against the level kept before ({@link levelRatePerMinute}), and the level to keep next: this
+ * one once a rise was measured, or when none was kept or the one kept could not be read (an unknown
+ * level is no base to measure a rise from).
+ */
+export function tankMoment(
+  readings: { co2Flow: number | null; upperPressure: number | null; lowerPressure: number | null },
+  calibration: TankLevelCalibration | null,
+  t: number,
+  kept: LevelSample | null,
+): { moment: TankMoment; kept: LevelSample } {
+  const level = calibration ? tankLevel(readings.upperPressure, readings.lowerPressure, calibration) : null;
+  const rate = levelRatePerMinute(kept, { t, level });
+  const next = rate !== null || kept === null || kept.level === null ? { t, level } : kept;
+  return { moment: { t, ...readings, level, levelRatePerMinute: rate }, kept: next };
+}
+
 // ---- Tasting -------------------------------------------------------------------------------------
 
 /** Ratings of a tasting note (§3). */

@@ -18,27 +18,27 @@ import type {
 } from '@fieldlink/api/brew';
 import {
   annotationColor,
-  DEFAULT_PRESSURIZED_THRESHOLD,
-  defaultChannelsMap,
-  batchGravity,
-  isFermentationVessel,
-  isTankVatMarked,
   recordTransition,
-  shownTankState,
   readingTimeProblem,
-  tankLevel,
   takeBackEndRefusal,
   tankLogQuery,
-  tankNumbers,
   tastingRatings,
-  tastingScore,
-  type ChannelsMap,
   type TankLevelCalibration,
   type TankState,
 } from '@fieldlink/domain/brew';
+import {
+  DEFAULT_CO2_TOTAL_GAIN,
+  batchListEntry,
+  batchStart,
+  brewSummary,
+  numberedTanks,
+  tankView,
+  tastingMarkText,
+  type TankSettings,
+} from '@fieldlink/domain/brew-views';
 import { isTooFarInFuture } from '@fieldlink/domain/timestamps';
 import { workLimitRefusal } from '@fieldlink/domain/work-limits';
-import type { BrewBatchesTable, Database } from '../../db/schema';
+import type { BrewBatchesTable, BrewTanksTable, Database } from '../../db/schema';
 import type { DeviceEvents } from '../../events';
 import { DocumentJobs, type DocumentKind } from '../../documents/document-jobs';
 import type { FileLinks } from '../../documents/file-links';
@@ -53,7 +53,7 @@ import type { UserContext } from '../session/user-context';
 import { findGroup, latestValuesOf, type DeviceWithPath } from '../devices/repository';
 import { channelLogs } from '../devices/log-repository';
 import { logBinGrid } from '@fieldlink/api/device-logs';
-import { batchEstimateBasis, batchProps, batchTankLevel, batchTransitions, toBatch, toReport } from './mapper';
+import { batchProps, batchTransitions, toBatch, toReport } from './mapper';
 import {
   batchItemsOf,
   batchReportCounts,
@@ -97,8 +97,6 @@ const RETENTION_EVERY_MS = 3_600_000;
 /** Batch reports removed per transaction of a retention run. */
 const RETENTION_BATCH = 200;
 const DAY_MS = 86_400_000;
-
-const DEFAULT_CO2_TOTAL_GAIN = 1;
 
 /** What the brewing service needs from the app. */
 export interface BrewDependencies {
@@ -156,17 +154,12 @@ export class BrewService {
     const sources = await this.tankSources(group.id);
     const selected = query.tankNumber ?? null;
     const tanks = await this.tanks(sources);
-    return {
-      groupId: group.id,
-      groupName: group.name,
-      tanks: await Promise.all(
-        tanks.map(async (tank) =>
-          tank.tankNumber === selected ? { ...tank, rawDeviceLogs: await this.tankLog(tank) } : tank,
-        ),
+    const withLog = await Promise.all(
+      tanks.map(async (tank) =>
+        tank.tankNumber === selected ? { ...tank, rawDeviceLogs: await this.tankLog(tank) } : tank,
       ),
-      pressurizedThreshold: DEFAULT_PRESSURIZED_THRESHOLD,
-      selectedBrewTankNumber: selected,
-    };
+    );
+    return brewSummary(group, withLog, selected);
   }
 
   /** The running batch's log (domain `tankLogQuery`), as `GET /device-logs` answers it; null without a batch. */
@@ -196,19 +189,18 @@ export class BrewService {
         const source = byDevice.get(row.device_id)!;
         const gravities = items.gravities.filter((item) => item.batch_id === row.id);
         const latestReport = items.reports.find((report) => report.batch_id === row.id);
-        return {
+        const batch = {
           id: row.id,
           deviceId: row.device_id,
-          tankNumber: source.tankNumber,
-          tankName: source.device.name,
           state: row.state as TankState,
           date: { start: row.start_at, end: row.end_at },
           props: batchProps(row),
-          lastGravity: gravities.at(-1)?.value ?? null,
+          gravities,
           sensoryCount: items.sensories.filter((item) => item.batch_id === row.id).length,
           isDemo: row.is_demo === 1,
-          latestReport: latestReport ? toReport(latestReport) : null,
         };
+        const tank = { tankNumber: source.tankNumber, name: source.device.name };
+        return batchListEntry(batch, tank, latestReport ? toReport(latestReport) : null);
       }),
     };
   }
@@ -232,26 +224,29 @@ export class BrewService {
     const [running] = await runningBatchesOf(this.db, [device.id]);
     if (running) throw new HttpError(409, `Tank ${body.tankNumber} already has a batch running. End it first.`);
     const [tankRow] = await tankRowsOf(this.db, [device.id]);
-    const channelsMap = defaultChannelsMap(device.custom);
     const latest = await this.latestOf([device.id]);
-    const reading = (role: keyof ChannelsMap) => latest.get(device.id)?.get(channelsMap[role]) ?? null;
-    const calibration = tankRow?.tank_level ? (JSON.parse(tankRow.tank_level) as TankLevelCalibration) : null;
-    const level = calibration ? tankLevel(reading('upperPressure'), reading('lowerPressure'), calibration) : null;
     const now = Date.now();
+    const start = batchStart(
+      device.custom,
+      tankRow && tankSettingsOf(tankRow),
+      (code) => latest.get(device.id)?.get(code),
+      now,
+    );
     const row: BrewBatchesTable = {
       id: newId(),
       device_id: device.id,
-      state: 'FILLING',
+      state: start.state,
       start_at: now,
       end_at: null,
       props: JSON.stringify(body.props),
-      transitions: JSON.stringify(recordTransition([], 'FILLING', now)),
+      transitions: JSON.stringify(start.transitions),
       is_demo: 0,
-      channels_map: JSON.stringify(channelsMap),
-      co2_total_gain: tankRow?.co2_total_gain ?? DEFAULT_CO2_TOTAL_GAIN,
+      channels_map: JSON.stringify(start.channelsMap),
+      co2_total_gain: start.calibration.co2TotalGain,
+      // The tank's calibration as stored (the batch keeps the same text).
       tank_level: tankRow?.tank_level ?? null,
-      tank_level_at_ferm_start: level,
-      co2_total_at_start: reading('co2Total'),
+      tank_level_at_ferm_start: start.tankLevelAtFermStart,
+      co2_total_at_start: start.co2TotalAtStart,
       pressurized_at: null,
       frozen_gravity: null,
       created_by: user.email,
@@ -397,12 +392,11 @@ export class BrewService {
         created_by: user.email,
       });
       const mark = await findSensoryAnnotation(trx, id);
-      const score = tastingScore(ratings).toFixed(1);
       await upsertAnnotation(trx, {
         id: mark?.id ?? newId(),
         batch_id: row.id,
         kind: 'plotLine',
-        text: notes ? `Tasting ${score}/5: ${notes.split('\n')[0]!.slice(0, 120)}` : `Tasting ${score}/5`,
+        text: tastingMarkText(ratings, notes),
         t,
         color: annotationColor(true),
         channel_code: null,
@@ -736,14 +730,11 @@ export class BrewService {
 
   /** The group's fermentation vessels (domain `isFermentationVessel`), numbered: its other devices are no tanks. */
   private async tankSources(groupId: string): Promise<TankSource[]> {
-    const devices = (await tankDevicesOf(this.db, groupId)).filter((device) =>
-      isFermentationVessel({
-        base: device.base,
-        tags: JSON.parse(device.tags || '[]') as { key: string; value: string }[],
-      }),
-    );
-    const numbers = tankNumbers(devices.map((device) => ({ registers: registersOf(device) })));
-    return devices.map((device, index) => ({ device, tankNumber: numbers[index]! }));
+    return numberedTanks(await tankDevicesOf(this.db, groupId), (device) => ({
+      base: device.base,
+      tags: JSON.parse(device.tags || '[]') as { key: string; value: string }[],
+      registers: registersOf(device),
+    }));
   }
 
   private async latestOf(deviceIds: readonly string[]): Promise<Map<string, Map<string, number>>> {
@@ -771,43 +762,32 @@ export class BrewService {
     return sources.map(({ device, tankNumber }) => {
       const row = rows.find((entry) => entry.device_id === device.id);
       const batch = running.find((entry) => entry.device_id === device.id);
-      const channelsMap = batch ? (JSON.parse(batch.channels_map) as ChannelsMap) : defaultChannelsMap(device.custom);
       const values = latest.get(device.id);
-      const reading = (role: keyof ChannelsMap) => values?.get(channelsMap[role]) ?? null;
-      const levelCalibration = batch
-        ? batchTankLevel(batch)
-        : row?.tank_level
-          ? (JSON.parse(row.tank_level) as TankLevelCalibration)
-          : null;
-      const level = levelCalibration
-        ? tankLevel(reading('upperPressure'), reading('lowerPressure'), levelCalibration)
-        : null;
-      const gravityParameters = batchGravity(
-        batch ? batchEstimateBasis(batch) : null,
-        { co2Total: reading('co2Total'), temperature: reading('temperature'), headPressure: reading('upperPressure') },
-        level,
-      );
-      const state = shownTankState(batch ? (batch.state as TankState) : null);
-      return {
-        tankNumber,
-        deviceId: device.id,
-        thingName: device.thing_name,
-        name: device.name,
-        isConnected: device.is_connected === 1,
-        state,
-        capacity: row?.capacity ?? null,
-        channelsMap,
-        gravityParameters,
-        batchInfo: batch ? toBatch(batch, items) : null,
-        rawDeviceLogs: null,
-        calibration: {
-          co2TotalGain: row?.co2_total_gain ?? DEFAULT_CO2_TOTAL_GAIN,
-          tankLevel: row?.tank_level ? (JSON.parse(row.tank_level) as TankLevelCalibration) : null,
+      return tankView({
+        device: {
+          id: device.id,
+          thingName: device.thing_name,
+          name: device.name,
+          isConnected: device.is_connected === 1,
+          custom: device.custom,
+          registers: registersOf(device),
         },
-        isVatMarked: isTankVatMarked(device.custom, registersOf(device), tankNumber),
-      };
+        tankNumber,
+        settings: row && tankSettingsOf(row),
+        batch: batch ? toBatch(batch, items) : null,
+        latest: (code) => values?.get(code),
+      });
     });
   }
+}
+
+/** A stored tank row's settings (domain `TankSettings`). */
+function tankSettingsOf(row: Pick<BrewTanksTable, 'capacity' | 'co2_total_gain' | 'tank_level'>): TankSettings {
+  return {
+    capacity: row.capacity,
+    co2TotalGain: row.co2_total_gain,
+    tankLevel: row.tank_level ? (JSON.parse(row.tank_level) as TankLevelCalibration) : null,
+  };
 }
 
 function registersOf(device: DeviceWithPath): Record<string, number> {

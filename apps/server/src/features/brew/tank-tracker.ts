@@ -2,10 +2,11 @@ import type { Kysely } from 'kysely';
 import {
   advanceBatchTrack,
   batchGravity,
-  levelRatePerMinute,
   tankLevel,
+  tankMoment,
   type BatchTrack,
   type ChannelsMap,
+  type LevelSample,
   type TankState,
 } from '@fieldlink/domain/brew';
 import type { BrewBatchesTable, Database } from '../../db/schema';
@@ -22,7 +23,7 @@ interface TankReadings {
   co2Flow: number | null;
   upperPressure: number | null;
   lowerPressure: number | null;
-  level: { t: number; level: number | null } | null;
+  level: LevelSample | null;
 }
 
 const TRACKED_ROLES = ['co2Flow', 'upperPressure', 'lowerPressure'] as const;
@@ -101,10 +102,10 @@ export class BrewTankTracker extends DeviceFollower<string> {
     let froze = false;
     for (const t of [...byTime.keys()].sort((a, b) => a - b)) {
       Object.assign(readings, byTime.get(t));
-      const level = calibration ? tankLevel(readings.upperPressure, readings.lowerPressure, calibration) : null;
-      const rate = levelRatePerMinute(readings.level, { t, level });
-      if (rate !== null || readings.level === null) readings.level = { t, level };
-      const next = advanceBatchTrack(track, { t, ...readings, level, levelRatePerMinute: rate });
+      const { co2Flow, upperPressure, lowerPressure } = readings;
+      const { moment, kept } = tankMoment({ co2Flow, upperPressure, lowerPressure }, calibration, t, readings.level);
+      readings.level = kept;
+      const next = advanceBatchTrack(track, moment);
       track = next.track;
       froze ||= next.froze;
     }

@@ -15,22 +15,23 @@ import type {
 } from '@fieldlink/api/brew';
 import {
   annotationColor,
-  DEFAULT_PRESSURIZED_THRESHOLD,
-  advanceBatchTrack,
-  batchGravity,
   defaultChannelsMap,
-  isTankVatMarked,
-  levelRatePerMinute,
   recordTransition,
-  shownTankState,
   takeBackEndRefusal,
-  tankLevel,
   tankNumbers,
   tastingRatings,
-  tastingScore,
-  type ChannelsMap,
-  type TankLevelCalibration,
+  type LevelSample,
 } from '@fieldlink/domain/brew';
+import {
+  batchListEntry,
+  batchStart,
+  brewSummary,
+  followRunningBatch,
+  tankSettings,
+  tankView,
+  tastingMarkText,
+  type TankSettings,
+} from '@fieldlink/domain/brew-views';
 import { isTooFarInFuture } from '@fieldlink/domain/timestamps';
 import { DEMO_BEERS, demoTankStory } from '@fieldlink/simulation/demo-brewery';
 import type { DeviceSnapshot } from '../worker/protocol';
@@ -44,11 +45,8 @@ export interface BrewTankDevice extends Pick<DeviceSnapshot, 'thingName' | 'regi
 }
 
 /** A tank's settings the brewer keeps (capacity and calibration). */
-export interface DemoTankSettings {
+export interface DemoTankSettings extends TankSettings {
   deviceId: string;
-  capacity: number | null;
-  co2TotalGain: number;
-  tankLevel: TankLevelCalibration | null;
 }
 
 /** The demo brewery's records, kept in the browser (application §4: demo batches stay local). */
@@ -58,7 +56,6 @@ export interface DemoBreweryRecords {
   batches: Batch[];
 }
 
-const DEFAULT_CO2_TOTAL_GAIN = 1;
 const BATCH_NOT_FOUND = 'Batch not found.';
 const TANK_NOT_FOUND = 'Tank not found.';
 
@@ -129,7 +126,7 @@ function plotLine(text: string, timestamp: number, color: string, sensoryId: str
  */
 export class DemoBrewery {
   /** Each tank's last level taken for its rise per minute, as the server's tracker keeps it. */
-  private readonly levels = new Map<string, { t: number; level: number | null }>();
+  private readonly levels = new Map<string, LevelSample>();
 
   constructor(
     private readonly records: DemoBreweryRecords,
@@ -144,13 +141,7 @@ export class DemoBrewery {
     now: number,
     selected: number | null = null,
   ): BrewMeta {
-    return {
-      groupId: group.id,
-      groupName: group.name,
-      tanks: this.tanks(snapshots, now),
-      pressurizedThreshold: DEFAULT_PRESSURIZED_THRESHOLD,
-      selectedBrewTankNumber: selected,
-    };
+    return brewSummary(group, this.tanks(snapshots, now), selected);
   }
 
   batches(snapshots: readonly BrewTankDevice[]): BrewBatchesAnswer {
@@ -159,21 +150,8 @@ export class DemoBrewery {
       batches: this.records.batches.flatMap((batch) => {
         const index = snapshots.findIndex((snapshot) => snapshot.thingName === batch.deviceId);
         if (index < 0) return [];
-        return [
-          {
-            id: batch.id,
-            deviceId: batch.deviceId,
-            tankNumber: numbers[index]!,
-            tankName: snapshots[index]!.name,
-            state: batch.state,
-            date: batch.date,
-            props: batch.props,
-            lastGravity: batch.gravities.at(-1)?.value ?? null,
-            sensoryCount: batch.sensories.length,
-            isDemo: batch.isDemo,
-            latestReport: null,
-          },
-        ];
+        const tank = { tankNumber: numbers[index]!, name: snapshots[index]!.name };
+        return [batchListEntry({ ...batch, sensoryCount: batch.sensories.length }, tank, null)];
       }),
     };
   }
@@ -189,26 +167,27 @@ export class DemoBrewery {
     if (this.running(snapshot.thingName)) {
       throw new DemoCallError(409, `Tank ${body.tankNumber} already has a batch running. End it first.`);
     }
-    const settings = this.settings(snapshot.thingName);
-    const channelsMap = defaultChannelsMap(snapshot.custom);
-    const reading = (role: keyof ChannelsMap) => snapshot.latest[channelsMap[role]]?.value ?? null;
+    const start = batchStart(
+      snapshot.custom,
+      this.settings(snapshot.thingName),
+      (code) => snapshot.latest[code]?.value,
+      now,
+    );
     const batch: Batch = {
       id: demoRecordId('batch'),
       deviceId: snapshot.thingName,
-      state: 'FILLING',
+      state: start.state,
       date: { start: now, end: null },
       props: body.props,
       gravities: [],
       sensories: [],
       annotations: [],
-      transitions: recordTransition([], 'FILLING', now),
+      transitions: start.transitions,
       isDemo: true,
-      channelsMap,
-      calibration: { co2TotalGain: settings.co2TotalGain, tankLevel: settings.tankLevel },
-      tankLevelAtFermStart: settings.tankLevel
-        ? tankLevel(reading('upperPressure'), reading('lowerPressure'), settings.tankLevel)
-        : null,
-      co2TotalAtStart: reading('co2Total'),
+      channelsMap: start.channelsMap,
+      calibration: start.calibration,
+      tankLevelAtFermStart: start.tankLevelAtFermStart,
+      co2TotalAtStart: start.co2TotalAtStart,
       pressurizedAt: null,
       frozenGravity: null,
       reports: [],
@@ -279,8 +258,7 @@ export class DemoBrewery {
         'Tasting note not found.',
         body.id,
       );
-      const score = tastingScore(ratings).toFixed(1);
-      const text = notes ? `Tasting ${score}/5: ${notes.split('\n')[0]!.slice(0, 120)}` : `Tasting ${score}/5`;
+      const text = tastingMarkText(ratings, notes);
       const mark = batch.annotations.find((annotation) => annotation.sensoryId === id);
       const annotation = {
         ...plotLine(text, timestamp, annotationColor(true), id),
@@ -341,107 +319,48 @@ export class DemoBrewery {
     return this.tanks(snapshots, now).find((tank) => tank.tankNumber === body.tankNumber)!;
   }
 
-  /** The tanks as the brew summary shows them, from the devices' latest values. */
+  /** The tanks as the brew summary shows them (domain `tankView`), each running batch followed first. */
   private tanks(snapshots: readonly BrewTankDevice[], now: number): Tank[] {
     const numbers = tankNumbers(snapshots);
     return snapshots.map((snapshot, index) => {
       const settings = this.settings(snapshot.thingName);
+      const latest = (code: string) => snapshot.latest[code]?.value;
       const batch = this.running(snapshot.thingName);
-      const channelsMap = batch?.channelsMap ?? defaultChannelsMap(snapshot.custom);
-      const reading = (role: keyof ChannelsMap) => snapshot.latest[channelsMap[role]]?.value ?? null;
-      const levelCalibration = batch ? batch.calibration.tankLevel : settings.tankLevel;
-      const level = levelCalibration
-        ? tankLevel(reading('upperPressure'), reading('lowerPressure'), levelCalibration)
-        : null;
-      const readings = {
-        co2Total: reading('co2Total'),
-        temperature: reading('temperature'),
-        headPressure: reading('upperPressure'),
-      };
-      if (batch) this.follow(batch, readings, level, reading, now);
-      const gravityParameters = batchGravity(
-        batch
-          ? {
-              originalGravity: batch.props.originalGravity,
-              co2TotalAtStart: batch.co2TotalAtStart,
-              co2TotalGain: batch.calibration.co2TotalGain,
-              tankLevelAtFermStart: batch.tankLevelAtFermStart,
-              frozenGravity: batch.frozenGravity,
-            }
-          : null,
-        readings,
-        level,
-      );
-      const tankNumber = numbers[index]!;
-      return {
-        tankNumber,
-        deviceId: snapshot.thingName,
-        thingName: snapshot.thingName,
-        name: snapshot.name,
-        isConnected: true,
-        state: shownTankState(batch?.state ?? null),
-        capacity: settings.capacity,
-        channelsMap,
-        gravityParameters,
-        batchInfo: batch ?? null,
-        rawDeviceLogs: null,
-        calibration: { co2TotalGain: settings.co2TotalGain, tankLevel: settings.tankLevel },
-        isVatMarked: isTankVatMarked(snapshot.custom, snapshot.registers, tankNumber),
-      };
+      if (batch) this.follow(batch, latest, now);
+      return tankView({
+        device: {
+          id: snapshot.thingName,
+          thingName: snapshot.thingName,
+          name: snapshot.name,
+          isConnected: true,
+          custom: snapshot.custom,
+          registers: snapshot.registers,
+        },
+        tankNumber: numbers[index]!,
+        settings,
+        batch,
+        latest,
+      });
     });
   }
 
   /**
-   * The running batch advanced by the tank's readings now, with the rule the server's tracker applies
-   * to every frame (domain `advanceBatchTrack`): its state and transitions, and the gravity estimate
-   * frozen once the pressure thresholds are passed (§4).
+   * The running batch advanced by the tank's readings now, as the server's tracker advances it on
+   * every frame (domain `followRunningBatch`): its state and transitions, and the gravity estimate frozen once
+   * the pressure thresholds are passed (§4). The demo has no frames: reading the tanks is its moment.
    */
-  private follow(
-    batch: Batch,
-    readings: Parameters<typeof batchGravity>[1],
-    level: number | null,
-    reading: (role: keyof ChannelsMap) => number | null,
-    now: number,
-  ): void {
-    const previous = this.levels.get(batch.deviceId) ?? null;
-    const rate = levelRatePerMinute(previous, { t: now, level });
-    if (rate !== null || previous === null || previous.level === null)
-      this.levels.set(batch.deviceId, { t: now, level });
-    const { track, froze } = advanceBatchTrack(
-      { state: batch.state, transitions: batch.transitions, pressurizedAt: batch.pressurizedAt },
-      {
-        t: now,
-        co2Flow: reading('co2Flow'),
-        upperPressure: reading('upperPressure'),
-        lowerPressure: reading('lowerPressure'),
-        level,
-        levelRatePerMinute: rate,
-      },
-    );
-    if (!froze && track.state === batch.state && track.transitions.length === batch.transitions.length) return;
-    batch.state = track.state;
-    batch.transitions = [...track.transitions];
-    batch.pressurizedAt = track.pressurizedAt;
-    if (froze) {
-      batch.frozenGravity = batchGravity(
-        {
-          originalGravity: batch.props.originalGravity,
-          co2TotalAtStart: batch.co2TotalAtStart,
-          co2TotalGain: batch.calibration.co2TotalGain,
-          tankLevelAtFermStart: batch.tankLevelAtFermStart,
-          frozenGravity: null,
-        },
-        readings,
-        level,
-      );
-    }
+  private follow(batch: Batch, latest: (code: string) => number | undefined, now: number): void {
+    const followed = followRunningBatch(batch, this.levels.get(batch.deviceId) ?? null, latest, now);
+    this.levels.set(batch.deviceId, followed.kept);
+    if (!followed.changed) return;
+    Object.assign(batch, followed.batch);
     void this.save();
   }
 
   private settings(deviceId: string): DemoTankSettings {
     let settings = this.records.tanks.find((tank) => tank.deviceId === deviceId);
     if (!settings) {
-      settings = { deviceId, capacity: null, co2TotalGain: DEFAULT_CO2_TOTAL_GAIN, tankLevel: null };
+      settings = { deviceId, ...tankSettings(null) };
       this.records.tanks.push(settings);
     }
     return settings;
