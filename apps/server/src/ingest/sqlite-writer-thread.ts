@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { DeviceEvent } from '../events';
 import type { BatchWrites } from './frame-writer';
 import type { MaintenanceRequest, MaintenanceRunner, MaintenanceSummary } from '../features/devices/log-maintenance';
+import { toSampleColumns, type SampleColumns } from './sample-columns';
 
 /** What the writer thread is started with. */
 export interface WriterInput {
@@ -25,7 +26,8 @@ const WAL_RESTART_BYTES = 64 * 2 ** 20;
 const WAL_CHECK_EVERY_MS = 200;
 
 export type WriterRequest =
-  | { type: 'write'; id: number; writes: BatchWrites }
+  /** A batch; its samples travel as `samples` (columns, their buffers handed over), `writes.logs` then empty. */
+  | { type: 'write'; id: number; writes: BatchWrites; samples: SampleColumns | null }
   | { type: 'maintain'; id: number; request: MaintenanceRequest }
   | { type: 'stop-maintenance' }
   | { type: 'close' };
@@ -75,7 +77,12 @@ export class SqliteWriterThread implements MaintenanceRunner {
 
   /** Writes one batch in a transaction of the thread's connection; answers its connection events. */
   async write(writes: BatchWrites): Promise<DeviceEvent[]> {
-    return (await this.ask('written', (id) => ({ type: 'write', id, writes }))).events;
+    const samples = toSampleColumns(writes.logs);
+    const request = (id: number): WriterRequest =>
+      samples
+        ? { type: 'write', id, writes: { ...writes, logs: [] }, samples: samples.columns }
+        : { type: 'write', id, writes, samples: null };
+    return (await this.ask('written', request, samples?.transfer)).events;
   }
 
   /** Runs the log maintenance job in the thread, its slices between the batches. */
@@ -90,12 +97,13 @@ export class SqliteWriterThread implements MaintenanceRunner {
   private async ask<T extends Answered['type']>(
     expected: T,
     request: (id: number) => WriterRequest,
+    transfer: ArrayBuffer[] = [],
   ): Promise<Extract<Answered, { type: T }>> {
     const worker = this.worker ?? (this.worker = this.start());
     const id = this.nextId++;
     const answer = await new Promise<Answered>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      worker.postMessage(request(id));
+      worker.postMessage(request(id), transfer);
     });
     if (answer.type !== expected) throw new Error(`The writer thread answered ${answer.type}, not ${expected}`);
     return answer as Extract<Answered, { type: T }>;

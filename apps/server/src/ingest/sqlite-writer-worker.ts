@@ -6,6 +6,7 @@ import { LogMaintenance, type MaintenanceRequest, type WorkTurns } from '../feat
 import type { Database } from '../db/schema';
 import { openSqliteConnection, RetryingSqliteDialect } from '../db/sqlite-driver';
 import { writeBatch } from './frame-writer';
+import { fromSampleColumns } from './sample-columns';
 import type { WriterAnswer, WriterInput, WriterRequest } from './sqlite-writer-thread';
 
 /**
@@ -144,7 +145,9 @@ port.on('message', (request: WriterRequest) => {
     case 'write':
       void enqueue(async () => {
         try {
-          const events = await writeBatch(db, request.writes, inbox);
+          const { samples } = request;
+          const writes = samples ? { ...request.writes, logs: fromSampleColumns(samples) } : request.writes;
+          const events = await writeBatch(db, writes, inbox);
           port.postMessage({ type: 'written', id: request.id, events } satisfies WriterAnswer);
           restartWalIfLarge();
         } catch (error) {
