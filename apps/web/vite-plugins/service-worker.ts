@@ -25,21 +25,26 @@ export function serviceWorkerPlugin(options: ServiceWorkerPluginOptions): Plugin
     buildStart() {
       this.emitFile({ type: 'chunk', id: options.entry, fileName });
     },
-    generateBundle(_options, bundle) {
-      const worker = bundle[fileName];
-      if (!worker || worker.type !== 'chunk') {
-        this.error(`service worker chunk ${fileName} was not built`);
-      }
-      const urls = Object.keys(bundle)
-        .filter((name) => name !== fileName && !name.endsWith('.map') && !name.endsWith('.webmanifest'))
-        .filter((name) => /\.(js|css|html|svg|png|woff2?|ico)$/.test(name))
-        .map((name) => (name === 'index.html' ? '/' : `/${name}`))
-        .sort();
-      const version = createHash('sha256').update(urls.join('\n')).digest('hex').slice(0, 12);
-      const manifest = JSON.stringify({ version, urls });
-      const pattern = new RegExp(`(["'\`])${PRECACHE_MANIFEST_TOKEN}\\1`, 'g');
-      if (!pattern.test(worker.code)) this.error(`service worker does not contain ${PRECACHE_MANIFEST_TOKEN}`);
-      worker.code = worker.code.replace(pattern, () => JSON.stringify(manifest));
+    generateBundle: {
+      // After Vite's own CSS plugin, which deletes the chunks that held only CSS: listed before that,
+      // such a chunk made `cache.addAll` fail with a 404, so the worker never installed.
+      order: 'post',
+      handler(_options, bundle) {
+        const worker = bundle[fileName];
+        if (!worker || worker.type !== 'chunk') {
+          this.error(`service worker chunk ${fileName} was not built`);
+        }
+        const urls = Object.keys(bundle)
+          .filter((name) => name !== fileName && !name.endsWith('.map') && !name.endsWith('.webmanifest'))
+          .filter((name) => /\.(js|css|html|svg|png|woff2?|ico)$/.test(name))
+          .map((name) => (name === 'index.html' ? '/' : `/${name}`))
+          .sort();
+        const version = createHash('sha256').update(urls.join('\n')).digest('hex').slice(0, 12);
+        const manifest = JSON.stringify({ version, urls });
+        const pattern = new RegExp(`(["'\`])${PRECACHE_MANIFEST_TOKEN}\\1`, 'g');
+        if (!pattern.test(worker.code)) this.error(`service worker does not contain ${PRECACHE_MANIFEST_TOKEN}`);
+        worker.code = worker.code.replace(pattern, () => JSON.stringify(manifest));
+      },
     },
   };
 }
