@@ -24,8 +24,11 @@ export const FIXTURE_GROUPS: DeviceTableGroup[] = [
   { id: 'tanks', name: 'Tanks', kind: 'group', path: './root/cellar/tanks' },
 ];
 
-/** A device table as the console receives it from the server (through the binary form), for model tests. */
-export function fixtureColumns(devices: readonly FixtureDevice[], groups = FIXTURE_GROUPS): DeviceTableColumns {
+/** `GET /devices/table` in its binary form as the server answers it, for component tests. */
+export function fixtureTableBinary(
+  devices: readonly FixtureDevice[],
+  groups = FIXTURE_GROUPS,
+): Uint8Array<ArrayBuffer> {
   const text = Object.fromEntries(
     DEVICE_TABLE_TEXT_FIELDS.map((field) => [
       field,
@@ -39,5 +42,10 @@ export function fixtureColumns(devices: readonly FixtureDevice[], groups = FIXTU
     ]),
   ) as DeviceTableAnswer['numbers'];
   const answer = { format: 1 as const, generatedAt: 1_700_000_000_000, count: devices.length, groups, text, numbers };
-  return decodeDeviceTableBinary(encodeDeviceTableBinary(answer));
+  return encodeDeviceTableBinary(answer);
+}
+
+/** A device table as the console receives it from the server (through the binary form), for model tests. */
+export function fixtureColumns(devices: readonly FixtureDevice[], groups = FIXTURE_GROUPS): DeviceTableColumns {
+  return decodeDeviceTableBinary(fixtureTableBinary(devices, groups));
 }
