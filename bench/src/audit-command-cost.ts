@@ -90,7 +90,7 @@ for (const dialect of dialects) {
     });
     const { thingName, password } = (added.json() as { credentials: { thingName: string; password: string } })
       .credentials;
-    const device = await mqtt.connectAsync(`mqtt://127.0.0.1:${app.fieldlink.broker!.port}`, {
+    const device = await mqtt.connectAsync(`mqtt://127.0.0.1:${app.broker!.port}`, {
       clientId: thingName,
       username: thingName,
       password,

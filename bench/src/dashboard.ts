@@ -221,7 +221,7 @@ async function run(options: BenchOptions): Promise<BenchSection> {
       thingNames.push(provisioned.credentials.thingName);
       deviceIds.push(provisioned.device.id);
       clients.push(
-        await connectAsync(`mqtt://127.0.0.1:${app.fieldlink.broker!.port}`, {
+        await connectAsync(`mqtt://127.0.0.1:${app.broker!.port}`, {
           clientId: provisioned.credentials.thingName,
           username: provisioned.credentials.thingName,
           password: provisioned.credentials.password,

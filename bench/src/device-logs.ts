@@ -265,7 +265,7 @@ async function runDialect(dialect: StorageDialect, options: BenchOptions): Promi
       end: START + YEAR_SAMPLES * MINUTE,
       binCount: BIN_COUNT,
     });
-    const service = (minutes: number, channels?: string) => app.fieldlink.devices.logs(user, query(minutes, channels));
+    const service = (minutes: number, channels?: string) => app.devices.logs(user, query(minutes, channels));
     const http = (minutes: number, channels?: string, acceptEncoding?: string) => {
       const search = new URLSearchParams(Object.entries(query(minutes, channels)).map(([k, v]) => [k, String(v)]));
       return app.inject({

@@ -268,7 +268,7 @@ function startLiveChanges(app: FastifyInstance): () => void {
     const now = Date.now();
     for (let k = 0; k < LIVE_CHANGES_PER_SECOND; k += 1) {
       const device = (tick * LIVE_CHANGES_PER_SECOND + k * 97) % FLEET;
-      app.fieldlink.hub.publish({
+      app.hub.publish({
         type: 'server/connectionState',
         thingName: `BN-${device.toString(36).toUpperCase().padStart(6, '0')}`,
         isConnected: (tick + k) % 2 === 0,

@@ -145,7 +145,7 @@ serveRpc<ServerCalls>(
       await app.ready();
       const devices = await provisionDevices(app, setup.devices);
       provisioned = devices;
-      const broker = app.fieldlink.broker;
+      const broker = app.broker;
       if (!broker) throw new Error('The app started without its broker');
       // Seeding hashes the demo passwords with scrypt (128 MiB each): not ingest's memory.
       meter.resetOverall();
@@ -153,7 +153,7 @@ serveRpc<ServerCalls>(
     },
 
     async mark() {
-      const { frames, dataPoints, rejected } = app?.fieldlink.ingest.counters ?? {
+      const { frames, dataPoints, rejected } = app?.ingest.counters ?? {
         frames: 0,
         dataPoints: 0,
         rejected: 0,
@@ -163,7 +163,7 @@ serveRpc<ServerCalls>(
 
     async countRows() {
       if (!app) throw new Error('Not set up');
-      await app.fieldlink.writer.flush();
+      await app.writer.flush();
       const { db } = app.storage;
       // SQLite: acknowledged samples still in the inbox are moved into `logs` first, as any reader
       // moves them, so the count is of `logs` alone (apps/server/src/db/log-inbox.ts).
@@ -228,8 +228,8 @@ serveRpc<ServerCalls>(
       if (maintenance?.run !== run) {
         if (maintenance && maintenance.endedAt === null) throw new Error(`Run ${maintenance.run} has not ended`);
         maintenance = { run, queuedAt: performance.now(), partitionsBefore: await partitionCount(app), endedAt: null };
-        await app.fieldlink.jobs.enqueue(LOG_MAINTENANCE_JOB, {}, { key: maintenanceJobId(run) });
-        app.fieldlink.jobs.nudge();
+        await app.jobs.enqueue(LOG_MAINTENANCE_JOB, {}, { key: maintenanceJobId(run) });
+        app.jobs.nudge();
       }
       return awaitMaintenance(app, until);
     },

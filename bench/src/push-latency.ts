@@ -106,7 +106,7 @@ async function runOn(dialect: StorageDialect, options: BenchOptions): Promise<Ru
     receiver.expectSecret('/bench', hook.secret);
     const browser = pushService.browser('bench');
     await call('POST', '/push-subscriptions', spray, browser.subscription);
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${app.fieldlink.broker!.port}`, {
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${app.broker!.port}`, {
       clientId: thingName,
       username: thingName,
       password,

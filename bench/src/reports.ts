@@ -64,7 +64,7 @@ async function generate(
   meter.resetOverall();
   const baseline = process.memoryUsage.rss();
   const started = performance.now();
-  const report = await app.fieldlink.reports.create(user, {
+  const report = await app.reports.create(user, {
     accountId,
     name: `Bench ${format}`,
     props: {
@@ -87,7 +87,7 @@ async function generate(
     await app.inject({ method: 'GET', url: '/api/v1/self', headers: { authorization: jwt } });
     latencies.push(performance.now() - call);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    state = await app.fieldlink.reports.get(user, { id: report.id, accountId });
+    state = await app.reports.get(user, { id: report.id, accountId });
   }
   const ms = performance.now() - started;
   const usage = meter.mark();

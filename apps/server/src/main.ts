@@ -61,7 +61,7 @@ async function main(): Promise<void> {
     logger: { level: config.logLevel, transport: undefined },
   });
   fatalLogger = app.log;
-  const broker = app.fieldlink.broker!;
+  const broker = app.broker!;
   // An external broker keeps its own device accounts: the demo devices get theirs (again) at start,
   // before this instance answers its health check.
   if (broker.kind === 'external' && config.demo) await provisionDemoFleet(broker, await demoFleet(storage.db));
@@ -112,7 +112,7 @@ async function main(): Promise<void> {
     const forced = setTimeout(() => process.exit(1), STOP_DEADLINE_MS);
     forced.unref();
     // Behind a load balancer the next requests go to another instance (docs/operations.md §12).
-    await app.fieldlink.drain(DRAIN_DEADLINE_MS);
+    await app.drain(DRAIN_DEADLINE_MS);
     await fleet?.stop();
     await app.close();
     console.log('Fieldlink stopped cleanly.');

@@ -49,7 +49,7 @@ describe.each(DIALECTS)('a simulated brew tank over the real broker on %s', (dia
     cellarId = brewery.rootGroup.groups.find((group) => group.name === 'Cellar')!.id;
     const password = (await demoFleet(t.app.storage.db)).find((entry) => entry.thingName === TANK)!.password;
     fleet = await startFleet({
-      brokerUrl: `mqtt://127.0.0.1:${t.app.fieldlink.broker!.port}`,
+      brokerUrl: `mqtt://127.0.0.1:${t.app.broker!.port}`,
       devices: [{ thingName: TANK, password, kind: 'brewTank' }],
       logIntervalSeconds: 1,
     });

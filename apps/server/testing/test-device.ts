@@ -19,7 +19,7 @@ export async function connectTestDevice(
   password: string | undefined,
   onCommand: (command: DeviceCommand, publish: TestDevice['publish']) => void,
 ): Promise<TestDevice> {
-  const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${app.fieldlink.broker!.port}`, {
+  const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${app.broker!.port}`, {
     clientId: thingName,
     username: thingName,
     password,

@@ -68,7 +68,7 @@ describe.each(DIALECTS)('MQTT limits before and after authentication on %s', (di
 
   beforeAll(async () => {
     t = await startTestApp(dialect, { mqtt: true });
-    port = t.app.fieldlink.broker!.port;
+    port = t.app.broker!.port;
     passwords = new Map((await demoFleet(t.app.storage.db)).map((device) => [device.thingName, device.password]));
   });
   afterAll(async () => {
@@ -111,7 +111,7 @@ describe.each(DIALECTS)('MQTT limits before and after authentication on %s', (di
     const first = await connect(thingName, session);
     await first.subscribeAsync(deviceDownTopic(thingName), { qos: 1 });
     await first.endAsync();
-    const broker = t.app.fieldlink.broker!;
+    const broker = t.app.broker!;
     const command = (id: string, exp: number) =>
       ({ v: 4, id, exp, cmd: 'refreshMetadata' }) as Parameters<typeof broker.sendCommand>[1];
     await broker.sendCommand(thingName, command('expires-soon', Date.now() + 300));
@@ -141,7 +141,7 @@ describe('MQTT before authentication costs almost nothing', () => {
   let passwords: Map<string, string>;
   beforeAll(async () => {
     t = await startTestApp('sqlite', { mqtt: true });
-    port = t.app.fieldlink.broker!.port;
+    port = t.app.broker!.port;
     passwords = new Map((await demoFleet(t.app.storage.db)).map((device) => [device.thingName, device.password]));
   });
   afterAll(() => t?.close());
@@ -235,7 +235,7 @@ describe('MQTT before authentication costs almost nothing', () => {
     await sleep(200);
     // From now on it reads nothing: it will not see the broker close it either, so ask the broker.
     socket.pause();
-    const broker = t.app.fieldlink.broker!;
+    const broker = t.app.broker!;
     const connected = broker.connectedClients();
     const big = 'x'.repeat(16 * 1024);
     const started = Date.now();

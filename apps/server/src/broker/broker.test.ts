@@ -42,7 +42,7 @@ describe.each(DIALECTS)('embedded broker and ingest on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await startTestApp(dialect, { mqtt: true });
-    url = `mqtt://127.0.0.1:${t.app.fieldlink.broker!.port}`;
+    url = `mqtt://127.0.0.1:${t.app.broker!.port}`;
     passwords = new Map((await demoFleet(t.app.storage.db)).map((device) => [device.thingName, device.password]));
   });
   afterAll(async () => {
@@ -160,7 +160,7 @@ describe.each(DIALECTS)('embedded broker and ingest on %s', (dialect) => {
   it('rejects and counts malformed frames, changing nothing and keeping the connection', async () => {
     const client = await connect('NGB-FV01');
     const before = await latest('NGB-FV01');
-    const rejected = t.app.fieldlink.ingest.counters.rejected;
+    const rejected = t.app.ingest.counters.rejected;
     const bad = [
       'not json',
       '{"v":9,"type":"log","t":1,"values":{"c1":1}}',
@@ -169,7 +169,7 @@ describe.each(DIALECTS)('embedded broker and ingest on %s', (dialect) => {
       'null',
     ];
     for (const payload of bad) await client.publishAsync(deviceUpTopic('NGB-FV01'), payload, { qos: 1 });
-    expect(t.app.fieldlink.ingest.counters.rejected - rejected).toBe(bad.length);
+    expect(t.app.ingest.counters.rejected - rejected).toBe(bad.length);
     expect(await latest('NGB-FV01')).toEqual(before);
     expect(client.connected).toBe(true);
   });

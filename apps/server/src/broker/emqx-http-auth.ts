@@ -2,7 +2,6 @@ import { timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import { Type, type Static } from '@sinclair/typebox';
 import { deviceDownTopic, deviceUpTopic, isThingName } from '@fieldlink/api/mqtt-topics';
-import type { DeviceDirectory } from '../ingest/device-directory';
 import { secretMatches } from '../security/secrets';
 
 /** What EMQX sends (configured as in docs/operations.md). */
@@ -18,15 +17,6 @@ const AuthorizeBody = Type.Object({
   action: Type.String({ maxLength: 16 }),
 });
 
-export interface EmqxAuthOptions {
-  directory: DeviceDirectory;
-  /** The bearer token EMQX sends; nothing is answered without it. */
-  secret: string;
-  /** Fieldlink's own account, a superuser at the broker. */
-  serverUsername: string | null;
-  serverPassword: string | null;
-}
-
 function same(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
@@ -38,10 +28,17 @@ function same(a: string, b: string): boolean {
  * (`MQTT_PROVISIONING=none`) EMQX asks Fieldlink on every CONNECT, publish and subscribe, so no
  * account needs provisioning into the broker. Same rules as the embedded broker: the client id and
  * user name are the thing name, the password is the device secret, and a device may publish only to
- * its up topic and subscribe only to its down topic. Any error is a refusal (fail closed).
+ * its up topic and subscribe only to its down topic. Any error is a refusal (fail closed). EMQX
+ * sends `MQTT_AUTH_SECRET` as a bearer token, and nothing is answered without it; Fieldlink's own
+ * account (`MQTT_ADMIN_USERNAME`) is a superuser at the broker.
  */
-export const emqxAuthPlugin = fp<EmqxAuthOptions>(
-  async (app, { directory, secret, serverUsername, serverPassword }) => {
+export const emqxAuthPlugin = fp(
+  async (app) => {
+    const { config, directory } = app;
+    if (config.mqttProvisioning !== 'none' || !config.mqttAuthSecret) return;
+    const secret = config.mqttAuthSecret;
+    const serverUsername = config.mqttAdminUsername;
+    const serverPassword = config.mqttAdminPassword;
     const authorised = (header: string | undefined) => same(header ?? '', `Bearer ${secret}`);
 
     app.post<{ Body: Static<typeof AuthenticateBody> }>(
@@ -82,5 +79,5 @@ export const emqxAuthPlugin = fp<EmqxAuthOptions>(
       },
     );
   },
-  { name: 'emqx-auth' },
+  { name: 'emqx-auth', dependencies: ['settings', 'ingest'] },
 );

@@ -85,7 +85,7 @@ describe.each(DIALECTS)('a device that stops reading its socket, on %s', (dialec
   });
 
   it('is dropped with its queued commands while other devices go on, and the process lives on', async () => {
-    const broker = t.app.fieldlink.broker!;
+    const broker = t.app.broker!;
     const healthy: MqttClient = await mqtt.connectAsync(`mqtt://127.0.0.1:${broker.port}`, {
       clientId: HEALTHY,
       username: HEALTHY,

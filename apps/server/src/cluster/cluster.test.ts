@@ -60,7 +60,7 @@ describe('two instances on Mosquitto 2 and PostgreSQL', () => {
     await moveInbox(a.storage.db, [id]);
     return a.storage.db.selectFrom('logs').selectAll().where('device_id', '=', id).execute();
   };
-  const framesStored = () => a.fieldlink.ingest.counters.frames + b.fieldlink.ingest.counters.frames;
+  const framesStored = () => a.ingest.counters.frames + b.ingest.counters.frames;
 
   beforeAll(async () => {
     mosquitto = await startMosquitto();
@@ -71,7 +71,7 @@ describe('two instances on Mosquitto 2 and PostgreSQL', () => {
     b = await startClusterApp({ ...env, FIELDLINK_INSTANCE_ID: 'test-b' }, { commandTimeoutMs: 3000 });
     const fleet = await demoFleet(a.storage.db);
     passwords = new Map(fleet.map((entry) => [entry.thingName, entry.password]));
-    await provisionDemoFleet(a.fieldlink.broker!, fleet);
+    await provisionDemoFleet(a.broker!, fleet);
     await letViewerOperate(a.storage.db);
   });
   afterAll(async () => {
@@ -143,7 +143,7 @@ describe('two instances on Mosquitto 2 and PostgreSQL', () => {
 
   it('stores each frame once across the share group, both instances taking part', async () => {
     const things = ['NGB-FV01', 'NGB-FV02', 'NGB-BT01', 'NGB-HLT01'];
-    const before = { total: framesStored(), a: a.fieldlink.ingest.counters.frames };
+    const before = { total: framesStored(), a: a.ingest.counters.frames };
     const t0 = Date.now() - 100_000;
     await Promise.all(
       things.map(async (thingName) => {
@@ -161,7 +161,7 @@ describe('two instances on Mosquitto 2 and PostgreSQL', () => {
     await until(async () => (await Promise.all(things.map(inWindow))).every((logs) => logs.length >= 100));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(framesStored() - before.total).toBe(200);
-    const byA = a.fieldlink.ingest.counters.frames - before.a;
+    const byA = a.ingest.counters.frames - before.a;
     expect(byA).toBeGreaterThan(0);
     expect(byA).toBeLessThan(200);
     for (const thingName of things) {
@@ -177,7 +177,7 @@ describe('two instances on Mosquitto 2 and PostgreSQL', () => {
     closers.push(() => socket.socket.close());
     expect((await socket.request({ type: 'server/subscribeDevices', thingNames: ['ACME-BLR01'] })).ok).toBe(true);
     const client = await device('ACME-BLR01');
-    const storedByA = a.fieldlink.ingest.counters.frames;
+    const storedByA = a.ingest.counters.frames;
     const values = [11, 12, 13, 14, 15, 16];
     for (const value of values) {
       const frame = { v: 4, type: 'log', t: Date.now(), values: { c5: value } };
@@ -189,7 +189,7 @@ describe('two instances on Mosquitto 2 and PostgreSQL', () => {
       );
       return values.every((value) => seen.includes(value));
     });
-    expect(a.fieldlink.ingest.counters.frames).toBeGreaterThan(storedByA);
+    expect(a.ingest.counters.frames).toBeGreaterThan(storedByA);
   });
 
   it('closes the sockets on instance B of a session signed out and of an API token revoked on instance A', async () => {
@@ -237,17 +237,17 @@ describe('two instances on Mosquitto 2 and PostgreSQL', () => {
         .map((log) => Number(log.value));
     const frame = (body: object) => Buffer.from(JSON.stringify({ v: 4, ...body }));
     // B reads the device into its directory with a frame of its own.
-    await b.fieldlink.ingest.handle(thingName, frame({ type: 'log', t: t0, values: { c33: 12_000 } }));
+    await b.ingest.handle(thingName, frame({ type: 'log', t: t0, values: { c33: 12_000 } }));
     await until(async () => (await c33()).length === 1);
     const relayed = new Promise<void>((resolve) =>
-      b.fieldlink.events.on((event, origin) => {
+      b.events.on((event, origin) => {
         if (event.type === 'server/deviceConfig' && event.thingName === thingName && origin === 'remote') resolve();
       }),
     );
     const channels = [{ code: 'c33', name: 'Line pressure', units: 'bar', config: { signal: 'raw', fullScale: 6 } }];
-    await a.fieldlink.ingest.handle(thingName, frame({ type: 'config', subtype: 'input', channels }));
+    await a.ingest.handle(thingName, frame({ type: 'config', subtype: 'input', channels }));
     await relayed;
-    await b.fieldlink.ingest.handle(thingName, frame({ type: 'log', t: t0 + 1000, values: { c33: 3_000_000 } }));
+    await b.ingest.handle(thingName, frame({ type: 'log', t: t0 + 1000, values: { c33: 3_000_000 } }));
     await until(async () => (await c33()).length === 2);
     expect(await c33()).toEqual([12_000, pressureFromRaw(3_000_000, 6)]);
   });
@@ -327,8 +327,8 @@ describe('two instances on Mosquitto 2 and PostgreSQL', () => {
 
   it('drops and counts frames over 16 KiB or over a device’s rate; the broker closes a device over its packet limit', async () => {
     const counters = () => ({
-      oversized: a.fieldlink.ingest.counters.oversized + b.fieldlink.ingest.counters.oversized,
-      rateLimited: a.fieldlink.ingest.counters.rateLimited + b.fieldlink.ingest.counters.rateLimited,
+      oversized: a.ingest.counters.oversized + b.ingest.counters.oversized,
+      rateLimited: a.ingest.counters.rateLimited + b.ingest.counters.rateLimited,
     });
     const before = counters();
     const client = await device('CRS-SHELF01');

@@ -112,7 +112,7 @@ const payload = fc.oneof(
 /** The app on `dialect` with two demo devices connected over MQTT: the one fuzzed and a witness beside it. */
 async function startFuzzedPlant(dialect: Dialect) {
   const t = await startTestApp(dialect, { mqtt: true, env: { MQTT_MAX_FRAMES_PER_SECOND: '100000' } });
-  const url = `mqtt://127.0.0.1:${t.app.fieldlink.broker!.port}`;
+  const url = `mqtt://127.0.0.1:${t.app.broker!.port}`;
   const passwords = new Map((await demoFleet(t.app.storage.db)).map((d) => [d.thingName, d.password]));
   const connect = (thingName: string) =>
     mqtt.connectAsync(url, { clientId: thingName, username: thingName, password: passwords.get(thingName) });
@@ -144,7 +144,7 @@ describe.each(DIALECTS)('fuzzing device payloads on %s', (dialect) => {
   afterAll(() => plant?.close());
 
   it(`acknowledges ${(PAYLOAD_RUNS[dialect] * 100).toLocaleString('en')} bad and random payloads, keeps the device connected, and stores every good frame beside them`, async () => {
-    const rejectedBefore = t.app.fieldlink.ingest.counters.rejected;
+    const rejectedBefore = t.app.ingest.counters.rejected;
     let sent = 0;
     const base = Date.now() - 10_000_000;
     await fc.assert(
@@ -171,7 +171,7 @@ describe.each(DIALECTS)('fuzzing device payloads on %s', (dialect) => {
     );
     expect(sent).toBe(PAYLOAD_RUNS[dialect] * 100);
     // Most are unreadable; a few random ones happen to be valid frames and are stored.
-    expect(t.app.fieldlink.ingest.counters.rejected - rejectedBefore).toBeGreaterThan((sent * 2) / 3);
+    expect(t.app.ingest.counters.rejected - rejectedBefore).toBeGreaterThan((sent * 2) / 3);
     for (const thingName of ['NGB-FV01', 'NGB-FV02']) {
       const device = await t.app.storage.db
         .selectFrom('devices')
@@ -205,7 +205,7 @@ describe('fuzzing the broker and the API on sqlite', () => {
   afterAll(() => plant?.close());
 
   it('survives 5,000 malformed MQTT packets on raw connections, and a device still connects and publishes', async () => {
-    const port = t.app.fieldlink.broker!.port;
+    const port = t.app.broker!.port;
     const connectPacket = fc
       .record({
         clientId: fc.string({ minLength: 1, maxLength: 80 }),

@@ -23,7 +23,7 @@ describe.each(DIALECTS)('limits on %s', (dialect) => {
   const clients: MqttClient[] = [];
 
   const device = async (thingName: string) => {
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.fieldlink.broker!.port}`, {
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.broker!.port}`, {
       clientId: thingName,
       username: thingName,
       password: passwords.get(thingName),
@@ -45,7 +45,7 @@ describe.each(DIALECTS)('limits on %s', (dialect) => {
 
   it('closes a device that sends a frame over 16 KiB, storing nothing of it', async () => {
     const client = await device('ACME-BLR01');
-    const oversized = t.app.fieldlink.ingest.counters.oversized;
+    const oversized = t.app.ingest.counters.oversized;
     const values = Object.fromEntries(Array.from({ length: 256 }, (_, i) => [`c${i + 1}`, 123456.789 + i]));
     const frame = JSON.stringify({
       v: 4,
@@ -58,12 +58,12 @@ describe.each(DIALECTS)('limits on %s', (dialect) => {
     const gone = closed(client);
     client.publish(deviceUpTopic('ACME-BLR01'), frame, { qos: 1 });
     await gone;
-    expect(t.app.fieldlink.ingest.counters.oversized - oversized).toBe(1);
+    expect(t.app.ingest.counters.oversized - oversized).toBe(1);
   });
 
   it('closes a device over its publish rate, after storing what was within it', async () => {
     const client = await device('ACME-BLR02');
-    const limited = t.app.fieldlink.ingest.counters.rateLimited;
+    const limited = t.app.ingest.counters.rateLimited;
     const gone = closed(client);
     const t0 = Date.now() - 1_000_000;
     // 50 frames a second averaged over 10 s: the 501st frame in the window is refused.
@@ -73,7 +73,7 @@ describe.each(DIALECTS)('limits on %s', (dialect) => {
       });
     }
     await gone;
-    expect(t.app.fieldlink.ingest.counters.rateLimited - limited).toBe(1);
+    expect(t.app.ingest.counters.rateLimited - limited).toBe(1);
   });
 
   it('refuses a frame whose text holds a NUL, keeping the device connected and the frames beside it', async () => {
@@ -81,7 +81,7 @@ describe.each(DIALECTS)('limits on %s', (dialect) => {
     // lost the neighbour's frame written in the same transaction.
     const sender = await device('NGB-FV01');
     const neighbour = await device('NGB-FV02');
-    const rejected = t.app.fieldlink.ingest.counters.rejected;
+    const rejected = t.app.ingest.counters.rejected;
     const at = Date.now() - 5_000;
     const garbled = {
       v: 4,
@@ -101,7 +101,7 @@ describe.each(DIALECTS)('limits on %s', (dialect) => {
         { qos: 1 },
       ),
     ]);
-    expect(t.app.fieldlink.ingest.counters.rejected - rejected).toBe(1);
+    expect(t.app.ingest.counters.rejected - rejected).toBe(1);
     expect(sender.connected).toBe(true);
     await moveInbox(t.app.storage.db);
     const stored = await t.app.storage.db
@@ -129,7 +129,7 @@ describe.each(DIALECTS)('limits on %s', (dialect) => {
     // PostgreSQL's bigint refuses such a time: the frame failed its batch, again at every retry.
     const sender = await device('NGB-FV01');
     const neighbour = await device('NGB-FV02');
-    const rejected = t.app.fieldlink.ingest.counters.rejected;
+    const rejected = t.app.ingest.counters.rejected;
     const at = Date.now() - 6_000;
     const log = (value: number, time = at) => JSON.stringify({ v: 4, type: 'log', t: time, values: { c96: value } });
     await Promise.all([
@@ -138,7 +138,7 @@ describe.each(DIALECTS)('limits on %s', (dialect) => {
       sender.publishAsync(deviceUpTopic('NGB-FV01'), log(3), { qos: 1 }),
       neighbour.publishAsync(deviceUpTopic('NGB-FV02'), log(7), { qos: 1 }),
     ]);
-    expect(t.app.fieldlink.ingest.counters.rejected - rejected).toBe(2);
+    expect(t.app.ingest.counters.rejected - rejected).toBe(2);
     expect(sender.connected).toBe(true);
     await moveInbox(t.app.storage.db);
     const stored = await t.app.storage.db
@@ -175,7 +175,7 @@ describe.each(DIALECTS)('limits on %s', (dialect) => {
       origin,
     );
     expect((await socket.request({ type: 'server/subscribeDevices', thingNames: things })).ok).toBe(true);
-    const before = t.app.fieldlink.hub.socketCount;
+    const before = t.app.hub.socketCount;
     // Stop reading: once the kernel's buffers are full, the server's send buffer grows past 4 MiB.
     (socket.socket as unknown as { _socket: { pause(): void } })._socket.pause();
     const values = Object.fromEntries(Array.from({ length: 256 }, (_, i) => [`c${i + 1}`, 1000.123456 + i]));
@@ -184,7 +184,7 @@ describe.each(DIALECTS)('limits on %s', (dialect) => {
       things.map(async (thingName) => {
         const client = await device(thingName);
         // Within the device's rate (50 a second over 10 s): about 4 MB of events per device.
-        for (let i = 0; i < 450 && t.app.fieldlink.hub.socketCount >= before; i += 25) {
+        for (let i = 0; i < 450 && t.app.hub.socketCount >= before; i += 25) {
           await Promise.all(
             Array.from({ length: 25 }, (_, j) =>
               client.publishAsync(
@@ -197,7 +197,7 @@ describe.each(DIALECTS)('limits on %s', (dialect) => {
         }
       }),
     );
-    await until(() => t.app.fieldlink.hub.socketCount < before);
+    await until(() => t.app.hub.socketCount < before);
     socket.socket.terminate();
   });
 });

@@ -10,7 +10,7 @@ import { DIALECTS, startTestApp, type TestApp } from '../../testing/test-app';
 describe.each(DIALECTS)('raw transmitter signals on %s', (dialect) => {
   let t: TestApp;
   const THING = 'ACME-BLR01';
-  const send = (frame: object) => t.app.fieldlink.ingest.handle(THING, Buffer.from(JSON.stringify(frame)));
+  const send = (frame: object) => t.app.ingest.handle(THING, Buffer.from(JSON.stringify(frame)));
   const stored = async (code: string) =>
     (
       await t.app.storage.db
@@ -77,7 +77,7 @@ describe.each(DIALECTS)('raw transmitter signals on %s', (dialect) => {
       .set({ channels: JSON.stringify([...(JSON.parse(before) as object[]), ...channels]) })
       .where('thing_name', '=', THING)
       .execute();
-    t.app.fieldlink.events.emit(
+    t.app.events.emit(
       { type: 'server/deviceConfig', thingName: THING, config: { subtype: 'input', channels } },
       'remote',
     );

@@ -3,16 +3,7 @@ import fp from 'fastify-plugin';
 import { errorBody } from '../http-errors';
 import { isFromThisMachine } from '../security/loopback';
 import { tokenFromHeader } from '../security/tokens';
-import type { FieldlinkMetrics } from './fieldlink-metrics';
-
-export interface MetricsPluginOptions {
-  metrics: FieldlinkMetrics;
-  /**
-   * When set, a scrape must send `authorization: Bearer <token>`; unset, only this machine may scrape
-   * (a loopback peer that forwards nobody else's request, or a trusted proxy's own loopback client).
-   */
-  token: string | null;
-}
+import { createFieldlinkMetrics } from './fieldlink-metrics';
 
 function tokenMatches(header: string | undefined, token: string): boolean {
   const given = Buffer.from(tokenFromHeader(header) ?? '');
@@ -21,8 +12,22 @@ function tokenMatches(header: string | undefined, token: string): boolean {
 }
 
 /** `GET /metrics` in the Prometheus text format, and the answer-time histogram of every API call. */
-export const metricsPlugin = fp<MetricsPluginOptions>(
-  async (app, { metrics, token }) => {
+/**
+ * With `METRICS_TOKEN` set, a scrape must send `authorization: Bearer <token>`; unset, only this machine
+ * may scrape (a loopback peer that forwards nobody else's request, or a trusted proxy's own loopback client).
+ */
+export const metricsPlugin = fp(
+  async (app) => {
+    const token = app.config.metricsToken;
+    const metrics = createFieldlinkMetrics({
+      db: app.storage.db,
+      ingest: app.ingest,
+      hub: app.hub,
+      jobs: app.jobs,
+      broker: () => app.broker,
+      relay: () => app.relay,
+    });
+    app.shutdown.add('metrics', () => metrics.stop());
     app.addHook('onResponse', async (request, reply) => {
       const route = request.routeOptions.url ?? '(unmatched)';
       if (route === '/metrics') return;
@@ -47,5 +52,5 @@ export const metricsPlugin = fp<MetricsPluginOptions>(
       return reply.type('text/plain; version=0.0.4; charset=utf-8').send(await metrics.registry.render());
     });
   },
-  { name: 'metrics' },
+  { name: 'metrics', dependencies: ['settings', 'storage', 'shutdown', 'jobs', 'ingest', 'hub'] },
 );

@@ -51,7 +51,7 @@ describe.each(DIALECTS)('Prometheus metrics on %s', (dialect) => {
     expect(before).toContain('# TYPE fieldlink_ingest_frames_total counter');
     expect(before).toContain('# TYPE fieldlink_ingest_store_seconds histogram');
     const { password } = (await demoFleet(t.app.storage.db)).find((device) => device.thingName === 'ACME-BLR01')!;
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.fieldlink.broker!.port}`, {
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.broker!.port}`, {
       clientId: 'ACME-BLR01',
       username: 'ACME-BLR01',
       password,

@@ -45,7 +45,7 @@ describe.skipIf(!existsSync(HAPROXY_BIN))('behind HAProxy', () => {
         FIELDLINK_HTTP_BIND: `127.0.0.1:${httpPort}`,
         FIELDLINK_MQTT_BIND: `127.0.0.1:${mqttPort}`,
         FIELDLINK_A_HTTP: `127.0.0.1:${(t.app.server.address() as net.AddressInfo).port}`,
-        FIELDLINK_A_MQTT: `127.0.0.1:${t.app.fieldlink.broker!.port}`,
+        FIELDLINK_A_MQTT: `127.0.0.1:${t.app.broker!.port}`,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -133,6 +133,6 @@ describe.skipIf(!existsSync(HAPROXY_BIN))('behind HAProxy', () => {
   }, 120_000);
 
   it('closes a connection to the broker that does not come through the proxy', async () => {
-    await expect(attempt(t.app.fieldlink.broker!.port, 'ACME-BLR03', passwords.get('ACME-BLR03')!)).rejects.toThrow();
+    await expect(attempt(t.app.broker!.port, 'ACME-BLR03', passwords.get('ACME-BLR03')!)).rejects.toThrow();
   });
 });

@@ -1,3 +1,4 @@
+import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /**
@@ -8,7 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
  * no kept-alive connection is used again. WebSocket upgrades are not counted: the real-time channel
  * is closed by the hub when the app closes, and browsers reconnect elsewhere.
  */
-export function trackRequestsForDrain(app: FastifyInstance): (deadlineMs: number) => Promise<void> {
+function trackRequestsForDrain(app: FastifyInstance): (deadlineMs: number) => Promise<void> {
   const inFlight = new Set<FastifyRequest>();
   let draining = false;
   let settled: (() => void) | null = null;
@@ -37,3 +38,18 @@ export function trackRequestsForDrain(app: FastifyInstance): (deadlineMs: number
     clearTimeout(timer);
   };
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Closes the HTTP listener and waits (at most `deadlineMs`) for the requests in flight: a stop's first step. */
+    drain: (deadlineMs: number) => Promise<void>;
+  }
+}
+
+/** `app.drain`, counting every request from here on. */
+export const drainPlugin = fp(
+  async (app) => {
+    app.decorate('drain', trackRequestsForDrain(app));
+  },
+  { name: 'drain' },
+);

@@ -2,19 +2,8 @@ import fp from 'fastify-plugin';
 import websocket from '@fastify/websocket';
 import { createWebSocketStream } from 'ws';
 import { REALTIME_PATH, REALTIME_PROTOCOL } from '@fieldlink/api/realtime';
-import type { DeviceBroker } from '../broker/device-broker';
-import type { RealtimeHub } from '../realtime/hub';
 import { errorBody, sessionEndedBody } from '../http-errors';
 import { tokenFromHeader } from '../security/tokens';
-
-export interface RealtimeOptions {
-  hub: RealtimeHub;
-  allowedOrigins: readonly string[];
-  /** The console's address (`PUBLIC_URL`), allowed as an Origin besides the address a request came to. */
-  publicUrl: string;
-  /** Broker that takes MQTT over WebSocket at /mqtt, when one runs in this process. */
-  broker: () => DeviceBroker | null;
-}
 
 /** The token a browser offers as the second WebSocket sub-protocol beside `fieldlink.v1`. */
 function tokenFromProtocols(header: string | undefined): string | null {
@@ -44,9 +33,15 @@ function isAllowedOrigin(origin: string | undefined, own: readonly string[], all
   return given !== null && [...own, ...allowed].some((address) => originOf(address) === given);
 }
 
-/** The real-time WebSocket (token and Origin checked before the upgrade) and MQTT over WebSocket. */
-export const realtimePlugin = fp<RealtimeOptions>(
-  async (app, { hub, allowedOrigins, publicUrl, broker }) => {
+/**
+ * The real-time WebSocket (token and Origin checked before the upgrade: the console's `PUBLIC_URL` and
+ * `ALLOWED_ORIGINS` are allowed besides the address a request came to) and MQTT over WebSocket, taken
+ * by the broker when one runs in this process.
+ */
+export const realtimePlugin = fp(
+  async (app) => {
+    const { hub } = app;
+    const { allowedOrigins, publicUrl } = app.config;
     await app.register(websocket, {
       options: {
         maxPayload: 64 * 1024,
@@ -82,7 +77,7 @@ export const realtimePlugin = fp<RealtimeOptions>(
     );
 
     app.get('/mqtt', { websocket: true, schema: { hide: true } }, (socket, request) => {
-      const target = broker();
+      const target = app.broker;
       if (!target) {
         socket.close(1013, 'No broker in this process');
         return;
@@ -90,5 +85,5 @@ export const realtimePlugin = fp<RealtimeOptions>(
       target.handleStream(createWebSocketStream(socket), request.ip);
     });
   },
-  { name: 'realtime', dependencies: ['auth'] },
+  { name: 'realtime', dependencies: ['settings', 'auth', 'ingest', 'hub'] },
 );

@@ -7,10 +7,11 @@ declare module 'fastify' {
   }
 }
 
-/** Makes the opened database available as `app.storage` (closed by the app's shutdown hook). */
+/** Makes the opened database available as `app.storage`, closed as the app's last shutdown step. */
 export const storagePlugin = fp<{ storage: Storage }>(
   async (app, { storage }) => {
     app.decorate('storage', storage);
+    app.shutdown.add('storage', () => storage.close());
   },
-  { name: 'storage' },
+  { name: 'storage', dependencies: ['shutdown'] },
 );

@@ -29,7 +29,7 @@ describe.each(DIALECTS)('limits on real-time commands waiting for their answer, 
 
   /** A device that holds the commands it receives until told to answer them (OK, the value written). */
   const heldDevice = async (thingName: string) => {
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.fieldlink.broker!.port}`, {
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.broker!.port}`, {
       clientId: thingName,
       username: thingName,
       password: passwords.get(thingName),

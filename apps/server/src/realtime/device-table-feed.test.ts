@@ -194,7 +194,7 @@ describe.each(DIALECTS)('device table feed over the real-time channel on %s', (d
     expect(await leaving.request({ type: 'server/unwatchDeviceTable' })).toMatchObject({ ok: true });
 
     const password = (await demoFleet(t.app.storage.db)).find((entry) => entry.thingName === 'ACME-BLR01')!.password;
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.fieldlink.broker!.port}`, {
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.broker!.port}`, {
       clientId: 'ACME-BLR01',
       username: 'ACME-BLR01',
       password,

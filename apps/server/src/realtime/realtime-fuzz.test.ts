@@ -103,7 +103,7 @@ describe.each(DIALECTS)('fuzzing the real-time channel on %s', (dialect) => {
           for (const data of batch) fuzzer.socket.send(data);
           sent += batch.length;
           // A device event of each account meanwhile: the witness must see its own, the viewer never the other's.
-          t.app.fieldlink.events.emit({
+          t.app.events.emit({
             type: 'server/connectionState',
             thingName: otherThing,
             isConnected: true,

@@ -20,7 +20,7 @@ describe.each(DIALECTS)('real-time channel on %s', (dialect) => {
 
   /** A simulated device that answers commands: OK with the written value, FAIL for code c99. */
   const device = async (thingName: string, answer = true): Promise<MqttClient> => {
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.fieldlink.broker!.port}`, {
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.broker!.port}`, {
       clientId: thingName,
       username: thingName,
       password: passwords.get(thingName),

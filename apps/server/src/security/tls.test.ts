@@ -100,7 +100,7 @@ describe('TLS in the embedded mode', () => {
       env: { TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile, MQTT_TLS_PORT: String(await freePort()) },
     });
     port = (t.app.server.address() as { port: number }).port;
-    mqttTlsPort = t.app.fieldlink.broker!.tlsPort!;
+    mqttTlsPort = t.app.broker!.tlsPort!;
     passwords = new Map((await demoFleet(t.app.storage.db)).map((device) => [device.thingName, device.password]));
   }, 120_000);
   afterAll(async () => {
@@ -163,8 +163,8 @@ describe('TLS in the embedded mode', () => {
   });
 
   it('takes a device over MQTT with TLS and over WSS, with its own credentials; no plain MQTT', async () => {
-    expect(t.app.fieldlink.broker!.port).toBe(0);
-    expect(t.app.fieldlink.broker!.deviceUrl).toBe(`mqtts://127.0.0.1:${mqttTlsPort}`);
+    expect(t.app.broker!.port).toBe(0);
+    expect(t.app.broker!.deviceUrl).toBe(`mqtts://127.0.0.1:${mqttTlsPort}`);
     const overTls = await connectDevice(`mqtts://127.0.0.1:${mqttTlsPort}`, 'ACME-BLR01');
     const frameTime = Date.now();
     await overTls.publishAsync(

@@ -88,7 +88,7 @@ describe.each(DIALECTS)('the seeded demo account on %s', (dialect) => {
       .set({ secret_hash: hashSecret('known') })
       .where('thing_name', '=', thingName)
       .execute();
-    const connecting = mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.fieldlink.broker!.port}`, {
+    const connecting = mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.broker!.port}`, {
       clientId: thingName,
       username: thingName,
       password: 'known',

@@ -34,7 +34,7 @@ describe.each(DIALECTS)('channel alarms on %s', (dialect) => {
     });
   };
   const connect = async (thingName: string) => {
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.fieldlink.broker!.port}`, {
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.broker!.port}`, {
       clientId: thingName,
       username: thingName,
       password: passwords.get(thingName),
@@ -48,7 +48,7 @@ describe.each(DIALECTS)('channel alarms on %s', (dialect) => {
     for (const [seconds, value] of samples) {
       const frame = { v: 4, type: 'log', t: base + seconds * 1000, values: { c1: value } };
       await client.publishAsync(deviceUpTopic(thingName), JSON.stringify(frame), { qos: 1 });
-      await t.app.fieldlink.alarms.idle();
+      await t.app.alarms.idle();
     }
   };
   const openAlarms = async (who = 'spray') =>
@@ -273,7 +273,7 @@ describe.each(DIALECTS)('channel alarms on %s', (dialect) => {
     expect(bodyOf(smtp.to('spray@fieldlink.test', /^Disconnected: Pump house/)[0]!.raw)).toMatch(
       /has been disconnected since \d{2}\/\d{2}\/\d{2} \d{1,2}:\d{2}:\d{2} [ap]m Australia\/Sydney \(UTC\+1[01]:00\)\./,
     );
-    await t.app.fieldlink.jobs.runDue();
+    await t.app.jobs.runDue();
     expect(smtp.to('spray@fieldlink.test', /^Disconnected: Sprayer Row 1/)).toEqual([]);
     expect((await call('GET', '/alerts', 'viewer')).json()).toEqual({ alerts: [] });
 

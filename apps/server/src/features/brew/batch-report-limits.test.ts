@@ -166,7 +166,7 @@ describe.each(DIALECTS)('batch report limits and retention on %s', (dialect) => 
   });
 
   it('queues the retention once for both instances and removes old batch reports with their files', async () => {
-    const file = await a.app.fieldlink.files.create('old-batch.pdf', 'application/pdf');
+    const file = await a.app.files.create('old-batch.pdf', 'application/pdf');
     await file.write('%PDF-old');
     const stored = await file.finish();
     const retentionDays = a.config.batchReportRetentionDays;
@@ -175,7 +175,7 @@ describe.each(DIALECTS)('batch report limits and retention on %s', (dialect) => 
     await storeReports(2, 'ERROR', BREWER, Date.now() - (retentionDays + 30) * DAY_MS);
     const [recent] = await storeReports(1, 'READY', BREWER, Date.now() - (retentionDays - 1) * DAY_MS);
 
-    await Promise.all([a.app.fieldlink.brew.queueRetention(), b.fieldlink.brew.queueRetention()]);
+    await Promise.all([a.app.brew.queueRetention(), b.brew.queueRetention()]);
     const jobs = await withClusterTables(db())
       .selectFrom('jobs')
       .select('id')
@@ -185,6 +185,6 @@ describe.each(DIALECTS)('batch report limits and retention on %s', (dialect) => 
 
     await until(async () => (await reportCount()) <= 1, 30_000);
     expect((await db().selectFrom('brew_reports').select('id').execute()).map((row) => row.id)).toEqual([recent!.id]);
-    expect(await a.app.fieldlink.files.find(stored.id)).toBeUndefined();
+    expect(await a.app.files.find(stored.id)).toBeUndefined();
   });
 });

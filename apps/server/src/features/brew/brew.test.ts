@@ -95,7 +95,7 @@ describe.each(DIALECTS)('brewing calls on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await startTestApp(dialect);
-    t.app.fieldlink.events.on((event) => events.push(event));
+    t.app.events.on((event) => events.push(event));
     brewer = await signIn(t.app, 'brew@fieldlink.test');
     viewer = await userWith(['VIEW_DASH']);
     const cellar = await db().selectFrom('groups').select('id').where('name', '=', 'Cellar').executeTakeFirstOrThrow();

@@ -73,7 +73,7 @@ describe.each(DIALECTS)('brew tanks followed from live data on %s', (dialect) =>
           [map.temperature]: values.t10,
         },
       });
-      await t.app.fieldlink.brewTanks.idle();
+      await t.app.brewTanks.idle();
     };
     const tankNow = async (): Promise<Tank> =>
       (await overview()).tanks.find((tank) => tank.deviceId === free.deviceId)!;

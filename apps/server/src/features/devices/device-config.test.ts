@@ -36,7 +36,7 @@ describe.each(DIALECTS)('device changes on %s', (dialect) => {
 
   /** A device that answers every command OK with the value it was given, recording what it got. */
   const connectDevice = async (thingName: string, received: DeviceCommand[] = []) => {
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.fieldlink.broker!.port}`, {
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.broker!.port}`, {
       clientId: thingName,
       username: thingName,
       password: passwords.get(thingName),

@@ -104,7 +104,7 @@ describe.each(DIALECTS)('adding and importing devices on %s', (dialect) => {
       expect(boiler.secret_hash).not.toContain(answer.devices[0]!.password);
 
       const { thingName, password } = answer.devices[2]!;
-      const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.fieldlink.broker!.port}`, {
+      const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.broker!.port}`, {
         clientId: thingName,
         username: thingName,
         password,

@@ -60,7 +60,7 @@ describe.each(DIALECTS)('device calls on %s', (dialect) => {
       .executeTakeFirstOrThrow();
     expect(stored.secret_hash).not.toContain(credentials.password);
 
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.fieldlink.broker!.port}`, {
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.broker!.port}`, {
       clientId: credentials.thingName,
       username: credentials.thingName,
       password: credentials.password,

@@ -44,7 +44,7 @@ const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: Erro
  * these routes and stops when the app closes.
  */
 export const deviceRoutes: FastifyPluginAsyncTypebox<{ devices: DeviceService }> = async (app, { devices }) => {
-  const { commands, events } = app.fieldlink;
+  const { commands, events } = app;
   const queue = new DeviceMessageQueue(app.storage.db, commands, app.log);
   queue.start(events);
   app.addHook('onClose', async () => queue.stop());

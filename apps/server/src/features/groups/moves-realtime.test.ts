@@ -61,7 +61,7 @@ describe.each(DIALECTS)('moves revoke real-time access on %s', (dialect) => {
     expect((await viewer.request({ type: 'server/subscribeDevices', thingNames: ['ACME-COLD01'] })).ok).toBe(true);
 
     const password = (await demoFleet(t.app.storage.db)).find((entry) => entry.thingName === 'ACME-COLD01')!.password;
-    const device = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.fieldlink.broker!.port}`, {
+    const device = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.broker!.port}`, {
       clientId: 'ACME-COLD01',
       username: 'ACME-COLD01',
       password,
@@ -129,7 +129,7 @@ describe.each(DIALECTS)('moves revoke real-time access on %s', (dialect) => {
     const changesAfter = (socket: TestSocket, from: number) => socket.received.slice(from).filter(isBoilerChange);
 
     const password = (await demoFleet(t.app.storage.db)).find((entry) => entry.thingName === 'ACME-BLR02')!.password;
-    const device = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.fieldlink.broker!.port}`, {
+    const device = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.broker!.port}`, {
       clientId: 'ACME-BLR02',
       username: 'ACME-BLR02',
       password,

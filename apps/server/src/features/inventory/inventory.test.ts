@@ -34,7 +34,7 @@ describe.each(DIALECTS)('inventory calls on %s', (dialect) => {
 
   async function shelf(thingName: string, counts: Record<string, number[]>) {
     const password = (await demoFleet(t.app.storage.db)).find((device) => device.thingName === thingName)!.password;
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.fieldlink.broker!.port}`, {
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.broker!.port}`, {
       clientId: thingName,
       username: thingName,
       password,
@@ -45,7 +45,7 @@ describe.each(DIALECTS)('inventory calls on %s', (dialect) => {
     await client.publishAsync(topic, JSON.stringify({ v: 4, type: 'config', subtype: 'input', channels: PLANOGRAM }), {
       qos: 1,
     });
-    await t.app.fieldlink.shelves.idle();
+    await t.app.shelves.idle();
     const length = Math.max(...Object.values(counts).map((list) => list.length));
     for (let index = 0; index < length; index += 1) {
       const values = Object.fromEntries(
@@ -56,7 +56,7 @@ describe.each(DIALECTS)('inventory calls on %s', (dialect) => {
       await client.publishAsync(topic, JSON.stringify({ v: 4, type: 'log', t: base + index * 10 * MINUTE, values }), {
         qos: 1,
       });
-      await t.app.fieldlink.shelves.idle();
+      await t.app.shelves.idle();
     }
   }
 
@@ -249,7 +249,7 @@ describe.each(DIALECTS)('inventory calls on %s', (dialect) => {
       JSON.stringify({ v: 4, type: 'config', subtype: 'input', channels: [PLANOGRAM[0], { code: 'c2', name: 'Aux' }] }),
       { qos: 1 },
     );
-    await t.app.fieldlink.shelves.idle();
+    await t.app.shelves.idle();
     const overview = (
       await get('/inv/overview', 'stock@fieldlink.test', { groupId: rootGroupId, accountId })
     ).json<OverviewAnswer>();

@@ -103,7 +103,7 @@ describe.each(DIALECTS)('OTA updates on %s', (dialect) => {
     for (const who of ['ops', 'viewer', 'admin', 'brew', 'water'])
       tokens[who] = await signIn(t.app, `${who}@fieldlink.test`);
     passwords = new Map((await demoFleet(db())).map((entry) => [entry.thingName, entry.password]));
-    t.app.fieldlink.events.on((event) => {
+    t.app.events.on((event) => {
       if (event.type === 'server/otaProgress') events.push(event);
     });
   });

@@ -144,7 +144,7 @@ describe.each(DIALECTS)('Web Push on %s', (dialect) => {
     };
     expect((await call('PUT', '/device/alarm', 'spray', { alarm })).statusCode).toBe(200);
     const passwords = new Map((await demoFleet(t.app.storage.db)).map((device) => [device.thingName, device.password]));
-    const pump = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.fieldlink.broker!.port}`, {
+    const pump = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.broker!.port}`, {
       clientId: 'OSC-PUMP01',
       username: 'OSC-PUMP01',
       password: passwords.get('OSC-PUMP01'),

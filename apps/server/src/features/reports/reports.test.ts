@@ -560,7 +560,7 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
     expect((await call(reader, 'GET', '/reports/schedules', {})).json<ReportSchedule[]>()).toEqual([]);
 
     clock = nextRunAt + 1000;
-    t.app.fieldlink.jobs.nudge();
+    t.app.jobs.nudge();
     await until(() => smtp.to('brew@fieldlink.test', /^Report ready: Daily cellar/).length === 1, 30_000);
     const [mail] = smtp.to('brew@fieldlink.test', /^Report ready: Daily cellar/);
     expect(mail!.raw).toMatch(/Content-Disposition: attachment; filename=daily-cellar-\d{4}-\d{2}-\d{2}\.csv/);
@@ -580,7 +580,7 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
     const scheduled = () => db().selectFrom('reports').select('id').where('schedule_id', '=', schedule.id).execute();
     const reportsBefore = (await scheduled()).length;
     clock = nextRunAt + 5 * 86_400_000 + 3 * 3_600_000;
-    t.app.fieldlink.jobs.nudge();
+    t.app.jobs.nudge();
     await until(async () => (await scheduled()).length === reportsBefore + 1, 30_000);
     await until(async () => {
       const latest = (await call(brew, 'GET', '/reports/schedules', { accountId })).json<ReportSchedule[]>()[0]!;
@@ -736,7 +736,7 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
       expect(fermenterOnly.props.nextRunAt).toBe(firstRun);
 
       clock = firstRun + 1000;
-      t.app.fieldlink.jobs.nudge();
+      t.app.jobs.nudge();
       await until(async () => (await scheduleOf(fermenterOnly.id)).props.lastRunAt === firstRun, 30_000);
       await until(async () => (await scheduleOf(both.id)).props.lastRunAt === firstRun, 30_000);
       expect(await reportDevices((await scheduleOf(both.id)).props.lastReportId!)).toEqual([deviceId, movedId]);
@@ -749,7 +749,7 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
       const fermenterReports = (await scheduled(fermenterOnly.id)).length;
 
       clock = firstRun + DAY + 1000;
-      t.app.fieldlink.jobs.nudge();
+      t.app.jobs.nudge();
       await until(async () => (await scheduleOf(both.id)).props.lastRunAt === firstRun + DAY, 30_000);
       await until(async () => (await scheduleOf(fermenterOnly.id)).props.lastRunAt === firstRun + DAY, 30_000);
       const secondReport = (await scheduleOf(both.id)).props.lastReportId!;

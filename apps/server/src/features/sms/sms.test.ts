@@ -174,7 +174,7 @@ describe.each(DIALECTS)('SMS alerts on %s', (dialect) => {
     };
     expect((await call('PUT', '/device/alarm', 'spray', { alarm })).statusCode).toBe(200);
     const passwords = new Map((await demoFleet(db())).map((device) => [device.thingName, device.password]));
-    pump = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.fieldlink.broker!.port}`, {
+    pump = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.broker!.port}`, {
       clientId: 'OSC-PUMP01',
       username: 'OSC-PUMP01',
       password: passwords.get('OSC-PUMP01'),
@@ -285,7 +285,7 @@ describe.each(DIALECTS)('SMS alerts on %s', (dialect) => {
     expect(retry!.run_at - first.last_attempt_at!).toBeGreaterThanOrEqual(120_000);
     expect(retry!.run_at - first.last_attempt_at!).toBeLessThan(125_000);
     ahead += 121_000;
-    t.app.fieldlink.jobs.nudge();
+    t.app.jobs.nudge();
     await until(
       async () =>
         (await db().selectFrom('sms_messages').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state ===

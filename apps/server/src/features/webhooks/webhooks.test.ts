@@ -60,7 +60,7 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
         .executeTakeFirstOrThrow()
     ).account_id;
   const connect = async (thingName: string) => {
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.fieldlink.broker!.port}`, {
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.broker!.port}`, {
       clientId: thingName,
       username: thingName,
       password: passwords.get(thingName),
@@ -73,7 +73,7 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     for (const [seconds, value] of samples) {
       const frame = { v: 4, type: 'log', t: base + seconds * 1000, values: { c1: value } };
       await client.publishAsync(deviceUpTopic('OSC-PUMP01'), JSON.stringify(frame), { qos: 1 });
-      await t.app.fieldlink.alarms.idle();
+      await t.app.alarms.idle();
     }
   };
   const create = async (path: string, events: string[], who = 'admin', accountId = sprayAccount) => {
@@ -411,11 +411,11 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     expect(delivery!.nextAttemptAt! - delivery!.lastAttemptAt!).toBeLessThan(15_000);
 
     // Nothing is tried before its time; then the second attempt (503), 20 s later the third (204).
-    await t.app.fieldlink.jobs.runDue();
+    await t.app.jobs.runDue();
     expect(receiver.of(path, 'alarm.raised')).toHaveLength(1);
     const attemptAt = async (at: number, attempts: number) => {
       moveTo(at);
-      t.app.fieldlink.jobs.nudge();
+      t.app.jobs.nudge();
       await until(async () => (await deliveriesOf(hook.id))[0]!.attempts === attempts);
       return (await deliveriesOf(hook.id))[0]!;
     };
@@ -440,7 +440,7 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     while (last.state === 'pending') {
       const attempt = last.attempts + 1;
       moveTo(last.nextAttemptAt!);
-      t.app.fieldlink.jobs.nudge();
+      t.app.jobs.nudge();
       await until(async () => (await cleared()).attempts === attempt);
       last = await cleared();
     }
