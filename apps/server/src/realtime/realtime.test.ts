@@ -243,7 +243,7 @@ describe.each(DIALECTS)('real-time channel on %s', (dialect) => {
   });
 
   it('closes, at its next session check, a socket whose session ended or API token went unseen by it', async () => {
-    const hub = t.app.fieldlink.hub;
+    const hub = t.app.hub;
     const db = t.app.storage.db;
     const jwt = await signIn(t.app, 'viewer@fieldlink.test');
     const jti = (JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as { jti: string }).jti;
