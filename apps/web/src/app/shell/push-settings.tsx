@@ -36,7 +36,10 @@ export function PushSettings() {
 
   useEffect(() => {
     let live = true;
-    void browserPushState().then((found) => live && setState(found));
+    const check = () => void browserPushState().then((found) => live && setState(found));
+    check();
+    // On a first visit the service worker registers after the page starts: ask again once it is active.
+    if ('serviceWorker' in navigator) void navigator.serviceWorker.ready.then(check);
     return () => {
       live = false;
     };
