@@ -80,7 +80,10 @@ describe('a tank as the summary and the tank view show it', () => {
         state: 'IDLE',
         capacity: 1200,
         calibration: { co2TotalGain: 1.5, tankLevel: calibration },
-        gravityParameters: { ...batchGravity(null, readings, null), tankLevel: tankLevel(2, 9, calibration) },
+        gravityParameters: {
+          ...batchGravity(null, { co2Total: 900, temperature: 12, headPressure: 2 }, null),
+          tankLevel: tankLevel(2, 9, calibration),
+        },
       },
     ],
     [
