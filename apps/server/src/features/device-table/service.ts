@@ -25,7 +25,7 @@ import type { GroupKind } from '@fieldlink/api/account';
 import { countChannels } from '@fieldlink/domain/channels';
 import { deviceColumn } from '@fieldlink/domain/device-columns';
 import { sortByColumn } from '@fieldlink/domain/device-sort';
-import { toMillis } from '@fieldlink/domain/timestamps';
+import { deviceTableRow } from '@fieldlink/domain/device-table-row';
 import type { Database } from '../../db/schema';
 import { inScope, requireDeviceAction } from '../session/access';
 import type { UserContext } from '../session/user-context';
@@ -92,9 +92,6 @@ function json<T>(text: string | null, fallback: T): T {
   }
 }
 
-const finite = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
-const textOrNull = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
-
 const CODE_FIELD = /"code"\s*:\s*"([^"]*)"/g;
 
 /**
@@ -114,7 +111,7 @@ class TableColumns {
     DEVICE_TABLE_NUMBER_FIELDS.map((field) => [field, [] as (number | null)[]]),
   ) as Record<DeviceTableNumberField, (number | null)[]>;
 
-  /** The one mapping of a stored device row to its table fields. */
+  /** A stored device row as its table line (domain `deviceTableRow`). */
   add(
     row: DeviceTableRow,
     group: number,
@@ -122,22 +119,13 @@ class TableColumns {
     pendingMessages: number,
     activeAlarms: string | null = null,
   ): void {
-    const health = json<Partial<DeviceHealth> | null>(row.health, null) ?? {};
-    const ports = json<DevicePort[]>(row.ports, []);
-    const modem = ports.find((port) => port.portType === 'modem') ?? ports[0] ?? null;
-    const location = json<{ lat?: unknown; lng?: unknown; address?: unknown } | null>(row.location, null);
-    const status = json<{ sp?: unknown }>(row.status, {});
-    const timeDate = json<{ tzName?: unknown } | null>(row.time_date, null);
-    const healthTime = finite(health.t);
-    const otaUpdate = json<{ state?: unknown; percent?: unknown } | null>(row.ota_update, null);
-
-    const text: Record<DeviceTableTextField, string | null> = {
+    const { text, numbers } = deviceTableRow({
       id: row.id,
       name: row.name,
       thingName: row.thing_name,
       sn: row.sn,
       site: row.site,
-      plan: row.plan === 'PREMIUM' ? 'PREMIUM' : 'FREE',
+      plan: row.plan,
       fw: row.fw,
       model: row.model,
       base: row.base,
@@ -146,45 +134,23 @@ class TableColumns {
       hw: row.hw,
       hwPlatform: row.hw_platform,
       updatePoint: row.update_point,
-      tzName: textOrNull(timeDate?.tzName) ?? textOrNull(health.currentTimeZone),
-      address: textOrNull(location?.address),
-      cmd: textOrNull(modem?.cmd),
-      modemModel: textOrNull(modem?.model),
-      iccid: textOrNull(modem?.iccid),
-      imei: textOrNull(modem?.imei),
-      band: textOrNull(modem?.band),
-      operator: textOrNull(modem?.operator),
-      netType: textOrNull(modem?.netType),
-      cellApn: textOrNull(modem?.cellApn),
-      networkInterface: textOrNull(health.networkInterface),
-      activeAlarms: textOrNull(activeAlarms),
-      otaState: textOrNull(otaUpdate?.state),
-    };
-    const numbers: Record<DeviceTableNumberField, number | null> = {
-      group,
-      isConnected: row.is_connected === 1 ? 1 : 0,
+      timeDate: json<{ tzName?: unknown } | null>(row.time_date, null),
+      health: json<Partial<DeviceHealth> | null>(row.health, null),
+      ports: json<DevicePort[]>(row.ports, []),
+      location: json<{ lat?: unknown; lng?: unknown; address?: unknown } | null>(row.location, null),
+      status: json<{ sp?: unknown } | null>(row.status, null),
+      otaUpdate: json<{ state?: unknown; percent?: unknown } | null>(row.ota_update, null),
+      isConnected: row.is_connected === 1,
       lastConnection: row.last_connection === null ? null : Number(row.last_connection),
       lastDisconnection: row.last_disconnection === null ? null : Number(row.last_disconnection),
       createdAt: Number(row.created_at),
-      channelCount: channelCountOf(row.channels),
-      lat: finite(location?.lat),
-      lng: finite(location?.lng),
-      signal: finite(health.signal),
-      signalQuality: finite(health.signalQuality),
-      cpuTemp: finite(health.cpuTemp),
-      resets: finite(health.resets),
-      port1Resets: finite(health.port1Resets),
-      networkConnects: finite(health.networkConnects),
-      mqttConnects: finite(health.mqttConnects),
-      healthTime: healthTime === null ? null : toMillis(healthTime),
-      supplyVoltage: finite(health.supplyVoltage),
-      errorStatus: finite(health.errorStatus),
-      statusSp: finite(status.sp),
       otaPendingSubmittedAt: row.ota_pending_submitted_at === null ? null : Number(row.ota_pending_submitted_at),
-      muted: muted ? 1 : 0,
+      channelCount: channelCountOf(row.channels),
+      group,
+      muted,
       pendingMessages,
-      otaPercent: finite(otaUpdate?.percent),
-    };
+      activeAlarms,
+    });
     for (const field of DEVICE_TABLE_TEXT_FIELDS) this.text[field].push(text[field]);
     for (const field of DEVICE_TABLE_NUMBER_FIELDS) this.numbers[field].push(numbers[field]);
   }
