@@ -7,7 +7,7 @@ export class HttpError extends Error {
     message: string,
     readonly headers: Record<string, string> = {},
     /** Fields the answer carries beside `statusCode`, `error` and `message` (a limit's name). */
-    readonly details: Record<string, string | number | boolean> = {},
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
   }

@@ -70,6 +70,7 @@ const MISSING: AccountIds = {
   webhookId: 'missing-webhook1',
   spareWebhookId: 'missing-webhook2',
   sessionId: 'missing-session-1',
+  passkeyId: 'missing-passkey-1',
 };
 
 /**
@@ -87,6 +88,8 @@ function auditEntriesExpected(route: string, request: MatrixRequest): number {
   if ((request.body?.message as { cmd?: string } | undefined)?.cmd === 'system') return 0;
   // A test delivery changes no setting: it is listed with the webhook's deliveries, not audited.
   if (route === 'POST /api/v1/webhooks/test') return 0;
+  // Starting to add a passkey stores a five-minute challenge, no setting: nothing to account for.
+  if (route === 'POST /api/v1/user/passkeys/options') return 0;
   return 1;
 }
 
@@ -341,6 +344,7 @@ describe.each(DIALECTS)('authorisation matrix on %s', { timeout: MATRIX_TIMEOUT_
       spareWebhookId: `matrix-spare-webhook-${key}`,
       // A session of the account's administrator (own) or plain user (other), opened below.
       sessionId: '',
+      passkeyId: `matrix-passkey-${key}`,
     };
     await db()
       .insertInto('webhooks')
@@ -533,6 +537,25 @@ describe.each(DIALECTS)('authorisation matrix on %s', { timeout: MATRIX_TIMEOUT_
     own.sessionId = (await t.app.tokens.issueSession((await userId(admin.email))!, 0)).sessionId;
     await t.app.tokens.issueSession((await userId(admin.email))!, 0);
     other.sessionId = (await t.app.tokens.issueSession((await userId(other.userEmail))!, 0)).sessionId;
+    // The passkey the administrator removes in the positive check, and another account's user's.
+    for (const [email, id] of [
+      [admin.email, own.passkeyId],
+      [other.userEmail, other.passkeyId],
+    ] as const) {
+      await db()
+        .insertInto('passkeys')
+        .values({
+          id,
+          user_id: (await userId(email))!,
+          name: 'Matrix key',
+          public_key: 'AA',
+          counter: 0,
+          transports: '[]',
+          created_at: 0,
+          last_used_at: null,
+        })
+        .execute();
+    }
     const everyPermission = PERMISSIONS.filter((name) => name !== 'ADMIN');
     const everyFlag = EXTRA_FLAGS.filter((name) => name !== 'ADMIN');
     for (const missing of new Set<string>([...PERMISSIONS, ...EXTRA_FLAGS])) {
@@ -800,6 +823,8 @@ describe.each(DIALECTS)('authorisation matrix on %s', { timeout: MATRIX_TIMEOUT_
       'GET /api/v1/user/mfa',
       'POST /api/v1/user/mfa/totp',
       'POST /api/v1/user/mfa/totp/confirm',
+      'POST /api/v1/user/passkeys/options',
+      'POST /api/v1/user/passkeys',
     ];
     const failures: string[] = [];
     const before = await snapshot(db(), tables);

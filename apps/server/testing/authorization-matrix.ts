@@ -62,6 +62,8 @@ export interface AccountIds {
   spareWebhookId: string;
   /** A signed-in session (issue 38 item 4): the administrator's own spare one, another account's user's. */
   sessionId: string;
+  /** A passkey: the administrator's own (removed by the positive check), another account's user's. */
+  passkeyId: string;
 }
 
 export interface MatrixRequest {
@@ -118,6 +120,11 @@ const webhookBody = (accountId: string) => ({ accountId, url: MATRIX_WEBHOOK_URL
 /** Every route: `METHOD /path` as the route table lists it. */
 export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
   'POST /api/v1/signin': { kind: 'public', why: 'sign-in; rate limited (session tests)' },
+  'POST /api/v1/signin/passkey/options': {
+    kind: 'public',
+    why: 'a passwordless sign-in’s challenge; names nothing; rate limited per address (passkeys tests)',
+  },
+  'POST /api/v1/signin/passkey': { kind: 'public', why: 'sign-in with a passkey; rate limited (passkeys tests)' },
   'POST /api/v1/user': { kind: 'public', why: 'sign-up with a mailed invitation code (session tests)' },
   'POST /api/v1/user/password': { kind: 'public', why: 'password reset with a mailed code (session tests)' },
   'POST /api/v1/user/password/email-reset-code': {
@@ -251,6 +258,28 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
     own: () => ({ method: 'DELETE', url: '/api/v1/user/mfa/totp', body: { code: '000000' } }),
     foreign: () => [],
     noPositive: 'needs a current code of the caller’s authenticator app (features/mfa/mfa.test.ts)',
+  }),
+  // The caller's own passkeys (features/passkeys): name no entity but the caller's own; no API token.
+  'GET /api/v1/user/passkeys': api({
+    access: 'manageOwnCredentials',
+    own: () => ({ method: 'GET', url: '/api/v1/user/passkeys' }),
+    foreign: () => [],
+  }),
+  'POST /api/v1/user/passkeys/options': api({
+    access: 'manageOwnCredentials',
+    own: () => ({ method: 'POST', url: '/api/v1/user/passkeys/options' }),
+    foreign: () => [],
+  }),
+  'POST /api/v1/user/passkeys': api({
+    access: 'manageOwnCredentials',
+    own: () => ({ method: 'POST', url: '/api/v1/user/passkeys', body: { name: 'Matrix', credential: {} } }),
+    foreign: () => [],
+    noPositive: 'needs an authenticator’s answer to the options (features/passkeys/passkeys.test.ts)',
+  }),
+  'DELETE /api/v1/user/passkeys': api({
+    access: 'manageOwnCredentials',
+    own: (ids) => ({ method: 'DELETE', url: '/api/v1/user/passkeys', query: { id: ids.passkeyId } }),
+    foreign: (_own, other) => [{ method: 'DELETE', url: '/api/v1/user/passkeys', query: { id: other.passkeyId } }],
   }),
   // The caller's own phone for SMS alerts (features/sms): names no entity but the caller; no API token.
   'GET /api/v1/user/phone': api({

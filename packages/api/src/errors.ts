@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { PasskeyRequestOptions } from './passkeys';
 
 /** Every failed call answers this shape; `message` is the text the client shows. */
 export const ErrorAnswer = Type.Object({
@@ -23,6 +24,16 @@ export const ErrorAnswer = Type.Object({
    * (issue 38): the console asks for the code and signs in again with it.
    */
   mfaRequired: Type.Optional(Type.Literal(true)),
+  /**
+   * With `mfaRequired`: the second factors the user can prove, `totp` (a code of the app or a
+   * recovery code) and `passkey`.
+   */
+  secondFactors: Type.Optional(Type.Array(Type.Union([Type.Literal('totp'), Type.Literal('passkey')]))),
+  /**
+   * With `mfaRequired` when `secondFactors` holds `passkey`: the options of the passkey's ceremony;
+   * the console signs in again with the password and the passkey's answer (`passkey`).
+   */
+  passkeyOptions: Type.Optional(PasskeyRequestOptions),
   /**
    * Set on the 401 of a sign-in whose password was right from a user whose account requires a
    * second factor they have not set up (issue 38): no session, only `enrolmentToken`.

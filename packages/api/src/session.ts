@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { PERMISSIONS, EXTRA_FLAGS } from '@fieldlink/domain/permissions';
 import { Email } from './fields';
 import { SecondFactorCodeField } from './mfa';
+import { PasskeyAuthenticationCredential } from './passkeys';
 
 /** Local-storage key of the session token (`{product}Token`). */
 export const TOKEN_STORAGE_KEY = 'fieldlinkToken';
@@ -21,6 +22,8 @@ export const SigninBody = Type.Object(
     password: Password,
     /** A current TOTP code or an unused recovery code, for a user with a second factor (issue 38). */
     code: Type.Optional(SecondFactorCodeField),
+    /** A passkey's answer to the `passkeyOptions` of the sign-in's `mfaRequired` 401, instead of a code. */
+    passkey: Type.Optional(PasskeyAuthenticationCredential),
   },
   { additionalProperties: false },
 );

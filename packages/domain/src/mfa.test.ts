@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { parseSecondFactorCode, recoveryCodeFrom, secondFactorRequired, totpStep, RECOVERY_CODE_LENGTH } from './mfa';
+import {
+  parseSecondFactorCode,
+  passkeyNameOf,
+  recoveryCodeFrom,
+  secondFactorRequired,
+  secondFactorsAllowed,
+  secondStepOf,
+  totpStep,
+  RECOVERY_CODE_LENGTH,
+} from './mfa';
 
 describe('parseSecondFactorCode', () => {
   it.each([
@@ -57,4 +66,42 @@ describe('secondFactorRequired', () => {
     [['./sup'], [], false, 'no account requires it'],
     [[], ['./sup'], false, 'no attachment point'],
   ])('%j under %j -> %s (%s)', (points, roots, expected) => expect(secondFactorRequired(points, roots)).toBe(expected));
+});
+
+describe('secondStepOf', () => {
+  it.each([
+    [{ totp: false, passkeys: 0 }, false, { kind: 'none' }],
+    [{ totp: false, passkeys: 0 }, true, { kind: 'enrol' }],
+    [{ totp: true, passkeys: 0 }, false, { kind: 'prove', methods: ['totp'] }],
+    [{ totp: true, passkeys: 0 }, true, { kind: 'prove', methods: ['totp'] }],
+    [{ totp: true, passkeys: 2 }, false, { kind: 'prove', methods: ['totp', 'passkey'] }],
+    // A passkey alone is a way in without the password, not a lock on it...
+    [{ totp: false, passkeys: 1 }, false, { kind: 'none' }],
+    // ...unless the account requires a second factor: then it is one.
+    [{ totp: false, passkeys: 1 }, true, { kind: 'prove', methods: ['passkey'] }],
+  ] as const)('%j, required %s -> %j', (factors, required, expected) =>
+    expect(secondStepOf(factors, required)).toEqual(expected),
+  );
+});
+
+describe('secondFactorsAllowed', () => {
+  it.each([
+    [{ totp: false, passkeys: 0 }, false, true],
+    [{ totp: false, passkeys: 0 }, true, false],
+    [{ totp: true, passkeys: 0 }, true, true],
+    [{ totp: false, passkeys: 1 }, true, true],
+  ] as const)('%j, required %s -> %s', (after, required, expected) =>
+    expect(secondFactorsAllowed(after, required)).toBe(expected),
+  );
+});
+
+describe('passkeyNameOf', () => {
+  it.each([
+    ['Work laptop', 'Work laptop'],
+    ['  Phone   in   pocket ', 'Phone in pocket'],
+    ['', null],
+    ['   ', null],
+    ['x'.repeat(64), 'x'.repeat(64)],
+    ['x'.repeat(65), null],
+  ])('%j -> %j', (typed, expected) => expect(passkeyNameOf(typed)).toBe(expected));
 });

@@ -84,3 +84,61 @@ export function secondFactorRequired(
 ): boolean {
   return attachmentPaths.some((path) => requiringRootPaths.some((root) => isUnderPath(path, root)));
 }
+
+/** Passkeys (WebAuthn credentials, issue 38 item 2): how they are made, named and kept. */
+export const PASSKEY_SETTINGS = {
+  /** How long a ceremony's challenge lives: the time to pick a passkey and unlock it. */
+  challengeTtlMs: 5 * 60_000,
+  /** Characters of a passkey's name. */
+  nameMaxLength: 64,
+  /** Passkeys one user may keep: one per phone, laptop and key, with room to spare. */
+  maxPerUser: 20,
+} as const;
+
+/** The ways a second factor can be proven after the password. */
+export type SecondFactorMethod = 'totp' | 'passkey';
+
+/** The second factors a user has set up. */
+export interface SecondFactors {
+  totp: boolean;
+  passkeys: number;
+}
+
+/**
+ * What a sign-in with the right password needs next: nothing, setting a second factor up first
+ * (`enrol`), or proving one of `methods`. A user who turned TOTP on proves a second factor, with the
+ * app or a passkey. A passkey alone is a way to sign in without the password, not a lock on it, as
+ * with GitHub's and Google's passkeys, unless the account requires a second factor: then a passkey
+ * is one, and the password alone never signs in.
+ */
+export type SecondStep = { kind: 'none' } | { kind: 'enrol' } | { kind: 'prove'; methods: SecondFactorMethod[] };
+
+export function secondStepOf(factors: SecondFactors, required: boolean): SecondStep {
+  const methods: SecondFactorMethod[] = [];
+  if (factors.totp) methods.push('totp');
+  if (factors.passkeys > 0) methods.push('passkey');
+  if (factors.totp) return { kind: 'prove', methods };
+  if (!required) return { kind: 'none' };
+  return methods.length > 0 ? { kind: 'prove', methods } : { kind: 'enrol' };
+}
+
+/**
+ * Whether a user may be left with these second factors: while an account requires one, the last
+ * one (TOTP or a passkey) stays.
+ */
+export function secondFactorsAllowed(after: SecondFactors, required: boolean): boolean {
+  return !required || after.totp || after.passkeys > 0;
+}
+
+/** A passkey's name as the user typed it: trimmed, inner runs of spaces made one; null when empty or too long. */
+export function passkeyNameOf(typed: string): string | null {
+  const name = typed.trim().replace(/\s+/g, ' ');
+  return name.length === 0 || name.length > PASSKEY_SETTINGS.nameMaxLength ? null : name;
+}
+
+/** The refusal of a passkey answer that does not verify, is unknown, or answers a spent or expired challenge. */
+export const PASSKEY_REFUSED_MESSAGE = 'That passkey was not accepted. Try again, or sign in another way.';
+/** The 401 of a sign-in with the right password that must prove a passkey (the user has no app). */
+export const PASSKEY_REQUIRED_MESSAGE = 'Use your passkey to finish signing in.';
+/** The refusal of a passkey name that is empty or too long. */
+export const PASSKEY_NAME_MESSAGE = `Give the passkey a name of 1 to ${PASSKEY_SETTINGS.nameMaxLength} characters.`;

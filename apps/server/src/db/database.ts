@@ -41,6 +41,7 @@ import * as sessions from './migrations/2026-12-12T1100-sessions';
 import * as sms from './migrations/2026-12-12T1200-sms';
 import * as requireSecondFactor from './migrations/2026-12-12T1300-require-second-factor';
 import * as notificationRouting from './migrations/2026-12-13T0500-notification-routing';
+import * as passkeys from './migrations/2026-12-13T0600-passkeys';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -94,6 +95,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-12T1200-sms': sms,
   '2026-12-12T1300-require-second-factor': requireSecondFactor,
   '2026-12-13T0500-notification-routing': notificationRouting,
+  '2026-12-13T0600-passkeys': passkeys,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

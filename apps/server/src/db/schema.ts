@@ -61,6 +61,32 @@ export interface UsersTable {
   phone_verified_at: number | null;
 }
 
+/** A user's passkey (WebAuthn credential, issue 38 item 2), by its credential id (base64url). */
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  /** The name the user gave it. */
+  name: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** The authenticator's signature counter at its last use (0: it keeps none). */
+  counter: number;
+  /** JSON: the transports the browser reported (`internal`, `hybrid`, `usb`, …). */
+  transports: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A WebAuthn ceremony's challenge: taken once, dead after `expires_at`. */
+export interface WebauthnChallengesTable {
+  challenge: string;
+  /** `register`, `signIn` (no password) or `secondFactor`. */
+  purpose: string;
+  /** Null for a passwordless sign-in, whose user is not known yet. */
+  user_id: string | null;
+  expires_at: number;
+}
+
 /** One-time recovery codes of a user's second factor, as hashes. */
 export interface MfaRecoveryCodesTable {
   user_id: string;
@@ -732,6 +758,8 @@ export interface Database {
   groups: GroupsTable;
   users: UsersTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
   attachment_points: AttachmentPointsTable;
   devices: DevicesTable;
   latest_values: LatestValuesTable;

@@ -6,6 +6,8 @@ import {
   ENROLMENT_REQUIRED_MESSAGE,
   ENROLMENT_TOKEN_TTL_SECONDS,
   MALFORMED_CODE_MESSAGE,
+  PASSKEY_REFUSED_MESSAGE,
+  PASSKEY_REQUIRED_MESSAGE,
   SECOND_FACTOR_KEPT_MESSAGE,
   RECOVERY_CODE_COUNT,
   TOTP_SETTINGS,
@@ -13,8 +15,12 @@ import {
   parseSecondFactorCode,
   recoveryCodeFrom,
   secondFactorRequired,
+  secondFactorsAllowed,
+  secondStepOf,
   totpStep,
+  type SecondFactorMethod,
 } from '@fieldlink/domain/mfa';
+import type { PasskeyAuthenticationCredential, PasskeyRequestOptions } from '@fieldlink/api/passkeys';
 import { isUnderPath } from '@fieldlink/domain/group-path';
 import type {
   AccountSecondFactorAnswer,
@@ -32,6 +38,7 @@ import type { TokenService } from '../../security/tokens';
 import { audit, byUser } from '../audit/service';
 import { inScope, requireCapability } from '../session/access';
 import type { UserContext } from '../session/user-context';
+import type { PasskeyService } from '../passkeys/service';
 import {
   accountRequirementOf,
   attachmentPathsOf,
@@ -46,18 +53,42 @@ import {
 /** The answer of an account that is not in the caller's scope, or does not exist. */
 const ACCOUNT_NOT_FOUND = 'Account not found.';
 
+/** Why a sign-in's second factor was refused. */
+export type SecondFactorRefusalReason = 'codeRequired' | 'malformedCode' | 'wrongCode' | 'passkeyRefused';
+
 /** What a sign-in's second factor came to. */
 export type SecondFactorCheck =
   | { outcome: 'notNeeded' }
   | { outcome: 'enrolmentRequired' }
-  | { outcome: 'passed'; method: 'totp' | 'recoveryCode' }
-  | { outcome: 'refused'; reason: 'codeRequired' | 'malformedCode' | 'wrongCode' };
+  | { outcome: 'passed'; method: 'totp' | 'recoveryCode' | 'passkey'; passkey?: string }
+  | {
+      outcome: 'refused';
+      reason: SecondFactorRefusalReason;
+      /** The second factors the user can prove, and a passkey ceremony's options when one is among them. */
+      methods: SecondFactorMethod[];
+      passkeyOptions: PasskeyRequestOptions | null;
+    };
 
-/** The 4xx of a refused second factor: the console asks for a code on `mfaRequired`. */
-export function secondFactorRefusal(reason: 'codeRequired' | 'malformedCode' | 'wrongCode'): HttpError {
-  if (reason === 'malformedCode') return new HttpError(400, MALFORMED_CODE_MESSAGE, {}, { mfaRequired: true });
-  const message = reason === 'codeRequired' ? CODE_REQUIRED_MESSAGE : WRONG_CODE_MESSAGE;
-  return new HttpError(401, message, {}, { mfaRequired: true });
+/**
+ * The 4xx of a refused second factor: the console asks for a code or a passkey on `mfaRequired`,
+ * offering what `secondFactors` names.
+ */
+export function secondFactorRefusal(check: Extract<SecondFactorCheck, { outcome: 'refused' }>): HttpError {
+  const details = {
+    mfaRequired: true,
+    secondFactors: check.methods,
+    ...(check.passkeyOptions ? { passkeyOptions: check.passkeyOptions } : {}),
+  };
+  if (check.reason === 'malformedCode') return new HttpError(400, MALFORMED_CODE_MESSAGE, {}, details);
+  const message =
+    check.reason === 'passkeyRefused'
+      ? PASSKEY_REFUSED_MESSAGE
+      : check.reason === 'wrongCode'
+        ? WRONG_CODE_MESSAGE
+        : check.methods.includes('totp')
+          ? CODE_REQUIRED_MESSAGE
+          : PASSKEY_REQUIRED_MESSAGE;
+  return new HttpError(401, message, {}, details);
 }
 
 /** The 401 of a right password from a user who must set up a second factor first: an enrol-only token. */
@@ -80,6 +111,8 @@ export interface MfaServiceOptions {
   endOtherSessions: (user: UserContext) => Promise<unknown>;
   /** Issues enrol-only tokens, and the session a completed enrolment signs in with. */
   tokens: TokenService;
+  /** Passkeys: a second factor too, when the user has one. */
+  passkeys: PasskeyService;
   now: () => number;
 }
 
@@ -266,7 +299,10 @@ export class MfaService {
     const code = parseSecondFactorCode(typed);
     if (!code) throw new HttpError(400, MALFORMED_CODE_MESSAGE);
     // Refused before the code is checked, so the code is not spent on a change that cannot happen.
-    if (await this.requiredOf(user.id)) throw new HttpError(409, SECOND_FACTOR_KEPT_MESSAGE);
+    const passkeys = await this.options.passkeys.count(user.id);
+    if (!secondFactorsAllowed({ totp: false, passkeys }, await this.requiredOf(user.id))) {
+      throw new HttpError(409, SECOND_FACTOR_KEPT_MESSAGE);
+    }
     await this.limited(user, () => this.consume(user.id, secret, code, user.email));
     await db.transaction().execute(async (trx) => {
       await trx
@@ -288,23 +324,47 @@ export class MfaService {
     await this.options.endOtherSessions(user);
   }
 
+  /** Whether an account of the user requires a second factor, and whether TOTP is on. */
+  async secondFactorsOf(userId: string): Promise<{ required: boolean; totp: boolean }> {
+    const row = await totpOf(this.options.db, userId);
+    return { required: await this.requiredOf(userId), totp: row?.totp_secret != null };
+  }
+
   /**
-   * The second factor of a sign-in whose password was right. A code given to a user without a second
-   * factor is ignored: the password is all that user has, unless an account requires one, when the
-   * user must set it up before any session.
+   * The second factor of a sign-in whose password was right (`@fieldlink/domain/mfa` secondStepOf):
+   * a TOTP code, a recovery code or a passkey's answer (`passkey`, made at the page `site`). A code
+   * given to a user without a second factor is ignored: the password is all that user needs, unless
+   * an account requires one, when the user must set it up before any session.
    */
   async checkSignIn(
     user: { id: string; email: string; totp_secret: string | null },
     typed: string | undefined,
+    passkey: PasskeyAuthenticationCredential | undefined,
+    site: string,
   ): Promise<SecondFactorCheck> {
-    if (user.totp_secret === null) {
-      return (await this.requiredOf(user.id)) ? { outcome: 'enrolmentRequired' } : { outcome: 'notNeeded' };
+    const { passkeys } = this.options;
+    const totp = user.totp_secret !== null;
+    const passkeyCount = await passkeys.count(user.id);
+    // Asked only when it matters: a user with TOTP proves a second factor whatever the accounts say.
+    const required = totp ? true : await this.requiredOf(user.id);
+    const step = secondStepOf({ totp, passkeys: passkeyCount }, required);
+    if (step.kind === 'none') return { outcome: 'notNeeded' };
+    if (step.kind === 'enrol') return { outcome: 'enrolmentRequired' };
+    const refused = async (reason: SecondFactorRefusalReason): Promise<SecondFactorCheck> => ({
+      outcome: 'refused',
+      reason,
+      methods: step.methods,
+      passkeyOptions: step.methods.includes('passkey') ? await passkeys.secondFactorOptions(user.id, site) : null,
+    });
+    if (passkey !== undefined && step.methods.includes('passkey')) {
+      const check = await passkeys.checkSecondFactor(user.id, passkey, site);
+      return check.passed ? { outcome: 'passed', method: 'passkey', passkey: check.name } : refused('passkeyRefused');
     }
-    if (typed === undefined) return { outcome: 'refused', reason: 'codeRequired' };
+    if (typed === undefined || user.totp_secret === null) return refused('codeRequired');
     const code = parseSecondFactorCode(typed);
-    if (!code) return { outcome: 'refused', reason: 'malformedCode' };
+    if (!code) return refused('malformedCode');
     const method = await this.consume(user.id, user.totp_secret, code, user.email);
-    return method ? { outcome: 'passed', method } : { outcome: 'refused', reason: 'wrongCode' };
+    return method ? { outcome: 'passed', method } : refused('wrongCode');
   }
 
   /** Uses a code once: the TOTP step or the recovery code is taken, or null when wrong or used. */

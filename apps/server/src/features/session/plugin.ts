@@ -7,6 +7,8 @@ import { SecretBox } from '../../security/secret-box';
 import { SigninGuard } from '../../security/signin-guard';
 import { mfaRoutes } from '../mfa/routes';
 import { MfaService } from '../mfa/service';
+import { passkeyRoutes } from '../passkeys/routes';
+import { PasskeyService } from '../passkeys/service';
 import { sessionRoutes } from './routes';
 import { SessionService } from './service';
 
@@ -17,13 +19,24 @@ declare module 'fastify' {
   }
 }
 
-/** Sessions and second factors: each ends the other's sessions, so they are made together. */
+/** Sessions and second factors (TOTP, passkeys): each ends the other's sessions, so they are made together. */
 export const sessionPlugin = fp(
   async (app) => {
     const { config } = app;
     const { db } = app.storage;
     // One set of sign-in limits for passwords and second-factor codes alike (issue 38 item 2).
     const signinGuard = new SigninGuard(app.clock);
+    const passkeys: PasskeyService = new PasskeyService({
+      db,
+      rpName: config.productName,
+      publicUrl: config.publicUrl,
+      signinGuard,
+      tokens: app.tokens,
+      // The services below are made next: called only once they exist.
+      secondFactorsOf: (userId): Promise<{ required: boolean; totp: boolean }> => mfa.secondFactorsOf(userId),
+      endOtherSessions: (user): Promise<unknown> => sessions.endOthers(user, 'secondFactorChanged'),
+      now: app.clock,
+    });
     const mfa = new MfaService({
       db,
       box: new SecretBox(await installationSecret(db, 'mfa_key')),
@@ -32,6 +45,7 @@ export const sessionPlugin = fp(
       // The session service is made next, with this one: called only once both exist.
       endOtherSessions: (user): Promise<unknown> => sessions.endOthers(user, 'secondFactorChanged'),
       tokens: app.tokens,
+      passkeys,
       now: app.clock,
     });
     const sessions = new SessionService({
@@ -60,6 +74,7 @@ export const sessionPlugin = fp(
     await registerApiRoutes(app, async (api) => {
       await api.register(sessionRoutes, { sessions, clientConfig });
       await api.register(mfaRoutes, { mfa });
+      await api.register(passkeyRoutes, { passkeys });
     });
   },
   { name: 'session', dependencies: ['settings', 'storage', 'auth', 'hub', 'mail', 'push', 'sms'] },

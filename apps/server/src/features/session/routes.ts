@@ -16,6 +16,7 @@ import { signedInUser } from '../../plugins/auth';
 import { RateLimiter } from '../../security/rate-limit';
 import { newId } from '../../security/secrets';
 import { tokenFromHeader } from '../../security/tokens';
+import { siteOf } from '../passkeys/routes';
 import type { SessionService } from './service';
 import { clientOrigin } from './user-context';
 
@@ -40,7 +41,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
         request.body.email,
         request.body.password,
         clientOrigin(request.ip, 'http', request.headers['user-agent']),
-        request.body.code,
+        { code: request.body.code, passkey: request.body.passkey, site: siteOf(request) },
       ),
   );
   app.post(

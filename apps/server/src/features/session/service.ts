@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { normaliseEmail } from '@fieldlink/domain/email';
 import type { JwtAnswer, PasswordResetBody, SelfAnswer, SignupBody } from '@fieldlink/api/session';
+import type { PasskeyAuthenticationCredential } from '@fieldlink/api/passkeys';
 import type { EndOtherSessionsAnswer, SessionListAnswer } from '@fieldlink/api/sessions';
 import { browserOf } from '@fieldlink/domain/sessions';
 import type { Database } from '../../db/schema';
@@ -81,7 +82,12 @@ export class SessionService {
    * A user whose account requires a second factor and who has none gets no session: the 401 says
    * `mfaEnrolmentRequired` and carries an enrol-only token (recorded, not counted).
    */
-  async signIn(rawEmail: string, password: string, origin: ClientOrigin, code?: string): Promise<JwtAnswer> {
+  async signIn(
+    rawEmail: string,
+    password: string,
+    origin: ClientOrigin,
+    secondFactor: { code?: string; passkey?: PasskeyAuthenticationCredential; site: string },
+  ): Promise<JwtAnswer> {
     const { address } = origin;
     const email = normaliseEmail(rawEmail);
     const admission = this.signinGuard.admit(email, address);
@@ -113,15 +119,16 @@ export class SessionService {
       await audit.recordAlone(this.options.db, { accountId, by, action: 'session.signInRefused' });
       throw new HttpError(401, 'Bad Login Info');
     }
-    const secondFactor = await this.options.mfa.checkSignIn(user, code);
-    if (secondFactor.outcome === 'refused') {
-      // Asking for the code is a step of a good sign-in, not a failure; a wrong or malformed code is.
-      if (secondFactor.reason === 'codeRequired') attempt.notEvaluated();
-      const after = { reason: secondFactor.reason };
+    const check = await this.options.mfa.checkSignIn(user, secondFactor.code, secondFactor.passkey, secondFactor.site);
+    if (check.outcome === 'refused') {
+      // Asking for the code is a step of a good sign-in, not a failure; a wrong or malformed code is,
+      // and so is a passkey's answer that does not verify.
+      if (check.reason === 'codeRequired') attempt.notEvaluated();
+      const after = { reason: check.reason };
       await audit.recordAlone(this.options.db, { accountId, by, action: 'session.signInRefused', after });
-      throw secondFactorRefusal(secondFactor.reason);
+      throw secondFactorRefusal(check);
     }
-    if (secondFactor.outcome === 'enrolmentRequired') {
+    if (check.outcome === 'enrolmentRequired') {
       // A right password, but no session until a second factor is set up: an enrol-only token.
       attempt.notEvaluated();
       const after = { reason: 'enrolmentRequired' };
@@ -135,7 +142,9 @@ export class SessionService {
       accountId,
       by,
       action: 'session.signIn',
-      ...(secondFactor.outcome === 'passed' ? { after: { secondFactor: secondFactor.method } } : {}),
+      ...(check.outcome === 'passed'
+        ? { after: { secondFactor: check.method, ...(check.passkey === undefined ? {} : { passkey: check.passkey }) } }
+        : {}),
     });
     return { jwt };
   }
