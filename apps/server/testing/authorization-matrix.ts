@@ -117,6 +117,15 @@ export const MATRIX_WEBHOOK_URL = 'http://127.0.0.1:9/matrix';
 
 const webhookBody = (accountId: string) => ({ accountId, url: MATRIX_WEBHOOK_URL, events: ['alarm.raised'] });
 
+/** A passkey's answer of the right shape that no challenge awaits: refused by permission, else by the check. */
+const PASSKEY_ANSWER = {
+  id: 'AAAA',
+  rawId: 'AAAA',
+  type: 'public-key',
+  clientExtensionResults: {},
+  response: { clientDataJSON: 'AAAA', attestationObject: 'AAAA' },
+};
+
 /** Every route: `METHOD /path` as the route table lists it. */
 export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
   'POST /api/v1/signin': { kind: 'public', why: 'sign-in; rate limited (session tests)' },
@@ -272,7 +281,7 @@ export const AUTHORIZATION_MATRIX: Record<string, RouteRule> = {
   }),
   'POST /api/v1/user/passkeys': api({
     access: 'manageOwnCredentials',
-    own: () => ({ method: 'POST', url: '/api/v1/user/passkeys', body: { name: 'Matrix', credential: {} } }),
+    own: () => ({ method: 'POST', url: '/api/v1/user/passkeys', body: { name: 'Matrix', credential: PASSKEY_ANSWER } }),
     foreign: () => [],
     noPositive: 'needs an authenticator’s answer to the options (features/passkeys/passkeys.test.ts)',
   }),

@@ -54,7 +54,7 @@ import {
 const ACCOUNT_NOT_FOUND = 'Account not found.';
 
 /** Why a sign-in's second factor was refused. */
-export type SecondFactorRefusalReason = 'codeRequired' | 'malformedCode' | 'wrongCode' | 'passkeyRefused';
+type SecondFactorRefusalReason = 'codeRequired' | 'malformedCode' | 'wrongCode' | 'passkeyRefused';
 
 /** What a sign-in's second factor came to. */
 export type SecondFactorCheck =

@@ -62,7 +62,7 @@ export async function recordPasskeyUse(
   return Number(result.numUpdatedRows) === 1;
 }
 
-export type ChallengePurpose = 'register' | 'signIn' | 'secondFactor';
+type ChallengePurpose = 'register' | 'signIn' | 'secondFactor';
 
 /**
  * Stores a ceremony's challenge. Expired challenges go first; a user keeps one live challenge per

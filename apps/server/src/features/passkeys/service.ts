@@ -52,7 +52,7 @@ const SIGNIN_OPTIONS_PER_MINUTE = 30;
 const UNKNOWN_PASSKEY_ACCOUNT = 'passkey:unknown';
 
 /** The relying party: the host name of the server's public URL, and that URL's origin. */
-export function relyingPartyOf(publicUrl: string): { id: string; origin: string } {
+function relyingPartyOf(publicUrl: string): { id: string; origin: string } {
   const url = new URL(publicUrl);
   return { id: url.hostname, origin: url.origin };
 }
@@ -74,7 +74,7 @@ export interface PasskeyServiceOptions {
 }
 
 /** What a second-factor passkey came to. */
-export type PasskeyCheck = { passed: true; name: string } | { passed: false };
+type PasskeyCheck = { passed: true; name: string } | { passed: false };
 
 /**
  * Passkeys (issue 38 item 2): adding one (WebAuthn registration), listing and removing them, signing
