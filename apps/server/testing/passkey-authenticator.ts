@@ -68,10 +68,10 @@ export class SoftwareAuthenticator {
       Buffer.from(isoCBOR.encode(coseKey)),
     ]);
     const attestationObject = isoCBOR.encode(
-      new Map<string, string | Map<string, never> | Uint8Array>([
+      new Map<string, Parameters<typeof isoCBOR.encode>[0]>([
         ['fmt', 'none'],
-        ['attStmt', new Map()],
-        ['authData', authData],
+        ['attStmt', new Map<string, never>()],
+        ['authData', new Uint8Array(authData)],
       ]),
     );
     return {
