@@ -137,6 +137,32 @@ export default tseslint.config(
     },
   },
   {
+    // Tests wait for a condition, never for a fixed time (STYLE.md): `until` in apps/server/testing/until.ts,
+    // Playwright's auto-waiting or `expect.poll`, vitest's fake timers or an injected clock. A timer a test
+    // keeps on purpose (a fake world that is slow, a deadline that fails the test) says why in a disable
+    // comment; docs/decisions.md lists them (issue 37, item 7).
+    // Test files; the helpers they wait with (until, TestSocket.waitFor, the harness's start-up poll)
+    // hold the one sanctioned poll interval or deadline each.
+    files: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='setTimeout']",
+          message: 'No fixed sleep in a test: wait for the condition (until, expect.poll) or inject the clock.',
+        },
+        {
+          selector: "CallExpression[callee.property.name='waitForTimeout']",
+          message: 'No fixed wait in a browser test: wait for what a person would see (auto-waiting, expect.poll).',
+        },
+        {
+          selector: 'ImportDeclaration[source.value=/^(node:)?timers.promises$/]',
+          message: 'No fixed sleep in a test: wait for the condition (until, expect.poll) or inject the clock.',
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     languageOptions: { globals: { ...globals.browser } },

@@ -84,6 +84,35 @@ describe('the lint configuration', () => {
     120_000,
   );
 
+  // Issue 37, item 7: tests wait for a condition or an injected clock, never for a fixed time.
+  it.each([
+    [
+      'apps/server/src/features/brew/planted.test.ts',
+      'export async function rest() {\n  await new Promise((resolve) => setTimeout(resolve, 300));\n}\n',
+    ],
+    [
+      'e2e/src/planted.test.ts',
+      "import type { Page } from 'playwright-core';\nexport const rest = (page: Page) => page.waitForTimeout(800);\n",
+    ],
+    [
+      'apps/web/src/planted.test.ts',
+      "import { setTimeout as nap } from 'node:timers/promises';\nexport const rest = () => nap(50);\n",
+    ],
+  ])(
+    'fails on a fixed sleep in a test file (%s)',
+    async (file, code) => {
+      expect(await ruleIdsOf(join(root, file), code)).toContain('no-restricted-syntax');
+    },
+    120_000,
+  );
+
+  it('leaves timers in product code alone (a debounce is no sleep in a test)', async () => {
+    const code = 'export const later = (run: () => void) => setTimeout(run, 300);\n';
+    expect(await ruleIdsOf(join(root, 'apps/server/src/features/brew/planted.ts'), code)).not.toContain(
+      'no-restricted-syntax',
+    );
+  }, 120_000);
+
   it('fails on an exported helper that nothing imports (knip, in npm test after eslint)', async () => {
     const { failed, issues } = await knipProduction();
     const file = relative(root, join(plantedDead, 'dead.ts'));

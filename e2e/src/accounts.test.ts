@@ -94,6 +94,7 @@ describe('account tree: invitations, moves and who sees what', () => {
     await row(hire, /^Cold Store/).click();
     await hire.keyboard.press('ArrowRight');
     await row(hire, /^Freezer room/).click({ button: 'right' });
+    // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
     await hire.waitForTimeout(300);
     expect(await hire.getByRole('menu').count()).toBe(0);
     expect(await hire.getByRole('menuitem', { name: 'Move' }).count()).toBe(0);
@@ -165,6 +166,7 @@ describe('account tree: invitations, moves and who sees what', () => {
     expect(await brew.locator('body').textContent()).not.toContain('Boiler 1');
 
     await brew.goto(`${server.baseUrl}/dash/${acme.accounts[0]!.id}/${acme.accounts[0]!.rootGroup.id}`);
+    // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
     await brew.waitForTimeout(500);
     expect(await brew.locator('body').textContent()).not.toMatch(/Acme|Boiler|Cold Store/);
 

@@ -100,8 +100,12 @@ describe('hardening: what the console lets each user operate', () => {
     const ran = await brew.evaluate(async () => {
       const script = document.createElement('script');
       script.textContent = 'window.inlineScriptRan = true';
+      // An allowed inline script runs as it is appended; a refused one is reported: wait for the report.
+      const refused = new Promise((resolve) =>
+        document.addEventListener('securitypolicyviolation', resolve, { once: true }),
+      );
       document.body.append(script);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await refused;
       return window.inlineScriptRan === true;
     });
     expect(ran).toBe(false);

@@ -40,8 +40,8 @@ describe('banner and OTA updates', () => {
   };
   const screenshot = async (name: string) => {
     if (!shots) return;
-    await page.waitForTimeout(400); // let dialogs finish fading in
-    await page.screenshot({ path: path.join(shots, `${name}.png`) });
+    // Fading dialogs are shown at their end state, at once.
+    await page.screenshot({ path: path.join(shots, `${name}.png`), animations: 'disabled' });
   };
 
   beforeAll(async () => {

@@ -19,6 +19,7 @@ async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void>
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('Timed out waiting for a condition.');
+    // eslint-disable-next-line no-restricted-syntax -- the poll interval of this file's condition wait (until)
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

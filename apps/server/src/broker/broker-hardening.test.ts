@@ -7,9 +7,8 @@ import { sql } from 'kysely';
 import { deviceDownTopic } from '@fieldlink/api/mqtt-topics';
 import { demoFleet } from '../seed/seed';
 import { DIALECTS, startTestApp, type TestApp } from '../../testing/test-app';
+import { until } from '../../testing/until';
 import { MAX_CONNECT_BYTES, MAX_PACKET_BYTES } from './packet-guard';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A raw TCP connection to the broker from a given loopback address. */
 function rawSocket(port: number, localAddress = '127.0.0.1'): Promise<net.Socket> {
@@ -23,6 +22,8 @@ function rawSocket(port: number, localAddress = '127.0.0.1'): Promise<net.Socket
 const closedWithin = (socket: net.Socket, ms: number) =>
   new Promise<'closed' | 'open'>((resolve) => {
     if (socket.destroyed) return resolve('closed');
+    // A deadline, not a wait: it answers as soon as the socket closes; 'open' fails the test.
+    // eslint-disable-next-line no-restricted-syntax
     const timer = setTimeout(() => resolve('open'), ms);
     socket.once('close', () => {
       clearTimeout(timer);
@@ -114,9 +115,11 @@ describe.each(DIALECTS)('MQTT limits before and after authentication on %s', (di
     const broker = t.app.broker!;
     const command = (id: string, exp: number) =>
       ({ v: 4, id, exp, cmd: 'refreshMetadata' }) as Parameters<typeof broker.sendCommand>[1];
-    await broker.sendCommand(thingName, command('expires-soon', Date.now() + 300));
+    const soon = Date.now() + 300;
+    await broker.sendCommand(thingName, command('expires-soon', soon));
     await broker.sendCommand(thingName, command('still-live', Date.now() + 60_000));
-    await sleep(600);
+    // The broker reads the wall clock for expiry: what is waited for is that clock passing the expiry.
+    await until(() => Date.now() > soon);
     const received: string[] = [];
     const again = new mqtt.MqttClient(() => net.createConnection({ port, host: '127.0.0.1' }), {
       protocolVersion: 4,
@@ -128,9 +131,9 @@ describe.each(DIALECTS)('MQTT limits before and after authentication on %s', (di
     clients.push(again);
     again.on('message', (_topic, payload) => received.push((JSON.parse(payload.toString()) as { id: string }).id));
     await new Promise((resolve) => again.once('connect', resolve));
-    const end = Date.now() + 5000;
-    while (!received.includes('still-live') && Date.now() < end) await sleep(50);
-    await sleep(300);
+    // The session's queue is delivered in order: once the later command has arrived, the expired one
+    // would have come before it.
+    await until(() => received.includes('still-live'), 5000);
     expect(received).toEqual(['still-live']);
   });
 });
@@ -181,7 +184,6 @@ describe('MQTT before authentication costs almost nothing', () => {
         return whenClosed;
       }),
     );
-    await sleep(500);
     const grownMb = (process.memoryUsage().rss - before) / 1024 / 1024;
     expect(closed).toEqual(Array(50).fill('closed'));
     // Before: five such connections took the server from 368 MB to 1.4 GB.
@@ -225,6 +227,7 @@ describe('MQTT before authentication costs almost nothing', () => {
   it('drops a device that never reads its command topic instead of buffering for it', async () => {
     const thingName = 'ACME-BLR01';
     const socket = await connectedDevice(thingName);
+    const suback = new Promise((resolve) => socket.once('data', resolve));
     socket.write(
       mqttPacket.generate({
         cmd: 'subscribe',
@@ -232,13 +235,12 @@ describe('MQTT before authentication costs almost nothing', () => {
         subscriptions: [{ topic: deviceDownTopic(thingName), qos: 0 }],
       }),
     );
-    await sleep(200);
+    await suback;
     // From now on it reads nothing: it will not see the broker close it either, so ask the broker.
     socket.pause();
     const broker = t.app.broker!;
     const connected = broker.connectedClients();
     const big = 'x'.repeat(16 * 1024);
-    const started = Date.now();
     for (let i = 0; i < 1500 && broker.connectedClients() === connected; i += 1) {
       void broker
         .sendCommand(thingName, {
@@ -250,9 +252,10 @@ describe('MQTT before authentication costs almost nothing', () => {
           updateCommand: 'x',
         } as never)
         .catch(() => undefined);
-      if (i % 100 === 0) await sleep(10);
+      // A turn of the event loop now and then (no time), so the broker writes while commands queue.
+      if (i % 100 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
-    while (broker.connectedClients() === connected && Date.now() - started < 30_000) await sleep(100);
+    await until(() => broker.connectedClients() !== connected, 30_000);
     expect(broker.connectedClients()).toBe(connected - 1);
     socket.destroy();
   }, 60_000);

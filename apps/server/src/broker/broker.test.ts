@@ -5,15 +5,7 @@ import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { DIALECTS, startTestApp, type TestApp } from '../../testing/test-app';
 import { demoFleet } from '../seed/seed';
 import { moveInbox } from '../db/log-inbox';
-
-const until = async (check: () => Promise<boolean>, timeoutMs = 5000) => {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('Condition not met in time');
-};
+import { until } from '../../testing/until';
 
 describe.each(DIALECTS)('embedded broker and ingest on %s', (dialect) => {
   let t: TestApp;

@@ -11,12 +11,14 @@ import type { LogsTable } from './schema';
 import { channelLogs, rawLogs } from '../features/devices/log-repository';
 import { writeBatch } from '../ingest/frame-writer';
 import { referenceRollups, storedLogs as logsTable, storedRollups as rollupsTable } from '../../testing/log-rollups';
+import { until } from '../../testing/until';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 10, 20);
 const DEVICES = ['dev-a', 'dev-b', 'dev-c', 'dev-d'];
 
+// eslint-disable-next-line no-restricted-syntax -- the mover's cycle runs on the real clock; not replaced yet (issue 37 item 7, docs/decisions.md)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Samples kept by the duplicate rule (the first stored of a key), in the order they were given. */
@@ -194,7 +196,7 @@ describe('the SQLite log inbox', () => {
         left.push(await inboxRows(storage.db));
       },
     });
-    for (let waited = 0; waited < 5000 && (await inboxRows(storage.db)) > 0; waited += 20) await sleep(20);
+    await until(async () => (await inboxRows(storage.db)) === 0);
     await mover.close();
     // Slices: 10,000 -> 8,000 -> ... -> 0, each a transaction of its own (the other shards' moves
     // find nothing).
@@ -215,7 +217,7 @@ describe('the SQLite log inbox', () => {
     await sleep(50);
     // Not moved yet: a shard waits about a cycle, so a move holds many samples of each channel.
     expect(await inboxRows(storage.db)).toBe(batch.length);
-    for (let waited = 0; waited < 3000 && (await inboxRows(storage.db)) > 0; waited += 20) await sleep(20);
+    await until(async () => (await inboxRows(storage.db)) === 0);
     expect(await inboxRows(storage.db)).toBe(0);
     const late = [{ device_id: 'dev-a', code: 'c2', t: T0, value: 7 }];
     await writeBatch(storage.db, { logs: late, latest: [], deviceUpdates: [], connections: [] }, mover);
@@ -255,7 +257,7 @@ describe('the SQLite log inbox across a crash and a restart', () => {
     expect(await inboxRows(second.db)).toBe(batches.flat().length);
     const mover = new InboxMover(second.db);
     await writeBatch(second.db, { logs: resent, latest: [], deviceUpdates: [], connections: [] }, mover);
-    for (let waited = 0; waited < 5000 && (await inboxRows(second.db)) > resent.length; waited += 20) await sleep(20);
+    await until(async () => (await inboxRows(second.db)) <= resent.length);
     await mover.close();
     expect(await inboxRows(second.db)).toBe(0);
     expect(await storedLogs(second.db)).toEqual(inKeyOrder(kept));

@@ -4,8 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, openStorage } from './database';
 import { insertLogs } from './log-writes';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { until } from '../../testing/until';
 
 describe('SQLite WAL checkpoints off the writing connection', () => {
   const dirs: string[] = [];
@@ -32,12 +31,7 @@ describe('SQLite WAL checkpoints off the writing connection', () => {
     const committed = fs.statSync(file).size;
     expect(fs.statSync(`${file}-wal`).size).toBeGreaterThan(1_000_000);
     // The writing connection never checkpoints (wal_autocheckpoint 0): the file grows only by the thread's.
-    let grown = committed;
-    for (let waited = 0; waited < 10_000 && grown <= committed + 500_000; waited += 100) {
-      await sleep(100);
-      grown = fs.statSync(file).size;
-    }
-    expect(grown).toBeGreaterThan(committed + 500_000);
+    await until(() => fs.statSync(file).size > committed + 500_000, 10_000);
     const rows = await storage.db
       .selectFrom('logs')
       .select((eb) => eb.fn.countAll<number>().as('n'))

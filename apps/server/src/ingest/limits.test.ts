@@ -5,16 +5,8 @@ import { REALTIME_PATH } from '@fieldlink/api/realtime';
 import { demoFleet } from '../seed/seed';
 import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../../testing/test-app';
 import { TestSocket } from '../../testing/test-socket';
+import { until } from '../../testing/until';
 import { moveInbox } from '../db/log-inbox';
-
-const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 15_000) => {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('Condition not met in time');
-};
 
 /** Limits of SECURITY.md 13 and 18 on the embedded broker and the API. */
 describe.each(DIALECTS)('limits on %s', (dialect) => {

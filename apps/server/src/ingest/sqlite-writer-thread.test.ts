@@ -7,6 +7,7 @@ import { ROLLUP_LEVELS } from '../db/log-writes';
 import { seedDemo } from '../seed/seed';
 import { referenceRollups, storedLogs, storedRollups } from '../../testing/log-rollups';
 import { DEMO_PASSWORD } from '../../testing/test-app';
+import { until } from '../../testing/until';
 import { FrameWriter, type LogRow } from './frame-writer';
 import { SqliteWriterThread } from './sqlite-writer-thread';
 import { moveInbox } from '../db/log-inbox';
@@ -154,7 +155,8 @@ describe('SqliteWriterThread', () => {
     // A slow run stops between two slices when told, its work left for the next run.
     for (let i = 0; i < backlog.length; i += 5000) await insertLogs(storage.db, backlog.slice(i, i + 5000));
     const slow = thread.maintain({ now, retention, share: 0.01 });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Under way once its first slices have deleted something: then told to stop.
+    await until(async () => (await countOld()) < backlog.length);
     thread.stopMaintenance();
     const stopped = await slow;
     expect(stopped.stopped).toBe(true);

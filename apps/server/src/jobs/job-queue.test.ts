@@ -74,7 +74,8 @@ describe.each(DIALECTS)('background jobs on %s', (dialect) => {
       jobs.register('test.claim', async (payload) => {
         const { n } = payload as { n: number };
         runs.set(n, [...(runs.get(n) ?? []), name]);
-        await new Promise((resolve) => setTimeout(resolve, 1));
+        // A turn of the event loop inside each job, so the four claim and run interleaved.
+        await new Promise((resolve) => setImmediate(resolve));
       });
       return jobs;
     });

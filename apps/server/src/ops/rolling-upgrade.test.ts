@@ -88,6 +88,7 @@ class Browser {
       socket.socket.once('close', () => {
         if (this.closed) return;
         const since = Date.now();
+        // eslint-disable-next-line no-restricted-syntax -- a browser's reconnect back-off (the world, not a wait)
         setTimeout(() => void this.connect(1, since), reconnectDelay(1));
       });
     } catch (error) {
@@ -96,6 +97,7 @@ class Browser {
         this.failedAttempts.push({ at: downSince, ms: Date.now() - tried, why: String(error).slice(0, 80) });
       }
       if (this.closed) return;
+      // eslint-disable-next-line no-restricted-syntax -- a browser's reconnect back-off (the world, not a wait)
       setTimeout(() => void this.connect(attempt + 1, downSince ?? Date.now()), reconnectDelay(attempt + 1));
     }
   }

@@ -207,8 +207,10 @@ describe.each(DIALECTS)('device table feed over the real-time channel on %s', (d
     )) as ServerActionOf<'server/deviceTableChanges'>;
     expect(batch.changes.find((change) => change.thingName === 'ACME-BLR01')).toMatchObject({ isConnected: true });
     expect(batch.at).toBeGreaterThan(Date.now() - 10_000);
-    // Another account's browser, and one that stopped watching, hear nothing of it.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Another account's browser, and one that stopped watching, hear nothing of it: one flush sends
+    // every watcher its share at once, so what they were sent has arrived once each has settled.
+    await water.settle();
+    await leaving.settle();
     expect(water.received.filter(isBatch)).toEqual([]);
     expect(leaving.received.filter(isBatch)).toEqual([]);
   });

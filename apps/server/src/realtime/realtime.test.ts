@@ -115,13 +115,17 @@ describe.each(DIALECTS)('real-time channel on %s', (dialect) => {
     const water = await open('water@fieldlink.test');
     const reply = await water.request({ type: 'server/subscribeDevices', thingNames: ['ACME-COLD01'] });
     expect(reply).toMatchObject({ ok: false, error: 'Device not found.' });
+    // The device's own account watches it: once that browser has the value, the hub has sent it to all.
+    const owner = await open('ops@fieldlink.test');
+    expect((await owner.request({ type: 'server/subscribeDevices', thingNames: ['ACME-COLD01'] })).ok).toBe(true);
     const client = await device('ACME-COLD01');
     await client.publishAsync(
       deviceUpTopic('ACME-COLD01'),
       JSON.stringify({ v: 4, type: 'log', t: Date.now(), values: { c1: 1 } }),
       { qos: 1 },
     );
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await owner.waitFor((action) => action.type === 'server/newRawLogs' && action.thingName === 'ACME-COLD01');
+    await water.settle();
     expect(water.received.filter((action) => action.type !== 'server/reply')).toHaveLength(0);
   });
 

@@ -7,6 +7,8 @@ import { demoFleet } from '../../seed/seed';
 import { DIALECTS, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 import { startMailCatcher } from '../../../testing/mail-catcher';
 import { until } from '../../../testing/until';
+import { withClusterTables } from '../../cluster/cluster-tables';
+import { ALARM_JOBS } from './notices';
 import { formatDateTimeInZone, SPEC_CLOCK_FORMAT } from '@fieldlink/domain/date-format';
 
 /** A mail's text as read: quoted-printable soft line breaks joined, escaped bytes decoded. */
@@ -221,10 +223,19 @@ describe.each(DIALECTS)('channel alarms on %s', (dialect) => {
     const device = (await call('GET', '/device/alarms', 'spray', undefined, { deviceId: pumpId })).json();
     expect(device.alarmsHaveBeenRead).toBe(true);
 
-    // Reminders stop: a job already running may still finish, nothing after it.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Reminders stop: a job already running may still finish, nothing after it. Each reminder queues
+    // the next; the first to run after the acknowledgement sends nothing and queues none, so the
+    // chain's end is a condition to wait for, not a time.
+    const reminderJobs = () =>
+      withClusterTables(t.app.storage.db)
+        .selectFrom('jobs')
+        .select('id')
+        .where('kind', '=', ALARM_JOBS.remind)
+        .where('payload', 'like', `%${alarm!.id}%`)
+        .execute();
+    await until(async () => (await reminderJobs()).length === 0);
     const reminders = smtp.to('spray@fieldlink.test', /^Reminder/).length;
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await t.app.fieldlink.jobs.runDue();
     expect(smtp.to('spray@fieldlink.test', /^Reminder/).length).toBe(reminders);
   });
 

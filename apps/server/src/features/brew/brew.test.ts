@@ -5,15 +5,13 @@ import type { DeviceLogsAnswer } from '@fieldlink/api/device-logs';
 import { estimateGravity, tankLevel, tankLogQuery } from '@fieldlink/domain/brew';
 import { newId } from '../../security/secrets';
 import { DIALECTS, addTestUser, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
+import { until } from '../../../testing/until';
 
-const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> => {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > end) throw new Error(`Condition not met in time: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+/** Reads until the value is done (the shared `until`), and answers the value that was. */
+const readUntil = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> => {
+  let value: T | undefined;
+  await until(async () => done((value = await read())), timeoutMs);
+  return value as T;
 };
 
 const PROPS = { beerName: 'Cellar Pils', style: 'Pilsner', originalGravity: 1.048, targetGravity: 1.01, notes: '' };
@@ -377,7 +375,7 @@ describe.each(DIALECTS)('brewing calls on %s', (dialect) => {
     expect((await call(brewer, 'POST', '/brew/batch/end', { batchId: started.id })).status).toBe(409);
 
     const reportId = ended.reports[0]!.id;
-    const ready = await until(
+    const ready = await readUntil(
       () => ok<BrewReport>(viewer, 'GET', '/brew/batch/report/state', { id: reportId }),
       (state) => state.state !== 'GENERATING',
     );
@@ -463,7 +461,7 @@ describe.each(DIALECTS)('brewing calls on %s', (dialect) => {
       props: { ...PROPS, originalGravity: null },
     });
     const { id } = await ok<BrewReport>(viewer, 'POST', '/brew/batch/report/generate', { batchId: started.id });
-    const waiting = await until(
+    const waiting = await readUntil(
       () => ok<BrewReport>(viewer, 'GET', '/brew/batch/report/state', { id }),
       (state) => state.state !== 'GENERATING',
     );
@@ -473,7 +471,7 @@ describe.each(DIALECTS)('brewing calls on %s', (dialect) => {
     });
     expect((await call(viewer, 'GET', '/brew/batch/report', { id })).status).toBe(409);
     await ok<Batch>(brewer, 'PUT', '/brew/batch', { batchId: started.id, props: { originalGravity: 1.05 } });
-    const ready = await until(
+    const ready = await readUntil(
       () => ok<BrewReport>(viewer, 'GET', '/brew/batch/report/state', { id }),
       (state) => state.state === 'READY',
     );

@@ -6,6 +6,7 @@ import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { demoFleet } from '../../seed/seed';
 import { DIALECTS, signIn, startTestApp, type TestApp, letViewerOperate } from '../../../testing/test-app';
 import { inBackground } from '../../../testing/test-device';
+import { until } from '../../../testing/until';
 
 describe.each(DIALECTS)('device changes on %s', (dialect) => {
   let t: TestApp;
@@ -26,13 +27,6 @@ describe.each(DIALECTS)('device changes on %s', (dialect) => {
       .where('device_id', '=', deviceId)
       .orderBy('created_at')
       .execute();
-  const until = async (check: () => Promise<boolean>, timeoutMs = 10_000) => {
-    const end = Date.now() + timeoutMs;
-    while (!(await check())) {
-      if (Date.now() > end) throw new Error('Condition not met in time');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
 
   /** A device that answers every command OK with the value it was given, recording what it got. */
   const connectDevice = async (thingName: string, received: DeviceCommand[] = []) => {

@@ -6,7 +6,7 @@ import type { JobLogger, JobQueue } from '../../jobs/job-queue';
 import { channelsOf, deletePackedBefore, firstRowsBefore, monthStartOf, packClosedMonths } from './rollup-packs';
 import { COMPACT_AFTER_MS, compactHours, hourOf } from '../../db/log-blocks';
 import { DAY_MS, HOUR_MS } from '@fieldlink/domain/timestamps';
-import { PaceStopped, WorkPace, type PaceStats } from '../../jobs/work-pace';
+import { PaceStopped, WorkPace, type PaceStats, type WorkPaceOptions } from '../../jobs/work-pace';
 
 /** The job kind that keeps the log's partitions and retention (one run per period, cluster-wide). */
 export const LOG_MAINTENANCE_JOB = 'logs.maintain';
@@ -77,6 +77,8 @@ export interface LogMaintenanceOptions {
   runner?: MaintenanceRunner;
   /** Each slice of a run here waits for a turn of this queue. */
   turns?: WorkTurns;
+  /** How a run here rests between slices (a test's rest that ends only when the run is stopped). */
+  rest?: WorkPaceOptions['sleep'];
 }
 
 /** A monthly partition of `logs` or `log_blocks` on PostgreSQL: its table and its range of `t`, unix ms. */
@@ -219,7 +221,7 @@ export class LogMaintenance {
   async run(): Promise<MaintenanceSummary> {
     const { runner, turns } = this.options;
     if (runner) return runner.maintain({ now: this.now(), retention: this.retention, share: this.workShare });
-    const pace = new WorkPace(this.workShare);
+    const pace = new WorkPace(this.workShare, this.options.rest ? { sleep: this.options.rest } : {});
     this.pace = pace;
     const summary: MaintenanceSummary = {
       created: [],

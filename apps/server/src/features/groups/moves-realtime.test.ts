@@ -58,7 +58,11 @@ describe.each(DIALECTS)('moves revoke real-time access on %s', (dialect) => {
       ).statusCode,
     ).toBe(200);
     const viewer = await open('viewer@fieldlink.test');
-    expect((await viewer.request({ type: 'server/subscribeDevices', thingNames: ['ACME-COLD01'] })).ok).toBe(true);
+    // The operator keeps the device in scope: once it hears a value, the hub has sent that value to all.
+    const operator = await open('ops@fieldlink.test');
+    for (const socket of [viewer, operator]) {
+      expect((await socket.request({ type: 'server/subscribeDevices', thingNames: ['ACME-COLD01'] })).ok).toBe(true);
+    }
 
     const password = (await demoFleet(t.app.storage.db)).find((entry) => entry.thingName === 'ACME-COLD01')!.password;
     const device = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.app.broker!.port}`, {
@@ -90,8 +94,12 @@ describe.each(DIALECTS)('moves revoke real-time access on %s', (dialect) => {
     });
     const seen = viewer.received.length;
     await publish(2);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(viewer.received.slice(seen)).toEqual([]);
+    await operator.waitFor(
+      (action) =>
+        action.type === 'server/newRawLogs' && action.thingName === 'ACME-COLD01' && action.logs.c1?.[0]?.value === 2,
+    );
+    const settled = await viewer.settle();
+    expect(viewer.received.slice(seen)).toEqual([settled]);
 
     const closed = new Promise<number>((resolve) => viewer.socket.once('close', (code) => resolve(code)));
     await call('/move', {
@@ -148,7 +156,8 @@ describe.each(DIALECTS)('moves revoke real-time access on %s', (dialect) => {
     await device.endAsync(true);
     // The operator, whose scope still holds it, hears the disconnection; the viewer, in the same batch, does not.
     await operator.waitFor((action) => changesAfter(operator, operatorSeen).includes(action), 10_000);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // One flush sends every watcher its share at once: what the viewer was sent has arrived after settle.
+    await viewer.settle();
     expect(changesAfter(viewer, viewerSeen)).toEqual([]);
     await moveUser(boilers, root);
   });
