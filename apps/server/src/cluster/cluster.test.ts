@@ -22,8 +22,16 @@ import {
 import { startMosquitto, type TestMosquitto } from '../../testing/cluster/mosquitto';
 import { moveInbox } from '../db/log-inbox';
 import { inBackground } from '../../testing/test-device';
-import { until } from '../../testing/until';
 
+const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 10_000) => {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await check()) return;
+    // eslint-disable-next-line no-restricted-syntax -- the poll interval of this file's condition wait (until)
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('Condition not met in time');
+};
 const quiet = { info: () => undefined, warn: () => undefined };
 
 describe('two instances on Mosquitto 2 and PostgreSQL', () => {

@@ -31,7 +31,7 @@ describe('SQLite WAL checkpoints off the writing connection', () => {
     const committed = fs.statSync(file).size;
     expect(fs.statSync(`${file}-wal`).size).toBeGreaterThan(1_000_000);
     // The writing connection never checkpoints (wal_autocheckpoint 0): the file grows only by the thread's.
-    await until(() => fs.statSync(file).size > committed + 500_000, 10_000);
+    await until(() => fs.statSync(file).size > committed + 500_000, 20_000);
     const rows = await storage.db
       .selectFrom('logs')
       .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -8,7 +8,6 @@ import { demoFleet } from '../../seed/seed';
 import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 import { connectTestDevice } from '../../../testing/test-device';
 import { TestSocket } from '../../../testing/test-socket';
-import { until } from '../../../testing/until';
 
 type Behaviour = 'succeed' | 'fail' | 'refuse';
 type OtaEvent = ServerActionOf<'server/otaProgress'>;
@@ -34,6 +33,14 @@ describe.each(DIALECTS)('OTA updates on %s', (dialect) => {
       .where('device_id', '=', (await deviceRow(thingName)).id)
       .orderBy('submitted_at')
       .execute();
+  const until = async (check: () => Promise<boolean> | boolean, timeoutMs = 15_000) => {
+    const end = Date.now() + timeoutMs;
+    while (!(await check())) {
+      if (Date.now() > end) throw new Error('Condition not met in time');
+      // eslint-disable-next-line no-restricted-syntax -- the poll interval of this file's condition wait (until)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
   /** Every row of the OTA tables and the devices' OTA columns, to prove a refused call changed nothing. */
   const otaSnapshot = async () =>
     JSON.stringify([
@@ -199,8 +206,8 @@ describe.each(DIALECTS)('OTA updates on %s', (dialect) => {
     // Pending approval: the timestamp is set and nothing went to the device.
     const pendingRow = await deviceRow('ACME-BLR01');
     expect(pendingRow.ota_pending_submitted_at).toEqual(expect.any(Number));
-    // Whatever the queue holds that is due runs now (a delivery waits for the device's answer): still none.
-    await t.app.fieldlink.jobs.runDue();
+    // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
+    await new Promise((resolve) => setTimeout(resolve, 600));
     expect(received.filter((command) => command.cmd === 'otaUpdate')).toEqual([]);
 
     // Only administrators see the pending list; the supplier's admin sees the customer's device.
@@ -360,8 +367,8 @@ describe.each(DIALECTS)('OTA updates on %s', (dialect) => {
     ]);
     await until(async () => (await updatesOf('ACME-COLD01')).at(-1)?.state === 'FAILED');
     expect((await updatesOf('ACME-COLD01')).at(-1)!.error).toBe('The device refused the update.');
-    // Every due step of the rollout runs (a delivery waits for the device's answer): the offline one stays queued.
-    await t.app.fieldlink.jobs.runDue();
+    // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
+    await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await updatesOf('ACME-COLD02')).at(-1)!.state).toBe('QUEUED');
     // A second submission for a device whose update is not finished is refused for that device.
     expect(
