@@ -76,6 +76,18 @@ describe('shelf space, shortage and range state', () => {
     expect(rangeState(count, { slotCount: 3, depth: 81 })).toBe(state);
   });
 
+  // Boundaries: exactly a quarter of the space is still LOW; a space of no depth holds nothing, so any
+  // stock is GOOD and none is EMPTY.
+  it.each([
+    [2, { slotCount: 8, depth: 243 }, 'LOW'],
+    [3, { slotCount: 8, depth: 243 }, 'GOOD'],
+    [1, { slotCount: 8, depth: 243 }, 'LOW'],
+    [1, { slotCount: 3, depth: 0 }, 'GOOD'],
+    [0, { slotCount: 3, depth: 0 }, 'EMPTY'],
+  ] as const)('count %d in %o (capacity 8: a quarter is exactly 2) is %s', (count, space, state) => {
+    expect(rangeState(count, space)).toBe(state);
+  });
+
   it('counts range states, zero for those absent', () => {
     expect(countRangeStates(['EMPTY', 'GOOD', 'GOOD', 'LOW', 'GOOD'])).toEqual({ EMPTY: 1, LOW: 1, GOOD: 3 });
     expect(countRangeStates([])).toEqual({ EMPTY: 0, LOW: 0, GOOD: 0 });
