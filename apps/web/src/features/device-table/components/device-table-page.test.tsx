@@ -43,6 +43,7 @@ beforeEach(() => {
   });
   // Chromium's idle callbacks, which happy-dom lacks: the table builds its sorted orders in them.
   vi.stubGlobal('requestIdleCallback', (work: IdleRequestCallback) =>
+    // eslint-disable-next-line no-restricted-syntax -- a stand-in for the browser's idle callback (the world, not a wait)
     setTimeout(() => work({ didTimeout: false, timeRemaining: () => 0 })),
   );
   vi.stubGlobal('cancelIdleCallback', (handle: number) => clearTimeout(handle));
