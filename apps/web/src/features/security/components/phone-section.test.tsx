@@ -11,6 +11,7 @@ import type { AccountAnswer } from '@fieldlink/api/account';
 import { accountQuery } from '../../../lib/api/get-account';
 import { selfQuery } from '../../../lib/api/get-self';
 import { API_TOKENS_KEY } from '../api/get-api-tokens';
+import { PASSKEYS_KEY } from '../api/get-passkeys';
 import { SESSIONS_KEY } from '../api/get-sessions';
 import { SecurityPage } from './security-page';
 
@@ -27,7 +28,7 @@ function renderPage(sms: boolean, phone: PhoneAnswer) {
   client.setQueryData(clientConfigQuery().queryKey, { ...FALLBACK_CLIENT_CONFIG, sms });
   client.setQueryData(MFA_KEY, { totp: false, recoveryCodesLeft: 0 } as MfaStatusAnswer);
   client.setQueryData(PHONE_KEY, phone);
-  // The page's other sections (issue 38): the user, their sessions and API tokens, already read.
+  // The page's other sections (issue 38): the user, their passkeys, sessions and API tokens, already read.
   client.setQueryData(selfQuery().queryKey, {
     id: 'u1',
     email: 'ops@fieldlink.test',
@@ -43,6 +44,7 @@ function renderPage(sms: boolean, phone: PhoneAnswer) {
   client.setQueryData(accountQuery().queryKey, { accounts: [] } as unknown as AccountAnswer);
   client.setQueryData(SESSIONS_KEY, { sessions: [] });
   client.setQueryData(API_TOKENS_KEY, { tokens: [] });
+  client.setQueryData(PASSKEYS_KEY, { passkeys: [] });
   return render(
     <QueryClientProvider client={client}>
       <SecurityPage />

@@ -27,6 +27,7 @@ import { useTurnOffTotpMutation } from '../api/delete-totp';
 import { useStartTotpMutation } from '../api/post-totp';
 import { useConfirmTotpMutation } from '../api/post-totp-confirm';
 import { groupedSecret, recoveryCodesFile } from '../model/totp-text';
+import { PasskeysSection } from './passkeys-section';
 import { PhoneSection } from './phone-section';
 import { ApiTokens } from './api-tokens';
 import { SessionList } from './session-list';
@@ -394,6 +395,7 @@ export function SecurityPage() {
       {body}
       {allowed !== null && (
         <>
+          <PasskeysSection allowed={allowed} />
           <SessionsSection allowed={allowed} />
           <ApiTokensSection allowed={allowed} />
         </>

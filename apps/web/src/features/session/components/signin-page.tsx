@@ -7,12 +7,17 @@ import { TextField } from '../../../components/ui/text-field';
 import { appStore, dispatchSession } from '../../../lib/app-store/app-store';
 import { storeToken } from '../../../lib/session-token';
 import { useStore } from '../../../lib/use-store';
+import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import { useSigninMutation } from '../api/post-signin';
+import { passkeyAnswer, useSigninPasskeyMutation } from '../api/post-signin-passkey';
 import {
   codeErrorMessage,
   enrolmentTokenOf,
   isSecondFactorRequired,
+  passkeyErrorMessage,
+  secondFactorOfferOf,
   signinErrorMessage,
+  type SecondFactorOffer,
 } from '../model/session-messages';
 import { AuthLayout } from './auth-layout';
 
@@ -25,6 +30,12 @@ export function SigninPage() {
   const [step, setStep] = useState<'password' | 'totp' | 'recovery'>('password');
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string | null>(null);
+  // What the second step offers: the app's code, a passkey, or both (issue 38 item 2).
+  const [offer, setOffer] = useState<SecondFactorOffer>({ totp: true, passkeyOptions: null });
+  const [passkeyBusy, setPasskeyBusy] = useState(false);
+  const signinPasskey = useSigninPasskeyMutation();
+  const [passkeyError, setPasskeyError] = useState<string | null>(null);
+  const passkeys = browserSupportsWebAuthn();
   // The auth state's error (§3, §4): set by a refused sign-in, cleared by the next login.
   const authError = useStore(appStore, (s) => s.machine.auth.error);
   const error = signin.isPending ? null : authError;
@@ -58,6 +69,7 @@ export function SigninPage() {
           }
           // Not signed in yet: the session stays signed out, without an error, while the code is asked.
           dispatchSession({ type: 'LOGOUT' });
+          setOffer(secondFactorOfferOf(failure));
           setStep('totp');
         },
       },
@@ -73,8 +85,64 @@ export function SigninPage() {
     );
   };
 
+  // The second step answered with a passkey: the password again, with the passkey's answer.
+  const onUsePasskey = async () => {
+    const options = offer.passkeyOptions;
+    if (!options) return;
+    setCodeError(null);
+    setPasskeyBusy(true);
+    try {
+      const passkey = await passkeyAnswer(options);
+      signin.mutate(
+        { email: normaliseEmail(email), password, passkey },
+        {
+          onSuccess: onSignedIn,
+          onError: (failure) => {
+            // A refusal carries a fresh challenge: the next try uses it.
+            if (isSecondFactorRequired(failure)) setOffer(secondFactorOfferOf(failure));
+            setCodeError(passkeyErrorMessage(failure));
+          },
+        },
+      );
+    } catch (failure) {
+      setCodeError(passkeyErrorMessage(failure));
+    } finally {
+      setPasskeyBusy(false);
+    }
+  };
+
+  // Sign in with a passkey and no e-mail or password.
+  const onSigninWithPasskey = () => {
+    setPasskeyError(null);
+    signinPasskey.mutate(undefined, {
+      onSuccess: onSignedIn,
+      onError: (failure) => setPasskeyError(passkeyErrorMessage(failure)),
+    });
+  };
+
   if (step !== 'password') {
     const recovery = step === 'recovery';
+    const passkeyOffered = offer.passkeyOptions !== null && passkeys;
+    const usePasskey = passkeyOffered && (
+      <Button
+        variant={offer.totp ? 'secondary' : 'primary'}
+        block
+        busy={passkeyBusy || (signin.isPending && !offer.totp)}
+        onClick={() => void onUsePasskey()}
+      >
+        Use your passkey
+      </Button>
+    );
+    if (!offer.totp) {
+      return (
+        <AuthLayout title="Two-factor authentication" subtitle="Use your passkey to finish signing in.">
+          <div className="auth__form">
+            {codeError && !signin.isPending && !passkeyBusy && <InlineAlert tone="error">{codeError}</InlineAlert>}
+            {usePasskey || <InlineAlert tone="error">This browser cannot use passkeys.</InlineAlert>}
+          </div>
+        </AuthLayout>
+      );
+    }
     return (
       <AuthLayout
         title="Two-factor authentication"
@@ -94,10 +162,11 @@ export function SigninPage() {
             onChange={(e) => setCode(e.target.value)}
             autoFocus
           />
-          {codeError && !signin.isPending && <InlineAlert tone="error">{codeError}</InlineAlert>}
+          {codeError && !signin.isPending && !passkeyBusy && <InlineAlert tone="error">{codeError}</InlineAlert>}
           <Button type="submit" variant="primary" block busy={signin.isPending} disabled={!code.trim()}>
             {signin.isPending ? 'Checking…' : 'Verify'}
           </Button>
+          {usePasskey}
         </form>
         <p className="auth__alt">
           <button
@@ -150,6 +219,17 @@ export function SigninPage() {
           {signin.isPending ? 'Signing in…' : 'Sign in'}
         </Button>
       </form>
+      {passkeys && (
+        <div className="auth__form auth__passkey">
+          <p className="auth__divider">
+            <span>or</span>
+          </p>
+          {passkeyError && !signinPasskey.isPending && <InlineAlert tone="error">{passkeyError}</InlineAlert>}
+          <Button block busy={signinPasskey.isPending} onClick={onSigninWithPasskey}>
+            Sign in with a passkey
+          </Button>
+        </div>
+      )}
       <p className="auth__alt">Accounts are created by invitation. Ask your administrator for access.</p>
     </AuthLayout>
   );

@@ -1,4 +1,6 @@
+import type { PasskeyRequestOptions } from '@fieldlink/api/passkeys';
 import { ApiError, serverMessageOr } from '../../../lib/api-client';
+import { PASSKEY_CANCELLED, isCeremonyFailure } from '../../../lib/passkey-ceremony';
 
 /** Failure texts of specification §8, and this console's own for rate limiting. */
 export const SIGNIN_FAILED = 'Bad Login Info';
@@ -40,4 +42,32 @@ export function enrolmentTokenOf(error: unknown): string | null {
   if (!(error instanceof ApiError)) return null;
   const body = error.body as { mfaEnrolmentRequired?: unknown; enrolmentToken?: unknown } | null;
   return body?.mfaEnrolmentRequired === true && typeof body.enrolmentToken === 'string' ? body.enrolmentToken : null;
+}
+
+/** What a sign-in that needs a second factor offers: a code of the app, a passkey (with its options), or both. */
+export interface SecondFactorOffer {
+  totp: boolean;
+  passkeyOptions: PasskeyRequestOptions | null;
+}
+
+/**
+ * The second factors a sign-in's `mfaRequired` answer offers (issue 38); an answer that names none
+ * (an older server) offers the code.
+ */
+export function secondFactorOfferOf(error: unknown): SecondFactorOffer {
+  const body = (error instanceof ApiError ? error.body : null) as {
+    secondFactors?: unknown;
+    passkeyOptions?: PasskeyRequestOptions;
+  } | null;
+  const methods = Array.isArray(body?.secondFactors) ? (body.secondFactors as unknown[]) : ['totp'];
+  return {
+    totp: methods.includes('totp'),
+    passkeyOptions: methods.includes('passkey') ? (body?.passkeyOptions ?? null) : null,
+  };
+}
+
+/** The text of a passkey that did not sign in: cancelled in the browser, refused by the server, or a rate limit. */
+export function passkeyErrorMessage(error: unknown): string {
+  if (isCeremonyFailure(error)) return PASSKEY_CANCELLED;
+  return failureMessage(error, 'That passkey was not accepted.');
 }
