@@ -222,7 +222,7 @@ async function measure(options: BenchOptions): Promise<BenchSection> {
     await page.goto(`${base}/signin`);
     await page.getByLabel(/e-?mail/i).fill(VIEWER);
     await page.getByLabel(/password/i).fill(DEMO_PASSWORD);
-    await page.getByRole('button', { name: /sign in/i }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(/\/(dash|accounts)/, { timeout: 60_000 });
     const openTimes: number[] = [];
     for (let run = 0; run < 5; run++) {

@@ -23,7 +23,7 @@ describe('foundation: a signed-in user watches a simulated device live', () => {
     await page.waitForURL(`${server.baseUrl}/`);
     await page.getByRole('link', { name: 'Sign in' }).click();
     await page.waitForURL(/\/signin$/);
-    await page.getByRole('button', { name: /sign in/i }).waitFor();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
   });
 
   it('shows "Bad Login Info" for a wrong password', async () => {

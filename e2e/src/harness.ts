@@ -178,7 +178,7 @@ export async function signInAs(page: Page, baseUrl: string, email: string, passw
   await page.goto(`${baseUrl}/signin`);
   await page.getByLabel(/e-?mail/i).fill(email);
   await page.getByLabel(/password/i).fill(password);
-  await page.getByRole('button', { name: /sign in/i }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** An answer of the API: its status and its JSON body. */

@@ -104,7 +104,7 @@ describe('start-up routing and the public pages', () => {
 
     await page.goto(`${server.baseUrl}/signin`);
     await page.waitForURL(`${server.baseUrl}/signin`, { timeout: 30_000 });
-    await page.getByRole('button', { name: /sign in/i }).waitFor();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
 
     // `/` itself is not remembered: the account is read and the user lands on the first device's dash.
     await page.goto(`${server.baseUrl}/`);

@@ -175,7 +175,7 @@ describe('notifications on this browser', () => {
     // The server goes away: a reload starts from the shell the service worker keeps (issue 39 item 1).
     await product.server.stop();
     await page.reload();
-    await page.getByRole('button', { name: /sign in/i }).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor({ timeout: 30_000 });
     expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(`${baseUrl}/sw.js`);
   }, 300_000);
 });
