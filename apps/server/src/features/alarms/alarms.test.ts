@@ -235,7 +235,7 @@ describe.each(DIALECTS)('channel alarms on %s', (dialect) => {
         .execute();
     await until(async () => (await reminderJobs()).length === 0);
     const reminders = smtp.to('spray@fieldlink.test', /^Reminder/).length;
-    await t.app.fieldlink.jobs.runDue();
+    await t.app.jobs.runDue();
     expect(smtp.to('spray@fieldlink.test', /^Reminder/).length).toBe(reminders);
   });
 
