@@ -39,6 +39,7 @@ import { audit, byUser } from '../audit/service';
 import { inScope, requireCapability } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import type { PasskeyService } from '../passkeys/service';
+import { completeEnrolmentSignIn } from './enrolment-sign-in';
 import {
   accountRequirementOf,
   attachmentPathsOf,
@@ -275,17 +276,7 @@ export class MfaService {
     });
     await this.options.endOtherSessions(user);
     if (!user.claims.enrolmentOnly) return { recoveryCodes };
-    // Set up with an enrol-only token: the password and now a code are proven, so the sign-in it held
-    // back completes, and the enrol-only token is spent.
-    const { tokens } = this.options;
-    await tokens.revoke(user.claims);
-    const jwt = await tokens.issue(user.id, user.claims.tokenVersion, user.origin);
-    await audit.recordAlone(db, {
-      accountId: user.attachmentPoints[0]?.accountId ?? null,
-      by: byUser(user),
-      action: 'session.signIn',
-      after: { secondFactor: 'totp', enrolled: true },
-    });
+    const jwt = await completeEnrolmentSignIn(db, this.options.tokens, user, { secondFactor: 'totp' });
     return { recoveryCodes, jwt };
   }
 

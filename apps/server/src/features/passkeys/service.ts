@@ -32,6 +32,7 @@ import { RateLimiter } from '../../security/rate-limit';
 import { SIGNIN_LIMITED_MESSAGE, type SigninGuard } from '../../security/signin-guard';
 import type { TokenService } from '../../security/tokens';
 import { audit, byUser, type AuditOrigin } from '../audit/service';
+import { completeEnrolmentSignIn } from '../mfa/enrolment-sign-in';
 import { attachmentPointsOf } from '../session/repository';
 import { requireCapability } from '../session/access';
 import type { ClientOrigin, UserContext } from '../session/user-context';
@@ -216,15 +217,9 @@ export class PasskeyService {
     await this.options.endOtherSessions(user);
     const passkey = passkeyEntry(row);
     if (!user.claims.enrolmentOnly) return { passkey };
-    // Added with an enrol-only token: the password and now a passkey are proven; the token is spent.
-    const { tokens } = this.options;
-    await tokens.revoke(user.claims);
-    const jwt = await tokens.issue(user.id, user.claims.tokenVersion, user.origin);
-    await audit.recordAlone(db, {
-      accountId: user.attachmentPoints[0]?.accountId ?? null,
-      by: byUser(user),
-      action: 'session.signIn',
-      after: { secondFactor: 'passkey', passkey: name, enrolled: true },
+    const jwt = await completeEnrolmentSignIn(db, this.options.tokens, user, {
+      secondFactor: 'passkey',
+      passkey: name,
     });
     return { passkey, jwt };
   }
