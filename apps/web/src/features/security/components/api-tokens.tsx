@@ -22,6 +22,7 @@ import { TextField } from '../../../components/ui/text-field';
 import { serverMessageOr } from '../../../lib/api-client';
 import { showToast } from '../../../lib/app-store/app-store';
 import { ConfirmDialog } from './confirm-dialog';
+import { SecurityTableHead } from './security-table-head';
 
 const DAY_MS = 86_400_000;
 
@@ -200,17 +201,7 @@ export function ApiTokens({
       ) : (
         <div className="fl-table-frame">
           <table className="fl-table security-table" aria-label="API tokens">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Created</th>
-                <th>Expires</th>
-                <th>Last used</th>
-                <th>
-                  <span className="fl-visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <SecurityTableHead columns={['Name', 'Created', 'Expires', 'Last used']} />
             <tbody>
               {tokens.map((token) => (
                 <tr key={token.id} data-testid="api-token-row">

@@ -17,6 +17,7 @@ import { useAddPasskeyMutation } from '../api/post-passkey';
 import { PASSKEY_CANCELLED, isCeremonyFailure } from '../../../lib/passkey-ceremony';
 import { passkeyPlaceOf } from '../model/passkey-text';
 import { ConfirmDialog } from './confirm-dialog';
+import { SecurityTableHead } from './security-table-head';
 
 /** The text of a failed attempt to add a passkey. */
 const addFailure = (error: unknown) =>
@@ -78,17 +79,7 @@ export function PasskeysSection({ allowed }: { allowed: boolean }) {
         ) : (
           <div className="fl-table-frame">
             <table className="fl-table security-table" aria-label="Passkeys">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Kept on</th>
-                  <th>Added</th>
-                  <th>Last used</th>
-                  <th>
-                    <span className="fl-visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <SecurityTableHead columns={['Name', 'Kept on', 'Added', 'Last used']} />
               <tbody>
                 {passkeys.data.passkeys.map((passkey) => (
                   <tr key={passkey.id} data-testid="passkey-row">

@@ -4,6 +4,7 @@ import { formatDateTime, type Clock } from '@fieldlink/domain/date-format';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from './confirm-dialog';
+import { SecurityTableHead } from './security-table-head';
 
 type Confirming = { kind: 'one'; session: SessionSummary } | { kind: 'others' } | null;
 
@@ -33,17 +34,7 @@ export function SessionList({
     <>
       <div className="fl-table-frame">
         <table className="fl-table security-table" aria-label="Signed-in sessions">
-          <thead>
-            <tr>
-              <th>Browser</th>
-              <th>Address</th>
-              <th>Signed in</th>
-              <th>Last seen</th>
-              <th>
-                <span className="fl-visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <SecurityTableHead columns={['Browser', 'Address', 'Signed in', 'Last seen']} />
           <tbody>
             {ordered.map((session) => (
               <tr key={session.id} data-testid="session-row">
