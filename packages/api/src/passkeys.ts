@@ -76,7 +76,8 @@ export const PasskeyRegistrationCredential = Type.Object({
     attestationObject: Base64Url(65_536),
     authenticatorData: Type.Optional(Base64Url(65_536)),
     transports: Type.Optional(Type.Array(Type.String({ maxLength: 32 }), { maxItems: 10 })),
-    publicKeyAlgorithm: Type.Optional(Type.Integer()),
+    // A COSE algorithm identifier (a signed integer; the registered ones lie within 16 bits).
+    publicKeyAlgorithm: Type.Optional(Type.Integer({ minimum: -2_147_483_648, maximum: 2_147_483_647 })),
     publicKey: Type.Optional(Base64Url(4096)),
   }),
 });
