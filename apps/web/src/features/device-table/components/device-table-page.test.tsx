@@ -42,11 +42,17 @@ beforeEach(() => {
     return Promise.resolve(answer());
   });
   // Chromium's idle callbacks, which happy-dom lacks: the table builds its sorted orders in them.
-  vi.stubGlobal('requestIdleCallback', (work: IdleRequestCallback) =>
-    // eslint-disable-next-line no-restricted-syntax -- a stand-in for the browser's idle callback (the world, not a wait)
-    setTimeout(() => work({ didTimeout: false, timeRemaining: () => 0 })),
-  );
-  vi.stubGlobal('cancelIdleCallback', (handle: number) => clearTimeout(handle));
+  // Each runs once the current task has finished (a microtask): no timer, no wait.
+  let lastIdle = 0;
+  const cancelledIdle = new Set<number>();
+  vi.stubGlobal('requestIdleCallback', (work: IdleRequestCallback) => {
+    const handle = ++lastIdle;
+    queueMicrotask(() => {
+      if (!cancelledIdle.delete(handle)) work({ didTimeout: false, timeRemaining: () => 0 });
+    });
+    return handle;
+  });
+  vi.stubGlobal('cancelIdleCallback', (handle: number) => cancelledIdle.add(handle));
   vi.spyOn(URL, 'createObjectURL').mockImplementation((file) => {
     files.push(file as Blob);
     return 'blob:devices';
