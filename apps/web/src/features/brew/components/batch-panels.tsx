@@ -24,7 +24,7 @@ import { useCan } from '../../../lib/session/use-can';
 import { usePageClock } from '../../../lib/page-time-zone';
 import { takeBackOffers } from '../model/take-back';
 import { TakeBackEnd } from './take-back-end';
-import { ConfirmDialog } from './batch-dialogs';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 
 function Panel({ title, aside, children }: { title: string; aside?: ReactNode; children: ReactNode }) {
   return (

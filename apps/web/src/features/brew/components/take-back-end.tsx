@@ -3,7 +3,7 @@ import type { BrewBatchesAnswer } from '@fieldlink/api/brew';
 import { Button } from '../../../components/ui/button';
 import { showToast } from '../../../lib/app-store/app-store';
 import { useBrewCall } from '../api/batch-calls';
-import { ConfirmDialog } from './batch-dialogs';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 
 type FinishedBatch = Pick<BrewBatchesAnswer['batches'][number], 'id' | 'tankNumber' | 'tankName' | 'props'>;
 

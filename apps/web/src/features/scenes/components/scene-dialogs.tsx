@@ -1,5 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Dialog } from '../../../components/ui/dialog';
 import { InlineAlert } from '../../../components/ui/inline-alert';
 import { TextField } from '../../../components/ui/text-field';
@@ -75,11 +76,10 @@ export function SceneNameDialog({
 
 /** Asks before something is deleted; the server's refusal stays in the dialog. */
 export function ConfirmDeleteDialog({
-  title,
   children,
-  confirmLabel,
   onConfirm,
   onClose,
+  ...question
 }: {
   title: string;
   children: ReactNode;
@@ -88,28 +88,15 @@ export function ConfirmDeleteDialog({
   onClose: () => void;
 }) {
   const { busy, serverError, run } = useDialogAction(onClose);
-  const confirm = () => run(onConfirm);
   return (
-    <Dialog
-      title={title}
-      size="sm"
-      tone="danger"
+    <ConfirmDialog
+      {...question}
+      busy={busy}
+      error={serverError}
+      onConfirm={() => void run(onConfirm)}
       onClose={onClose}
-      footer={
-        <>
-          <Button variant="ghost" onClick={onClose} data-autofocus>
-            Cancel
-          </Button>
-          <Button variant="danger" busy={busy} onClick={confirm} data-testid="confirm-delete">
-            {confirmLabel}
-          </Button>
-        </>
-      }
     >
-      <div className="scene-form">
-        <p className="scene-form__text">{children}</p>
-        {serverError && <InlineAlert tone="error">{serverError}</InlineAlert>}
-      </div>
-    </Dialog>
+      <p className="scene-form__text">{children}</p>
+    </ConfirmDialog>
   );
 }

@@ -21,7 +21,7 @@ import { InlineAlert } from '../../../components/ui/inline-alert';
 import { TextField } from '../../../components/ui/text-field';
 import { serverMessageOr } from '../../../lib/api-client';
 import { showToast } from '../../../lib/app-store/app-store';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { SecurityTableHead } from './security-table-head';
 
 const DAY_MS = 86_400_000;
@@ -249,7 +249,10 @@ export function ApiTokens({
         <ConfirmDialog
           title="Revoke this API token?"
           confirmLabel="Revoke"
-          onConfirm={() => onRevoke(revoking.id)}
+          onConfirm={() => {
+            onRevoke(revoking.id);
+            setRevoking(null);
+          }}
           onClose={() => setRevoking(null)}
         >
           <p>“{revoking.name}” stops working at once. Whatever uses it can no longer call the API.</p>

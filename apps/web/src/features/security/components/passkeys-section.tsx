@@ -16,7 +16,7 @@ import { usePasskeys } from '../api/get-passkeys';
 import { useAddPasskeyMutation } from '../api/post-passkey';
 import { PASSKEY_CANCELLED, isCeremonyFailure } from '../../../lib/passkey-ceremony';
 import { passkeyPlaceOf } from '../model/passkey-text';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { SecurityTableHead } from './security-table-head';
 
 /** The text of a failed attempt to add a passkey. */
@@ -146,9 +146,10 @@ export function PasskeysSection({ allowed }: { allowed: boolean }) {
           title="Remove this passkey?"
           confirmLabel="Remove"
           onClose={() => setRemoving(null)}
-          onConfirm={() =>
-            remove.mutate(removing.id, { onSuccess: () => showToast('success', 'The passkey is removed.') })
-          }
+          onConfirm={() => {
+            remove.mutate(removing.id, { onSuccess: () => showToast('success', 'The passkey is removed.') });
+            setRemoving(null);
+          }}
         >
           <p>
             <strong>{removing.name}</strong> will no longer sign you in. Other browsers signed in to your account are

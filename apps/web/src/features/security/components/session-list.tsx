@@ -3,7 +3,7 @@ import type { SessionSummary } from '@fieldlink/api/sessions';
 import { formatDateTime, type Clock } from '@fieldlink/domain/date-format';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { SecurityTableHead } from './security-table-head';
 
 type Confirming = { kind: 'one'; session: SessionSummary } | { kind: 'others' } | null;
@@ -83,7 +83,10 @@ export function SessionList({
         <ConfirmDialog
           title="Sign this session out?"
           confirmLabel="Sign out"
-          onConfirm={() => onSignOut(confirming.session.id)}
+          onConfirm={() => {
+            onSignOut(confirming.session.id);
+            setConfirming(null);
+          }}
           onClose={() => setConfirming(null)}
         >
           <p>
@@ -97,7 +100,10 @@ export function SessionList({
         <ConfirmDialog
           title="Sign out all other sessions?"
           confirmLabel="Sign out all others"
-          onConfirm={onSignOutOthers}
+          onConfirm={() => {
+            onSignOutOthers();
+            setConfirming(null);
+          }}
           onClose={() => setConfirming(null)}
         >
           <p>
