@@ -1,27 +1,17 @@
 import fp from 'fastify-plugin';
 import { startClusterNode } from '../cluster/cluster-node';
-import type { TlsCredentials } from '../security/tls-credentials';
 import { startEmbeddedBroker } from './embedded-broker';
-
-export interface BrokerPluginOptions {
-  /** Port of the embedded MQTT broker (0: any free port); null runs without a broker. */
-  mqttPort: number | null;
-  /** False: the embedded broker takes no plain MQTT, only MQTT over TLS. */
-  plainMqtt: boolean;
-  /** Port of the embedded broker's MQTT over TLS when TLS is configured (0: any free port). */
-  mqttTlsPort: number;
-  /** The HTTPS server's certificate, which MQTT over TLS serves too (reloaded on change); null without TLS. */
-  tls: TlsCredentials | null;
-}
 
 /**
  * Devices connect last, once every feature that follows their frames is in: to the external broker
  * named by `MQTT_URL` (a cluster node, with its relay to the other instances), else to the embedded
- * broker. Sets `app.broker` (and in a cluster `app.relay` and `app.deviceAccounts`).
+ * broker on `app.launch`'s ports. Sets `app.broker` (and in a cluster `app.relay` and `app.deviceAccounts`).
  */
-export const brokerPlugin = fp<BrokerPluginOptions>(
-  async (app, { mqttPort, plainMqtt, mqttTlsPort, tls }) => {
-    const { config } = app;
+export const brokerPlugin = fp(
+  async (app) => {
+    const { config, tlsCredentials: tls } = app;
+    // The ports the starting process chose (tests take any free one); MQTT over TLS serves the HTTPS certificate.
+    const { mqttPort, plainMqtt, mqttTlsPort } = app.launch;
     if (config.mqttUrl) {
       const node = await startClusterNode({
         config,
@@ -47,8 +37,7 @@ export const brokerPlugin = fp<BrokerPluginOptions>(
         proxyProtocol: config.mqttProxyProtocol,
       });
     }
-    app.shutdown.add('tls', () => tls?.close());
     app.shutdown.add('broker', () => app.broker?.close());
   },
-  { name: 'broker', dependencies: ['settings', 'storage', 'shutdown', 'ingest', 'hub'] },
+  { name: 'broker', dependencies: ['settings', 'tls', 'storage', 'shutdown', 'ingest', 'hub'] },
 );

@@ -32,8 +32,9 @@ declare module 'fastify' {
  * The way in for device frames: the directory of devices, the batched writer, ingest itself and the
  * commands sent back, plus the hourly log maintenance that shares the SQLite writer thread.
  */
-export const ingestPlugin = fp<{ commandTimeoutMs?: number }>(
-  async (app, { commandTimeoutMs }) => {
+export const ingestPlugin = fp(
+  async (app) => {
+    const { commandTimeoutMs } = app.launch;
     const { storage, config } = app;
     const { db } = storage;
     const events = new DeviceEvents();

@@ -34,10 +34,11 @@ const READING_METHODS = new Set(['GET', 'HEAD']);
  * token acts as its owner, loaded afresh on every call, so it never holds more than the owner holds
  * now and stops with the owner.
  */
-export const authPlugin = fp<{ tokenTtlSeconds: number; now?: () => number }>(
-  async (app, { tokenTtlSeconds, now = Date.now }) => {
+export const authPlugin = fp(
+  async (app) => {
+    const { clock: now } = app;
     const secret = await installationSecret(app.storage.db, 'jwt_secret');
-    const tokens = new TokenService(app.storage.db, secret, tokenTtlSeconds, now);
+    const tokens = new TokenService(app.storage.db, secret, app.config.tokenTtlSeconds, now);
     const apiTokens = new ApiTokenVerifier(app.storage.db, now);
     app.decorate('tokens', tokens);
     app.decorateRequest('user', null);
@@ -80,7 +81,7 @@ export const authPlugin = fp<{ tokenTtlSeconds: number; now?: () => number }>(
       await authenticate(request, reply);
     });
   },
-  { name: 'auth', dependencies: ['storage'] },
+  { name: 'auth', dependencies: ['settings', 'storage'] },
 );
 
 /** The signed-in caller of a route guarded by `authenticate`. */

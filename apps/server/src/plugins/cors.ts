@@ -10,8 +10,9 @@ const REQUEST_HEADERS = ['authorization', 'content-type', 'x-client-type', 'x-cl
  * open the real-time socket, may call `/api/v1` too. Any other origin, and any other path, gets no
  * CORS header, so browsers refuse it.
  */
-export const corsPlugin = fp<{ allowedOrigins: readonly string[] }>(
-  async (app, { allowedOrigins }) => {
+export const corsPlugin = fp(
+  async (app) => {
+    const { allowedOrigins } = app.config;
     if (allowedOrigins.length === 0) return;
     const allowed = new Set(allowedOrigins);
     await app.register(fastifyCors, {
@@ -26,5 +27,5 @@ export const corsPlugin = fp<{ allowedOrigins: readonly string[] }>(
       },
     });
   },
-  { name: 'cors' },
+  { name: 'cors', dependencies: ['settings'] },
 );

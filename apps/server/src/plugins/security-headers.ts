@@ -1,6 +1,5 @@
 import fastifyHelmet from '@fastify/helmet';
 import fp from 'fastify-plugin';
-import type { Config } from '../config';
 import { contentSecurityDirectives } from '../security/content-security-policy';
 
 /**
@@ -15,8 +14,9 @@ import { contentSecurityDirectives } from '../security/content-security-policy';
 /** How long a browser keeps to HTTPS for this host after an answer over HTTPS. */
 const HSTS_MAX_AGE_SECONDS = 365 * 24 * 3600;
 
-export const securityHeadersPlugin = fp<{ config: Config }>(
-  async (app, { config }) => {
+export const securityHeadersPlugin = fp(
+  async (app) => {
+    const { config } = app;
     await app.register(fastifyHelmet, {
       contentSecurityPolicy: { useDefaults: false, directives: contentSecurityDirectives(config) },
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
@@ -26,5 +26,5 @@ export const securityHeadersPlugin = fp<{ config: Config }>(
       strictTransportSecurity: config.tls ? { maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: false } : false,
     });
   },
-  { name: 'security-headers' },
+  { name: 'security-headers', dependencies: ['settings'] },
 );

@@ -15,8 +15,9 @@ const ManifestQuery = Type.Object({ theme: Type.Optional(Type.String({ maxLength
  * `?theme=` (the user's choice, or their account's brand), else the installation's `DEFAULT_THEME`.
  * Public, like the console's other files: a browser fetches it without credentials.
  */
-export const webManifestPlugin = fp<{ productName: string; defaultTheme: string }>(
-  async (app, { productName, defaultTheme }) => {
+export const webManifestPlugin = fp(
+  async (app) => {
+    const { productName, defaultTheme } = app.config;
     app
       .withTypeProvider<TypeBoxTypeProvider>()
       .get('/manifest.webmanifest', { schema: { hide: true, querystring: ManifestQuery } }, async (request, reply) => {
@@ -43,5 +44,5 @@ export const webManifestPlugin = fp<{ productName: string; defaultTheme: string 
           });
       });
   },
-  { name: 'web-manifest' },
+  { name: 'web-manifest', dependencies: ['settings'] },
 );

@@ -8,8 +8,9 @@ import { errorBody } from '../http-errors';
  * Serves the built SPA; any other non-API GET answers index.html so client routes load directly.
  * Without a build (API tests), only the API is served.
  */
-export const webPlugin = fp<{ webDist: string }>(
-  async (app, { webDist }) => {
+export const webPlugin = fp(
+  async (app) => {
+    const { webDist } = app.config;
     const index = path.join(webDist, 'index.html');
     const hasBuild = fs.existsSync(index);
     if (hasBuild) {
@@ -37,5 +38,5 @@ export const webPlugin = fp<{ webDist: string }>(
       return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
     });
   },
-  { name: 'web' },
+  { name: 'web', dependencies: ['settings'] },
 );
