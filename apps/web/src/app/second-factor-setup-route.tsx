@@ -20,7 +20,7 @@ export function SecondFactorSetupRoute() {
   return (
     <AuthLayout
       title="Set up two-factor authentication"
-      subtitle="Your account requires a second factor. Set up an authenticator app to continue."
+      subtitle="Your account requires a second factor. Set one up to continue."
     >
       <RequiredEnrolment
         enrolmentToken={state.enrolmentToken}

@@ -8,14 +8,18 @@ import { PASSKEYS_KEY } from './get-passkeys';
 
 /**
  * Adds a passkey: the server's options, the browser's registration ceremony (the person picks where
- * to keep it and unlocks it), then the server verifies and keeps it.
+ * to keep it and unlocks it), then the server verifies and keeps it. With `enrolmentToken` (the
+ * set-up a sign-in asked for) the answer also carries the session the sign-in held back.
  */
-export async function addPasskey({ name }: { name: string }) {
-  const options = await apiRequest<PasskeyCreationOptions>('POST', '/user/passkeys/options');
+export async function addPasskey({ name, enrolmentToken }: { name: string; enrolmentToken?: string }) {
+  const options = await apiRequest<PasskeyCreationOptions>('POST', '/user/passkeys/options', {
+    token: enrolmentToken,
+  });
   const credential = await startRegistration({
     optionsJSON: options as Parameters<typeof startRegistration>[0]['optionsJSON'],
   });
   return apiRequest<PasskeyAddAnswer>('POST', '/user/passkeys', {
+    token: enrolmentToken,
     body: { name, credential: credential as PasskeyRegistrationCredential },
   });
 }

@@ -3,6 +3,7 @@ import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import { TOKEN_MANAGEMENT_REFUSAL } from '@fieldlink/domain/permissions';
 import { formatDateTime } from '@fieldlink/domain/date-format';
 import { PASSKEY_SETTINGS } from '@fieldlink/domain/mfa';
+import type { PasskeyAddAnswer } from '@fieldlink/api/passkeys';
 import { Button } from '../../../components/ui/button';
 import { PlusIcon } from '../../../components/ui/icons';
 import { InlineAlert } from '../../../components/ui/inline-alert';
@@ -23,13 +24,24 @@ import { SecurityTableHead } from './security-table-head';
 const addFailure = (error: unknown) =>
   isCeremonyFailure(error) ? PASSKEY_CANCELLED : serverMessageOr(error, 'The passkey could not be added.');
 
-/** The name form and the registration ceremony of a new passkey. */
-function AddPasskeyForm({ onAdded, onCancel }: { onAdded: () => void; onCancel: () => void }) {
+/**
+ * The name form and the registration ceremony of a new passkey; with `enrolmentToken`, the set-up a
+ * sign-in asked for (the answer then carries the session).
+ */
+export function AddPasskeyForm({
+  enrolmentToken,
+  onAdded,
+  onCancel,
+}: {
+  enrolmentToken?: string;
+  onAdded: (answer: PasskeyAddAnswer) => void;
+  onCancel: () => void;
+}) {
   const [name, setName] = useState('');
   const add = useAddPasskeyMutation();
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    add.mutate({ name }, { onSuccess: () => onAdded() });
+    add.mutate({ name, enrolmentToken }, { onSuccess: onAdded });
   };
   return (
     <form className="security-form" onSubmit={onSubmit} noValidate aria-label="Add a passkey">
