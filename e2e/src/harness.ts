@@ -229,3 +229,21 @@ export async function topGroupId(
   if (!group) throw new Error(`No group ${groupName} under ${accountName} for ${email}`);
   return group.id;
 }
+
+/**
+ * Waits until the page is still: no transition or finite animation running (a dialog fading in, a
+ * tank's fill moving to its level). Endless ones (spinners) do not count. For screenshots and
+ * layout checks, instead of a fixed pause.
+ */
+export async function animationsDone(page: Page, timeout = 20_000): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      document
+        .getAnimations()
+        .every(
+          (animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity,
+        ),
+    undefined,
+    { timeout },
+  );
+}

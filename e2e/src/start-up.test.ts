@@ -179,8 +179,19 @@ describe('start-up routing and the public pages', () => {
       const video = element as HTMLVideoElement;
       video.muted = true;
       await video.play();
-      // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Until the clock moves or the video fails (the test's timeout bounds it).
+      await new Promise<void>((resolve) => {
+        const settled = () => video.currentTime > 0 || video.error !== null;
+        if (settled()) return resolve();
+        const check = () => {
+          if (!settled()) return;
+          video.removeEventListener('timeupdate', check);
+          video.removeEventListener('error', check);
+          resolve();
+        };
+        video.addEventListener('timeupdate', check);
+        video.addEventListener('error', check);
+      });
       return { error: video.error?.code ?? null, time: video.currentTime, width: video.videoWidth };
     });
     expect(state.error).toBeNull();
