@@ -36,7 +36,18 @@ import {
   tastingMarkText,
   type TankSettings,
 } from '@fieldlink/domain/brew-views';
-import { isTooFarInFuture } from '@fieldlink/domain/timestamps';
+import {
+  BATCH_ITEM_NOT_FOUND,
+  annotationEdit,
+  endBatchRefusal,
+  isRefusal,
+  itemDeleteRefusal,
+  markTime,
+  resumedState,
+  startBatchRefusal,
+  type BatchEditRefusal,
+  type BatchItemList,
+} from '@fieldlink/domain/brew-edits';
 import { workLimitRefusal } from '@fieldlink/domain/work-limits';
 import type { BrewBatchesTable, BrewTanksTable, Database } from '../../db/schema';
 import type { DeviceEvents } from '../../events';
@@ -93,6 +104,20 @@ export const BREW_REPORT_JOB = 'brewReport';
 /** The job that removes batch reports past their retention (queued once an hour by one instance). */
 export const BATCH_REPORT_RETENTION_JOB = 'brewReportRetention';
 /** How often the retention job is queued, and how long after start the first time. */
+
+/** The tables of a batch's lists. */
+const BATCH_ITEM_TABLES = {
+  gravities: 'brew_gravities',
+  sensories: 'brew_sensories',
+  annotations: 'brew_annotations',
+} as const;
+
+/** Throws the domain's refusal of an edit as the HTTP error it names; passes anything else on. */
+function refuse<T extends object>(answer: T | BatchEditRefusal | null): T {
+  if (answer !== null && isRefusal(answer)) throw new HttpError(answer.status, answer.message);
+  return answer as T;
+}
+
 const RETENTION_EVERY_MS = 3_600_000;
 /** Batch reports removed per transaction of a retention run. */
 const RETENTION_BATCH = 200;
@@ -222,7 +247,7 @@ export class BrewService {
     if (!source) throw notFound(TANK_NOT_FOUND);
     const { device } = source;
     const [running] = await runningBatchesOf(this.db, [device.id]);
-    if (running) throw new HttpError(409, `Tank ${body.tankNumber} already has a batch running. End it first.`);
+    refuse(startBatchRefusal(body.tankNumber, running !== undefined));
     const [tankRow] = await tankRowsOf(this.db, [device.id]);
     const latest = await this.latestOf([device.id]);
     const now = Date.now();
@@ -298,7 +323,7 @@ export class BrewService {
   async end(user: UserContext, { batchId }: BatchIdBody): Promise<Batch> {
     requireCapability(user, 'endBrew');
     const { row, device } = await this.visibleBatch(user, batchId);
-    if (row.end_at !== null) throw new HttpError(409, 'The batch has already ended.');
+    refuse(endBatchRefusal(row.end_at !== null));
     const now = Date.now();
     const reportId = newId();
     await this.db.transaction().execute(async (trx) => {
@@ -325,8 +350,7 @@ export class BrewService {
     const refusal = takeBackEndRefusal({ ended: row.end_at !== null, tankRunsAnotherBatch: running.length > 0 });
     if (refusal) throw new HttpError(409, refusal);
     const transitions = batchTransitions(row);
-    const before = [...transitions].reverse().find((transition) => transition.state !== 'MANUALLY_ENDED');
-    const state = before?.state ?? 'FERMENTING';
+    const state = resumedState(transitions);
     await this.db.transaction().execute(async (trx) => {
       await updateBatch(trx, row.id, {
         end_at: null,
@@ -349,7 +373,7 @@ export class BrewService {
     requireCapability(user, 'editBrewInfo');
     const { row, device } = await this.visibleBatch(user, body.batchId);
     const current = body.id === undefined ? undefined : await findBatchItem(this.db, 'brew_gravities', row.id, body.id);
-    if (body.id !== undefined && !current) throw notFound('Gravity reading not found.');
+    if (body.id !== undefined && !current) throw notFound(BATCH_ITEM_NOT_FOUND.gravities);
     const now = Date.now();
     const t = body.timestamp ?? now;
     const problem = readingTimeProblem(t, now, row.start_at);
@@ -377,9 +401,9 @@ export class BrewService {
     requireCapability(user, 'editBrewInfo');
     const { row, device } = await this.visibleBatch(user, body.batchId);
     const current = body.id === undefined ? undefined : await findBatchItem(this.db, 'brew_sensories', row.id, body.id);
-    if (body.id !== undefined && !current) throw notFound('Tasting note not found.');
+    if (body.id !== undefined && !current) throw notFound(BATCH_ITEM_NOT_FOUND.sensories);
     const id = body.id ?? newId();
-    const t = this.timestamp(body.timestamp);
+    const { t } = refuse(markTime(body.timestamp, Date.now()));
     const ratings = tastingRatings(body);
     const notes = (body.notes ?? '').trim();
     await this.db.transaction().execute(async (trx) => {
@@ -413,18 +437,17 @@ export class BrewService {
     requireCapability(user, 'editBrewInfo');
     const { row, device } = await this.visibleBatch(user, body.batchId);
     const current = body.id === undefined ? undefined : await findAnnotation(this.db, row.id, body.id);
-    if (body.id !== undefined && !current) throw notFound('Annotation not found.');
-    if (current?.sensory_id) throw new HttpError(400, 'This annotation marks a tasting note: edit the note instead.');
-    const kind = body.kind ?? (body.code ? 'channel' : 'plotLine');
-    if (kind === 'channel' && !body.code) throw new HttpError(400, 'A channel annotation needs a channel code.');
+    if (body.id !== undefined && !current) throw notFound(BATCH_ITEM_NOT_FOUND.annotations);
+    const { kind, channelCode } = refuse(annotationEdit(body, current ? { sensoryId: current.sensory_id } : null));
+    const { t } = refuse(markTime(body.timestamp, Date.now()));
     const annotation = {
       id: current?.id ?? newId(),
       batch_id: row.id,
       kind,
       text: body.text.trim(),
-      t: this.timestamp(body.timestamp),
+      t,
       color: annotationColor(false),
-      channel_code: kind === 'channel' ? body.code! : null,
+      channel_code: channelCode,
       sensory_id: null,
     };
     await this.db.transaction().execute(async (trx) => {
@@ -438,30 +461,25 @@ export class BrewService {
 
   /** `DELETE /brew/batch/gravity {id, batchId}`. */
   async deleteGravity(user: UserContext, body: BatchItemBody): Promise<Batch> {
-    return this.deleteItem(user, body, 'brew_gravities', 'Gravity reading not found.');
+    return this.deleteItem(user, body, 'gravities');
   }
 
   /** `DELETE /brew/batch/sensory {id, batchId}`: the note and its annotation. */
   async deleteSensory(user: UserContext, body: BatchItemBody): Promise<Batch> {
-    return this.deleteItem(user, body, 'brew_sensories', 'Tasting note not found.');
+    return this.deleteItem(user, body, 'sensories');
   }
 
   /** `DELETE /brew/batch/annotation {id, batchId}`; a tasting note's mark goes with the note. */
   async deleteAnnotation(user: UserContext, body: BatchItemBody): Promise<Batch> {
-    return this.deleteItem(user, body, 'brew_annotations', 'Annotation not found.');
+    return this.deleteItem(user, body, 'annotations');
   }
 
-  private async deleteItem(
-    user: UserContext,
-    { id, batchId }: BatchItemBody,
-    table: 'brew_gravities' | 'brew_sensories' | 'brew_annotations',
-    missing: string,
-  ): Promise<Batch> {
+  private async deleteItem(user: UserContext, { id, batchId }: BatchItemBody, list: BatchItemList): Promise<Batch> {
     requireCapability(user, 'editBrewInfo');
     const { row, device } = await this.visibleBatch(user, batchId);
-    if (table === 'brew_annotations' && (await findAnnotation(this.db, row.id, id))?.sensory_id) {
-      throw new HttpError(400, 'This annotation marks a tasting note: delete the note instead.');
-    }
+    const table = BATCH_ITEM_TABLES[list];
+    const annotation = list === 'annotations' ? await findAnnotation(this.db, row.id, id) : undefined;
+    refuse(itemDeleteRefusal(list, annotation ? { sensoryId: annotation.sensory_id } : null));
     const current = await findBatchItem(this.db, table, row.id, id);
     const deleted = await this.db.transaction().execute(async (trx) => {
       const result = await deleteBatchItem(trx, table, row.id, id);
@@ -472,7 +490,7 @@ export class BrewService {
       if (count > 0) await audit.deviceChange(trx, user, device, 'brew.record', target, current ?? null, null);
       return count;
     });
-    if (deleted === 0) throw notFound(missing);
+    if (deleted === 0) throw notFound(BATCH_ITEM_NOT_FOUND[list]);
     return this.changed(row.id);
   }
 
@@ -694,13 +712,6 @@ export class BrewService {
       created_at: now,
       generated_at: null,
     };
-  }
-
-  /** A time a person gave, or now; not more than the device tolerance (900 s) ahead. */
-  private timestamp(given: number | undefined): number {
-    const now = Date.now();
-    if (given !== undefined && isTooFarInFuture(given, now)) throw new HttpError(400, 'The time lies in the future.');
-    return given ?? now;
   }
 
   private async batchAnswer(row: BrewBatchesTable): Promise<Batch> {

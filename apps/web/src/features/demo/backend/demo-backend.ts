@@ -262,14 +262,11 @@ export class DemoBackend implements LocalBackend {
       [`POST ${BREW_PATHS.end}`]: (call) => this.brewery.end(body(call), call.now),
       [`DELETE ${BREW_PATHS.end}`]: (call) => this.brewery.resume(body(call), call.now),
       [`PUT ${BREW_PATHS.gravity}`]: (call) => this.brewery.putGravity(body(call), call.now),
-      [`DELETE ${BREW_PATHS.gravity}`]: (call) =>
-        this.brewery.deleteItem(body(call), 'gravities', 'Gravity reading not found.'),
+      [`DELETE ${BREW_PATHS.gravity}`]: (call) => this.brewery.deleteItem(body(call), 'gravities'),
       [`PUT ${BREW_PATHS.sensory}`]: (call) => this.brewery.putSensory(body(call), call.now),
-      [`DELETE ${BREW_PATHS.sensory}`]: (call) =>
-        this.brewery.deleteItem(body(call), 'sensories', 'Tasting note not found.'),
+      [`DELETE ${BREW_PATHS.sensory}`]: (call) => this.brewery.deleteItem(body(call), 'sensories'),
       [`PUT ${BREW_PATHS.annotation}`]: (call) => this.brewery.putAnnotation(body(call), call.now),
-      [`DELETE ${BREW_PATHS.annotation}`]: (call) =>
-        this.brewery.deleteItem(body(call), 'annotations', 'Annotation not found.'),
+      [`DELETE ${BREW_PATHS.annotation}`]: (call) => this.brewery.deleteItem(body(call), 'annotations'),
       [`PUT ${BREW_PATHS.calibration}`]: async (call) => {
         const calibration = body<Parameters<DemoBrewery['calibrate']>[0]>(call);
         return this.brewery.calibrate(calibration, await this.tanks(calibration.groupId), call.now);

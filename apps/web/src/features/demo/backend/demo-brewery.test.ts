@@ -138,17 +138,19 @@ describe('the demo brewery', () => {
       400,
       'This annotation marks a tasting note: edit the note instead.',
     ]);
-    const cleared = await brewery.deleteItem(
-      { batchId: running!.id, id: note.id },
-      'sensories',
-      'Tasting note not found.',
-    );
+    const cleared = await brewery.deleteItem({ batchId: running!.id, id: note.id }, 'sensories');
     expect(cleared.annotations.some((entry) => entry.sensoryId === note.id)).toBe(false);
   });
 
   it.each([
     ['a reading of another id', { id: 'nope', value: 1.02 }, [404, 'Gravity reading not found.']],
     ['a reading in the future', { value: 1.02, timestamp: NOW + 2 * HOUR }, [400, 'The time lies in the future.']],
+    // The server's rule (domain `readingTimeProblem`): a reading is of a batch that exists.
+    [
+      'a reading before its batch began',
+      { value: 1.02, timestamp: 0 },
+      [400, 'The time lies before the batch started.'],
+    ],
   ])('refuses %s', async (_name, reading, expected) => {
     const { brewery } = newBrewery();
     const [running] = brewery.batches(TANKS).batches;

@@ -16,6 +16,7 @@ import type {
 import {
   annotationColor,
   defaultChannelsMap,
+  readingTimeProblem,
   recordTransition,
   takeBackEndRefusal,
   tankNumbers,
@@ -32,7 +33,18 @@ import {
   tastingMarkText,
   type TankSettings,
 } from '@fieldlink/domain/brew-views';
-import { isTooFarInFuture } from '@fieldlink/domain/timestamps';
+import {
+  BATCH_ITEM_NOT_FOUND,
+  annotationEdit,
+  endBatchRefusal,
+  isRefusal,
+  itemDeleteRefusal,
+  markTime,
+  resumedState,
+  startBatchRefusal,
+  type BatchEditRefusal,
+  type BatchItemList,
+} from '@fieldlink/domain/brew-edits';
 import { DEMO_BEERS, demoTankStory } from '@fieldlink/simulation/demo-brewery';
 import type { DeviceSnapshot } from '../worker/protocol';
 import { DemoCallError } from './demo-call-error';
@@ -164,9 +176,7 @@ export class DemoBrewery {
     const numbers = tankNumbers(snapshots);
     const snapshot = snapshots[numbers.indexOf(body.tankNumber)];
     if (!snapshot) throw new DemoCallError(404, TANK_NOT_FOUND);
-    if (this.running(snapshot.thingName)) {
-      throw new DemoCallError(409, `Tank ${body.tankNumber} already has a batch running. End it first.`);
-    }
+    refuse(startBatchRefusal(body.tankNumber, this.running(snapshot.thingName) !== undefined));
     const start = batchStart(
       snapshot.custom,
       this.settings(snapshot.thingName),
@@ -210,7 +220,7 @@ export class DemoBrewery {
 
   end({ batchId }: BatchIdBody, now: number): Promise<Batch> {
     return this.change(batchId, (batch) => {
-      if (batch.date.end !== null) throw new DemoCallError(409, 'The batch has already ended.');
+      refuse(endBatchRefusal(batch.date.end !== null));
       return {
         ...batch,
         state: 'MANUALLY_ENDED',
@@ -227,8 +237,7 @@ export class DemoBrewery {
         tankRunsAnotherBatch: batch.date.end !== null && this.running(batch.deviceId) !== undefined,
       });
       if (refusal) throw new DemoCallError(409, refusal);
-      const before = [...batch.transitions].reverse().find((transition) => transition.state !== 'MANUALLY_ENDED');
-      const state = before?.state ?? 'FERMENTING';
+      const state = resumedState(batch.transitions);
       return {
         ...batch,
         state,
@@ -239,64 +248,57 @@ export class DemoBrewery {
   }
 
   async putGravity(body: PutGravityBody, now: number): Promise<Batch> {
-    const timestamp = personTime(body.timestamp, now);
     return this.change(body.batchId, (batch) => {
-      const reading = { id: body.id ?? demoRecordId('gravity'), value: body.value, timestamp, createdBy: null };
-      return { ...batch, gravities: upsert(batch.gravities, reading, 'Gravity reading not found.', body.id) };
+      const [gravities] = upsert(batch.gravities, 'gravities', body.id, () => {
+        const timestamp = body.timestamp ?? now;
+        const problem = readingTimeProblem(timestamp, now, batch.date.start);
+        if (problem) throw new DemoCallError(400, problem);
+        return { id: body.id ?? demoRecordId('gravity'), value: body.value, timestamp, createdBy: null };
+      });
+      return { ...batch, gravities };
     });
   }
 
   async putSensory(body: PutSensoryBody, now: number): Promise<Batch> {
-    const timestamp = personTime(body.timestamp, now);
     return this.change(body.batchId, (batch) => {
-      const id = body.id ?? demoRecordId('sensory');
       const notes = (body.notes ?? '').trim();
       const ratings = tastingRatings(body);
-      const sensories = upsert(
-        batch.sensories,
-        { id, ...ratings, notes, timestamp, createdBy: null },
-        'Tasting note not found.',
-        body.id,
-      );
+      const [sensories, { id, timestamp }] = upsert(batch.sensories, 'sensories', body.id, () => {
+        const { t } = refuse(markTime(body.timestamp, now));
+        return { id: body.id ?? demoRecordId('sensory'), ...ratings, notes, timestamp: t, createdBy: null };
+      });
       const text = tastingMarkText(ratings, notes);
       const mark = batch.annotations.find((annotation) => annotation.sensoryId === id);
       const annotation = {
         ...plotLine(text, timestamp, annotationColor(true), id),
         id: mark?.id ?? demoRecordId('annotation'),
       };
-      return { ...batch, sensories, annotations: upsert(batch.annotations, annotation, '', mark?.id) };
+      const [annotations] = upsert(batch.annotations, 'annotations', mark?.id, () => annotation);
+      return { ...batch, sensories, annotations };
     });
   }
 
   async putAnnotation(body: PutAnnotationBody, now: number): Promise<Batch> {
-    const timestamp = personTime(body.timestamp, now);
     return this.change(body.batchId, (batch) => {
-      const current = body.id === undefined ? undefined : batch.annotations.find((item) => item.id === body.id);
-      if (body.id !== undefined && !current) throw new DemoCallError(404, 'Annotation not found.');
-      if (current?.sensoryId) {
-        throw new DemoCallError(400, 'This annotation marks a tasting note: edit the note instead.');
-      }
-      const kind = body.kind ?? (body.code ? 'channel' : 'plotLine');
-      if (kind === 'channel' && !body.code) throw new DemoCallError(400, 'A channel annotation needs a channel code.');
-      const annotation: Annotation = {
-        id: current?.id ?? demoRecordId('annotation'),
-        kind,
-        text: body.text.trim(),
-        timestamp,
-        color: annotationColor(false),
-        channel: kind === 'channel' ? { code: body.code!, deviceId: batch.deviceId } : null,
-        sensoryId: null,
-      };
-      return { ...batch, annotations: upsert(batch.annotations, annotation, 'Annotation not found.', body.id) };
+      const [annotations] = upsert(batch.annotations, 'annotations', body.id, (current) => {
+        const { kind, channelCode } = refuse(annotationEdit(body, current ?? null));
+        const { t: timestamp } = refuse(markTime(body.timestamp, now));
+        const channel = channelCode === null ? null : { code: channelCode, deviceId: batch.deviceId };
+        const text = body.text.trim();
+        const id = current?.id ?? demoRecordId('annotation');
+        return { id, kind, text, timestamp, color: annotationColor(false), channel, sensoryId: null };
+      });
+      return { ...batch, annotations };
     });
   }
 
-  deleteItem(body: BatchItemBody, list: 'gravities' | 'sensories' | 'annotations', missing: string): Promise<Batch> {
+  deleteItem(body: BatchItemBody, list: BatchItemList): Promise<Batch> {
     return this.change(body.batchId, (batch) => {
-      if (!batch[list].some((item) => item.id === body.id)) throw new DemoCallError(404, missing);
-      if (list === 'annotations' && batch.annotations.find((item) => item.id === body.id)?.sensoryId) {
-        throw new DemoCallError(400, 'This annotation marks a tasting note: delete the note instead.');
-      }
+      const item = (batch[list] as readonly { id: string; sensoryId?: string | null }[]).find(
+        (entry) => entry.id === body.id,
+      );
+      if (!item) throw new DemoCallError(404, BATCH_ITEM_NOT_FOUND[list]);
+      refuse(itemDeleteRefusal(list, item));
       const next = { ...batch, [list]: batch[list].filter((item) => item.id !== body.id) };
       // A tasting note's mark goes with the note.
       if (list === 'sensories') next.annotations = batch.annotations.filter((item) => item.sensoryId !== body.id);
@@ -384,20 +386,24 @@ export class DemoBrewery {
   }
 }
 
-/** A time a person gave, or now; not more than the device tolerance (900 s) ahead. */
-function personTime(given: number | undefined, now: number): number {
-  if (given !== undefined && isTooFarInFuture(given, now)) throw new DemoCallError(400, 'The time lies in the future.');
-  return given ?? now;
+/** Throws the domain's refusal of an edit as the server answers it; passes anything else on. */
+function refuse<T extends object>(answer: T | BatchEditRefusal | null): T {
+  if (answer !== null && isRefusal(answer)) throw new DemoCallError(answer.status, answer.message);
+  return answer as T;
 }
 
-/** The list with `item` replacing the entry of id `replacing`, or added when no id was named. */
+/**
+ * The list with the item `make` returns from the entry of id `replacing` (undefined: a new item)
+ * in its place, in time order, and that item; 404 when the entry named is not in the list.
+ */
 function upsert<T extends { id: string; timestamp: number }>(
   list: readonly T[],
-  item: T,
-  missing: string,
+  name: BatchItemList,
   replacing: string | undefined,
-): T[] {
-  if (replacing !== undefined && !list.some((entry) => entry.id === replacing)) throw new DemoCallError(404, missing);
-  const rest = list.filter((entry) => entry.id !== item.id);
-  return [...rest, item].sort((a, b) => a.timestamp - b.timestamp);
+  make: (current: T | undefined) => T,
+): [T[], T] {
+  const current = replacing === undefined ? undefined : list.find((entry) => entry.id === replacing);
+  if (replacing !== undefined && !current) throw new DemoCallError(404, BATCH_ITEM_NOT_FOUND[name]);
+  const item = make(current);
+  return [[...list.filter((entry) => entry.id !== item.id), item].sort((a, b) => a.timestamp - b.timestamp), item];
 }
