@@ -3,7 +3,24 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { PushNotice } from '@fieldlink/api/push';
 import { startTestPushService } from '@fieldlink/server/testing';
-import { apiToken, callApi, signedInPage, useProduct } from './harness';
+import { apiToken, callApi, openDash, signedInPage, useProduct } from './harness';
+
+/** Every record of the console's offline store of last values, read in the page (IndexedDB). */
+function keptLastValues(): Promise<unknown[]> {
+  return new Promise((resolve, reject) => {
+    const opening = indexedDB.open('fieldlink-last-values');
+    // Reading must not create the database the console has not made (it would lack the console's store).
+    opening.onupgradeneeded = () => opening.transaction?.abort();
+    opening.onerror = () => (opening.error?.name === 'AbortError' ? resolve([]) : reject(opening.error));
+    opening.onsuccess = () => {
+      const database = opening.result;
+      if (!database.objectStoreNames.contains('users')) return resolve([]);
+      const reading = database.transaction('users').objectStore('users').getAll();
+      reading.onerror = () => reject(reading.error);
+      reading.onsuccess = () => resolve(reading.result as unknown[]);
+    };
+  });
+}
 
 /**
  * Web Push in Chromium (issue 39 item 2), end to end but for the one hop no test machine has: the
@@ -106,7 +123,7 @@ describe('notifications on this browser', () => {
     return versions.find((version) => version.status === 'activated')!.registrationId;
   }
 
-  it('turns notifications on in the account menu, shows an alarm raised over MQTT as a notification, and starts offline from the kept shell', async () => {
+  it('turns notifications on in the account menu, shows an alarm raised over MQTT as a notification, and starts offline from the kept shell with the last values seen', async () => {
     const { baseUrl } = product.server;
     const cdp = await context.newCDPSession(page);
     const registrationId = await workerRegistration(cdp);
@@ -162,10 +179,48 @@ describe('notifications on this browser', () => {
       },
     ]);
 
+    // Offline start (issue 39 item 1): the values seen are kept in this browser, for this user only.
+    await openDash(page, baseUrl, thingName);
+    await page.getByRole('article', { name: 'Ch_1' }).getByText('57').waitFor({ timeout: 30_000 });
+    await expect
+      .poll(() => page.evaluate(keptLastValues), { timeout: 30_000 })
+      .toEqual([
+        expect.objectContaining({ values: [expect.objectContaining({ deviceName: 'Push test pump', value: 57 })] }),
+      ]);
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByRole('heading', { name: 'You are offline' }).waitFor({ timeout: 60_000 });
+    const keptRow = page.getByRole('row', { name: /Push test pump/ });
+    await expect
+      .poll(() => keptRow.textContent(), { timeout: 30_000 })
+      .toMatch(/Push test pump\s*Ch_1\s*57\s*(just now|\d+ s ago|\d+ min ago)/);
+    // An API answer never comes from the service worker's cache: offline, a call fails, and no cache holds one.
+    expect(
+      await page.evaluate(() =>
+        fetch('/api/v1/self').then(
+          (answer) => answer.status,
+          () => 'no answer',
+        ),
+      ),
+    ).toBe('no answer');
+    const cachedAddresses = await page.evaluate(async () =>
+      (await Promise.all((await caches.keys()).map(async (name) => (await caches.open(name)).keys()))).flatMap(
+        (requests) => requests.map((request) => request.url),
+      ),
+    );
+    expect(cachedAddresses.length).toBeGreaterThan(0);
+    expect(cachedAddresses.filter((address) => new URL(address).pathname.startsWith('/api/'))).toEqual([]);
+    // Back online, the console goes on by itself to the page it was on.
+    await context.setOffline(false);
+    await page.waitForURL(`${baseUrl}/dash/${thingName}`, { timeout: 60_000 });
+    await page.getByRole('article', { name: 'Ch_1' }).getByText('57').waitFor({ timeout: 30_000 });
+
     // Signing out takes this browser's subscription away from the user first.
     const spray = await apiToken(baseUrl, 'spray@fieldlink.test');
     await page.goto(`${baseUrl}/signout`);
     await page.waitForURL(/\/signin/);
+    // Signing out leaves nothing of the user's values for the next person at this browser.
+    await expect.poll(() => page.evaluate(keptLastValues), { timeout: 30_000 }).toEqual([]);
     expect((await callApi(baseUrl, 'POST', '/push-subscriptions/test', spray, {})).json).toEqual({
       sent: 0,
       removed: 0,

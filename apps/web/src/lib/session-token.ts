@@ -33,3 +33,19 @@ export function clearToken(): void {
 export function isTokenRemoval(event: Pick<StorageEvent, 'key' | 'newValue'>): boolean {
   return (event.key === TOKEN_STORAGE_KEY || event.key === null) && event.newValue === null;
 }
+
+/**
+ * The user id the stored token names (its `sub` claim), or null. Read without checking the signature:
+ * it only picks which of this browser's own records to show while the server cannot be asked.
+ */
+export function tokenUserId(token: string | null = readToken()): string | null {
+  const payload = token?.split('.')[1];
+  if (!payload) return null;
+  try {
+    const bytes = Uint8Array.from(atob(payload.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+    const claims = JSON.parse(new TextDecoder().decode(bytes)) as { sub?: unknown };
+    return typeof claims.sub === 'string' && claims.sub !== '' ? claims.sub : null;
+  } catch {
+    return null;
+  }
+}

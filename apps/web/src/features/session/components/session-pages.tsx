@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { turnBrowserPushOff } from '../../../lib/browser-push';
@@ -19,7 +19,12 @@ import {
 } from '../../../lib/app-store/app-store';
 import { startRealtime } from '../../../lib/realtime/realtime-connection';
 import { simulateDemoDevices } from '../../../lib/demo/demo-session';
-import { readToken } from '../../../lib/session-token';
+import { readToken, tokenUserId } from '../../../lib/session-token';
+import { ApiError } from '../../../lib/api-client';
+import { useNow } from '../../../lib/clock';
+import { readLastValues, recordSignedInUserValues } from '../../../lib/offline/last-values';
+import type { LastValuesRecord } from '../../../lib/offline/last-values-storage';
+import { OFFLINE_RETRY_INTERVAL_MS } from '@fieldlink/domain/offline-values';
 import { endSession } from '../../../lib/session/end-session';
 import { postSignout } from '../api/post-signout';
 import { navigationSubject, permissionSubject, variantAccount } from '../../../lib/session/permission-subject';
@@ -28,6 +33,7 @@ import { readLastDevice } from '../../../lib/last-device';
 import { routeAfterLoading, summariseSession } from '../model/after-loading-route';
 import { CONNECTION_FAILED } from '../model/session-messages';
 import { AuthLayout } from './auth-layout';
+import { OfflineScreen } from './offline-screen';
 import './session.css';
 
 function Splash({ title, text, children }: { title: string; text?: string; children?: ReactNode }) {
@@ -69,13 +75,19 @@ export function LandingPage() {
 
 /**
  * `/loading`: reads the user and the account, decides where to go (specification §2), opens the
- * real-time connection. Any failure reads "Error during connection." and signs out.
+ * real-time connection. A failure reads "Error during connection." and signs out, except when the
+ * server could not be reached at all (issue 39 item 1): then the session is kept, the offline screen
+ * shows the user's last values, and the console tries again (every 15 s, at once when the browser is
+ * back online or on "Retry now") and goes on by itself once the server answers.
  */
 export function LoadingPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const queryClient = useQueryClient();
   const from = (location.state as { from?: string } | null)?.from ?? null;
+  const [attempt, setAttempt] = useState(0);
+  const [offlineSince, setOfflineSince] = useState<number | null>(null);
+  const [retrying, setRetrying] = useState(false);
 
   useEffect(() => {
     const token = readToken();
@@ -84,6 +96,7 @@ export function LoadingPage() {
       return;
     }
     let cancelled = false;
+    setRetrying(true);
     dispatchSession({ type: 'READ_ACCOUNT' });
     Promise.all([queryClient.fetchQuery(selfQuery()), queryClient.fetchQuery(accountQuery())])
       .then(([self, { accounts }]) => {
@@ -101,16 +114,18 @@ export function LoadingPage() {
         // The theme the user chose on another browser follows them here (kept under the local key).
         const userTheme = themeNamed(self.theme);
         if (userTheme) chooseStoredTheme(userTheme);
+        const clock = { timeZone: self.timeZone, hourCycle: self.hourCycle, dateOrder: self.dateOrder };
         setSession({
           email: self.email,
           displayName: displayName || null,
           ...summary,
           appType: navigationSubject(self, accounts, subdomain).appType,
           account: variantAccount(self, accounts),
-          clock: { timeZone: self.timeZone, hourCycle: self.hourCycle, dateOrder: self.dateOrder },
+          clock,
         });
         setRememberedPath(null);
         dispatchSession({ type: 'LOGIN' });
+        recordSignedInUserValues(self.id, clock);
         // `_DEMO` devices of the account are simulated here, before the real-time socket opens.
         simulateDemoDevices(accounts);
         void startRealtime({
@@ -123,8 +138,13 @@ export function LoadingPage() {
         });
         void navigate(target, { replace: true });
       })
-      .catch(() => {
+      .catch((error: unknown) => {
         if (cancelled) return;
+        if (isServerUnreachable(error)) {
+          setRetrying(false);
+          setOfflineSince((since) => since ?? Date.now());
+          return;
+        }
         showToast('error', CONNECTION_FAILED);
         endSession();
         void navigate('/signin', { replace: true });
@@ -132,9 +152,56 @@ export function LoadingPage() {
     return () => {
       cancelled = true;
     };
-  }, [from, navigate, queryClient]);
+  }, [from, navigate, queryClient, attempt]);
 
+  const offline = offlineSince !== null;
+  useEffect(() => {
+    if (!offline) return;
+    const retry = () => setAttempt((count) => count + 1);
+    const timer = setInterval(retry, OFFLINE_RETRY_INTERVAL_MS);
+    window.addEventListener('online', retry);
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener('online', retry);
+    };
+  }, [offline]);
+
+  if (offlineSince !== null)
+    return <OfflineStart since={offlineSince} retrying={retrying} onRetry={() => setAttempt((count) => count + 1)} />;
   return <Splash title="Connecting to your devices" text="Reading your account…" />;
+}
+
+/** A call that got no answer at all: the browser is offline or the server is out of reach. */
+function isServerUnreachable(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 0;
+}
+
+/** The offline screen with the signed-in user's last values, read once from this browser. */
+function OfflineStart({ since, retrying, onRetry }: { since: number; retrying: boolean; onRetry: () => void }) {
+  const { productName } = useClientConfig();
+  const now = useNow();
+  const [kept, setKept] = useState<LastValuesRecord | null>(null);
+  useEffect(() => {
+    const userId = tokenUserId();
+    if (!userId) return;
+    let cancelled = false;
+    void readLastValues(userId).then((record) => {
+      if (!cancelled) setKept(record);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+  return (
+    <OfflineScreen
+      productName={productName}
+      since={since}
+      kept={kept}
+      now={now}
+      retrying={retrying}
+      onRetry={onRetry}
+    />
+  );
 }
 
 /** `/signout`: revokes the token, forgets the session, back to sign-in. */
