@@ -2,25 +2,19 @@ import type { Kysely } from 'kysely';
 import { YEARLY_OVERVIEW_BIN_COUNT } from '@fieldlink/domain/chart';
 import {
   RETAIL_STORE_LOG_WINDOW_MS,
-  addRangeStateCounts,
-  addRetailTotals,
   overviewDays,
   parseRetailProductId,
-  retailOverview,
-  retailProduct,
   retailProductId,
-  retailStoreStatus,
-  retailSummary,
   type RangeState,
   type RetailTotals,
 } from '@fieldlink/domain/retail';
+import { retailRegionOverview, retailStoreView } from '@fieldlink/domain/retail-views';
 import { logBinGrid, type ChannelLog } from '@fieldlink/api/device-logs';
 import {
   MAX_CHART_PRODUCTS,
   type OverviewAnswer,
   type OverviewQuery,
   type RangeStateCounts,
-  type RetailProduct,
   type StoreDeviceLogsAnswer,
   type StoreDeviceLogsQuery,
   type StoreStatusAnswer,
@@ -91,33 +85,26 @@ export class InventoryService {
     const totalsByShelf = new Map<string, RetailTotals>(
       shelfRows.map((row) => [row.device_id, { unitsSold: row.units_sold, lostSales: row.lost_sales }]),
     );
-    const totalsByDay = new Map<number, RetailTotals>(days.map((day) => [day, { unitsSold: 0, lostSales: 0 }]));
-    for (const row of dayRows) {
-      if (totalsByDay.has(row.day)) totalsByDay.set(row.day, { unitsSold: row.units_sold, lostSales: row.lost_sales });
-    }
-    const showsInefficiency = userCan(caller, 'reportingPlus');
+    const totalsByDay = new Map<number, RetailTotals>(
+      dayRows.map((row) => [row.day, { unitsSold: row.units_sold, lostSales: row.lost_sales }]),
+    );
     const shelvesByStore = new Map<string, string[]>();
     for (const shelf of shelves)
       shelvesByStore.set(shelf.group_id, [...(shelvesByStore.get(shelf.group_id) ?? []), shelf.id]);
-    const stores = groups
-      .filter((row) => shelvesByStore.has(row.id))
-      .map((row) => {
-        const ids = shelvesByStore.get(row.id)!;
-        return retailSummary(
-          { groupId: row.id, name: row.name },
-          addRangeStateCounts(ids.map((id) => countsByShelf.get(id))),
-          addRetailTotals(ids.map((id) => totalsByShelf.get(id))),
-          showsInefficiency,
-        );
-      });
-    return retailOverview({
+    return retailRegionOverview({
       group: { groupId: group.id, accountId: group.account_id, name: group.name },
-      counts: addRangeStateCounts([...countsByShelf.values()]),
-      totals: addRetailTotals([...totalsByShelf.values()]),
-      days: days.map((timestamp) => ({ timestamp, totals: totalsByDay.get(timestamp)! })),
-      showsInefficiency,
+      stores: groups
+        .filter((row) => shelvesByStore.has(row.id))
+        .map((row) => ({
+          groupId: row.id,
+          name: row.name,
+          shelves: shelvesByStore
+            .get(row.id)!
+            .map((id) => ({ counts: countsByShelf.get(id), totals: totalsByShelf.get(id) })),
+        })),
+      days: days.map((timestamp) => ({ timestamp, totals: totalsByDay.get(timestamp) })),
+      showsInefficiency: userCan(caller, 'reportingPlus'),
       showsStores: userCan(caller, 'loadStoreStock'),
-      stores,
     });
   }
 
@@ -133,18 +120,20 @@ export class InventoryService {
       shelfTotals(this.db, shelfIds, days[0]!),
     ]);
     const byKey = new Map(tracks.map((row) => [retailProductId(row.device_id, row.code), row]));
-    const products: RetailProduct[] = [];
-    for (const shelf of shelves) {
-      for (const channel of shelf.products.values()) {
-        const row = byKey.get(retailProductId(shelf.id, channel.code));
-        if (row) products.push(retailProduct(shelf, channel, toTrack(row)));
-      }
-    }
-    const totals = addRetailTotals(shelfRows.map((row) => ({ unitsSold: row.units_sold, lostSales: row.lost_sales })));
-    return retailStoreStatus(
+    const totals = new Map(
+      shelfRows.map((row) => [row.device_id, { unitsSold: row.units_sold, lostSales: row.lost_sales }]),
+    );
+    return retailStoreView(
       { groupId: group.id, accountId: group.account_id, name: group.name },
-      products,
-      totals,
+      shelves.map((shelf) => ({
+        id: shelf.id,
+        name: shelf.name,
+        products: [...shelf.products.values()].flatMap((channel) => {
+          const row = byKey.get(retailProductId(shelf.id, channel.code));
+          return row ? [{ channel, track: toTrack(row) }] : [];
+        }),
+        totals: totals.get(shelf.id),
+      })),
       userCan(caller, 'reportingPlus'),
     );
   }

@@ -1,15 +1,6 @@
-import type { OverviewAnswer, RetailProduct, StoreStatusAnswer } from '@fieldlink/api/inventory';
-import {
-  addRangeStateCounts,
-  addRetailTotals,
-  countRangeStates,
-  overviewDays,
-  retailOverview,
-  retailProduct,
-  retailStoreStatus,
-  retailSummary,
-  type RetailTotals,
-} from '@fieldlink/domain/retail';
+import type { OverviewAnswer, StoreStatusAnswer } from '@fieldlink/api/inventory';
+import { addRetailTotals, countRangeStates, overviewDays, type RetailTotals } from '@fieldlink/domain/retail';
+import { retailRegionOverview, retailStoreView, type StoreShelf } from '@fieldlink/domain/retail-views';
 import type { DeviceSnapshot } from '../worker/protocol';
 import { DEMO_ACCOUNT_ID, type DemoGroupEntry } from './demo-dataset';
 
@@ -19,64 +10,52 @@ export interface DemoStore {
   shelves: readonly (DeviceSnapshot & { name: string })[];
 }
 
-/** A shelf's sales and lost sales over the overview's days. */
-function shelfTotals(shelf: DeviceSnapshot, days: readonly number[]): RetailTotals {
-  return addRetailTotals(days.map((day) => shelf.shelf?.days[String(day)]));
+/** What a simulated shelf holds, as the domain's retail views read a shelf (its sales over `days`). */
+function storeShelf(shelf: DemoStore['shelves'][number], days: readonly number[]): StoreShelf {
+  const totals: RetailTotals = addRetailTotals(days.map((day) => shelf.shelf?.days[String(day)]));
+  const products = shelf.channels.flatMap(({ code, name, product }) => {
+    const track = shelf.shelf?.tracks[code];
+    return product && track ? [{ channel: { code, name: name || product.sku, ...product }, track }] : [];
+  });
+  return { id: shelf.thingName, name: shelf.name, products, totals };
 }
 
-function products(store: DemoStore): RetailProduct[] {
-  return store.shelves.flatMap((shelf) =>
-    shelf.channels.flatMap(({ code, name, product }) => {
-      const track = shelf.shelf?.tracks[code];
-      if (!product || !track) return [];
-      return [
-        retailProduct(
-          { id: shelf.thingName, name: shelf.name },
-          { code, name: name || product.sku, ...product },
-          track,
-        ),
-      ];
-    }),
-  );
-}
-
-function storeSummary(store: DemoStore, days: readonly number[], showsInefficiency: boolean) {
-  const counts = countRangeStates(products(store).map((product) => product.rangeState));
-  const totals = addRetailTotals(store.shelves.map((shelf) => shelfTotals(shelf, days)));
-  return retailSummary({ groupId: store.group.id, name: store.group.name }, counts, totals, showsInefficiency);
-}
+const regionOf = (group: DemoStore['group']) => ({ groupId: group.id, accountId: DEMO_ACCOUNT_ID, name: group.name });
 
 /** `GET /inv/overview`: a region (or one store) with its stores, as the server's inventory answers it. */
 export function inventoryOverview(
-  region: Pick<DemoGroupEntry, 'id' | 'name'>,
+  region: DemoStore['group'],
   stores: readonly DemoStore[],
   showsInefficiency: boolean,
   now: number,
 ): OverviewAnswer {
   const days = overviewDays(now);
-  const summaries = stores.map((store) => storeSummary(store, days, showsInefficiency));
   const shelves = stores.flatMap((store) => store.shelves);
-  return retailOverview({
-    group: { groupId: region.id, accountId: DEMO_ACCOUNT_ID, name: region.name },
-    counts: addRangeStateCounts(summaries.map((store) => store.rangeStateCounts)),
-    totals: addRetailTotals(shelves.map((shelf) => shelfTotals(shelf, days))),
+  return retailRegionOverview({
+    group: regionOf(region),
+    stores: stores.map((store) => ({
+      groupId: store.group.id,
+      name: store.group.name,
+      shelves: store.shelves.map((shelf) => {
+        const { products, totals } = storeShelf(shelf, days);
+        return { counts: countRangeStates(products.map(({ track }) => track.rangeState)), totals };
+      }),
+    })),
     days: days.map((timestamp) => ({
       timestamp,
       totals: addRetailTotals(shelves.map((shelf) => shelf.shelf?.days[String(timestamp)])),
     })),
     showsInefficiency,
     showsStores: true,
-    stores: summaries,
   });
 }
 
 /** `GET /inv/store-status`: a store's figures and every product on its shelves. */
 export function storeStatus(store: DemoStore, showsInefficiency: boolean, now: number): StoreStatusAnswer {
   const days = overviewDays(now);
-  return retailStoreStatus(
-    { groupId: store.group.id, accountId: DEMO_ACCOUNT_ID, name: store.group.name },
-    products(store),
-    addRetailTotals(store.shelves.map((shelf) => shelfTotals(shelf, days))),
+  return retailStoreView(
+    regionOf(store.group),
+    store.shelves.map((shelf) => storeShelf(shelf, days)),
     showsInefficiency,
   );
 }

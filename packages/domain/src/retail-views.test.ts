@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import type { RangeState, ShelfProductTrack } from './retail';
+import { retailRegionOverview, retailStoreView, type OverviewShelf, type StoreShelf } from './retail-views';
+
+const group = { groupId: 'region', accountId: 'acct', name: 'North' };
+const none = { EMPTY: 0, LOW: 0, GOOD: 0 };
+const shelf = (EMPTY: number, LOW: number, GOOD: number, unitsSold: number, lostSales: number): OverviewShelf => ({
+  counts: { EMPTY, LOW, GOOD },
+  totals: { unitsSold, lostSales },
+});
+const silent: OverviewShelf = { counts: undefined, totals: undefined };
+
+describe('the retail overview', () => {
+  it.each([
+    ['no stores', [], none, 0, 0, []],
+    [
+      'one store of two shelves',
+      [{ groupId: 's1', name: 'Main St', shelves: [shelf(1, 0, 2, 30, 10), shelf(0, 1, 1, 10, 0)] }],
+      { EMPTY: 1, LOW: 1, GOOD: 3 },
+      40,
+      10,
+      [{ groupId: 's1', productCount: 5, totalLostSales: 10, storeInefficiency: 0.2 }],
+    ],
+    [
+      'stores by name, a silent shelf counting none',
+      [
+        { groupId: 's2', name: 'West', shelves: [shelf(0, 0, 4, 9, 1), silent] },
+        { groupId: 's1', name: 'East', shelves: [shelf(2, 0, 0, 0, 0)] },
+      ],
+      { EMPTY: 2, LOW: 0, GOOD: 4 },
+      9,
+      1,
+      [
+        { groupId: 's1', productCount: 2, totalLostSales: 0, storeInefficiency: null },
+        { groupId: 's2', productCount: 4, totalLostSales: 1, storeInefficiency: 0.1 },
+      ],
+    ],
+  ])('sums %s over every shelf, and each store over its own', (_name, stores, counts, sold, lost, expected) => {
+    const overview = retailRegionOverview({ group, stores, days: [], showsInefficiency: true, showsStores: true });
+    expect(overview.rangeStateCounts).toEqual(counts);
+    expect(overview.totalLostSales).toBe(lost);
+    expect(overview.storeInefficiency).toBe(sold + lost > 0 ? lost / (sold + lost) : null);
+    expect(overview.stores).toMatchObject(expected);
+  });
+
+  it.each([
+    [true, { unitsSold: 4, lostSales: 1, storeInefficiency: 0.2 }],
+    [false, { unitsSold: 4, lostSales: null, storeInefficiency: null }],
+  ])('gives each day its metric, a day without sales none (inefficiency shown: %s)', (showsInefficiency, first) => {
+    const days = [
+      { timestamp: 1, totals: { unitsSold: 4, lostSales: 1 } },
+      { timestamp: 2, totals: undefined },
+    ];
+    const overview = retailRegionOverview({ group, stores: [], days, showsInefficiency, showsStores: false });
+    expect(overview.dailyMetrics).toEqual([
+      { timestamp: 1, ...first },
+      { timestamp: 2, unitsSold: 0, lostSales: showsInefficiency ? 0 : null, storeInefficiency: null },
+    ]);
+    expect(overview.showsStores).toBe(false);
+  });
+});
+
+const track = (count: number, rangeState: RangeState): ShelfProductTrack => ({
+  t: 5,
+  count,
+  rangeState,
+  decreasedAt: null,
+  restockedAt: null,
+  rangeStateChangedAt: null,
+  soldWeight: 0,
+  stockedHours: 0,
+});
+const product = (code: string, name: string, rangeState: RangeState) => ({
+  channel: { code, name, sku: `SKU-${code}`, slotCount: 2, depth: 243 },
+  track: track(1, rangeState),
+});
+
+describe('the store status', () => {
+  it.each<[string, StoreShelf[], string[], object]>([
+    ['no shelves', [], [], { productCount: 0, totalLostSales: 0 }],
+    [
+      'every shelf product by name, the totals of all shelves',
+      [
+        { id: 'd1', name: 'Shelf 1', products: [product('c2', 'Tea', 'LOW')], totals: { unitsSold: 3, lostSales: 1 } },
+        {
+          id: 'd2',
+          name: 'Shelf 2',
+          products: [product('c1', 'Coffee', 'EMPTY'), product('c3', 'Apples', 'GOOD')],
+          totals: undefined,
+        },
+      ],
+      ['Apples', 'Coffee', 'Tea'],
+      { productCount: 3, rangeStateCounts: { EMPTY: 1, LOW: 1, GOOD: 1 }, totalLostSales: 1, storeInefficiency: 0.25 },
+    ],
+  ])('lists %s', (_name, shelves, names, figures) => {
+    const status = retailStoreView(group, shelves, true);
+    expect(status.products.map((entry) => entry.name)).toEqual(names);
+    expect(status).toMatchObject({ ...figures, groupId: 'region', accountId: 'acct', name: 'North' });
+    expect(status.products.map((entry) => entry.deviceName)).toEqual(
+      names.map((name) => (name === 'Tea' ? 'Shelf 1' : 'Shelf 2')),
+    );
+  });
+});
