@@ -1,6 +1,7 @@
-import { timeZoneLabel } from '@fieldlink/domain/date-format';
+import { formatInstant, timeZoneLabel } from '@fieldlink/domain/date-format';
 import { useAccount } from '../../lib/api/get-account';
-import { usePageTimeZone } from '../../lib/page-time-zone';
+import { useOfflineSince } from '../../lib/offline/use-offline-since';
+import { usePageClock, usePageTimeZone } from '../../lib/page-time-zone';
 import { useConnectionCount, useConnectionStatus, useReconnectAttempt } from '../../lib/realtime/use-realtime';
 import type { ConnectionStatus } from '../../lib/realtime/realtime-store';
 
@@ -11,7 +12,10 @@ const TEXT: Record<ConnectionStatus, string> = {
   DISCONNECTED: 'Disconnected',
 };
 
-/** The real-time status line (specification §2, 40 px). */
+/**
+ * The real-time status line (specification §2, 40 px). While the browser has no network it says
+ * "You are offline" and since when (issue 39 item 1): the values on screen are the last received.
+ */
 export function ConnectionBar() {
   const status = useConnectionStatus();
   const attempt = useReconnectAttempt();
@@ -19,6 +23,23 @@ export function ConnectionBar() {
   const { data } = useAccount();
   const accountName = data?.accounts[0]?.name;
   const { timeZone, isDevice } = usePageTimeZone();
+  const clock = usePageClock();
+  const offlineSince = useOfflineSince();
+
+  if (offlineSince !== null)
+    return (
+      <div className="shell-connection is-offline" role="status" aria-live="polite">
+        <span className="shell-connection__dot" aria-hidden="true" />
+        <span className="shell-connection__text" data-testid="connection-status">
+          You are offline
+          <span className="shell-connection__attempt">
+            {' '}
+            · since {formatInstant(offlineSince, clock, 'time')}; reconnecting by itself, values shown are the last
+            received
+          </span>
+        </span>
+      </div>
+    );
 
   return (
     <div className={`shell-connection is-${status.toLowerCase()}`} role="status" aria-live="polite">
