@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import { apiToken, callApi, holdRequests, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
 
 /**
  * Device settings (application §2) in Chromium against the real product: the demo administrator
@@ -80,12 +80,8 @@ describe('device settings', () => {
     await expectState(upload, 'value');
     await expect.poll(() => upload.locator('input').inputValue()).toBe('1');
 
-    // Hold the Apply call a moment, so the pending state is there to be seen.
-    await page.route('**/api/v1/device-config', async (route) => {
-      // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      await route.continue();
-    });
+    // Hold the Apply call until its pending state has been seen.
+    const releaseApply = await holdRequests(page, '**/api/v1/device-config');
     await name.locator('input').fill('Supply air');
     await upload.locator('input').fill('5');
     await expectState(upload, 'changed');
@@ -93,6 +89,7 @@ describe('device settings', () => {
     await expectState(upload, 'spinning');
     await expectState(name, 'spinning');
     expect(await page.getByRole('button', { name: 'Applying' }).isDisabled()).toBe(true);
+    releaseApply();
 
     // The simulated device applies both and sends its configuration again.
     await expectState(upload, 'value');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { compareVersions } from '@fieldlink/domain/macro';
-import { apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import { apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer, waitUntil } from './harness';
 
 /**
  * The device table (/accounts/list) in Chromium against the real product and its demo fleet, plus
@@ -133,24 +133,21 @@ describe('device table: filters, sorting, columns and CSV', () => {
     await reportingDevice(ops, FORMULA_NAME, '4.100.2', 0);
     const admin = await apiToken(server.baseUrl, 'admin@fieldlink.test');
     // Wait until the whole fleet has reported its firmware (the server keeps a built table 10 s).
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const table = (await api('GET', '/devices/table', admin)).json as {
-        count: number;
-        text: { fw: { values?: (string | null)[]; codes?: number[] } };
-      };
-      const fw = table.text.fw;
-      const missing = fw.values
-        ? fw.values.filter((value) => value === null).length
-        : fw.codes!.filter((code) => code < 0).length;
-      if (missing === 0 && table.count > 0) {
+    await waitUntil(
+      async () => {
+        const table = (await api('GET', '/devices/table', admin)).json as {
+          count: number;
+          text: { fw: { values?: (string | null)[]; codes?: number[] } };
+        };
+        const fw = table.text.fw;
+        const missing = fw.values
+          ? fw.values.filter((value) => value === null).length
+          : fw.codes!.filter((code) => code < 0).length;
         total = table.count;
-        break;
-      }
-      if (Date.now() > deadline) throw new Error(`${missing} devices never reported their firmware`);
-      // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
+        return missing === 0 && table.count > 0;
+      },
+      { timeout: 60_000, what: 'every device reporting its firmware' },
+    );
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
     page = await context.newPage();

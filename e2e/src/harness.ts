@@ -231,6 +231,21 @@ export async function topGroupId(
 }
 
 /**
+ * Holds every browser call matching `url` until the answer is called, then lets them through (and the
+ * ones after it at once): a test sees a pending state (Applying, a spinner) for as long as it needs,
+ * then releases the call, instead of slowing the call by a fixed time and hoping it looks in time.
+ */
+export async function holdRequests(page: Page, url: string): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(url, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+/**
  * Waits until the page is still: no transition or finite animation running (a dialog fading in, a
  * tank's fill moving to its level). Endless ones (spinners) do not count. For screenshots and
  * layout checks, instead of a fixed pause.
@@ -246,4 +261,19 @@ export async function animationsDone(page: Page, timeout = 20_000): Promise<void
     undefined,
     { timeout },
   );
+}
+
+/**
+ * Polls `check` every `interval` ms until it answers true; throws, naming `what`, after `timeout` ms.
+ * For hooks, where vitest's `expect.poll` may not be used.
+ */
+export async function waitUntil(
+  check: () => boolean | Promise<boolean>,
+  { what, timeout, interval = 1_000 }: { what: string; timeout: number; interval?: number },
+): Promise<void> {
+  const deadline = Date.now() + timeout;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`Not in ${timeout} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, interval));
+  }
 }
