@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { formatDateTime } from '@fieldlink/domain/date-format';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
-import { apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import { animationsDone, apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
 
 /**
  * The console as its users find it (issue 14): the device dash leads with live channels, every value
@@ -147,11 +147,11 @@ describe('console as its users find it', () => {
     expect(scrollWidth, `${what} overflows sideways: ${wide.join(', ')}`).toBeLessThanOrEqual(clientWidth);
   };
 
-  /** Waits for a signed-in page to settle: the shell is there and no loading skeleton is left. */
+  /** Waits for a page to settle: no loading skeleton is left and nothing is still moving. */
   const settle = async (page: Page) => {
     await page.waitForLoadState('networkidle').catch(() => undefined);
-    // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
-    await page.waitForTimeout(800);
+    await expect.poll(() => page.locator('.fl-skeleton').count(), { timeout: 20_000 }).toBe(0);
+    await animationsDone(page);
   };
 
   it('fits every page on a 390 px phone, with no sideways scroll', async () => {
