@@ -1,6 +1,8 @@
 import fp from 'fastify-plugin';
 import { REALTIME_SESSION_CHECK_MS } from '@fieldlink/domain/realtime-limits';
 import type { AccessChange } from '../events';
+import { groupPathsByThingName } from '../features/devices/repository';
+import { currentAccess } from '../features/session/user-context';
 import { openTokenIds } from '../security/open-tokens';
 import { RealtimeHub } from './hub';
 
@@ -22,6 +24,8 @@ export const hubPlugin = fp(
     events.on((event) => hub.publish(event));
     hub.startSessionChecks({
       openTokenIds: (held, at) => openTokenIds(app.storage.db, held, at),
+      currentAccess: (held) => currentAccess(app.storage.db, held),
+      groupPaths: (thingNames) => groupPathsByThingName(app.storage.db, thingNames),
       now: app.clock,
       everyMs: REALTIME_SESSION_CHECK_MS,
     });

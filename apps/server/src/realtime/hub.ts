@@ -21,7 +21,8 @@ import type { AccessChange, DeviceEvent } from '../events';
 import { byUser } from '../features/audit/service';
 import { inScope, requireDeviceAction } from '../features/session/access';
 import type { DeviceService } from '../features/devices/service';
-import type { UserContext } from '../features/session/user-context';
+import { accessFingerprint, type UserContext } from '../features/session/user-context';
+import type { TokenClaims } from '../security/tokens';
 import type { CommandRequest, CommandService } from './commands';
 import { DeviceTableFeed, type TableWatcher } from './device-table-feed';
 import { nulTextPath } from '../security/nul-text';
@@ -65,6 +66,10 @@ export interface HubLogger {
 export interface SessionCheck {
   /** The ids (jti) of the tokens among these still accepted at `now`. */
   openTokenIds(held: readonly HeldToken[], now: number): Promise<ReadonlySet<string>>;
+  /** The access of these tokens' users as it stands now (`accessFingerprint`), by user id. */
+  currentAccess(held: readonly TokenClaims[]): Promise<ReadonlyMap<string, string>>;
+  /** The group path of each of these devices that exists, by thing name. */
+  groupPaths(thingNames: readonly string[]): Promise<ReadonlyMap<string, string>>;
   now(): number;
   everyMs: number;
 }
@@ -199,12 +204,15 @@ export class RealtimeHub {
           () => true,
           () => false,
         );
-        if (!visible) {
-          this.unwatch(session, thingName);
-          this.send(session, { type: 'server/error', message: `Device ${thingName} is no longer available.` });
-        }
+        if (!visible) this.dropWatch(session, thingName);
       }
     }
+  }
+
+  /** Stops a socket's subscription to a device its user no longer sees, and says so. */
+  private dropWatch(session: Session, thingName: string): void {
+    this.unwatch(session, thingName);
+    this.send(session, { type: 'server/error', message: `Device ${thingName} is no longer available.` });
   }
 
   /** Follows a change of access on this instance's sockets (`AccessChange`). */
@@ -215,10 +223,12 @@ export class RealtimeHub {
   }
 
   /**
-   * Checks the sockets' tokens every `check.everyMs`: a socket whose token expired, whose session
-   * ended, whose API token was revoked or whose owner changed password or was removed is closed. The
-   * cluster's access messages (`applyAccessChange`) close them at once; this is the backstop when one
-   * is lost (they travel at QoS 0), and what ends a socket that outlives its token.
+   * Checks the sockets every `check.everyMs`: a socket whose token expired, whose session ended,
+   * whose API token was revoked or whose owner changed password or was removed is closed; one whose
+   * user's permissions or place changed is closed with `accessChanged` (the browser reconnects and
+   * is authorised afresh); a subscription to a device moved out of its user's reach stops. The
+   * cluster's access messages (`applyAccessChange`) do all this at once; this is the backstop when
+   * one is lost (they travel at QoS 0), and what ends a socket that outlives its token.
    */
   startSessionChecks(check: SessionCheck): void {
     const timer = setInterval(() => {
@@ -230,23 +240,47 @@ export class RealtimeHub {
     this.sessionCheck = { check, timer };
   }
 
-  /** One pass of the session check (see `startSessionChecks`); answers how many sockets it closed. */
-  async checkSessions(): Promise<number> {
-    if (!this.sessionCheck) return 0;
+  /**
+   * One pass of the session check (see `startSessionChecks`); answers how many sockets it closed and
+   * how many subscriptions it stopped.
+   */
+  async checkSessions(): Promise<{ closed: number; dropped: number }> {
+    if (!this.sessionCheck) return { closed: 0, dropped: 0 };
     const { check } = this.sessionCheck;
     const sessions = [...this.sessions];
-    const now = check.now();
     const open = await check.openTokenIds(
       sessions.map((session) => ({ claims: session.user.claims, apiToken: session.user.apiToken !== undefined })),
-      now,
+      check.now(),
     );
-    let closed = 0;
+    // A closed socket leaves `sessions` once its closing handshake ends: count it out at once.
+    const closed = new Set<Session>();
+    const close = (session: Session, code: number, reason: string) => {
+      session.socket.close(code, reason);
+      closed.add(session);
+    };
     for (const session of sessions) {
-      if (open.has(session.user.claims.jti) || !this.sessions.has(session)) continue;
-      session.socket.close(REALTIME_CLOSE.unauthorized, 'Session ended');
-      closed += 1;
+      if (!open.has(session.user.claims.jti) && this.sessions.has(session))
+        close(session, REALTIME_CLOSE.unauthorized, 'Session ended');
     }
-    return closed;
+    const kept = () => sessions.filter((session) => this.sessions.has(session) && !closed.has(session));
+    const access = await check.currentAccess(kept().map((session) => session.user.claims));
+    for (const session of kept()) {
+      const now = access.get(session.user.id);
+      if (now !== undefined && now !== accessFingerprint(session.user))
+        close(session, REALTIME_CLOSE.accessChanged, 'Access changed');
+    }
+    const watched = [...new Set(kept().flatMap((session) => [...session.subscriptions]))];
+    const paths = await check.groupPaths(watched);
+    let dropped = 0;
+    for (const session of kept()) {
+      for (const thingName of [...session.subscriptions]) {
+        const path = paths.get(thingName);
+        if (path !== undefined && inScope(session.user, path)) continue;
+        this.dropWatch(session, thingName);
+        dropped += 1;
+      }
+    }
+    return { closed: closed.size, dropped };
   }
 
   /** Closes the sockets opened with one token (sign-out). */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import mqtt, { type MqttClient } from 'mqtt';
 import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
-import { REALTIME_PATH } from '@fieldlink/api/realtime';
+import { REALTIME_CLOSE, REALTIME_PATH, type ServerAction } from '@fieldlink/api/realtime';
 import type { DeviceCommand } from '@fieldlink/api/device-frames';
 import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp, letViewerOperate } from '../../testing/test-app';
 import { TestSocket } from '../../testing/test-socket';
@@ -270,15 +270,76 @@ describe.each(DIALECTS)('real-time channel on %s', (dialect) => {
       new Promise<number>((resolve) => socket.socket.once('close', (code) => resolve(code)));
     const closed = [closeCode(withJwt), closeCode(withApiToken)];
     // Nothing changed: the check closes nothing.
-    expect(await hub.checkSessions()).toBe(0);
+    expect(await hub.checkSessions()).toEqual({ closed: 0, dropped: 0 });
     // As if the cluster's access messages were lost: the rows change, no message comes.
     await db.updateTable('sessions').set({ ended_at: Date.now() }).where('id', '=', jti).execute();
     await db.deleteFrom('api_tokens').where('id', '=', apiToken.id).execute();
-    expect(await hub.checkSessions()).toBe(2);
+    expect(await hub.checkSessions()).toEqual({ closed: 2, dropped: 0 });
     expect(await Promise.all(closed)).toEqual([4401, 4401]);
     expect(bySession.socket.readyState).toBe(WebSocket.OPEN);
     // A token past its expiry is no longer open, whatever its session says.
     const claims = { userId: 'u', jti: 'j', tokenVersion: 0, expiresAt: 1_000 };
     expect(await openTokenIds(db, [{ claims, apiToken: false }], 1_000)).toEqual(new Set());
+  });
+
+  it('closes, at its next check, a socket whose user’s access changed unseen, and stops a watch on a device moved away', async () => {
+    const hub = t.app.hub;
+    const db = t.app.storage.db;
+    const owner = await open('ops@fieldlink.test');
+    expect(
+      (await owner.request({ type: 'server/subscribeDevices', thingNames: ['ACME-COLD01', 'ACME-COLD02'] })).ok,
+    ).toBe(true);
+    const water = await open('water@fieldlink.test');
+    const waterClosed = new Promise<number>((resolve) => water.socket.once('close', (code) => resolve(code)));
+    const userId = async (email: string) =>
+      (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+    const waterPoint = await db
+      .selectFrom('attachment_points')
+      .selectAll()
+      .where('user_id', '=', await userId('water@fieldlink.test'))
+      .orderBy('ordinal')
+      .executeTakeFirstOrThrow();
+    const waterGroup = await db
+      .selectFrom('groups')
+      .select('id')
+      .where('path', '=', waterPoint.path)
+      .executeTakeFirstOrThrow();
+    const cold = await db
+      .selectFrom('devices')
+      .select(['id', 'group_id'])
+      .where('thing_name', '=', 'ACME-COLD01')
+      .executeTakeFirstOrThrow();
+    // As if the cluster's access messages were lost: the rows change, no message comes.
+    await db.updateTable('devices').set({ group_id: waterGroup.id }).where('id', '=', cold.id).execute();
+    await db
+      .updateTable('attachment_points')
+      .set({ permissions: JSON.stringify([]) })
+      .where('user_id', '=', waterPoint.user_id)
+      .where('ordinal', '=', waterPoint.ordinal)
+      .execute();
+    try {
+      // Sockets of the tests before may be among them (water@'s, watchers of ACME-COLD01).
+      const first = await hub.checkSessions();
+      expect(first.closed).toBeGreaterThanOrEqual(1);
+      expect(first.dropped).toBeGreaterThanOrEqual(1);
+      expect(await waterClosed).toBe(REALTIME_CLOSE.accessChanged);
+      const gone = (thingName: string) => (action: ServerAction) =>
+        action.type === 'server/error' && action.message === `Device ${thingName} is no longer available.`;
+      expect(await owner.waitFor(gone('ACME-COLD01'))).toBeDefined();
+      // The owner's socket stays, and so does its watch on the device that did not move.
+      await hub.checkSessions();
+      await owner.settle();
+      expect(owner.socket.readyState).toBe(WebSocket.OPEN);
+      expect(owner.received.filter(gone('ACME-COLD02'))).toHaveLength(0);
+      expect(owner.received.filter(gone('ACME-COLD01'))).toHaveLength(1);
+    } finally {
+      await db.updateTable('devices').set({ group_id: cold.group_id }).where('id', '=', cold.id).execute();
+      await db
+        .updateTable('attachment_points')
+        .set({ permissions: waterPoint.permissions })
+        .where('user_id', '=', waterPoint.user_id)
+        .where('ordinal', '=', waterPoint.ordinal)
+        .execute();
+    }
   });
 });

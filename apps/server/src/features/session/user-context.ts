@@ -84,6 +84,26 @@ export async function loadUserContext(db: Kysely<Database>, claims: TokenClaims)
   };
 }
 
+/**
+ * What a user may see and do, as one string: their attachment points (places, permissions, app
+ * types), their account's user variant and whether they only monitor. Two contexts of one user with
+ * the same fingerprint authorise the same (the real-time sockets' access check).
+ */
+export function accessFingerprint(user: UserContext): string {
+  return JSON.stringify([user.attachmentPoints, user.userVariant, user.monitorOnly]);
+}
+
+/** Each of these users' {@link accessFingerprint} as it stands now, by user id; a removed user is absent. */
+export async function currentAccess(db: Kysely<Database>, held: readonly TokenClaims[]): Promise<Map<string, string>> {
+  const claimsOf = new Map(held.map((claims) => [claims.userId, claims]));
+  const access = new Map<string, string>();
+  for (const [userId, claims] of claimsOf) {
+    const user = await loadUserContext(db, claims);
+    if (user) access.set(userId, accessFingerprint(user));
+  }
+  return access;
+}
+
 /** The caller's attachment points grouped by account, as `GET /self` answers them. */
 export function linkedAccountsOf(user: UserContext): LinkedAccount[] {
   const byAccount = new Map<string, LinkedAccount>();
