@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import {
   apiToken,
   callApi,
+  holdRequests,
   launchBrowser,
   openDash,
   signedInPage,
@@ -82,14 +83,11 @@ describe('devices: general-information panel, map and commands', () => {
     const query = map.queries().at(-1)!;
     expect([query.get('q'), query.get('limit'), query.get('viewbox')?.split(',').length]).toEqual(['Main', '10', 4]);
 
-    // Slow the call down a little so "Applying" can be seen.
-    await page.route('**/api/v1/device-config', async (route) => {
-      // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      await route.continue();
-    });
+    // Hold the call until "Applying" has been seen.
+    const releaseApply = await holdRequests(page, '**/api/v1/device-config');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.getByRole('button', { name: 'Applying' }).waitFor();
+    releaseApply();
     await page.getByRole('button', { name: 'Edit' }).waitFor();
     await page.reload();
     await page.getByTestId('attr-name').getByText('Freezer room A').waitFor({ timeout: 30_000 });
@@ -131,13 +129,10 @@ describe('devices: general-information panel, map and commands', () => {
     const page = await newPage('viewer@fieldlink.test');
     await openDash(page, server.baseUrl, 'ACME-BLR02');
     await page.getByRole('button', { name: 'Edit' }).click();
-    await page.route('**/api/v1/device-config', async (route) => {
-      // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
-      await new Promise((resolve) => setTimeout(resolve, 600));
-      await route.continue();
-    });
+    const releaseMute = await holdRequests(page, '**/api/v1/device-config');
     await page.getByLabel('Mute Disconnection').check();
     await page.getByRole('status', { name: 'Saving mute setting' }).waitFor();
+    releaseMute();
     await page.getByRole('status', { name: 'Saving mute setting' }).waitFor({ state: 'detached' });
     expect(await page.getByLabel('Mute Disconnection').isChecked()).toBe(true);
     await page.getByTestId('muted-icon').waitFor();
