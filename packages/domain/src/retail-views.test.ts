@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { RangeState, ShelfProductTrack } from './retail';
-import { retailRegionOverview, retailStoreView, type OverviewShelf, type StoreShelf } from './retail-views';
+import {
+  chartProductsAsked,
+  retailRegionOverview,
+  retailStoreView,
+  type OverviewShelf,
+  type StoreShelf,
+} from './retail-views';
 
 const group = { groupId: 'region', accountId: 'acct', name: 'North' };
 const none = { EMPTY: 0, LOW: 0, GOOD: 0 };
@@ -99,5 +105,24 @@ describe('the store status', () => {
     expect(status.products.map((entry) => entry.deviceName)).toEqual(
       names.map((name) => (name === 'Tea' ? 'Shelf 1' : 'Shelf 2')),
     );
+  });
+});
+
+describe('the products a store chart asks for', () => {
+  it.each([
+    ['one product', 'SHF01:c1', [{ id: 'SHF01:c1', deviceId: 'SHF01', code: 'c1' }]],
+    [
+      'each once, trimmed',
+      ' SHF01:c1, SHF02:c3,SHF01:c1',
+      [
+        { id: 'SHF01:c1', deviceId: 'SHF01', code: 'c1' },
+        { id: 'SHF02:c3', deviceId: 'SHF02', code: 'c3' },
+      ],
+    ],
+    ['at most the limit', 'SHF01:c1,SHF01:c2,SHF01:c3', 'Ask for 1 to 2 products.'],
+    ['at least one', ' , ', 'Ask for 1 to 2 products.'],
+    ['product ids only', 'SHF01', 'Not a product id.'],
+  ])('answers %s', (_name, productIds, expected) => {
+    expect(chartProductsAsked(productIds, 2)).toEqual(expected);
   });
 });

@@ -1,6 +1,7 @@
 import {
   addRangeStateCounts,
   addRetailTotals,
+  parseRetailProductId,
   retailOverview,
   retailProduct,
   retailStoreStatus,
@@ -77,4 +78,19 @@ export function retailStoreView(group: RetailGroup, shelves: readonly StoreShelf
     addRetailTotals(shelves.map((shelf) => shelf.totals)),
     showsInefficiency,
   );
+}
+
+/**
+ * The products a store's chart asks for (`productIds` of `GET /inv/store-device-logs`, comma-separated):
+ * each once, 1 to `max` of them, each a product id (`deviceId:code`); else why not, answered with 400.
+ */
+export function chartProductsAsked(
+  productIds: string,
+  max: number,
+): { id: string; deviceId: string; code: string }[] | string {
+  const ids = [...new Set(productIds.split(',').map((id) => id.trim()))].filter(Boolean);
+  if (ids.length === 0 || ids.length > max) return `Ask for 1 to ${max} products.`;
+  const products = ids.map((id) => ({ id, parsed: parseRetailProductId(id) }));
+  if (products.some(({ parsed }) => parsed === null)) return 'Not a product id.';
+  return products.map(({ id, parsed }) => ({ id, ...parsed! }));
 }

@@ -3,12 +3,11 @@ import { YEARLY_OVERVIEW_BIN_COUNT } from '@fieldlink/domain/chart';
 import {
   RETAIL_STORE_LOG_WINDOW_MS,
   overviewDays,
-  parseRetailProductId,
   retailProductId,
   type RangeState,
   type RetailTotals,
 } from '@fieldlink/domain/retail';
-import { retailRegionOverview, retailStoreView } from '@fieldlink/domain/retail-views';
+import { chartProductsAsked, retailRegionOverview, retailStoreView } from '@fieldlink/domain/retail-views';
 import { logBinGrid, type ChannelLog } from '@fieldlink/api/device-logs';
 import {
   MAX_CHART_PRODUCTS,
@@ -140,25 +139,21 @@ export class InventoryService {
 
   async storeDeviceLogs(caller: UserContext, query: StoreDeviceLogsQuery): Promise<StoreDeviceLogsAnswer> {
     requireCapability(caller, 'loadStoreStock');
-    const ids = [...new Set(query.productIds.split(',').map((id) => id.trim()))].filter(Boolean);
-    if (ids.length === 0 || ids.length > MAX_CHART_PRODUCTS) {
-      throw new HttpError(400, `Ask for 1 to ${MAX_CHART_PRODUCTS} products.`);
-    }
-    const wanted = ids.map((id) => ({ id, parsed: parseRetailProductId(id) }));
-    if (wanted.some((product) => product.parsed === null)) throw new HttpError(400, 'Not a product id.');
+    const wanted = chartProductsAsked(query.productIds, MAX_CHART_PRODUCTS);
+    if (typeof wanted === 'string') throw new HttpError(400, wanted);
     const group = await findGroup(this.db, query.groupId);
     if (!group || !inScope(caller, group.path)) throw notFound(GROUP_NOT_FOUND);
     const groups = await groupsUnder(this.db, [group.path]);
     const shelves = new Map((await this.shelves(groups.map((row) => row.id))).map((shelf) => [shelf.id, shelf]));
-    for (const { parsed } of wanted) {
-      if (!shelves.get(parsed!.deviceId)?.products.has(parsed!.code)) throw notFound(PRODUCT_NOT_FOUND);
+    for (const { deviceId, code } of wanted) {
+      if (!shelves.get(deviceId)?.products.has(code)) throw notFound(PRODUCT_NOT_FOUND);
     }
     const end = this.clock();
     const start = end - RETAIL_STORE_LOG_WINDOW_MS;
     const grid = logBinGrid(start, end, YEARLY_OVERVIEW_BIN_COUNT);
     const products: Record<string, ChannelLog> = {};
-    for (const { id, parsed } of wanted) {
-      const window = { deviceId: parsed!.deviceId, code: parsed!.code, start, end };
+    for (const { id, deviceId, code } of wanted) {
+      const window = { deviceId, code, start, end };
       products[id] = await channelLog(this.db, window, YEARLY_OVERVIEW_BIN_COUNT, grid);
     }
     return { groupId: group.id, start, end, binWidth: grid.width, products };

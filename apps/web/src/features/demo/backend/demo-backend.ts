@@ -4,7 +4,9 @@ import { BREW_PATHS } from '@fieldlink/api/brew';
 import { isFermentationVessel, tankLogQuery } from '@fieldlink/domain/brew';
 import { binWidthOf, type ChannelLog } from '@fieldlink/api/device-logs';
 import { YEARLY_OVERVIEW_BIN_COUNT } from '@fieldlink/domain/chart';
-import { parseRetailProductId, RETAIL_STORE_LOG_WINDOW_MS } from '@fieldlink/domain/retail';
+import { RETAIL_STORE_LOG_WINDOW_MS } from '@fieldlink/domain/retail';
+import { chartProductsAsked } from '@fieldlink/domain/retail-views';
+import { MAX_CHART_PRODUCTS } from '@fieldlink/api/inventory';
 import { DEVICE_TABLE_BINARY_QUERY, type DeviceTableAnswer } from '@fieldlink/api/device-table';
 import { DEVICE_TABLE_BINARY_TYPE, encodeDeviceTableBinary } from '@fieldlink/api/device-table-binary';
 import type { AppType } from '@fieldlink/domain/app-variant';
@@ -207,20 +209,21 @@ export class DemoBackend implements LocalBackend {
         const groupId = this.group(text(call.query.groupId)).id;
         const end = call.now;
         const start = end - RETAIL_STORE_LOG_WINDOW_MS;
+        const wanted = chartProductsAsked(text(call.query.productIds), MAX_CHART_PRODUCTS);
+        if (typeof wanted === 'string') throw new DemoCallError(400, wanted);
         const products: Record<string, ChannelLog> = {};
-        for (const id of new Set(text(call.query.productIds).split(','))) {
-          const product = parseRetailProductId(id.trim());
-          if (!product || this.dataset.devices.get(product.deviceId)?.group.id !== groupId) {
+        for (const { id, deviceId, code } of wanted) {
+          if (this.dataset.devices.get(deviceId)?.group.id !== groupId) {
             throw new DemoCallError(404, 'Product not found.');
           }
           const logs = await this.link.logs({
-            thingName: product.deviceId,
-            codes: [product.code],
+            thingName: deviceId,
+            codes: [code],
             start,
             end,
             binCount: YEARLY_OVERVIEW_BIN_COUNT,
           });
-          products[id.trim()] = logs[product.code]!;
+          products[id] = logs[code]!;
         }
         return { groupId, start, end, binWidth: binWidthOf(start, end, YEARLY_OVERVIEW_BIN_COUNT), products };
       },
