@@ -12,6 +12,7 @@ import { ingestBenchmark } from './ingest';
 import { inventoryOverviewBenchmark } from './inventory-overview';
 import { machineFacts } from './machine';
 import { mqttIdleMemoryBenchmark } from './mqtt-idle-memory';
+import { pagesBenchmark } from './pages';
 import { composeDocument, renderSection, type RunFacts } from './performance-doc';
 import { pushLatencyBenchmark } from './push-latency';
 import { reportsBenchmark } from './reports';
@@ -37,6 +38,7 @@ const REGISTRY: Benchmark[] = [
   demoModeBenchmark,
   deviceImportBenchmark,
   pushLatencyBenchmark,
+  pagesBenchmark,
 ];
 
 const DOC_PATH = path.resolve(import.meta.dirname, '../../docs/PERFORMANCE.md');
