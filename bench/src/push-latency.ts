@@ -209,9 +209,9 @@ export const pushLatencyBenchmark: Benchmark = {
           'job claimed from the jobs table, signing, the outbound guard, HTTP. The push path: `alarm.push` ' +
           'and `push.send` jobs, RFC 8291 encryption and RFC 8292 signature (web-push), the outbound guard, ' +
           `HTTP. Goal: p99 under ${formatMs(GOAL_P99_MS)}. Each event reached the receiver exactly once.`,
-        `The machine was shared with other engineers' builds and tests while this ran: one-minute load ` +
-          `average ${loadBefore.toFixed(1)} at the start and ${loadAfter.toFixed(1)} at the end, on ` +
-          `${os.cpus().length} cores.`,
+        `One-minute load average ${loadBefore.toFixed(1)} at the start and ${loadAfter.toFixed(1)} at the ` +
+          `end, on ${os.cpus().length} cores (anything above the core count means other work shared the ` +
+          'machine, and the tail shows queueing for the CPU).',
       ],
       tables: [
         {
