@@ -181,7 +181,7 @@ async function run(options: BenchOptions): Promise<BenchSection> {
       },
     ],
     findings: [
-      `Load average (1, 5, 15 minutes) on ${os.availableParallelism()} cores: ${loads(loadBefore)} at the start, ${loads(loadAfter)} at the end; the machine is shared with other work, so the figures include its contention.`,
+      `Load average (1, 5, 15 minutes) on ${os.availableParallelism()} cores: ${loads(loadBefore)} at the start, ${loads(loadAfter)} at the end (the server, its simulated fleet and Chromium run on the same cores; a load above the core count means they queue for the CPU).`,
       allMet
         ? 'Every page meets both goals on every dialect: warm under 1 s, cold under 2 s.'
         : 'Not every page meets its goals: the rows marked "not met" give the figure.',
