@@ -10,7 +10,7 @@ describe('foundation: a signed-in user watches a simulated device live', () => {
   beforeAll(async () => {
     server = await startServer();
     browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
   });
   afterAll(async () => {
