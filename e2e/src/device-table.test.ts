@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { compareVersions } from '@fieldlink/domain/macro';
-import { apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer, waitUntil } from './harness';
+import { apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import { until } from '@fieldlink/server/testing';
 
 /**
  * The device table (/accounts/list) in Chromium against the real product and its demo fleet, plus
@@ -133,7 +134,7 @@ describe('device table: filters, sorting, columns and CSV', () => {
     await reportingDevice(ops, FORMULA_NAME, '4.100.2', 0);
     const admin = await apiToken(server.baseUrl, 'admin@fieldlink.test');
     // Wait until the whole fleet has reported its firmware (the server keeps a built table 10 s).
-    await waitUntil(
+    await until(
       async () => {
         const table = (await api('GET', '/devices/table', admin)).json as {
           count: number;
@@ -146,7 +147,9 @@ describe('device table: filters, sorting, columns and CSV', () => {
         total = table.count;
         return missing === 0 && table.count > 0;
       },
-      { timeout: 60_000, what: 'every device reporting its firmware' },
+      60_000,
+      // Each check reads the whole table: once a second is enough.
+      { intervalMs: 1_000, what: 'Every device reporting its firmware' },
     );
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });

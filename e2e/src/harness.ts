@@ -262,18 +262,3 @@ export async function animationsDone(page: Page, timeout = 20_000): Promise<void
     { timeout },
   );
 }
-
-/**
- * Polls `check` every `interval` ms until it answers true; throws, naming `what`, after `timeout` ms.
- * For hooks, where vitest's `expect.poll` may not be used.
- */
-export async function waitUntil(
-  check: () => boolean | Promise<boolean>,
-  { what, timeout, interval = 1_000 }: { what: string; timeout: number; interval?: number },
-): Promise<void> {
-  const deadline = Date.now() + timeout;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Not in ${timeout} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, interval));
-  }
-}

@@ -28,6 +28,7 @@ export { newId } from '../src/security/secrets';
 export { seedDemo } from '../src/seed/seed';
 export { freshPostgres, type FreshPostgres } from './fresh-postgres';
 export { startServerProcess, type ServerProcess } from './cluster/server-process';
+export { until } from './until';
 export { freePort, MOSQUITTO_BIN, startMosquitto, waitForPort, type TestMosquitto } from './cluster/mosquitto';
 export { startTestPushService } from './push-service';
 export { startWebhookReceiver } from './webhook-receiver';
