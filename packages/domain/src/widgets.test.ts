@@ -6,6 +6,7 @@ import {
   isSceneReadOnly,
   packedGridLayout,
   sceneReadOnlyReason,
+  scenePageRights,
   moveInOrder,
   normaliseGridLayout,
   normaliseSceneName,
@@ -385,5 +386,63 @@ describe('sceneReadOnlyReason: why a scene cannot be changed, in one line', () =
     const reason = sceneReadOnlyReason(account, { readOnly }, rights);
     if (expected === null) expect(reason).toBeNull();
     else expect(reason).toMatch(expected);
+  });
+});
+
+describe('scenePageRights: what the scene page offers', () => {
+  const editor = { canEditScenes: true, canEditWidgets: true };
+  const widgetsOnly = { canEditScenes: false, canEditWidgets: true };
+  const viewer = { canEditScenes: false, canEditWidgets: false };
+  const customer = { appType: 'default', kind: 'customer' };
+  const open = { readOnly: false, isGridLocked: false };
+  type Row = [string, typeof editor, typeof customer, 'root' | 'group' | 'new' | 'trash', typeof open | null];
+  type Offered = [addScene: boolean, editScene: boolean, widgets: boolean, arrange: boolean, reason: RegExp | null];
+  it.each<[...Row, Offered]>([
+    ['an editor of an open scene', editor, customer, 'group', open, [true, true, true, true, null]],
+    [
+      'an editor of a locked scene',
+      editor,
+      customer,
+      'group',
+      { ...open, isGridLocked: true },
+      [true, true, true, false, null],
+    ],
+    [
+      'an editor of a read-only scene',
+      editor,
+      customer,
+      'group',
+      { ...open, readOnly: true },
+      [true, false, false, false, /marked read-only/],
+    ],
+    ['an editor with no scene shown', editor, customer, 'root', null, [true, true, false, false, null]],
+    ['an editor in New Devices', editor, customer, 'new', null, [false, true, false, false, null]],
+    ['an editor in Trash', editor, customer, 'trash', null, [false, true, false, false, null]],
+    ['widgets only', widgetsOnly, customer, 'group', open, [false, false, true, true, null]],
+    ['a viewer', viewer, customer, 'group', open, [false, false, false, false, /your permissions/]],
+    [
+      'an editor of the brewing app',
+      editor,
+      { appType: 'brew', kind: 'customer' },
+      'group',
+      open,
+      [false, false, false, false, /brewing app/],
+    ],
+    [
+      'an editor of a demo account',
+      editor,
+      { appType: 'default', kind: 'demo' },
+      'group',
+      open,
+      [false, false, false, false, /demo account/],
+    ],
+  ])('%s', (_name, rights, account, groupKind, scene, [addScene, editScene, widgets, arrange, reason]) => {
+    const offered = scenePageRights(rights, account, groupKind, scene);
+    expect(offered.canAddScene).toBe(addScene);
+    expect(offered.canEditScene(scene ?? open)).toBe(editScene);
+    expect(offered.widgetsEditable).toBe(widgets);
+    expect(offered.arrangeable).toBe(arrange);
+    if (reason === null) expect(offered.readOnlyReason).toBeNull();
+    else expect(offered.readOnlyReason).toMatch(reason);
   });
 });

@@ -1,3 +1,4 @@
+import { isPlaceholderGroup, type GroupKind } from './account-tree';
 import { DEMO_ACCOUNT_KIND } from './demo';
 
 /**
@@ -175,6 +176,44 @@ export function sceneReadOnlyReason(
   }
   if (scene.readOnly) return 'Read-only: this dashboard is marked read-only for everyone.';
   return null;
+}
+
+/** What the scene page offers a user: each button shown only where the server would take it. */
+export interface ScenePageRights {
+  /** A new scene in the group: not in New Devices or Trash, which hold devices only. */
+  canAddScene: boolean;
+  /** Renaming, deleting, reordering and locking this scene. */
+  canEditScene: (scene: { readOnly?: boolean | null }) => boolean;
+  /** Adding, changing and deleting the shown scene's widgets. */
+  widgetsEditable: boolean;
+  /** Moving and resizing them: editable and not locked. */
+  arrangeable: boolean;
+  /** Why the shown scene cannot be changed, in one line, or null. */
+  readOnlyReason: string | null;
+}
+
+/**
+ * The scene page's rights for a user with `rights` in a group of kind `groupKind` of `account`,
+ * showing `scene` (null when none is shown): the account's read-only rule (§4) binds everyone, then
+ * the user's permissions, then the scene's own flags.
+ */
+export function scenePageRights(
+  rights: SceneEditRights,
+  account: SceneAccount,
+  groupKind: GroupKind,
+  scene: { readOnly?: boolean | null; isGridLocked?: boolean | null } | null,
+): ScenePageRights {
+  const accountReadOnly = isSceneReadOnly(account);
+  const canEditScene = (target: { readOnly?: boolean | null }) =>
+    rights.canEditScenes && !target.readOnly && !accountReadOnly;
+  const widgetsEditable = scene !== null && rights.canEditWidgets && !scene.readOnly && !accountReadOnly;
+  return {
+    canAddScene: rights.canEditScenes && !accountReadOnly && !isPlaceholderGroup(groupKind),
+    canEditScene,
+    widgetsEditable,
+    arrangeable: widgetsEditable && !scene.isGridLocked,
+    readOnlyReason: scene === null ? null : sceneReadOnlyReason(account, scene, rights),
+  };
 }
 
 function clamp(value: number, min: number, max: number): number {
