@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { DeviceClockAnswer, DeviceClockRequest } from '@fieldlink/server/testing';
 import { CHROMIUM_PATH } from './chromium';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -26,6 +27,11 @@ export interface RunningServer {
   baseUrl: string;
   mqttPort: number;
   output: () => string;
+  /**
+   * The time of a simulated device's clock (its plant's time), moved forward to `advanceToMs` first
+   * when given: a scheduled minute reached at once instead of waited for (apps/server/src/simulator-clock.ts).
+   */
+  deviceClock(thingName: string, advanceToMs?: number): Promise<number>;
   /** Stops the server as Ctrl-C does; answers its exit code. */
   stop(): Promise<number | null>;
 }
@@ -61,8 +67,14 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       LOG_LEVEL: 'warn',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // The IPC channel carries the device-clock requests (`deviceClock`).
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
+  const clockAnswers = new Map<number, (answer: DeviceClockAnswer) => void>();
+  child.on('message', (message: DeviceClockAnswer) => {
+    if (message.type === 'fieldlink/device-clock') clockAnswers.get(message.id)?.(message);
+  });
+  let clockRequests = 0;
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -83,6 +95,16 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     baseUrl,
     mqttPort,
     output: () => output,
+    deviceClock: async (thingName, advanceToMs) => {
+      const id = (clockRequests += 1);
+      const answered = new Promise<DeviceClockAnswer>((resolve) => clockAnswers.set(id, resolve));
+      const request: DeviceClockRequest = { type: 'fieldlink/device-clock', id, thingName, advanceToMs };
+      child.send(request);
+      const answer = await answered;
+      clockAnswers.delete(id);
+      if ('error' in answer) throw new Error(answer.error);
+      return answer.timeMs;
+    },
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -9,7 +9,7 @@ import {
   sprayScheduleRegisters,
   weekTimeAt,
 } from '@fieldlink/domain/spray';
-import { apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import { animationsDone, apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
 
 /**
  * The spray overview in Chromium as spray@ against the real server and its simulated sprayers: a
@@ -37,8 +37,7 @@ describe('spray overview', () => {
         { timeout: 20_000 },
       )
       .toEqual({ withLevel: true, withoutData: 0 });
-    // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
-    await page.waitForTimeout(800);
+    await animationsDone(page);
     await page.screenshot({
       path: process.env.UPDATE_SCREENSHOTS ? `docs/screenshots/${name}.png` : `test-results/${name}.png`,
     });
@@ -96,9 +95,11 @@ describe('spray overview', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByTestId('schedule-T-1').waitFor();
 
-    // A whole minute 105 to 165 s away, in the sprayer's time (the demo fleet runs on UTC): time
-    // enough to save it first even on a loaded machine.
-    const target = weekTimeAt(Date.now() + 165_000, 0);
+    // A whole minute 105 to 165 s away on the sprayer's clock (the demo fleet runs on UTC): time
+    // enough to save it first even on a loaded machine. Once saved, the sprayer's clock is moved to
+    // just before it (the harness's device clock) rather than waited for in real time.
+    const targetMs = Math.floor(((await server.deviceClock('OSC-SPR01')) + 165_000) / 60_000) * 60_000;
+    const target = weekTimeAt(targetMs, 0);
     const time = formatSprayTime(target.minuteOfDay);
     const t1 = dialog.getByTestId('schedule-T-1');
     await t1.getByLabel('T-1 time').fill(time);
@@ -142,8 +143,10 @@ describe('spray overview', () => {
     // The overview shows it as the next spray, then the sprayer sprays at that minute.
     await expect.poll(() => row1.getByTestId('next-spray').textContent(), { timeout: 10_000 }).toContain(time);
     expect(await row1.getByTestId('next-spray').textContent()).toContain('T-1 · 10 s per zone');
+    // A second before the minute: the sprayer enters it on its own next step.
+    expect(await server.deviceClock('OSC-SPR01', targetMs - 1_000)).toBeLessThan(targetMs);
     await expect
-      .poll(() => row1.getByText('Spraying', { exact: true }).count(), { timeout: 210_000, interval: 500 })
+      .poll(() => row1.getByText('Spraying', { exact: true }).count(), { timeout: 30_000, interval: 500 })
       .toBeGreaterThan(0);
     await expect
       .poll(async () => Number(await row1.getByTestId('sprays-today-z1').textContent()), { timeout: 20_000 })
@@ -231,8 +234,9 @@ describe('spray overview', () => {
       await start.click();
       await confirmAs('Spray zone 1');
     }
-    // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
-    await page.waitForTimeout(12_000);
+    // Spraying, then 12 s of it on the sprayer's clock (the pump check needs a spray of 10 s or more).
+    await row3.getByRole('button', { name: 'Stop spraying' }).waitFor({ timeout: 20_000 });
+    await server.deviceClock('OSC-SPR03', (await server.deviceClock('OSC-SPR03')) + 12_000);
     await row3.getByRole('button', { name: 'Stop spraying' }).click();
     await confirmAs('Stop spraying');
     await expect.poll(() => row3.getByTestId('alarm-count').textContent(), { timeout: 20_000 }).toBe('2 alarms');

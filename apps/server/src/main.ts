@@ -11,6 +11,7 @@ import { provisionDemoFleet } from './cluster/demo-fleet';
 import { withStartupLock } from './cluster/startup-lock';
 import { listenAddress } from './security/demo-exposure';
 import { exitOnUncaughtError, STDERR_LOGGER, type FatalLogger } from './process-faults';
+import { answerDeviceClockRequests } from './simulator-clock';
 
 /** The process's log for a fatal error: standard error until the app's logger exists. */
 let fatalLogger: FatalLogger = STDERR_LOGGER;
@@ -81,6 +82,8 @@ async function main(): Promise<void> {
         logIntervalSeconds: config.simulatorInterval,
         logger: app.log,
       });
+      // The e2e harness moves the devices' clocks over an IPC channel; without one this does nothing.
+      answerDeviceClockRequests(fleet);
     }
   }
 

@@ -32,3 +32,4 @@ export { until } from './until';
 export { freePort, MOSQUITTO_BIN, startMosquitto, waitForPort, type TestMosquitto } from './cluster/mosquitto';
 export { startTestPushService } from './push-service';
 export { startWebhookReceiver } from './webhook-receiver';
+export type { DeviceClockAnswer, DeviceClockRequest } from '../src/simulator-clock';

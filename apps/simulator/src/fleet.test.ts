@@ -267,6 +267,14 @@ describe('a simulated device on the broker', () => {
     ).toBe('FAIL');
   });
 
+  it('moves a device clock forward at once when a test asks, never back', () => {
+    const device = fleet.device(GENERIC)!;
+    const now = device.advanceClockTo(0);
+    expect(now).toBeGreaterThan(Date.now() - 60_000);
+    expect(device.advanceClockTo(now + 3_600_000)).toBeCloseTo(now + 3_600_000, 0);
+    expect(device.advanceClockTo(now)).toBeCloseTo(now + 3_600_000, 0);
+  });
+
   it('says goodbye with conn false when the fleet stops, and then falls silent', async () => {
     const from = recorder.frames.length;
     await fleet.stop();

@@ -63,6 +63,8 @@ export interface FleetDevice {
   values(): Record<string, number>;
   /** Current alarm bit mask (`status.sp`). */
   statusBits(): number;
+  /** Moves the device's clock forward to `timeMs` (never back); answers the device's time. */
+  advanceClockTo(timeMs: number): number;
 }
 
 export interface FleetStats extends Readonly<FleetCounters> {

@@ -154,6 +154,16 @@ export class SimulatedDevice {
   }
 
   /**
+   * The device's clock (its plant's simulated time) moved forward to `timeMs` at once, as if that time
+   * had passed: a test reaches a scheduled minute without waiting for it in real time. An earlier time
+   * leaves the clock as it is. Answers the device's time.
+   */
+  advanceClockTo(timeMs: number): number {
+    this.model.step((timeMs - this.model.timeMs) / 1000);
+    return this.model.timeMs;
+  }
+
+  /**
    * Connects and starts the log and health clocks. Resolves once the device is online, its
    * credentials are refused, or `timeoutMs` passes; in the last two cases it keeps retrying.
    */
