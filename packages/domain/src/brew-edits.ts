@@ -1,4 +1,15 @@
-import type { ANNOTATION_KINDS, TankState, Transition } from './brew';
+import {
+  annotationColor,
+  readingTimeProblem,
+  recordTransition,
+  takeBackEndRefusal,
+  tastingRatings,
+  type ANNOTATION_KINDS,
+  type TankState,
+  type TastingRating,
+  type Transition,
+} from './brew';
+import { tankSettings, tastingMarkText, type TankSettings } from './brew-views';
 import { isTooFarInFuture } from './timestamps';
 
 /**
@@ -80,4 +91,166 @@ export function itemDeleteRefusal(
     return refusal(400, 'This annotation marks a tasting note: delete the note instead.');
   }
   return null;
+}
+
+/** A batch's end and transitions as the edits below read them. */
+interface BatchCourse {
+  end: number | null;
+  transitions: readonly Transition[];
+}
+
+/** A batch ended by hand at `now` (MANUALLY_ENDED, recorded as a transition), or why it cannot be. */
+export function endedBatch(
+  batch: BatchCourse,
+  now: number,
+): { state: TankState; end: number; transitions: Transition[] } | BatchEditRefusal {
+  return (
+    endBatchRefusal(batch.end !== null) ?? {
+      state: 'MANUALLY_ENDED',
+      end: now,
+      transitions: recordTransition(batch.transitions, 'MANUALLY_ENDED', now),
+    }
+  );
+}
+
+/**
+ * A batch whose end is taken back at `now`: running again in its state before the end
+ * ({@link resumedState}), or refused (409) when it has not ended or its tank runs another batch.
+ */
+export function resumedBatch(
+  batch: BatchCourse,
+  tankRunsAnotherBatch: boolean,
+  now: number,
+): { state: TankState; end: null; transitions: Transition[] } | BatchEditRefusal {
+  const message = takeBackEndRefusal({ ended: batch.end !== null, tankRunsAnotherBatch });
+  if (message) return refusal(409, message);
+  const state = resumedState(batch.transitions);
+  return { state, end: null, transitions: recordTransition(batch.transitions, state, now) };
+}
+
+/** What names a batch item to replace (`id`; none: a new item). */
+interface ItemEdit {
+  id?: string | undefined;
+}
+
+const notFound = (list: BatchItemList) => refusal(404, BATCH_ITEM_NOT_FOUND[list]);
+
+/**
+ * A gravity reading as it is stored: the one named (`exists` says whether the batch has it; 404 if
+ * not) or a new one of id `newId()`, at the time given or now, which may neither lie ahead (900 s)
+ * nor precede the batch's start.
+ */
+export function gravityReading(
+  body: ItemEdit & { value: number; timestamp?: number | undefined },
+  exists: boolean,
+  batchStart: number,
+  now: number,
+  newId: () => string,
+): { id: string; value: number; timestamp: number } | BatchEditRefusal {
+  if (body.id !== undefined && !exists) return notFound('gravities');
+  const timestamp = body.timestamp ?? now;
+  const problem = readingTimeProblem(timestamp, now, batchStart);
+  if (problem) return refusal(400, problem);
+  return { id: body.id ?? newId(), value: body.value, timestamp };
+}
+
+/** A tasting note's mark on the chart (a blue plot line), to be stored under the mark's own id. */
+export interface TastingMark {
+  kind: 'plotLine';
+  text: string;
+  timestamp: number;
+  color: string;
+  channelCode: null;
+  sensoryId: string;
+}
+
+/**
+ * A tasting note as it is stored, and its mark on the chart: the note named (`exists`; 404 if not)
+ * or a new one, with its six ratings, its trimmed notes and its time ({@link markTime}).
+ */
+export function tastingNote(
+  body: ItemEdit & Readonly<Record<TastingRating, number>> & { notes?: string | undefined; timestamp?: number },
+  exists: boolean,
+  now: number,
+  newId: () => string,
+):
+  | {
+      sensory: { id: string; ratings: Record<TastingRating, number>; notes: string; timestamp: number };
+      mark: TastingMark;
+    }
+  | BatchEditRefusal {
+  if (body.id !== undefined && !exists) return notFound('sensories');
+  const time = markTime(body.timestamp, now);
+  if (isRefusal(time)) return time;
+  const id = body.id ?? newId();
+  const ratings = tastingRatings(body);
+  const notes = (body.notes ?? '').trim();
+  return {
+    sensory: { id, ratings, notes, timestamp: time.t },
+    mark: {
+      kind: 'plotLine',
+      text: tastingMarkText(ratings, notes),
+      timestamp: time.t,
+      color: annotationColor(true),
+      channelCode: null,
+      sensoryId: id,
+    },
+  };
+}
+
+/**
+ * An annotation as it is stored: `current` is the one named (undefined: none found, 404 when the
+ * body names one) or null for a new one of id `newId()`; its kind and channel by
+ * {@link annotationEdit}, its trimmed text, its time ({@link markTime}) and the grey of a note.
+ */
+export function chartAnnotation(
+  body: ItemEdit & { kind?: AnnotationKind; code?: string; text: string; timestamp?: number },
+  current: { id: string; sensoryId: string | null } | undefined,
+  now: number,
+  newId: () => string,
+):
+  | {
+      id: string;
+      kind: AnnotationKind;
+      text: string;
+      timestamp: number;
+      color: string;
+      channelCode: string | null;
+      sensoryId: null;
+    }
+  | BatchEditRefusal {
+  if (body.id !== undefined && !current) return notFound('annotations');
+  const edit = annotationEdit(body, current ?? null);
+  if (isRefusal(edit)) return edit;
+  const time = markTime(body.timestamp, now);
+  if (isRefusal(time)) return time;
+  return {
+    id: current?.id ?? newId(),
+    kind: edit.kind,
+    text: body.text.trim(),
+    timestamp: time.t,
+    color: annotationColor(false),
+    channelCode: edit.channelCode,
+    sensoryId: null,
+  };
+}
+
+/**
+ * A tank's settings after a calibration (§7): each of the capacity, the CO2 total gain and the level
+ * calibration given replaces the one kept; a running batch takes the new gain and level too.
+ */
+export function calibratedTank(
+  kept: TankSettings | null | undefined,
+  calibration: {
+    capacity?: number | null | undefined;
+    co2TotalGain?: number | undefined;
+    tankLevel?: TankSettings['tankLevel'] | undefined;
+  },
+): TankSettings {
+  const settings = tankSettings(kept);
+  return {
+    capacity: calibration.capacity === undefined ? settings.capacity : calibration.capacity,
+    co2TotalGain: calibration.co2TotalGain ?? settings.co2TotalGain,
+    tankLevel: calibration.tankLevel === undefined ? settings.tankLevel : calibration.tankLevel,
+  };
 }

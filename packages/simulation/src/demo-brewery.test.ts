@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { annotationColor } from '@fieldlink/domain/brew';
 import { BrewTank } from './brew-tank';
-import { DEMO_BEERS, demoTankStory, tankBatchState } from './demo-brewery';
+import { DEMO_BEERS, demoBatchItems, demoTankStory, tankBatchState } from './demo-brewery';
 
 const NOW = Date.UTC(2026, 10, 25, 9);
 const HOUR = 3_600_000;
@@ -51,5 +51,26 @@ describe('the demo brewery', () => {
     expect(batch.gravities.map((reading) => reading.value)).toEqual([1.062, 1.041, 1.024, 1.017, 1.016]);
     expect(batch.sensories).toHaveLength(1);
     expect(batch.annotations).toEqual([]);
+  });
+
+  it('gives a story batch’s items ids, each plot line naming its tasting note by id', () => {
+    const { batch } = demoTankStory(tank, DEMO_BEERS[0]!, NOW);
+    let count = 0;
+    const items = demoBatchItems(batch, (kind) => `${kind}-${++count}`);
+    expect(items.gravities).toEqual([{ id: 'gravity-2', value: batch.gravities[0]!.value, timestamp: NOW - HOUR }]);
+    expect(items.sensories).toEqual([
+      {
+        id: 'sensory-1',
+        ratings: batch.sensories[0]!.ratings,
+        notes: batch.sensories[0]!.notes,
+        timestamp: NOW - 2 * HOUR,
+      },
+    ]);
+    expect(items.annotations.map(({ id, kind, sensoryId, channelCode }) => [id, kind, sensoryId, channelCode])).toEqual(
+      [
+        ['annotation-3', 'plotLine', 'sensory-1', null],
+        ['annotation-4', 'plotLine', null, null],
+      ],
+    );
   });
 });

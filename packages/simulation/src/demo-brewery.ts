@@ -1,11 +1,11 @@
 import {
   annotationColor,
   recordTransition,
-  tastingScore,
   type TankState,
   type TastingRating,
   type Transition,
 } from '@fieldlink/domain/brew';
+import { tastingMarkText } from '@fieldlink/domain/brew-views';
 import type { BrewTank } from './brew-tank';
 
 const DAY = 86_400_000;
@@ -105,7 +105,7 @@ export function demoTankStory(tank: TankBatchState, beer: DemoBeer | null, now: 
         sensories: [tasting],
         annotations: [
           {
-            text: `Tasting ${tastingScore(tasting.ratings).toFixed(1)}/5: ${tasting.notes}`,
+            text: tastingMarkText(tasting.ratings, tasting.notes),
             t: tasting.t,
             color: annotationColor(true),
             sensory: 0,
@@ -151,5 +151,32 @@ export function demoTankStory(tank: TankBatchState, beer: DemoBeer | null, now: 
       tankLevelAtFermStart: 2400,
       co2TotalAtStart: null,
     },
+  };
+}
+
+/**
+ * A story batch's readings, tasting notes and plot lines as records with ids (`newId` of their kind),
+ * each plot line naming its tasting note by id: the server's seed stores them as rows, the browser's
+ * demo keeps them, and neither resolves the story's indexes by itself.
+ */
+export function demoBatchItems(batch: DemoBatchStory, newId: (kind: 'gravity' | 'sensory' | 'annotation') => string) {
+  const sensories = batch.sensories.map(({ ratings, notes, t }) => ({
+    id: newId('sensory'),
+    ratings,
+    notes,
+    timestamp: t,
+  }));
+  return {
+    gravities: batch.gravities.map(({ value, t }) => ({ id: newId('gravity'), value, timestamp: t })),
+    sensories,
+    annotations: batch.annotations.map(({ text, t, color, sensory }) => ({
+      id: newId('annotation'),
+      kind: 'plotLine' as const,
+      text,
+      timestamp: t,
+      color,
+      channelCode: null,
+      sensoryId: sensory === null ? null : sensories[sensory]!.id,
+    })),
   };
 }

@@ -2,7 +2,13 @@ import type { Kysely } from 'kysely';
 import { defaultChannelsMap } from '@fieldlink/domain/brew';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 import { BrewTank } from '@fieldlink/simulation/brew-tank';
-import { DEMO_BEERS, demoTankStory, tankBatchState, type DemoBeer } from '@fieldlink/simulation/demo-brewery';
+import {
+  DEMO_BEERS,
+  demoBatchItems,
+  demoTankStory,
+  tankBatchState,
+  type DemoBeer,
+} from '@fieldlink/simulation/demo-brewery';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import type { Database } from '../db/schema';
 import { newId } from '../security/secrets';
@@ -76,37 +82,45 @@ export async function seedDemoBrew(
         co2_total_at_start: batch.co2TotalAtStart,
       })
       .execute();
+    const items = demoBatchItems(batch, () => newId());
     await db
       .insertInto('brew_gravities')
-      .values(batch.gravities.map(({ value, t }) => ({ id: newId(), batch_id: id, value, t, created_by: BREWER })))
-      .execute();
-    const sensoryIds = batch.sensories.map(() => newId());
-    await db
-      .insertInto('brew_sensories')
       .values(
-        batch.sensories.map(({ ratings, notes, t }, index) => ({
-          id: sensoryIds[index]!,
+        items.gravities.map(({ id: itemId, value, timestamp }) => ({
+          id: itemId,
           batch_id: id,
-          ratings: JSON.stringify(ratings),
-          notes,
-          t,
+          value,
+          t: timestamp,
           created_by: BREWER,
         })),
       )
       .execute();
-    if (batch.annotations.length > 0) {
+    await db
+      .insertInto('brew_sensories')
+      .values(
+        items.sensories.map(({ id: itemId, ratings, notes, timestamp }) => ({
+          id: itemId,
+          batch_id: id,
+          ratings: JSON.stringify(ratings),
+          notes,
+          t: timestamp,
+          created_by: BREWER,
+        })),
+      )
+      .execute();
+    if (items.annotations.length > 0) {
       await db
         .insertInto('brew_annotations')
         .values(
-          batch.annotations.map(({ text, t, color, sensory }) => ({
-            id: newId(),
+          items.annotations.map(({ id: itemId, kind, text, timestamp, color, channelCode, sensoryId }) => ({
+            id: itemId,
             batch_id: id,
-            kind: 'plotLine',
+            kind,
             text,
-            t,
+            t: timestamp,
             color,
-            channel_code: null,
-            sensory_id: sensory === null ? null : sensoryIds[sensory]!,
+            channel_code: channelCode,
+            sensory_id: sensoryId,
           })),
         )
         .execute();

@@ -16,35 +16,26 @@ import type {
   Tank,
   TankCalibrationBody,
 } from '@fieldlink/api/brew';
+import { tankLogQuery, type TankLevelCalibration, type TankState } from '@fieldlink/domain/brew';
 import {
-  annotationColor,
-  recordTransition,
-  readingTimeProblem,
-  takeBackEndRefusal,
-  tankLogQuery,
-  tastingRatings,
-  type TankLevelCalibration,
-  type TankState,
-} from '@fieldlink/domain/brew';
-import {
-  DEFAULT_CO2_TOTAL_GAIN,
   batchListEntry,
   batchStart,
   brewSummary,
   numberedTanks,
   tankView,
-  tastingMarkText,
   type TankSettings,
 } from '@fieldlink/domain/brew-views';
 import {
   BATCH_ITEM_NOT_FOUND,
-  annotationEdit,
-  endBatchRefusal,
+  calibratedTank,
+  chartAnnotation,
+  endedBatch,
+  gravityReading,
   isRefusal,
   itemDeleteRefusal,
-  markTime,
-  resumedState,
+  resumedBatch,
   startBatchRefusal,
+  tastingNote,
   type BatchEditRefusal,
   type BatchItemList,
 } from '@fieldlink/domain/brew-edits';
@@ -323,14 +314,14 @@ export class BrewService {
   async end(user: UserContext, { batchId }: BatchIdBody): Promise<Batch> {
     requireCapability(user, 'endBrew');
     const { row, device } = await this.visibleBatch(user, batchId);
-    refuse(endBatchRefusal(row.end_at !== null));
     const now = Date.now();
+    const ended = refuse(endedBatch({ end: row.end_at, transitions: batchTransitions(row) }, now));
     const reportId = newId();
     await this.db.transaction().execute(async (trx) => {
       await updateBatch(trx, row.id, {
-        end_at: now,
-        state: 'MANUALLY_ENDED',
-        transitions: JSON.stringify(recordTransition(batchTransitions(row), 'MANUALLY_ENDED', now)),
+        end_at: ended.end,
+        state: ended.state,
+        transitions: JSON.stringify(ended.transitions),
       });
       await insertReport(trx, this.newReport(reportId, row.id, user, now));
       await this.documents.enqueue(BREW_REPORT_JOB, { reportId }, trx);
@@ -347,16 +338,10 @@ export class BrewService {
     requireCapability(user, 'endBrew');
     const { row, device } = await this.visibleBatch(user, batchId);
     const running = row.end_at === null ? [] : await runningBatchesOf(this.db, [row.device_id]);
-    const refusal = takeBackEndRefusal({ ended: row.end_at !== null, tankRunsAnotherBatch: running.length > 0 });
-    if (refusal) throw new HttpError(409, refusal);
-    const transitions = batchTransitions(row);
-    const state = resumedState(transitions);
+    const course = { end: row.end_at, transitions: batchTransitions(row) };
+    const { state, transitions } = refuse(resumedBatch(course, running.length > 0, Date.now()));
     await this.db.transaction().execute(async (trx) => {
-      await updateBatch(trx, row.id, {
-        end_at: null,
-        state,
-        transitions: JSON.stringify(recordTransition(transitions, state, Date.now())),
-      });
+      await updateBatch(trx, row.id, { end_at: null, state, transitions: JSON.stringify(transitions) });
       const before = { state: row.state, endAt: row.end_at };
       await audit.deviceChange(trx, user, device, 'brew.resume', { kind: 'batch', id: row.id }, before, {
         state,
@@ -373,16 +358,12 @@ export class BrewService {
     requireCapability(user, 'editBrewInfo');
     const { row, device } = await this.visibleBatch(user, body.batchId);
     const current = body.id === undefined ? undefined : await findBatchItem(this.db, 'brew_gravities', row.id, body.id);
-    if (body.id !== undefined && !current) throw notFound(BATCH_ITEM_NOT_FOUND.gravities);
-    const now = Date.now();
-    const t = body.timestamp ?? now;
-    const problem = readingTimeProblem(t, now, row.start_at);
-    if (problem) throw new HttpError(400, problem);
+    const reading = refuse(gravityReading(body, current !== undefined, row.start_at, Date.now(), newId));
     const gravity = {
-      id: body.id ?? newId(),
+      id: reading.id,
       batch_id: row.id,
-      value: body.value,
-      t,
+      value: reading.value,
+      t: reading.timestamp,
       created_by: user.email,
     };
     await this.db.transaction().execute(async (trx) => {
@@ -401,11 +382,8 @@ export class BrewService {
     requireCapability(user, 'editBrewInfo');
     const { row, device } = await this.visibleBatch(user, body.batchId);
     const current = body.id === undefined ? undefined : await findBatchItem(this.db, 'brew_sensories', row.id, body.id);
-    if (body.id !== undefined && !current) throw notFound(BATCH_ITEM_NOT_FOUND.sensories);
-    const id = body.id ?? newId();
-    const { t } = refuse(markTime(body.timestamp, Date.now()));
-    const ratings = tastingRatings(body);
-    const notes = (body.notes ?? '').trim();
+    const { sensory, mark } = refuse(tastingNote(body, current !== undefined, Date.now(), newId));
+    const { id, ratings, notes, timestamp: t } = sensory;
     await this.db.transaction().execute(async (trx) => {
       await upsertSensory(trx, {
         id,
@@ -415,16 +393,16 @@ export class BrewService {
         t,
         created_by: user.email,
       });
-      const mark = await findSensoryAnnotation(trx, id);
+      const kept = await findSensoryAnnotation(trx, id);
       await upsertAnnotation(trx, {
-        id: mark?.id ?? newId(),
+        id: kept?.id ?? newId(),
         batch_id: row.id,
-        kind: 'plotLine',
-        text: tastingMarkText(ratings, notes),
-        t,
-        color: annotationColor(true),
-        channel_code: null,
-        sensory_id: id,
+        kind: mark.kind,
+        text: mark.text,
+        t: mark.timestamp,
+        color: mark.color,
+        channel_code: mark.channelCode,
+        sensory_id: mark.sensoryId,
       });
       const target = { kind: 'sensory', id, name: `batch ${row.id}` };
       await audit.deviceChange(trx, user, device, 'brew.record', target, current ?? null, { ratings, notes, t });
@@ -437,16 +415,15 @@ export class BrewService {
     requireCapability(user, 'editBrewInfo');
     const { row, device } = await this.visibleBatch(user, body.batchId);
     const current = body.id === undefined ? undefined : await findAnnotation(this.db, row.id, body.id);
-    if (body.id !== undefined && !current) throw notFound(BATCH_ITEM_NOT_FOUND.annotations);
-    const { kind, channelCode } = refuse(annotationEdit(body, current ? { sensoryId: current.sensory_id } : null));
-    const { t } = refuse(markTime(body.timestamp, Date.now()));
+    const kept = current && { id: current.id, sensoryId: current.sensory_id };
+    const { id, kind, text, timestamp: t, color, channelCode } = refuse(chartAnnotation(body, kept, Date.now(), newId));
     const annotation = {
-      id: current?.id ?? newId(),
+      id,
       batch_id: row.id,
       kind,
-      text: body.text.trim(),
+      text,
       t,
-      color: annotationColor(false),
+      color,
       channel_code: channelCode,
       sensory_id: null,
     };
@@ -647,15 +624,13 @@ export class BrewService {
     if (!source) throw notFound(TANK_NOT_FOUND);
     const deviceId = source.device.id;
     const [current] = await tankRowsOf(this.db, [deviceId]);
-    const gain = calibration.co2TotalGain ?? current?.co2_total_gain ?? DEFAULT_CO2_TOTAL_GAIN;
-    const level =
-      calibration.tankLevel === undefined
-        ? (current?.tank_level ?? null)
-        : calibration.tankLevel && JSON.stringify(calibration.tankLevel);
+    const settings = calibratedTank(current && tankSettingsOf(current), calibration);
+    const gain = settings.co2TotalGain;
+    const level = settings.tankLevel && JSON.stringify(settings.tankLevel);
     await this.db.transaction().execute(async (trx) => {
       await upsertTankRow(trx, {
         device_id: deviceId,
-        capacity: calibration.capacity === undefined ? (current?.capacity ?? null) : calibration.capacity,
+        capacity: settings.capacity,
         co2_total_gain: gain,
         tank_level: level,
         updated_by: user.email,

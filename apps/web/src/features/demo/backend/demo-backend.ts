@@ -1,7 +1,8 @@
 import { DEMO_REPORTS_MESSAGE } from '@fieldlink/domain/demo';
 import { ACCOUNT_COLUMNS_QUERY, encodeAccountColumns } from '@fieldlink/api/account-columns';
 import { BREW_PATHS } from '@fieldlink/api/brew';
-import { isFermentationVessel, tankLogQuery } from '@fieldlink/domain/brew';
+import { tankLogQuery } from '@fieldlink/domain/brew';
+import { numberedTanks } from '@fieldlink/domain/brew-views';
 import { binWidthOf, type ChannelLog } from '@fieldlink/api/device-logs';
 import { YEARLY_OVERVIEW_BIN_COUNT } from '@fieldlink/domain/chart';
 import { RETAIL_STORE_LOG_WINDOW_MS } from '@fieldlink/domain/retail';
@@ -15,7 +16,7 @@ import { demoFleet, demoFleetDevices } from '@fieldlink/simulation/demo-fleet';
 import { FALLBACK_CLIENT_CONFIG } from '../../../lib/api/get-client-config';
 import type { LocalBackend, LocalCall } from '../../../lib/demo/demo-session';
 import type { DeviceSnapshot } from '../worker/protocol';
-import { DemoBrewery, firstBreweryRecords, type BrewTankDevice } from './demo-brewery';
+import { DemoBrewery, firstBreweryRecords, type NumberedTank } from './demo-brewery';
 import { DemoCallError } from './demo-call-error';
 import { accountAnswer, buildDataset, deviceRecord, selfAnswer, type DemoDataset } from './demo-dataset';
 import { deviceTableAnswer } from './demo-device-table';
@@ -125,15 +126,21 @@ export class DemoBackend implements LocalBackend {
     return group;
   }
 
-  /** The brewing tanks of a group: its fermentation vessels (the server's rule), with a brew tank's plant. */
-  private async tanks(groupId: string): Promise<BrewTankDevice[]> {
+  /** The brewing tanks of a group: its fermentation vessels, numbered (domain `numberedTanks`, as the server). */
+  private async tanks(groupId: string): Promise<NumberedTank[]> {
     const group = this.group(groupId);
     const snapshots = await this.snapshots(group.devices.map((device) => device.thingName));
-    return snapshots.flatMap((snapshot) => {
+    const vessels = snapshots.flatMap((snapshot) => {
       const fleet = this.dataset.devices.get(snapshot.thingName)?.fleet;
-      if (!snapshot.tank || !isFermentationVessel({ base: snapshot.identity.base, tags: fleet?.tags ?? [] })) return [];
-      return [{ ...snapshot, name: fleet?.name ?? snapshot.thingName, custom: snapshot.identity.custom }];
+      if (!snapshot.tank) return [];
+      const device = { ...snapshot, name: fleet?.name ?? snapshot.thingName, custom: snapshot.identity.custom };
+      return [{ device, tags: fleet?.tags ?? [] }];
     });
+    return numberedTanks(vessels, ({ device, tags }) => ({
+      base: device.identity.base,
+      tags,
+      registers: device.registers,
+    })).map(({ device, tankNumber }) => ({ device: device.device, tankNumber }));
   }
 
   /** The stores (groups with smart shelves) of the demo, or the one named. */

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { annotationColor } from '@fieldlink/domain/brew';
-import { DemoBrewery, firstBreweryRecords, type BrewTankDevice, type DemoBreweryRecords } from './demo-brewery';
+import {
+  DemoBrewery,
+  firstBreweryRecords,
+  type BrewTankDevice,
+  type DemoBreweryRecords,
+  type NumberedTank,
+} from './demo-brewery';
 import { DemoCallError } from './demo-call-error';
 
 const NOW = Date.UTC(2026, 10, 25, 9);
@@ -34,6 +40,10 @@ const TANKS = [
   tank('BT01_DEMO', 'Bright tank BT1'),
 ];
 
+/** The cellar's tanks numbered in order, as domain `numberedTanks` numbers devices without tank registers. */
+const numbered = (devices: readonly BrewTankDevice[]): NumberedTank[] =>
+  devices.map((device, index) => ({ device, tankNumber: index + 1 }));
+
 function newBrewery(): { brewery: DemoBrewery; records: DemoBreweryRecords; saves: () => number } {
   const records = firstBreweryRecords(TANKS, NOW);
   let saves = 0;
@@ -56,7 +66,7 @@ async function refusal(call: Promise<unknown>): Promise<[number, string]> {
 describe('the demo brewery', () => {
   it('begins as the server’s demo brewery: two fermenting batches and a finished stout', () => {
     const { brewery } = newBrewery();
-    const overview = brewery.batches(TANKS);
+    const overview = brewery.batches(numbered(TANKS));
     expect(overview.batches.map((batch) => [batch.tankName, batch.props.beerName, batch.state])).toEqual([
       ['Fermenter FV1', 'Northgate Pils', 'FERMENTING'],
       ['Fermenter FV2', 'Harvest Amber', 'FERMENTING'],
@@ -67,7 +77,7 @@ describe('the demo brewery', () => {
 
   it('shows each tank with its state, estimate and running batch', () => {
     const { brewery } = newBrewery();
-    const meta = brewery.overview({ id: 'g', name: 'Cellar', path: './r/g', devices: [] }, TANKS, NOW);
+    const meta = brewery.overview({ id: 'g', name: 'Cellar', path: './r/g', devices: [] }, numbered(TANKS), NOW);
     expect(meta.tanks.map((entry) => [entry.tankNumber, entry.state, entry.batchInfo?.props.beerName ?? null])).toEqual(
       [
         [1, 'FERMENTING', 'Northgate Pils'],
@@ -88,7 +98,7 @@ describe('the demo brewery', () => {
       latest: { ...TANKS[2]!.latest, a1: { value: a1, t: NOW }, c3: { value: c3, t: NOW } },
     });
     const group = { id: 'g', name: 'Cellar', path: './r/g', devices: [] };
-    const cellar = (bright: BrewTankDevice) => [TANKS[0]!, TANKS[1]!, bright];
+    const cellar = (bright: BrewTankDevice) => numbered([TANKS[0]!, TANKS[1]!, bright]);
     await brewery.start({ groupId: 'g', tankNumber: 3, props: PROPS }, cellar(quiet(3, 0)), NOW);
     expect(brewery.overview(group, cellar(quiet(3, 0)), NOW).tanks[2]!.state).toBe('FILLING');
     expect(brewery.overview(group, cellar(quiet(5, 0)), NOW + 2 * 60_000).tanks[2]!.state).toBe('FILLING');
@@ -100,15 +110,15 @@ describe('the demo brewery', () => {
 
   it('starts a batch on an empty tank and keeps it; a busy tank refuses another', async () => {
     const { brewery, records, saves } = newBrewery();
-    const batch = await brewery.start({ groupId: 'g', tankNumber: 3, props: PROPS }, TANKS, NOW);
+    const batch = await brewery.start({ groupId: 'g', tankNumber: 3, props: PROPS }, numbered(TANKS), NOW);
     expect(batch).toMatchObject({ deviceId: 'BT01_DEMO', state: 'FILLING', isDemo: true, co2TotalAtStart: 5000 });
     expect(records.batches[0]!.id).toBe(batch.id);
     expect(saves()).toBe(1);
-    expect(await refusal(brewery.start({ groupId: 'g', tankNumber: 3, props: PROPS }, TANKS, NOW))).toEqual([
+    expect(await refusal(brewery.start({ groupId: 'g', tankNumber: 3, props: PROPS }, numbered(TANKS), NOW))).toEqual([
       409,
       'Tank 3 already has a batch running. End it first.',
     ]);
-    expect(await refusal(brewery.start({ groupId: 'g', tankNumber: 9, props: PROPS }, TANKS, NOW))).toEqual([
+    expect(await refusal(brewery.start({ groupId: 'g', tankNumber: 9, props: PROPS }, numbered(TANKS), NOW))).toEqual([
       404,
       'Tank not found.',
     ]);
@@ -116,7 +126,7 @@ describe('the demo brewery', () => {
 
   it('ends a batch once, and takes the end back', async () => {
     const { brewery } = newBrewery();
-    const [running] = brewery.batches(TANKS).batches;
+    const [running] = brewery.batches(numbered(TANKS)).batches;
     const ended = await brewery.end({ batchId: running!.id }, NOW);
     expect(ended.state).toBe('MANUALLY_ENDED');
     expect(ended.date.end).toBe(NOW);
@@ -128,7 +138,7 @@ describe('the demo brewery', () => {
 
   it('marks a tasting note on the chart in blue, and removes the mark with the note', async () => {
     const { brewery } = newBrewery();
-    const [running] = brewery.batches(TANKS).batches;
+    const [running] = brewery.batches(numbered(TANKS)).batches;
     const ratings = { aroma: 4, flavor: 4, mouthfeel: 3, appearance: 3, overall: 4, carbonation: 2 };
     const noted = await brewery.putSensory({ batchId: running!.id, ...ratings, notes: 'Citrus' }, NOW);
     const note = noted.sensories.find((entry) => entry.notes === 'Citrus')!;
@@ -153,7 +163,7 @@ describe('the demo brewery', () => {
     ],
   ])('refuses %s', async (_name, reading, expected) => {
     const { brewery } = newBrewery();
-    const [running] = brewery.batches(TANKS).batches;
+    const [running] = brewery.batches(numbered(TANKS)).batches;
     expect(await refusal(brewery.putGravity({ batchId: running!.id, ...reading }, NOW))).toEqual(expected);
   });
 });

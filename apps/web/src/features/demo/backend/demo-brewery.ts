@@ -13,39 +13,30 @@ import type {
   Tank,
   TankCalibrationBody,
 } from '@fieldlink/api/brew';
-import {
-  annotationColor,
-  defaultChannelsMap,
-  readingTimeProblem,
-  recordTransition,
-  takeBackEndRefusal,
-  tankNumbers,
-  tastingRatings,
-  type LevelSample,
-} from '@fieldlink/domain/brew';
+import { defaultChannelsMap, type LevelSample } from '@fieldlink/domain/brew';
 import {
   batchListEntry,
   batchStart,
   brewSummary,
   followRunningBatch,
-  tankSettings,
   tankView,
-  tastingMarkText,
   type TankSettings,
 } from '@fieldlink/domain/brew-views';
 import {
   BATCH_ITEM_NOT_FOUND,
-  annotationEdit,
-  endBatchRefusal,
+  calibratedTank,
+  chartAnnotation,
+  endedBatch,
+  gravityReading,
   isRefusal,
   itemDeleteRefusal,
-  markTime,
-  resumedState,
+  resumedBatch,
   startBatchRefusal,
+  tastingNote,
   type BatchEditRefusal,
   type BatchItemList,
 } from '@fieldlink/domain/brew-edits';
-import { DEMO_BEERS, demoTankStory } from '@fieldlink/simulation/demo-brewery';
+import { DEMO_BEERS, demoBatchItems, demoTankStory } from '@fieldlink/simulation/demo-brewery';
 import type { DeviceSnapshot } from '../worker/protocol';
 import { DemoCallError } from './demo-call-error';
 import type { DemoGroupEntry } from './demo-dataset';
@@ -54,6 +45,12 @@ import type { DemoGroupEntry } from './demo-dataset';
 export interface BrewTankDevice extends Pick<DeviceSnapshot, 'thingName' | 'registers' | 'latest' | 'tank'> {
   name: string;
   custom: string | null;
+}
+
+/** A tank of a brew group: its device and its number (domain `numberedTanks`). */
+export interface NumberedTank {
+  device: BrewTankDevice;
+  tankNumber: number;
 }
 
 /** A tank's settings the brewer keeps (capacity and calibration). */
@@ -68,9 +65,6 @@ export interface DemoBreweryRecords {
   batches: Batch[];
 }
 
-const BATCH_NOT_FOUND = 'Batch not found.';
-const TANK_NOT_FOUND = 'Tank not found.';
-
 let lastId = 0;
 /** Ids of records made in the browser: unique in this demo, and never taken for a server id. */
 export function demoRecordId(kind: string): string {
@@ -78,10 +72,18 @@ export function demoRecordId(kind: string): string {
   return `${kind}-${lastId.toString(36)}`;
 }
 
+/** An annotation as the API carries it: its channel named with the batch's device. */
+function annotationRecord(
+  { channelCode, ...annotation }: Omit<Annotation, 'channel'> & { channelCode: string | null },
+  deviceId: string,
+): Annotation {
+  return { ...annotation, channel: channelCode === null ? null : { code: channelCode, deviceId } };
+}
+
 /**
- * The demo's first brewing records: the server's demo brewery ({@link demoTankStory}) over the browser's
- * tank models, each fermenter but the last brewing one of {@link DEMO_BEERS}, the last keeping a
- * finished stout.
+ * The demo's first brewing records: the server's demo brewery ({@link demoTankStory}, {@link demoBatchItems})
+ * over the browser's tank models, each fermenter but the last brewing one of {@link DEMO_BEERS}, the
+ * last keeping a finished stout.
  */
 export function firstBreweryRecords(tanks: readonly BrewTankDevice[], now: number): DemoBreweryRecords {
   const records: DemoBreweryRecords = { tanks: [], batches: [] };
@@ -89,52 +91,32 @@ export function firstBreweryRecords(tanks: readonly BrewTankDevice[], now: numbe
     if (!snapshot.tank) return;
     const deviceId = snapshot.thingName;
     const beer = index < tanks.length - 1 ? DEMO_BEERS[index % DEMO_BEERS.length]! : null;
-    const { capacity, co2TotalGain, tankLevel: levelCalibration, batch } = demoTankStory(snapshot.tank, beer, now);
-    records.tanks.push({ deviceId, capacity, co2TotalGain, tankLevel: levelCalibration });
-    const sensories = batch.sensories.map(({ ratings, notes, t }) => ({
-      id: demoRecordId('sensory'),
-      ...ratings,
-      notes,
-      timestamp: t,
-      createdBy: null,
-    }));
+    const { capacity, co2TotalGain, tankLevel, batch } = demoTankStory(snapshot.tank, beer, now);
+    const { gravities, sensories, annotations } = demoBatchItems(batch, demoRecordId);
+    records.tanks.push({ deviceId, capacity, co2TotalGain, tankLevel });
+    const { state, props, transitions, tankLevelAtFermStart, co2TotalAtStart } = batch;
     records.batches.push({
+      ...{ state, props, transitions, tankLevelAtFermStart, co2TotalAtStart },
       id: demoRecordId('batch'),
       deviceId,
       isDemo: true,
       channelsMap: defaultChannelsMap(snapshot.custom),
-      calibration: { co2TotalGain, tankLevel: levelCalibration },
+      calibration: { co2TotalGain, tankLevel },
       pressurizedAt: null,
       frozenGravity: null,
       reports: [],
-      state: batch.state,
       date: { start: batch.start, end: batch.end },
-      props: batch.props,
-      gravities: batch.gravities.map(({ value, t }) => ({
-        id: demoRecordId('gravity'),
-        value,
-        timestamp: t,
-        createdBy: null,
-      })),
-      sensories,
-      annotations: batch.annotations.map(({ text, t, color, sensory }) =>
-        plotLine(text, t, color, sensory === null ? null : sensories[sensory]!.id),
-      ),
-      transitions: batch.transitions,
-      tankLevelAtFermStart: batch.tankLevelAtFermStart,
-      co2TotalAtStart: batch.co2TotalAtStart,
+      gravities: gravities.map((gravity) => ({ ...gravity, createdBy: null })),
+      sensories: sensories.map(({ ratings, ...sensory }) => ({ ...sensory, ...ratings, createdBy: null })),
+      annotations: annotations.map((annotation) => annotationRecord(annotation, deviceId)),
     });
   });
   return records;
 }
 
-function plotLine(text: string, timestamp: number, color: string, sensoryId: string | null): Annotation {
-  return { id: demoRecordId('annotation'), kind: 'plotLine', text, timestamp, color, channel: null, sensoryId };
-}
-
 /**
- * The brewing calls of application §7 answered over the demo's records, with the domain's rules the
- * server applies (tank numbers and states, the gravity estimate and its freezing, transitions).
+ * The brewing calls of application §7 over the demo's records: the domain's rules decide (brew-edits,
+ * brew-views) as on the server; this class only finds and keeps the records.
  */
 export class DemoBrewery {
   /** Each tank's last level taken for its rise per minute, as the server's tracker keeps it. */
@@ -149,21 +131,20 @@ export class DemoBrewery {
   /** The brew summary; the selected tank's log is added by the caller, which reads the simulation. */
   overview(
     group: DemoGroupEntry,
-    snapshots: readonly BrewTankDevice[],
+    tanks: readonly NumberedTank[],
     now: number,
     selected: number | null = null,
   ): BrewMeta {
-    return brewSummary(group, this.tanks(snapshots, now), selected);
+    return brewSummary(group, this.tanks(tanks, now), selected);
   }
 
-  batches(snapshots: readonly BrewTankDevice[]): BrewBatchesAnswer {
-    const numbers = tankNumbers(snapshots);
+  batches(tanks: readonly NumberedTank[]): BrewBatchesAnswer {
     return {
       batches: this.records.batches.flatMap((batch) => {
-        const index = snapshots.findIndex((snapshot) => snapshot.thingName === batch.deviceId);
-        if (index < 0) return [];
-        const tank = { tankNumber: numbers[index]!, name: snapshots[index]!.name };
-        return [batchListEntry({ ...batch, sensoryCount: batch.sensories.length }, tank, null)];
+        const tank = tanks.find(({ device }) => device.thingName === batch.deviceId);
+        if (!tank) return [];
+        const line = { tankNumber: tank.tankNumber, name: tank.device.name };
+        return [batchListEntry({ ...batch, sensoryCount: batch.sensories.length }, line, null)];
       }),
     };
   }
@@ -172,32 +153,20 @@ export class DemoBrewery {
     return this.find(batchId);
   }
 
-  async start(body: StartBatchBody, snapshots: readonly BrewTankDevice[], now: number): Promise<Batch> {
-    const numbers = tankNumbers(snapshots);
-    const snapshot = snapshots[numbers.indexOf(body.tankNumber)];
-    if (!snapshot) throw new DemoCallError(404, TANK_NOT_FOUND);
-    refuse(startBatchRefusal(body.tankNumber, this.running(snapshot.thingName) !== undefined));
-    const start = batchStart(
-      snapshot.custom,
-      this.settings(snapshot.thingName),
-      (code) => snapshot.latest[code]?.value,
-      now,
-    );
+  async start(body: StartBatchBody, tanks: readonly NumberedTank[], now: number): Promise<Batch> {
+    const tank = numbered(tanks, body.tankNumber);
+    refuse(startBatchRefusal(body.tankNumber, this.running(tank.thingName) !== undefined));
+    const start = batchStart(tank.custom, this.settings(tank.thingName), (code) => tank.latest[code]?.value, now);
     const batch: Batch = {
+      ...start,
       id: demoRecordId('batch'),
-      deviceId: snapshot.thingName,
-      state: start.state,
+      deviceId: tank.thingName,
       date: { start: now, end: null },
       props: body.props,
       gravities: [],
       sensories: [],
       annotations: [],
-      transitions: start.transitions,
       isDemo: true,
-      channelsMap: start.channelsMap,
-      calibration: start.calibration,
-      tankLevelAtFermStart: start.tankLevelAtFermStart,
-      co2TotalAtStart: start.co2TotalAtStart,
       pressurizedAt: null,
       frozenGravity: null,
       reports: [],
@@ -220,126 +189,82 @@ export class DemoBrewery {
 
   end({ batchId }: BatchIdBody, now: number): Promise<Batch> {
     return this.change(batchId, (batch) => {
-      refuse(endBatchRefusal(batch.date.end !== null));
-      return {
-        ...batch,
-        state: 'MANUALLY_ENDED',
-        date: { ...batch.date, end: now },
-        transitions: recordTransition(batch.transitions, 'MANUALLY_ENDED', now),
-      };
+      const { state, end, transitions } = refuse(endedBatch({ ...batch, end: batch.date.end }, now));
+      return { ...batch, state, date: { ...batch.date, end }, transitions };
     });
   }
 
   resume({ batchId }: BatchIdBody, now: number): Promise<Batch> {
     return this.change(batchId, (batch) => {
-      const refusal = takeBackEndRefusal({
-        ended: batch.date.end !== null,
-        tankRunsAnotherBatch: batch.date.end !== null && this.running(batch.deviceId) !== undefined,
-      });
-      if (refusal) throw new DemoCallError(409, refusal);
-      const state = resumedState(batch.transitions);
+      const otherRuns = batch.date.end !== null && this.running(batch.deviceId) !== undefined;
+      const { state, end, transitions } = refuse(resumedBatch({ ...batch, end: batch.date.end }, otherRuns, now));
+      return { ...batch, state, date: { ...batch.date, end }, transitions };
+    });
+  }
+
+  putGravity(body: PutGravityBody, now: number): Promise<Batch> {
+    return this.change(body.batchId, (batch) => {
+      const exists = batch.gravities.some((item) => item.id === body.id);
+      const gravity = refuse(gravityReading(body, exists, batch.date.start, now, () => demoRecordId('gravity')));
+      return { ...batch, gravities: placed(batch.gravities, { ...gravity, createdBy: null }) };
+    });
+  }
+
+  putSensory(body: PutSensoryBody, now: number): Promise<Batch> {
+    return this.change(body.batchId, (batch) => {
+      const exists = batch.sensories.some((item) => item.id === body.id);
+      const { sensory, mark } = refuse(tastingNote(body, exists, now, () => demoRecordId('sensory')));
+      const { ratings, ...note } = sensory;
+      const markId = batch.annotations.find((item) => item.sensoryId === sensory.id)?.id ?? demoRecordId('annotation');
       return {
         ...batch,
-        state,
-        date: { ...batch.date, end: null },
-        transitions: recordTransition(batch.transitions, state, now),
+        sensories: placed(batch.sensories, { ...note, ...ratings, createdBy: null }),
+        annotations: placed(batch.annotations, annotationRecord({ ...mark, id: markId }, batch.deviceId)),
       };
     });
   }
 
-  async putGravity(body: PutGravityBody, now: number): Promise<Batch> {
+  putAnnotation(body: PutAnnotationBody, now: number): Promise<Batch> {
     return this.change(body.batchId, (batch) => {
-      const [gravities] = upsert(batch.gravities, 'gravities', body.id, () => {
-        const timestamp = body.timestamp ?? now;
-        const problem = readingTimeProblem(timestamp, now, batch.date.start);
-        if (problem) throw new DemoCallError(400, problem);
-        return { id: body.id ?? demoRecordId('gravity'), value: body.value, timestamp, createdBy: null };
-      });
-      return { ...batch, gravities };
-    });
-  }
-
-  async putSensory(body: PutSensoryBody, now: number): Promise<Batch> {
-    return this.change(body.batchId, (batch) => {
-      const notes = (body.notes ?? '').trim();
-      const ratings = tastingRatings(body);
-      const [sensories, { id, timestamp }] = upsert(batch.sensories, 'sensories', body.id, () => {
-        const { t } = refuse(markTime(body.timestamp, now));
-        return { id: body.id ?? demoRecordId('sensory'), ...ratings, notes, timestamp: t, createdBy: null };
-      });
-      const text = tastingMarkText(ratings, notes);
-      const mark = batch.annotations.find((annotation) => annotation.sensoryId === id);
-      const annotation = {
-        ...plotLine(text, timestamp, annotationColor(true), id),
-        id: mark?.id ?? demoRecordId('annotation'),
-      };
-      const [annotations] = upsert(batch.annotations, 'annotations', mark?.id, () => annotation);
-      return { ...batch, sensories, annotations };
-    });
-  }
-
-  async putAnnotation(body: PutAnnotationBody, now: number): Promise<Batch> {
-    return this.change(body.batchId, (batch) => {
-      const [annotations] = upsert(batch.annotations, 'annotations', body.id, (current) => {
-        const { kind, channelCode } = refuse(annotationEdit(body, current ?? null));
-        const { t: timestamp } = refuse(markTime(body.timestamp, now));
-        const channel = channelCode === null ? null : { code: channelCode, deviceId: batch.deviceId };
-        const text = body.text.trim();
-        const id = current?.id ?? demoRecordId('annotation');
-        return { id, kind, text, timestamp, color: annotationColor(false), channel, sensoryId: null };
-      });
-      return { ...batch, annotations };
+      const current = batch.annotations.find((item) => item.id === body.id);
+      const annotation = refuse(chartAnnotation(body, current, now, () => demoRecordId('annotation')));
+      return { ...batch, annotations: placed(batch.annotations, annotationRecord(annotation, batch.deviceId)) };
     });
   }
 
   deleteItem(body: BatchItemBody, list: BatchItemList): Promise<Batch> {
     return this.change(body.batchId, (batch) => {
-      const item = (batch[list] as readonly { id: string; sensoryId?: string | null }[]).find(
-        (entry) => entry.id === body.id,
-      );
+      const items: readonly { id: string; sensoryId?: string | null }[] = batch[list];
+      const item = items.find((entry) => entry.id === body.id);
       if (!item) throw new DemoCallError(404, BATCH_ITEM_NOT_FOUND[list]);
       refuse(itemDeleteRefusal(list, item));
-      const next = { ...batch, [list]: batch[list].filter((item) => item.id !== body.id) };
+      const next = { ...batch, [list]: batch[list].filter((entry) => entry.id !== body.id) };
       // A tasting note's mark goes with the note.
-      if (list === 'sensories') next.annotations = batch.annotations.filter((item) => item.sensoryId !== body.id);
+      if (list === 'sensories') next.annotations = batch.annotations.filter((entry) => entry.sensoryId !== body.id);
       return next;
     });
   }
 
-  async calibrate(body: TankCalibrationBody, snapshots: readonly BrewTankDevice[], now: number): Promise<Tank> {
-    const numbers = tankNumbers(snapshots);
-    const snapshot = snapshots[numbers.indexOf(body.tankNumber)];
-    if (!snapshot) throw new DemoCallError(404, TANK_NOT_FOUND);
-    const settings = this.settings(snapshot.thingName);
-    const { calibration } = body;
-    if (calibration.co2TotalGain !== undefined) settings.co2TotalGain = calibration.co2TotalGain;
-    if (calibration.tankLevel !== undefined) settings.tankLevel = calibration.tankLevel;
-    if (calibration.capacity !== undefined) settings.capacity = calibration.capacity;
-    const running = this.running(snapshot.thingName);
+  async calibrate(body: TankCalibrationBody, tanks: readonly NumberedTank[], now: number): Promise<Tank> {
+    const { thingName: deviceId } = numbered(tanks, body.tankNumber);
+    const settings = { deviceId, ...calibratedTank(this.settings(deviceId), body.calibration) };
+    this.records.tanks = [...this.records.tanks.filter((tank) => tank.deviceId !== deviceId), settings];
+    const running = this.running(deviceId);
     if (running) running.calibration = { co2TotalGain: settings.co2TotalGain, tankLevel: settings.tankLevel };
     await this.save();
-    return this.tanks(snapshots, now).find((tank) => tank.tankNumber === body.tankNumber)!;
+    return this.tanks(tanks, now).find((tank) => tank.tankNumber === body.tankNumber)!;
   }
 
   /** The tanks as the brew summary shows them (domain `tankView`), each running batch followed first. */
-  private tanks(snapshots: readonly BrewTankDevice[], now: number): Tank[] {
-    const numbers = tankNumbers(snapshots);
-    return snapshots.map((snapshot, index) => {
-      const settings = this.settings(snapshot.thingName);
-      const latest = (code: string) => snapshot.latest[code]?.value;
-      const batch = this.running(snapshot.thingName);
+  private tanks(tanks: readonly NumberedTank[], now: number): Tank[] {
+    return tanks.map(({ device, tankNumber }) => {
+      const latest = (code: string) => device.latest[code]?.value;
+      const batch = this.running(device.thingName);
       if (batch) this.follow(batch, latest, now);
       return tankView({
-        device: {
-          id: snapshot.thingName,
-          thingName: snapshot.thingName,
-          name: snapshot.name,
-          isConnected: true,
-          custom: snapshot.custom,
-          registers: snapshot.registers,
-        },
-        tankNumber: numbers[index]!,
-        settings,
+        device: { ...device, id: device.thingName, isConnected: true },
+        tankNumber,
+        settings: this.settings(device.thingName),
         batch,
         latest,
       });
@@ -348,8 +273,7 @@ export class DemoBrewery {
 
   /**
    * The running batch advanced by the tank's readings now, as the server's tracker advances it on
-   * every frame (domain `followRunningBatch`): its state and transitions, and the gravity estimate frozen once
-   * the pressure thresholds are passed (§4). The demo has no frames: reading the tanks is its moment.
+   * every frame (domain `followRunningBatch`). The demo has no frames: reading the tanks is its moment.
    */
   private follow(batch: Batch, latest: (code: string) => number | undefined, now: number): void {
     const followed = followRunningBatch(batch, this.levels.get(batch.deviceId) ?? null, latest, now);
@@ -359,13 +283,8 @@ export class DemoBrewery {
     void this.save();
   }
 
-  private settings(deviceId: string): DemoTankSettings {
-    let settings = this.records.tanks.find((tank) => tank.deviceId === deviceId);
-    if (!settings) {
-      settings = { deviceId, ...tankSettings(null) };
-      this.records.tanks.push(settings);
-    }
-    return settings;
+  private settings(deviceId: string): DemoTankSettings | undefined {
+    return this.records.tanks.find((tank) => tank.deviceId === deviceId);
   }
 
   private running(deviceId: string): Batch | undefined {
@@ -374,7 +293,7 @@ export class DemoBrewery {
 
   private find(batchId: string): Batch {
     const batch = this.records.batches.find((entry) => entry.id === batchId);
-    if (!batch) throw new DemoCallError(404, BATCH_NOT_FOUND);
+    if (!batch) throw new DemoCallError(404, 'Batch not found.');
     return batch;
   }
 
@@ -386,24 +305,20 @@ export class DemoBrewery {
   }
 }
 
+/** The device of tank `tankNumber`, or 404 as the server answers. */
+function numbered(tanks: readonly NumberedTank[], tankNumber: number): BrewTankDevice {
+  const tank = tanks.find((entry) => entry.tankNumber === tankNumber);
+  if (!tank) throw new DemoCallError(404, 'Tank not found.');
+  return tank.device;
+}
+
 /** Throws the domain's refusal of an edit as the server answers it; passes anything else on. */
 function refuse<T extends object>(answer: T | BatchEditRefusal | null): T {
   if (answer !== null && isRefusal(answer)) throw new DemoCallError(answer.status, answer.message);
   return answer as T;
 }
 
-/**
- * The list with the item `make` returns from the entry of id `replacing` (undefined: a new item)
- * in its place, in time order, and that item; 404 when the entry named is not in the list.
- */
-function upsert<T extends { id: string; timestamp: number }>(
-  list: readonly T[],
-  name: BatchItemList,
-  replacing: string | undefined,
-  make: (current: T | undefined) => T,
-): [T[], T] {
-  const current = replacing === undefined ? undefined : list.find((entry) => entry.id === replacing);
-  if (replacing !== undefined && !current) throw new DemoCallError(404, BATCH_ITEM_NOT_FOUND[name]);
-  const item = make(current);
-  return [[...list.filter((entry) => entry.id !== item.id), item].sort((a, b) => a.timestamp - b.timestamp), item];
+/** The list with `item` in place of the entry of its id (or added), in time order: the store's order. */
+function placed<T extends { id: string; timestamp: number }>(list: readonly T[], item: T): T[] {
+  return [...list.filter((entry) => entry.id !== item.id), item].sort((a, b) => a.timestamp - b.timestamp);
 }
