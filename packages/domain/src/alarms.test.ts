@@ -59,6 +59,14 @@ describe('alarm configuration', () => {
     ['a fractional delay', { delaySeconds: 1.5 }, 'The delay must be a whole number of seconds.'],
     ['a delay over a day', { delaySeconds: 86_401 }, 'The delay may be at most a day (86400 seconds).'],
     ['an infinite threshold', { high: Number.POSITIVE_INFINITY }, 'Thresholds must be numbers.'],
+    // The boundaries mutation testing showed untested (issue 37 item 7).
+    ['a negative high threshold alone', { high: -5 }, null],
+    ['no hysteresis', { low: 5, hysteresis: 0 }, null],
+    ['hysteresis as wide as the gap', { low: 28, hysteresis: 2 }, null],
+    ['hysteresis above a lone high threshold', { high: 1, hysteresis: 2 }, null],
+    ['a negative delay', { delaySeconds: -1 }, 'The delay must be a whole number of seconds.'],
+    ['a delay of exactly a day', { delaySeconds: 86_400 }, null],
+    ['an unknown severity', { severity: 'PANIC' as AlarmConfig['severity'] }, 'Unknown severity.'],
   ])('%s', (_name, overrides, problem) => expect(alarmConfigProblem(config(overrides))).toBe(problem));
 });
 
@@ -191,10 +199,51 @@ describe('evaluateAlarm', () => {
       'NORMAL',
     ],
     ['clears when disabled', { enabled: false }, [[0, 31]], [], 'NORMAL'],
+    [
+      'evaluates a sample as new as the newest',
+      {},
+      [
+        [0, 20],
+        [0, 31],
+      ],
+      ['raised@0'],
+      'ACTIVE',
+    ],
+    ['evaluates a first sample before 1970', {}, [[-1, 31]], ['raised@-1'], 'ACTIVE'],
+    ['sees nothing below a lone high threshold', { high: 30 }, [[0, -5]], [], 'NORMAL'],
+    [
+      'restarts the wait when the crossing changes side',
+      { low: 0, delaySeconds: 10 },
+      [
+        [0, 31],
+        [5, -1],
+        [12, -1],
+        [15, -1],
+      ],
+      ['raised@15'],
+      'ACTIVE',
+    ],
   ])('%s', (_name, overrides, samples, kinds, phase) => {
     const result = run(samples, config(overrides));
     expect(result.kinds).toEqual(kinds);
     expect(result.state.phase).toBe(phase);
+  });
+
+  it.each<[string, Partial<AlarmConfig>, number, AlarmTransition]>([
+    ['high', {}, 31, { kind: 'raised', side: 'HIGH', t: 0, value: 31, threshold: 30 }],
+    ['low', { high: null, low: 5 }, 4, { kind: 'raised', side: 'LOW', t: 0, value: 4, threshold: 5 }],
+  ])('raises a %s crossing with its side and threshold', (_side, overrides, value, raised) =>
+    expect(evaluateAlarm(NORMAL_EVALUATION, { t: 0, value }, config(overrides)).transitions).toEqual([raised]),
+  );
+
+  it.each<[string, Partial<AlarmConfig>, number, Partial<AlarmConfig>, number]>([
+    ['high', {}, 31, { high: null, low: 5 }, 40],
+    ['low', { high: null, low: 5 }, 4, { high: 30, low: null }, -10],
+    ['high, with no threshold left', {}, 31, { high: null, low: null }, 40],
+  ])('clears a %s alarm whose threshold was removed', (_side, before, raisedAt, after, value) => {
+    const active = run([[0, raisedAt]], config(before)).state;
+    expect(active.phase).toBe('ACTIVE');
+    expect(run([[1, value]], config(after), active).kinds).toEqual(['cleared@1']);
   });
 
   it('clears an active alarm whose configuration was disabled', () => {
@@ -344,6 +393,7 @@ describe('alarmConditionText: the condition with the channel unit', () => {
     [{ side: 'LOW', threshold: 1.25 }, { units: ' bar ' }, 'below 1.25 bar'],
     [{ side: 'HIGH', threshold: 70000 }, {}, 'above 70,000'],
     [{ side: 'LOW', threshold: 0.125 }, { units: '' }, 'below 0.125'],
+    [{ side: 'HIGH', threshold: 0.1234567 }, {}, 'above 0.123457'],
   ])('%j %j -> %s', (alarm, channel, expected) => {
     expect(alarmConditionText(alarm, channel, 'en-US')).toBe(expected);
   });

@@ -10,6 +10,7 @@ import {
   canonicalJson,
   isAuditAction,
   isAuditedCommand,
+  SYSTEM_AUDIT_CHAIN,
   type AuditEntryFacts,
 } from './audit';
 
@@ -58,6 +59,8 @@ describe('auditQueryProblem', () => {
     [{ action: 'device.explode' }, 'Unknown action "device.explode".'],
     [{ from: 1, to: 1 }, null],
     [{ from: 2, to: 1 }, 'The time range ends before it starts: "from" must not be after "to".'],
+    [{ from: 2 }, null],
+    [{ to: 1 }, null],
   ])('%j -> %s', (filters, expected) => expect(auditQueryProblem(filters)).toBe(expected));
 });
 
@@ -66,6 +69,14 @@ describe('AUDIT_ACTION_LABELS', () => {
     expect(Object.keys(AUDIT_ACTION_LABELS).sort()).toEqual([...AUDIT_ACTIONS].sort());
     expect(new Set(Object.values(AUDIT_ACTION_LABELS)).size).toBe(AUDIT_ACTIONS.length);
   });
+
+  it.each(AUDIT_ACTIONS.map((action) => [action]))('names %s in words', (action) =>
+    expect(AUDIT_ACTION_LABELS[action]).toMatch(/^[A-Z][A-Za-z-]*( [A-Za-z-]+)*$/),
+  );
+});
+
+describe('SYSTEM_AUDIT_CHAIN', () => {
+  it('cannot be an account id', () => expect(SYSTEM_AUDIT_CHAIN).toMatch(/^\*.+\*$/));
 });
 
 describe('isAuditAction', () => {
@@ -166,6 +177,34 @@ describe('auditChangeLines: what an entry changed, as people read it', () => {
     ['a value that is not an object', 3, 4, [{ field: 'Value', before: '3', after: '4' }]],
     ['nothing recorded', null, null, []],
     ['nothing changed', { name: 'Same' }, { name: 'Same' }, []],
+    // The boundaries mutation testing showed untested (issue 37 item 7).
+    ['a value that is not an object, added', null, 5, [{ field: 'Value', after: '5' }]],
+    ['a value that is not an object, removed', 'on', undefined, [{ field: 'Value', before: 'on' }]],
+    ['an object replaced by a list', { a: 1 }, ['x'], [{ field: 'Value', before: '{"a":1}', after: 'x' }]],
+    ['a key added beside a kept one', { a: 1 }, { a: 1, b: 2 }, [{ field: 'B', after: '2' }]],
+    ['a key added with no value', { a: 1 }, { a: 1, b: null }, [{ field: 'B', after: '—' }]],
+    ['a value emptied', { note: 'x' }, { note: null }, [{ field: 'Note', before: 'x', after: '—' }]],
+    ['a list with an empty item', null, { tags: ['a', null] }, [{ field: 'Tags', after: 'a, —' }]],
+    [
+      'ids only as whole words or suffixes; times only as suffixes',
+      null,
+      { id: 'x1', identity: 'ann', paid: 'yes', userIdle: 2, siteIds: ['s1'], lastAttempt: 3 },
+      [
+        { field: 'Identity', after: 'ann' },
+        { field: 'Paid', after: 'yes' },
+        { field: 'User idle', after: '2' },
+        { field: 'Last attempt', after: '3' },
+      ],
+    ],
+    [
+      'the time zone rule and an update by name',
+      null,
+      { tzRule: 'M3.5.0', ota: '4.2' },
+      [
+        { field: 'Time zone rule', after: 'M3.5.0' },
+        { field: 'Update', after: '4.2' },
+      ],
+    ],
   ])('%s', (_, before, after, lines) => {
     expect(auditChangeLines(before, after, time)).toEqual(lines);
   });
