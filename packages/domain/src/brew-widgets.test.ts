@@ -42,6 +42,20 @@ describe('brewGravityView: the original-gravity widget on the brewing model', ()
       tank({}, { props: { beerName: 'X', style: '', originalGravity: null } }),
       { original: null, current: 1.02, abv: null },
     ],
+    [
+      'no original gravity: the latest reading, taken out of order',
+      tank(
+        {},
+        {
+          props: { beerName: 'X', style: '', originalGravity: null },
+          gravities: [
+            { value: 1.012, timestamp: START + 2 * HOUR },
+            { value: 1.03, timestamp: START + HOUR },
+          ],
+        },
+      ),
+      { original: null, current: 1.012, abv: null },
+    ],
     ['no batch: nothing', tank({ batchInfo: null }), { original: null, current: null, abv: null }],
   ])('%s', (_case, given, expected) => {
     const view = brewGravityView(given);

@@ -3,7 +3,15 @@
  * brewSummary, lagTime), read from a tank of the brewing model (`GET /brew/overview`): the batch's
  * original gravity and the gravity now, its ABV, its state and day, and the fermentation lag.
  */
-import { batchAbv, fermentationDay, isActiveTankState, tankStateLabel, type BatchAbv, type TankState } from './brew';
+import {
+  batchAbv,
+  fermentationDay,
+  isActiveTankState,
+  latestGravityReading,
+  tankStateLabel,
+  type BatchAbv,
+  type TankState,
+} from './brew';
 import { apparentAttenuation } from './widget-values';
 
 /** The part of a tank (§3 Tank) the brewing widgets read. */
@@ -32,18 +40,9 @@ export function brewGravityView(tank: BrewWidgetTank): BrewGravityView {
   if (!batch) return { original: null, current: null, attenuation: null, abv: null };
   const original = batch.props.originalGravity;
   const abv = batchAbv(original, batch.gravities, tank.gravityParameters.currentGravity);
-  const current = abv?.gravity ?? latestReading(batch.gravities) ?? tank.gravityParameters.currentGravity;
+  const current = abv?.gravity ?? latestGravityReading(batch.gravities)?.value ?? tank.gravityParameters.currentGravity;
   const attenuation = original !== null && current !== null ? apparentAttenuation(original, current) : null;
   return { original, current, attenuation, abv };
-}
-
-function latestReading(readings: readonly { value: number; timestamp: number }[]): number | null {
-  return (
-    readings.reduce<{ value: number; timestamp: number } | null>(
-      (last, reading) => (last === null || reading.timestamp >= last.timestamp ? reading : last),
-      null,
-    )?.value ?? null
-  );
 }
 
 /**

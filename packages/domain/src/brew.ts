@@ -381,6 +381,14 @@ export interface BatchAbv {
   source: AbvSource;
 }
 
+/** The newest gravity reading (the later of two at the same time), or null without one. */
+export function latestGravityReading<T extends { value: number; timestamp: number }>(readings: readonly T[]): T | null {
+  return readings.reduce<T | null>(
+    (last, reading) => (last === null || reading.timestamp >= last.timestamp ? reading : last),
+    null,
+  );
+}
+
 /**
  * A batch's ABV, one figure for the tank card, the tank view and the batch report: from the latest
  * gravity reading (a hydrometer or refractometer: measured beats estimated) when the batch has one,
@@ -392,10 +400,7 @@ export function batchAbv(
   estimatedGravity: number | null,
 ): BatchAbv | null {
   if (originalGravity === null) return null;
-  const latest = readings.reduce<{ value: number; timestamp: number } | null>(
-    (last, reading) => (last === null || reading.timestamp >= last.timestamp ? reading : last),
-    null,
-  );
+  const latest = latestGravityReading(readings);
   if (latest) return { abv: abv(originalGravity, latest.value), gravity: latest.value, source: 'reading' };
   if (estimatedGravity === null) return null;
   return { abv: abv(originalGravity, estimatedGravity), gravity: estimatedGravity, source: 'estimate' };
