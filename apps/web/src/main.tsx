@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
-import { registerServiceWorker, startUp } from './app/start-up';
+import { firstPageReady, registerServiceWorker, startUp } from './app/start-up';
 import './components/ui/base.css';
 import './components/ui/ui.css';
 
@@ -10,8 +10,10 @@ registerServiceWorker();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+void firstPageReady().then(() =>
+  createRoot(container).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );

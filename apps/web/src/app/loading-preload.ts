@@ -3,6 +3,7 @@ import { selfQuery } from '../lib/api/get-self';
 import { queryClient } from '../lib/query-client';
 import { deviceTableQuery } from '../features/device-table/api/get-device-table';
 import { overviewQuery } from '../features/inventory/api/get-overview';
+import { preloadPage } from './router';
 
 /** What a page opened after /loading needs before it can show anything: its code and its first call. */
 export type PagePreload = { page: 'overview'; accountId: string; groupId: string } | { page: 'deviceTable' };
@@ -30,8 +31,8 @@ export function pagePreloadOf(rememberedPath: string | null): PagePreload | null
 /**
  * Starts, at the first instruction of a start-up that goes to /loading, what would otherwise wait in
  * line (specification §2): the user and the account tree that /loading reads (it then joins these
- * calls), the shell's code, and for a remembered inventory overview or device list that page's code
- * and first call (the device list's before the tree, and then its first sorted order). None of it
+ * calls), the code of the remembered page and of the shell around it, and for a remembered inventory
+ * overview or device list that page's first call (the device list's before the tree, and then its first sorted order). None of it
  * changes where /loading goes: it decides as before, and the server checks every call as before; a
  * call the user may not make fails and is made again by its page.
  */
@@ -42,14 +43,14 @@ export function preloadForLoading(rememberedPath: string | null): void {
   // once and then builds the tree, so the table arrives and is decoded while the tree is being built.
   if (preload?.page === 'deviceTable') void queryClient.prefetchQuery(deviceTableQuery());
   void queryClient.prefetchQuery(accountQuery());
-  // A failed chunk is reported by the page that needs it (ChunkLoadError), not here.
+  // The remembered page's code and the shell's (a failed chunk is reported by the page that needs it,
+  // ChunkLoadError, not here).
   const ignore = () => undefined;
-  void import('./shell/app-shell').catch(ignore);
+  if (rememberedPath) void preloadPage(rememberedPath);
+  else void import('./shell/app-shell').catch(ignore);
   if (preload?.page === 'overview') {
-    void import('../features/inventory/components/inventory-page').catch(ignore);
     void queryClient.prefetchQuery(overviewQuery(preload.groupId, preload.accountId));
   } else if (preload?.page === 'deviceTable') {
-    void import('./device-table-route').catch(ignore);
     // Its first sorted order is built while /loading waits for the account tree.
     void Promise.all([
       import('../features/device-table/model/prepare-table'),

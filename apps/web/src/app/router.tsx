@@ -1,6 +1,7 @@
-import { createBrowserRouter } from 'react-router';
+import { isValidElement } from 'react';
+import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { RouteError } from './crash/route-error';
-import { lazyPage } from './lazy-page';
+import { lazyPage, type LazyPage } from './lazy-page';
 import { RequireSession } from './require-session';
 import { RootLayout } from './root-layout';
 
@@ -62,59 +63,76 @@ const VideosPage = lazyPage(publicPages, 'VideosPage');
 const IconPreviewPage = lazyPage(publicPages, 'IconPreviewPage');
 const NotFoundPage = lazyPage(publicPages, 'NotFoundPage');
 
+const ROUTES: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    errorElement: <RouteError />,
+    children: [
+      { path: '/', element: <LandingPage /> },
+      { path: '/empty', element: <EmptyPage /> },
+      { path: '/signin', element: <SigninPage /> },
+      { path: '/second-factor-setup', element: <SecondFactorSetupPage /> },
+      { path: '/signout', element: <SignoutPage /> },
+      { path: '/forgot-password', element: <ForgotPasswordPage /> },
+      { path: '/reset-password', element: <ResetPasswordPage /> },
+      { path: '/signup', element: <SignupPage /> },
+      { path: '/passwordChangedSuccessfully', element: <PasswordChangedPage /> },
+      { path: '/dashAccessDeny', element: <DashAccessDenyPage /> },
+      { path: '/signedUpSuccessfully', element: <SignedUpPage /> },
+      { path: '/demo', element: <DemoPage /> },
+      { path: '/privacy', element: <PrivacyPage /> },
+      { path: '/loading', element: <LoadingPage loadPageCode={preloadPage} /> },
+      { path: '/videos/*', element: <VideosPage /> },
+      { path: '/iconpreview', element: <IconPreviewPage /> },
+      {
+        element: <RequireSession />,
+        children: [
+          {
+            element: <AppShell />,
+            children: [
+              { path: '/coming-soon', element: <HomeRedirect /> },
+              { path: '/inv/cig/*', element: <InventoryPage /> },
+              { path: '/brew/summary/:groupId', element: <BrewSummaryPage /> },
+              { path: '/spray/:groupId', element: <SprayOverviewPage /> },
+              { path: '/bp-no-data', element: <BpNoDataPage /> },
+              { path: '/alerts', element: <AlertsPage /> },
+              { path: '/accounts/treeview', element: <AccountsTreePage /> },
+              { path: '/accounts/list', element: <DeviceTablePage /> },
+              { path: '/accounts/audit-log', element: <AuditLogPage /> },
+              { path: '/accounts/webhooks', element: <WebhooksPage /> },
+              { path: '/account/security', element: <SecurityPage /> },
+              { path: '/account/notifications', element: <NotificationsPage /> },
+              { path: '/reports', element: <ReportsPage /> },
+              { path: '/reports/schedules', element: <SchedulesPage /> },
+              { path: '/alarms', element: <AlarmsPage /> },
+              { path: '/dash', element: <DevicePickerPage /> },
+              { path: '/dash/:thingName', element: <DeviceDashPage /> },
+              { path: '/dash/:accountId/:groupId', element: <SceneDashPage /> },
+              { path: '/dash/:accountId/:groupId/:sceneId', element: <SceneDashPage /> },
+              { path: '*', element: <NotFoundPage /> },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+];
+
 export function createAppRouter() {
-  return createBrowserRouter([
-    {
-      element: <RootLayout />,
-      errorElement: <RouteError />,
-      children: [
-        { path: '/', element: <LandingPage /> },
-        { path: '/empty', element: <EmptyPage /> },
-        { path: '/signin', element: <SigninPage /> },
-        { path: '/second-factor-setup', element: <SecondFactorSetupPage /> },
-        { path: '/signout', element: <SignoutPage /> },
-        { path: '/forgot-password', element: <ForgotPasswordPage /> },
-        { path: '/reset-password', element: <ResetPasswordPage /> },
-        { path: '/signup', element: <SignupPage /> },
-        { path: '/passwordChangedSuccessfully', element: <PasswordChangedPage /> },
-        { path: '/dashAccessDeny', element: <DashAccessDenyPage /> },
-        { path: '/signedUpSuccessfully', element: <SignedUpPage /> },
-        { path: '/demo', element: <DemoPage /> },
-        { path: '/privacy', element: <PrivacyPage /> },
-        { path: '/loading', element: <LoadingPage /> },
-        { path: '/videos/*', element: <VideosPage /> },
-        { path: '/iconpreview', element: <IconPreviewPage /> },
-        {
-          element: <RequireSession />,
-          children: [
-            {
-              element: <AppShell />,
-              children: [
-                { path: '/coming-soon', element: <HomeRedirect /> },
-                { path: '/inv/cig/*', element: <InventoryPage /> },
-                { path: '/brew/summary/:groupId', element: <BrewSummaryPage /> },
-                { path: '/spray/:groupId', element: <SprayOverviewPage /> },
-                { path: '/bp-no-data', element: <BpNoDataPage /> },
-                { path: '/alerts', element: <AlertsPage /> },
-                { path: '/accounts/treeview', element: <AccountsTreePage /> },
-                { path: '/accounts/list', element: <DeviceTablePage /> },
-                { path: '/accounts/audit-log', element: <AuditLogPage /> },
-                { path: '/accounts/webhooks', element: <WebhooksPage /> },
-                { path: '/account/security', element: <SecurityPage /> },
-                { path: '/account/notifications', element: <NotificationsPage /> },
-                { path: '/reports', element: <ReportsPage /> },
-                { path: '/reports/schedules', element: <SchedulesPage /> },
-                { path: '/alarms', element: <AlarmsPage /> },
-                { path: '/dash', element: <DevicePickerPage /> },
-                { path: '/dash/:thingName', element: <DeviceDashPage /> },
-                { path: '/dash/:accountId/:groupId', element: <SceneDashPage /> },
-                { path: '/dash/:accountId/:groupId/:sceneId', element: <SceneDashPage /> },
-                { path: '*', element: <NotFoundPage /> },
-              ],
-            },
-          ],
-        },
-      ],
-    },
-  ]);
+  return createBrowserRouter(ROUTES);
+}
+
+const isLazyPage = (type: unknown): type is LazyPage =>
+  typeof type === 'function' && typeof (type as Partial<LazyPage>).preload === 'function';
+
+/**
+ * Starts loading the code of every page a path shows (the signed-in shell and the page in it), so
+ * that it renders at once when the router gets there. Resolves when all of it has loaded; a failed
+ * load is reported by the page when it renders (ChunkLoadError), not here.
+ */
+export function preloadPage(path: string): Promise<void> {
+  const pages = (matchRoutes(ROUTES, path) ?? [])
+    .map((match) => (isValidElement(match.route.element) ? match.route.element.type : null))
+    .filter(isLazyPage);
+  return Promise.all(pages.map((page) => page.preload().catch(() => undefined))).then(() => undefined);
 }

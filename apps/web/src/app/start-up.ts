@@ -17,6 +17,7 @@ import { readStoredTheme } from '../lib/themes/theme-storage';
 import { currentSubdomain } from '../lib/subdomain';
 import { decideStartup } from './start-up-routing';
 import { preloadForLoading } from './loading-preload';
+import { preloadPage } from './router';
 import {
   installLocalBackend,
   readDemoApp,
@@ -81,6 +82,22 @@ export function startUp(): void {
   // FETCH_POST_FAILURE: a failed change that does not report it itself is recorded by the session
   // machine under that event and gets the generic server toast.
   setChangeFailureHandler((error) => reportChangeFailure(serverErrorMessage(error)));
+}
+
+/** How long the first render waits for the first page's code before it shows the page fallback. */
+const FIRST_PAGE_WAIT_MS = 500;
+
+/**
+ * Resolves once the code of the page the start-up opens has loaded (or after
+ * {@link FIRST_PAGE_WAIT_MS}): rendered before, the page would suspend, and React shows the content
+ * that replaces a fallback no sooner than 300 ms after the fallback appeared, even when the code is in
+ * the cache a few milliseconds later (issue 36 item 8).
+ */
+export function firstPageReady(): Promise<void> {
+  return Promise.race([
+    preloadPage(window.location.pathname),
+    new Promise<void>((resolve) => setTimeout(resolve, FIRST_PAGE_WAIT_MS)),
+  ]);
 }
 
 /** Registers the app-shell service worker (production builds only); failures are only logged (§8). */

@@ -73,6 +73,11 @@ export function LandingPage() {
   );
 }
 
+export interface LoadingPageProps {
+  /** Loads the code of the page at a path (the router's, supplied by the app); resolves even if it fails. */
+  loadPageCode?: (path: string) => Promise<void>;
+}
+
 /**
  * `/loading`: reads the user and the account, decides where to go (specification §2), opens the
  * real-time connection. A failure reads "Error during connection." and signs out, except when the
@@ -80,7 +85,7 @@ export function LandingPage() {
  * shows the user's last values, and the console tries again (every 15 s, at once when the browser is
  * back online or on "Retry now") and goes on by itself once the server answers.
  */
-export function LoadingPage() {
+export function LoadingPage({ loadPageCode }: LoadingPageProps = {}) {
   const navigate = useNavigate();
   const location = useLocation();
   const queryClient = useQueryClient();
@@ -136,7 +141,10 @@ export function LoadingPage() {
             showToast('warning', 'Your session has ended. Please sign in again.');
           },
         });
-        void navigate(target, { replace: true });
+        // The page opens once its code is here, so it shows at once rather than after a fallback.
+        void (loadPageCode?.(target) ?? Promise.resolve()).then(() => {
+          if (!cancelled) void navigate(target, { replace: true });
+        });
       })
       .catch((error: unknown) => {
         if (cancelled) return;
@@ -152,7 +160,7 @@ export function LoadingPage() {
     return () => {
       cancelled = true;
     };
-  }, [from, navigate, queryClient, attempt]);
+  }, [from, navigate, queryClient, attempt, loadPageCode]);
 
   const offline = offlineSince !== null;
   useEffect(() => {
