@@ -21,7 +21,19 @@ const CACHE_PREFIX = 'fieldlink-shell-';
 const CACHE_NAME = `${CACHE_PREFIX}${MANIFEST.version}`;
 const SHELL_URL = '/';
 
-self.addEventListener('install', (event) => {
+/** The install event's static routing (Chromium 123 on; not yet in TypeScript's worker library). */
+interface RoutingInstallEvent extends ExtendableEvent {
+  addRoutes?: (rules: { condition: { urlPattern: string }; source: 'network' }[]) => Promise<void>;
+}
+
+self.addEventListener('install', (event: RoutingInstallEvent) => {
+  // API calls go straight to the network: this worker never answers them, but without a route each
+  // one still waited for the worker to start and run its fetch handler (issue 36 item 8).
+  if (event.addRoutes) {
+    event.waitUntil(
+      event.addRoutes([{ condition: { urlPattern: '/api/*' }, source: 'network' }]).catch(() => undefined),
+    );
+  }
   event.waitUntil(
     caches
       .open(CACHE_NAME)
@@ -41,6 +53,8 @@ self.addEventListener('activate', (event) => {
             .map((name) => caches.delete(name)),
         ),
       )
+      // The page's address is asked for while the worker starts, not after (navigation preload).
+      .then(() => self.registration.navigationPreload?.enable())
       .then(() => self.clients.claim()),
   );
 });
@@ -52,24 +66,33 @@ self.addEventListener('fetch', (event) => {
   if (url.origin !== self.location.origin || url.pathname.startsWith('/api/')) return;
 
   if (request.mode === 'navigate') {
-    event.respondWith(networkFirstShell(request));
+    // Promise.resolve: a browser without navigation preload has no `preloadResponse`.
+    const response = networkFirstShell(request, Promise.resolve(event.preloadResponse));
+    event.respondWith(response.then(({ page }) => page));
+    // The shell is kept for offline starts after the page has its answer, not before.
+    event.waitUntil(response.then(({ kept }) => kept));
     return;
   }
   event.respondWith(cacheFirst(request));
 });
 
-async function networkFirstShell(request: Request): Promise<Response> {
+/** The page's answer, and the promise of keeping it as the offline shell. */
+interface ShellAnswer {
+  page: Response;
+  kept: Promise<void>;
+}
+
+async function networkFirstShell(request: Request, preloaded: Promise<unknown>): Promise<ShellAnswer> {
   try {
-    const response = await fetch(request);
-    if (response.ok) {
-      // Every route answers with the same index.html, so one cached copy serves all of them offline.
-      const cache = await caches.open(CACHE_NAME);
-      await cache.put(SHELL_URL, response.clone());
-    }
-    return response;
+    const response = ((await preloaded.catch(() => undefined)) as Response | undefined) ?? (await fetch(request));
+    // Every route answers with the same index.html, so one cached copy serves all of them offline.
+    // Copied before the page reads the body; stored while the page already renders.
+    const copy = response.ok ? response.clone() : null;
+    const kept = copy ? caches.open(CACHE_NAME).then((cache) => cache.put(SHELL_URL, copy)) : Promise.resolve();
+    return { page: response, kept: kept.catch(() => undefined) };
   } catch (error) {
     const cached = await caches.match(SHELL_URL);
-    if (cached) return cached;
+    if (cached) return { page: cached, kept: Promise.resolve() };
     throw error;
   }
 }
