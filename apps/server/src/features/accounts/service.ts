@@ -6,7 +6,7 @@ import {
   type AccountColumnsAnswer,
   type GroupNodeColumns,
 } from '@fieldlink/api/account-columns';
-import { userItemKind } from '@fieldlink/domain/account-tree';
+import { groupTree, treeChannel } from '@fieldlink/domain/account-view';
 import { isGroupHidden } from '@fieldlink/domain/app-variant';
 import { isUnderPath } from '@fieldlink/domain/group-path';
 import { can, type ExtraFlag, type Permission } from '@fieldlink/domain/permissions';
@@ -291,10 +291,9 @@ export class AccountService {
       ),
     ]);
     const firstPoints = await firstAttachmentPointsOf(this.db, [...new Set(users.map((user) => user.user_id))]);
-    const nodes = new Map<string, GroupNode>();
-    const byPath = new Map<string, GroupNode>();
-    for (const group of groups) {
-      const node: GroupNode = {
+    const tree = groupTree<TreeDevice>({
+      topPath: path,
+      groups: groups.map((group) => ({
         id: group.id,
         name: group.name,
         accountId: group.account_id,
@@ -302,43 +301,26 @@ export class AccountService {
         accountKind: group.account_kind,
         kind: group.kind as GroupKind,
         simulation: group.simulation === 1,
-        relativePath: group.path,
-        // The tree opens on the top group the caller sees (core §3 `expanded`; docs/decisions.md).
-        expanded: group.path === path,
-        groups: [],
-        devices: [],
-        deviceIds: [],
-        scenes: [],
-        users: [],
-        fullUsers: [],
-        ...(showInvitations && { invitations: [] }),
-      };
-      nodes.set(group.id, node);
-      lists.groups.set(group.id, node);
-      byPath.set(group.path, node);
-    }
-    for (const group of groups) {
-      const parent = group.parent_id ? nodes.get(group.parent_id) : undefined;
-      if (parent && group.path !== path) parent.groups.push(nodes.get(group.id)!);
-    }
-    for (const device of devices) nodes.get(device.group_id)!.deviceIds.push(device.id);
-    // Each group's scenes (shown as dashboards in the tree) in the group's scene order.
-    for (const scene of scenes) nodes.get(scene.group_id)?.scenes.push({ id: scene.id, name: scene.name });
-    for (const user of users) {
-      const node = byPath.get(user.path);
-      const first = firstPoints.get(user.user_id);
-      const itemKind = userItemKind({
-        permissions: first ? (JSON.parse(first.permissions) as Permission[]) : [],
-        secretPermissions: first ? (JSON.parse(first.secret_permissions) as ExtraFlag[]) : [],
-      });
-      node?.users.push(user.email);
-      node?.fullUsers.push({ firstName: user.first_name, lastName: user.last_name, email: user.email, itemKind });
-    }
-    for (const invitation of invitations) {
-      byPath.get(invitation.path)?.invitations?.push({ email: invitation.email, expiresAt: invitation.expires_at });
-    }
-    const root = byPath.get(path);
-    return root ? { root, devices } : null;
+        path: group.path,
+        parentId: group.parent_id,
+      })),
+      devices: devices.map((device) => ({ id: device.id, groupId: device.group_id })),
+      scenes: scenes.map((scene) => ({ id: scene.id, name: scene.name, groupId: scene.group_id })),
+      users: users.map((user) => {
+        const first = firstPoints.get(user.user_id);
+        const subject = {
+          permissions: first ? (JSON.parse(first.permissions) as Permission[]) : [],
+          secretPermissions: first ? (JSON.parse(first.secret_permissions) as ExtraFlag[]) : [],
+        };
+        return { email: user.email, firstName: user.first_name, lastName: user.last_name, path: user.path, subject };
+      }),
+      invitations: showInvitations
+        ? invitations.map(({ email, expires_at, path: at }) => ({ email, expiresAt: expires_at, path: at }))
+        : null,
+    });
+    if (!tree) return null;
+    for (const [id, node] of tree.groups) lists.groups.set(id, node);
+    return { root: tree.root, devices };
   }
 }
 
@@ -381,11 +363,7 @@ class DeviceLists {
   private channelEntry(text: string) {
     let entry = this.channelsByText.get(text);
     if (!entry) {
-      const list = (JSON.parse(text) as TreeChannel[]).map(({ code, name, units }) => ({
-        code,
-        ...(name === undefined ? {} : { name }),
-        ...(units === undefined ? {} : { units }),
-      }));
+      const list = (JSON.parse(text) as TreeChannel[]).map(treeChannel);
       entry = { list, index: this.channelLists.push(list) - 1 };
       this.channelsByText.set(text, entry);
     }

@@ -1,4 +1,5 @@
-import type { Account, GroupNode, TreeDevice } from '@fieldlink/api/account';
+import type { Account, GroupKind, TreeDevice } from '@fieldlink/api/account';
+import { groupTree, treeChannel } from '@fieldlink/domain/account-view';
 import type { Device } from '@fieldlink/api/device';
 import type { SelfAnswer } from '@fieldlink/api/session';
 import type { ExtraFlag, Permission } from '@fieldlink/domain/permissions';
@@ -61,6 +62,17 @@ export function buildDataset(fleet: DemoFleet): DemoDataset {
 
 const userVariantOf = (fleet: DemoFleet): string | null => (fleet.appType === 'stock' ? ACCOUNTS_USER_VARIANT : null);
 
+/** The prospect's one attachment point: the demo's root, with what a prospect may do. */
+function prospectPoint(dataset: DemoDataset) {
+  const retail = dataset.fleet.appType === 'stock';
+  return {
+    path: dataset.rootPath,
+    permissions: retail ? [...PROSPECT_PERMISSIONS, ...RETAIL_PERMISSIONS] : PROSPECT_PERMISSIONS,
+    secretPermissions: PROSPECT_FLAGS,
+    appType: dataset.fleet.appType,
+  };
+}
+
 export function selfAnswer(dataset: DemoDataset): SelfAnswer {
   return {
     id: 'demo-user',
@@ -74,77 +86,57 @@ export function selfAnswer(dataset: DemoDataset): SelfAnswer {
     timeZone: null,
     hourCycle: null,
     dateOrder: null,
-    linkedAccounts: [
-      {
-        accountId: DEMO_ACCOUNT_ID,
-        attachmentPoints: [
-          {
-            path: dataset.rootPath,
-            permissions:
-              dataset.fleet.appType === 'stock'
-                ? [...PROSPECT_PERMISSIONS, ...RETAIL_PERMISSIONS]
-                : PROSPECT_PERMISSIONS,
-            secretPermissions: PROSPECT_FLAGS,
-            appType: dataset.fleet.appType,
-          },
-        ],
-      },
-    ],
+    linkedAccounts: [{ accountId: DEMO_ACCOUNT_ID, attachmentPoints: [prospectPoint(dataset)] }],
   };
 }
 
-function emptyGroup(dataset: DemoDataset, id: string, name: string, kind: GroupNode['kind'], path: string): GroupNode {
-  return {
-    id,
-    name,
-    accountId: DEMO_ACCOUNT_ID,
-    appType: dataset.fleet.appType,
-    kind,
-    // Every device of the demo is simulated in the browser.
-    simulation: true,
-    relativePath: path,
-    // As the server answers: the tree opens on the top group (the demo's root).
-    expanded: kind === 'root',
-    groups: [],
-    devices: [],
-    deviceIds: [],
-    scenes: [],
-    users: [],
-    fullUsers: [],
-  };
-}
-
+/** The demo's account tree (domain `groupTree`, as the server builds it): its groups, devices, scenes and prospect. */
 export function accountAnswer(
   dataset: DemoDataset,
   snapshots: ReadonlyMap<string, DeviceSnapshot>,
   scenes: readonly { id: string; name: string }[],
 ): Account {
   const { fleet, rootId, rootPath } = dataset;
-  const treeDevice = (device: DemoFleetDevice): TreeDevice => ({
-    id: device.thingName,
-    name: device.name,
-    sn: snapshots.get(device.thingName)?.identity.sn ?? null,
-    thingName: device.thingName,
-    isConnected: true,
-    lastConnection: null,
-    lastDisconnection: null,
-    channels: (snapshots.get(device.thingName)?.channels ?? []).map(({ code, name }) => ({ code, name })),
-    tags: device.tags.map(({ key, value }) => ({ key, value })),
-  });
   const userVariant = userVariantOf(fleet);
-  const root = emptyGroup(dataset, rootId, fleet.accountName, 'root', rootPath);
-  root.users = [DEMO_USER_EMAIL];
-  root.fullUsers = [{ firstName: 'Demo', lastName: 'Visitor', email: DEMO_USER_EMAIL, itemKind: 'alarmUser' }];
-  root.scenes = [...scenes];
-  root.groups = [
-    emptyGroup(dataset, 'demo-new', newDevicesGroupName(userVariant), 'new', childPath(rootPath, 'demo-new')),
-    emptyGroup(dataset, 'demo-trash', TRASH_GROUP_NAME, 'trash', childPath(rootPath, 'demo-trash')),
-    ...dataset.groups.map((group) => ({
-      ...emptyGroup(dataset, group.id, group.name, 'group', group.path),
-      devices: group.devices.map(treeDevice),
-      deviceIds: group.devices.map((device) => device.thingName),
-    })),
-  ];
+  const group = (id: string, name: string, kind: GroupKind, path: string) => ({
+    ...{ id, name, kind, path, parentId: kind === 'root' ? null : rootId },
+    ...{ accountId: DEMO_ACCOUNT_ID, appType: fleet.appType, accountKind: DEMO_ACCOUNT_KIND },
+    // Every device of the demo is simulated in the browser.
+    simulation: true,
+  });
+  const devices = [...dataset.devices.values()];
+  const tree = groupTree<TreeDevice>({
+    topPath: rootPath,
+    groups: [
+      group(rootId, fleet.accountName, 'root', rootPath),
+      group('demo-new', newDevicesGroupName(userVariant), 'new', childPath(rootPath, 'demo-new')),
+      group('demo-trash', TRASH_GROUP_NAME, 'trash', childPath(rootPath, 'demo-trash')),
+      ...dataset.groups.map((entry) => group(entry.id, entry.name, 'group', entry.path)),
+    ],
+    devices: devices.map(({ fleet: device, group: { id } }) => ({ id: device.thingName, groupId: id })),
+    scenes: scenes.map((scene) => ({ ...scene, groupId: rootId })),
+    users: [
+      {
+        ...{ email: DEMO_USER_EMAIL, firstName: 'Demo', lastName: 'Visitor', path: rootPath },
+        subject: prospectPoint(dataset),
+      },
+    ],
+    invitations: null,
+  })!;
+  for (const { fleet: device, group: entry } of devices) {
+    const snapshot = snapshots.get(device.thingName);
+    tree.groups.get(entry.id)!.devices.push({
+      id: device.thingName,
+      name: device.name,
+      sn: snapshot?.identity.sn ?? null,
+      thingName: device.thingName,
+      isConnected: true,
+      lastConnection: null,
+      lastDisconnection: null,
+      channels: (snapshot?.channels ?? []).map(treeChannel),
+      tags: device.tags.map(({ key, value }) => ({ key, value })),
+    });
+  }
   return {
     id: DEMO_ACCOUNT_ID,
     name: fleet.accountName,
@@ -152,7 +144,7 @@ export function accountAnswer(
     kind: DEMO_ACCOUNT_KIND,
     userVariant,
     theme: null,
-    rootGroup: root,
+    rootGroup: tree.root,
   };
 }
 
