@@ -5,6 +5,7 @@ import {
   DEVICE_TABLE_NUMBER_FIELDS,
   DEVICE_TABLE_TEXT_FIELDS,
   DeviceTableAnswer,
+  DeviceTableColumns,
   encodeTextColumn,
   textColumnValues,
 } from './device-table';
@@ -44,5 +45,38 @@ describe('DeviceTableAnswer', () => {
     expect(Value.Check(DeviceTableAnswer, { ...empty, text: { ...empty.text, secret: { values: [] } } })).toBe(false);
     const { id: _id, ...withoutId } = empty.text;
     expect(Value.Check(DeviceTableAnswer, { ...empty, text: withoutId })).toBe(false);
+  });
+});
+
+describe('DeviceTableColumns', () => {
+  const line = (id: string, fw: string | null, group: number) => ({
+    text: { ...Object.fromEntries(DEVICE_TABLE_TEXT_FIELDS.map((field) => [field, null])), id, fw },
+    numbers: { ...Object.fromEntries(DEVICE_TABLE_NUMBER_FIELDS.map((field) => [field, null])), group },
+  });
+
+  it('answers the lines added as columns, counted, each text column in its smaller form', () => {
+    const columns = new DeviceTableColumns();
+    for (const [id, fw, group] of [
+      ['d1', '4.1', 0],
+      ['d2', '4.1', 1],
+      ['d3', '4.1', 0],
+    ] as const) {
+      columns.add(line(id, fw, group) as Parameters<DeviceTableColumns['add']>[0]);
+    }
+    const groups = [
+      { id: 'r', name: 'Root', kind: 'root' as const, path: './r' },
+      { id: 'g', name: 'Cellar', kind: 'group' as const, path: './r/g' },
+    ];
+    const answer = columns.answer(groups, 42);
+    expect(Value.Check(DeviceTableAnswer, answer)).toBe(true);
+    expect([answer.count, answer.generatedAt, answer.groups]).toEqual([3, 42, groups]);
+    expect(answer.text.fw).toEqual({ dict: ['4.1'], codes: [0, 0, 0] });
+    expect(textColumnValues(answer.text.id)).toEqual(['d1', 'd2', 'd3']);
+    expect(answer.numbers.group).toEqual([0, 1, 0]);
+  });
+
+  it('answers an empty table without lines', () => {
+    const answer = new DeviceTableColumns().answer([], 1);
+    expect([answer.count, textColumnValues(answer.text.id), answer.numbers.group]).toEqual([0, [], []]);
   });
 });

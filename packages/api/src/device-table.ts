@@ -184,3 +184,43 @@ export function encodeTextColumn(values: readonly (string | null)[]): TextColumn
   }
   return { dict: [...index.keys()], codes };
 }
+
+/** One device's line of the table, as domain `deviceTableRow` makes it. */
+export interface DeviceTableLine {
+  text: Record<DeviceTableTextField, string | null>;
+  numbers: Record<DeviceTableNumberField, number | null>;
+}
+
+/**
+ * The answer's columns, filled one line at a time: the server as it reads its device rows in runs,
+ * the browser demo from its simulated fleet, both in the same columnar form.
+ */
+export class DeviceTableColumns {
+  private readonly text = Object.fromEntries(
+    DEVICE_TABLE_TEXT_FIELDS.map((field) => [field, [] as (string | null)[]]),
+  ) as Record<DeviceTableTextField, (string | null)[]>;
+  private readonly numbers = Object.fromEntries(
+    DEVICE_TABLE_NUMBER_FIELDS.map((field) => [field, [] as (number | null)[]]),
+  ) as Record<DeviceTableNumberField, (number | null)[]>;
+  private count = 0;
+
+  add({ text, numbers }: DeviceTableLine): void {
+    for (const field of DEVICE_TABLE_TEXT_FIELDS) this.text[field].push(text[field]);
+    for (const field of DEVICE_TABLE_NUMBER_FIELDS) this.numbers[field].push(numbers[field]);
+    this.count += 1;
+  }
+
+  /** The answer of the lines added, over `groups` (each line's `group` is an index in it). */
+  answer(groups: DeviceTableGroup[], generatedAt: number): DeviceTableAnswer {
+    return {
+      format: DEVICE_TABLE_FORMAT,
+      generatedAt,
+      count: this.count,
+      groups,
+      text: Object.fromEntries(
+        DEVICE_TABLE_TEXT_FIELDS.map((field) => [field, encodeTextColumn(this.text[field])]),
+      ) as DeviceTableAnswer['text'],
+      numbers: this.numbers,
+    };
+  }
+}

@@ -2,16 +2,13 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import type { Kysely } from 'kysely';
+import type { DEVICE_TABLE_FORMAT } from '@fieldlink/api/device-table';
 import {
-  DEVICE_TABLE_FORMAT,
-  DEVICE_TABLE_NUMBER_FIELDS,
-  DEVICE_TABLE_TEXT_FIELDS,
-  encodeTextColumn,
+  DeviceTableColumns,
   textColumnValues,
   type DeviceTableAnswer,
   type DeviceTableGroup,
-  type DeviceTableNumberField,
-  type DeviceTableTextField,
+  type DeviceTableLine,
 } from '@fieldlink/api/device-table';
 import type { DEVICE_TABLE_BINARY_FORMAT } from '@fieldlink/api/device-table-binary';
 import {
@@ -102,58 +99,46 @@ function channelCountOf(channels: string): number {
   return countChannels(Array.from(channels.matchAll(CODE_FIELD), (match) => match[1] ?? ''));
 }
 
-/** Column arrays of the answer, filled one device at a time. */
-class TableColumns {
-  readonly text = Object.fromEntries(
-    DEVICE_TABLE_TEXT_FIELDS.map((field) => [field, [] as (string | null)[]]),
-  ) as Record<DeviceTableTextField, (string | null)[]>;
-  readonly numbers = Object.fromEntries(
-    DEVICE_TABLE_NUMBER_FIELDS.map((field) => [field, [] as (number | null)[]]),
-  ) as Record<DeviceTableNumberField, (number | null)[]>;
-
-  /** A stored device row as its table line (domain `deviceTableRow`). */
-  add(
-    row: DeviceTableRow,
-    group: number,
-    muted: boolean,
-    pendingMessages: number,
-    activeAlarms: string | null = null,
-  ): void {
-    const { text, numbers } = deviceTableRow({
-      id: row.id,
-      name: row.name,
-      thingName: row.thing_name,
-      sn: row.sn,
-      site: row.site,
-      plan: row.plan,
-      fw: row.fw,
-      model: row.model,
-      base: row.base,
-      custom: row.custom,
-      espFw: row.esp_fw,
-      hw: row.hw,
-      hwPlatform: row.hw_platform,
-      updatePoint: row.update_point,
-      timeDate: json<{ tzName?: unknown } | null>(row.time_date, null),
-      health: json<Partial<DeviceHealth> | null>(row.health, null),
-      ports: json<DevicePort[]>(row.ports, []),
-      location: json<{ lat?: unknown; lng?: unknown; address?: unknown } | null>(row.location, null),
-      status: json<{ sp?: unknown } | null>(row.status, null),
-      otaUpdate: json<{ state?: unknown; percent?: unknown } | null>(row.ota_update, null),
-      isConnected: row.is_connected === 1,
-      lastConnection: row.last_connection === null ? null : Number(row.last_connection),
-      lastDisconnection: row.last_disconnection === null ? null : Number(row.last_disconnection),
-      createdAt: Number(row.created_at),
-      otaPendingSubmittedAt: row.ota_pending_submitted_at === null ? null : Number(row.ota_pending_submitted_at),
-      channelCount: channelCountOf(row.channels),
-      group,
-      muted,
-      pendingMessages,
-      activeAlarms,
-    });
-    for (const field of DEVICE_TABLE_TEXT_FIELDS) this.text[field].push(text[field]);
-    for (const field of DEVICE_TABLE_NUMBER_FIELDS) this.numbers[field].push(numbers[field]);
-  }
+/** A stored device row as its table line (domain `deviceTableRow`). */
+function tableLine(
+  row: DeviceTableRow,
+  group: number,
+  muted: boolean,
+  pendingMessages: number,
+  activeAlarms: string | null,
+): DeviceTableLine {
+  return deviceTableRow({
+    id: row.id,
+    name: row.name,
+    thingName: row.thing_name,
+    sn: row.sn,
+    site: row.site,
+    plan: row.plan,
+    fw: row.fw,
+    model: row.model,
+    base: row.base,
+    custom: row.custom,
+    espFw: row.esp_fw,
+    hw: row.hw,
+    hwPlatform: row.hw_platform,
+    updatePoint: row.update_point,
+    timeDate: json<{ tzName?: unknown } | null>(row.time_date, null),
+    health: json<Partial<DeviceHealth> | null>(row.health, null),
+    ports: json<DevicePort[]>(row.ports, []),
+    location: json<{ lat?: unknown; lng?: unknown; address?: unknown } | null>(row.location, null),
+    status: json<{ sp?: unknown } | null>(row.status, null),
+    otaUpdate: json<{ state?: unknown; percent?: unknown } | null>(row.ota_update, null),
+    isConnected: row.is_connected === 1,
+    lastConnection: row.last_connection === null ? null : Number(row.last_connection),
+    lastDisconnection: row.last_disconnection === null ? null : Number(row.last_disconnection),
+    createdAt: Number(row.created_at),
+    otaPendingSubmittedAt: row.ota_pending_submitted_at === null ? null : Number(row.ota_pending_submitted_at),
+    channelCount: channelCountOf(row.channels),
+    group,
+    muted,
+    pendingMessages,
+    activeAlarms,
+  });
 }
 
 interface CacheEntry {
@@ -247,30 +232,21 @@ export class DeviceTableService {
     const groupIndex = new Map(groups.map((group, index) => [group.id, index]));
     const pending = await pendingMessageCounts(this.db, paths);
     const alarms = await activeAlarmsByDevice(this.db);
-    const columns = new TableColumns();
-    let count = 0;
+    const columns = new DeviceTableColumns();
     for (const chunk of await this.groupChunks(groups.map((group) => group.id))) {
       const rows: DeviceTableRow[] = await devicesInGroups(this.db, chunk);
       for (const row of rows) {
         const group = groupIndex.get(row.group_id);
         // The groups are the caller's already; this check is the same rule the other calls apply.
         if (group === undefined || !inScope(user, row.path)) continue;
-        columns.add(row, group, muted.has(row.thing_name), pending.get(row.id) ?? 0, alarms.get(row.id) ?? null);
-        count += 1;
+        columns.add(
+          tableLine(row, group, muted.has(row.thing_name), pending.get(row.id) ?? 0, alarms.get(row.id) ?? null),
+        );
       }
       // Let other requests and ingest run between statements.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    return {
-      format: DEVICE_TABLE_FORMAT,
-      generatedAt: Date.now(),
-      count,
-      groups,
-      text: Object.fromEntries(
-        DEVICE_TABLE_TEXT_FIELDS.map((field) => [field, encodeTextColumn(columns.text[field])]),
-      ) as DeviceTableAnswer['text'],
-      numbers: columns.numbers,
-    };
+    return columns.answer(groups, Date.now());
   }
 
   /**
