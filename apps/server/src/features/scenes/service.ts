@@ -13,12 +13,12 @@ import type {
 } from '@fieldlink/api/scenes';
 import { isPlaceholderGroup, type GroupKind } from '@fieldlink/domain/account-tree';
 import { parseScenePath, scenePath, widgetPath } from '@fieldlink/domain/group-path';
+import { sceneView, sceneWidget } from '@fieldlink/domain/scene-view';
 import {
   MAX_SCENES_PER_GROUP,
   MAX_WIDGETS_PER_SCENE,
   READ_ONLY_SCENE_MESSAGE,
   isSceneReadOnly,
-  defaultWidgetSize,
   normaliseGridLayout,
   normaliseSceneName,
   placeNewWidget,
@@ -69,40 +69,27 @@ interface Located {
 
 function toWidget(groupId: string, row: WidgetsTable): Widget {
   const props = JSON.parse(row.props) as WidgetProps;
-  return {
-    ...props,
-    // Widgets stored before `size` existed carry their type's default.
-    size: props.size ?? defaultWidgetSize(row.type as WidgetType),
-    id: row.id,
-    type: row.type as WidgetType,
-    path: widgetPath(groupId, row.scene_id, row.id),
-    groupId,
-    sceneId: row.scene_id,
-  };
+  return sceneWidget(groupId, row.scene_id, { ...props, id: row.id, type: row.type as WidgetType });
 }
 
-function toScene(
-  group: SceneGroup,
-  row: ScenesTable,
-  widgets: WidgetsTable[],
-  index: number,
-  readOnly: boolean,
-): Scene {
-  const mapped = widgets.map((widget) => toWidget(group.id, widget));
-  return {
-    id: row.id,
-    name: row.name,
-    type: 'grid',
+/** A stored scene and its widgets as the answer carries them (domain `sceneView`). */
+function toScene(group: SceneGroup, row: ScenesTable, widgets: WidgetsTable[], index: number, mayEdit: boolean): Scene {
+  return sceneView({
+    group: { id: group.id, accountId: group.account_id, appType: group.app_type, accountKind: group.account_kind },
+    scene: {
+      id: row.id,
+      name: row.name,
+      isGridLocked: row.is_grid_locked === 1,
+      gridLayout: JSON.parse(row.grid_layout) as GridLayoutSet,
+    },
+    widgets: widgets.map((widget) => ({
+      ...(JSON.parse(widget.props) as WidgetProps),
+      id: widget.id,
+      type: widget.type as WidgetType,
+    })),
     index,
-    accountId: group.account_id,
-    path: scenePath(group.id, row.id),
-    groupId: group.id,
-    isGridLocked: row.is_grid_locked === 1,
-    widgets: mapped,
-    gridLayout: normaliseGridLayout(JSON.parse(row.grid_layout) as GridLayoutSet, mapped),
-    appType: group.app_type,
-    readOnly,
-  };
+    mayEdit,
+  });
 }
 
 /** §4's read-only rule for the group's account. */
@@ -187,9 +174,9 @@ export class SceneService {
     if (isGroupReadOnly(group)) throw forbidden(READ_ONLY_SCENE_MESSAGE);
   }
 
-  /** True when the caller can change nothing on the group's scenes. */
-  private readOnlyFor(caller: UserContext, group: SceneGroup): boolean {
-    return isGroupReadOnly(group) || !(userCan(caller, 'editScenes') || userCan(caller, 'editWidgets'));
+  /** True when the caller may change the group's scenes or widgets (domain `sceneView` adds the account's rule). */
+  private mayEdit(caller: UserContext): boolean {
+    return userCan(caller, 'editScenes') || userCan(caller, 'editWidgets');
   }
 
   private async sceneAnswer(caller: UserContext, group: SceneGroup, sceneId: string): Promise<Scene> {
@@ -197,7 +184,7 @@ export class SceneService {
     const index = scenes.findIndex((scene) => scene.id === sceneId);
     if (index < 0) throw notFound(SCENE_NOT_FOUND);
     const widgets = await widgetsOfScenes(this.db, [sceneId]);
-    return toScene(group, scenes[index]!, widgets, index, this.readOnlyFor(caller, group));
+    return toScene(group, scenes[index]!, widgets, index, this.mayEdit(caller));
   }
 
   /** `GET /scenes?accountId&groupId`: the group's scenes in order, with widgets and layouts. */
@@ -209,14 +196,14 @@ export class SceneService {
       this.db,
       scenes.map((scene) => scene.id),
     );
-    const readOnly = this.readOnlyFor(caller, group);
+    const mayEdit = this.mayEdit(caller);
     return scenes.map((scene, index) =>
       toScene(
         group,
         scene,
         widgets.filter((widget) => widget.scene_id === scene.id),
         index,
-        readOnly,
+        mayEdit,
       ),
     );
   }

@@ -1,5 +1,6 @@
-import type { Scene, Widget } from '@fieldlink/api/scenes';
-import { scenePath, widgetPath } from '@fieldlink/domain/group-path';
+import type { Scene } from '@fieldlink/api/scenes';
+import { DEMO_ACCOUNT_KIND } from '@fieldlink/domain/demo';
+import { sceneView } from '@fieldlink/domain/scene-view';
 import { flowGridLayout, widgetWithDefaults, type WidgetType } from '@fieldlink/domain/widgets';
 import type { DeviceSnapshot } from '../worker/protocol';
 import { DEMO_ACCOUNT_ID, type DemoDataset } from './demo-dataset';
@@ -25,7 +26,7 @@ function primaryChannel(snapshot: DeviceSnapshot): DeviceSnapshot['channels'][nu
 /**
  * The demo account's dashboard (its root group's one scene): a title, a chart of every device's main
  * reading, and per device a value of that reading and the state of its first relay. The account is of
- * kind `demo`, so the scene is read-only (§6).
+ * kind `demo`, so the scene is read-only (§4, domain `sceneView`).
  */
 export function demoScenes(dataset: DemoDataset, snapshots: readonly DeviceSnapshot[]): Scene[] {
   const named = (snapshot: DeviceSnapshot) => dataset.devices.get(snapshot.thingName)?.fleet.name ?? snapshot.thingName;
@@ -65,36 +66,27 @@ export function demoScenes(dataset: DemoDataset, snapshots: readonly DeviceSnaps
     }
   }
   const placed = widgets.map((widget, index) => ({ ...widget, id: `demo-widget-${index + 1}` }));
-  return [
-    {
-      id: SCENE_ID,
-      name: 'Overview',
-      type: 'grid',
-      index: 0,
-      accountId: DEMO_ACCOUNT_ID,
-      path: scenePath(dataset.rootId, SCENE_ID),
-      groupId: dataset.rootId,
-      isGridLocked: true,
-      widgets: placed.map(({ id, type, name, channels, units, value }): Widget => ({
-        ...widgetWithDefaults({
-          type,
-          name,
-          doesInheritName: false,
-          channels: channels.map((channel) => ({ ...channel, legendVisibility: true })),
-          arcSegments: [],
-          annotations: [],
-          yAxis: [],
-          ...(units ? { units } : {}),
-          ...(value ? { value } : {}),
-        }),
-        id,
-        path: widgetPath(dataset.rootId, SCENE_ID, id),
-        groupId: dataset.rootId,
-        sceneId: SCENE_ID,
-      })),
-      gridLayout: flowGridLayout(placed),
-      appType: dataset.fleet.appType,
-      readOnly: true,
-    },
-  ];
+  const { rootId, fleet } = dataset;
+  const scene = sceneView({
+    group: { id: rootId, accountId: DEMO_ACCOUNT_ID, appType: fleet.appType, accountKind: DEMO_ACCOUNT_KIND },
+    scene: { id: SCENE_ID, name: 'Overview', isGridLocked: true, gridLayout: flowGridLayout(placed) },
+    widgets: placed.map(({ id, type, name, channels, units, value }) => ({
+      ...widgetWithDefaults({
+        type,
+        name,
+        doesInheritName: false,
+        channels: channels.map((channel) => ({ ...channel, legendVisibility: true })),
+        arcSegments: [],
+        annotations: [],
+        yAxis: [],
+        ...(units ? { units } : {}),
+        ...(value ? { value } : {}),
+      }),
+      id,
+    })),
+    index: 0,
+    // The prospect edits no dashboard; a demo account's are read-only anyway (§4).
+    mayEdit: false,
+  });
+  return [scene];
 }
