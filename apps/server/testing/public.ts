@@ -7,7 +7,7 @@ export { loadConfig, type Config, type LogRetention } from '../src/config';
 export { migrate, openStorage } from '../src/db/database';
 export type { Database, DevicesTable } from '../src/db/schema';
 export { hourOf } from '../src/db/log-blocks';
-export { INBOX_SHARD_SPAN, INBOX_SHARDS, inboxRows, inboxShard, moveInbox } from '../src/db/log-inbox';
+export { encodeInboxBody, INBOX_SHARD_SPAN, INBOX_SHARDS, inboxRows, inboxShard, moveInbox } from '../src/db/log-inbox';
 export { rollUpStoredSamples } from '../src/db/log-writes';
 export { startCheckpointer } from '../src/db/sqlite-checkpointer';
 export { withClusterTables } from '../src/cluster/cluster-tables';

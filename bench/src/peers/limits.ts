@@ -8,6 +8,7 @@ import {
   freePort,
   MOSQUITTO_BIN,
   waitForPort,
+  encodeInboxBody,
   INBOX_SHARD_SPAN,
   INBOX_SHARDS,
   inboxShard,
@@ -23,9 +24,6 @@ import type { StorageDialect } from '../benchmark';
  * rows written straight into the database with the same batching (no MQTT, no server), and the same
  * publisher against a bare Mosquitto that acknowledges on receipt and stores nothing.
  */
-
-// SQLite allows 32,766 bound values: 2,000 rows of 5 columns, and a second statement for the rest.
-const SQLITE_ROWS_PER_STATEMENT = 2000;
 
 interface Pending {
   rows: { deviceId: string; codes: readonly string[]; t: number; values: readonly string[] }[];
@@ -45,12 +43,12 @@ const emptyPending = (): Pending => ({ rows: [], count: 0, waiters: [], since: 0
 
 /**
  * Rows straight into the table where the server commits them, of a database the server's migrations
- * made (PostgreSQL: `logs`; SQLite: its inbox, `log_inbox`, at the end of each device's shard), in
+ * made (PostgreSQL: `logs`; SQLite: its inbox, `log_inbox_runs`, at the end of each device's shard), in
  * transactions batched as the frame writer batches them (apps/server/src/ingest/frame-writer.ts: a
  * batch goes once its first frame has waited 15 ms or it holds 5,000 rows, when a writer is free; one
  * at a time on SQLite, three side by side on PostgreSQL, each on a connection of its own, answered in
  * the order they started): a multi-row INSERT (PostgreSQL: one `unnest` statement of array
- * parameters, ON CONFLICT DO NOTHING; SQLite: prepared VALUES lists), committed, then each of the
+ * parameters, ON CONFLICT DO NOTHING; SQLite: a prepared VALUES list, a row per shard as the server writes), committed, then each of the
  * batch's frames is done. No roll-ups, no latest values, no parsing, no move out of the inbox: the
  * least any store of these rows costs on this database.
  */
@@ -78,32 +76,33 @@ export class DirectLogWriter {
       const statement = (rows: number) => {
         let prepared = statements.get(rows);
         if (!prepared) {
-          const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?)').join(', ');
-          prepared = db.prepare(`insert into log_inbox (id, device_id, code, t, value) values ${values}`);
+          const values = Array.from({ length: rows }, () => '(?, ?, ?)').join(', ');
+          prepared = db.prepare(`insert into log_inbox_runs (id, samples, body) values ${values}`);
           statements.set(rows, prepared);
         }
         return prepared;
       };
-      const insert = db.transaction((parameters: unknown[]) => {
-        for (let i = 0; i < parameters.length; i += SQLITE_ROWS_PER_STATEMENT * 5) {
-          const chunk = parameters.slice(i, i + SQLITE_ROWS_PER_STATEMENT * 5);
-          statement(chunk.length / 5).run(chunk);
-        }
-      });
-      // Where the server commits samples: the end of each device's shard of the inbox
-      // (apps/server/src/db/log-inbox.ts), this writer's the only rows there.
+      const insert = db.transaction((parameters: unknown[]) => statement(parameters.length / 3).run(parameters));
+      // Where the server commits samples: the end of each device's shard of the inbox, a row per
+      // shard and batch (apps/server/src/db/log-inbox.ts), this writer's the only rows there.
       const last = Array.from({ length: INBOX_SHARDS }, (_, shard) => shard * INBOX_SHARD_SPAN);
       return new DirectLogWriter(async (batch) => {
-        const rows: [id: number, deviceId: string, code: string, t: number, value: number][] = [];
+        const byShard = new Map<number, { device_id: string; code: string; t: number; value: number }[]>();
         for (const row of batch.rows) {
           const shard = inboxShard(row.deviceId);
+          let samples = byShard.get(shard);
+          if (!samples) byShard.set(shard, (samples = []));
           for (let i = 0; i < row.codes.length; i += 1) {
-            last[shard] = last[shard]! + 1;
-            rows.push([last[shard]!, row.deviceId, row.codes[i]!, row.t, Number(row.values[i])]);
+            samples.push({ device_id: row.deviceId, code: row.codes[i]!, t: row.t, value: Number(row.values[i]) });
           }
         }
-        rows.sort((a, b) => a[0] - b[0]);
-        insert(rows.flat());
+        const parameters: unknown[] = [];
+        for (const shard of [...byShard.keys()].sort((a, b) => a - b)) {
+          const samples = byShard.get(shard)!;
+          last[shard] = last[shard]! + 1;
+          parameters.push(last[shard], samples.length, encodeInboxBody(samples));
+        }
+        insert(parameters);
       }, 1);
     }
     const pool = new pg.Pool({ connectionString: url, max: POSTGRES_BATCHES_IN_FLIGHT });

@@ -42,6 +42,7 @@ import * as sms from './migrations/2026-12-12T1200-sms';
 import * as requireSecondFactor from './migrations/2026-12-12T1300-require-second-factor';
 import * as notificationRouting from './migrations/2026-12-13T0500-notification-routing';
 import * as passkeys from './migrations/2026-12-13T0600-passkeys';
+import * as logInboxRuns from './migrations/2026-12-14T0100-log-inbox-runs';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -96,6 +97,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-12T1300-require-second-factor': requireSecondFactor,
   '2026-12-13T0500-notification-routing': notificationRouting,
   '2026-12-13T0600-passkeys': passkeys,
+  '2026-12-14T0100-log-inbox-runs': logInboxRuns,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { sql } from 'kysely';
 import { logBinGrid } from '@fieldlink/api/device-logs';
 import { migrate, openStorage, type Storage } from './database';
 import { appendToInbox, InboxMover, inboxRows, inboxShard, INBOX_SHARDS, moveInbox } from './log-inbox';
@@ -70,7 +71,7 @@ describe('the SQLite log inbox', () => {
   });
   afterAll(() => storage.close());
   beforeEach(async () => {
-    for (const table of ['logs', 'logs_hourly', 'logs_daily', 'log_inbox'] as const)
+    for (const table of ['logs', 'logs_hourly', 'logs_daily', 'log_inbox_runs'] as const)
       await storage.db.deleteFrom(table).execute();
   });
 
@@ -84,15 +85,15 @@ describe('the SQLite log inbox', () => {
     ];
     expect((await append(storage, samples)).sort()).toEqual([...new Set(['dev-a', 'dev-b'].map(inboxShard))].sort());
     await append(storage, [{ device_id: 'dev-a', code: 'c2', t: T0, value: 4 }]);
-    const rows = await storage.db.selectFrom('log_inbox').selectAll().orderBy('id').execute();
-    const ofA = rows.filter((row) => row.device_id === 'dev-a');
-    expect(ofA.map((row) => row.value)).toEqual([1, 3, 4]);
-    expect(ofA.map((row) => Math.floor(row.id / 2 ** 40))).toEqual([
-      inboxShard('dev-a'),
-      inboxShard('dev-a'),
-      inboxShard('dev-a'),
+    // A row per batch and shard, its samples as runs of one device in the order of arrival.
+    const rows = await storage.db.selectFrom('log_inbox_runs').selectAll().orderBy('id').execute();
+    const ofA = rows.filter((row) => Math.floor(row.id / 2 ** 40) === inboxShard('dev-a'));
+    expect(inboxShard('dev-b')).not.toBe(inboxShard('dev-a'));
+    expect(ofA.map((row) => [row.id % 2 ** 40, row.samples, JSON.parse(row.body)])).toEqual([
+      [1, 2, [['dev-a', ['c1', T0 + 2, 1, 'c1', T0 + 1, 3]]]],
+      [2, 1, [['dev-a', ['c2', T0, 4]]]],
     ]);
-    expect(ofA[0]!.id % 2 ** 40).toBe(1);
+    expect(await inboxRows(storage.db)).toBe(4);
     // Nothing in `logs` until moved; then all of it, with its roll-ups, and the inbox is empty.
     expect(await storage.db.selectFrom('logs').selectAll().execute()).toEqual([]);
     expect(await moveInbox(storage.db)).toBe(4);
@@ -100,6 +101,31 @@ describe('the SQLite log inbox', () => {
     expect(await storedLogs(storage.db)).toEqual(
       inKeyOrder([...samples, { device_id: 'dev-a', code: 'c2', t: T0, value: 4 }]),
     );
+  });
+
+  it('takes over the samples a release before left in `log_inbox`, each value the same double', async () => {
+    const old = openStorage(':memory:');
+    try {
+      await migrate(old.db, '2026-12-13T0600-passkeys');
+      const samples = [
+        { device_id: 'dev-a', code: 'c1', t: T0 + 2, value: 0.1 + 0.2 },
+        { device_id: 'dev-b', code: 'c2', t: T0 + 1, value: 1 / 3 },
+        { device_id: 'dev-a', code: 'c1', t: T0 + 1, value: -1.2345678901234568e-300 },
+      ];
+      for (const [i, { device_id, code, t, value }] of samples.entries()) {
+        const id = inboxShard(device_id) * 2 ** 40 + i + 1;
+        await sql`insert into log_inbox (id, device_id, code, t, value) values (${id}, ${device_id}, ${code}, ${t}, ${value})`.execute(
+          old.db,
+        );
+      }
+      await migrate(old.db);
+      expect(await sql`select * from log_inbox`.execute(old.db)).toMatchObject({ rows: [] });
+      expect(await inboxRows(old.db)).toBe(3);
+      expect(await moveInbox(old.db)).toBe(3);
+      expect(await logsTable(old.db)).toEqual(inKeyOrder(samples));
+    } finally {
+      await old.close();
+    }
   });
 
   it('keeps the first stored of a key across `logs` and the inbox, and never counts a duplicate in the roll-ups', async () => {
@@ -139,7 +165,7 @@ describe('the SQLite log inbox', () => {
         fc.array(sample, { maxLength: 200 }),
         fc.array(step, { minLength: 1, maxLength: 5 }),
         async (history, steps) => {
-          for (const table of ['logs', 'logs_hourly', 'logs_daily', 'log_inbox'] as const)
+          for (const table of ['logs', 'logs_hourly', 'logs_daily', 'log_inbox_runs'] as const)
             await storage.db.deleteFrom(table).execute();
           await insertLogs(storage.db, history);
           for (const { batch, moved } of steps) {
@@ -180,14 +206,15 @@ describe('the SQLite log inbox', () => {
     );
   });
 
-  it('moves in slices of at most 2,000 rows, a shard at a time, between batches', async () => {
+  it('moves in slices of at most 2,000 samples (whole rows), a shard at a time, between batches', async () => {
     const samples = Array.from({ length: 10_000 }, (_, i) => ({
       device_id: 'dev-a',
       code: `c${i % 10}`,
       t: T0 + i,
       value: i,
     }));
-    await append(storage, samples);
+    // 20 batches of 500 samples: 20 rows of the device's shard.
+    for (let i = 0; i < samples.length; i += 500) await append(storage, samples.slice(i, i + 500));
     const left: number[] = [];
     const mover = new InboxMover(storage.db, {
       cycleMs: INBOX_SHARDS,

@@ -1,13 +1,13 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { isSqlite } from './dialect';
 import { compareKeys, insertLogs, sqliteValues } from './log-writes';
-import type { Database, LogInboxTable, LogsTable } from './schema';
+import type { Database, LogInboxRunsTable, LogsTable } from './schema';
 
 /**
  * The recent-samples inbox of SQLite (docs/decisions.md, "The recent-samples inbox"). `logs` is
  * clustered on (device, channel, time), so a batch holding one sample per channel wrote a 4 KiB page
  * of `logs` per sample, and one of each roll-up per device: about 4 KiB of WAL a sample, copied again
- * by checkpoints. The frame writer therefore commits its samples into `log_inbox`, a rowid table
+ * by checkpoints. The frame writer therefore commits its samples into `log_inbox_runs`, a rowid table
  * appended to (a batch writes a few pages), and PUBACK still waits for that commit. A mover in the
  * writer's thread ({@link InboxMover}) then moves them, one shard of devices at a time, into `logs`
  * and the roll-ups through {@link insertLogs} (duplicates skipped, the first stored kept), and empties
@@ -17,7 +17,10 @@ import type { Database, LogInboxTable, LogsTable } from './schema';
  *
  * Shards: a device's samples go to shard `inboxShard(device)`, whose row ids are `shard * 2^40 + n`
  * (n counting from 1 in the order of arrival), so a shard is one range of the row id: moved, counted
- * and emptied by range, and appended at its end. PostgreSQL has no inbox: it writes `logs` directly.
+ * and emptied by range, and appended at its end. A batch writes one row per shard it has samples
+ * for, its samples in the row's `body` as JSON (docs/decisions.md, "Issue 41 item 3: the inbox as a
+ * row per shard and batch"): a row per sample cost the writer thread two fifths of its time binding,
+ * inserting and deleting them. PostgreSQL has no inbox: it writes `logs` directly.
  */
 
 /** Shards of the inbox: a shard is moved at a time, so each move is a small share of the inbox. */
@@ -26,8 +29,8 @@ export const INBOX_SHARDS = 64;
 export const INBOX_SHARD_SPAN = 2 ** 40;
 /** Each shard is moved about this often while it receives samples, in ms. */
 export const INBOX_CYCLE_MS = 2000;
-/** Most rows one move takes: a larger shard is moved in several, oldest rows first. */
-const MOVE_MAX_ROWS = 2000;
+/** About the most samples one move takes: a larger shard is moved in several, oldest rows first. */
+const MOVE_MAX_SAMPLES = 2000;
 
 /** The shard of a device (FNV-1a of its id). */
 export function inboxShard(deviceId: string): number {
@@ -41,65 +44,113 @@ export function inboxShard(deviceId: string): number {
 
 /** The greatest row id of every shard (null when empty): one statement of 64 seeks. */
 const LAST_IDS = `with shard(k) as (values ${Array.from({ length: INBOX_SHARDS }, (_, k) => `(${k})`).join(', ')})
-  select k, (select max(id) from log_inbox where id >= k * ${INBOX_SHARD_SPAN} and id < (k + 1) * ${INBOX_SHARD_SPAN}) as last
+  select k, (select max(id) from log_inbox_runs where id >= k * ${INBOX_SHARD_SPAN} and id < (k + 1) * ${INBOX_SHARD_SPAN}) as last
   from shard order by k`;
 
 /**
- * Appends samples to the inbox in the caller's transaction (SQLite only), each at the end of its
- * device's shard, in the order given; answers the shards written to.
+ * A shard's samples of one batch as the JSON of an inbox row's `body`: runs of consecutive samples of
+ * one device, `[[device, [code, t, value, code, t, value, ...]], ...]`, in the order given.
+ */
+export function encodeInboxBody(samples: readonly LogsTable[]): string {
+  const runs: [string, (string | number)[]][] = [];
+  let run: (string | number)[] | null = null;
+  let device: string | null = null;
+  for (const { device_id, code, t, value } of samples) {
+    if (device_id !== device || !run) {
+      device = device_id;
+      run = [];
+      runs.push([device_id, run]);
+    }
+    run.push(code, t, value);
+  }
+  return JSON.stringify(runs);
+}
+
+/** Appends the samples of an inbox row's `body` to `samples`, in their order. */
+function decodeInboxBody(body: string, samples: LogsTable[]): void {
+  for (const [device_id, run] of JSON.parse(body) as [string, (string | number)[]][]) {
+    for (let i = 0; i < run.length; i += 3) {
+      samples.push({ device_id, code: run[i] as string, t: run[i + 1] as number, value: run[i + 2] as number });
+    }
+  }
+}
+
+/** Whether JSON keeps the sample as it is: a time and value that are finite numbers. */
+const isPlainSample = ({ t, value }: LogsTable): boolean => Number.isFinite(t) && Number.isFinite(value);
+
+/**
+ * Appends samples to the inbox in the caller's transaction (SQLite only), a row per shard at the end
+ * of it, each device's samples in the order given; answers the shards written to. A batch holding a
+ * time or value that is not a finite number (no frame of ingest has one) goes straight into `logs`
+ * instead, whose constraints judge it as they judged the inbox's columns.
  */
 export async function appendToInbox(trx: Transaction<Database>, samples: readonly LogsTable[]): Promise<number[]> {
   if (samples.length === 0) return [];
+  if (!samples.every(isPlainSample)) {
+    await insertLogs(trx, samples);
+    return [];
+  }
+  const byShard = new Map<number, LogsTable[]>();
+  for (const sample of samples) {
+    const shard = inboxShard(sample.device_id);
+    const ofShard = byShard.get(shard);
+    if (ofShard) ofShard.push(sample);
+    else byShard.set(shard, [sample]);
+  }
   const { rows: last } = await trx.executeQuery<{ k: number; last: number | null }>(CompiledQuery.raw(LAST_IDS));
-  const next = last.map((shard) => shard.last ?? shard.k * INBOX_SHARD_SPAN);
-  const rows: LogInboxTable[] = samples.map(({ device_id, code, t, value }) => {
-    const shard = inboxShard(device_id);
-    next[shard] = next[shard]! + 1;
-    return { id: next[shard]!, device_id, code, t, value };
+  const shards = [...byShard.keys()].sort((a, b) => a - b);
+  const rows: LogInboxRunsTable[] = shards.map((shard) => {
+    const ofShard = byShard.get(shard)!;
+    const id = (last[shard]!.last ?? shard * INBOX_SHARD_SPAN) + 1;
+    return { id, samples: ofShard.length, body: encodeInboxBody(ofShard) };
   });
-  // In row id order, so each shard's rows are appended together.
-  rows.sort((a, b) => a.id - b.id);
-  await sqliteValues(trx, 'log_inbox', ['id', 'device_id', 'code', 't', 'value'], rows, '', false);
-  return [...new Set(rows.map((row) => Math.floor(row.id / INBOX_SHARD_SPAN)))];
+  await sqliteValues(trx, 'log_inbox_runs', ['id', 'samples', 'body'], rows, '', false);
+  return shards;
 }
 
 /**
- * Moves the oldest rows of one shard (at most {@link MOVE_MAX_ROWS}) into `logs` and the roll-ups,
- * in the caller's transaction, in key order (many samples of a channel share a page); answers how
- * many rows left the inbox and whether the shard is now empty.
+ * Moves the oldest rows of one shard (about {@link MOVE_MAX_SAMPLES} samples, one row at least) into
+ * `logs` and the roll-ups, in the caller's transaction, in key order (many samples of a channel share
+ * a page); answers how many samples left the inbox and whether the shard is now empty.
  */
 async function moveShard(trx: Transaction<Database>, shard: number): Promise<{ moved: number; empty: boolean }> {
   const lo = shard * INBOX_SHARD_SPAN;
   const hi = lo + INBOX_SHARD_SPAN;
-  // The (MOVE_MAX_ROWS + 1)-th row id of the shard, if there is one: the move stops before it.
-  const { rows: cut } = await trx.executeQuery<{ id: number }>(
-    CompiledQuery.raw(`select id from log_inbox where id >= ? and id < ? order by id limit 1 offset ?`, [
+  // Rows up to the one that would take the move past MOVE_MAX_SAMPLES: the move stops before it.
+  const { rows: heads } = await trx.executeQuery<{ id: number; samples: number }>(
+    CompiledQuery.raw(`select id, samples from log_inbox_runs where id >= ? and id < ? order by id limit ?`, [
       lo,
       hi,
-      MOVE_MAX_ROWS,
+      MOVE_MAX_SAMPLES + 1,
     ]),
   );
-  const end = cut[0]?.id ?? hi;
-  const { rows } = await trx.executeQuery<LogInboxTable>(
-    CompiledQuery.raw(`delete from log_inbox where id >= ? and id < ? returning id, device_id, code, t, value`, [
-      lo,
-      end,
-    ]),
+  if (heads.length === 0) return { moved: 0, empty: true };
+  let end = hi;
+  let taken = 0;
+  for (const [i, head] of heads.entries()) {
+    if (i > 0 && taken + head.samples > MOVE_MAX_SAMPLES) {
+      end = head.id;
+      break;
+    }
+    taken += head.samples;
+  }
+  const { rows } = await trx.executeQuery<Pick<LogInboxRunsTable, 'id' | 'body'>>(
+    CompiledQuery.raw(`delete from log_inbox_runs where id >= ? and id < ? returning id, body`, [lo, end]),
   );
-  if (rows.length === 0) return { moved: 0, empty: true };
-  // Of samples with the same key, the one that came first is inserted, the others skipped.
-  rows.sort((a, b) => compareKeys(a, b) || a.id - b.id);
-  await insertLogs(
-    trx,
-    rows.map(({ device_id, code, t, value }) => ({ device_id, code, t, value })),
-  );
-  return { moved: rows.length, empty: cut.length === 0 };
+  // In order of arrival (RETURNING promises no order); then, of samples with the same key, the one
+  // that came first is inserted, the others skipped (the sort is stable).
+  rows.sort((a, b) => a.id - b.id);
+  const samples: LogsTable[] = [];
+  for (const { body } of rows) decodeInboxBody(body, samples);
+  samples.sort(compareKeys);
+  await insertLogs(trx, samples);
+  return { moved: samples.length, empty: end === hi };
 }
 
 /** Whether a shard holds any row (a read: no write lock taken). */
 async function shardHasRows(db: Kysely<Database>, shard: number): Promise<boolean> {
   const { rows } = await db.executeQuery<{ id: number }>(
-    CompiledQuery.raw(`select id from log_inbox where id >= ? and id < ? limit 1`, [
+    CompiledQuery.raw(`select id from log_inbox_runs where id >= ? and id < ? limit 1`, [
       shard * INBOX_SHARD_SPAN,
       (shard + 1) * INBOX_SHARD_SPAN,
     ]),
@@ -108,7 +159,7 @@ async function shardHasRows(db: Kysely<Database>, shard: number): Promise<boolea
 }
 
 /**
- * Moves one shard whole into `logs`, a transaction per {@link MOVE_MAX_ROWS} rows (or in the
+ * Moves one shard whole into `logs`, a transaction per {@link MOVE_MAX_SAMPLES} samples (or in the
  * caller's); answers how many rows left the inbox.
  */
 async function moveWholeShard(db: Kysely<Database>, shard: number): Promise<number> {
@@ -138,12 +189,12 @@ export async function moveInbox(db: Kysely<Database>, deviceIds?: readonly strin
   return moved;
 }
 
-/** Rows in the inbox (SQLite; 0 on PostgreSQL). */
+/** Samples in the inbox (SQLite; 0 on PostgreSQL). */
 export async function inboxRows(db: Kysely<Database>): Promise<number> {
   if (!isSqlite(db)) return 0;
   const row = await db
-    .selectFrom('log_inbox')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .selectFrom('log_inbox_runs')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('samples'), eb.lit(0)).as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

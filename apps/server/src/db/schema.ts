@@ -164,11 +164,15 @@ export interface LogsTable {
 }
 
 /**
- * SQLite only: a sample committed by the frame writer and not yet moved into `logs` and the roll-ups
- * (db/log-inbox.ts). `id` is the row id: the device's shard times 2^40, plus the order of arrival.
+ * SQLite only: samples committed by the frame writer and not yet moved into `logs` and the roll-ups
+ * (db/log-inbox.ts), one row per batch and shard of devices. `id` is the row id: the shard times
+ * 2^40, plus the order of arrival; `body` the samples as JSON runs of one device each
+ * (`[[device, [code, t, value, ...]], ...]`), `samples` how many.
  */
-export interface LogInboxTable extends LogsTable {
+export interface LogInboxRunsTable {
   id: number;
+  samples: number;
+  body: string;
 }
 
 /**
@@ -768,7 +772,7 @@ export interface Database {
   logs_daily: LogRollupTable;
   logs_rollup_packs: LogRollupPacksTable;
   log_blocks: LogBlocksTable;
-  log_inbox: LogInboxTable;
+  log_inbox_runs: LogInboxRunsTable;
   connections: ConnectionsTable;
   revoked_tokens: RevokedTokensTable;
   api_tokens: ApiTokensTable;

@@ -238,7 +238,7 @@ describe.each(DIALECTS)('GET /device-logs from the roll-ups on %s', (dialect) =>
           for (const table of ['logs', 'logs_hourly', 'logs_daily', 'logs_rollup_packs'] as const) {
             await db.deleteFrom(table).where('device_id', '=', deviceId).execute();
           }
-          if (dialect === 'sqlite') await db.deleteFrom('log_inbox').execute();
+          if (dialect === 'sqlite') await db.deleteFrom('log_inbox_runs').execute();
           const stored = new Map<string, { code: string; t: number; value: number }>();
           for (let i = 0; i < samples.length; i += 500) {
             const batch = samples.slice(i, i + 500).map((s) => ({ device_id: deviceId, ...s }));
