@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { apiToken, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import { apiToken, contentDrawn, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
 import { signupLinkOf, startMailCatcher } from './accounts-smtp';
 
 type MailCatcher = Awaited<ReturnType<typeof startMailCatcher>>;
@@ -94,8 +94,8 @@ describe('account tree: invitations, moves and who sees what', () => {
     await row(hire, /^Cold Store/).click();
     await hire.keyboard.press('ArrowRight');
     await row(hire, /^Freezer room/).click({ button: 'right' });
-    // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
-    await hire.waitForTimeout(300);
+    // Handled once the row is selected: the same event opens the menu, where the row has one.
+    await expect.poll(() => row(hire, /^Freezer room/).getAttribute('aria-selected')).toBe('true');
     expect(await hire.getByRole('menu').count()).toBe(0);
     expect(await hire.getByRole('menuitem', { name: 'Move' }).count()).toBe(0);
     expect(await hire.getByTestId('detail-panel').getByRole('button', { name: 'Move' }).count()).toBe(0);
@@ -166,8 +166,9 @@ describe('account tree: invitations, moves and who sees what', () => {
     expect(await brew.locator('body').textContent()).not.toContain('Boiler 1');
 
     await brew.goto(`${server.baseUrl}/dash/${acme.accounts[0]!.id}/${acme.accounts[0]!.rootGroup.id}`);
-    // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
-    await brew.waitForTimeout(500);
+    // Once the page has drawn what it shows for that address (no lazy chunk's fallback, skeleton or
+    // loading status left), it names nothing of Acme.
+    await expect.poll(() => contentDrawn(brew), { timeout: 30_000 }).toBe(true);
     expect(await brew.locator('body').textContent()).not.toMatch(/Acme|Boiler|Cold Store/);
 
     await openTree(brew);

@@ -284,3 +284,15 @@ export async function animationsDone(page: Page, timeout = 20_000): Promise<void
     { timeout },
   );
 }
+
+/**
+ * True once the content area has drawn its page: the lazy chunk is in, no skeleton or loading status
+ * is left, and the page says something. Poll it (`expect.poll`) instead of pausing for a page to load.
+ */
+export function contentDrawn(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const main = document.querySelector('#main');
+    if (!main || (main.textContent ?? '').trim() === '') return false;
+    return main.querySelector('.page-fallback, .fl-skeleton, [role="status"][aria-label^="Loading"]') === null;
+  });
+}
