@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { apiToken, callApi, signedInPage, useProduct } from './harness';
+import { apiToken, callApi, contentDrawn, signedInPage, useProduct } from './harness';
 
 /** Where each demo user lands and which sections and sub-tabs the shell offers them (issue 13). */
 const VARIANTS = [
@@ -104,17 +104,22 @@ describe('app variants: landing page, navigation and theme follow the account an
     return { page, refused };
   }
 
-  /** Waits until the address stays put for a moment (a page may still name its first scene in it). */
+  /**
+   * Waits until the page has drawn its content (`contentDrawn`) and its address stays put between two
+   * looks (a page may still name its first scene in it, once its list is in). The drawn content, not a
+   * longer look, says the page is done: before, the address alone was watched for 600 ms on every tab.
+   */
   const settled = (page: Page) => {
     let last = '';
     return expect
       .poll(
-        () => {
+        async () => {
+          const drawn = await contentDrawn(page);
           const same = page.url() === last;
           last = page.url();
-          return same;
+          return drawn && same;
         },
-        { interval: 600, timeout: 20_000 },
+        { interval: 250, timeout: 20_000 },
       )
       .toBe(true);
   };
