@@ -31,6 +31,13 @@ describe('gaps in a chart series', () => {
       0,
       [10, 11],
     ],
+    // The boundaries mutation testing showed untested (issue 37 item 7).
+    ['a pause of exactly three times the usual: no gap', [0, 10, 20, 30, 60, 70, 80, 90], 0, []],
+    ['a pause just over three times the usual: a gap', [0, 10, 20, 30, 61, 71, 81, 91], 0, [4]],
+    ['the usual of two neighbours is their mean: 46 over 15 is a gap', [0, 10, 56, 76], 0, [2]],
+    ['the usual of two neighbours is their mean: 44 over 15 is none', [0, 10, 54, 74], 0, []],
+    ['a pause before any other: the spacings after it decide', [0, 100, 110, 120, 130], 0, [1]],
+    ['a pause with one spacing after it', [0, 100, 110], 0, [1]],
   ])('%s', (_, times, minGap, gaps) => {
     expect(gapIndices(times, minGap)).toEqual(gaps);
   });
