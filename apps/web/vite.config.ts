@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompressPlugin } from './vite-plugins/precompress.ts';
 import { serviceWorkerPlugin } from './vite-plugins/service-worker.ts';
 
 // The API and the real-time socket live on the Fastify server; in development Vite proxies both so
@@ -11,7 +12,7 @@ const API_TARGET = process.env.FIELDLINK_API ?? 'http://localhost:8080';
 const API_ADDRESS_SETTINGS = ['FIELDLINK_API_HOST', 'FIELDLINK_API_DEV_HOST', 'FIELDLINK_API_NEXT_SUBDOMAINS'];
 
 export default defineConfig({
-  plugins: [react(), serviceWorkerPlugin({ entry: 'src/sw/service-worker.ts' })],
+  plugins: [react(), serviceWorkerPlugin({ entry: 'src/sw/service-worker.ts' }), precompressPlugin()],
   define: Object.fromEntries(
     API_ADDRESS_SETTINGS.map((name) => [`import.meta.env.${name}`, JSON.stringify(process.env[name] ?? '')]),
   ),
