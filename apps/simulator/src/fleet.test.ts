@@ -9,7 +9,7 @@ import { startTestBroker, type TestBroker } from './testing/test-broker';
 
 const GENERIC = 'sim-generic-01';
 const BREW = 'sim-brew-01';
-/** A brew tank two weeks behind the clock: its first step seals its vat and latches the status bits. */
+/** A brew tank whose clock the test moves two weeks on: the step seals its vat and latches the status bits. */
 const CATCHING_UP = 'sim-brew-02';
 const credentials = new Map([
   [GENERIC, 'generic-secret'],
@@ -53,7 +53,7 @@ beforeAll(async () => {
         thingName: CATCHING_UP,
         password: 'catching-up-secret',
         kind: 'brewTank',
-        model: new BrewTank({ seed: 2, startTimeMs: Date.now() - 14 * 86_400_000 }),
+        model: new BrewTank({ seed: 2, startTimeMs: Date.now() }),
       },
     ],
     logIntervalSeconds: 0.1,
@@ -187,13 +187,18 @@ describe('a simulated device on the broker', () => {
   });
 
   it('sends its config again when it changes a status register by itself (a vat status it latches)', async () => {
-    // The first log step runs two weeks of fermentation: the vat seals (bit 6) and the status word moves.
-    const firstLog = await recorder.waitFor(
+    // Online and logging first: a step taken before the connection would go out in the connect's config.
+    await recorder.waitFor((recorded) => recorded.thingName === CATCHING_UP && recorded.frame.type === 'log');
+    const from = recorder.frames.length;
+    // Two weeks of fermentation at once: the vat seals (bit 6) and the status word moves.
+    fleet.device(CATCHING_UP)!.advanceClockTo(Date.now() + 14 * 86_400_000);
+    const logIndex = await recorder.waitFor(
       (recorded) => recorded.thingName === CATCHING_UP && recorded.frame.type === 'log',
+      { fromIndex: from },
     );
     const configIndex = await recorder.waitFor(
       (recorded) => recorded.thingName === CATCHING_UP && recorded.frame.type === 'config',
-      { fromIndex: firstLog },
+      { fromIndex: logIndex },
     );
     const registers = (recorder.frames[configIndex]?.frame as ConfigFrame).registers!;
     const status = registers[String(vatStatusRegister(registers[String(BREW_REGISTERS.VAT_NUMBER)]!))];
