@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  COLUMN_SET_LABELS,
+  COLUMN_SETS,
   COLUMN_VALUE_TYPES,
   DEFAULT_COLUMN_KEYS,
   DEVICE_COLUMNS,
@@ -11,6 +13,19 @@ describe('device table columns (core §2)', () => {
   it('has unique keys and a known value type for every column', () => {
     expect(new Set(DEVICE_COLUMNS.map((column) => column.key)).size).toBe(DEVICE_COLUMNS.length);
     for (const column of DEVICE_COLUMNS) expect(COLUMN_VALUE_TYPES).toContain(column.type);
+  });
+
+  // An emptied label went unnoticed by every test (mutation testing, issue 37 item 7).
+  it('names every column and every set once, in words', () => {
+    const labels = DEVICE_COLUMNS.map((column) => column.label);
+    for (const label of labels) expect(label).toMatch(/^\S(.*\S)?$/);
+    expect(new Set(labels).size).toBe(labels.length);
+    for (const set of COLUMN_SETS) expect(COLUMN_SET_LABELS[set]).toMatch(/^[A-Z]/);
+  });
+
+  it('shows only known columns by default, the name first', () => {
+    expect(DEFAULT_COLUMN_KEYS[0]).toBe('name');
+    for (const key of DEFAULT_COLUMN_KEYS) expect(deviceColumn(key)?.key).toBe(key);
   });
 
   it('offers the three sets and the extra columns of §2', () => {
