@@ -50,6 +50,9 @@ export function startUp(): void {
   if (decision.signedOut) endSession();
   if (decision.rememberedPath) setRememberedPath(decision.rememberedPath);
   if (decision.redirectTo) window.history.replaceState(null, '', decision.redirectTo);
+  // The first page's code before anything else: the first render waits for it (firstPageReady), and
+  // on a cold start it would otherwise queue behind the remembered page's forty scripts.
+  void preloadPage(window.location.pathname);
   if (hasToken && window.location.pathname === '/loading') preloadForLoading(decision.rememberedPath);
 
   applyTheme(
