@@ -13,7 +13,7 @@ import { expandedIoPoints } from '@fieldlink/simulation/channel-codes';
 import { DeviceConfigMemory, type ConfigChange } from './device-config-memory';
 import { createModel } from '@fieldlink/simulation/create-model';
 import { roundTo } from '@fieldlink/simulation/daily-cycle';
-import type { DeviceModel } from '@fieldlink/simulation/plant-model';
+import { reportedChannels, type DeviceModel } from '@fieldlink/simulation/plant-model';
 import { DEFAULT_OTA_FAILURE_RATE, DEFAULT_OTA_STEP_MS, otaSteps, planOtaUpdate, type OtaStep } from './ota-process';
 
 export interface DeviceLogger {
@@ -427,14 +427,7 @@ export class SimulatedDevice {
   private configFrame(now: number) {
     this.sentSettingsRevision = this.model.settingsRevision();
     const channels: ChannelConfig[] = [
-      ...this.model.channels.map((channel) => ({
-        code: channel.code,
-        name: channel.name,
-        ...(channel.units ? { units: channel.units } : {}),
-        upload: true,
-        alarm: channel.alarm ?? false,
-        ...(channel.product ? { product: { ...channel.product } } : {}),
-      })),
+      ...reportedChannels(this.model.channels),
       ...this.paddingCodes.map((code) => ({ code, name: `Aux ${code.slice(1)}`, upload: true, alarm: false })),
     ].map((channel) => this.config.channelConfig(channel));
     return deviceConfigFrame(

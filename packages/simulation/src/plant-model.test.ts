@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEVICE_KINDS } from './device-kind';
 import { createModel } from './create-model';
+import { reportedChannels } from './plant-model';
 
 const START = Date.UTC(2025, 3, 1, 10);
 
@@ -66,5 +67,33 @@ describe.each(DEVICE_KINDS)('%s model', (kind) => {
     expect(model.registers()[first]).toBe(65534);
     expect(model.writeRegister(register, 70000)).toBeUndefined();
     model.writeRegister(register, original);
+  });
+});
+
+describe('a model’s channels as reported', () => {
+  const product = { sku: 'MILK-1L', slotCount: 4, depth: 80, planogramId: 'p1' };
+  it.each([
+    [
+      { code: 'a1', name: 'Flow' },
+      { code: 'a1', name: 'Flow', upload: true, alarm: false },
+    ],
+    [
+      { code: 'a1', name: 'Flow', units: 'm³/h' },
+      { code: 'a1', name: 'Flow', units: 'm³/h', upload: true, alarm: false },
+    ],
+    [
+      { code: 'a2', name: 'Level', units: '' },
+      { code: 'a2', name: 'Level', upload: true, alarm: false },
+    ],
+    [
+      { code: 's1', name: 'High level', alarm: true },
+      { code: 's1', name: 'High level', upload: true, alarm: true },
+    ],
+    [
+      { code: 'c1', name: 'Milk', product },
+      { code: 'c1', name: 'Milk', upload: true, alarm: false, product },
+    ],
+  ])('reports %j as %j', (channel, expected) => {
+    expect(reportedChannels([channel])).toStrictEqual([expected]);
   });
 });

@@ -25,6 +25,24 @@ export interface ChannelSpec {
   };
 }
 
+/**
+ * A model's channels as its device reports them in its config frame and record: each uploaded, an
+ * alarm only where the model sets one, the unit and the shelf product where it has them. The
+ * simulator's devices and the browser demo's report the same.
+ */
+export function reportedChannels(
+  channels: readonly Pick<ChannelSpec, 'code' | 'name' | 'units' | 'alarm' | 'product'>[],
+) {
+  return channels.map(({ code, name, units, alarm, product }) => ({
+    code,
+    name,
+    ...(units ? { units } : {}),
+    upload: true,
+    alarm: alarm ?? false,
+    ...(product ? { product: { ...product } } : {}),
+  }));
+}
+
 export interface PlantModelOptions {
   /** Same seed and start time, same values for the same steps. */
   readonly seed: number;

@@ -7,6 +7,7 @@ import { childPath, groupPath, newDevicesGroupName, TRASH_GROUP_NAME } from '@fi
 import { ACCOUNTS_USER_VARIANT } from '@fieldlink/domain/user-variant';
 import { DEMO_ACCOUNT_KIND } from '@fieldlink/domain/demo';
 import { expandedIoPoints } from '@fieldlink/simulation/channel-codes';
+import { reportedChannels } from '@fieldlink/simulation/plant-model';
 import type { DemoFleet, DemoFleetDevice } from '@fieldlink/simulation/demo-fleet';
 import type { DeviceSnapshot } from '../worker/protocol';
 
@@ -210,14 +211,7 @@ export function simulatedDeviceRecord(
     uploadInterval: UPLOAD_INTERVAL_MINUTES,
     logInterval: LOG_INTERVAL_SECONDS,
     timeDate: { tzName: 'Etc/UTC', tzRule: 'UTC0' },
-    channels: snapshot.channels.map(({ code, name, units, alarm, product }) => ({
-      code,
-      name,
-      ...(units ? { units } : {}),
-      upload: true,
-      alarm: alarm ?? false,
-      ...(product ? { product: { ...product } } : {}),
-    })),
+    channels: reportedChannels(snapshot.channels),
     registers: snapshot.registers,
     expandedIoMax: expandedIoPoints(snapshot.channels.map((channel) => channel.code)),
     customAttributes: {},
