@@ -4,11 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { FastifyInstance } from 'fastify';
 import { connectAsync } from 'mqtt';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { buildApp, inboxRows, loadConfig, migrate, openStorage, seedDemo } from '@fieldlink/server/testing';
 import type { DeviceCredentials } from './ingest-calls';
+import { provisionDevices } from './provision-devices';
 
 /**
  * CPU time of the server per data point stored, for a fixed workload, by thread: a number the load of
@@ -100,26 +100,6 @@ function threadCpu(): Map<number, { name: string; ns: number }> {
   return threads;
 }
 
-async function provision(app: FastifyInstance, count: number): Promise<DeviceCredentials[]> {
-  const signIn = await app.inject({
-    method: 'POST',
-    url: '/api/v1/signin',
-    payload: { email: 'ops@fieldlink.test', password: DEMO_PASSWORD },
-  });
-  const { jwt } = signIn.json() as { jwt: string };
-  const devices: DeviceCredentials[] = [];
-  for (let i = 0; i < count; i += 1) {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/v1/device',
-      headers: { authorization: jwt },
-      payload: { name: `CPU bench device ${i + 1}` },
-    });
-    devices.push((response.json() as { credentials: DeviceCredentials }).credentials);
-  }
-  return devices;
-}
-
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -144,7 +124,7 @@ async function main(): Promise<void> {
   await seedDemo(storage.db, DEMO_PASSWORD);
   const app = await buildApp({ config, storage, mqttPort: 0 });
   await app.ready();
-  const devices = await provision(app, deviceCount);
+  const devices = await provisionDevices(app, deviceCount, DEMO_PASSWORD, 'CPU bench device');
   const child = fork(fileURLToPath(import.meta.url), ['--load-child'], { execArgv: ['--import', 'tsx'] });
   const next = (type: string) =>
     new Promise<void>((resolve) => {

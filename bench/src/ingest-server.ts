@@ -18,6 +18,7 @@ import { sql } from 'kysely';
 import { serveRpc } from './child-rpc';
 import { fillMinuteSamples } from './demo-app';
 import { freshDatabase, type FreshDatabase } from './fresh-database';
+import { provisionDevices } from './provision-devices';
 import {
   POINTS_PER_FRAME,
   type DeviceCredentials,
@@ -34,30 +35,6 @@ import { ProcessMeter } from './process-meter';
  */
 
 const DEMO_PASSWORD = 'bench-demo-password';
-// The demo user with ADD_DEVICES: devices are provisioned through the public API, as a customer would.
-const PROVISIONER = 'ops@fieldlink.test';
-
-async function provisionDevices(app: FastifyInstance, count: number): Promise<DeviceCredentials[]> {
-  const signIn = await app.inject({
-    method: 'POST',
-    url: '/api/v1/signin',
-    payload: { email: PROVISIONER, password: DEMO_PASSWORD },
-  });
-  if (signIn.statusCode !== 200) throw new Error(`Sign-in failed: ${signIn.statusCode} ${signIn.body}`);
-  const { jwt } = signIn.json() as { jwt: string };
-  const devices: DeviceCredentials[] = [];
-  for (let i = 0; i < count; i += 1) {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/v1/device',
-      headers: { authorization: jwt },
-      payload: { name: `Bench device ${i + 1}` },
-    });
-    if (response.statusCode !== 200) throw new Error(`Provisioning failed: ${response.statusCode} ${response.body}`);
-    devices.push((response.json() as { credentials: DeviceCredentials }).credentials);
-  }
-  return devices;
-}
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -143,7 +120,7 @@ serveRpc<ServerCalls>(
       await seedDemo(storage.db, DEMO_PASSWORD);
       app = await buildApp({ config, storage, mqttPort: 0 });
       await app.ready();
-      const devices = await provisionDevices(app, setup.devices);
+      const devices = await provisionDevices(app, setup.devices, DEMO_PASSWORD);
       provisioned = devices;
       const broker = app.broker;
       if (!broker) throw new Error('The app started without its broker');
