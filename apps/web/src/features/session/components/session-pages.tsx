@@ -133,16 +133,18 @@ export function LoadingPage({ loadPageCode }: LoadingPageProps = {}) {
         recordSignedInUserValues(self.id, clock);
         // `_DEMO` devices of the account are simulated here, before the real-time socket opens.
         simulateDemoDevices(accounts);
-        void startRealtime({
+        const realtime = startRealtime({
           token,
           canViewDash: summary.canViewDash,
           onUnauthorized: () => {
             endSession();
             showToast('warning', 'Your session has ended. Please sign in again.');
           },
-        });
-        // The page opens once its code is here, so it shows at once rather than after a fallback.
-        void (loadPageCode?.(target) ?? Promise.resolve()).then(() => {
+        }).catch(() => undefined);
+        // The page opens once its code is here, so it shows at once rather than after a fallback, and
+        // once the real-time client is set up: a page's watches made before it would be dropped (a
+        // demo's socket, the simulation worker, takes a while to load).
+        void Promise.all([realtime, loadPageCode?.(target)]).then(() => {
           if (!cancelled) void navigate(target, { replace: true });
         });
       })
