@@ -32,9 +32,9 @@ export function pagePreloadOf(rememberedPath: string | null): PagePreload | null
  * Starts, at the first instruction of a start-up that goes to /loading, what would otherwise wait in
  * line (specification §2): the user and the account tree that /loading reads (it then joins these
  * calls), the code of the remembered page and of the shell around it, and for a remembered inventory
- * overview or device list that page's first call (the device list's before the tree, and then its first sorted order). None of it
- * changes where /loading goes: it decides as before, and the server checks every call as before; a
- * call the user may not make fails and is made again by its page.
+ * overview or device list that page's first call (the device list's before the tree, and then its
+ * first sorted order). None of it changes where /loading goes: it decides as before, and the server
+ * checks every call as before; a call the user may not make fails and is made again by its page.
  */
 export function preloadForLoading(rememberedPath: string | null): void {
   void queryClient.prefetchQuery(selfQuery());

@@ -25,12 +25,16 @@ import {
   registerDemoDevicesLoader,
 } from '../lib/demo/demo-session';
 
+/** How long the first render waits for the first page's code before it shows the page fallback. */
+const FIRST_PAGE_WAIT_MS = 500;
+
 /**
  * Everything that runs once before the first render: the start-up routing decision (so no page
  * flashes before a redirect), the theme (so the first paint has the right colours), the public
- * configuration request, and the handler for a token the server no longer accepts.
+ * configuration request, and the handler for a token the server no longer accepts. Resolves when the
+ * first render may begin: once the first page's code is in, or after {@link FIRST_PAGE_WAIT_MS}.
  */
-export function startUp(): void {
+export function startUp(): Promise<void> {
   // A demo running in this tab goes on after a reload: its backend (a chunk of its own) answers.
   const demoApp = readDemoApp();
   if (demoApp) {
@@ -50,9 +54,9 @@ export function startUp(): void {
   if (decision.signedOut) endSession();
   if (decision.rememberedPath) setRememberedPath(decision.rememberedPath);
   if (decision.redirectTo) window.history.replaceState(null, '', decision.redirectTo);
-  // The first page's code before anything else: the first render waits for it (firstPageReady), and
-  // on a cold start it would otherwise queue behind the remembered page's forty scripts.
-  void preloadPage(window.location.pathname);
+  // The first page's code before anything else: the first render waits for it, and on a cold start it
+  // would otherwise queue behind the remembered page's forty scripts.
+  const firstPage = preloadPage(window.location.pathname);
   if (hasToken && window.location.pathname === '/loading') preloadForLoading(decision.rememberedPath);
 
   applyTheme(
@@ -85,22 +89,11 @@ export function startUp(): void {
   // FETCH_POST_FAILURE: a failed change that does not report it itself is recorded by the session
   // machine under that event and gets the generic server toast.
   setChangeFailureHandler((error) => reportChangeFailure(serverErrorMessage(error)));
-}
 
-/** How long the first render waits for the first page's code before it shows the page fallback. */
-const FIRST_PAGE_WAIT_MS = 500;
-
-/**
- * Resolves once the code of the page the start-up opens has loaded (or after
- * {@link FIRST_PAGE_WAIT_MS}): rendered before, the page would suspend, and React shows the content
- * that replaces a fallback no sooner than 300 ms after the fallback appeared, even when the code is in
- * the cache a few milliseconds later (issue 36 item 8).
- */
-export function firstPageReady(): Promise<void> {
-  return Promise.race([
-    preloadPage(window.location.pathname),
-    new Promise<void>((resolve) => setTimeout(resolve, FIRST_PAGE_WAIT_MS)),
-  ]);
+  // Rendered before its code is in, the first page would suspend, and React shows the content that
+  // replaces a fallback no sooner than 300 ms after the fallback appeared, even when the code is in
+  // the cache a few milliseconds later (issue 36 item 8).
+  return Promise.race([firstPage, new Promise<void>((resolve) => setTimeout(resolve, FIRST_PAGE_WAIT_MS))]);
 }
 
 /** Registers the app-shell service worker (production builds only); failures are only logged (§8). */
