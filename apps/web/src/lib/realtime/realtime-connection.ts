@@ -40,7 +40,9 @@ export interface StartRealtimeOptions {
  * the first thing most visits show, does not need it.
  */
 export async function startRealtime(options: StartRealtimeOptions): Promise<void> {
-  stopRealtime();
+  // The watches of pages shown before it (a page may open before the client's chunks are in) stay:
+  // the first socket subscribes them when it opens.
+  closeClient();
   const generation = ++startGeneration;
   const { RealtimeClient } = await import('./realtime-client');
   // In a demo the socket is the simulation worker (with the server's, for a signed-in account's
@@ -87,7 +89,8 @@ function applyReceived(): void {
   realtimeStore.setState((s) => actions.reduce((state, action) => applyServerAction(state, action, now), s));
 }
 
-export function stopRealtime(): void {
+/** Closes the connection (a start in progress loses), keeping what the pages on screen watch. */
+function closeClient(): void {
   startGeneration += 1;
   received = [];
   window.removeEventListener('online', retryNow);
@@ -95,6 +98,11 @@ export function stopRealtime(): void {
   client?.stop();
   client = null;
   canSubscribe = false;
+}
+
+/** Closes the connection and forgets every watch and live value (sign-out). */
+export function stopRealtime(): void {
+  closeClient();
   watchers.clear();
   tableListeners.clear();
   realtimeStore.setState(() => INITIAL_REALTIME_STATE);
@@ -112,17 +120,19 @@ export function realtimeRequest(action: ClientRequest): Promise<ReplyValue> {
 
 /**
  * Starts watching devices. Returns a function that stops watching them. Subscription failures are
- * reported to `onError` (a device the user may not see, a timeout) and do not throw.
+ * reported to `onError` (a device the user may not see, a timeout) and do not throw. A watch made
+ * before the connection is up is kept and subscribed when its socket opens; users without
+ * view-dashboard subscribe to nothing (§4).
  */
 export function watchDevices(thingNames: readonly string[], onError?: (error: Error) => void): () => void {
-  if (!canSubscribe || thingNames.length === 0) return () => {};
+  if (thingNames.length === 0) return () => {};
   const added: string[] = [];
   for (const thingName of thingNames) {
     const count = watchers.get(thingName) ?? 0;
     watchers.set(thingName, count + 1);
     if (count === 0) added.push(thingName);
   }
-  if (added.length > 0 && client?.connection.status === 'CONNECTED') {
+  if (added.length > 0 && canSubscribe && client?.connection.status === 'CONNECTED') {
     client.request({ type: 'server/subscribeDevices', thingNames: added }).catch((error: Error) => onError?.(error));
   }
   return () => {
@@ -132,7 +142,7 @@ export function watchDevices(thingNames: readonly string[], onError?: (error: Er
       if (count > 0) watchers.set(thingName, count);
       else if (watchers.delete(thingName)) removed.push(thingName);
     }
-    if (removed.length > 0 && client?.connection.status === 'CONNECTED') {
+    if (removed.length > 0 && canSubscribe && client?.connection.status === 'CONNECTED') {
       // Nothing to tell the user if this fails: the socket is closing or the device is gone anyway.
       client.request({ type: 'server/unsubscribeDevices', thingNames: removed }).catch(() => {});
     }

@@ -133,18 +133,18 @@ export function LoadingPage({ loadPageCode }: LoadingPageProps = {}) {
         recordSignedInUserValues(self.id, clock);
         // `_DEMO` devices of the account are simulated here, before the real-time socket opens.
         simulateDemoDevices(accounts);
-        const realtime = startRealtime({
+        void startRealtime({
           token,
           canViewDash: summary.canViewDash,
           onUnauthorized: () => {
             endSession();
             showToast('warning', 'Your session has ended. Please sign in again.');
           },
-        }).catch(() => undefined);
-        // The page opens once its code is here, so it shows at once rather than after a fallback, and
-        // once the real-time client is set up: a page's watches made before it would be dropped (a
-        // demo's socket, the simulation worker, takes a while to load).
-        void Promise.all([realtime, loadPageCode?.(target)]).then(() => {
+        });
+        // The page opens once its code is here, so it shows at once rather than after a fallback. The
+        // real-time client may still be loading (a demo's simulation worker takes a while): the page's
+        // watches wait for its first socket.
+        void (loadPageCode?.(target) ?? Promise.resolve()).then(() => {
           if (!cancelled) void navigate(target, { replace: true });
         });
       })
