@@ -2,7 +2,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { TOKEN_STORAGE_KEY } from '@fieldlink/api/session';
-import { apiToken, useProduct } from './harness';
+import { apiToken, contentDrawn, useProduct } from './harness';
 
 /**
  * Accessibility (issue 36 item 7): axe-core, WCAG 2.1 A and AA, on each demo user's landing page in
@@ -40,17 +40,7 @@ interface Finding {
  * status is left, and the page says something.
  */
 async function waitForContent(page: Page): Promise<void> {
-  await expect
-    .poll(
-      () =>
-        page.evaluate(() => {
-          const main = document.querySelector('#main');
-          if (!main || (main.textContent ?? '').trim() === '') return false;
-          return main.querySelector('.page-fallback, .fl-skeleton, [role="status"][aria-label^="Loading"]') === null;
-        }),
-      { timeout: 30_000 },
-    )
-    .toBe(true);
+  await expect.poll(() => contentDrawn(page), { timeout: 30_000 }).toBe(true);
 }
 
 /** Serious and critical violations of WCAG 2.1 A/AA on the page as it stands. */
