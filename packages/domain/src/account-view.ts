@@ -8,8 +8,8 @@ import type { PermissionSubject } from './permissions';
  * (which group opens first, what kind of user each is, what a device's channel carries).
  */
 
-/** A group as the tree is built from it. */
-export interface TreeGroupSource {
+/** What a group of the tree says of itself, as read and as answered. */
+interface TreeGroupFields {
   id: string;
   name: string;
   accountId: string;
@@ -18,6 +18,10 @@ export interface TreeGroupSource {
   kind: GroupKind;
   /** A group of devices simulated in the browser (core §3 `simulation`). */
   simulation: boolean;
+}
+
+/** A group as the tree is built from it. */
+export interface TreeGroupSource extends TreeGroupFields {
   path: string;
   parentId: string | null;
 }
@@ -32,14 +36,7 @@ export interface TreeUserSource {
 }
 
 /** A group of the tree (the API's `GroupNode`), its devices of type `D` placed by the caller. */
-export interface TreeGroup<D> {
-  id: string;
-  name: string;
-  accountId: string;
-  appType: string;
-  accountKind: string;
-  kind: GroupKind;
-  simulation: boolean;
+export interface TreeGroup<D> extends TreeGroupFields {
   relativePath: string;
   expanded: boolean;
   groups: TreeGroup<D>[];
