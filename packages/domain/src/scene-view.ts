@@ -34,9 +34,9 @@ export function sceneWidget<P>(groupId: string, sceneId: string, widget: StoredW
 }
 
 /**
- * A scene of `group` at `index` among the group's scenes. Its widgets are placed by {@link sceneWidget}. The scene is
- * read-only when its account's dashboards are (§4, {@link isSceneReadOnly}) or the caller may edit
- * neither scenes nor widgets (`mayEdit` false).
+ * A scene of `group` at `index` among the group's scenes, its widgets placed by {@link sceneWidget}.
+ * The scene is read-only when its account's dashboards are (§4, {@link isSceneReadOnly}) or the
+ * caller may edit neither scenes nor widgets (`mayEdit` false).
  */
 export function sceneView<P>(input: {
   group: { id: string; accountId: string; appType: string; accountKind: string };
