@@ -9,7 +9,7 @@ const ROOT = path.resolve(import.meta.dirname, '../../../..');
  * The release this code replaces in a rolling upgrade: the commit last shipped (CI passed). Set it
  * to the shipped commit at each release (docs/operations.md, "Upgrades without downtime").
  */
-export const PREVIOUS_RELEASE = 'b63c7cf45f914a0b7d1ffb745aedea898d5f6058';
+export const PREVIOUS_RELEASE = 'aa83465bcd7e6792e25632c1f4698d8c5dc9f7d8';
 
 /** Whether this clone holds the previous release (a shallow clone does not). */
 export function hasPreviousRelease(): boolean {
