@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   activeForText,
   flagActiveSince,
+  PLANT_ALARM_LOOKBACK_MS,
+  PLANT_MAIN_FIGURES,
   plantStatus,
+  STANDSTILL_FLOW,
   type ActivePlantAlarm,
   type FlagSample,
   type PlantState,
@@ -32,6 +35,13 @@ describe('plant status', () => {
     ['running with flow', {}, null],
     ['stopped, no flow', { plantRun: 0, flow: 0 }, null],
     ['stopped, flowmeter noise at standstill', { plantRun: 0, flow: 0.4 }, null],
+    ['stopped, flow exactly at the standstill limit', { plantRun: 0, flow: STANDSTILL_FLOW }, null],
+    [
+      'stopped, flow just above the standstill limit',
+      { plantRun: 0, flow: STANDSTILL_FLOW + 0.1 },
+      'Plant stopped: the supply flow is drawn from the storage tank, which the plant refills when it runs.',
+    ],
+    ['stopped, no flow reading yet', { plantRun: 0, flow: undefined }, null],
     [
       'stopped, water drawn from the tank',
       { plantRun: 0, flow: 57.9 },
@@ -48,9 +58,14 @@ describe('plant status', () => {
     expect(plantStatus({ ...base, ...change }).note).toBe(note);
   });
 
-  it('lists the most recently raised alarm first, those of unknown start last', () => {
-    const unknown: ActivePlantAlarm = { name: 'Power failure', code: 's10', since: null, onBefore: false };
-    const status = plantStatus({ ...base, alarms: [unknown, lowUv, lowTank] });
+  const unknown: ActivePlantAlarm = { name: 'Power failure', code: 's10', since: null, onBefore: false };
+  it.each([
+    [[unknown, lowUv, lowTank]],
+    [[lowUv, lowTank, unknown]],
+    [[lowTank, unknown, lowUv]],
+    [[lowUv, unknown, lowTank]],
+  ])('lists the most recently raised alarm first, those of unknown start last (given %#)', (alarms) => {
+    const status = plantStatus({ ...base, alarms });
     expect(status.alarms.map((alarm) => alarm.code)).toEqual(['s5', 's4', 's10']);
   });
 });
@@ -71,8 +86,25 @@ describe('when an alarm flag came on', () => {
       { since: 600, onBefore: false },
     ],
     ['on since the first bin, which began off', [bin(0, 0, 1), bin(300, 1, 1)], { since: 0, onBefore: false }],
+    ['a bin without its low is passed over', [bin(0, 1, 1), bin(300, null, 0)], { since: 0, onBefore: true }],
+    ['a bin without its high is passed over', [bin(0, 1, 1), bin(300, 0, null)], { since: 0, onBefore: true }],
   ])('%s', (_, samples, expected) => {
     expect(flagActiveSince(samples)).toEqual(expected);
+  });
+});
+
+describe('the status line', () => {
+  it('shows flow, the tank level (with a tank) and both pressures, in their units', () => {
+    expect(PLANT_MAIN_FIGURES).toEqual([
+      { code: 'a1', label: 'Flow', units: 'L/min', decimals: 1 },
+      { code: 'a16', label: 'Tank level', units: '%', decimals: 0, feature: 'waterTank' },
+      { code: 'c2', label: 'Inlet pressure', units: 'bar', decimals: 2 },
+      { code: 'c3', label: 'Outlet pressure', units: 'bar', decimals: 2 },
+    ]);
+  });
+
+  it("reads an alarm flag's log back a week to find when it came on", () => {
+    expect(PLANT_ALARM_LOOKBACK_MS).toBe(7 * 24 * 60 * MIN);
   });
 });
 
