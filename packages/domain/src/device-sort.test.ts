@@ -7,6 +7,7 @@ import {
   compareSortKeys,
   isEmptyCell,
   namedVersionSortKey,
+  objectText,
   sortByColumn,
   sortKeyOf,
   SortKeyCodes,
@@ -134,13 +135,43 @@ describe('sort keys', () => {
     ['1.0.0', [1]],
     ['v2', [0]],
     ['2.x.1', [2, 0, 1]],
+    ['1. 2', [1, 2]],
   ])('versionSortKey(%j)', (version, key) => expect(versionSortKey(version)).toEqual(key));
 
   it.each([
     ['Vats 4.2', ['vats', 4, 2]],
     ['BrewCtl v7.52', ['brewctl', 7, 52]],
     ['Unfieldlinkd', ['unfieldlinkd']],
+    ['Vats4.2', ['vats', 4, 2]],
+    ['Vats 10', ['vats', 10]],
+    ['Vats 4.2x', [textSortKey('Vats 4.2x')]],
+    ['Vats 4.2 beta', [textSortKey('Vats 4.2 beta')]],
   ])('namedVersionSortKey(%j)', (text, key) => expect(namedVersionSortKey(text)).toEqual(key));
+
+  it.each<[ColumnValueType, CellValue, ReturnType<typeof sortKeyOf>]>([
+    ['number', '12', 12],
+    ['number', 'twelve', null],
+    ['boolean', 'true', 1],
+    ['boolean', false, 0],
+    ['version', '4.2', [4, 2]],
+    ['stringAndVersion', 'Vats 4.2', ['vats', 4, 2]],
+    ['string', 'ab', 'ab'],
+    ['dateTime', '2026-01-01T00:00:00Z', Date.UTC(2026, 0, 1)],
+    ['dateTime', 1_700_000_000_000, 1_700_000_000_000],
+    ['object', { base: 'GEN', custom: '2' }, textSortKey('GEN 2')],
+  ])('sortKeyOf(%s, %j) is %j', (type, value, key) => expect(sortKeyOf(type, value)).toEqual(key));
+
+  it('reads an object cell as its non-blank parts, space-separated', () => {
+    expect(objectText({ a: 'x', b: '  ', c: null, d: 'y', e: 3 })).toBe('x y 3');
+  });
+
+  it.each<[Parameters<typeof compareSortKeys>[0], Parameters<typeof compareSortKeys>[1], number]>([
+    [['a'], [1], 1],
+    [[1], ['a'], -1],
+    [4, [4, 2], -1],
+    [[4, 2], 4, 1],
+    ['b', ['a'], 1],
+  ])('compareSortKeys(%j, %j) has the sign %i', (a, b, sign) => expect(Math.sign(compareSortKeys(a, b))).toBe(sign));
 
   it('orders versions exactly as compareVersions does', () => {
     const version = fc
