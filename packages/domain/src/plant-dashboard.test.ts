@@ -261,3 +261,26 @@ describe('select before operate (issue 36 item 1)', () => {
     expect(widgetConfirmsCommands(widget, { accountId })).toBe(confirms);
   });
 });
+
+describe('the whole generated dashboard (a reviewed record: packages/domain/src/__records__)', () => {
+  /** One line a widget: what a reviewer compares with §2-§4 of the application specification. */
+  const record = (appType: PlantAppType, device: ReturnType<typeof tagged>) =>
+    plantDashboard(appType, device)
+      .map(
+        (section) =>
+          `## ${section.section} (${section.group ?? 'no group'})\n` +
+          section.widgets.map(({ section: _, group: __, ...widget }) => `- ${JSON.stringify(widget)}`).join('\n'),
+      )
+      .join('\n\n') + '\n';
+
+  it.each<[string, PlantAppType, string, string]>([
+    ['filtec-every-feature', 'filtec', ALL_FEATURES + ',uvSignalPoints2', 'Filtec 2.1'],
+    ['filtec-newer-alarms', 'filtec', ALL_FEATURES, 'Filtec 3.01'],
+    ['filtec-moe-every-feature', 'filtec moe', ALL_FEATURES, 'Filtec 2.1'],
+    ['filtec-fixed-only', 'filtec', '', 'Filtec 2.1'],
+  ])('%s', async (name, appType, features, custom) => {
+    await expect(record(appType, tagged(appType, features, custom))).toMatchFileSnapshot(
+      `./__records__/plant-dashboard-${name}.md`,
+    );
+  });
+});
