@@ -5,6 +5,7 @@ import {
   isRetriedSmsStatus,
   maskedPhone,
   phoneCodeSendRefusal,
+  phoneCodeText,
   phoneFromInput,
   smsRetryAt,
   type AlarmSmsFacts,
@@ -34,6 +35,7 @@ describe('E.164 phone numbers', () => {
     ['+1 (555) 123-4567', '+15551234567'],
     ['07700 900123', '07700 900123'],
     ['  +15551234567 ', '+15551234567'],
+    ['  07700 900123 ', '07700 900123'],
   ])('reads %j as %j', (typed, phone) => {
     expect(phoneFromInput(typed)).toBe(phone);
   });
@@ -41,6 +43,10 @@ describe('E.164 phone numbers', () => {
   it('masks all but the country code’s first digits and the last two', () => {
     expect(maskedPhone('+447700900123')).toBe('+4477••••••23');
     expect(maskedPhone('+15551234567')).toBe('+1555•••••67');
+  });
+
+  it('shows a number too short to mask as it is', () => {
+    expect(maskedPhone('+12345')).toBe('+12345');
   });
 });
 
@@ -56,6 +62,7 @@ describe('verification code sends', () => {
     ['nothing sent', {}, null],
     ['last code 59 s ago', { lastSentToUserAt: now - 59_000, sentToUserInLastHour: 1 }, /wait 1 s/, 1],
     ['last code 61 s ago', { lastSentToUserAt: now - 61_000, sentToUserInLastHour: 1 }, null],
+    ['last code exactly 60 s ago', { lastSentToUserAt: now - 60_000, sentToUserInLastHour: 1 }, null],
     [
       'three to the user this hour',
       { lastSentToUserAt: now - 600_000, sentToUserInLastHour: 3 },
@@ -71,6 +78,14 @@ describe('verification code sends', () => {
       expect(refusal?.message).toMatch(message);
       expect(refusal?.retryAfterSeconds).toBe(retryAfter);
     }
+  });
+});
+
+describe('verification code text', () => {
+  it('gives the code first, then what it is for and how long it lasts', () => {
+    expect(phoneCodeText('Fieldlink', '123456')).toBe(
+      '123456 is your Fieldlink code to receive SMS alerts. It expires in 10 minutes.',
+    );
   });
 });
 
@@ -119,6 +134,27 @@ describe('alarm SMS text', () => {
     expect(text).toMatch(shape);
     expect(text).toMatch(/57 bar, above 50 bar https:\/\/fl\.example\/dash\/OSC-PUMP01$/);
     if (limit === 160) expect(units(text)).toBeLessThanOrEqual(160);
+  });
+
+  describe('at the edge of one GSM-7 segment', () => {
+    const link = 'https://fl.example/dash/OSC-PUMP01';
+    const whole = (device: string) =>
+      `Fieldlink CRITICAL alarm: ${device} (OSC-PUMP01) Pressure 57 bar, above 50 bar ${link}`;
+    const room = 160 - whole('').length;
+
+    it('sends 160 septets whole', () => {
+      const device = 'P'.repeat(room);
+      expect(alarmSmsText({ ...facts, deviceName: device, link })).toBe(whole(device));
+    });
+
+    it.each([
+      ['161 characters', 'P'.repeat(room + 1)],
+      ['160 characters, one of them two septets', `[${'P'.repeat(room - 1)}`],
+    ])('cuts the device name of %s to fit', (_, device) => {
+      const text = alarmSmsText({ ...facts, deviceName: device, link });
+      expect(text).toMatch(/P\.\. \(OSC-PUMP01\)/);
+      expect(units(text)).toBeLessThanOrEqual(160);
+    });
   });
 
   it('keeps value and link whole when even short names cannot make one segment, cutting names only as far as the fewest segments need', () => {
@@ -190,6 +226,10 @@ describe('SMS retries', () => {
     [1, 'Sun, 29 Nov 2026 22:05:00 GMT', now + 300_000],
     [1, 'soon', now + 30_000],
     [1, '7200', null],
+    [1, '3600', now + 3_600_000],
+    [1, ' 120 ', now + 120_000],
+    [1, '120abc', now + 30_000],
+    [1, 'abc120', now + 30_000],
   ])('after attempt %i with Retry-After %j: %j', (attempt, retryAfter, at) => {
     expect(smsRetryAt(attempt, retryAfter, now)).toBe(at);
   });
