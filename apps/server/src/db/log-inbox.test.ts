@@ -206,14 +206,14 @@ describe('the SQLite log inbox', () => {
     );
   });
 
-  it('moves in slices of at most 2,000 samples (whole rows), a shard at a time, between batches', async () => {
-    const samples = Array.from({ length: 10_000 }, (_, i) => ({
+  it('moves in slices of at most 6,000 samples (whole rows), a shard at a time, between batches', async () => {
+    const samples = Array.from({ length: 20_000 }, (_, i) => ({
       device_id: 'dev-a',
       code: `c${i % 10}`,
       t: T0 + i,
       value: i,
     }));
-    // 20 batches of 500 samples: 20 rows of the device's shard.
+    // 40 batches of 500 samples: 40 rows of the device's shard.
     for (let i = 0; i < samples.length; i += 500) await append(storage, samples.slice(i, i + 500));
     const left: number[] = [];
     const mover = new InboxMover(storage.db, {
@@ -225,9 +225,9 @@ describe('the SQLite log inbox', () => {
     });
     await until(async () => (await inboxRows(storage.db)) === 0);
     await mover.close();
-    // Slices: 10,000 -> 8,000 -> ... -> 0, each a transaction of its own (the other shards' moves
-    // find nothing).
-    expect([...new Set(left)].filter((n) => n < 10_000)).toEqual([8000, 6000, 4000, 2000, 0]);
+    // Slices: 20,000 -> 14,000 -> 8,000 -> 2,000 -> 0, each a transaction of its own (the other
+    // shards' moves find nothing).
+    expect([...new Set(left)].filter((n) => n < 20_000)).toEqual([14_000, 8000, 2000, 0]);
     expect(await storedLogs(storage.db)).toEqual(inKeyOrder(samples));
     for (const { table, width } of ROLLUP_LEVELS) {
       expect(await storedRollups(storage.db, table)).toEqual(referenceRollups(samples, width));
