@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   isDeliveredStatus,
+  WEBHOOK_EVENT_LABELS,
   WEBHOOK_EVENTS,
+  WEBHOOK_FORMAT_LABELS,
   WEBHOOK_TEST_EVENT,
   webhookBody,
   webhookRetryAt,
@@ -45,6 +47,7 @@ describe('isDeliveredStatus', () => {
     [200, true],
     [204, true],
     [299, true],
+    [300, false],
     [199, false],
     [301, false],
     [302, false],
@@ -84,6 +87,49 @@ describe('webhookBody', () => {
       text: event.summary,
       themeColor: 'D13438',
       potentialAction: [{ targets: [{ uri: 'https://console.example' }] }],
+      sections: [{ facts: [{ name: 'Time', value: event.time }] }],
+    });
+  });
+
+  it.each<[WebhookDeliveredEvent, string]>([
+    ['alarm.raised', 'D13438'],
+    ['ota.failed', 'D13438'],
+    ['alarm.cleared', '0078D4'],
+    ['ota.finished', '0078D4'],
+    ['report.ready', '0078D4'],
+  ])('colours a Teams card of %s %s', (type, colour) => {
+    expect(webhookBody('teams', { ...event, type }, 'https://console.example')).toMatchObject({ themeColor: colour });
+  });
+
+  it.each([
+    [2985, false],
+    [2986, true],
+  ])('cuts a Slack section of a %i-character summary at 3,000 characters: %s', (length, cut) => {
+    const summary = 'x'.repeat(length);
+    const body = webhookBody('slack', { ...event, summary }, 'https://console.example') as {
+      blocks: { text?: { text: string } }[];
+    };
+    const text = body.blocks[0]!.text!.text;
+    expect(text).toBe(cut ? `*Alarm raised*\n${summary.slice(0, 2984)}…` : `*Alarm raised*\n${summary}`);
+    expect(text.length).toBeLessThanOrEqual(3000);
+  });
+
+  it('names each event and format as the console and the deliveries table show them', () => {
+    expect(WEBHOOK_EVENT_LABELS).toEqual({
+      'alarm.raised': 'Alarm raised',
+      'alarm.acknowledged': 'Alarm acknowledged',
+      'alarm.cleared': 'Alarm cleared',
+      'device.disconnected': 'Device disconnected (after the disconnection alert’s delay)',
+      'device.connected': 'Device connected again after a disconnection alert',
+      'ota.finished': 'Update finished',
+      'ota.failed': 'Update failed',
+      'report.ready': 'Report ready',
+      'webhook.test': 'Test',
+    });
+    expect(WEBHOOK_FORMAT_LABELS).toEqual({
+      json: 'Fieldlink JSON',
+      slack: 'Slack incoming webhook',
+      teams: 'Microsoft Teams incoming webhook',
     });
   });
 });
