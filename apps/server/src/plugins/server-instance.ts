@@ -5,6 +5,14 @@ import https from 'node:https';
 import type { Config } from '../config';
 import { proxyTrust } from '../security/client-address';
 import { TlsCredentials } from '../security/tls-credentials';
+import { lazySchemaCompilers } from './lazy-schemas';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Compiles every route schema not compiled yet (they compile on first use): a test's check. */
+    compileSchemas(): void;
+  }
+}
 
 /**
  * The Fastify instance before any plugin: HTTPS (and so WSS for the real-time channel and MQTT over
@@ -18,6 +26,7 @@ export function serverInstance(config: Config, logger: FastifyServerOptions['log
         warn: (object, message) => app.log.warn(object, message),
       })
     : null;
+  const schemas = lazySchemaCompilers();
   const app = Fastify({
     logger,
     // Fastify's types stay those of the HTTP server it otherwise makes.
@@ -34,7 +43,10 @@ export function serverInstance(config: Config, logger: FastifyServerOptions['log
     forceCloseConnections: true,
     // Only the configured proxies' word names the client (per-address limits, `/metrics`): SECURITY.md 22.
     trustProxy: proxyTrust(config.trustProxy),
+    // Each route's schemas compile on its first request, not all at start (lazy-schemas.ts).
+    schemaController: { compilersFactory: schemas.compilersFactory },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.decorate('compileSchemas', schemas.compileAll);
   return { app, tls };
 }
