@@ -21,10 +21,13 @@ const answers = fc.integer({ min: 0, max: 40 }).chain((count) => {
   // Full Unicode (astral characters take two UTF-16 units), repeated values, empty strings.
   const text = fc.oneof(
     rows(fc.option(fc.string({ unit: 'binary' }), { nil: null })),
-    rows(fc.option(fc.constantFrom('', 'a', 'Brauhaus Süd', '🍺 tank'), { nil: null })),
+    // A value longer than 127 UTF-16 units takes its column's lengths to two bytes.
+    rows(fc.option(fc.constantFrom('', 'a', 'Brauhaus Süd', '🍺 tank', 'Süd 🍺 '.repeat(30)), { nil: null })),
   );
   const numbers = fc.oneof(
     rows(fc.option(fc.integer({ min: -(2 ** 31) + 1, max: 2 ** 31 - 1 }), { nil: null })),
+    // Each integer size's edges: its smallest value is its "no value", so that value needs the next size.
+    rows(fc.option(fc.constantFrom(0, 1, -1, 127, -127, -128, 128, 32767, -32767, -32768, 32768), { nil: null })),
     rows(fc.option(fc.constantFrom(-(2 ** 31), 2 ** 31, 1.5, Date.UTC(2026, 10, 25), -104.25, 2 ** 53), { nil: null })),
     rows(fc.option(fc.double({ noNaN: true, noDefaultInfinity: true }), { nil: null })),
   );
@@ -61,7 +64,7 @@ const answers = fc.integer({ min: 0, max: 40 }).chain((count) => {
 const asJson = (answer: DeviceTableAnswer) =>
   deviceTableColumnsOf(JSON.parse(JSON.stringify(answer)) as DeviceTableAnswer);
 
-describe('the binary device table (format 2)', () => {
+describe('the binary device table (format 3)', () => {
   it('reads back into the same columns as the JSON form, for any answer', () => {
     fc.assert(
       fc.property(answers, (answer) => {
@@ -139,16 +142,55 @@ describe('the binary device table (format 2)', () => {
     );
   });
 
-  it('sends small integer columns as 32-bit integers, and others as 64-bit numbers', () => {
-    const answer = fc.sample(
-      answers.filter((candidate) => candidate.count === 3),
-      1,
-    )[0]!;
-    const flags = { ...answer, numbers: { ...answer.numbers, isConnected: [1, null, 0], lat: [29.5, null, 1] } };
-    const bytes = encodeDeviceTableBinary(flags);
-    const decoded = decodeDeviceTableBinary(bytes);
-    expect([...decoded.numbers.isConnected]).toEqual([1, Number.NaN, 0]);
-    expect([...decoded.numbers.lat]).toEqual([29.5, Number.NaN, 1]);
+  it('sends integer columns and codes in the narrowest integers that hold them, and others as 64-bit numbers', () => {
+    // 64 devices, so that a block's size shows past its padding to 8 bytes.
+    const count = 64;
+    const repeat = <T>(values: T[]) => Array.from({ length: count }, (_, row) => values[row % values.length]!);
+    const narrow: DeviceTableAnswer = {
+      format: DEVICE_TABLE_FORMAT,
+      generatedAt: 0,
+      count,
+      groups: [],
+      text: Object.fromEntries(
+        DEVICE_TABLE_TEXT_FIELDS.map((field) => [field, { dict: ['a', 'b'], codes: repeat([0, -1, 1]) }]),
+      ) as DeviceTableAnswer['text'],
+      numbers: Object.fromEntries(
+        DEVICE_TABLE_NUMBER_FIELDS.map((field) => [field, repeat([1, null, -127])]),
+      ) as DeviceTableAnswer['numbers'],
+    };
+    const withFlags = (values: (number | null)[]) => ({
+      ...narrow,
+      numbers: { ...narrow.numbers, isConnected: repeat(values), lat: repeat([29.5, null, 1]) },
+    });
+    const sizeOf = (table: DeviceTableAnswer) => encodeDeviceTableBinary(table).byteLength;
+    // One byte a value for a column of small integers; -128 is "no value" in one byte, so it takes
+    // two; past 16 bits, four.
+    // (The header's offsets may take a few more digits.)
+    const oneByte = sizeOf(withFlags([1, null, 0]));
+    const moreBytesAValue = (values: (number | null)[]) => Math.floor((sizeOf(withFlags(values)) - oneByte) / count);
+    expect(moreBytesAValue([1, null, 127])).toBe(0);
+    expect(moreBytesAValue([1, null, -128])).toBe(1);
+    expect(moreBytesAValue([1, null, 32767])).toBe(1);
+    expect(moreBytesAValue([1, null, 32768])).toBe(3);
+    expect(moreBytesAValue([1, null, 0.5])).toBe(7);
+    for (const values of [
+      [1, null, 0],
+      [1, null, -128],
+      [-32768, null, 32767],
+      [2 ** 31 - 1, null, -(2 ** 31) + 1],
+    ]) {
+      const decoded = decodeDeviceTableBinary(encodeDeviceTableBinary(withFlags(values)));
+      expect([...decoded.numbers.isConnected]).toEqual(repeat(values.map((value) => value ?? Number.NaN)));
+      expect([...decoded.numbers.lat]).toEqual(repeat([29.5, Number.NaN, 1]));
+      expect(decoded.text.fw).toEqual(repeat(['a', null, 'b']));
+    }
+    // A dictionary of more than 127 values takes two bytes a code.
+    const dict = Array.from({ length: 200 }, (_, code) => `v${code}`);
+    const manyValues = { ...narrow, text: { ...narrow.text, fw: { dict, codes: repeat([199, -1, 128]) } } };
+    expect(sizeOf(manyValues)).toBeGreaterThan(sizeOf(narrow) + count);
+    expect(decodeDeviceTableBinary(encodeDeviceTableBinary(manyValues)).text.fw).toEqual(
+      repeat(['v199', null, 'v128']),
+    );
   });
 
   it('cuts a text column when it is first read, and takes a column written before it is read', () => {
@@ -185,8 +227,9 @@ describe('the binary device table (format 2)', () => {
       'Not a binary device table.',
     );
     const other = body.slice();
-    new DataView(other.buffer).setUint32(4, 3, true);
-    expect(() => decodeDeviceTableBinary(other)).toThrow('Unknown device table format 3.');
+    // Format 2 sent every integer block in 32 bits: a console of this format refuses it.
+    new DataView(other.buffer).setUint32(4, 2, true);
+    expect(() => decodeDeviceTableBinary(other)).toThrow('Unknown device table format 2.');
     expect(() => decodeDeviceTableBinary(body.subarray(0, body.byteLength - 8))).toThrow(
       'The device table is cut short.',
     );

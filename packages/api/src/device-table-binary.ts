@@ -10,17 +10,19 @@ import {
 } from './device-table';
 
 /**
- * `GET /devices/table?format=binary`: the device table's answer in a binary form (format 2) that the
+ * `GET /devices/table?format=binary`: the device table's answer in a binary form (format 3) that the
  * console reads straight into the typed columns it works on. At 100,000 devices the JSON form is
  * 30 MiB that the browser must parse into 2.5 million values before the first row shows; this form is
  * a short JSON header (groups, dictionaries, where each column lies) and then one block per column:
- * number columns as little-endian `Float64Array`s (NaN: no value), or `Int32Array`s when every value
- * is a small integer; dictionary codes as `Int32Array`s; other text columns as one UTF-8 block and the
- * length of each value. The same content as the JSON form (`toDeviceTableAnswer` rebuilds it), so the
- * JSON form stays for every other client. It may also carry the rows in the console's order by name
- * (an `Int32Array` block the header names as `nameOrder`; a reader that does not know it skips it,
- * so the format stays 2): a hint the console checks before it uses it (`column-order.ts`).
- * docs/decisions.md ("Cold open at 100,000 devices").
+ * number columns as little-endian `Float64Array`s (NaN: no value), or as the narrowest of `Int8Array`,
+ * `Int16Array` and `Int32Array` that holds every value when all are integers; dictionary codes and the
+ * lengths of other text columns (whose values are one UTF-8 block) in the narrowest of the same three.
+ * Format 3 narrowed the integer blocks (format 2 sent them all as `Int32Array`s): a third fewer bytes
+ * for the browser to inflate and copy at 100,000 devices. The same content as the JSON form
+ * (`toDeviceTableAnswer` rebuilds it), so the JSON form stays for every other client. It may also
+ * carry the rows in the console's order by name (an `Int32Array` block the header names as
+ * `nameOrder`): a hint the console checks before it uses it (`column-order.ts`).
+ * docs/decisions.md ("Cold open at 100,000 devices", "Device table cold open under 1 s").
  *
  * Layout: magic `FLDT`, format (u32), generatedAt (f64), header length (u32), 4 bytes of padding, the
  * header (UTF-8 JSON), padding to 8 bytes, then the column blocks, each starting on 8 bytes.
@@ -31,7 +33,7 @@ declare const TextEncoder: new () => { encode(text: string): Uint8Array };
 declare const TextDecoder: new (label?: string, options?: { fatal?: boolean }) => { decode(bytes: Uint8Array): string };
 
 /** Version of the binary form; bumped when its layout or a field changes meaning. */
-export const DEVICE_TABLE_BINARY_FORMAT = 2;
+export const DEVICE_TABLE_BINARY_FORMAT = 3;
 
 /** Media type of the binary form. */
 export const DEVICE_TABLE_BINARY_TYPE = 'application/vnd.fieldlink.device-table';
@@ -40,14 +42,27 @@ export const DEVICE_TABLE_BINARY_TYPE = 'application/vnd.fieldlink.device-table'
 const MAGIC = 0x54444c46;
 const PREAMBLE_BYTES = 24;
 const CONTENT_START = 16;
-/** An Int32 number column's "no value". */
-const NULL_INT32 = -0x80000000;
-
 /** Where a block lies: byte offset from the end of the header (padded), and byte length. */
 type Block = [offset: number, bytes: number];
 
-type TextBlock = { dict: string[]; codes: Block } | { chars: Block; lengths: Block };
-type NumberBlock = { int32: Block } | { float64: Block };
+/** Bytes per value of an integer block: `Int8Array`, `Int16Array` or `Int32Array`. */
+type IntegerSize = 1 | 2 | 4;
+/** An integer block and the size of its values. */
+type IntegerBlock = [offset: number, bytes: number, size: IntegerSize];
+
+type TextBlock = { dict: string[]; codes: IntegerBlock } | { chars: Block; lengths: IntegerBlock };
+type NumberBlock = { int: IntegerBlock } | { float64: Block };
+
+/**
+ * The integer arrays of each size; an integer number column's "no value" is the smallest value of
+ * its size, which its values never take.
+ */
+const INTEGER_ARRAYS = {
+  1: { array: Int8Array, min: -0x80, max: 0x7f },
+  2: { array: Int16Array, min: -0x8000, max: 0x7fff },
+  4: { array: Int32Array, min: -0x80000000, max: 0x7fffffff },
+} as const;
+const INTEGER_SIZES: readonly IntegerSize[] = [1, 2, 4];
 
 interface BinaryHeader {
   count: number;
@@ -70,11 +85,34 @@ export interface DeviceTableColumns {
 
 const align8 = (bytes: number) => (bytes + 7) & ~7;
 
-function isInt32Column(values: readonly (number | null)[]): boolean {
+/**
+ * The narrowest integer size that holds every value (`low` and `high` the smallest and largest), with
+ * room for the smallest of the size as "no value" when `nullable`; null when none does.
+ */
+function integerSizeOf(low: number, high: number, nullable: boolean): IntegerSize | null {
+  return (
+    INTEGER_SIZES.find((size) => {
+      const { min, max } = INTEGER_ARRAYS[size];
+      return low >= (nullable ? min + 1 : min) && high <= max;
+    }) ?? null
+  );
+}
+
+/** A number column's integer size, or null when a value is not an integer (or too big for 32 bits). */
+function integerColumnSize(values: readonly (number | null)[]): IntegerSize | null {
+  let [low, high] = [0, 0];
   for (const value of values) {
-    if (value !== null && (!Number.isInteger(value) || value <= NULL_INT32 || value > 0x7fffffff)) return false;
+    if (value === null) continue;
+    if (!Number.isInteger(value)) return null;
+    if (value < low) low = value;
+    else if (value > high) high = value;
   }
-  return true;
+  return integerSizeOf(low, high, true);
+}
+
+/** `values` (integers within `size`) in an integer array of that size, as bytes. */
+function integerBytes(values: ArrayLike<number>, size: IntegerSize): Uint8Array {
+  return new Uint8Array(INTEGER_ARRAYS[size].array.from(values).buffer);
 }
 
 /** The binary form of an answer, with the rows' order by name when given (one index per row). */
@@ -87,28 +125,47 @@ export function encodeDeviceTableBinary(answer: DeviceTableAnswer, nameOrder?: I
     offset += align8(bytes.byteLength);
     return block;
   };
+  const addIntegers = (values: ArrayLike<number>, size: IntegerSize): IntegerBlock => [
+    ...add(integerBytes(values, size)),
+    size,
+  ];
   const encoder = new TextEncoder();
   const text = {} as BinaryHeader['text'];
   for (const field of DEVICE_TABLE_TEXT_FIELDS) {
     const column = answer.text[field];
     if ('dict' in column) {
-      text[field] = { dict: column.dict, codes: add(new Uint8Array(Int32Array.from(column.codes).buffer)) };
+      // Codes run from -1 (no value) to the dictionary's last index.
+      const size = integerSizeOf(-1, column.dict.length - 1, false)!;
+      text[field] = { dict: column.dict, codes: addIntegers(column.codes, size) };
     } else {
-      const lengths = Int32Array.from(column.values, (value) => (value === null ? -1 : value.length));
+      // Lengths in UTF-16 units (as JavaScript counts them), -1 for no value.
+      const lengths = column.values.map((value) => (value === null ? -1 : value.length));
+      const size = integerSizeOf(
+        -1,
+        lengths.reduce((longest, length) => Math.max(longest, length), 0),
+        false,
+      )!;
       const chars = encoder.encode(column.values.filter((value) => value !== null).join(''));
-      text[field] = { chars: add(chars), lengths: add(new Uint8Array(lengths.buffer)) };
+      text[field] = { chars: add(chars), lengths: addIntegers(lengths, size) };
     }
   }
   const numbers = {} as BinaryHeader['numbers'];
   for (const field of DEVICE_TABLE_NUMBER_FIELDS) {
     const values = answer.numbers[field];
-    numbers[field] = isInt32Column(values)
-      ? { int32: add(new Uint8Array(Int32Array.from(values, (value) => value ?? NULL_INT32).buffer)) }
-      : {
-          float64: add(
-            new Uint8Array(Float64Array.from(values, (value) => (value === null ? Number.NaN : value + 0)).buffer),
-          ),
-        };
+    const size = integerColumnSize(values);
+    numbers[field] =
+      size !== null
+        ? {
+            int: addIntegers(
+              values.map((value) => value ?? INTEGER_ARRAYS[size].min),
+              size,
+            ),
+          }
+        : {
+            float64: add(
+              new Uint8Array(Float64Array.from(values, (value) => (value === null ? Number.NaN : value + 0)).buffer),
+            ),
+          };
   }
   const header: BinaryHeader = { count: answer.count, groups: answer.groups, text, numbers };
   if (nameOrder) {
@@ -163,7 +220,14 @@ export function decodeDeviceTableBinary(body: Uint8Array): DeviceTableColumns {
     return start;
   };
   const int32s = (block: Block) => new Int32Array(bytes.buffer, blockOf(block), block[1] / 4);
-  const rowsOf = <T extends Int32Array | Float64Array>(array: T): T => {
+  const integers = ([offset, length, size]: IntegerBlock): Int8Array | Int16Array | Int32Array => {
+    const start = blockOf([offset, length]);
+    if (size === 1) return new Int8Array(bytes.buffer, start, length);
+    if (size === 2) return new Int16Array(bytes.buffer, start, length / 2);
+    if (size === 4) return int32s([offset, length]);
+    throw new Error(`Unknown integer size ${String(size)} in the device table.`);
+  };
+  const rowsOf = <T extends Int8Array | Int16Array | Int32Array | Float64Array>(array: T): T => {
     if (array.length !== count) throw new Error('A device table column does not have a value per device.');
     return array;
   };
@@ -175,7 +239,7 @@ export function decodeDeviceTableBinary(body: Uint8Array): DeviceTableColumns {
   for (const field of DEVICE_TABLE_TEXT_FIELDS) {
     const block = header.text[field];
     if ('dict' in block) {
-      const codes = rowsOf(int32s(block.codes));
+      const codes = rowsOf(integers(block.codes));
       defineLazy(text, field, () => {
         const values: (string | null)[] = new Array(count);
         for (let row = 0; row < count; row += 1) values[row] = block.dict[codes[row]!] ?? null;
@@ -183,7 +247,7 @@ export function decodeDeviceTableBinary(body: Uint8Array): DeviceTableColumns {
       });
     } else {
       const all = decoder.decode(new Uint8Array(bytes.buffer, blockOf(block.chars), block.chars[1]));
-      const lengths = rowsOf(int32s(block.lengths));
+      const lengths = rowsOf(integers(block.lengths));
       let total = 0;
       for (let row = 0; row < count; row += 1) total += Math.max(0, lengths[row]!);
       if (total !== all.length) throw new Error(`The device table's ${field} column does not match its lengths.`);
@@ -210,11 +274,12 @@ export function decodeDeviceTableBinary(body: Uint8Array): DeviceTableColumns {
     if ('float64' in block) {
       numbers[field] = rowsOf(new Float64Array(bytes.buffer, blockOf(block.float64), block.float64[1] / 8));
     } else {
-      const source = rowsOf(int32s(block.int32));
+      const source = rowsOf(integers(block.int));
+      const none = INTEGER_ARRAYS[block.int[2]].min;
       const column = new Float64Array(count);
       for (let row = 0; row < count; row += 1) {
         const value = source[row]!;
-        column[row] = value === NULL_INT32 ? Number.NaN : value;
+        column[row] = value === none ? Number.NaN : value;
       }
       numbers[field] = column;
     }

@@ -145,7 +145,7 @@ export const DeviceTableQuery = Type.Object(
     format: Type.Optional(
       Type.Literal(DEVICE_TABLE_BINARY_QUERY, {
         description:
-          'binary: the binary form (format 2, application/vnd.fieldlink.device-table) read straight into typed ' +
+          'binary: the binary form (format 3, application/vnd.fieldlink.device-table) read straight into typed ' +
           'columns; absent: the JSON form (DeviceTableAnswer, format 1).',
       }),
     ),

@@ -49,7 +49,7 @@ export interface EncodedDeviceTable {
 
 /**
  * A built table: the hash of its content, which each form's ETag names (`deviceTableEtag`), and its
- * bodies: the binary form (format 2, what the console asks for) compressed once when the table is
+ * bodies: the binary form (format 3, what the console asks for) compressed once when the table is
  * built, the JSON form (format 1) built from it and compressed on the first call that asks for it.
  */
 export interface BuiltDeviceTable {
