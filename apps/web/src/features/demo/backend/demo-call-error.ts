@@ -4,6 +4,8 @@ export class DemoCallError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** A request its route's schema refuses (the server's `invalidRequest`). */
+    readonly invalidRequest = false,
   ) {
     super(message);
   }

@@ -161,16 +161,14 @@ export interface SimulatedDevicePlace {
   tags: readonly { key: string; value: string }[];
 }
 
-/** A device's record (`GET /device`) from its place in the fleet and its simulated state. */
+/** A device's record (`GET /device`) from its place in the fleet (`id` is one of it) and its simulated state. */
 export function deviceRecord(
   dataset: DemoDataset,
   id: string,
   snapshot: DeviceSnapshot,
   connectedSince: number,
-): Device | null {
-  const entry = dataset.devices.get(id);
-  if (!entry) return null;
-  const { fleet: device, group } = entry;
+): Device {
+  const { fleet: device, group } = dataset.devices.get(id)!;
   const place = {
     accountId: DEMO_ACCOUNT_ID,
     groupId: group.id,

@@ -1,41 +1,79 @@
-import { binWidthOf, type DeviceLogsAnswer } from '@fieldlink/api/device-logs';
-import type { LocalCall } from '../../../lib/demo/demo-session';
+import { DeviceAlarmsQuery } from '@fieldlink/api/alarms';
+import { DeviceConnectionsQuery, DeviceQuery, LatestValuesQuery, type Device } from '@fieldlink/api/device';
+import { binWidthOf, DeviceLogsQuery, type DeviceLogsAnswer } from '@fieldlink/api/device-logs';
+import type { LatestValue } from '@fieldlink/api/realtime';
+import type { DeviceSnapshot } from '../worker/protocol';
+import { DemoCallError } from './demo-call-error';
+import { withQuery, type DemoCalls } from './demo-calls';
 import type { SimulationLink } from './simulation-link';
 
 /**
- * The answers every simulated device gives the same way, in a demo and for a signed-in account's
- * `_DEMO` devices alike: its logs from the worker, its connection history and its alarms.
+ * The calls every simulated device answers the same way, in a demo and for a signed-in account's
+ * `_DEMO` devices alike: its record, latest values and logs from the worker, its connection history
+ * and its alarms.
  */
 
 /** Days of history every simulated device shows at once (issue 19: at least 30). */
 export const DEMO_HISTORY_DAYS = 30;
 
-export const json = (status: number, body: unknown) =>
-  new Response(body === undefined ? '' : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
-
-export const text = (value: unknown): string => (typeof value === 'string' ? value : String(value ?? ''));
+/** The simulated devices a backend answers for. */
+export interface SimulatedDevices {
+  link: SimulationLink;
+  /** When their history began: connected since. */
+  since: number;
+  has(id: string): boolean;
+  record(id: string, snapshot: DeviceSnapshot): Device;
+  /** Asks the server for the latest values of the devices it keeps (a session's real devices). */
+  serverKeepsOthers: boolean;
+}
 
 /** `GET /device-logs` of a simulated device, binned by the worker as the server bins stored logs. */
-export async function simulatedLogs(link: SimulationLink, query: LocalCall['query']): Promise<DeviceLogsAnswer> {
-  const deviceId = text(query.deviceId);
-  const start = Number(query.start);
-  const end = Number(query.end);
-  const binCount = Number(query.binCount);
-  const channels = await link.logs({
-    thingName: deviceId,
-    codes: text(query.channels).split(','),
-    start,
-    end,
-    binCount,
-  });
+export async function simulatedLogs(
+  link: SimulationLink,
+  query: Omit<DeviceLogsQuery, 'format'>,
+): Promise<DeviceLogsAnswer> {
+  const { deviceId, start, end, binCount } = query;
+  const channels = await link.logs({ thingName: deviceId, codes: query.channels.split(','), start, end, binCount });
   return { deviceId, start, end, binCount, binWidth: binWidthOf(start, end, binCount), channels };
 }
 
-/** A simulated device has been connected since its history began. */
-export const simulatedConnections = (since: number) => ({ connections: [{ t: since, connected: true }] });
-
-/** A simulated device's alarm list: its alarm bits travel live (`server/alarms`), no alarm is stored. */
-export const simulatedAlarms = (deviceId: string) => ({ deviceId, alarms: [], alarmsHaveBeenRead: true });
+export function simulatedDeviceCalls(devices: SimulatedDevices): DemoCalls {
+  const known = (id: string) => {
+    if (!devices.has(id)) throw new DemoCallError(404, 'Device not found.');
+    return id;
+  };
+  return {
+    'GET /device': withQuery(DeviceQuery, async ({ query }) => {
+      const [snapshot] = await devices.link.snapshots([known(query.id)]);
+      if (!snapshot) throw new DemoCallError(404, 'Device not found.');
+      return devices.record(query.id, snapshot);
+    }),
+    'GET /device-logs': withQuery(DeviceLogsQuery, ({ query }) =>
+      simulatedLogs(devices.link, { ...query, deviceId: known(query.deviceId) }),
+    ),
+    // A simulated device has been connected since its history began.
+    'GET /device/connections': withQuery(DeviceConnectionsQuery, ({ query }) => {
+      known(query.deviceId);
+      return { connections: [{ t: devices.since, connected: true }] };
+    }),
+    // Its alarm bits travel live (`server/alarms`): no alarm is stored.
+    'GET /device/alarms': withQuery(DeviceAlarmsQuery, ({ query }) => ({
+      deviceId: known(query.deviceId),
+      alarms: [],
+      alarmsHaveBeenRead: true,
+    })),
+    'GET /device/channels/latest-values': withQuery(LatestValuesQuery, async ({ query, call }) => {
+      const ids = query.ids.split(',');
+      const others = ids.filter((id) => !devices.has(id));
+      let answer: Record<string, Record<string, LatestValue>> = {};
+      if (devices.serverKeepsOthers && others.length > 0) {
+        const response = await call.network({ ...call.query, ids: others.join(',') });
+        if (!response.ok) return response;
+        answer = (await response.json()) as typeof answer;
+      }
+      const simulated = ids.filter((id) => devices.has(id));
+      for (const snapshot of await devices.link.snapshots(simulated)) answer[snapshot.thingName] = snapshot.latest;
+      return answer;
+    }),
+  };
+}

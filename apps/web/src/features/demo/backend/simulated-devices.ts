@@ -1,11 +1,10 @@
-import type { Device } from '@fieldlink/api/device';
-import type { LatestValue } from '@fieldlink/api/realtime';
 import { demoFleetDeviceNamed } from '@fieldlink/simulation/demo-fleet';
 import type { PlacedDevice } from '../../../lib/account-tree';
 import type { LocalBackend, LocalCall } from '../../../lib/demo/demo-session';
 import type { SocketLike } from '../../../lib/realtime/realtime-client';
 import { simulatedDeviceRecord, type SimulatedDevicePlace } from './demo-dataset';
-import { DEMO_HISTORY_DAYS, json, simulatedAlarms, simulatedConnections, simulatedLogs, text } from './simulated-calls';
+import { answerCall, type DemoCalls } from './demo-calls';
+import { DEMO_HISTORY_DAYS, simulatedDeviceCalls } from './simulated-calls';
 import { SimulationLink } from './simulation-link';
 
 const DAY = 86_400_000;
@@ -17,30 +16,27 @@ const DAY = 86_400_000;
  * every other call and device goes to the server, which keeps these devices as entities only.
  */
 export class SimulatedDevicesBackend implements LocalBackend {
+  private readonly calls: DemoCalls;
+
   constructor(
     private readonly places: ReadonlyMap<string, SimulatedDevicePlace>,
     private readonly link: SimulationLink,
-    private readonly since: number,
-  ) {}
+    since: number,
+  ) {
+    this.calls = simulatedDeviceCalls({
+      link,
+      since,
+      has: (id) => places.has(id),
+      record: (id, snapshot) => simulatedDeviceRecord(id, places.get(id)!, snapshot, since),
+      serverKeepsOthers: true,
+    });
+  }
 
   answer(call: LocalCall): Promise<Response> | null {
-    if (call.method !== 'GET') return null;
-    switch (call.path) {
-      case '/device':
-        return this.simulates(call.query.id) ? this.device(text(call.query.id)) : null;
-      case '/device-logs':
-        return this.simulates(call.query.deviceId) ? simulatedLogs(this.link, call.query).then(ok) : null;
-      case '/device/connections':
-        return this.simulates(call.query.deviceId) ? Promise.resolve(ok(simulatedConnections(this.since))) : null;
-      case '/device/alarms':
-        return this.simulates(call.query.deviceId)
-          ? Promise.resolve(ok(simulatedAlarms(text(call.query.deviceId))))
-          : null;
-      case '/device/channels/latest-values':
-        return this.latestValues(call);
-      default:
-        return null;
-    }
+    const route = this.calls[`${call.method} ${call.path}`];
+    // A call about a simulated device is answered here; one naming only the server's devices goes there.
+    const named = String(call.query.ids ?? call.query.id ?? call.query.deviceId ?? '').split(',');
+    return route && named.some((id) => this.places.has(id)) ? answerCall(route, call) : null;
   }
 
   createSocket(url: string, protocols: string[]): SocketLike {
@@ -52,38 +48,7 @@ export class SimulatedDevicesBackend implements LocalBackend {
   stop(): void {
     this.link.terminate();
   }
-
-  private simulates(id: unknown): boolean {
-    return this.places.has(text(id));
-  }
-
-  private async device(id: string): Promise<Response> {
-    const [snapshot] = await this.link.snapshots([id]);
-    if (!snapshot) return json(404, { message: 'Device not found.' });
-    const device: Device = simulatedDeviceRecord(id, this.places.get(id)!, snapshot, this.since);
-    return ok(device);
-  }
-
-  /** The simulated devices' latest values from the worker; the server is asked only for the others'. */
-  private latestValues(call: LocalCall): Promise<Response> | null {
-    const ids = text(call.query.ids).split(',');
-    const simulated = ids.filter((id) => this.places.has(id));
-    if (simulated.length === 0) return null;
-    const others = ids.filter((id) => !this.places.has(id));
-    return (async () => {
-      let answer: Record<string, Record<string, LatestValue>> = {};
-      if (others.length > 0) {
-        const response = await call.network({ ...call.query, ids: others.join(',') });
-        if (!response.ok) return response;
-        answer = (await response.json()) as typeof answer;
-      }
-      for (const snapshot of await this.link.snapshots(simulated)) answer[snapshot.thingName] = snapshot.latest;
-      return ok(answer);
-    })();
-  }
 }
-
-const ok = (body: unknown) => json(200, body);
 
 /**
  * The real-time socket of a session with simulated devices: a WebSocket to the server and a socket
