@@ -6,7 +6,12 @@ import { CommandInbox } from './command-inbox';
 import { runCommand, type FollowUpFrame } from './command-runner';
 import type { DeviceKind } from '@fieldlink/simulation/device-kind';
 import { DeviceHealthMonitor } from '@fieldlink/simulation/device-health';
-import { createDeviceIdentity, type DeviceIdentity } from '@fieldlink/simulation/device-identity';
+import {
+  createDeviceIdentity,
+  SIMULATED_TIME_DATE,
+  SIMULATED_UPLOAD_INTERVAL_MINUTES,
+  type DeviceIdentity,
+} from '@fieldlink/simulation/device-identity';
 import { CONN_LOST_FRAME, connFrame, deviceConfigFrame, healthFrame, logFrame, statusFrame } from './frame-builder';
 import { isKnownTimeZone, utcOffsetMinutes } from '@fieldlink/domain/time-zone';
 import { expandedIoPoints } from '@fieldlink/simulation/channel-codes';
@@ -74,12 +79,6 @@ const MAX_VALUES_PER_FRAME = 256;
 const PADDING_FIRST_INDEX = 100;
 /** How long a stopping device waits for the broker to take its goodbye. */
 const STOP_TIMEOUT_MS = 2_000;
-const DEFAULT_TIME_DATE = { tzName: 'Etc/UTC', tzRule: 'UTC0' };
-/**
- * Frames are sent as soon as they are logged, but the upload interval drives the console's
- * staleness rule, so report the minute a typical field device uses until a person sets another.
- */
-const DEFAULT_UPLOAD_INTERVAL_MINUTES = 1;
 
 /**
  * One simulated device: a plant model stepped on the log interval, spoken for over its own MQTT
@@ -97,7 +96,7 @@ export class SimulatedDevice {
   private readonly downTopic: string;
   private readonly paddingCodes: readonly string[];
   private client: MqttClient | undefined;
-  private timeDate: { tzName: string; tzRule?: string } = { ...DEFAULT_TIME_DATE };
+  private timeDate: { tzName: string; tzRule?: string } = { ...SIMULATED_TIME_DATE };
   /** Channel settings and intervals as a person last set them. */
   private readonly config: DeviceConfigMemory;
   private logTimer: NodeJS.Timeout | undefined;
@@ -130,7 +129,7 @@ export class SimulatedDevice {
     this.identity = createDeviceIdentity(options.kind, options.seed);
     this.health = new DeviceHealthMonitor(options.seed);
     this.firmware = this.identity.fw;
-    this.config = new DeviceConfigMemory(DEFAULT_UPLOAD_INTERVAL_MINUTES, options.logIntervalSeconds);
+    this.config = new DeviceConfigMemory(SIMULATED_UPLOAD_INTERVAL_MINUTES, options.logIntervalSeconds);
     const padding = Math.max(0, Math.min(options.valuesPerFrame, MAX_VALUES_PER_FRAME) - this.model.channels.length);
     this.paddingCodes = Array.from({ length: padding }, (_, index) => `a${PADDING_FIRST_INDEX + index}`);
   }

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { DEVICE_KINDS } from './device-kind';
-import { createDeviceIdentity, withLuhnDigit } from './device-identity';
+import { expandedIoPoints } from './channel-codes';
+import { createModel } from './create-model';
+import {
+  createDeviceIdentity,
+  simulatedDeviceConfig,
+  SIMULATED_TIME_DATE,
+  SIMULATED_UPLOAD_INTERVAL_MINUTES,
+  withLuhnDigit,
+} from './device-identity';
 
 function luhnValid(digits: string): boolean {
   return withLuhnDigit(digits.slice(0, -1)) === digits;
@@ -25,5 +33,25 @@ describe('device identity', () => {
 
   it('names a brew tank macro the console marks as a vat (Vats 4.0 or later)', () => {
     expect(createDeviceIdentity('brewTank', 1).custom).toMatch(/Vats 4\.\d/);
+  });
+
+  it.each(DEVICE_KINDS)('reports a %s as its config frame describes it, before anyone changes its settings', (kind) => {
+    const identity = createDeviceIdentity(kind, 7);
+    const model = createModel(kind, { seed: 7, startTimeMs: 0 });
+    const config = simulatedDeviceConfig(identity, model.channels, model.registers());
+    expect(config).toMatchObject({
+      sn: identity.sn,
+      fw: identity.fw,
+      custom: identity.custom,
+      uploadInterval: SIMULATED_UPLOAD_INTERVAL_MINUTES,
+      timeDate: SIMULATED_TIME_DATE,
+      registers: model.registers(),
+      ports: [identity.modemPort],
+    });
+    expect(config.expandedIoMax).toBe(expandedIoPoints(model.channels.map((channel) => channel.code)));
+    expect(config.channels.map((channel) => channel.code)).toEqual(model.channels.map((channel) => channel.code));
+    // Every channel uploads; an alarm only where the model sets one; a unit only where it has one.
+    expect(config.channels.every((channel) => channel.upload && typeof channel.alarm === 'boolean')).toBe(true);
+    expect(config.channels.some((channel) => 'units' in channel && channel.units === undefined)).toBe(false);
   });
 });

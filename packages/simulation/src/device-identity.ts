@@ -1,4 +1,6 @@
+import { expandedIoPoints } from './channel-codes';
 import type { DeviceKind } from './device-kind';
+import { reportedChannels, type ChannelSpec } from './plant-model';
 import { SeededRandom } from './seeded-random';
 
 /** The cellular modem a device reports as its port 1 (the `ports` of its `device` config frame). */
@@ -88,4 +90,40 @@ export function withLuhnDigit(payload: string): string {
     sum += digit;
   }
   return `${payload}${(10 - (sum % 10)) % 10}`;
+}
+
+/** The clock a simulated device keeps until a person sets another (its config's `timeDate`). */
+export const SIMULATED_TIME_DATE: { readonly tzName: string; readonly tzRule: string } = {
+  tzName: 'Etc/UTC',
+  tzRule: 'UTC0',
+};
+
+/**
+ * Frames are sent as soon as they are logged, but the upload interval drives the console's
+ * staleness rule, so a simulated device reports the minute a typical field device uses until a
+ * person sets another.
+ */
+export const SIMULATED_UPLOAD_INTERVAL_MINUTES = 1;
+
+/**
+ * What a simulated device says of itself in its `device` config frame while nobody has changed its
+ * settings: its identity, its model's channels as reported, its registers, the upload interval, the
+ * clock and its modem (the log interval is the simulation's to choose). The server's record of a
+ * `_DEMO` device and the browser demo's device record start from it, with the simulator's defaults.
+ */
+export function simulatedDeviceConfig(
+  identity: DeviceIdentity,
+  channels: readonly Pick<ChannelSpec, 'code' | 'name' | 'units' | 'alarm' | 'product'>[],
+  registers: Readonly<Record<string, number>>,
+) {
+  const { sn, fw, model, hw, base, custom, modemPort } = identity;
+  return {
+    ...{ sn, fw, model, hw, base, custom },
+    uploadInterval: SIMULATED_UPLOAD_INTERVAL_MINUTES,
+    expandedIoMax: expandedIoPoints(channels.map((channel) => channel.code)),
+    timeDate: { ...SIMULATED_TIME_DATE },
+    channels: reportedChannels(channels),
+    registers: { ...registers },
+    ports: [{ ...modemPort }],
+  };
 }

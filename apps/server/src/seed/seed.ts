@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 import { createModel } from '@fieldlink/simulation/create-model';
-import { createDeviceIdentity } from '@fieldlink/simulation/device-identity';
+import { createDeviceIdentity, simulatedDeviceConfig } from '@fieldlink/simulation/device-identity';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import { childPath, groupPath, newDevicesGroupName, TRASH_GROUP_NAME } from '@fieldlink/domain/group-path';
 import type { Database } from '../db/schema';
@@ -216,25 +216,14 @@ export async function seedDemo(
  */
 async function describeSimulatedDevice(db: Kysely<Database>, thingName: string, kind: DemoDeviceKind, now: number) {
   const seed = seedFromText(thingName);
-  const { channels } = createModel(kind, { seed, startTimeMs: now });
-  const { fw, model, hw, base, custom } = createDeviceIdentity(kind, seed);
+  const model = createModel(kind, { seed, startTimeMs: now });
+  const config = simulatedDeviceConfig(createDeviceIdentity(kind, seed), model.channels, model.registers());
+  const { fw, base, custom, channels } = config;
   await db
     .updateTable('devices')
     .set({
-      fw,
-      model,
-      hw,
-      base,
-      custom,
-      channels: JSON.stringify(
-        channels.map(({ code, name, units, alarm }) => ({
-          code,
-          name,
-          ...(units ? { units } : {}),
-          upload: true,
-          alarm: alarm ?? false,
-        })),
-      ),
+      ...{ fw, model: config.model, hw: config.hw, base, custom },
+      channels: JSON.stringify(channels),
       is_connected: 1,
       last_connection: now,
     })

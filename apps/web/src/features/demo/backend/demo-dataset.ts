@@ -6,8 +6,7 @@ import type { ExtraFlag, Permission } from '@fieldlink/domain/permissions';
 import { childPath, groupPath, newDevicesGroupName, TRASH_GROUP_NAME } from '@fieldlink/domain/group-path';
 import { ACCOUNTS_USER_VARIANT } from '@fieldlink/domain/user-variant';
 import { DEMO_ACCOUNT_KIND } from '@fieldlink/domain/demo';
-import { expandedIoPoints } from '@fieldlink/simulation/channel-codes';
-import { reportedChannels } from '@fieldlink/simulation/plant-model';
+import { simulatedDeviceConfig } from '@fieldlink/simulation/device-identity';
 import type { DemoFleet, DemoFleetDevice } from '@fieldlink/simulation/demo-fleet';
 import type { DeviceSnapshot } from '../worker/protocol';
 
@@ -19,8 +18,7 @@ import type { DeviceSnapshot } from '../worker/protocol';
 
 export const DEMO_ACCOUNT_ID = 'demo-account';
 export const DEMO_USER_EMAIL = 'prospect@demo.fieldlink';
-/** The demo's devices report as field devices do: uploads each minute, a log every 10 s. */
-const UPLOAD_INTERVAL_MINUTES = 1;
+/** The demo's devices log every 10 s, as field devices do. */
 const LOG_INTERVAL_SECONDS = 10;
 
 /**
@@ -188,32 +186,21 @@ export function simulatedDeviceRecord(
   snapshot: DeviceSnapshot,
   connectedSince: number,
 ): Device {
-  const { identity } = snapshot;
   return {
     id: thingName,
     accountId: place.accountId,
     groupId: place.groupId,
     name: place.name,
-    sn: identity.sn,
     thingName,
-    fw: identity.fw,
-    model: identity.model,
-    hw: identity.hw,
     site: place.site,
     plan: 'PREMIUM',
-    base: identity.base,
-    custom: identity.custom,
     espFw: null,
     hwPlatform: null,
     updatePoint: null,
-    uploadInterval: UPLOAD_INTERVAL_MINUTES,
-    logInterval: LOG_INTERVAL_SECONDS,
-    timeDate: { tzName: 'Etc/UTC', tzRule: 'UTC0' },
-    channels: reportedChannels(snapshot.channels),
-    registers: snapshot.registers,
-    expandedIoMax: expandedIoPoints(snapshot.channels.map((channel) => channel.code)),
     customAttributes: {},
-    ports: [{ ...identity.modemPort }],
+    // What the simulated device reports of itself, as the simulator's config frame says it.
+    ...simulatedDeviceConfig(snapshot.identity, snapshot.channels, snapshot.registers),
+    logInterval: LOG_INTERVAL_SECONDS,
     location: place.location,
     path: place.path,
     createdAt: connectedSince,

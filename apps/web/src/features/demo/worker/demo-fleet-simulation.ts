@@ -4,7 +4,7 @@ import { BrewTank } from '@fieldlink/simulation/brew-tank';
 import { createModel } from '@fieldlink/simulation/create-model';
 import { tankBatchState } from '@fieldlink/simulation/demo-brewery';
 import { DeviceHealthMonitor } from '@fieldlink/simulation/device-health';
-import { createDeviceIdentity, type DeviceIdentity } from '@fieldlink/simulation/device-identity';
+import { createDeviceIdentity, SIMULATED_TIME_DATE, type DeviceIdentity } from '@fieldlink/simulation/device-identity';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import { advanceShelfProduct, dayStart, RETAIL_STORE_LOG_WINDOW_MS } from '@fieldlink/domain/retail';
@@ -21,7 +21,7 @@ const FINE_HISTORY_MS = 30 * 86_400_000;
 export const LIVE_LOG_MS = 10_000;
 /** Health is reported once a minute, as field devices do. */
 const HEALTH_MS = 60_000;
-const TIME_ZONE = 'Etc/UTC';
+const TIME_ZONE = SIMULATED_TIME_DATE.tzName;
 
 /** One simulated device: its plant model, its log, and what it last told the console. */
 class DemoDevice {
