@@ -6,7 +6,16 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { logBinGrid } from '@fieldlink/api/device-logs';
 import { migrate, openStorage, type Storage } from './database';
-import { appendToInbox, InboxMover, inboxRows, inboxShard, INBOX_SHARDS, moveInbox } from './log-inbox';
+import {
+  appendToInbox,
+  encodeInboxBody,
+  INBOX_SHARD_SPAN,
+  InboxMover,
+  inboxRows,
+  inboxShard,
+  INBOX_SHARDS,
+  moveInbox,
+} from './log-inbox';
 import { insertLogs, ROLLUP_LEVELS } from './log-writes';
 import type { LogsTable } from './schema';
 import { channelLogs, rawLogs } from '../features/devices/log-repository';
@@ -85,13 +94,14 @@ describe('the SQLite log inbox', () => {
     ];
     expect((await append(storage, samples)).sort()).toEqual([...new Set(['dev-a', 'dev-b'].map(inboxShard))].sort());
     await append(storage, [{ device_id: 'dev-a', code: 'c2', t: T0, value: 4 }]);
-    // A row per batch and shard, its samples as runs of one device in the order of arrival.
+    // A row per batch and shard, its samples as runs of one device in the order of arrival (each time
+    // less the one before it in the run).
     const rows = await storage.db.selectFrom('log_inbox_runs').selectAll().orderBy('id').execute();
     const ofA = rows.filter((row) => Math.floor(row.id / 2 ** 40) === inboxShard('dev-a'));
     expect(inboxShard('dev-b')).not.toBe(inboxShard('dev-a'));
     expect(ofA.map((row) => [row.id % 2 ** 40, row.samples, JSON.parse(row.body)])).toEqual([
-      [1, 2, [['dev-a', ['c1', T0 + 2, 1, 'c1', T0 + 1, 3]]]],
-      [2, 1, [['dev-a', ['c2', T0, 4]]]],
+      [1, 2, [2, ['dev-a', ['c1', T0 + 2, 1, 'c1', -1, 3]]]],
+      [2, 1, [2, ['dev-a', ['c2', T0, 4]]]],
     ]);
     expect(await inboxRows(storage.db)).toBe(4);
     // Nothing in `logs` until moved; then all of it, with its roll-ups, and the inbox is empty.
@@ -204,6 +214,30 @@ describe('the SQLite log inbox', () => {
       ),
       { numRuns: 40 },
     );
+  });
+
+  it('writes times as differences when they are whole ms, and moves rows of either format exactly', async () => {
+    const whole = [
+      { device_id: 'dev-a', code: 'c1', t: T0, value: 0.1 + 0.2 },
+      { device_id: 'dev-a', code: 'c2', t: T0, value: -1e-300 },
+      { device_id: 'dev-a', code: 'c1', t: T0 - 7, value: 3 },
+      { device_id: 'dev-b', code: 'c1', t: -T0, value: 4 },
+    ];
+    expect(encodeInboxBody(whole)).toBe(
+      `[2,["dev-a",["c1",${T0},0.30000000000000004,"c2",0,-1e-300,"c1",-7,3]],["dev-b",["c1",${-T0},4]]]`,
+    );
+    // A time that is not a whole number of ms keeps the first format (a difference could round it).
+    const fractional = [{ device_id: 'dev-c', code: 'c1', t: T0 + 0.1, value: 5 }];
+    expect(encodeInboxBody(fractional)).toBe(`[["dev-c",["c1",${T0 + 0.1},5]]]`);
+    await append(storage, whole);
+    await append(storage, fractional);
+    // A row of the first format, as an earlier release wrote it, waiting in the inbox at the upgrade.
+    const earlier = [{ device_id: 'dev-d', code: 'c1', t: T0 + 5, value: 6 }];
+    await sql`insert into log_inbox_runs (id, samples, body)
+      values (${inboxShard('dev-d') * INBOX_SHARD_SPAN + 1000}, 1, ${`[["dev-d",["c1",${T0 + 5},6]]]`})`.execute(
+      storage.db,
+    );
+    expect(await storedLogs(storage.db)).toEqual(inKeyOrder([...whole, ...fractional, ...earlier]));
   });
 
   it('moves in slices of at most 6,000 samples (whole rows), a shard at a time, between batches', async () => {

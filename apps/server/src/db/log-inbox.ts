@@ -52,30 +52,47 @@ const LAST_IDS = `with shard(k) as (values ${Array.from({ length: INBOX_SHARDS }
   select k, (select max(id) from log_inbox_runs where id >= k * ${INBOX_SHARD_SPAN} and id < (k + 1) * ${INBOX_SHARD_SPAN}) as last
   from shard order by k`;
 
+/** The first element of an inbox body whose times are differences (see {@link encodeInboxBody}). */
+const TIME_DELTAS = 2;
+
 /**
  * A shard's samples of one batch as the JSON of an inbox row's `body`: runs of consecutive samples of
- * one device, `[[device, [code, t, value, code, t, value, ...]], ...]`, in the order given.
+ * one device, in the order given. When every time is a whole number of ms (every frame of ingest),
+ * `[2, [device, [code, dt, value, code, dt, value, ...]], ...]`, each `dt` the time less the run's
+ * time before it (the first: less 0), so a frame's ten samples spell out their time once: the rows
+ * are about half as long, and so is what the inbox writes to the WAL and the checkpoint copies
+ * (docs/decisions.md, "Issue 41 item 3: what the profile of 30 November, noon, showed"). Otherwise
+ * `[[device, [code, t, value, ...]], ...]` (the first format, which rows of an earlier release hold).
  */
 export function encodeInboxBody(samples: readonly LogsTable[]): string {
-  const runs: [string, (string | number)[]][] = [];
+  const deltas = samples.every(({ t }) => Number.isSafeInteger(t));
+  const runs: unknown[] = deltas ? [TIME_DELTAS] : [];
   let run: (string | number)[] | null = null;
   let device: string | null = null;
+  let last = 0;
   for (const { device_id, code, t, value } of samples) {
     if (device_id !== device || !run) {
       device = device_id;
       run = [];
       runs.push([device_id, run]);
+      last = 0;
     }
-    run.push(code, t, value);
+    run.push(code, deltas ? t - last : t, value);
+    last = t;
   }
   return JSON.stringify(runs);
 }
 
-/** Appends the samples of an inbox row's `body` to `samples`, in their order. */
+/** Appends the samples of an inbox row's `body` (either format) to `samples`, in their order. */
 function decodeInboxBody(body: string, samples: LogsTable[]): void {
-  for (const [device_id, run] of JSON.parse(body) as [string, (string | number)[]][]) {
+  const runs = JSON.parse(body) as unknown[];
+  const deltas = runs[0] === TIME_DELTAS;
+  for (let r = deltas ? 1 : 0; r < runs.length; r += 1) {
+    const [device_id, run] = runs[r] as [string, (string | number)[]];
+    let t = 0;
     for (let i = 0; i < run.length; i += 3) {
-      samples.push({ device_id, code: run[i] as string, t: run[i + 1] as number, value: run[i + 2] as number });
+      t = deltas ? t + (run[i + 1] as number) : (run[i + 1] as number);
+      samples.push({ device_id, code: run[i] as string, t, value: run[i + 2] as number });
     }
   }
 }
