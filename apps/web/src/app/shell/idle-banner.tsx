@@ -1,4 +1,4 @@
-import { useState, useMemo } from 'react';
+import { useDeferredValue, useState, useMemo } from 'react';
 import { Link } from 'react-router';
 import { bannerContent } from '@fieldlink/domain/ota';
 import { CloudOffIcon, WarningIcon } from '../../components/ui/icons';
@@ -36,7 +36,10 @@ function BannerLine({ onReview }: { onReview: () => void }) {
   const devicesPath = useStore(appStore, (s) => (s.session.canViewDash ? '/dash' : '/accounts/treeview'));
   const status = useConnectionStatus();
   const attempt = useReconnectAttempt();
-  const { data } = useAccount();
+  // The count walks every device of the tree (100,000 in a large fleet): the shell's first render
+  // goes without it, so the page's first content (the device table's first rows on a cold open)
+  // is not held back by it, and the banner follows in a render of its own.
+  const data = useDeferredValue(useAccount().data, undefined);
   const devices = useMemo(() => {
     const list: TreeDevice[] = [];
     if (data) forEachDevice(data.accounts, (device) => list.push(device));
