@@ -4,6 +4,7 @@ import type { DeviceCommand } from '@fieldlink/api/device-frames';
 import type { Device } from '@fieldlink/api/device';
 import type { OtaPendingAnswer, OtaRolloutsAnswer, OtaSubmitAnswer } from '@fieldlink/api/ota';
 import { REALTIME_PATH, type ServerActionOf } from '@fieldlink/api/realtime';
+import { withClusterTables } from '../../cluster/cluster-tables';
 import { demoFleet } from '../../seed/seed';
 import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 import { connectTestDevice } from '../../../testing/test-device';
@@ -40,6 +41,30 @@ describe.each(DIALECTS)('OTA updates on %s', (dialect) => {
       // eslint-disable-next-line no-restricted-syntax -- the poll interval of this file's condition wait (until)
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  };
+  /**
+   * Waits until every due job has run (an update goes out from one), then sends the device a command
+   * of its own and waits for the answer: a device's commands leave in order (`CommandService`), so
+   * whatever was sent before has reached it. What is not sent by then is not being sent.
+   */
+  const commandsSettled = async (thingName: string) => {
+    await until(
+      async () =>
+        (
+          await withClusterTables(db())
+            .selectFrom('jobs')
+            .select('id')
+            .where('state', '=', 'queued')
+            .where('run_at', '<=', Date.now())
+            .execute()
+        ).length === 0,
+    );
+    const marker = await t.app.commands.send(
+      thingName,
+      { cmd: 'readRegister', register: 1 },
+      { recordedWith: 'ota.approve' },
+    );
+    expect(marker.result).toBe('OK');
   };
   /** Every row of the OTA tables and the devices' OTA columns, to prove a refused call changed nothing. */
   const otaSnapshot = async () =>
@@ -206,8 +231,7 @@ describe.each(DIALECTS)('OTA updates on %s', (dialect) => {
     // Pending approval: the timestamp is set and nothing went to the device.
     const pendingRow = await deviceRow('ACME-BLR01');
     expect(pendingRow.ota_pending_submitted_at).toEqual(expect.any(Number));
-    // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await commandsSettled('ACME-BLR01');
     expect(received.filter((command) => command.cmd === 'otaUpdate')).toEqual([]);
 
     // Only administrators see the pending list; the supplier's admin sees the customer's device.
@@ -360,6 +384,8 @@ describe.each(DIALECTS)('OTA updates on %s', (dialect) => {
       updateCommand: 'firmware 9.9.9',
       skipApproval: true,
       failureThresholdPercent: 100,
+      // No pace to hide behind: the first step may send to both devices.
+      devicesPerMinute: 6000,
     });
     expect(submitted.json<OtaSubmitAnswer>().map((item) => ('state' in item ? item.state : item))).toEqual([
       'QUEUED',
@@ -367,9 +393,24 @@ describe.each(DIALECTS)('OTA updates on %s', (dialect) => {
     ]);
     await until(async () => (await updatesOf('ACME-COLD01')).at(-1)?.state === 'FAILED');
     expect((await updatesOf('ACME-COLD01')).at(-1)!.error).toBe('The device refused the update.');
-    // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect((await updatesOf('ACME-COLD02')).at(-1)!.state).toBe('QUEUED');
+    // A pacing step ran since (each hands the rollout over to the next step's job after it sent what it
+    // could): the offline device was passed over, not merely not reached yet.
+    const rolloutId = (await updatesOf('ACME-COLD02')).at(-1)!.rollout_id;
+    const tickJob = async () =>
+      (
+        await db()
+          .selectFrom('ota_rollouts')
+          .select('tick_job_id')
+          .where('id', '=', rolloutId)
+          .executeTakeFirstOrThrow()
+      ).tick_job_id;
+    const stepBefore = await tickJob();
+    await until(async () => {
+      const step = await tickJob();
+      return step !== stepBefore && step !== null && !step.startsWith('claim:');
+    });
+    // Never sent (a send to a device that is not there would count an attempt and put it back).
+    expect((await updatesOf('ACME-COLD02')).at(-1)).toMatchObject({ state: 'QUEUED', attempts: 0, sent_at: null });
     // A second submission for a device whose update is not finished is refused for that device.
     expect(
       (
