@@ -3,6 +3,8 @@ import type { ExtraFlag, Permission } from '@fieldlink/domain/permissions';
 import { DEMO_ACCOUNT_KIND } from '@fieldlink/domain/demo';
 import { ACCOUNTS_USER_VARIANT, OTHER_USER_VARIANT } from '@fieldlink/domain/user-variant';
 import type { DeviceKind } from '@fieldlink/simulation/device-kind';
+import { createDeviceIdentity } from '@fieldlink/simulation/device-identity';
+import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import { demoFleet } from '@fieldlink/simulation/demo-fleet';
 
 /** Kinds of simulated device (packages/simulation). */
@@ -68,7 +70,8 @@ const device = (
 ): DemoDevice => ({
   thingName,
   name,
-  sn: `SN-${thingName.replace(/[^0-9A-Z]/g, '')}`,
+  // The serial on the box is the one the simulated device reports (its identity from its thing name).
+  sn: createDeviceIdentity(kind, seedFromText(thingName)).sn,
   kind,
   site,
   plan,
