@@ -48,6 +48,11 @@ export class PasswordGate {
     }
   }
 
+  /** How many runs of `source` wait to be let in (a test's sign that a burst has arrived). */
+  waitingFrom(source: string): number {
+    return this.waiting.get(source)?.starts.length ?? 0;
+  }
+
   private admit(source: string): Promise<void> {
     if (this.running < this.maxRunning && this.waiting.size === 0) {
       this.start(source);

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { passwordGate } from '../../security/passwords';
 import { DEMO_PASSWORD, DIALECTS, startTestApp, type TestApp } from '../../../testing/test-app';
+import { until } from '../../../testing/until';
 
 /**
  * SECURITY.md 8, 13 and 24: sign-in and reset limits hold under parallel requests (an attempt is
@@ -70,8 +72,8 @@ describe.each(DIALECTS)('sign-in and reset limits under parallel requests on %s'
     const burst = Promise.all(
       Array.from({ length: 120 }, (_, i) => signIn(`nobody-${i}@burst.test`, 'wrong-password', '10.4.0.1')),
     );
-    // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The burst is in the password gate, its address's hashes waiting, before the real sign-in arrives.
+    await until(() => passwordGate.waitingFrom('10.4.0.1') > 0);
     const [real, realMs] = await timed(() => signIn('spray@fieldlink.test', DEMO_PASSWORD, '10.3.0.2'));
     expect(real.statusCode).toBe(200);
     // At most the hash running when it arrived, then its own: before, all 120 hashes queued ahead of
