@@ -258,15 +258,18 @@ describe('a simulated device on the broker', () => {
       upload: false,
       alarm: true,
     });
-    // Logging slows from every 0.1 s to every second.
-    const from = recorder.frames.length;
-    // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
-    const logs = recorder.frames
-      .slice(from)
-      .filter((recorded) => recorded.thingName === GENERIC && recorded.frame.type === 'log');
-    expect(logs.length).toBeGreaterThanOrEqual(1);
-    expect(logs.length).toBeLessThanOrEqual(4);
+    // Logging slows from every 0.1 s to every second: the device's own times of its logs after the change
+    // lie a second apart or more (0.1 s before). The first one after a change may come sooner (the log
+    // clock restarts at a fraction of the interval), so the gaps counted are those after it.
+    const logTimes = () =>
+      recorder.frames
+        .slice(configIndex + 1)
+        .filter((recorded) => recorded.thingName === GENERIC && recorded.frame.type === 'log')
+        .map((recorded) => (recorded.frame as LogFrame).t);
+    await recorder.waitFor(() => logTimes().length >= 4);
+    const [, second, third, fourth] = logTimes();
+    expect(third! - second!).toBeGreaterThanOrEqual(900);
+    expect(fourth! - third!).toBeGreaterThanOrEqual(900);
     expect(
       (await command(GENERIC, { cmd: 'writeConfig', channels: [{ code: 'c99', name: 'None' }] })).reply.result,
     ).toBe('FAIL');
