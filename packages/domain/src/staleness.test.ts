@@ -12,6 +12,9 @@ describe('staleAfterSeconds', () => {
     ['zero intervals', 0, 0, 86_400],
     ['undefined intervals', undefined, undefined, 86_400],
     ['negative intervals', -1, -5, 86_400],
+    ['infinite intervals (a corrupt config)', Infinity, Infinity, 86_400],
+    ['intervals that are not numbers', Number.NaN, Number.NaN, 86_400],
+    ['an infinite upload interval beside a log interval', Infinity, 30, 300],
   ])('%s (upload %j, log %j) -> %d s', (_label, uploadInterval, logInterval, expected) =>
     expect(staleAfterSeconds({ uploadInterval, logInterval })).toBe(expected),
   );
