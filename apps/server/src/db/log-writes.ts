@@ -100,9 +100,8 @@ export function compareKeys(a: { device_id: string; code: string; t: number }, b
  * latest value). Answers how many samples were inserted.
  *
  * On PostgreSQL it is one statement (docs/decisions.md, "Ingest at higher steady loads": "One statement
- * a batch"): the roll-ups take the buckets folded here when every sample was inserted, else the
- * insert's `RETURNING` rows folded by the same statement, so only samples really inserted are
- * counted; and outside a transaction the statement is its own, holding
+ * a batch"): the insert's `RETURNING` rows are folded into the roll-ups by the same statement, so only
+ * samples really inserted are counted, and outside a transaction the statement is its own, holding
  * the roll-up and latest-value rows it shares with the batches written beside it only while it runs
  * and commits. On SQLite it runs in the caller's transaction, or in one of its own.
  */
@@ -142,35 +141,23 @@ async function insertSqlite(trx: Transaction<Database>, fresh: readonly LogsTabl
 }
 
 /**
- * PostgreSQL: samples, roll-ups and latest values in one statement of array parameters. The buckets
- * are folded here ({@link rollUp}, in key order, as every writer locks them) and sent as arrays: when
- * the insert inserts every sample (the common case) the roll-ups take them as given. Otherwise (a
- * frame sent again, a sample twice in the batch) the statement folds the rows the insert answers per
- * device, channel and bucket itself (floored alike for times before 1970), its last value the one at
- * the latest time (one sample per time: the insert skips repeats), so a skipped sample is never
- * counted. PostgreSQL folding the buckets cost it a sort per bucket (`array_agg ... order by`) while
- * holding the rows the batches beside it wait on (docs/decisions.md, issue 41 item 1).
+ * PostgreSQL: samples, roll-ups and latest values in one statement of array parameters. Each roll-up
+ * folds the rows the insert answers per device, channel and bucket (floored alike for times before
+ * 1970), its last value the one at the latest time (one sample per time: the insert skips repeats),
+ * and upserts the buckets in key order, as every writer does.
  */
 async function insertPostgres(
   db: Kysely<Database>,
   samples: readonly LogsTable[],
   latest: readonly LatestValuesTable[],
 ): Promise<number> {
-  const whole = sql.raw('(select n from counted)');
   const rollups = ROLLUP_LEVELS.map(({ table, width }) => {
-    const buckets = rollUp(samples, width);
     const bucket = sql.raw(`t - ((t % ${width}) + ${width}) % ${width}`);
     return sql`, ${sql.raw(`${table}_added`)} as (insert into ${sql.table(table)} (${sql.raw(ROLLUP_COLUMNS.join(', '))})
-      select * from unnest(${texts(buckets, 'device_id')}, ${texts(buckets, 'code')}, ${bigints(buckets, 't')},
-        ${doubles(buckets, 'min_value')}, ${doubles(buckets, 'max_value')}, ${doubles(buckets, 'sum_value')},
-        ${bigints(buckets, 'sample_count')}, ${bigints(buckets, 'last_t')}, ${doubles(buckets, 'last_value')})
-      where ${whole} = ${samples.length}
-      union all
-      (select device_id, code, b, min(value), max(value), sum(value), count(*), max(t),
+      select device_id, code, b, min(value), max(value), sum(value), count(*), max(t),
         (array_agg(value order by t desc))[1]
       from (select device_id, code, ${bucket} as b, t, value from inserted) as s
-      where ${whole} <> ${samples.length}
-      group by device_id, code, b order by device_id, code, b)
+      group by device_id, code, b order by device_id, code, b
       ${sql.raw(rollupConflict(table, false))})`;
   });
   const sorted = [...latest].sort(compareKeys);
@@ -184,10 +171,9 @@ async function insertPostgres(
   const { rows } = await sql<{ n: string }>`with inserted as (insert into logs (device_id, code, t, value)
       select * from unnest(${texts(samples, 'device_id')}, ${texts(samples, 'code')}, ${bigints(samples, 't')},
         ${doubles(samples, 'value')})
-      on conflict do nothing returning device_id, code, t, value),
-    counted as (select count(*) as n from inserted)
+      on conflict do nothing returning device_id, code, t, value)
     ${sql.join(rollups, sql``)}${latestValues}
-    select n from counted`.execute(db);
+    select count(*) as n from inserted`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }
 
