@@ -2,39 +2,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startRealtime, stopRealtime, watchDevices } from './realtime-connection';
 import { realtimeStore } from './realtime-store';
-
-/** The requests that left on the real-time socket, without their ids. */
-let sent: Record<string, unknown>[] = [];
-
-/** The socket the browser would open: it opens at once and answers each request with success. */
-class AnsweringSocket {
-  readyState = 0;
-  onopen: ((event: Event) => void) | null = null;
-  onmessage: ((event: MessageEvent) => void) | null = null;
-  onclose: ((event: CloseEvent) => void) | null = null;
-  onerror: ((event: Event) => void) | null = null;
-  constructor() {
-    queueMicrotask(() => {
-      this.readyState = 1;
-      this.onopen?.(new Event('open'));
-    });
-  }
-  send(frame: string) {
-    const { id, ...request } = JSON.parse(frame) as Record<string, unknown>;
-    sent.push(request);
-    queueMicrotask(() =>
-      this.onmessage?.({ data: JSON.stringify({ type: 'server/reply', id, ok: true }) } as MessageEvent),
-    );
-  }
-  close() {
-    this.readyState = 3;
-  }
-}
+import { AnsweringSocket, resetSentRequests, sentRequests as sent } from './fixtures';
 
 const subscriptions = () => sent.filter((request) => request.type === 'server/subscribeDevices');
 
 beforeEach(() => {
-  sent = [];
+  resetSentRequests();
   vi.stubGlobal('WebSocket', AnsweringSocket);
 });
 afterEach(() => {

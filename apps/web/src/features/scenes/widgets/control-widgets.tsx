@@ -244,7 +244,7 @@ const SwitchView = memo(function SwitchView({ widget, channels, readOnly, confir
   const control = useWidgetControl(channels[0], confirmCommands);
   const pending = control.pendingValue !== null;
   const on = pending ? isOnValue(control.pendingValue) : (control.reading?.isOn ?? false);
-  // While its command is on its way the switch only says so (aria-disabled) and ignores presses: a
+  // While its command is in flight the switch only says so (aria-disabled) and ignores presses: a
   // disabled button would drop the focus the confirmation hands back to it, and a keyboard user with it.
   const disabled = readOnly || !control.canWrite;
   const { on: onColour, off: offColour } = onOffColours(widget);

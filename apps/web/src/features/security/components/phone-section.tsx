@@ -97,7 +97,7 @@ function CodeForm({ pending }: { pending: NonNullable<PhoneAnswer['pending']> })
           onClick={() =>
             resend.mutate(
               { phone: pending.phone },
-              { onSuccess: () => showToast('success', 'A new code is on its way.') },
+              { onSuccess: () => showToast('success', 'A new code has been sent.') },
             )
           }
         >

@@ -109,7 +109,7 @@ export function SprayerFacts({ device, card }: { device: Device; card: SprayerCa
 
 /**
  * Manual spray, test spray, skip or resume, and the schedules: each disabled, saying why, while the
- * user may not operate the unit, it is offline, a command is on its way or an alarm blocks it.
+ * user may not operate the unit, it is offline, a command is in flight or an alarm blocks it.
  */
 export function SprayerButtons({
   card,

@@ -9,6 +9,7 @@ import { SIGNED_OUT_SESSION, setSession } from '../../../lib/app-store/app-store
 import { startRealtime, stopRealtime } from '../../../lib/realtime/realtime-connection';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
 import { SprayerCard } from './sprayer-card';
+import { AnsweringSocket, resetSentRequests, sentRequests as sent } from '../../../lib/realtime/fixtures';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -25,36 +26,6 @@ const sprayer = {
   status: { sp: 0 },
 } as unknown as Device;
 
-/** The requests that left on the real-time socket, without their ids. */
-let sent: Record<string, unknown>[] = [];
-
-/** The socket the browser would open: it opens at once and answers each request with success. */
-class AnsweringSocket {
-  readyState = 0;
-  onopen: ((event: Event) => void) | null = null;
-  onmessage: ((event: MessageEvent) => void) | null = null;
-  onclose: ((event: CloseEvent) => void) | null = null;
-  onerror: ((event: Event) => void) | null = null;
-  constructor() {
-    queueMicrotask(() => {
-      this.readyState = 1;
-      this.onopen?.(new Event('open'));
-    });
-  }
-  send(frame: string) {
-    const { id, ...request } = JSON.parse(frame) as Record<string, unknown>;
-    sent.push(request);
-    queueMicrotask(() =>
-      this.onmessage?.({
-        data: JSON.stringify({ type: 'server/reply', id, ok: true, value: request.value }),
-      } as MessageEvent),
-    );
-  }
-  close() {
-    this.readyState = 3;
-  }
-}
-
 function renderCard(session: { permissions: string[]; monitorOnly?: boolean }) {
   setSession({ ...SIGNED_OUT_SESSION, email: 'ann@fieldlink.test', canViewDash: true, monitorOnly: false, ...session });
   render(
@@ -69,7 +40,7 @@ const button = (name: string | RegExp) => screen.getByRole('button', { name }) a
 const controls = () => screen.getByRole('region', { name: 'Manual spray control' });
 
 beforeEach(async () => {
-  sent = [];
+  resetSentRequests();
   vi.stubGlobal('WebSocket', AnsweringSocket);
   await startRealtime({ token: 'token', canViewDash: true, onUnauthorized: () => {} });
   const latest = (value: number) => ({ value, t: NOW });

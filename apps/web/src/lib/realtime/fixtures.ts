@@ -1,0 +1,38 @@
+/**
+ * Test support for code that talks over the real-time socket: a socket that opens at once and answers
+ * every request with success (echoing a write's `value`), and the requests it was sent.
+ */
+
+/** The requests that left on the real-time socket, without their ids. Emptied by {@link resetSentRequests}. */
+export const sentRequests: Record<string, unknown>[] = [];
+
+export function resetSentRequests(): void {
+  sentRequests.length = 0;
+}
+
+/** The socket the browser would open: stub it as the global `WebSocket`. */
+export class AnsweringSocket {
+  readyState = 0;
+  onopen: ((event: Event) => void) | null = null;
+  onmessage: ((event: MessageEvent) => void) | null = null;
+  onclose: ((event: CloseEvent) => void) | null = null;
+  onerror: ((event: Event) => void) | null = null;
+  constructor() {
+    queueMicrotask(() => {
+      this.readyState = 1;
+      this.onopen?.(new Event('open'));
+    });
+  }
+  send(frame: string) {
+    const { id, ...request } = JSON.parse(frame) as Record<string, unknown>;
+    sentRequests.push(request);
+    queueMicrotask(() =>
+      this.onmessage?.({
+        data: JSON.stringify({ type: 'server/reply', id, ok: true, value: request.value }),
+      } as MessageEvent),
+    );
+  }
+  close() {
+    this.readyState = 3;
+  }
+}
