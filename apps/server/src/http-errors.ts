@@ -1,4 +1,7 @@
 import type { WorkLimitRefusal } from '@fieldlink/domain/work-limits';
+import { errorBody } from '@fieldlink/api/errors';
+
+export { errorBody };
 
 /** An error with the status and message the client is meant to see. */
 export class HttpError extends Error {
@@ -11,22 +14,6 @@ export class HttpError extends Error {
   ) {
     super(message);
   }
-}
-
-const NAMES: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  429: 'Too Many Requests',
-  503: 'Service Unavailable',
-};
-
-/** The `{statusCode, error, message}` body of a failed call. */
-export function errorBody(statusCode: number, message: string) {
-  return { statusCode, error: NAMES[statusCode] ?? 'Error', message };
 }
 
 /** The 401 of a request without a valid session token: the console ends the session on it. */

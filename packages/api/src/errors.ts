@@ -48,6 +48,22 @@ export const ErrorAnswer = Type.Object({
 });
 export type ErrorAnswer = Static<typeof ErrorAnswer>;
 
+const STATUS_NAMES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  429: 'Too Many Requests',
+  503: 'Service Unavailable',
+};
+
+/** The `{statusCode, error, message}` body of a failed call, as the server and the browser demo answer it. */
+export function errorBody(statusCode: number, message: string) {
+  return { statusCode, error: STATUS_NAMES[statusCode] ?? 'Error', message } satisfies ErrorAnswer;
+}
+
 /** What the console says of a request its schema refused (a person never reads a schema path). */
 export const INVALID_REQUEST_MESSAGE = 'Something entered was not accepted. Please check the form and try again.';
 

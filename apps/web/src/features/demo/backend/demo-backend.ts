@@ -1,4 +1,5 @@
 import { DEMO_REPORTS_MESSAGE } from '@fieldlink/domain/demo';
+import { errorBody } from '@fieldlink/api/errors';
 import { ACCOUNT_COLUMNS_QUERY, AccountQuery, encodeAccountColumns } from '@fieldlink/api/account-columns';
 import { AlarmListQuery, AlertListQuery } from '@fieldlink/api/alarms';
 import * as Brew from '@fieldlink/api/brew';
@@ -68,8 +69,8 @@ export class DemoBackend implements LocalBackend {
     if (route) return answerCall(route, call);
     return Promise.resolve(
       call.method === 'GET'
-        ? json(404, { message: 'Not part of the demo.' })
-        : json(403, { message: DEMO_READ_ONLY_MESSAGE }),
+        ? json(404, errorBody(404, 'Not part of the demo.'))
+        : json(403, errorBody(403, DEMO_READ_ONLY_MESSAGE)),
     );
   }
 

@@ -53,7 +53,7 @@ describe('a demo call checked by the schemas of the server’s route', () => {
     expect(wrong).toMatchObject({ status: 400, body: { invalidRequest: true } });
     expect(await answered(answerCall(echoBody, call({}, '{')))).toEqual({
       status: 400,
-      body: { message: 'The body is not JSON.' },
+      body: { statusCode: 400, error: 'Bad Request', message: 'The body is not JSON.' },
     });
     const right = await answered(answerCall(echoBody, call({}, JSON.stringify({ batchId: 'b1', value: 1.05 }))));
     expect(right).toEqual({ status: 200, body: { batchId: 'b1', value: 1.05 } });
@@ -65,7 +65,7 @@ describe('a demo call checked by the schemas of the server’s route', () => {
     });
     expect(await answered(answerCall(refused, call({})))).toEqual({
       status: 409,
-      body: { message: 'This batch has already ended.' },
+      body: { statusCode: 409, error: 'Conflict', message: 'This batch has already ended.' },
     });
     const binary = plain(() => new Response('bytes', { status: 200, headers: { 'content-type': 'x/binary' } }));
     expect(await (await answerCall(binary, call({}))).text()).toBe('bytes');

@@ -1,5 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { errorBody } from '@fieldlink/api/errors';
 import type { LocalCall } from '../../../lib/demo/demo-session';
 import { DemoCallError } from './demo-call-error';
 
@@ -78,6 +79,7 @@ export async function answerCall(route: DemoCall, call: LocalCall): Promise<Resp
     return answer instanceof Response ? answer : json(200, answer);
   } catch (error) {
     if (!(error instanceof DemoCallError)) throw error;
-    return json(error.status, { message: error.message, ...(error.invalidRequest ? { invalidRequest: true } : {}) });
+    const body = errorBody(error.status, error.message);
+    return json(error.status, error.invalidRequest ? { ...body, invalidRequest: true } : body);
   }
 }
