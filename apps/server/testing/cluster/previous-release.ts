@@ -9,7 +9,7 @@ const ROOT = path.resolve(import.meta.dirname, '../../../..');
  * The release this code replaces in a rolling upgrade: the commit last shipped (CI passed). Set it
  * to the shipped commit at each release (docs/operations.md, "Upgrades without downtime").
  */
-export const PREVIOUS_RELEASE = 'aa83465bcd7e6792e25632c1f4698d8c5dc9f7d8';
+export const PREVIOUS_RELEASE = 'cdd616e15108d99e911049cd4ce0d76f49c85d68';
 
 /** Whether this clone holds the previous release (a shallow clone does not). */
 export function hasPreviousRelease(): boolean {
