@@ -119,6 +119,17 @@ describe('the binary device table (format 3)', () => {
     );
   });
 
+  it('keeps a text value that starts with U+FEFF (not a byte-order mark to drop)', () => {
+    // Found by the property above at 20,000 runs: the decoder dropped a column's leading U+FEFF.
+    const [answer] = fc.sample(
+      answers.filter((candidate) => candidate.count >= 2),
+      { numRuns: 1, seed: 41 },
+    );
+    const values = Array.from({ length: answer!.count }, (_, row) => (row === 0 ? '\uFEFFfw' : null));
+    const withBom = { ...answer!, text: { ...answer!.text, fw: { values } } };
+    expect(decodeDeviceTableBinary(encodeDeviceTableBinary(withBom)).text.fw).toEqual(values);
+  });
+
   it('reads a body at any byte offset (a Node.js Buffer from a pool)', () => {
     fc.assert(
       fc.property(answers, fc.integer({ min: 1, max: 15 }), (answer, shift) => {

@@ -30,7 +30,10 @@ import {
 
 // TextEncoder and TextDecoder are in every browser and in Node.js; this package compiles without DOM or Node types.
 declare const TextEncoder: new () => { encode(text: string): Uint8Array };
-declare const TextDecoder: new (label?: string, options?: { fatal?: boolean }) => { decode(bytes: Uint8Array): string };
+declare const TextDecoder: new (
+  label?: string,
+  options?: { fatal?: boolean; ignoreBOM?: boolean },
+) => { decode(bytes: Uint8Array): string };
 
 /** Version of the binary form; bumped when its layout or a field changes meaning. */
 export const DEVICE_TABLE_BINARY_FORMAT = 3;
@@ -206,7 +209,9 @@ export function decodeDeviceTableBinary(body: Uint8Array): DeviceTableColumns {
   if (format !== DEVICE_TABLE_BINARY_FORMAT) throw new Error(`Unknown device table format ${format}.`);
   const generatedAt = view.getFloat64(8, true);
   const headerLength = view.getUint32(CONTENT_START, true);
-  const decoder = new TextDecoder('utf-8', { fatal: true });
+  // `ignoreBOM` keeps a column's leading U+FEFF: by default the decoder drops it as a byte-order
+  // mark, and a column whose first value starts with one would no longer match its lengths.
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   const header = JSON.parse(
     decoder.decode(bytes.subarray(PREAMBLE_BYTES, PREAMBLE_BYTES + headerLength)),
   ) as BinaryHeader;
