@@ -65,6 +65,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/src/**/*.test.ts'],
           env: TEST_ENV,
+          // The server's sources bundled once per run: each e2e server starts without tsx (round 6).
+          globalSetup: ['e2e/src/server-bundle.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           pool: 'forks',

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { DeviceClockAnswer, DeviceClockRequest } from '@fieldlink/server/testing';
 import { CHROMIUM_PATH } from './chromium';
@@ -46,7 +46,8 @@ export interface RunningServer {
 export const E2E_HISTORY_DAYS = process.env.UPDATE_SCREENSHOTS ? '30' : '1';
 
 /**
- * Starts the product exactly as `npm start` runs it (built SPA, embedded broker, demo data and fleet)
+ * Starts the product as `npm start` runs it (built SPA, embedded broker, demo data and fleet; its
+ * sources bundled into one module by the e2e project's global set-up, `server-bundle.ts`)
  * on free ports and a fresh SQLite file, and waits until it answers. The demo history is
  * {@link E2E_HISTORY_DAYS} long unless `env` says otherwise.
  */
@@ -54,7 +55,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const [port, mqttPort] = [await freePort(), await freePort()];
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fieldlink-e2e-'));
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  // The server's sources, bundled once by the e2e project's global set-up (server-bundle.ts).
+  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', inject('serverBundle')], {
     cwd: ROOT,
     env: {
       ...process.env,
