@@ -84,6 +84,13 @@ export default tseslint.config(
               except: ['./simulation', './domain'],
               message: 'simulation imports only the domain.',
             },
+            // A call's logic shared by the server and the browser demo: the domain's rules and the API's shapes.
+            {
+              target: './packages/services',
+              from: './packages',
+              except: ['./services', './domain', './api'],
+              message: 'services import only the domain and the api.',
+            },
             // Apps stay apart: they share code only through packages/*.
             { target: './apps/web', from: ['./apps/server', './apps/simulator'] },
             { target: './apps/simulator', from: ['./apps/server', './apps/web'] },
@@ -121,7 +128,7 @@ export default tseslint.config(
     rules: { 'import-x/no-restricted-paths': ['error', { zones: [serverThroughTestingEntry] }] },
   },
   {
-    files: ['packages/domain/**/*.ts', 'packages/simulation/**/*.ts'],
+    files: ['packages/domain/**/*.ts', 'packages/simulation/**/*.ts', 'packages/services/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -129,7 +136,7 @@ export default tseslint.config(
           patterns: [
             {
               group: ['node:*', 'fs', 'path', 'react', 'react-dom'],
-              message: 'domain and simulation are pure: no I/O, no React.',
+              message: 'domain, simulation and services are pure: no I/O, no React.',
             },
           ],
         },

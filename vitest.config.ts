@@ -13,6 +13,7 @@ export default defineConfig({
       // (`isolate: false`), which cut the project from 43 s to 8 s (docs/PERFORMANCE.md, round 5).
       { test: { name: 'domain', include: ['packages/domain/src/**/*.test.ts'], isolate: false } },
       { test: { name: 'api', include: ['packages/api/src/**/*.test.ts'] } },
+      { test: { name: 'services', include: ['packages/services/src/**/*.test.ts'] } },
       {
         test: {
           name: 'server',

@@ -53,6 +53,16 @@ describe('the lint configuration', () => {
     expect(await ruleIdsOf(join(planted, 'zone.ts'), code)).toContain('import-x/no-restricted-paths');
   }, 120_000);
 
+  it('fails on the shared services importing the simulation, or I/O', async () => {
+    const filePath = join(root, 'packages/services/src/planted.ts');
+    const code =
+      "import { demoTankStory } from '@fieldlink/simulation/demo-brewery';\nimport { readFileSync } from 'node:fs';\n" +
+      'export const story = [demoTankStory, readFileSync];\n';
+    const rules = await ruleIdsOf(filePath, code);
+    expect(rules).toContain('import-x/no-restricted-paths');
+    expect(rules).toContain('no-restricted-imports');
+  }, 120_000);
+
   it('fails on a web feature importing another feature', async () => {
     const filePath = join(root, 'apps/web/src/features/brew/planted.ts');
     const code =

@@ -103,10 +103,9 @@ const steps = [
     [
       'vitest',
       'run',
-      ...['domain', 'api', 'simulation', 'server', 'simulator', 'web', 'tooling', 'cluster'].flatMap((p) => [
-        '--project',
-        p,
-      ]),
+      ...['domain', 'api', 'services', 'simulation', 'server', 'simulator', 'web', 'tooling', 'cluster'].flatMap(
+        (p) => ['--project', p],
+      ),
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${RESULTS}/unit.json`,

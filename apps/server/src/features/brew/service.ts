@@ -16,31 +16,10 @@ import type {
   Tank,
   TankCalibrationBody,
 } from '@fieldlink/api/brew';
-import { tankLogQuery, type TankLevelCalibration, type TankState } from '@fieldlink/domain/brew';
-import {
-  batchListEntry,
-  batchStart,
-  brewSummary,
-  numberedTanks,
-  tankView,
-  type TankSettings,
-} from '@fieldlink/domain/brew-views';
-import {
-  BATCH_ITEM_NOT_FOUND,
-  calibratedTank,
-  chartAnnotation,
-  endedBatch,
-  gravityReading,
-  isRefusal,
-  itemDeleteRefusal,
-  resumedBatch,
-  startBatchRefusal,
-  tastingNote,
-  type BatchEditRefusal,
-  type BatchItemList,
-} from '@fieldlink/domain/brew-edits';
+import type { BatchItemList } from '@fieldlink/domain/brew-edits';
 import { workLimitRefusal } from '@fieldlink/domain/work-limits';
-import type { BrewBatchesTable, BrewTanksTable, Database } from '../../db/schema';
+import { BATCH_NOT_FOUND, BrewCalls } from '@fieldlink/services/brew-service';
+import type { Database } from '../../db/schema';
 import type { DeviceEvents } from '../../events';
 import { DocumentJobs, type DocumentKind } from '../../documents/document-jobs';
 import type { FileLinks } from '../../documents/file-links';
@@ -52,62 +31,26 @@ import { newId } from '../../security/secrets';
 import { audit } from '../audit/service';
 import { inScope, requireCapability } from '../session/access';
 import type { UserContext } from '../session/user-context';
-import { findGroup, latestValuesOf, type DeviceWithPath } from '../devices/repository';
-import { channelLogs } from '../devices/log-repository';
-import { logBinGrid } from '@fieldlink/api/device-logs';
-import { batchProps, batchTransitions, toBatch, toReport } from './mapper';
+import { selectDevices } from '../devices/repository';
+import { toReport } from './mapper';
 import {
-  batchItemsOf,
   batchReportCounts,
   batchReportsCreatedBefore,
-  batchesOf,
-  deleteBatch,
-  deleteBatchItem,
-  deleteSensoryAnnotation,
-  findAnnotation,
   findBatch,
-  findBatchItem,
   findReport,
-  findSensoryAnnotation,
-  insertBatch,
   deleteReport,
   insertReport,
-  runningBatchesOf,
-  tankDevicesOf,
-  tankRowsOf,
-  updateBatch,
   updateReport,
-  upsertAnnotation,
-  upsertGravity,
-  upsertSensory,
-  upsertTankRow,
   waitingReportsOf,
 } from './repository';
-import { selectDevices } from '../devices/repository';
 import { BrewReportWriter, REPORT_NEEDS_ORIGINAL_GRAVITY, batchReportFileName } from './report';
+import { ServerBrewStore } from './brew-store';
 
-export const GROUP_NOT_FOUND = 'Group not found.';
-export const BATCH_NOT_FOUND = 'Batch not found.';
-export const TANK_NOT_FOUND = 'Tank not found.';
 export const REPORT_NOT_FOUND = 'Report not found.';
 /** The job that writes a batch report (a document of `documents/document-jobs.ts`). */
 export const BREW_REPORT_JOB = 'brewReport';
 /** The job that removes batch reports past their retention (queued once an hour by one instance). */
 export const BATCH_REPORT_RETENTION_JOB = 'brewReportRetention';
-/** How often the retention job is queued, and how long after start the first time. */
-
-/** The tables of a batch's lists. */
-const BATCH_ITEM_TABLES = {
-  gravities: 'brew_gravities',
-  sensories: 'brew_sensories',
-  annotations: 'brew_annotations',
-} as const;
-
-/** Throws the domain's refusal of an edit as the HTTP error it names; passes anything else on. */
-function refuse<T extends object>(answer: T | BatchEditRefusal | null): T {
-  if (answer !== null && isRefusal(answer)) throw new HttpError(answer.status, answer.message);
-  return answer as T;
-}
 
 const RETENTION_EVERY_MS = 3_600_000;
 /** Batch reports removed per transaction of a retention run. */
@@ -127,12 +70,6 @@ export interface BrewDependencies {
   /** Days a batch report and its file are kept (0: forever). */
   reportRetentionDays: number;
   now?: () => number;
-}
-
-/** One device of a group as a tank, with what is known about it. */
-interface TankSource {
-  device: DeviceWithPath;
-  tankNumber: number;
 }
 
 /**
@@ -161,314 +98,116 @@ export class BrewService {
     return this.deps.db;
   }
 
-  // ---- Reading -----------------------------------------------------------------------------------
+  // ---- Reading and editing (the calls of `@fieldlink/services/brew-service`) -----------------------
 
-  /** `GET /brew/overview ?groupId, tankNumber`: every tank of the group; the selected one with its log. */
-  async overview(user: UserContext, query: BrewOverviewQuery): Promise<BrewMeta> {
-    requireCapability(user, 'viewDashboard');
-    const group = await this.visibleGroup(user, query.groupId);
-    const sources = await this.tankSources(group.id);
-    const selected = query.tankNumber ?? null;
-    const tanks = await this.tanks(sources);
-    const withLog = await Promise.all(
-      tanks.map(async (tank) =>
-        tank.tankNumber === selected ? { ...tank, rawDeviceLogs: await this.tankLog(tank) } : tank,
-      ),
-    );
-    return brewSummary(group, withLog, selected);
+  /** The shared brewing calls over this caller's store: the permission is checked before each. */
+  private calls(user: UserContext | null) {
+    const store = new ServerBrewStore(this.db, user, {
+      propsChanged: async (trx, batchId, props) => {
+        if (props.originalGravity === null) return;
+        for (const report of await waitingReportsOf(trx, batchId)) {
+          await updateReport(trx, report.id, { state: 'GENERATING', error: null });
+          await this.documents.enqueue(BREW_REPORT_JOB, { reportId: report.id }, trx);
+        }
+      },
+      ended: async (trx, batchId, reportId, caller, now) => {
+        await insertReport(trx, this.newReport(reportId, batchId, caller, now));
+        await this.documents.enqueue(BREW_REPORT_JOB, { reportId }, trx);
+      },
+      nudge: () => this.documents.nudge(),
+      removeFiles: async (fileIds) => {
+        for (const fileId of fileIds) await this.deps.files.remove(fileId);
+      },
+      announce: (deviceId) => this.announce(deviceId),
+      publish: (groupId, thingName, tank) => this.publish(groupId, thingName, tank),
+    });
+    return new BrewCalls(store, this.now);
   }
 
-  /** The running batch's log (domain `tankLogQuery`), as `GET /device-logs` answers it; null without a batch. */
-  private async tankLog(tank: Tank): Promise<Tank['rawDeviceLogs']> {
-    const batch = tank.batchInfo;
-    if (!batch) return null;
-    const { channels, start, end, binCount } = tankLogQuery(batch.channelsMap, batch.date, this.now());
-    const grid = logBinGrid(start, end, binCount);
-    const logs = await channelLogs(this.db, tank.deviceId, channels, { start, end }, binCount, grid);
-    return { deviceId: tank.deviceId, start, end, binCount, binWidth: grid.width, channels: logs };
+  /** `GET /brew/overview ?groupId, tankNumber`: every tank of the group; the selected one with its log. */
+  overview(user: UserContext, query: BrewOverviewQuery): Promise<BrewMeta> {
+    requireCapability(user, 'viewDashboard');
+    return this.calls(user).overview(query);
   }
 
   /** `GET /brew/batches ?groupId, accountId, isDemoMode`: the group's batches, newest first. */
-  async batches(user: UserContext, query: BrewBatchesQuery): Promise<BrewBatchesAnswer> {
+  batches(user: UserContext, query: BrewBatchesQuery): Promise<BrewBatchesAnswer> {
     requireCapability(user, 'viewDashboard');
-    const group = await this.visibleGroup(user, query.groupId);
-    if (query.accountId !== undefined && query.accountId !== group.account_id) throw notFound(GROUP_NOT_FOUND);
-    const sources = await this.tankSources(group.id);
-    const byDevice = new Map(sources.map((source) => [source.device.id, source]));
-    const rows = await batchesOf(this.db, [...byDevice.keys()], query.isDemoMode === true);
-    const items = await batchItemsOf(
-      this.db,
-      rows.map((row) => row.id),
-    );
-    return {
-      batches: rows.map((row) => {
-        const source = byDevice.get(row.device_id)!;
-        const gravities = items.gravities.filter((item) => item.batch_id === row.id);
-        const latestReport = items.reports.find((report) => report.batch_id === row.id);
-        const batch = {
-          id: row.id,
-          deviceId: row.device_id,
-          state: row.state as TankState,
-          date: { start: row.start_at, end: row.end_at },
-          props: batchProps(row),
-          gravities,
-          sensoryCount: items.sensories.filter((item) => item.batch_id === row.id).length,
-          isDemo: row.is_demo === 1,
-        };
-        const tank = { tankNumber: source.tankNumber, name: source.device.name };
-        return batchListEntry(batch, tank, latestReport ? toReport(latestReport) : null);
-      }),
-    };
+    return this.calls(user).batches(query);
   }
 
   /** `GET /brew/batch ?batchId`. */
-  async batch(user: UserContext, batchId: string): Promise<Batch> {
+  batch(user: UserContext, batchId: string): Promise<Batch> {
     requireCapability(user, 'viewDashboard');
-    const { row } = await this.visibleBatch(user, batchId);
-    return this.batchAnswer(row);
+    return this.calls(user).batch(batchId);
   }
 
-  // ---- Batch life cycle --------------------------------------------------------------------------
-
   /** `POST /brew/batch {groupId, tankNumber, props}`: starts a batch on a tank without one. */
-  async start(user: UserContext, body: StartBatchBody): Promise<Batch> {
+  start(user: UserContext, body: StartBatchBody): Promise<Batch> {
     requireCapability(user, 'editBrewInfo');
-    const group = await this.visibleGroup(user, body.groupId);
-    const source = (await this.tankSources(group.id)).find((tank) => tank.tankNumber === body.tankNumber);
-    if (!source) throw notFound(TANK_NOT_FOUND);
-    const { device } = source;
-    const [running] = await runningBatchesOf(this.db, [device.id]);
-    refuse(startBatchRefusal(body.tankNumber, running !== undefined));
-    const [tankRow] = await tankRowsOf(this.db, [device.id]);
-    const latest = await this.latestOf([device.id]);
-    const now = Date.now();
-    const start = batchStart(
-      device.custom,
-      tankRow && tankSettingsOf(tankRow),
-      (code) => latest.get(device.id)?.get(code),
-      now,
-    );
-    const row: BrewBatchesTable = {
-      id: newId(),
-      device_id: device.id,
-      state: start.state,
-      start_at: now,
-      end_at: null,
-      props: JSON.stringify(body.props),
-      transitions: JSON.stringify(start.transitions),
-      is_demo: 0,
-      channels_map: JSON.stringify(start.channelsMap),
-      co2_total_gain: start.calibration.co2TotalGain,
-      // The tank's calibration as stored (the batch keeps the same text).
-      tank_level: tankRow?.tank_level ?? null,
-      tank_level_at_ferm_start: start.tankLevelAtFermStart,
-      co2_total_at_start: start.co2TotalAtStart,
-      pressurized_at: null,
-      frozen_gravity: null,
-      created_by: user.email,
-      created_at: now,
-    };
-    await this.db.transaction().execute(async (trx) => {
-      await insertBatch(trx, row);
-      const after = { tankNumber: body.tankNumber, props: body.props, state: row.state };
-      await audit.deviceChange(trx, user, device, 'brew.start', { kind: 'batch', id: row.id }, null, after);
-    });
-    return this.changed(row.id);
+    return this.calls(user).start(body);
   }
 
   /** `PUT /brew/batch {batchId, props}`: batch info. A report waiting for an original gravity is made again. */
-  async update(user: UserContext, { batchId, props }: PutBatchBody): Promise<Batch> {
+  update(user: UserContext, body: PutBatchBody): Promise<Batch> {
     requireCapability(user, 'editBrewInfo');
-    const { row, device } = await this.visibleBatch(user, batchId);
-    const merged = { ...batchProps(row), ...props };
-    await this.db.transaction().execute(async (trx) => {
-      await updateBatch(trx, row.id, { props: JSON.stringify(merged) });
-      const target = { kind: 'batch', id: row.id };
-      await audit.deviceChange(trx, user, device, 'brew.update', target, { props: batchProps(row) }, { props: merged });
-      if (merged.originalGravity === null) return;
-      for (const report of await waitingReportsOf(trx, row.id)) {
-        await updateReport(trx, report.id, { state: 'GENERATING', error: null });
-        await this.documents.enqueue(BREW_REPORT_JOB, { reportId: report.id }, trx);
-      }
-    });
-    this.documents.nudge();
-    return this.changed(row.id);
+    return this.calls(user).update(body);
   }
 
   /** `DELETE /brew/batch {batchId}`: the batch and all that belongs to it. */
-  async remove(user: UserContext, { batchId }: BatchIdBody): Promise<{ id: string }> {
+  remove(user: UserContext, body: BatchIdBody): Promise<{ id: string }> {
     requireCapability(user, 'deleteBrew');
-    const { row, device } = await this.visibleBatch(user, batchId);
-    const files = await this.db.transaction().execute(async (trx) => {
-      const removed = await deleteBatch(trx, row.id);
-      const before = { props: batchProps(row), state: row.state, startAt: row.start_at, endAt: row.end_at };
-      await audit.deviceChange(trx, user, device, 'brew.delete', { kind: 'batch', id: row.id }, before, null);
-      return removed;
-    });
-    for (const fileId of files) await this.deps.files.remove(fileId);
-    await this.announce(row.device_id);
-    return { id: row.id };
+    return this.calls(user).remove(body);
   }
 
   /** `POST /brew/batch/end {batchId}`: ends the batch (MANUALLY_ENDED) and starts its report. */
-  async end(user: UserContext, { batchId }: BatchIdBody): Promise<Batch> {
+  end(user: UserContext, body: BatchIdBody): Promise<Batch> {
     requireCapability(user, 'endBrew');
-    const { row, device } = await this.visibleBatch(user, batchId);
-    const now = Date.now();
-    const ended = refuse(endedBatch({ end: row.end_at, transitions: batchTransitions(row) }, now));
-    const reportId = newId();
-    await this.db.transaction().execute(async (trx) => {
-      await updateBatch(trx, row.id, {
-        end_at: ended.end,
-        state: ended.state,
-        transitions: JSON.stringify(ended.transitions),
-      });
-      await insertReport(trx, this.newReport(reportId, row.id, user, now));
-      await this.documents.enqueue(BREW_REPORT_JOB, { reportId }, trx);
-      const target = { kind: 'batch', id: row.id };
-      const after = { state: 'MANUALLY_ENDED', endAt: now, reportId };
-      await audit.deviceChange(trx, user, device, 'brew.end', target, { state: row.state, endAt: null }, after);
-    });
-    this.documents.nudge();
-    return this.changed(row.id);
+    return this.calls(user).end(body);
   }
 
   /** `DELETE /brew/batch/end {batchId}`: takes back an end; the tank must not have started another batch. */
-  async resume(user: UserContext, { batchId }: BatchIdBody): Promise<Batch> {
+  resume(user: UserContext, body: BatchIdBody): Promise<Batch> {
     requireCapability(user, 'endBrew');
-    const { row, device } = await this.visibleBatch(user, batchId);
-    const running = row.end_at === null ? [] : await runningBatchesOf(this.db, [row.device_id]);
-    const course = { end: row.end_at, transitions: batchTransitions(row) };
-    const { state, transitions } = refuse(resumedBatch(course, running.length > 0, Date.now()));
-    await this.db.transaction().execute(async (trx) => {
-      await updateBatch(trx, row.id, { end_at: null, state, transitions: JSON.stringify(transitions) });
-      const before = { state: row.state, endAt: row.end_at };
-      await audit.deviceChange(trx, user, device, 'brew.resume', { kind: 'batch', id: row.id }, before, {
-        state,
-        endAt: null,
-      });
-    });
-    return this.changed(row.id);
+    return this.calls(user).resume(body);
   }
 
-  // ---- Gravity readings, tasting notes, annotations ---------------------------------------------
-
   /** `PUT /brew/batch/gravity`: a hydrometer or refractometer reading. */
-  async putGravity(user: UserContext, body: PutGravityBody): Promise<Batch> {
+  putGravity(user: UserContext, body: PutGravityBody): Promise<Batch> {
     requireCapability(user, 'editBrewInfo');
-    const { row, device } = await this.visibleBatch(user, body.batchId);
-    const current = body.id === undefined ? undefined : await findBatchItem(this.db, 'brew_gravities', row.id, body.id);
-    const reading = refuse(gravityReading(body, current !== undefined, row.start_at, Date.now(), newId));
-    const gravity = {
-      id: reading.id,
-      batch_id: row.id,
-      value: reading.value,
-      t: reading.timestamp,
-      created_by: user.email,
-    };
-    await this.db.transaction().execute(async (trx) => {
-      await upsertGravity(trx, gravity);
-      const target = { kind: 'gravity', id: gravity.id, name: `batch ${row.id}` };
-      await audit.deviceChange(trx, user, device, 'brew.record', target, current ?? null, {
-        value: gravity.value,
-        t: gravity.t,
-      });
-    });
-    return this.changed(row.id);
+    return this.calls(user).putGravity(body);
   }
 
   /** `PUT /brew/batch/sensory`: a tasting note, marked on the chart by a blue annotation. */
-  async putSensory(user: UserContext, body: PutSensoryBody): Promise<Batch> {
+  putSensory(user: UserContext, body: PutSensoryBody): Promise<Batch> {
     requireCapability(user, 'editBrewInfo');
-    const { row, device } = await this.visibleBatch(user, body.batchId);
-    const current = body.id === undefined ? undefined : await findBatchItem(this.db, 'brew_sensories', row.id, body.id);
-    const { sensory, mark } = refuse(tastingNote(body, current !== undefined, Date.now(), newId));
-    const { id, ratings, notes, timestamp: t } = sensory;
-    await this.db.transaction().execute(async (trx) => {
-      await upsertSensory(trx, {
-        id,
-        batch_id: row.id,
-        ratings: JSON.stringify(ratings),
-        notes,
-        t,
-        created_by: user.email,
-      });
-      const kept = await findSensoryAnnotation(trx, id);
-      await upsertAnnotation(trx, {
-        id: kept?.id ?? newId(),
-        batch_id: row.id,
-        kind: mark.kind,
-        text: mark.text,
-        t: mark.timestamp,
-        color: mark.color,
-        channel_code: mark.channelCode,
-        sensory_id: mark.sensoryId,
-      });
-      const target = { kind: 'sensory', id, name: `batch ${row.id}` };
-      await audit.deviceChange(trx, user, device, 'brew.record', target, current ?? null, { ratings, notes, t });
-    });
-    return this.changed(row.id);
+    return this.calls(user).putSensory(body);
   }
 
   /** `PUT /brew/batch/annotation`: a note on the chart (grey), across it or on one channel. */
-  async putAnnotation(user: UserContext, body: PutAnnotationBody): Promise<Batch> {
+  putAnnotation(user: UserContext, body: PutAnnotationBody): Promise<Batch> {
     requireCapability(user, 'editBrewInfo');
-    const { row, device } = await this.visibleBatch(user, body.batchId);
-    const current = body.id === undefined ? undefined : await findAnnotation(this.db, row.id, body.id);
-    const kept = current && { id: current.id, sensoryId: current.sensory_id };
-    const { id, kind, text, timestamp: t, color, channelCode } = refuse(chartAnnotation(body, kept, Date.now(), newId));
-    const annotation = {
-      id,
-      batch_id: row.id,
-      kind,
-      text,
-      t,
-      color,
-      channel_code: channelCode,
-      sensory_id: null,
-    };
-    await this.db.transaction().execute(async (trx) => {
-      await upsertAnnotation(trx, annotation);
-      const target = { kind: 'annotation', id: annotation.id, name: `batch ${row.id}` };
-      const after = { kind, text: annotation.text, t: annotation.t, channelCode: annotation.channel_code };
-      await audit.deviceChange(trx, user, device, 'brew.record', target, current ?? null, after);
-    });
-    return this.changed(row.id);
+    return this.calls(user).putAnnotation(body);
   }
 
   /** `DELETE /brew/batch/gravity {id, batchId}`. */
-  async deleteGravity(user: UserContext, body: BatchItemBody): Promise<Batch> {
+  deleteGravity(user: UserContext, body: BatchItemBody): Promise<Batch> {
     return this.deleteItem(user, body, 'gravities');
   }
 
   /** `DELETE /brew/batch/sensory {id, batchId}`: the note and its annotation. */
-  async deleteSensory(user: UserContext, body: BatchItemBody): Promise<Batch> {
+  deleteSensory(user: UserContext, body: BatchItemBody): Promise<Batch> {
     return this.deleteItem(user, body, 'sensories');
   }
 
   /** `DELETE /brew/batch/annotation {id, batchId}`; a tasting note's mark goes with the note. */
-  async deleteAnnotation(user: UserContext, body: BatchItemBody): Promise<Batch> {
+  deleteAnnotation(user: UserContext, body: BatchItemBody): Promise<Batch> {
     return this.deleteItem(user, body, 'annotations');
   }
 
-  private async deleteItem(user: UserContext, { id, batchId }: BatchItemBody, list: BatchItemList): Promise<Batch> {
+  private deleteItem(user: UserContext, body: BatchItemBody, list: BatchItemList): Promise<Batch> {
     requireCapability(user, 'editBrewInfo');
-    const { row, device } = await this.visibleBatch(user, batchId);
-    const table = BATCH_ITEM_TABLES[list];
-    const annotation = list === 'annotations' ? await findAnnotation(this.db, row.id, id) : undefined;
-    refuse(itemDeleteRefusal(list, annotation ? { sensoryId: annotation.sensory_id } : null));
-    const current = await findBatchItem(this.db, table, row.id, id);
-    const deleted = await this.db.transaction().execute(async (trx) => {
-      const result = await deleteBatchItem(trx, table, row.id, id);
-      if (table === 'brew_sensories') await deleteSensoryAnnotation(trx, id);
-      const count = Number(result.numDeletedRows);
-      const kind = { brew_gravities: 'gravity', brew_sensories: 'sensory', brew_annotations: 'annotation' }[table];
-      const target = { kind, id, name: `batch ${row.id}` };
-      if (count > 0) await audit.deviceChange(trx, user, device, 'brew.record', target, current ?? null, null);
-      return count;
-    });
-    if (deleted === 0) throw notFound(BATCH_ITEM_NOT_FOUND[list]);
-    return this.changed(row.id);
+    return this.calls(user).deleteItem(body, list);
   }
 
   // ---- Reports -----------------------------------------------------------------------------------
@@ -612,50 +351,16 @@ export class BrewService {
    * neither for a monitor-only user.
    * The running batch takes the new gain and level calibration too: they correct its estimate.
    */
-  async calibrate(user: UserContext, body: TankCalibrationBody): Promise<Tank> {
+  calibrate(user: UserContext, body: TankCalibrationBody): Promise<Tank> {
     const { calibration } = body;
     if (calibration.co2TotalGain !== undefined) requireCapability(user, 'calibrateCo2TotalGain');
     if (calibration.tankLevel !== undefined || calibration.capacity !== undefined) {
       requireCapability(user, 'calibrateTankLevel');
     }
-    const group = await this.visibleGroup(user, body.groupId);
-    const sources = await this.tankSources(group.id);
-    const source = sources.find((tank) => tank.tankNumber === body.tankNumber);
-    if (!source) throw notFound(TANK_NOT_FOUND);
-    const deviceId = source.device.id;
-    const [current] = await tankRowsOf(this.db, [deviceId]);
-    const settings = calibratedTank(current && tankSettingsOf(current), calibration);
-    const gain = settings.co2TotalGain;
-    const level = settings.tankLevel && JSON.stringify(settings.tankLevel);
-    await this.db.transaction().execute(async (trx) => {
-      await upsertTankRow(trx, {
-        device_id: deviceId,
-        capacity: settings.capacity,
-        co2_total_gain: gain,
-        tank_level: level,
-        updated_by: user.email,
-        updated_at: Date.now(),
-      });
-      const [running] = await runningBatchesOf(trx, [deviceId]);
-      if (running) await updateBatch(trx, running.id, { co2_total_gain: gain, tank_level: level });
-      const before = current
-        ? { capacity: current.capacity, co2TotalGain: current.co2_total_gain, tankLevel: current.tank_level }
-        : null;
-      const target = { kind: 'tank', id: deviceId, name: `tank ${body.tankNumber}` };
-      await audit.deviceChange(trx, user, source.device, 'brew.calibrate', target, before, calibration);
-    });
-    const [tank] = await this.tanks([source]);
-    this.publish(group.id, source.device.thing_name, tank!);
-    return tank!;
+    return this.calls(user).calibrate(body);
   }
 
   // ---- Helpers -----------------------------------------------------------------------------------
-
-  private async visibleGroup(user: UserContext, groupId: string) {
-    const group = await findGroup(this.db, groupId);
-    if (!group || !inScope(user, group.path)) throw notFound(GROUP_NOT_FOUND);
-    return group;
-  }
 
   /** A batch whose tank the caller may see, or 404 (the same whether it exists elsewhere or not at all). */
   private async visibleBatch(user: UserContext, batchId: string) {
@@ -689,93 +394,19 @@ export class BrewService {
     };
   }
 
-  private async batchAnswer(row: BrewBatchesTable): Promise<Batch> {
-    return toBatch(row, await batchItemsOf(this.db, [row.id]));
-  }
-
-  /** After a change: the batch as stored now, and its tank to the browsers watching it. */
-  private async changed(batchId: string): Promise<Batch> {
-    const row = (await findBatch(this.db, batchId))!;
-    await this.announce(row.device_id);
-    return this.batchAnswer(row);
-  }
-
   /** Sends the device's tank to the sockets watching the device. */
   async announce(deviceId: string): Promise<void> {
     const device = await selectDevices(this.db).where('devices.id', '=', deviceId).executeTakeFirst();
     if (!device) return;
-    const source = (await this.tankSources(device.group_id)).find((tank) => tank.device.id === deviceId);
+    const calls = this.calls(null);
+    const tanks = await calls.numbered(device.group_id);
+    const source = tanks.find((tank) => tank.device.id === deviceId);
     if (!source) return;
-    const [tank] = await this.tanks([source]);
+    const [tank] = await calls.tanks([source]);
     this.publish(device.group_id, device.thing_name, tank!);
   }
 
   private publish(groupId: string, thingName: string, tank: Tank): void {
     this.deps.events.emit({ type: 'server/brewTank', thingName, groupId, tank });
   }
-
-  /** The group's fermentation vessels (domain `isFermentationVessel`), numbered: its other devices are no tanks. */
-  private async tankSources(groupId: string): Promise<TankSource[]> {
-    return numberedTanks(await tankDevicesOf(this.db, groupId), (device) => ({
-      base: device.base,
-      tags: JSON.parse(device.tags || '[]') as { key: string; value: string }[],
-      registers: registersOf(device),
-    }));
-  }
-
-  private async latestOf(deviceIds: readonly string[]): Promise<Map<string, Map<string, number>>> {
-    const latest = new Map<string, Map<string, number>>();
-    for (const row of await latestValuesOf(this.db, deviceIds)) {
-      const values = latest.get(row.device_id) ?? new Map<string, number>();
-      values.set(row.code, row.value);
-      latest.set(row.device_id, values);
-    }
-    return latest;
-  }
-
-  /** The tanks as the brew summary shows them: state, gravity estimate, running batch. */
-  private async tanks(sources: readonly TankSource[]): Promise<Tank[]> {
-    const ids = sources.map((source) => source.device.id);
-    const [rows, running, latest] = await Promise.all([
-      tankRowsOf(this.db, ids),
-      runningBatchesOf(this.db, ids),
-      this.latestOf(ids),
-    ]);
-    const items = await batchItemsOf(
-      this.db,
-      running.map((batch) => batch.id),
-    );
-    return sources.map(({ device, tankNumber }) => {
-      const row = rows.find((entry) => entry.device_id === device.id);
-      const batch = running.find((entry) => entry.device_id === device.id);
-      const values = latest.get(device.id);
-      return tankView({
-        device: {
-          id: device.id,
-          thingName: device.thing_name,
-          name: device.name,
-          isConnected: device.is_connected === 1,
-          custom: device.custom,
-          registers: registersOf(device),
-        },
-        tankNumber,
-        settings: row && tankSettingsOf(row),
-        batch: batch ? toBatch(batch, items) : null,
-        latest: (code) => values?.get(code),
-      });
-    });
-  }
-}
-
-/** A stored tank row's settings (domain `TankSettings`). */
-function tankSettingsOf(row: Pick<BrewTanksTable, 'capacity' | 'co2_total_gain' | 'tank_level'>): TankSettings {
-  return {
-    capacity: row.capacity,
-    co2TotalGain: row.co2_total_gain,
-    tankLevel: row.tank_level ? (JSON.parse(row.tank_level) as TankLevelCalibration) : null,
-  };
-}
-
-function registersOf(device: DeviceWithPath): Record<string, number> {
-  return JSON.parse(device.registers || '{}') as Record<string, number>;
 }

@@ -3,8 +3,6 @@ import { errorBody } from '@fieldlink/api/errors';
 import { ACCOUNT_COLUMNS_QUERY, AccountQuery, encodeAccountColumns } from '@fieldlink/api/account-columns';
 import { AlarmListQuery, AlertListQuery } from '@fieldlink/api/alarms';
 import * as Brew from '@fieldlink/api/brew';
-import { tankLogQuery } from '@fieldlink/domain/brew';
-import { numberedTanks } from '@fieldlink/domain/brew-views';
 import { binWidthOf, type ChannelLog } from '@fieldlink/api/device-logs';
 import { YEARLY_OVERVIEW_BIN_COUNT } from '@fieldlink/domain/chart';
 import { RETAIL_STORE_LOG_WINDOW_MS } from '@fieldlink/domain/retail';
@@ -16,10 +14,11 @@ import { DEVICE_TABLE_BINARY_QUERY, DeviceTableQuery } from '@fieldlink/api/devi
 import { DEVICE_TABLE_BINARY_TYPE, encodeDeviceTableBinary } from '@fieldlink/api/device-table-binary';
 import type { AppType } from '@fieldlink/domain/app-variant';
 import { can, effectivePermissions } from '@fieldlink/domain/permissions';
+import { BrewCalls } from '@fieldlink/services/brew-service';
 import { demoFleet, demoFleetDevices } from '@fieldlink/simulation/demo-fleet';
 import { FALLBACK_CLIENT_CONFIG } from '../../../lib/api/get-client-config';
 import type { LocalBackend, LocalCall } from '../../../lib/demo/demo-session';
-import { DemoBrewery, firstBreweryRecords, type NumberedTank } from './demo-brewery';
+import { DemoBreweryStore, firstBreweryRecords, type DemoBreweryRecords, type DemoTankDevice } from './demo-brewery';
 import { DemoCallError } from './demo-call-error';
 import { answerCall, json, plain, withBody, withQuery, type DemoCalls } from './demo-calls';
 import { accountAnswer, buildDataset, deviceRecord, selfAnswer, type DemoDataset } from './demo-dataset';
@@ -51,13 +50,20 @@ const SESSION_CALLS = new Set([
  */
 export class DemoBackend implements LocalBackend {
   private readonly calls: DemoCalls;
+  private readonly brewery: DemoBreweryStore;
 
   constructor(
     private readonly dataset: DemoDataset,
     private readonly link: SimulationLink,
     private readonly records: DemoRecords,
-    private readonly brewery: DemoBrewery,
+    brewing: { records: DemoBreweryRecords; save: () => Promise<void> },
   ) {
+    this.brewery = new DemoBreweryStore(brewing.records, brewing.save, {
+      group: (id) => this.dataset.groups.find((entry) => entry.id === id),
+      tankDevices: (groupId) => this.tankDevices(groupId),
+      logs: (deviceId, { channels, ...query }) =>
+        simulatedLogs(this.link, { deviceId, channels: channels.join(','), ...query }),
+    });
     this.calls = this.callTable();
   }
 
@@ -97,21 +103,30 @@ export class DemoBackend implements LocalBackend {
     return group;
   }
 
-  /** The brewing tanks of a group: its fermentation vessels, numbered (domain `numberedTanks`, as the server). */
-  private async tanks(groupId: string): Promise<NumberedTank[]> {
+  /** The devices of a group that simulate a tank, as the brewing calls read them. */
+  private async tankDevices(groupId: string): Promise<DemoTankDevice[]> {
     const group = this.group(groupId);
     const snapshots = await this.snapshots(group.devices.map((device) => device.thingName));
-    const vessels = snapshots.flatMap((snapshot) => {
+    return snapshots.flatMap((snapshot) => {
       const fleet = this.dataset.devices.get(snapshot.thingName)?.fleet;
       if (!snapshot.tank) return [];
-      const device = { ...snapshot, name: fleet?.name ?? snapshot.thingName, custom: snapshot.identity.custom };
-      return [{ device, tags: fleet?.tags ?? [] }];
+      const { thingName, registers, latest, identity } = snapshot;
+      const name = fleet?.name ?? thingName;
+      const tags = fleet?.tags ?? [];
+      return [
+        {
+          id: thingName,
+          thingName,
+          name,
+          isConnected: true,
+          custom: identity.custom,
+          registers,
+          latest,
+          base: identity.base,
+          tags,
+        },
+      ];
     });
-    return numberedTanks(vessels, ({ device, tags }) => ({
-      base: device.identity.base,
-      tags,
-      registers: device.registers,
-    })).map(({ device, tankNumber }) => ({ device: device.device, tankNumber }));
   }
 
   /** The stores (groups with smart shelves) of the demo, or the one named. */
@@ -133,7 +148,8 @@ export class DemoBackend implements LocalBackend {
   }
 
   private callTable(): DemoCalls {
-    const { brewery } = this;
+    // The brewing calls are the server's (`@fieldlink/services/brew-service`) over the demo's records.
+    const brew = (now: number) => new BrewCalls(this.brewery, () => now);
     const devices = simulatedDeviceCalls({
       link: this.link,
       since: this.connectedSince(),
@@ -202,46 +218,27 @@ export class DemoBackend implements LocalBackend {
           headers: { 'content-type': DEVICE_TABLE_BINARY_TYPE },
         });
       }),
-      [`GET ${BREW.overview}`]: withQuery(Brew.BrewOverviewQuery, async ({ query, now }) => {
-        const selected = query.tankNumber ?? null;
-        const overview = brewery.overview(this.group(query.groupId), await this.tanks(query.groupId), now, selected);
-        // The selected tank carries its batch's log, read from the simulation like GET /device-logs.
-        const tanks = await Promise.all(
-          overview.tanks.map(async (tank) => {
-            if (tank.tankNumber !== selected || !tank.batchInfo) return tank;
-            const { channels, start, end, binCount } = tankLogQuery(
-              tank.batchInfo.channelsMap,
-              tank.batchInfo.date,
-              now,
-            );
-            const logQuery = { deviceId: tank.deviceId, channels: channels.join(','), start, end, binCount };
-            return { ...tank, rawDeviceLogs: await simulatedLogs(this.link, logQuery) };
-          }),
-        );
-        return { ...overview, tanks };
-      }),
-      [`GET ${BREW.batches}`]: withQuery(Brew.BrewBatchesQuery, async ({ query }) =>
-        brewery.batches(await this.tanks(query.groupId)),
+      [`GET ${BREW.overview}`]: withQuery(Brew.BrewOverviewQuery, ({ query, now }) => brew(now).overview(query)),
+      [`GET ${BREW.batches}`]: withQuery(Brew.BrewBatchesQuery, ({ query, now }) => brew(now).batches(query)),
+      [`GET ${BREW.batch}`]: withQuery(Brew.BatchIdQuery, ({ query, now }) => brew(now).batch(query.batchId)),
+      [`POST ${BREW.batch}`]: withBody(Brew.StartBatchBody, ({ body, now }) => brew(now).start(body)),
+      [`PUT ${BREW.batch}`]: withBody(Brew.PutBatchBody, ({ body, now }) => brew(now).update(body)),
+      [`DELETE ${BREW.batch}`]: withBody(Brew.BatchIdBody, ({ body, now }) => brew(now).remove(body)),
+      [`POST ${BREW.end}`]: withBody(Brew.BatchIdBody, ({ body, now }) => brew(now).end(body)),
+      [`DELETE ${BREW.end}`]: withBody(Brew.BatchIdBody, ({ body, now }) => brew(now).resume(body)),
+      [`PUT ${BREW.gravity}`]: withBody(Brew.PutGravityBody, ({ body, now }) => brew(now).putGravity(body)),
+      [`DELETE ${BREW.gravity}`]: withBody(Brew.BatchItemBody, ({ body, now }) =>
+        brew(now).deleteItem(body, 'gravities'),
       ),
-      [`GET ${BREW.batch}`]: withQuery(Brew.BatchIdQuery, ({ query }) => brewery.batch(query.batchId)),
-      [`POST ${BREW.batch}`]: withBody(Brew.StartBatchBody, async ({ body, now }) =>
-        brewery.start(body, await this.tanks(body.groupId), now),
+      [`PUT ${BREW.sensory}`]: withBody(Brew.PutSensoryBody, ({ body, now }) => brew(now).putSensory(body)),
+      [`DELETE ${BREW.sensory}`]: withBody(Brew.BatchItemBody, ({ body, now }) =>
+        brew(now).deleteItem(body, 'sensories'),
       ),
-      [`PUT ${BREW.batch}`]: withBody(Brew.PutBatchBody, ({ body }) => brewery.update(body)),
-      [`DELETE ${BREW.batch}`]: withBody(Brew.BatchIdBody, ({ body }) => brewery.remove(body)),
-      [`POST ${BREW.end}`]: withBody(Brew.BatchIdBody, ({ body, now }) => brewery.end(body, now)),
-      [`DELETE ${BREW.end}`]: withBody(Brew.BatchIdBody, ({ body, now }) => brewery.resume(body, now)),
-      [`PUT ${BREW.gravity}`]: withBody(Brew.PutGravityBody, ({ body, now }) => brewery.putGravity(body, now)),
-      [`DELETE ${BREW.gravity}`]: withBody(Brew.BatchItemBody, ({ body }) => brewery.deleteItem(body, 'gravities')),
-      [`PUT ${BREW.sensory}`]: withBody(Brew.PutSensoryBody, ({ body, now }) => brewery.putSensory(body, now)),
-      [`DELETE ${BREW.sensory}`]: withBody(Brew.BatchItemBody, ({ body }) => brewery.deleteItem(body, 'sensories')),
-      [`PUT ${BREW.annotation}`]: withBody(Brew.PutAnnotationBody, ({ body, now }) => brewery.putAnnotation(body, now)),
-      [`DELETE ${BREW.annotation}`]: withBody(Brew.BatchItemBody, ({ body }) =>
-        brewery.deleteItem(body, 'annotations'),
+      [`PUT ${BREW.annotation}`]: withBody(Brew.PutAnnotationBody, ({ body, now }) => brew(now).putAnnotation(body)),
+      [`DELETE ${BREW.annotation}`]: withBody(Brew.BatchItemBody, ({ body, now }) =>
+        brew(now).deleteItem(body, 'annotations'),
       ),
-      [`PUT ${BREW.calibration}`]: withBody(Brew.TankCalibrationBody, async ({ body, now }) =>
-        brewery.calibrate(body, await this.tanks(body.groupId), now),
-      ),
+      [`PUT ${BREW.calibration}`]: withBody(Brew.TankCalibrationBody, ({ body, now }) => brew(now).calibrate(body)),
       [`POST ${BREW.reportGenerate}`]: withBody(Brew.BatchIdBody, () => {
         throw new DemoCallError(403, DEMO_REPORTS_MESSAGE);
       }),
@@ -285,5 +282,5 @@ export async function createDemoBackend(appType: AppType, deviceCount?: number):
     );
   }
   if (!stored) await save();
-  return new DemoBackend(dataset, link, records, new DemoBrewery(records.brewery, save));
+  return new DemoBackend(dataset, link, records, { records: records.brewery, save });
 }

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { annotationColor } from '@fieldlink/domain/brew';
-import {
-  DemoBrewery,
-  firstBreweryRecords,
-  type BrewTankDevice,
-  type DemoBreweryRecords,
-  type NumberedTank,
-} from './demo-brewery';
+import { BrewCalls } from '@fieldlink/services/brew-service';
+import { DemoBreweryStore, firstBreweryRecords, type BrewTankDevice, type DemoTankDevice } from './demo-brewery';
 import { DemoCallError } from './demo-call-error';
 
 const NOW = Date.UTC(2026, 10, 25, 9);
@@ -40,18 +35,26 @@ const TANKS = [
   tank('BT01_DEMO', 'Bright tank BT1'),
 ];
 
-/** The cellar's tanks numbered in order, as domain `numberedTanks` numbers devices without tank registers. */
-const numbered = (devices: readonly BrewTankDevice[]): NumberedTank[] =>
-  devices.map((device, index) => ({ device, tankNumber: index + 1 }));
+const GROUP = { id: 'g', name: 'Cellar', path: './r/g', devices: [] };
 
-function newBrewery(): { brewery: DemoBrewery; records: DemoBreweryRecords; saves: () => number } {
+/** A simulated tank as the brewing calls read it: a brew controller, so a tank. */
+const tankDevice = ({ thingName, name, custom, registers, latest }: BrewTankDevice): DemoTankDevice => ({
+  ...{ id: thingName, thingName, name, isConnected: true, custom, registers, latest },
+  ...{ base: 'BREW', tags: [] },
+});
+
+/** The demo's brewing calls (the shared service over the demo's store) on a cellar of `TANKS`. */
+function newBrewery(cellar: () => readonly BrewTankDevice[] = () => TANKS) {
   const records = firstBreweryRecords(TANKS, NOW);
   let saves = 0;
-  return {
-    brewery: new DemoBrewery(records, async () => void (saves += 1)),
-    records,
-    saves: () => saves,
-  };
+  const store = new DemoBreweryStore(records, async () => void (saves += 1), {
+    group: (id) => (id === GROUP.id ? GROUP : undefined),
+    tankDevices: async () => cellar().map(tankDevice),
+    logs: async () => {
+      throw new Error('no log in these tests');
+    },
+  });
+  return { brewery: (now: number) => new BrewCalls(store, () => now), records, saves: () => saves };
 }
 
 async function refusal(call: Promise<unknown>): Promise<[number, string]> {
@@ -64,20 +67,20 @@ async function refusal(call: Promise<unknown>): Promise<[number, string]> {
 }
 
 describe('the demo brewery', () => {
-  it('begins as the server’s demo brewery: two fermenting batches and a finished stout', () => {
+  it('begins as the server’s demo brewery: two fermenting batches and a finished stout', async () => {
     const { brewery } = newBrewery();
-    const overview = brewery.batches(numbered(TANKS));
+    const overview = await brewery(NOW).batches({ groupId: 'g' });
     expect(overview.batches.map((batch) => [batch.tankName, batch.props.beerName, batch.state])).toEqual([
       ['Fermenter FV1', 'Northgate Pils', 'FERMENTING'],
       ['Fermenter FV2', 'Harvest Amber', 'FERMENTING'],
       ['Bright tank BT1', 'Winter Stout', 'MANUALLY_ENDED'],
     ]);
-    expect(overview.batches.every((batch) => batch.isDemo)).toBe(true);
+    expect(overview.batches.every((batch) => batch.isDemo && batch.latestReport === null)).toBe(true);
   });
 
-  it('shows each tank with its state, estimate and running batch', () => {
+  it('shows each tank with its state, estimate and running batch', async () => {
     const { brewery } = newBrewery();
-    const meta = brewery.overview({ id: 'g', name: 'Cellar', path: './r/g', devices: [] }, numbered(TANKS), NOW);
+    const meta = await brewery(NOW).overview({ groupId: 'g' });
     expect(meta.tanks.map((entry) => [entry.tankNumber, entry.state, entry.batchInfo?.props.beerName ?? null])).toEqual(
       [
         [1, 'FERMENTING', 'Northgate Pils'],
@@ -92,33 +95,35 @@ describe('the demo brewery', () => {
   // Issue 35 item 8: the demo follows a running batch with the server's rule (advanceBatchTrack) and
   // shows the state it tracked: a new batch fills while the level rises, then ferments once CO2 flows.
   it('tracks a new batch from its readings: filling while the level rises, then fermenting', async () => {
-    const { brewery } = newBrewery();
     const quiet = (c3: number, a1: number): BrewTankDevice => ({
       ...TANKS[2]!,
       latest: { ...TANKS[2]!.latest, a1: { value: a1, t: NOW }, c3: { value: c3, t: NOW } },
     });
-    const group = { id: 'g', name: 'Cellar', path: './r/g', devices: [] };
-    const cellar = (bright: BrewTankDevice) => numbered([TANKS[0]!, TANKS[1]!, bright]);
-    await brewery.start({ groupId: 'g', tankNumber: 3, props: PROPS }, cellar(quiet(3, 0)), NOW);
-    expect(brewery.overview(group, cellar(quiet(3, 0)), NOW).tanks[2]!.state).toBe('FILLING');
-    expect(brewery.overview(group, cellar(quiet(5, 0)), NOW + 2 * 60_000).tanks[2]!.state).toBe('FILLING');
-    expect(brewery.overview(group, cellar(quiet(5, 0)), NOW + 4 * 60_000).tanks[2]!.state).toBe('FILLED');
-    const fermenting = brewery.overview(group, cellar(quiet(5, 2)), NOW + 5 * 60_000).tanks[2]!;
+    let bright = quiet(3, 0);
+    const { brewery } = newBrewery(() => [TANKS[0]!, TANKS[1]!, bright]);
+    const stateAt = async (now: number) => (await brewery(now).overview({ groupId: 'g' })).tanks[2]!;
+    await brewery(NOW).start({ groupId: 'g', tankNumber: 3, props: PROPS });
+    expect((await stateAt(NOW)).state).toBe('FILLING');
+    bright = quiet(5, 0);
+    expect((await stateAt(NOW + 2 * 60_000)).state).toBe('FILLING');
+    expect((await stateAt(NOW + 4 * 60_000)).state).toBe('FILLED');
+    bright = quiet(5, 2);
+    const fermenting = await stateAt(NOW + 5 * 60_000);
     expect(fermenting.state).toBe('FERMENTING');
     expect(fermenting.batchInfo?.transitions.map((entry) => entry.state)).toEqual(['FILLING', 'FILLED', 'FERMENTING']);
   });
 
   it('starts a batch on an empty tank and keeps it; a busy tank refuses another', async () => {
     const { brewery, records, saves } = newBrewery();
-    const batch = await brewery.start({ groupId: 'g', tankNumber: 3, props: PROPS }, numbered(TANKS), NOW);
+    const batch = await brewery(NOW).start({ groupId: 'g', tankNumber: 3, props: PROPS });
     expect(batch).toMatchObject({ deviceId: 'BT01_DEMO', state: 'FILLING', isDemo: true, co2TotalAtStart: 5000 });
     expect(records.batches[0]!.id).toBe(batch.id);
     expect(saves()).toBe(1);
-    expect(await refusal(brewery.start({ groupId: 'g', tankNumber: 3, props: PROPS }, numbered(TANKS), NOW))).toEqual([
+    expect(await refusal(brewery(NOW).start({ groupId: 'g', tankNumber: 3, props: PROPS }))).toEqual([
       409,
       'Tank 3 already has a batch running. End it first.',
     ]);
-    expect(await refusal(brewery.start({ groupId: 'g', tankNumber: 9, props: PROPS }, numbered(TANKS), NOW))).toEqual([
+    expect(await refusal(brewery(NOW).start({ groupId: 'g', tankNumber: 9, props: PROPS }))).toEqual([
       404,
       'Tank not found.',
     ]);
@@ -126,30 +131,45 @@ describe('the demo brewery', () => {
 
   it('ends a batch once, and takes the end back', async () => {
     const { brewery } = newBrewery();
-    const [running] = brewery.batches(numbered(TANKS)).batches;
-    const ended = await brewery.end({ batchId: running!.id }, NOW);
+    const [running] = (await brewery(NOW).batches({ groupId: 'g' })).batches;
+    const ended = await brewery(NOW).end({ batchId: running!.id });
     expect(ended.state).toBe('MANUALLY_ENDED');
     expect(ended.date.end).toBe(NOW);
-    expect(await refusal(brewery.end({ batchId: running!.id }, NOW))).toEqual([409, 'The batch has already ended.']);
-    const resumed = await brewery.resume({ batchId: running!.id }, NOW + 1);
+    expect(await refusal(brewery(NOW).end({ batchId: running!.id }))).toEqual([409, 'The batch has already ended.']);
+    const resumed = await brewery(NOW + 1).resume({ batchId: running!.id });
     expect(resumed.state).toBe('FERMENTING');
     expect(resumed.date.end).toBeNull();
   });
 
-  it('marks a tasting note on the chart in blue, and removes the mark with the note', async () => {
+  it('marks a tasting note on the chart in blue, keeps the mark when the note changes, removes it with the note', async () => {
     const { brewery } = newBrewery();
-    const [running] = brewery.batches(numbered(TANKS)).batches;
+    const [running] = (await brewery(NOW).batches({ groupId: 'g' })).batches;
     const ratings = { aroma: 4, flavor: 4, mouthfeel: 3, appearance: 3, overall: 4, carbonation: 2 };
-    const noted = await brewery.putSensory({ batchId: running!.id, ...ratings, notes: 'Citrus' }, NOW);
+    const noted = await brewery(NOW).putSensory({ batchId: running!.id, ...ratings, notes: 'Citrus' });
     const note = noted.sensories.find((entry) => entry.notes === 'Citrus')!;
     const mark = noted.annotations.find((entry) => entry.sensoryId === note.id)!;
     expect(mark).toMatchObject({ text: 'Tasting 3.6/5: Citrus', color: annotationColor(true), kind: 'plotLine' });
-    expect(await refusal(brewery.putAnnotation({ batchId: running!.id, id: mark.id, text: 'x' }, NOW))).toEqual([
+    const edited = await brewery(NOW).putSensory({ batchId: running!.id, id: note.id, ...ratings, notes: 'Pine' });
+    expect(edited.annotations.filter((entry) => entry.sensoryId === note.id)).toMatchObject([
+      { id: mark.id, text: 'Tasting 3.6/5: Pine' },
+    ]);
+    expect(await refusal(brewery(NOW).putAnnotation({ batchId: running!.id, id: mark.id, text: 'x' }))).toEqual([
       400,
       'This annotation marks a tasting note: edit the note instead.',
     ]);
-    const cleared = await brewery.deleteItem({ batchId: running!.id, id: note.id }, 'sensories');
+    const cleared = await brewery(NOW).deleteItem({ batchId: running!.id, id: note.id }, 'sensories');
+    expect(cleared.sensories.some((entry) => entry.id === note.id)).toBe(false);
     expect(cleared.annotations.some((entry) => entry.sensoryId === note.id)).toBe(false);
+  });
+
+  it('calibrates a tank and its running batch, and keeps it', async () => {
+    const { brewery, records } = newBrewery();
+    const tank = await brewery(NOW).calibrate({ groupId: 'g', tankNumber: 1, calibration: { co2TotalGain: 2 } });
+    expect(tank.calibration.co2TotalGain).toBe(2);
+    expect(records.tanks.find((entry) => entry.deviceId === 'FV01_DEMO')?.co2TotalGain).toBe(2);
+    expect(
+      records.batches.find((batch) => batch.deviceId === 'FV01_DEMO' && batch.date.end === null)?.calibration,
+    ).toMatchObject({ co2TotalGain: 2 });
   });
 
   it.each([
@@ -163,7 +183,7 @@ describe('the demo brewery', () => {
     ],
   ])('refuses %s', async (_name, reading, expected) => {
     const { brewery } = newBrewery();
-    const [running] = brewery.batches(numbered(TANKS)).batches;
-    expect(await refusal(brewery.putGravity({ batchId: running!.id, ...reading }, NOW))).toEqual(expected);
+    const [running] = (await brewery(NOW).batches({ groupId: 'g' })).batches;
+    expect(await refusal(brewery(NOW).putGravity({ batchId: running!.id, ...reading }))).toEqual(expected);
   });
 });

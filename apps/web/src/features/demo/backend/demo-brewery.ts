@@ -1,41 +1,15 @@
+import type { Annotation, Batch, BatchProps, Tank } from '@fieldlink/api/brew';
+import { defaultChannelsMap, type LevelSample, type TastingRating } from '@fieldlink/domain/brew';
+import { followRunningBatch, type TankSettings } from '@fieldlink/domain/brew-views';
+import type { BatchItemList, TastingMark } from '@fieldlink/domain/brew-edits';
 import type {
-  Annotation,
-  Batch,
-  BatchIdBody,
-  BatchItemBody,
-  BrewBatchesAnswer,
-  BrewMeta,
-  PutAnnotationBody,
-  PutBatchBody,
-  PutGravityBody,
-  PutSensoryBody,
-  StartBatchBody,
-  Tank,
-  TankCalibrationBody,
-} from '@fieldlink/api/brew';
-import { defaultChannelsMap, type LevelSample } from '@fieldlink/domain/brew';
-import {
-  batchListEntry,
-  batchStart,
-  brewSummary,
-  followRunningBatch,
-  tankView,
-  type TankSettings,
-} from '@fieldlink/domain/brew-views';
-import {
-  BATCH_ITEM_NOT_FOUND,
-  calibratedTank,
-  chartAnnotation,
-  endedBatch,
-  gravityReading,
-  isRefusal,
-  itemDeleteRefusal,
-  resumedBatch,
-  startBatchRefusal,
-  tastingNote,
-  type BatchEditRefusal,
-  type BatchItemList,
-} from '@fieldlink/domain/brew-edits';
+  BatchCourse,
+  BrewDevice,
+  BrewStore,
+  NewBatch,
+  NumberedTank,
+  StoredItem,
+} from '@fieldlink/services/brew-service';
 import { DEMO_BEERS, demoBatchItems, demoTankStory } from '@fieldlink/simulation/demo-brewery';
 import type { DeviceSnapshot } from '../worker/protocol';
 import { DemoCallError } from './demo-call-error';
@@ -45,12 +19,6 @@ import type { DemoGroupEntry } from './demo-dataset';
 export interface BrewTankDevice extends Pick<DeviceSnapshot, 'thingName' | 'registers' | 'latest' | 'tank'> {
   name: string;
   custom: string | null;
-}
-
-/** A tank of a brew group: its device and its number (domain `numberedTanks`). */
-export interface NumberedTank {
-  device: BrewTankDevice;
-  tankNumber: number;
 }
 
 /** A tank's settings the brewer keeps (capacity and calibration). */
@@ -114,11 +82,26 @@ export function firstBreweryRecords(tanks: readonly BrewTankDevice[], now: numbe
   return records;
 }
 
+/** A tank's device as the brewing calls read it in the demo: the simulated device's latest values too. */
+export type DemoTankDevice = BrewDevice & Pick<DeviceSnapshot, 'latest'>;
+
+/** Where the demo's brewery finds its groups, their tanks and their logs: the dataset and the simulation. */
+export interface DemoBreweryFleet {
+  group(groupId: string): DemoGroupEntry | undefined;
+  tankDevices(groupId: string): Promise<DemoTankDevice[]>;
+  logs(
+    deviceId: string,
+    query: { channels: string[]; start: number; end: number; binCount: number },
+  ): Promise<NonNullable<Tank['rawDeviceLogs']>>;
+}
+
 /**
- * The brewing calls of application §7 over the demo's records: the domain's rules decide (brew-edits,
- * brew-views) as on the server; this class only finds and keeps the records.
+ * The demo's storage for the brewing calls (`@fieldlink/services/brew-service`, which decides as on
+ * the server): the batch list and tank settings kept in IndexedDB, found, placed in time order and
+ * saved. It also stands in for the server's tank tracker, which follows a running batch on every
+ * frame: the demo has no frames, so reading a tank is its moment.
  */
-export class DemoBrewery {
+export class DemoBreweryStore implements BrewStore<DemoGroupEntry, DemoTankDevice, Batch, StoredItem> {
   /** Each tank's last level taken for its rise per minute, as the server's tracker keeps it. */
   private readonly levels = new Map<string, LevelSample>();
 
@@ -126,43 +109,81 @@ export class DemoBrewery {
     private readonly records: DemoBreweryRecords,
     /** Saves the records after a change. */
     private readonly save: () => Promise<void>,
+    private readonly fleet: DemoBreweryFleet,
   ) {}
 
-  /** The brew summary; the selected tank's log is added by the caller, which reads the simulation. */
-  overview(
-    group: DemoGroupEntry,
-    tanks: readonly NumberedTank[],
-    now: number,
-    selected: number | null = null,
-  ): BrewMeta {
-    return brewSummary(group, this.tanks(tanks, now), selected);
+  refusal(status: number, message: string): Error {
+    return new DemoCallError(status, message);
   }
 
-  batches(tanks: readonly NumberedTank[]): BrewBatchesAnswer {
-    return {
-      batches: this.records.batches.flatMap((batch) => {
-        const tank = tanks.find(({ device }) => device.thingName === batch.deviceId);
-        if (!tank) return [];
-        const line = { tankNumber: tank.tankNumber, name: tank.device.name };
-        return [batchListEntry({ ...batch, sensoryCount: batch.sensories.length }, line, null)];
-      }),
-    };
+  newId(kind: string): string {
+    return demoRecordId(kind);
   }
 
-  batch(batchId: string): Batch {
-    return this.find(batchId);
+  async group(groupId: string) {
+    return this.fleet.group(groupId);
   }
 
-  async start(body: StartBatchBody, tanks: readonly NumberedTank[], now: number): Promise<Batch> {
-    const tank = numbered(tanks, body.tankNumber);
-    refuse(startBatchRefusal(body.tankNumber, this.running(tank.thingName) !== undefined));
-    const start = batchStart(tank.custom, this.settings(tank.thingName), (code) => tank.latest[code]?.value, now);
-    const batch: Batch = {
+  devicesOf(groupId: string) {
+    return this.fleet.tankDevices(groupId);
+  }
+
+  async tankSettings(devices: readonly DemoTankDevice[]) {
+    const ids = new Set(devices.map((device) => device.id));
+    return new Map(this.records.tanks.filter((tank) => ids.has(tank.deviceId)).map((tank) => [tank.deviceId, tank]));
+  }
+
+  async runningBatches(devices: readonly DemoTankDevice[], now: number) {
+    const running = new Map<string, Batch>();
+    for (const device of devices) {
+      const batch = this.running(device.id);
+      if (!batch) continue;
+      this.follow(batch, (code) => device.latest[code]?.value, now);
+      running.set(device.id, batch);
+    }
+    return running;
+  }
+
+  async runsBatch(deviceId: string) {
+    return this.running(deviceId) !== undefined;
+  }
+
+  async latestValues() {
+    return (device: DemoTankDevice, code: string) => device.latest[code]?.value;
+  }
+
+  channelLogs(deviceId: string, query: { channels: string[]; start: number; end: number; binCount: number }) {
+    return this.fleet.logs(deviceId, query);
+  }
+
+  async batchLines(_group: DemoGroupEntry, devices: readonly DemoTankDevice[]) {
+    const ids = new Set(devices.map((device) => device.id));
+    return this.records.batches
+      .filter((batch) => ids.has(batch.deviceId))
+      .map((batch) => ({ batch: { ...batch, sensoryCount: batch.sensories.length }, latestReport: null }));
+  }
+
+  async batch(batchId: string) {
+    return this.records.batches.find((entry) => entry.id === batchId);
+  }
+
+  async item(batch: Batch, list: BatchItemList, id: string): Promise<StoredItem | undefined> {
+    const items: readonly { id: string; sensoryId?: string | null }[] = batch[list];
+    const item = items.find((entry) => entry.id === id);
+    return item && { id: item.id, sensoryId: item.sensoryId ?? null };
+  }
+
+  async answer(batch: Batch) {
+    return batch;
+  }
+
+  async changed(batchId: string) {
+    return (await this.batch(batchId))!;
+  }
+
+  async insertBatch(start: NewBatch) {
+    this.records.batches.unshift({
       ...start,
-      id: demoRecordId('batch'),
-      deviceId: tank.thingName,
-      date: { start: now, end: null },
-      props: body.props,
       gravities: [],
       sensories: [],
       annotations: [],
@@ -170,110 +191,80 @@ export class DemoBrewery {
       pressurizedAt: null,
       frozenGravity: null,
       reports: [],
-    };
-    this.records.batches.unshift(batch);
+    });
     await this.save();
-    return batch;
   }
 
-  update({ batchId, props }: PutBatchBody): Promise<Batch> {
-    return this.change(batchId, (batch) => ({ ...batch, props: { ...batch.props, ...props } }));
+  saveProps(batch: Batch, props: BatchProps) {
+    return this.change(batch, { props });
   }
 
-  async remove({ batchId }: BatchIdBody): Promise<{ id: string }> {
-    this.find(batchId);
-    this.records.batches = this.records.batches.filter((batch) => batch.id !== batchId);
+  async removeBatch({ id }: Batch) {
+    this.records.batches = this.records.batches.filter((batch) => batch.id !== id);
     await this.save();
-    return { id: batchId };
   }
 
-  end({ batchId }: BatchIdBody, now: number): Promise<Batch> {
-    return this.change(batchId, (batch) => {
-      const { state, end, transitions } = refuse(endedBatch({ ...batch, end: batch.date.end }, now));
-      return { ...batch, state, date: { ...batch.date, end }, transitions };
+  endBatch(batch: Batch, { state, end, transitions }: BatchCourse) {
+    return this.change(batch, { state, date: { ...batch.date, end }, transitions });
+  }
+
+  resumeBatch(batch: Batch, course: BatchCourse) {
+    return this.endBatch(batch, course);
+  }
+
+  saveGravity(batch: Batch, reading: { id: string; value: number; timestamp: number }) {
+    return this.change(batch, { gravities: placed(batch.gravities, { ...reading, createdBy: null }) });
+  }
+
+  saveTastingNote(
+    batch: Batch,
+    { ratings, ...note }: { id: string; ratings: Record<TastingRating, number>; notes: string; timestamp: number },
+    mark: TastingMark,
+  ) {
+    const markId = batch.annotations.find((item) => item.sensoryId === note.id)?.id ?? demoRecordId('annotation');
+    return this.change(batch, {
+      sensories: placed(batch.sensories, { ...note, ...ratings, createdBy: null }),
+      annotations: placed(batch.annotations, annotationRecord({ ...mark, id: markId }, batch.deviceId)),
     });
   }
 
-  resume({ batchId }: BatchIdBody, now: number): Promise<Batch> {
-    return this.change(batchId, (batch) => {
-      const otherRuns = batch.date.end !== null && this.running(batch.deviceId) !== undefined;
-      const { state, end, transitions } = refuse(resumedBatch({ ...batch, end: batch.date.end }, otherRuns, now));
-      return { ...batch, state, date: { ...batch.date, end }, transitions };
-    });
+  saveAnnotation(batch: Batch, annotation: Omit<Annotation, 'channel'> & { channelCode: string | null }) {
+    return this.change(batch, { annotations: placed(batch.annotations, annotationRecord(annotation, batch.deviceId)) });
   }
 
-  putGravity(body: PutGravityBody, now: number): Promise<Batch> {
-    return this.change(body.batchId, (batch) => {
-      const exists = batch.gravities.some((item) => item.id === body.id);
-      const gravity = refuse(gravityReading(body, exists, batch.date.start, now, () => demoRecordId('gravity')));
-      return { ...batch, gravities: placed(batch.gravities, { ...gravity, createdBy: null }) };
-    });
+  async deleteItem(batch: Batch, list: BatchItemList, { id }: StoredItem) {
+    const others = <T extends { id: string }>(items: readonly T[]) => items.filter((entry) => entry.id !== id);
+    const edit: Partial<Batch> =
+      list === 'gravities'
+        ? { gravities: others(batch.gravities) }
+        : list === 'annotations'
+          ? { annotations: others(batch.annotations) }
+          : // A tasting note's mark goes with the note.
+            {
+              sensories: others(batch.sensories),
+              annotations: batch.annotations.filter((entry) => entry.sensoryId !== id),
+            };
+    await this.change(batch, edit);
+    return true;
   }
 
-  putSensory(body: PutSensoryBody, now: number): Promise<Batch> {
-    return this.change(body.batchId, (batch) => {
-      const exists = batch.sensories.some((item) => item.id === body.id);
-      const { sensory, mark } = refuse(tastingNote(body, exists, now, () => demoRecordId('sensory')));
-      const { ratings, ...note } = sensory;
-      const markId = batch.annotations.find((item) => item.sensoryId === sensory.id)?.id ?? demoRecordId('annotation');
-      return {
-        ...batch,
-        sensories: placed(batch.sensories, { ...note, ...ratings, createdBy: null }),
-        annotations: placed(batch.annotations, annotationRecord({ ...mark, id: markId }, batch.deviceId)),
-      };
-    });
-  }
-
-  putAnnotation(body: PutAnnotationBody, now: number): Promise<Batch> {
-    return this.change(body.batchId, (batch) => {
-      const current = batch.annotations.find((item) => item.id === body.id);
-      const annotation = refuse(chartAnnotation(body, current, now, () => demoRecordId('annotation')));
-      return { ...batch, annotations: placed(batch.annotations, annotationRecord(annotation, batch.deviceId)) };
-    });
-  }
-
-  deleteItem(body: BatchItemBody, list: BatchItemList): Promise<Batch> {
-    return this.change(body.batchId, (batch) => {
-      const items: readonly { id: string; sensoryId?: string | null }[] = batch[list];
-      const item = items.find((entry) => entry.id === body.id);
-      if (!item) throw new DemoCallError(404, BATCH_ITEM_NOT_FOUND[list]);
-      refuse(itemDeleteRefusal(list, item));
-      const next = { ...batch, [list]: batch[list].filter((entry) => entry.id !== body.id) };
-      // A tasting note's mark goes with the note.
-      if (list === 'sensories') next.annotations = batch.annotations.filter((entry) => entry.sensoryId !== body.id);
-      return next;
-    });
-  }
-
-  async calibrate(body: TankCalibrationBody, tanks: readonly NumberedTank[], now: number): Promise<Tank> {
-    const { thingName: deviceId } = numbered(tanks, body.tankNumber);
-    const settings = { deviceId, ...calibratedTank(this.settings(deviceId), body.calibration) };
-    this.records.tanks = [...this.records.tanks.filter((tank) => tank.deviceId !== deviceId), settings];
+  async saveTankSettings({ device }: NumberedTank<DemoTankDevice>, settings: TankSettings) {
+    const deviceId = device.id;
+    this.records.tanks = [
+      ...this.records.tanks.filter((tank) => tank.deviceId !== deviceId),
+      { deviceId, ...settings },
+    ];
     const running = this.running(deviceId);
     if (running) running.calibration = { co2TotalGain: settings.co2TotalGain, tankLevel: settings.tankLevel };
     await this.save();
-    return this.tanks(tanks, now).find((tank) => tank.tankNumber === body.tankNumber)!;
   }
 
-  /** The tanks as the brew summary shows them (domain `tankView`), each running batch followed first. */
-  private tanks(tanks: readonly NumberedTank[], now: number): Tank[] {
-    return tanks.map(({ device, tankNumber }) => {
-      const latest = (code: string) => device.latest[code]?.value;
-      const batch = this.running(device.thingName);
-      if (batch) this.follow(batch, latest, now);
-      return tankView({
-        device: { ...device, id: device.thingName, isConnected: true },
-        tankNumber,
-        settings: this.settings(device.thingName),
-        batch,
-        latest,
-      });
-    });
-  }
+  /** The demo has no other browser to tell of a calibrated tank. */
+  calibrated() {}
 
   /**
    * The running batch advanced by the tank's readings now, as the server's tracker advances it on
-   * every frame (domain `followRunningBatch`). The demo has no frames: reading the tanks is its moment.
+   * every frame (domain `followRunningBatch`).
    */
   private follow(batch: Batch, latest: (code: string) => number | undefined, now: number): void {
     const followed = followRunningBatch(batch, this.levels.get(batch.deviceId) ?? null, latest, now);
@@ -283,39 +274,15 @@ export class DemoBrewery {
     void this.save();
   }
 
-  private settings(deviceId: string): DemoTankSettings | undefined {
-    return this.records.tanks.find((tank) => tank.deviceId === deviceId);
-  }
-
   private running(deviceId: string): Batch | undefined {
     return this.records.batches.find((batch) => batch.deviceId === deviceId && batch.date.end === null);
   }
 
-  private find(batchId: string): Batch {
-    const batch = this.records.batches.find((entry) => entry.id === batchId);
-    if (!batch) throw new DemoCallError(404, 'Batch not found.');
-    return batch;
-  }
-
-  private async change(batchId: string, edit: (batch: Batch) => Batch): Promise<Batch> {
-    const batch = edit(this.find(batchId));
-    this.records.batches = this.records.batches.map((entry) => (entry.id === batchId ? batch : entry));
+  private async change(batch: Batch, edit: Partial<Batch>): Promise<void> {
+    const changed = { ...batch, ...edit };
+    this.records.batches = this.records.batches.map((entry) => (entry.id === batch.id ? changed : entry));
     await this.save();
-    return batch;
   }
-}
-
-/** The device of tank `tankNumber`, or 404 as the server answers. */
-function numbered(tanks: readonly NumberedTank[], tankNumber: number): BrewTankDevice {
-  const tank = tanks.find((entry) => entry.tankNumber === tankNumber);
-  if (!tank) throw new DemoCallError(404, 'Tank not found.');
-  return tank.device;
-}
-
-/** Throws the domain's refusal of an edit as the server answers it; passes anything else on. */
-function refuse<T extends object>(answer: T | BatchEditRefusal | null): T {
-  if (answer !== null && isRefusal(answer)) throw new DemoCallError(answer.status, answer.message);
-  return answer as T;
 }
 
 /** The list with `item` in place of the entry of its id (or added), in time order: the store's order. */
