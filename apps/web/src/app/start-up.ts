@@ -95,13 +95,3 @@ export function startUp(): Promise<void> {
   // the cache a few milliseconds later (issue 36 item 8).
   return Promise.race([firstPage, new Promise<void>((resolve) => setTimeout(resolve, FIRST_PAGE_WAIT_MS))]);
 }
-
-/** Registers the app-shell service worker (production builds only); failures are only logged (§8). */
-export function registerServiceWorker(): void {
-  if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
-  window.addEventListener('load', () => {
-    navigator.serviceWorker.register('/sw.js').catch((error: unknown) => {
-      console.error('Service worker registration failed', error);
-    });
-  });
-}
