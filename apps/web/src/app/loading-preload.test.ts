@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { pagePreloadOf } from './loading-preload';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { queryClient } from '../lib/query-client';
+import { pagePreloadOf, preloadForLoading } from './loading-preload';
 
 describe('pagePreloadOf: the remembered pages whose first call starts while /loading reads the account', () => {
   it.each([
@@ -16,5 +17,54 @@ describe('pagePreloadOf: the remembered pages whose first call starts while /loa
     [null, null],
   ])('%j -> %j', (path, preload) => {
     expect(pagePreloadOf(path)).toEqual(preload);
+  });
+});
+
+describe('preloadForLoading: the calls /loading waits for go before any code (issue 41 item 5)', () => {
+  /** What reached the network, in order: call paths, and the first page's code. */
+  let requested: string[];
+
+  beforeEach(() => {
+    requested = [];
+    vi.stubGlobal('localStorage', {
+      getItem: (key: string) => (key === 'fieldlinkToken' ? 'jwt-1' : null),
+      setItem: () => {},
+      removeItem: () => {},
+    });
+    vi.stubGlobal('location', { hostname: 'bp.fieldlink.io' });
+    // Answers nothing: what matters is the order in which the calls leave.
+    vi.stubGlobal('fetch', (url: string) => {
+      requested.push(url.split('?')[0]!);
+      return new Promise<never>(() => undefined);
+    });
+  });
+
+  afterEach(() => {
+    queryClient.clear();
+    vi.unstubAllGlobals();
+  });
+
+  it('asks for the user, the remembered device table and the account tree before the first page code', async () => {
+    const firstPage = preloadForLoading('/accounts/list', () => {
+      requested.push('first page code');
+      return Promise.resolve();
+    });
+    await firstPage;
+    // A browser holds six connections to the server: scripts asked for first held all of them while
+    // the 8.5 MB table waited for one.
+    expect(requested.slice(0, 4)).toEqual([
+      '/api/v1/self',
+      '/api/v1/devices/table',
+      '/api/v1/account',
+      'first page code',
+    ]);
+  });
+
+  it('without a remembered page, asks for the user and the account tree first', async () => {
+    await preloadForLoading(null, () => {
+      requested.push('first page code');
+      return Promise.resolve();
+    });
+    expect(requested.slice(0, 3)).toEqual(['/api/v1/self', '/api/v1/account', 'first page code']);
   });
 });

@@ -54,10 +54,14 @@ export function startUp(): Promise<void> {
   if (decision.signedOut) endSession();
   if (decision.rememberedPath) setRememberedPath(decision.rememberedPath);
   if (decision.redirectTo) window.history.replaceState(null, '', decision.redirectTo);
-  // The first page's code before anything else: the first render waits for it, and on a cold start it
-  // would otherwise queue behind the remembered page's forty scripts.
-  const firstPage = preloadPage(window.location.pathname);
-  if (hasToken && window.location.pathname === '/loading') preloadForLoading(decision.rememberedPath);
+  // The first page's code before any other code: the first render waits for it, and on a cold start it
+  // would otherwise queue behind the remembered page's forty scripts. Going to /loading, the calls it
+  // waits for go first (`preloadForLoading`).
+  const preloadFirstPage = () => preloadPage(window.location.pathname);
+  const firstPage =
+    hasToken && window.location.pathname === '/loading'
+      ? preloadForLoading(decision.rememberedPath, preloadFirstPage)
+      : preloadFirstPage();
 
   applyTheme(
     resolveTheme({
