@@ -1,16 +1,9 @@
 import type { Kysely } from 'kysely';
-import { YEARLY_OVERVIEW_BIN_COUNT } from '@fieldlink/domain/chart';
-import {
-  RETAIL_STORE_LOG_WINDOW_MS,
-  overviewDays,
-  retailProductId,
-  type RangeState,
-  type RetailTotals,
-} from '@fieldlink/domain/retail';
-import { chartProductsAsked, retailRegionOverview, retailStoreView } from '@fieldlink/domain/retail-views';
+import { overviewDays, retailProductId, type RangeState, type RetailTotals } from '@fieldlink/domain/retail';
+import { retailRegionOverview, retailStoreView } from '@fieldlink/domain/retail-views';
+import { storeDeviceLogs } from '@fieldlink/services/inventory-service';
 import { logBinGrid, type ChannelLog } from '@fieldlink/api/device-logs';
 import {
-  MAX_CHART_PRODUCTS,
   type OverviewAnswer,
   type OverviewQuery,
   type RangeStateCounts,
@@ -37,7 +30,6 @@ import {
 } from './repository';
 
 const GROUP_NOT_FOUND = 'Group not found.';
-const PRODUCT_NOT_FOUND = 'Product not found.';
 
 /** A shelf device of a store, with its counting channels. */
 interface Shelf {
@@ -137,26 +129,33 @@ export class InventoryService {
     );
   }
 
-  async storeDeviceLogs(caller: UserContext, query: StoreDeviceLogsQuery): Promise<StoreDeviceLogsAnswer> {
+  /** `GET /inv/store-device-logs`: the call of `@fieldlink/services/inventory-service` over the rows in scope. */
+  storeDeviceLogs(caller: UserContext, query: StoreDeviceLogsQuery): Promise<StoreDeviceLogsAnswer> {
     requireCapability(caller, 'loadStoreStock');
-    const wanted = chartProductsAsked(query.productIds, MAX_CHART_PRODUCTS);
-    if (typeof wanted === 'string') throw new HttpError(400, wanted);
-    const group = await findGroup(this.db, query.groupId);
-    if (!group || !inScope(caller, group.path)) throw notFound(GROUP_NOT_FOUND);
-    const groups = await groupsUnder(this.db, [group.path]);
-    const shelves = new Map((await this.shelves(groups.map((row) => row.id))).map((shelf) => [shelf.id, shelf]));
-    for (const { deviceId, code } of wanted) {
-      if (!shelves.get(deviceId)?.products.has(code)) throw notFound(PRODUCT_NOT_FOUND);
-    }
-    const end = this.clock();
-    const start = end - RETAIL_STORE_LOG_WINDOW_MS;
-    const grid = logBinGrid(start, end, YEARLY_OVERVIEW_BIN_COUNT);
-    const products: Record<string, ChannelLog> = {};
-    for (const { id, deviceId, code } of wanted) {
-      const window = { deviceId, code, start, end };
-      products[id] = await channelLog(this.db, window, YEARLY_OVERVIEW_BIN_COUNT, grid);
-    }
-    return { groupId: group.id, start, end, binWidth: grid.width, products };
+    return storeDeviceLogs(
+      {
+        refusal: (status, message) => new HttpError(status, message),
+        group: async (groupId) => {
+          const group = await findGroup(this.db, groupId);
+          return group && inScope(caller, group.path) ? group : undefined;
+        },
+        shelfProducts: async (group) => {
+          const groups = await groupsUnder(this.db, [group.path]);
+          const shelves = new Map((await this.shelves(groups.map((row) => row.id))).map((shelf) => [shelf.id, shelf]));
+          return (deviceId, code) => shelves.get(deviceId)?.products.has(code) === true;
+        },
+        productLogs: async (products, { start, end, binCount }) => {
+          const grid = logBinGrid(start, end, binCount);
+          const logs: Record<string, ChannelLog> = {};
+          for (const { id, deviceId, code } of products) {
+            logs[id] = await channelLog(this.db, { deviceId, code, start, end }, binCount, grid);
+          }
+          return { binWidth: grid.width, products: logs };
+        },
+      },
+      query,
+      this.clock(),
+    );
   }
 
   private async visibleGroup(caller: UserContext, groupId: string, accountId: string) {

@@ -4,10 +4,7 @@ import { ACCOUNT_COLUMNS_QUERY, AccountQuery, encodeAccountColumns } from '@fiel
 import { AlarmListQuery, AlertListQuery } from '@fieldlink/api/alarms';
 import * as Brew from '@fieldlink/api/brew';
 import { binWidthOf, type ChannelLog } from '@fieldlink/api/device-logs';
-import { YEARLY_OVERVIEW_BIN_COUNT } from '@fieldlink/domain/chart';
-import { RETAIL_STORE_LOG_WINDOW_MS } from '@fieldlink/domain/retail';
-import { chartProductsAsked } from '@fieldlink/domain/retail-views';
-import { MAX_CHART_PRODUCTS, OverviewQuery, StoreDeviceLogsQuery, StoreStatusQuery } from '@fieldlink/api/inventory';
+import { OverviewQuery, StoreDeviceLogsQuery, StoreStatusQuery } from '@fieldlink/api/inventory';
 import { ScenesQuery } from '@fieldlink/api/scenes';
 import { EventLogBody } from '@fieldlink/api/session';
 import { DEVICE_TABLE_BINARY_QUERY, DeviceTableQuery } from '@fieldlink/api/device-table';
@@ -15,6 +12,7 @@ import { DEVICE_TABLE_BINARY_TYPE, encodeDeviceTableBinary } from '@fieldlink/ap
 import type { AppType } from '@fieldlink/domain/app-variant';
 import { can, effectivePermissions } from '@fieldlink/domain/permissions';
 import { BrewCalls } from '@fieldlink/services/brew-service';
+import { storeDeviceLogs } from '@fieldlink/services/inventory-service';
 import { demoFleet, demoFleetDevices } from '@fieldlink/simulation/demo-fleet';
 import { FALLBACK_CLIENT_CONFIG } from '../../../lib/api/get-client-config';
 import type { LocalBackend, LocalCall } from '../../../lib/demo/demo-session';
@@ -191,25 +189,32 @@ export class DemoBackend implements LocalBackend {
         if (!store) throw new DemoCallError(404, 'Group not found.');
         return storeStatus(store, this.showsInefficiency(), now);
       }),
-      // In the server's order: the products asked (400), the group (404), each product on its shelves (404).
-      'GET /inv/store-device-logs': withQuery(StoreDeviceLogsQuery, async ({ query, now }) => {
-        const wanted = chartProductsAsked(query.productIds, MAX_CHART_PRODUCTS);
-        if (typeof wanted === 'string') throw new DemoCallError(400, wanted);
-        const groupId = this.group(query.groupId).id;
-        const shelves = (await this.stores(groupId)).flatMap((store) => store.shelves);
-        const end = now;
-        const start = end - RETAIL_STORE_LOG_WINDOW_MS;
-        const products: Record<string, ChannelLog> = {};
-        for (const { id, deviceId, code } of wanted) {
-          const shelf = shelves.find((entry) => entry.thingName === deviceId);
-          if (!shelf?.channels.some((channel) => channel.code === code && channel.product)) {
-            throw new DemoCallError(404, 'Product not found.');
-          }
-          const binCount = YEARLY_OVERVIEW_BIN_COUNT;
-          products[id] = (await this.link.logs({ thingName: deviceId, codes: [code], start, end, binCount }))[code]!;
-        }
-        return { groupId, start, end, binWidth: binWidthOf(start, end, YEARLY_OVERVIEW_BIN_COUNT), products };
-      }),
+      'GET /inv/store-device-logs': withQuery(StoreDeviceLogsQuery, ({ query, now }) =>
+        storeDeviceLogs(
+          {
+            refusal: (status, message) => new DemoCallError(status, message),
+            group: async (groupId) => this.dataset.groups.find((entry) => entry.id === groupId),
+            shelfProducts: async (group) => {
+              const shelves = (await this.stores(group.id)).flatMap((store) => store.shelves);
+              return (deviceId, code) =>
+                shelves.some(
+                  (shelf) =>
+                    shelf.thingName === deviceId &&
+                    shelf.channels.some((channel) => channel.code === code && channel.product),
+                );
+            },
+            productLogs: async (products, { start, end, binCount }) => {
+              const logs: Record<string, ChannelLog> = {};
+              for (const { id, deviceId, code } of products) {
+                logs[id] = (await this.link.logs({ thingName: deviceId, codes: [code], start, end, binCount }))[code]!;
+              }
+              return { binWidth: binWidthOf(start, end, binCount), products: logs };
+            },
+          },
+          query,
+          now,
+        ),
+      ),
       'GET /devices/table': withQuery(DeviceTableQuery, async ({ query }) => {
         const answer = await this.deviceTable();
         if (query.format !== DEVICE_TABLE_BINARY_QUERY) return answer;
