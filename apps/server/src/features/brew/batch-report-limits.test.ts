@@ -183,7 +183,8 @@ describe.each(DIALECTS)('batch report limits and retention on %s', (dialect) => 
       .execute();
     expect(jobs).toHaveLength(1);
 
-    await until(async () => (await reportCount()) <= 1, 30_000);
+    // A report's file is removed after its row: wait for both, or the check below races the removal.
+    await until(async () => (await reportCount()) <= 1 && (await a.app.files.find(stored.id)) === undefined, 30_000);
     expect((await db().selectFrom('brew_reports').select('id').execute()).map((row) => row.id)).toEqual([recent!.id]);
     expect(await a.app.files.find(stored.id)).toBeUndefined();
   });
