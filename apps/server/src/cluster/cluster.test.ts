@@ -434,13 +434,27 @@ describe('an ingest session on Mosquitto 2', () => {
     expect(await adopter.drainAndEnd({ quietMs: 300, timeoutMs: 10_000 })).toBe(true);
     expect(new Set(stored)).toEqual(new Set(Array.from({ length: 40 }, (_, i) => `frame ${i}`)));
 
-    // The session is gone: a new holder of the id gets nothing more.
-    const after: string[] = [];
-    const fresh = session('ingest-x', async (_topic, payload) => void after.push(payload.toString()));
-    await fresh.start({ subscribe: false });
-    // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(after).toEqual([]);
+    // The session is gone: the next connection with its client id finds none (CONNACK's session-present
+    // flag, MQTT 5 §3.2.2.1.2), so a new holder of the id gets nothing more. (A 300 ms silence stood
+    // here: with every frame drained it also passed when the session stayed.)
+    const probe = mqtt.connect(mosquitto.url, {
+      clientId: 'ingest-x',
+      clean: false,
+      protocolVersion: 5,
+      username: mosquitto.adminUsername,
+      password: mosquitto.adminPassword,
+      // The probe leaves no session of its own behind.
+      properties: { sessionExpiryInterval: 0 },
+    });
+    try {
+      const connack = await new Promise<{ sessionPresent: boolean }>((resolve, reject) => {
+        probe.once('connect', resolve);
+        probe.once('error', reject);
+      });
+      expect(connack.sessionPresent).toBe(false);
+    } finally {
+      await probe.endAsync(true);
+    }
   });
 
   it('acknowledges a frame only once it is stored, retrying while storing fails', async () => {
