@@ -23,10 +23,15 @@ export interface Credentials {
   password: string;
 }
 
-export function startInstance(env: Record<string, string>): Promise<ServerProcess> {
+export function startInstance(
+  env: Record<string, string>,
+  nodeOptions: readonly string[] = [],
+): Promise<ServerProcess> {
   return startServerProcess(
     { FIELDLINK_DEMO_PASSWORD: DEMO_PASSWORD, FIELDLINK_SIMULATOR: '0', LOG_LEVEL: 'warn', ...env },
     180_000,
+    undefined,
+    nodeOptions,
   );
 }
 

@@ -46,7 +46,11 @@ export const websocketFanoutBenchmark: Benchmark = {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldlink-fanout-'));
     const mqttPort = await freePort();
     options.log(`  starting the server (SQLite in ${dir}), provisioning ${DEVICES} devices`);
-    const server = await startInstance({ DATABASE_URL: path.join(dir, 'fieldlink.db'), MQTT_PORT: String(mqttPort) });
+    const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
+    const server = await startInstance(
+      { DATABASE_URL: path.join(dir, 'fieldlink.db'), MQTT_PORT: String(mqttPort) },
+      profile,
+    );
     const sockets: TimedSocket[] = [];
     try {
       const devices = await provision(server, DEVICES, 'Fan-out device');

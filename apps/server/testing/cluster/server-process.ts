@@ -19,15 +19,17 @@ export interface ServerProcess {
 /**
  * `node --import tsx apps/server/src/main.ts` with the given environment, as an operator starts an
  * instance; resolves once `/api/v1/health` answers. `PORT` in `env` keeps an address (an instance
- * replaced behind a load balancer); `root` runs another copy of the code (a previous release).
+ * replaced behind a load balancer); `root` runs another copy of the code (a previous release);
+ * `nodeOptions` are given to Node before the script (`--cpu-prof`, which NODE_OPTIONS refuses).
  */
 export async function startServerProcess(
   env: Record<string, string>,
   timeoutMs = 60_000,
   root = ROOT,
+  nodeOptions: readonly string[] = [],
 ): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
