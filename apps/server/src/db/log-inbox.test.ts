@@ -17,8 +17,9 @@ import {
   moveInbox,
 } from './log-inbox';
 import { insertLogs, ROLLUP_LEVELS } from './log-writes';
-import type { LogsTable } from './schema';
+import type { LatestValuesTable, LogsTable } from './schema';
 import { channelLogs, rawLogs } from '../features/devices/log-repository';
+import { latestValuesOf } from '../features/devices/repository';
 import { writeBatch } from '../ingest/frame-writer';
 import { referenceRollups, storedLogs as logsTable, storedRollups as rollupsTable } from '../../testing/log-rollups';
 import { until } from '../../testing/until';
@@ -80,7 +81,7 @@ describe('the SQLite log inbox', () => {
   });
   afterAll(() => storage.close());
   beforeEach(async () => {
-    for (const table of ['logs', 'logs_hourly', 'logs_daily', 'log_inbox_runs'] as const)
+    for (const table of ['logs', 'logs_hourly', 'logs_daily', 'log_inbox_runs', 'latest_values'] as const)
       await storage.db.deleteFrom(table).execute();
   });
 
@@ -216,6 +217,53 @@ describe('the SQLite log inbox', () => {
     );
   });
 
+  it('stands for the latest values of its samples: readers get what per-batch upserts stored (property)', async () => {
+    // Few times, so equal times (the later of them wins) and older samples arrive often.
+    const sample = fc.record({
+      device_id: fc.constantFrom(...DEVICES),
+      code: fc.constantFrom('c1', 'c2'),
+      t: fc.oneof(fc.integer({ min: T0, max: T0 + 4 }), fc.constant(T0 + 0.5)),
+      value: fc.integer({ min: -1000, max: 1000 }),
+      extra: fc.constantFrom(null, '{"sp":1}', '{"sp":2}'),
+    });
+    const step = fc.record({ batch: fc.array(sample, { maxLength: 40 }), moved: fc.subarray(DEVICES) });
+    /** A batch's latest values as the frame writer keeps them (`shouldReplaceLatest`, in order). */
+    const latestOf = (batch: readonly LatestValuesTable[]) => {
+      const latest = new Map<string, LatestValuesTable>();
+      for (const row of batch) {
+        const key = `${row.device_id}/${row.code}`;
+        if (!latest.has(key) || row.t >= latest.get(key)!.t) latest.set(key, row);
+      }
+      return [...latest.values()];
+    };
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
+        for (const table of ['logs', 'logs_hourly', 'logs_daily', 'log_inbox_runs', 'latest_values'] as const)
+          await storage.db.deleteFrom(table).execute();
+        // What upserting each batch's latest values in its own transaction stored (an older sample
+        // never replaces a newer latest value).
+        const expected = new Map<string, LatestValuesTable>();
+        for (const { batch, moved } of steps) {
+          const latest = latestOf(batch);
+          const logs = batch.map(({ device_id, code, t, value }) => ({ device_id, code, t, value }));
+          await storage.db.transaction().execute((trx) => appendToInbox(trx, logs, latest));
+          for (const row of latest) {
+            const key = `${row.device_id}/${row.code}`;
+            if (!expected.has(key) || row.t >= expected.get(key)!.t) expected.set(key, row);
+          }
+          await moveInbox(storage.db, moved);
+          const read = await latestValuesOf(storage.db, [DEVICES[0]!]);
+          expect(inKeyOrder(read)).toEqual(
+            inKeyOrder([...expected.values()].filter((row) => row.device_id === DEVICES[0])),
+          );
+        }
+        expect(inKeyOrder(await latestValuesOf(storage.db, DEVICES))).toEqual(inKeyOrder([...expected.values()]));
+        expect(await inboxRows(storage.db)).toBe(0);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('writes times as differences when they are whole ms, and moves rows of either format exactly', async () => {
     const whole = [
       { device_id: 'dev-a', code: 'c1', t: T0, value: 0.1 + 0.2 },
@@ -225,6 +273,15 @@ describe('the SQLite log inbox', () => {
     ];
     expect(encodeInboxBody(whole)).toBe(
       `[2,["dev-a",["c1",${T0},0.30000000000000004,"c2",0,-1e-300,"c1",-7,3]],["dev-b",["c1",${-T0},4]]]`,
+    );
+    // With the batch's latest values: the extras of those that have one.
+    expect(
+      encodeInboxBody(whole, [
+        { ...whole[0]!, extra: '{"sp":1}' },
+        { ...whole[1]!, extra: null },
+      ]),
+    ).toBe(
+      `[3,["dev-a","c1",${T0},"{\\"sp\\":1}"],["dev-a",["c1",${T0},0.30000000000000004,"c2",0,-1e-300,"c1",-7,3]],["dev-b",["c1",${-T0},4]]]`,
     );
     // A time that is not a whole number of ms keeps the first format (a difference could round it).
     const fractional = [{ device_id: 'dev-c', code: 'c1', t: T0 + 0.1, value: 5 }];

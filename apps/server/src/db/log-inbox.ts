@@ -1,7 +1,7 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { isSqlite } from './dialect';
 import { compareKeys, insertLogs, sqliteValues } from './log-writes';
-import type { Database, LogInboxRunsTable, LogsTable } from './schema';
+import type { Database, LatestValuesTable, LogInboxRunsTable, LogsTable } from './schema';
 
 /**
  * The recent-samples inbox of SQLite (docs/decisions.md, "The recent-samples inbox"). `logs` is
@@ -12,8 +12,9 @@ import type { Database, LogInboxRunsTable, LogsTable } from './schema';
  * writer's thread ({@link InboxMover}) then moves them, one shard of devices at a time, into `logs`
  * and the roll-ups through {@link insertLogs} (duplicates skipped, the first stored kept), and empties
  * the shard, in one transaction: a sample is always either in the inbox or in `logs` with its
- * roll-ups, never both, never neither. Readers of samples and roll-ups first move the shards of the
- * devices they read ({@link moveInbox}), so they read `logs` exactly as if the frames had gone there.
+ * roll-ups, never both, never neither. Readers of samples, roll-ups and latest values first move the
+ * shards of the devices they read ({@link moveInbox}), so they read `logs` exactly as if the frames
+ * had gone there (a batch's latest values, too, are stored by the move: {@link appendToInbox}).
  *
  * Shards: a device's samples go to shard `inboxShard(device)`, whose row ids are `shard * 2^40 + n`
  * (n counting from 1 in the order of arrival), so a shard is one range of the row id: moved, counted
@@ -54,6 +55,8 @@ const LAST_IDS = `with shard(k) as (values ${Array.from({ length: INBOX_SHARDS }
 
 /** The first element of an inbox body whose times are differences (see {@link encodeInboxBody}). */
 const TIME_DELTAS = 2;
+/** The first element of a body whose times are differences and whose samples carry latest values. */
+const WITH_LATEST = 3;
 
 /**
  * A shard's samples of one batch as the JSON of an inbox row's `body`: runs of consecutive samples of
@@ -63,10 +66,16 @@ const TIME_DELTAS = 2;
  * are about half as long, and so is what the inbox writes to the WAL and the checkpoint copies
  * (docs/decisions.md, "Issue 41 item 3: what the profile of 30 November, noon, showed"). Otherwise
  * `[[device, [code, t, value, ...]], ...]` (the first format, which rows of an earlier release hold).
+ *
+ * With `latest` (the batch's latest values of these samples, whole-ms times only), the row also
+ * stands for them: `[3, [device, code, t, extra, ...], runs...]`, the extras of those latest values
+ * that have one; the move stores each channel's latest value from the samples (see
+ * {@link appendToInbox}).
  */
-export function encodeInboxBody(samples: readonly LogsTable[]): string {
+export function encodeInboxBody(samples: readonly LogsTable[], latest?: readonly LatestValuesTable[]): string {
   const deltas = samples.every(({ t }) => Number.isSafeInteger(t));
-  const runs: unknown[] = deltas ? [TIME_DELTAS] : [];
+  if (latest && !deltas) throw new Error('Latest values go into the inbox only with whole-ms times');
+  const runs: unknown[] = latest ? [WITH_LATEST, extrasOf(latest)] : deltas ? [TIME_DELTAS] : [];
   let run: (string | number)[] | null = null;
   let device: string | null = null;
   let last = 0;
@@ -83,17 +92,68 @@ export function encodeInboxBody(samples: readonly LogsTable[]): string {
   return JSON.stringify(runs);
 }
 
-/** Appends the samples of an inbox row's `body` (either format) to `samples`, in their order. */
-function decodeInboxBody(body: string, samples: LogsTable[]): void {
+/** The extras of latest values that have one, as `[device, code, t, extra, ...]`. */
+function extrasOf(latest: readonly LatestValuesTable[]): (string | number)[] {
+  const extras: (string | number)[] = [];
+  for (const { device_id, code, t, extra } of latest) if (extra !== null) extras.push(device_id, code, t, extra);
+  return extras;
+}
+
+/**
+ * Appends the samples of an inbox row's `body` (any format) to `samples`, in their order; with a body
+ * that stands for its latest values too, offers them to `latest` (see {@link LatestOfSamples}).
+ */
+function decodeInboxBody(body: string, samples: LogsTable[], latest: LatestOfSamples): void {
   const runs = JSON.parse(body) as unknown[];
-  const deltas = runs[0] === TIME_DELTAS;
-  for (let r = deltas ? 1 : 0; r < runs.length; r += 1) {
+  const withLatest = runs[0] === WITH_LATEST;
+  const deltas = withLatest || runs[0] === TIME_DELTAS;
+  if (withLatest) latest.startRow(runs[1] as (string | number)[]);
+  for (let r = withLatest ? 2 : deltas ? 1 : 0; r < runs.length; r += 1) {
     const [device_id, run] = runs[r] as [string, (string | number)[]];
     let t = 0;
     for (let i = 0; i < run.length; i += 3) {
       t = deltas ? t + (run[i + 1] as number) : (run[i + 1] as number);
-      samples.push({ device_id, code: run[i] as string, t, value: run[i + 2] as number });
+      const sample = { device_id, code: run[i] as string, t, value: run[i + 2] as number };
+      samples.push(sample);
+      if (withLatest) latest.offer(sample);
     }
+  }
+}
+
+/**
+ * The latest value of each channel over inbox rows read in order of arrival, as the batches' own
+ * upserts kept it: a sample at the same or a later time than the channel's latest replaces it
+ * (`shouldReplaceLatest`), so of equal times the later wins. A channel's latest sample is always its
+ * batch's latest value (no sample of its batch is later, none at its time comes after it), so its
+ * extra is the one its row holds for that channel and time.
+ */
+class LatestOfSamples {
+  private readonly channels = new Map<string, Map<string, LatestValuesTable>>();
+  /** The extras of the row being read, by device and channel (null: it holds none). */
+  private extras: Map<string, { t: number; extra: string }> | null = null;
+
+  startRow(extras: readonly (string | number)[]): void {
+    this.extras = null;
+    for (let i = 0; i < extras.length; i += 4) {
+      this.extras ??= new Map();
+      this.extras.set(`${extras[i]}\u0000${extras[i + 1]}`, {
+        t: extras[i + 2] as number,
+        extra: extras[i + 3] as string,
+      });
+    }
+  }
+
+  offer({ device_id, code, t, value }: LogsTable): void {
+    let codes = this.channels.get(device_id);
+    if (!codes) this.channels.set(device_id, (codes = new Map()));
+    const current = codes.get(code);
+    if (current && t < current.t) return;
+    const extra = this.extras?.get(`${device_id}\u0000${code}`);
+    codes.set(code, { device_id, code, t, value, extra: extra?.t === t ? extra.extra : null });
+  }
+
+  rows(): LatestValuesTable[] {
+    return [...this.channels.values()].flatMap((codes) => [...codes.values()]);
   }
 }
 
@@ -101,30 +161,95 @@ function decodeInboxBody(body: string, samples: LogsTable[]): void {
 const isPlainSample = ({ t, value }: LogsTable): boolean => Number.isFinite(t) && Number.isFinite(value);
 
 /**
+ * Whether `latest` holds exactly the latest value of each channel of `samples` by the rule of
+ * `shouldReplaceLatest` (the frame writer's batches: each latest value is one of the samples), so the
+ * inbox may stand for them.
+ */
+function isLatestOf(samples: readonly LogsTable[], latest: readonly LatestValuesTable[]): boolean {
+  const channels = new Map<string, Map<string, LogsTable>>();
+  let count = 0;
+  for (const sample of samples) {
+    let codes = channels.get(sample.device_id);
+    if (!codes) channels.set(sample.device_id, (codes = new Map()));
+    const current = codes.get(sample.code);
+    if (!current) count += 1;
+    if (!current || sample.t >= current.t) codes.set(sample.code, sample);
+  }
+  if (count !== latest.length) return false;
+  for (const { device_id, code, t, value } of latest) {
+    const sample = channels.get(device_id)?.get(code);
+    if (!sample || sample.t !== t || sample.value !== value) return false;
+  }
+  return true;
+}
+
+/**
+ * Moves the shards of the devices of latest values about to be upserted in a batch's own transaction:
+ * latest values that earlier batches' rows stand for are stored first, so an older batch's value,
+ * stored by a later move, never replaces this batch's of the same time (no batch of ingest needs it).
+ */
+async function moveBeforeLatest(trx: Transaction<Database>, latest: readonly LatestValuesTable[]): Promise<void> {
+  if (latest.length > 0) await moveInbox(trx, [...new Set(latest.map((row) => row.device_id))]);
+}
+
+/**
  * Appends samples to the inbox in the caller's transaction (SQLite only), a row per shard at the end
  * of it, each device's samples in the order given; answers the shards written to. A batch holding a
  * time or value that is not a finite number (no frame of ingest has one) goes straight into `logs`
  * instead, whose constraints judge it as they judged the inbox's columns.
+ *
+ * `latest`, the batch's latest values: when they are those of its samples (every batch of ingest) and
+ * the times are whole ms, the inbox's rows stand for them and the move stores them (in key order, one
+ * upsert per channel per move instead of one per batch: docs/decisions.md, "Issue 41 item 3 (round
+ * 5)"); readers of latest values move the inbox first, as readers of samples do. Otherwise they are
+ * upserted here.
  */
-export async function appendToInbox(trx: Transaction<Database>, samples: readonly LogsTable[]): Promise<number[]> {
-  if (samples.length === 0) return [];
-  if (!samples.every(isPlainSample)) {
-    await insertLogs(trx, samples);
+export async function appendToInbox(
+  trx: Transaction<Database>,
+  samples: readonly LogsTable[],
+  latest: readonly LatestValuesTable[] = [],
+): Promise<number[]> {
+  if (samples.length === 0 || !samples.every(isPlainSample)) {
+    await moveBeforeLatest(trx, latest);
+    await insertLogs(trx, samples, latest);
     return [];
   }
+  const inRows = latest.length > 0 && samples.every(({ t }) => Number.isSafeInteger(t)) && isLatestOf(samples, latest);
+  if (!inRows) {
+    await moveBeforeLatest(trx, latest);
+    await insertLogs(trx, [], latest);
+  }
   const byShard = new Map<number, LogsTable[]>();
+  let device: string | null = null;
+  let ofShard: LogsTable[] = [];
   for (const sample of samples) {
-    const shard = inboxShard(sample.device_id);
-    const ofShard = byShard.get(shard);
-    if (ofShard) ofShard.push(sample);
-    else byShard.set(shard, [sample]);
+    // A frame's samples are consecutive: the shard is found once per run of a device.
+    if (sample.device_id !== device) {
+      device = sample.device_id;
+      const shard = inboxShard(device);
+      const found = byShard.get(shard);
+      if (found) ofShard = found;
+      else byShard.set(shard, (ofShard = []));
+    }
+    ofShard.push(sample);
+  }
+  const latestByShard = new Map<number, LatestValuesTable[]>();
+  if (inRows) {
+    for (const row of latest) {
+      if (row.extra === null) continue;
+      const shard = inboxShard(row.device_id);
+      const found = latestByShard.get(shard);
+      if (found) found.push(row);
+      else latestByShard.set(shard, [row]);
+    }
   }
   const { rows: last } = await trx.executeQuery<{ k: number; last: number | null }>(CompiledQuery.raw(LAST_IDS));
   const shards = [...byShard.keys()].sort((a, b) => a - b);
   const rows: LogInboxRunsTable[] = shards.map((shard) => {
     const ofShard = byShard.get(shard)!;
     const id = (last[shard]!.last ?? shard * INBOX_SHARD_SPAN) + 1;
-    return { id, samples: ofShard.length, body: encodeInboxBody(ofShard) };
+    const body = encodeInboxBody(ofShard, inRows ? (latestByShard.get(shard) ?? []) : undefined);
+    return { id, samples: ofShard.length, body };
   });
   await sqliteValues(trx, 'log_inbox_runs', ['id', 'samples', 'body'], rows, '', false);
   return shards;
@@ -163,9 +288,10 @@ async function moveShard(trx: Transaction<Database>, shard: number): Promise<{ m
   // that came first is inserted, the others skipped (the sort is stable).
   rows.sort((a, b) => a.id - b.id);
   const samples: LogsTable[] = [];
-  for (const { body } of rows) decodeInboxBody(body, samples);
+  const latest = new LatestOfSamples();
+  for (const { body } of rows) decodeInboxBody(body, samples, latest);
   samples.sort(compareKeys);
-  await insertLogs(trx, samples);
+  await insertLogs(trx, samples, latest.rows());
   return { moved: samples.length, empty: end === hi };
 }
 

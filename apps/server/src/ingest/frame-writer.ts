@@ -283,8 +283,8 @@ export class FrameWriter {
 
 /**
  * Writes one batch in a transaction of its own: the samples (with their roll-ups; with an `inbox`, on
- * SQLite, into the inbox its mover moves into `logs`), the latest values, the device changes and the
- * connection changes. Answers the events of the connection changes.
+ * SQLite, into the inbox its mover moves into `logs`), the latest values (there, as a rule, in the
+ * inbox's rows too: db/log-inbox.ts), the device changes and the connection changes. Answers the events of the connection changes.
  */
 export async function writeBatch(
   db: Kysely<Database>,
@@ -301,8 +301,7 @@ export async function writeBatch(
   let shards: number[] = [];
   await db.transaction().execute(async (trx) => {
     if (inbox) {
-      shards = await appendToInbox(trx, writes.logs);
-      await insertLogs(trx, [], writes.latest);
+      shards = await appendToInbox(trx, writes.logs, writes.latest);
     } else await insertLogs(trx, writes.logs, writes.latest);
     // Devices in key order: two instances lock their rows alike.
     const updates = [...writes.deviceUpdates].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -12,6 +12,7 @@ import WebSocket from 'ws';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { REALTIME_PATH, REALTIME_PROTOCOL, type ServerAction } from '@fieldlink/api/realtime';
 import { freePort } from '../../testing/cluster/mosquitto';
+import { moveInbox } from '../db/log-inbox';
 import { demoFleet } from '../seed/seed';
 import { signIn, startTestApp, type TestApp } from '../../testing/test-app';
 import { until } from '../../testing/until';
@@ -172,7 +173,8 @@ describe('TLS in the embedded mode', () => {
       JSON.stringify({ v: 4, type: 'log', t: frameTime, values: { c1: 42.5 } }),
       { qos: 1 },
     );
-    // The PUBACK means stored.
+    // The PUBACK means stored (SQLite's inbox moved first, as readers of latest values move it).
+    await moveInbox(t.app.storage.db);
     const stored = await t.app.storage.db
       .selectFrom('latest_values')
       .innerJoin('devices', 'devices.id', 'latest_values.device_id')

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { moveInbox } from '../../db/log-inbox';
 import type { Database, DevicesTable } from '../../db/schema';
 import { belowPattern } from '../users/repository';
 
@@ -44,10 +45,14 @@ export function findDevicesByIds(db: Kysely<Database>, ids: readonly string[]) {
   return ids.length === 0 ? Promise.resolve([]) : selectDevices(db).where('devices.id', 'in', ids).execute();
 }
 
-export function latestValuesOf(db: Kysely<Database>, deviceIds: readonly string[]) {
-  return deviceIds.length === 0
-    ? Promise.resolve([])
-    : db.selectFrom('latest_values').selectAll().where('device_id', 'in', deviceIds).execute();
+/**
+ * The latest value of each channel of the devices. SQLite's inbox stands for the latest values of the
+ * samples it holds (db/log-inbox.ts), so their shards are moved first, as readers of samples move them.
+ */
+export async function latestValuesOf(db: Kysely<Database>, deviceIds: readonly string[]) {
+  if (deviceIds.length === 0) return [];
+  await moveInbox(db, deviceIds);
+  return db.selectFrom('latest_values').selectAll().where('device_id', 'in', deviceIds).execute();
 }
 
 export function findGroup(db: Kysely<Database>, id: string) {
