@@ -255,6 +255,45 @@ describe('console as its users find it', () => {
     await page.context().close();
   });
 
+  it('gives every control a 44 px target on a touch screen, with no sideways scroll', async () => {
+    const page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true })).newPage();
+    await signInAs(page, server.baseUrl, 'brew@fieldlink.test');
+    await page.waitForURL((url) => !/^\/(signin|loading)/.test(url.pathname), { timeout: 30_000 });
+    const pages = [
+      { path: '/alarms', ready: page.getByRole('button', { name: 'Acknowledge' }).first() },
+      { path: '/dash/NGB-BT01', ready: page.getByRole('heading', { name: 'General information' }) },
+    ];
+    for (const { path, ready } of pages) {
+      await page.goto(`${server.baseUrl}${path}`);
+      await ready.waitFor({ timeout: 30_000 });
+      // A control answers a tap 22 px above and below its middle (its own box or a hit area around
+      // it), unless it is a link inside a line of text (WCAG 2.5.5's inline exception).
+      const missed = await page.evaluate(() =>
+        Array.from(
+          document.querySelectorAll<HTMLElement>(
+            'button, select, input:not([type=checkbox]):not([type=radio]), nav a, [role=tab]',
+          ),
+        )
+          .filter((control) => control.getClientRects().length > 0)
+          .filter((control) => {
+            control.scrollIntoView({ block: 'center' });
+            const box = control.getBoundingClientRect();
+            const x = box.left + box.width / 2;
+            const middle = box.top + box.height / 2;
+            const hits = (y: number) => {
+              const target = document.elementFromPoint(x, y);
+              return target !== null && (target === control || control.contains(target));
+            };
+            return box.width < 44 || !hits(middle - 21) || !hits(middle + 21);
+          })
+          .map((control) => control.getAttribute('aria-label') ?? control.textContent?.trim() ?? control.tagName),
+      );
+      expect(missed, `${path}: controls under 44 px`).toEqual([]);
+      await expectNoSidewaysScroll(page, path);
+    }
+    await page.context().close();
+  });
+
   it('offers profile, theme and a password change in the account menu; its toast leaves the menu uncovered', async () => {
     const page = await newPage(1440, 900);
     await signInAs(page, server.baseUrl, 'ops@fieldlink.test');
