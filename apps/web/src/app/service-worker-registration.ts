@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { whenIdle } from '../lib/idle';
 
 /** What {@link afterFirstCalls} waits on; the browser's own in the app, stand-ins in tests. */
 interface PageQuiet {
@@ -20,7 +21,7 @@ const BROWSER_PAGE_QUIET: PageQuiet = {
       ? Promise.resolve()
       : new Promise((resolve) => window.addEventListener('load', () => resolve(), { once: true })),
   // The timeout bounds the wait on a page that is never idle; the worker then installs anyway.
-  idle: () => new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: 5_000 })),
+  idle: () => new Promise((resolve) => whenIdle(() => resolve(), { timeout: 5_000 })),
   latest: () => new Promise((resolve) => setTimeout(resolve, LATEST_REGISTRATION_MS)),
 };
 

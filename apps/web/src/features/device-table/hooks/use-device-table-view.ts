@@ -7,6 +7,7 @@ import { nextSort } from '../model/table-settings';
 import { tableIndexOf } from '../model/table-view';
 import { useLiveTable } from './use-live-table';
 import { useTableSettings } from './use-table-settings';
+import { cancelIdle, whenIdle } from '../../../lib/idle';
 
 /**
  * Time a header click may spend building the order it needs; past it the rows are deferred. Built in
@@ -65,10 +66,10 @@ export function useDeviceTableView() {
         pending.shift();
         if (!more()) break;
       }
-      if (pending.length > 0) handle = requestIdleCallback(work, { timeout: 10_000 });
+      if (pending.length > 0) handle = whenIdle(work, { timeout: 10_000 });
     };
-    handle = requestIdleCallback(work, { timeout: 10_000 });
-    return () => cancelIdleCallback(handle);
+    handle = whenIdle(work, { timeout: 10_000 });
+    return () => cancelIdle(handle);
     // A live batch makes the index forget the orders of the columns it wrote: they are built again.
   }, [index, columnKeys, live.revision]);
 

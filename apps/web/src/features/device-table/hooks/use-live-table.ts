@@ -4,6 +4,7 @@ import { useConnectionStatus } from '../../../lib/realtime/use-realtime';
 import { LiveChangeLog, applyTableChanges, prepareRowIndex } from '../model/live-changes';
 import type { DeviceTableData } from '../model/table-data';
 import type { TableIndex } from '../model/table-view';
+import { cancelIdle, whenIdle } from '../../../lib/idle';
 
 /** How the table stands against the live feed. */
 export interface LiveTable {
@@ -40,10 +41,10 @@ export function useLiveTable(
     let idle = 0;
     const prepare = (deadline: IdleDeadline) => {
       if (!prepareRowIndex(data, () => deadline.timeRemaining() > 1)) {
-        idle = requestIdleCallback(prepare, { timeout: 10_000 });
+        idle = whenIdle(prepare, { timeout: 10_000 });
       }
     };
-    idle = requestIdleCallback(prepare, { timeout: 10_000 });
+    idle = whenIdle(prepare, { timeout: 10_000 });
     const stop = watchDeviceTable({
       onChanges: (batch) => {
         if (batch.reload) {
@@ -63,7 +64,7 @@ export function useLiveTable(
       onResync: () => void refetch(),
     });
     return () => {
-      cancelIdleCallback(idle);
+      cancelIdle(idle);
       stop();
       setFeed((current) => ({ ...current, watching: false }));
     };

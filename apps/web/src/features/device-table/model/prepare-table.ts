@@ -1,6 +1,7 @@
 import type { DeviceTableData } from './table-data';
 import { browserStorage, readSort } from './table-settings';
 import { tableIndexOf } from './table-view';
+import { whenIdle } from '../../../lib/idle';
 
 /**
  * Builds, in idle time, the sorted order the device list will open with (its stored sort), for a
@@ -14,8 +15,8 @@ export function prepareStoredSort(data: DeviceTableData): void {
   const index = tableIndexOf(data);
   const work = (deadline: IdleDeadline) => {
     if (!index.prepareOrder(sort.key, true, () => deadline.timeRemaining() > 1)) {
-      requestIdleCallback(work, { timeout: 10_000 });
+      whenIdle(work, { timeout: 10_000 });
     }
   };
-  requestIdleCallback(work, { timeout: 10_000 });
+  whenIdle(work, { timeout: 10_000 });
 }
