@@ -1,3 +1,5 @@
+import { PHONE_QUERY, useMediaQuery } from '../../../lib/use-media-query';
+
 const pad = (n: number) => String(n).padStart(2, '0');
 /** `DD/MM` (§9 date display), of the UTC day the metric covers. */
 const dayLabel = (t: number) => {
@@ -15,20 +17,28 @@ export interface DailyChartProps {
 }
 
 const WIDTH = 560;
+/**
+ * On a phone the chart is drawn about as wide as it is shown, so its 10 px labels stay about 10 px
+ * (at 560 they were drawn at 6 px): a label every second day (the last day always has one), and a
+ * bar's value in its hover title only.
+ */
+const PHONE_WIDTH = 340;
 const HEIGHT = 180;
 const PAD_BOTTOM = 22;
 const PAD_TOP = 18;
 
 /** One bar per day (the overview's 14 days); a day without a value leaves its slot empty. */
 export function DailyChart({ title, testId, days, format, tone }: DailyChartProps) {
+  const phone = useMediaQuery(PHONE_QUERY);
+  const width = phone ? PHONE_WIDTH : WIDTH;
   const max = Math.max(0, ...days.map((day) => day.value ?? 0));
-  const slot = WIDTH / Math.max(1, days.length);
+  const slot = width / Math.max(1, days.length);
   const plot = HEIGHT - PAD_BOTTOM - PAD_TOP;
   return (
     <section className="fl-card inv-chart-card" data-testid={testId}>
       <h2>{title}</h2>
-      <svg className={`inv-daily inv-daily--${tone}`} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={title}>
-        <line x1={0} x2={WIDTH} y1={HEIGHT - PAD_BOTTOM} y2={HEIGHT - PAD_BOTTOM} className="inv-daily__axis" />
+      <svg className={`inv-daily inv-daily--${tone}`} viewBox={`0 0 ${width} ${HEIGHT}`} role="img" aria-label={title}>
+        <line x1={0} x2={width} y1={HEIGHT - PAD_BOTTOM} y2={HEIGHT - PAD_BOTTOM} className="inv-daily__axis" />
         {days.map((day, index) => {
           const height = max > 0 && day.value !== null ? (day.value / max) * plot : 0;
           const x = index * slot + slot * 0.18;
@@ -39,14 +49,16 @@ export function DailyChart({ title, testId, days, format, tone }: DailyChartProp
               {day.value !== null && (
                 <rect x={x} y={y} width={slot * 0.64} height={height} rx={3} className="inv-daily__bar" />
               )}
-              {day.value !== null && (
+              {day.value !== null && !phone && (
                 <text x={x + slot * 0.32} y={y - 4} className="inv-daily__value">
                   {format(day.value)}
                 </text>
               )}
-              <text x={x + slot * 0.32} y={HEIGHT - 6} className="inv-daily__label">
-                {dayLabel(day.timestamp)}
-              </text>
+              {(!phone || (days.length - 1 - index) % 2 === 0) && (
+                <text x={x + slot * 0.32} y={HEIGHT - 6} className="inv-daily__label">
+                  {dayLabel(day.timestamp)}
+                </text>
+              )}
             </g>
           );
         })}
