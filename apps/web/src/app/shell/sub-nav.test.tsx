@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { SIGNED_OUT_SESSION, appStore } from '../../lib/app-store/app-store';
@@ -40,5 +40,28 @@ describe('The sub-navigation', { timeout: 30_000 }, () => {
     const { container } = renderAt(path);
     expect(screen.queryByRole('navigation')).toBeNull();
     expect(container.textContent).toBe('');
+  });
+
+  it('marks the edges past which more tabs lie, as the row scrolls (its scrollbar is hidden)', () => {
+    renderAt('/dash');
+    const tabs = screen.getByRole('navigation', { name: 'Dashboard views' });
+    // A phone's row: 300 px showing of 640.
+    let scrollLeft = 0;
+    let scrollWidth = 640;
+    Object.defineProperties(tabs, {
+      clientWidth: { get: () => 300 },
+      scrollWidth: { get: () => scrollWidth },
+      scrollLeft: { get: () => scrollLeft, set: (value: number) => (scrollLeft = value) },
+    });
+    const edgesAt = (left: number) => {
+      scrollLeft = left;
+      fireEvent.scroll(tabs);
+      return tabs.getAttribute('data-more');
+    };
+    expect(edgesAt(0)).toBe('end');
+    expect(edgesAt(120)).toBe('both');
+    expect(edgesAt(340)).toBe('start');
+    scrollWidth = 300;
+    expect(edgesAt(0)).toBeNull();
   });
 });

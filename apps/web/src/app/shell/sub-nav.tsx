@@ -1,8 +1,17 @@
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { setSubTab } from '../../lib/app-store/app-store';
 import { locateTab, tabTarget } from './sections';
 import { useNavigation } from './use-navigation';
+
+/** The edges of a scrolling row of tabs past which more tabs lie. */
+type TabsBeyond = 'start' | 'end' | 'both' | null;
+
+function tabsBeyond({ scrollLeft, clientWidth, scrollWidth }: HTMLElement): TabsBeyond {
+  const start = scrollLeft > 1;
+  const end = scrollLeft + clientWidth < scrollWidth - 1;
+  return start && end ? 'both' : start ? 'start' : end ? 'end' : null;
+}
 
 /**
  * Sub-tabs of the current section, only those the user is offered. The selection is kept per section
@@ -15,6 +24,12 @@ export function SubNav() {
   const located = locateTab(pathname);
   const { definitions, routes } = useNavigation();
   const tabsRef = useRef<HTMLElement>(null);
+  const [more, setMore] = useState<TabsBeyond>(null);
+  // Which edge hides more tabs: a fade there says the row scrolls (its scrollbar is hidden).
+  const measure = useCallback(() => {
+    const tabs = tabsRef.current;
+    if (tabs) setMore(tabsBeyond(tabs));
+  }, []);
 
   useEffect(() => {
     if (located) setSubTab(located.section, located.tab);
@@ -31,13 +46,28 @@ export function SubNav() {
     else if (box.left < frame.left) tabs.scrollLeft -= frame.left - box.left;
   }, [pathname]);
 
+  useLayoutEffect(() => {
+    const tabs = tabsRef.current;
+    if (!tabs) return;
+    measure();
+    const resized = new ResizeObserver(measure);
+    resized.observe(tabs);
+    return () => resized.disconnect();
+  }, [measure, pathname]);
+
   const definition = located ? definitions.find((d) => d.section === located.section) : undefined;
   if (!located || !definition) return null;
 
   return (
     <div className="shell-subnav">
       <div className="shell-subnav__title">{definition.label}</div>
-      <nav ref={tabsRef} className="shell-subnav__tabs" aria-label={`${definition.label} views`}>
+      <nav
+        ref={tabsRef}
+        className="shell-subnav__tabs"
+        aria-label={`${definition.label} views`}
+        data-more={more ?? undefined}
+        onScroll={measure}
+      >
         {definition.tabs.map((tab) => {
           const open = tab.tab === located.tab;
           return (
