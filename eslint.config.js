@@ -29,12 +29,13 @@ const webFeatures = [
 ];
 
 // Code outside the server that drives or measures it reaches it through one public testing entry
-// (`@fieldlink/server/testing`, and `…/testing/services` for the test runner's start-up check), never
+// (`@fieldlink/server/testing`, `…/testing/services` for the test runner's start-up check, and
+// `…/testing/ports` for e2e files, which would otherwise load the whole server to pick a port), never
 // through the server's internal modules by relative path.
 const serverThroughTestingEntry = {
   target: ['./bench', './scripts', './e2e'],
   from: './apps/server',
-  except: ['./testing/public.ts', './testing/services.ts'],
+  except: ['./testing/public.ts', './testing/services.ts', './testing/ports.ts'],
   message: 'Reach the server through @fieldlink/server/testing (apps/server/testing/public.ts), not its internals.',
 };
 

@@ -1,5 +1,5 @@
 import { SMTPServer } from 'smtp-server';
-import { freePort } from './harness';
+import { freePort } from '@fieldlink/server/testing/ports';
 
 /** A mail as the catcher received it over SMTP. */
 export interface CaughtMail {

@@ -1,27 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { DeviceClockAnswer, DeviceClockRequest } from '@fieldlink/server/testing';
+import { freePort } from '@fieldlink/server/testing/ports';
 import { CHROMIUM_PATH } from './chromium';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 export const DEMO_PASSWORD = 'fieldlink-demo';
-
-/** A free TCP port on loopback. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 export interface RunningServer {
   baseUrl: string;

@@ -1,5 +1,5 @@
 import { SMTPServer } from 'smtp-server';
-import { freePort } from './cluster/mosquitto';
+import { freePort } from './ports';
 
 /** A mail as a test's SMTP server received it. */
 export interface CaughtMail {

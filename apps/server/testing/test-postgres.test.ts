@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { freePort } from './cluster/mosquitto';
+import { freePort } from './ports';
 import { findPostgresBinaries, startPostgres } from './cluster/postgres-process';
 import { TEST_POSTGRES_URL } from './test-app';
 import { provideTestPostgres } from './test-postgres';

@@ -3,7 +3,7 @@ import { SMTPServer } from 'smtp-server';
 import { migrate, openStorage, type Storage } from '../db/database';
 import { withClusterTables } from '../cluster/cluster-tables';
 import { freshPostgres, type TestDatabase } from '../../testing/cluster/cluster-apps';
-import { freePort } from '../../testing/cluster/mosquitto';
+import { freePort } from '../../testing/ports';
 import { DIALECTS } from '../../testing/test-app';
 import { Mailer } from '../mail/mailer';
 import { JobQueue, retryDelayMs } from './job-queue';

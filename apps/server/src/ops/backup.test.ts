@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openStorage, type Storage } from '../db/database';
 import { demoFleet } from '../seed/seed';
 import { DeviceLoad, missingAcknowledged } from '../../testing/cluster/device-load';
-import { freePort } from '../../testing/cluster/mosquitto';
+import { freePort } from '../../testing/ports';
 import { startServerProcess, type ServerProcess } from '../../testing/cluster/server-process';
 import { freshPostgres, type FreshPostgres } from '../../testing/fresh-postgres';
 import { DEMO_PASSWORD, TEST_POSTGRES_URL } from '../../testing/test-app';

@@ -7,7 +7,7 @@ import { MqttClient } from 'mqtt';
 import WebSocket from 'ws';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { REALTIME_PATH, REALTIME_PROTOCOL, type ServerAction } from '@fieldlink/api/realtime';
-import { freePort } from '../../testing/cluster/mosquitto';
+import { freePort } from '../../testing/ports';
 import { HAPROXY_BIN } from '../../testing/cluster/haproxy';
 import { demoFleet } from '../seed/seed';
 import { DEMO_PASSWORD, startTestApp, type TestApp } from '../../testing/test-app';

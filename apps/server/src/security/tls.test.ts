@@ -11,7 +11,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import WebSocket from 'ws';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { REALTIME_PATH, REALTIME_PROTOCOL, type ServerAction } from '@fieldlink/api/realtime';
-import { freePort } from '../../testing/cluster/mosquitto';
+import { freePort } from '../../testing/ports';
 import { moveInbox } from '../db/log-inbox';
 import { demoFleet } from '../seed/seed';
 import { signIn, startTestApp, type TestApp } from '../../testing/test-app';

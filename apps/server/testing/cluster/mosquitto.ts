@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../ports';
 
 /** Debian's Mosquitto 2 and its dynamic-security plugin (`.ci/run` installs the package). */
 export const MOSQUITTO_BIN = process.env.FIELDLINK_TEST_MOSQUITTO ?? '/usr/sbin/mosquitto';
@@ -27,18 +28,6 @@ export interface TestMosquitto {
   log(): string;
   /** Process id of the running broker, or null while stopped. */
   pid(): number | null;
-}
-
-/** A free TCP port on loopback (asked of the kernel, then released). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address() as net.AddressInfo;
-      server.close(() => resolve(address.port));
-    });
-  });
 }
 
 /** The way `mosquitto_ctrl dynsec init` stores a password: PBKDF2-SHA512, 101 iterations. */

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { newestPostgresBin } from '../../src/ops/backup';
-import { freePort } from './mosquitto';
+import { freePort } from '../ports';
 
 const run = promisify(execFile);
 

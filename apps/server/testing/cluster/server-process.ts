@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { freePort } from './mosquitto';
+import { freePort } from '../ports';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
 
