@@ -64,6 +64,15 @@ export function errorBody(statusCode: number, message: string) {
   return { statusCode, error: STATUS_NAMES[statusCode] ?? 'Error', message } satisfies ErrorAnswer;
 }
 
+/**
+ * The 404 messages of records that do not exist or lie outside the caller's scope (answered alike),
+ * as the server and the browser demo word them.
+ */
+export const GROUP_NOT_FOUND = 'Group not found.';
+export const DEVICE_NOT_FOUND = 'Device not found.';
+export const BATCH_NOT_FOUND = 'Batch not found.';
+export const TANK_NOT_FOUND = 'Tank not found.';
+
 /** What the console says of a request its schema refused (a person never reads a schema path). */
 export const INVALID_REQUEST_MESSAGE = 'Something entered was not accepted. Please check the form and try again.';
 

@@ -44,10 +44,7 @@ import {
   type BatchItemList,
   type TastingMark,
 } from '@fieldlink/domain/brew-edits';
-
-export const GROUP_NOT_FOUND = 'Group not found.';
-export const BATCH_NOT_FOUND = 'Batch not found.';
-export const TANK_NOT_FOUND = 'Tank not found.';
+import { BATCH_NOT_FOUND, GROUP_NOT_FOUND, TANK_NOT_FOUND } from '@fieldlink/api/errors';
 
 /** A device of a group as the brewing calls read it: what its tank shows and what makes it a tank. */
 export type BrewDevice = TankDevice & TankCandidate;

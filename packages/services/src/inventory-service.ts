@@ -2,8 +2,8 @@ import { MAX_CHART_PRODUCTS, type StoreDeviceLogsAnswer, type StoreDeviceLogsQue
 import { YEARLY_OVERVIEW_BIN_COUNT } from '@fieldlink/domain/chart';
 import { RETAIL_STORE_LOG_WINDOW_MS } from '@fieldlink/domain/retail';
 import { chartProductsAsked } from '@fieldlink/domain/retail-views';
+import { GROUP_NOT_FOUND } from '@fieldlink/api/errors';
 
-export const GROUP_NOT_FOUND = 'Group not found.';
 export const PRODUCT_NOT_FOUND = 'Product not found.';
 
 /** A product of a store's chart: its id and where it is read (a shelf's channel). */

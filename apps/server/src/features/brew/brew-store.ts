@@ -4,8 +4,8 @@ import type { TankLevelCalibration, TankState } from '@fieldlink/domain/brew';
 import type { TankSettings } from '@fieldlink/domain/brew-views';
 import type { BatchItemList } from '@fieldlink/domain/brew-edits';
 import { logBinGrid } from '@fieldlink/api/device-logs';
+import { GROUP_NOT_FOUND } from '@fieldlink/api/errors';
 import {
-  GROUP_NOT_FOUND,
   type BatchCourse,
   type BrewDevice,
   type BrewStore,

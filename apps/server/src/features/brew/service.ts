@@ -18,7 +18,7 @@ import type {
 } from '@fieldlink/api/brew';
 import type { BatchItemList } from '@fieldlink/domain/brew-edits';
 import { workLimitRefusal } from '@fieldlink/domain/work-limits';
-import { BATCH_NOT_FOUND, BrewCalls } from '@fieldlink/services/brew-service';
+import { BrewCalls } from '@fieldlink/services/brew-service';
 import type { Database } from '../../db/schema';
 import type { DeviceEvents } from '../../events';
 import { DocumentJobs, type DocumentKind } from '../../documents/document-jobs';
@@ -45,6 +45,7 @@ import {
 } from './repository';
 import { BrewReportWriter, REPORT_NEEDS_ORIGINAL_GRAVITY, batchReportFileName } from './report';
 import { ServerBrewStore } from './brew-store';
+import { BATCH_NOT_FOUND } from '@fieldlink/api/errors';
 
 export const REPORT_NOT_FOUND = 'Report not found.';
 /** The job that writes a batch report (a document of `documents/document-jobs.ts`). */

@@ -46,6 +46,7 @@ import {
   thingNameTaken,
   type DeviceWithPath,
 } from './repository';
+import { DEVICE_NOT_FOUND, GROUP_NOT_FOUND } from '@fieldlink/api/errors';
 
 const TRASH_REFUSAL = 'Devices cannot be added to the Trash group.';
 /** The 409 of `POST /device` with a thing name some device has already. */
@@ -121,7 +122,6 @@ function importRefusal(faulty: readonly { line: number; errors: string[] }[]): s
 }
 
 /** The 404 message of a device that does not exist or lies outside the caller's scope. */
-export const DEVICE_NOT_FOUND = 'Device not found.';
 const MAX_IDS_PER_CALL = 1000;
 
 /** A new thing name: `FL` and 10 characters of Crockford base32 (no look-alike letters). */
@@ -275,7 +275,7 @@ export class DeviceService {
     const group = body.groupId
       ? await findGroup(this.db, body.groupId)
       : await findNewDevicesGroup(this.db, body.accountId ?? user.attachmentPoints[0]?.accountId ?? '');
-    if (!group || !inScope(user, group.path)) throw notFound(body.groupId ? 'Group not found.' : 'Account not found.');
+    if (!group || !inScope(user, group.path)) throw notFound(body.groupId ? GROUP_NOT_FOUND : 'Account not found.');
     if (group.kind === 'trash') throw new HttpError(400, TRASH_REFUSAL);
     // A device that carries its own thing name (printed on its label) keeps it; otherwise one is made.
     const thingName = body.thingName ?? newThingName();

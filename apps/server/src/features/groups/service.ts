@@ -23,6 +23,7 @@ import { childPath } from '@fieldlink/domain/group-path';
 import { userMoveRefusal } from '@fieldlink/domain/user-rules';
 import type { Insertable, Selectable } from 'kysely';
 import type { Database, GroupsTable } from '../../db/schema';
+import { DEVICE_NOT_FOUND, GROUP_NOT_FOUND } from '@fieldlink/api/errors';
 
 type GroupRow = Selectable<GroupsTable>;
 import { HttpError, notFound } from '../../http-errors';
@@ -53,8 +54,6 @@ import {
   setGroupParent,
   updateAttachmentPoint,
 } from './repository';
-
-export const GROUP_NOT_FOUND = 'Group not found.';
 
 export interface GroupServiceOptions {
   db: Kysely<Database>;
@@ -226,7 +225,7 @@ export class GroupService {
     facts: { destinationKind: GroupKind; destinationPath: string },
   ): Promise<MoveAnswer> {
     const device = await findDevice(this.options.db, id);
-    if (!device || device.group_id !== source.id) throw notFound('Device not found.');
+    if (!device || device.group_id !== source.id) throw notFound(DEVICE_NOT_FOUND);
     const refusal = moveRefusal({
       type: 'DEVICE',
       ...facts,

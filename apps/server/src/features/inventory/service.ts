@@ -28,8 +28,7 @@ import {
   shelfIdsInGroups,
   shelfTotals,
 } from './repository';
-
-const GROUP_NOT_FOUND = 'Group not found.';
+import { GROUP_NOT_FOUND } from '@fieldlink/api/errors';
 
 /** A shelf device of a store, with its counting channels. */
 interface Shelf {

@@ -37,7 +37,7 @@ import type { WebhookService } from '../webhooks/service';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { CommandService } from '../../realtime/commands';
 import { newId } from '../../security/secrets';
-import { DEVICE_NOT_FOUND } from '../devices/service';
+import { DEVICE_NOT_FOUND } from '@fieldlink/api/errors';
 import { inScope, requireCapability, userCan } from '../session/access';
 import { audit, byUser } from '../audit/service';
 import type { UserContext } from '../session/user-context';

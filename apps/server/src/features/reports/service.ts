@@ -43,7 +43,7 @@ import type { WebhookService } from '../webhooks/service';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { Mailer } from '../../mail/mailer';
 import { newId } from '../../security/secrets';
-import { DEVICE_NOT_FOUND } from '../devices/service';
+import { DEVICE_NOT_FOUND, GROUP_NOT_FOUND } from '@fieldlink/api/errors';
 import type { AuditAction, AuditTarget } from '@fieldlink/domain/audit';
 import { audit, byUser } from '../audit/service';
 import { requireCapability, userCan } from '../session/access';
@@ -92,7 +92,6 @@ import {
 export const REPORT_NOT_FOUND = 'Report not found.';
 export const SCHEDULE_NOT_FOUND = 'Schedule not found.';
 export const ACCOUNT_NOT_FOUND = 'Account not found.';
-export const GROUP_NOT_FOUND = 'Group not found.';
 export const REPORT_NOT_READY = 'The report is not ready yet.';
 export const ACCESS_TYPE_MISMATCH = 'access.type must equal visibility.';
 export const NOTIFY_USER_UNKNOWN = 'Every user to notify must be a user of the account.';

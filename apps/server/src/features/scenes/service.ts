@@ -33,7 +33,7 @@ import type { Database, ScenesTable, WidgetsTable } from '../../db/schema';
 import { HttpError, forbidden, notFound } from '../../http-errors';
 import { newId } from '../../security/secrets';
 import { findDevicesByIds } from '../devices/repository';
-import { DEVICE_NOT_FOUND } from '../devices/service';
+import { DEVICE_NOT_FOUND, GROUP_NOT_FOUND } from '@fieldlink/api/errors';
 import type { AuditAction, AuditTarget } from '@fieldlink/domain/audit';
 import { audit, byUser } from '../audit/service';
 import { inScope, requireCapability, userCan } from '../session/access';
@@ -56,7 +56,6 @@ import {
   type WidgetProps,
 } from './repository';
 
-const GROUP_NOT_FOUND = 'Group not found.';
 const SCENE_NOT_FOUND = 'Scene not found.';
 const WIDGET_NOT_FOUND = 'Widget not found.';
 

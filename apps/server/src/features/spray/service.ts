@@ -12,7 +12,7 @@ import type { Database } from '../../db/schema';
 import { HttpError, notFound } from '../../http-errors';
 import type { CommandService } from '../../realtime/commands';
 import { findGroup, selectDevices } from '../devices/repository';
-import { GROUP_NOT_FOUND } from '../groups/service';
+import { GROUP_NOT_FOUND } from '@fieldlink/api/errors';
 import { groupsAtOrBelow } from '../groups/repository';
 import { inScope, userCan } from '../session/access';
 import type { UserContext } from '../session/user-context';

@@ -39,6 +39,7 @@ import {
   updateFirstAttachmentPermissions,
   updateUser,
 } from './repository';
+import { DEVICE_NOT_FOUND, GROUP_NOT_FOUND } from '@fieldlink/api/errors';
 
 const USER_NOT_FOUND = 'User not found.';
 
@@ -128,7 +129,7 @@ export class UserService {
         props.mutedDevices,
         caller.attachmentPoints.map((point) => point.path),
       );
-      if (visible.size !== props.mutedDevices.length) throw notFound('Device not found.');
+      if (visible.size !== props.mutedDevices.length) throw notFound(DEVICE_NOT_FOUND);
     }
     const changesPermissions = props.permissions !== undefined || props.secretPermissions !== undefined;
     const changesMonitorOnly = props.monitorOnly !== undefined && props.monitorOnly !== current.monitorOnly;
@@ -194,7 +195,7 @@ export class UserService {
     refuse(inviteRefusal(permissionSubject(caller), grant));
     const { db } = this.options;
     const group = await findGroupByPath(db, body.path);
-    if (!group || !inScope(caller, group.path)) throw notFound('Group not found.');
+    if (!group || !inScope(caller, group.path)) throw notFound(GROUP_NOT_FOUND);
     if (isPlaceholderGroup(group.kind as GroupKind)) {
       throw new HttpError(400, 'Users cannot be invited into New Devices or Trash.');
     }

@@ -26,6 +26,7 @@ import { demoScenes } from './demo-scenes';
 import { loadDemoRecords, saveDemoRecords, type DemoRecords } from './demo-records';
 import { SimulationLink } from './simulation-link';
 import { DEMO_HISTORY_DAYS, simulatedDeviceCalls, simulatedLogs } from './simulated-calls';
+import { GROUP_NOT_FOUND } from '@fieldlink/api/errors';
 
 const DAY = 86_400_000;
 const { BREW_PATHS: BREW } = Brew;
@@ -97,7 +98,7 @@ export class DemoBackend implements LocalBackend {
 
   private group(id: string) {
     const group = this.dataset.groups.find((entry) => entry.id === id);
-    if (!group) throw new DemoCallError(404, 'Group not found.');
+    if (!group) throw new DemoCallError(404, GROUP_NOT_FOUND);
     return group;
   }
 
@@ -186,7 +187,7 @@ export class DemoBackend implements LocalBackend {
       }),
       'GET /inv/store-status': withQuery(StoreStatusQuery, async ({ query, now }) => {
         const [store] = await this.stores(this.group(query.groupId).id);
-        if (!store) throw new DemoCallError(404, 'Group not found.');
+        if (!store) throw new DemoCallError(404, GROUP_NOT_FOUND);
         return storeStatus(store, this.showsInefficiency(), now);
       }),
       'GET /inv/store-device-logs': withQuery(StoreDeviceLogsQuery, ({ query, now }) =>

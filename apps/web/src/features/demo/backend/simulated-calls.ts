@@ -6,6 +6,7 @@ import type { DeviceSnapshot } from '../worker/protocol';
 import { DemoCallError } from './demo-call-error';
 import { withQuery, type DemoCalls } from './demo-calls';
 import type { SimulationLink } from './simulation-link';
+import { DEVICE_NOT_FOUND } from '@fieldlink/api/errors';
 
 /**
  * The calls every simulated device answers the same way, in a demo and for a signed-in account's
@@ -39,13 +40,13 @@ export async function simulatedLogs(
 
 export function simulatedDeviceCalls(devices: SimulatedDevices): DemoCalls {
   const known = (id: string) => {
-    if (!devices.has(id)) throw new DemoCallError(404, 'Device not found.');
+    if (!devices.has(id)) throw new DemoCallError(404, DEVICE_NOT_FOUND);
     return id;
   };
   return {
     'GET /device': withQuery(DeviceQuery, async ({ query }) => {
       const [snapshot] = await devices.link.snapshots([known(query.id)]);
-      if (!snapshot) throw new DemoCallError(404, 'Device not found.');
+      if (!snapshot) throw new DemoCallError(404, DEVICE_NOT_FOUND);
       return devices.record(query.id, snapshot);
     }),
     'GET /device-logs': withQuery(DeviceLogsQuery, ({ query }) =>

@@ -10,6 +10,7 @@ import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import { advanceShelfProduct, dayStart, RETAIL_STORE_LOG_WINDOW_MS } from '@fieldlink/domain/retail';
 import { channelLog } from './channel-history';
 import type { DeviceSnapshot, LogsQuestion, ShelfState, SimulatedDevice } from './protocol';
+import { DEVICE_NOT_FOUND } from '@fieldlink/api/errors';
 
 /** History is sampled every 5 minutes, the way the server's demo history is. */
 const HISTORY_STEP_SECONDS = 60;
@@ -222,7 +223,7 @@ export class DemoFleetSimulation {
         : { type: 'server/reply', id: action.id, ok, error: FAILED };
     if (action.type === 'server/subscribeDevices' || action.type === 'server/unsubscribeDevices') {
       const unknown = action.thingNames.find((thingName) => !this.devices.has(thingName));
-      if (unknown) return [{ type: 'server/reply', id: action.id, ok: false, error: 'Device not found.' }];
+      if (unknown) return [{ type: 'server/reply', id: action.id, ok: false, error: DEVICE_NOT_FOUND }];
       for (const thingName of action.thingNames) {
         if (action.type === 'server/subscribeDevices') this.subscribed.add(thingName);
         else this.subscribed.delete(thingName);
@@ -232,7 +233,7 @@ export class DemoFleetSimulation {
     // The demo's devices stay online on the firmware they have: the table's feed has nothing to send.
     if (action.type === 'server/watchDeviceTable' || action.type === 'server/unwatchDeviceTable') return [reply(true)];
     const device = this.devices.get(action.thingName);
-    if (!device) return [{ type: 'server/reply', id: action.id, ok: false, error: 'Device not found.' }];
+    if (!device) return [{ type: 'server/reply', id: action.id, ok: false, error: DEVICE_NOT_FOUND }];
     const { model } = device;
     switch (action.type) {
       case 'server/readChannel': {
