@@ -3,7 +3,14 @@ import type { Batch, BatchProps, Tank } from '@fieldlink/api/brew';
 import { annotationColor, tankLogQuery } from '@fieldlink/domain/brew';
 import type { TankSettings } from '@fieldlink/domain/brew-views';
 import type { BatchItemList } from '@fieldlink/domain/brew-edits';
-import { BrewCalls, type BrewDevice, type BrewStore, type NumberedTank, type StoredItem } from './brew-service';
+import {
+  BrewCalls,
+  storedItemOf,
+  type BrewDevice,
+  type BrewStore,
+  type NumberedTank,
+  type StoredItem,
+} from './brew-service';
 
 const NOW = Date.UTC(2026, 10, 25, 9);
 const HOUR = 3_600_000;
@@ -107,9 +114,7 @@ class MemoryStore implements BrewStore<Group, Device, Batch, StoredItem> {
     return this.batches.find((batch) => batch.id === batchId);
   }
   async item(batch: Batch, list: BatchItemList, id: string) {
-    const items: readonly { id: string; sensoryId?: string | null }[] = batch[list];
-    const item = items.find((entry) => entry.id === id);
-    return item && { id: item.id, sensoryId: item.sensoryId ?? null };
+    return storedItemOf(batch, list, id);
   }
   async answer(batch: Batch) {
     return batch;

@@ -70,6 +70,16 @@ export interface StoredItem {
   sensoryId: string | null;
 }
 
+/**
+ * An item of one of a batch's lists, read from the batch as the API answers it: for a store that keeps
+ * whole batches (the browser demo's records).
+ */
+export function storedItemOf(batch: Batch, list: BatchItemList, id: string): StoredItem | undefined {
+  const items: readonly { id: string; sensoryId?: string | null }[] = batch[list];
+  const item = items.find((entry) => entry.id === id);
+  return item && { id: item.id, sensoryId: item.sensoryId ?? null };
+}
+
 /** A batch as it starts (domain `batchStart`), before it has readings, notes or reports. */
 export type NewBatch = BatchStart & {
   id: string;

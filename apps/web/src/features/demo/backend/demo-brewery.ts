@@ -2,13 +2,14 @@ import type { Annotation, Batch, BatchProps, Tank } from '@fieldlink/api/brew';
 import { defaultChannelsMap, type LevelSample, type TastingRating } from '@fieldlink/domain/brew';
 import { followRunningBatch, type TankSettings } from '@fieldlink/domain/brew-views';
 import type { BatchItemList, TastingMark } from '@fieldlink/domain/brew-edits';
-import type {
-  BatchCourse,
-  BrewDevice,
-  BrewStore,
-  NewBatch,
-  NumberedTank,
-  StoredItem,
+import {
+  storedItemOf,
+  type BatchCourse,
+  type BrewDevice,
+  type BrewStore,
+  type NewBatch,
+  type NumberedTank,
+  type StoredItem,
 } from '@fieldlink/services/brew-service';
 import { DEMO_BEERS, demoBatchItems, demoTankStory } from '@fieldlink/simulation/demo-brewery';
 import type { DeviceSnapshot } from '../worker/protocol';
@@ -168,9 +169,7 @@ export class DemoBreweryStore implements BrewStore<DemoGroupEntry, DemoTankDevic
   }
 
   async item(batch: Batch, list: BatchItemList, id: string): Promise<StoredItem | undefined> {
-    const items: readonly { id: string; sensoryId?: string | null }[] = batch[list];
-    const item = items.find((entry) => entry.id === id);
-    return item && { id: item.id, sensoryId: item.sensoryId ?? null };
+    return storedItemOf(batch, list, id);
   }
 
   async answer(batch: Batch) {
