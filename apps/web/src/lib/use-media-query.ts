@@ -3,6 +3,9 @@ import { useCallback, useSyncExternalStore } from 'react';
 /** Phones and narrow windows: tables turn into cards below this width. */
 export const PHONE_QUERY = '(max-width: 700px)';
 
+/** Touch screens: controls are 44 px targets there (ui.css's `pointer: coarse` rules). */
+export const TOUCH_QUERY = '(pointer: coarse)';
+
 /** True while the media query matches; follows the window as it is resized or turned. */
 export function useMediaQuery(query: string): boolean {
   const subscribe = useCallback(

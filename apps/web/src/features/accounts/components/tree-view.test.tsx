@@ -130,3 +130,26 @@ describe('the account tree view', () => {
     expect(onMenu).not.toHaveBeenCalled();
   });
 });
+
+describe('the account tree view on a touch screen', () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it.each([
+    [false, 36],
+    [true, 44],
+  ])('with a coarse pointer %s, draws rows %i px high, one under another', (coarse, height) => {
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: coarse && query === '(pointer: coarse)',
+      media: query,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+    }));
+    render(<Tree onMenu={vi.fn()} onActivate={vi.fn()} />);
+    const [first, second] = screen.getAllByRole('treeitem');
+    expect(first!.style.height).toBe(`${height}px`);
+    expect(Number.parseFloat(second!.style.top) - Number.parseFloat(first!.style.top)).toBe(height);
+  });
+});

@@ -1,11 +1,14 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent } from 'react';
 import { ChevronRightIcon } from '../../../components/ui/icons';
 import type { TreeRow } from '../model/tree-rows';
+import { TOUCH_QUERY, useMediaQuery } from '../../../lib/use-media-query';
 import { MoreIcon, TREE_ITEM_KIND_LABELS, TreeItemIcon } from './tree-icons';
 import { VirtualRows } from './virtual-rows';
 
 /** Height of a tree row in pixels: fixed, so the list can be virtual. */
 export const TREE_ROW_HEIGHT = 36;
+/** On a touch screen a row holds 44 px targets (its twisty and its menu button: accounts.css). */
+const TREE_ROW_HEIGHT_TOUCH = 44;
 const INDENT = 20;
 
 export interface TreeViewProps {
@@ -72,6 +75,7 @@ export function TreeView({
   label,
   longPressMs = LONG_PRESS_MS,
 }: TreeViewProps) {
+  const rowHeight = useMediaQuery(TOUCH_QUERY) ? TREE_ROW_HEIGHT_TOUCH : TREE_ROW_HEIGHT;
   const selectedIndex = useMemo(() => rows.findIndex((row) => row.key === selectedKey), [rows, selectedKey]);
   // The tab stop: the selected row, else the first.
   const currentKey = selectedIndex >= 0 ? selectedKey : (rows[0]?.key ?? null);
@@ -99,7 +103,7 @@ export function TreeView({
   };
   const openMenuFor = (row: TreeRow, index: number) => {
     const tree = document.getElementById(rowId(row.key))?.getBoundingClientRect();
-    openMenuAt(row, (tree?.left ?? 0) + 40 + row.depth * INDENT, (tree?.bottom ?? index * TREE_ROW_HEIGHT) + 2);
+    openMenuAt(row, (tree?.left ?? 0) + 40 + row.depth * INDENT, (tree?.bottom ?? index * rowHeight) + 2);
   };
 
   // One press at a time: the row, where it went down, and the timer that opens the menu.
@@ -199,7 +203,7 @@ export function TreeView({
   return (
     <VirtualRows
       items={rows}
-      rowHeight={TREE_ROW_HEIGHT}
+      rowHeight={rowHeight}
       scrollToIndex={selectedIndex}
       className="tree-view"
       containerProps={{
@@ -235,7 +239,7 @@ export function TreeView({
             tabIndex={row.key === currentKey ? 0 : -1}
             data-kind={row.kind}
             className={`tree-row tree-row--${row.kind}${selected ? ' is-selected' : ''}`}
-            style={{ top, height: TREE_ROW_HEIGHT, paddingLeft: 8 + row.depth * INDENT }}
+            style={{ top, height: rowHeight, paddingLeft: 8 + row.depth * INDENT }}
             onClick={() => {
               if (longPressed.current) return;
               onSelect(row);
