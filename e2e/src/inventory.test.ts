@@ -49,6 +49,15 @@ describe('retail stock screens', () => {
     await expect.poll(() => page.getByTestId('star-rating').innerText()).toMatch(/\d\.\d/);
     await expect.poll(() => page.getByTestId('total-lost-sales').innerText()).toMatch(/Customers?/);
 
+    // On a phone each store is a block of labelled lines that fits the card: nothing scrolls sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const frame = stores.locator('xpath=..');
+    await expect
+      .poll(() => frame.evaluate((element) => element.scrollWidth - element.clientWidth))
+      .toBeLessThanOrEqual(0);
+    expect(await stores.locator('thead').isVisible()).toBe(false);
+    await page.setViewportSize({ width: 1440, height: 900 });
+
     await page.getByLabel('Region').selectOption({ label: 'North Texas' });
     await page.getByRole('heading', { name: 'North Texas' }).waitFor();
     await expect.poll(() => page.getByTestId('store-list').getByRole('link').count()).toBe(2);

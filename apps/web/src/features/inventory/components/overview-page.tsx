@@ -107,7 +107,7 @@ export function OverviewPage() {
           <p className="inv-empty fl-muted">No store with smart shelves in this group yet.</p>
         ) : (
           <div className="fl-table-frame">
-            <table className="fl-table fl-table--figures inv-table" data-testid="store-list">
+            <table className="fl-table inv-table" data-testid="store-list">
               <thead>
                 <tr>
                   <th scope="col">Store</th>
@@ -157,21 +157,31 @@ export function OverviewPage() {
                         </span>
                       </td>
                       {data.showsInefficiency && (
-                        <td>
+                        <td data-label="Rating">
                           <StarRating rating={store.starRating} size={13} />
                         </td>
                       )}
-                      <td className="fl-table__num inv-num--empty">{store.rangeStateCounts.EMPTY}</td>
-                      <td className="fl-table__num inv-num--low">{store.rangeStateCounts.LOW}</td>
-                      <td className="fl-table__num">{store.rangeStateCounts.GOOD}</td>
+                      <td data-label="Empty" className="fl-table__num inv-num--empty">
+                        <span>{store.rangeStateCounts.EMPTY}</span>
+                      </td>
+                      <td data-label="Low" className="fl-table__num inv-num--low">
+                        <span>{store.rangeStateCounts.LOW}</span>
+                      </td>
+                      <td data-label="Good" className="fl-table__num">
+                        <span>{store.rangeStateCounts.GOOD}</span>
+                      </td>
                       {data.showsInefficiency && (
-                        <td className="fl-table__num">
-                          {store.storeInefficiency === null ? '–' : formatInefficiency(store.storeInefficiency)}
+                        <td data-label="Inefficiency" className="fl-table__num">
+                          <span>
+                            {store.storeInefficiency === null ? '–' : formatInefficiency(store.storeInefficiency)}
+                          </span>
                         </td>
                       )}
                       {store.totalLostSales !== null && (
-                        <td className="fl-table__num">
-                          {store.totalLostSales} {customerLabel(store.totalLostSales)}
+                        <td data-label="Lost sales" className="fl-table__num">
+                          <span>
+                            {store.totalLostSales} {customerLabel(store.totalLostSales)}
+                          </span>
                         </td>
                       )}
                     </tr>
