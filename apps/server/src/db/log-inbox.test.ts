@@ -22,6 +22,7 @@ import { channelLogs, rawLogs } from '../features/devices/log-repository';
 import { latestValuesOf } from '../features/devices/repository';
 import { writeBatch } from '../ingest/frame-writer';
 import { referenceRollups, storedLogs as logsTable, storedRollups as rollupsTable } from '../../testing/log-rollups';
+import { ManualTimers } from '../../testing/manual-timers';
 import { until } from '../../testing/until';
 
 const HOUR = 3_600_000;
@@ -29,8 +30,20 @@ const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 10, 20);
 const DEVICES = ['dev-a', 'dev-b', 'dev-c', 'dev-d'];
 
-// eslint-disable-next-line no-restricted-syntax -- the mover's cycle runs on the real clock; not replaced yet (issue 37 item 7, docs/decisions.md)
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Runs a mover's timers, each at its due time and each once the move before it has ended, until `done`:
+ * the mover's clock moves only from one due move to the next.
+ */
+const runMovesUntil = (timers: ManualTimers, done: () => boolean | Promise<boolean>) =>
+  until(
+    async () => {
+      const due = timers.nextDue();
+      if (due !== null) timers.advance(due - timers.now());
+      return done();
+    },
+    15_000,
+    { intervalMs: 1, what: 'The inbox moves' },
+  );
 
 /** Samples kept by the duplicate rule (the first stored of a key), in the order they were given. */
 function firstStored(...lists: (readonly LogsTable[])[]): LogsTable[] {
@@ -326,16 +339,29 @@ describe('the SQLite log inbox', () => {
   });
 
   it('moves a shard once it has gathered samples for a cycle, and everything left when closed', async () => {
-    const mover = new InboxMover(storage.db, { cycleMs: 300 });
-    // The shards of a previous run are moved at start, a cycle for the 64 of them.
-    await sleep(500);
+    const timers = new ManualTimers();
+    let moves = 0;
+    const mover = new InboxMover(storage.db, {
+      cycleMs: 300,
+      timers,
+      serialize: async (task) => {
+        await task();
+        moves += 1;
+      },
+    });
+    // The shards of a previous run are moved at start, one at a time, a cycle for the 64 of them.
+    await runMovesUntil(timers, () => moves === INBOX_SHARDS);
+    expect(timers.nextDue()).toBeNull();
     const batch = DEVICES.map((device_id, i) => ({ device_id, code: 'c1', t: T0 + i, value: i }));
     await writeBatch(storage.db, { logs: batch, latest: [], deviceUpdates: [], connections: [] }, mover);
     expect(await inboxRows(storage.db)).toBe(batch.length);
-    await sleep(50);
-    // Not moved yet: a shard waits about a cycle, so a move holds many samples of each channel.
+    timers.advance(299);
+    // Not moved yet, a millisecond before its cycle: a shard waits about a cycle, so a move holds many
+    // samples of each channel.
+    expect(moves).toBe(INBOX_SHARDS);
     expect(await inboxRows(storage.db)).toBe(batch.length);
-    await until(async () => (await inboxRows(storage.db)) === 0);
+    expect(timers.nextDue()).toBe(timers.now() + 1);
+    await runMovesUntil(timers, async () => (await inboxRows(storage.db)) === 0);
     expect(await inboxRows(storage.db)).toBe(0);
     const late = [{ device_id: 'dev-a', code: 'c2', t: T0, value: 7 }];
     await writeBatch(storage.db, { logs: late, latest: [], deviceUpdates: [], connections: [] }, mover);

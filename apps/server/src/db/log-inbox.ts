@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { isSqlite } from './dialect';
 import { compareKeys, insertLogs, sqliteValues } from './log-writes';
 import type { Database, LatestValuesTable, LogInboxRunsTable, LogsTable } from './schema';
+import { REAL_TIMERS, type Timer, type Timers } from '../timers';
 
 /**
  * The recent-samples inbox of SQLite (docs/decisions.md, "The recent-samples inbox"). `logs` is
@@ -356,6 +357,8 @@ export interface InboxMoverOptions {
    */
   serialize?: (task: () => Promise<void>) => Promise<void>;
   onError?: (error: unknown) => void;
+  /** The clock a shard's wait is counted on and its timer; the real ones unless a test moves its own. */
+  timers?: Timers;
 }
 
 /**
@@ -365,29 +368,31 @@ export interface InboxMoverOptions {
  * Every shard is due when the mover starts: the inbox of a previous run is moved first.
  */
 export class InboxMover {
-  /** Since when each shard has held samples not moved (performance.now()). */
+  /** Since when each shard has held samples not moved (on the mover's clock). */
   private readonly waiting = new Map<number, number>();
   private readonly cycleMs: number;
   private readonly gapMs: number;
   private lastMove = -Infinity;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: Timer | null = null;
   private moving: Promise<void> | null = null;
   private closed = false;
+  private readonly timers: Timers;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly options: InboxMoverOptions = {},
   ) {
+    this.timers = options.timers ?? REAL_TIMERS;
     this.cycleMs = options.cycleMs ?? INBOX_CYCLE_MS;
     this.gapMs = this.cycleMs / INBOX_SHARDS;
-    const since = performance.now() - this.cycleMs;
+    const since = this.timers.now() - this.cycleMs;
     for (let shard = 0; shard < INBOX_SHARDS; shard += 1) this.waiting.set(shard, since);
     this.schedule();
   }
 
   /** Notes shards a committed batch appended to. */
   appended(shards: readonly number[]): void {
-    const now = performance.now();
+    const now = this.timers.now();
     for (const shard of shards) if (!this.waiting.has(shard)) this.waiting.set(shard, now);
     this.schedule();
   }
@@ -398,7 +403,7 @@ export class InboxMover {
    */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = null;
     // A move already started finishes first (one connection runs one transaction at a time); one
     // queued behind this finds the mover closed.
@@ -406,7 +411,7 @@ export class InboxMover {
     this.waiting.clear();
   }
 
-  /** The shard waiting longest, and when it is due (performance.now() time). */
+  /** The shard waiting longest, and when it is due (on the mover's clock). */
   private next(): { shard: number; due: number } | null {
     let oldest: { shard: number; since: number } | null = null;
     for (const [shard, since] of this.waiting) if (!oldest || since < oldest.since) oldest = { shard, since };
@@ -418,7 +423,7 @@ export class InboxMover {
     if (this.closed || this.timer || this.moving) return;
     const next = this.next();
     if (!next) return;
-    this.timer = setTimeout(
+    this.timer = this.timers.setTimeout(
       () => {
         this.timer = null;
         this.moving = this.serialize(() => this.moveNext()).finally(() => {
@@ -426,7 +431,7 @@ export class InboxMover {
           this.schedule();
         });
       },
-      Math.max(0, next.due - performance.now()),
+      Math.max(0, next.due - this.timers.now()),
     );
     // The mover never keeps the process alive by itself.
     this.timer.unref();
@@ -435,7 +440,7 @@ export class InboxMover {
   private async moveNext(): Promise<void> {
     const next = this.next();
     if (!next || this.closed) return;
-    this.lastMove = performance.now();
+    this.lastMove = this.timers.now();
     try {
       const { empty } = await this.db.transaction().execute((trx) => moveShard(trx, next.shard));
       // Rows appended during the move (another thread's batch) keep the shard waiting, from now.

@@ -2,18 +2,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, openStorage, type Dialect, type Storage } from '../db/database';
 import { ROLLUP_LEVELS } from '../db/log-writes';
 import { seedDemo } from '../seed/seed';
 import { referenceRollups, storedLogs, storedRollups } from '../../testing/log-rollups';
+import { ManualTimers } from '../../testing/manual-timers';
 import { DEMO_PASSWORD, DIALECTS, freshDatabase } from '../../testing/test-app';
-import { FrameWriter, type FrameWrites, type LogRow } from './frame-writer';
+import { until } from '../../testing/until';
+import { FrameWriter, writeBatch, type BatchWrites, type FrameWrites, type LogRow } from './frame-writer';
 
 const T0 = Date.UTC(2026, 10, 20, 10);
-// eslint-disable-next-line no-restricted-syntax -- the writer's batch delay runs on the real clock; not replaced yet (issue 37 item 7, docs/decisions.md)
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One frame of `device`: a sample per channel at `t`, and the same as latest values. */
 function frame(device: string, t: number, codes = ['c1'], value = 1): FrameWrites {
@@ -49,6 +50,13 @@ describe.each(DIALECTS)('FrameWriter on %s', (dialect: Dialect) => {
   let database: { url: string; drop: () => Promise<void> };
   let storage: Storage;
   let dir: string | null = null;
+  /** Statements on the test's database waiting for a lock another connection holds (PostgreSQL). */
+  const statementsWaitingOnLocks = async () => {
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'`.execute(storage.db);
+    return rows[0]!.n;
+  };
 
   beforeAll(async () => {
     if (dialect === 'sqlite') {
@@ -72,31 +80,50 @@ describe.each(DIALECTS)('FrameWriter on %s', (dialect: Dialect) => {
   });
 
   it('writes a batch once its first frame has waited the delay, or at once when it holds the most rows', async () => {
-    const waiting = new FrameWriter(storage.db, { maxDelayMs: 300 });
-    const started = performance.now();
-    await waiting.write(frame('dev-a', T0));
-    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    const timers = new ManualTimers();
+    const waiting = new FrameWriter(storage.db, { maxDelayMs: 300, timers });
+    let written = false;
+    const write = waiting.write(frame('dev-a', T0)).then(() => (written = true));
+    timers.advance(299);
+    // A millisecond early: no batch was started, so nothing is stored or answered.
+    expect(timers.nextDue()).toBe(300);
+    expect(await storedLogs(storage.db)).toHaveLength(0);
+    expect(written).toBe(false);
+    timers.advance(1);
+    await write;
+    expect(await storedLogs(storage.db)).toHaveLength(1);
 
-    const full = new FrameWriter(storage.db, { maxDelayMs: 60_000, maxRows: 3 });
-    await full.write(frame('dev-a', T0 + 1, ['c1', 'c2', 'c3']));
+    const full = new FrameWriter(storage.db, { maxDelayMs: 60_000, maxRows: 3, timers });
+    const fullWrite = full.write(frame('dev-a', T0 + 1, ['c1', 'c2', 'c3']));
+    // Due at once (the clock does not move), not a minute later.
+    expect(timers.nextDue()).toBe(timers.now());
+    timers.advance(0);
+    await fullWrite;
     expect(await storedLogs(storage.db)).toHaveLength(4);
   });
 
   it('counts the delay from the first frame, so frames that waited on a busy writer go at once', async () => {
     await new FrameWriter(storage.db, { maxDelayMs: 0 }).write(frame('dev-a', T0));
-    const writer = new FrameWriter(storage.db, { maxDelayMs: 1000, concurrency: 1 });
+    const timers = new ManualTimers();
+    const writer = new FrameWriter(storage.db, { maxDelayMs: 1000, concurrency: 1, timers });
     const release = await holdLock(dialect, database.url, 'dev-a');
-    const resolved: Record<string, number> = {};
-    const first = writer.write(frame('dev-a', T0 + 1)).then(() => (resolved.first = performance.now()));
+    const first = writer.write(frame('dev-a', T0 + 1));
     // The first batch starts after 1 s and waits on the lock; the second is due 1 s after its frame,
     // while the first is still being written.
-    await sleep(1200);
-    const second = writer.write(frame('dev-b', T0 + 1)).then(() => (resolved.second = performance.now()));
-    await sleep(1800);
+    timers.advance(1000);
+    timers.advance(200);
+    let secondWritten = false;
+    const second = writer.write(frame('dev-b', T0 + 1)).then(() => (secondWritten = true));
+    timers.advance(1000);
+    // The one writer is busy: the second batch waits for it, due or not.
+    expect(timers.nextDue()).toBeNull();
     await release();
-    await Promise.all([first, second]);
-    // Written as soon as the first was committed, not a whole delay later.
-    expect(resolved.second! - resolved.first!).toBeLessThan(1000);
+    await first;
+    // Due as soon as the first was committed, not a whole delay later.
+    expect(timers.nextDue()).toBe(timers.now());
+    expect(secondWritten).toBe(false);
+    timers.advance(0);
+    await second;
     expect(await storedLogs(storage.db)).toHaveLength(3);
   });
 
@@ -126,20 +153,30 @@ describe.each(DIALECTS)('FrameWriter on %s', (dialect: Dialect) => {
     'answers batches in the order they started, though a later one commits first',
     async () => {
       await new FrameWriter(storage.db, { maxDelayMs: 0 }).write(frame('dev-a', T0));
-      const writer = new FrameWriter(storage.db, { maxDelayMs: 0, concurrency: 3 });
+      const stored: string[] = [];
+      const timers = new ManualTimers();
+      const writer = new FrameWriter(storage.db, {
+        maxDelayMs: 0,
+        concurrency: 3,
+        timers,
+        store: async (writes) => {
+          const events = await writeBatch(storage.db, writes);
+          stored.push(writes.logs[0]!.device_id);
+          return events;
+        },
+      });
       const release = await holdLock(dialect, database.url, 'dev-a');
       const order: string[] = [];
       const first = writer.write(frame('dev-a', T0 + 1)).then(() => order.push('dev-a'));
-      await sleep(100);
+      timers.advance(0);
       const second = writer.write(frame('dev-b', T0 + 1)).then(() => order.push('dev-b'));
+      timers.advance(0);
       // dev-b's batch commits beside dev-a's, which waits on the lock...
-      for (let tries = 0; tries < 200; tries += 1) {
-        const rows = await storage.db.selectFrom('logs').select('t').where('device_id', '=', 'dev-b').execute();
-        if (rows.length > 0) break;
-        await sleep(25);
-      }
-      await sleep(100);
+      await until(() => stored.includes('dev-b'));
+      // (a turn of the event loop: the writer has heard of the commit, as it hears of it in microtasks)
+      await new Promise((resolve) => setImmediate(resolve));
       // ...but is not answered before it.
+      expect(stored).toEqual(['dev-b']);
       expect(order).toEqual([]);
       await release();
       await Promise.all([first, second]);
@@ -154,7 +191,7 @@ describe.each(DIALECTS)('FrameWriter on %s', (dialect: Dialect) => {
       const writer = new FrameWriter(storage.db, { maxDelayMs: 0, concurrency: 3 });
       const release = await holdLock(dialect, database.url, 'dev-a');
       const written = writer.write(frame('dev-a', T0 + 1, ['c1', 'c2'], 5));
-      await sleep(300);
+      await until(async () => (await statementsWaitingOnLocks()) > 0);
       // Its latest value of c1 waits on the lock: none of its samples, roll-ups or latest values show.
       const samplesAt = () =>
         storage.db
@@ -184,13 +221,27 @@ describe.each(DIALECTS)('FrameWriter on %s', (dialect: Dialect) => {
   it.runIf(dialect === 'postgres')('writes a device change only after every batch before it is committed', async () => {
     const device = await storage.db.selectFrom('devices').select(['id', 'health']).executeTakeFirstOrThrow();
     await new FrameWriter(storage.db, { maxDelayMs: 0 }).write(frame('dev-a', T0));
-    const writer = new FrameWriter(storage.db, { maxDelayMs: 0, concurrency: 3 });
+    const started: BatchWrites[] = [];
+    const timers = new ManualTimers();
+    const writer = new FrameWriter(storage.db, {
+      maxDelayMs: 0,
+      concurrency: 3,
+      timers,
+      store: (writes) => {
+        started.push(writes);
+        return writeBatch(storage.db, writes);
+      },
+    });
     const release = await holdLock(dialect, database.url, 'dev-a');
     const first = writer.write(frame('dev-a', T0 + 1));
-    await sleep(100);
+    timers.advance(0);
     const health = JSON.stringify({ t: T0, rssi: -60 });
     const second = writer.write({ deviceUpdate: { deviceId: device.id, update: { health } } });
-    await sleep(500);
+    // Everything due now has run: the device change is not started while the first batch runs.
+    timers.advance(0);
+    expect(timers.nextDue()).toBeNull();
+    expect(started.map((writes) => writes.deviceUpdates.length)).toEqual([0]);
+    await until(async () => (await statementsWaitingOnLocks()) > 0);
     const before = await storage.db
       .selectFrom('devices')
       .select('health')
@@ -198,7 +249,10 @@ describe.each(DIALECTS)('FrameWriter on %s', (dialect: Dialect) => {
       .executeTakeFirstOrThrow();
     expect(before.health).toBe(device.health);
     await release();
-    await Promise.all([first, second]);
+    await first;
+    timers.advance(0);
+    await second;
+    expect(started.map((writes) => writes.deviceUpdates.length)).toEqual([0, 1]);
     const after = await storage.db
       .selectFrom('devices')
       .select('health')

@@ -6,6 +6,7 @@ import { insertLogs } from '../db/log-writes';
 import type { Database, DevicesTable } from '../db/schema';
 import type { DeviceEvent } from '../events';
 import { newId } from '../security/secrets';
+import { REAL_TIMERS, type Timer, type Timers } from '../timers';
 
 export interface LogRow {
   device_id: string;
@@ -68,7 +69,7 @@ interface Batch {
   connections: ConnectionChange[];
   events: DeviceEvent[];
   waiters: { resolve: () => void; reject: (error: unknown) => void }[];
-  /** When its first frame arrived (performance.now()). */
+  /** When its first frame arrived (on the writer's clock). */
   since: number;
 }
 
@@ -105,6 +106,8 @@ export interface FrameWriterOptions {
   inbox?: InboxMover;
   onCommitted?: (events: DeviceEvent[]) => void;
   onError?: (error: unknown) => void;
+  /** The clock the batch delay is counted on and its timer; the real ones unless a test moves its own. */
+  timers?: Timers;
 }
 
 function emptyBatch(): Batch {
@@ -150,8 +153,8 @@ const DEADLOCK_RETRIES = 3;
  */
 export class FrameWriter {
   private batch = emptyBatch();
-  private timer: NodeJS.Timeout | null = null;
-  /** When the timer's batch is due (performance.now() time). */
+  private timer: Timer | null = null;
+  /** When the timer's batch is due (on the writer's clock). */
   private timerDue = 0;
   /** Batches started and not yet answered, oldest first. */
   private readonly running: Running[] = [];
@@ -159,6 +162,7 @@ export class FrameWriter {
   private readonly maxDelayMs: number;
   private readonly maxRows: number;
   private readonly concurrency: number;
+  private readonly timers: Timers;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -167,11 +171,12 @@ export class FrameWriter {
     this.maxDelayMs = options.maxDelayMs ?? BATCH_DELAY_MS;
     this.maxRows = options.maxRows ?? BATCH_MAX_ROWS;
     this.concurrency = options.concurrency ?? 1;
+    this.timers = options.timers ?? REAL_TIMERS;
   }
 
   write(writes: FrameWrites): Promise<void> {
     const batch = this.batch;
-    if (batch.waiters.length === 0) batch.since = performance.now();
+    if (batch.waiters.length === 0) batch.since = this.timers.now();
     if (writes.logs) for (const row of writes.logs) batch.logs.push(row);
     if (writes.latest) {
       for (const row of writes.latest) {
@@ -210,17 +215,17 @@ export class FrameWriter {
     if (batch.waiters.length === 0 || !this.canStart(batch)) return;
     const due = batch.logs.length >= this.maxRows ? 0 : batch.since + this.maxDelayMs;
     if (this.timer && this.timerDue <= due) return;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timerDue = due;
-    this.timer = setTimeout(
+    this.timer = this.timers.setTimeout(
       () => {
         this.timer = null;
         const pending = this.batch;
-        const ready = pending.logs.length >= this.maxRows || performance.now() >= pending.since + this.maxDelayMs;
+        const ready = pending.logs.length >= this.maxRows || this.timers.now() >= pending.since + this.maxDelayMs;
         if (ready && pending.waiters.length > 0 && this.canStart(pending)) this.start();
         else this.pump();
       },
-      Math.max(0, due - performance.now()),
+      Math.max(0, due - this.timers.now()),
     );
   }
 
@@ -231,7 +236,7 @@ export class FrameWriter {
   }
 
   private start(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = null;
     const running: Running = { batch: this.batch, outcome: null };
     this.batch = emptyBatch();
