@@ -37,7 +37,8 @@ export class PasswordGate {
   /** Waiting runs per source, in arrival order, with when the source was last served (0: not yet). */
   private readonly waiting = new Map<string, { starts: Array<() => void>; lastServed: number }>();
 
-  constructor(private readonly maxRunning = MAX_RUNNING) {}
+  /** @param maxRunning runs let in at once (public: a test bounds a wait by it). */
+  constructor(readonly maxRunning = MAX_RUNNING) {}
 
   async run<T>(source: string, task: () => Promise<T>): Promise<T> {
     await this.admit(source);
