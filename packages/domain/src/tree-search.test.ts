@@ -70,17 +70,30 @@ describe('tree search', () => {
   it('does not match across the name and serial of a device', () =>
     expect(createTreeSearch([root]).search('1 sn-acme')!.count).toBe(0));
 
-  it('searches a tree of 10,000 items in well under 50 ms', () => {
+  it('indexes a tree of 10,000 items once: a search reads none of their texts again', () => {
+    // The cost claimed (a few milliseconds a keystroke) is that of one pass over the index built
+    // beforehand; counted in reads of the tree's texts, not timed.
+    let reads = 0;
+    const counted = (name: string, sn: string) => ({
+      get name() {
+        reads += 1;
+        return name;
+      },
+      get sn() {
+        reads += 1;
+        return sn;
+      },
+    });
     const groups = Array.from({ length: 100 }, (_, g) =>
       group(`Site ${g}`, 'group', {
-        devices: Array.from({ length: 99 }, (_, d) => ({ name: `Controller ${g}-${d}`, sn: `SN${g * 100 + d}` })),
+        devices: Array.from({ length: 99 }, (_, d) => counted(`Controller ${g}-${d}`, `SN${g * 100 + d}`)),
       }),
     );
     const search = createTreeSearch([group('Big', 'root', { groups })]);
     expect(search.size).toBe(10_001);
-    const started = Date.now();
+    const indexed = reads;
     for (const query of ['c', 'co', 'con', 'controller 5', 'sn99', 'zz']) search.search(query);
-    expect((Date.now() - started) / 6).toBeLessThan(50);
     expect(search.search('controller 42-7')!.count).toBe(11);
+    expect(reads).toBe(indexed);
   });
 });
