@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFleet, type Fleet, type FleetOptions } from './fleet';
 import { FrameRecorder } from './testing/frame-recorder';
 import { startTestBroker, type TestBroker } from './testing/test-broker';
+import { until } from './testing/until';
 
 const THING = 'sim-conn-01';
 const credentials = new Map([
@@ -14,15 +15,6 @@ const credentials = new Map([
 let broker: TestBroker;
 let recorder: FrameRecorder;
 let fleet: Fleet | undefined;
-
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('Timed out waiting for a condition.');
-    // eslint-disable-next-line no-restricted-syntax -- the poll interval of this file's condition wait (until)
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 function start(overrides: Partial<FleetOptions> = {}): Promise<Fleet> {
   return startFleet({

@@ -6,6 +6,7 @@ import { BrewTank } from '@fieldlink/simulation/brew-tank';
 import { startFleet, type CommandEvent, type Fleet } from './fleet';
 import { FrameRecorder } from './testing/frame-recorder';
 import { startTestBroker, type TestBroker } from './testing/test-broker';
+import { until } from './testing/until';
 
 const GENERIC = 'sim-generic-01';
 const BREW = 'sim-brew-01';
@@ -297,8 +298,12 @@ describe('a simulated device on the broker', () => {
     expect(fleet.devices.every((device) => !device.connected)).toBe(true);
 
     const afterStop = recorder.frames.length;
-    // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Gone from the broker (the recorder is its one client left): a device that came back is counted.
+    await until(() => broker.aedes.connectedClients === 1);
+    // Every frame the broker took from the devices before they left has reached the recorder...
+    await recorder.settle();
+    // ...and none came after the goodbyes.
     expect(recorder.frames.length).toBe(afterStop);
+    expect(broker.aedes.connectedClients).toBe(1);
   });
 });

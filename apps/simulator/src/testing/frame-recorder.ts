@@ -1,6 +1,9 @@
 import type { DeviceCommand, DeviceFrame } from '@fieldlink/api/device-frames';
-import { DEVICE_UP_FILTER, deviceDownTopic, thingNameFromUpTopic } from '@fieldlink/api/mqtt-topics';
+import { DEVICE_UP_FILTER, deviceDownTopic, deviceUpTopic, thingNameFromUpTopic } from '@fieldlink/api/mqtt-topics';
 import { connectAsync, type MqttClient } from 'mqtt';
+
+/** The thing name of the recorder's own markers (see {@link FrameRecorder.settle}); no device has it. */
+const MARKER_THING = 'recorder-marker';
 
 export interface RecordedFrame {
   readonly thingName: string;
@@ -12,11 +15,19 @@ export interface RecordedFrame {
 export class FrameRecorder {
   readonly frames: RecordedFrame[] = [];
   private waiters: (() => void)[] = [];
+  private markers = 0;
+  private readonly markerWaiters = new Map<string, () => void>();
 
   private constructor(private readonly client: MqttClient) {
     client.on('message', (topic, payload) => {
       const thingName = thingNameFromUpTopic(topic);
       if (thingName === null) return;
+      if (thingName === MARKER_THING) {
+        const marker = payload.toString('utf8');
+        this.markerWaiters.get(marker)?.();
+        this.markerWaiters.delete(marker);
+        return;
+      }
       this.frames.push({ thingName, frame: JSON.parse(payload.toString('utf8')) as DeviceFrame });
       const waiters = this.waiters;
       this.waiters = [];
@@ -66,6 +77,19 @@ export class FrameRecorder {
       { fromIndex },
     );
     return { index, frame: (this.frames[index] as RecordedFrame).frame };
+  }
+
+  /**
+   * Publishes a marker (not recorded) on the up topic of a thing name no device has and waits for it
+   * to come back: the broker delivers to the recorder in order, so every frame it took before the
+   * marker has been recorded. A check that nothing more arrived runs after this, not after a pause.
+   */
+  async settle(): Promise<void> {
+    this.markers += 1;
+    const marker = `marker-${this.markers}`;
+    const back = new Promise<void>((resolve) => this.markerWaiters.set(marker, resolve));
+    await this.client.publishAsync(deviceUpTopic(MARKER_THING), marker, { qos: 1 });
+    await back;
   }
 
   async send(thingName: string, command: DeviceCommand | Record<string, unknown>): Promise<void> {
