@@ -22,16 +22,8 @@ import {
 import { startMosquitto, type TestMosquitto } from '../../testing/cluster/mosquitto';
 import { moveInbox } from '../db/log-inbox';
 import { inBackground } from '../../testing/test-device';
+import { until } from '../../testing/until';
 
-const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 10_000) => {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return;
-    // eslint-disable-next-line no-restricted-syntax -- the poll interval of this file's condition wait (until)
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('Condition not met in time');
-};
 const quiet = { info: () => undefined, warn: () => undefined };
 
 describe('two instances on Mosquitto 2 and PostgreSQL', () => {
@@ -146,13 +138,14 @@ describe('two instances on Mosquitto 2 and PostgreSQL', () => {
     const things = ['NGB-FV01', 'NGB-FV02', 'NGB-BT01', 'NGB-HLT01'];
     const before = { total: framesStored(), a: a.ingest.counters.frames };
     const t0 = Date.now() - 100_000;
-    await Promise.all(
+    const clients = await Promise.all(
       things.map(async (thingName) => {
         const client = await device(thingName);
         for (let i = 0; i < 50; i += 1) {
           const frame = { v: 4, type: 'log', t: t0 + i, values: { c1: i, c2: -i } };
           await client.publishAsync(deviceUpTopic(thingName), JSON.stringify(frame), { qos: 1 });
         }
+        return client;
       }),
     );
     const inWindow = async (thingName: string) =>
@@ -160,10 +153,26 @@ describe('two instances on Mosquitto 2 and PostgreSQL', () => {
     await until(() => framesStored() - before.total >= 200);
     // A frame is counted when it is read, and committed a batch later: wait for the rows too.
     await until(async () => (await Promise.all(things.map(inWindow))).every((logs) => logs.length >= 100));
-    // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(framesStored() - before.total).toBe(200);
     const byA = a.ingest.counters.frames - before.a;
+    // No second copy of a frame is still on its way: the broker hands each instance its messages in
+    // order, so an instance that has read a frame published after the 200 has read every copy given
+    // to it before. Each later frame goes to one member of the share group: send them until both
+    // instances have read one, then until every one is stored.
+    const read = { a: a.ingest.counters.frames, b: b.ingest.counters.frames };
+    const MARKER_T = t0 + 1000;
+    let markers = 0;
+    await until(async () => {
+      const frame = { v: 4, type: 'log', t: MARKER_T + markers, values: { c1: markers } };
+      const thing = markers % things.length;
+      await clients[thing]!.publishAsync(deviceUpTopic(things[thing]!), JSON.stringify(frame), { qos: 1 });
+      markers += 1;
+      return a.ingest.counters.frames > read.a && b.ingest.counters.frames > read.b;
+    });
+    const markersStored = async () =>
+      (await Promise.all(things.map(logRows))).flat().filter((log) => log.code === 'c1' && log.t >= MARKER_T).length;
+    await until(async () => (await markersStored()) === markers);
+    // Every frame and every marker read exactly once: a copy read anywhere would be counted here.
+    expect(framesStored() - before.total).toBe(200 + markers);
     expect(byA).toBeGreaterThan(0);
     expect(byA).toBeLessThan(200);
     for (const thingName of things) {
@@ -284,7 +293,9 @@ describe('two instances on Mosquitto 2 and PostgreSQL', () => {
     await client.subscribeAsync(deviceDownTopic('ACME-COLD01'), { qos: 1 });
     client.on('message', (_topic, payload) => {
       const command = JSON.parse(payload.toString()) as DeviceCommand;
-      const reply = { v: 4, type: 'reply', id: command.id, result: 'OK', value: 21.5 };
+      // The controller settles 1.5 above what it was asked for: each write's status names its own value.
+      const value = (command as { value?: number }).value! + 1.5;
+      const reply = { v: 4, type: 'reply', id: command.id, result: 'OK', value };
       inBackground(client, client.publishAsync(deviceUpTopic('ACME-COLD01'), JSON.stringify(reply), { qos: 1 }));
     });
     await client.publishAsync(
@@ -307,11 +318,25 @@ describe('two instances on Mosquitto 2 and PostgreSQL', () => {
     expect(reply).toMatchObject({ ok: true, value: 21.5 });
     const status = { type: 'server/setpointStatus', thingName: 'ACME-COLD01', code: 'sp1', state: 'on', value: 21.5 };
     await expect(onB.waitFor((action) => action.type === 'server/setpointStatus')).resolves.toEqual(status);
-    // Once on each instance: the relay does not echo an instance's own events back to it.
-    // eslint-disable-next-line no-restricted-syntax -- a fixed wait not replaced yet (issue 37 item 7, docs/decisions.md)
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Once on each instance: the relay does not echo an instance's own events back to it. A later write
+    // through the other instance is the proof that nothing more is coming: the broker hands each
+    // instance the relay's messages in order, so an instance that has a later message from the other
+    // has had any echo of its own earlier one (and any copy the other sent back).
+    const statusOf = (value: number) => ({ ...status, value: value + 1.5 });
+    expect(
+      await onB.request({ type: 'server/writeChannel', thingName: 'ACME-COLD01', code: 'sp1', value: 22 }),
+    ).toMatchObject({ ok: true, value: 23.5 });
+    await onA.waitFor((action) => action.type === 'server/setpointStatus' && action.value === 23.5);
+    expect(
+      await onA.request({ type: 'server/writeChannel', thingName: 'ACME-COLD01', code: 'sp1', value: 24 }),
+    ).toMatchObject({ ok: true, value: 25.5 });
+    await onB.waitFor((action) => action.type === 'server/setpointStatus' && action.value === 25.5);
     for (const socket of [onA, onB]) {
-      expect(socket.received.filter((action) => action.type === 'server/setpointStatus')).toEqual([status]);
+      expect(socket.received.filter((action) => action.type === 'server/setpointStatus')).toEqual([
+        status,
+        statusOf(22),
+        statusOf(24),
+      ]);
     }
   });
 
