@@ -9,6 +9,7 @@ import { demoFleet } from '../../seed/seed';
 import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 import { connectTestDevice } from '../../../testing/test-device';
 import { TestSocket } from '../../../testing/test-socket';
+import { until } from '../../../testing/until';
 
 type Behaviour = 'succeed' | 'fail' | 'refuse';
 type OtaEvent = ServerActionOf<'server/otaProgress'>;
@@ -34,14 +35,6 @@ describe.each(DIALECTS)('OTA updates on %s', (dialect) => {
       .where('device_id', '=', (await deviceRow(thingName)).id)
       .orderBy('submitted_at')
       .execute();
-  const until = async (check: () => Promise<boolean> | boolean, timeoutMs = 15_000) => {
-    const end = Date.now() + timeoutMs;
-    while (!(await check())) {
-      if (Date.now() > end) throw new Error('Condition not met in time');
-      // eslint-disable-next-line no-restricted-syntax -- the poll interval of this file's condition wait (until)
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
   /**
    * Waits until every due job has run (an update goes out from one), then sends the device a command
    * of its own and waits for the answer: a device's commands leave in order (`CommandService`), so

@@ -20,6 +20,7 @@ import { migrate, openStorage } from '../../db/database';
 import { demoFleet } from '../../seed/seed';
 import { DIALECTS, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 import { connectTestDevice } from '../../../testing/test-device';
+import { until } from '../../../testing/until';
 
 const PATH = '/api/v1/mosnix/broadcast-spray';
 
@@ -58,14 +59,6 @@ describe.each(DIALECTS)('broadcast spray on %s', (dialect) => {
   const deviceId = async (thingName: string) =>
     (await db().selectFrom('devices').select('id').where('thing_name', '=', thingName).executeTakeFirstOrThrow()).id;
   const writes = () => received.filter((command) => command.cmd === 'writeChannel').length;
-  const until = async (check: () => Promise<boolean>, timeoutMs = 10_000) => {
-    const end = Date.now() + timeoutMs;
-    while (!(await check())) {
-      if (Date.now() > end) throw new Error('Condition not met in time');
-      // eslint-disable-next-line no-restricted-syntax -- the poll interval of this file's condition wait (until)
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
 
   /** A sprayer over real MQTT that reports its schedule registers and answers the broadcast write. */
   const connectSprayer = async (thingName: string, password: string, answer: 'OK' | 'FAIL') => {
