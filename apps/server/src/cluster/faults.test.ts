@@ -34,8 +34,6 @@ const until = async (what: string, check: () => boolean | Promise<boolean>, time
   }
   throw new Error(`Not in time: ${what}`);
 };
-// eslint-disable-next-line no-restricted-syntax -- lets the load run and the faults last; not replaced yet (issue 37 item 7, docs/decisions.md)
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One sample of a Prometheus answer. */
 async function metric(server: ServerProcess, line: string): Promise<number> {
@@ -168,10 +166,13 @@ describe.each(['single', 'shared'] as const)(
     }, 60_000);
 
     it('loses no acknowledged frame when an instance is killed (-9) under load, and device state stays right', async () => {
+      const ackedBefore = load.ackedCount();
       load.start(25); // 12 devices: about 480 frames a second
-      await sleep(2000);
+      await until('the load under way', () => load.ackedCount() >= ackedBefore + 500, 30_000);
       await a.kill('SIGKILL');
-      await sleep(3000);
+      const ackedAtKill = load.ackedCount();
+      // Devices go on publishing through the kill, well into the dead instance's lease (2 s).
+      await until('frames acknowledged after the kill', () => load.ackedCount() >= ackedAtKill + 700, 30_000);
       await load.stop();
       const acked = load.ackedCount();
       expect(acked).toBeGreaterThan(1000);
@@ -232,24 +233,39 @@ describe.each(['single', 'shared'] as const)(
 
       // Devices keep publishing through the restart.
       const beforeRestart = ackedSoFar();
+      const ackedBefore = load.ackedCount();
       load.start(100);
-      await sleep(500);
+      await until('the load under way', () => load.ackedCount() >= ackedBefore + 100, 20_000);
       await mosquitto.stop();
-      await sleep(1000);
+      // The broker is gone for every device before it comes back.
+      await until(
+        'every device cut off',
+        () => [...load.clients.values()].every((client) => !client.connected),
+        20_000,
+      );
       await mosquitto.start();
-      const backAt = Date.now();
       await until(
         'every ingesting instance subscribed again',
         async () => (await subscriptions()).every((value, index) => value > subscribedBefore[index]!),
         15_000,
       );
-      const resubscribedMs = Date.now() - backAt;
-      // A margin for acknowledgements of frames the broker took before the new subscriptions, still
-      // on their way to the device.
-      await sleep(1000);
+      // Acknowledgements of frames the broker took before the new subscriptions may still be on their
+      // way. A device's come back in the order it published: once each has one for a frame published
+      // from now on, none for an earlier frame is still coming.
+      const subscribedAt = load.lastPublished();
+      await until(
+        'acknowledgements of frames published after the new subscriptions',
+        () => [...load.acked.values()].every((times) => times.some((t) => t > subscribedAt)),
+        20_000,
+      );
       const afterResubscribed = ackedSoFar();
       await until('devices online again', () => [...load.clients.values()].every((client) => client.connected), 20_000);
-      await sleep(2000);
+      const ackedOnline = load.ackedCount();
+      await until(
+        'frames acknowledged after the devices are back',
+        () => load.ackedCount() >= ackedOnline + 200,
+        20_000,
+      );
       await load.stop();
       const ackedAfter = [...ackedSoFar()].reduce(
         (sum, [thingName, n]) => sum + n - (afterResubscribed.get(thingName) ?? 0),
@@ -263,11 +279,16 @@ describe.each(['single', 'shared'] as const)(
         async () => (await missingBetween(afterResubscribed)).size === 0,
         20_000,
       );
-      await sleep(500);
+      if (ingest === 'single') {
+        await until(
+          'frames acknowledged through the restart stored',
+          async () => count(await missingBetween(beforeRestart, afterResubscribed)) === 0,
+          20_000,
+        );
+      }
       const lostInWindow = await missingBetween(beforeRestart, afterResubscribed);
       console.info(
-        `${ingest} ingest: subscribed again ${resubscribedMs} ms after the broker was back (polled every 200 ms); ` +
-          `${count(lostInWindow)} acknowledged frames lost between the restart and the new subscriptions`,
+        `${ingest} ingest: ${count(lostInWindow)} acknowledged frames lost between the restart and the new subscriptions`,
       );
       if (ingest === 'single') {
         // Nothing acknowledged is lost, through the restart too.
@@ -299,8 +320,9 @@ describe.each(['single', 'shared'] as const)(
       expect([...states].filter(([name, state]) => name !== lostName && state !== 1)).toEqual([]);
 
       load.clients.delete(lostName);
+      const ackedBeforeLast = load.ackedCount();
       load.start(50);
-      await sleep(1500);
+      await until('frames after the lost link', () => load.ackedCount() >= ackedBeforeLast + 200, 20_000);
       await load.stop();
       await until('frames after the restart stored', async () => (await missing()) === 0, 20_000);
     }, 120_000);
@@ -316,17 +338,23 @@ describe.each(['single', 'shared'] as const)(
       expect(await self()).toBe(200);
       const before = load.ackedCount();
       load.start(40);
-      await sleep(1000);
+      await until('the load under way', () => load.ackedCount() >= before + 150, 20_000);
       await postgres.stop();
+      // Devices go on publishing (the broker acknowledges what it takes) while the API answers 503.
+      const ackedWhileDown = load.ackedCount();
       const during: number[] = [];
-      for (let i = 0; i < 10; i += 1) {
-        during.push(await self());
-        await sleep(200);
-      }
+      for (let i = 0; i < 10; i += 1) during.push(await self());
+      await until(
+        'frames acknowledged while the database is down',
+        () => load.ackedCount() >= ackedWhileDown + 100,
+        20_000,
+      );
+      during.push(await self());
       expect(during.every((status) => status === 503)).toBe(true);
       await postgres.start();
       await until('the API answers again', async () => (await self()) === 200, 30_000);
-      await sleep(1000);
+      const ackedBack = load.ackedCount();
+      await until('frames acknowledged after the recovery', () => load.ackedCount() >= ackedBack + 100, 20_000);
       await load.stop();
       expect(load.ackedCount() - before).toBeGreaterThan(300);
       try {

@@ -95,6 +95,11 @@ export class DeviceLoad {
     await Promise.all([...this.clients.values()].map((client) => client.endAsync(true)));
   }
 
+  /** The time of the newest frame published so far (times grow with each frame, across the fleet). */
+  lastPublished(): number {
+    return this.base + this.sequence;
+  }
+
   ackedCount(): number {
     let total = 0;
     for (const times of this.acked.values()) total += times.length;
