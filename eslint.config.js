@@ -156,7 +156,12 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "CallExpression[callee.name='setTimeout']",
+          // Called, passed (promisify(setTimeout)) or reached through globalThis: not a fake timer's own key.
+          selector: "Identifier[name='setTimeout']:not(Property > Identifier.key, MethodDefinition > Identifier.key)",
+          message: 'No fixed sleep in a test: wait for the condition (until, expect.poll) or inject the clock.',
+        },
+        {
+          selector: "CallExpression[callee.type='Identifier'][callee.name=/^(sleep|delay)$/]",
           message: 'No fixed sleep in a test: wait for the condition (until, expect.poll) or inject the clock.',
         },
         {
@@ -166,6 +171,18 @@ export default tseslint.config(
         {
           selector: 'ImportDeclaration[source.value=/^(node:)?timers.promises$/]',
           message: 'No fixed sleep in a test: wait for the condition (until, expect.poll) or inject the clock.',
+        },
+        {
+          // performance.now() in a test only ever times something.
+          selector: "MemberExpression[object.name='performance'][property.name='now']",
+          message: 'No wall-clock assertion in a test: count what happened, or pass the code a clock the test moves.',
+        },
+        {
+          // Date.now() - started: time elapsed since a moment the test took (Date.now() - 60_000 or
+          // Date.now() - DAY_MS is a time in the past, not a measurement).
+          selector:
+            "BinaryExpression[operator='-'][left.callee.object.name='Date'][left.callee.property.name='now']:matches([right.type='Identifier'][right.name=/^[a-z]/], [right.type='MemberExpression'])",
+          message: 'No wall-clock assertion in a test: count what happened, or pass the code a clock the test moves.',
         },
       ],
     },

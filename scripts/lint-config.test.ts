@@ -108,6 +108,18 @@ describe('the lint configuration', () => {
       'apps/web/src/planted.test.ts',
       "import { setTimeout as nap } from 'node:timers/promises';\nexport const rest = () => nap(50);\n",
     ],
+    [
+      'apps/server/src/features/brew/planted.test.ts',
+      "import { promisify } from 'node:util';\nexport const rest = () => promisify(setTimeout)(300);\n",
+    ],
+    [
+      'apps/simulator/src/planted.test.ts',
+      'export const rest = () => new Promise((resolve) => globalThis.setTimeout(resolve, 300));\n',
+    ],
+    [
+      'packages/domain/src/planted.test.ts',
+      "import { sleep } from './sleep';\nexport async function rest() {\n  await sleep(300);\n}\n",
+    ],
   ])(
     'fails on a fixed sleep in a test file (%s)',
     async (file, code) => {
@@ -115,6 +127,38 @@ describe('the lint configuration', () => {
     },
     120_000,
   );
+
+  it.each([
+    [
+      'elapsed by Date.now()',
+      "import { expect } from 'vitest';\nconst started = Date.now();\nexpect(Date.now() - started).toBeLessThan(50);\n",
+    ],
+    [
+      'elapsed by performance.now()',
+      "import { expect } from 'vitest';\nconst started = performance.now();\nexpect(performance.now() - started).toBeLessThan(50);\n",
+    ],
+    [
+      'elapsed since a time kept on an object',
+      "import { expect } from 'vitest';\nconst run = { started: Date.now() };\nexpect(Date.now() - run.started).toBeLessThan(50);\n",
+    ],
+  ])(
+    'fails on a wall-clock assertion in a test file (%s)',
+    async (_name, code) => {
+      const file = join(root, 'packages/domain/src/planted.test.ts');
+      expect(await ruleIdsOf(file, code)).toContain('no-restricted-syntax');
+    },
+    120_000,
+  );
+
+  it('leaves a time in the past and a fake timer of a test alone', async () => {
+    const code =
+      'const DAY_MS = 86_400_000;\n' +
+      'export const times = [Date.now() - 60_000, Date.now() - DAY_MS, Date.now() - 3 * DAY_MS];\n' +
+      'export const timers = { setTimeout(task: () => void, ms: number) { return { task, ms }; } };\n';
+    expect(await ruleIdsOf(join(root, 'packages/domain/src/planted.test.ts'), code)).not.toContain(
+      'no-restricted-syntax',
+    );
+  }, 120_000);
 
   it('leaves timers in product code alone (a debounce is no sleep in a test)', async () => {
     const code = 'export const later = (run: () => void) => setTimeout(run, 300);\n';

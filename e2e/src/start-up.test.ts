@@ -142,9 +142,11 @@ describe('start-up routing and the public pages', () => {
       recorder.ondataavailable = (event) => chunks.push(event.data);
       const stopped = new Promise((resolve) => (recorder.onstop = resolve));
       recorder.start(100);
+      // eslint-disable-next-line no-restricted-syntax -- the browser paints a two-second video to play (the world, not a wait)
       const started = performance.now();
       await new Promise<void>((resolve) => {
         const draw = () => {
+          // eslint-disable-next-line no-restricted-syntax -- the browser paints a two-second video to play (the world, not a wait)
           const t = performance.now() - started;
           context.fillStyle = `hsl(${(t / 10) % 360} 70% 45%)`;
           context.fillRect(0, 0, 320, 180);

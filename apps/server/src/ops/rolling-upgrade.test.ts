@@ -81,6 +81,7 @@ class Browser {
         this.outages.push({
           at: downSince,
           open: open - downSince,
+          // eslint-disable-next-line no-restricted-syntax -- the roll's goal is a time (each browser back within 5 s): measured, in the cluster project, alone
           subscribed: Date.now() - downSince,
           attempts: attempt,
           lastAttempt: open - tried,
@@ -95,6 +96,7 @@ class Browser {
     } catch (error) {
       socket?.socket.terminate();
       if (downSince !== undefined) {
+        // eslint-disable-next-line no-restricted-syntax -- the roll's goal is a time (each browser back within 5 s): measured, in the cluster project, alone
         this.failedAttempts.push({ at: downSince, ms: Date.now() - tried, why: String(error).slice(0, 80) });
       }
       if (this.closed) return;
@@ -241,6 +243,7 @@ describe.skipIf(!existsSync(HAPROXY_BIN) || !hasPreviousRelease())('a rolling up
     const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
     const started = Date.now();
     const note = (what: string) => {
+      // eslint-disable-next-line no-restricted-syntax -- the roll's goal is a time (each browser back within 5 s): measured, in the cluster project, alone
       if (!events.at(-1)?.endsWith(` ${what}`)) events.push(`${((Date.now() - started) / 1000).toFixed(1)} s ${what}`);
     };
     const read = async () => {
@@ -318,6 +321,7 @@ describe.skipIf(!existsSync(HAPROXY_BIN) || !hasPreviousRelease())('a rolling up
       await until(async () => (await serverState(`fieldlink-${name}`)) === 'UP', 60_000);
       note(`${name} UP at HAProxy`);
     }
+    // eslint-disable-next-line no-restricted-syntax -- the roll's goal is a time (each browser back within 5 s): measured, in the cluster project, alone
     const rollMs = Date.now() - rollStarted;
     // Back on the new instances: every browser, and the API.
     await until(
