@@ -11,6 +11,7 @@ function run(fault: string): Promise<{ code: number | null; stdout: string; stde
     import { exitOnUncaughtError } from ${JSON.stringify(MODULE)};
     const app = Fastify({ logger: true });
     exitOnUncaughtError(() => app.log);
+    // eslint-disable-next-line no-restricted-syntax -- the child's own program: it would run on if the fault did not end it
     setTimeout(() => console.log('still running'), 3000);
     ${fault}
   `;

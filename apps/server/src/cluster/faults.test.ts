@@ -10,6 +10,7 @@ import { startMosquitto, type TestMosquitto } from '../../testing/cluster/mosqui
 import { startPostgres, type TestPostgres } from '../../testing/cluster/postgres-process';
 import { startServerProcess, type ServerProcess } from '../../testing/cluster/server-process';
 import { moveInbox } from '../db/log-inbox';
+import { until as waitUntil } from '../../testing/until';
 
 /**
  * Faults on loopback with real processes: two Fieldlink instances (`node apps/server/src/main.ts`),
@@ -20,20 +21,16 @@ import { moveInbox } from '../db/log-inbox';
 const DEMO_PASSWORD = 'fault-test-demo';
 const LOAD_DEVICES = 12;
 
-const until = async (what: string, check: () => boolean | Promise<boolean>, timeoutMs: number) => {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (
-      await Promise.resolve()
+/** Waits for a condition; a check that fails (a server or the database restarting) counts as "not yet". */
+const until = (what: string, check: () => boolean | Promise<boolean>, timeoutMs: number) =>
+  waitUntil(
+    () =>
+      Promise.resolve()
         .then(check)
-        .catch(() => false)
-    )
-      return;
-    // eslint-disable-next-line no-restricted-syntax -- the poll interval of this file's condition wait (until)
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`Not in time: ${what}`);
-};
+        .catch(() => false),
+    timeoutMs,
+    { intervalMs: 200, what: `Not in time: ${what}` },
+  );
 
 /** One sample of a Prometheus answer. */
 async function metric(server: ServerProcess, line: string): Promise<number> {
