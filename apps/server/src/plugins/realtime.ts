@@ -72,7 +72,7 @@ export const realtimePlugin = fp(
         },
       },
       (socket, request) => {
-        hub.attach(socket, request.user!);
+        hub.attach(socket, request.user!, request.raw.socket);
       },
     );
 

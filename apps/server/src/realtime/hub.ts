@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { settingsRequestError } from '@fieldlink/domain/device-settings';
@@ -29,6 +30,7 @@ import { nulTextPath } from '../security/nul-text';
 import type { HeldToken } from '../security/open-tokens';
 import { PendingRequests, type PendingPlace } from './pending-requests';
 import { ReadBudget } from './read-budget';
+import { textFrame } from './text-frame';
 
 const actionCheck = TypeCompiler.Compile(ClientAction);
 /** A socket with more unsent bytes than this is a slow consumer and is closed. */
@@ -37,6 +39,11 @@ const MAX_MESSAGE_BYTES = 64 * 1024;
 
 interface Session {
   socket: WebSocket;
+  /**
+   * The socket's TCP connection, when it negotiated no extension: device events, built once as a
+   * frame (`textFrame`), are written to it directly. Null: everything goes through `socket.send`.
+   */
+  connection: Writable | null;
   user: UserContext;
   subscriptions: Set<string>;
   /** Set while the socket watches the device table's live feed. */
@@ -122,7 +129,12 @@ export class RealtimeHub {
     return this.sessions.size;
   }
 
-  attach(socket: WebSocket, user: UserContext): void {
+  /**
+   * `connection` is the TCP connection the socket was upgraded from (`request.raw.socket`): ws writes
+   * each frame to it at once and whole (no compression queue without extensions), so frames written
+   * there directly keep their order among ws's own.
+   */
+  attach(socket: WebSocket, user: UserContext, connection: Writable | null = null): void {
     // A browser reconnecting while the server shuts down is turned away, or it would hold the server open.
     if (this.closing) {
       socket.close(REALTIME_CLOSE.goingAway, 'Server shutting down');
@@ -130,6 +142,7 @@ export class RealtimeHub {
     }
     const session: Session = {
       socket,
+      connection: socket.extensions === '' ? connection : null,
       user,
       subscriptions: new Set(),
       tableWatcher: null,
@@ -175,8 +188,15 @@ export class RealtimeHub {
     this.tableFeed.note(event);
     const watchers = this.watchers.get(event.thingName);
     if (!watchers) return;
+    // One frame for every watcher: `socket.send` measured, encoded and wrote the text in two parts per
+    // socket, about two thirds of the server's user CPU per update (issue 41 item 4, round 2).
     const text = JSON.stringify(event);
-    for (const session of watchers) this.sendText(session, text);
+    let frame: Buffer | null = null;
+    for (const session of watchers) {
+      if (!this.canSend(session)) continue;
+      if (session.connection) session.connection.write((frame ??= textFrame(text)));
+      else session.socket.send(text);
+    }
   }
 
   /**
@@ -478,14 +498,20 @@ export class RealtimeHub {
   }
 
   private sendText(session: Session, text: string): void {
+    if (this.canSend(session)) session.socket.send(text);
+  }
+
+  /**
+   * False when the socket is closing, or is a slow consumer and is closed now. ws's `bufferedAmount`
+   * counts what waits in the connection, frames written there directly included.
+   */
+  private canSend(session: Session): boolean {
     const { socket } = session;
-    if (socket.readyState !== socket.OPEN) return;
-    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-      this.logger.warn({ userId: session.user.id }, 'Closing a slow real-time consumer');
-      socket.close(REALTIME_CLOSE.tooSlow, 'Too slow');
-      this.detach(session);
-      return;
-    }
-    socket.send(text);
+    if (socket.readyState !== socket.OPEN) return false;
+    if (socket.bufferedAmount <= MAX_BUFFERED_BYTES) return true;
+    this.logger.warn({ userId: session.user.id }, 'Closing a slow real-time consumer');
+    socket.close(REALTIME_CLOSE.tooSlow, 'Too slow');
+    this.detach(session);
+    return false;
   }
 }
