@@ -56,6 +56,51 @@ describe('foundation: a signed-in user watches a simulated device live', () => {
     });
   });
 
+  it('shows the time of each live value as its frame arrives, whole and in order', async () => {
+    // The server writes a device event as one frame built once to every socket that negotiated no
+    // extension (issue 41 item 4): this browser's socket is one, and the page reads its frames.
+    const live = await page.context().newPage();
+    await live.addInitScript(() => {
+      const record = window as unknown as { liveTimes: number[]; socketExtensions: string | null };
+      record.liveTimes = [];
+      record.socketExtensions = null;
+      window.WebSocket = class extends window.WebSocket {
+        constructor(url: string | URL, protocols?: string | string[]) {
+          super(url, protocols);
+          this.addEventListener('open', () => (record.socketExtensions = this.extensions));
+          this.addEventListener('message', (event: MessageEvent) => {
+            const action = JSON.parse(event.data as string) as { type: string; logs?: Record<string, { t: number }[]> };
+            const t = action.type === 'server/newRawLogs' ? action.logs?.c1?.at(-1)?.t : undefined;
+            if (t !== undefined) record.liveTimes.push(t);
+          });
+        }
+      };
+    });
+    await live.goto(page.url());
+    // Three frames, then the card's time is the last one's: the page shows what the frames carried.
+    await live.waitForFunction(
+      () => {
+        const { liveTimes } = window as unknown as { liveTimes: number[] };
+        const last = liveTimes.at(-1);
+        const shown = document
+          .querySelector('[data-testid="channel-value-c1"]')
+          ?.closest('article')
+          ?.querySelector('time')
+          ?.getAttribute('datetime');
+        return liveTimes.length >= 3 && last !== undefined && shown === new Date(last).toISOString();
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
+    const { liveTimes, socketExtensions } = await live.evaluate(() => {
+      const record = window as unknown as { liveTimes: number[]; socketExtensions: string | null };
+      return { liveTimes: record.liveTimes, socketExtensions: record.socketExtensions };
+    });
+    expect(socketExtensions).toBe('');
+    expect(liveTimes).toEqual([...liveTimes].sort((a, b) => a - b));
+    await live.close();
+  });
+
   it('keeps the session across a reload and returns to the same page', async () => {
     const url = page.url();
     await page.reload();

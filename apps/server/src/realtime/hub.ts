@@ -130,9 +130,9 @@ export class RealtimeHub {
   }
 
   /**
-   * `connection` is the TCP connection the socket was upgraded from (`request.raw.socket`): ws writes
-   * each frame to it at once and whole (no compression queue without extensions), so frames written
-   * there directly keep their order among ws's own.
+   * `connection` is the TCP connection the socket was upgraded from (`request.raw.socket`): without
+   * extensions ws writes each frame to it at once and whole, so frames written there directly keep
+   * their order among ws's own (`publish` still checks that ws holds nothing queued).
    */
   attach(socket: WebSocket, user: UserContext, connection: Writable | null = null): void {
     // A browser reconnecting while the server shuts down is turned away, or it would hold the server open.
@@ -194,8 +194,12 @@ export class RealtimeHub {
     let frame: Buffer | null = null;
     for (const session of watchers) {
       if (!this.canSend(session)) continue;
-      if (session.connection) session.connection.write((frame ??= textFrame(text)));
-      else session.socket.send(text);
+      const { connection, socket } = session;
+      // Only while ws holds nothing back in its own queue (`bufferedAmount` is the connection's
+      // waiting bytes plus ws's queued ones): a frame written past that queue would overtake it.
+      if (connection && socket.bufferedAmount === connection.writableLength)
+        connection.write((frame ??= textFrame(text)));
+      else socket.send(text);
     }
   }
 
