@@ -27,6 +27,8 @@ export interface DeviceTableListener {
   onResync(): void;
 }
 const tableListeners = new Set<DeviceTableListener>();
+/** Hear the table feed's batches without asking for the feed: while a page watches it (observeDeviceTable). */
+const tableObservers = new Set<DeviceTableListener['onChanges']>();
 
 export interface StartRealtimeOptions {
   token: string;
@@ -55,9 +57,10 @@ export async function startRealtime(options: StartRealtimeOptions): Promise<void
     url: realtimeUrl(REALTIME_PATH),
     token: options.token,
     onAction: (action) => {
-      if (action.type === 'server/deviceTableChanges')
+      if (action.type === 'server/deviceTableChanges') {
         for (const listener of tableListeners) listener.onChanges(action);
-      else applySoon(action);
+        for (const observer of tableObservers) observer(action);
+      } else applySoon(action);
     },
     onConnection: (snapshot) => realtimeStore.setState((s) => ({ ...s, ...snapshot })),
     onOpen: (count) => void onSocketOpen(count),
@@ -164,6 +167,15 @@ export function watchDeviceTable(listener: DeviceTableListener): () => void {
       client.request({ type: 'server/unwatchDeviceTable' }).catch(() => {});
     }
   };
+}
+
+/**
+ * Hears the device table feed's batches while a page watches the feed, without asking for it (the
+ * shell's OTA news: the table page hears of updates through the feed, not through device watches).
+ */
+export function observeDeviceTable(onChanges: DeviceTableListener['onChanges']): () => void {
+  tableObservers.add(onChanges);
+  return () => void tableObservers.delete(onChanges);
 }
 
 async function requestTableFeed(listeners: readonly DeviceTableListener[]): Promise<void> {

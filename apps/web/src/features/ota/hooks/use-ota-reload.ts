@@ -2,13 +2,16 @@ import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { isOtaFinal, otaReloadAt } from '@fieldlink/domain/ota';
 import { deviceQueryKey } from '../../../lib/api/get-device';
+import { observeDeviceTable } from '../../../lib/realtime/realtime-connection';
 import { useAllOtaProgress } from '../../../lib/realtime/use-realtime';
 import { OTA_PENDING_QUERY_KEY } from '../api/get-ota-pending';
 
 /**
  * Keeps the console in step with OTA news from the real-time channel. When a device's update finishes, the console reloads that device 30 s later (§4, §9): its cached
  * device and the tables showing it are read again, so the new firmware and the final OTA status show.
- * Mounted once in the shell; each finished update is reloaded once.
+ * Mounted once in the shell; each finished update is reloaded once. The news comes from watched
+ * devices (`server/otaProgress`) and, on the device table, from the table's feed, which watches none:
+ * there a pending mark that changes or an update that ends reads the banner's count again at once.
  */
 export function useOtaReload(): void {
   const queryClient = useQueryClient();
@@ -38,6 +41,27 @@ export function useOtaReload(): void {
       scheduled.current.set(update.id, timer);
     }
   }, [progress, queryClient]);
+
+  useEffect(
+    () =>
+      observeDeviceTable((batch) => {
+        let pendingChanged = false;
+        for (const change of batch.changes) {
+          if (change.otaPendingSubmittedAt !== undefined) pendingChanged = true;
+          if (!change.otaState || !isOtaFinal(change.otaState)) continue;
+          pendingChanged = true;
+          const key = `${change.thingName}@${batch.at}`;
+          if (scheduled.current.has(key)) continue;
+          const reload = () => {
+            void queryClient.invalidateQueries({ queryKey: ['device-table'] });
+            void queryClient.invalidateQueries({ queryKey: OTA_PENDING_QUERY_KEY });
+          };
+          scheduled.current.set(key, setTimeout(reload, Math.max(0, otaReloadAt(batch.at) - Date.now())));
+        }
+        if (pendingChanged) void queryClient.invalidateQueries({ queryKey: OTA_PENDING_QUERY_KEY });
+      }),
+    [queryClient],
+  );
 
   useEffect(() => {
     const timers = scheduled.current;

@@ -1,0 +1,83 @@
+// @vitest-environment happy-dom
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, renderHook } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { OTA_RELOAD_DELAY_MS } from '@fieldlink/domain/ota';
+import { AnsweringSocket, resetSentRequests } from '../../../lib/realtime/fixtures';
+import { startRealtime, stopRealtime } from '../../../lib/realtime/realtime-connection';
+import { realtimeStore } from '../../../lib/realtime/realtime-store';
+import { OTA_PENDING_QUERY_KEY } from '../api/get-ota-pending';
+import { useOtaReload } from './use-ota-reload';
+
+/** The sockets the console opened, so the test can speak as the server on the last. */
+const sockets: AnsweringSocket[] = [];
+class ServerSocket extends AnsweringSocket {
+  constructor() {
+    super();
+    sockets.push(this);
+  }
+}
+
+const AT = Date.UTC(2026, 10, 30, 12);
+
+/** A batch of the device table's feed, as the server sends it while the table page watches it. */
+function tableBatch(changes: Record<string, unknown>[]) {
+  sockets.at(-1)!.onmessage?.({
+    data: JSON.stringify({ type: 'server/deviceTableChanges', at: AT, changes }),
+  } as MessageEvent);
+}
+
+describe('the shell hears OTA news from the device table feed', () => {
+  let invalidated: unknown[][];
+
+  beforeEach(async () => {
+    resetSentRequests();
+    vi.stubGlobal('WebSocket', ServerSocket);
+    await startRealtime({ token: 'token', canViewDash: true, onUnauthorized: () => {} });
+    await vi.waitFor(() => expect(realtimeStore.getState().connectionCount).toBe(1));
+    vi.useFakeTimers({ now: AT, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const queryClient = new QueryClient();
+    invalidated = [];
+    vi.spyOn(queryClient, 'invalidateQueries').mockImplementation(async (filters) => {
+      invalidated.push([...(filters?.queryKey ?? [])]);
+    });
+    renderHook(() => useOtaReload(), {
+      wrapper: ({ children }: { children: ReactNode }) => (
+        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      ),
+    });
+  });
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+    stopRealtime();
+    vi.unstubAllGlobals();
+    sockets.length = 0;
+  });
+
+  it('reads the pending list at once when an update ends, and the table again 30 s later (§4, §9)', () => {
+    tableBatch([{ thingName: 'DEV-1', otaState: 'SUCCEEDED', otaPercent: null, fw: '5.1.0' }]);
+    expect(invalidated).toEqual([[...OTA_PENDING_QUERY_KEY]]);
+    vi.advanceTimersByTime(OTA_RELOAD_DELAY_MS - 1);
+    expect(invalidated).toEqual([[...OTA_PENDING_QUERY_KEY]]);
+    vi.advanceTimersByTime(1);
+    expect(invalidated).toEqual([[...OTA_PENDING_QUERY_KEY], ['device-table'], [...OTA_PENDING_QUERY_KEY]]);
+  });
+
+  it('reads the pending list when a pending mark changes, and reloads nothing later', () => {
+    tableBatch([{ thingName: 'DEV-1', otaState: 'AWAITING_APPROVAL', otaPendingSubmittedAt: AT }]);
+    expect(invalidated).toEqual([[...OTA_PENDING_QUERY_KEY]]);
+    vi.advanceTimersByTime(OTA_RELOAD_DELAY_MS);
+    expect(invalidated).toHaveLength(1);
+  });
+
+  it('reads nothing for progress or connection changes', () => {
+    tableBatch([
+      { thingName: 'DEV-1', otaState: 'DOWNLOADING', otaPercent: 40 },
+      { thingName: 'DEV-2', isConnected: false },
+    ]);
+    vi.advanceTimersByTime(OTA_RELOAD_DELAY_MS);
+    expect(invalidated).toEqual([]);
+  });
+});
