@@ -249,6 +249,17 @@ describe('upgradeFrame: safety', () => {
     expect(result.ok && result.frame).not.toBe(raw);
   });
 
+  it('gives a version 4 frame back as a copy with the same fields, whatever their order', () =>
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), fc.boolean(), (fields, vFirst) => {
+        const { v: _v, ver: _ver, ...rest } = fields;
+        const raw = vFirst ? { v: 4, ...rest } : { ...rest, v: 4 };
+        const result = upgradeFrame(raw);
+        expect(result).toEqual({ ok: true, frame: { v: 4, ...rest }, fromVersion: 4 });
+        expect(result.ok && result.frame).not.toBe(raw);
+      }),
+    ));
+
   it('cannot be led to set a prototype by a channel named __proto__', () => {
     const raw = JSON.parse('{"ver":1,"type":"log","values":[{"code":"__proto__","value":1}]}') as unknown;
     const result = upgradeFrame(raw);

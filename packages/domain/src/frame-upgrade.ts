@@ -38,6 +38,11 @@ export function upgradeFrame(raw: unknown): UpgradeResult {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       return { ok: false, error: 'Frame is not a JSON object' };
     }
+    // Version 4, what devices send today: one copy. Taking `v` out and putting it back made two, the
+    // first left slow by `delete` (docs/decisions.md, "Issue 41 items 1-3").
+    if (Object.hasOwn(raw, 'v') && (raw as MutableFrame).v === CURRENT_FRAME_VERSION && !Object.hasOwn(raw, 'ver')) {
+      return { ok: true, frame: { ...raw } as UpgradedFrame, fromVersion: CURRENT_FRAME_VERSION };
+    }
     const frame: MutableFrame = { ...raw };
     const fromVersion = takeVersion(frame);
     if (fromVersion <= 1) upgradeFrom1(frame);

@@ -50,6 +50,11 @@ export class DeviceDirectory {
     });
   }
 
+  /** The device if it is cached (a `_DEMO` device never is), else undefined: ask {@link find}. */
+  cached(thingName: string): DeviceRef | undefined {
+    return this.cache.get(thingName);
+  }
+
   async find(thingName: string): Promise<DeviceRef | null> {
     // A `_DEMO` device is simulated in the browser (core §1): it never connects and nothing of it is
     // ingested, whatever its stored secret.

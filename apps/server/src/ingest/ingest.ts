@@ -14,7 +14,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { nulTextPath } from '../security/nul-text';
 import type { DeviceDirectory, DeviceRef } from './device-directory';
-import type { DeviceUpdate, FrameWriter, LatestRow, LogRow } from './frame-writer';
+import type { DeviceUpdate, FrameWriter, LatestRow } from './frame-writer';
 
 const frameCheck = TypeCompiler.Compile(DeviceFrame);
 
@@ -49,9 +49,10 @@ export interface HandledFrame {
 
 /** Parses, upgrades and validates one payload (no text may hold a NUL: `nulTextPath`). Never throws. */
 export function parseFrame(payload: Buffer | string): FrameResult {
+  const text = typeof payload === 'string' ? payload : payload.toString('utf8');
   let raw: unknown;
   try {
-    raw = JSON.parse(typeof payload === 'string' ? payload : payload.toString('utf8'));
+    raw = JSON.parse(text);
   } catch {
     return { ok: false, error: 'Frame is not JSON' };
   }
@@ -61,7 +62,10 @@ export function parseFrame(payload: Buffer | string): FrameResult {
     const first = frameCheck.Errors(upgraded.frame).First();
     return { ok: false, error: `Invalid frame: ${first ? `${first.path || '/'} ${first.message}` : 'unknown shape'}` };
   }
-  const nul = nulTextPath(upgraded.frame);
+  // JSON writes U+0000 only as the escape `\u0000` (a raw control character is not JSON, and the
+  // upgrade makes no text of its own), so a text without one holds no NUL: the walk, which builds a
+  // path per key, is left to the frames that may (docs/decisions.md, "Issue 41 items 1-3").
+  const nul = text.includes('\\u0000') ? nulTextPath(upgraded.frame) : null;
   if (nul !== null) return { ok: false, error: `Invalid frame: ${nul} must not contain a NUL character` };
   return { ok: true, frame: upgraded.frame };
 }
@@ -136,7 +140,8 @@ export class Ingest {
     now: number,
     backlogSince?: number,
   ): Promise<HandledFrame | null> {
-    const device = await this.directory.find(thingName);
+    // A known device is found without a promise (every frame asks).
+    const device = this.directory.cached(thingName) ?? (await this.directory.find(thingName));
     if (!device) return this.reject(thingName, 'Unknown device');
     const parsed = parseFrame(payload);
     if (!parsed.ok) return this.reject(thingName, parsed.error);
@@ -145,7 +150,7 @@ export class Ingest {
     return { device, type: parsed.frame.type };
   }
 
-  private async apply(device: DeviceRef, frame: DeviceFrame, now: number, backlogSince?: number): Promise<void> {
+  private apply(device: DeviceRef, frame: DeviceFrame, now: number, backlogSince?: number): Promise<void> | void {
     const { thingName } = device;
     switch (frame.type) {
       case 'log':
@@ -189,10 +194,12 @@ export class Ingest {
       this.counters.futureDropped += 1;
       return Promise.resolve();
     }
-    const logs: LogRow[] = [];
-    const latest: LatestRow[] = [];
+    // Each sample is also its channel's latest value: one list is both.
+    const rows: LatestRow[] = [];
     const byCode: Record<string, LatestValue[]> = {};
-    for (const [code, reported] of Object.entries(frame.values)) {
+    const values = frame.values;
+    for (const code of Object.keys(values)) {
+      const reported = values[code]!;
       if (!Number.isFinite(reported)) continue;
       // A channel configured to send its transmitter's raw signal is stored as the pressure it
       // stands for (docs/decisions.md, issue 42 item 12); a reading outside the signal's range is a
@@ -207,14 +214,13 @@ export class Ingest {
       // One object is the sample and the channel's latest value: half the objects made per sample,
       // and cloned once on the way to the SQLite writer thread (docs/decisions.md, issue 41).
       const row: LatestRow = { device_id: device.id, code, t, value, extra: extra ? JSON.stringify(extra) : null };
-      logs.push(row);
-      latest.push(row);
-      byCode[code] = [{ value, t, ...extra }];
+      rows.push(row);
+      byCode[code] = [extra ? { value, t, ...extra } : { value, t }];
     }
-    this.counters.dataPoints += logs.length;
+    this.counters.dataPoints += rows.length;
     return this.writer.write({
-      logs,
-      latest,
+      logs: rows,
+      latest: rows,
       events: [{ type: 'server/newRawLogs', thingName: device.thingName, logs: byCode }],
     });
   }
