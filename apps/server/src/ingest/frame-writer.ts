@@ -71,12 +71,19 @@ interface Batch {
   waiters: { resolve: () => void; reject: (error: unknown) => void }[];
   /** When its first frame arrived (on the writer's clock). */
   since: number;
+  /** Whether every frame gave its samples as its latest values (see {@link BatchWrites}). */
+  latestOfSamples: boolean;
 }
 
 /** What one batch writes, as plain data (it may be handed to the writer thread). */
 export interface BatchWrites {
   logs: LogRow[];
   latest: LatestRow[];
+  /**
+   * `latest` is the latest value of each channel of `logs` by `shouldReplaceLatest`, taken in their
+   * order (every frame gave its samples as its latest values): a store may work it out from them.
+   */
+  latestOfSamples?: boolean;
   deviceUpdates: [deviceId: string, update: DeviceUpdate][];
   connections: ConnectionChange[];
 }
@@ -119,6 +126,7 @@ function emptyBatch(): Batch {
     events: [],
     waiters: [],
     since: 0,
+    latestOfSamples: true,
   };
 }
 
@@ -177,6 +185,7 @@ export class FrameWriter {
   write(writes: FrameWrites): Promise<void> {
     const batch = this.batch;
     if (batch.waiters.length === 0) batch.since = this.timers.now();
+    if (writes.logs !== writes.latest) batch.latestOfSamples = false;
     if (writes.logs) for (const row of writes.logs) batch.logs.push(row);
     if (writes.latest) {
       for (const row of writes.latest) {
@@ -270,6 +279,7 @@ export class FrameWriter {
     const writes: BatchWrites = {
       logs: batch.logs,
       latest: [...batch.latest.values()].flatMap((channels) => [...channels.values()]),
+      latestOfSamples: batch.latestOfSamples,
       deviceUpdates: [...batch.deviceUpdates],
       connections: batch.connections,
     };

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { LogRow } from './frame-writer';
-import { fromSampleColumns, toSampleColumns } from './sample-columns';
+import { FrameWriter, type BatchWrites, type LogRow } from './frame-writer';
+import { fromSampleColumns, latestOfSamples, toSampleColumns } from './sample-columns';
 
 const row: fc.Arbitrary<LogRow> = fc.record({
   device_id: fc.constantFrom('device-a', 'device-b', 'device-c'),
@@ -41,5 +41,62 @@ describe('sample columns (the batch on its way to the SQLite writer thread)', ()
     expect(toSampleColumns([good, { ...good, value: null as unknown as number }])).toBeNull();
     expect(toSampleColumns([good, { ...good, t: undefined as unknown as number }])).toBeNull();
     expect(toSampleColumns([good, { ...good, value: Number.NaN }])).not.toBeNull();
+  });
+});
+
+describe('latest values worked out from the samples (the writer thread)', () => {
+  // Frames as ingest gives them: each frame's samples are its latest values, some with an extra.
+  const frame = fc.record({
+    device_id: fc.constantFrom('device-a', 'device-b', 'device-c'),
+    t: fc.integer({ min: 0, max: 5 }),
+    values: fc.array(
+      fc.record({
+        code: fc.constantFrom('c1', 'c2', 'c10'),
+        value: fc.double({ noNaN: true }),
+        extra: fc.option(fc.constantFrom('{"tempSp":4}', '{"diff":1}'), { nil: null }),
+      }),
+      { maxLength: 4 },
+    ),
+  });
+
+  it('are the latest values the frame writer kept, extras included, in its order', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(frame, { maxLength: 40 }), async (frames) => {
+        const stored: BatchWrites[] = [];
+        const writer = new FrameWriter(null as never, {
+          maxDelayMs: 60_000,
+          store: async (writes) => {
+            stored.push(writes);
+            return [];
+          },
+        });
+        const written = frames.map(({ device_id, t, values }) => {
+          const rows = values.map(({ code, value, extra }) => ({ device_id, code, t, value, extra }));
+          return writer.write({ logs: rows, latest: rows });
+        });
+        await writer.flush();
+        await Promise.all(written);
+        for (const writes of stored) {
+          expect(writes.latestOfSamples).toBe(true);
+          const withExtra = structuredClone(writes.latest.filter((row) => row.extra !== null));
+          expect(latestOfSamples(structuredClone(writes.logs), withExtra)).toEqual(writes.latest);
+        }
+      }),
+    );
+  });
+
+  it('are not said to be the samples own when a frame gives other latest values', async () => {
+    const stored: BatchWrites[] = [];
+    const writer = new FrameWriter(null as never, {
+      store: async (writes) => {
+        stored.push(writes);
+        return [];
+      },
+    });
+    const rows = [{ device_id: 'a', code: 'c1', t: 1, value: 1, extra: null }];
+    const written = [writer.write({ logs: rows, latest: rows }), writer.write({ logs: rows, latest: [] })];
+    await writer.flush();
+    await Promise.all(written);
+    expect(stored.map((writes) => writes.latestOfSamples)).toEqual([false]);
   });
 });

@@ -1,4 +1,5 @@
-import type { LogRow } from './frame-writer';
+import { shouldReplaceLatest } from '@fieldlink/domain/log-merge';
+import type { LatestRow, LogRow } from './frame-writer';
 
 /**
  * A batch's samples as columns, for the way to the SQLite writer thread (docs/decisions.md, issue 41
@@ -74,4 +75,34 @@ export function fromSampleColumns({ devices, deviceRuns, codes, codeOf, t, value
     rows[i] = { device_id: devices[device]!, code: codes[codeOf[i]!]!, t: t[i]!, value: value[i]! };
   }
   return rows;
+}
+
+/**
+ * The latest value of each channel of `rows` as the frame writer keeps a batch's latest values when
+ * every frame gives its samples as its latest values: by `shouldReplaceLatest` in their order (of
+ * equal times the later), by device and then channel in the order first seen; each with its extra
+ * from `withExtra` (the batch's latest values that have one).
+ */
+export function latestOfSamples(rows: readonly LogRow[], withExtra: readonly LatestRow[]): LatestRow[] {
+  const devices = new Map<string, Map<string, LogRow>>();
+  for (const row of rows) {
+    let channels = devices.get(row.device_id);
+    if (!channels) devices.set(row.device_id, (channels = new Map()));
+    if (shouldReplaceLatest(channels.get(row.code), row)) channels.set(row.code, row);
+  }
+  const extras = new Map<string, Map<string, LatestRow>>();
+  for (const row of withExtra) {
+    let channels = extras.get(row.device_id);
+    if (!channels) extras.set(row.device_id, (channels = new Map()));
+    channels.set(row.code, row);
+  }
+  const latest: LatestRow[] = [];
+  for (const [device, channels] of devices) {
+    const extraOf = extras.get(device);
+    for (const { device_id, code, t, value } of channels.values()) {
+      const withOne = extraOf?.get(code);
+      latest.push({ device_id, code, t, value, extra: withOne?.t === t ? withOne.extra : null });
+    }
+  }
+  return latest;
 }

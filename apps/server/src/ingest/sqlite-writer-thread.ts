@@ -26,8 +26,12 @@ const WAL_RESTART_BYTES = 64 * 2 ** 20;
 const WAL_CHECK_EVERY_MS = 200;
 
 export type WriterRequest =
-  /** A batch; its samples travel as `samples` (columns, their buffers handed over), `writes.logs` then empty. */
-  | { type: 'write'; id: number; writes: BatchWrites; samples: SampleColumns | null }
+  /**
+   * A batch; its samples travel as `samples` (columns, their buffers handed over), `writes.logs` then
+   * empty. With `latestOfSamples`, `writes.latest` holds only the latest values that have an extra:
+   * the thread works the others out from the samples (`latestOfSamples`).
+   */
+  | { type: 'write'; id: number; writes: BatchWrites; samples: SampleColumns | null; latestOfSamples: boolean }
   | { type: 'maintain'; id: number; request: MaintenanceRequest }
   | { type: 'stop-maintenance' }
   | { type: 'close' };
@@ -78,10 +82,20 @@ export class SqliteWriterThread implements MaintenanceRunner {
   /** Writes one batch in a transaction of the thread's connection; answers its connection events. */
   async write(writes: BatchWrites): Promise<DeviceEvent[]> {
     const samples = toSampleColumns(writes.logs);
+    // Latest values that are the samples' own go as their extras only: structured-cloning an object
+    // per channel cost both threads more than the samples (docs/decisions.md, "Issue 41 items 1-3").
+    const ofSamples = samples !== null && writes.latestOfSamples === true;
+    const latest = ofSamples ? writes.latest.filter((row) => row.extra !== null) : writes.latest;
     const request = (id: number): WriterRequest =>
       samples
-        ? { type: 'write', id, writes: { ...writes, logs: [] }, samples: samples.columns }
-        : { type: 'write', id, writes, samples: null };
+        ? {
+            type: 'write',
+            id,
+            writes: { ...writes, logs: [], latest },
+            samples: samples.columns,
+            latestOfSamples: ofSamples,
+          }
+        : { type: 'write', id, writes, samples: null, latestOfSamples: false };
     return (await this.ask('written', request, samples?.transfer)).events;
   }
 

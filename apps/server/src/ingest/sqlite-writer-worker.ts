@@ -6,7 +6,7 @@ import { LogMaintenance, type MaintenanceRequest, type WorkTurns } from '../feat
 import type { Database } from '../db/schema';
 import { openSqliteConnection, RetryingSqliteDialect } from '../db/sqlite-driver';
 import { writeBatch } from './frame-writer';
-import { fromSampleColumns } from './sample-columns';
+import { fromSampleColumns, latestOfSamples } from './sample-columns';
 import type { WriterAnswer, WriterInput, WriterRequest } from './sqlite-writer-thread';
 
 /**
@@ -146,7 +146,9 @@ port.on('message', (request: WriterRequest) => {
       void enqueue(async () => {
         try {
           const { samples } = request;
-          const writes = samples ? { ...request.writes, logs: fromSampleColumns(samples) } : request.writes;
+          const logs = samples ? fromSampleColumns(samples) : request.writes.logs;
+          const latest = request.latestOfSamples ? latestOfSamples(logs, request.writes.latest) : request.writes.latest;
+          const writes = { ...request.writes, logs, latest };
           const events = await writeBatch(db, writes, inbox);
           port.postMessage({ type: 'written', id: request.id, events } satisfies WriterAnswer);
           restartWalIfLarge();
