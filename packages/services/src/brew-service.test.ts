@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Batch, BatchProps, Tank } from '@fieldlink/api/brew';
 import { annotationColor, tankLogQuery } from '@fieldlink/domain/brew';
-import type { TankSettings } from '@fieldlink/domain/brew-views';
-import type { BatchItemList } from '@fieldlink/domain/brew-edits';
-import {
-  BrewCalls,
-  storedItemOf,
-  type BrewDevice,
-  type BrewStore,
-  type NumberedTank,
-  type StoredItem,
-} from './brew-service';
+import { BatchListStore, type BatchListFleet, type BatchListRecords } from './batch-list-store';
+import { BrewCalls, type BrewDevice, type StoredItem } from './brew-service';
 
 const NOW = Date.UTC(2026, 10, 25, 9);
 const HOUR = 3_600_000;
@@ -41,195 +33,60 @@ const device = (id: string, name: string, extra: Partial<Device> = {}): Device =
   ...extra,
 });
 
-/** The brewing calls' storage in memory, recording what the calls write and announce. */
-class MemoryStore implements BrewStore<Group, Device, Batch, StoredItem> {
-  groups: Group[] = [{ id: 'cellar', name: 'Cellar' }];
-  devices: Record<string, Device[]> = {
-    cellar: [
-      device('fv1', 'Fermenter 1'),
-      device('fv2', 'Fermenter 2'),
-      // A chiller is no tank: it is not numbered.
-      device('ch1', 'Chiller', { base: 'FILTEC', tags: [] }),
-      device('bt1', 'Bright tank', { base: null, tags: [{ key: 'vessel', value: 'bright tank' }] }),
-    ],
-  };
-  settings = new Map<string, TankSettings>();
-  batches: Batch[] = [];
-  written: string[] = [];
-  calibratedTanks: Tank[] = [];
-  private ids = 0;
-
-  refusal(status: number, message: string) {
-    return new Refusal(status, message);
-  }
-  newId(kind: string) {
-    this.ids += 1;
-    return `${kind}-${this.ids}`;
-  }
-  async group(groupId: string) {
-    return this.groups.find((group) => group.id === groupId);
-  }
-  async devicesOf(groupId: string) {
-    return this.devices[groupId] ?? [];
-  }
-  async tankSettings(devices: readonly Device[]) {
-    return new Map(
-      devices.flatMap((entry) => (this.settings.has(entry.id) ? [[entry.id, this.settings.get(entry.id)!]] : [])),
-    );
-  }
-  async runningBatches(devices: readonly Device[]) {
-    return new Map(
-      devices.flatMap((entry) => {
-        const running = this.running(entry.id);
-        return running ? [[entry.id, running]] : [];
-      }),
-    );
-  }
-  async runsBatch(deviceId: string) {
-    return this.running(deviceId) !== undefined;
-  }
-  async latestValues() {
-    return (entry: Device, code: string) => entry.latest[code];
-  }
-  async channelLogs(
-    deviceId: string,
-    { start, end, binCount, channels }: { channels: string[]; start: number; end: number; binCount: number },
-  ) {
-    return {
+const FLEET: BatchListFleet<Group, Device> = {
+  group: (groupId) => (groupId === 'cellar' ? { id: 'cellar', name: 'Cellar' } : undefined),
+  devicesOf: async (groupId) =>
+    groupId === 'cellar'
+      ? [
+          device('fv1', 'Fermenter 1'),
+          device('fv2', 'Fermenter 2'),
+          // A chiller is no tank: it is not numbered.
+          device('ch1', 'Chiller', { base: 'FILTEC', tags: [] }),
+          device('bt1', 'Bright tank', { base: null, tags: [{ key: 'vessel', value: 'bright tank' }] }),
+        ]
+      : [],
+  latest: (entry, code) => entry.latest[code],
+  channelLogs: async (deviceId, { start, end, binCount, channels }) =>
+    ({
       deviceId,
       start,
       end,
       binCount,
       binWidth: 1,
       channels: Object.fromEntries(channels.map((code) => [code, { t: [], min: [], max: [], avg: [] }])),
-    } as unknown as NonNullable<Tank['rawDeviceLogs']>;
-  }
-  async batchLines(_group: Group, devices: readonly Device[]) {
-    const ids = new Set(devices.map((entry) => entry.id));
-    return this.batches
-      .filter((batch) => ids.has(batch.deviceId))
-      .map((batch) => ({ batch: { ...batch, sensoryCount: batch.sensories.length }, latestReport: null }));
-  }
-  async batch(batchId: string) {
-    return this.batches.find((batch) => batch.id === batchId);
-  }
-  async item(batch: Batch, list: BatchItemList, id: string) {
-    return storedItemOf(batch, list, id);
-  }
-  async answer(batch: Batch) {
-    return batch;
-  }
-  async changed(batchId: string) {
-    this.written.push(`announce ${batchId}`);
-    return (await this.batch(batchId))!;
-  }
-  async insertBatch(start: Parameters<BrewStore<Group, Device, Batch, StoredItem>['insertBatch']>[0]) {
-    this.written.push(`insert ${start.id}`);
-    this.batches.unshift({
-      ...start,
-      gravities: [],
-      sensories: [],
-      annotations: [],
-      isDemo: false,
-      pressurizedAt: null,
-      frozenGravity: null,
-      reports: [],
-    });
-  }
-  async saveProps(batch: Batch, props: BatchProps) {
-    this.edit(batch, { props }, 'props');
-  }
-  async removeBatch(batch: Batch) {
-    this.written.push(`remove ${batch.id}`);
-    this.batches = this.batches.filter((entry) => entry.id !== batch.id);
-  }
-  async endBatch(
-    batch: Batch,
-    { state, end, transitions }: { state: Batch['state']; end: number; transitions: Batch['transitions'] },
-  ) {
-    this.edit(batch, { state, date: { ...batch.date, end }, transitions }, 'end');
-  }
-  async resumeBatch(
-    batch: Batch,
-    { state, transitions }: { state: Batch['state']; transitions: Batch['transitions'] },
-  ) {
-    this.edit(batch, { state, date: { ...batch.date, end: null }, transitions }, 'resume');
-  }
-  async saveGravity(batch: Batch, reading: { id: string; value: number; timestamp: number }) {
-    this.edit(
-      batch,
-      { gravities: [...batch.gravities.filter((entry) => entry.id !== reading.id), { ...reading, createdBy: null }] },
-      'gravity',
-    );
-  }
-  async saveTastingNote(
-    batch: Batch,
-    { ratings, ...note }: { id: string; ratings: typeof RATINGS; notes: string; timestamp: number },
-    mark: { kind: 'plotLine'; text: string; timestamp: number; color: string; sensoryId: string },
-  ) {
-    const markId = batch.annotations.find((entry) => entry.sensoryId === note.id)?.id ?? this.newId('annotation');
-    this.edit(
-      batch,
-      {
-        sensories: [
-          ...batch.sensories.filter((entry) => entry.id !== note.id),
-          { ...note, ...ratings, createdBy: null },
-        ],
-        annotations: [
-          ...batch.annotations.filter((entry) => entry.id !== markId),
-          { ...mark, id: markId, channel: null },
-        ],
-      },
-      'sensory',
-    );
-  }
-  async saveAnnotation(
-    batch: Batch,
-    { channelCode, ...annotation }: Omit<Batch['annotations'][number], 'channel'> & { channelCode: string | null },
-  ) {
-    const channel = channelCode === null ? null : { code: channelCode, deviceId: batch.deviceId };
-    this.edit(
-      batch,
-      { annotations: [...batch.annotations.filter((entry) => entry.id !== annotation.id), { ...annotation, channel }] },
-      'annotation',
-    );
-  }
-  async deleteItem(batch: Batch, list: BatchItemList, { id }: StoredItem) {
-    const annotations = batch.annotations.filter((entry) => entry.id !== id && entry.sensoryId !== id);
-    const gone = {
-      gravities: { gravities: batch.gravities.filter((entry) => entry.id !== id) },
-      sensories: { sensories: batch.sensories.filter((entry) => entry.id !== id), annotations },
-      annotations: { annotations },
-    }[list];
-    this.edit(batch, gone, `delete ${list}`);
-    return true;
-  }
-  async saveTankSettings({ device: { id } }: NumberedTank<Device>, settings: TankSettings) {
-    this.written.push(`tank ${id}`);
-    this.settings.set(id, settings);
-    const running = this.running(id);
-    if (running) running.calibration = { co2TotalGain: settings.co2TotalGain, tankLevel: settings.tankLevel };
-  }
-  calibrated(_group: Group, _tank: NumberedTank<Device>, view: Tank) {
-    this.calibratedTanks.push(view);
-  }
+    }) as unknown as NonNullable<Tank['rawDeviceLogs']>,
+};
 
-  private running(deviceId: string) {
-    return this.batches.find((batch) => batch.deviceId === deviceId && batch.date.end === null);
-  }
-  private edit(batch: Batch, change: Partial<Batch>, what: string) {
-    this.written.push(`${what} ${batch.id}`);
-    this.batches = this.batches.map((entry) => (entry.id === batch.id ? { ...entry, ...change } : entry));
-  }
+/** The brewing calls' storage in memory (the demo's store), recording what the calls write and announce. */
+function memoryStore() {
+  const records: BatchListRecords = { tanks: [], batches: [] };
+  const written: string[] = [];
+  const calibrated: Tank[] = [];
+  let ids = 0;
+  const store = new (class extends BatchListStore<Group, Device> {
+    override async changed(batchId: string) {
+      written.push(`announce ${batchId}`);
+      return super.changed(batchId);
+    }
+    override calibrated(_group: Group, _tank: unknown, view: Tank) {
+      calibrated.push(view);
+    }
+  })(records, FLEET, {
+    refusal: (status, message) => new Refusal(status, message),
+    newId: (kind) => `${kind}-${(ids += 1)}`,
+    written: async (change) => void written.push(change),
+    isDemo: false,
+  });
+  return { store, records, written, calibrated };
 }
 
 /** The calls over a fresh store at `now`, with a batch running on tank 1 started an hour before. */
 async function cellar(now = NOW) {
-  const store = new MemoryStore();
+  const { store, ...memory } = memoryStore();
   const calls = (at = now) => new BrewCalls(store, () => at);
   const running = await calls(now - HOUR).start({ groupId: 'cellar', tankNumber: 1, props: PROPS });
-  store.written = [];
-  return { store, calls, running };
+  memory.written.length = 0;
+  return { store: memory, calls, running };
 }
 
 async function refusalOf(call: Promise<unknown>): Promise<[number, string] | 'answered'> {
@@ -261,7 +118,7 @@ describe('the brewing calls', () => {
 
   it('start a batch with the tank’s readings and settings, write it, and answer it as stored', async () => {
     const { store, calls } = await cellar();
-    store.settings.set('fv2', { capacity: 1000, co2TotalGain: 2, tankLevel: null });
+    store.records.tanks.push({ deviceId: 'fv2', capacity: 1000, co2TotalGain: 2, tankLevel: null });
     const batch = await calls().start({ groupId: 'cellar', tankNumber: 2, props: PROPS });
     expect(batch).toMatchObject({
       deviceId: 'fv2',
@@ -444,17 +301,17 @@ describe('the brewing calls', () => {
   it('delete a batch with all that belongs to it', async () => {
     const { store, calls, running } = await cellar();
     expect(await calls().remove({ batchId: running.id })).toEqual({ id: running.id });
-    expect(store.batches).toEqual([]);
+    expect(store.records.batches).toEqual([]);
     expect(await refusalOf(calls().batch(running.id))).toEqual([404, 'Batch not found.']);
   });
 
   it('calibrate a tank: the values given replace those kept, the running batch takes them, the tank is shown', async () => {
     const { store, calls } = await cellar();
-    store.settings.set('fv1', { capacity: 1000, co2TotalGain: 1.5, tankLevel: null });
+    store.records.tanks.push({ deviceId: 'fv1', capacity: 1000, co2TotalGain: 1.5, tankLevel: null });
     const tank = await calls().calibrate({ groupId: 'cellar', tankNumber: 1, calibration: { co2TotalGain: 2 } });
-    expect(store.settings.get('fv1')).toEqual({ capacity: 1000, co2TotalGain: 2, tankLevel: null });
+    expect(store.records.tanks).toEqual([{ deviceId: 'fv1', capacity: 1000, co2TotalGain: 2, tankLevel: null }]);
     expect(tank).toMatchObject({ tankNumber: 1, capacity: 1000, calibration: { co2TotalGain: 2 } });
     expect(tank.batchInfo?.calibration.co2TotalGain).toBe(2);
-    expect(store.calibratedTanks).toEqual([tank]);
+    expect(store.calibrated).toEqual([tank]);
   });
 });

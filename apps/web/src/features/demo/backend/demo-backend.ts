@@ -16,7 +16,7 @@ import { storeDeviceLogs } from '@fieldlink/services/inventory-service';
 import { demoFleet, demoFleetDevices } from '@fieldlink/simulation/demo-fleet';
 import { FALLBACK_CLIENT_CONFIG } from '../../../lib/api/get-client-config';
 import type { LocalBackend, LocalCall } from '../../../lib/demo/demo-session';
-import { DemoBreweryStore, firstBreweryRecords, type DemoBreweryRecords, type DemoTankDevice } from './demo-brewery';
+import { demoBreweryStore, firstBreweryRecords, type DemoBreweryRecords, type DemoTankDevice } from './demo-brewery';
 import { DemoCallError } from './demo-call-error';
 import { answerCall, json, plain, withBody, withQuery, type DemoCalls } from './demo-calls';
 import { accountAnswer, buildDataset, deviceRecord, selfAnswer, type DemoDataset } from './demo-dataset';
@@ -49,7 +49,7 @@ const SESSION_CALLS = new Set([
  */
 export class DemoBackend implements LocalBackend {
   private readonly calls: DemoCalls;
-  private readonly brewery: DemoBreweryStore;
+  private readonly brewery: ReturnType<typeof demoBreweryStore>;
 
   constructor(
     private readonly dataset: DemoDataset,
@@ -57,7 +57,7 @@ export class DemoBackend implements LocalBackend {
     private readonly records: DemoRecords,
     brewing: { records: DemoBreweryRecords; save: () => Promise<void> },
   ) {
-    this.brewery = new DemoBreweryStore(brewing.records, brewing.save, {
+    this.brewery = demoBreweryStore(brewing.records, brewing.save, {
       group: (id) => this.dataset.groups.find((entry) => entry.id === id),
       tankDevices: (groupId) => this.tankDevices(groupId),
       logs: (deviceId, { channels, ...query }) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { annotationColor } from '@fieldlink/domain/brew';
 import { BrewCalls } from '@fieldlink/services/brew-service';
-import { DemoBreweryStore, firstBreweryRecords, type BrewTankDevice, type DemoTankDevice } from './demo-brewery';
+import { demoBreweryStore, firstBreweryRecords, type BrewTankDevice, type DemoTankDevice } from './demo-brewery';
 import { DemoCallError } from './demo-call-error';
 
 const NOW = Date.UTC(2026, 10, 25, 9);
@@ -47,7 +47,7 @@ const tankDevice = ({ thingName, name, custom, registers, latest }: BrewTankDevi
 function newBrewery(cellar: () => readonly BrewTankDevice[] = () => TANKS) {
   const records = firstBreweryRecords(TANKS, NOW);
   let saves = 0;
-  const store = new DemoBreweryStore(records, async () => void (saves += 1), {
+  const store = demoBreweryStore(records, async () => void (saves += 1), {
     group: (id) => (id === GROUP.id ? GROUP : undefined),
     tankDevices: async () => cellar().map(tankDevice),
     logs: async () => {
