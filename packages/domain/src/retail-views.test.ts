@@ -4,6 +4,7 @@ import {
   chartProductsAsked,
   retailRegionOverview,
   retailStoreView,
+  retailViewerRights,
   type OverviewShelf,
   type StoreShelf,
 } from './retail-views';
@@ -125,4 +126,17 @@ describe('the products a store chart asks for', () => {
   ])('answers %s', (_name, productIds, expected) => {
     expect(chartProductsAsked(productIds, 2)).toEqual(expected);
   });
+});
+
+describe('retailViewerRights', () => {
+  it.each([
+    [['VIEW_DASH'], { showsInefficiency: false, showsStores: true }],
+    [['VIEW_ACCOUNTS'], { showsInefficiency: false, showsStores: true }],
+    [['VIEW_DASH', 'REPORTING', 'REPORTING_PLUS'], { showsInefficiency: true, showsStores: true }],
+    [['REPORTING', 'REPORTING_PLUS'], { showsInefficiency: true, showsStores: false }],
+    [['ALARM'], { showsInefficiency: false, showsStores: false }],
+    [['ADMIN'], { showsInefficiency: true, showsStores: true }],
+  ] as const)('%j -> %j', (permissions, expected) =>
+    expect(retailViewerRights({ permissions: [...permissions] })).toEqual(expected),
+  );
 });

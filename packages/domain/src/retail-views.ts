@@ -11,12 +11,21 @@ import {
   type ShelfProductChannel,
   type ShelfProductTrack,
 } from './retail';
+import { can, type PermissionSubject } from './permissions';
 
 /**
  * The retail screens' read models (application §3: Overview per group, Retail store), assembled once
  * for the server (from its aggregate rows) and the browser demo (from its simulated shelves): each
  * caller only says what each shelf holds; the sums, the stores' figures and their order are made here.
  */
+
+/**
+ * What the retail answers show the user asking: what empty shelves cost (Financial Loss) with
+ * REPORTING_PLUS, and the overview's stores to whoever may load a store's stock.
+ */
+export function retailViewerRights(viewer: PermissionSubject): { showsInefficiency: boolean; showsStores: boolean } {
+  return { showsInefficiency: can(viewer, 'reportingPlus'), showsStores: can(viewer, 'loadStoreStock') };
+}
 
 /** A region or store group as the answers name it. */
 export interface RetailGroup {

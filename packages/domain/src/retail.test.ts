@@ -8,6 +8,7 @@ import {
   countRangeStates,
   customerLabel,
   dayStart,
+  shelfProductChannel,
   formatInefficiency,
   formatTimeUntilOutOfStock,
   isOnPicklist,
@@ -502,4 +503,18 @@ describe('overview and store status assembly (server and browser demo alike)', (
     });
     expect(status.products.map((p) => p.id)).toEqual(['p1', 'p2', 'p3']);
   });
+});
+
+describe('shelfProductChannel', () => {
+  const product = { sku: 'BEV-COLA', slotCount: 2, depth: 48.6 };
+  const channel = { code: 'c1', sku: 'BEV-COLA', slotCount: 2, depth: 48.6 };
+  it.each([
+    ['its own name', 'Cola 375ml', product, { ...channel, name: 'Cola 375ml' }],
+    ['its SKU when it has no name', '', product, { ...channel, name: 'BEV-COLA' }],
+    ['its SKU when the name is missing', null, product, { ...channel, name: 'BEV-COLA' }],
+    ['its planogram', 'Cola', { ...product, planogramId: 'PG-1' }, { ...channel, name: 'Cola', planogramId: 'PG-1' }],
+    ['no planogram when it has none', 'Cola', { ...product, planogramId: null }, { ...channel, name: 'Cola' }],
+  ] as const)('names a product by %s', (_case, name, given, expected) =>
+    expect(shelfProductChannel('c1', name, given)).toStrictEqual(expected),
+  );
 });

@@ -312,6 +312,22 @@ export interface ShelfProductChannel extends ShelfSpace {
   readonly planogramId?: string | null;
 }
 
+/** A shelf's counting channel as the store lists it: its product, named by the channel, else by its SKU. */
+export function shelfProductChannel(
+  code: string,
+  name: string | null | undefined,
+  { sku, slotCount, depth, planogramId }: ShelfSpace & { readonly sku: string; readonly planogramId?: string | null },
+): ShelfProductChannel {
+  return {
+    code,
+    name: name || sku,
+    sku,
+    slotCount,
+    depth,
+    ...(typeof planogramId === 'string' ? { planogramId } : {}),
+  };
+}
+
 /** A product as the store's status lists it: its planogram, what its track says, and its shelf. */
 export function retailProduct(
   shelf: { readonly id: string; readonly name: string },

@@ -1,12 +1,14 @@
 import type { ShelfProduct } from '@fieldlink/api/device-frames';
-import type { ShelfProductTrack, RangeState } from '@fieldlink/domain/retail';
+import {
+  shelfProductChannel,
+  type ShelfProductChannel,
+  type ShelfProductTrack,
+  type RangeState,
+} from '@fieldlink/domain/retail';
 import type { RetailProductsTable } from '../../db/schema';
 
-/** A product a shelf device's channel counts, as its planogram names it. */
-export interface ShelfChannel extends ShelfProduct {
-  readonly code: string;
-  readonly name: string;
-}
+/** A product a shelf device's channel counts, as its planogram names it (domain `shelfProductChannel`). */
+export type ShelfChannel = ShelfProductChannel;
 
 /** The counting channels of a device's stored channel list, by code (channels without a product are not). */
 export function shelfChannelsOf(channelsJson: string): Map<string, ShelfChannel> {
@@ -19,19 +21,11 @@ export function shelfChannelsOf(channelsJson: string): Map<string, ShelfChannel>
   }
   if (!Array.isArray(parsed)) return channels;
   for (const channel of parsed as { code?: unknown; name?: unknown; product?: Partial<ShelfProduct> }[]) {
-    const product = channel.product;
-    if (typeof channel.code !== 'string' || !product) continue;
-    if (typeof product.sku !== 'string' || typeof product.slotCount !== 'number' || typeof product.depth !== 'number') {
-      continue;
-    }
-    channels.set(channel.code, {
-      code: channel.code,
-      name: typeof channel.name === 'string' && channel.name ? channel.name : product.sku,
-      sku: product.sku,
-      slotCount: product.slotCount,
-      depth: product.depth,
-      ...(typeof product.planogramId === 'string' ? { planogramId: product.planogramId } : {}),
-    });
+    const { sku, slotCount, depth, planogramId } = channel.product ?? {};
+    if (typeof channel.code !== 'string' || typeof sku !== 'string') continue;
+    if (typeof slotCount !== 'number' || typeof depth !== 'number') continue;
+    const name = typeof channel.name === 'string' ? channel.name : null;
+    channels.set(channel.code, shelfProductChannel(channel.code, name, { sku, slotCount, depth, planogramId }));
   }
   return channels;
 }

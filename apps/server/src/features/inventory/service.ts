@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { overviewDays, retailProductId, type RangeState, type RetailTotals } from '@fieldlink/domain/retail';
-import { retailRegionOverview, retailStoreView } from '@fieldlink/domain/retail-views';
+import { retailRegionOverview, retailStoreView, retailViewerRights } from '@fieldlink/domain/retail-views';
 import { storeDeviceLogs } from '@fieldlink/services/inventory-service';
 import { logBinGrid, type ChannelLog } from '@fieldlink/api/device-logs';
 import {
@@ -17,7 +17,7 @@ import { HttpError, notFound } from '../../http-errors';
 import { groupsUnder } from '../device-table/repository';
 import { channelLog } from '../devices/log-repository';
 import { findGroup } from '../devices/repository';
-import { inScope, requireCapability, userCan } from '../session/access';
+import { inScope, permissionSubject, requireCapability } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import { shelfChannelsOf, toTrack, type ShelfChannel } from './mapper';
 import {
@@ -93,8 +93,7 @@ export class InventoryService {
             .map((id) => ({ counts: countsByShelf.get(id), totals: totalsByShelf.get(id) })),
         })),
       days: days.map((timestamp) => ({ timestamp, totals: totalsByDay.get(timestamp) })),
-      showsInefficiency: userCan(caller, 'reportingPlus'),
-      showsStores: userCan(caller, 'loadStoreStock'),
+      ...retailViewerRights(permissionSubject(caller)),
     });
   }
 
@@ -124,7 +123,7 @@ export class InventoryService {
         }),
         totals: totals.get(shelf.id),
       })),
-      userCan(caller, 'reportingPlus'),
+      retailViewerRights(permissionSubject(caller)).showsInefficiency,
     );
   }
 

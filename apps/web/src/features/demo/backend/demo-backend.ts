@@ -1,4 +1,4 @@
-import { DEMO_REPORTS_MESSAGE } from '@fieldlink/domain/demo';
+import { DEMO_READ_ONLY_MESSAGE, DEMO_REPORTS_MESSAGE } from '@fieldlink/domain/demo';
 import { errorBody } from '@fieldlink/api/errors';
 import { ACCOUNT_COLUMNS_QUERY, AccountQuery, encodeAccountColumns } from '@fieldlink/api/account-columns';
 import { AlarmListQuery, AlertListQuery } from '@fieldlink/api/alarms';
@@ -10,7 +10,8 @@ import { EventLogBody } from '@fieldlink/api/session';
 import { DEVICE_TABLE_BINARY_QUERY, DeviceTableQuery } from '@fieldlink/api/device-table';
 import { DEVICE_TABLE_BINARY_TYPE, encodeDeviceTableBinary } from '@fieldlink/api/device-table-binary';
 import type { AppType } from '@fieldlink/domain/app-variant';
-import { can, effectivePermissions } from '@fieldlink/domain/permissions';
+import { effectivePermissions } from '@fieldlink/domain/permissions';
+import { retailViewerRights } from '@fieldlink/domain/retail-views';
 import { BrewCalls } from '@fieldlink/services/brew-service';
 import { storeDeviceLogs } from '@fieldlink/services/inventory-service';
 import { demoFleet, demoFleetDevices } from '@fieldlink/simulation/demo-fleet';
@@ -31,8 +32,6 @@ import { GROUP_NOT_FOUND } from '@fieldlink/api/errors';
 const DAY = 86_400_000;
 const { BREW_PATHS: BREW } = Brew;
 
-/** What a prospect reads when they try something the demo cannot keep. */
-export const DEMO_READ_ONLY_MESSAGE = 'This is a demo: changes to the account, devices and dashboards are not kept.';
 const SESSION_CALLS = new Set([
   'POST /signin',
   'POST /user',
@@ -142,8 +141,9 @@ export class DemoBackend implements LocalBackend {
     return stores;
   }
 
-  private showsInefficiency(): boolean {
-    return can(effectivePermissions(selfAnswer(this.dataset).linkedAccounts), 'reportingPlus');
+  /** What the retail answers show the visitor, as the server decides it for a user (domain `retailViewerRights`). */
+  private retailRights() {
+    return retailViewerRights(effectivePermissions(selfAnswer(this.dataset).linkedAccounts));
   }
 
   private callTable(): DemoCalls {
@@ -183,12 +183,12 @@ export class DemoBackend implements LocalBackend {
         const root = groupId === this.dataset.rootId;
         const region = root ? { id: groupId, name: this.dataset.fleet.accountName } : this.group(groupId);
         const stores = await this.stores(root ? null : groupId);
-        return inventoryOverview(region, stores, this.showsInefficiency(), now);
+        return inventoryOverview(region, stores, this.retailRights(), now);
       }),
       'GET /inv/store-status': withQuery(StoreStatusQuery, async ({ query, now }) => {
         const [store] = await this.stores(this.group(query.groupId).id);
         if (!store) throw new DemoCallError(404, GROUP_NOT_FOUND);
-        return storeStatus(store, this.showsInefficiency(), now);
+        return storeStatus(store, this.retailRights().showsInefficiency, now);
       }),
       'GET /inv/store-device-logs': withQuery(StoreDeviceLogsQuery, ({ query, now }) =>
         storeDeviceLogs(

@@ -2,10 +2,9 @@ import type { Account, GroupKind, TreeDevice } from '@fieldlink/api/account';
 import { groupTree, treeChannel } from '@fieldlink/domain/account-view';
 import type { Device } from '@fieldlink/api/device';
 import type { SelfAnswer } from '@fieldlink/api/session';
-import type { ExtraFlag, Permission } from '@fieldlink/domain/permissions';
 import { childPath, groupPath, newDevicesGroupName, TRASH_GROUP_NAME } from '@fieldlink/domain/group-path';
 import { ACCOUNTS_USER_VARIANT } from '@fieldlink/domain/user-variant';
-import { DEMO_ACCOUNT_KIND } from '@fieldlink/domain/demo';
+import { DEMO_ACCOUNT_KIND, demoVisitorRights } from '@fieldlink/domain/demo';
 import { simulatedDeviceConfig } from '@fieldlink/simulation/device-identity';
 import type { DemoFleet, DemoFleetDevice } from '@fieldlink/simulation/demo-fleet';
 import type { DeviceSnapshot } from '../worker/protocol';
@@ -20,15 +19,6 @@ export const DEMO_ACCOUNT_ID = 'demo-account';
 export const DEMO_USER_EMAIL = 'prospect@demo.fieldlink';
 /** The demo's devices log every 10 s, as field devices do. */
 const LOG_INTERVAL_SECONDS = 10;
-
-/**
- * What a prospect may do: look at everything the variant offers and keep brewing records; nothing
- * that changes the account (groups, users, devices, dashboards) or needs the server (reports, OTA).
- */
-const PROSPECT_PERMISSIONS: Permission[] = ['VIEW_DASH', 'VIEW_ACCOUNTS', 'ALARM', 'END_BREW', 'EDIT_BREW_INFO'];
-/** A retailer also sees what empty shelves cost (Financial Loss). */
-const RETAIL_PERMISSIONS: Permission[] = ['REPORTING', 'REPORTING_PLUS'];
-const PROSPECT_FLAGS: ExtraFlag[] = ['BREW_DELETE'];
 
 export interface DemoGroupEntry {
   id: string;
@@ -61,15 +51,9 @@ export function buildDataset(fleet: DemoFleet): DemoDataset {
 
 const userVariantOf = (fleet: DemoFleet): string | null => (fleet.appType === 'stock' ? ACCOUNTS_USER_VARIANT : null);
 
-/** The prospect's one attachment point: the demo's root, with what a prospect may do. */
+/** The prospect's one attachment point: the demo's root, with what a visitor may do (domain `demoVisitorRights`). */
 function prospectPoint(dataset: DemoDataset) {
-  const retail = dataset.fleet.appType === 'stock';
-  return {
-    path: dataset.rootPath,
-    permissions: retail ? [...PROSPECT_PERMISSIONS, ...RETAIL_PERMISSIONS] : PROSPECT_PERMISSIONS,
-    secretPermissions: PROSPECT_FLAGS,
-    appType: dataset.fleet.appType,
-  };
+  return { path: dataset.rootPath, ...demoVisitorRights(dataset.fleet.appType), appType: dataset.fleet.appType };
 }
 
 export function selfAnswer(dataset: DemoDataset): SelfAnswer {

@@ -1,5 +1,11 @@
 import type { OverviewAnswer, StoreStatusAnswer } from '@fieldlink/api/inventory';
-import { addRetailTotals, countRangeStates, overviewDays, type RetailTotals } from '@fieldlink/domain/retail';
+import {
+  addRetailTotals,
+  countRangeStates,
+  overviewDays,
+  shelfProductChannel,
+  type RetailTotals,
+} from '@fieldlink/domain/retail';
 import { retailRegionOverview, retailStoreView, type StoreShelf } from '@fieldlink/domain/retail-views';
 import type { DeviceSnapshot } from '../worker/protocol';
 import { DEMO_ACCOUNT_ID, type DemoGroupEntry } from './demo-dataset';
@@ -15,7 +21,7 @@ function storeShelf(shelf: DemoStore['shelves'][number], days: readonly number[]
   const totals: RetailTotals = addRetailTotals(days.map((day) => shelf.shelf?.days[String(day)]));
   const products = shelf.channels.flatMap(({ code, name, product }) => {
     const track = shelf.shelf?.tracks[code];
-    return product && track ? [{ channel: { code, name: name || product.sku, ...product }, track }] : [];
+    return product && track ? [{ channel: shelfProductChannel(code, name, product), track }] : [];
   });
   return { id: shelf.thingName, name: shelf.name, products, totals };
 }
@@ -26,7 +32,7 @@ const regionOf = (group: DemoStore['group']) => ({ groupId: group.id, accountId:
 export function inventoryOverview(
   region: DemoStore['group'],
   stores: readonly DemoStore[],
-  showsInefficiency: boolean,
+  rights: { showsInefficiency: boolean; showsStores: boolean },
   now: number,
 ): OverviewAnswer {
   const days = overviewDays(now);
@@ -45,8 +51,7 @@ export function inventoryOverview(
       timestamp,
       totals: addRetailTotals(shelves.map((shelf) => shelf.shelf?.days[String(timestamp)])),
     })),
-    showsInefficiency,
-    showsStores: true,
+    ...rights,
   });
 }
 
