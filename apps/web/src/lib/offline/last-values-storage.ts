@@ -1,5 +1,6 @@
 import type { ClockPreferences } from '@fieldlink/domain/date-format';
 import type { OfflineValue } from '@fieldlink/domain/offline-values';
+import { lazyDatabase, requested } from '../indexed-db';
 
 /** What one user's browser keeps for an offline start: their last values and their clock choices. */
 export interface LastValuesRecord {
@@ -21,13 +22,6 @@ export interface LastValuesStorage {
 const DATABASE = 'fieldlink-last-values';
 const STORE = 'users';
 
-function requested<T>(request: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error ?? new Error('IndexedDB request failed'));
-  });
-}
-
 function completed(transaction: IDBTransaction): Promise<void> {
   return new Promise((resolve, reject) => {
     transaction.oncomplete = () => resolve();
@@ -41,16 +35,7 @@ function completed(transaction: IDBTransaction): Promise<void> {
  * `users` keyed by user id. The database is opened once, on first use.
  */
 export function indexedDbLastValues(factory: IDBFactory): LastValuesStorage {
-  let opened: Promise<IDBDatabase> | null = null;
-  const database = () => {
-    opened ??= new Promise<IDBDatabase>((resolve, reject) => {
-      const request = factory.open(DATABASE, 1);
-      request.onupgradeneeded = () => request.result.createObjectStore(STORE, { keyPath: 'userId' });
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error ?? new Error('IndexedDB did not open'));
-    });
-    return opened;
-  };
+  const database = lazyDatabase(() => factory, DATABASE, STORE, 'userId');
   return {
     async read(userId) {
       const db = await database();

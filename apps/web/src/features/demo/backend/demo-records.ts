@@ -1,4 +1,5 @@
 import type { AppType } from '@fieldlink/domain/app-variant';
+import { lazyDatabase, requested } from '../../../lib/indexed-db';
 import type { DemoBreweryRecords } from './demo-brewery';
 
 /**
@@ -14,28 +15,9 @@ export interface DemoRecords {
   brewery: DemoBreweryRecords | null;
 }
 
-const DATABASE = 'fieldlink-demo';
+// One record per app variant, in database `fieldlink-demo`, object store `demos`.
 const STORE = 'demos';
-const VERSION = 1;
-
-function request<T>(call: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    call.onsuccess = () => resolve(call.result);
-    call.onerror = () => reject(call.error ?? new Error('IndexedDB request failed'));
-  });
-}
-
-let opening: Promise<IDBDatabase> | null = null;
-
-function database(): Promise<IDBDatabase> {
-  opening ??= new Promise((resolve, reject) => {
-    const open = indexedDB.open(DATABASE, VERSION);
-    open.onupgradeneeded = () => open.result.createObjectStore(STORE, { keyPath: 'appType' });
-    open.onsuccess = () => resolve(open.result);
-    open.onerror = () => reject(open.error ?? new Error('IndexedDB is not available'));
-  });
-  return opening;
-}
+const database = lazyDatabase(() => indexedDB, 'fieldlink-demo', STORE, 'appType');
 
 async function store(mode: IDBTransactionMode): Promise<IDBObjectStore> {
   return (await database()).transaction(STORE, mode).objectStore(STORE);
@@ -44,7 +26,7 @@ async function store(mode: IDBTransactionMode): Promise<IDBObjectStore> {
 /** The stored demo of a variant, or null when none was begun (or storage is unavailable). */
 export async function loadDemoRecords(appType: AppType): Promise<DemoRecords | null> {
   try {
-    return ((await request((await store('readonly')).get(appType))) as DemoRecords | undefined) ?? null;
+    return ((await requested((await store('readonly')).get(appType))) as DemoRecords | undefined) ?? null;
   } catch {
     return null;
   }
@@ -53,7 +35,7 @@ export async function loadDemoRecords(appType: AppType): Promise<DemoRecords | n
 /** Keeps the demo's records; a browser without IndexedDB keeps them for this page only. */
 export async function saveDemoRecords(records: DemoRecords): Promise<void> {
   try {
-    await request((await store('readwrite')).put(records));
+    await requested((await store('readwrite')).put(records));
   } catch {
     // Private windows of some browsers refuse IndexedDB: the demo still runs, it just forgets.
   }
@@ -62,7 +44,7 @@ export async function saveDemoRecords(records: DemoRecords): Promise<void> {
 /** Forgets a variant's demo: the next visit starts over. */
 export async function deleteDemoRecords(appType: AppType): Promise<void> {
   try {
-    await request((await store('readwrite')).delete(appType));
+    await requested((await store('readwrite')).delete(appType));
   } catch {
     // Nothing stored, nothing to forget.
   }
