@@ -1,10 +1,9 @@
 import { DeviceFrame, type ConfigFrame, type LogFrame } from '@fieldlink/api/device-frames';
 import { Value } from '@sinclair/typebox/value';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFleet, type Fleet, type FleetOptions } from './fleet';
 import { FrameRecorder } from './testing/frame-recorder';
 import { startTestBroker, type TestBroker } from './testing/test-broker';
-import { until } from './testing/until';
 
 const THING = 'sim-conn-01';
 const credentials = new Map([
@@ -120,10 +119,10 @@ describe('device connection', () => {
     fleet = await start();
     const { port } = broker;
     await broker.close();
-    await until(() => fleet?.devices[0]?.connected === false);
+    await vi.waitFor(() => expect(fleet?.devices[0]?.connected).toBe(false), { timeout: 5_000 });
 
     broker = await startTestBroker(credentials, { port });
-    await until(() => fleet?.devices[0]?.connected === true);
+    await vi.waitFor(() => expect(fleet?.devices[0]?.connected).toBe(true), { timeout: 5_000 });
     expect(fleet.stats().connects).toBe(2);
     // The observer reconnects too; logs flow again.
     const from = recorder.frames.length;

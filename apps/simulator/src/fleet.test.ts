@@ -1,12 +1,11 @@
 import { DeviceFrame, type ConfigFrame, type LogFrame, type ReplyFrame } from '@fieldlink/api/device-frames';
 import { Value } from '@sinclair/typebox/value';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BREW_REGISTERS, vatStatusRegister } from '@fieldlink/domain/brew';
 import { BrewTank } from '@fieldlink/simulation/brew-tank';
 import { startFleet, type CommandEvent, type Fleet } from './fleet';
 import { FrameRecorder } from './testing/frame-recorder';
 import { startTestBroker, type TestBroker } from './testing/test-broker';
-import { until } from './testing/until';
 
 const GENERIC = 'sim-generic-01';
 const BREW = 'sim-brew-01';
@@ -299,7 +298,7 @@ describe('a simulated device on the broker', () => {
 
     const afterStop = recorder.frames.length;
     // Gone from the broker (the recorder is its one client left): a device that came back is counted.
-    await until(() => broker.aedes.connectedClients === 1);
+    await vi.waitFor(() => expect(broker.aedes.connectedClients).toBe(1), { timeout: 5_000 });
     // Every frame the broker took from the devices before they left has reached the recorder...
     await recorder.settle();
     // ...and none came after the goodbyes.

@@ -109,12 +109,10 @@ describe.each(DIALECTS)('MQTT limits before and after authentication on %s', (di
     const broker = t.app.broker!;
     const command = (id: string, exp: number) =>
       ({ v: 4, id, exp, cmd: 'refreshMetadata' }) as Parameters<typeof broker.sendCommand>[1];
-    const soon = Date.now() + 300;
-    await broker.sendCommand(thingName, command('expires-soon', soon));
+    // Queued for the away device unchecked (the broker keeps an offline session's messages as they
+    // come); its expiry, already passed, is read when the restored session delivers them.
+    await broker.sendCommand(thingName, command('expired-while-away', Date.now() - 1));
     await broker.sendCommand(thingName, command('still-live', Date.now() + 60_000));
-    // The broker reads expiries on the wall clock, as the command service writes them (Date.now):
-    // what is waited for is that clock passing the expiry, which is what the test is about.
-    await until(() => Date.now() > soon);
     const received: string[] = [];
     const again = new mqtt.MqttClient(() => net.createConnection({ port, host: '127.0.0.1' }), {
       protocolVersion: 4,
