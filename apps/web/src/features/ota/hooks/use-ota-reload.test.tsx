@@ -65,6 +65,16 @@ describe('the shell hears OTA news from the device table feed', () => {
     expect(invalidated).toEqual([[...OTA_PENDING_QUERY_KEY], ['device-table'], [...OTA_PENDING_QUERY_KEY]]);
   });
 
+  it('reloads the table once for a batch in which a rollout ended on many devices', () => {
+    tableBatch([
+      { thingName: 'DEV-1', otaState: 'SUCCEEDED' },
+      { thingName: 'DEV-2', otaState: 'FAILED' },
+      { thingName: 'DEV-3', otaState: 'SUCCEEDED' },
+    ]);
+    vi.advanceTimersByTime(OTA_RELOAD_DELAY_MS);
+    expect(invalidated).toEqual([[...OTA_PENDING_QUERY_KEY], ['device-table'], [...OTA_PENDING_QUERY_KEY]]);
+  });
+
   it('reads the pending list when a pending mark changes, and reloads nothing later', () => {
     tableBatch([{ thingName: 'DEV-1', otaState: 'AWAITING_APPROVAL', otaPendingSubmittedAt: AT }]);
     expect(invalidated).toEqual([[...OTA_PENDING_QUERY_KEY]]);

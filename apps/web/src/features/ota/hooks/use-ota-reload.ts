@@ -1,10 +1,26 @@
 import { useEffect, useRef } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { isOtaFinal, otaReloadAt } from '@fieldlink/domain/ota';
 import { deviceQueryKey } from '../../../lib/api/get-device';
 import { observeDeviceTable } from '../../../lib/realtime/realtime-connection';
 import { useAllOtaProgress } from '../../../lib/realtime/use-realtime';
 import { OTA_PENDING_QUERY_KEY } from '../api/get-ota-pending';
+
+type Timers = Map<string, ReturnType<typeof setTimeout>>;
+
+/**
+ * Reads the tables, the pending list and (given) the device again 30 s after an update finished
+ * (§4, §9), once per `key`.
+ */
+function reloadLater(queryClient: QueryClient, timers: Timers, key: string, finishedAt: number, deviceId?: string) {
+  if (timers.has(key)) return;
+  const reload = () => {
+    if (deviceId !== undefined) void queryClient.invalidateQueries({ queryKey: deviceQueryKey(deviceId) });
+    void queryClient.invalidateQueries({ queryKey: ['device-table'] });
+    void queryClient.invalidateQueries({ queryKey: OTA_PENDING_QUERY_KEY });
+  };
+  timers.set(key, setTimeout(reload, Math.max(0, otaReloadAt(finishedAt) - Date.now())));
+}
 
 /**
  * Keeps the console in step with OTA news from the real-time channel. When a device's update finishes, the console reloads that device 30 s later (§4, §9): its cached
@@ -16,7 +32,7 @@ import { OTA_PENDING_QUERY_KEY } from '../api/get-ota-pending';
 export function useOtaReload(): void {
   const queryClient = useQueryClient();
   const progress = useAllOtaProgress();
-  const scheduled = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  const scheduled = useRef<Timers>(new Map());
   const pendingSeen = useRef(new Map<string, number | null>());
 
   useEffect(() => {
@@ -27,38 +43,21 @@ export function useOtaReload(): void {
       pendingSeen.current.set(thingName, entry.otaPendingSubmittedAt);
     }
     if (pendingChanged) void queryClient.invalidateQueries({ queryKey: OTA_PENDING_QUERY_KEY });
-    for (const entry of Object.values(progress)) {
-      const { update, deviceId } = entry;
-      if (!isOtaFinal(update.state) || update.finishedAt === null || scheduled.current.has(update.id)) continue;
-      const timer = setTimeout(
-        () => {
-          void queryClient.invalidateQueries({ queryKey: deviceQueryKey(deviceId) });
-          void queryClient.invalidateQueries({ queryKey: ['device-table'] });
-          void queryClient.invalidateQueries({ queryKey: OTA_PENDING_QUERY_KEY });
-        },
-        Math.max(0, otaReloadAt(update.finishedAt) - Date.now()),
-      );
-      scheduled.current.set(update.id, timer);
+    for (const { update, deviceId } of Object.values(progress)) {
+      if (!isOtaFinal(update.state) || update.finishedAt === null) continue;
+      reloadLater(queryClient, scheduled.current, update.id, update.finishedAt, deviceId);
     }
   }, [progress, queryClient]);
 
   useEffect(
     () =>
       observeDeviceTable((batch) => {
-        let pendingChanged = false;
-        for (const change of batch.changes) {
-          if (change.otaPendingSubmittedAt !== undefined) pendingChanged = true;
-          if (!change.otaState || !isOtaFinal(change.otaState)) continue;
-          pendingChanged = true;
-          const key = `${change.thingName}@${batch.at}`;
-          if (scheduled.current.has(key)) continue;
-          const reload = () => {
-            void queryClient.invalidateQueries({ queryKey: ['device-table'] });
-            void queryClient.invalidateQueries({ queryKey: OTA_PENDING_QUERY_KEY });
-          };
-          scheduled.current.set(key, setTimeout(reload, Math.max(0, otaReloadAt(batch.at) - Date.now())));
+        const ended = batch.changes.some((change) => change.otaState && isOtaFinal(change.otaState));
+        // One reload for the batch, however many devices of a rollout ended in it: the table is one read.
+        if (ended) reloadLater(queryClient, scheduled.current, `table@${batch.at}`, batch.at);
+        if (ended || batch.changes.some((change) => change.otaPendingSubmittedAt !== undefined)) {
+          void queryClient.invalidateQueries({ queryKey: OTA_PENDING_QUERY_KEY });
         }
-        if (pendingChanged) void queryClient.invalidateQueries({ queryKey: OTA_PENDING_QUERY_KEY });
       }),
     [queryClient],
   );
