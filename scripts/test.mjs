@@ -144,8 +144,15 @@ let postgres = null;
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     interrupted = signal;
-    // Ctrl-C reaches the step through the terminal; a SIGTERM is passed on. Cleanup follows its end.
-    if (signal === 'SIGTERM') for (const child of children) child.kill('SIGTERM');
+    // Each step leads its own process group (npx's child, eslint or vitest, is in it too): the signal
+    // goes to the whole group, so nothing of a step outlives the run. Cleanup follows its end.
+    for (const child of children) {
+      try {
+        if (child.pid) process.kill(-child.pid, signal);
+      } catch {
+        // The step's group has just ended.
+      }
+    }
     if (children.size === 0) void Promise.resolve(postgres?.close()).finally(() => process.exit(1));
   });
 }
@@ -153,7 +160,11 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 /** Runs one step; `output` collects its standard output and error instead of passing them through. */
 function runStep(command, args, env, output = null) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: output ? ['inherit', 'pipe', 'pipe'] : 'inherit', env });
+    const child = spawn(command, args, {
+      stdio: output ? ['inherit', 'pipe', 'pipe'] : 'inherit',
+      env,
+      detached: true,
+    });
     children.add(child);
     if (output) for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => output.push(chunk));
     child.once('close', (code) => {
