@@ -1,14 +1,12 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent } from 'react';
 import { ChevronRightIcon } from '../../../components/ui/icons';
 import type { TreeRow } from '../model/tree-rows';
-import { TOUCH_QUERY, useMediaQuery } from '../../../lib/use-media-query';
+import { TOUCH_QUERY, TOUCH_TARGET_PX, useMediaQuery } from '../../../lib/use-media-query';
 import { MoreIcon, TREE_ITEM_KIND_LABELS, TreeItemIcon } from './tree-icons';
 import { VirtualRows } from './virtual-rows';
 
 /** Height of a tree row in pixels: fixed, so the list can be virtual. */
 export const TREE_ROW_HEIGHT = 36;
-/** On a touch screen a row holds 44 px targets (its twisty and its menu button: accounts.css). */
-const TREE_ROW_HEIGHT_TOUCH = 44;
 const INDENT = 20;
 
 export interface TreeViewProps {
@@ -75,7 +73,7 @@ export function TreeView({
   label,
   longPressMs = LONG_PRESS_MS,
 }: TreeViewProps) {
-  const rowHeight = useMediaQuery(TOUCH_QUERY) ? TREE_ROW_HEIGHT_TOUCH : TREE_ROW_HEIGHT;
+  const rowHeight = useMediaQuery(TOUCH_QUERY) ? TOUCH_TARGET_PX : TREE_ROW_HEIGHT;
   const selectedIndex = useMemo(() => rows.findIndex((row) => row.key === selectedKey), [rows, selectedKey]);
   // The tab stop: the selected row, else the first.
   const currentKey = selectedIndex >= 0 ? selectedKey : (rows[0]?.key ?? null);
