@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupTree, treeChannel, type TreeGroupSource } from './account-view';
+import { accountGroups, groupTree, treeChannel, type TreeGroupSource } from './account-view';
 
 const group = (id: string, path: string, parentId: string | null, kind: TreeGroupSource['kind'] = 'group') => ({
   id,
@@ -96,5 +96,47 @@ describe('the account tree', () => {
     ],
   ])('carries a channel %j as %j', (channel, expected) => {
     expect(treeChannel(channel)).toStrictEqual(expected);
+  });
+});
+
+describe('an account as it is set up', () => {
+  const outline = {
+    name: 'Corner Retail',
+    kind: 'customer',
+    userVariant: '2',
+    groups: [
+      { name: 'North', devices: [], groups: [{ name: 'Main Street', devices: ['shelf1', 'shelf2'] }] },
+      { name: 'Central', devices: ['shelf3'] },
+    ],
+  };
+  const counted = () => {
+    let count = 0;
+    return (kind: string) => `${kind}${++count}`;
+  };
+  const shape = (groups: ReturnType<typeof accountGroups<string>>) =>
+    groups.map(({ id, name, kind, path, parentId, devices }) => [id, name, kind, path, parentId, devices]);
+
+  it('has its root, New Devices and Trash, then its own groups each before its subgroups', () => {
+    expect(shape(accountGroups(outline, counted()))).toEqual([
+      ['root1', 'Corner Retail', 'root', './root1', null, []],
+      ['new2', 'New Stock', 'new', './root1/new2', 'root1', []],
+      ['trash3', 'Trash', 'trash', './root1/trash3', 'root1', []],
+      ['group4', 'North', 'group', './root1/group4', 'root1', []],
+      ['group5', 'Main Street', 'group', './root1/group4/group5', 'group4', ['shelf1', 'shelf2']],
+      ['group6', 'Central', 'group', './root1/group6', 'root1', ['shelf3']],
+    ]);
+  });
+
+  it('hangs its root under a parent group when given one', () => {
+    const [root, newDevices] = accountGroups({ ...outline, userVariant: null }, counted(), { id: 'c', path: './s/c' });
+    expect([root!.path, root!.parentId, newDevices!.name]).toEqual(['./s/c/root1', 'c', 'New Devices']);
+  });
+
+  it.each([
+    ['demo', true],
+    ['customer', false],
+  ])('marks every group of a %s account as simulated: %s', (kind, simulation) => {
+    const groups = accountGroups({ ...outline, kind }, counted());
+    expect(groups.map((group) => group.simulation)).toEqual(groups.map(() => simulation));
   });
 });

@@ -1,4 +1,6 @@
 import { userItemKind, type GroupKind } from './account-tree';
+import { DEMO_ACCOUNT_KIND } from './demo';
+import { childPath, groupPath, newDevicesGroupName, TRASH_GROUP_NAME } from './group-path';
 import type { PermissionSubject } from './permissions';
 
 /**
@@ -114,4 +116,56 @@ export function treeChannel({ code, name, units }: { code: string; name?: string
   units?: string;
 } {
   return { code, ...(name === undefined ? {} : { name }), ...(units === undefined ? {} : { units }) };
+}
+
+/** An account's own group as described (the seed's accounts, a demo fleet): its devices and subgroups. */
+export interface GroupOutline<D> {
+  name: string;
+  devices: readonly D[];
+  groups?: readonly GroupOutline<D>[];
+}
+
+/** A group of an account as it is set up: where it sits, and the devices it starts with. */
+export interface LaidOutGroup<D> {
+  id: string;
+  name: string;
+  kind: GroupKind;
+  path: string;
+  parentId: string | null;
+  /** A group of devices simulated in the browser: every group of a demo account (core §3). */
+  simulation: boolean;
+  devices: readonly D[];
+}
+
+/**
+ * The groups of an account as it is set up (core §3): its root, named as the account, at the top or
+ * under `parent`; New Devices (named for its user variant) and Trash under the root; then its own
+ * groups, each before its subgroups. `newId` names each group (it is told the group's kind). The
+ * server's seed stores these groups and the browser demo answers its account tree from them.
+ */
+export function accountGroups<D>(
+  account: { name: string; kind: string; userVariant: string | null; groups: readonly GroupOutline<D>[] },
+  newId: (kind: GroupKind) => string,
+  parent: { id: string; path: string } | null = null,
+): LaidOutGroup<D>[] {
+  const simulation = account.kind === DEMO_ACCOUNT_KIND;
+  const rootId = newId('root');
+  const root = {
+    ...{ id: rootId, name: account.name, kind: 'root' as const, parentId: parent?.id ?? null, simulation },
+    ...{ path: parent ? childPath(parent.path, rootId) : groupPath([rootId]), devices: [] },
+  };
+  const laidOut: LaidOutGroup<D>[] = [root];
+  const add = (name: string, kind: GroupKind, under: LaidOutGroup<D>, devices: readonly D[] = []) => {
+    const id = newId(kind);
+    const group = { id, name, kind, path: childPath(under.path, id), parentId: under.id, simulation, devices };
+    laidOut.push(group);
+    return group;
+  };
+  add(newDevicesGroupName(account.userVariant), 'new', root);
+  add(TRASH_GROUP_NAME, 'trash', root);
+  const addOwn = (outlines: readonly GroupOutline<D>[], under: LaidOutGroup<D>) => {
+    for (const outline of outlines) addOwn(outline.groups ?? [], add(outline.name, 'group', under, outline.devices));
+  };
+  addOwn(account.groups, root);
+  return laidOut;
 }

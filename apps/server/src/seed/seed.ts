@@ -3,21 +3,22 @@ import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 import { createModel } from '@fieldlink/simulation/create-model';
 import { createDeviceIdentity, simulatedDeviceConfig } from '@fieldlink/simulation/device-identity';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
-import { childPath, groupPath, newDevicesGroupName, TRASH_GROUP_NAME } from '@fieldlink/domain/group-path';
+import { accountGroups, type LaidOutGroup } from '@fieldlink/domain/account-view';
+import { childPath } from '@fieldlink/domain/group-path';
 import type { Database } from '../db/schema';
 import { insertDevice } from '../features/devices/repository';
 import { insertAttachmentPoint, insertUser } from '../features/session/repository';
 import { hashPassword } from '../security/passwords';
 import { installationSecret } from '../security/installation';
 import { demoDevicePassword, hashSecret, newDeviceSecret, newId } from '../security/secrets';
-import { DEMO_ACCOUNT_KIND, isDemoDeviceId } from '@fieldlink/domain/demo';
+import { isDemoDeviceId } from '@fieldlink/domain/demo';
 import { seedDemoHistory } from './demo-history';
 import { addDemoScenes } from './demo-scenes';
 import { seedDemoReports } from './demo-reports';
 import { seedDemoBrew } from './demo-brew';
 import { seedDemoAlarms } from './demo-alarms';
 import { seedDemoRollout } from './demo-ota';
-import { DEMO_CUSTOMERS, DEMO_SUPPLIER, type DemoAccount, type DemoDeviceKind, type DemoGroup } from './demo-data';
+import { DEMO_CUSTOMERS, DEMO_SUPPLIER, type DemoAccount, type DemoDevice, type DemoDeviceKind } from './demo-data';
 
 /** A demo device the embedded fleet connects as. */
 export interface FleetDevice {
@@ -61,74 +62,45 @@ export async function seedDemo(
   const fleet: { thingName: string; kind: DemoDeviceKind }[] = [];
 
   await db.transaction().execute(async (trx) => {
-    async function addGroup(
-      accountId: string,
-      parentId: string | null,
-      path: string,
-      id: string,
-      name: string,
-      kind: string,
-      simulation = false,
-    ) {
+    async function addGroup(accountId: string, group: Omit<LaidOutGroup<DemoDevice>, 'devices'>) {
+      const { id, parentId, name, kind, path, simulation } = group;
       await trx
         .insertInto('groups')
         .values({
-          id,
-          account_id: accountId,
-          parent_id: parentId,
-          name,
-          kind,
-          path,
-          created_at: now,
-          simulation: simulation ? 1 : 0,
+          ...{ id, account_id: accountId, parent_id: parentId, name, kind, path },
+          ...{ created_at: now, simulation: simulation ? 1 : 0 },
         })
         .execute();
     }
 
-    async function addDemoGroups(
-      accountId: string,
-      parentId: string,
-      parentPath: string,
-      groups: DemoGroup[],
-      simulation: boolean,
-    ) {
-      for (const group of groups) {
-        const id = newId();
-        const path = childPath(parentPath, id);
-        await addGroup(accountId, parentId, path, id, group.name, 'group', simulation);
-        for (const demo of group.devices) {
-          // A `_DEMO` device is simulated in the browser that shows it (core §1): the server keeps the
-          // entity only. It joins no fleet, gets no history, and its secret is one nobody is given.
-          const simulated = isDemoDeviceId(demo.thingName);
-          if (!simulated) fleet.push({ thingName: demo.thingName, kind: demo.kind });
-          await insertDevice(trx, {
-            // Core §1: a demo device's id ends with _DEMO; its thing name is that id.
-            id: simulated ? demo.thingName : newId(),
-            account_id: accountId,
-            group_id: id,
-            thing_name: demo.thingName,
-            secret_hash: hashSecret(simulated ? newDeviceSecret() : demoDevicePassword(demoKey, demo.thingName)),
-            name: demo.name,
-            sn: demo.sn,
-            site: demo.site,
-            plan: demo.plan,
-            location: JSON.stringify(demo.location),
-            ...(demo.tags && { tags: JSON.stringify(demo.tags.map((tag) => ({ id: newId(), ...tag }))) }),
-            created_at: now,
-          });
-          if (simulated) await describeSimulatedDevice(trx, demo.thingName, demo.kind, now);
-        }
-        await addDemoGroups(accountId, id, path, group.groups ?? [], simulation);
-      }
+    async function addDevice(accountId: string, groupId: string, demo: DemoDevice) {
+      // A `_DEMO` device is simulated in the browser that shows it (core §1): the server keeps the
+      // entity only. It joins no fleet, gets no history, and its secret is one nobody is given.
+      const simulated = isDemoDeviceId(demo.thingName);
+      if (!simulated) fleet.push({ thingName: demo.thingName, kind: demo.kind });
+      await insertDevice(trx, {
+        // Core §1: a demo device's id ends with _DEMO; its thing name is that id.
+        id: simulated ? demo.thingName : newId(),
+        account_id: accountId,
+        group_id: groupId,
+        thing_name: demo.thingName,
+        secret_hash: hashSecret(simulated ? newDeviceSecret() : demoDevicePassword(demoKey, demo.thingName)),
+        name: demo.name,
+        sn: demo.sn,
+        site: demo.site,
+        plan: demo.plan,
+        location: JSON.stringify(demo.location),
+        ...(demo.tags && { tags: JSON.stringify(demo.tags.map((tag) => ({ id: newId(), ...tag }))) }),
+        created_at: now,
+      });
+      if (simulated) await describeSimulatedDevice(trx, demo.thingName, demo.kind, now);
     }
 
-    /** An account with its root, New Devices and Trash groups, placed under `parent` (or at the top). */
+    /** An account with its groups (domain `accountGroups`: root, New Devices, Trash, its own), placed under `parent`. */
     async function addAccount(account: DemoAccount, parent: { id: string; path: string } | null) {
       const accountId = newId();
-      const rootId = newId();
-      const rootPath = parent ? childPath(parent.path, rootId) : groupPath([rootId]);
-      // Every group of a demo account holds simulated devices (core §3 `simulation`).
-      const simulation = account.kind === DEMO_ACCOUNT_KIND;
+      const groups = accountGroups(account, () => newId(), parent);
+      const root = groups[0]!;
       await trx
         .insertInto('accounts')
         .values({
@@ -138,25 +110,15 @@ export async function seedDemo(
           kind: account.kind,
           user_variant: account.userVariant,
           theme: account.theme,
-          root_group_id: rootId,
+          root_group_id: root.id,
           created_at: now,
         })
         .execute();
-      await addGroup(accountId, parent?.id ?? null, rootPath, rootId, account.name, 'root', simulation);
-      const newGroupId = newId();
-      await addGroup(
-        accountId,
-        rootId,
-        childPath(rootPath, newGroupId),
-        newGroupId,
-        newDevicesGroupName(account.userVariant),
-        'new',
-        simulation,
-      );
-      const trashId = newId();
-      await addGroup(accountId, rootId, childPath(rootPath, trashId), trashId, TRASH_GROUP_NAME, 'trash', simulation);
-      await addDemoGroups(accountId, rootId, rootPath, account.groups, simulation);
-      await addDemoScenes(trx, account.key, accountId, rootId, now);
+      for (const group of groups) {
+        await addGroup(accountId, group);
+        for (const demo of group.devices) await addDevice(accountId, group.id, demo);
+      }
+      await addDemoScenes(trx, account.key, accountId, root.id, now);
       for (const user of account.users) {
         const userId = newId();
         await insertUser(trx, {
@@ -172,13 +134,13 @@ export async function seedDemo(
           user_id: userId,
           account_id: accountId,
           ordinal: 0,
-          path: rootPath,
+          path: root.path,
           permissions: JSON.stringify(user.permissions),
           secret_permissions: JSON.stringify(user.secretPermissions),
           app_type: account.appType,
         });
       }
-      return { id: rootId, path: rootPath };
+      return root;
     }
 
     const supplierRoot = await addAccount(DEMO_SUPPLIER, null);
@@ -189,7 +151,10 @@ export async function seedDemo(
       .select('account_id')
       .where('id', '=', supplierRoot.id)
       .executeTakeFirstOrThrow();
-    await addGroup(supplier.account_id, supplierRoot.id, customersPath, customersId, 'Customers', 'group');
+    await addGroup(supplier.account_id, {
+      ...{ id: customersId, parentId: supplierRoot.id, path: customersPath },
+      ...{ name: 'Customers', kind: 'group', simulation: false },
+    });
     for (const customer of DEMO_CUSTOMERS) await addAccount(customer, { id: customersId, path: customersPath });
     await trx
       .insertInto('settings')

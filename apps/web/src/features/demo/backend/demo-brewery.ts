@@ -61,9 +61,12 @@ export function firstBreweryRecords(tanks: readonly BrewTankDevice[], now: numbe
 /** A tank's device as the brewing calls read it in the demo: the simulated device's latest values too. */
 export type DemoTankDevice = BrewDevice & Pick<DeviceSnapshot, 'latest'>;
 
+/** A group as the brewing calls read it. */
+type BreweryGroup = Pick<DemoGroupEntry, 'id' | 'name'>;
+
 /** Where the demo's brewery finds its groups, their tanks and their logs: the dataset and the simulation. */
 export interface DemoBreweryFleet {
-  group(groupId: string): DemoGroupEntry | undefined;
+  group(groupId: string): BreweryGroup | undefined;
   tankDevices(groupId: string): Promise<DemoTankDevice[]>;
   logs(
     deviceId: string,
@@ -82,7 +85,7 @@ export function demoBreweryStore(
   /** Saves the records after a change. */
   save: () => Promise<void>,
   fleet: DemoBreweryFleet,
-): BatchListStore<DemoGroupEntry, DemoTankDevice> {
+): BatchListStore<BreweryGroup, DemoTankDevice> {
   /** Each tank's last level taken for its rise per minute, as the server's tracker keeps it. */
   const levels = new Map<string, LevelSample>();
   const latest = (device: DemoTankDevice, code: string) => device.latest[code]?.value;

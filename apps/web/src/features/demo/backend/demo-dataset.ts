@@ -1,8 +1,7 @@
-import type { Account, GroupKind, TreeDevice } from '@fieldlink/api/account';
-import { groupTree, treeChannel } from '@fieldlink/domain/account-view';
+import type { Account, TreeDevice } from '@fieldlink/api/account';
+import { accountGroups, groupTree, treeChannel, type LaidOutGroup } from '@fieldlink/domain/account-view';
 import type { Device } from '@fieldlink/api/device';
 import type { SelfAnswer } from '@fieldlink/api/session';
-import { childPath, groupPath, newDevicesGroupName, TRASH_GROUP_NAME } from '@fieldlink/domain/group-path';
 import { ACCOUNTS_USER_VARIANT } from '@fieldlink/domain/user-variant';
 import { DEMO_ACCOUNT_KIND, demoVisitorRights } from '@fieldlink/domain/demo';
 import { simulatedDeviceConfig } from '@fieldlink/simulation/device-identity';
@@ -20,33 +19,34 @@ export const DEMO_USER_EMAIL = 'prospect@demo.fieldlink';
 /** The demo's devices log every 10 s, as field devices do. */
 const LOG_INTERVAL_SECONDS = 10;
 
-export interface DemoGroupEntry {
-  id: string;
-  name: string;
-  path: string;
-  devices: readonly DemoFleetDevice[];
-}
+/** A group of the demo's account, with its fleet's devices. */
+export type DemoGroupEntry = LaidOutGroup<DemoFleetDevice>;
 
 export interface DemoDataset {
   fleet: DemoFleet;
   rootId: string;
   rootPath: string;
+  /** Every group of the account, as the server's seed lays one out (domain `accountGroups`). */
+  accountGroups: DemoGroupEntry[];
+  /** The fleet's own groups. */
   groups: DemoGroupEntry[];
   /** Every device by id (its thing name). */
   devices: Map<string, { fleet: DemoFleetDevice; group: DemoGroupEntry }>;
 }
 
 export function buildDataset(fleet: DemoFleet): DemoDataset {
-  const rootId = 'demo-root';
-  const rootPath = groupPath([rootId]);
-  const groups = fleet.groups.map((group, index) => {
-    const id = `demo-group-${index + 1}`;
-    return { id, name: group.name, path: childPath(rootPath, id), devices: group.devices };
-  });
+  let count = 0;
+  const outline = { name: fleet.accountName, kind: DEMO_ACCOUNT_KIND, userVariant: userVariantOf(fleet) };
+  // Ids of the browser's own, the same on every visit.
+  const groups = accountGroups({ ...outline, groups: fleet.groups }, (kind) =>
+    kind === 'group' ? `demo-group-${++count}` : `demo-${kind}`,
+  );
   const devices = new Map(
     groups.flatMap((group) => group.devices.map((device) => [device.thingName, { fleet: device, group }] as const)),
   );
-  return { fleet, rootId, rootPath, groups, devices };
+  const [{ id: rootId, path: rootPath }] = groups as [DemoGroupEntry];
+  const own = groups.filter((group) => group.kind === 'group');
+  return { fleet, rootId, rootPath, accountGroups: groups, groups: own, devices };
 }
 
 const userVariantOf = (fleet: DemoFleet): string | null => (fleet.appType === 'stock' ? ACCOUNTS_USER_VARIANT : null);
@@ -81,21 +81,13 @@ export function accountAnswer(
 ): Account {
   const { fleet, rootId, rootPath } = dataset;
   const userVariant = userVariantOf(fleet);
-  const group = (id: string, name: string, kind: GroupKind, path: string) => ({
-    ...{ id, name, kind, path, parentId: kind === 'root' ? null : rootId },
-    ...{ accountId: DEMO_ACCOUNT_ID, appType: fleet.appType, accountKind: DEMO_ACCOUNT_KIND },
-    // Every device of the demo is simulated in the browser.
-    simulation: true,
-  });
   const devices = [...dataset.devices.values()];
   const tree = groupTree<TreeDevice>({
     topPath: rootPath,
-    groups: [
-      group(rootId, fleet.accountName, 'root', rootPath),
-      group('demo-new', newDevicesGroupName(userVariant), 'new', childPath(rootPath, 'demo-new')),
-      group('demo-trash', TRASH_GROUP_NAME, 'trash', childPath(rootPath, 'demo-trash')),
-      ...dataset.groups.map((entry) => group(entry.id, entry.name, 'group', entry.path)),
-    ],
+    groups: dataset.accountGroups.map((group) => ({
+      ...{ ...group, accountId: DEMO_ACCOUNT_ID },
+      ...{ appType: fleet.appType, accountKind: DEMO_ACCOUNT_KIND },
+    })),
     devices: devices.map(({ fleet: device, group: { id } }) => ({ id: device.thingName, groupId: id })),
     scenes: scenes.map((scene) => ({ ...scene, groupId: rootId })),
     users: [

@@ -6,10 +6,8 @@ import type { DemoDataset } from './demo-dataset';
 
 /** The demo's devices in the device table's columnar answer (`GET /devices/table`), as the server builds it. */
 export function deviceTableAnswer(dataset: DemoDataset, devices: readonly Device[]): DeviceTableAnswer {
-  const groups = [
-    { id: dataset.rootId, name: dataset.fleet.accountName, kind: 'root' as const, path: dataset.rootPath },
-    ...dataset.groups.map((group) => ({ id: group.id, name: group.name, kind: 'group' as const, path: group.path })),
-  ];
+  // Every group of the account, New Devices and Trash too, as the server lists them.
+  const groups = dataset.accountGroups.map(({ id, name, kind, path }) => ({ id, name, kind, path }));
   const columns = new DeviceTableColumns();
   for (const device of devices) {
     columns.add(
