@@ -1,4 +1,6 @@
 import type { Scene } from '@fieldlink/api/scenes';
+import { channelValueType } from '@fieldlink/domain/channel-presentation';
+import { parseChannelCode, type ChannelPrefix } from '@fieldlink/domain/channels';
 import { DEMO_ACCOUNT_KIND } from '@fieldlink/domain/demo';
 import { sceneView } from '@fieldlink/domain/scene-view';
 import { flowGridLayout, widgetWithDefaults, type WidgetType } from '@fieldlink/domain/widgets';
@@ -6,7 +8,12 @@ import type { DeviceSnapshot } from '../worker/protocol';
 import { DEMO_ACCOUNT_ID, type DemoDataset } from './demo-dataset';
 
 const SCENE_ID = 'demo-overview';
-const RELAY_CODE = /^do?\d+$/;
+type SnapshotChannel = DeviceSnapshot['channels'][number];
+
+const hasPrefix = (channel: SnapshotChannel, prefixes: readonly ChannelPrefix[]) => {
+  const prefix = parseChannelCode(channel.code)?.prefix;
+  return prefix !== undefined && prefixes.includes(prefix);
+};
 
 interface SceneWidget {
   type: WidgetType;
@@ -18,9 +25,16 @@ interface SceneWidget {
   value?: string;
 }
 
-/** The reading a device is known by: its first measured channel with a unit, else its first channel. */
-function primaryChannel(snapshot: DeviceSnapshot): DeviceSnapshot['channels'][number] | undefined {
-  return snapshot.channels.find((channel) => channel.units && /^[ac]\d+$/.test(channel.code)) ?? snapshot.channels[0];
+/** The reading a device is known by: its first input or auxiliary channel with a unit, else its first channel. */
+function primaryChannel(snapshot: DeviceSnapshot): SnapshotChannel | undefined {
+  return snapshot.channels.find((channel) => channel.units && hasPrefix(channel, ['c', 'a'])) ?? snapshot.channels[0];
+}
+
+/** Its first relay that holds a state (a digital input counting pulses, `d1` in m³, is no relay). */
+function firstRelay(snapshot: DeviceSnapshot): SnapshotChannel | undefined {
+  return snapshot.channels.find(
+    (channel) => hasPrefix(channel, ['do', 'o']) && channelValueType(channel.code, channel.units) === 'state',
+  );
 }
 
 /**
@@ -55,7 +69,7 @@ export function demoScenes(dataset: DemoDataset, snapshots: readonly DeviceSnaps
       channels: [{ deviceId: snapshot.thingName, code: channel.code }],
       ...(channel.units ? { units: channel.units } : {}),
     });
-    const relay = snapshot.channels.find((entry) => RELAY_CODE.test(entry.code));
+    const relay = firstRelay(snapshot);
     if (relay) {
       widgets.push({
         type: 'indicator',
