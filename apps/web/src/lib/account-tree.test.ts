@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Account, GroupNode } from '@fieldlink/api/account';
-import { homeGroupId, scenesHomeRoute } from './account-tree';
+import { findDevice, homeGroupId, scenesHomeRoute } from './account-tree';
 
 const group = (id: string, partial: Partial<GroupNode> = {}): GroupNode => ({
   id,
@@ -113,5 +113,48 @@ describe('homeGroupId', () => {
   it('is the root group without any device, and null without any account', () => {
     expect(homeGroupId([account('a1', group('root1', { kind: 'root' }))])).toBe('root1');
     expect(homeGroupId([])).toBeNull();
+  });
+});
+
+describe('findDevice', () => {
+  const device = (id: string) => ({
+    id,
+    name: id,
+    sn: null,
+    thingName: id,
+    isConnected: true,
+    lastConnection: null,
+    lastDisconnection: null,
+  });
+  const tree = account(
+    'a1',
+    group('root1', {
+      kind: 'root',
+      devices: [device('r1')],
+      groups: [
+        group('trash', { kind: 'trash', devices: [device('t1')] }),
+        group('north', {
+          devices: [device('n1'), device('n2')],
+          groups: [group('pumps', { devices: [device('p1')] })],
+        }),
+      ],
+    }),
+  );
+
+  it('is the first accepted device in tree order, with its group, and looks no further', () => {
+    const seen: string[] = [];
+    const found = findDevice([tree], (candidate) => {
+      seen.push(candidate.id);
+      return candidate.id.startsWith('n');
+    });
+    expect(found?.device.id).toBe('n1');
+    expect(found?.group.id).toBe('north');
+    expect(seen).toEqual(['r1', 'n1']);
+  });
+
+  it('passes over the trash unless asked, and is null when nothing is accepted', () => {
+    expect(findDevice([tree], (candidate) => candidate.id === 't1')).toBeNull();
+    expect(findDevice([tree], (candidate) => candidate.id === 't1', true)?.group.id).toBe('trash');
+    expect(findDevice([tree], (candidate) => candidate.id === 'p1')?.group.id).toBe('pumps');
   });
 });

@@ -45,6 +45,32 @@ export function forEachDevice(
   for (const account of accounts) walk(account, account.rootGroup);
 }
 
+/**
+ * The first device of the accounts in tree order (as `listDevices` lists them) that `test` accepts,
+ * with where it sits, or null. The walk stops there and makes no object for the devices passed over:
+ * at 100,000 devices the shell's first render asks this where it listed every device (issue 41 item 5).
+ */
+export function findDevice(
+  accounts: readonly Account[],
+  test: (device: TreeDevice, group: GroupNode) => boolean,
+  includeTrash = false,
+): PlacedDevice | null {
+  const walk = (account: Account, group: GroupNode): PlacedDevice | null => {
+    if (group.kind === 'trash' && !includeTrash) return null;
+    for (const device of group.devices) if (test(device, group)) return { device, account, group };
+    for (const child of group.groups) {
+      const found = walk(account, child);
+      if (found) return found;
+    }
+    return null;
+  };
+  for (const account of accounts) {
+    const found = walk(account, account.rootGroup);
+    if (found) return found;
+  }
+  return null;
+}
+
 export function findDeviceByThingName(accounts: readonly Account[], thingName: string): PlacedDevice | null {
   for (const account of accounts) {
     for (const placed of walkGroup(account, account.rootGroup, true)) {
@@ -97,7 +123,12 @@ export function scenesHomeRoute(accounts: readonly Account[]): string | null {
  * account. A brewhouse group named first (its hot liquor tank) is not where a brewer's tanks are.
  */
 export function homeGroupId(accounts: readonly Account[]): string | null {
-  const devices = listDevices(accounts);
-  const vessel = devices.find(({ device }) => isFermentationVessel({ tags: device.tags ?? [] }));
-  return (vessel ?? devices[0])?.group.id ?? accounts[0]?.rootGroup.id ?? null;
+  // The tree carries no firmware base, so only a tag makes a vessel: an untagged device is passed
+  // over without the rule's text work (issue 41 item 5: the shell's navigation asks this in the
+  // first render of every page, at the bench's 100,000 untagged devices).
+  const vessel = findDevice(
+    accounts,
+    (device) => (device.tags?.length ?? 0) > 0 && isFermentationVessel({ tags: device.tags! }),
+  );
+  return (vessel ?? findDevice(accounts, () => true))?.group.id ?? accounts[0]?.rootGroup.id ?? null;
 }

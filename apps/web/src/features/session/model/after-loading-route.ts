@@ -3,7 +3,7 @@ import type { SelfAnswer } from '@fieldlink/api/session';
 import { landingFor, type AppType, type Landing } from '@fieldlink/domain/app-variant';
 import { can, heldFlags, heldPermissions, isAdmin, type PermissionSubject } from '@fieldlink/domain/permissions';
 import { hasPlantDashboard, isPlantAppType } from '@fieldlink/domain/plant-dashboard';
-import { homeGroupId, listDevices } from '../../../lib/account-tree';
+import { findDevice, homeGroupId } from '../../../lib/account-tree';
 import { navigationSubject } from '../../../lib/session/permission-subject';
 
 export const DASH_ACCESS_DENY_PATH = '/dashAccessDeny';
@@ -58,13 +58,14 @@ export function landingPath(
       return groupId ? `/brew/summary/${encodeURIComponent(groupId)}` : '/dash';
     }
     case 'deviceDash': {
-      const devices = listDevices(accounts);
-      const last = devices.find((placed) => placed.device.thingName === lastDevice);
+      // Walks that stop at the device they look for: the shell's navigation works out this landing in
+      // the first render of every page, at 100,000 devices too (issue 41 item 5).
+      const last = lastDevice === null ? null : findDevice(accounts, (device) => device.thingName === lastDevice);
       // A water-plant app lands on a generated plant dashboard: the first device that has one.
       const plant = isPlantAppType(appType)
-        ? devices.find(({ device, group }) => hasPlantDashboard(group.appType, device.tags ?? []))
-        : undefined;
-      const first = last ?? plant ?? devices[0];
+        ? findDevice(accounts, (device, group) => hasPlantDashboard(group.appType, device.tags ?? []))
+        : null;
+      const first = last ?? plant ?? findDevice(accounts, () => true);
       return first ? `/dash/${encodeURIComponent(first.device.thingName)}` : '/dash';
     }
   }
