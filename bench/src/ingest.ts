@@ -220,7 +220,17 @@ function maintenanceOnly(): boolean {
  * peer; a few minutes, for profiling and working on the pipeline (with `--cpu-prof` and `--dry-run`).
  */
 function fieldlinkOnly(): boolean {
-  return process.env.FIELDLINK_BENCH_INGEST_STAGES === 'fieldlink';
+  const stages = process.env.FIELDLINK_BENCH_INGEST_STAGES;
+  return stages === 'fieldlink' || stages === 'direct';
+}
+
+/**
+ * `FIELDLINK_BENCH_INGEST_STAGES=direct`: Fieldlink's stages as with `fieldlink`, then the database
+ * direct limit of the same dialects (no Mosquitto, no InfluxDB): the Fieldlink / limit ratio in a few
+ * minutes, for working on a storage's write path (with `--dry-run`).
+ */
+function directOnly(): boolean {
+  return process.env.FIELDLINK_BENCH_INGEST_STAGES === 'direct';
 }
 const STAGES_ENV = 'FIELDLINK_BENCH_INGEST_STAGES=fieldlink';
 
@@ -911,7 +921,7 @@ async function servedPeer<S extends { version: string; pid: number | undefined; 
   });
 }
 
-async function runPeers(options: BenchOptions): Promise<PeerOutcome[]> {
+async function runPeers(options: BenchOptions, limitsOnly: boolean): Promise<PeerOutcome[]> {
   const outcomes: PeerOutcome[] = [];
   for (const dialect of options.dialects) {
     const key: PeerKey = dialect === 'sqlite' ? 'sqlite-direct' : 'postgres-direct';
@@ -932,6 +942,7 @@ async function runPeers(options: BenchOptions): Promise<PeerOutcome[]> {
       }),
     );
   }
+  if (limitsOnly) return outcomes;
   outcomes.push(
     await servedPeer('mosquitto', 'bare Mosquitto', mosquittoMissing(), peerStages(options.dialects, false), options, {
       start: startBareMosquitto,
@@ -1087,7 +1098,7 @@ export const ingestBenchmark: Benchmark = {
         outcomes.push({ dialect, error: message });
       }
     }
-    const peers = maintenanceOnly() || fieldlinkOnly() ? [] : await runPeers(options);
+    const peers = maintenanceOnly() || (fieldlinkOnly() && !directOnly()) ? [] : await runPeers(options, directOnly());
     const section = describe(outcomes, options);
     section.method.push(...peerMethod(peers));
     section.tables.push(besideTable(outcomes, peers));

@@ -43,6 +43,7 @@ import * as requireSecondFactor from './migrations/2026-12-12T1300-require-secon
 import * as notificationRouting from './migrations/2026-12-13T0500-notification-routing';
 import * as passkeys from './migrations/2026-12-13T0600-passkeys';
 import * as logInboxRuns from './migrations/2026-12-14T0100-log-inbox-runs';
+import * as logRollupInbox from './migrations/2026-12-15T0100-log-rollup-inbox';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -98,6 +99,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-13T0500-notification-routing': notificationRouting,
   '2026-12-13T0600-passkeys': passkeys,
   '2026-12-14T0100-log-inbox-runs': logInboxRuns,
+  '2026-12-15T0100-log-rollup-inbox': logRollupInbox,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

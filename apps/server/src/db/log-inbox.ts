@@ -1,6 +1,7 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { isSqlite } from './dialect';
 import { compareKeys, insertLogs, sqliteValues } from './log-writes';
+import { moveRollupInbox } from './log-rollup-inbox';
 import type { Database, LatestValuesTable, LogInboxRunsTable, LogsTable } from './schema';
 import { REAL_TIMERS, type Timer, type Timers } from '../timers';
 
@@ -329,7 +330,8 @@ async function moveWholeShard(db: Kysely<Database>, shard: number): Promise<numb
  * reads every committed sample; answers how many rows moved.
  */
 export async function moveInbox(db: Kysely<Database>, deviceIds?: readonly string[]): Promise<number> {
-  if (!isSqlite(db)) return 0;
+  // PostgreSQL's inbox holds only what batches add to the roll-ups and latest values (db/log-rollup-inbox.ts).
+  if (!isSqlite(db)) return moveRollupInbox(db, deviceIds);
   const shards = deviceIds
     ? [...new Set(deviceIds.map(inboxShard))]
     : Array.from({ length: INBOX_SHARDS }, (_, k) => k);

@@ -249,7 +249,7 @@ async function replaceRollups(
  * The latest value of each channel (one row per device and channel): an older sample never replaces
  * it (core §4).
  */
-const LATEST_CONFLICT = `on conflict (device_id, code) do update set t = excluded.t, value = excluded.value,
+export const LATEST_CONFLICT = `on conflict (device_id, code) do update set t = excluded.t, value = excluded.value,
     extra = excluded.extra where excluded.t >= latest_values.t`;
 
 /** SQLite: stores latest values, in key order so two writers lock them alike. */
@@ -259,10 +259,11 @@ async function upsertLatestValues(trx: Transaction<Database>, rows: readonly Lat
   await sqliteValues(trx, 'latest_values', columns, [...rows].sort(compareKeys), LATEST_CONFLICT, false);
 }
 
-const texts = <R>(rows: readonly R[], key: keyof R): RawBuilder<unknown> => sql`${rows.map((row) => row[key])}::text[]`;
-const bigints = <R>(rows: readonly R[], key: keyof R): RawBuilder<unknown> =>
+export const texts = <R>(rows: readonly R[], key: keyof R): RawBuilder<unknown> =>
+  sql`${rows.map((row) => row[key])}::text[]`;
+export const bigints = <R>(rows: readonly R[], key: keyof R): RawBuilder<unknown> =>
   sql`${rows.map((row) => row[key])}::bigint[]`;
-const doubles = <R>(rows: readonly R[], key: keyof R): RawBuilder<unknown> =>
+export const doubles = <R>(rows: readonly R[], key: keyof R): RawBuilder<unknown> =>
   sql`${rows.map((row) => row[key])}::double precision[]`;
 
 /**
@@ -279,7 +280,7 @@ async function insertSamples(
   return sqliteValues(trx, 'logs', columns, samples, `on conflict do nothing${returning}`, answer);
 }
 
-const ROLLUP_COLUMNS = [
+export const ROLLUP_COLUMNS = [
   'device_id',
   'code',
   't',
@@ -292,7 +293,7 @@ const ROLLUP_COLUMNS = [
 ] as const;
 
 /** How a bucket adds to the one already stored under its key. */
-function rollupConflict(table: RollupTable, sqlite: boolean): string {
+export function rollupConflict(table: RollupTable, sqlite: boolean): string {
   const [least, greatest] = sqlite ? ['min', 'max'] : ['least', 'greatest'];
   return `on conflict (device_id, code, t) do update set
     min_value = ${least}(${table}.min_value, excluded.min_value),

@@ -176,6 +176,26 @@ export interface LogInboxRunsTable {
 }
 
 /**
+ * PostgreSQL: what batches add to the roll-ups and latest values, folded in by a move
+ * (db/log-rollup-inbox.ts). `sample_count` > 0: one hour (`t`) of one channel's samples of a batch;
+ * 0: a latest value (`last_t`, `last_value`, `extra`), its aggregates null.
+ */
+export interface LogRollupInboxTable {
+  /** Order of appending: of two latest values of one time, the later is kept. */
+  id: Generated<number>;
+  device_id: string;
+  code: string;
+  t: number;
+  min_value: number | null;
+  max_value: number | null;
+  sum_value: number | null;
+  sample_count: number;
+  last_t: number;
+  last_value: number;
+  extra: string | null;
+}
+
+/**
  * One UTC hour of one channel's samples as one encoded block (db/sample-block-codec.ts): samples older
  * than a week, moved out of `logs` by the log maintenance job (db/log-blocks.ts).
  */
@@ -773,6 +793,7 @@ export interface Database {
   logs_rollup_packs: LogRollupPacksTable;
   log_blocks: LogBlocksTable;
   log_inbox_runs: LogInboxRunsTable;
+  log_rollup_inbox: LogRollupInboxTable;
   connections: ConnectionsTable;
   revoked_tokens: RevokedTokensTable;
   api_tokens: ApiTokensTable;

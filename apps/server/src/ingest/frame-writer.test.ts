@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, openStorage, type Dialect, type Storage } from '../db/database';
+import { moveInbox } from '../db/log-inbox';
 import { ROLLUP_LEVELS } from '../db/log-writes';
 import { seedDemo } from '../seed/seed';
 import { referenceRollups, storedLogs, storedRollups } from '../../testing/log-rollups';
@@ -24,10 +25,11 @@ function frame(device: string, t: number, codes = ['c1'], value = 1): FrameWrite
 
 /**
  * Holds a lock another transaction of the writer needs until released: on SQLite the database's
- * write lock (a second connection's BEGIN IMMEDIATE); on PostgreSQL the latest value of `device`'s
- * `c1` (a second connection's SELECT ... FOR UPDATE), so only batches of that device wait.
+ * write lock (a second connection's BEGIN IMMEDIATE); on PostgreSQL `device`'s sample of `c1` at `t`
+ * (a second connection's insert of it, not committed: an insert of the same key waits for its
+ * outcome, and the release undoes it), so only batches holding that sample wait.
  */
-async function holdLock(dialect: Dialect, url: string, device: string): Promise<() => Promise<void>> {
+async function holdLock(dialect: Dialect, url: string, device: string, t: number): Promise<() => Promise<void>> {
   if (dialect === 'sqlite') {
     const other = new SqliteDatabase(url);
     other.exec('begin immediate');
@@ -39,9 +41,9 @@ async function holdLock(dialect: Dialect, url: string, device: string): Promise<
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query('begin');
-  await client.query(`select 1 from latest_values where device_id = $1 and code = 'c1' for update`, [device]);
+  await client.query(`insert into logs (device_id, code, t, value) values ($1, 'c1', $2, 0)`, [device, t]);
   return async () => {
-    await client.query('commit');
+    await client.query('rollback');
     await client.end();
   };
 }
@@ -77,6 +79,7 @@ describe.each(DIALECTS)('FrameWriter on %s', (dialect: Dialect) => {
   beforeEach(async () => {
     for (const table of ['logs', 'logs_hourly', 'logs_daily', 'latest_values'] as const)
       await storage.db.deleteFrom(table).execute();
+    if (dialect === 'postgres') await storage.db.deleteFrom('log_rollup_inbox').execute();
   });
 
   it('writes a batch once its first frame has waited the delay, or at once when it holds the most rows', async () => {
@@ -106,7 +109,7 @@ describe.each(DIALECTS)('FrameWriter on %s', (dialect: Dialect) => {
     await new FrameWriter(storage.db, { maxDelayMs: 0 }).write(frame('dev-a', T0));
     const timers = new ManualTimers();
     const writer = new FrameWriter(storage.db, { maxDelayMs: 1000, concurrency: 1, timers });
-    const release = await holdLock(dialect, database.url, 'dev-a');
+    const release = await holdLock(dialect, database.url, 'dev-a', T0 + 1);
     const first = writer.write(frame('dev-a', T0 + 1));
     // The first batch starts after 1 s and waits on the lock; the second is due 1 s after its frame,
     // while the first is still being written.
@@ -139,6 +142,8 @@ describe.each(DIALECTS)('FrameWriter on %s', (dialect: Dialect) => {
     await Promise.all(
       batches.map((rows) => writer.write({ logs: rows, latest: rows.map((row) => ({ ...row, extra: null })) })),
     );
+    // As every reader of roll-ups and latest values does (PostgreSQL's batches append to an inbox).
+    await moveInbox(storage.db);
     const stored = await storedLogs(storage.db);
     expect(stored).toHaveLength(keys.length);
     for (const { table, width } of ROLLUP_LEVELS) {
@@ -165,7 +170,7 @@ describe.each(DIALECTS)('FrameWriter on %s', (dialect: Dialect) => {
           return events;
         },
       });
-      const release = await holdLock(dialect, database.url, 'dev-a');
+      const release = await holdLock(dialect, database.url, 'dev-a', T0 + 1);
       const order: string[] = [];
       const first = writer.write(frame('dev-a', T0 + 1)).then(() => order.push('dev-a'));
       timers.advance(0);
@@ -189,10 +194,12 @@ describe.each(DIALECTS)('FrameWriter on %s', (dialect: Dialect) => {
     async () => {
       await new FrameWriter(storage.db, { maxDelayMs: 0 }).write(frame('dev-a', T0, ['c1', 'c2']));
       const writer = new FrameWriter(storage.db, { maxDelayMs: 0, concurrency: 3 });
-      const release = await holdLock(dialect, database.url, 'dev-a');
+      const release = await holdLock(dialect, database.url, 'dev-a', T0 + 1);
       const written = writer.write(frame('dev-a', T0 + 1, ['c1', 'c2'], 5));
       await until(async () => (await statementsWaitingOnLocks()) > 0);
-      // Its latest value of c1 waits on the lock: none of its samples, roll-ups or latest values show.
+      // Its sample of c1 waits on the lock: none of its samples, roll-ups or latest values show, even
+      // once the roll-up inbox is moved.
+      await moveInbox(storage.db);
       const samplesAt = () =>
         storage.db
           .selectFrom('logs')
@@ -207,6 +214,7 @@ describe.each(DIALECTS)('FrameWriter on %s', (dialect: Dialect) => {
       ]);
       await release();
       await written;
+      await moveInbox(storage.db);
       expect(await samplesAt()).toHaveLength(2);
       expect((await hourly()).filter((bucket) => bucket.device_id === 'dev-a').map((b) => b.sum_value)).toEqual([6, 6]);
       const latest = await storage.db
@@ -232,7 +240,7 @@ describe.each(DIALECTS)('FrameWriter on %s', (dialect: Dialect) => {
         return writeBatch(storage.db, writes);
       },
     });
-    const release = await holdLock(dialect, database.url, 'dev-a');
+    const release = await holdLock(dialect, database.url, 'dev-a', T0 + 1);
     const first = writer.write(frame('dev-a', T0 + 1));
     timers.advance(0);
     const health = JSON.stringify({ t: T0, rssi: -60 });

@@ -3,6 +3,7 @@ import { shouldReplaceLatest } from '@fieldlink/domain/log-merge';
 import { isSqlite } from '../db/dialect';
 import { appendToInbox, type InboxMover } from '../db/log-inbox';
 import { insertLogs } from '../db/log-writes';
+import { insertLogsToRollupInbox } from '../db/log-rollup-inbox';
 import type { Database, DevicesTable } from '../db/schema';
 import type { DeviceEvent } from '../events';
 import { newId } from '../security/secrets';
@@ -308,16 +309,17 @@ export async function writeBatch(
 ): Promise<DeviceEvent[]> {
   const events: DeviceEvent[] = [];
   if (writes.deviceUpdates.length === 0 && writes.connections.length === 0 && !isSqlite(db)) {
-    // Samples and latest values only (the steady stream): one statement, its own transaction, so the
-    // rows it shares with the batches beside it are locked only while it runs and commits.
-    await insertLogs(db, writes.logs, writes.latest);
+    // Samples and latest values only (the steady stream): one statement, its own transaction, sharing
+    // no row with the batches beside it (db/log-rollup-inbox.ts).
+    await insertLogsToRollupInbox(db, writes.logs, writes.latest);
     return events;
   }
   let shards: number[] = [];
   await db.transaction().execute(async (trx) => {
     if (inbox) {
       shards = await appendToInbox(trx, writes.logs, writes.latest);
-    } else await insertLogs(trx, writes.logs, writes.latest);
+    } else if (isSqlite(trx)) await insertLogs(trx, writes.logs, writes.latest);
+    else await insertLogsToRollupInbox(trx, writes.logs, writes.latest);
     // Devices in key order: two instances lock their rows alike.
     const updates = [...writes.deviceUpdates].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     for (const [deviceId, update] of updates) {

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { DATABASE_CREDENTIALS, type DeviceBroker, type DeviceCredentialStore } from '../broker/device-broker';
 import type { EventRelay } from '../cluster/event-relay';
 import { InboxMover } from '../db/log-inbox';
+import { RollupInboxMover } from '../db/log-rollup-inbox';
 import { DeviceEvents } from '../events';
 import { audit } from '../features/audit/service';
 import { LogMaintenance } from '../features/devices/log-maintenance';
@@ -46,6 +47,14 @@ export const ingestPlugin = fp(
     const inbox =
       storage.dialect === 'sqlite' && !writerThread
         ? new InboxMover(db, { onError: (error) => app.log.error({ err: error }, 'Moving the log inbox failed') })
+        : undefined;
+    // PostgreSQL's batches append what they add to the roll-ups and latest values to an inbox, folded
+    // in about once a second (db/log-rollup-inbox.ts).
+    const rollupInbox =
+      storage.dialect === 'postgres'
+        ? new RollupInboxMover(db, {
+            onError: (error) => app.log.error({ err: error }, 'Moving the roll-up inbox failed'),
+          })
         : undefined;
     const writer = new FrameWriter(db, {
       concurrency: storage.dialect === 'postgres' ? POSTGRES_BATCHES_IN_FLIGHT : 1,
@@ -92,6 +101,7 @@ export const ingestPlugin = fp(
       await writer.flush();
       await writerThread?.close();
       await inbox?.close();
+      await rollupInbox?.close();
     });
     app.shutdown.add('logMaintenance', () => logMaintenance.stop());
   },

@@ -1,0 +1,142 @@
+import { sql, type Kysely } from 'kysely';
+import { withoutCompacted } from './log-blocks';
+import { bigints, doubles, LATEST_CONFLICT, ROLLUP_COLUMNS, ROLLUP_LEVELS, rollupConflict, texts } from './log-writes';
+import type { Database, LatestValuesTable, LogsTable } from './schema';
+import { HOUR_MS } from '@fieldlink/domain/timestamps';
+import { REAL_TIMERS, type Timer, type Timers } from '../timers';
+
+/**
+ * PostgreSQL's roll-up inbox (docs/decisions.md, "Issue 41 item 2: the roll-ups and latest values of
+ * PostgreSQL's batches go through an inbox"). Every batch of the frame writer holds about one sample
+ * of every channel, so a batch that upserted the hourly and daily roll-ups and the latest values
+ * updated three rows per sample (an index probe, a row lock and a new row version each: three
+ * quarters of PostgreSQL's CPU per batch), and the batches written side by side waited on each
+ * other's locks of those rows until each committed. Now a batch's one statement inserts its samples
+ * into `logs` and appends what they add to the roll-ups (one row per channel and hour of the batch)
+ * and its latest values to `log_rollup_inbox`, a table without key or index that no two batches
+ * share a row of; PUBACK still waits for that commit. A move ({@link moveRollupInbox}) then takes the
+ * inbox's rows and folds them into `logs_hourly`, `logs_daily` and `latest_values` in one statement:
+ * a row is always either in the inbox or folded, never both, never neither (a crash leaves it in
+ * the inbox for the next move). A mover ({@link RollupInboxMover}) moves about once a second, so a
+ * channel's roll-up rows are updated once a second rather than once a batch; readers of roll-ups and
+ * latest values move first (`moveInbox`, db/log-inbox.ts), so they read them as if every batch had
+ * updated them.
+ */
+
+/** The mover moves the inbox about this often, in ms. */
+export const ROLLUP_INBOX_CYCLE_MS = 1000;
+
+const HOUR_BUCKET = sql.raw(`t - ((t % ${HOUR_MS}) + ${HOUR_MS}) % ${HOUR_MS}`);
+
+/**
+ * Inserts samples into `logs` (those already stored skipped) and appends what the inserted ones add
+ * to the roll-ups, and the latest values, to the inbox: one statement (its own transaction outside
+ * one), sharing no row with a batch beside it. Answers how many samples were inserted.
+ */
+export async function insertLogsToRollupInbox(
+  db: Kysely<Database>,
+  samples: readonly LogsTable[],
+  latest: readonly LatestValuesTable[] = [],
+): Promise<number> {
+  if (samples.length === 0 && latest.length === 0) return 0;
+  // A late sample at a time an hourly block already holds is a duplicate too (db/log-blocks.ts).
+  const fresh = await withoutCompacted(db, samples);
+  const latestValues =
+    latest.length === 0
+      ? sql``
+      : sql`, latest as (insert into log_rollup_inbox (device_id, code, t, sample_count, last_t, last_value, extra)
+          select device_id, code, t, 0, t, value, extra from unnest(${texts(latest, 'device_id')}, ${texts(latest, 'code')},
+            ${bigints(latest, 't')}, ${doubles(latest, 'value')}, ${sql`${latest.map((row) => row.extra)}::text[]`})
+            as l(device_id, code, t, value, extra))`;
+  const { rows } = await sql<{ n: string }>`with inserted as (insert into logs (device_id, code, t, value)
+      select * from unnest(${texts(fresh, 'device_id')}, ${texts(fresh, 'code')}, ${bigints(fresh, 't')},
+        ${doubles(fresh, 'value')})
+      on conflict do nothing returning device_id, code, t, value),
+    rollups as (insert into log_rollup_inbox (${sql.raw(ROLLUP_COLUMNS.join(', '))})
+      select device_id, code, b, min(value), max(value), sum(value), count(*), max(t),
+        (array_agg(value order by t desc))[1]
+      from (select device_id, code, ${HOUR_BUCKET} as b, t, value from inserted) as s
+      group by device_id, code, b)
+    ${latestValues}
+    select count(*) as n from inserted`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * Folds the inbox's rows (of `deviceIds` only, when given) into the roll-ups and latest values, in
+ * one statement: the rows it deletes are the rows it folds. Buckets and latest values are upserted in
+ * key order, as every writer does, so two moves (two readers, or two instances) never deadlock; a
+ * move that meets rows another is deleting waits for it and skips them. Of two latest values of one
+ * time the later appended is kept, as a later batch's replaces it (an equal time replaces: core §4).
+ * Answers how many rows moved.
+ */
+export async function moveRollupInbox(db: Kysely<Database>, deviceIds?: readonly string[]): Promise<number> {
+  const which = deviceIds ? sql`where device_id = any(${[...deviceIds]}::text[])` : sql``;
+  const levels = ROLLUP_LEVELS.map(({ table, width }) => {
+    const bucket = sql.raw(`t - ((t % ${width}) + ${width}) % ${width}`);
+    return sql`, ${sql.raw(`${table}_added`)} as (insert into ${sql.table(table)} (${sql.raw(ROLLUP_COLUMNS.join(', '))})
+      select device_id, code, b, min(min_value), max(max_value), sum(sum_value), sum(sample_count)::bigint, max(last_t),
+        (array_agg(last_value order by last_t desc))[1]
+      from (select device_id, code, ${bucket} as b, min_value, max_value, sum_value, sample_count, last_t, last_value
+        from moved where sample_count > 0) as s
+      group by device_id, code, b order by device_id, code, b
+      ${sql.raw(rollupConflict(table, false))})`;
+  });
+  const { rows } = await sql<{ n: string }>`with moved as (delete from log_rollup_inbox ${which}
+      returning id, device_id, code, t, min_value, max_value, sum_value, sample_count, last_t, last_value, extra)
+    ${sql.join(levels, sql``)},
+    latest as (insert into latest_values (device_id, code, t, value, extra)
+      select distinct on (device_id, code) device_id, code, last_t, last_value, extra
+      from moved where sample_count = 0 order by device_id, code, last_t desc, id desc
+      ${sql.raw(LATEST_CONFLICT)})
+    select count(*) as n from moved`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * Moves PostgreSQL's roll-up inbox about every `cycleMs`, one move at a time, and once more, whole,
+ * when closed (after the frame writer's last batch), so a shutdown leaves nothing to fold. A move
+ * that fails is tried again at the next cycle: its rows stay in the inbox.
+ */
+export class RollupInboxMover {
+  private timer: Timer | null = null;
+  private moving: Promise<void> | null = null;
+  private closed = false;
+  private readonly timers: Timers;
+  private readonly cycleMs: number;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly options: { cycleMs?: number; onError?: (error: unknown) => void; timers?: Timers } = {},
+  ) {
+    this.timers = options.timers ?? REAL_TIMERS;
+    this.cycleMs = options.cycleMs ?? ROLLUP_INBOX_CYCLE_MS;
+    this.schedule(0);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.timer?.cancel();
+    this.timer = null;
+    await this.moving;
+    await moveRollupInbox(this.db);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.closed) return;
+    this.timer = this.timers.setTimeout(() => {
+      this.timer = null;
+      this.moving = moveRollupInbox(this.db)
+        .then(
+          () => undefined,
+          (error: unknown) => this.options.onError?.(error),
+        )
+        .finally(() => {
+          this.moving = null;
+          this.schedule(this.cycleMs);
+        });
+    }, delayMs);
+    // The mover never keeps the process alive by itself.
+    this.timer.unref();
+  }
+}
