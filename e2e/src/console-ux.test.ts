@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { formatDateTime } from '@fieldlink/domain/date-format';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
-import { animationsDone, apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import {
+  animationsDone,
+  apiToken,
+  callApi,
+  launchBrowser,
+  sessionPage,
+  signInAs,
+  startServer,
+  type RunningServer,
+  type SessionOptions,
+} from './harness';
 
 /**
  * The console as its users find it (issue 14): the device dash leads with live channels, every value
@@ -24,12 +34,12 @@ describe('console as its users find it', () => {
 
   const newPage = async (width: number, height: number): Promise<Page> =>
     (await browser.newContext({ viewport: { width, height } })).newPage();
+  /** A page of a browser that holds the user's session, at `path` (tests of the sign-in use `signInAs`). */
+  const signedIn = (email: string, path: string, options?: SessionOptions): Promise<Page> =>
+    sessionPage(browser, server.baseUrl, email, path, options);
 
   it('leads the device dash with live channels at 1440x900, each value with its unit and whole name', async () => {
-    const page = await newPage(1440, 900);
-    await signInAs(page, server.baseUrl, 'viewer@fieldlink.test');
-    await page.waitForURL(/\/dash\/[^/]+$/, { timeout: 30_000 });
-    await page.goto(`${server.baseUrl}/dash/ACME-BLR01`);
+    const page = await signedIn('viewer@fieldlink.test', '/dash/ACME-BLR01');
     const value = page.getByTestId('channel-value-c1');
     await page.waitForFunction(
       () => /\d/.test(document.querySelector('[data-testid="channel-value-c1"]')?.textContent ?? ''),
@@ -63,10 +73,7 @@ describe('console as its users find it', () => {
   });
 
   it('gives each unit of the logs chart its own y axis', async () => {
-    const page = await newPage(1440, 900);
-    await signInAs(page, server.baseUrl, 'viewer@fieldlink.test');
-    await page.waitForURL(/\/dash\/[^/]+$/, { timeout: 30_000 });
-    await page.goto(`${server.baseUrl}/dash/ACME-BLR01`);
+    const page = await signedIn('viewer@fieldlink.test', '/dash/ACME-BLR01');
     const logs = page.getByRole('region', { name: 'Logs' });
     await logs.locator('.u-wrap').waitFor({ timeout: 30_000 });
     // Room temperature (°C) and line pressure (bar) open the chart: two units, two y axes.
@@ -83,14 +90,9 @@ describe('console as its users find it', () => {
 
   it('states the time zone of every date once, on every page: the device’s on its page, else the user’s', async () => {
     // The user is in New York (a US browser: 12 hours, month first); the demo devices keep UTC.
-    const page = await (
-      await browser.newContext({
-        viewport: { width: 1440, height: 900 },
-        timezoneId: 'America/New_York',
-        locale: 'en-US',
-      })
-    ).newPage();
-    await signInAs(page, server.baseUrl, 'viewer@fieldlink.test');
+    const page = await signedIn('viewer@fieldlink.test', '/loading', {
+      context: { timezoneId: 'America/New_York', locale: 'en-US' },
+    });
     await page.waitForURL(/\/dash\/[^/]+$/, { timeout: 30_000 });
     for (const [path, zone] of [
       ['/dash/ACME-BLR01', /^Times in UTC, the device’s zone$/],
@@ -178,8 +180,7 @@ describe('console as its users find it', () => {
     await visitor.context().close();
 
     // Every signed-in page, as the users who open them.
-    const admin = await newPage(390, 844);
-    await signInAs(admin, server.baseUrl, 'admin@fieldlink.test');
+    const admin = await signedIn('admin@fieldlink.test', '/loading', { viewport: { width: 390, height: 844 } });
     await admin.waitForURL(/\/dash\/[^/]+$/, { timeout: 30_000 });
     for (const [path, name] of [
       ['/dash', 'device-picker'],
@@ -205,9 +206,8 @@ describe('console as its users find it', () => {
     await admin.context().close();
 
     for (const email of ['brew@fieldlink.test', 'spray@fieldlink.test', 'stock@fieldlink.test']) {
-      const page = await newPage(390, 844);
-      await signInAs(page, server.baseUrl, email);
-      await page.waitForURL((url) => !/\/(signin|loading)$/.test(url.pathname), { timeout: 30_000 });
+      const page = await signedIn(email, '/loading', { viewport: { width: 390, height: 844 } });
+      await page.waitForURL((url) => !/^\/(loading)?$/.test(url.pathname), { timeout: 30_000 });
       await settle(page);
       await page.screenshot({ path: `${shots}/${email.split('@')[0]}-landing.png`, fullPage: true });
       await expectNoSidewaysScroll(page, `${email}'s landing page`);
@@ -235,10 +235,7 @@ describe('console as its users find it', () => {
     });
     expect(set.status).toBe(200);
 
-    const page = await newPage(390, 844);
-    await signInAs(page, server.baseUrl, 'admin@fieldlink.test');
-    await page.waitForURL(/\/dash\/[^/]+$/, { timeout: 30_000 });
-    await page.goto(`${server.baseUrl}/alarms`);
+    const page = await signedIn('admin@fieldlink.test', '/alarms', { viewport: { width: 390, height: 844 } });
     // The demo seeds an active alarm on the same channel (above 19 °C), which stays the active one.
     const row = page.getByRole('row', { name: /Boiler 1/ }).first();
     await row.waitFor({ timeout: 30_000 });
@@ -256,9 +253,11 @@ describe('console as its users find it', () => {
   });
 
   it('gives every control a 44 px target on a touch screen, with no sideways scroll', async () => {
-    const page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true })).newPage();
-    await signInAs(page, server.baseUrl, 'brew@fieldlink.test');
-    await page.waitForURL((url) => !/^\/(signin|loading)/.test(url.pathname), { timeout: 30_000 });
+    const page = await signedIn('brew@fieldlink.test', '/loading', {
+      viewport: { width: 390, height: 844 },
+      context: { hasTouch: true },
+    });
+    await page.waitForURL((url) => !/^\/(loading)?$/.test(url.pathname), { timeout: 30_000 });
     // Every page the brewer reaches from the top bar, and a scene with a chart widget.
     const pages = [
       { path: '/alarms', ready: page.getByRole('button', { name: 'Acknowledge' }).first() },
@@ -313,8 +312,7 @@ describe('console as its users find it', () => {
   });
 
   it('offers profile, theme and a password change in the account menu; its toast leaves the menu uncovered', async () => {
-    const page = await newPage(1440, 900);
-    await signInAs(page, server.baseUrl, 'ops@fieldlink.test');
+    const page = await signedIn('ops@fieldlink.test', '/loading');
     await page.waitForURL(/\/dash\/[^/]+$/, { timeout: 30_000 });
     await page.getByRole('button', { name: /^Account menu/ }).click();
     const panel = page.locator('.user-menu__panel');
@@ -342,17 +340,9 @@ describe('console as its users find it', () => {
   });
 
   it('updates the device table live: its age ticks, an OTA update shows its progress and the device its reconnection', async () => {
-    const page = await newPage(1440, 900);
-    await signInAs(page, server.baseUrl, 'brew@fieldlink.test');
-    // The brewer lands on the brew summary.
-    await page.waitForURL((url) => !['/signin', '/loading'].includes(url.pathname), { timeout: 30_000 });
-    await page.evaluate(() =>
-      localStorage.setItem(
-        'deviceTableColumns',
-        JSON.stringify(['name', 'isConnected', 'lastConnection', 'fw', 'otaStatus']),
-      ),
-    );
-    await page.goto(`${server.baseUrl}/accounts/list`);
+    const page = await signedIn('brew@fieldlink.test', '/accounts/list', {
+      storage: { deviceTableColumns: JSON.stringify(['name', 'isConnected', 'lastConnection', 'fw', 'otaStatus']) },
+    });
     await page.getByTestId('device-table').waitFor({ timeout: 30_000 });
     const age = page.getByTestId('device-table-age');
     await expect.poll(() => age.textContent(), { timeout: 30_000 }).toMatch(/^Live · last change /);
@@ -428,11 +418,8 @@ describe('console as its users find it', () => {
   });
 
   it('says in one line why a scene cannot be changed, and disabled fields look disabled', async () => {
-    const page = await newPage(1440, 900);
-    await signInAs(page, server.baseUrl, 'viewer@fieldlink.test');
-    await page.waitForURL(/\/dash\/[^/]+$/, { timeout: 30_000 });
     // The viewer may not set a device's time zone: the field is there, and plainly disabled.
-    await page.goto(`${server.baseUrl}/dash/ACME-BLR01`);
+    const page = await signedIn('viewer@fieldlink.test', '/dash/ACME-BLR01');
     const zone = page.getByLabel('Time zone', { exact: true });
     await zone.waitFor({ timeout: 30_000 });
     expect(await zone.isDisabled()).toBe(true);

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { TOKEN_STORAGE_KEY } from '@fieldlink/api/session';
 import type { DeviceClockAnswer, DeviceClockRequest } from '@fieldlink/server/testing';
 import { freePort } from '@fieldlink/server/testing/ports';
 import { CHROMIUM_PATH } from './chromium';
@@ -176,6 +177,60 @@ export async function signedInPage(
   const page = await context.newPage();
   await signInAs(page, baseUrl, email);
   await page.waitForURL(landing ?? ((url) => !/^\/(signin|loading)/.test(url.pathname)), { timeout: 30_000 });
+  return page;
+}
+
+export interface SessionOptions {
+  /** 1440 x 900 unless given. */
+  viewport?: { width: number; height: number };
+  /** The context's other options (time zone, locale, touch). */
+  context?: BrowserContextOptions;
+  /** Other entries the browser's local storage holds from earlier visits (the console's remembered settings). */
+  storage?: Record<string, string>;
+  /** Runs on the new context before its page opens (listeners, init scripts); {@link sessionPage} only. */
+  prepare?: (context: BrowserContext) => Promise<unknown>;
+}
+
+/**
+ * A context of its own whose browser already holds `email`'s session, as one that signed in earlier:
+ * the token of an API sign-in (`POST /signin`, the call the sign-in page makes) in its local storage,
+ * through Playwright's `storageState`. For tests of what a signed-in user sees, not of signing in: it
+ * spares each context the sign-in page's load and form (docs/PERFORMANCE.md, "Test suite, round 8").
+ * The tests of the sign-in itself use {@link signInAs}.
+ */
+export async function sessionContext(
+  browser: Browser,
+  baseUrl: string,
+  email: string,
+  { viewport = { width: 1440, height: 900 }, context, storage = {} }: SessionOptions = {},
+): Promise<BrowserContext> {
+  const token = await apiToken(baseUrl, email);
+  const entries = { ...storage, [TOKEN_STORAGE_KEY]: token };
+  return browser.newContext({
+    viewport,
+    ...context,
+    storageState: {
+      cookies: [],
+      origins: [{ origin: baseUrl, localStorage: Object.entries(entries).map(([name, value]) => ({ name, value })) }],
+    },
+  });
+}
+
+/**
+ * A page of a new {@link sessionContext} (closed with the browser), opened at `path`: `/loading` is where
+ * the sign-in page goes once signed in, and leads to the user's landing page.
+ */
+export async function sessionPage(
+  browser: Browser,
+  baseUrl: string,
+  email: string,
+  path: string,
+  options: SessionOptions = {},
+): Promise<Page> {
+  const context = await sessionContext(browser, baseUrl, email, options);
+  await options.prepare?.(context);
+  const page = await context.newPage();
+  await page.goto(`${baseUrl}${path}`);
   return page;
 }
 

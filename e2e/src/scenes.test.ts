@@ -4,7 +4,7 @@ import type { Account, GroupNode, TreeDevice } from '@fieldlink/api/account';
 import type { LatestValuesAnswer } from '@fieldlink/api/device';
 import type { Scene } from '@fieldlink/api/scenes';
 import type { WidgetType } from '@fieldlink/domain/widgets';
-import { apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import { apiToken, callApi, launchBrowser, sessionContext, startServer, type RunningServer } from './harness';
 
 /**
  * Scenes and widgets in Chromium against the real product and its simulated fleet: a scene built with
@@ -38,9 +38,10 @@ describe('scenes and widgets', () => {
 
   /** A page signed in as this user, at the page its app lands on (brewing: the brew summary; spray: its overview). */
   async function signedInPage(email: string, landing = /\/dash/): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: VIEWPORT });
+    // The browser holds the user's session, as after an earlier sign-in (sign-in itself: foundation).
+    const context = await sessionContext(browser, server.baseUrl, email, { viewport: VIEWPORT });
     const signedIn = await context.newPage();
-    await signInAs(signedIn, server.baseUrl, email);
+    await signedIn.goto(`${server.baseUrl}/loading`);
     await signedIn.waitForURL(landing, { timeout: 30_000 });
     return { context, page: signedIn };
   }

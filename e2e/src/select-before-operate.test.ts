@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { signedInPage, useProduct } from './harness';
+import { sessionPage, useProduct } from './harness';
 
 const SHOTS = process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots' : 'test-results';
 
@@ -34,11 +34,12 @@ describe('select before operate', () => {
             log.sent.push(request.postData() ?? '');
         });
       });
-    const page = await signedInPage(product.browser, product.server.baseUrl, email, {
+    // The browser holds the user's session, as after an earlier sign-in, and opens /loading, where the sign-in page leads.
+    const page = await sessionPage(product.browser, product.server.baseUrl, email, '/loading', {
       viewport: { width, height: width < 600 ? 844 : 900 },
-      landing,
       prepare: watch,
     });
+    await page.waitForURL(landing ?? ((url) => !/^\/(loading)?$/.test(url.pathname)), { timeout: 30_000 });
     return { page, log };
   }
 
