@@ -151,8 +151,13 @@ export function accountGroups<D>(
   const simulation = account.kind === DEMO_ACCOUNT_KIND;
   const rootId = newId('root');
   const root = {
-    ...{ id: rootId, name: account.name, kind: 'root' as const, parentId: parent?.id ?? null, simulation },
-    ...{ path: parent ? childPath(parent.path, rootId) : groupPath([rootId]), devices: [] },
+    id: rootId,
+    name: account.name,
+    kind: 'root' as const,
+    parentId: parent?.id ?? null,
+    simulation,
+    path: parent ? childPath(parent.path, rootId) : groupPath([rootId]),
+    devices: [],
   };
   const laidOut: LaidOutGroup<D>[] = [root];
   const add = (name: string, kind: GroupKind, under: LaidOutGroup<D>, devices: readonly D[] = []) => {

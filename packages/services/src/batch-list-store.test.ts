@@ -102,7 +102,12 @@ describe('a store of whole batches', () => {
       'an annotation on a channel of the batch’s device',
       (lists: BatchListStore<{ id: string; name: string }, BrewDevice>, stored: Batch) =>
         lists.saveAnnotation(stored, {
-          ...{ id: 'a3', kind: 'channel', text: 'Cooling', timestamp: NOW + 5, color: 'grey', sensoryId: null },
+          id: 'a3',
+          kind: 'channel',
+          text: 'Cooling',
+          timestamp: NOW + 5,
+          color: 'grey',
+          sensoryId: null,
           channelCode: 't10',
         }),
       'annotation b1',

@@ -124,8 +124,13 @@ export class BatchListStore<G extends { id: string; name: string }, D extends Br
   async insertBatch(start: NewBatch) {
     this.records.batches.unshift({
       ...start,
-      ...{ gravities: [], sensories: [], annotations: [], reports: [] },
-      ...{ isDemo: this.options.isDemo, pressurizedAt: null, frozenGravity: null },
+      gravities: [],
+      sensories: [],
+      annotations: [],
+      reports: [],
+      isDemo: this.options.isDemo,
+      pressurizedAt: null,
+      frozenGravity: null,
     });
     await this.options.written(`insert ${start.id}`);
   }

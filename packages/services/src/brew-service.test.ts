@@ -28,7 +28,14 @@ type Group = { id: string; name: string };
 type Device = BrewDevice & { latest: Record<string, number> };
 
 const device = (id: string, name: string, extra: Partial<Device> = {}): Device => ({
-  ...{ id, thingName: id, name, isConnected: true, custom: 'Vats 4.2', registers: {}, base: 'BREW', tags: [] },
+  id,
+  thingName: id,
+  name,
+  isConnected: true,
+  custom: 'Vats 4.2',
+  registers: {},
+  base: 'BREW',
+  tags: [],
   latest: { a1: 1.2, t1: 5000, t10: 18, c2: 1, c3: 3 },
   ...extra,
 });

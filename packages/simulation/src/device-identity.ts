@@ -118,7 +118,12 @@ export function simulatedDeviceConfig(
 ) {
   const { sn, fw, model, hw, base, custom, modemPort } = identity;
   return {
-    ...{ sn, fw, model, hw, base, custom },
+    sn,
+    fw,
+    model,
+    hw,
+    base,
+    custom,
     uploadInterval: SIMULATED_UPLOAD_INTERVAL_MINUTES,
     expandedIoMax: expandedIoPoints(channels.map((channel) => channel.code)),
     timeDate: { ...SIMULATED_TIME_DATE },

@@ -67,8 +67,14 @@ export async function seedDemo(
       await trx
         .insertInto('groups')
         .values({
-          ...{ id, account_id: accountId, parent_id: parentId, name, kind, path },
-          ...{ created_at: now, simulation: simulation ? 1 : 0 },
+          id,
+          account_id: accountId,
+          parent_id: parentId,
+          name,
+          kind,
+          path,
+          created_at: now,
+          simulation: simulation ? 1 : 0,
         })
         .execute();
     }
@@ -152,8 +158,12 @@ export async function seedDemo(
       .where('id', '=', supplierRoot.id)
       .executeTakeFirstOrThrow();
     await addGroup(supplier.account_id, {
-      ...{ id: customersId, parentId: supplierRoot.id, path: customersPath },
-      ...{ name: 'Customers', kind: 'group', simulation: false },
+      id: customersId,
+      parentId: supplierRoot.id,
+      path: customersPath,
+      name: 'Customers',
+      kind: 'group',
+      simulation: false,
     });
     for (const customer of DEMO_CUSTOMERS) await addAccount(customer, { id: customersId, path: customersPath });
     await trx
@@ -187,7 +197,11 @@ async function describeSimulatedDevice(db: Kysely<Database>, thingName: string, 
   await db
     .updateTable('devices')
     .set({
-      ...{ fw, model: config.model, hw: config.hw, base, custom },
+      fw,
+      model: config.model,
+      hw: config.hw,
+      base,
+      custom,
       channels: JSON.stringify(channels),
       is_connected: 1,
       last_connection: now,

@@ -39,8 +39,15 @@ const GROUP = { id: 'g', name: 'Cellar', path: './r/g', devices: [] };
 
 /** A simulated tank as the brewing calls read it: a brew controller, so a tank. */
 const tankDevice = ({ thingName, name, custom, registers, latest }: BrewTankDevice): DemoTankDevice => ({
-  ...{ id: thingName, thingName, name, isConnected: true, custom, registers, latest },
-  ...{ base: 'BREW', tags: [] },
+  id: thingName,
+  thingName,
+  name,
+  isConnected: true,
+  custom,
+  registers,
+  latest,
+  base: 'BREW',
+  tags: [],
 });
 
 /** The demo's brewing calls (the shared service over the demo's store) on a cellar of `TANKS`. */

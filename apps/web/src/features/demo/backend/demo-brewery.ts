@@ -40,7 +40,11 @@ export function firstBreweryRecords(tanks: readonly BrewTankDevice[], now: numbe
     records.tanks.push({ deviceId, capacity, co2TotalGain, tankLevel });
     const { state, props, transitions, tankLevelAtFermStart, co2TotalAtStart } = batch;
     records.batches.push({
-      ...{ state, props, transitions, tankLevelAtFermStart, co2TotalAtStart },
+      state,
+      props,
+      transitions,
+      tankLevelAtFermStart,
+      co2TotalAtStart,
       id: demoRecordId('batch'),
       deviceId,
       isDemo: true,

@@ -85,14 +85,19 @@ export function accountAnswer(
   const tree = groupTree<TreeDevice>({
     topPath: rootPath,
     groups: dataset.accountGroups.map((group) => ({
-      ...{ ...group, accountId: DEMO_ACCOUNT_ID },
-      ...{ appType: fleet.appType, accountKind: DEMO_ACCOUNT_KIND },
+      ...group,
+      accountId: DEMO_ACCOUNT_ID,
+      appType: fleet.appType,
+      accountKind: DEMO_ACCOUNT_KIND,
     })),
     devices: devices.map(({ fleet: device, group: { id } }) => ({ id: device.thingName, groupId: id })),
     scenes: scenes.map((scene) => ({ ...scene, groupId: rootId })),
     users: [
       {
-        ...{ email: DEMO_USER_EMAIL, firstName: 'Demo', lastName: 'Visitor', path: rootPath },
+        email: DEMO_USER_EMAIL,
+        firstName: 'Demo',
+        lastName: 'Visitor',
+        path: rootPath,
         subject: prospectPoint(dataset),
       },
     ],
