@@ -355,17 +355,25 @@ describe('scenes and widgets', () => {
     const frame = frameOf(page, 'switch');
     const toggle = frame.getByRole('switch');
     await expect.poll(() => switchCaption(page), { timeout: 20_000 }).toMatch(/^(On|Off)$/);
-    // Record every caption the switch shows, so a pending state shorter than a poll is seen too.
+    // Record every caption the switch shows with the state it has then (`caption|aria-checked`), so a
+    // pending state shorter than a poll is seen too, and caption and state are read at one moment: the
+    // sprayer may end a manual spray by itself (its 60 s, or wind) between two reads of a test.
     await frame.evaluate((element) => {
       const seen: string[] = [];
-      (window as unknown as { switchCaptions: string[] }).switchCaptions = seen;
-      new MutationObserver(() => seen.push(element.querySelector('.wv-caption')?.textContent ?? '')).observe(element, {
+      (window as unknown as { switchStates: string[] }).switchStates = seen;
+      const record = () =>
+        seen.push(
+          `${element.querySelector('.wv-caption')?.textContent ?? ''}|${element.querySelector('[role="switch"]')?.getAttribute('aria-checked') ?? ''}`,
+        );
+      new MutationObserver(record).observe(element, {
         subtree: true,
         childList: true,
         characterData: true,
+        attributes: true,
+        attributeFilter: ['aria-checked'],
       });
     });
-    const captions = () => page.evaluate(() => (window as unknown as { switchCaptions: string[] }).switchCaptions);
+    const states = () => page.evaluate(() => (window as unknown as { switchStates: string[] }).switchStates);
 
     for (let round = 0; round < 2; round += 1) {
       const wasOn = (await toggle.getAttribute('aria-checked')) === 'true';
@@ -380,9 +388,14 @@ describe('scenes and widgets', () => {
       // Confirmed: the caption names the new state, the spinner is gone and the switch can be used again.
       await expect.poll(() => switchCaption(page), { timeout: 20_000 }).toBe(target === 1 ? 'On' : 'Off');
       await expect.poll(() => toggle.isEnabled()).toBe(true);
-      expect(await toggle.getAttribute('aria-checked')).toBe(String(target === 1));
+      const shown = await states();
+      expect(shown).toContain(target === 1 ? 'On|true' : 'Off|false');
+      expect(shown).toContain(target === 1 ? 'Switching on…|true' : 'Switching off…|false');
+      // Never a caption that says one state while the switch holds the other.
+      expect(shown.filter((state) => /^(On|Off)\|/.test(state))).toEqual(
+        shown.filter((state) => state === 'On|true' || state === 'Off|false'),
+      );
       expect(await frame.getByText(/could not|Timeout|Command Failed/).count()).toBe(0);
-      expect(await captions()).toContain(target === 1 ? 'Switching on…' : 'Switching off…');
       // The device holds the relay as the switch shows it.
       const values = await latestValues(sprayToken, relayDevice.id);
       expect(values[relayDevice.id]?.do2?.value).toBe(target);
