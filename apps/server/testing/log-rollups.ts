@@ -42,6 +42,16 @@ export function storedLogs(db: Kysely<Database>) {
     .execute();
 }
 
+/** Every latest value, in key order. */
+export function storedLatest(db: Kysely<Database>) {
+  return db
+    .selectFrom('latest_values')
+    .select(['device_id', 'code', 't', 'value', 'extra'])
+    .orderBy('device_id')
+    .orderBy('code')
+    .execute();
+}
+
 /** Every bucket of a roll-up table, in key order. */
 export function storedRollups(db: Kysely<Database>, table: 'logs_hourly' | 'logs_daily') {
   return db.selectFrom(table).selectAll().orderBy('device_id').orderBy('code').orderBy('t').execute();

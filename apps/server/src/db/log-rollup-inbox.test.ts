@@ -6,7 +6,7 @@ import { insertLogsToRollupInbox, moveRollupInbox, RollupInboxMover } from './lo
 import { ROLLUP_LEVELS } from './log-writes';
 import type { LatestValuesTable, LogsTable } from './schema';
 import { freshPostgres, type TestDatabase } from '../../testing/cluster/cluster-apps';
-import { referenceRollups, storedLogs, storedRollups } from '../../testing/log-rollups';
+import { referenceRollups, storedLatest, storedLogs, storedRollups } from '../../testing/log-rollups';
 import { ManualTimers } from '../../testing/manual-timers';
 import { until } from '../../testing/until';
 
@@ -31,14 +31,6 @@ describe('the roll-up inbox (PostgreSQL)', () => {
     for (const table of ['logs', 'logs_hourly', 'logs_daily', 'latest_values', 'log_rollup_inbox'] as const)
       await storage.db.deleteFrom(table).execute();
   });
-
-  const storedLatest = () =>
-    storage.db
-      .selectFrom('latest_values')
-      .select(['device_id', 'code', 't', 'value', 'extra'])
-      .orderBy('device_id')
-      .orderBy('code')
-      .execute();
 
   it('gives the roll-ups and latest values of the raw computation, however the moves fall (property)', async () => {
     const sample = (t: fc.Arbitrary<number>) =>
@@ -95,7 +87,7 @@ describe('the roll-up inbox (PostgreSQL)', () => {
         const expected = [...latest.values()].sort(
           (a, b) => a.device_id.localeCompare(b.device_id) || a.code.localeCompare(b.code),
         );
-        expect(await storedLatest()).toEqual(expected);
+        expect(await storedLatest(storage.db)).toEqual(expected);
         expect(await storage.db.selectFrom('log_rollup_inbox').selectAll().execute()).toEqual([]);
       }),
       { numRuns: 25 },
@@ -106,15 +98,15 @@ describe('the roll-up inbox (PostgreSQL)', () => {
     const latest = (device_id: string, t: number, value: number) => ({ device_id, code: 'c1', t, value, extra: null });
     await insertLogsToRollupInbox(storage.db, [], [latest('dev-a', T0 + 2000, 2), latest('dev-b', T0, 1)]);
     expect(await moveRollupInbox(storage.db, ['dev-a'])).toBe(1);
-    expect(await storedLatest()).toEqual([latest('dev-a', T0 + 2000, 2)]);
+    expect(await storedLatest(storage.db)).toEqual([latest('dev-a', T0 + 2000, 2)]);
     await insertLogsToRollupInbox(storage.db, [], [latest('dev-a', T0 + 1000, 9)]);
     expect(await moveRollupInbox(storage.db)).toBe(2);
-    expect(await storedLatest()).toEqual([latest('dev-a', T0 + 2000, 2), latest('dev-b', T0, 1)]);
+    expect(await storedLatest(storage.db)).toEqual([latest('dev-a', T0 + 2000, 2), latest('dev-b', T0, 1)]);
     // Two batches' values of one time moved together: the later batch's is believed (core §4).
     await insertLogsToRollupInbox(storage.db, [], [latest('dev-b', T0 + 5, 3)]);
     await insertLogsToRollupInbox(storage.db, [], [latest('dev-b', T0 + 5, 4)]);
     await moveRollupInbox(storage.db);
-    expect((await storedLatest())[1]).toEqual(latest('dev-b', T0 + 5, 4));
+    expect((await storedLatest(storage.db))[1]).toEqual(latest('dev-b', T0 + 5, 4));
   });
 
   it('moves by itself on its cycle, and whatever is left when closed', async () => {

@@ -4,7 +4,7 @@ import { migrate, openStorage, type Dialect, type Storage } from './database';
 import { insertLogs, rollUp, rollUpStoredSamples, ROLLUP_LEVELS } from './log-writes';
 import type { LogsTable } from './schema';
 import { freshPostgres, type TestDatabase } from '../../testing/cluster/cluster-apps';
-import { referenceRollups, storedLogs, storedRollups } from '../../testing/log-rollups';
+import { referenceRollups, storedLatest, storedLogs, storedRollups } from '../../testing/log-rollups';
 import { DIALECTS } from '../../testing/test-app';
 
 const HOUR = 3_600_000;
@@ -180,13 +180,6 @@ describe.each(DIALECTS)('insertLogs on %s', (dialect: Dialect) => {
 
   const stored = () => storedLogs(storage.db);
   const rollups = (table: 'logs_hourly' | 'logs_daily') => storedRollups(storage.db, table);
-  const storedLatest = () =>
-    storage.db
-      .selectFrom('latest_values')
-      .select(['device_id', 'code', 't', 'value', 'extra'])
-      .orderBy('device_id')
-      .orderBy('code')
-      .execute();
 
   it('skips a sample stored before or given twice in the batch, and rolls up only what it inserted', async () => {
     const first = [{ device_id: 'dev-a', code: 'c1', t: T0 + 1000, value: 5 }];
@@ -225,9 +218,12 @@ describe.each(DIALECTS)('insertLogs on %s', (dialect: Dialect) => {
     expect(await insertLogs(storage.db, [sample], [latest(T0 + 2000, 7, '{"unit":"C"}')])).toBe(1);
     // Latest values alone (a frame of latest values only), one older and one of another channel.
     expect(await insertLogs(storage.db, [], [latest(T0 + 1000, 1), { ...latest(T0, 3), code: 'c2' }])).toBe(0);
-    expect(await storedLatest()).toEqual([latest(T0 + 2000, 7, '{"unit":"C"}'), { ...latest(T0, 3), code: 'c2' }]);
+    expect(await storedLatest(storage.db)).toEqual([
+      latest(T0 + 2000, 7, '{"unit":"C"}'),
+      { ...latest(T0, 3), code: 'c2' },
+    ]);
     expect(await storage.db.transaction().execute((trx) => insertLogs(trx, [], [latest(T0 + 3000, 9)]))).toBe(0);
-    expect((await storedLatest())[0]).toEqual(latest(T0 + 3000, 9));
+    expect((await storedLatest(storage.db))[0]).toEqual(latest(T0 + 3000, 9));
     expect(await stored()).toEqual([sample]);
   });
 
