@@ -12,7 +12,8 @@ export default defineConfig({
       // Pure functions, no mock, no fake timer, no stubbed global: the files share a worker's modules
       // (`isolate: false`), which cut the project from 43 s to 8 s (docs/PERFORMANCE.md, round 5).
       { test: { name: 'domain', include: ['packages/domain/src/**/*.test.ts'], isolate: false } },
-      { test: { name: 'api', include: ['packages/api/src/**/*.test.ts'] } },
+      // Property tests run a hundred answers each (device-table-binary: timed out at 5 s at load 23).
+      { test: { name: 'api', include: ['packages/api/src/**/*.test.ts'], testTimeout: 30_000 } },
       { test: { name: 'services', include: ['packages/services/src/**/*.test.ts'] } },
       {
         test: {
