@@ -9,55 +9,22 @@ export interface PlacedDevice {
   group: GroupNode;
 }
 
-function* walkGroup(account: Account, group: GroupNode, includeTrash: boolean): Generator<PlacedDevice> {
-  if (group.kind === 'trash' && !includeTrash) return;
-  for (const device of group.devices) yield { device, account, group };
-  for (const child of group.groups) yield* walkGroup(account, child, includeTrash);
-}
-
 /**
- * Every device of the accounts in tree order (a group's own devices before its subgroups'). Devices
- * in the trash are left out unless asked for: they are not on any dashboard.
- */
-export function listDevices(accounts: readonly Account[], includeTrash = false): PlacedDevice[] {
-  const placed: PlacedDevice[] = [];
-  forEachDevice(accounts, (device, account, group) => placed.push({ device, account, group }), includeTrash);
-  return placed;
-}
-
-/**
- * Calls `visit` for every device of the accounts in tree order, as `listDevices` lists them, without
- * making an object per device: at 100,000 devices a screen that keeps a few of them (or only the
- * devices) spares the start-up that many objects and their collection.
- */
-export function forEachDevice(
-  accounts: readonly Account[],
-  visit: (device: TreeDevice, account: Account, group: GroupNode) => void,
-  includeTrash = false,
-): void {
-  // A plain walk: at 100,000 devices, a generator per group and spreading its output into push()
-  // took a tenth of a second for each screen that lists the devices at start-up.
-  const walk = (account: Account, group: GroupNode) => {
-    if (group.kind === 'trash' && !includeTrash) return;
-    for (const device of group.devices) visit(device, account, group);
-    for (const child of group.groups) walk(account, child);
-  };
-  for (const account of accounts) walk(account, account.rootGroup);
-}
-
-/**
- * The first device of the accounts in tree order (as `listDevices` lists them) that `test` accepts,
- * with where it sits, or null. The walk stops there and makes no object for the devices passed over:
- * at 100,000 devices the shell's first render asks this where it listed every device (issue 41 item 5).
+ * The first device of the accounts in tree order (a group's own devices before its subgroups') that
+ * `test` accepts, with where it sits, or null. Devices in the trash are left out unless asked for:
+ * they are not on any dashboard. The walk stops at the device accepted and makes no object for those
+ * passed over: at 100,000 devices the shell's first render asks this (issue 41 item 5).
  */
 export function findDevice(
   accounts: readonly Account[],
-  test: (device: TreeDevice, group: GroupNode) => boolean,
+  test: (device: TreeDevice, group: GroupNode, account: Account) => boolean,
   includeTrash = false,
 ): PlacedDevice | null {
+  // A plain walk: at 100,000 devices, a generator per group and spreading its output into push()
+  // took a tenth of a second for each screen that lists the devices at start-up.
   const walk = (account: Account, group: GroupNode): PlacedDevice | null => {
     if (group.kind === 'trash' && !includeTrash) return null;
-    for (const device of group.devices) if (test(device, group)) return { device, account, group };
+    for (const device of group.devices) if (test(device, group, account)) return { device, account, group };
     for (const child of group.groups) {
       const found = walk(account, child);
       if (found) return found;
@@ -71,13 +38,33 @@ export function findDevice(
   return null;
 }
 
+/**
+ * Calls `visit` for every device of the accounts in tree order, as {@link findDevice} walks them,
+ * without making an object per device: at 100,000 devices a screen that keeps a few of them (or only
+ * the devices) spares the start-up that many objects and their collection.
+ */
+export function forEachDevice(
+  accounts: readonly Account[],
+  visit: (device: TreeDevice, account: Account, group: GroupNode) => void,
+  includeTrash = false,
+): void {
+  const visitAll = (device: TreeDevice, group: GroupNode, account: Account) => {
+    visit(device, account, group);
+    return false;
+  };
+  findDevice(accounts, visitAll, includeTrash);
+}
+
+/** Every device of the accounts in tree order, as {@link findDevice} walks them. */
+export function listDevices(accounts: readonly Account[], includeTrash = false): PlacedDevice[] {
+  const placed: PlacedDevice[] = [];
+  forEachDevice(accounts, (device, account, group) => placed.push({ device, account, group }), includeTrash);
+  return placed;
+}
+
+/** A device by its thing name, wherever it sits (the trash too). */
 export function findDeviceByThingName(accounts: readonly Account[], thingName: string): PlacedDevice | null {
-  for (const account of accounts) {
-    for (const placed of walkGroup(account, account.rootGroup, true)) {
-      if (placed.device.thingName === thingName) return placed;
-    }
-  }
-  return null;
+  return findDevice(accounts, (device) => device.thingName === thingName, true);
 }
 
 /** The group names from the root to a group, for a breadcrumb (`Acme / North / Pumps`). */
@@ -123,12 +110,6 @@ export function scenesHomeRoute(accounts: readonly Account[]): string | null {
  * account. A brewhouse group named first (its hot liquor tank) is not where a brewer's tanks are.
  */
 export function homeGroupId(accounts: readonly Account[]): string | null {
-  // The tree carries no firmware base, so only a tag makes a vessel: an untagged device is passed
-  // over without the rule's text work (issue 41 item 5: the shell's navigation asks this in the
-  // first render of every page, at the bench's 100,000 untagged devices).
-  const vessel = findDevice(
-    accounts,
-    (device) => (device.tags?.length ?? 0) > 0 && isFermentationVessel({ tags: device.tags! }),
-  );
+  const vessel = findDevice(accounts, (device) => isFermentationVessel({ tags: device.tags ?? [] }));
   return (vessel ?? findDevice(accounts, () => true))?.group.id ?? accounts[0]?.rootGroup.id ?? null;
 }
