@@ -883,6 +883,9 @@ describe('fermentation vessels', () => {
     ['a brewing controller without a tag', { base: 'BREW 3.1', tags: [] }, true],
     ['a generic controller without a tag', { base: 'GEN_CTRL 2.4', tags: [] }, false],
     ['an unknown device without a tag', { base: null, tags: [{ key: 'site', value: 'Cellar' }] }, false],
+    ['a device of the account tree: no base, no tag', { tags: [] }, false],
+    ['a blank base', { base: '   ', tags: [] }, false],
+    ['a brewing controller whose base has spaces around it', { base: '  brew 3.1 ', tags: [] }, true],
   ])('%s: %s', (_name, device, expected) => expect(isFermentationVessel(device)).toBe(expected));
 });
 

@@ -259,7 +259,9 @@ export function isFermentationVessel(device: {
 }): boolean {
   const vessel = device.tags.find((tag) => tag.key.trim().toLowerCase() === VESSEL_TAG_KEY);
   if (vessel) return (FERMENTATION_VESSELS as readonly string[]).includes(vessel.value.trim().toLowerCase());
-  return (device.base ?? '').trim().split(/\s+/)[0]?.toUpperCase() === BREW_CONTROLLER_BASE;
+  // No text work for a device without a firmware base (the account tree's 100,000: issue 41 item 5).
+  const base = device.base?.trim();
+  return base ? base.split(/\s+/)[0]!.toUpperCase() === BREW_CONTROLLER_BASE : false;
 }
 
 /**
