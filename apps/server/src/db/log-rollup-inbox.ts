@@ -1,6 +1,17 @@
 import { sql, type Kysely } from 'kysely';
 import { withoutCompacted } from './log-blocks';
-import { bigints, doubles, LATEST_CONFLICT, ROLLUP_COLUMNS, ROLLUP_LEVELS, rollupConflict, texts } from './log-writes';
+import {
+  bigints,
+  bucketStart,
+  doubles,
+  insertedSamples,
+  LATEST_CONFLICT,
+  ROLLUP_COLUMNS,
+  ROLLUP_LEVELS,
+  rollupConflict,
+  rollupOfInserted,
+  texts,
+} from './log-writes';
 import type { Database, LatestValuesTable, LogsTable } from './schema';
 import { HOUR_MS } from '@fieldlink/domain/timestamps';
 import { REAL_TIMERS, type Timer, type Timers } from '../timers';
@@ -26,8 +37,6 @@ import { REAL_TIMERS, type Timer, type Timers } from '../timers';
 /** The mover moves the inbox about this often, in ms. */
 export const ROLLUP_INBOX_CYCLE_MS = 1000;
 
-const HOUR_BUCKET = sql.raw(`t - ((t % ${HOUR_MS}) + ${HOUR_MS}) % ${HOUR_MS}`);
-
 /**
  * Inserts samples into `logs` (those already stored skipped) and appends what the inserted ones add
  * to the roll-ups, and the latest values, to the inbox: one statement (its own transaction outside
@@ -48,15 +57,8 @@ export async function insertLogsToRollupInbox(
           select device_id, code, t, 0, t, value, extra from unnest(${texts(latest, 'device_id')}, ${texts(latest, 'code')},
             ${bigints(latest, 't')}, ${doubles(latest, 'value')}, ${sql`${latest.map((row) => row.extra)}::text[]`})
             as l(device_id, code, t, value, extra))`;
-  const { rows } = await sql<{ n: string }>`with inserted as (insert into logs (device_id, code, t, value)
-      select * from unnest(${texts(fresh, 'device_id')}, ${texts(fresh, 'code')}, ${bigints(fresh, 't')},
-        ${doubles(fresh, 'value')})
-      on conflict do nothing returning device_id, code, t, value),
-    rollups as (insert into log_rollup_inbox (${sql.raw(ROLLUP_COLUMNS.join(', '))})
-      select device_id, code, b, min(value), max(value), sum(value), count(*), max(t),
-        (array_agg(value order by t desc))[1]
-      from (select device_id, code, ${HOUR_BUCKET} as b, t, value from inserted) as s
-      group by device_id, code, b)
+  const { rows } = await sql<{ n: string }>`with inserted as (${insertedSamples(fresh)}),
+    rollups as (insert into log_rollup_inbox (${sql.raw(ROLLUP_COLUMNS.join(', '))}) ${rollupOfInserted(HOUR_MS)})
     ${latestValues}
     select count(*) as n from inserted`.execute(db);
   return Number(rows[0]?.n ?? 0);
@@ -73,7 +75,7 @@ export async function insertLogsToRollupInbox(
 export async function moveRollupInbox(db: Kysely<Database>, deviceIds?: readonly string[]): Promise<number> {
   const which = deviceIds ? sql`where device_id = any(${[...deviceIds]}::text[])` : sql``;
   const levels = ROLLUP_LEVELS.map(({ table, width }) => {
-    const bucket = sql.raw(`t - ((t % ${width}) + ${width}) % ${width}`);
+    const bucket = bucketStart(width);
     return sql`, ${sql.raw(`${table}_added`)} as (insert into ${sql.table(table)} (${sql.raw(ROLLUP_COLUMNS.join(', '))})
       select device_id, code, b, min(min_value), max(max_value), sum(sum_value), sum(sample_count)::bigint, max(last_t),
         (array_agg(last_value order by last_t desc))[1]

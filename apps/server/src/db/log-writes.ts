@@ -140,6 +140,30 @@ async function insertSqlite(trx: Transaction<Database>, fresh: readonly LogsTabl
   return inserted.length;
 }
 
+/** PostgreSQL: the start of the bucket of `width` ms a time `t` falls in, floored alike before 1970. */
+export const bucketStart = (width: number) => sql.raw(`t - ((t % ${width}) + ${width}) % ${width}`);
+
+/**
+ * PostgreSQL: the body of an `inserted` step that inserts samples into `logs` (those already stored
+ * skipped) and answers the rows it inserted.
+ */
+export const insertedSamples = (samples: readonly LogsTable[]) =>
+  sql`insert into logs (device_id, code, t, value)
+      select * from unnest(${texts(samples, 'device_id')}, ${texts(samples, 'code')}, ${bigints(samples, 't')},
+        ${doubles(samples, 'value')})
+      on conflict do nothing returning device_id, code, t, value`;
+
+/**
+ * PostgreSQL: what the `inserted` step's rows add to the roll-up of `width` ms, a row per device,
+ * channel and bucket in {@link ROLLUP_COLUMNS}' order, its last value the one at the latest time (one
+ * sample per time: the insert skips repeats).
+ */
+export const rollupOfInserted = (width: number) =>
+  sql`select device_id, code, b, min(value), max(value), sum(value), count(*), max(t),
+        (array_agg(value order by t desc))[1]
+      from (select device_id, code, ${bucketStart(width)} as b, t, value from inserted) as s
+      group by device_id, code, b`;
+
 /**
  * PostgreSQL: samples, roll-ups and latest values in one statement of array parameters. Each roll-up
  * folds the rows the insert answers per device, channel and bucket (floored alike for times before
@@ -151,15 +175,12 @@ async function insertPostgres(
   samples: readonly LogsTable[],
   latest: readonly LatestValuesTable[],
 ): Promise<number> {
-  const rollups = ROLLUP_LEVELS.map(({ table, width }) => {
-    const bucket = sql.raw(`t - ((t % ${width}) + ${width}) % ${width}`);
-    return sql`, ${sql.raw(`${table}_added`)} as (insert into ${sql.table(table)} (${sql.raw(ROLLUP_COLUMNS.join(', '))})
-      select device_id, code, b, min(value), max(value), sum(value), count(*), max(t),
-        (array_agg(value order by t desc))[1]
-      from (select device_id, code, ${bucket} as b, t, value from inserted) as s
-      group by device_id, code, b order by device_id, code, b
-      ${sql.raw(rollupConflict(table, false))})`;
-  });
+  const rollups = ROLLUP_LEVELS.map(
+    ({ table, width }) =>
+      sql`, ${sql.raw(`${table}_added`)} as (insert into ${sql.table(table)} (${sql.raw(ROLLUP_COLUMNS.join(', '))})
+      ${rollupOfInserted(width)} order by device_id, code, b
+      ${sql.raw(rollupConflict(table, false))})`,
+  );
   const sorted = [...latest].sort(compareKeys);
   const latestValues =
     sorted.length === 0
@@ -168,10 +189,7 @@ async function insertPostgres(
           select * from unnest(${texts(sorted, 'device_id')}, ${texts(sorted, 'code')}, ${bigints(sorted, 't')},
             ${doubles(sorted, 'value')}, ${sql`${sorted.map((row) => row.extra)}::text[]`})
           ${sql.raw(LATEST_CONFLICT)})`;
-  const { rows } = await sql<{ n: string }>`with inserted as (insert into logs (device_id, code, t, value)
-      select * from unnest(${texts(samples, 'device_id')}, ${texts(samples, 'code')}, ${bigints(samples, 't')},
-        ${doubles(samples, 'value')})
-      on conflict do nothing returning device_id, code, t, value)
+  const { rows } = await sql<{ n: string }>`with inserted as (${insertedSamples(samples)})
     ${sql.join(rollups, sql``)}${latestValues}
     select count(*) as n from inserted`.execute(db);
   return Number(rows[0]?.n ?? 0);
@@ -200,7 +218,7 @@ export async function rollUpStoredSamples(
   }
   for (const { table, width } of ROLLUP_LEVELS) {
     // The bucket of t, floored alike for times before 1970; its last value found again by its key.
-    const bucket = sql.raw(`t - ((t % ${width}) + ${width}) % ${width}`);
+    const bucket = bucketStart(width);
     await sql`insert into ${sql.table(table)}
         (device_id, code, t, min_value, max_value, sum_value, sample_count, last_t, last_value)
       select a.device_id, a.code, a.b, a.mn, a.mx, a.sm, a.n, a.lt, l.value
