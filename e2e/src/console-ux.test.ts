@@ -7,6 +7,7 @@ import {
   apiToken,
   callApi,
   launchBrowser,
+  sessionLanding,
   sessionPage,
   signInAs,
   startServer,
@@ -37,6 +38,9 @@ describe('console as its users find it', () => {
   /** A page of a browser that holds the user's session, at `path` (tests of the sign-in use `signInAs`). */
   const signedIn = (email: string, path: string, options?: SessionOptions): Promise<Page> =>
     sessionPage(browser, server.baseUrl, email, path, options);
+  /** The same, at the user's landing page (`sessionLanding`). */
+  const landedAs = (email: string, options?: Parameters<typeof sessionLanding>[3]): Promise<Page> =>
+    sessionLanding(browser, server.baseUrl, email, options);
 
   it('leads the device dash with live channels at 1440x900, each value with its unit and whole name', async () => {
     const page = await signedIn('viewer@fieldlink.test', '/dash/ACME-BLR01');
@@ -90,10 +94,10 @@ describe('console as its users find it', () => {
 
   it('states the time zone of every date once, on every page: the device’s on its page, else the user’s', async () => {
     // The user is in New York (a US browser: 12 hours, month first); the demo devices keep UTC.
-    const page = await signedIn('viewer@fieldlink.test', '/loading', {
+    const page = await landedAs('viewer@fieldlink.test', {
       context: { timezoneId: 'America/New_York', locale: 'en-US' },
+      landing: /\/dash\/[^/]+$/,
     });
-    await page.waitForURL(/\/dash\/[^/]+$/, { timeout: 30_000 });
     for (const [path, zone] of [
       ['/dash/ACME-BLR01', /^Times in UTC, the device’s zone$/],
       ['/alarms', /^Times in America\/New_York \(UTC-0[45]:00\)$/],
@@ -180,8 +184,10 @@ describe('console as its users find it', () => {
     await visitor.context().close();
 
     // Every signed-in page, as the users who open them.
-    const admin = await signedIn('admin@fieldlink.test', '/loading', { viewport: { width: 390, height: 844 } });
-    await admin.waitForURL(/\/dash\/[^/]+$/, { timeout: 30_000 });
+    const admin = await landedAs('admin@fieldlink.test', {
+      viewport: { width: 390, height: 844 },
+      landing: /\/dash\/[^/]+$/,
+    });
     for (const [path, name] of [
       ['/dash', 'device-picker'],
       ['/dash/ACME-BLR01', 'device-dash'],
@@ -206,8 +212,7 @@ describe('console as its users find it', () => {
     await admin.context().close();
 
     for (const email of ['brew@fieldlink.test', 'spray@fieldlink.test', 'stock@fieldlink.test']) {
-      const page = await signedIn(email, '/loading', { viewport: { width: 390, height: 844 } });
-      await page.waitForURL((url) => !/^\/(loading)?$/.test(url.pathname), { timeout: 30_000 });
+      const page = await landedAs(email, { viewport: { width: 390, height: 844 } });
       await settle(page);
       await page.screenshot({ path: `${shots}/${email.split('@')[0]}-landing.png`, fullPage: true });
       await expectNoSidewaysScroll(page, `${email}'s landing page`);
@@ -253,11 +258,10 @@ describe('console as its users find it', () => {
   });
 
   it('gives every control a 44 px target on a touch screen, with no sideways scroll', async () => {
-    const page = await signedIn('brew@fieldlink.test', '/loading', {
+    const page = await landedAs('brew@fieldlink.test', {
       viewport: { width: 390, height: 844 },
       context: { hasTouch: true },
     });
-    await page.waitForURL((url) => !/^\/(loading)?$/.test(url.pathname), { timeout: 30_000 });
     // Every page the brewer reaches from the top bar, and a scene with a chart widget.
     const pages = [
       { path: '/alarms', ready: page.getByRole('button', { name: 'Acknowledge' }).first() },
@@ -312,8 +316,7 @@ describe('console as its users find it', () => {
   });
 
   it('offers profile, theme and a password change in the account menu; its toast leaves the menu uncovered', async () => {
-    const page = await signedIn('ops@fieldlink.test', '/loading');
-    await page.waitForURL(/\/dash\/[^/]+$/, { timeout: 30_000 });
+    const page = await landedAs('ops@fieldlink.test', { landing: /\/dash\/[^/]+$/ });
     await page.getByRole('button', { name: /^Account menu/ }).click();
     const panel = page.locator('.user-menu__panel');
     await panel.getByText('ops@fieldlink.test').waitFor();

@@ -234,6 +234,21 @@ export async function sessionPage(
   return page;
 }
 
+/**
+ * A page of a new {@link sessionContext} opened at /loading, where the sign-in page leads, once the
+ * console has moved on to `landing` (by default any page past /loading): the user's landing page.
+ */
+export async function sessionLanding(
+  browser: Browser,
+  baseUrl: string,
+  email: string,
+  { landing, ...options }: SessionOptions & { landing?: RegExp } = {},
+): Promise<Page> {
+  const page = await sessionPage(browser, baseUrl, email, '/loading', options);
+  await page.waitForURL(landing ?? ((url) => !/^\/(loading)?$/.test(url.pathname)), { timeout: 30_000 });
+  return page;
+}
+
 /** Opens a device's dash and waits for its General information panel. */
 export async function openDash(page: Page, baseUrl: string, thingName: string): Promise<void> {
   await page.goto(`${baseUrl}/dash/${thingName}`);

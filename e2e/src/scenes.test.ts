@@ -4,7 +4,7 @@ import type { Account, GroupNode, TreeDevice } from '@fieldlink/api/account';
 import type { LatestValuesAnswer } from '@fieldlink/api/device';
 import type { Scene } from '@fieldlink/api/scenes';
 import type { WidgetType } from '@fieldlink/domain/widgets';
-import { apiToken, callApi, launchBrowser, sessionContext, startServer, type RunningServer } from './harness';
+import { apiToken, callApi, launchBrowser, sessionLanding, startServer, type RunningServer } from './harness';
 
 /**
  * Scenes and widgets in Chromium against the real product and its simulated fleet: a scene built with
@@ -36,14 +36,13 @@ describe('scenes and widgets', () => {
   const latestValues = (token: string, deviceId: string) =>
     api<LatestValuesAnswer>('GET', `/device/channels/latest-values?ids=${deviceId}`, token);
 
-  /** A page signed in as this user, at the page its app lands on (brewing: the brew summary; spray: its overview). */
-  async function signedInPage(email: string, landing = /\/dash/): Promise<{ context: BrowserContext; page: Page }> {
-    // The browser holds the user's session, as after an earlier sign-in (sign-in itself: foundation).
-    const context = await sessionContext(browser, server.baseUrl, email, { viewport: VIEWPORT });
-    const signedIn = await context.newPage();
-    await signedIn.goto(`${server.baseUrl}/loading`);
-    await signedIn.waitForURL(landing, { timeout: 30_000 });
-    return { context, page: signedIn };
+  /**
+   * A page of a browser that holds this user's session, at the page its app lands on (brewing: the brew
+   * summary; spray: its overview). Sign-in itself: foundation.
+   */
+  async function openSession(email: string, landing = /\/dash/): Promise<{ context: BrowserContext; page: Page }> {
+    const signedIn = await sessionLanding(browser, server.baseUrl, email, { viewport: VIEWPORT, landing });
+    return { context: signedIn.context(), page: signedIn };
   }
 
   const isApiCall = (method: string, path: string) => (response: Response) =>
@@ -115,7 +114,7 @@ describe('scenes and widgets', () => {
     const headrooms = await Promise.all(sprayers.map(headroom));
     relayDevice = sprayers[headrooms.indexOf(Math.max(...headrooms))]!;
 
-    ({ context: sprayContext, page } = await signedInPage('spray@fieldlink.test', /\/spray\/[^/]+$/));
+    ({ context: sprayContext, page } = await openSession('spray@fieldlink.test', /\/spray\/[^/]+$/));
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -404,7 +403,7 @@ describe('scenes and widgets', () => {
 
   it('shows scenes read-only to a user without edit permission and on a read-only account', async () => {
     // Acme's viewer (VIEW_DASH only), by the shell's Scenes tab.
-    const viewer = await signedInPage('viewer@fieldlink.test');
+    const viewer = await openSession('viewer@fieldlink.test');
     try {
       await viewer.page.getByRole('link', { name: 'Scenes', exact: true }).click();
       await viewer.page.waitForURL(/\/dash\/[^/]+\/[^/]+\/[^/]+$/);
@@ -432,7 +431,7 @@ describe('scenes and widgets', () => {
     }
 
     // Northgate Brewing's administrator: brewing dashboards are read-only for everyone (§4).
-    const brew = await signedInPage('brew@fieldlink.test', /\/brew\/summary\/[^/]+$/);
+    const brew = await openSession('brew@fieldlink.test', /\/brew\/summary\/[^/]+$/);
     try {
       const token = await tokenOf('brew@fieldlink.test');
       const tree = (await accountsOf(token)).find((account) => account.appType === 'brew')!;
@@ -530,7 +529,7 @@ describe('scenes and widgets', () => {
   // The water plants' dashboards are generated from the plant model (e2e/src/plant-dashboards.test.ts);
   // the seeded scene dashboards are the other apps': the default app's boiler room is the README's.
   it('shows a seeded scene dashboard with live values', async () => {
-    const ops = await signedInPage('ops@fieldlink.test');
+    const ops = await openSession('ops@fieldlink.test');
     await ops.page.setViewportSize({ width: 1440, height: 900 });
     await ops.page.getByRole('link', { name: 'Scenes', exact: true }).click();
     await ops.page.getByTestId('scene-grid').waitFor();

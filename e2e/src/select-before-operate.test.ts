@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { sessionPage, useProduct } from './harness';
+import { sessionLanding, useProduct } from './harness';
 
 const SHOTS = process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots' : 'test-results';
 
@@ -34,12 +34,11 @@ describe('select before operate', () => {
             log.sent.push(request.postData() ?? '');
         });
       });
-    // The browser holds the user's session, as after an earlier sign-in, and opens /loading, where the sign-in page leads.
-    const page = await sessionPage(product.browser, product.server.baseUrl, email, '/loading', {
+    const page = await sessionLanding(product.browser, product.server.baseUrl, email, {
       viewport: { width, height: width < 600 ? 844 : 900 },
       prepare: watch,
+      landing,
     });
-    await page.waitForURL(landing ?? ((url) => !/^\/(loading)?$/.test(url.pathname)), { timeout: 30_000 });
     return { page, log };
   }
 
