@@ -9,7 +9,7 @@ const ROOT = path.resolve(import.meta.dirname, '../../../..');
  * The release this code replaces in a rolling upgrade: the commit last shipped (CI passed). Set it
  * to the shipped commit at each release (docs/operations.md, "Upgrades without downtime").
  */
-export const PREVIOUS_RELEASE = 'd5b52276310fcb924a948037f78167de7dc69d52';
+export const PREVIOUS_RELEASE = '60f55e4e1bfa358b8ef91e9c784f383c4fc4e2cf';
 
 /** Whether this clone holds the previous release (a shallow clone does not). */
 export function hasPreviousRelease(): boolean {
