@@ -1,32 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Account, GroupNode } from '@fieldlink/api/account';
 import { findDevice, homeGroupId, scenesHomeRoute } from './account-tree';
+import { treeAccount, treeDevice, treeGroup } from './tree-fixtures';
 
-const group = (id: string, partial: Partial<GroupNode> = {}): GroupNode => ({
-  id,
-  name: id,
-  accountId: 'acc1',
-  appType: 'default',
-  kind: 'group',
-  relativePath: `./${id}`,
-  expanded: false,
-  groups: [],
-  devices: [],
-  deviceIds: [],
-  scenes: [],
-  users: [],
-  fullUsers: [],
-  ...partial,
-});
-const account = (id: string, rootGroup: GroupNode): Account => ({
-  id,
-  name: id,
-  appType: 'default',
-  kind: 'customer',
-  userVariant: null,
-  theme: null,
-  rootGroup,
-});
+const group = treeGroup;
+const account = (id: string, rootGroup: GroupNode): Account => treeAccount(rootGroup, { id, name: id });
 
 describe('scenesHomeRoute', () => {
   it('is the first group in tree order that has scenes, never the trash', () => {
@@ -70,15 +48,7 @@ describe('scenesHomeRoute', () => {
 });
 
 describe('homeGroupId', () => {
-  const device = {
-    id: 'd1',
-    name: 'Tank 1',
-    sn: null,
-    thingName: 'T1',
-    isConnected: true,
-    lastConnection: null,
-    lastDisconnection: null,
-  };
+  const device = treeDevice('d1', { name: 'Tank 1', thingName: 'T1' });
 
   it('is the group of the first device in tree order, the trash passed over', () => {
     const tree = account(
@@ -117,15 +87,7 @@ describe('homeGroupId', () => {
 });
 
 describe('findDevice', () => {
-  const device = (id: string) => ({
-    id,
-    name: id,
-    sn: null,
-    thingName: id,
-    isConnected: true,
-    lastConnection: null,
-    lastDisconnection: null,
-  });
+  const device = (id: string) => treeDevice(id);
   const tree = account(
     'a1',
     group('root1', {

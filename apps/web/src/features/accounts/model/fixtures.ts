@@ -1,22 +1,10 @@
 import type { Account, GroupNode, TreeDevice } from '@fieldlink/api/account';
+import { treeAccount, treeDevice, treeGroup } from '../../../lib/tree-fixtures';
 
 // A small account tree for the model tests.
 
-export const device = (
-  id: string,
-  name: string,
-  isConnected = true,
-  channels: { code: string }[] = [],
-): TreeDevice => ({
-  id,
-  name,
-  sn: `SN-${id}`,
-  thingName: `T-${id}`,
-  isConnected,
-  lastConnection: null,
-  lastDisconnection: null,
-  channels,
-});
+export const device = (id: string, name: string, isConnected = true, channels: { code: string }[] = []): TreeDevice =>
+  treeDevice(id, { name, sn: `SN-${id}`, thingName: `T-${id}`, isConnected, channels });
 
 export const group = (
   id: string,
@@ -25,22 +13,7 @@ export const group = (
   contents: Partial<GroupNode> = {},
   kind: GroupNode['kind'] = 'group',
   accountId = 'acme',
-): GroupNode => ({
-  id,
-  name,
-  accountId,
-  appType: 'default',
-  kind,
-  relativePath: path,
-  expanded: kind === 'root',
-  groups: [],
-  devices: [],
-  deviceIds: [],
-  scenes: [],
-  users: [],
-  fullUsers: [],
-  ...contents,
-});
+): GroupNode => treeGroup(id, { name, accountId, kind, relativePath: path, expanded: kind === 'root', ...contents });
 
 export function acmeTree(): Account {
   const boilers = group('boilers', 'Boiler Room', './root/boilers', {
@@ -65,13 +38,5 @@ export function acmeTree(): Account {
     },
     'root',
   );
-  return {
-    id: 'acme',
-    name: 'Acme',
-    appType: 'default',
-    kind: 'customer',
-    userVariant: '5',
-    theme: null,
-    rootGroup: root,
-  };
+  return treeAccount(root, { id: 'acme', userVariant: '5' });
 }

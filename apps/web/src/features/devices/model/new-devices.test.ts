@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Account, GroupNode } from '@fieldlink/api/account';
+import type { GroupNode } from '@fieldlink/api/account';
+import { treeAccount, treeGroup } from '../../../lib/tree-fixtures';
 import { connectionExample, credentialsCsv, devicePlaces } from './new-devices';
 
-const group = (id: string, name: string, kind: GroupNode['kind'], groups: GroupNode[] = [], accountId = 'acme') => ({
-  id,
-  name,
-  accountId,
-  appType: 'default',
-  kind,
-  relativePath: `./${id}`,
-  expanded: false,
-  groups,
-  devices: [],
-  deviceIds: [],
-  scenes: [],
-  users: [],
-  fullUsers: [],
-});
+const group = (id: string, name: string, kind: GroupNode['kind'], groups: GroupNode[] = [], accountId = 'acme') =>
+  treeGroup(id, { name, accountId, kind, groups });
 
 describe('devicePlaces', () => {
   it('lists every group but the Trash, with its names from the top, marking New Devices', () => {
@@ -26,15 +14,7 @@ describe('devicePlaces', () => {
       group('trash', 'Trash', 'trash', [group('old', 'Old', 'group')]),
       group('boilers', 'Boiler Room', 'group', [east]),
     ]);
-    const account: Account = {
-      id: 'acme',
-      name: 'Acme',
-      appType: 'default',
-      kind: 'customer',
-      userVariant: null,
-      theme: null,
-      rootGroup: root,
-    };
+    const account = treeAccount(root, { id: 'acme' });
     expect(
       devicePlaces([account]).map((place) => [place.groupId, place.accountId, place.label, place.isNewDevices]),
     ).toEqual([

@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Account, GroupNode } from '@fieldlink/api/account';
 import type { ReportMeta } from '@fieldlink/api/reports';
+import { treeGroup } from '../../../lib/tree-fixtures';
 import { ReportDialog } from './report-dialog';
 import type { ReportDialogTarget } from '../model/report-dialog-target';
 
@@ -13,22 +14,7 @@ const NOW = Date.UTC(2026, 10, 29, 14, 30);
 const HOUR = 3_600_000;
 
 const group = (id: string, path: string, changes: Partial<GroupNode> = {}): GroupNode =>
-  ({
-    id,
-    name: id.replace('group-', ''),
-    accountId: 'account-1',
-    appType: 'default',
-    kind: 'group',
-    relativePath: path,
-    expanded: false,
-    groups: [],
-    devices: [],
-    deviceIds: [],
-    scenes: [],
-    users: [],
-    fullUsers: [],
-    ...changes,
-  }) as GroupNode;
+  treeGroup(id, { name: id.replace('group-', ''), accountId: 'account-1', relativePath: path, ...changes });
 
 const boiler = {
   id: 'device-1',

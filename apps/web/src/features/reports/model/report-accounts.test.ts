@@ -1,32 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Account, GroupNode } from '@fieldlink/api/account';
+import { treeAccount, treeGroup } from '../../../lib/tree-fixtures';
 import { reportAccountsOf } from './report-accounts';
 
-const group = (id: string, accountId: string, groups: GroupNode[] = [], kind: GroupNode['kind'] = 'group') => ({
-  id,
-  name: id,
-  accountId,
-  appType: 'default',
-  kind,
-  relativePath: `./${id}`,
-  expanded: false,
-  groups,
-  devices: [],
-  deviceIds: [],
-  scenes: [],
-  users: [],
-  fullUsers: [],
-});
+const group = (id: string, accountId: string, groups: GroupNode[] = [], kind: GroupNode['kind'] = 'group') =>
+  treeGroup(id, { accountId, kind, groups });
 
-const account = (id: string, root: GroupNode): Account => ({
-  id,
-  name: root.name,
-  appType: 'default',
-  kind: 'supplier',
-  userVariant: null,
-  theme: null,
-  rootGroup: root,
-});
+const account = (id: string, root: GroupNode): Account => treeAccount(root, { id, name: root.name, kind: 'supplier' });
 
 describe('reportAccountsOf', () => {
   it('lists the user’s accounts, then the customer accounts below each, depth first', () => {

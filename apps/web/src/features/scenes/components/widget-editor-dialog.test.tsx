@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Account, GroupNode } from '@fieldlink/api/account';
 import { ApiError } from '../../../lib/api-client';
+import { treeGroup } from '../../../lib/tree-fixtures';
 import { indexDevices } from '../model/resolve-channels';
 import { newWidgetDraft } from '../model/widget-form';
 import { WIDGET_DEFINITIONS } from '../widgets/registry';
@@ -20,21 +21,14 @@ const boiler = {
     { code: 'a2', name: 'Return temperature' },
   ],
 };
-const plant = {
-  id: 'group-plant',
+const plant = treeGroup('group-plant', {
   name: 'Plant',
   accountId: 'account-1',
-  appType: 'default',
   kind: 'root',
   relativePath: './group-plant',
-  expanded: false,
-  groups: [],
-  devices: [boiler],
+  devices: [boiler] as unknown as GroupNode['devices'],
   deviceIds: ['device-1'],
-  scenes: [],
-  users: [],
-  fullUsers: [],
-} as unknown as GroupNode;
+});
 const accounts = [
   { id: 'account-1', name: 'Plant', appType: 'default', kind: 'customer', rootGroup: plant },
 ] as unknown as Account[];

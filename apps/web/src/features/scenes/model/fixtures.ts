@@ -1,52 +1,16 @@
-import type { Account, GroupNode, TreeDevice } from '@fieldlink/api/account';
+import type { GroupNode, TreeDevice } from '@fieldlink/api/account';
 import type { Scene, Widget } from '@fieldlink/api/scenes';
+import { treeAccount, treeDevice, treeGroup } from '../../../lib/tree-fixtures';
 
 // Small account trees and scenes for the scene page's model tests.
 
-export function device(id: string, channels: TreeDevice['channels'] = [], name = `Device ${id}`): TreeDevice {
-  return {
-    id,
-    name,
-    sn: null,
-    thingName: `T_${id}`,
-    isConnected: true,
-    lastConnection: null,
-    lastDisconnection: null,
-    channels,
-  };
-}
+export const device = (id: string, channels: TreeDevice['channels'] = [], name = `Device ${id}`): TreeDevice =>
+  treeDevice(id, { name, thingName: `T_${id}`, channels });
 
-export function group(id: string, partial: Partial<GroupNode> = {}): GroupNode {
-  return {
-    id,
-    name: `Group ${id}`,
-    accountId: 'acc1',
-    appType: 'default',
-    kind: 'group',
-    relativePath: `./${id}`,
-    expanded: false,
-    groups: [],
-    devices: [],
-    deviceIds: [],
-    scenes: [],
-    users: [],
-    fullUsers: [],
-    ...partial,
-  };
-}
+export const group = (id: string, partial: Partial<GroupNode> = {}): GroupNode =>
+  treeGroup(id, { name: `Group ${id}`, ...partial });
 
-export function account(rootGroup: GroupNode, partial: Partial<Account> = {}): Account {
-  return {
-    id: 'acc1',
-    name: 'Acme',
-    appType: 'default',
-    kind: 'customer',
-    userVariant: null,
-    theme: null,
-    rootGroup,
-    ...partial,
-  };
-}
+export const account = treeAccount;
 
 export function widget(id: string, partial: Partial<Widget> = {}): Widget {
   return {

@@ -4,44 +4,17 @@ import type { AttachmentPoint, SelfAnswer } from '@fieldlink/api/session';
 import type { Capability, ExtraFlag, Permission } from '@fieldlink/domain/permissions';
 import type { SessionState } from '../../../lib/app-store/app-store';
 import { permissionSubject } from '../../../lib/session/permission-subject';
+import { treeAccount, treeDevice, treeGroup } from '../../../lib/tree-fixtures';
 import { sessionCan, sessionDeviceActionRefusal } from '../../../lib/session/session-capabilities';
 import { routeAfterLoading, summariseSession } from './after-loading-route';
 
-const device = (thingName: string): TreeDevice => ({
-  id: `id-${thingName}`,
-  name: thingName,
-  sn: null,
-  thingName,
-  isConnected: true,
-  lastConnection: null,
-  lastDisconnection: null,
-});
+const device = (thingName: string): TreeDevice => treeDevice(`id-${thingName}`, { name: thingName, thingName });
 
-const group = (id: string, devices: TreeDevice[], groups: GroupNode[] = [], kind: GroupNode['kind'] = 'group') => ({
-  id,
-  name: id,
-  accountId: 'acc1',
-  appType: 'default',
-  kind,
-  relativePath: './',
-  expanded: false,
-  groups,
-  devices,
-  deviceIds: devices.map((d) => d.id),
-  scenes: [],
-  users: [],
-  fullUsers: [],
-});
+const group = (id: string, devices: TreeDevice[], groups: GroupNode[] = [], kind: GroupNode['kind'] = 'group') =>
+  treeGroup(id, { kind, relativePath: './', groups, devices, deviceIds: devices.map((d) => d.id) });
 
-const account = (userVariant: string | null, root: GroupNode, appType = 'default'): Account => ({
-  id: 'acc1',
-  name: 'Acme',
-  appType,
-  kind: 'customer',
-  userVariant,
-  theme: null,
-  rootGroup: root,
-});
+const account = (userVariant: string | null, root: GroupNode, appType = 'default'): Account =>
+  treeAccount(root, { userVariant, appType });
 
 const self = (...points: (Pick<AttachmentPoint, 'permissions'> & Partial<AttachmentPoint>)[]): SelfAnswer => ({
   id: 'u1',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { GroupNode } from '@fieldlink/api/account';
 import { BROADCAST_SPRAY_FAILED, BROADCAST_SPRAY_FORBIDDEN } from '@fieldlink/domain/spray';
 import { ApiError } from '../../../lib/api-client';
+import { treeDevice, treeGroup } from '../../../lib/tree-fixtures';
 import {
   broadcastErrorMessage,
   broadcastOutcome,
@@ -21,30 +22,16 @@ import {
 const H24 = { hourCycle: '24' } as const;
 const H12 = { hourCycle: '12' } as const;
 
-const device = (id: string) => ({
-  id,
-  name: id,
-  sn: null,
-  thingName: id,
-  isConnected: true,
-  lastConnection: null,
-  lastDisconnection: null,
-});
-const group = (id: string, kind: GroupNode['kind'], devices: string[], groups: GroupNode[] = []): GroupNode => ({
-  id,
-  name: id,
-  accountId: 'a',
-  appType: 'spray',
-  kind,
-  relativePath: id,
-  expanded: false,
-  groups,
-  devices: devices.map(device),
-  deviceIds: devices,
-  scenes: [],
-  users: [],
-  fullUsers: [],
-});
+const group = (id: string, kind: GroupNode['kind'], devices: string[], groups: GroupNode[] = []): GroupNode =>
+  treeGroup(id, {
+    accountId: 'a',
+    appType: 'spray',
+    kind,
+    relativePath: id,
+    groups,
+    devices: devices.map((deviceId) => treeDevice(deviceId)),
+    deviceIds: devices,
+  });
 
 describe('spray overview model', () => {
   const tree = group(
