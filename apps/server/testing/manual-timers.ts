@@ -31,6 +31,11 @@ export class ManualTimers implements Timers {
     };
   }
 
+  /** How many timers wait. */
+  waiting(): number {
+    return this.pending.length;
+  }
+
   /** When the earliest timer is due, or null when none waits. */
   nextDue(): number | null {
     return this.earliest()?.due ?? null;

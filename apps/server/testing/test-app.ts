@@ -9,6 +9,7 @@ import { seedDemo } from '../src/seed/seed';
 import { insertAttachmentPoint, insertUser } from '../src/features/session/repository';
 import { newId } from '../src/security/secrets';
 import type { OtaOptions } from '../src/features/ota/service';
+import type { Timers } from '../src/timers';
 import { TEST_POSTGRES_URL } from './test-postgres';
 import { freshPostgres } from './fresh-postgres';
 
@@ -69,6 +70,8 @@ export async function startTestApp(
     ota?: OtaOptions;
     /** The clock of the jobs table and report schedules. */
     now?: () => number;
+    /** The timers of the broker's drain timeout (real ones by default). */
+    timers?: Timers;
     /** Where the app's warnings go, one JSON line each (none by default). */
     logLines?: string[];
   } = {},
@@ -96,6 +99,7 @@ export async function startTestApp(
     commandTimeoutMs: options.commandTimeoutMs,
     ota: options.ota,
     now: options.now,
+    timers: options.timers,
     logger: options.logLines
       ? { level: 'warn', stream: { write: (line: string) => options.logLines!.push(line) } }
       : false,

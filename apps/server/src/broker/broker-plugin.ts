@@ -34,6 +34,7 @@ export const brokerPlugin = fp(
         logger: app.log,
         maxFramesPerSecond: config.mqttMaxFramesPerSecond,
         drainTimeoutMs: config.mqttDrainTimeoutMs,
+        timers: app.launch.timers,
         proxyProtocol: config.mqttProxyProtocol,
       });
     }

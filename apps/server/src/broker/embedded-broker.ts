@@ -14,6 +14,8 @@ import type { DeviceBroker } from './device-broker';
 import { guardPacketSizes } from './packet-guard';
 import { acceptProxied } from './proxy-protocol';
 import type { TlsCredentials } from '../security/tls-credentials';
+import { REAL_TIMERS, type Timers } from '../timers';
+import { ownDrainTimeout, type DrainingClient } from './drain-timeout';
 
 /** How long a proxied connection may take to send its PROXY protocol header. */
 const PROXY_HEADER_TIMEOUT_MS = 5_000;
@@ -36,6 +38,8 @@ export interface EmbeddedBrokerOptions {
   maxFramesPerSecond?: number;
   /** How long a device's full socket may stay full before the device is dropped (`MQTT_DRAIN_TIMEOUT_MS`). */
   drainTimeoutMs?: number;
+  /** The timers of the drain timeout (real ones unless a test moves them). */
+  timers?: Timers;
   /** Plain MQTT connections come from a load balancer and begin with a PROXY protocol v2 header (`MQTT_PROXY_PROTOCOL`). */
   proxyProtocol?: boolean;
 }
@@ -72,6 +76,8 @@ function commandExpired(payload: Buffer | string, nowMs: number): boolean {
  */
 export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promise<DeviceBroker> {
   const { directory, ingest, logger } = options;
+  const drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
+  const timers = options.timers ?? REAL_TIMERS;
   const publishRate = new PublishRate(options.maxFramesPerSecond ?? 200);
   // Failed connects count against the address they come from, so whoever knows only a thing name
   // cannot lock the real device out; a device in a reconnect loop is held to 20 connects a minute
@@ -81,7 +87,8 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
 
   const aedes = await Aedes.createBroker({
     maxClientsIdLength: 64,
-    drainTimeout: options.drainTimeoutMs ?? 10_000,
+    // The broker keeps the drain timeout itself, on `options.timers` (ownDrainTimeout in `handle`).
+    drainTimeout: 0,
     connectTimeout: 10_000,
     // No cap on deliveries in flight, so no queue inside the broker's emitter (mqemitter). With a cap,
     // a device that stops reading holds a slot with every command waiting for its socket to drain; once
@@ -179,7 +186,8 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     guardPacketSizes(stream, (reason) =>
       logger.warn({ source: source ?? (stream as net.Socket).remoteAddress, reason }, 'MQTT connection refused'),
     );
-    aedes.handle(stream);
+    // Aedes's client has `waitForDrain` and `conn` (aedes/lib/client.js); its types leave them out.
+    ownDrainTimeout(aedes.handle(stream) as unknown as DrainingClient, drainTimeoutMs, timers);
   };
   // Every open TCP connection, so a stop can end the ones Aedes does not know yet (a device still in
   // CONNECT or authentication would otherwise hold the stop until the connect timeout).

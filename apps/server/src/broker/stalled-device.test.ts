@@ -7,6 +7,7 @@ import type { DeviceCommand } from '@fieldlink/api/device-frames';
 import { demoFleet } from '../seed/seed';
 import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp } from '../../testing/test-app';
 import { until } from '../../testing/until';
+import { ManualTimers } from '../../testing/manual-timers';
 
 /**
  * Commands per stalled device: first large ones, more than loopback's socket buffers take (4 MiB at
@@ -16,7 +17,7 @@ const LARGE_COMMANDS = 3000;
 const COMMANDS = 5000;
 const STALLED = ['ACME-BLR01', 'ACME-BLR02'];
 const HEALTHY = 'MTW-PUMP01';
-/** Short, so the test does not wait the default 10 s; long enough for a frame to be stored meanwhile. */
+/** The configured drain timeout; it runs on timers the test moves, so no wall clock races the test. */
 const DRAIN_TIMEOUT_MS = 8000;
 
 /**
@@ -69,12 +70,14 @@ describe.each(DIALECTS)('a device that stops reading its socket, on %s', (dialec
   let passwords: Map<string, string>;
   const closers: (() => unknown)[] = [];
   const logLines: string[] = [];
+  const timers = new ManualTimers();
 
   beforeAll(async () => {
     t = await startTestApp(dialect, {
       mqtt: true,
       listen: true,
       env: { MQTT_DRAIN_TIMEOUT_MS: String(DRAIN_TIMEOUT_MS) },
+      timers,
       logLines,
     });
     passwords = new Map((await demoFleet(t.app.storage.db)).map((device) => [device.thingName, device.password]));
@@ -129,7 +132,22 @@ describe.each(DIALECTS)('a device that stops reading its socket, on %s', (dialec
     }
     expect(broker.connectedClients()).toBe(1 + STALLED.length);
 
-    // The drain timeout drops both; their queued deliveries end without taking the process along.
+    // Both stalled sockets are full, and their drain timers run from the moment each filled (the
+    // clock has not moved since). One millisecond short of the timeout they are kept: a frame round
+    // trip later, both are still connected.
+    await until(() => timers.waiting() === STALLED.length);
+    expect(timers.nextDue()).toBe(DRAIN_TIMEOUT_MS);
+    timers.advance(DRAIN_TIMEOUT_MS - 1);
+    await healthy.publishAsync(
+      deviceUpTopic(HEALTHY),
+      JSON.stringify({ v: 4, type: 'log', t: t0 + 5, values: { c1: 5 } }),
+      { qos: 1 },
+    );
+    expect(broker.connectedClients()).toBe(1 + STALLED.length);
+
+    // At the timeout the drain timer drops both; their queued deliveries end without taking the
+    // process along.
+    timers.advance(1);
     await until(() => broker.connectedClients() === 1);
     await Promise.all(deliveries);
     // Each dropped connection is logged once, not once per command that was waiting for it.

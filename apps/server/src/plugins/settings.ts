@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import type { OtaOptions } from '../features/ota/service';
+import { REAL_TIMERS, type Timers } from '../timers';
 
 /** What the process starting the server decides beside the installation's settings (tests set them). */
 interface LaunchSettings {
@@ -14,6 +15,8 @@ interface LaunchSettings {
   commandTimeoutMs?: number;
   /** Timings of OTA rollouts (tests shorten them). */
   ota?: OtaOptions;
+  /** The timers of the embedded broker's drain timeout: real ones unless a test moves them. */
+  timers: Timers;
 }
 
 declare module 'fastify' {
@@ -38,11 +41,16 @@ export interface SettingsOptions {
   mqttTlsPort?: number;
   commandTimeoutMs?: number;
   ota?: OtaOptions;
+  /** Default {@link REAL_TIMERS}. */
+  timers?: Timers;
 }
 
 /** The settings and the clock every other plugin reads: registered first. */
 export const settingsPlugin = fp<SettingsOptions>(
-  async (app, { config, now = Date.now, mqttPort, plainMqtt = true, mqttTlsPort, commandTimeoutMs, ota }) => {
+  async (
+    app,
+    { config, now = Date.now, mqttPort, plainMqtt = true, mqttTlsPort, commandTimeoutMs, ota, timers = REAL_TIMERS },
+  ) => {
     app.decorate('config', config);
     app.decorate('clock', now);
     app.decorate('launch', {
@@ -51,6 +59,7 @@ export const settingsPlugin = fp<SettingsOptions>(
       mqttTlsPort: mqttTlsPort ?? config.mqttTlsPort,
       commandTimeoutMs,
       ota,
+      timers,
     } satisfies LaunchSettings);
   },
   { name: 'settings' },
