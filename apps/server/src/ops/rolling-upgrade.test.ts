@@ -9,6 +9,7 @@ import { REALTIME_PATH } from '@fieldlink/api/realtime';
 import { openStorage, type Storage } from '../db/database';
 import { demoFleet } from '../seed/seed';
 import { freshPostgres, type TestDatabase } from '../../testing/cluster/cluster-apps';
+import { startBrowserFleet, type BrowserFleet } from '../../testing/cluster/browser-fleet';
 import { DeviceLoad, LOAD_CODE, missingAcknowledged } from '../../testing/cluster/device-load';
 import { HAPROXY_BIN } from '../../testing/cluster/haproxy';
 import { startMosquitto, type TestMosquitto } from '../../testing/cluster/mosquitto';
@@ -16,7 +17,6 @@ import { freePort } from '../../testing/ports';
 import { startPostgres, type TestPostgres } from '../../testing/cluster/postgres-process';
 import { checkOutPreviousRelease, hasPreviousRelease, PREVIOUS_RELEASE } from '../../testing/cluster/previous-release';
 import { startServerProcess, type ServerProcess } from '../../testing/cluster/server-process';
-import { TestSocket } from '../../testing/test-socket';
 import { until } from '../../testing/until';
 
 const CONFIG = path.resolve(import.meta.dirname, '../../../../docs/haproxy/fieldlink-cluster.cfg');
@@ -25,9 +25,6 @@ const DEVICES = 20;
 const BROWSERS = 100;
 /** Each device publishes a QoS 1 frame this often: 200 frames a second in all. */
 const PUBLISH_EVERY_MS = 100;
-
-/** The console's reconnect delays at their longest (apps/web realtime backoff: 1 s, doubling, 30 s at most). */
-const reconnectDelay = (attempt: number) => Math.min(30_000, 1000 * 2 ** (attempt - 1));
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((x, y) => x - y);
@@ -53,64 +50,6 @@ function paced(nth: number, work: () => Promise<void>) {
   };
 }
 
-/** A browser holding the real-time channel through HAProxy, reconnecting as the console does. */
-class Browser {
-  socket: TestSocket | null = null;
-  /** Each outage: when the socket closed, and how long until it was open again and until its subscription was answered. */
-  readonly outages: { at: number; open: number; subscribed: number; attempts: number; lastAttempt: number }[] = [];
-  /** Each failed attempt to come back: when its outage began, how long the attempt took, and why it failed. */
-  readonly failedAttempts: { at: number; ms: number; why: string }[] = [];
-  private closed = false;
-
-  constructor(
-    private readonly url: string,
-    private readonly token: string,
-    private readonly thingName: string,
-  ) {}
-
-  async connect(attempt = 1, downSince?: number): Promise<void> {
-    let socket: TestSocket | null = null;
-    const tried = Date.now();
-    try {
-      socket = await TestSocket.open(this.url, this.token);
-      const open = Date.now();
-      const reply = await socket.request({ type: 'server/subscribeDevices', thingNames: [this.thingName] }, 30_000);
-      if (!reply.ok) throw new Error('subscription refused');
-      this.socket = socket;
-      if (downSince !== undefined) {
-        this.outages.push({
-          at: downSince,
-          open: open - downSince,
-          // eslint-disable-next-line no-restricted-syntax -- the roll's goal is a time (each browser back within 5 s): measured, in the cluster project, alone
-          subscribed: Date.now() - downSince,
-          attempts: attempt,
-          lastAttempt: open - tried,
-        });
-      }
-      socket.socket.once('close', () => {
-        if (this.closed) return;
-        const since = Date.now();
-        // eslint-disable-next-line no-restricted-syntax -- a browser's reconnect back-off (the world, not a wait)
-        setTimeout(() => void this.connect(1, since), reconnectDelay(1));
-      });
-    } catch (error) {
-      socket?.socket.terminate();
-      if (downSince !== undefined) {
-        // eslint-disable-next-line no-restricted-syntax -- the roll's goal is a time (each browser back within 5 s): measured, in the cluster project, alone
-        this.failedAttempts.push({ at: downSince, ms: Date.now() - tried, why: String(error).slice(0, 80) });
-      }
-      if (this.closed) return;
-      // eslint-disable-next-line no-restricted-syntax -- a browser's reconnect back-off (the world, not a wait)
-      setTimeout(() => void this.connect(attempt + 1, downSince ?? Date.now()), reconnectDelay(attempt + 1));
-    }
-  }
-
-  close(): void {
-    this.closed = true;
-    this.socket?.socket.close();
-  }
-}
-
 /**
  * Issue 40 item 3: two instances of the previous release behind docs/haproxy/fieldlink-cluster.cfg
  * (Debian's HAProxy) on PostgreSQL and Mosquitto, with devices publishing and browsers holding the
@@ -130,7 +69,7 @@ describe.skipIf(!existsSync(HAPROXY_BIN) || !hasPreviousRelease())('a rolling up
   let haproxyLog = '';
   let load: DeviceLoad;
   const instances: ServerProcess[] = [];
-  const browsers: Browser[] = [];
+  let browsers: BrowserFleet | undefined;
   let env: Record<string, string>;
   let ports: { a: number; b: number; http: number; mqtt: number };
   let httpUrl: string;
@@ -207,7 +146,7 @@ describe.skipIf(!existsSync(HAPROXY_BIN) || !hasPreviousRelease())('a rolling up
   }, 600_000);
 
   afterAll(async () => {
-    for (const browser of browsers) browser.close();
+    await browsers?.close();
     await load?.close();
     for (const server of instances) await server.kill('SIGKILL');
     haproxy?.kill('SIGTERM');
@@ -230,11 +169,13 @@ describe.skipIf(!existsSync(HAPROXY_BIN) || !hasPreviousRelease())('a rolling up
     const { jwt } = await signIn();
     expect(jwt).not.toBe('');
     const thingNames = [...load.clients.keys()];
-    for (let i = 0; i < BROWSERS; i += 1) {
-      browsers.push(new Browser(`${httpUrl.replace('http', 'ws')}${REALTIME_PATH}`, jwt, thingNames[i % DEVICES]!));
-    }
-    await Promise.all(browsers.map((browser) => browser.connect()));
-    await until(() => browsers.every((browser) => browser.socket !== null), 60_000);
+    // In a process of their own: their reconnects are timed on a loop that runs nothing else, not on
+    // this one, which also runs the devices, the readers and the poller (docs/decisions.md).
+    browsers = await startBrowserFleet(
+      `${httpUrl.replace('http', 'ws')}${REALTIME_PATH}`,
+      jwt,
+      Array.from({ length: BROWSERS }, (_, i) => thingNames[i % DEVICES]!),
+    );
 
     // Clients of the API all through the roll: reads, and a sign-in now and then.
     const statuses = new Map<number, number>();
@@ -324,10 +265,8 @@ describe.skipIf(!existsSync(HAPROXY_BIN) || !hasPreviousRelease())('a rolling up
     // eslint-disable-next-line no-restricted-syntax -- the roll's goal is a time (each browser back within 5 s): measured, in the cluster project, alone
     const rollMs = Date.now() - rollStarted;
     // Back on the new instances: every browser, and the API.
-    await until(
-      () => browsers.every((browser) => browser.socket?.socket.readyState === browser.socket?.socket.OPEN),
-      30_000,
-    );
+    const fleet = browsers;
+    await until(async () => (await fleet.report()).open === BROWSERS, 30_000, { intervalMs: 250 });
     rolling = false;
     await Promise.all(readers.map((reader) => reader.settled()));
     await load.stop();
@@ -343,8 +282,7 @@ describe.skipIf(!existsSync(HAPROXY_BIN) || !hasPreviousRelease())('a rolling up
       return sentAt.size === 0;
     }, 30_000).catch(() => undefined);
 
-    const outages = browsers.flatMap((browser) => browser.outages);
-    const failedAttempts = browsers.flatMap((browser) => browser.failedAttempts);
+    const { outages, failedAttempts, loopDelayMs } = await fleet.report();
     const served = [...statuses].reduce((sum, [, n]) => sum + n, 0);
     const errors = [...statuses].filter(([status]) => status >= 500 || status === 0);
     // Step 1: the previous release's B takes over from A; step 2: this release's A takes over from B.
@@ -389,7 +327,8 @@ describe.skipIf(!existsSync(HAPROXY_BIN) || !hasPreviousRelease())('a rolling up
           `p99 ${percentile(
             storedAfter.map((s) => s.ms),
             99,
-          )} ms (${storedAfter.length} samples, polled every 100 ms)`,
+          )} ms (${storedAfter.length} samples, polled every 100 ms); ` +
+          `the browsers' own loop late by p99 ${loopDelayMs.p99.toFixed(0)} ms, max ${loopDelayMs.max.toFixed(0)} ms`,
         ...steps,
         ...events,
       ].join('\n'),
