@@ -60,6 +60,12 @@ const answers = fc.integer({ min: 0, max: 40 }).chain((count) => {
   });
 });
 
+/**
+ * Bytes as hexadecimal text. `toEqual` compares a `Uint8Array` element by element through its
+ * generic equality, some 7 µs a byte at load 15: 30 bodies of up to 40 rows took 5.1 s, this 0.5 s.
+ */
+const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+
 /** What a client of the JSON form reads: the answer after JSON (which writes -0 as 0). */
 const asJson = (answer: DeviceTableAnswer) =>
   deviceTableColumnsOf(JSON.parse(JSON.stringify(answer)) as DeviceTableAnswer);
@@ -147,7 +153,7 @@ describe('the binary device table (format 3)', () => {
       fc.property(answers, fc.integer({ min: 0, max: 2 ** 45 }), (answer, later) => {
         const first = deviceTableBinaryContent(encodeDeviceTableBinary(answer));
         const second = deviceTableBinaryContent(encodeDeviceTableBinary({ ...answer, generatedAt: later }));
-        expect(second).toEqual(first);
+        expect(hex(second)).toBe(hex(first));
       }),
       { numRuns: 30 },
     );
