@@ -74,14 +74,23 @@ export async function insertLogsToRollupInbox(
  */
 export async function moveRollupInbox(db: Kysely<Database>, deviceIds?: readonly string[]): Promise<number> {
   const which = deviceIds ? sql`where device_id = any(${[...deviceIds]}::text[])` : sql``;
-  const levels = ROLLUP_LEVELS.map(({ table, width }) => {
+  // The finest level is folded from the moved rows, each coarser one from the level before it (its
+  // buckets nest: an hour lies in one UTC day), so the moved rows are grouped once, not once a level.
+  const levels = ROLLUP_LEVELS.map(({ table, width }, i) => {
     const bucket = bucketStart(width);
-    return sql`, ${sql.raw(`${table}_added`)} as (insert into ${sql.table(table)} (${sql.raw(ROLLUP_COLUMNS.join(', '))})
-      select device_id, code, b, min(min_value), max(max_value), sum(sum_value), sum(sample_count)::bigint, max(last_t),
-        (array_agg(last_value order by last_t desc))[1]
-      from (select device_id, code, ${bucket} as b, min_value, max_value, sum_value, sample_count, last_t, last_value
-        from moved where sample_count > 0) as s
-      group by device_id, code, b order by device_id, code, b
+    const source =
+      i === 0
+        ? sql`select device_id, code, ${bucket} as b, min_value, max_value, sum_value, sample_count, last_t, last_value
+          from moved where sample_count > 0`
+        : sql`select device_id, code, ${bucket} as b, min_value, max_value, sum_value, sample_count, last_t, last_value
+          from ${sql.raw(`${ROLLUP_LEVELS[0].table}_folded`)} as f(device_id, code, t, min_value, max_value, sum_value,
+            sample_count, last_t, last_value)`;
+    const folded = sql.raw(`${table}_folded`);
+    return sql`, ${folded} as materialized (select device_id, code, b, min(min_value), max(max_value), sum(sum_value),
+        sum(sample_count)::bigint, max(last_t), (array_agg(last_value order by last_t desc))[1]
+      from (${source}) as s group by device_id, code, b),
+      ${sql.raw(`${table}_added`)} as (insert into ${sql.table(table)} (${sql.raw(ROLLUP_COLUMNS.join(', '))})
+      select * from ${folded} order by 1, 2, 3
       ${sql.raw(rollupConflict(table, false))})`;
   });
   const { rows } = await sql<{ n: string }>`with moved as (delete from log_rollup_inbox ${which}
