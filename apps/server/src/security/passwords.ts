@@ -147,11 +147,18 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /**
- * A password that no account has, hashed once: signing in with an unknown e-mail still costs one
- * scrypt, so the answer time does not tell whether the account exists.
+ * A password that no account has, hashed once per cost: signing in with an unknown e-mail still costs
+ * one scrypt at the cost of new hashes, so the answer time does not tell whether the account exists.
+ * Kept per N because the server tests share one process's modules across files, and one of them
+ * (`session/limits.test.ts`) sets the product's cost where the others use the suite's cheap one.
  */
-let decoyHash: Promise<string> | null = null;
+const decoyHashes = new Map<number, Promise<string>>();
 export function decoyPasswordHash(): Promise<string> {
-  decoyHash ??= hashPassword(randomBytes(16).toString('hex'));
-  return decoyHash;
+  const { N } = scryptParams();
+  let decoy = decoyHashes.get(N);
+  if (!decoy) {
+    decoy = hashPassword(randomBytes(16).toString('hex'));
+    decoyHashes.set(N, decoy);
+  }
+  return decoy;
 }

@@ -16,7 +16,11 @@ describe.each(DIALECTS)('sign-in and reset limits under parallel requests on %s'
     vi.stubEnv('FIELDLINK_TEST_SCRYPT_N', '');
     t = await startTestApp(dialect);
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    // The server files share a worker's modules and environment: the next file hashes cheaply again.
+    vi.unstubAllEnvs();
+    await t?.close();
+  });
 
   const signIn = (email: string, password: string, remoteAddress: string) =>
     t.app.inject({ method: 'POST', url: '/api/v1/signin', payload: { email, password }, remoteAddress });
