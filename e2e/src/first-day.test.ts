@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { apiToken, callApi, signedInPage, useProduct } from './harness';
+import { apiToken, callApi, sessionPage, useProduct } from './harness';
 
 /** Screenshots of a dialog at desk and phone width (docs/screenshots when asked, else test-results). */
 async function shoot(page: Page, name: string) {
@@ -17,15 +17,17 @@ async function shoot(page: Page, name: string) {
 describe('a first day as the demo users', () => {
   const product = useProduct({ FIELDLINK_SIMULATOR: '0' });
 
-  const openTree = async (page: Page) => {
-    await page.goto(`${product.server.baseUrl}/accounts/treeview`);
+  /** A page of `email`'s session (signing in is not what these tests are about) opened at `path`. */
+  const open = (email: string, path: string) => sessionPage(product.browser, product.server.baseUrl, email, path);
+  const openTree = async (email: string) => {
+    const page = await open(email, '/accounts/treeview');
     await page.getByTestId('account-tree').waitFor({ timeout: 30_000 });
+    return page;
   };
   const row = (page: Page, name: string | RegExp) => page.getByRole('treeitem', { name });
 
   it('admin@ opens viewer@ of a customer account from the supplier’s tree, and edits it', async () => {
-    const admin = await signedInPage(product.browser, product.server.baseUrl, 'admin@fieldlink.test');
-    await openTree(admin);
+    const admin = await openTree('admin@fieldlink.test');
     await admin.getByLabel('Search the account tree').fill('viewer@');
     await row(admin, /^Vic Viewer/).click();
     const panel = admin.getByTestId('detail-panel');
@@ -40,8 +42,7 @@ describe('a first day as the demo users', () => {
   });
 
   it('ops@ adds a device from the New Devices menu and sees its credentials once, with a way to connect', async () => {
-    const ops = await signedInPage(product.browser, product.server.baseUrl, 'ops@fieldlink.test');
-    await openTree(ops);
+    const ops = await openTree('ops@fieldlink.test');
     await row(ops, /^New Devices/).click({ button: 'right' });
     await ops.getByRole('menuitem', { name: 'Add Device' }).click();
     const dialog = ops.getByRole('dialog', { name: 'Add a device' });
@@ -72,8 +73,7 @@ describe('a first day as the demo users', () => {
   });
 
   it('ops@ imports devices from a CSV file: each bad row named, nothing written, then all of a good file', async () => {
-    const ops = await signedInPage(product.browser, product.server.baseUrl, 'ops@fieldlink.test');
-    await ops.goto(`${product.server.baseUrl}/accounts/list`);
+    const ops = await open('ops@fieldlink.test', '/accounts/list');
     await ops.getByTestId('device-count').waitFor({ timeout: 30_000 });
     await ops.getByRole('button', { name: 'Import' }).click();
     const dialog = ops.getByRole('dialog', { name: 'Import devices' });
@@ -134,8 +134,7 @@ describe('a first day as the demo users', () => {
   // the device dash needs View dashboards: stock@ (accounts and reports, no dashboards) sees its
   // alarms' devices named, not linked to a dash that would refuse it; brew@ opens one from its alarm.
   it('stock@ is not sent from an alarm or a missing page to a dashboard it may not open', async () => {
-    const stock = await signedInPage(product.browser, product.server.baseUrl, 'stock@fieldlink.test');
-    await stock.goto(`${product.server.baseUrl}/alarms`);
+    const stock = await open('stock@fieldlink.test', '/alarms');
     const device = stock.locator('[data-testid^="alarm-"] .alarms-device').first();
     await device.waitFor({ timeout: 30_000 });
     expect(await device.textContent()).toMatch(/Shelf/);
@@ -146,8 +145,7 @@ describe('a first day as the demo users', () => {
     await stock.getByRole('link', { name: 'Go to the start page' }).click();
     await stock.waitForURL(/\/inv\/cig\//, { timeout: 30_000 });
 
-    const brew = await signedInPage(product.browser, product.server.baseUrl, 'brew@fieldlink.test');
-    await brew.goto(`${product.server.baseUrl}/alarms`);
+    const brew = await open('brew@fieldlink.test', '/alarms');
     const link = brew.locator('[data-testid^="alarm-"] a.alarms-device').first();
     await link.waitFor({ timeout: 30_000 });
     await link.click();

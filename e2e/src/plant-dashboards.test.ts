@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { apiToken, callApi, signedInPage, useProduct } from './harness';
+import { apiToken, callApi, sessionLanding, useProduct } from './harness';
 
 /** The water plants' dashboards, generated from the plant model for their configuration tags (issue 13). */
 describe('generated water-plant dashboards', () => {
   const product = useProduct();
 
   /**
-   * Signed in: the user lands on one of their plants' generated dashboards (the first of their tree),
-   * then opens the plant the test is about.
+   * Signed in (the browser holds the session, as after an earlier sign-in): the user lands on one of their
+   * plants' generated dashboards (the first of their tree), then opens the plant the test is about.
    */
   async function signedIn(email: string, landing: RegExp, plant: string): Promise<Page> {
-    const page = await signedInPage(product.browser, product.server.baseUrl, email, { landing });
+    const page = await sessionLanding(product.browser, product.server.baseUrl, email, { landing });
     await page.getByTestId('plant-dashboard').waitFor({ timeout: 30_000 });
     if (!page.url().endsWith(`/dash/${plant}`)) {
       await page.goto(`${product.server.baseUrl}/dash/${plant}`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { apiToken, callApi, contentDrawn, signedInPage, useProduct } from './harness';
+import type { BrowserContext, Page } from 'playwright-core';
+import { apiToken, callApi, contentDrawn, sessionLanding, signedInPage, useProduct } from './harness';
 
 /** Where each demo user lands and which sections and sub-tabs the shell offers them (issue 13). */
 const VARIANTS = [
@@ -91,16 +91,22 @@ const VARIANTS = [
 describe('app variants: landing page, navigation and theme follow the account and the permissions', () => {
   const product = useProduct();
 
-  /** A signed-in page of this user and every API call of it refused with 403. */
-  async function signedIn(email: string): Promise<{ page: Page; refused: string[] }> {
+  /**
+   * A signed-in page of this user, landed, and every API call of it refused with 403. The browser holds
+   * the session as after an earlier sign-in (`sessionLanding`) unless `throughSignInPage`: the theme
+   * test reads what the sign-in itself brings.
+   */
+  async function signedIn(email: string, throughSignInPage = false): Promise<{ page: Page; refused: string[] }> {
     const refused: string[] = [];
-    const page = await signedInPage(product.browser, product.server.baseUrl, email, {
-      prepare: async (context) => {
-        context.on('response', (response) => {
-          if (response.status() === 403) refused.push(`${response.request().method()} ${response.url()}`);
-        });
-      },
-    });
+    const prepare = async (context: BrowserContext) => {
+      context.on('response', (response) => {
+        if (response.status() === 403) refused.push(`${response.request().method()} ${response.url()}`);
+      });
+    };
+    const { browser, server } = product;
+    const page = throughSignInPage
+      ? await signedInPage(browser, server.baseUrl, email, { prepare })
+      : await sessionLanding(browser, server.baseUrl, email, { prepare });
     return { page, refused };
   }
 
@@ -211,7 +217,7 @@ describe('app variants: landing page, navigation and theme follow the account an
     expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('DARK');
 
     // Another browser: the stored theme of the user comes with the sign-in.
-    const elsewhere = await signedIn('water@fieldlink.test');
+    const elsewhere = await signedIn('water@fieldlink.test', true);
     await elsewhere.page.waitForURL(/\/dash\/FTW-[A-Z0-9-]+$/, { timeout: 30_000 });
     await expect.poll(() => elsewhere.page.evaluate(() => document.documentElement.dataset.theme)).toBe('DARK');
 
