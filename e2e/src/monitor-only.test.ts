@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { CONFIGURE_DEVICES_REFUSAL } from '@fieldlink/domain/device-actions';
 import { MONITOR_ONLY_REFUSAL } from '@fieldlink/domain/permissions';
 import { BROADCAST_SPRAY_FORBIDDEN, broadcastSprayWaitMessage } from '@fieldlink/domain/spray';
-import { apiToken, callApi, openDash, signedInPage, useProduct } from './harness';
+import { apiToken, callApi, openDash, sessionLanding, useProduct } from './harness';
 
 const SHOTS = process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots' : 'test-results';
 
@@ -15,7 +15,7 @@ const SHOTS = process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots' : 'test-result
 describe('a first day as each demo user', () => {
   const product = useProduct();
   const open = (email: string, width: number, landing?: RegExp): Promise<Page> =>
-    signedInPage(product.browser, product.server.baseUrl, email, {
+    sessionLanding(product.browser, product.server.baseUrl, email, {
       viewport: { width, height: width < 600 ? 844 : 900 },
       landing,
     });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Page } from 'playwright-core';
-import { apiToken, callApi, signedInPage, useProduct } from './harness';
+import { apiToken, callApi, sessionPage, useProduct } from './harness';
 
 /**
  * Issue 36 item 3, a plant's state at a glance, in Chromium against the real server: a water plant
@@ -62,8 +62,12 @@ describe('plant status line', () => {
 
   it('says Running, In alarm with the alarm and its age, Stopped with why water flows, and Offline', async () => {
     await publish({ do1: 1, a1: 70.4, a16: 81, c2: 4.42, c3: 1.48, s1: 0, s2: 0, s3: 0, s4: 0, xdo1: 0 });
-    const page = await signedInPage(product.browser, product.server.baseUrl, 'water@fieldlink.test');
-    await page.goto(`${product.server.baseUrl}/dash/${thingName}`);
+    const page = await sessionPage(
+      product.browser,
+      product.server.baseUrl,
+      'water@fieldlink.test',
+      `/dash/${thingName}`,
+    );
     await page.getByTestId('plant-dashboard').waitFor({ timeout: 30_000 });
 
     await expect.poll(() => status(page).getAttribute('data-state'), { timeout: 30_000 }).toBe('Running');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { apiToken, callApi, launchBrowser, signedInPage, startServer, type RunningServer } from './harness';
+import { apiToken, callApi, launchBrowser, sessionPage, startServer, type RunningServer } from './harness';
 
 /**
  * Issue 36 item 6, in Chromium against the real server as ops@ (Acme Controls): the account tree as a
@@ -37,8 +37,7 @@ describe('the account tree for keyboard and touch', () => {
     expect(
       (await callApi(server.baseUrl, 'POST', '/group', token, { parentId: boilerRoom.id, name: 'Cold Store' })).status,
     ).toBe(200);
-    page = await signedInPage(browser, server.baseUrl, 'ops@fieldlink.test');
-    await page.goto(`${server.baseUrl}/accounts/treeview`);
+    page = await sessionPage(browser, server.baseUrl, 'ops@fieldlink.test', '/accounts/treeview');
     await page.getByTestId('account-tree').waitFor({ timeout: 30_000 });
   }, 330_000);
   afterAll(async () => {
