@@ -39,6 +39,45 @@ export interface ReplySink {
   resolve(thingName: string, reply: ReplyFrame): void;
 }
 
+/**
+ * A stored log frame's event (`server/newRawLogs`). Its samples by channel are made from the frame's
+ * rows when first read (a tracker of the device, the JSON for a watching browser or another instance)
+ * rather than for every frame: with no one reading a device's samples on this instance, the object
+ * per channel, its array and the record holding them (21 objects per ten-channel frame) were garbage
+ * for the main thread to collect (docs/decisions.md, issue 41 items 1 and 3, "the event's samples
+ * made when read").
+ */
+export class RawLogsEvent {
+  readonly type = 'server/newRawLogs';
+  readonly #rows: readonly LatestRow[];
+  readonly #extras: LogFrame['extra'];
+  #logs: Record<string, LatestValue[]> | undefined;
+
+  constructor(
+    readonly thingName: string,
+    rows: readonly LatestRow[],
+    extras: LogFrame['extra'],
+  ) {
+    this.#rows = rows;
+    this.#extras = extras;
+  }
+
+  /** Samples per channel code, as the frame's rows hold them, with each channel's extra fields. */
+  get logs(): Record<string, LatestValue[]> {
+    if (this.#logs) return this.#logs;
+    const logs: Record<string, LatestValue[]> = {};
+    for (const { code, t, value } of this.#rows) {
+      const extra = this.#extras?.[code];
+      logs[code] = [extra ? { value, t, ...extra } : { value, t }];
+    }
+    return (this.#logs = logs);
+  }
+
+  toJSON(): { type: 'server/newRawLogs'; thingName: string; logs: Record<string, LatestValue[]> } {
+    return { type: this.type, thingName: this.thingName, logs: this.logs };
+  }
+}
+
 type FrameResult = { ok: true; frame: DeviceFrame } | { ok: false; error: string };
 
 /** A frame ingest read and handled: its device and its type. */
@@ -196,7 +235,6 @@ export class Ingest {
     }
     // Each sample is also its channel's latest value: one list is both.
     const rows: LatestRow[] = [];
-    const byCode: Record<string, LatestValue[]> = {};
     const values = frame.values;
     for (const code of Object.keys(values)) {
       const reported = values[code]!;
@@ -215,13 +253,12 @@ export class Ingest {
       // and cloned once on the way to the SQLite writer thread (docs/decisions.md, issue 41).
       const row: LatestRow = { device_id: device.id, code, t, value, extra: extra ? JSON.stringify(extra) : null };
       rows.push(row);
-      byCode[code] = [extra ? { value, t, ...extra } : { value, t }];
     }
     this.counters.dataPoints += rows.length;
     return this.writer.write({
       logs: rows,
       latest: rows,
-      events: [{ type: 'server/newRawLogs', thingName: device.thingName, logs: byCode }],
+      events: [new RawLogsEvent(device.thingName, rows, frame.extra)],
     });
   }
 

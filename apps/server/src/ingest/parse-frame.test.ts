@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { nulTextPath } from '../security/nul-text';
-import { parseFrame } from './ingest';
+import { parseFrame, RawLogsEvent } from './ingest';
 
 /** Text as a device may garble it: NULs, and backslashes and `u0000` that only look like its escape. */
 const trickyText = fc.oneof(
@@ -38,4 +38,46 @@ describe('parseFrame: NUL in text', () => {
   it('reads a frame whose text spells a backslash before u0000, which is no NUL', () => {
     expect(parseFrame(JSON.stringify({ v: 4, type: 'config', subtype: 'device', sn: 'A\\u0000' })).ok).toBe(true);
   });
+});
+
+describe('RawLogsEvent', () => {
+  // The samples by channel are made when read; what a reader and the JSON see is what the frame's
+  // event held when it was made eagerly: each channel's one sample, its extra fields spread in.
+  it('reads and writes as the frame event made from its rows and extras', () =>
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(
+          fc.record({
+            code: fc.stringMatching(/^c[0-9]{1,2}$/),
+            value: fc.double({ noNaN: true, noDefaultInfinity: true }),
+            extra: fc.option(fc.record({ tempSp: fc.integer(), diff: fc.integer() }, { requiredKeys: [] }), {
+              nil: undefined,
+            }),
+          }),
+          { selector: (channel) => channel.code, maxLength: 12 },
+        ),
+        fc.integer({ min: 0, max: 2 ** 42 }),
+        (channels, t) => {
+          const rows = channels.map(({ code, value, extra }) => ({
+            device_id: 'd',
+            code,
+            t,
+            value,
+            extra: extra ? JSON.stringify(extra) : null,
+          }));
+          const extras = Object.fromEntries(channels.flatMap(({ code, extra }) => (extra ? [[code, extra]] : [])));
+          const eager = {
+            type: 'server/newRawLogs',
+            thingName: 'ACME-1',
+            logs: Object.fromEntries(
+              channels.map(({ code, value, extra }) => [code, [extra ? { value, t, ...extra } : { value, t }]]),
+            ),
+          };
+          const event = new RawLogsEvent('ACME-1', rows, extras);
+          expect(JSON.parse(JSON.stringify(event))).toEqual(JSON.parse(JSON.stringify(eager)));
+          expect({ type: event.type, thingName: event.thingName, logs: event.logs }).toEqual(eager);
+          expect(event.logs).toBe(event.logs);
+        },
+      ),
+    ));
 });
