@@ -155,17 +155,15 @@ export class Ingest {
    * Stores one frame. `backlogSince`: the frame comes from a broker session's backlog, built up
    * since then (see `conn` below). Answers the frame's device and type, or null for a frame refused.
    */
-  async handle(
-    thingName: string,
-    payload: Buffer,
-    now = Date.now(),
-    backlogSince?: number,
-  ): Promise<HandledFrame | null> {
-    if (!this.observeStored) return this.store(thingName, payload, now, backlogSince);
+  handle(thingName: string, payload: Buffer, now = Date.now(), backlogSince?: number): Promise<HandledFrame | null> {
+    const stored = this.store(thingName, payload, now, backlogSince);
+    const observe = this.observeStored;
+    if (!observe) return stored;
     const started = performance.now();
-    const handled = await this.store(thingName, payload, now, backlogSince);
-    this.observeStored((performance.now() - started) / 1000);
-    return handled;
+    return stored.then((handled) => {
+      observe((performance.now() - started) / 1000);
+      return handled;
+    });
   }
 
   /** Counts a frame the broker refused before reading it. */
@@ -173,20 +171,40 @@ export class Ingest {
     this.counters[reason] += 1;
   }
 
-  private async store(
+  /**
+   * A known device's frame is read and handed to the writer in the same turn, with no promise but
+   * the writer's and the one answering the frame: the frames of a busy fleet made five
+   * (docs/decisions.md, issue 41 items 1 and 3, "the event's samples made when read").
+   */
+  private store(thingName: string, payload: Buffer, now: number, backlogSince?: number): Promise<HandledFrame | null> {
+    const device = this.directory.cached(thingName);
+    if (device) return this.storeFrame(thingName, device, payload, now, backlogSince);
+    return this.directory
+      .find(thingName)
+      .then((found) =>
+        found
+          ? this.storeFrame(thingName, found, payload, now, backlogSince)
+          : this.reject(thingName, 'Unknown device'),
+      );
+  }
+
+  private storeFrame(
     thingName: string,
+    device: DeviceRef,
     payload: Buffer,
     now: number,
     backlogSince?: number,
   ): Promise<HandledFrame | null> {
-    // A known device is found without a promise (every frame asks).
-    const device = this.directory.cached(thingName) ?? (await this.directory.find(thingName));
-    if (!device) return this.reject(thingName, 'Unknown device');
-    const parsed = parseFrame(payload);
-    if (!parsed.ok) return this.reject(thingName, parsed.error);
-    this.counters.frames += 1;
-    await this.apply(device, parsed.frame, now, backlogSince);
-    return { device, type: parsed.frame.type };
+    try {
+      const parsed = parseFrame(payload);
+      if (!parsed.ok) return Promise.resolve(this.reject(thingName, parsed.error));
+      this.counters.frames += 1;
+      const handled: HandledFrame = { device, type: parsed.frame.type };
+      const applied = this.apply(device, parsed.frame, now, backlogSince);
+      return applied ? applied.then(() => handled) : Promise.resolve(handled);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   private apply(device: DeviceRef, frame: DeviceFrame, now: number, backlogSince?: number): Promise<void> | void {
