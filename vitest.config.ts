@@ -79,8 +79,10 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           pool: 'forks',
-          maxWorkers: 1,
-          fileParallelism: false,
+          // Two files at a time, each with its own server, browser and ports: one file used 0.24-0.58 of
+          // a core (its waits are the console's and the devices' times), and the whole project ran green
+          // twice in 638 s and 599 s this way at load 6-12 (docs/PERFORMANCE.md, round 9).
+          maxWorkers: 2,
           sequence: { groupOrder: 2 },
         },
       },
