@@ -35,7 +35,11 @@ export function ClockSettings({ email }: { email: string | null }) {
     setClockPreferences({ ...preferences, ...change });
     if (!email) return;
     putUser({ email, props: change }).catch((error: unknown) => {
-      setClockPreferences(previous);
+      // Only this choice goes back, and only where nothing was chosen since: the user's other
+      // choices, saved by their own calls, stay as they are on screen and on the server.
+      const current = appStore.getState().session.clock;
+      const fields = (Object.keys(change) as (keyof ClockPreferences)[]).filter((key) => current[key] === change[key]);
+      setClockPreferences({ ...current, ...Object.fromEntries(fields.map((key) => [key, previous[key]])) });
       showToast('error', serverMessageOr(error, 'Your clock could not be saved. Please try again.'));
     });
   };
