@@ -59,7 +59,7 @@ class Browser {
   }
 
   isOpen(): boolean {
-    return this.socket?.socket.readyState === this.socket?.socket.OPEN;
+    return this.socket !== null && this.socket.socket.readyState === this.socket.socket.OPEN;
   }
 
   close(): void {
@@ -83,7 +83,7 @@ process.on('message', (request: FleetRequest) => {
   if (request.type === 'report') {
     send({
       type: 'report',
-      open: browsers.filter((browser) => browser.socket !== null && browser.isOpen()).length,
+      open: browsers.filter((browser) => browser.isOpen()).length,
       outages: browsers.flatMap((browser) => browser.outages),
       failedAttempts: browsers.flatMap((browser) => browser.failedAttempts),
       loopDelayMs: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
