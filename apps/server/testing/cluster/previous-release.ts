@@ -9,7 +9,7 @@ const ROOT = path.resolve(import.meta.dirname, '../../../..');
  * The release this code replaces in a rolling upgrade: the commit last shipped (CI passed). Set it
  * to the shipped commit at each release (docs/operations.md, "Upgrades without downtime").
  */
-export const PREVIOUS_RELEASE = '60f55e4e1bfa358b8ef91e9c784f383c4fc4e2cf';
+export const PREVIOUS_RELEASE = '2a093eb6dec8d2762fb9f36cb01b074d051311c6';
 
 /** Whether this clone holds the previous release (a shallow clone does not). */
 export function hasPreviousRelease(): boolean {
