@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { YEARLY_OVERVIEW_BIN_COUNT } from '@fieldlink/domain/chart';
-import { RETAIL_STORE_LOG_WINDOW_MS } from '@fieldlink/domain/retail';
-import { storeDeviceLogs, type ChartProduct, type StoreChartStore } from './inventory-service';
+import { overviewDays, RETAIL_STORE_LOG_WINDOW_MS, type ShelfProductTrack } from '@fieldlink/domain/retail';
+import {
+  InventoryCalls,
+  storeDeviceLogs,
+  type ChartProduct,
+  type InventoryGroup,
+  type InventoryStore,
+  type StoreChartStore,
+} from './inventory-service';
 
 const NOW = Date.UTC(2026, 10, 25, 9);
 
@@ -80,5 +87,89 @@ describe('the store chart call', () => {
     const { status, message } = error as Refusal;
     expect(typeof expected === 'number' ? status : [status, message]).toEqual(expected);
     expect(asked).toEqual(asks);
+  });
+});
+
+const REGION: InventoryGroup = { id: 'r1', accountId: 'a1', name: 'Texas' };
+const STORE: InventoryGroup = { id: 's1', accountId: 'a1', name: 'Dallas' };
+const TRACK: ShelfProductTrack = {
+  t: NOW,
+  count: 0,
+  rangeState: 'EMPTY',
+  decreasedAt: null,
+  restockedAt: null,
+  rangeStateChangedAt: NOW,
+  soldWeight: 0,
+  stockedHours: 0,
+};
+
+/** Region r1 of account a1 with store s1 (one shelf, one empty product); records what it was asked. */
+function regionStore(rights = { showsInefficiency: true, showsStores: true }) {
+  const asked: string[] = [];
+  const store: InventoryStore<InventoryGroup> = {
+    ...memoryStore().store,
+    rights: () => rights,
+    group: async (groupId) => (asked.push(`group ${groupId}`), [REGION, STORE].find((group) => group.id === groupId)),
+    regionFigures: async (region, days) => {
+      asked.push(`figures ${region.id} from ${days[0]}`);
+      const totals = { unitsSold: 3, lostSales: 2 };
+      return {
+        stores: [{ groupId: 's1', name: 'Dallas', shelves: [{ counts: { EMPTY: 1, LOW: 0, GOOD: 2 }, totals }] }],
+        dayTotals: new Map([[days.at(-1)!, totals]]),
+      };
+    },
+    storeShelves: async (group, days) => {
+      asked.push(`shelves ${group.id} from ${days[0]}`);
+      const channel = { code: 'c1', name: 'Cola', sku: 'SKU-1', slotCount: 4, depth: 5, planogramId: null };
+      return [{ id: 'shelf-1', name: 'Shelf 1', products: [{ channel, track: TRACK }], totals: undefined }];
+    },
+  };
+  return { calls: new InventoryCalls(store, () => NOW), asked };
+}
+
+describe('the inventory overview and store status calls', () => {
+  const firstDay = overviewDays(NOW)[0];
+
+  it("answers a region's overview over the store's figures of the overview days", async () => {
+    const { calls, asked } = regionStore();
+    const answer = await calls.overview({ groupId: 'r1', accountId: 'a1' });
+    expect(answer).toMatchObject({ groupId: 'r1', accountId: 'a1', name: 'Texas', showsStores: true });
+    expect(answer.rangeStateCounts).toEqual({ EMPTY: 1, LOW: 0, GOOD: 2 });
+    expect(answer.dailyMetrics).toHaveLength(overviewDays(NOW).length);
+    expect(answer.dailyMetrics.at(-1)).toMatchObject({ timestamp: overviewDays(NOW).at(-1), unitsSold: 3 });
+    expect(answer.dailyMetrics[0]).toMatchObject({ timestamp: firstDay, unitsSold: 0 });
+    expect(answer.stores.map((store) => store.groupId)).toEqual(['s1']);
+    expect(asked).toEqual(['group r1', `figures r1 from ${firstDay}`]);
+  });
+
+  it('hides what the rights hide', async () => {
+    const { calls } = regionStore({ showsInefficiency: false, showsStores: false });
+    const answer = await calls.overview({ groupId: 'r1', accountId: 'a1' });
+    expect(answer).toMatchObject({ showsInefficiency: false, showsStores: false, totalLostSales: null });
+    const status = await calls.storeStatus({ groupId: 's1', accountId: 'a1' });
+    expect(status.totalLostSales).toBeNull();
+  });
+
+  it("answers a store's status with every product on its shelves", async () => {
+    const { calls, asked } = regionStore();
+    const status = await calls.storeStatus({ groupId: 's1', accountId: 'a1' });
+    expect(status).toMatchObject({ groupId: 's1', accountId: 'a1', name: 'Dallas' });
+    expect(status.products.map((product) => product.rangeState)).toEqual(['EMPTY']);
+    expect(asked).toEqual(['group s1', `shelves s1 from ${firstDay}`]);
+  });
+
+  it.each([
+    ['a group that does not exist', { groupId: 'nope', accountId: 'a1' }],
+    ['a group of another account', { groupId: 's1', accountId: 'a2' }],
+  ])('refuses %s with 404, reading nothing more', async (_name, query) => {
+    for (const call of ['overview', 'storeStatus'] as const) {
+      const { calls, asked } = regionStore();
+      const error = await calls[call](query).then(
+        () => null,
+        (reason: unknown) => reason,
+      );
+      expect(error).toMatchObject({ status: 404, message: 'Group not found.' });
+      expect(asked).toEqual([`group ${query.groupId}`]);
+    }
   });
 });

@@ -3,7 +3,6 @@ import { errorBody } from '@fieldlink/api/errors';
 import { ACCOUNT_COLUMNS_QUERY, AccountQuery, encodeAccountColumns } from '@fieldlink/api/account-columns';
 import { AlarmListQuery, AlertListQuery } from '@fieldlink/api/alarms';
 import * as Brew from '@fieldlink/api/brew';
-import { binWidthOf, type ChannelLog } from '@fieldlink/api/device-logs';
 import { OverviewQuery, StoreDeviceLogsQuery, StoreStatusQuery } from '@fieldlink/api/inventory';
 import { ScenesQuery } from '@fieldlink/api/scenes';
 import { EventLogBody } from '@fieldlink/api/session';
@@ -13,7 +12,6 @@ import type { AppType } from '@fieldlink/domain/app-variant';
 import { effectivePermissions } from '@fieldlink/domain/permissions';
 import { retailViewerRights } from '@fieldlink/domain/retail-views';
 import { BrewCalls } from '@fieldlink/services/brew-service';
-import { storeDeviceLogs } from '@fieldlink/services/inventory-service';
 import { demoFleet, demoFleetDevices } from '@fieldlink/simulation/demo-fleet';
 import { FALLBACK_CLIENT_CONFIG } from '../../../lib/api/get-client-config';
 import type { LocalBackend, LocalCall } from '../../../lib/demo/demo-session';
@@ -22,7 +20,7 @@ import { DemoCallError } from './demo-call-error';
 import { answerCall, json, plain, withBody, withQuery, type DemoCalls } from './demo-calls';
 import { accountAnswer, buildDataset, deviceRecord, selfAnswer, type DemoDataset } from './demo-dataset';
 import { deviceTableAnswer } from './demo-device-table';
-import { inventoryOverview, storeStatus, type DemoStore } from './demo-inventory';
+import { demoInventoryCalls } from './demo-inventory';
 import { demoScenes } from './demo-scenes';
 import { loadDemoRecords, saveDemoRecords, type DemoRecords } from './demo-records';
 import { SimulationLink } from './simulation-link';
@@ -127,20 +125,6 @@ export class DemoBackend implements LocalBackend {
     });
   }
 
-  /** The stores (groups with smart shelves) of the demo, or the one named. */
-  private async stores(groupId: string | null): Promise<DemoStore[]> {
-    const groups = this.dataset.groups.filter((group) => groupId === null || group.id === groupId);
-    const stores: DemoStore[] = [];
-    for (const group of groups) {
-      const snapshots = await this.snapshots(group.devices.map((device) => device.thingName));
-      const shelves = snapshots.flatMap((snapshot) =>
-        snapshot.shelf ? [{ ...snapshot, name: this.dataset.devices.get(snapshot.thingName)!.fleet.name }] : [],
-      );
-      if (shelves.length > 0) stores.push({ group, shelves });
-    }
-    return stores;
-  }
-
   /** What the retail answers show the visitor, as the server decides it for a user (domain `retailViewerRights`). */
   private retailRights() {
     return retailViewerRights(effectivePermissions(selfAnswer(this.dataset).linkedAccounts));
@@ -149,6 +133,7 @@ export class DemoBackend implements LocalBackend {
   private callTable(): DemoCalls {
     // The brewing calls are the server's (`@fieldlink/services/brew-service`) over the demo's records.
     const brew = (now: number) => new BrewCalls(this.brewery, () => now);
+    const inventory = (now: number) => demoInventoryCalls(this.dataset, this.link, () => this.retailRights(), now);
     const devices = simulatedDeviceCalls({
       link: this.link,
       since: this.connectedSince(),
@@ -179,42 +164,10 @@ export class DemoBackend implements LocalBackend {
       'GET /scenes': withQuery(ScenesQuery, async ({ query }) =>
         query.groupId === this.dataset.rootId ? demoScenes(this.dataset, await this.snapshots()) : [],
       ),
-      'GET /inv/overview': withQuery(OverviewQuery, async ({ query: { groupId }, now }) => {
-        const root = groupId === this.dataset.rootId;
-        const region = root ? { id: groupId, name: this.dataset.fleet.accountName } : this.group(groupId);
-        const stores = await this.stores(root ? null : groupId);
-        return inventoryOverview(region, stores, this.retailRights(), now);
-      }),
-      'GET /inv/store-status': withQuery(StoreStatusQuery, async ({ query, now }) => {
-        const [store] = await this.stores(this.group(query.groupId).id);
-        if (!store) throw new DemoCallError(404, GROUP_NOT_FOUND);
-        return storeStatus(store, this.retailRights().showsInefficiency, now);
-      }),
+      'GET /inv/overview': withQuery(OverviewQuery, ({ query, now }) => inventory(now).overview(query)),
+      'GET /inv/store-status': withQuery(StoreStatusQuery, ({ query, now }) => inventory(now).storeStatus(query)),
       'GET /inv/store-device-logs': withQuery(StoreDeviceLogsQuery, ({ query, now }) =>
-        storeDeviceLogs(
-          {
-            refusal: (status, message) => new DemoCallError(status, message),
-            group: async (groupId) => this.dataset.groups.find((entry) => entry.id === groupId),
-            shelfProducts: async (group) => {
-              const shelves = (await this.stores(group.id)).flatMap((store) => store.shelves);
-              return (deviceId, code) =>
-                shelves.some(
-                  (shelf) =>
-                    shelf.thingName === deviceId &&
-                    shelf.channels.some((channel) => channel.code === code && channel.product),
-                );
-            },
-            productLogs: async (products, { start, end, binCount }) => {
-              const logs: Record<string, ChannelLog> = {};
-              for (const { id, deviceId, code } of products) {
-                logs[id] = (await this.link.logs({ thingName: deviceId, codes: [code], start, end, binCount }))[code]!;
-              }
-              return { binWidth: binWidthOf(start, end, binCount), products: logs };
-            },
-          },
-          query,
-          now,
-        ),
+        inventory(now).storeDeviceLogs(query),
       ),
       'GET /devices/table': withQuery(DeviceTableQuery, async ({ query }) => {
         const answer = await this.deviceTable();

@@ -1,66 +1,92 @@
-import type { OverviewAnswer, StoreStatusAnswer } from '@fieldlink/api/inventory';
-import {
-  addRetailTotals,
-  countRangeStates,
-  overviewDays,
-  shelfProductChannel,
-  type RetailTotals,
-} from '@fieldlink/domain/retail';
-import { retailRegionOverview, retailStoreView, type StoreShelf } from '@fieldlink/domain/retail-views';
-import type { DeviceSnapshot } from '../worker/protocol';
-import { DEMO_ACCOUNT_ID, type DemoGroupEntry } from './demo-dataset';
+import { binWidthOf, type ChannelLog } from '@fieldlink/api/device-logs';
+import { addRetailTotals, countRangeStates, shelfProductChannel } from '@fieldlink/domain/retail';
+import type { StoreShelf } from '@fieldlink/domain/retail-views';
+import { InventoryCalls, type InventoryGroup } from '@fieldlink/services/inventory-service';
+import { DemoCallError } from './demo-call-error';
+import { DEMO_ACCOUNT_ID, type DemoDataset } from './demo-dataset';
+import type { SimulationLink } from './simulation-link';
 
-/** A store of the demo: a group and its smart shelves as the worker follows them. */
-export interface DemoStore {
-  group: Pick<DemoGroupEntry, 'id' | 'name'>;
-  shelves: readonly (DeviceSnapshot & { name: string })[];
-}
+type Shelf = Awaited<ReturnType<SimulationLink['snapshots']>>[number] & { name: string };
 
 /** What a simulated shelf holds, as the domain's retail views read a shelf (its sales over `days`). */
-function storeShelf(shelf: DemoStore['shelves'][number], days: readonly number[]): StoreShelf {
-  const totals: RetailTotals = addRetailTotals(days.map((day) => shelf.shelf?.days[String(day)]));
+function storeShelf(shelf: Shelf, days: readonly number[]): StoreShelf {
   const products = shelf.channels.flatMap(({ code, name, product }) => {
     const track = shelf.shelf?.tracks[code];
     return product && track ? [{ channel: shelfProductChannel(code, name, product), track }] : [];
   });
+  const totals = addRetailTotals(days.map((day) => shelf.shelf?.days[String(day)]));
   return { id: shelf.thingName, name: shelf.name, products, totals };
 }
 
-const regionOf = (group: DemoStore['group']) => ({ groupId: group.id, accountId: DEMO_ACCOUNT_ID, name: group.name });
-
-/** `GET /inv/overview`: a region (or one store) with its stores, as the server's inventory answers it. */
-export function inventoryOverview(
-  region: DemoStore['group'],
-  stores: readonly DemoStore[],
-  rights: { showsInefficiency: boolean; showsStores: boolean },
+/**
+ * The inventory calls (`@fieldlink/services/inventory-service`, which decides as on the server) over
+ * the demo's stores: its groups with smart shelves, as the worker follows them. The account's root
+ * is the region of them all.
+ */
+export function demoInventoryCalls(
+  dataset: DemoDataset,
+  link: SimulationLink,
+  rights: () => { showsInefficiency: boolean; showsStores: boolean },
   now: number,
-): OverviewAnswer {
-  const days = overviewDays(now);
-  const shelves = stores.flatMap((store) => store.shelves);
-  return retailRegionOverview({
-    group: regionOf(region),
-    stores: stores.map((store) => ({
-      groupId: store.group.id,
-      name: store.group.name,
-      shelves: store.shelves.map((shelf) => {
-        const { products, totals } = storeShelf(shelf, days);
-        return { counts: countRangeStates(products.map(({ track }) => track.rangeState)), totals };
-      }),
-    })),
-    days: days.map((timestamp) => ({
-      timestamp,
-      totals: addRetailTotals(shelves.map((shelf) => shelf.shelf?.days[String(timestamp)])),
-    })),
-    ...rights,
-  });
-}
-
-/** `GET /inv/store-status`: a store's figures and every product on its shelves. */
-export function storeStatus(store: DemoStore, showsInefficiency: boolean, now: number): StoreStatusAnswer {
-  const days = overviewDays(now);
-  return retailStoreView(
-    regionOf(store.group),
-    store.shelves.map((shelf) => storeShelf(shelf, days)),
-    showsInefficiency,
+): InventoryCalls<InventoryGroup> {
+  const root = { id: dataset.rootId, accountId: DEMO_ACCOUNT_ID, name: dataset.fleet.accountName };
+  /** The stores under a group (every one under the root), each with its shelves. */
+  const stores = async (group: InventoryGroup) => {
+    const found: { group: InventoryGroup; shelves: Shelf[] }[] = [];
+    for (const { id, name, devices } of dataset.groups.filter((entry) => group === root || entry.id === group.id)) {
+      const snapshots = await link.snapshots(devices.map((device) => device.thingName));
+      const shelves = snapshots.flatMap((snapshot) =>
+        snapshot.shelf ? [{ ...snapshot, name: dataset.devices.get(snapshot.thingName)!.fleet.name }] : [],
+      );
+      if (shelves.length > 0) found.push({ group: { id, accountId: DEMO_ACCOUNT_ID, name }, shelves });
+    }
+    return found;
+  };
+  const shelvesUnder = async (group: InventoryGroup) => (await stores(group)).flatMap((store) => store.shelves);
+  return new InventoryCalls(
+    {
+      refusal: (status, message) => new DemoCallError(status, message),
+      rights,
+      group: async (groupId) => {
+        if (groupId === root.id) return root;
+        const group = dataset.groups.find((entry) => entry.id === groupId);
+        return group && { id: group.id, accountId: DEMO_ACCOUNT_ID, name: group.name };
+      },
+      regionFigures: async (region, days) => {
+        const found = await stores(region);
+        const shelves = found.flatMap((store) => store.shelves);
+        return {
+          stores: found.map(({ group, shelves: own }) => ({
+            groupId: group.id,
+            name: group.name,
+            shelves: own.map((shelf) => {
+              const { products, totals } = storeShelf(shelf, days);
+              return { counts: countRangeStates(products.map(({ track }) => track.rangeState)), totals };
+            }),
+          })),
+          dayTotals: new Map(
+            days.map((day) => [day, addRetailTotals(shelves.map((shelf) => shelf.shelf?.days[String(day)]))]),
+          ),
+        };
+      },
+      storeShelves: async (store, days) => (await shelvesUnder(store)).map((shelf) => storeShelf(shelf, days)),
+      shelfProducts: async (group) => {
+        const shelves = await shelvesUnder(group);
+        return (deviceId, code) =>
+          shelves.some(
+            (shelf) =>
+              shelf.thingName === deviceId &&
+              shelf.channels.some((channel) => channel.code === code && channel.product),
+          );
+      },
+      productLogs: async (products, { start, end, binCount }) => {
+        const logs: Record<string, ChannelLog> = {};
+        for (const { id, deviceId, code } of products) {
+          logs[id] = (await link.logs({ thingName: deviceId, codes: [code], start, end, binCount }))[code]!;
+        }
+        return { binWidth: binWidthOf(start, end, binCount), products: logs };
+      },
+    },
+    () => now,
   );
 }
