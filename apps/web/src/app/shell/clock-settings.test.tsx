@@ -29,6 +29,8 @@ beforeEach(() => {
   });
 });
 afterEach(() => {
+  // An unanswered call would hold the next test's: this tab's calls go one at a time.
+  for (const call of pending) call.answer(200);
   cleanup();
   vi.unstubAllGlobals();
 });
@@ -37,29 +39,43 @@ const choose = (label: RegExp, value: string) => fireEvent.change(screen.getByLa
 const clock = () => appStore.getState().session.clock;
 
 describe('the account menu’s clock', () => {
-  it('saves each choice by itself, naming only its field', () => {
+  it('saves each choice by itself, naming only its field, one call after another', async () => {
     render(<ClockSettings email="viewer@fieldlink.test" />);
     choose(/^Time zone/, 'Europe/London');
     choose(/^Hours/, '24');
     choose(/^Dates/, 'dmy');
+    expect(clock()).toEqual({ timeZone: 'Europe/London', hourCycle: '24', dateOrder: 'dmy' });
+    // The server drops an update overtaken by a later one of the tab: the next call waits for the answer.
+    await waitFor(() => expect(pending).toHaveLength(1));
+    pending[0]!.answer(200);
+    await waitFor(() => expect(pending).toHaveLength(2));
+    pending[1]!.answer(200);
+    await waitFor(() => expect(pending).toHaveLength(3));
     expect(pending.map((call) => call.props)).toEqual([
       { timeZone: 'Europe/London' },
       { hourCycle: '24' },
       { dateOrder: 'dmy' },
     ]);
-    expect(clock()).toEqual({ timeZone: 'Europe/London', hourCycle: '24', dateOrder: 'dmy' });
   });
 
-  it('puts back only the choice whose save failed, after later ones were saved', async () => {
+  it('puts back only the choice whose save failed, and still sends the later ones', async () => {
     render(<ClockSettings email="viewer@fieldlink.test" />);
     choose(/^Time zone/, 'Europe/London');
     choose(/^Hours/, '24');
     choose(/^Dates/, 'dmy');
-    pending[1]!.answer(200);
-    pending[2]!.answer(200);
+    await waitFor(() => expect(pending).toHaveLength(1));
     pending[0]!.answer(400);
     await waitFor(() => expect(clock().timeZone).toBeNull());
+    await waitFor(() => expect(pending).toHaveLength(2));
+    pending[1]!.answer(200);
+    await waitFor(() => expect(pending).toHaveLength(3));
+    pending[2]!.answer(200);
     expect(appStore.getState().toasts.visible.map((toast) => toast.message)).toContain('Not saved.');
+    expect(pending.map((call) => call.props)).toEqual([
+      { timeZone: 'Europe/London' },
+      { hourCycle: '24' },
+      { dateOrder: 'dmy' },
+    ]);
     expect(clock()).toEqual({ timeZone: null, hourCycle: '24', dateOrder: 'dmy' });
   });
 
@@ -67,10 +83,12 @@ describe('the account menu’s clock', () => {
     render(<ClockSettings email="viewer@fieldlink.test" />);
     choose(/^Hours/, '24');
     choose(/^Hours/, '12');
+    await waitFor(() => expect(pending).toHaveLength(1));
     pending[0]!.answer(400);
-    pending[1]!.answer(200);
     const toasts = () => appStore.getState().toasts.visible.map((toast) => toast.message);
     await waitFor(() => expect(toasts()).toContain('Not saved.'));
+    await waitFor(() => expect(pending).toHaveLength(2));
+    pending[1]!.answer(200);
     expect(clock().hourCycle).toBe('12');
   });
 });

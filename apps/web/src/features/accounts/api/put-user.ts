@@ -5,9 +5,22 @@ import { apiRequest } from '../../../lib/api-client';
 import { latestUserUpdateId, nextUserUpdateId } from '../../../lib/user-update-id';
 import { OWN_FAILURE_REPORT } from '../../../lib/query-client';
 
-/** `PUT /user` with the next update id of this tab, so a stale answer can be told apart (§4). */
-export const putUser = (body: Omit<PutUserBody, 'updateId'>) =>
-  apiRequest<PutUserAnswer>('PUT', '/user', { body: { ...body, updateId: nextUserUpdateId() } });
+/** The last `PUT /user` this tab sent, answered or not: the next one waits for it. */
+let lastSent: Promise<unknown> = Promise.resolve();
+
+/**
+ * `PUT /user` with the next update id of this tab, so a stale answer can be told apart (§4). This tab's
+ * calls go one at a time, in the order they were made: the server ignores an update whose id is older
+ * than the user's latest (`isStaleUserUpdate`), so a call overtaken on the way was dropped, answered
+ * `applied: false`, even when it changed another field (the clock menu's time zone, sent a moment
+ * before its hours and dates, stayed unsaved; e2e one-clock at load 8).
+ */
+export const putUser = (body: Omit<PutUserBody, 'updateId'>): Promise<PutUserAnswer> => {
+  const updateId = nextUserUpdateId();
+  const sent = lastSent.then(() => apiRequest<PutUserAnswer>('PUT', '/user', { body: { ...body, updateId } }));
+  lastSent = sent.catch(() => undefined);
+  return sent;
+};
 
 /**
  * Saves a user. The answer's props are shown at once, unless the answer is stale (§4: its update id
