@@ -6,9 +6,8 @@ import {
   type AccountColumnsAnswer,
   type GroupNodeColumns,
 } from '@fieldlink/api/account-columns';
-import { groupTree, treeChannel } from '@fieldlink/domain/account-view';
-import { isGroupHidden } from '@fieldlink/domain/app-variant';
-import { isUnderPath } from '@fieldlink/domain/group-path';
+import { treeChannel } from '@fieldlink/domain/account-view';
+import { accountTrees, type AccountTreeStore } from '@fieldlink/services/account-service';
 import { can, type ExtraFlag, type Permission } from '@fieldlink/domain/permissions';
 import type { Database } from '../../db/schema';
 import { COMPRESSION_THRESHOLD_BYTES, compressJson, type ContentCoding } from '../../plugins/compression';
@@ -228,99 +227,67 @@ export class AccountService {
     return { format: ACCOUNT_COLUMNS_FORMAT, accounts, devices: columns };
   }
 
-  /** Each of the user's trees, its devices placed by `place`. */
-  private async trees<Root>(
+  /** Each of the user's trees (`@fieldlink/services/account-service`), its devices placed by `place`. */
+  private trees<Root>(
     user: UserContext,
     place: (root: GroupNode, devices: readonly DeviceRow[]) => Root,
     lists: DeviceLists,
   ): Promise<(Omit<Account, 'rootGroup'> & { rootGroup: Root })[]> {
-    const accounts: (Omit<Account, 'rootGroup'> & { rootGroup: Root })[] = [];
-    const showInvitations = can(permissionSubject(user), 'inviteUsers');
-    // A point inside another of the user's points is already part of that tree: shown once.
-    const points = user.attachmentPoints.filter(
-      (point, index, all) =>
-        !all.some(
-          (other, otherIndex) =>
-            otherIndex !== index &&
-            isUnderPath(point.path, other.path) &&
-            (other.path !== point.path || otherIndex < index),
-        ),
-    );
-    for (const point of points) {
-      const account = await findAccount(this.db, point.accountId);
-      const tree = account && (await this.subtree(point.path, showInvitations, account.kind, lists));
-      if (account && tree) {
-        accounts.push({
-          id: account.id,
-          name: account.name,
-          appType: account.app_type,
-          kind: account.kind,
-          userVariant: account.user_variant,
-          theme: account.theme,
-          rootGroup: place(tree.root, tree.devices),
+    const { db } = this;
+    const store: AccountTreeStore<DeviceRow> = {
+      account: async (accountId) => {
+        const account = await findAccount(db, accountId);
+        return (
+          account && {
+            id: account.id,
+            name: account.name,
+            appType: account.app_type,
+            kind: account.kind,
+            userVariant: account.user_variant,
+            theme: account.theme,
+          }
+        );
+      },
+      groupsUnder: async (path) =>
+        (await groupsUnder(db, path)).map((group) => ({
+          id: group.id,
+          name: group.name,
+          accountId: group.account_id,
+          appType: group.app_type,
+          accountKind: group.account_kind,
+          kind: group.kind as GroupKind,
+          simulation: group.simulation === 1,
+          path: group.path,
+          parentId: group.parent_id,
+        })),
+      devicesIn: (groupIds) => devicesInGroups(db, groupIds),
+      placeOf: (device) => ({ id: device.id, groupId: device.group_id }),
+      scenesOf: async (groupIds) =>
+        (await sceneNamesOfGroups(db, groupIds)).map((scene) => ({
+          id: scene.id,
+          name: scene.name,
+          groupId: scene.group_id,
+        })),
+      usersAt: async (paths) => {
+        const users = await usersAttachedAt(db, paths);
+        const firstPoints = await firstAttachmentPointsOf(db, [...new Set(users.map((user) => user.user_id))]);
+        return users.map((user) => {
+          const first = firstPoints.get(user.user_id);
+          const subject = {
+            permissions: first ? (JSON.parse(first.permissions) as Permission[]) : [],
+            secretPermissions: first ? (JSON.parse(first.secret_permissions) as ExtraFlag[]) : [],
+          };
+          return { email: user.email, firstName: user.first_name, lastName: user.last_name, path: user.path, subject };
         });
-      }
-    }
-    return accounts;
-  }
-
-  /**
-   * The group at `path` with everything beneath it, nested; the groups hidden for the account's kind
-   * (an investor's New Devices and Trash) and what they hold are left out.
-   */
-  private async subtree(
-    path: string,
-    showInvitations: boolean,
-    accountKind: string,
-    lists: DeviceLists,
-  ): Promise<{ root: GroupNode; devices: DeviceRow[] } | null> {
-    const every = await groupsUnder(this.db, path);
-    const hidden = every.filter((group) => isGroupHidden(accountKind, group.kind));
-    const groups = every.filter((group) => !hidden.some((placeholder) => isUnderPath(group.path, placeholder.path)));
-    const paths = groups.map((group) => group.path);
-    const [devices, users, invitations, scenes] = await Promise.all([
-      devicesInGroups(
-        this.db,
-        groups.map((group) => group.id),
-      ),
-      usersAttachedAt(this.db, paths),
-      showInvitations ? invitationsAt(this.db, paths) : Promise.resolve([]),
-      sceneNamesOfGroups(
-        this.db,
-        groups.map((group) => group.id),
-      ),
-    ]);
-    const firstPoints = await firstAttachmentPointsOf(this.db, [...new Set(users.map((user) => user.user_id))]);
-    const tree = groupTree<TreeDevice>({
-      topPath: path,
-      groups: groups.map((group) => ({
-        id: group.id,
-        name: group.name,
-        accountId: group.account_id,
-        appType: group.app_type,
-        accountKind: group.account_kind,
-        kind: group.kind as GroupKind,
-        simulation: group.simulation === 1,
-        path: group.path,
-        parentId: group.parent_id,
-      })),
-      devices: devices.map((device) => ({ id: device.id, groupId: device.group_id })),
-      scenes: scenes.map((scene) => ({ id: scene.id, name: scene.name, groupId: scene.group_id })),
-      users: users.map((user) => {
-        const first = firstPoints.get(user.user_id);
-        const subject = {
-          permissions: first ? (JSON.parse(first.permissions) as Permission[]) : [],
-          secretPermissions: first ? (JSON.parse(first.secret_permissions) as ExtraFlag[]) : [],
-        };
-        return { email: user.email, firstName: user.first_name, lastName: user.last_name, path: user.path, subject };
-      }),
-      invitations: showInvitations
-        ? invitations.map(({ email, expires_at, path: at }) => ({ email, expiresAt: expires_at, path: at }))
-        : null,
+      },
+      invitationsAt: async (paths) =>
+        (await invitationsAt(db, paths)).map(({ email, expires_at, path }) => ({ email, expiresAt: expires_at, path })),
+    };
+    const viewer = { subject: permissionSubject(user), attachmentPoints: user.attachmentPoints };
+    return accountTrees<DeviceRow, TreeDevice, Root>(store, viewer, (tree) => {
+      for (const [id, node] of tree.groups) lists.groups.set(id, node);
+      return place(tree.root, tree.devices);
     });
-    if (!tree) return null;
-    for (const [id, node] of tree.groups) lists.groups.set(id, node);
-    return { root: tree.root, devices };
   }
 }
 

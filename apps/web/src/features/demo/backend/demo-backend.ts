@@ -149,7 +149,7 @@ export class DemoBackend implements LocalBackend {
         const snapshots = await this.snapshots();
         const scenes = demoScenes(this.dataset, snapshots).map(({ id, name }) => ({ id, name }));
         const byThing = new Map(snapshots.map((snapshot) => [snapshot.thingName, snapshot]));
-        const answer = { accounts: [accountAnswer(this.dataset, byThing, scenes)] };
+        const answer = await accountAnswer(this.dataset, byThing, scenes);
         // In whichever form the console asks for, as the server would answer it.
         return query.format === ACCOUNT_COLUMNS_QUERY ? encodeAccountColumns(answer) : answer;
       }),

@@ -1,5 +1,8 @@
-import type { Account, TreeDevice } from '@fieldlink/api/account';
-import { accountGroups, groupTree, treeChannel, type LaidOutGroup } from '@fieldlink/domain/account-view';
+import type { AccountAnswer, GroupNode, TreeDevice } from '@fieldlink/api/account';
+import { accountGroups, treeChannel, type LaidOutGroup } from '@fieldlink/domain/account-view';
+import { isUnderPath } from '@fieldlink/domain/group-path';
+import { effectivePermissions } from '@fieldlink/domain/permissions';
+import { accountTrees, type AccountTreeStore } from '@fieldlink/services/account-service';
 import type { Device } from '@fieldlink/api/device';
 import type { SelfAnswer } from '@fieldlink/api/session';
 import { ACCOUNTS_USER_VARIANT } from '@fieldlink/domain/user-variant';
@@ -16,6 +19,7 @@ import type { DeviceSnapshot } from '../worker/protocol';
 
 export const DEMO_ACCOUNT_ID = 'demo-account';
 export const DEMO_USER_EMAIL = 'prospect@demo.fieldlink';
+const DEMO_VISITOR = { firstName: 'Demo', lastName: 'Visitor' };
 /** The demo's devices log every 10 s, as field devices do. */
 const LOG_INTERVAL_SECONDS = 10;
 
@@ -31,8 +35,11 @@ export interface DemoDataset {
   /** The fleet's own groups. */
   groups: DemoGroupEntry[];
   /** Every device by id (its thing name). */
-  devices: Map<string, { fleet: DemoFleetDevice; group: DemoGroupEntry }>;
+  devices: Map<string, DeviceEntry>;
 }
+
+/** A device of the demo's fleet and its group. */
+type DeviceEntry = { fleet: DemoFleetDevice; group: DemoGroupEntry };
 
 export function buildDataset(fleet: DemoFleet): DemoDataset {
   let count = 0;
@@ -60,8 +67,7 @@ export function selfAnswer(dataset: DemoDataset): SelfAnswer {
   return {
     id: 'demo-user',
     email: DEMO_USER_EMAIL,
-    firstName: 'Demo',
-    lastName: 'Visitor',
+    ...DEMO_VISITOR,
     theme: null,
     // The prospect operates the simulated devices: that is what the demo is for.
     monitorOnly: false,
@@ -73,59 +79,61 @@ export function selfAnswer(dataset: DemoDataset): SelfAnswer {
   };
 }
 
-/** The demo's account tree (domain `groupTree`, as the server builds it): its groups, devices, scenes and prospect. */
-export function accountAnswer(
+/**
+ * The demo's account tree (`GET /account`), built as the server builds it
+ * (`@fieldlink/services/account-service`) over the dataset: its groups, devices, scene and prospect.
+ */
+export async function accountAnswer(
   dataset: DemoDataset,
   snapshots: ReadonlyMap<string, DeviceSnapshot>,
   scenes: readonly { id: string; name: string }[],
-): Account {
+): Promise<AccountAnswer> {
   const { fleet, rootId, rootPath } = dataset;
-  const userVariant = userVariantOf(fleet);
-  const devices = [...dataset.devices.values()];
-  const tree = groupTree<TreeDevice>({
-    topPath: rootPath,
-    groups: dataset.accountGroups.map((group) => ({
-      ...group,
-      accountId: DEMO_ACCOUNT_ID,
+  const store: AccountTreeStore<DeviceEntry> = {
+    account: async () => ({
+      id: DEMO_ACCOUNT_ID,
+      name: fleet.accountName,
       appType: fleet.appType,
-      accountKind: DEMO_ACCOUNT_KIND,
-    })),
-    devices: devices.map(({ fleet: device, group: { id } }) => ({ id: device.thingName, groupId: id })),
-    scenes: scenes.map((scene) => ({ ...scene, groupId: rootId })),
-    users: [
-      {
-        email: DEMO_USER_EMAIL,
-        firstName: 'Demo',
-        lastName: 'Visitor',
-        path: rootPath,
-        subject: prospectPoint(dataset),
-      },
-    ],
-    invitations: null,
-  })!;
-  for (const { fleet: device, group: entry } of devices) {
-    const snapshot = snapshots.get(device.thingName);
-    tree.groups.get(entry.id)!.devices.push({
-      id: device.thingName,
-      name: device.name,
-      sn: snapshot?.identity.sn ?? null,
-      thingName: device.thingName,
-      isConnected: true,
-      lastConnection: null,
-      lastDisconnection: null,
-      channels: (snapshot?.channels ?? []).map(treeChannel),
-      tags: device.tags.map(({ key, value }) => ({ key, value })),
-    });
-  }
-  return {
-    id: DEMO_ACCOUNT_ID,
-    name: fleet.accountName,
-    appType: fleet.appType,
-    kind: DEMO_ACCOUNT_KIND,
-    userVariant,
-    theme: null,
-    rootGroup: tree.root,
+      kind: DEMO_ACCOUNT_KIND,
+      userVariant: userVariantOf(fleet),
+      theme: null,
+    }),
+    groupsUnder: async (path) =>
+      dataset.accountGroups
+        .filter((group) => isUnderPath(group.path, path))
+        .map((group) => ({
+          ...group,
+          accountId: DEMO_ACCOUNT_ID,
+          appType: fleet.appType,
+          accountKind: DEMO_ACCOUNT_KIND,
+        })),
+    devicesIn: async (ids) => [...dataset.devices.values()].filter(({ group }) => ids.includes(group.id)),
+    placeOf: ({ fleet: device, group }) => ({ id: device.thingName, groupId: group.id }),
+    // One tree, of the whole account: the scene and the prospect are at its root.
+    scenesOf: async () => scenes.map((scene) => ({ ...scene, groupId: rootId })),
+    usersAt: async () => [{ ...DEMO_VISITOR, email: DEMO_USER_EMAIL, path: rootPath, subject: prospectPoint(dataset) }],
+    invitationsAt: async () => [],
   };
+  const subject = effectivePermissions(selfAnswer(dataset).linkedAccounts);
+  const viewer = { subject, attachmentPoints: [{ accountId: DEMO_ACCOUNT_ID, path: rootPath }] };
+  const accounts = await accountTrees<DeviceEntry, TreeDevice, GroupNode>(store, viewer, (tree) => {
+    for (const { fleet: device, group: entry } of tree.devices) {
+      const snapshot = snapshots.get(device.thingName);
+      tree.groups.get(entry.id)!.devices.push({
+        id: device.thingName,
+        name: device.name,
+        sn: snapshot?.identity.sn ?? null,
+        thingName: device.thingName,
+        isConnected: true,
+        lastConnection: null,
+        lastDisconnection: null,
+        channels: (snapshot?.channels ?? []).map(treeChannel),
+        tags: device.tags.map(({ key, value }) => ({ key, value })),
+      });
+    }
+    return tree.root;
+  });
+  return { accounts };
 }
 
 /** Where a simulated device sits and what its owner named it. */
