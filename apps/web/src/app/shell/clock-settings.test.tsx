@@ -2,6 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appStore, setClockPreferences } from '../../lib/app-store/app-store';
+import { EMPTY_TOAST_QUEUE } from '../../lib/app-store/toast-queue';
 import { ClockSettings } from './clock-settings';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -11,6 +12,8 @@ let pending: { props: Record<string, unknown>; answer: (status: number) => void 
 
 beforeEach(() => {
   setClockPreferences({ timeZone: null, hourCycle: null, dateOrder: null });
+  // The web files share one store (\`isolate: false\`): another file's toasts would fill the three shown.
+  appStore.setState((s) => ({ ...s, toasts: EMPTY_TOAST_QUEUE }));
   pending = [];
   vi.stubGlobal('fetch', (_url: string, init: RequestInit) => {
     const { props } = JSON.parse(String(init.body)) as { props: Record<string, unknown> };
