@@ -7,7 +7,7 @@ import {
   holdRequests,
   launchBrowser,
   openDash,
-  signedInPage,
+  sessionPage,
   startServer,
   type RunningServer,
   useProduct,
@@ -23,8 +23,14 @@ describe('devices: general-information panel, map and commands', () => {
   const api = (method: string, path: string, token: string | null, body?: unknown) =>
     callApi(server.baseUrl, method, path, token, body);
   const tokenOf = (email: string) => apiToken(server.baseUrl, email);
-  const newPage = (email: string): Promise<Page> =>
-    signedInPage(browser, server.baseUrl, email, { viewport: { width: 1360, height: 900 }, landing: /\/dash/ });
+  /** A device's dash, opened by a browser that holds `email`'s session (the sign-in is not what is tested). */
+  const dashPage = async (email: string, thingName: string): Promise<Page> => {
+    const page = await sessionPage(browser, server.baseUrl, email, `/dash/${thingName}`, {
+      viewport: { width: 1360, height: 900 },
+    });
+    await page.getByRole('heading', { name: 'General information' }).waitFor({ timeout: 30_000 });
+    return page;
+  };
 
   /** A device provisioned for the test, which reports a setpoint once and then goes offline. */
   let offline: { id: string; thingName: string };
@@ -69,8 +75,7 @@ describe('devices: general-information panel, map and commands', () => {
   });
 
   it('edits and applies a device’s name and location; both are there after a reload', async () => {
-    const page = await newPage('ops@fieldlink.test');
-    await openDash(page, server.baseUrl, 'ACME-COLD01');
+    const page = await dashPage('ops@fieldlink.test', 'ACME-COLD01');
     await page.getByRole('button', { name: 'Edit' }).click();
     await page.getByLabel('Name').fill('Freezer room A');
     await page.getByLabel('Search for new address').fill('Main');
@@ -96,8 +101,7 @@ describe('devices: general-information panel, map and commands', () => {
   });
 
   it('changes nothing on Discard', async () => {
-    const page = await newPage('ops@fieldlink.test');
-    await openDash(page, server.baseUrl, 'ACME-COLD02');
+    const page = await dashPage('ops@fieldlink.test', 'ACME-COLD02');
     const before = await page.getByTestId('attr-name').textContent();
     await page.getByRole('button', { name: 'Edit' }).click();
     await page.getByLabel('Name').fill('Should not be saved');
@@ -110,8 +114,7 @@ describe('devices: general-information panel, map and commands', () => {
   });
 
   it('says when a location would not be saved for want of a coordinate, and only then', async () => {
-    const page = await newPage('ops@fieldlink.test');
-    await openDash(page, server.baseUrl, 'ACME-COLD02');
+    const page = await dashPage('ops@fieldlink.test', 'ACME-COLD02');
     await page.getByRole('button', { name: 'Edit' }).click();
     await page.getByLabel('Latitude').fill('32.5');
     expect(await page.getByTestId('location-incomplete').count()).toBe(0);
@@ -126,8 +129,7 @@ describe('devices: general-information panel, map and commands', () => {
   });
 
   it('shows the mute spinner until the server confirms, then the mute icon', async () => {
-    const page = await newPage('viewer@fieldlink.test');
-    await openDash(page, server.baseUrl, 'ACME-BLR02');
+    const page = await dashPage('viewer@fieldlink.test', 'ACME-BLR02');
     await page.getByRole('button', { name: 'Edit' }).click();
     const releaseMute = await holdRequests(page, '**/api/v1/device-config');
     await page.getByLabel('Mute Disconnection').check();
@@ -141,14 +143,12 @@ describe('devices: general-information panel, map and commands', () => {
   });
 
   it('shows the Device Plan row to admins only, and Change tells them to contact the supplier', async () => {
-    const ops = await newPage('ops@fieldlink.test');
-    await openDash(ops, server.baseUrl, 'ACME-BLR01');
+    const ops = await dashPage('ops@fieldlink.test', 'ACME-BLR01');
     expect(await ops.getByTestId('attr-plan').count()).toBe(0);
     await ops.getByRole('button', { name: 'Edit' }).click();
     expect(await ops.getByTestId('plan-row').count()).toBe(0);
 
-    const admin = await newPage('admin@fieldlink.test');
-    await openDash(admin, server.baseUrl, 'ACME-BLR01');
+    const admin = await dashPage('admin@fieldlink.test', 'ACME-BLR01');
     await admin.getByTestId('attr-plan').getByText('Premium').waitFor();
     await admin.getByRole('button', { name: 'Edit' }).click();
     await admin.getByTestId('plan-row').getByRole('button', { name: 'Change' }).click();
@@ -156,8 +156,7 @@ describe('devices: general-information panel, map and commands', () => {
   });
 
   it('writes a setpoint: it reaches the simulated device and its new value comes back', async () => {
-    const page = await newPage('ops@fieldlink.test');
-    await openDash(page, server.baseUrl, 'ACME-BLR01');
+    const page = await dashPage('ops@fieldlink.test', 'ACME-BLR01');
     const value = page.getByTestId('channel-value-sp1');
     await value.waitFor({ timeout: 30_000 });
     // The value carries the unit the device gives the channel.
@@ -177,8 +176,7 @@ describe('devices: general-information panel, map and commands', () => {
   });
 
   it('fails a write to an offline device with the specification’s message', async () => {
-    const page = await newPage('ops@fieldlink.test');
-    await openDash(page, server.baseUrl, offline.thingName);
+    const page = await dashPage('ops@fieldlink.test', offline.thingName);
     await page.getByTestId('panel-connection').getByText('Offline').waitFor();
     await page.getByLabel('New value for SP_1').fill('7');
     await page.getByRole('button', { name: 'Set', exact: true }).click();
@@ -190,8 +188,7 @@ describe('devices: general-information panel, map and commands', () => {
   });
 
   it('shows a green marker for a connected device and a red one for a disconnected device', async () => {
-    const page = await newPage('ops@fieldlink.test');
-    await openDash(page, server.baseUrl, 'ACME-BLR01');
+    const page = await dashPage('ops@fieldlink.test', 'ACME-BLR01');
     await page.locator('.device-marker--green').waitFor({ timeout: 15_000 });
     expect(await page.locator('.device-marker--red').count()).toBe(0);
     await page.locator('.device-marker--green').click();
@@ -210,10 +207,8 @@ describe('devices: with a tile source but no maps key, and no geocoder', () => {
   const product = useProduct({ MAP_TILE_URL: 'http://127.0.0.1:9/tiles/{z}/{x}/{y}.png', MAP_KEY: '  ' });
 
   it('hides the map and the address search', async () => {
-    const page = await signedInPage(product.browser, product.server.baseUrl, 'ops@fieldlink.test', {
-      landing: /\/dash/,
-    });
-    await openDash(page, product.server.baseUrl, 'ACME-BLR01');
+    const page = await sessionPage(product.browser, product.server.baseUrl, 'ops@fieldlink.test', '/dash/ACME-BLR01');
+    await page.getByRole('heading', { name: 'General information' }).waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Edit' }).click();
     await page.getByLabel('Latitude').waitFor();
     expect(await page.getByTestId('device-map').count()).toBe(0);

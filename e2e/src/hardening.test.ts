@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CONFIGURE_DEVICES_REFUSAL } from '@fieldlink/domain/device-actions';
-import { openDash, signedInPage, useProduct } from './harness';
+import { openDash, sessionLanding, sessionPage, signedInPage, useProduct, type SessionOptions } from './harness';
 
 const WEB_DIST = path.resolve(import.meta.dirname, '../../apps/web/dist');
 
@@ -19,23 +19,37 @@ declare global {
 describe('hardening: what the console lets each user operate', () => {
   const product = useProduct();
 
-  const newPage = (email: string, landing: RegExp = /\/dash/): Promise<Page> =>
-    signedInPage(product.browser, product.server.baseUrl, email, {
-      viewport: { width: 1360, height: 900 },
-      landing,
-      // Every violation of the page's Content-Security-Policy is recorded, from the first script on.
-      prepare: (context) =>
-        context.addInitScript(() => {
-          document.addEventListener('securitypolicyviolation', (event) => {
-            (window.cspViolations ??= []).push(`${event.effectiveDirective} ${event.blockedURI}`);
-          });
-        }),
+  /** Every violation of the page's Content-Security-Policy is recorded, from the first script on. */
+  const recordViolations: SessionOptions['prepare'] = (context) =>
+    context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) => {
+        (window.cspViolations ??= []).push(`${event.effectiveDirective} ${event.blockedURI}`);
+      });
     });
+  const viewport = { width: 1360, height: 900 };
+  /** Signed in through the sign-in page, which the policy covers too. */
+  const signedIn = (email: string): Promise<Page> =>
+    signedInPage(product.browser, product.server.baseUrl, email, {
+      viewport,
+      landing: /\/dash/,
+      prepare: recordViolations,
+    });
+  /** A browser that holds `email`'s session (signed in earlier), at its landing page. */
+  const landed = (email: string, landing: RegExp): Promise<Page> =>
+    sessionLanding(product.browser, product.server.baseUrl, email, { viewport, landing, prepare: recordViolations });
+  /** A browser that holds `email`'s session, at a device's dash. */
+  const dash = async (email: string, thingName: string): Promise<Page> => {
+    const page = await sessionPage(product.browser, product.server.baseUrl, email, `/dash/${thingName}`, {
+      viewport,
+      prepare: recordViolations,
+    });
+    await page.getByRole('heading', { name: 'General information' }).waitFor({ timeout: 30_000 });
+    return page;
+  };
   const violations = (page: Page) => page.evaluate(() => window.cspViolations ?? []);
 
   it('disables Update Timezone and FLASH LED for the monitor-only viewer, saying why; operators keep them', async () => {
-    const viewer = await newPage('viewer@fieldlink.test');
-    await openDash(viewer, product.server.baseUrl, 'ACME-BLR01');
+    const viewer = await dash('viewer@fieldlink.test', 'ACME-BLR01');
     const control = viewer.getByTestId('timezone-control');
     expect(await control.getAttribute('title')).toBe(CONFIGURE_DEVICES_REFUSAL);
     expect(await control.getByRole('button', { name: 'Update Timezone' }).isDisabled()).toBe(true);
@@ -43,8 +57,7 @@ describe('hardening: what the console lets each user operate', () => {
     // The demo's viewer is monitor-only (issue 35): its FLASH LED is disabled, saying why.
     expect(await viewer.getByRole('button', { name: 'FLASH LED' }).isDisabled()).toBe(true);
 
-    const ops = await newPage('ops@fieldlink.test');
-    await openDash(ops, product.server.baseUrl, 'ACME-BLR01');
+    const ops = await dash('ops@fieldlink.test', 'ACME-BLR01');
     const opsControl = ops.getByTestId('timezone-control');
     expect(await opsControl.getAttribute('title')).toBeNull();
     expect(await opsControl.getByRole('button', { name: 'Update Timezone' }).isEnabled()).toBe(true);
@@ -76,7 +89,8 @@ describe('hardening: what the console lets each user operate', () => {
 
     // The device dash with its live values and log chart, a water plant's scene, the brew summary
     // and a tank view, the account tree: none of them needs anything the policy refuses.
-    const admin = await newPage('admin@fieldlink.test');
+    // The sign-in page first: the administrator signs in through it.
+    const admin = await signedIn('admin@fieldlink.test');
     await openDash(admin, product.server.baseUrl, 'ACME-BLR01');
     const chart = admin.getByTestId('log-chart').first();
     await chart.waitFor({ timeout: 30_000 });
@@ -86,11 +100,11 @@ describe('hardening: what the console lets each user operate', () => {
     await admin.getByRole('tree').first().waitFor({ timeout: 30_000 });
     expect(await violations(admin)).toEqual([]);
 
-    const water = await newPage('water@fieldlink.test', /\/(dash|scene)/);
+    const water = await landed('water@fieldlink.test', /\/(dash|scene)/);
     await water.waitForLoadState('networkidle');
     expect(await violations(water)).toEqual([]);
 
-    const brew = await newPage('brew@fieldlink.test', /\/brew\/summary\//);
+    const brew = await landed('brew@fieldlink.test', /\/brew\/summary\//);
     await brew.locator('.tank-card').first().waitFor({ timeout: 30_000 });
     await brew.locator('.tank-card').first().click();
     await brew.locator('#brew-setpoint').waitFor({ timeout: 30_000 });

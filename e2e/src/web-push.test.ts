@@ -3,7 +3,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { PushNotice } from '@fieldlink/api/push';
 import { startTestPushService } from '@fieldlink/server/testing';
-import { apiToken, callApi, openDash, signedInPage, useProduct } from './harness';
+import { apiToken, callApi, openDash, sessionLanding, useProduct } from './harness';
 
 /** Every record of the console's offline store of last values, read in the page (IndexedDB). */
 function keptLastValues(): Promise<unknown[]> {
@@ -71,7 +71,8 @@ describe('notifications on this browser', () => {
     expect((await callApi(baseUrl, 'PUT', '/device/alarm', spray, { alarm })).status).toBe(200);
 
     const { subscription } = pushService.browser('chromium');
-    page = await signedInPage(product.browser, baseUrl, 'spray@fieldlink.test', {
+    // A browser that holds the session (signing in is not what this tests), at the user's landing page.
+    page = await sessionLanding(product.browser, baseUrl, 'spray@fieldlink.test', {
       prepare: async (newContext) => {
         context = newContext;
         newContext.on('console', (message) => consoleLines.push(`${message.type()}: ${message.text()}`));
