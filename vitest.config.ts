@@ -8,6 +8,11 @@ const CLUSTER_LOAD_TEST = 'apps/server/src/ops/rolling-upgrade.test.ts';
 
 export default defineConfig({
   test: {
+    // Two files at a time in every project that sets no count of its own. Vitest's default is one fewer
+    // worker than cores: on this 2-core machine one, so the projects before the server's (domain, api,
+    // services, simulation, simulator, web, tooling) ran one file at a time with a core idle
+    // (docs/PERFORMANCE.md, "Test suite, round 10").
+    maxWorkers: 2,
     projects: [
       // Pure functions, no mock, no fake timer, no stubbed global: the files share a worker's modules
       // (`isolate: false`), which cut the project from 43 s to 8 s (docs/PERFORMANCE.md, round 5).
