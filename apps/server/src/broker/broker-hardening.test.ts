@@ -6,9 +6,13 @@ import mqttPacket from 'mqtt-packet';
 import { sql } from 'kysely';
 import { deviceDownTopic } from '@fieldlink/api/mqtt-topics';
 import { demoFleet } from '../seed/seed';
+import { ManualTimers } from '../../testing/manual-timers';
 import { DIALECTS, startTestApp, type TestApp } from '../../testing/test-app';
 import { until } from '../../testing/until';
 import { MAX_CONNECT_BYTES, MAX_PACKET_BYTES } from './packet-guard';
+
+/** The drain timeout of the unauthenticated-cost app; it runs on timers the test moves, not the wall clock. */
+const DRAIN_TIMEOUT_MS = 10_000;
 
 /** A raw TCP connection to the broker from a given loopback address. */
 function rawSocket(port: number, localAddress = '127.0.0.1'): Promise<net.Socket> {
@@ -145,8 +149,16 @@ describe('MQTT before authentication costs almost nothing', () => {
       .map((line) => JSON.parse(line) as { msg: string; reason?: string })
       .filter((entry) => entry.msg === 'MQTT connection refused')
       .map((entry) => entry.reason);
+  // The broker's drain timeout (and the app's other timed parts, which no test here waits on) on a clock
+  // the test moves: the stalled device's drop waited 10 s of wall clock before.
+  const timers = new ManualTimers();
   beforeAll(async () => {
-    t = await startTestApp('sqlite', { mqtt: true, logLines });
+    t = await startTestApp('sqlite', {
+      mqtt: true,
+      logLines,
+      env: { MQTT_DRAIN_TIMEOUT_MS: String(DRAIN_TIMEOUT_MS) },
+      timers,
+    });
     port = t.app.broker!.port;
     passwords = new Map((await demoFleet(t.app.storage.db)).map((device) => [device.thingName, device.password]));
   });
@@ -260,6 +272,7 @@ describe('MQTT before authentication costs almost nothing', () => {
     socket.pause();
     const broker = t.app.broker!;
     const connected = broker.connectedClients();
+    const timersBefore = timers.waiting();
     const big = 'x'.repeat(16 * 1024);
     for (let i = 0; i < 1500 && broker.connectedClients() === connected; i += 1) {
       void broker
@@ -275,6 +288,10 @@ describe('MQTT before authentication costs almost nothing', () => {
       // A turn of the event loop now and then (no time), so the broker writes while commands queue.
       if (i % 100 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
+    // The socket is full once its drain timer runs; at the timeout the device is dropped.
+    await until(() => timers.waiting() > timersBefore, 30_000);
+    expect(broker.connectedClients()).toBe(connected);
+    timers.advance(DRAIN_TIMEOUT_MS);
     await until(() => broker.connectedClients() !== connected, 30_000);
     expect(broker.connectedClients()).toBe(connected - 1);
     socket.destroy();
