@@ -72,8 +72,14 @@ export default defineConfig({
           isolate: false,
         },
       },
-      // The repository's own tooling (the lint configuration proved on planted code, the benchmark's document).
-      { test: { name: 'tooling', include: ['scripts/**/*.test.ts', 'bench/src/**/*.test.ts'] } },
+      // The repository's own tooling (the lint configuration proved on planted code, the benchmark's document,
+      // the console build's chunk rule).
+      {
+        test: {
+          name: 'tooling',
+          include: ['scripts/**/*.test.ts', 'bench/src/**/*.test.ts', 'apps/web/vite-plugins/**/*.test.ts'],
+        },
+      },
       {
         test: {
           name: 'e2e',

@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompressPlugin } from './vite-plugins/precompress.ts';
+import { routeChunkGroup } from './vite-plugins/route-chunks.ts';
 import { serviceWorkerPlugin } from './vite-plugins/service-worker.ts';
 
 // The API and the real-time socket live on the Fastify server; in development Vite proxies both so
@@ -40,6 +41,9 @@ export default defineConfig({
               // Only the demo's own modules: what they share with the console stays in the console's chunks.
               includeDependenciesRecursively: false,
             },
+            // The signed-in path to the first page (/loading, the shell, the device list) in a few chunks
+            // instead of dozens of small ones (vite-plugins/route-chunks.ts).
+            routeChunkGroup(),
           ],
         },
       },
