@@ -239,7 +239,13 @@ describe('the SQLite log inbox', () => {
       value: fc.integer({ min: -1000, max: 1000 }),
       extra: fc.constantFrom(null, '{"sp":1}', '{"sp":2}'),
     });
-    const step = fc.record({ batch: fc.array(sample, { maxLength: 40 }), moved: fc.subarray(DEVICES) });
+    // `ofSamples`: given as the writer thread gives them (those with an extra, the rest worked out
+    // from the samples only where they are upserted rather than stood for).
+    const step = fc.record({
+      batch: fc.array(sample, { maxLength: 40 }),
+      moved: fc.subarray(DEVICES),
+      ofSamples: fc.boolean(),
+    });
     /** A batch's latest values as the frame writer keeps them (`shouldReplaceLatest`, in order). */
     const latestOf = (batch: readonly LatestValuesTable[]) => {
       const latest = new Map<string, LatestValuesTable>();
@@ -256,10 +262,15 @@ describe('the SQLite log inbox', () => {
         // What upserting each batch's latest values in its own transaction stored (an older sample
         // never replaces a newer latest value).
         const expected = new Map<string, LatestValuesTable>();
-        for (const { batch, moved } of steps) {
+        for (const { batch, moved, ofSamples } of steps) {
           const latest = latestOf(batch);
           const logs = batch.map(({ device_id, code, t, value }) => ({ device_id, code, t, value }));
-          await storage.db.transaction().execute((trx) => appendToInbox(trx, logs, latest));
+          const withExtra = latest.filter((row) => row.extra !== null);
+          await storage.db
+            .transaction()
+            .execute((trx) =>
+              ofSamples ? appendToInbox(trx, logs, withExtra, () => latest) : appendToInbox(trx, logs, latest),
+            );
           for (const row of latest) {
             const key = `${row.device_id}/${row.code}`;
             if (!expected.has(key) || row.t >= expected.get(key)!.t) expected.set(key, row);

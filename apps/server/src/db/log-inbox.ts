@@ -205,21 +205,32 @@ async function moveBeforeLatest(trx: Transaction<Database>, latest: readonly Lat
  * upsert per channel per move instead of one per batch: docs/decisions.md, "Issue 41 item 3 (round
  * 5)"); readers of latest values move the inbox first, as readers of samples do. Otherwise they are
  * upserted here.
+ *
+ * `latestOfSamples`: the batch's latest values are its samples' own by `shouldReplaceLatest` (the
+ * writer thread's batches), and `latest` need hold only those that have an extra; where they are
+ * upserted here rather than stood for, it gives them all. Checking them against the samples cost the
+ * writer thread as much again as working them out (docs/decisions.md, issue 41 items 1 and 3, "the
+ * profile of 1 December, 02:33").
  */
 export async function appendToInbox(
   trx: Transaction<Database>,
   samples: readonly LogsTable[],
   latest: readonly LatestValuesTable[] = [],
+  latestOfSamples?: () => readonly LatestValuesTable[],
 ): Promise<number[]> {
   if (samples.length === 0 || !samples.every(isPlainSample)) {
-    await moveBeforeLatest(trx, latest);
-    await insertLogs(trx, samples, latest);
+    const all = latestOfSamples ? latestOfSamples() : latest;
+    await moveBeforeLatest(trx, all);
+    await insertLogs(trx, samples, all);
     return [];
   }
-  const inRows = latest.length > 0 && samples.every(({ t }) => Number.isSafeInteger(t)) && isLatestOf(samples, latest);
+  const wholeMs = samples.every(({ t }) => Number.isSafeInteger(t));
+  // Latest values said to be the samples' own need no check (the writer thread worked them out).
+  const inRows = latestOfSamples ? wholeMs : latest.length > 0 && wholeMs && isLatestOf(samples, latest);
   if (!inRows) {
-    await moveBeforeLatest(trx, latest);
-    await insertLogs(trx, [], latest);
+    const all = latestOfSamples ? latestOfSamples() : latest;
+    await moveBeforeLatest(trx, all);
+    await insertLogs(trx, [], all);
   }
   const byShard = new Map<number, LogsTable[]>();
   let device: string | null = null;

@@ -301,13 +301,19 @@ export class FrameWriter {
  * Writes one batch in a transaction of its own: the samples (with their roll-ups; with an `inbox`, on
  * SQLite, into the inbox its mover moves into `logs`), the latest values (there, as a rule, in the
  * inbox's rows too: db/log-inbox.ts), the device changes and the connection changes. Answers the events of the connection changes.
+ * With `latestOfSamples` (the writer thread's batches), `batch.latest` holds only the latest values
+ * that have an extra, the others being the samples' own: it gives them all, and is called only where
+ * they are upserted rather than stood for by the inbox's rows.
  */
 export async function writeBatch(
   db: Kysely<Database>,
-  writes: BatchWrites,
+  batch: BatchWrites,
   inbox?: InboxMover,
+  latestOfSamples?: () => LatestRow[],
 ): Promise<DeviceEvent[]> {
   const events: DeviceEvent[] = [];
+  // Only SQLite's inbox takes the latest values as the samples' own: elsewhere they are all upserted.
+  const writes = latestOfSamples && !inbox ? { ...batch, latest: latestOfSamples() } : batch;
   if (writes.deviceUpdates.length === 0 && writes.connections.length === 0 && !isSqlite(db)) {
     // Samples and latest values only (the steady stream): one statement, its own transaction, sharing
     // no row with the batches beside it (db/log-rollup-inbox.ts).
@@ -317,7 +323,7 @@ export async function writeBatch(
   let shards: number[] = [];
   await db.transaction().execute(async (trx) => {
     if (inbox) {
-      shards = await appendToInbox(trx, writes.logs, writes.latest);
+      shards = await appendToInbox(trx, writes.logs, writes.latest, latestOfSamples);
     } else if (isSqlite(trx)) await insertLogs(trx, writes.logs, writes.latest);
     else await insertLogsToRollupInbox(trx, writes.logs, writes.latest);
     // Devices in key order: two instances lock their rows alike.

@@ -147,9 +147,10 @@ port.on('message', (request: WriterRequest) => {
         try {
           const { samples } = request;
           const logs = samples ? fromSampleColumns(samples) : request.writes.logs;
-          const latest = request.latestOfSamples ? latestOfSamples(logs, request.writes.latest) : request.writes.latest;
-          const writes = { ...request.writes, logs, latest };
-          const events = await writeBatch(db, writes, inbox);
+          const writes = { ...request.writes, logs };
+          // The inbox stands for the samples' own latest values; they are worked out only where needed.
+          const ofSamples = request.latestOfSamples ? () => latestOfSamples(logs, request.writes.latest) : undefined;
+          const events = await writeBatch(db, writes, inbox, ofSamples);
           port.postMessage({ type: 'written', id: request.id, events } satisfies WriterAnswer);
           restartWalIfLarge();
         } catch (error) {
