@@ -1,14 +1,15 @@
-// `npm test`: format, lint (eslint, then knip: no unused export, file or dependency), types, unit and
-// API tests (SQLite and PostgreSQL), then the web build and the end-to-end tests in real Chromium.
+// `npm test`: format, lint (eslint, then knip: no unused export, file or dependency), types and the web
+// build, then the unit and API tests (SQLite and PostgreSQL) and the end-to-end tests in real Chromium.
 // Every step runs; the run fails if any step fails. It provides what the tests need first: Chromium,
 // Mosquitto and HAProxy (installed when missing and the run is root on Debian, else one line saying
 // what is missing and how to install it) and a PostgreSQL server
 // (FIELDLINK_TEST_DATABASE_URL, else the one at the default address, else a throwaway server of its
 // own, removed at the end). The last line counts the test cases and times each step:
 // "tests: N passed, N failed; setup 3.1 s, format 20.4 s, ...".
-// The four static checks (format, lint, knip, types) each use one core and read the tree only: they run
-// two at a time, the longest first, each one's output printed whole when it ends (docs/decisions.md,
-// "Issue 37 item 7: suite time"). The tests run after them, one step at a time, as before.
+// The static checks (format, lint, knip, the type check of each workspace) and the web build each use
+// about one core and write nothing the others read: they run two at a time, the longest first, each
+// one's output printed whole when it ends (docs/decisions.md, "Issue 37 item 7: suite time" and round
+// 10). The tests run after them, one step at a time.
 // Run with tsx (package.json), which lets it share the test servers' TypeScript helpers.
 import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -95,13 +96,47 @@ function provideTools() {
   if (still.length > 0) fail(`${still.map((tool) => tool.what).join(' and ')} still missing after apt-get install`);
 }
 
-/** Read-only checks, longest first (a full run here: types 52 s, lint 27 s, format 16 s, knip 5 s). */
+/** The workspaces with a type check: `npm run typecheck` runs each of them, one after another. */
+const typedWorkspaces = JSON.parse(readFileSync('package.json', 'utf8')).workspaces.filter(
+  (workspace) => JSON.parse(readFileSync(`${workspace}/package.json`, 'utf8')).scripts?.typecheck,
+);
+/**
+ * CPU seconds of each step alone (1 December 2026, at load 14-30; a step not listed counts as 0 and
+ * goes last). The checks start longest first, so that the two lanes end together: with the type check
+ * as one step (about 114 s of the 197 s) one lane waited for it while the other had ended
+ * (docs/decisions.md, "Issue 37 item 7 (round 10): unit and API, the checks' lanes").
+ */
+const CPU_SECONDS = {
+  lint: 44,
+  format: 30,
+  'types apps/server': 25,
+  'types apps/web': 22,
+  'types e2e': 22,
+  'types bench': 20,
+  'types packages/domain': 7,
+  'types packages/api': 6,
+  'types apps/simulator': 5,
+  'web build': 4,
+  'types packages/services': 4,
+  knip: 4,
+  'types packages/simulation': 3,
+};
+/**
+ * Steps that only read the tree, each mostly on one core: the type check per workspace (the same `tsc`
+ * runs as `npm run typecheck`), lint, format, knip, and the web build, which writes only `apps/web/dist`
+ * (no check reads it; the end-to-end tests need it, the unit tests do not).
+ */
 const checks = [
-  ['types', 'npm', ['run', '--silent', 'typecheck']],
   ['lint', 'npx', ['eslint', '.', '--max-warnings=0']],
   ['format', 'npx', ['prettier', '--check', '.']],
   ['knip', 'npm', ['run', '--silent', 'knip']],
-];
+  ['web build', 'npm', ['run', '--silent', 'build']],
+  ...typedWorkspaces.map((workspace) => [
+    `types ${workspace}`,
+    'npm',
+    ['run', '--silent', 'typecheck', '--workspace', workspace],
+  ]),
+].sort(([a], [b]) => (CPU_SECONDS[b] ?? 0) - (CPU_SECONDS[a] ?? 0));
 /** Checks at once: each is single-threaded, and the machine this suite is timed on has two cores. */
 const CHECKS_AT_ONCE = 2;
 
@@ -121,7 +156,6 @@ const steps = [
       `--reporter=${FAILURE_REPORTER}`,
     ],
   ],
-  ['web build', 'npm', ['run', '--silent', 'build']],
   [
     'end-to-end',
     'npx',
