@@ -221,7 +221,17 @@ function maintenanceOnly(): boolean {
  */
 function fieldlinkOnly(): boolean {
   const stages = process.env.FIELDLINK_BENCH_INGEST_STAGES;
-  return stages === 'fieldlink' || stages === 'direct';
+  return stages === 'fieldlink' || stages === 'direct' || steadyOnly() !== null;
+}
+
+/**
+ * `FIELDLINK_BENCH_INGEST_STAGES=steady-50000` (any rate of a steady stage): only Fieldlink's steady
+ * stage at that rate, otherwise as with `fieldlink`; about a minute per dialect, for comparing one
+ * stage's p99 in alternated runs (with `--dry-run`). Null when not asked for.
+ */
+function steadyOnly(): number | null {
+  const match = /^steady-(\d+)$/.exec(process.env.FIELDLINK_BENCH_INGEST_STAGES ?? '');
+  return match ? Number(match[1]) : null;
 }
 
 /**
@@ -280,7 +290,12 @@ async function runDialect(dialect: StorageDialect, options: BenchOptions): Promi
 
     const stages: StageResult[] = [];
     let totals: LoadTotals | null = null;
-    for (const spec of maintenanceOnly() ? [] : stagesOf(dialect)) {
+    const rate = steadyOnly();
+    const specs = maintenanceOnly()
+      ? []
+      : stagesOf(dialect).filter((spec) => rate === null || spec.offeredDps === rate);
+    if (specs.length === 0 && !maintenanceOnly()) throw new Error(`${dialect}: no steady stage of ${rate} dp/s`);
+    for (const spec of specs) {
       const outcome = await runStage(spec, server, load, options, { server: server.pid });
       const stage = {
         spec,
