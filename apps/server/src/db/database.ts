@@ -44,6 +44,7 @@ import * as notificationRouting from './migrations/2026-12-13T0500-notification-
 import * as passkeys from './migrations/2026-12-13T0600-passkeys';
 import * as logInboxRuns from './migrations/2026-12-14T0100-log-inbox-runs';
 import * as logRollupInbox from './migrations/2026-12-15T0100-log-rollup-inbox';
+import * as logRollupLatestInbox from './migrations/2026-12-15T0200-log-rollup-latest-inbox';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -100,6 +101,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-13T0600-passkeys': passkeys,
   '2026-12-14T0100-log-inbox-runs': logInboxRuns,
   '2026-12-15T0100-log-rollup-inbox': logRollupInbox,
+  '2026-12-15T0200-log-rollup-latest-inbox': logRollupLatestInbox,
 };
 
 // bigint columns hold unix milliseconds: well inside Number's exact range.

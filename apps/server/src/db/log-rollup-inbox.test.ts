@@ -12,6 +12,14 @@ import { until } from '../../testing/until';
 
 const T0 = Date.UTC(2026, 10, 30, 12);
 const DAY = 86_400_000;
+const TABLES = [
+  'logs',
+  'logs_hourly',
+  'logs_daily',
+  'latest_values',
+  'log_rollup_inbox',
+  'log_rollup_latest_inbox',
+] as const;
 
 /** PostgreSQL only: SQLite has an inbox of samples of its own (db/log-inbox.ts). */
 describe('the roll-up inbox (PostgreSQL)', () => {
@@ -27,9 +35,18 @@ describe('the roll-up inbox (PostgreSQL)', () => {
     await storage.close();
     await database.drop();
   });
+  /** Both inboxes' rows, in the order appended. */
+  const inboxRows = async () => {
+    const before = await storage.db.selectFrom('log_rollup_inbox').selectAll().execute();
+    const now = await storage.db.selectFrom('log_rollup_latest_inbox').selectAll().execute();
+    const latestOf = (row: (typeof before)[number]) =>
+      row.sample_count === 0
+        ? { latest_t: row.last_t, latest_value: row.last_value }
+        : { latest_t: null, latest_value: null };
+    return [...before.map((row) => ({ ...row, ...latestOf(row) })), ...now].sort((a, b) => a.id - b.id);
+  };
   beforeEach(async () => {
-    for (const table of ['logs', 'logs_hourly', 'logs_daily', 'latest_values', 'log_rollup_inbox'] as const)
-      await storage.db.deleteFrom(table).execute();
+    for (const table of TABLES) await storage.db.deleteFrom(table).execute();
   });
 
   it('gives the roll-ups and latest values of the raw computation, however the moves fall (property)', async () => {
@@ -51,8 +68,7 @@ describe('the roll-up inbox (PostgreSQL)', () => {
     });
     await fc.assert(
       fc.asyncProperty(fc.array(batch, { minLength: 1, maxLength: 5 }), async (batches) => {
-        for (const table of ['logs', 'logs_hourly', 'logs_daily', 'latest_values', 'log_rollup_inbox'] as const)
-          await storage.db.deleteFrom(table).execute();
+        for (const table of TABLES) await storage.db.deleteFrom(table).execute();
         const kept = new Map<string, LogsTable>();
         const latest = new Map<string, LatestValuesTable>();
         for (const [index, { samples, move }] of batches.entries()) {
@@ -88,7 +104,7 @@ describe('the roll-up inbox (PostgreSQL)', () => {
           (a, b) => a.device_id.localeCompare(b.device_id) || a.code.localeCompare(b.code),
         );
         expect(await storedLatest(storage.db)).toEqual(expected);
-        expect(await storage.db.selectFrom('log_rollup_inbox').selectAll().execute()).toEqual([]);
+        expect(await inboxRows()).toEqual([]);
       }),
       { numRuns: 25 },
     );
@@ -109,17 +125,79 @@ describe('the roll-up inbox (PostgreSQL)', () => {
     expect((await storedLatest(storage.db))[1]).toEqual(latest('dev-b', T0 + 5, 4));
   });
 
+  it('carries a latest value on its roll-up row; a frame sent again at a stored time still replaces it', async () => {
+    const sample = (t: number, value: number) => ({ device_id: 'dev-a', code: 'c1', t, value });
+    const latestOf = (t: number, value: number, extra: string | null = null) => ({ ...sample(t, value), extra });
+    // The inbox's rows by hour (a batch's rows come in no order).
+    const shapes = async () =>
+      (await inboxRows())
+        .sort((a, b) => a.t - b.t)
+        .map(({ t, sample_count, latest_t, latest_value, extra }) => ({
+          t,
+          sample_count,
+          latest: latest_t === null ? null : [latest_t, latest_value, extra],
+        }));
+    // The steady stream: the batch's latest value is its last sample, so the inbox holds one row per
+    // channel and hour, the last hour's carrying the latest value and its extra.
+    await insertLogsToRollupInbox(
+      storage.db,
+      [sample(T0 - 1000, 1), sample(T0 + 1000, 2), sample(T0 + 2000, 3)],
+      [latestOf(T0 + 2000, 3, 'x')],
+    );
+    expect(await shapes()).toEqual([
+      { t: T0 - 3_600_000, sample_count: 1, latest: null },
+      { t: T0, sample_count: 2, latest: [T0 + 2000, 3, 'x'] },
+    ]);
+    await moveRollupInbox(storage.db);
+    expect(await storedLatest(storage.db)).toEqual([latestOf(T0 + 2000, 3, 'x')]);
+    // The same frame again with another value: no sample is inserted, and its latest value replaces
+    // the stored one (an equal time replaces: core §4).
+    expect(await insertLogsToRollupInbox(storage.db, [sample(T0 + 2000, 7)], [latestOf(T0 + 2000, 7)])).toBe(0);
+    expect(await shapes()).toEqual([{ t: T0, sample_count: 0, latest: [T0 + 2000, 7, null] }]);
+    await moveRollupInbox(storage.db);
+    expect(await storedLatest(storage.db)).toEqual([latestOf(T0 + 2000, 7)]);
+    expect(await storedRollups(storage.db, 'logs_hourly')).toMatchObject([{ sample_count: 1 }, { sample_count: 2 }]);
+    // Twice in one batch with two values: the insert keeps the first, the latest value is the second.
+    expect(
+      await insertLogsToRollupInbox(storage.db, [sample(T0 + 3000, 4), sample(T0 + 3000, 5)], [latestOf(T0 + 3000, 5)]),
+    ).toBe(1);
+    await moveRollupInbox(storage.db);
+    expect(await storedLatest(storage.db)).toEqual([latestOf(T0 + 3000, 5)]);
+    expect((await storedRollups(storage.db, 'logs_hourly')).at(-1)).toMatchObject({ last_t: T0 + 3000, last_value: 4 });
+  });
+
+  it("moves the previous release's rows too, the later appended of one time kept across both tables", async () => {
+    // The previous release, beside this one in a rolling upgrade, appends latest values as rows of
+    // their own to `log_rollup_inbox`.
+    const before = (t: number, value: number) =>
+      storage.db
+        .insertInto('log_rollup_inbox')
+        .values({ device_id: 'dev-a', code: 'c1', t, sample_count: 0, last_t: t, last_value: value, extra: null })
+        .execute();
+    const latestOf = (t: number, value: number) => ({ device_id: 'dev-a', code: 'c1', t, value, extra: null });
+    await before(T0, 1);
+    await insertLogsToRollupInbox(storage.db, [{ device_id: 'dev-a', code: 'c1', t: T0, value: 2 }], [latestOf(T0, 2)]);
+    expect(await moveRollupInbox(storage.db)).toBe(2);
+    expect(await storedLatest(storage.db)).toEqual([latestOf(T0, 2)]);
+    await insertLogsToRollupInbox(storage.db, [], [latestOf(T0 + 5, 3)]);
+    await before(T0 + 5, 4);
+    await moveRollupInbox(storage.db);
+    expect(await storedLatest(storage.db)).toEqual([latestOf(T0 + 5, 4)]);
+    expect(await inboxRows()).toEqual([]);
+    expect(await storedRollups(storage.db, 'logs_hourly')).toMatchObject([{ sample_count: 1, last_value: 2 }]);
+  });
+
   it('moves by itself on its cycle, and whatever is left when closed', async () => {
     const timers = new ManualTimers();
     const mover = new RollupInboxMover(storage.db, { cycleMs: 1000, timers });
-    const inboxRows = async () => (await storage.db.selectFrom('log_rollup_inbox').select('id').execute()).length;
+    const inboxCount = async () => (await inboxRows()).length;
     await insertLogsToRollupInbox(storage.db, [{ device_id: 'dev-a', code: 'c1', t: T0, value: 1 }]);
     timers.advance(0);
-    await until(async () => (await inboxRows()) === 0);
+    await until(async () => (await inboxCount()) === 0);
     expect(await storedRollups(storage.db, 'logs_hourly')).toHaveLength(1);
     await insertLogsToRollupInbox(storage.db, [{ device_id: 'dev-a', code: 'c1', t: T0 + 1, value: 2 }]);
     await mover.close();
-    expect(await inboxRows()).toBe(0);
+    expect(await inboxCount()).toBe(0);
     expect((await storedRollups(storage.db, 'logs_hourly'))[0]).toMatchObject({ sample_count: 2, sum_value: 3 });
   });
 });

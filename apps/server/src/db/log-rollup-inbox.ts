@@ -9,7 +9,6 @@ import {
   ROLLUP_COLUMNS,
   ROLLUP_LEVELS,
   rollupConflict,
-  rollupOfInserted,
   texts,
 } from './log-writes';
 import type { Database, LatestValuesTable, LogsTable } from './schema';
@@ -24,11 +23,13 @@ import { REAL_TIMERS, type Timer, type Timers } from '../timers';
  * quarters of PostgreSQL's CPU per batch), and the batches written side by side waited on each
  * other's locks of those rows until each committed. Now a batch's one statement inserts its samples
  * into `logs` and appends what they add to the roll-ups (one row per channel and hour of the batch)
- * and its latest values to `log_rollup_inbox`, a table without key or index that no two batches
- * share a row of; PUBACK still waits for that commit. A move ({@link moveRollupInbox}) then takes the
- * inbox's rows and folds them into `logs_hourly`, `logs_daily` and `latest_values` in one statement:
- * a row is always either in the inbox or folded, never both, never neither (a crash leaves it in
- * the inbox for the next move). A mover ({@link RollupInboxMover}) moves about once a second, so a
+ * and its latest values (on those rows: {@link insertLogsToRollupInbox}) to
+ * `log_rollup_latest_inbox`, a table without key or index that no two batches share a row of; PUBACK
+ * still waits for that commit. (`log_rollup_inbox`, with the latest values as rows of their own, holds
+ * the previous release's batches during a rolling upgrade; every move empties both.) A move
+ * ({@link moveRollupInbox}) then takes the inbox's rows and folds them into `logs_hourly`,
+ * `logs_daily` and `latest_values` in one statement: a row is always either in the inbox or folded,
+ * never both, never neither (a crash leaves it in the inbox for the next move). A mover ({@link RollupInboxMover}) moves about once a second, so a
  * channel's roll-up rows are updated once a second rather than once a batch; readers of roll-ups and
  * latest values move first (`moveInbox`, db/log-inbox.ts), so they read them as if every batch had
  * updated them.
@@ -37,10 +38,19 @@ import { REAL_TIMERS, type Timer, type Timers } from '../timers';
 /** The mover moves the inbox about this often, in ms. */
 export const ROLLUP_INBOX_CYCLE_MS = 1000;
 
+const INBOX_COLUMNS = [...ROLLUP_COLUMNS, 'latest_t', 'latest_value', 'extra'] as const;
+
 /**
  * Inserts samples into `logs` (those already stored skipped) and appends what the inserted ones add
  * to the roll-ups, and the latest values, to the inbox: one statement (its own transaction outside
  * one), sharing no row with a batch beside it. Answers how many samples were inserted.
+ *
+ * A channel's latest value rides on the row of its hour (`latest_t`, `latest_value`, `extra`) rather
+ * than being a row of its own: half the inbox's rows in the steady stream, where every frame's samples
+ * are its latest values, appended by the batch and deleted by the move (docs/decisions.md, "Issue 41
+ * item 2: the latest values ride on the inbox's roll-up rows"). It is the latest value as given, so a
+ * frame sent again at a time already stored (no sample inserted) still replaces the stored one (core
+ * §4); such a row has `sample_count` 0. `latest` holds at most one value per channel.
  */
 export async function insertLogsToRollupInbox(
   db: Kysely<Database>,
@@ -50,16 +60,22 @@ export async function insertLogsToRollupInbox(
   if (samples.length === 0 && latest.length === 0) return 0;
   // A late sample at a time an hourly block already holds is a duplicate too (db/log-blocks.ts).
   const fresh = await withoutCompacted(db, samples);
-  const latestValues =
-    latest.length === 0
-      ? sql``
-      : sql`, latest as (insert into log_rollup_inbox (device_id, code, t, sample_count, last_t, last_value, extra)
-          select device_id, code, t, 0, t, value, extra from unnest(${texts(latest, 'device_id')}, ${texts(latest, 'code')},
-            ${bigints(latest, 't')}, ${doubles(latest, 'value')}, ${sql`${latest.map((row) => row.extra)}::text[]`})
-            as l(device_id, code, t, value, extra))`;
+  // The inserted samples and the latest values grouped together by channel and hour: one grouping and
+  // no join (a join of the two cost the batch more than the rows it saved). Grouped by bytes (`collate
+  // "C"`: the same groups, the database's collation being deterministic) and the last value taken as
+  // the greatest [t, value] (no ordered aggregate), so PostgreSQL hashes instead of sorting by the
+  // collation.
   const { rows } = await sql<{ n: string }>`with inserted as (${insertedSamples(fresh)}),
-    rollups as (insert into log_rollup_inbox (${sql.raw(ROLLUP_COLUMNS.join(', '))}) ${rollupOfInserted(HOUR_MS)})
-    ${latestValues}
+    appended as (insert into log_rollup_latest_inbox (${sql.raw(INBOX_COLUMNS.join(', '))})
+      select device_id collate "C", code collate "C", ${bucketStart(HOUR_MS)} as b, min(value) filter (where sample),
+        max(value) filter (where sample), sum(value) filter (where sample), count(*) filter (where sample),
+        max(t) filter (where sample), (max(array[t, value]) filter (where sample))[2],
+        max(t) filter (where not sample), max(value) filter (where not sample), max(extra) filter (where not sample)
+      from (select device_id, code, t, value, null::text, true from inserted
+        union all select *, false from unnest(${texts(latest, 'device_id')}, ${texts(latest, 'code')},
+          ${bigints(latest, 't')}, ${doubles(latest, 'value')}, ${sql`${latest.map((row) => row.extra)}::text[]`})
+        ) as s(device_id, code, t, value, extra, sample)
+      group by device_id collate "C", code collate "C", b)
     select count(*) as n from inserted`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }
@@ -93,12 +109,19 @@ export async function moveRollupInbox(db: Kysely<Database>, deviceIds?: readonly
       select * from ${folded} order by 1, 2, 3
       ${sql.raw(rollupConflict(table, false))})`;
   });
-  const { rows } = await sql<{ n: string }>`with moved as (delete from log_rollup_inbox ${which}
-      returning id, device_id, code, t, min_value, max_value, sum_value, sample_count, last_t, last_value, extra)
+  // This release's rows, and the previous release's (a rolling upgrade: its latest values are rows of
+  // their own, `sample_count` 0).
+  const { rows } = await sql<{ n: string }>`with moved_latest as (delete from log_rollup_latest_inbox ${which}
+      returning id, device_id, code, t, min_value, max_value, sum_value, sample_count, last_t, last_value,
+        latest_t, latest_value, extra),
+    moved_before as (delete from log_rollup_inbox ${which}
+      returning id, device_id, code, t, min_value, max_value, sum_value, sample_count, last_t, last_value,
+        case when sample_count = 0 then last_t end, case when sample_count = 0 then last_value end, extra),
+    moved as (select * from moved_latest union all select * from moved_before)
     ${sql.join(levels, sql``)},
     latest as (insert into latest_values (device_id, code, t, value, extra)
-      select distinct on (device_id, code) device_id, code, last_t, last_value, extra
-      from moved where sample_count = 0 order by device_id, code, last_t desc, id desc
+      select distinct on (device_id, code) device_id, code, latest_t, latest_value, extra
+      from moved where latest_t is not null order by device_id, code, latest_t desc, id desc
       ${sql.raw(LATEST_CONFLICT)})
     select count(*) as n from moved`.execute(db);
   return Number(rows[0]?.n ?? 0);

@@ -196,6 +196,29 @@ export interface LogRollupInboxTable {
 }
 
 /**
+ * PostgreSQL: what this release's batches add to the roll-ups and latest values
+ * (db/log-rollup-inbox.ts): one row per channel and hour of a batch, with what its inserted samples
+ * add to the roll-ups (`sample_count` 0, `last_t` and `last_value` null: none) and the channel's latest
+ * value of the batch when it lies in that hour (`latest_t`, `latest_value`, `extra`; else null).
+ */
+export interface LogRollupLatestInboxTable {
+  /** Order of appending, shared with `log_rollup_inbox`: of two latest values of one time, the later is kept. */
+  id: Generated<number>;
+  device_id: string;
+  code: string;
+  t: number;
+  min_value: number | null;
+  max_value: number | null;
+  sum_value: number | null;
+  sample_count: number;
+  last_t: number | null;
+  last_value: number | null;
+  latest_t: number | null;
+  latest_value: number | null;
+  extra: string | null;
+}
+
+/**
  * One UTC hour of one channel's samples as one encoded block (db/sample-block-codec.ts): samples older
  * than a week, moved out of `logs` by the log maintenance job (db/log-blocks.ts).
  */
@@ -794,6 +817,7 @@ export interface Database {
   log_blocks: LogBlocksTable;
   log_inbox_runs: LogInboxRunsTable;
   log_rollup_inbox: LogRollupInboxTable;
+  log_rollup_latest_inbox: LogRollupLatestInboxTable;
   connections: ConnectionsTable;
   revoked_tokens: RevokedTokensTable;
   api_tokens: ApiTokensTable;

@@ -79,7 +79,10 @@ describe.each(DIALECTS)('FrameWriter on %s', (dialect: Dialect) => {
   beforeEach(async () => {
     for (const table of ['logs', 'logs_hourly', 'logs_daily', 'latest_values'] as const)
       await storage.db.deleteFrom(table).execute();
-    if (dialect === 'postgres') await storage.db.deleteFrom('log_rollup_inbox').execute();
+    if (dialect === 'postgres') {
+      await storage.db.deleteFrom('log_rollup_inbox').execute();
+      await storage.db.deleteFrom('log_rollup_latest_inbox').execute();
+    }
   });
 
   it('writes a batch once its first frame has waited the delay, or at once when it holds the most rows', async () => {
