@@ -58,13 +58,13 @@ describe('the roll-up inbox (PostgreSQL)', () => {
         value: fc.integer({ min: -1000, max: 1000 }),
       });
     // Batches over days and batches within a few ms (repeats within and across batches), each followed
-    // by a move or not, the move of one device or of all.
+    // by a move or not, the move of one device, of one slice (the mover's) or of all.
     const batch = fc.record({
       samples: fc.oneof(
         fc.array(sample(fc.integer({ min: T0 - 2 * DAY, max: T0 + 3 * DAY })), { maxLength: 300 }),
         fc.array(sample(fc.integer({ min: T0 - 20, max: T0 + 20 })), { maxLength: 300 }),
       ),
-      move: fc.constantFrom('none', 'dev-a', 'all'),
+      move: fc.constantFrom('none', 'dev-a', 'all', 0, 1, 2, 3),
     });
     await fc.assert(
       fc.asyncProperty(fc.array(batch, { minLength: 1, maxLength: 5 }), async (batches) => {
@@ -93,7 +93,8 @@ describe('the roll-up inbox (PostgreSQL)', () => {
           const insert = (db: typeof storage.db) => insertLogsToRollupInbox(db, samples, [...batchLatest.values()]);
           const inserted = index % 2 === 0 ? await insert(storage.db) : await storage.db.transaction().execute(insert);
           expect(inserted).toBe(fresh);
-          if (move !== 'none') await moveInbox(storage.db, move === 'all' ? undefined : [move]);
+          if (typeof move === 'number') await moveRollupInbox(storage.db, undefined, move);
+          else if (move !== 'none') await moveInbox(storage.db, move === 'all' ? undefined : [move]);
         }
         await moveInbox(storage.db);
         expect(await storedLogs(storage.db)).toHaveLength(kept.size);
@@ -187,17 +188,36 @@ describe('the roll-up inbox (PostgreSQL)', () => {
     expect(await storedRollups(storage.db, 'logs_hourly')).toMatchObject([{ sample_count: 1, last_value: 2 }]);
   });
 
-  it('moves by itself on its cycle, and whatever is left when closed', async () => {
+  it('moves a slice of the devices every quarter cycle, each once a cycle, and whatever is left when closed', async () => {
     const timers = new ManualTimers();
     const mover = new RollupInboxMover(storage.db, { cycleMs: 1000, timers });
-    const inboxCount = async () => (await inboxRows()).length;
-    await insertLogsToRollupInbox(storage.db, [{ device_id: 'dev-a', code: 'c1', t: T0, value: 1 }]);
-    timers.advance(0);
-    await until(async () => (await inboxCount()) === 0);
-    expect(await storedRollups(storage.db, 'logs_hourly')).toHaveLength(1);
+    const devices = Array.from({ length: 12 }, (_, i) => `dev-${i}`);
+    const inboxDevices = async () => new Set((await inboxRows()).map((row) => row.device_id));
+    const nextMove = async (due: number) => {
+      // The next slice's move is set once the one before has ended.
+      await until(() => timers.waiting() === 1);
+      expect(timers.nextDue()).toBe(due);
+      timers.advance(due - timers.now());
+    };
+    await insertLogsToRollupInbox(
+      storage.db,
+      devices.map((device_id) => ({ device_id, code: 'c1', t: T0, value: 1 })),
+    );
+    await nextMove(0);
+    await until(() => timers.waiting() === 1);
+    // A slice moved whole; the others wait for their turn.
+    const left = await inboxDevices();
+    expect(left.size).toBeGreaterThan(0);
+    expect(left.size).toBeLessThan(devices.length);
+    expect((await storedRollups(storage.db, 'logs_hourly')).map((row) => row.device_id).sort()).toEqual(
+      devices.filter((device) => !left.has(device)).sort(),
+    );
+    for (const due of [250, 500, 750]) await nextMove(due);
+    await until(async () => (await inboxDevices()).size === 0);
+    expect(await storedRollups(storage.db, 'logs_hourly')).toHaveLength(devices.length);
     await insertLogsToRollupInbox(storage.db, [{ device_id: 'dev-a', code: 'c1', t: T0 + 1, value: 2 }]);
     await mover.close();
-    expect(await inboxCount()).toBe(0);
-    expect((await storedRollups(storage.db, 'logs_hourly'))[0]).toMatchObject({ sample_count: 2, sum_value: 3 });
+    expect(await inboxRows()).toEqual([]);
+    expect(await storedRollups(storage.db, 'logs_hourly')).toHaveLength(devices.length + 1);
   });
 });

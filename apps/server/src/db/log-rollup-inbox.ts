@@ -35,8 +35,16 @@ import { REAL_TIMERS, type Timer, type Timers } from '../timers';
  * updated them.
  */
 
-/** The mover moves the inbox about this often, in ms. */
+/** The mover moves each device's rows about this often, in ms. */
 export const ROLLUP_INBOX_CYCLE_MS = 1000;
+
+/**
+ * The inbox's slices: `log_rollup_latest_inbox`'s partitions by a hash of the device (its migration).
+ * The mover moves one slice every `ROLLUP_INBOX_CYCLE_MS / ROLLUP_INBOX_SLICES`, so a move folds a
+ * quarter of a second's rows, not a second's in one burst, while each channel's roll-up rows are still
+ * updated once a second.
+ */
+export const ROLLUP_INBOX_SLICES = 4;
 
 const INBOX_COLUMNS = [...ROLLUP_COLUMNS, 'latest_t', 'latest_value', 'extra'] as const;
 
@@ -81,15 +89,22 @@ export async function insertLogsToRollupInbox(
 }
 
 /**
- * Folds the inbox's rows (of `deviceIds` only, when given) into the roll-ups and latest values, in
+ * Folds the inbox's rows (of `deviceIds` only, when given; of one slice's devices, when `slice` is
+ * given, and the previous release's rows of every device) into the roll-ups and latest values, in
  * one statement: the rows it deletes are the rows it folds. Buckets and latest values are upserted in
  * key order, as every writer does, so two moves (two readers, or two instances) never deadlock; a
  * move that meets rows another is deleting waits for it and skips them. Of two latest values of one
  * time the later appended is kept, as a later batch's replaces it (an equal time replaces: core §4).
  * Answers how many rows moved.
  */
-export async function moveRollupInbox(db: Kysely<Database>, deviceIds?: readonly string[]): Promise<number> {
+export async function moveRollupInbox(
+  db: Kysely<Database>,
+  deviceIds?: readonly string[],
+  slice?: number,
+): Promise<number> {
   const which = deviceIds ? sql`where device_id = any(${[...deviceIds]}::text[])` : sql``;
+  // A slice is one partition: its delete reads no other's rows.
+  const inbox = sql.raw(slice === undefined ? 'log_rollup_latest_inbox' : `log_rollup_latest_inbox_${slice}`);
   // The finest level is folded from the moved rows, each coarser one from the level before it (its
   // buckets nest: an hour lies in one UTC day), so the moved rows are grouped once, not once a level.
   const levels = ROLLUP_LEVELS.map(({ table, width }, i) => {
@@ -111,7 +126,7 @@ export async function moveRollupInbox(db: Kysely<Database>, deviceIds?: readonly
   });
   // This release's rows, and the previous release's (a rolling upgrade: its latest values are rows of
   // their own, `sample_count` 0).
-  const { rows } = await sql<{ n: string }>`with moved_latest as (delete from log_rollup_latest_inbox ${which}
+  const { rows } = await sql<{ n: string }>`with moved_latest as (delete from ${inbox} ${which}
       returning id, device_id, code, t, min_value, max_value, sum_value, sample_count, last_t, last_value,
         latest_t, latest_value, extra),
     moved_before as (delete from log_rollup_inbox ${which}
@@ -128,9 +143,10 @@ export async function moveRollupInbox(db: Kysely<Database>, deviceIds?: readonly
 }
 
 /**
- * Moves PostgreSQL's roll-up inbox about every `cycleMs`, one move at a time, and once more, whole,
- * when closed (after the frame writer's last batch), so a shutdown leaves nothing to fold. A move
- * that fails is tried again at the next cycle: its rows stay in the inbox.
+ * Moves PostgreSQL's roll-up inbox a slice at a time, one slice every `cycleMs` /
+ * {@link ROLLUP_INBOX_SLICES} (each slice about every `cycleMs`), one move at a time, and once more,
+ * whole, when closed (after the frame writer's last batch), so a shutdown leaves nothing to fold. A
+ * move that fails is tried again at the slice's next turn: its rows stay in the inbox.
  */
 export class RollupInboxMover {
   private timer: Timer | null = null;
@@ -138,6 +154,8 @@ export class RollupInboxMover {
   private closed = false;
   private readonly timers: Timers;
   private readonly cycleMs: number;
+  /** The slice the next move takes. */
+  private slice = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -160,14 +178,16 @@ export class RollupInboxMover {
     if (this.closed) return;
     this.timer = this.timers.setTimeout(() => {
       this.timer = null;
-      this.moving = moveRollupInbox(this.db)
+      const slice = this.slice;
+      this.slice = (slice + 1) % ROLLUP_INBOX_SLICES;
+      this.moving = moveRollupInbox(this.db, undefined, slice)
         .then(
           () => undefined,
           (error: unknown) => this.options.onError?.(error),
         )
         .finally(() => {
           this.moving = null;
-          this.schedule(this.cycleMs);
+          this.schedule(this.cycleMs / ROLLUP_INBOX_SLICES);
         });
     }, delayMs);
     // The mover never keeps the process alive by itself.
