@@ -45,12 +45,18 @@ export function clusterEnv(
 /** One instance of the real app in this process, listening on a free port, in cluster mode. */
 export async function startClusterApp(
   env: Record<string, string>,
-  options: { commandTimeoutMs?: number } = {},
+  options: { commandTimeoutMs?: number; now?: () => number } = {},
 ): Promise<FastifyInstance> {
   const config = loadConfig(env);
   const storage = openStorage(config.databaseUrl);
   await migrate(storage.db);
-  const app = await buildApp({ config, storage, mqttPort: null, commandTimeoutMs: options.commandTimeoutMs });
+  const app = await buildApp({
+    config,
+    storage,
+    mqttPort: null,
+    commandTimeoutMs: options.commandTimeoutMs,
+    ...(options.now && { now: options.now }),
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return app;
 }
