@@ -175,13 +175,9 @@ export interface LogInboxRunsTable {
   body: string;
 }
 
-/**
- * PostgreSQL: what batches add to the roll-ups and latest values, folded in by a move
- * (db/log-rollup-inbox.ts). `sample_count` > 0: one hour (`t`) of one channel's samples of a batch;
- * 0: a latest value (`last_t`, `last_value`, `extra`), its aggregates null.
- */
-export interface LogRollupInboxTable {
-  /** Order of appending: of two latest values of one time, the later is kept. */
+/** The columns both of PostgreSQL's roll-up inboxes have. */
+interface RollupInboxRow {
+  /** Order of appending (one sequence for both inboxes): of two latest values of one time, the later is kept. */
   id: Generated<number>;
   device_id: string;
   code: string;
@@ -190,6 +186,14 @@ export interface LogRollupInboxTable {
   max_value: number | null;
   sum_value: number | null;
   sample_count: number;
+}
+
+/**
+ * PostgreSQL: what batches add to the roll-ups and latest values, folded in by a move
+ * (db/log-rollup-inbox.ts). `sample_count` > 0: one hour (`t`) of one channel's samples of a batch;
+ * 0: a latest value (`last_t`, `last_value`, `extra`), its aggregates null.
+ */
+export interface LogRollupInboxTable extends RollupInboxRow {
   last_t: number;
   last_value: number;
   extra: string | null;
@@ -201,16 +205,7 @@ export interface LogRollupInboxTable {
  * add to the roll-ups (`sample_count` 0, `last_t` and `last_value` null: none) and the channel's latest
  * value of the batch when it lies in that hour (`latest_t`, `latest_value`, `extra`; else null).
  */
-export interface LogRollupLatestInboxTable {
-  /** Order of appending, shared with `log_rollup_inbox`: of two latest values of one time, the later is kept. */
-  id: Generated<number>;
-  device_id: string;
-  code: string;
-  t: number;
-  min_value: number | null;
-  max_value: number | null;
-  sum_value: number | null;
-  sample_count: number;
+export interface LogRollupLatestInboxTable extends RollupInboxRow {
   last_t: number | null;
   last_value: number | null;
   latest_t: number | null;
