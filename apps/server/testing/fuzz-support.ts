@@ -6,7 +6,8 @@ import type { Database } from '../src/db/schema';
 /**
  * Shared by the property-based fuzz runs of the HTTP API and the real-time channel (SECURITY.md 14
  * and 18). `npm test` runs 1,000 inputs each (a few seconds); `npm run fuzz` sets
- * `FIELDLINK_FUZZ_INPUTS` to 100,000 (docs/decisions.md, Hardening).
+ * `FIELDLINK_FUZZ_INPUTS` to 100,000 (docs/decisions.md, Hardening), which the device-frame fuzz
+ * (`ingest/fuzz.test.ts`) scales its own counts by.
  */
 export const FUZZ_INPUTS = Number(process.env.FIELDLINK_FUZZ_INPUTS ?? 1000);
 export const FUZZ_SEED = 12_2026;
