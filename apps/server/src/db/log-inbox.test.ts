@@ -98,7 +98,7 @@ describe('the SQLite log inbox', () => {
       await storage.db.deleteFrom(table).execute();
   });
 
-  it('puts a device in one shard of 64, each shard one range of row ids, appended in order of arrival', async () => {
+  it('puts a device in one shard of 16, each shard one range of row ids, appended in order of arrival', async () => {
     const shards = new Set(Array.from({ length: 1000 }, (_, i) => inboxShard(`device-${i}`)));
     expect(shards.size).toBe(INBOX_SHARDS);
     const samples = [
@@ -321,14 +321,14 @@ describe('the SQLite log inbox', () => {
     expect(await storedLogs(storage.db)).toEqual(inKeyOrder([...whole, ...fractional, ...earlier]));
   });
 
-  it('moves in slices of at most 6,000 samples (whole rows), a shard at a time, between batches', async () => {
-    const samples = Array.from({ length: 20_000 }, (_, i) => ({
+  it('moves in slices of at most 24,000 samples (whole rows), a shard at a time, between batches', async () => {
+    const samples = Array.from({ length: 30_000 }, (_, i) => ({
       device_id: 'dev-a',
       code: `c${i % 10}`,
       t: T0 + i,
       value: i,
     }));
-    // 40 batches of 500 samples: 40 rows of the device's shard.
+    // 60 batches of 500 samples: 60 rows of the device's shard.
     for (let i = 0; i < samples.length; i += 500) await append(storage, samples.slice(i, i + 500));
     const left: number[] = [];
     const mover = new InboxMover(storage.db, {
@@ -340,13 +340,62 @@ describe('the SQLite log inbox', () => {
     });
     await until(async () => (await inboxRows(storage.db)) === 0);
     await mover.close();
-    // Slices: 20,000 -> 14,000 -> 8,000 -> 2,000 -> 0, each a transaction of its own (the other
-    // shards' moves find nothing).
-    expect([...new Set(left)].filter((n) => n < 20_000)).toEqual([14_000, 8000, 2000, 0]);
+    // Slices: 30,000 -> 6,000 -> 0, each a transaction of its own (the other shards' moves find
+    // nothing).
+    expect([...new Set(left)].filter((n) => n < 30_000)).toEqual([6000, 0]);
     expect(await storedLogs(storage.db)).toEqual(inKeyOrder(samples));
     for (const { table, width } of ROLLUP_LEVELS) {
       expect(await storedRollups(storage.db, table)).toEqual(referenceRollups(samples, width));
     }
+  });
+
+  it('moves the rows a release of 64 shards left, before the newer rows of the same devices', async () => {
+    // The release before put a device in shard FNV-1a(id) % 64, at `shard * 2^40 + n`.
+    const earlierShard = (id: string) => {
+      let hash = 0x811c9dc5;
+      for (let i = 0; i < id.length; i += 1) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
+      return (hash >>> 0) % 64;
+    };
+    const device = Array.from({ length: 100 }, (_, i) => `dev-${i}`).find((id) => earlierShard(id) >= INBOX_SHARDS)!;
+    expect(earlierShard(device) % INBOX_SHARDS).toBe(inboxShard(device));
+    // Left by a crash of the release before: two samples, then, after the upgrade, the device's frame
+    // sent again (the same key, another value) and a new one.
+    await sql`insert into log_inbox_runs (id, samples, body) values (${earlierShard(device) * INBOX_SHARD_SPAN + 7}, 2,
+      ${`[2,[${JSON.stringify(device)},["c1",${T0 + 1},1,"c1",1,2]]]`})`.execute(storage.db);
+    const newer = [
+      { device_id: device, code: 'c1', t: T0 + 2, value: 99 },
+      { device_id: device, code: 'c1', t: T0 + 3, value: 3 },
+    ];
+    await append(storage, newer);
+    const stored = [
+      { device_id: device, code: 'c1', t: T0 + 1, value: 1 },
+      { device_id: device, code: 'c1', t: T0 + 2, value: 2 },
+      { device_id: device, code: 'c1', t: T0 + 3, value: 3 },
+    ];
+    // A reader's move of the device takes both ranges, the earlier first: the first stored is kept.
+    expect(await moveInbox(storage.db, [device])).toBe(4);
+    expect(await inboxRows(storage.db)).toBe(0);
+    expect(await logsTable(storage.db)).toEqual(stored);
+    for (const { table, width } of ROLLUP_LEVELS) {
+      expect(await rollupsTable(storage.db, table)).toEqual(referenceRollups(stored, width));
+    }
+    // The mover's first cycle at start takes them too.
+    await storage.db.deleteFrom('logs').execute();
+    await sql`insert into log_inbox_runs (id, samples, body) values (${earlierShard(device) * INBOX_SHARD_SPAN + 8}, 1,
+      ${`[2,[${JSON.stringify(device)},["c2",${T0 + 5},5]]]`})`.execute(storage.db);
+    const timers = new ManualTimers();
+    let moves = 0;
+    const mover = new InboxMover(storage.db, {
+      timers,
+      serialize: async (task) => {
+        await task();
+        moves += 1;
+      },
+    });
+    await runMovesUntil(timers, () => moves === INBOX_SHARDS);
+    expect(await inboxRows(storage.db)).toBe(0);
+    expect(await logsTable(storage.db)).toEqual([{ device_id: device, code: 'c2', t: T0 + 5, value: 5 }]);
+    await mover.close();
   });
 
   it('moves a shard once it has gathered samples for a cycle, and everything left when closed', async () => {
@@ -360,7 +409,7 @@ describe('the SQLite log inbox', () => {
         moves += 1;
       },
     });
-    // The shards of a previous run are moved at start, one at a time, a cycle for the 64 of them.
+    // The shards of a previous run are moved at start, one at a time, a cycle for the 16 of them.
     await runMovesUntil(timers, () => moves === INBOX_SHARDS);
     expect(timers.nextDue()).toBeNull();
     const batch = DEVICES.map((device_id, i) => ({ device_id, code: 'c1', t: T0 + i, value: i }));

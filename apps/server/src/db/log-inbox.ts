@@ -26,19 +26,33 @@ import { REAL_TIMERS, type Timer, type Timers } from '../timers';
  * inserting and deleting them. PostgreSQL has no inbox: it writes `logs` directly.
  */
 
-/** Shards of the inbox: a shard is moved at a time, so each move is a small share of the inbox. */
-export const INBOX_SHARDS = 64;
+/**
+ * Shards of the inbox: a shard is moved at a time, so each move is a small share of the inbox. A batch
+ * appends a row at the end of each shard's range, a leaf page of its own, so every commit wrote about
+ * two pages of the inbox per shard: at 64 shards, 130 pages (520 KiB of WAL) for the 32 KiB of JSON a
+ * batch of 1,700 samples holds. At 16 the WAL written per sample and the writer thread's CPU fell by a
+ * fifth (docs/decisions.md, "Issue 41 items 1 and 3: the inbox's 16 shards").
+ */
+export const INBOX_SHARDS = 16;
+/**
+ * Shards of the releases before (64). A device of their shard `s` is in shard `s % 16` now (both are
+ * FNV-1a modulo the count, and 16 divides 64), so rows such a release left in the range of `s` (after
+ * a crash; a clean stop leaves none) belong to shard `s % 16`, whose moves take them first.
+ */
+const EARLIER_SHARDS = 64;
 /** Row ids of one shard: `[shard * INBOX_SHARD_SPAN, (shard + 1) * INBOX_SHARD_SPAN)`. */
 export const INBOX_SHARD_SPAN = 2 ** 40;
 /** Each shard is moved about this often while it receives samples, in ms. */
 export const INBOX_CYCLE_MS = 2000;
 /**
  * About the most samples one move takes: a larger shard is moved in several, oldest rows first. At
- * 2,000, a shard's cycle at 75,000-130,000 dp/s (2,300-4,000 samples) went in two moves, the second
- * a small one writing the same pages of `logs` and the roll-ups again; at 6,000 it goes in one, and
- * the writer thread spent 0.6-0.9 µs less per data point (docs/decisions.md, issue 41 item 3).
+ * 2,000 (64 shards), a shard's cycle at 75,000-130,000 dp/s (2,300-4,000 samples) went in two moves,
+ * the second a small one writing the same pages of `logs` and the roll-ups again; at 6,000 it went in
+ * one, and the writer thread spent 0.6-0.9 µs less per data point (docs/decisions.md, issue 41 item
+ * 3). With a quarter of the shards, four times as many: a shard's cycle still goes in one move up to
+ * about 190,000 dp/s.
  */
-const MOVE_MAX_SAMPLES = 6000;
+const MOVE_MAX_SAMPLES = 24_000;
 
 /** The shard of a device (FNV-1a of its id). */
 export function inboxShard(deviceId: string): number {
@@ -50,7 +64,19 @@ export function inboxShard(deviceId: string): number {
   return (hash >>> 0) % INBOX_SHARDS;
 }
 
-/** The greatest row id of every shard (null when empty): one statement of 64 seeks. */
+/**
+ * The ranges of row ids a shard's samples may be in: those the releases before gave its devices
+ * (older than any row of its own range that is not theirs), then its own, where batches append.
+ */
+function shardRanges(shard: number): { lo: number; hi: number; own: boolean }[] {
+  const ranges = [];
+  for (let earlier = shard + INBOX_SHARDS; earlier < EARLIER_SHARDS; earlier += INBOX_SHARDS)
+    ranges.push({ lo: earlier * INBOX_SHARD_SPAN, hi: (earlier + 1) * INBOX_SHARD_SPAN, own: false });
+  ranges.push({ lo: shard * INBOX_SHARD_SPAN, hi: (shard + 1) * INBOX_SHARD_SPAN, own: true });
+  return ranges;
+}
+
+/** The greatest row id of every shard (null when empty): one statement, a seek per shard. */
 const LAST_IDS = `with shard(k) as (values ${Array.from({ length: INBOX_SHARDS }, (_, k) => `(${k})`).join(', ')})
   select k, (select max(id) from log_inbox_runs where id >= k * ${INBOX_SHARD_SPAN} and id < (k + 1) * ${INBOX_SHARD_SPAN}) as last
   from shard order by k`;
@@ -274,8 +300,24 @@ export async function appendToInbox(
  * a page); answers how many samples left the inbox and whether the shard is now empty.
  */
 async function moveShard(trx: Transaction<Database>, shard: number): Promise<{ moved: number; empty: boolean }> {
-  const lo = shard * INBOX_SHARD_SPAN;
-  const hi = lo + INBOX_SHARD_SPAN;
+  // A range the releases before left rows in goes first, whole, before the shard's own: a device's
+  // rows there are older than its rows in its own range.
+  for (const { lo, hi, own } of shardRanges(shard)) {
+    const moved = await moveRange(trx, lo, hi);
+    if (moved) return { moved: moved.moved, empty: own && moved.emptied };
+  }
+  return { moved: 0, empty: true };
+}
+
+/**
+ * Moves the oldest rows of `[lo, hi)` (see {@link moveShard}); null when it holds none, else how many
+ * samples left the inbox and whether the range is now empty.
+ */
+async function moveRange(
+  trx: Transaction<Database>,
+  lo: number,
+  hi: number,
+): Promise<{ moved: number; emptied: boolean } | null> {
   // Rows up to the one that would take the move past MOVE_MAX_SAMPLES: the move stops before it.
   const { rows: heads } = await trx.executeQuery<{ id: number; samples: number }>(
     CompiledQuery.raw(`select id, samples from log_inbox_runs where id >= ? and id < ? order by id limit ?`, [
@@ -284,7 +326,7 @@ async function moveShard(trx: Transaction<Database>, shard: number): Promise<{ m
       MOVE_MAX_SAMPLES + 1,
     ]),
   );
-  if (heads.length === 0) return { moved: 0, empty: true };
+  if (heads.length === 0) return null;
   let end = hi;
   let taken = 0;
   for (const [i, head] of heads.entries()) {
@@ -305,18 +347,18 @@ async function moveShard(trx: Transaction<Database>, shard: number): Promise<{ m
   for (const { body } of rows) decodeInboxBody(body, samples, latest);
   samples.sort(compareKeys);
   await insertLogs(trx, samples, latest.rows());
-  return { moved: samples.length, empty: end === hi };
+  return { moved: samples.length, emptied: end === hi };
 }
 
-/** Whether a shard holds any row (a read: no write lock taken). */
+/** Whether a shard holds any row, in any of its ranges (a read: no write lock taken). */
 async function shardHasRows(db: Kysely<Database>, shard: number): Promise<boolean> {
-  const { rows } = await db.executeQuery<{ id: number }>(
-    CompiledQuery.raw(`select id from log_inbox_runs where id >= ? and id < ? limit 1`, [
-      shard * INBOX_SHARD_SPAN,
-      (shard + 1) * INBOX_SHARD_SPAN,
-    ]),
-  );
-  return rows.length > 0;
+  for (const { lo, hi } of shardRanges(shard)) {
+    const { rows } = await db.executeQuery<{ id: number }>(
+      CompiledQuery.raw(`select id from log_inbox_runs where id >= ? and id < ? limit 1`, [lo, hi]),
+    );
+    if (rows.length > 0) return true;
+  }
+  return false;
 }
 
 /**
