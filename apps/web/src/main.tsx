@@ -1,21 +1,9 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app/app';
-import { startUp } from './app/start-up';
-import { registerServiceWorker } from './app/service-worker-registration';
-import { queryClient } from './lib/query-client';
+import { sendFirstCalls } from './app/first-calls';
 import './components/ui/base.css';
 import './components/ui/ui.css';
 
-const firstRender = startUp();
-registerServiceWorker(queryClient);
-
-const container = document.getElementById('root');
-if (!container) throw new Error('#root is missing from index.html');
-void firstRender.then(() =>
-  createRoot(container).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  ),
-);
+// The entry only sends the calls the first screen waits for, then loads the console: its module graph
+// (React, the router, the queries, the API's schemas) is fetched and run while they are answered
+// (issue 41 item 5). The first calls' code imports none of it.
+sendFirstCalls();
+void import('./app/boot').then(({ boot }) => boot());

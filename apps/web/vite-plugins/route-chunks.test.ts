@@ -3,6 +3,8 @@ import { routeChunkOf } from './route-chunks';
 
 const WEB = '/repo/apps/web/src';
 const MAIN = `${WEB}/main.tsx`;
+const BOOT = `${WEB}/app/boot.tsx`;
+const FIRST_CALLS = `${WEB}/app/first-calls.ts`;
 const ROUTER = `${WEB}/app/router.tsx`;
 const LOADING_PRELOAD = `${WEB}/app/loading-preload.ts`;
 const SESSION_PAGES = `${WEB}/features/session/components/session-pages.tsx`;
@@ -14,18 +16,22 @@ const SIGNIN = `${WEB}/features/session/components/signin-page.tsx`;
 
 type Node = { importers?: string[]; dynamicImporters?: string[]; isEntry?: boolean };
 
-/** A console in miniature: the entry, the steps of the signed-in path, a signed-in page, the sign-in page. */
+/** A console in miniature: the entry, the console's start it imports, the steps of the signed-in path, a signed-in page, the sign-in page. */
 const GRAPH: Record<string, Node> = {
   [MAIN]: { isEntry: true },
-  [ROUTER]: { importers: [MAIN] },
-  [LOADING_PRELOAD]: { importers: [MAIN] },
+  [FIRST_CALLS]: { importers: [MAIN] },
+  [`${WEB}/lib/stored-token.ts`]: { importers: [FIRST_CALLS, `${WEB}/lib/session-token.ts`] },
+  [`${WEB}/lib/session-token.ts`]: { importers: [BOOT] },
+  [BOOT]: { dynamicImporters: [MAIN] },
+  [ROUTER]: { importers: [BOOT] },
+  [LOADING_PRELOAD]: { importers: [BOOT] },
   [SESSION_PAGES]: { dynamicImporters: [ROUTER] },
   [SHELL]: { dynamicImporters: [ROUTER, LOADING_PRELOAD] },
   [DEVICE_LIST]: { dynamicImporters: [ROUTER] },
   [PREPARE_TABLE]: { importers: [DEVICE_LIST], dynamicImporters: [LOADING_PRELOAD] },
   [ALARMS]: { dynamicImporters: [ROUTER] },
   [SIGNIN]: { dynamicImporters: [ROUTER] },
-  [`${WEB}/lib/query-client.ts`]: { importers: [MAIN, SHELL] },
+  [`${WEB}/lib/query-client.ts`]: { importers: [BOOT, SHELL] },
   [`${WEB}/features/session/model/user-rules.ts`]: { importers: [SESSION_PAGES, SHELL] },
   [`${WEB}/app/shell/user-menu.tsx`]: { importers: [SHELL] },
   [`${WEB}/features/alarms/api/get-alarms.ts`]: { importers: [SHELL, ALARMS] },
@@ -47,7 +53,12 @@ const getModuleInfo = (id: string) => {
 
 describe('routeChunkOf', () => {
   it.each([
-    ['the entry uses it', `${WEB}/lib/query-client.ts`, null],
+    ['the entry uses it', FIRST_CALLS, null],
+    ['the entry and the console use it', `${WEB}/lib/stored-token.ts`, null],
+    ["the console's start", BOOT, 'boot'],
+    ['the console and the shell use it', `${WEB}/lib/query-client.ts`, 'boot'],
+    ["the console's own", ROUTER, 'boot'],
+    ['reached only through the console', `${WEB}/lib/session-token.ts`, 'boot'],
     ["/loading's page", SESSION_PAGES, 'loading'],
     ['/loading and the shell use it', `${WEB}/features/session/model/user-rules.ts`, 'loading'],
     ['the shell', SHELL, 'shell'],

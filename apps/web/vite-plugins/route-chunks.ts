@@ -16,6 +16,12 @@ const STEPS = [
   },
 ] as const;
 
+/**
+ * The console's start (`boot()`): the entry sends the first calls and then imports it, so every page
+ * loads after it.
+ */
+const BOOT = /src[\\/]app[\\/]boot\.tsx$/;
+
 /** The pages before a sign-in: what they share with the steps goes in one chunk of its own. */
 const SIGNED_OUT =
   /src[\\/](features[\\/](session[\\/]components[\\/](signin|signup|forgot-password|reset-password)-page|public-pages[\\/]components[\\/]public-pages)|app[\\/]second-factor-setup-route)\.tsx$/;
@@ -32,11 +38,16 @@ const SHARED_LAYER = /apps[\\/]web[\\/]src[\\/](components[\\/]ui|lib)[\\/]/;
  * /loading and the shell. The shared layers' modules the device list shares with other signed-in
  * pages go in the shell's chunk (a few kB every signed-in page then loads); what a signed-out page
  * shares with the path goes in one `common` chunk. Code the entry uses is left alone, and so is the
- * device list's feature code other pages use (they would load the device list's chunk).
+ * device list's feature code other pages use (they would load the device list's chunk). The console's
+ * start (`app/boot.tsx`), which the entry imports once it has sent the first calls, is one chunk with
+ * everything it reaches statically.
  */
 export function routeChunkOf(moduleId: string, getModuleInfo: (id: string) => ModuleGraph | null): string | null {
   const pages = pagesUsing(moduleId, getModuleInfo);
   if (pages === null) return null;
+  // What the console's start uses goes in its one chunk, with what pages share with it: loaded after
+  // the entry's first calls, its 40 small chunks queued behind the calls' bodies (issue 41 item 5).
+  if ([...pages].some((page) => BOOT.test(page))) return 'boot';
   const stepOf = (page: string) => STEPS.findIndex((step) => step.root.test(page));
   const steps = [...pages].map(stepOf);
   const first = Math.min(...steps.filter((index) => index >= 0));

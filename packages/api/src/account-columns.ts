@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { ACCOUNT_COLUMNS_QUERY } from './first-calls';
 import { Account, GROUP_NODE_FIELDS, type AccountAnswer, type GroupNode, type TreeDevice } from './account';
 
 /**
@@ -15,8 +16,7 @@ import { Account, GROUP_NODE_FIELDS, type AccountAnswer, type GroupNode, type Tr
 /** Version of the compact form; bumped when a field changes meaning. */
 export const ACCOUNT_COLUMNS_FORMAT = 1;
 
-/** The `format` query value that asks for the compact form. */
-export const ACCOUNT_COLUMNS_QUERY = 'columns';
+export { ACCOUNT_COLUMNS_QUERY } from './first-calls';
 
 export const AccountQuery = Type.Object(
   {

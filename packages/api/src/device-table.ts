@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { GroupKind } from './account';
+import { DEVICE_TABLE_BINARY_QUERY } from './first-calls';
 
 /**
  * `GET /devices/table`: every device the caller may see, in a compact columnar form for the device
@@ -12,8 +13,7 @@ import { GroupKind } from './account';
 /** Version of the compact form; bumped when a field changes meaning. */
 export const DEVICE_TABLE_FORMAT = 1;
 
-/** Path of the call under `/api/v1`. */
-export const DEVICE_TABLE_PATH = '/devices/table';
+export { DEVICE_TABLE_PATH } from './first-calls';
 
 /** Text fields of every device, in the answer's `text`. */
 export const DEVICE_TABLE_TEXT_FIELDS = [
@@ -136,8 +136,7 @@ export interface DeviceTableAnswer {
   numbers: Record<DeviceTableNumberField, NumberColumn>;
 }
 
-/** The `format` query value that asks for the binary form (`device-table-binary.ts`). */
-export const DEVICE_TABLE_BINARY_QUERY = 'binary';
+export { DEVICE_TABLE_BINARY_QUERY } from './first-calls';
 
 /** The call's one argument: which form to answer in; anything else is refused. */
 export const DeviceTableQuery = Type.Object(

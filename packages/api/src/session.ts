@@ -4,8 +4,7 @@ import { Email } from './fields';
 import { SecondFactorCodeField } from './mfa';
 import { PasskeyAuthenticationCredential } from './passkeys';
 
-/** Local-storage key of the session token (`{product}Token`). */
-export const TOKEN_STORAGE_KEY = 'fieldlinkToken';
+export { TOKEN_STORAGE_KEY } from './first-calls';
 
 const Password = Type.String({ minLength: 1, maxLength: 1024 });
 /** Shortest password a user may choose. */
@@ -109,6 +108,4 @@ export const ClientConfig = Type.Object({
 });
 export type ClientConfig = Static<typeof ClientConfig>;
 
-/** Headers every call of the web client carries (specification §7). */
-export const CLIENT_TYPE = 'WEB';
-export const CLIENT_VERSION = '0.17.8';
+export { CLIENT_VERSION } from './first-calls';

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../lib/query-client';
-import { pagePreloadOf, preloadForLoading } from './loading-preload';
+import { preloadForLoading } from './loading-preload';
+import { pagePreloadOf } from './page-preload';
 
 describe('pagePreloadOf: the remembered pages whose first call starts while /loading reads the account', () => {
   it.each([

@@ -3,30 +3,8 @@ import { selfQuery } from '../lib/api/get-self';
 import { queryClient } from '../lib/query-client';
 import { deviceTableQuery } from '../features/device-table/api/get-device-table';
 import { overviewQuery } from '../features/inventory/api/get-overview';
+import { pagePreloadOf } from './page-preload';
 import { preloadPage } from './router';
-
-/** What a page opened after /loading needs before it can show anything: its code and its first call. */
-export type PagePreload = { page: 'overview'; accountId: string; groupId: string } | { page: 'deviceTable' };
-
-const OVERVIEW = /^\/inv\/cig\/overview\/([^/]+)\/([^/]+)\/?$/;
-
-/** The page a remembered path opens, when it is one whose first call is worth starting early. */
-export function pagePreloadOf(rememberedPath: string | null): PagePreload | null {
-  const path = rememberedPath?.split(/[?#]/)[0] ?? '';
-  const overview = OVERVIEW.exec(path);
-  if (overview) {
-    try {
-      return {
-        page: 'overview',
-        accountId: decodeURIComponent(overview[1]!),
-        groupId: decodeURIComponent(overview[2]!),
-      };
-    } catch {
-      return null;
-    }
-  }
-  return path === '/accounts/list' || path === '/accounts/list/' ? { page: 'deviceTable' } : null;
-}
 
 /**
  * Starts, at the first instruction of a start-up that goes to /loading, what would otherwise wait in

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { INVALID_REQUEST_MESSAGE } from '@fieldlink/api/errors';
-import { ApiError, apiHeaders, apiRequest, buildUrl, serverErrorMessage } from './api-client';
+import { apiHeaders, buildUrl } from './api-address';
+import { ApiError, apiRequest, serverErrorMessage } from './api-client';
 
 describe('api client', () => {
   beforeEach(() => {

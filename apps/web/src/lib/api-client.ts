@@ -1,44 +1,9 @@
 import { INVALID_REQUEST_MESSAGE, type ErrorAnswer } from '@fieldlink/api/errors';
-import { CLIENT_TYPE, CLIENT_VERSION } from '@fieldlink/api/session';
-import {
-  API_PATH,
-  apiBase,
-  realtimeAddress,
-  settingList,
-  type ApiAddressConfig,
-  type ApiPage,
-} from '@fieldlink/domain/api-address';
+import { apiHeaders, buildUrl, type Query } from './api-address';
 import { localBackend } from './demo/demo-session';
+import { takeEarlyResponse } from './early-calls';
 import { readToken } from './session-token';
 import { currentSubdomain } from './subdomain';
-
-/**
- * Where the API is (specification §7), fixed when the console is built: `FIELDLINK_API_HOST` (the
- * production host), `FIELDLINK_API_DEV_HOST` (the local development host, for `vite dev`) and
- * `FIELDLINK_API_NEXT_SUBDOMAINS`; none of them: the console's own origin.
- */
-const API_ADDRESS: ApiAddressConfig = {
-  productionHost: import.meta.env.FIELDLINK_API_HOST || null,
-  developmentHost: import.meta.env.FIELDLINK_API_DEV_HOST || null,
-  nextSubdomains: settingList(import.meta.env.FIELDLINK_API_NEXT_SUBDOMAINS),
-};
-
-const currentPage = (): ApiPage => ({
-  protocol: typeof location === 'undefined' ? 'https:' : location.protocol,
-  subdomain: currentSubdomain(),
-  development: import.meta.env.DEV,
-});
-
-/** Base of every call: `/api/v1` on this origin, or on the configured host. */
-export const apiBaseUrl = (): string => apiBase(API_ADDRESS, currentPage());
-
-/** The real-time socket's address: beside the API, with the page's security (ws or wss). */
-export const realtimeUrl = (path: string): string =>
-  realtimeAddress(API_ADDRESS, { ...currentPage(), host: location.host }, path);
-
-/** A path the server answered (`/api/v1/videos/intro.mp4`) as an address on the API's host. */
-export const apiResourceUrl = (path: string): string =>
-  path.startsWith(`${API_PATH}/`) ? `${apiBaseUrl()}${path.slice(API_PATH.length)}` : path;
 
 /** Fallback text of the specification's generic server helper. */
 export const GENERIC_SERVER_ERROR = 'Server error';
@@ -66,35 +31,12 @@ export function serverErrorMessage(error: unknown): string {
   return serverMessageOr(error, GENERIC_SERVER_ERROR);
 }
 
-export type Query = Record<string, string | number | boolean | undefined>;
-
 export interface RequestOptions {
   query?: Query;
   body?: unknown;
   signal?: AbortSignal;
   /** A token other than the session's: the enrol-only token of a second factor's set-up (issue 38). */
   token?: string;
-}
-
-/** Headers every call carries (§7): token, client type, client version, subdomain. */
-export function apiHeaders(token: string | null, subdomain: string): Record<string, string> {
-  const headers: Record<string, string> = {
-    accept: 'application/json',
-    'x-client-type': CLIENT_TYPE,
-    'x-client-version': CLIENT_VERSION,
-    'x-subdomain': subdomain,
-  };
-  if (token) headers.authorization = token;
-  return headers;
-}
-
-export function buildUrl(path: string, query?: Query): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value !== undefined) params.set(key, String(value));
-  }
-  const search = params.toString();
-  return `${apiBaseUrl()}${path}${search ? `?${search}` : ''}`;
 }
 
 /**
@@ -137,7 +79,8 @@ export async function apiFetch(path: string, query: Query | undefined, init: Req
     });
     if (answer) return answer;
   }
-  return fetch(buildUrl(path, query), init);
+  const url = buildUrl(path, query);
+  return takeEarlyResponse(url, init) ?? fetch(url, init);
 }
 
 /**

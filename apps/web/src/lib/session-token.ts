@@ -1,20 +1,8 @@
 import { TOKEN_STORAGE_KEY } from '@fieldlink/api/session';
 import { endDemo } from './demo/demo-session';
+import { readToken, tokenStorage as storage } from './stored-token';
 
-// Storage can throw (Safari private mode, disabled cookies); a console without storage simply has
-// no remembered session rather than crashing at start-up.
-function storage(): Storage | null {
-  try {
-    return globalThis.localStorage ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** The stored session token, or null when signed out. */
-export function readToken(): string | null {
-  return storage()?.getItem(TOKEN_STORAGE_KEY) ?? null;
-}
+export { readToken } from './stored-token';
 
 /** Keeps a signed-in session's token; a demo running in this tab ends (its calls go to the server again). */
 export function storeToken(jwt: string): void {

@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { ACCOUNT_PATH } from '@fieldlink/api/first-calls';
 import type { AccountAnswer } from '@fieldlink/api/account';
 import {
   ACCOUNT_COLUMNS_QUERY,
@@ -14,7 +15,7 @@ import { apiGet } from '../api-client';
 const COMPACT: AccountQuery = { format: ACCOUNT_COLUMNS_QUERY };
 
 export const getAccount = async (signal?: AbortSignal): Promise<AccountAnswer> =>
-  decodeAccountColumns(await apiGet<AccountColumnsAnswer>('/account', COMPACT, signal));
+  decodeAccountColumns(await apiGet<AccountColumnsAnswer>(ACCOUNT_PATH, COMPACT, signal));
 
 export const accountQuery = () =>
   queryOptions({ queryKey: ['account'], queryFn: ({ signal }) => getAccount(signal), staleTime: 60_000 });

@@ -1,5 +1,5 @@
 import { REALTIME_PATH, type ServerAction, type ServerActionOf } from '@fieldlink/api/realtime';
-import { realtimeUrl } from '../api-client';
+import { realtimeUrl } from '../api-address';
 import { dispatchSession, openOverlay } from '../app-store/app-store';
 import { localBackend } from '../demo/demo-session';
 import { LIVE_QUERY_ROOT, queryClient } from '../query-client';

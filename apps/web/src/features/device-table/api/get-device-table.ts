@@ -1,7 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { DEVICE_TABLE_BINARY_QUERY, DEVICE_TABLE_PATH } from '@fieldlink/api/device-table';
 import { decodeDeviceTableBinary } from '@fieldlink/api/device-table-binary';
-import { ApiError, apiFetch, apiHeaders } from '../../../lib/api-client';
+import { ApiError, apiFetch } from '../../../lib/api-client';
+import { apiHeaders } from '../../../lib/api-address';
 import { readToken } from '../../../lib/session-token';
 import { currentSubdomain } from '../../../lib/subdomain';
 import { decodeDeviceTable, type DeviceTableData } from '../model/table-data';

@@ -19,7 +19,8 @@ import { CopyIcon, DownloadIcon, UploadIcon } from '../../../components/ui/icons
 import { InlineAlert } from '../../../components/ui/inline-alert';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
-import { apiBaseUrl, serverErrorMessage } from '../../../lib/api-client';
+import { apiBaseUrl } from '../../../lib/api-address';
+import { serverErrorMessage } from '../../../lib/api-client';
 import { showToast } from '../../../lib/app-store/app-store';
 import { downloadCsv } from '../../../lib/download-csv';
 import { useImportDevices } from '../api/import-devices';

@@ -5,7 +5,7 @@ import { ICONS, PlayIcon, SearchIcon, WarningIcon } from '../../../components/ui
 import { PanelMessage } from '../../../components/ui/panel-message';
 import { PublicFrame } from '../../../components/ui/public-frame';
 import { Spinner } from '../../../components/ui/spinner';
-import { apiResourceUrl } from '../../../lib/api-client';
+import { apiResourceUrl } from '../../../lib/api-address';
 import { videosQuery } from '../api/get-videos';
 import './public-pages.css';
 
