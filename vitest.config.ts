@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { E2eOrderSequencer } from './scripts/e2e-order.ts';
 
 // One runner for every suite. `npm test` runs the unit and API projects, then `e2e` against a built app.
 // Test runs hash passwords at scrypt N = 2^10 instead of the product's 2^17 (apps/server/src/security/
@@ -13,6 +14,9 @@ export default defineConfig({
     // services, simulation, simulator, web, tooling) ran one file at a time with a core idle
     // (docs/PERFORMANCE.md, "Test suite, round 10").
     maxWorkers: 2,
+    // Vitest's order (longest first by its results cache), but the e2e files' heaviest run one at a time,
+    // each beside lighter ones (scripts/e2e-order.ts). One sequencer serves every project, so it is here.
+    sequence: { sequencer: E2eOrderSequencer },
     projects: [
       // Pure functions, no mock, no fake timer, no stubbed global: the files share a worker's modules
       // (`isolate: false`), which cut the project from 43 s to 8 s (docs/PERFORMANCE.md, round 5).
