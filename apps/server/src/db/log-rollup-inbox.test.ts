@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { sql } from 'kysely';
 import { migrate, openStorage, type Storage } from './database';
 import { moveInbox } from './log-inbox';
 import { insertLogsToRollupInbox, moveRollupInbox, RollupInboxMover } from './log-rollup-inbox';
@@ -188,8 +189,16 @@ describe('the roll-up inbox (PostgreSQL)', () => {
     expect(await storedRollups(storage.db, 'logs_hourly')).toMatchObject([{ sample_count: 1, last_value: 2 }]);
   });
 
+  /** How many times a slice (a partition) of the inbox was vacuumed other than by autovacuum. */
+  const vacuums = async (slice: number) => {
+    const { rows } = await sql<{ n: string }>`select vacuum_count as n from pg_stat_user_tables
+      where relname = ${`log_rollup_latest_inbox_${slice}`}`.execute(storage.db);
+    return Number(rows[0]!.n);
+  };
+
   it('moves a slice of the devices every quarter cycle, each once a cycle, and whatever is left when closed', async () => {
     const timers = new ManualTimers();
+    const vacuumedBefore = await vacuums(0);
     const mover = new RollupInboxMover(storage.db, { cycleMs: 1000, timers });
     const devices = Array.from({ length: 12 }, (_, i) => `dev-${i}`);
     const inboxDevices = async () => new Set((await inboxRows()).map((row) => row.device_id));
@@ -205,6 +214,8 @@ describe('the roll-up inbox (PostgreSQL)', () => {
     );
     await nextMove(0);
     await until(() => timers.waiting() === 1);
+    // The moved slice is vacuumed, so that the next batches use its rows' space again.
+    await until(async () => (await vacuums(0)) > vacuumedBefore);
     // A slice moved whole; the others wait for their turn.
     const left = await inboxDevices();
     expect(left.size).toBeGreaterThan(0);

@@ -143,8 +143,24 @@ export async function moveRollupInbox(
 }
 
 /**
+ * Vacuums one slice of the inbox (its partition), so that the space of the rows its move deleted is
+ * used again by the next batches. Every row of the inbox is appended once and deleted within about a
+ * second, and a move's delete reads its whole partition: left to autovacuum (once a minute at most,
+ * `autovacuum_naptime`), a partition grows by every row appended in between, and after a burst (the
+ * maximum-rate stages) stays that large, each move reading thousands of pages of dead rows
+ * (docs/decisions.md, "Issue 41 item 2: the roll-up inbox vacuumed after each move"). `truncate false`:
+ * shrinking the file takes a lock that would stop the batches' inserts (autovacuum still shrinks it
+ * when it can); `skip_locked`: a slice autovacuum is working on is left to it rather than waited for.
+ * A role that does not own the table gets a warning, not an error, and nothing is vacuumed.
+ */
+export async function vacuumRollupInboxSlice(db: Kysely<Database>, slice: number): Promise<void> {
+  await sql.raw(`vacuum (truncate false, skip_locked) log_rollup_latest_inbox_${slice}`).execute(db);
+}
+
+/**
  * Moves PostgreSQL's roll-up inbox a slice at a time, one slice every `cycleMs` /
- * {@link ROLLUP_INBOX_SLICES} (each slice about every `cycleMs`), one move at a time, and once more,
+ * {@link ROLLUP_INBOX_SLICES} (each slice about every `cycleMs`), one move at a time, each followed by
+ * a vacuum of its slice ({@link vacuumRollupInboxSlice}), and once more,
  * whole, when closed (after the frame writer's last batch), so a shutdown leaves nothing to fold. A
  * move that fails is tried again at the slice's next turn: its rows stay in the inbox.
  */
@@ -181,6 +197,7 @@ export class RollupInboxMover {
       const slice = this.slice;
       this.slice = (slice + 1) % ROLLUP_INBOX_SLICES;
       this.moving = moveRollupInbox(this.db, undefined, slice)
+        .then(() => vacuumRollupInboxSlice(this.db, slice))
         .then(
           () => undefined,
           (error: unknown) => this.options.onError?.(error),
