@@ -1,4 +1,6 @@
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import durations from './e2e-durations.json' with { type: 'json' };
 import { expectedCosts, planOrder } from './e2e-order';
 
 /** Files named by letter, each with its cost. */
@@ -96,18 +98,18 @@ describe('planOrder', () => {
 describe('expectedCosts', () => {
   it.each([
     {
-      rule: 'durations from the results cache where every file has one',
+      rule: 'durations where every file has one',
       known: { a: { duration: 30, size: 100 }, b: { duration: 10, size: 900 } },
       costs: [30, 10],
     },
     {
       // 40 s over 1,000 bytes measured: 0.04 s a byte.
-      rule: 'a file the cache has not seen: its size at the measured files’ seconds per byte',
+      rule: 'a file without a duration: its size at the measured files’ seconds per byte',
       known: { a: { duration: 30, size: 100 }, b: { duration: 10, size: 900 }, c: { size: 500 } },
       costs: [30, 10, 20],
     },
     {
-      rule: 'a fresh clone (no results cache): sizes',
+      rule: 'no duration known: sizes',
       known: { a: { size: 100 }, b: { size: 900 } },
       costs: [100, 900],
     },
@@ -120,5 +122,12 @@ describe('expectedCosts', () => {
     const files = Object.keys(known) as (keyof typeof known)[];
     const expected = expectedCosts(files, (file) => known[file] as { duration?: number; size?: number });
     expect(expected.map((entry) => entry.cost)).toEqual(costs);
+  });
+});
+
+describe('e2e-durations.json', () => {
+  it('has a duration for every e2e file and for no other (`npm run e2e:durations` after a full run)', () => {
+    const files = readdirSync('e2e/src').filter((name) => name.endsWith('.test.ts'));
+    expect(Object.keys(durations).sort()).toEqual(files.sort());
   });
 });

@@ -3,8 +3,10 @@
 // files in the order the sequencer returns, each to the first worker free; its default order (longest
 // first) started the two longest files together and, lane by lane, paired `scenes` and `variants`
 // with heavy files (docs/decisions.md, "Issue 37 item 7: the e2e files' order").
-import { relative } from 'node:path';
+import { statSync } from 'node:fs';
+import { basename } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import durations from './e2e-durations.json' with { type: 'json' };
 
 /** A file to schedule and what it is expected to cost (any unit, the same for all). */
 export interface CostedFile<T> {
@@ -13,8 +15,8 @@ export interface CostedFile<T> {
 }
 
 /**
- * Expected costs: a file's duration in vitest's results cache of the last run where known, else its
- * size scaled by the known files' seconds per byte (bytes alone when none is known, as on a fresh clone).
+ * Expected costs: a file's duration where known, else its size scaled by the known files' seconds per
+ * byte (bytes alone when none is known).
  */
 export function expectedCosts<T>(
   files: readonly T[],
@@ -72,7 +74,7 @@ const E2E_PROJECT = 'e2e';
 
 /**
  * Vitest's own order (projects by `groupOrder`, then longest first by its results cache), with the e2e
- * project's files put in {@link planOrder}'s order. Vitest takes one sequencer for the whole run, so it
+ * project's files put in {@link planOrder}'s order, planned with their durations in the last full run. Vitest takes one sequencer for the whole run, so it
  * sits at the root of the configuration and leaves the other projects' files where vitest puts them.
  */
 export class E2eOrderSequencer extends BaseSequencer {
@@ -81,14 +83,13 @@ export class E2eOrderSequencer extends BaseSequencer {
     const e2e = sorted.filter((spec) => spec.project.name === E2E_PROJECT);
     if (e2e.length < 2) return sorted;
     const lanes = e2e[0]!.project.config.maxWorkers;
-    const costs = expectedCosts(e2e, (spec) => {
-      // The key vitest's cache keeps a file's results and size under.
-      const key = `${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`;
-      return {
-        duration: this.ctx.cache.getFileTestResults(key)?.duration,
-        size: this.ctx.cache.getFileStats(key)?.size,
-      };
-    });
+    // Seconds in the last full run on main (scripts/e2e-durations.json), the same on a fresh clone as
+    // here: vitest's results cache is empty on a fresh clone and holds single-file runs elsewhere.
+    const seconds: Record<string, number | undefined> = durations;
+    const costs = expectedCosts(e2e, (spec) => ({
+      duration: seconds[basename(spec.moduleId)],
+      size: statSync(spec.moduleId).size,
+    }));
     const planned = planOrder(costs, lanes);
     let next = 0;
     return sorted.map((spec) => (spec.project.name === E2E_PROJECT ? planned[next++]! : spec));
