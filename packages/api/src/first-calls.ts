@@ -1,6 +1,6 @@
 /**
  * The names the console's first calls need, without their schemas: the console's start-up
- * (`apps/web/src/app/early-calls.ts`) sends those calls before the rest of its code has loaded, so
+ * (`apps/web/src/app/first-calls.ts`) sends those calls before the rest of its code has loaded, so
  * it must not pull TypeBox and the API's schemas in with them. The schema modules re-export these.
  */
 
