@@ -14,8 +14,10 @@ import { until as waitUntil } from '../../testing/until';
 
 /**
  * Faults on loopback with real processes: two Fieldlink instances (`node apps/server/src/main.ts`),
- * Mosquitto 2 with dynamic security, and a PostgreSQL server of the test's own, so stopping it
- * disturbs no other test. Every step has a time limit; every process is ended afterwards.
+ * Mosquitto 2 with dynamic security, and a PostgreSQL server of the file's own, so stopping it
+ * disturbs no other test. Both ingest modes use that one server (a database each): its initdb and
+ * start were a few seconds of the file's set-up, and each mode's restart test leaves it running. Every
+ * step has a time limit; every process is ended afterwards.
  */
 
 const DEMO_PASSWORD = 'fault-test-demo';
@@ -39,10 +41,15 @@ async function metric(server: ServerProcess, line: string): Promise<number> {
   return match ? Number(match.slice(line.length + 1)) : NaN;
 }
 
+let postgres: TestPostgres;
+beforeAll(async () => {
+  postgres = await startPostgres();
+}, 60_000);
+afterAll(() => postgres?.close(), 60_000);
+
 describe.each(['single', 'shared'] as const)(
   'faults with %s ingest: kill -9, broker and database restarts',
   (ingest) => {
-    let postgres: TestPostgres;
     let database: TestDatabase;
     let mosquitto: TestMosquitto;
     let storage: Storage;
@@ -97,7 +104,6 @@ describe.each(['single', 'shared'] as const)(
     };
 
     beforeAll(async () => {
-      postgres = await startPostgres();
       database = await freshPostgres(postgres.serverUrl);
       mosquitto = await startMosquitto();
       env = {
@@ -107,8 +113,8 @@ describe.each(['single', 'shared'] as const)(
         MQTT_ADMIN_PASSWORD: mosquitto.adminPassword,
         FIELDLINK_CLUSTER_LEASE_SECONDS: '2',
         FIELDLINK_DEMO_PASSWORD: DEMO_PASSWORD,
-        // The faults are about live frames: a day of demo history (not 30) keeps the first start short.
-        FIELDLINK_DEMO_HISTORY_DAYS: '1',
+        // The faults are about live frames: no demo history (its samples were most of the first start).
+        FIELDLINK_DEMO_HISTORY_DAYS: '0',
         MQTT_INGEST: ingest,
       };
       // The first instance migrates, seeds and provisions the demo devices into the broker.
@@ -128,7 +134,6 @@ describe.each(['single', 'shared'] as const)(
       for (const server of [a, b, ...extra]) await server?.kill('SIGKILL');
       await storage?.close();
       await mosquitto?.close();
-      await postgres?.close();
     }, 60_000);
 
     it('shows a browser on instance B the values instance A stored', async () => {
@@ -337,18 +342,22 @@ describe.each(['single', 'shared'] as const)(
       load.start(40);
       await until('the load under way', () => load.ackedCount() >= before + 150, 20_000);
       await postgres.stop();
-      // Devices go on publishing (the broker acknowledges what it takes) while the API answers 503.
-      const ackedWhileDown = load.ackedCount();
-      const during: number[] = [];
-      for (let i = 0; i < 10; i += 1) during.push(await self());
-      await until(
-        'frames acknowledged while the database is down',
-        () => load.ackedCount() >= ackedWhileDown + 100,
-        20_000,
-      );
-      during.push(await self());
-      expect(during.every((status) => status === 503)).toBe(true);
-      await postgres.start();
+      try {
+        // Devices go on publishing (the broker acknowledges what it takes) while the API answers 503.
+        const ackedWhileDown = load.ackedCount();
+        const during: number[] = [];
+        for (let i = 0; i < 10; i += 1) during.push(await self());
+        await until(
+          'frames acknowledged while the database is down',
+          () => load.ackedCount() >= ackedWhileDown + 100,
+          20_000,
+        );
+        during.push(await self());
+        expect(during.every((status) => status === 503)).toBe(true);
+      } finally {
+        // Up again even when a check failed: the other mode's instances use the same server.
+        await postgres.start();
+      }
       await until('the API answers again', async () => (await self()) === 200, 30_000);
       const ackedBack = load.ackedCount();
       await until('frames acknowledged after the recovery', () => load.ackedCount() >= ackedBack + 100, 20_000);
