@@ -162,8 +162,7 @@ describe.each(DIALECTS)('samples in hourly blocks on %s', (dialect: Dialect) => 
   let run = 0;
 
   beforeAll(async () => {
-    storage = await storages.open();
-    await migrate(storage.db);
+    storage = await storages.openMigrated();
   });
   afterAll(() => storages.close());
 

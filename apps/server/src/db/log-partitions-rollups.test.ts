@@ -86,8 +86,7 @@ describe.each(DIALECTS)('log partitions and roll-ups migration on %s', (dialect:
   });
 
   it('keeps the roll-ups exact as samples are inserted, counting a duplicate sample once', async () => {
-    const db = await open();
-    await migrate(db.db);
+    const db = await storages.openMigrated();
     const t0 = Date.UTC(2026, 10, 25, 10);
     const first: Sample[] = [
       { device_id: 'dev-a', code: 'c1', t: t0 + 1000, value: 5 },

@@ -88,8 +88,7 @@ describe.each(DIALECTS)('packed roll-ups on %s', (dialect: Dialect) => {
   });
 
   it('counts samples that come late for a packed month, and packs them into it at the next run', async () => {
-    const db = await open();
-    await migrate(db.db);
+    const db = await storages.openMigrated();
     const first = samples();
     await store(db, first);
     await packAll(db);
@@ -116,8 +115,7 @@ describe.each(DIALECTS)('packed roll-ups on %s', (dialect: Dialect) => {
   });
 
   it('deletes packed buckets past their retention: whole periods, and the period holding the cutoff in part', async () => {
-    const db = await open();
-    await migrate(db.db);
+    const db = await storages.openMigrated();
     await store(db, samples());
     await packAll(db);
     const before = await allRollups(db.db, 'logs_hourly');
@@ -135,8 +133,7 @@ describe.each(DIALECTS)('packed roll-ups on %s', (dialect: Dialect) => {
     expect(await deletePackedBefore(db.db, 'dev-a', cutoff)).toBe(0);
   });
   it('finds, in one statement per device, the channels with a row before a time and their first', async () => {
-    const db = await open();
-    await migrate(db.db);
+    const db = await storages.openMigrated();
     const at = (code: string, t: number) => ({ device_id: 'dev-a', code, t, value: 1 });
     await insertLogs(db.db, [at('c1', 5000), at('c1', 9000), at('c2', 7000), at('c3', 20_000)]);
     await insertLogs(db.db, [{ device_id: 'dev-b', code: 'c1', t: 1000, value: 1 }]);
