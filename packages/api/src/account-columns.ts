@@ -1,6 +1,8 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { ACCOUNT_COLUMNS_QUERY } from './first-calls';
-import { Account, GROUP_NODE_FIELDS, type AccountAnswer, type GroupNode, type TreeDevice } from './account';
+import { ACCOUNT_COLUMNS_QUERY, ACCOUNT_PATH } from './first-calls';
+import { Account, AccountAnswer, GROUP_NODE_FIELDS, type GroupNode, type TreeDevice } from './account';
+import { ErrorAnswer } from './errors';
+import { apiRoute } from './routes';
 
 /**
  * `GET /account?format=columns`: the account tree of `GET /account` in a compact wire form. The
@@ -191,3 +193,16 @@ export function decodeAccountColumns(answer: AccountColumnsAnswer): AccountAnswe
     accounts: answer.accounts.map(({ rootGroup, ...account }) => ({ ...account, rootGroup: decodeGroup(rootGroup) })),
   };
 }
+
+/** The account tree call, as the server registers it and the browser demo answers it. */
+export const ACCOUNT_ROUTES = {
+  account: apiRoute('GET', ACCOUNT_PATH, {
+    tags: ['accounts'],
+    summary: 'The account tree in the caller’s scope',
+    description:
+      'With `format=columns` the same tree in a compact form: the devices as columns (AccountColumnsAnswer). ' +
+      'Compressed (brotli or gzip) when the client accepts it.',
+    querystring: AccountQuery,
+    response: { 200: Type.Union([AccountAnswer, AccountColumnsAnswer]), 401: ErrorAnswer },
+  }),
+};

@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ALARM_SEVERITIES, ALARM_STATUSES, MAX_ALARM_DELAY_SECONDS } from '@fieldlink/domain/alarms';
 import { ChannelCode, EntityId, Nullable, Timestamp } from './fields';
+import { ErrorAnswer } from './errors';
+import { apiRoute } from './routes';
 
 /**
  * Alarm calls: the specification's `GET /device/alarms ?deviceId` and `PUT /device/alarm {alarm}`
@@ -136,3 +138,27 @@ export type AlertListQuery = Static<typeof AlertListQuery>;
 
 export const AlertListAnswer = Type.Object({ alerts: Type.Array(AlertRecord) });
 export type AlertListAnswer = Static<typeof AlertListAnswer>;
+
+const ALARM_ERRORS = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer };
+
+/** The alarm calls the browser demo answers too, as the server registers them. */
+export const ALARM_ROUTES = {
+  deviceAlarms: apiRoute('GET', '/device/alarms', {
+    tags: ['alarms'],
+    summary: 'Alarm configuration and state of every configured channel of a device',
+    querystring: DeviceAlarmsQuery,
+    response: { 200: DeviceAlarmsAnswer, ...ALARM_ERRORS },
+  }),
+  alarms: apiRoute('GET', '/alarms', {
+    tags: ['alarms'],
+    summary: 'Alarms of the devices in scope, newest first: open (default), unacknowledged or all',
+    querystring: AlarmListQuery,
+    response: { 200: AlarmListAnswer, ...ALARM_ERRORS },
+  }),
+  alerts: apiRoute('GET', '/alerts', {
+    tags: ['alarms'],
+    summary: 'Disconnection alerts of the devices in scope, newest first',
+    querystring: AlertListQuery,
+    response: { 200: AlertListAnswer, ...ALARM_ERRORS },
+  }),
+};

@@ -10,7 +10,9 @@ import {
 } from '@fieldlink/domain/brew';
 import { REPORT_STATES, type ReportState } from '@fieldlink/domain/reports';
 import { DeviceLogsAnswer } from './device-logs';
+import { ErrorAnswer, LimitAnswer } from './errors';
 import { ChannelCode, EntityId, MAX_TIME_MS, Nullable } from './fields';
+import { apiRoute } from './routes';
 
 /**
  * Brewing calls (application §7 "Brewing"): the brew summary of a group, batches with their gravity
@@ -320,3 +322,121 @@ export const TankCalibrationBody = Type.Object(
   { additionalProperties: false },
 );
 export type TankCalibrationBody = Static<typeof TankCalibrationBody>;
+
+const BREW_ERRORS = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
+
+/** The brewing calls (application §7), as the server registers them and the browser demo answers them. */
+export const BREW_ROUTES = {
+  overview: apiRoute('GET', BREW_PATHS.overview, {
+    tags: ['brew'],
+    summary:
+      'Brew summary of a group: every device of the group as a tank, with its state, estimate and batch; the tank named by tankNumber with its log',
+    querystring: BrewOverviewQuery,
+    response: { 200: BrewMeta, ...BREW_ERRORS },
+  }),
+  batches: apiRoute('GET', BREW_PATHS.batches, {
+    tags: ['brew'],
+    summary: 'Batches of the group’s tanks, newest first (isDemoMode: the demo batches instead)',
+    querystring: BrewBatchesQuery,
+    response: { 200: BrewBatchesAnswer, ...BREW_ERRORS },
+  }),
+  batch: apiRoute('GET', BREW_PATHS.batch, {
+    tags: ['brew'],
+    summary: 'One batch with its gravity readings, tasting notes, annotations, transitions and reports',
+    querystring: BatchIdQuery,
+    response: { 200: Batch, ...BREW_ERRORS },
+  }),
+  startBatch: apiRoute('POST', BREW_PATHS.batch, {
+    tags: ['brew'],
+    summary: 'Start a batch on a tank without one (needs EDIT_BREW_INFO)',
+    body: StartBatchBody,
+    response: { 200: Batch, ...BREW_ERRORS },
+  }),
+  updateBatch: apiRoute('PUT', BREW_PATHS.batch, {
+    tags: ['brew'],
+    summary: 'Change batch info (needs EDIT_BREW_INFO)',
+    body: PutBatchBody,
+    response: { 200: Batch, ...BREW_ERRORS },
+  }),
+  deleteBatch: apiRoute('DELETE', BREW_PATHS.batch, {
+    tags: ['brew'],
+    summary: 'Delete a batch and everything recorded on it (needs BREW_DELETE)',
+    body: BatchIdBody,
+    response: { 200: DeletedBatchAnswer, ...BREW_ERRORS },
+  }),
+  endBatch: apiRoute('POST', BREW_PATHS.end, {
+    tags: ['brew'],
+    summary: 'End a batch: MANUALLY_ENDED, the tank goes idle, a report is generated (needs END_BREW)',
+    body: BatchIdBody,
+    response: { 200: Batch, ...BREW_ERRORS },
+  }),
+  resumeBatch: apiRoute('DELETE', BREW_PATHS.end, {
+    tags: ['brew'],
+    summary: 'Take back the end of a batch, if its tank has not started another (needs END_BREW)',
+    body: BatchIdBody,
+    response: { 200: Batch, ...BREW_ERRORS },
+  }),
+  putGravity: apiRoute('PUT', BREW_PATHS.gravity, {
+    tags: ['brew'],
+    summary: 'Add a gravity reading, or change the one named by id (needs EDIT_BREW_INFO)',
+    body: PutGravityBody,
+    response: { 200: Batch, ...BREW_ERRORS },
+  }),
+  deleteGravity: apiRoute('DELETE', BREW_PATHS.gravity, {
+    tags: ['brew'],
+    summary: 'Delete a gravity reading (needs EDIT_BREW_INFO)',
+    body: BatchItemBody,
+    response: { 200: Batch, ...BREW_ERRORS },
+  }),
+  putSensory: apiRoute('PUT', BREW_PATHS.sensory, {
+    tags: ['brew'],
+    summary: 'Add a tasting note, or change the one named by id; it is marked on the chart (needs EDIT_BREW_INFO)',
+    body: PutSensoryBody,
+    response: { 200: Batch, ...BREW_ERRORS },
+  }),
+  deleteSensory: apiRoute('DELETE', BREW_PATHS.sensory, {
+    tags: ['brew'],
+    summary: 'Delete a tasting note and its mark on the chart (needs EDIT_BREW_INFO)',
+    body: BatchItemBody,
+    response: { 200: Batch, ...BREW_ERRORS },
+  }),
+  putAnnotation: apiRoute('PUT', BREW_PATHS.annotation, {
+    tags: ['brew'],
+    summary: 'Add an annotation to the chart, or change the one named by id (needs EDIT_BREW_INFO)',
+    body: PutAnnotationBody,
+    response: { 200: Batch, ...BREW_ERRORS },
+  }),
+  deleteAnnotation: apiRoute('DELETE', BREW_PATHS.annotation, {
+    tags: ['brew'],
+    summary: 'Delete an annotation (needs EDIT_BREW_INFO)',
+    body: BatchItemBody,
+    response: { 200: Batch, ...BREW_ERRORS },
+  }),
+  generateReport: apiRoute('POST', BREW_PATHS.reportGenerate, {
+    tags: ['brew'],
+    summary:
+      'Generate a batch report (PDF) in the background; poll its state. Batch reports generating and kept ' +
+      'are limited per user and per account (429 naming the limit)',
+    body: BatchIdBody,
+    response: { 200: BrewReport, ...BREW_ERRORS, 429: LimitAnswer },
+  }),
+  reportUrl: apiRoute('GET', BREW_PATHS.report, {
+    tags: ['brew'],
+    summary: 'A link to a ready report’s PDF, valid for five minutes',
+    querystring: ReportIdQuery,
+    response: { 200: ReportUrlAnswer, ...BREW_ERRORS },
+  }),
+  reportState: apiRoute('GET', BREW_PATHS.reportState, {
+    tags: ['brew'],
+    summary: 'State of a batch report: GENERATING, READY, AWAITING_USER, ERROR or DELETING',
+    querystring: ReportIdQuery,
+    response: { 200: BrewReport, ...BREW_ERRORS },
+  }),
+  calibrate: apiRoute('PUT', BREW_PATHS.calibration, {
+    tags: ['brew'],
+    summary:
+      'Calibrate a tank: CO2 total gain (needs BREW_CALIB_CO2_TOTAL_GAIN), tank level scale and offset, capacity (EDIT_BREW_INFO)',
+    body: TankCalibrationBody,
+    response: { 200: Tank, ...BREW_ERRORS },
+  }),
+};

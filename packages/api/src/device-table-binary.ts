@@ -1,13 +1,18 @@
+import { Type } from '@sinclair/typebox';
 import {
   DEVICE_TABLE_FORMAT,
+  DEVICE_TABLE_PATH,
+  DeviceTableAnswer,
+  DeviceTableQuery,
   DEVICE_TABLE_NUMBER_FIELDS,
   DEVICE_TABLE_TEXT_FIELDS,
   encodeTextColumn,
-  type DeviceTableAnswer,
   type DeviceTableGroup,
   type DeviceTableNumberField,
   type DeviceTableTextField,
 } from './device-table';
+import { ErrorAnswer } from './errors';
+import { apiRoute } from './routes';
 
 /**
  * `GET /devices/table?format=binary`: the device table's answer in a binary form (format 3) that the
@@ -329,3 +334,19 @@ export function toDeviceTableAnswer(columns: DeviceTableColumns): DeviceTableAns
     ) as DeviceTableAnswer['numbers'],
   };
 }
+
+/** The device table call (core §2), declared beside its binary form, which its summary names. */
+export const DEVICE_TABLE_ROUTE = apiRoute('GET', DEVICE_TABLE_PATH, {
+  tags: ['devices'],
+  summary:
+    'Every device the caller may see, as columns (the device table). Validated with an ETag; ' +
+    'gzip-compressed when the client accepts it. With format=binary the same table in the binary form ' +
+    `(format ${DEVICE_TABLE_BINARY_FORMAT}, ${DEVICE_TABLE_BINARY_TYPE}).`,
+  querystring: DeviceTableQuery,
+  response: {
+    200: DeviceTableAnswer,
+    304: Type.Null({ description: 'Not modified: the ETag in If-None-Match is current.' }),
+    400: ErrorAnswer,
+    401: ErrorAnswer,
+  },
+});

@@ -12,6 +12,9 @@ import { THING_NAME_PATTERN } from './mqtt-topics';
 import { LatestValue } from './realtime';
 import { OtaUpdate } from './ota';
 import { AlarmConfig } from './alarms';
+import { DeviceLogsAnswer, DeviceLogsQuery } from './device-logs';
+import { ErrorAnswer } from './errors';
+import { apiRoute } from './routes';
 
 /** At most this many custom attributes on one device. */
 export const MAX_CUSTOM_ATTRIBUTES = 50;
@@ -408,3 +411,33 @@ export type DevicePlanBody = Static<typeof DevicePlanBody>;
 
 /** The alert a customer sees on Upgrade or Change (core §6). */
 export const CONTACT_SUPPLIER_FOR_PLAN = 'Please contact your supplier to change your device plan.';
+
+const DEVICE_ERRORS = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
+
+/** The device calls a simulated device answers too (in the browser), as the server registers them. */
+export const DEVICE_ROUTES = {
+  device: apiRoute('GET', '/device', {
+    tags: ['devices'],
+    summary: 'One device',
+    querystring: DeviceQuery,
+    response: { 200: Device, ...DEVICE_ERRORS },
+  }),
+  connections: apiRoute('GET', '/device/connections', {
+    tags: ['devices'],
+    summary: 'Connection log of a device, newest first',
+    querystring: DeviceConnectionsQuery,
+    response: { 200: DeviceConnectionsAnswer, ...DEVICE_ERRORS },
+  }),
+  latestValues: apiRoute('GET', '/device/channels/latest-values', {
+    tags: ['devices'],
+    summary: 'Latest value of every channel of many devices (comma-separated ids)',
+    querystring: LatestValuesQuery,
+    response: { 200: LatestValuesAnswer, ...DEVICE_ERRORS },
+  }),
+  logs: apiRoute('GET', '/device-logs', {
+    tags: ['devices'],
+    summary: 'Logs grouped by channel: every sample, or at most binCount bins of min, max, mean, last',
+    querystring: DeviceLogsQuery,
+    response: { 200: DeviceLogsAnswer, ...DEVICE_ERRORS },
+  }),
+};

@@ -2,6 +2,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { RANGE_STATES } from '@fieldlink/domain/retail';
 import { ChannelLog } from './device-logs';
 import { EntityId, Nullable } from './fields';
+import { ErrorAnswer } from './errors';
+import { apiRoute } from './routes';
 
 /**
  * Inventory calls of application §7: `GET /inv/store-status ?groupId, accountId`,
@@ -141,3 +143,28 @@ export const OverviewAnswer = Type.Object({
   stores: Type.Array(RetailStoreSummary),
 });
 export type OverviewAnswer = Static<typeof OverviewAnswer>;
+
+const INVENTORY_ERRORS = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer };
+
+/** The inventory calls (application §7), as the server registers them and the browser demo answers them. */
+export const INVENTORY_ROUTES = {
+  storeStatus: apiRoute('GET', '/inv/store-status', {
+    tags: ['inventory'],
+    summary: 'A store’s figures and every product of its shelves (needs VIEW_DASH or VIEW_ACCOUNTS)',
+    querystring: StoreStatusQuery,
+    response: { 200: StoreStatusAnswer, ...INVENTORY_ERRORS },
+  }),
+  storeDeviceLogs: apiRoute('GET', '/inv/store-device-logs', {
+    tags: ['inventory'],
+    summary: 'Stock counts of a store’s products over the last 90 days (needs VIEW_DASH or VIEW_ACCOUNTS)',
+    querystring: StoreDeviceLogsQuery,
+    response: { 200: StoreDeviceLogsAnswer, ...INVENTORY_ERRORS },
+  }),
+  overview: apiRoute('GET', '/inv/overview', {
+    tags: ['inventory'],
+    summary:
+      'Range states, the last 14 days’ lost sales (and inefficiency with REPORTING_PLUS), star rating and the stores of a group',
+    querystring: OverviewQuery,
+    response: { 200: OverviewAnswer, ...INVENTORY_ERRORS },
+  }),
+};

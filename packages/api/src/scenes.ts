@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { GRID_BREAKPOINTS, WIDGET_TYPES } from '@fieldlink/domain/widgets';
 import { EntityId } from './fields';
+import { ErrorAnswer } from './errors';
+import { apiRoute } from './routes';
 
 /**
  * Scene and widget calls (application spec §7 "Scenes and widgets"). Scenes belong to a group; a
@@ -221,3 +223,15 @@ export type PutWidgetBody = Static<typeof PutWidgetBody>;
 
 /** A widget as its editor and storage see it: `PUT /widget`'s widget without the scene's ids. */
 export type WidgetFields = Omit<PutWidgetBody['widget'], 'accountId' | 'groupId' | 'sceneId'>;
+
+const SCENE_ERRORS = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
+
+/** The scene calls the browser demo answers too, as the server registers them. */
+export const SCENE_ROUTES = {
+  scenes: apiRoute('GET', '/scenes', {
+    tags: ['scenes'],
+    summary: 'The scenes of a group in order, with widgets and grid layouts (needs VIEW_DASH)',
+    querystring: ScenesQuery,
+    response: { 200: ScenesAnswer, ...SCENE_ERRORS },
+  }),
+};

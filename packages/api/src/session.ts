@@ -3,6 +3,9 @@ import { PERMISSIONS, EXTRA_FLAGS } from '@fieldlink/domain/permissions';
 import { Email } from './fields';
 import { SecondFactorCodeField } from './mfa';
 import { PasskeyAuthenticationCredential } from './passkeys';
+import { ErrorAnswer, OkAnswer } from './errors';
+import { SELF_PATH } from './first-calls';
+import { apiRoute } from './routes';
 
 export { TOKEN_STORAGE_KEY } from './first-calls';
 
@@ -109,3 +112,28 @@ export const ClientConfig = Type.Object({
 export type ClientConfig = Static<typeof ClientConfig>;
 
 export { CLIENT_VERSION } from './first-calls';
+
+/** The session calls the browser demo answers too, as the server registers them. */
+export const SESSION_ROUTES = {
+  signOut: apiRoute('POST', '/signout', {
+    tags: ['session'],
+    summary: 'Sign out: revokes this token',
+    response: { 200: OkAnswer },
+  }),
+  self: apiRoute('GET', SELF_PATH, {
+    tags: ['session'],
+    summary: 'The signed-in user',
+    response: { 200: SelfAnswer, 401: ErrorAnswer },
+  }),
+  eventLog: apiRoute('POST', '/event-log', {
+    tags: ['system'],
+    summary: 'Report a crash of the web client',
+    body: EventLogBody,
+    response: { 200: OkAnswer, 400: ErrorAnswer, 413: ErrorAnswer, 429: ErrorAnswer },
+  }),
+  clientConfig: apiRoute('GET', '/client-config', {
+    tags: ['system'],
+    summary: 'Public configuration of the web client',
+    response: { 200: ClientConfig },
+  }),
+};

@@ -45,6 +45,8 @@ import {
   type TastingMark,
 } from '@fieldlink/domain/brew-edits';
 import { BATCH_NOT_FOUND, GROUP_NOT_FOUND, TANK_NOT_FOUND } from '@fieldlink/api/errors';
+import { BREW_ROUTES as ROUTES } from '@fieldlink/api/brew';
+import { routeCallsOver, type RouteCall } from './route-calls';
 
 /** A device of a group as the brewing calls read it: what its tank shows and what makes it a tank. */
 export type BrewDevice = TankDevice & TankCandidate;
@@ -393,3 +395,44 @@ export class BrewCalls<
     return answer as T;
   }
 }
+
+/** The brewing calls as a table reads them, whichever store they run over: the ones it answers. */
+export type AnyBrewCalls = Pick<
+  BrewCalls<{ id: string; name: string }, BrewDevice, StoredBatch, StoredItem>,
+  'overview' | 'batches' | 'batch' | 'start' | 'update' | 'remove' | 'end' | 'resume' | TableEdits
+>;
+type TableEdits = 'putGravity' | 'putSensory' | 'putAnnotation' | 'deleteItem' | 'calibrate';
+const brewCall = routeCallsOver<AnyBrewCalls>();
+
+/**
+ * The brewing calls {@link BrewCalls} answers, each at its route with the capabilities it needs: the
+ * server registers them (checking the caller), the browser demo answers them over its records. The
+ * batch reports are the server's alone (a demo makes no PDF).
+ */
+export const BREW_CALLS: readonly RouteCall<AnyBrewCalls>[] = [
+  brewCall(ROUTES.overview, ['viewDashboard'], (calls, { query }) => calls.overview(query)),
+  brewCall(ROUTES.batches, ['viewDashboard'], (calls, { query }) => calls.batches(query)),
+  brewCall(ROUTES.batch, ['viewDashboard'], (calls, { query }) => calls.batch(query.batchId)),
+  brewCall(ROUTES.startBatch, ['editBrewInfo'], (calls, { body }) => calls.start(body)),
+  brewCall(ROUTES.updateBatch, ['editBrewInfo'], (calls, { body }) => calls.update(body)),
+  brewCall(ROUTES.deleteBatch, ['deleteBrew'], (calls, { body }) => calls.remove(body)),
+  brewCall(ROUTES.endBatch, ['endBrew'], (calls, { body }) => calls.end(body)),
+  brewCall(ROUTES.resumeBatch, ['endBrew'], (calls, { body }) => calls.resume(body)),
+  brewCall(ROUTES.putGravity, ['editBrewInfo'], (calls, { body }) => calls.putGravity(body)),
+  brewCall(ROUTES.putSensory, ['editBrewInfo'], (calls, { body }) => calls.putSensory(body)),
+  brewCall(ROUTES.putAnnotation, ['editBrewInfo'], (calls, { body }) => calls.putAnnotation(body)),
+  brewCall(ROUTES.deleteGravity, ['editBrewInfo'], (calls, { body }) => calls.deleteItem(body, 'gravities')),
+  brewCall(ROUTES.deleteSensory, ['editBrewInfo'], (calls, { body }) => calls.deleteItem(body, 'sensories')),
+  brewCall(ROUTES.deleteAnnotation, ['editBrewInfo'], (calls, { body }) => calls.deleteItem(body, 'annotations')),
+  // The CO2 total gain needs its own flag; the level's calibration and the capacity, EDIT_BREW_INFO.
+  brewCall(
+    ROUTES.calibrate,
+    ({ body: { calibration } }) => [
+      ...(calibration.co2TotalGain !== undefined ? (['calibrateCo2TotalGain'] as const) : []),
+      ...(calibration.tankLevel !== undefined || calibration.capacity !== undefined
+        ? (['calibrateTankLevel'] as const)
+        : []),
+    ],
+    (calls, { body }) => calls.calibrate(body),
+  ),
+];

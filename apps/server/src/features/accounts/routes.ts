@@ -1,9 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
-import { AccountAnswer } from '@fieldlink/api/account';
-import { ACCOUNT_COLUMNS_QUERY, AccountColumnsAnswer, AccountQuery } from '@fieldlink/api/account-columns';
-import { ErrorAnswer } from '@fieldlink/api/errors';
+import { ACCOUNT_COLUMNS_QUERY, ACCOUNT_ROUTES } from '@fieldlink/api/account-columns';
 import { signedInUser } from '../../plugins/auth';
 import { addVary, chooseContentCoding, type ContentCoding } from '../../plugins/compression';
 import type { AccountService } from './service';
@@ -20,21 +17,10 @@ function sendJson(reply: FastifyReply, body: string | Buffer, coding: ContentCod
 }
 
 export const accountRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountService }> = async (app, { accounts }) => {
-  app.get(
-    '/account',
-    {
-      onRequest: app.authenticate,
-      schema: {
-        tags: ['accounts'],
-        summary: 'The account tree in the caller’s scope',
-        description:
-          'With `format=columns` the same tree in a compact form: the devices as columns (AccountColumnsAnswer). ' +
-          'Compressed (brotli or gzip) when the client accepts it.',
-        querystring: AccountQuery,
-        response: { 200: Type.Union([AccountAnswer, AccountColumnsAnswer]), 401: ErrorAnswer },
-      },
-    },
-    async (request, reply) => {
+  app.route({
+    ...ACCOUNT_ROUTES.account,
+    onRequest: app.authenticate,
+    handler: async (request, reply) => {
       const user = signedInUser(request);
       // The service builds every field explicitly, so the answer is written with JSON.stringify: the
       // schema serialiser picks each nullable field's type by validating it, which at 100,000
@@ -47,5 +33,5 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountService
       );
       return sendJson(reply, body, coding);
     },
-  );
+  });
 };

@@ -2,13 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   AcknowledgeAlarmsBody,
   AlarmListAnswer,
-  AlarmListQuery,
-  AlertListAnswer,
-  AlertListQuery,
   ChannelAlarm,
-  DeviceAlarmsAnswer,
-  DeviceAlarmsQuery,
   PutDeviceAlarmBody,
+  ALARM_ROUTES,
 } from '@fieldlink/api/alarms';
 import { ErrorAnswer } from '@fieldlink/api/errors';
 import { signedInUser } from '../../plugins/auth';
@@ -20,18 +16,10 @@ const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: Erro
 export const alarmRoutes: FastifyPluginAsyncTypebox<{ alarms: AlarmService }> = async (app, { alarms }) => {
   const tags = ['alarms'];
   app.addHook('onRequest', app.authenticate);
-  app.get(
-    '/device/alarms',
-    {
-      schema: {
-        tags,
-        summary: 'Alarm configuration and state of every configured channel of a device',
-        querystring: DeviceAlarmsQuery,
-        response: { 200: DeviceAlarmsAnswer, ...errors },
-      },
-    },
-    (request) => alarms.deviceAlarms(signedInUser(request), request.query.deviceId),
-  );
+  app.route({
+    ...ALARM_ROUTES.deviceAlarms,
+    handler: (request) => alarms.deviceAlarms(signedInUser(request), request.query.deviceId),
+  });
   app.put(
     '/device/alarm',
     {
@@ -44,18 +32,10 @@ export const alarmRoutes: FastifyPluginAsyncTypebox<{ alarms: AlarmService }> = 
     },
     (request) => alarms.putAlarm(signedInUser(request), request.body),
   );
-  app.get(
-    '/alarms',
-    {
-      schema: {
-        tags,
-        summary: 'Alarms of the devices in scope, newest first: open (default), unacknowledged or all',
-        querystring: AlarmListQuery,
-        response: { 200: AlarmListAnswer, ...errors },
-      },
-    },
-    (request) => alarms.list(signedInUser(request), request.query),
-  );
+  app.route({
+    ...ALARM_ROUTES.alarms,
+    handler: (request) => alarms.list(signedInUser(request), request.query),
+  });
   app.post(
     '/alarms/acknowledge',
     {
@@ -68,16 +48,8 @@ export const alarmRoutes: FastifyPluginAsyncTypebox<{ alarms: AlarmService }> = 
     },
     (request) => alarms.acknowledge(signedInUser(request), request.body),
   );
-  app.get(
-    '/alerts',
-    {
-      schema: {
-        tags,
-        summary: 'Disconnection alerts of the devices in scope, newest first',
-        querystring: AlertListQuery,
-        response: { 200: AlertListAnswer, ...errors },
-      },
-    },
-    (request) => alarms.alerts(signedInUser(request), request.query),
-  );
+  app.route({
+    ...ALARM_ROUTES.alerts,
+    handler: (request) => alarms.alerts(signedInUser(request), request.query),
+  });
 };

@@ -1,24 +1,8 @@
 import type { Kysely } from 'kysely';
-import type {
-  Batch,
-  BatchIdBody,
-  BatchItemBody,
-  BrewBatchesAnswer,
-  BrewBatchesQuery,
-  BrewMeta,
-  BrewOverviewQuery,
-  BrewReport,
-  PutAnnotationBody,
-  PutBatchBody,
-  PutGravityBody,
-  PutSensoryBody,
-  StartBatchBody,
-  Tank,
-  TankCalibrationBody,
-} from '@fieldlink/api/brew';
-import type { BatchItemList } from '@fieldlink/domain/brew-edits';
+import type { BatchIdBody, BrewReport, Tank } from '@fieldlink/api/brew';
 import { workLimitRefusal } from '@fieldlink/domain/work-limits';
-import { BrewCalls } from '@fieldlink/services/brew-service';
+import { BrewCalls, type AnyBrewCalls } from '@fieldlink/services/brew-service';
+import type { RouteCall, RouteInput } from '@fieldlink/services/route-calls';
 import type { Database } from '../../db/schema';
 import type { DeviceEvents } from '../../events';
 import { DocumentJobs, type DocumentKind } from '../../documents/document-jobs';
@@ -125,90 +109,10 @@ export class BrewService {
     return new BrewCalls(store, this.now);
   }
 
-  /** `GET /brew/overview ?groupId, tankNumber`: every tank of the group; the selected one with its log. */
-  overview(user: UserContext, query: BrewOverviewQuery): Promise<BrewMeta> {
-    requireCapability(user, 'viewDashboard');
-    return this.calls(user).overview(query);
-  }
-
-  /** `GET /brew/batches ?groupId, accountId, isDemoMode`: the group's batches, newest first. */
-  batches(user: UserContext, query: BrewBatchesQuery): Promise<BrewBatchesAnswer> {
-    requireCapability(user, 'viewDashboard');
-    return this.calls(user).batches(query);
-  }
-
-  /** `GET /brew/batch ?batchId`. */
-  batch(user: UserContext, batchId: string): Promise<Batch> {
-    requireCapability(user, 'viewDashboard');
-    return this.calls(user).batch(batchId);
-  }
-
-  /** `POST /brew/batch {groupId, tankNumber, props}`: starts a batch on a tank without one. */
-  start(user: UserContext, body: StartBatchBody): Promise<Batch> {
-    requireCapability(user, 'editBrewInfo');
-    return this.calls(user).start(body);
-  }
-
-  /** `PUT /brew/batch {batchId, props}`: batch info. A report waiting for an original gravity is made again. */
-  update(user: UserContext, body: PutBatchBody): Promise<Batch> {
-    requireCapability(user, 'editBrewInfo');
-    return this.calls(user).update(body);
-  }
-
-  /** `DELETE /brew/batch {batchId}`: the batch and all that belongs to it. */
-  remove(user: UserContext, body: BatchIdBody): Promise<{ id: string }> {
-    requireCapability(user, 'deleteBrew');
-    return this.calls(user).remove(body);
-  }
-
-  /** `POST /brew/batch/end {batchId}`: ends the batch (MANUALLY_ENDED) and starts its report. */
-  end(user: UserContext, body: BatchIdBody): Promise<Batch> {
-    requireCapability(user, 'endBrew');
-    return this.calls(user).end(body);
-  }
-
-  /** `DELETE /brew/batch/end {batchId}`: takes back an end; the tank must not have started another batch. */
-  resume(user: UserContext, body: BatchIdBody): Promise<Batch> {
-    requireCapability(user, 'endBrew');
-    return this.calls(user).resume(body);
-  }
-
-  /** `PUT /brew/batch/gravity`: a hydrometer or refractometer reading. */
-  putGravity(user: UserContext, body: PutGravityBody): Promise<Batch> {
-    requireCapability(user, 'editBrewInfo');
-    return this.calls(user).putGravity(body);
-  }
-
-  /** `PUT /brew/batch/sensory`: a tasting note, marked on the chart by a blue annotation. */
-  putSensory(user: UserContext, body: PutSensoryBody): Promise<Batch> {
-    requireCapability(user, 'editBrewInfo');
-    return this.calls(user).putSensory(body);
-  }
-
-  /** `PUT /brew/batch/annotation`: a note on the chart (grey), across it or on one channel. */
-  putAnnotation(user: UserContext, body: PutAnnotationBody): Promise<Batch> {
-    requireCapability(user, 'editBrewInfo');
-    return this.calls(user).putAnnotation(body);
-  }
-
-  /** `DELETE /brew/batch/gravity {id, batchId}`. */
-  deleteGravity(user: UserContext, body: BatchItemBody): Promise<Batch> {
-    return this.deleteItem(user, body, 'gravities');
-  }
-
-  /** `DELETE /brew/batch/sensory {id, batchId}`: the note and its annotation. */
-  deleteSensory(user: UserContext, body: BatchItemBody): Promise<Batch> {
-    return this.deleteItem(user, body, 'sensories');
-  }
-
-  /** `DELETE /brew/batch/annotation {id, batchId}`; a tasting note's mark goes with the note. */
-  deleteAnnotation(user: UserContext, body: BatchItemBody): Promise<Batch> {
-    return this.deleteItem(user, body, 'annotations');
-  }
-
-  private deleteItem(user: UserContext, body: BatchItemBody, list: BatchItemList): Promise<Batch> {
-    requireCapability(user, 'editBrewInfo');
-    return this.calls(user).deleteItem(body, list);
+  /** A shared brewing call (`BREW_CALLS`) for this caller: the capabilities it needs are checked first. */
+  answer(user: UserContext, { capabilities, answer }: RouteCall<AnyBrewCalls>, input: RouteInput): Promise<unknown> {
+    for (const capability of capabilities(input)) requireCapability(user, capability);
+    return answer(this.calls(user), input);
   }
 
   // ---- Reports -----------------------------------------------------------------------------------
@@ -342,23 +246,6 @@ export class BrewService {
         );
       },
     };
-  }
-
-  // ---- Tank calibration --------------------------------------------------------------------------
-
-  /**
-   * `PUT /brew/tank/calibration {groupId, tankNumber, calibration}`: the CO2 total gain (needs
-   * BREW_CALIB_CO2_TOTAL_GAIN), the tank level's scale and offset and the capacity (EDIT_BREW_INFO);
-   * neither for a monitor-only user.
-   * The running batch takes the new gain and level calibration too: they correct its estimate.
-   */
-  calibrate(user: UserContext, body: TankCalibrationBody): Promise<Tank> {
-    const { calibration } = body;
-    if (calibration.co2TotalGain !== undefined) requireCapability(user, 'calibrateCo2TotalGain');
-    if (calibration.tankLevel !== undefined || calibration.capacity !== undefined) {
-      requireCapability(user, 'calibrateTankLevel');
-    }
-    return this.calls(user).calibrate(body);
   }
 
   // ---- Helpers -----------------------------------------------------------------------------------

@@ -1,17 +1,13 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { DEVICE_TABLE_BINARY_QUERY, DEVICE_TABLE_FORMAT } from '@fieldlink/api/device-table';
 import {
-  DEVICE_TABLE_BINARY_QUERY,
-  DEVICE_TABLE_FORMAT,
-  DEVICE_TABLE_PATH,
-  DeviceTableAnswer,
-  DeviceTableQuery,
-} from '@fieldlink/api/device-table';
-import { DEVICE_TABLE_BINARY_FORMAT, DEVICE_TABLE_BINARY_TYPE } from '@fieldlink/api/device-table-binary';
-import { ErrorAnswer } from '@fieldlink/api/errors';
+  DEVICE_TABLE_BINARY_FORMAT,
+  DEVICE_TABLE_BINARY_TYPE,
+  DEVICE_TABLE_ROUTE,
+} from '@fieldlink/api/device-table-binary';
 import { signedInUser } from '../../plugins/auth';
 import { deviceTableEtag, type DeviceTableService } from './service';
 
@@ -35,25 +31,9 @@ function sendEncoded(reply: FastifyReply, body: Buffer) {
 /** The device table call (core §2). The body is built and compressed by the service, and sent as is. */
 export const deviceTableRoutes: FastifyPluginAsyncTypebox<{ table: DeviceTableService }> = async (app, { table }) => {
   app.addHook('onRequest', app.authenticate);
-  app.get(
-    DEVICE_TABLE_PATH,
-    {
-      schema: {
-        tags: ['devices'],
-        summary:
-          'Every device the caller may see, as columns (the device table). Validated with an ETag; ' +
-          'gzip-compressed when the client accepts it. With format=binary the same table in the binary form ' +
-          `(format ${DEVICE_TABLE_BINARY_FORMAT}, ${DEVICE_TABLE_BINARY_TYPE}).`,
-        querystring: DeviceTableQuery,
-        response: {
-          200: DeviceTableAnswer,
-          304: Type.Null({ description: 'Not modified: the ETag in If-None-Match is current.' }),
-          400: ErrorAnswer,
-          401: ErrorAnswer,
-        },
-      },
-    },
-    async (request, reply) => {
+  app.route({
+    ...DEVICE_TABLE_ROUTE,
+    handler: async (request, reply) => {
       const built = await table.table(signedInUser(request));
       const binary = request.query.format === DEVICE_TABLE_BINARY_QUERY;
       const etag = deviceTableEtag(built, binary ? DEVICE_TABLE_BINARY_FORMAT : DEVICE_TABLE_FORMAT);
@@ -70,5 +50,5 @@ export const deviceTableRoutes: FastifyPluginAsyncTypebox<{ table: DeviceTableSe
       }
       return sendEncoded(reply, await gunzipAsync(body.gzip));
     },
-  );
+  });
 };

@@ -5,23 +5,18 @@ import {
   Device,
   DeviceConfigAnswer,
   DeviceConfigBody,
-  DeviceConnectionsAnswer,
-  DeviceConnectionsQuery,
   DeviceImportAnswer,
   DeviceImportBody,
   DeviceMessageAnswer,
   DeviceMessageBody,
   DevicePlanBody,
-  DeviceQuery,
   DeviceTagBody,
   DeviceTagsAnswer,
-  LatestValuesAnswer,
-  LatestValuesQuery,
   ProvisionDeviceAnswer,
   ProvisionDeviceBody,
   DEVICES_IMPORT_PATH,
+  DEVICE_ROUTES,
 } from '@fieldlink/api/device';
-import { DeviceLogsAnswer, DeviceLogsQuery } from '@fieldlink/api/device-logs';
 import { deviceLogsJson } from '@fieldlink/api/device-logs-json';
 import { ErrorAnswer, LimitAnswer } from '@fieldlink/api/errors';
 import { signedInUser } from '../../plugins/auth';
@@ -78,11 +73,10 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<{ devices: DeviceService }>
     },
     (request) => devices.importDevices(signedInUser(request), request.body),
   );
-  app.get(
-    '/device',
-    { schema: { tags, summary: 'One device', querystring: DeviceQuery, response: { 200: Device, ...errors } } },
-    (request) => devices.getDevice(signedInUser(request), request.query),
-  );
+  app.route({
+    ...DEVICE_ROUTES.device,
+    handler: (request) => devices.getDevice(signedInUser(request), request.query),
+  });
   app.post(
     '/device-config',
     {
@@ -134,45 +128,22 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<{ devices: DeviceService }>
     },
     (request) => config.changePlan(signedInUser(request), request.body),
   );
-  app.get(
-    '/device/connections',
-    {
-      schema: {
-        tags,
-        summary: 'Connection log of a device, newest first',
-        querystring: DeviceConnectionsQuery,
-        response: { 200: DeviceConnectionsAnswer, ...errors },
-      },
-    },
-    (request) => devices.connections(signedInUser(request), request.query),
-  );
-  app.get(
-    '/device/channels/latest-values',
-    {
-      schema: {
-        tags,
-        summary: 'Latest value of every channel of many devices (comma-separated ids)',
-        querystring: LatestValuesQuery,
-        response: { 200: LatestValuesAnswer, ...errors },
-      },
-    },
-    (request) => devices.latestValues(signedInUser(request), request.query.ids),
-  );
-  app.get(
-    '/device-logs',
-    {
-      schema: {
-        tags,
-        summary: 'Logs grouped by channel: every sample, or at most binCount bins of min, max, mean, last',
-        querystring: DeviceLogsQuery,
-        response: { 200: DeviceLogsAnswer, ...errors },
-      },
-    },
+  app.route({
+    ...DEVICE_ROUTES.connections,
+    handler: (request) => devices.connections(signedInUser(request), request.query),
+  });
+  app.route({
+    ...DEVICE_ROUTES.latestValues,
+    handler: (request) => devices.latestValues(signedInUser(request), request.query.ids),
+  });
+  app.route({
+    ...DEVICE_ROUTES.logs,
     // The answer is columns of numbers (a decade of 100 channels: 912,500 of them), written by its own
     // writer (device-logs-json.ts): the text JSON.stringify would write, integers faster. The schema's
     // compiled serializer checked every channel against both kinds of the union before writing it.
-    async (request, reply) => sendJson(reply, deviceLogsJson(await devices.logs(signedInUser(request), request.query))),
-  );
+    handler: async (request, reply) =>
+      sendJson(reply, deviceLogsJson(await devices.logs(signedInUser(request), request.query))),
+  });
   app.post(
     '/message',
     {

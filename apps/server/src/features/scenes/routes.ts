@@ -10,10 +10,9 @@ import {
   Scene,
   SceneOrderAnswer,
   SceneOrderBody,
-  ScenesAnswer,
-  ScenesQuery,
   UpdateSceneBody,
   Widget,
+  SCENE_ROUTES,
 } from '@fieldlink/api/scenes';
 import { signedInUser } from '../../plugins/auth';
 import type { SceneService } from './service';
@@ -24,18 +23,10 @@ const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: Erro
 export const sceneRoutes: FastifyPluginAsyncTypebox<{ scenes: SceneService }> = async (app, { scenes }) => {
   const tags = ['scenes'];
   app.addHook('onRequest', app.authenticate);
-  app.get(
-    '/scenes',
-    {
-      schema: {
-        tags,
-        summary: 'The scenes of a group in order, with widgets and grid layouts (needs VIEW_DASH)',
-        querystring: ScenesQuery,
-        response: { 200: ScenesAnswer, ...errors },
-      },
-    },
-    (request) => scenes.scenes(signedInUser(request), request.query),
-  );
+  app.route({
+    ...SCENE_ROUTES.scenes,
+    handler: (request) => scenes.scenes(signedInUser(request), request.query),
+  });
   app.post(
     '/scene',
     {

@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ClientConfig } from '@fieldlink/api/session';
 import {
-  ClientConfig,
   EmailResetCodeBody,
-  EventLogBody,
   JwtAnswer,
   PasswordResetBody,
-  SelfAnswer,
   SigninBody,
   SignupBody,
+  SESSION_ROUTES,
 } from '@fieldlink/api/session';
 import { ErrorAnswer, OkAnswer } from '@fieldlink/api/errors';
 import { EndOtherSessionsAnswer, SessionDeleteQuery, SessionListAnswer } from '@fieldlink/api/sessions';
@@ -44,17 +43,14 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
         { code: request.body.code, passkey: request.body.passkey, site: siteOf(request) },
       ),
   );
-  app.post(
-    '/signout',
-    {
-      onRequest: app.authenticate,
-      schema: { tags, summary: 'Sign out: revokes this token', response: { 200: OkAnswer } },
-    },
-    async (request) => {
+  app.route({
+    ...SESSION_ROUTES.signOut,
+    onRequest: app.authenticate,
+    handler: async (request) => {
       await sessions.signOut(signedInUser(request));
       return { ok: true as const };
     },
-  );
+  });
   const sessionErrors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer };
   app.get(
     '/sessions',
@@ -96,14 +92,11 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
     },
     (request) => sessions.endOthers(signedInUser(request)),
   );
-  app.get(
-    '/self',
-    {
-      onRequest: app.authenticate,
-      schema: { tags, summary: 'The signed-in user', response: { 200: SelfAnswer, 401: ErrorAnswer } },
-    },
-    async (request) => sessions.self(signedInUser(request)),
-  );
+  app.route({
+    ...SESSION_ROUTES.self,
+    onRequest: app.authenticate,
+    handler: async (request) => sessions.self(signedInUser(request)),
+  });
   app.post(
     '/user',
     {
@@ -143,18 +136,10 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
     },
     (request) => sessions.resetPassword(request.body, request.ip),
   );
-  app.post(
-    '/event-log',
-    {
-      schema: {
-        tags: ['system'],
-        summary: 'Report a crash of the web client',
-        body: EventLogBody,
-        response: { 200: OkAnswer, 400: ErrorAnswer, 413: ErrorAnswer, 429: ErrorAnswer },
-      },
-      bodyLimit: EVENT_LOG_BODY_LIMIT,
-    },
-    async (request) => {
+  app.route({
+    ...SESSION_ROUTES.eventLog,
+    bodyLimit: EVENT_LOG_BODY_LIMIT,
+    handler: async (request) => {
       const addressKey = `address:${request.ip}`;
       if (!eventLogByAddress.reserve(addressKey)) {
         throw new HttpError(429, 'Too many crash reports. Please try again later.', {
@@ -177,12 +162,9 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
         .execute();
       return { ok: true as const };
     },
-  );
-  app.get(
-    '/client-config',
-    {
-      schema: { tags: ['system'], summary: 'Public configuration of the web client', response: { 200: ClientConfig } },
-    },
-    async () => clientConfig,
-  );
+  });
+  app.route({
+    ...SESSION_ROUTES.clientConfig,
+    handler: async () => clientConfig,
+  });
 };
