@@ -1,23 +1,27 @@
 import { DEMO_READ_ONLY_MESSAGE, DEMO_REPORTS_MESSAGE } from '@fieldlink/domain/demo';
-import { errorBody } from '@fieldlink/api/errors';
-import { ACCOUNT_COLUMNS_QUERY, AccountQuery, encodeAccountColumns } from '@fieldlink/api/account-columns';
-import { AlarmListQuery, AlertListQuery } from '@fieldlink/api/alarms';
-import * as Brew from '@fieldlink/api/brew';
-import { OverviewQuery, StoreDeviceLogsQuery, StoreStatusQuery } from '@fieldlink/api/inventory';
-import { ScenesQuery } from '@fieldlink/api/scenes';
-import { EventLogBody } from '@fieldlink/api/session';
-import { DEVICE_TABLE_BINARY_QUERY, DeviceTableQuery } from '@fieldlink/api/device-table';
-import { DEVICE_TABLE_BINARY_TYPE, encodeDeviceTableBinary } from '@fieldlink/api/device-table-binary';
+import { errorBody, GROUP_NOT_FOUND } from '@fieldlink/api/errors';
+import { ACCOUNT_COLUMNS_QUERY, ACCOUNT_ROUTES, encodeAccountColumns } from '@fieldlink/api/account-columns';
+import { ALARM_ROUTES } from '@fieldlink/api/alarms';
+import { BREW_ROUTES } from '@fieldlink/api/brew';
+import { INVENTORY_ROUTES } from '@fieldlink/api/inventory';
+import { SCENE_ROUTES } from '@fieldlink/api/scenes';
+import { SESSION_ROUTES } from '@fieldlink/api/session';
+import { DEVICE_TABLE_BINARY_QUERY } from '@fieldlink/api/device-table';
+import {
+  DEVICE_TABLE_BINARY_TYPE,
+  DEVICE_TABLE_ROUTE,
+  encodeDeviceTableBinary,
+} from '@fieldlink/api/device-table-binary';
 import type { AppType } from '@fieldlink/domain/app-variant';
 import { effectivePermissions } from '@fieldlink/domain/permissions';
 import { retailViewerRights } from '@fieldlink/domain/retail-views';
-import { BrewCalls } from '@fieldlink/services/brew-service';
+import { BREW_CALLS, BrewCalls } from '@fieldlink/services/brew-service';
 import { demoFleet, demoFleetDevices } from '@fieldlink/simulation/demo-fleet';
 import { FALLBACK_CLIENT_CONFIG } from '../../../lib/api/get-client-config';
 import type { LocalBackend, LocalCall } from '../../../lib/demo/demo-session';
 import { demoBreweryStore, firstBreweryRecords, type DemoBreweryRecords, type DemoTankDevice } from './demo-brewery';
 import { DemoCallError } from './demo-call-error';
-import { answerCall, json, plain, withBody, withQuery, type DemoCalls } from './demo-calls';
+import { answerCall, answering, json, type DemoCalls } from './demo-calls';
 import { accountAnswer, buildDataset, deviceRecord, selfAnswer, type DemoDataset } from './demo-dataset';
 import { deviceTableAnswer } from './demo-device-table';
 import { demoInventoryCalls } from './demo-inventory';
@@ -25,10 +29,8 @@ import { demoScenes } from './demo-scenes';
 import { loadDemoRecords, saveDemoRecords, type DemoRecords } from './demo-records';
 import { SimulationLink } from './simulation-link';
 import { DEMO_HISTORY_DAYS, simulatedDeviceCalls, simulatedLogs } from './simulated-calls';
-import { GROUP_NOT_FOUND } from '@fieldlink/api/errors';
 
 const DAY = 86_400_000;
-const { BREW_PATHS: BREW } = Brew;
 
 const SESSION_CALLS = new Set([
   'POST /signin',
@@ -131,7 +133,6 @@ export class DemoBackend implements LocalBackend {
   }
 
   private callTable(): DemoCalls {
-    // The brewing calls are the server's (`@fieldlink/services/brew-service`) over the demo's records.
     const brew = (now: number) => new BrewCalls(this.brewery, () => now);
     const inventory = (now: number) => demoInventoryCalls(this.dataset, this.link, () => this.retailRights(), now);
     const devices = simulatedDeviceCalls({
@@ -143,64 +144,45 @@ export class DemoBackend implements LocalBackend {
     });
     return {
       ...devices,
-      'GET /client-config': plain(() => FALLBACK_CLIENT_CONFIG),
-      'GET /self': plain(() => selfAnswer(this.dataset)),
-      'GET /account': withQuery(AccountQuery, async ({ query }) => {
-        const snapshots = await this.snapshots();
-        const scenes = demoScenes(this.dataset, snapshots).map(({ id, name }) => ({ id, name }));
-        const byThing = new Map(snapshots.map((snapshot) => [snapshot.thingName, snapshot]));
-        const answer = await accountAnswer(this.dataset, byThing, scenes);
-        // In whichever form the console asks for, as the server would answer it.
-        return query.format === ACCOUNT_COLUMNS_QUERY ? encodeAccountColumns(answer) : answer;
-      }),
-      'POST /signout': plain(() => ({})),
-      // A crash in a demo is the console's, not the prospect's: it is logged here and goes nowhere.
-      'POST /event-log': withBody(EventLogBody, ({ body }) => {
-        console.error('Demo console error', body);
-        return {};
-      }),
-      'GET /alarms': withQuery(AlarmListQuery, () => ({ alarms: [] })),
-      'GET /alerts': withQuery(AlertListQuery, () => ({ alerts: [] })),
-      'GET /scenes': withQuery(ScenesQuery, async ({ query }) =>
-        query.groupId === this.dataset.rootId ? demoScenes(this.dataset, await this.snapshots()) : [],
-      ),
-      'GET /inv/overview': withQuery(OverviewQuery, ({ query, now }) => inventory(now).overview(query)),
-      'GET /inv/store-status': withQuery(StoreStatusQuery, ({ query, now }) => inventory(now).storeStatus(query)),
-      'GET /inv/store-device-logs': withQuery(StoreDeviceLogsQuery, ({ query, now }) =>
-        inventory(now).storeDeviceLogs(query),
-      ),
-      'GET /devices/table': withQuery(DeviceTableQuery, async ({ query }) => {
-        const answer = await this.deviceTable();
-        if (query.format !== DEVICE_TABLE_BINARY_QUERY) return answer;
-        return new Response(encodeDeviceTableBinary(answer), {
-          status: 200,
-          headers: { 'content-type': DEVICE_TABLE_BINARY_TYPE },
-        });
-      }),
-      [`GET ${BREW.overview}`]: withQuery(Brew.BrewOverviewQuery, ({ query, now }) => brew(now).overview(query)),
-      [`GET ${BREW.batches}`]: withQuery(Brew.BrewBatchesQuery, ({ query, now }) => brew(now).batches(query)),
-      [`GET ${BREW.batch}`]: withQuery(Brew.BatchIdQuery, ({ query, now }) => brew(now).batch(query.batchId)),
-      [`POST ${BREW.batch}`]: withBody(Brew.StartBatchBody, ({ body, now }) => brew(now).start(body)),
-      [`PUT ${BREW.batch}`]: withBody(Brew.PutBatchBody, ({ body, now }) => brew(now).update(body)),
-      [`DELETE ${BREW.batch}`]: withBody(Brew.BatchIdBody, ({ body, now }) => brew(now).remove(body)),
-      [`POST ${BREW.end}`]: withBody(Brew.BatchIdBody, ({ body, now }) => brew(now).end(body)),
-      [`DELETE ${BREW.end}`]: withBody(Brew.BatchIdBody, ({ body, now }) => brew(now).resume(body)),
-      [`PUT ${BREW.gravity}`]: withBody(Brew.PutGravityBody, ({ body, now }) => brew(now).putGravity(body)),
-      [`DELETE ${BREW.gravity}`]: withBody(Brew.BatchItemBody, ({ body, now }) =>
-        brew(now).deleteItem(body, 'gravities'),
-      ),
-      [`PUT ${BREW.sensory}`]: withBody(Brew.PutSensoryBody, ({ body, now }) => brew(now).putSensory(body)),
-      [`DELETE ${BREW.sensory}`]: withBody(Brew.BatchItemBody, ({ body, now }) =>
-        brew(now).deleteItem(body, 'sensories'),
-      ),
-      [`PUT ${BREW.annotation}`]: withBody(Brew.PutAnnotationBody, ({ body, now }) => brew(now).putAnnotation(body)),
-      [`DELETE ${BREW.annotation}`]: withBody(Brew.BatchItemBody, ({ body, now }) =>
-        brew(now).deleteItem(body, 'annotations'),
-      ),
-      [`PUT ${BREW.calibration}`]: withBody(Brew.TankCalibrationBody, ({ body, now }) => brew(now).calibrate(body)),
-      [`POST ${BREW.reportGenerate}`]: withBody(Brew.BatchIdBody, () => {
-        throw new DemoCallError(403, DEMO_REPORTS_MESSAGE);
-      }),
+      ...Object.fromEntries([
+        answering(SESSION_ROUTES.clientConfig, () => FALLBACK_CLIENT_CONFIG),
+        answering(SESSION_ROUTES.self, () => selfAnswer(this.dataset)),
+        answering(ACCOUNT_ROUTES.account, async ({ query }) => {
+          const snapshots = await this.snapshots();
+          const scenes = demoScenes(this.dataset, snapshots).map(({ id, name }) => ({ id, name }));
+          const byThing = new Map(snapshots.map((snapshot) => [snapshot.thingName, snapshot]));
+          const answer = await accountAnswer(this.dataset, byThing, scenes);
+          // In whichever form the console asks for, as the server would answer it.
+          return query.format === ACCOUNT_COLUMNS_QUERY ? encodeAccountColumns(answer) : answer;
+        }),
+        answering(SESSION_ROUTES.signOut, () => ({})),
+        // A crash in a demo is the console's, not the prospect's: it is logged here and goes nowhere.
+        answering(SESSION_ROUTES.eventLog, ({ body }) => {
+          console.error('Demo console error', body);
+          return {};
+        }),
+        answering(ALARM_ROUTES.alarms, () => ({ alarms: [] })),
+        answering(ALARM_ROUTES.alerts, () => ({ alerts: [] })),
+        answering(SCENE_ROUTES.scenes, async ({ query }) =>
+          query.groupId === this.dataset.rootId ? demoScenes(this.dataset, await this.snapshots()) : [],
+        ),
+        answering(INVENTORY_ROUTES.overview, ({ query, now }) => inventory(now).overview(query)),
+        answering(INVENTORY_ROUTES.storeStatus, ({ query, now }) => inventory(now).storeStatus(query)),
+        answering(INVENTORY_ROUTES.storeDeviceLogs, ({ query, now }) => inventory(now).storeDeviceLogs(query)),
+        answering(DEVICE_TABLE_ROUTE, async ({ query }) => {
+          const answer = await this.deviceTable();
+          if (query.format !== DEVICE_TABLE_BINARY_QUERY) return answer;
+          return new Response(encodeDeviceTableBinary(answer), {
+            status: 200,
+            headers: { 'content-type': DEVICE_TABLE_BINARY_TYPE },
+          });
+        }),
+        // The brewing calls are the server's (`@fieldlink/services/brew-service`) over the demo's records.
+        ...BREW_CALLS.map(({ route, answer }) => answering(route, (call) => answer(brew(call.now), call))),
+        answering(BREW_ROUTES.generateReport, () => {
+          throw new DemoCallError(403, DEMO_REPORTS_MESSAGE);
+        }),
+      ]),
     };
   }
 

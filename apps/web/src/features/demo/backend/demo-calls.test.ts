@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { BrewBatchesQuery, BrewOverviewQuery, PutGravityBody } from '@fieldlink/api/brew';
+import { BREW_ROUTES } from '@fieldlink/api/brew';
+import { SESSION_ROUTES } from '@fieldlink/api/session';
 import type { LocalCall } from '../../../lib/demo/demo-session';
 import { DemoCallError } from './demo-call-error';
-import { answerCall, plain, withBody, withQuery } from './demo-calls';
+import { answerCall, answering } from './demo-calls';
 
 const call = (query: LocalCall['query'], body: string | null = null): LocalCall => ({
   method: 'GET',
@@ -18,10 +19,16 @@ const answered = async (response: Promise<Response>) => {
 };
 
 /** Echoes what the handler received. */
-const echoQuery = withQuery(BrewOverviewQuery, ({ query }) => query);
-const echoBody = withBody(PutGravityBody, ({ body }) => body);
+const [, echoQuery] = answering(BREW_ROUTES.overview, ({ query }) => query);
+const [, echoBody] = answering(BREW_ROUTES.putGravity, ({ body }) => body);
+/** A call of a route that takes neither query nor body. */
+const plain = (answer: () => unknown) => answering(SESSION_ROUTES.self, answer)[1];
 
 describe('a demo call checked by the schemas of the server’s route', () => {
+  it('is named by its declared method and path', () => {
+    expect(answering(BREW_ROUTES.putGravity, () => ({}))[0]).toBe('PUT /brew/batch/gravity');
+  });
+
   it.each([
     ['a query as sent, numbers from their text', { groupId: 'g1', tankNumber: '2' }, { groupId: 'g1', tankNumber: 2 }],
     ['an absent value left out', { groupId: 'g1', tankNumber: undefined }, { groupId: 'g1' }],
@@ -30,7 +37,7 @@ describe('a demo call checked by the schemas of the server’s route', () => {
   });
 
   it('fills the defaults the schema declares, as the server’s validation does', async () => {
-    const batches = withQuery(BrewBatchesQuery, ({ query }) => query);
+    const [, batches] = answering(BREW_ROUTES.batches, ({ query }) => query);
     expect((await answered(answerCall(batches, call({ groupId: 'g1' })))).body).toEqual({
       groupId: 'g1',
       isDemoMode: false,

@@ -1,23 +1,21 @@
-import type { Static, TSchema } from '@sinclair/typebox';
+import type { TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { errorBody } from '@fieldlink/api/errors';
+import { routeKey, type ApiRoute, type RouteSchema } from '@fieldlink/api/routes';
+import type { RouteInput } from '@fieldlink/services/route-calls';
 import type { LocalCall } from '../../../lib/demo/demo-session';
 import { DemoCallError } from './demo-call-error';
 
-/** A call as its handler gets it: query and body passed by the server's own schemas (`@fieldlink/api`). */
-export interface CheckedCall<Query = unknown, Body = unknown> {
-  query: Query;
-  body: Body;
+/** A call as its handler gets it: query and body passed by its route's schemas (`@fieldlink/api`). */
+export interface CheckedCall<S extends RouteSchema = RouteSchema> extends RouteInput<S> {
   now: number;
   call: LocalCall;
 }
 
-/** One call the browser answers: the schemas the server's route declares, and its handler. */
+/** One call the browser answers: the route the server declares too, and its handler. */
 export interface DemoCall {
-  query?: TSchema;
-  body?: TSchema;
-  // The handler's own types come from `withQuery` / `withBody`; the table holds any of them.
-  answer(call: CheckedCall<never, never>): unknown;
+  route: ApiRoute;
+  answer(call: CheckedCall): unknown;
 }
 
 /** Answers by path (`METHOD /path`). */
@@ -29,23 +27,13 @@ export const json = (status: number, body: unknown) =>
     headers: { 'content-type': 'application/json' },
   });
 
-/** A call with a querystring, checked by the server route's schema. */
-export const withQuery = <Q extends TSchema>(
-  query: Q,
-  answer: (call: CheckedCall<Static<Q>>) => unknown,
-): DemoCall => ({
-  query,
-  answer: answer as DemoCall['answer'],
-});
-
-/** A call with a JSON body, checked by the server route's schema. */
-export const withBody = <B extends TSchema>(
-  body: B,
-  answer: (call: CheckedCall<unknown, Static<B>>) => unknown,
-): DemoCall => ({ body, answer: answer as DemoCall['answer'] });
-
-/** A call that takes nothing. */
-export const plain = (answer: (call: CheckedCall) => unknown): DemoCall => ({ answer: answer as DemoCall['answer'] });
+/** The demo's answer to a declared route, as an entry of its table (under `METHOD /path`). */
+export const answering = <S extends RouteSchema>(
+  route: ApiRoute<S>,
+  answer: (call: CheckedCall<S>) => unknown,
+): [string, DemoCall] =>
+  // The table holds calls of every schema; each is only ever given the input its route checked.
+  [routeKey(route), { route, answer: answer as DemoCall['answer'] }];
 
 /**
  * A request part as the server's validation leaves it (Fastify's Ajv: `useDefaults`, `coerceTypes`),
@@ -60,7 +48,7 @@ function checked(part: 'querystring' | 'body', schema: TSchema | undefined, valu
 }
 
 /** The answer of `route` to `call`: a value sent as JSON, a whole response, or a refusal as the server words it. */
-export async function answerCall(route: DemoCall, call: LocalCall): Promise<Response> {
+export async function answerCall({ route, answer }: DemoCall, call: LocalCall): Promise<Response> {
   try {
     let body: unknown = {};
     try {
@@ -70,13 +58,13 @@ export async function answerCall(route: DemoCall, call: LocalCall): Promise<Resp
     }
     // Absent values never reach the server's query string.
     const query = Object.fromEntries(Object.entries(call.query).filter(([, value]) => value !== undefined));
-    const answer = await route.answer({
-      query: checked('querystring', route.query, query) as never,
-      body: checked('body', route.body, body) as never,
+    const answered = await answer({
+      query: checked('querystring', route.schema.querystring, query) as never,
+      body: checked('body', route.schema.body, body) as never,
       now: Date.now(),
       call,
     });
-    return answer instanceof Response ? answer : json(200, answer);
+    return answered instanceof Response ? answered : json(200, answered);
   } catch (error) {
     if (!(error instanceof DemoCallError)) throw error;
     const body = errorBody(error.status, error.message);

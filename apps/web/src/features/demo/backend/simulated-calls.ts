@@ -1,10 +1,10 @@
-import { DeviceAlarmsQuery } from '@fieldlink/api/alarms';
-import { DeviceConnectionsQuery, DeviceQuery, LatestValuesQuery, type Device } from '@fieldlink/api/device';
-import { binWidthOf, DeviceLogsQuery, type DeviceLogsAnswer } from '@fieldlink/api/device-logs';
+import { ALARM_ROUTES } from '@fieldlink/api/alarms';
+import { DEVICE_ROUTES, type Device } from '@fieldlink/api/device';
+import { binWidthOf, type DeviceLogsAnswer, type DeviceLogsQuery } from '@fieldlink/api/device-logs';
 import type { LatestValue } from '@fieldlink/api/realtime';
 import type { DeviceSnapshot } from '../worker/protocol';
 import { DemoCallError } from './demo-call-error';
-import { withQuery, type DemoCalls } from './demo-calls';
+import { answering, type DemoCalls } from './demo-calls';
 import type { SimulationLink } from './simulation-link';
 import { DEVICE_NOT_FOUND } from '@fieldlink/api/errors';
 
@@ -43,27 +43,27 @@ export function simulatedDeviceCalls(devices: SimulatedDevices): DemoCalls {
     if (!devices.has(id)) throw new DemoCallError(404, DEVICE_NOT_FOUND);
     return id;
   };
-  return {
-    'GET /device': withQuery(DeviceQuery, async ({ query }) => {
+  return Object.fromEntries([
+    answering(DEVICE_ROUTES.device, async ({ query }) => {
       const [snapshot] = await devices.link.snapshots([known(query.id)]);
       if (!snapshot) throw new DemoCallError(404, DEVICE_NOT_FOUND);
       return devices.record(query.id, snapshot);
     }),
-    'GET /device-logs': withQuery(DeviceLogsQuery, ({ query }) =>
+    answering(DEVICE_ROUTES.logs, ({ query }) =>
       simulatedLogs(devices.link, { ...query, deviceId: known(query.deviceId) }),
     ),
     // A simulated device has been connected since its history began.
-    'GET /device/connections': withQuery(DeviceConnectionsQuery, ({ query }) => {
+    answering(DEVICE_ROUTES.connections, ({ query }) => {
       known(query.deviceId);
       return { connections: [{ t: devices.since, connected: true }] };
     }),
     // Its alarm bits travel live (`server/alarms`): no alarm is stored.
-    'GET /device/alarms': withQuery(DeviceAlarmsQuery, ({ query }) => ({
+    answering(ALARM_ROUTES.deviceAlarms, ({ query }) => ({
       deviceId: known(query.deviceId),
       alarms: [],
       alarmsHaveBeenRead: true,
     })),
-    'GET /device/channels/latest-values': withQuery(LatestValuesQuery, async ({ query, call }) => {
+    answering(DEVICE_ROUTES.latestValues, async ({ query, call }) => {
       const ids = query.ids.split(',');
       const others = ids.filter((id) => !devices.has(id));
       let answer: Record<string, Record<string, LatestValue>> = {};
@@ -76,5 +76,5 @@ export function simulatedDeviceCalls(devices: SimulatedDevices): DemoCalls {
       for (const snapshot of await devices.link.snapshots(simulated)) answer[snapshot.thingName] = snapshot.latest;
       return answer;
     }),
-  };
+  ]);
 }
