@@ -1,4 +1,5 @@
 import {
+  INVENTORY_ROUTES as ROUTES,
   MAX_CHART_PRODUCTS,
   type OverviewAnswer,
   type OverviewQuery,
@@ -17,6 +18,7 @@ import {
   type StoreShelf,
 } from '@fieldlink/domain/retail-views';
 import { GROUP_NOT_FOUND } from '@fieldlink/api/errors';
+import { routeCallsOver, type RouteCall } from './route-calls';
 
 export const PRODUCT_NOT_FOUND = 'Product not found.';
 
@@ -142,3 +144,17 @@ export class InventoryCalls<G extends InventoryGroup> {
 }
 
 const retailGroup = (group: InventoryGroup) => ({ groupId: group.id, accountId: group.accountId, name: group.name });
+
+/** The inventory calls as a table reads them, whichever store they run over. */
+export type AnyInventoryCalls = Pick<InventoryCalls<InventoryGroup>, 'overview' | 'storeStatus' | 'storeDeviceLogs'>;
+const inventoryCall = routeCallsOver<AnyInventoryCalls>();
+
+/**
+ * The inventory calls {@link InventoryCalls} answers, each at its route: the overview for anyone in
+ * scope, a store's status and chart logs with the store-level capability (`loadStoreStock`, §6).
+ */
+export const INVENTORY_CALLS: readonly RouteCall<AnyInventoryCalls>[] = [
+  inventoryCall(ROUTES.overview, [], (calls, { query }) => calls.overview(query)),
+  inventoryCall(ROUTES.storeStatus, ['loadStoreStock'], (calls, { query }) => calls.storeStatus(query)),
+  inventoryCall(ROUTES.storeDeviceLogs, ['loadStoreStock'], (calls, { query }) => calls.storeDeviceLogs(query)),
+];

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { INVENTORY_ROUTES } from '@fieldlink/api/inventory';
+import { INVENTORY_CALLS } from '@fieldlink/services/inventory-service';
 import { signedInUser } from '../../plugins/auth';
 import type { InventoryService } from './service';
 
@@ -9,16 +9,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
   { inventory },
 ) => {
   app.addHook('onRequest', app.authenticate);
-  app.route({
-    ...INVENTORY_ROUTES.storeStatus,
-    handler: (request) => inventory.storeStatus(signedInUser(request), request.query),
-  });
-  app.route({
-    ...INVENTORY_ROUTES.storeDeviceLogs,
-    handler: (request) => inventory.storeDeviceLogs(signedInUser(request), request.query),
-  });
-  app.route({
-    ...INVENTORY_ROUTES.overview,
-    handler: (request) => inventory.overview(signedInUser(request), request.query),
-  });
+  for (const call of INVENTORY_CALLS) {
+    app.route({ ...call.route, handler: (request) => inventory.answer(signedInUser(request), call, request as never) });
+  }
 };

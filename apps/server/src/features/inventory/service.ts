@@ -1,17 +1,10 @@
 import type { Kysely } from 'kysely';
 import { retailProductId, type RangeState, type RetailTotals } from '@fieldlink/domain/retail';
 import { retailViewerRights } from '@fieldlink/domain/retail-views';
-import { InventoryCalls, type InventoryGroup } from '@fieldlink/services/inventory-service';
+import { InventoryCalls, type AnyInventoryCalls, type InventoryGroup } from '@fieldlink/services/inventory-service';
+import type { RouteCall, RouteInput } from '@fieldlink/services/route-calls';
 import { logBinGrid, type ChannelLog } from '@fieldlink/api/device-logs';
-import {
-  type OverviewAnswer,
-  type OverviewQuery,
-  type RangeStateCounts,
-  type StoreDeviceLogsAnswer,
-  type StoreDeviceLogsQuery,
-  type StoreStatusAnswer,
-  type StoreStatusQuery,
-} from '@fieldlink/api/inventory';
+import type { RangeStateCounts } from '@fieldlink/api/inventory';
 import type { Database } from '../../db/schema';
 import { HttpError } from '../../http-errors';
 import { groupsUnder } from '../device-table/repository';
@@ -51,18 +44,14 @@ export class InventoryService {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  overview(caller: UserContext, query: OverviewQuery): Promise<OverviewAnswer> {
-    return this.calls(caller).overview(query);
-  }
-
-  storeStatus(caller: UserContext, query: StoreStatusQuery): Promise<StoreStatusAnswer> {
-    requireCapability(caller, 'loadStoreStock');
-    return this.calls(caller).storeStatus(query);
-  }
-
-  storeDeviceLogs(caller: UserContext, query: StoreDeviceLogsQuery): Promise<StoreDeviceLogsAnswer> {
-    requireCapability(caller, 'loadStoreStock');
-    return this.calls(caller).storeDeviceLogs(query);
+  /** A shared inventory call (`INVENTORY_CALLS`) for this caller: the capabilities it needs are checked first. */
+  answer(
+    caller: UserContext,
+    { capabilities, answer }: RouteCall<AnyInventoryCalls>,
+    input: RouteInput,
+  ): Promise<unknown> {
+    for (const capability of capabilities(input)) requireCapability(caller, capability);
+    return answer(this.calls(caller), input);
   }
 
   /** The calls of `@fieldlink/services/inventory-service` over the rows in the caller's scope. */

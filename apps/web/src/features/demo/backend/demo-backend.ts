@@ -3,7 +3,6 @@ import { errorBody, GROUP_NOT_FOUND } from '@fieldlink/api/errors';
 import { ACCOUNT_COLUMNS_QUERY, ACCOUNT_ROUTES, encodeAccountColumns } from '@fieldlink/api/account-columns';
 import { ALARM_ROUTES } from '@fieldlink/api/alarms';
 import { BREW_ROUTES } from '@fieldlink/api/brew';
-import { INVENTORY_ROUTES } from '@fieldlink/api/inventory';
 import { SCENE_ROUTES } from '@fieldlink/api/scenes';
 import { SESSION_ROUTES } from '@fieldlink/api/session';
 import { DEVICE_TABLE_BINARY_QUERY } from '@fieldlink/api/device-table';
@@ -16,6 +15,7 @@ import type { AppType } from '@fieldlink/domain/app-variant';
 import { effectivePermissions } from '@fieldlink/domain/permissions';
 import { retailViewerRights } from '@fieldlink/domain/retail-views';
 import { BREW_CALLS, BrewCalls } from '@fieldlink/services/brew-service';
+import { INVENTORY_CALLS } from '@fieldlink/services/inventory-service';
 import { demoFleet, demoFleetDevices } from '@fieldlink/simulation/demo-fleet';
 import { FALLBACK_CLIENT_CONFIG } from '../../../lib/api/get-client-config';
 import type { LocalBackend, LocalCall } from '../../../lib/demo/demo-session';
@@ -166,9 +166,7 @@ export class DemoBackend implements LocalBackend {
         answering(SCENE_ROUTES.scenes, async ({ query }) =>
           query.groupId === this.dataset.rootId ? demoScenes(this.dataset, await this.snapshots()) : [],
         ),
-        answering(INVENTORY_ROUTES.overview, ({ query, now }) => inventory(now).overview(query)),
-        answering(INVENTORY_ROUTES.storeStatus, ({ query, now }) => inventory(now).storeStatus(query)),
-        answering(INVENTORY_ROUTES.storeDeviceLogs, ({ query, now }) => inventory(now).storeDeviceLogs(query)),
+        ...INVENTORY_CALLS.map(({ route, answer }) => answering(route, (call) => answer(inventory(call.now), call))),
         answering(DEVICE_TABLE_ROUTE, async ({ query }) => {
           const answer = await this.deviceTable();
           if (query.format !== DEVICE_TABLE_BINARY_QUERY) return answer;
