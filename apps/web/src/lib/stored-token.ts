@@ -15,6 +15,12 @@ export function tokenStorage(): Storage | null {
   }
 }
 
+/**
+ * Stored as the session token while a demo runs, so the start-up routing and the protected routes
+ * treat the prospect as signed in. It never leaves the browser: no call reaches the network in a demo.
+ */
+export const DEMO_TOKEN = 'demo';
+
 /** The stored session token, or null when signed out. */
 export function readToken(): string | null {
   return tokenStorage()?.getItem(TOKEN_STORAGE_KEY) ?? null;

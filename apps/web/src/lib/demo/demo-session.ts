@@ -3,6 +3,7 @@ import { TOKEN_STORAGE_KEY } from '@fieldlink/api/session';
 import { appTypeNamed, type AppType } from '@fieldlink/domain/app-variant';
 import { isDemoDeviceId } from '@fieldlink/domain/demo';
 import { forEachDevice, type PlacedDevice } from '../account-tree';
+import { DEMO_TOKEN } from '../stored-token';
 import type { SocketLike } from '../realtime/realtime-client';
 
 /**
@@ -17,11 +18,6 @@ export const DEMO_STORAGE_KEY = 'fieldlinkDemo';
 /** Local-storage key of the size asked for (`/demo?devices=50`), when one was. */
 const DEMO_DEVICES_KEY = 'fieldlinkDemoDevices';
 
-/**
- * Stored as the session token while a demo runs, so the start-up routing and the protected routes
- * treat the prospect as signed in. It never leaves the browser: no call reaches the network in a demo.
- */
-export const DEMO_TOKEN = 'demo';
 
 /** A call as the API client makes it. */
 export interface LocalCall {
