@@ -18,7 +18,6 @@ export const DEMO_STORAGE_KEY = 'fieldlinkDemo';
 /** Local-storage key of the size asked for (`/demo?devices=50`), when one was. */
 const DEMO_DEVICES_KEY = 'fieldlinkDemoDevices';
 
-
 /** A call as the API client makes it. */
 export interface LocalCall {
   method: string;
