@@ -35,8 +35,11 @@ import { median, percentile } from './percentile';
 
 const FLEET = 100_000;
 const GOAL_MS = 100;
-/** Issue 20, item 4: navigation to the first rows of 100,000 devices, with a cold browser. */
-const COLD_OPEN_GOAL_MS = 1500;
+/**
+ * Navigation to the first rows of 100,000 devices, with a cold browser: issue 41 item 5's 1 s (issue 20
+ * item 4 asked 1.5 s).
+ */
+const COLD_OPEN_GOAL_MS = 1000;
 /** Devices whose connection changes each second during the live stage. */
 const LIVE_CHANGES_PER_SECOND = 1000;
 /** A live batch is written into the table within one frame (p95). */
