@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ALARM_SEVERITIES, ALARM_STATUSES, MAX_ALARM_DELAY_SECONDS } from '@fieldlink/domain/alarms';
 import { ChannelCode, EntityId, Nullable, Timestamp } from './fields';
-import { ErrorAnswer } from './errors';
+import { errorAnswers } from './errors';
 import { apiRoute } from './routes';
 
 /**
@@ -139,7 +139,7 @@ export type AlertListQuery = Static<typeof AlertListQuery>;
 export const AlertListAnswer = Type.Object({ alerts: Type.Array(AlertRecord) });
 export type AlertListAnswer = Static<typeof AlertListAnswer>;
 
-const ALARM_ERRORS = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer };
+const ALARM_ERRORS = errorAnswers(400, 401, 403, 404);
 
 /** The alarm calls the browser demo answers too, as the server registers them. */
 export const ALARM_ROUTES = {

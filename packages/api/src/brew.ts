@@ -10,7 +10,7 @@ import {
 } from '@fieldlink/domain/brew';
 import { REPORT_STATES, type ReportState } from '@fieldlink/domain/reports';
 import { DeviceLogsAnswer } from './device-logs';
-import { ErrorAnswer, LimitAnswer } from './errors';
+import { errorAnswers, LimitAnswer } from './errors';
 import { ChannelCode, EntityId, MAX_TIME_MS, Nullable } from './fields';
 import { apiRoute } from './routes';
 
@@ -323,7 +323,7 @@ export const TankCalibrationBody = Type.Object(
 );
 export type TankCalibrationBody = Static<typeof TankCalibrationBody>;
 
-const BREW_ERRORS = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
+const BREW_ERRORS = errorAnswers(400, 401, 403, 404, 409);
 
 /** The brewing calls (application §7), as the server registers them and the browser demo answers them. */
 export const BREW_ROUTES = {

@@ -13,7 +13,7 @@ import { LatestValue } from './realtime';
 import { OtaUpdate } from './ota';
 import { AlarmConfig } from './alarms';
 import { DeviceLogsAnswer, DeviceLogsQuery } from './device-logs';
-import { ErrorAnswer } from './errors';
+import { errorAnswers } from './errors';
 import { apiRoute } from './routes';
 
 /** At most this many custom attributes on one device. */
@@ -412,7 +412,7 @@ export type DevicePlanBody = Static<typeof DevicePlanBody>;
 /** The alert a customer sees on Upgrade or Change (core §6). */
 export const CONTACT_SUPPLIER_FOR_PLAN = 'Please contact your supplier to change your device plan.';
 
-const DEVICE_ERRORS = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
+const DEVICE_ERRORS = errorAnswers(400, 401, 403, 404, 409);
 
 /** The device calls a simulated device answers too (in the browser), as the server registers them. */
 export const DEVICE_ROUTES = {

@@ -48,6 +48,14 @@ export const ErrorAnswer = Type.Object({
 });
 export type ErrorAnswer = Static<typeof ErrorAnswer>;
 
+/**
+ * A route's error answers (its schema's `response` beside the 200): {@link ErrorAnswer} at each status
+ * code the call may fail with.
+ */
+export function errorAnswers<C extends number>(...codes: C[]): Record<C, typeof ErrorAnswer> {
+  return Object.fromEntries(codes.map((code) => [code, ErrorAnswer])) as Record<C, typeof ErrorAnswer>;
+}
+
 const STATUS_NAMES: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { RANGE_STATES } from '@fieldlink/domain/retail';
 import { ChannelLog } from './device-logs';
 import { EntityId, Nullable } from './fields';
-import { ErrorAnswer } from './errors';
+import { errorAnswers } from './errors';
 import { apiRoute } from './routes';
 
 /**
@@ -144,7 +144,7 @@ export const OverviewAnswer = Type.Object({
 });
 export type OverviewAnswer = Static<typeof OverviewAnswer>;
 
-const INVENTORY_ERRORS = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer };
+const INVENTORY_ERRORS = errorAnswers(400, 401, 403, 404);
 
 /** The inventory calls (application §7), as the server registers them and the browser demo answers them. */
 export const INVENTORY_ROUTES = {

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { GRID_BREAKPOINTS, WIDGET_TYPES } from '@fieldlink/domain/widgets';
 import { EntityId } from './fields';
-import { ErrorAnswer } from './errors';
+import { errorAnswers } from './errors';
 import { apiRoute } from './routes';
 
 /**
@@ -224,7 +224,7 @@ export type PutWidgetBody = Static<typeof PutWidgetBody>;
 /** A widget as its editor and storage see it: `PUT /widget`'s widget without the scene's ids. */
 export type WidgetFields = Omit<PutWidgetBody['widget'], 'accountId' | 'groupId' | 'sceneId'>;
 
-const SCENE_ERRORS = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
+const SCENE_ERRORS = errorAnswers(400, 401, 403, 404, 409);
 
 /** The scene calls the browser demo answers too, as the server registers them. */
 export const SCENE_ROUTES = {

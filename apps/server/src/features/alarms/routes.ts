@@ -6,11 +6,11 @@ import {
   PutDeviceAlarmBody,
   ALARM_ROUTES,
 } from '@fieldlink/api/alarms';
-import { ErrorAnswer } from '@fieldlink/api/errors';
+import { errorAnswers } from '@fieldlink/api/errors';
 import { signedInUser } from '../../plugins/auth';
 import type { AlarmService } from './service';
 
-const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer };
+const errors = errorAnswers(400, 401, 403, 404);
 
 /** Alarm calls of application §7 (`/device/alarms`, `/device/alarm`) and of the /alarms and /alerts pages. */
 export const alarmRoutes: FastifyPluginAsyncTypebox<{ alarms: AlarmService }> = async (app, { alarms }) => {

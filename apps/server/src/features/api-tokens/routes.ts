@@ -5,11 +5,11 @@ import {
   ApiTokenDeleteQuery,
   ApiTokenListAnswer,
 } from '@fieldlink/api/api-tokens';
-import { ErrorAnswer, OkAnswer } from '@fieldlink/api/errors';
+import { errorAnswers, OkAnswer } from '@fieldlink/api/errors';
 import { signedInUser } from '../../plugins/auth';
 import type { ApiTokenService } from './service';
 
-const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
+const errors = errorAnswers(400, 401, 403, 404, 409);
 
 /** Personal API tokens (issue 38 item 3): the caller's own, from a signed-in session. */
 export const apiTokenRoutes: FastifyPluginAsyncTypebox<{ apiTokens: ApiTokenService }> = async (app, { apiTokens }) => {

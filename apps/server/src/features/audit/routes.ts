@@ -6,11 +6,11 @@ import {
   AuditVerifyAnswer,
   AuditAccountQuery,
 } from '@fieldlink/api/audit';
-import { ErrorAnswer } from '@fieldlink/api/errors';
+import { errorAnswers } from '@fieldlink/api/errors';
 import { signedInUser } from '../../plugins/auth';
 import type { AuditService } from './service';
 
-const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer };
+const errors = errorAnswers(400, 401, 403, 404);
 
 /** The audit trail (issue 38 item 1): read and verify; no call edits or deletes an entry. */
 export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = async (app, { audit }) => {

@@ -18,7 +18,7 @@ import {
   DEVICE_ROUTES,
 } from '@fieldlink/api/device';
 import { deviceLogsJson } from '@fieldlink/api/device-logs-json';
-import { ErrorAnswer, LimitAnswer } from '@fieldlink/api/errors';
+import { errorAnswers, LimitAnswer } from '@fieldlink/api/errors';
 import { signedInUser } from '../../plugins/auth';
 import { DeviceConfigService } from './config-service';
 import { DeviceMessageQueue } from './message-queue';
@@ -32,7 +32,7 @@ function sendJson(reply: FastifyReply, json: Uint8Array) {
   return reply.type('application/json; charset=utf-8').send(Buffer.from(json.buffer, json.byteOffset, json.byteLength));
 }
 
-const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
+const errors = errorAnswers(400, 401, 403, 404, 409);
 
 /**
  * Device calls of core §7. The queue of messages for offline devices lives with them: it starts with

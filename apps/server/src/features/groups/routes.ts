@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorAnswer } from '@fieldlink/api/errors';
+import { errorAnswers } from '@fieldlink/api/errors';
 import {
   AddGroupBody,
   DeleteGroupAnswer,
@@ -12,7 +12,7 @@ import {
 import { signedInUser } from '../../plugins/auth';
 import type { GroupService } from './service';
 
-const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
+const errors = errorAnswers(400, 401, 403, 404, 409);
 
 /** Group calls of core §7: add, rename and delete a group; move a user, device or group. */
 export const groupRoutes: FastifyPluginAsyncTypebox<{ groups: GroupService }> = async (app, { groups }) => {

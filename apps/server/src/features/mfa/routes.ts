@@ -8,12 +8,12 @@ import {
   TotpCodeBody,
   TotpEnrolmentAnswer,
 } from '@fieldlink/api/mfa';
-import { ErrorAnswer, OkAnswer } from '@fieldlink/api/errors';
+import { ErrorAnswer, errorAnswers, OkAnswer } from '@fieldlink/api/errors';
 import { signedInUser } from '../../plugins/auth';
 import type { MfaService } from './service';
 
-const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 409: ErrorAnswer, 429: ErrorAnswer };
-const accountErrors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer };
+const errors = errorAnswers(400, 401, 409, 429);
+const accountErrors = errorAnswers(400, 401, 403, 404);
 
 /**
  * The caller's own second factor, and an account's requirement of one (issue 38 item 2). Reading and

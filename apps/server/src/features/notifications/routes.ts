@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorAnswer } from '@fieldlink/api/errors';
+import { errorAnswers } from '@fieldlink/api/errors';
 import type { AlarmLinkAnswer } from '@fieldlink/api/notifications';
 import {
   AlarmLinkQuery,
@@ -16,7 +16,7 @@ import type { AlarmService } from '../alarms/service';
 import type { AlarmLinkOutcome, AlarmLinks } from './alarm-links';
 import type { NotificationService } from './service';
 
-const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer };
+const errors = errorAnswers(400, 401, 403, 404);
 
 /** Who gets what (issue 39 item 5): the caller's own preferences, an account's on-call rota. */
 export const notificationRoutes: FastifyPluginAsyncTypebox<{ notifications: NotificationService }> = async (

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorAnswer } from '@fieldlink/api/errors';
+import { errorAnswers } from '@fieldlink/api/errors';
 import {
   OTA_APPROVE_PATH,
   OTA_PENDING_PATH,
@@ -15,7 +15,7 @@ import {
 import { signedInUser } from '../../plugins/auth';
 import type { OtaService } from './service';
 
-const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer };
+const errors = errorAnswers(400, 401, 403, 404);
 
 /** OTA calls of application §7 and the administrators' pending list. */
 export const otaRoutes: FastifyPluginAsyncTypebox<{ ota: OtaService }> = async (app, { ota }) => {

@@ -5,11 +5,11 @@ import {
   PushTestAnswer,
   PushUnsubscribeBody,
 } from '@fieldlink/api/push';
-import { ErrorAnswer } from '@fieldlink/api/errors';
+import { errorAnswers } from '@fieldlink/api/errors';
 import { signedInUser } from '../../plugins/auth';
 import type { PushService } from './service';
 
-const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 404: ErrorAnswer, 429: ErrorAnswer };
+const errors = errorAnswers(400, 401, 404, 429);
 
 /** Web Push calls (issue 39 item 2): the caller's own browsers only; no other user's subscription is reachable. */
 export const pushRoutes: FastifyPluginAsyncTypebox<{ push: PushService }> = async (app, { push }) => {

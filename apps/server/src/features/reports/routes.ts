@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ErrorAnswer, LimitAnswer } from '@fieldlink/api/errors';
+import { errorAnswers, LimitAnswer } from '@fieldlink/api/errors';
 import { FileUrlAnswer } from '@fieldlink/api/files';
 import {
   NewReportBody,
@@ -28,7 +28,7 @@ import { notFound } from '../../http-errors';
 import { signedInUser } from '../../plugins/auth';
 import type { ReportService } from './service';
 
-const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
+const errors = errorAnswers(400, 401, 403, 404, 409);
 
 /** Report and schedule calls of application §7, exactly as listed, and the public link. */
 export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportService }> = async (app, { reports }) => {
@@ -173,7 +173,7 @@ export const reportPublicRoutes: FastifyPluginAsyncTypebox<{ reports: ReportServ
         summary: 'The file of a PUBLIC report through its public link; 404 once revoked or deleted',
         security: [],
         params: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }),
-        response: { 404: ErrorAnswer },
+        response: errorAnswers(404),
       },
     },
     async (request, reply) => {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorAnswer } from '@fieldlink/api/errors';
+import { errorAnswers } from '@fieldlink/api/errors';
 import {
   AddSceneBody,
   DeleteByPathBody,
@@ -17,7 +17,7 @@ import {
 import { signedInUser } from '../../plugins/auth';
 import type { SceneService } from './service';
 
-const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
+const errors = errorAnswers(400, 401, 403, 404, 409);
 
 /** Scene and widget calls of application spec §7, and `GET /scenes` to read them. */
 export const sceneRoutes: FastifyPluginAsyncTypebox<{ scenes: SceneService }> = async (app, { scenes }) => {

@@ -8,7 +8,7 @@ import {
   SignupBody,
   SESSION_ROUTES,
 } from '@fieldlink/api/session';
-import { ErrorAnswer, OkAnswer } from '@fieldlink/api/errors';
+import { errorAnswers, OkAnswer } from '@fieldlink/api/errors';
 import { EndOtherSessionsAnswer, SessionDeleteQuery, SessionListAnswer } from '@fieldlink/api/sessions';
 import { HttpError } from '../../http-errors';
 import { signedInUser } from '../../plugins/auth';
@@ -19,7 +19,7 @@ import { siteOf } from '../passkeys/routes';
 import type { SessionService } from './service';
 import { clientOrigin } from './user-context';
 
-const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 409: ErrorAnswer, 429: ErrorAnswer };
+const errors = errorAnswers(400, 401, 409, 429);
 
 /** A crash report is at most this large (its `errorInfo` is stored cut to 20,000 characters anyway). */
 const EVENT_LOG_BODY_LIMIT = 64 * 1024;
@@ -51,7 +51,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
       return { ok: true as const };
     },
   });
-  const sessionErrors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer };
+  const sessionErrors = errorAnswers(400, 401, 403, 404);
   app.get(
     '/sessions',
     {

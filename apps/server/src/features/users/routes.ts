@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorAnswer } from '@fieldlink/api/errors';
+import { errorAnswers } from '@fieldlink/api/errors';
 import {
   InviteUserAnswer,
   InviteUserBody,
@@ -12,7 +12,7 @@ import {
 import { signedInUser } from '../../plugins/auth';
 import type { UserService } from './service';
 
-const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
+const errors = errorAnswers(400, 401, 403, 404, 409);
 
 /** User calls of core §7: `GET /user`, `PUT /user`, `POST /invite-user`, `POST /reinvite-user`. */
 export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> = async (app, { users }) => {

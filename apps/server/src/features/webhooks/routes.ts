@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ErrorAnswer } from '@fieldlink/api/errors';
+import { errorAnswers } from '@fieldlink/api/errors';
 import {
   CreatedWebhook,
   CreateWebhookBody,
@@ -15,7 +15,7 @@ import {
 import { signedInUser } from '../../plugins/auth';
 import type { WebhookService } from './service';
 
-const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
+const errors = errorAnswers(400, 401, 403, 404, 409);
 
 /** Webhooks (issue 39 item 3): an account's administrators manage its receivers of events. */
 export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService }> = async (app, { webhooks }) => {
