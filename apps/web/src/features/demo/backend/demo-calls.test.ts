@@ -3,7 +3,7 @@ import { BREW_ROUTES } from '@fieldlink/api/brew';
 import { SESSION_ROUTES } from '@fieldlink/api/session';
 import type { LocalCall } from '../../../lib/demo/demo-session';
 import { DemoCallError } from './demo-call-error';
-import { answerCall, answering } from './demo-calls';
+import { answerCall, answering, json } from './demo-calls';
 
 const call = (query: LocalCall['query'], body: string | null = null): LocalCall => ({
   method: 'GET',
@@ -18,15 +18,15 @@ const answered = async (response: Promise<Response>) => {
   return { status, body: (await (await response).json()) as unknown };
 };
 
-/** Echoes what the handler received. */
-const [, echoQuery] = answering(BREW_ROUTES.overview, ({ query }) => query);
-const [, echoBody] = answering(BREW_ROUTES.putGravity, ({ body }) => body);
+/** Echoes what the handler received (as a whole response: it is not the route's answer). */
+const [, echoQuery] = answering(BREW_ROUTES.overview, ({ query }) => json(200, query));
+const [, echoBody] = answering(BREW_ROUTES.putGravity, ({ body }) => json(200, body));
 /** A call of a route that takes neither query nor body. */
-const plain = (answer: () => unknown) => answering(SESSION_ROUTES.self, answer)[1];
+const plain = (answer: () => Response) => answering(SESSION_ROUTES.self, answer)[1];
 
 describe('a demo call checked by the schemas of the server’s route', () => {
   it('is named by its declared method and path', () => {
-    expect(answering(BREW_ROUTES.putGravity, () => ({}))[0]).toBe('PUT /brew/batch/gravity');
+    expect(answering(BREW_ROUTES.putGravity, () => json(200, {}))[0]).toBe('PUT /brew/batch/gravity');
   });
 
   it.each([
@@ -37,7 +37,7 @@ describe('a demo call checked by the schemas of the server’s route', () => {
   });
 
   it('fills the defaults the schema declares, as the server’s validation does', async () => {
-    const [, batches] = answering(BREW_ROUTES.batches, ({ query }) => query);
+    const [, batches] = answering(BREW_ROUTES.batches, ({ query }) => json(200, query));
     expect((await answered(answerCall(batches, call({ groupId: 'g1' })))).body).toEqual({
       groupId: 'g1',
       isDemoMode: false,

@@ -1,4 +1,4 @@
-import type { TSchema } from '@sinclair/typebox';
+import type { Static, TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { errorBody } from '@fieldlink/api/errors';
 import { routeKey, type ApiRoute, type RouteSchema } from '@fieldlink/api/routes';
@@ -27,10 +27,16 @@ export const json = (status: number, body: unknown) =>
     headers: { 'content-type': 'application/json' },
   });
 
-/** The demo's answer to a declared route, as an entry of its table (under `METHOD /path`). */
+/** What a route answers on success, by its schema's 200. */
+type Answer<S extends RouteSchema> = S['response'][200] extends TSchema ? Static<S['response'][200]> : never;
+
+/**
+ * The demo's answer to a declared route, as an entry of its table (under `METHOD /path`): the shape
+ * the route's 200 declares, as the server answers it, or a whole response (another format).
+ */
 export const answering = <S extends RouteSchema>(
   route: ApiRoute<S>,
-  answer: (call: CheckedCall<S>) => unknown,
+  answer: (call: CheckedCall<S>) => Answer<S> | Response | Promise<Answer<S> | Response>,
 ): [string, DemoCall] =>
   // The table holds calls of every schema; each is only ever given the input its route checked.
   [routeKey(route), { route, answer: answer as DemoCall['answer'] }];
