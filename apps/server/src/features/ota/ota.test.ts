@@ -11,7 +11,8 @@ import { connectTestDevice } from '../../../testing/test-device';
 import { TestSocket } from '../../../testing/test-socket';
 import { until } from '../../../testing/until';
 
-type Behaviour = 'succeed' | 'fail' | 'refuse';
+/** What a test device does with an update: all of it, fail it, refuse it, or take it and report nothing. */
+type Behaviour = 'succeed' | 'fail' | 'refuse' | 'accept';
 type OtaEvent = ServerActionOf<'server/otaProgress'>;
 
 const RELOAD_DELAY_MS = 400;
@@ -81,7 +82,7 @@ describe.each(DIALECTS)('OTA updates on %s', (dialect) => {
         void (async () => {
           const result = command.cmd === 'otaUpdate' && behaviour === 'refuse' ? 'FAIL' : 'OK';
           await reply({ v: 4, type: 'reply', id: command.id, result });
-          if (command.cmd !== 'otaUpdate' || result === 'FAIL') return;
+          if (command.cmd !== 'otaUpdate' || result === 'FAIL' || behaviour === 'accept') return;
           const updateId = command.updateId;
           await reply({ v: 4, type: 'ota', updateId, state: 'downloading', percent: 40 });
           if (behaviour === 'fail') {
@@ -309,6 +310,37 @@ describe.each(DIALECTS)('OTA updates on %s', (dialect) => {
     expect((await call('POST', '/devices/ota-approve', 'admin', { deviceIds: [device.id] })).json()).toEqual([
       { error: { message: 'No OTA update of this device awaits approval.' } },
     ]);
+  });
+
+  // A device's frames are handled concurrently: a report at 40 % read before, and written after, the
+  // one at 100 % set the download back to 40 % and told the browser so (this file, PostgreSQL, load 8).
+  it('keeps a download at its furthest when two of its reports cross, and tells nobody it went back', async () => {
+    await connectDevice('OSC-PUMP01', 'accept');
+    const device = await deviceRow('OSC-PUMP01');
+    const submitted = await call('POST', '/devices/ota-submit', 'admin', {
+      deviceIds: [device.id],
+      updateCommand: 'firmware 9.9.9',
+      skipApproval: true,
+    });
+    const updateId = submitted.json<{ updateId: string }[]>()[0]!.updateId;
+    await until(async () => (await updatesOf('OSC-PUMP01')).at(-1)?.state === 'SENT');
+    const ref = (await t.app.directory.find('OSC-PUMP01'))!;
+    const report = (percent: number) =>
+      t.app.ota.report(ref, { v: 4, type: 'ota', updateId, state: 'downloading', percent });
+    await report(10);
+    // Both read the update at 10 % before either writes it; whichever is written first, the download
+    // ends at 100 % and the browsers are told its steps in order: 10, 100, or 10, 40, 100.
+    await Promise.all([report(100), report(40)]);
+    expect((await updatesOf('OSC-PUMP01'))[0]).toMatchObject({ state: 'DOWNLOADING', percent: 100 });
+    const told = events
+      .filter((event) => event.thingName === 'OSC-PUMP01' && event.update.state === 'DOWNLOADING')
+      .map((event) => event.update.percent);
+    expect([
+      [10, 100],
+      [10, 40, 100],
+    ]).toContainEqual(told);
+    // Off the administrators' pending list, which the tests below read.
+    expect((await call('POST', '/devices/ota-approve', 'admin', { deviceIds: [device.id] })).statusCode).toBe(200);
   });
 
   it('sends at once with skipApproval, keeps the pending timestamp until approved, and records a failure', async () => {

@@ -99,22 +99,23 @@ export function silentInFlight(db: Db, rolloutId: string, before: number) {
 }
 
 /**
- * Moves an update from one state to another only if it is still in that state (compare-and-set):
- * answers whether this caller made the change, so two instances never both act on it.
+ * Moves an update from one state to another only if it is still in that state, and at `fromPercent`
+ * when given (compare-and-set): answers whether this caller made the change, so two instances never
+ * both act on it, and a device's report read against a row another report has moved since is not
+ * written over it.
  */
 export async function moveUpdate(
   db: Db,
   id: string,
   from: OtaState | readonly OtaState[],
   set: Partial<OtaUpdateRow>,
+  fromPercent?: number | null,
 ): Promise<boolean> {
   const states = typeof from === 'string' ? [from] : [...from];
-  const result = await db
-    .updateTable('ota_updates')
-    .set(set)
-    .where('id', '=', id)
-    .where('state', 'in', states)
-    .executeTakeFirst();
+  let update = db.updateTable('ota_updates').set(set).where('id', '=', id).where('state', 'in', states);
+  if (fromPercent !== undefined)
+    update = fromPercent === null ? update.where('percent', 'is', null) : update.where('percent', '=', fromPercent);
+  const result = await update.executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 

@@ -453,14 +453,18 @@ export class OtaService {
     };
   }
 
-  /** A device's `ota` frame: moves its update along; a final state schedules the reload. */
+  /**
+   * A device's `ota` frame: moves its update along; a final state schedules the reload. A device's
+   * frames are handled concurrently, so two reports may read the same row: each is written only over
+   * the state and percent it was applied to, and one that finds the row moved meanwhile is applied
+   * again to what it is now (a download at 40 % read before, and written after, the one at 100 % set
+   * the update back to 40 % and told the browser so: ota.test.ts on PostgreSQL at load 8).
+   */
   async report(device: DeviceRef, frame: OtaFrame): Promise<void> {
     const row = await findUpdate(this.db, frame.updateId);
     if (!row || row.device_id !== device.id || !isOtaState(row.state)) return;
-    const next = applyOtaReport(
-      { state: row.state, percent: numberOrNull(row.percent) },
-      { state: frame.state, percent: frame.percent ?? null },
-    );
+    const current = { state: row.state, percent: numberOrNull(row.percent) };
+    const next = applyOtaReport(current, { state: frame.state, percent: frame.percent ?? null });
     if (!next) return;
     const now = this.now();
     const final = isOtaFinal(next.state);
@@ -473,17 +477,19 @@ export class OtaService {
       ...(next.state === 'FAILED' && { error: frame.error ?? 'The device reported a failure.' }),
     };
     const updated = await this.db.transaction().execute(async (trx) => {
-      if (!(await moveUpdate(trx, row.id, row.state as OtaState, set))) return null;
+      if (!(await moveUpdate(trx, row.id, current.state, set, current.percent))) return null;
       const update = { ...row, ...set };
-      await this.writeDeviceUpdate(trx, update);
+      const pendingAt = await this.writeDeviceUpdate(trx, update);
       await this.tellWebhooks(trx, update);
       if (final) {
         await this.deps.jobs.enqueue(OTA_RELOAD_JOB, { updateId: row.id }, { runAt: now + this.reloadDelayMs }, trx);
       }
-      return update;
+      return { update, pendingAt };
     });
-    if (!updated) return;
-    this.publish(device.id, device.thingName, updated, undefined);
+    // Moved by another report (or instance) since it was read: apply this one to the row as it is now.
+    if (!updated) return this.report(device, frame);
+    // Told at once, with what the transaction read: the browsers get a device's steps in commit order.
+    this.publish(device.id, device.thingName, updated.update, updated.pendingAt);
     if (final) {
       this.deps.jobs.nudge();
       this.wake(now + this.reloadDelayMs);
@@ -532,8 +538,7 @@ export class OtaService {
         .where('id', '=', rolloutId)
         .execute();
       const sent = { ...row, ...set };
-      await this.writeDeviceUpdate(this.db, sent);
-      this.publish(row.device_id, thingName, sent, undefined);
+      this.publish(row.device_id, thingName, sent, await this.writeDeviceUpdate(this.db, sent));
       deliveries.push(this.deliver(sent, thingName));
     }
     await Promise.all(deliveries);
@@ -601,8 +606,7 @@ export class OtaService {
     }
     if (await moveUpdate(this.db, update.id, 'SENT', { state: 'QUEUED', sent_at: null })) {
       const queued = { ...update, state: 'QUEUED', sent_at: null };
-      await this.writeDeviceUpdate(this.db, queued);
-      this.publish(update.device_id, thingName, queued, undefined);
+      this.publish(update.device_id, thingName, queued, await this.writeDeviceUpdate(this.db, queued));
     }
   }
 
@@ -751,16 +755,18 @@ export class OtaService {
    * approval, and a succeeded one has nothing left to sign off (domain `endsPendingMark`): their
    * pending timestamp is cleared, so the banner and the pending list let the device go.
    */
-  private async writeDeviceUpdate(db: Db, update: OtaUpdateRow, clearPending = false): Promise<void> {
+  private async writeDeviceUpdate(db: Db, update: OtaUpdateRow, clearPending = false): Promise<number | null> {
     const ended = clearPending || (isOtaState(update.state) && endsPendingMark(update.state));
-    await db
+    const device = await db
       .updateTable('devices')
       .set({
         ota_update: JSON.stringify(toOtaUpdate(update)),
         ...(ended && { ota_pending_submitted_at: null }),
       })
       .where('id', '=', update.device_id)
-      .execute();
+      .returning('ota_pending_submitted_at')
+      .executeTakeFirst();
+    return numberOrNull(device?.ota_pending_submitted_at ?? null);
   }
 
   /**
@@ -805,28 +811,18 @@ export class OtaService {
     this.timers.add(timer);
   }
 
-  /** Tells the browsers watching the device. `pendingAt` undefined: read it from the device row. */
-  private publish(deviceId: string, thingName: string, update: OtaUpdateRow, pendingAt: number | null | undefined) {
-    const send = (otaPendingSubmittedAt: number | null) =>
-      this.deps.events.emit({
-        type: 'server/otaProgress',
-        thingName,
-        deviceId,
-        update: toOtaUpdate(update),
-        otaPendingSubmittedAt,
-      });
-    if (pendingAt !== undefined) {
-      send(pendingAt);
-      return;
-    }
-    void this.db
-      .selectFrom('devices')
-      .select('ota_pending_submitted_at')
-      .where('id', '=', deviceId)
-      .executeTakeFirst()
-      .then(
-        (row) => send(numberOrNull(row?.ota_pending_submitted_at ?? null)),
-        () => undefined,
-      );
+  /**
+   * Tells the browsers watching the device, with its pending mark as the change left it. Sent as soon
+   * as the change is made, in the order the changes were made (a read of the mark before sending let
+   * a later step overtake an earlier one).
+   */
+  private publish(deviceId: string, thingName: string, update: OtaUpdateRow, pendingAt: number | null) {
+    this.deps.events.emit({
+      type: 'server/otaProgress',
+      thingName,
+      deviceId,
+      update: toOtaUpdate(update),
+      otaPendingSubmittedAt: pendingAt,
+    });
   }
 }
