@@ -3,6 +3,7 @@ import { apiFetch, apiGet } from '../lib/api-client';
 import { queryClient } from '../lib/query-client';
 import { sendFirstCalls } from './first-calls';
 import { preloadForLoading } from './loading-preload';
+import { preloadPage } from './router';
 
 /** What reached the network: each call's path and the token it carried. */
 let requested: { path: string; authorization: string | null; cache: RequestCache | undefined }[];
@@ -38,6 +39,8 @@ afterEach(async () => {
     apiGet('/account', { format: 'columns' }),
     apiFetch('/devices/table', { format: 'binary' }, { headers, cache: 'no-cache' }),
   ]);
+  // The preload's background imports too (loading-preload.test.ts says why).
+  await Promise.all([preloadPage('/accounts/list'), import('../features/device-table/model/prepare-table')]);
   queryClient.clear();
   vi.unstubAllGlobals();
 });

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../lib/query-client';
 import { preloadForLoading } from './loading-preload';
 import { pagePreloadOf } from './page-preload';
+import { preloadPage } from './router';
 
 describe('pagePreloadOf: the remembered pages whose first call starts while /loading reads the account', () => {
   it.each([
@@ -40,7 +41,15 @@ describe('preloadForLoading: the calls /loading waits for go before any code (is
     });
   });
 
-  afterEach(() => {
+  afterEach(async () => {
+    // What the preload loads in the background (pages' code, the device list's order) is awaited here:
+    // the web files share a worker, and an import still on its way when the file ends failed the run
+    // (EnvironmentTeardownError, full run at load 8).
+    await Promise.all([
+      preloadPage('/accounts/list'),
+      import('./shell/app-shell'),
+      import('../features/device-table/model/prepare-table'),
+    ]);
     queryClient.clear();
     vi.unstubAllGlobals();
   });
