@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { BREW_ROUTES } from '@fieldlink/api/brew';
 import { BREW_CALLS } from '@fieldlink/services/brew-service';
 import { signedInUser } from '../../plugins/auth';
+import { registerRouteCalls } from '../session/route-calls';
 import type { BrewService } from './service';
 
 /**
@@ -10,12 +11,7 @@ import type { BrewService } from './service';
  */
 export const brewRoutes: FastifyPluginAsyncTypebox<{ brew: BrewService }> = async (app, { brew }) => {
   app.addHook('onRequest', app.authenticate);
-  for (const call of BREW_CALLS) {
-    app.route({
-      ...call.route,
-      handler: (request) => brew.answer(signedInUser(request), call, request as never),
-    });
-  }
+  registerRouteCalls(app, BREW_CALLS, (user) => brew.calls(user));
   app.route({
     ...BREW_ROUTES.generateReport,
     handler: (request) => brew.generateReport(signedInUser(request), request.body),

@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { BatchIdBody, BrewReport, Tank } from '@fieldlink/api/brew';
 import { workLimitRefusal } from '@fieldlink/domain/work-limits';
-import { BrewCalls, type AnyBrewCalls } from '@fieldlink/services/brew-service';
-import type { RouteCall, RouteInput } from '@fieldlink/services/route-calls';
+import { BrewCalls } from '@fieldlink/services/brew-service';
 import type { Database } from '../../db/schema';
 import type { DeviceEvents } from '../../events';
 import { DocumentJobs, type DocumentKind } from '../../documents/document-jobs';
@@ -86,7 +85,7 @@ export class BrewService {
   // ---- Reading and editing (the calls of `@fieldlink/services/brew-service`) -----------------------
 
   /** The shared brewing calls over this caller's store: the permission is checked before each. */
-  private calls(user: UserContext | null) {
+  calls(user: UserContext | null) {
     const store = new ServerBrewStore(this.db, user, {
       propsChanged: async (trx, batchId, props) => {
         if (props.originalGravity === null) return;
@@ -107,12 +106,6 @@ export class BrewService {
       publish: (groupId, thingName, tank) => this.publish(groupId, thingName, tank),
     });
     return new BrewCalls(store, this.now);
-  }
-
-  /** A shared brewing call (`BREW_CALLS`) for this caller: the capabilities it needs are checked first. */
-  answer(user: UserContext, { capabilities, answer }: RouteCall<AnyBrewCalls>, input: RouteInput): Promise<unknown> {
-    for (const capability of capabilities(input)) requireCapability(user, capability);
-    return answer(this.calls(user), input);
   }
 
   // ---- Reports -----------------------------------------------------------------------------------

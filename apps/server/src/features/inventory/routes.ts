@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { INVENTORY_CALLS } from '@fieldlink/services/inventory-service';
-import { signedInUser } from '../../plugins/auth';
+import { registerRouteCalls } from '../session/route-calls';
 import type { InventoryService } from './service';
 
 /** Inventory calls of application §7, answered from the shelf devices' data. */
@@ -9,7 +9,5 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
   { inventory },
 ) => {
   app.addHook('onRequest', app.authenticate);
-  for (const call of INVENTORY_CALLS) {
-    app.route({ ...call.route, handler: (request) => inventory.answer(signedInUser(request), call, request as never) });
-  }
+  registerRouteCalls(app, INVENTORY_CALLS, (user) => inventory.calls(user));
 };

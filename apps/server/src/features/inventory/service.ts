@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 import { retailProductId, type RangeState, type RetailTotals } from '@fieldlink/domain/retail';
 import { retailViewerRights } from '@fieldlink/domain/retail-views';
-import { InventoryCalls, type AnyInventoryCalls, type InventoryGroup } from '@fieldlink/services/inventory-service';
-import type { RouteCall, RouteInput } from '@fieldlink/services/route-calls';
+import { InventoryCalls, type InventoryGroup } from '@fieldlink/services/inventory-service';
 import { logBinGrid, type ChannelLog } from '@fieldlink/api/device-logs';
 import type { RangeStateCounts } from '@fieldlink/api/inventory';
 import type { Database } from '../../db/schema';
@@ -10,7 +9,7 @@ import { HttpError } from '../../http-errors';
 import { groupsUnder } from '../device-table/repository';
 import { channelLog } from '../devices/log-repository';
 import { findGroup } from '../devices/repository';
-import { inScope, permissionSubject, requireCapability } from '../session/access';
+import { inScope, permissionSubject } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import { shelfChannelsOf, toTrack, type ShelfChannel } from './mapper';
 import {
@@ -44,18 +43,8 @@ export class InventoryService {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** A shared inventory call (`INVENTORY_CALLS`) for this caller: the capabilities it needs are checked first. */
-  answer(
-    caller: UserContext,
-    { capabilities, answer }: RouteCall<AnyInventoryCalls>,
-    input: RouteInput,
-  ): Promise<unknown> {
-    for (const capability of capabilities(input)) requireCapability(caller, capability);
-    return answer(this.calls(caller), input);
-  }
-
   /** The calls of `@fieldlink/services/inventory-service` over the rows in the caller's scope. */
-  private calls(caller: UserContext): InventoryCalls<ScopedGroup> {
+  calls(caller: UserContext): InventoryCalls<ScopedGroup> {
     const { db } = this;
     const shelvesUnder = (group: ScopedGroup) => groupsUnder(db, [group.path]).then((groups) => this.shelves(groups));
     return new InventoryCalls<ScopedGroup>(
