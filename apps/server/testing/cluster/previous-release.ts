@@ -9,7 +9,7 @@ const ROOT = path.resolve(import.meta.dirname, '../../../..');
  * The release this code replaces in a rolling upgrade: the commit last shipped (CI passed). Set it
  * to the shipped commit at each release (docs/operations.md, "Upgrades without downtime").
  */
-export const PREVIOUS_RELEASE = 'cccc7e7420d0733edcff3f8cfb3c163000f1458a';
+export const PREVIOUS_RELEASE = '5edcdd782255ebbee4c14f011345682a9c2b09fd';
 
 /** Whether this clone holds the previous release (a shallow clone does not). */
 export function hasPreviousRelease(): boolean {
