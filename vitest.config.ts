@@ -94,10 +94,11 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           pool: 'forks',
-          // Two files at a time, each with its own server, browser and ports: one file used 0.24-0.58 of
-          // a core (its waits are the console's and the devices' times), and the whole project ran green
-          // twice in 638 s and 599 s this way at load 6-12 (docs/PERFORMANCE.md, round 9).
-          maxWorkers: 2,
+          // Three files at a time, each with its own server, browser and ports: one file used 0.24-0.58 of
+          // a core (its waits are the console's and the devices' times). Two at a time took 536.6 s in
+          // the quiet full run of 1 December 06:33 UTC; three took 460.2 s, green, on 1 December 11:06
+          // UTC, quiet for its first 5 minutes (docs/decisions.md, "Issue 37 item 7 (round 12)").
+          maxWorkers: 3,
           sequence: { groupOrder: 2 },
         },
       },
