@@ -34,13 +34,14 @@ export default defineConfig({
           globalSetup: ['apps/server/testing/postgres-template.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // Servers, brokers and databases per file, two files at a time on 2 cores, in forks that each
+          // Servers, brokers and databases per file, three files at a time on 2 cores (a file waits on its
+          // servers, brokers and databases part of the time: round 12 in docs/decisions.md), in forks that each
           // run file after file on one module graph (`isolate: false`): loading the server's modules
           // through vitest for each of the 115 files was about a second of CPU per file (round 8 in
           // docs/PERFORMANCE.md). Every file closes its apps, brokers and databases, and one that stubs
           // the environment restores it (`vi.unstubAllEnvs`); module state is keyed or per app.
           pool: 'forks',
-          maxWorkers: 2,
+          maxWorkers: 3,
           isolate: false,
           sequence: { groupOrder: 1 },
         },
