@@ -104,6 +104,15 @@ describe.each(DIALECTS)('the seeded demo account on %s', (dialect) => {
     expect(scenes.map((scene) => scene.name)).toEqual(['Overview']);
     const [scene] = scenes;
     expect(scene!.widgets.length).toBeGreaterThan(3);
+    // The fleet's overview the browser demo shows too (domain `fleetOverview`): titled by the account,
+    // every simulated device's main reading in it.
+    expect(scene!.widgets[0]).toMatchObject({ type: 'customText', value: 'Fieldlink Demo: live overview' });
+    const shown = new Set(scene!.widgets.flatMap((widget) => widget.channels.map((channel) => channel.deviceId)));
+    expect([...shown].sort()).toEqual(
+      demoFleetDevices(demoFleetOf('default'))
+        .map((device) => device.thingName)
+        .sort(),
+    );
     // Its user holds scene and widget rights, and the supplier's administrator may change any scene: the
     // account's kind refuses both.
     const admin = await signIn(t.app, 'admin@fieldlink.test');

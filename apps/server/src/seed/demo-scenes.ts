@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { ArcSegment, YAxis } from '@fieldlink/api/scenes';
 import { FLOW_AXIS_MAX, TANK_LEVEL_RANGE, type PlantAppType } from '@fieldlink/domain/plant-dashboard';
+import { DEMO_ACCOUNT_KIND } from '@fieldlink/domain/demo';
+import { fleetOverview, type OverviewChannel } from '@fieldlink/domain/fleet-overview';
 import { flowGridLayout, widgetWithDefaults, type WidgetType } from '@fieldlink/domain/widgets';
 import { MAX_PRODUCT_CAPACITY } from '@fieldlink/simulation/retail-shelf';
 import type { Database } from '../db/schema';
@@ -289,43 +291,65 @@ function widgetProps(widget: DemoWidget, deviceIds: ReadonlyMap<string, string>)
   return defaulted;
 }
 
-/** Adds the demo scenes of a demo account (by key) to its root group. */
-/**
- * The demo account's Overview: the boiler room's widgets over its own controllers, which run the same
- * plant model and are simulated in the browser that shows the scene (read-only for everyone: §6).
- */
-const SIMULATED_CONTROLLERS: Record<string, string> = { 'ACME-BLR01': 'CTL01_DEMO', 'ACME-BLR02': 'CTL02_DEMO' };
-DEMO_SCENES.demo = [
-  {
-    name: 'Overview',
-    widgets: DEMO_SCENES.default![0]!.widgets.map((widget) => ({
-      ...widget,
-      channels: widget.channels?.map(([thingName, ...rest]) => [
-        SIMULATED_CONTROLLERS[thingName] ?? thingName,
-        ...rest,
-      ]),
-    })),
-  },
-];
+/** A scene as stored: its widgets with their ids and §3's defaults, and its layout. */
+interface StoredScene {
+  name: string;
+  gridLayout: ReturnType<typeof flowGridLayout>;
+  widgets: (WidgetProps & { id: string; type: WidgetType })[];
+}
 
+/** The hand-written scenes of an account, their widgets' devices named by thing name in `deviceIds`. */
+function writtenScenes(scenes: readonly DemoScene[], deviceIds: ReadonlyMap<string, string>): StoredScene[] {
+  return scenes.map((scene) => {
+    const widgets = scene.widgets.map((widget) => ({ ...widget, id: newId() }));
+    const gridLayout = flowGridLayout(widgets);
+    return {
+      name: scene.name,
+      gridLayout,
+      widgets: widgets.map((widget) => ({ ...widgetProps(widget, deviceIds), id: widget.id, type: widget.type })),
+    };
+  });
+}
+
+/**
+ * Adds the demo scenes of an account to its root group: the hand-written ones of its key, or for a
+ * demo account (core §1) the overview of its simulated devices that the browser demo shows too
+ * (domain `fleetOverview`), from their stored names and channels, in the account's order.
+ */
 export async function addDemoScenes(
   db: Kysely<Database>,
-  accountKey: string,
+  account: {
+    key: string;
+    name: string;
+    kind: string;
+    groups: readonly { devices: readonly { thingName: string }[] }[];
+  },
   accountId: string,
   rootGroupId: string,
   now: number,
 ): Promise<void> {
-  const scenes = DEMO_SCENES[accountKey] ?? [];
-  if (scenes.length === 0) return;
   const devices = await db
     .selectFrom('devices')
-    .select(['id', 'thing_name'])
+    .select(['id', 'thing_name', 'name', 'channels'])
     .where('account_id', '=', accountId)
     .execute();
   const deviceIds = new Map(devices.map((device) => [device.thing_name, device.id]));
+  const byThing = new Map(devices.map((device) => [device.thing_name, device]));
+  const fleet = account.groups.flatMap((group) =>
+    group.devices.flatMap(({ thingName }) => byThing.get(thingName) ?? []),
+  );
+  const scenes =
+    account.kind === DEMO_ACCOUNT_KIND
+      ? [
+          fleetOverview(
+            account.name,
+            fleet.map(({ id, name, channels }) => ({ id, name, channels: JSON.parse(channels) as OverviewChannel[] })),
+            () => newId(),
+          ),
+        ]
+      : writtenScenes(DEMO_SCENES[account.key] ?? [], deviceIds);
   for (const [position, scene] of scenes.entries()) {
     const sceneId = newId();
-    const widgets = scene.widgets.map((widget) => ({ ...widget, id: newId() }));
     await insertScene(db, {
       id: sceneId,
       group_id: rootGroupId,
@@ -333,15 +357,15 @@ export async function addDemoScenes(
       type: 'grid',
       position,
       is_grid_locked: 0,
-      grid_layout: JSON.stringify(flowGridLayout(widgets)),
+      grid_layout: JSON.stringify(scene.gridLayout),
       created_at: now,
     });
-    for (const [index, widget] of widgets.entries()) {
+    for (const [index, { id, type, ...props }] of scene.widgets.entries()) {
       await insertWidget(db, {
-        id: widget.id,
+        id,
         scene_id: sceneId,
-        type: widget.type,
-        props: JSON.stringify(widgetProps(widget, deviceIds)),
+        type,
+        props: JSON.stringify(props),
         // One millisecond apart, so the widgets keep their order.
         created_at: now + index,
         updated_at: now + index,

@@ -124,7 +124,7 @@ export async function seedDemo(
         await addGroup(accountId, group);
         for (const demo of group.devices) await addDevice(accountId, group.id, demo);
       }
-      await addDemoScenes(trx, account.key, accountId, root.id, now);
+      await addDemoScenes(trx, account, accountId, root.id, now);
       for (const user of account.users) {
         const userId = newId();
         await insertUser(trx, {
