@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { APP_TYPES } from '@fieldlink/domain/app-variant';
-import { isDemoDeviceId } from '@fieldlink/domain/demo';
-import { DEMO_FLEETS, demoFleet, demoFleetDeviceNamed, demoFleetDevices } from './demo-fleet';
+import { DEMO_ACCOUNT_KIND, isDemoDeviceId } from '@fieldlink/domain/demo';
+import { ACCOUNTS_USER_VARIANT } from '@fieldlink/domain/user-variant';
+import { DEMO_FLEETS, demoFleet, demoFleetAccount, demoFleetDeviceNamed, demoFleetDevices } from './demo-fleet';
 
 describe('demo fleets', () => {
   it('has one fleet per app variant, every device a _DEMO device named once', () => {
@@ -34,5 +35,19 @@ describe('demo fleets', () => {
     ['a real device', 'ACME-BLR01', null],
   ] as const)('finds the fleet device of %s by its thing name', (_name, thingName, kind) => {
     expect(demoFleetDeviceNamed(thingName)?.kind ?? null).toBe(kind);
+  });
+
+  it.each([
+    ['brew', 'Northgate Brewing', null],
+    ['stock', 'Corner Retail', ACCOUNTS_USER_VARIANT],
+    ['default', 'Acme Controls', null],
+  ] as const)('runs the %s fleet in a demo account named %s, user variant %s', (appType, name, userVariant) => {
+    expect(demoFleetAccount(demoFleet(appType))).toEqual({
+      name,
+      appType,
+      kind: DEMO_ACCOUNT_KIND,
+      userVariant,
+      theme: null,
+    });
   });
 });

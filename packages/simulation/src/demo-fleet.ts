@@ -1,5 +1,6 @@
 import type { AppType } from '@fieldlink/domain/app-variant';
-import { DEMO_DEVICE_SUFFIX } from '@fieldlink/domain/demo';
+import { DEMO_ACCOUNT_KIND, DEMO_DEVICE_SUFFIX } from '@fieldlink/domain/demo';
+import { ACCOUNTS_USER_VARIANT } from '@fieldlink/domain/user-variant';
 import type { DeviceKind } from './device-kind';
 
 /**
@@ -300,6 +301,25 @@ export function demoFleet(appType: AppType, deviceCount?: number): DemoFleet {
       ),
     })),
   };
+}
+
+/** The account a demo fleet runs in. */
+interface DemoFleetAccount {
+  name: string;
+  appType: AppType;
+  kind: typeof DEMO_ACCOUNT_KIND;
+  userVariant: string | null;
+  theme: null;
+}
+
+/**
+ * The account a fleet runs in (core §1), for the browser demo and the server's seeded demo account:
+ * of kind `demo`, no theme, the accounts-centred user variant for the retail stores (their new-devices
+ * group is New Stock), none for the others.
+ */
+export function demoFleetAccount(fleet: DemoFleet): DemoFleetAccount {
+  const userVariant = fleet.appType === 'stock' ? ACCOUNTS_USER_VARIANT : null;
+  return { name: fleet.accountName, appType: fleet.appType, kind: DEMO_ACCOUNT_KIND, userVariant, theme: null };
 }
 
 /** Every device of a fleet, group by group. */

@@ -1,11 +1,10 @@
 import type { AccountKind } from '@fieldlink/domain/app-variant';
 import type { ExtraFlag, Permission } from '@fieldlink/domain/permissions';
-import { DEMO_ACCOUNT_KIND } from '@fieldlink/domain/demo';
 import { ACCOUNTS_USER_VARIANT, OTHER_USER_VARIANT } from '@fieldlink/domain/user-variant';
 import type { DeviceKind } from '@fieldlink/simulation/device-kind';
 import { createDeviceIdentity } from '@fieldlink/simulation/device-identity';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
-import { demoFleet } from '@fieldlink/simulation/demo-fleet';
+import { demoFleet, demoFleetAccount } from '@fieldlink/simulation/demo-fleet';
 
 /** Kinds of simulated device (packages/simulation). */
 export type DemoDeviceKind = DeviceKind;
@@ -552,11 +551,8 @@ export const DEMO_CUSTOMERS: DemoAccount[] = [
     // which the signed-in browser runs itself. The server keeps the devices as entities only: no
     // broker account, no history, nothing ingested; the scenes are read-only for everyone.
     key: 'demo',
+    ...demoFleetAccount(demoFleet('default')),
     name: 'Fieldlink Demo',
-    appType: 'default',
-    kind: DEMO_ACCOUNT_KIND,
-    userVariant: null,
-    theme: null,
     groups: demoFleet('default').groups.map((group) => ({
       name: group.name,
       devices: group.devices.map((demo) => ({

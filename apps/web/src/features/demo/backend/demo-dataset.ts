@@ -5,10 +5,9 @@ import { effectivePermissions } from '@fieldlink/domain/permissions';
 import { accountTrees, type AccountTreeStore } from '@fieldlink/services/account-service';
 import type { Device } from '@fieldlink/api/device';
 import type { SelfAnswer } from '@fieldlink/api/session';
-import { ACCOUNTS_USER_VARIANT } from '@fieldlink/domain/user-variant';
 import { DEMO_ACCOUNT_KIND, demoVisitorRights } from '@fieldlink/domain/demo';
 import { simulatedDeviceConfig } from '@fieldlink/simulation/device-identity';
-import type { DemoFleet, DemoFleetDevice } from '@fieldlink/simulation/demo-fleet';
+import { demoFleetAccount, type DemoFleet, type DemoFleetDevice } from '@fieldlink/simulation/demo-fleet';
 import type { DeviceSnapshot } from '../worker/protocol';
 
 /**
@@ -43,9 +42,8 @@ type DeviceEntry = { fleet: DemoFleetDevice; group: DemoGroupEntry };
 
 export function buildDataset(fleet: DemoFleet): DemoDataset {
   let count = 0;
-  const outline = { name: fleet.accountName, kind: DEMO_ACCOUNT_KIND, userVariant: userVariantOf(fleet) };
   // Ids of the browser's own, the same on every visit.
-  const groups = accountGroups({ ...outline, groups: fleet.groups }, (kind) =>
+  const groups = accountGroups({ ...demoFleetAccount(fleet), groups: fleet.groups }, (kind) =>
     kind === 'group' ? `demo-group-${++count}` : `demo-${kind}`,
   );
   const devices = new Map(
@@ -55,8 +53,6 @@ export function buildDataset(fleet: DemoFleet): DemoDataset {
   const own = groups.filter((group) => group.kind === 'group');
   return { fleet, rootId, rootPath, accountGroups: groups, groups: own, devices };
 }
-
-const userVariantOf = (fleet: DemoFleet): string | null => (fleet.appType === 'stock' ? ACCOUNTS_USER_VARIANT : null);
 
 /** The prospect's one attachment point: the demo's root, with what a visitor may do (domain `demoVisitorRights`). */
 function prospectPoint(dataset: DemoDataset) {
@@ -90,14 +86,7 @@ export async function accountAnswer(
 ): Promise<AccountAnswer> {
   const { fleet, rootId, rootPath } = dataset;
   const store: AccountTreeStore<DeviceEntry> = {
-    account: async () => ({
-      id: DEMO_ACCOUNT_ID,
-      name: fleet.accountName,
-      appType: fleet.appType,
-      kind: DEMO_ACCOUNT_KIND,
-      userVariant: userVariantOf(fleet),
-      theme: null,
-    }),
+    account: async () => ({ id: DEMO_ACCOUNT_ID, ...demoFleetAccount(fleet) }),
     groupsUnder: async (path) =>
       dataset.accountGroups
         .filter((group) => isUnderPath(group.path, path))
