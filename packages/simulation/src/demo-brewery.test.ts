@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { annotationColor } from '@fieldlink/domain/brew';
 import { BrewTank } from './brew-tank';
-import { DEMO_BEERS, demoBatchItems, demoTankStory, tankBatchState } from './demo-brewery';
+import { DEMO_BEERS, demoBatchItems, demoTankBeer, demoTankStory, tankBatchState } from './demo-brewery';
 
 const NOW = Date.UTC(2026, 10, 25, 9);
 const HOUR = 3_600_000;
@@ -72,5 +72,15 @@ describe('the demo brewery', () => {
         ['annotation-4', 'plotLine', null, null],
       ],
     );
+  });
+
+  it.each([
+    ['the first of three tanks ferments the first beer', 0, 3, DEMO_BEERS[0]],
+    ['the second the next', 1, 3, DEMO_BEERS[1]],
+    ['the last (the bright tank) holds a finished batch', 2, 3, null],
+    ['beers come round again in a larger cellar', 2, 4, DEMO_BEERS[0]],
+    ['a brewery of one tank holds a finished batch', 0, 1, null],
+  ] as const)('%s', (_name, index, count, beer) => {
+    expect(demoTankBeer(index, count)).toBe(beer);
   });
 });

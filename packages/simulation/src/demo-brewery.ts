@@ -41,6 +41,15 @@ export const DEMO_BEERS: readonly DemoBeer[] = [
   { beerName: 'Harvest Amber', style: 'American Amber Ale', targetGravity: 1.012 },
 ];
 
+/**
+ * What a tank of the demo brewery holds, by its place among the brewery's `tankCount` tanks: the
+ * fermenters a beer of {@link DEMO_BEERS} each in turn, the last tank (the bright tank) a finished
+ * batch (null). The server's seed and the browser's demo start their breweries from it.
+ */
+export function demoTankBeer(index: number, tankCount: number): DemoBeer | null {
+  return index < tankCount - 1 ? DEMO_BEERS[index % DEMO_BEERS.length]! : null;
+}
+
 /** One batch of the demo brewery, in plain values: the server stores it as rows, the browser keeps it. */
 export interface DemoBatchStory {
   state: Extract<TankState, 'FERMENTING' | 'MANUALLY_ENDED'>;

@@ -2,24 +2,20 @@ import type { Kysely } from 'kysely';
 import { defaultChannelsMap } from '@fieldlink/domain/brew';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 import { BrewTank } from '@fieldlink/simulation/brew-tank';
-import {
-  DEMO_BEERS,
-  demoBatchItems,
-  demoTankStory,
-  tankBatchState,
-  type DemoBeer,
-} from '@fieldlink/simulation/demo-brewery';
+import { demoBatchItems, demoTankBeer, demoTankStory, tankBatchState } from '@fieldlink/simulation/demo-brewery';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import type { Database } from '../db/schema';
 import { newId } from '../security/secrets';
 import { FileStore } from '../documents/file-store';
 import { BrewReportWriter, batchReportFileName } from '../features/brew/report';
+import { DEMO_CUSTOMERS } from './demo-data';
 
 const BREWER = 'brew@fieldlink.test';
 
-/** What the demo brews in each tank that ferments (by thing name); the bright tank is empty. */
-const RUNNING: Record<string, DemoBeer | undefined> = { 'NGB-FV01': DEMO_BEERS[0], 'NGB-FV02': DEMO_BEERS[1] };
-const FINISHED_IN = 'NGB-BT01';
+/** The brewery's tanks (thing names), in its account's order: what each holds is `demoTankBeer`'s. */
+const TANKS = DEMO_CUSTOMERS.filter((account) => account.key === 'brew')
+  .flatMap((account) => account.groups.flatMap((group) => group.devices))
+  .flatMap((device) => (device.kind === 'brewTank' ? [device.thingName] : []));
 
 /**
  * The demo brewery (Northgate Brewing, group Cellar), the story of `demoTankStory` that the browser's
@@ -34,7 +30,7 @@ export async function seedDemoBrew(
   const devices = await db
     .selectFrom('devices')
     .select(['id', 'thing_name', 'custom'])
-    .where('thing_name', 'in', [...Object.keys(RUNNING), FINISHED_IN])
+    .where('thing_name', 'in', TANKS)
     .execute();
   const files = new FileStore(db);
   const reports = new BrewReportWriter(db, { productName: 'Fieldlink', defaultTheme: 'DEFAULT' });
@@ -45,7 +41,8 @@ export async function seedDemoBrew(
     const carried = liveModels?.get(device.thing_name);
     const model =
       carried instanceof BrewTank ? carried : new BrewTank({ seed: seedFromText(device.thing_name), startTimeMs: now });
-    const story = demoTankStory(tankBatchState(model), RUNNING[device.thing_name] ?? null, now);
+    const beer = demoTankBeer(TANKS.indexOf(device.thing_name), TANKS.length);
+    const story = demoTankStory(tankBatchState(model), beer, now);
     const { batch } = story;
     await db
       .insertInto('brew_tanks')

@@ -3,7 +3,7 @@ import { defaultChannelsMap, type LevelSample } from '@fieldlink/domain/brew';
 import { followRunningBatch } from '@fieldlink/domain/brew-views';
 import { annotationRecord, BatchListStore, type BatchListRecords } from '@fieldlink/services/batch-list-store';
 import type { BrewDevice } from '@fieldlink/services/brew-service';
-import { DEMO_BEERS, demoBatchItems, demoTankStory } from '@fieldlink/simulation/demo-brewery';
+import { demoBatchItems, demoTankBeer, demoTankStory } from '@fieldlink/simulation/demo-brewery';
 import type { DeviceSnapshot } from '../worker/protocol';
 import { DemoCallError } from './demo-call-error';
 import type { DemoGroupEntry } from './demo-dataset';
@@ -25,16 +25,15 @@ export function demoRecordId(kind: string): string {
 }
 
 /**
- * The demo's first brewing records: the server's demo brewery ({@link demoTankStory}, {@link demoBatchItems})
- * over the browser's tank models, each fermenter but the last brewing one of {@link DEMO_BEERS}, the
- * last keeping a finished stout.
+ * The demo's first brewing records: the server's demo brewery ({@link demoTankBeer}, {@link demoTankStory},
+ * {@link demoBatchItems}) over the browser's tank models.
  */
 export function firstBreweryRecords(tanks: readonly BrewTankDevice[], now: number): DemoBreweryRecords {
   const records: DemoBreweryRecords = { tanks: [], batches: [] };
   tanks.forEach((snapshot, index) => {
     if (!snapshot.tank) return;
     const deviceId = snapshot.thingName;
-    const beer = index < tanks.length - 1 ? DEMO_BEERS[index % DEMO_BEERS.length]! : null;
+    const beer = demoTankBeer(index, tanks.length);
     const { capacity, co2TotalGain, tankLevel, batch } = demoTankStory(snapshot.tank, beer, now);
     const { gravities, sensories, annotations } = demoBatchItems(batch, demoRecordId);
     records.tanks.push({ deviceId, capacity, co2TotalGain, tankLevel });
