@@ -39,11 +39,10 @@ describe('the overview of a fleet', () => {
     { id: 'd3', name: 'Silent', channels: [] },
   ];
   const overview = fleetOverview('Acme', devices, (index) => `w${index}`);
-  const shown = overview.widgets.map(({ id, type, name, channels, w }) => ({
+  const shown = overview.widgets.map(({ id, type, name, channels }) => ({
     id,
     type,
     name,
-    w,
     channels: channels.map(({ deviceId, code }) => `${deviceId}:${code}`),
   }));
 
