@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import type { AccountAnswer, GroupNode } from '@fieldlink/api/account';
 import type { Scene } from '@fieldlink/api/scenes';
+import { textColumnValues, type DeviceTableAnswer } from '@fieldlink/api/device-table';
 import { DEMO_ACCOUNT_KIND, isDemoDeviceId } from '@fieldlink/domain/demo';
 import { READ_ONLY_SCENE_MESSAGE } from '@fieldlink/domain/widgets';
 import { demoFleet as demoFleetOf, demoFleetDevices } from '@fieldlink/simulation/demo-fleet';
-import { createDeviceIdentity } from '@fieldlink/simulation/device-identity';
+import { createModel } from '@fieldlink/simulation/create-model';
+import { createDeviceIdentity, simulatedDeviceConfig } from '@fieldlink/simulation/device-identity';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import { hashSecret } from '../security/secrets';
 import { DIALECTS, signIn, startTestApp, type TestApp } from '../../testing/test-app';
@@ -48,15 +50,45 @@ describe.each(DIALECTS)('the seeded demo account on %s', (dialect) => {
     // They run in the browser that shows them, so they count as connected and name their model's channels.
     const devices = groups.flatMap((group) => group.devices);
     expect(devices.every((device) => device.isConnected && (device.channels ?? []).length > 0)).toBe(true);
-    // With the identity the browser's simulation gives them, so the device table shows what their dash does.
+    // With all their simulated device says of itself (the simulation's one description, which the
+    // browser demo's record and the simulator's config frame start from), so the device table's model,
+    // zone and cellular cells show what their dash does.
     for (const demo of demoFleetDevices(demoFleetOf('default'))) {
-      const stored = await db()
+      const row = await db()
         .selectFrom('devices')
-        .select(['fw', 'model', 'hw'])
+        .selectAll()
         .where('thing_name', '=', demo.thingName)
         .executeTakeFirstOrThrow();
-      const { fw, model, hw } = createDeviceIdentity(demo.kind, seedFromText(demo.thingName));
-      expect(stored).toEqual({ fw, model, hw });
+      const seed = seedFromText(demo.thingName);
+      const model = createModel(demo.kind, { seed, startTimeMs: row.created_at });
+      const described = simulatedDeviceConfig(createDeviceIdentity(demo.kind, seed), model.channels, model.registers());
+      const stored = {
+        sn: row.sn,
+        fw: row.fw,
+        model: row.model,
+        hw: row.hw,
+        base: row.base,
+        custom: row.custom,
+        uploadInterval: row.upload_interval,
+        expandedIoMax: row.expanded_io_max,
+        timeDate: JSON.parse(row.time_date ?? 'null') as unknown,
+        channels: JSON.parse(row.channels) as unknown,
+        registers: JSON.parse(row.registers) as unknown,
+        ports: JSON.parse(row.ports) as unknown,
+      };
+      expect([demo.thingName, stored]).toEqual([demo.thingName, described]);
+      expect(described.ports[0]).toMatchObject({ portType: 'modem', iccid: expect.stringMatching(/^89/) });
+      expect(Object.keys(described.registers).length).toBeGreaterThan(0);
+      // The table's line reads them: its zone and cellular cells are filled.
+      const { text } = (await call('/devices/table')).json() as DeviceTableAnswer;
+      const index = textColumnValues(text.thingName).indexOf(demo.thingName);
+      const cell = (field: keyof DeviceTableAnswer['text']) => textColumnValues(text[field])[index];
+      expect([cell('tzName'), cell('iccid'), cell('operator'), cell('modemModel')]).toEqual([
+        described.timeDate.tzName,
+        described.ports[0]!.iccid,
+        described.ports[0]!.operator,
+        described.ports[0]!.model,
+      ]);
     }
     // Other accounts keep real devices in groups that are not simulated.
     const admin = (

@@ -183,26 +183,33 @@ export async function seedDemo(
 }
 
 /**
- * What the server keeps of a `_DEMO` device beyond its entity: the channels its plant model has (so the
- * tree and the widget editors name them), the identity the browser's simulation gives it (firmware,
- * model, hardware and macros, so the device table shows what its dash does) and that it counts as
- * connected, since it runs in every browser that shows it. Nothing ever changes this: no frame of a `_DEMO` device is taken in, and its values,
- * logs and health exist only in those browsers.
+ * What the server keeps of a `_DEMO` device beyond its entity: everything its simulated device says of
+ * itself in its config frame (`simulatedDeviceConfig`, the one description the simulator's frames and
+ * the browser demo's record start from): identity, channels, registers, upload interval, expanded-IO
+ * points, clock and modem port, so the device table's model, zone and cellular cells read what its dash
+ * does; and that it counts as connected, since it runs in every browser that shows it. Nothing ever
+ * changes this: no frame of a `_DEMO` device is taken in, and its values, logs and health exist only in
+ * those browsers.
  */
 async function describeSimulatedDevice(db: Kysely<Database>, thingName: string, kind: DemoDeviceKind, now: number) {
   const seed = seedFromText(thingName);
   const model = createModel(kind, { seed, startTimeMs: now });
   const config = simulatedDeviceConfig(createDeviceIdentity(kind, seed), model.channels, model.registers());
-  const { fw, base, custom, channels } = config;
   await db
     .updateTable('devices')
     .set({
-      fw,
+      sn: config.sn,
+      fw: config.fw,
       model: config.model,
       hw: config.hw,
-      base,
-      custom,
-      channels: JSON.stringify(channels),
+      base: config.base,
+      custom: config.custom,
+      upload_interval: config.uploadInterval,
+      expanded_io_max: config.expandedIoMax,
+      time_date: JSON.stringify(config.timeDate),
+      channels: JSON.stringify(config.channels),
+      registers: JSON.stringify(config.registers),
+      ports: JSON.stringify(config.ports),
       is_connected: 1,
       last_connection: now,
     })
