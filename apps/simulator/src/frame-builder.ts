@@ -8,7 +8,7 @@ import type {
   ReplyFrame,
   StatusFrame,
 } from '@fieldlink/api/device-frames';
-import type { DeviceIdentity } from '@fieldlink/simulation/device-identity';
+import type { deviceConfig } from '@fieldlink/simulation/device-identity';
 
 /** Builders of the version 4 frames a simulated device publishes (`@fieldlink/api/device-frames`). */
 
@@ -19,38 +19,9 @@ export function connFrame(connected: boolean, t: number): ConnFrame {
   return { v: 4, type: 'conn', connected, t };
 }
 
-export interface DeviceConfigInput {
-  readonly identity: DeviceIdentity;
-  readonly channels: readonly ChannelConfig[];
-  readonly registers: Record<string, number>;
-  readonly uploadIntervalMinutes: number;
-  readonly logIntervalSeconds: number;
-  /** Expanded-IO points the device is configured for. */
-  readonly expandedIoMax: number;
-  readonly timeDate: { readonly tzName: string; readonly tzRule?: string };
-}
-
-export function deviceConfigFrame(input: DeviceConfigInput, t: number): ConfigFrame {
-  const { identity } = input;
-  return {
-    v: 4,
-    type: 'config',
-    subtype: 'device',
-    t,
-    sn: identity.sn,
-    fw: identity.fw,
-    model: identity.model,
-    hw: identity.hw,
-    base: identity.base,
-    custom: identity.custom,
-    uploadInterval: input.uploadIntervalMinutes,
-    logInterval: input.logIntervalSeconds,
-    expandedIoMax: input.expandedIoMax,
-    timeDate: { ...input.timeDate },
-    channels: input.channels.map((channel) => ({ ...channel })),
-    registers: { ...input.registers },
-    ports: [identity.modemPort],
-  };
+/** A device's config frame: what it says of itself (`@fieldlink/simulation` `deviceConfig`), at `t`. */
+export function deviceConfigFrame(config: ReturnType<typeof deviceConfig<ChannelConfig>>, t: number): ConfigFrame {
+  return { v: 4, type: 'config', subtype: 'device', t, ...config };
 }
 
 export function healthFrame(health: DeviceHealth, t: number): HealthFrame {

@@ -8,6 +8,7 @@ import type { DeviceKind } from '@fieldlink/simulation/device-kind';
 import { DeviceHealthMonitor } from '@fieldlink/simulation/device-health';
 import {
   createDeviceIdentity,
+  deviceConfig,
   SIMULATED_TIME_DATE,
   SIMULATED_UPLOAD_INTERVAL_MINUTES,
   type DeviceIdentity,
@@ -429,18 +430,14 @@ export class SimulatedDevice {
       ...reportedChannels(this.model.channels),
       ...this.paddingCodes.map((code) => ({ code, name: `Aux ${code.slice(1)}`, upload: true, alarm: false })),
     ].map((channel) => this.config.channelConfig(channel));
-    return deviceConfigFrame(
-      {
-        identity: { ...this.identity, fw: this.firmware },
-        channels,
-        registers: this.model.registers(),
-        uploadIntervalMinutes: this.config.uploadInterval,
-        logIntervalSeconds: this.config.logInterval,
-        expandedIoMax: expandedIoPoints(this.model.channels.map((channel) => channel.code)),
-        timeDate: this.timeDate,
-      },
-      now,
+    const { uploadInterval, logInterval } = this.config;
+    const config = deviceConfig(
+      { ...this.identity, fw: this.firmware },
+      { channels, uploadInterval, logInterval, timeDate: this.timeDate },
+      this.model.registers(),
+      expandedIoPoints(this.model.channels.map((channel) => channel.code)),
     );
+    return deviceConfigFrame(config, now);
   }
 
   private readHealth(now: number) {

@@ -4,7 +4,9 @@ import { expandedIoPoints } from './channel-codes';
 import { createModel } from './create-model';
 import {
   createDeviceIdentity,
+  deviceConfig,
   simulatedDeviceConfig,
+  SIMULATED_LOG_INTERVAL_SECONDS,
   SIMULATED_TIME_DATE,
   SIMULATED_UPLOAD_INTERVAL_MINUTES,
   withLuhnDigit,
@@ -44,6 +46,7 @@ describe('device identity', () => {
       fw: identity.fw,
       custom: identity.custom,
       uploadInterval: SIMULATED_UPLOAD_INTERVAL_MINUTES,
+      logInterval: SIMULATED_LOG_INTERVAL_SECONDS,
       timeDate: SIMULATED_TIME_DATE,
       registers: model.registers(),
       ports: [identity.modemPort],
@@ -53,5 +56,53 @@ describe('device identity', () => {
     // Every channel uploads; an alarm only where the model sets one; a unit only where it has one.
     expect(config.channels.every((channel) => channel.upload && typeof channel.alarm === 'boolean')).toBe(true);
     expect(config.channels.some((channel) => 'units' in channel && channel.units === undefined)).toBe(false);
+  });
+
+  const identity = createDeviceIdentity('generic', 3);
+  it.each([
+    {
+      case: 'the simulation defaults',
+      settings: {
+        channels: [{ code: 'c1', name: 'Flow', upload: true, alarm: false }],
+        uploadInterval: 1,
+        logInterval: 10,
+        timeDate: SIMULATED_TIME_DATE,
+      },
+      expandedIoMax: 0,
+    },
+    {
+      case: 'what a person set',
+      settings: {
+        channels: [
+          { code: 'c1', name: 'Inlet', upload: false, alarm: true },
+          { code: 'x40', name: 'Aux 40', upload: true, alarm: false },
+        ],
+        uploadInterval: 15,
+        logInterval: 60,
+        timeDate: { tzName: 'Australia/Perth', tzRule: 'AWST-8' },
+      },
+      expandedIoMax: 8,
+    },
+  ])('reports its identity and $case as a config frame says them', ({ settings, expandedIoMax }) => {
+    const registers = { r1: 2 };
+    const config = deviceConfig(identity, settings, registers, expandedIoMax);
+    const { sn, fw, model, hw, base, custom, modemPort } = identity;
+    expect(config).toEqual({
+      sn,
+      fw,
+      model,
+      hw,
+      base,
+      custom,
+      ...settings,
+      expandedIoMax,
+      registers,
+      ports: [modemPort],
+    });
+    // A copy: the device's memory changing later changes no frame already built.
+    expect(config.channels[0]).not.toBe(settings.channels[0]);
+    expect(config.timeDate).not.toBe(settings.timeDate);
+    expect(config.registers).not.toBe(registers);
+    expect(config.ports[0]).not.toBe(modemPort);
   });
 });

@@ -106,15 +106,32 @@ export const SIMULATED_TIME_DATE: { readonly tzName: string; readonly tzRule: st
 export const SIMULATED_UPLOAD_INTERVAL_MINUTES = 1;
 
 /**
- * What a simulated device says of itself in its `device` config frame while nobody has changed its
- * settings: its identity, its model's channels as reported, its registers, the upload interval, the
- * clock and its modem (the log interval is the simulation's to choose). The server's record of a
- * `_DEMO` device and the browser demo's device record start from it, with the simulator's defaults.
+ * A device simulated in the browser (the demo's, and a signed-in account's `_DEMO` devices) logs its
+ * values every 10 s, as field devices do, so a chart of the last hour is drawn from real samples. The
+ * MQTT simulator is given its own interval when it starts.
  */
-export function simulatedDeviceConfig(
+export const SIMULATED_LOG_INTERVAL_SECONDS = 10;
+
+/** The settings a device keeps in its memory and reports beside its identity: what a person may change. */
+export interface ReportedSettings<Channel> {
+  readonly channels: readonly Channel[];
+  /** Minutes between uploads. */
+  readonly uploadInterval: number;
+  /** Seconds between log samples. */
+  readonly logInterval: number;
+  readonly timeDate: { readonly tzName: string; readonly tzRule?: string };
+}
+
+/**
+ * What a device says of itself in its `device` config frame: its identity, its settings, its
+ * registers, the expanded-IO points its plant's channels need and its modem as port 1. The
+ * simulator's config frames and {@link simulatedDeviceConfig} are this.
+ */
+export function deviceConfig<Channel extends { readonly code: string }>(
   identity: DeviceIdentity,
-  channels: readonly Pick<ChannelSpec, 'code' | 'name' | 'units' | 'alarm' | 'product'>[],
+  settings: ReportedSettings<Channel>,
   registers: Readonly<Record<string, number>>,
+  expandedIoMax: number,
 ) {
   const { sn, fw, model, hw, base, custom, modemPort } = identity;
   return {
@@ -124,11 +141,32 @@ export function simulatedDeviceConfig(
     hw,
     base,
     custom,
-    uploadInterval: SIMULATED_UPLOAD_INTERVAL_MINUTES,
-    expandedIoMax: expandedIoPoints(channels.map((channel) => channel.code)),
-    timeDate: { ...SIMULATED_TIME_DATE },
-    channels: reportedChannels(channels),
+    uploadInterval: settings.uploadInterval,
+    logInterval: settings.logInterval,
+    expandedIoMax,
+    timeDate: { ...settings.timeDate },
+    channels: settings.channels.map((channel) => ({ ...channel })),
     registers: { ...registers },
     ports: [{ ...modemPort }],
   };
+}
+
+/**
+ * What a simulated device says of itself in its `device` config frame while nobody has changed its
+ * settings: its identity, its model's channels as reported, its registers, and the simulation's
+ * upload interval, log interval and clock. The server's record of a `_DEMO` device and the browser
+ * demo's device record are built from it.
+ */
+export function simulatedDeviceConfig(
+  identity: DeviceIdentity,
+  channels: readonly Pick<ChannelSpec, 'code' | 'name' | 'units' | 'alarm' | 'product'>[],
+  registers: Readonly<Record<string, number>>,
+) {
+  const settings = {
+    channels: reportedChannels(channels),
+    uploadInterval: SIMULATED_UPLOAD_INTERVAL_MINUTES,
+    logInterval: SIMULATED_LOG_INTERVAL_SECONDS,
+    timeDate: SIMULATED_TIME_DATE,
+  };
+  return deviceConfig(identity, settings, registers, expandedIoPoints(channels.map((channel) => channel.code)));
 }

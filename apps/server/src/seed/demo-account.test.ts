@@ -70,6 +70,7 @@ describe.each(DIALECTS)('the seeded demo account on %s', (dialect) => {
         base: row.base,
         custom: row.custom,
         uploadInterval: row.upload_interval,
+        logInterval: row.log_interval,
         expandedIoMax: row.expanded_io_max,
         timeDate: JSON.parse(row.time_date ?? 'null') as unknown,
         channels: JSON.parse(row.channels) as unknown,

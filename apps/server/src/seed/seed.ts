@@ -185,11 +185,11 @@ export async function seedDemo(
 /**
  * What the server keeps of a `_DEMO` device beyond its entity: everything its simulated device says of
  * itself in its config frame (`simulatedDeviceConfig`, the one description the simulator's frames and
- * the browser demo's record start from): identity, channels, registers, upload interval, expanded-IO
- * points, clock and modem port, so the device table's model, zone and cellular cells read what its dash
- * does; and that it counts as connected, since it runs in every browser that shows it. Nothing ever
- * changes this: no frame of a `_DEMO` device is taken in, and its values, logs and health exist only in
- * those browsers.
+ * the browser demo's record start from): identity, channels, registers, upload and log intervals,
+ * expanded-IO points, clock and modem port, so the device table's model, zone and cellular cells read
+ * what its dash does; and that it counts as connected, since it runs in every browser that shows it.
+ * Nothing ever changes this: no frame of a `_DEMO` device is taken in, and its values, logs and health
+ * exist only in those browsers.
  */
 async function describeSimulatedDevice(db: Kysely<Database>, thingName: string, kind: DemoDeviceKind, now: number) {
   const seed = seedFromText(thingName);
@@ -205,6 +205,7 @@ async function describeSimulatedDevice(db: Kysely<Database>, thingName: string, 
       base: config.base,
       custom: config.custom,
       upload_interval: config.uploadInterval,
+      log_interval: config.logInterval,
       expanded_io_max: config.expandedIoMax,
       time_date: JSON.stringify(config.timeDate),
       channels: JSON.stringify(config.channels),

@@ -19,8 +19,6 @@ import type { DeviceSnapshot } from '../worker/protocol';
 export const DEMO_ACCOUNT_ID = 'demo-account';
 export const DEMO_USER_EMAIL = 'prospect@demo.fieldlink';
 const DEMO_VISITOR = { firstName: 'Demo', lastName: 'Visitor' };
-/** The demo's devices log every 10 s, as field devices do. */
-const LOG_INTERVAL_SECONDS = 10;
 
 /** A group of the demo's account, with its fleet's devices. */
 export type DemoGroupEntry = LaidOutGroup<DemoFleetDevice>;
@@ -178,7 +176,6 @@ export function simulatedDeviceRecord(
     customAttributes: {},
     // What the simulated device reports of itself, as the simulator's config frame says it.
     ...simulatedDeviceConfig(snapshot.identity, snapshot.channels, snapshot.registers),
-    logInterval: LOG_INTERVAL_SECONDS,
     location: place.location,
     path: place.path,
     createdAt: connectedSince,

@@ -4,7 +4,12 @@ import { BrewTank } from '@fieldlink/simulation/brew-tank';
 import { createModel } from '@fieldlink/simulation/create-model';
 import { tankBatchState } from '@fieldlink/simulation/demo-brewery';
 import { DeviceHealthMonitor } from '@fieldlink/simulation/device-health';
-import { createDeviceIdentity, SIMULATED_TIME_DATE, type DeviceIdentity } from '@fieldlink/simulation/device-identity';
+import {
+  createDeviceIdentity,
+  SIMULATED_LOG_INTERVAL_SECONDS,
+  SIMULATED_TIME_DATE,
+  type DeviceIdentity,
+} from '@fieldlink/simulation/device-identity';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import { advanceShelfProduct, dayStart, RETAIL_STORE_LOG_WINDOW_MS } from '@fieldlink/domain/retail';
@@ -18,8 +23,8 @@ const HISTORY_SAMPLE_EVERY = 5;
 /** History older than the fleet's 30 days (a smart shelf's) is stepped and sampled every 30 minutes. */
 const COARSE_STEP_SECONDS = 1800;
 const FINE_HISTORY_MS = 30 * 86_400_000;
-/** Live values are logged every 10 s, so a chart of the last hour is drawn from real samples. */
-export const LIVE_LOG_MS = 10_000;
+/** Live values are logged at the log interval the simulated devices report. */
+export const LIVE_LOG_MS = SIMULATED_LOG_INTERVAL_SECONDS * 1000;
 /** Health is reported once a minute, as field devices do. */
 const HEALTH_MS = 60_000;
 const TIME_ZONE = SIMULATED_TIME_DATE.tzName;
