@@ -64,7 +64,10 @@ export interface FrameWrites {
 
 interface Batch {
   logs: LogRow[];
-  /** The latest value of each channel, by device and channel (no key is built per sample). */
+  /**
+   * The latest value of each channel, by device and channel (no key is built per sample); left empty
+   * while `latestOfSamples` holds and the store works them out ({@link FrameWriterOptions}).
+   */
   latest: Map<string, Map<string, LatestRow>>;
   deviceUpdates: Map<string, DeviceUpdate>;
   connections: ConnectionChange[];
@@ -74,6 +77,8 @@ interface Batch {
   since: number;
   /** Whether every frame gave its samples as its latest values (see {@link BatchWrites}). */
   latestOfSamples: boolean;
+  /** Whether a sample of `logs` has an extra (while `latestOfSamples` holds, they are all LatestRows). */
+  withExtra: boolean;
 }
 
 /** What one batch writes, as plain data (it may be handed to the writer thread). */
@@ -82,7 +87,8 @@ export interface BatchWrites {
   latest: LatestRow[];
   /**
    * `latest` is the latest value of each channel of `logs` by `shouldReplaceLatest`, taken in their
-   * order (every frame gave its samples as its latest values): a store may work it out from them.
+   * order (every frame gave its samples as its latest values): a store may work it out from them. With
+   * the frame writer's `latestFromSamples`, `latest` then holds only those that have an extra.
    */
   latestOfSamples?: boolean;
   deviceUpdates: [deviceId: string, update: DeviceUpdate][];
@@ -110,6 +116,12 @@ export interface FrameWriterOptions {
    * by default {@link writeBatch} on the writer's database (a SQLite file: the writer thread's).
    */
   store?: (writes: BatchWrites) => Promise<DeviceEvent[]>;
+  /**
+   * The store works out a batch's latest values from its samples when every frame gave its samples as
+   * its latest values (`BatchWrites.latestOfSamples`: SQLite's writer thread), so such a batch gives
+   * it only those that have an extra, and no map of latest values is kept per sample.
+   */
+  latestFromSamples?: boolean;
   /** SQLite: the default store commits samples into the inbox this mover moves (db/log-inbox.ts). */
   inbox?: InboxMover;
   onCommitted?: (events: DeviceEvent[]) => void;
@@ -128,6 +140,7 @@ function emptyBatch(): Batch {
     waiters: [],
     since: 0,
     latestOfSamples: true,
+    withExtra: false,
   };
 }
 
@@ -186,15 +199,17 @@ export class FrameWriter {
   write(writes: FrameWrites): Promise<void> {
     const batch = this.batch;
     if (batch.waiters.length === 0) batch.since = this.timers.now();
-    if (writes.logs !== writes.latest) batch.latestOfSamples = false;
+    if (writes.logs !== writes.latest && batch.latestOfSamples) {
+      batch.latestOfSamples = false;
+      // The samples so far were their frames' latest values, left out of the map until now.
+      if (this.options.latestFromSamples) keepLatest(batch.latest, batch.logs as LatestRow[]);
+    }
     if (writes.logs) for (const row of writes.logs) batch.logs.push(row);
     if (writes.latest) {
-      for (const row of writes.latest) {
-        let channels = batch.latest.get(row.device_id);
-        if (!channels) batch.latest.set(row.device_id, (channels = new Map()));
-        const current = channels.get(row.code);
-        if (!current || shouldReplaceLatest(current, row)) channels.set(row.code, row);
-      }
+      // A batch whose store works its latest values out from the samples keeps only whether one has an
+      // extra: the map cost the main thread a lookup per sample (docs/decisions.md, issue 41 item 3, round 6).
+      if (!batch.latestOfSamples || !this.options.latestFromSamples) keepLatest(batch.latest, writes.latest);
+      else if (!batch.withExtra) batch.withExtra = writes.latest.some((row) => row.extra !== null);
     }
     if (writes.deviceUpdate) {
       const { deviceId, update } = writes.deviceUpdate;
@@ -277,9 +292,13 @@ export class FrameWriter {
   }
 
   private async commit(batch: Batch): Promise<void> {
+    const ofSamples = batch.latestOfSamples && this.options.latestFromSamples;
+    // Only a batch with an extra needs the map here: the extras of the channels' latest samples.
+    if (ofSamples && batch.withExtra) keepLatest(batch.latest, batch.logs as LatestRow[]);
+    const latest = [...batch.latest.values()].flatMap((channels) => [...channels.values()]);
     const writes: BatchWrites = {
       logs: batch.logs,
-      latest: [...batch.latest.values()].flatMap((channels) => [...channels.values()]),
+      latest: ofSamples ? latest.filter((row) => row.extra !== null) : latest,
       latestOfSamples: batch.latestOfSamples,
       deviceUpdates: [...batch.deviceUpdates],
       connections: batch.connections,
@@ -294,6 +313,16 @@ export class FrameWriter {
         if ((error as { code?: unknown }).code !== DEADLOCK || attempt > DEADLOCK_RETRIES) throw error;
       }
     }
+  }
+}
+
+/** Keeps in `latest` each channel's latest value of `rows`, by `shouldReplaceLatest` in their order. */
+function keepLatest(latest: Map<string, Map<string, LatestRow>>, rows: readonly LatestRow[]): void {
+  for (const row of rows) {
+    let channels = latest.get(row.device_id);
+    if (!channels) latest.set(row.device_id, (channels = new Map()));
+    const current = channels.get(row.code);
+    if (!current || shouldReplaceLatest(current, row)) channels.set(row.code, row);
   }
 }
 

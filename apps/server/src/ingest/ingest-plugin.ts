@@ -59,6 +59,7 @@ export const ingestPlugin = fp(
     const writer = new FrameWriter(db, {
       concurrency: storage.dialect === 'postgres' ? POSTGRES_BATCHES_IN_FLIGHT : 1,
       store: writerThread ? (writes) => writerThread.write(writes) : undefined,
+      latestFromSamples: writerThread !== null,
       inbox,
       onCommitted: (committed) => committed.forEach((event) => events.emit(event)),
       onError: (error) => app.log.error({ err: error }, 'Frame batch not stored'),

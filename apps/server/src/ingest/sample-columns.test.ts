@@ -85,6 +85,53 @@ describe('latest values worked out from the samples (the writer thread)', () => 
     );
   });
 
+  it('go to a store that works them out as their extras only, and whole once a frame gives others', async () => {
+    // Frames of ingest (samples as latest values) and now and then another writer's frame: samples
+    // with latest values of their own, or latest values alone.
+    const write = fc.oneof(
+      frame.map((f) => ({ ...f, kind: 'samples' as const })),
+      frame.map((f) => ({ ...f, kind: 'other latest' as const })),
+      frame.map((f) => ({ ...f, kind: 'latest alone' as const })),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(write, { maxLength: 40 }).filter((writes) => writes.some(({ kind }) => kind === 'samples')),
+        async (writes) => {
+          const storedBy = async (latestFromSamples: boolean) => {
+            const stored: BatchWrites[] = [];
+            const writer = new FrameWriter(null as never, {
+              maxDelayMs: 60_000,
+              latestFromSamples,
+              store: async (batch) => {
+                stored.push(batch);
+                return [];
+              },
+            });
+            const written = writes.map(({ device_id, t, values, kind }) => {
+              const rows = values.map(({ code, value, extra }) => ({ device_id, code, t, value, extra }));
+              if (kind === 'samples') return writer.write({ logs: rows, latest: rows });
+              const latest = rows.map((row) => ({ ...row, t: row.t + 1 }));
+              return writer.write(kind === 'other latest' ? { logs: rows, latest } : { latest });
+            });
+            await writer.flush();
+            await Promise.all(written);
+            return stored;
+          };
+          const [whole, fromSamples] = await Promise.all([storedBy(false), storedBy(true)]);
+          expect(fromSamples.map((batch) => batch.logs)).toEqual(whole.map((batch) => batch.logs));
+          for (const [i, batch] of fromSamples.entries()) {
+            expect(batch.latestOfSamples).toBe(whole[i]!.latestOfSamples);
+            if (!batch.latestOfSamples) expect(batch.latest).toEqual(whole[i]!.latest);
+            else {
+              expect(batch.latest).toEqual(whole[i]!.latest.filter((row) => row.extra !== null));
+              expect(latestOfSamples(batch.logs, batch.latest)).toEqual(whole[i]!.latest);
+            }
+          }
+        },
+      ),
+    );
+  });
+
   it('are not said to be the samples own when a frame gives other latest values', async () => {
     const stored: BatchWrites[] = [];
     const writer = new FrameWriter(null as never, {

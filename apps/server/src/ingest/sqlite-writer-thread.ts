@@ -84,7 +84,7 @@ export class SqliteWriterThread implements MaintenanceRunner {
     const samples = toSampleColumns(writes.logs);
     // Latest values that are the samples' own go as their extras only: structured-cloning an object
     // per channel cost both threads more than the samples (docs/decisions.md, "Issue 41 items 1-3").
-    const ofSamples = samples !== null && writes.latestOfSamples === true;
+    const ofSamples = writes.latestOfSamples === true;
     const latest = ofSamples ? writes.latest.filter((row) => row.extra !== null) : writes.latest;
     const request = (id: number): WriterRequest =>
       samples
@@ -95,7 +95,7 @@ export class SqliteWriterThread implements MaintenanceRunner {
             samples: samples.columns,
             latestOfSamples: ofSamples,
           }
-        : { type: 'write', id, writes, samples: null, latestOfSamples: false };
+        : { type: 'write', id, writes: { ...writes, latest }, samples: null, latestOfSamples: ofSamples };
     return (await this.ask('written', request, samples?.transfer)).events;
   }
 
