@@ -28,6 +28,7 @@ import { demoInventoryCalls } from './demo-inventory';
 import { demoScenes } from './demo-scenes';
 import { loadDemoRecords, saveDemoRecords, type DemoRecords } from './demo-records';
 import { SimulationLink } from './simulation-link';
+import type { DeviceSnapshot } from '../worker/protocol';
 import { DEMO_HISTORY_DAYS, simulatedDeviceCalls, simulatedLogs } from './simulated-calls';
 
 const DAY = 86_400_000;
@@ -53,7 +54,8 @@ export class DemoBackend implements LocalBackend {
   constructor(
     private readonly dataset: DemoDataset,
     private readonly link: SimulationLink,
-    private readonly records: DemoRecords,
+    /** When the simulated history began: the devices have been connected since. */
+    private readonly since: number,
     brewing: { records: DemoBreweryRecords; save: () => Promise<void> },
   ) {
     this.brewery = demoBreweryStore(brewing.records, brewing.save, {
@@ -91,40 +93,24 @@ export class DemoBackend implements LocalBackend {
     return this.link.snapshots([...thingNames]);
   }
 
-  private connectedSince(): number {
-    return this.records.begunAt - DEMO_HISTORY_DAYS * DAY;
-  }
-
   private group(id: string) {
     const group = this.dataset.groups.find((entry) => entry.id === id);
     if (!group) throw new DemoCallError(404, GROUP_NOT_FOUND);
     return group;
   }
 
-  /** The devices of a group that simulate a tank, as the brewing calls read them. */
+  /** The devices of a group that simulate a tank, as the brewing calls read them: records and latest values. */
   private async tankDevices(groupId: string): Promise<DemoTankDevice[]> {
     const group = this.group(groupId);
     const snapshots = await this.snapshots(group.devices.map((device) => device.thingName));
-    return snapshots.flatMap((snapshot) => {
-      const fleet = this.dataset.devices.get(snapshot.thingName)?.fleet;
-      if (!snapshot.tank) return [];
-      const { thingName, registers, latest, identity } = snapshot;
-      const name = fleet?.name ?? thingName;
-      const tags = fleet?.tags ?? [];
-      return [
-        {
-          id: thingName,
-          thingName,
-          name,
-          isConnected: true,
-          custom: identity.custom,
-          registers,
-          latest,
-          base: identity.base,
-          tags,
-        },
-      ];
-    });
+    return snapshots.flatMap((snapshot) =>
+      snapshot.tank ? [{ ...this.deviceRecord(snapshot.thingName, snapshot), latest: snapshot.latest }] : [],
+    );
+  }
+
+  /** A device's record (`GET /device`): its place in the dataset and its simulated state. */
+  private deviceRecord(id: string, snapshot: DeviceSnapshot) {
+    return deviceRecord(this.dataset, id, snapshot, this.since);
   }
 
   /** What the retail answers show the visitor, as the server decides it for a user (domain `retailViewerRights`). */
@@ -137,9 +123,9 @@ export class DemoBackend implements LocalBackend {
     const inventory = (now: number) => demoInventoryCalls(this.dataset, this.link, () => this.retailRights(), now);
     const devices = simulatedDeviceCalls({
       link: this.link,
-      since: this.connectedSince(),
+      since: this.since,
       has: (id) => this.dataset.devices.has(id),
-      record: (id, snapshot) => deviceRecord(this.dataset, id, snapshot, this.connectedSince()),
+      record: (id, snapshot) => this.deviceRecord(id, snapshot),
       serverKeepsOthers: false,
     });
     return {
@@ -188,7 +174,7 @@ export class DemoBackend implements LocalBackend {
     const snapshots = new Map((await this.snapshots()).map((snapshot) => [snapshot.thingName, snapshot]));
     const devices = demoFleetDevices(this.dataset.fleet).flatMap((device) => {
       const snapshot = snapshots.get(device.thingName);
-      return snapshot ? [deviceRecord(this.dataset, device.thingName, snapshot, this.connectedSince())] : [];
+      return snapshot ? [this.deviceRecord(device.thingName, snapshot)] : [];
     });
     return deviceTableAnswer(this.dataset, devices);
   }
@@ -203,23 +189,20 @@ export async function createDemoBackend(appType: AppType, deviceCount?: number):
   const dataset = buildDataset(fleet);
   const stored = await loadDemoRecords(appType);
   const records: DemoRecords = stored ?? { appType, begunAt: Date.now(), brewery: null };
+  const since = records.begunAt - DEMO_HISTORY_DAYS * DAY;
   const link = new SimulationLink(
     demoFleetDevices(fleet).map(({ thingName, kind }) => ({ thingName, kind })),
-    records.begunAt - DEMO_HISTORY_DAYS * DAY,
+    since,
   );
   const save = () => saveDemoRecords(records);
   if (!records.brewery) {
     const tankDevices = demoFleetDevices(fleet).filter((device) => device.kind === 'brewTank');
     const snapshots = tankDevices.length > 0 ? await link.snapshots(tankDevices.map((device) => device.thingName)) : [];
     records.brewery = firstBreweryRecords(
-      snapshots.map((snapshot, index) => ({
-        ...snapshot,
-        name: tankDevices[index]!.name,
-        custom: snapshot.identity.custom,
-      })),
+      snapshots.map((snapshot) => ({ ...snapshot, ...deviceRecord(dataset, snapshot.thingName, snapshot, since) })),
       Date.now(),
     );
   }
   if (!stored) await save();
-  return new DemoBackend(dataset, link, records, { records: records.brewery, save });
+  return new DemoBackend(dataset, link, since, { records: records.brewery, save });
 }
