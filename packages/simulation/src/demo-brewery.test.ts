@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { annotationColor } from '@fieldlink/domain/brew';
+import { annotationColor, defaultChannelsMap } from '@fieldlink/domain/brew';
 import { BrewTank } from './brew-tank';
-import { DEMO_BEERS, demoBatchItems, demoTankBeer, demoTankStory, tankBatchState } from './demo-brewery';
+import {
+  DEMO_BEERS,
+  demoBatchItems,
+  demoBatchRecord,
+  demoTankBeer,
+  demoTankStory,
+  tankBatchState,
+} from './demo-brewery';
 
 const NOW = Date.UTC(2026, 10, 25, 9);
 const HOUR = 3_600_000;
@@ -82,5 +89,30 @@ describe('the demo brewery', () => {
     ['a brewery of one tank holds a finished batch', 0, 1, null],
   ] as const)('%s', (_name, index, count, beer) => {
     expect(demoTankBeer(index, count)).toBe(beer);
+  });
+
+  it.each([
+    ['a fermenter of a Vats 4.2 tank', DEMO_BEERS[0]!, 'Vats 4.2'],
+    ['a fermenter without a macro', DEMO_BEERS[1]!, null],
+    ['the bright tank', null, 'Vats 7.5'],
+  ])('stores %s’s batch with its tank’s calibration and its device’s channel map', (_name, beer, custom) => {
+    const story = demoTankStory(tank, beer, NOW);
+    let count = 0;
+    const record = demoBatchRecord(story, custom, (kind) => `${kind}-${++count}`);
+    const { batch } = story;
+    count = 0;
+    expect(record).toEqual({
+      state: batch.state,
+      date: { start: batch.start, end: batch.end },
+      props: batch.props,
+      transitions: batch.transitions,
+      tankLevelAtFermStart: batch.tankLevelAtFermStart,
+      co2TotalAtStart: batch.co2TotalAtStart,
+      channelsMap: defaultChannelsMap(custom),
+      calibration: { co2TotalGain: story.co2TotalGain, tankLevel: story.tankLevel },
+      pressurizedAt: null,
+      frozenGravity: null,
+      ...demoBatchItems(batch, (kind) => `${kind}-${++count}`),
+    });
   });
 });

@@ -1,5 +1,6 @@
 import {
   annotationColor,
+  defaultChannelsMap,
   recordTransition,
   type TankState,
   type TastingRating,
@@ -187,5 +188,32 @@ export function demoBatchItems(batch: DemoBatchStory, newId: (kind: 'gravity' | 
       channelCode: null,
       sensoryId: sensory === null ? null : sensories[sensory]!.id,
     })),
+  };
+}
+
+/**
+ * A demo tank's batch as both breweries store it (the server's seed as rows, the browser's demo in its
+ * list): the story's batch over its dates, the tank's calibration, the device's default channel map (by
+ * its custom macro), not yet pressurized, no frozen gravity, and its items with ids (`newId`).
+ */
+export function demoBatchRecord(
+  story: DemoTankStory,
+  custom: string | null,
+  newId: (kind: 'gravity' | 'sensory' | 'annotation') => string,
+) {
+  const { batch, co2TotalGain, tankLevel } = story;
+  const { state, props, transitions, tankLevelAtFermStart, co2TotalAtStart } = batch;
+  return {
+    state,
+    date: { start: batch.start, end: batch.end },
+    props,
+    transitions,
+    tankLevelAtFermStart,
+    co2TotalAtStart,
+    channelsMap: defaultChannelsMap(custom),
+    calibration: { co2TotalGain, tankLevel },
+    pressurizedAt: null,
+    frozenGravity: null,
+    ...demoBatchItems(batch, newId),
   };
 }

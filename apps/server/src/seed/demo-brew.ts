@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
-import { defaultChannelsMap } from '@fieldlink/domain/brew';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 import { BrewTank } from '@fieldlink/simulation/brew-tank';
-import { demoBatchItems, demoTankBeer, demoTankStory, tankBatchState } from '@fieldlink/simulation/demo-brewery';
+import { demoBatchRecord, demoTankBeer, demoTankStory, tankBatchState } from '@fieldlink/simulation/demo-brewery';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import type { Database } from '../db/schema';
 import { newId } from '../security/secrets';
@@ -43,7 +42,7 @@ export async function seedDemoBrew(
       carried instanceof BrewTank ? carried : new BrewTank({ seed: seedFromText(device.thing_name), startTimeMs: now });
     const beer = demoTankBeer(TANKS.indexOf(device.thing_name), TANKS.length);
     const story = demoTankStory(tankBatchState(model), beer, now);
-    const { batch } = story;
+    const batch = demoBatchRecord(story, device.custom, () => newId());
     await db
       .insertInto('brew_tanks')
       .values({
@@ -63,27 +62,26 @@ export async function seedDemoBrew(
         id,
         device_id: device.id,
         is_demo: 0,
-        channels_map: JSON.stringify(defaultChannelsMap(device.custom)),
-        co2_total_gain: story.co2TotalGain,
-        tank_level: JSON.stringify(story.tankLevel),
-        pressurized_at: null,
-        frozen_gravity: null,
+        channels_map: JSON.stringify(batch.channelsMap),
+        co2_total_gain: batch.calibration.co2TotalGain,
+        tank_level: JSON.stringify(batch.calibration.tankLevel),
+        pressurized_at: batch.pressurizedAt,
+        frozen_gravity: batch.frozenGravity,
         created_by: BREWER,
         created_at: now,
         state: batch.state,
-        start_at: batch.start,
-        end_at: batch.end,
+        start_at: batch.date.start,
+        end_at: batch.date.end,
         props,
         transitions: JSON.stringify(batch.transitions),
         tank_level_at_ferm_start: batch.tankLevelAtFermStart,
         co2_total_at_start: batch.co2TotalAtStart,
       })
       .execute();
-    const items = demoBatchItems(batch, () => newId());
     await db
       .insertInto('brew_gravities')
       .values(
-        items.gravities.map(({ id: itemId, value, timestamp }) => ({
+        batch.gravities.map(({ id: itemId, value, timestamp }) => ({
           id: itemId,
           batch_id: id,
           value,
@@ -95,7 +93,7 @@ export async function seedDemoBrew(
     await db
       .insertInto('brew_sensories')
       .values(
-        items.sensories.map(({ id: itemId, ratings, notes, timestamp }) => ({
+        batch.sensories.map(({ id: itemId, ratings, notes, timestamp }) => ({
           id: itemId,
           batch_id: id,
           ratings: JSON.stringify(ratings),
@@ -105,11 +103,11 @@ export async function seedDemoBrew(
         })),
       )
       .execute();
-    if (items.annotations.length > 0) {
+    if (batch.annotations.length > 0) {
       await db
         .insertInto('brew_annotations')
         .values(
-          items.annotations.map(({ id: itemId, kind, text, timestamp, color, channelCode, sensoryId }) => ({
+          batch.annotations.map(({ id: itemId, kind, text, timestamp, color, channelCode, sensoryId }) => ({
             id: itemId,
             batch_id: id,
             kind,
@@ -122,9 +120,9 @@ export async function seedDemoBrew(
         )
         .execute();
     }
-    if (batch.end === null) continue;
+    if (batch.date.end === null) continue;
     // The finished batch's report, written as the document runner writes one, so it is ready from the start.
-    const file = await files.create(batchReportFileName({ props, start_at: batch.start }), 'application/pdf');
+    const file = await files.create(batchReportFileName({ props, start_at: batch.date.start }), 'application/pdf');
     await reports.write(id, BREWER, file);
     const stored = await file.finish();
     await db
@@ -136,8 +134,8 @@ export async function seedDemoBrew(
         error: null,
         file_id: stored.id,
         created_by: BREWER,
-        created_at: batch.end,
-        generated_at: batch.end,
+        created_at: batch.date.end,
+        generated_at: batch.date.end,
       })
       .execute();
   }

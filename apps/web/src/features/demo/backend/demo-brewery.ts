@@ -1,9 +1,9 @@
 import type { Tank } from '@fieldlink/api/brew';
-import { defaultChannelsMap, type LevelSample } from '@fieldlink/domain/brew';
+import type { LevelSample } from '@fieldlink/domain/brew';
 import { followRunningBatch } from '@fieldlink/domain/brew-views';
 import { annotationRecord, BatchListStore, type BatchListRecords } from '@fieldlink/services/batch-list-store';
 import type { BrewDevice } from '@fieldlink/services/brew-service';
-import { demoBatchItems, demoTankBeer, demoTankStory } from '@fieldlink/simulation/demo-brewery';
+import { demoBatchRecord, demoTankBeer, demoTankStory } from '@fieldlink/simulation/demo-brewery';
 import type { DeviceSnapshot } from '../worker/protocol';
 import { DemoCallError } from './demo-call-error';
 import type { DemoGroupEntry } from './demo-dataset';
@@ -26,33 +26,23 @@ export function demoRecordId(kind: string): string {
 
 /**
  * The demo's first brewing records: the server's demo brewery ({@link demoTankBeer}, {@link demoTankStory},
- * {@link demoBatchItems}) over the browser's tank models.
+ * {@link demoBatchRecord}) over the browser's tank models.
  */
 export function firstBreweryRecords(tanks: readonly BrewTankDevice[], now: number): DemoBreweryRecords {
   const records: DemoBreweryRecords = { tanks: [], batches: [] };
-  tanks.forEach((snapshot, index) => {
-    if (!snapshot.tank) return;
-    const deviceId = snapshot.thingName;
-    const beer = demoTankBeer(index, tanks.length);
-    const { capacity, co2TotalGain, tankLevel, batch } = demoTankStory(snapshot.tank, beer, now);
-    const { gravities, sensories, annotations } = demoBatchItems(batch, demoRecordId);
+  tanks.forEach((device, index) => {
+    if (!device.tank) return;
+    const deviceId = device.thingName;
+    const story = demoTankStory(device.tank, demoTankBeer(index, tanks.length), now);
+    const { gravities, sensories, annotations, ...batch } = demoBatchRecord(story, device.custom, demoRecordId);
+    const { capacity, co2TotalGain, tankLevel } = story;
     records.tanks.push({ deviceId, capacity, co2TotalGain, tankLevel });
-    const { state, props, transitions, tankLevelAtFermStart, co2TotalAtStart } = batch;
     records.batches.push({
-      state,
-      props,
-      transitions,
-      tankLevelAtFermStart,
-      co2TotalAtStart,
+      ...batch,
       id: demoRecordId('batch'),
       deviceId,
       isDemo: true,
-      channelsMap: defaultChannelsMap(snapshot.custom),
-      calibration: { co2TotalGain, tankLevel },
-      pressurizedAt: null,
-      frozenGravity: null,
       reports: [],
-      date: { start: batch.start, end: batch.end },
       gravities: gravities.map((gravity) => ({ ...gravity, createdBy: null })),
       sensories: sensories.map(({ ratings, ...sensory }) => ({ ...sensory, ...ratings, createdBy: null })),
       annotations: annotations.map((annotation) => annotationRecord(annotation, deviceId)),
