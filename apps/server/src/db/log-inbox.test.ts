@@ -288,6 +288,35 @@ describe('the SQLite log inbox', () => {
     );
   });
 
+  it('moves the first sample of a time into `logs` and the later as the latest value, in a batch and across', async () => {
+    // As the writer thread gives a batch: its latest values those with an extra, the rest its samples'.
+    const appendBatch = (batch: LatestValuesTable[], latest: LatestValuesTable[]) =>
+      storage.db.transaction().execute((trx) =>
+        appendToInbox(
+          trx,
+          batch.map(({ device_id, code, t, value }) => ({ device_id, code, t, value })),
+          latest.filter((row) => row.extra !== null),
+          () => latest,
+        ),
+      );
+    const at = (t: number, value: number, extra: string | null = null) => ({
+      device_id: 'dev-a',
+      code: 'c1',
+      t,
+      value,
+      extra,
+    });
+    await appendBatch([at(T0 + 1, 1), at(T0, 9), at(T0 + 1, 2, '{"sp":1}')], [at(T0 + 1, 2, '{"sp":1}')]);
+    expect(await latestValuesOf(storage.db, ['dev-a'])).toEqual([at(T0 + 1, 2, '{"sp":1}')]);
+    await appendBatch([at(T0 + 1, 3), at(T0 + 1, 4)], [at(T0 + 1, 4)]);
+    await appendBatch([at(T0 + 1, 5, '{"sp":2}'), at(T0, 6)], [at(T0 + 1, 5, '{"sp":2}')]);
+    expect(await latestValuesOf(storage.db, ['dev-a'])).toEqual([at(T0 + 1, 5, '{"sp":2}')]);
+    expect(await storedLogs(storage.db)).toEqual([
+      { device_id: 'dev-a', code: 'c1', t: T0, value: 9 },
+      { device_id: 'dev-a', code: 'c1', t: T0 + 1, value: 1 },
+    ]);
+  });
+
   it('writes times as differences when they are whole ms, and moves rows of either format exactly', async () => {
     const whole = [
       { device_id: 'dev-a', code: 'c1', t: T0, value: 0.1 + 0.2 },

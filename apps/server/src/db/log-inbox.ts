@@ -1,6 +1,6 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { isSqlite } from './dialect';
-import { compareKeys, insertLogs, sqliteValues } from './log-writes';
+import { insertLogs, sqliteValues } from './log-writes';
 import { moveRollupInbox } from './log-rollup-inbox';
 import type { Database, LatestValuesTable, LogInboxRunsTable, LogsTable } from './schema';
 import { REAL_TIMERS, type Timer, type Timers } from '../timers';
@@ -127,62 +127,86 @@ function extrasOf(latest: readonly LatestValuesTable[]): (string | number)[] {
   return extras;
 }
 
-/**
- * Appends the samples of an inbox row's `body` (any format) to `samples`, in their order; with a body
- * that stands for its latest values too, offers them to `latest` (see {@link LatestOfSamples}).
- */
-function decodeInboxBody(body: string, samples: LogsTable[], latest: LatestOfSamples): void {
-  const runs = JSON.parse(body) as unknown[];
-  const withLatest = runs[0] === WITH_LATEST;
-  const deltas = withLatest || runs[0] === TIME_DELTAS;
-  if (withLatest) latest.startRow(runs[1] as (string | number)[]);
-  for (let r = withLatest ? 2 : deltas ? 1 : 0; r < runs.length; r += 1) {
-    const [device_id, run] = runs[r] as [string, (string | number)[]];
-    let t = 0;
-    for (let i = 0; i < run.length; i += 3) {
-      t = deltas ? t + (run[i + 1] as number) : (run[i + 1] as number);
-      const sample = { device_id, code: run[i] as string, t, value: run[i + 2] as number };
-      samples.push(sample);
-      if (withLatest) latest.offer(sample);
-    }
-  }
+/** One channel's samples read from the inbox, in order of arrival, and its latest value so far. */
+interface ChannelSamples {
+  samples: LogsTable[];
+  /** Whether no sample is older than the one before it (as a device sends them): then no sort. */
+  inOrder: boolean;
+  /** Its latest sample among those of rows that stand for latest values, and that sample's extra. */
+  latest: LogsTable | null;
+  extra: string | null;
 }
 
 /**
- * The latest value of each channel over inbox rows read in order of arrival, as the batches' own
- * upserts kept it: a sample at the same or a later time than the channel's latest replaces it
- * (`shouldReplaceLatest`), so of equal times the later wins. A channel's latest sample is always its
- * batch's latest value (no sample of its batch is later, none at its time comes after it), so its
- * extra is the one its row holds for that channel and time.
+ * The samples of inbox rows read in order of arrival (bodies of any format), kept by device and
+ * channel, so that they come out in key order by sorting the few devices and channels, not every
+ * sample: the move's sort by key was about a twentieth of the writer thread (docs/decisions.md, issue
+ * 41 item 3, round 6). Also the latest value of each channel as the batches' own upserts kept it: a
+ * sample of a row that stands for latest values, at the same or a later time than the channel's
+ * latest, replaces it (`shouldReplaceLatest`), so of equal times the later wins. A channel's latest
+ * sample is always its batch's latest value (no sample of its batch is later, none at its time comes
+ * after it), so its extra is the one its row holds for that channel and time.
  */
-class LatestOfSamples {
-  private readonly channels = new Map<string, Map<string, LatestValuesTable>>();
-  /** The extras of the row being read, by device and channel (null: it holds none). */
-  private extras: Map<string, { t: number; extra: string }> | null = null;
+class InboxSamples {
+  private readonly devices = new Map<string, Map<string, ChannelSamples>>();
 
-  startRow(extras: readonly (string | number)[]): void {
-    this.extras = null;
-    for (let i = 0; i < extras.length; i += 4) {
-      this.extras ??= new Map();
-      this.extras.set(`${extras[i]}\u0000${extras[i + 1]}`, {
-        t: extras[i + 2] as number,
-        extra: extras[i + 3] as string,
-      });
+  /** Reads one row's `body`, after the rows that arrived before it. */
+  read(body: string): void {
+    const runs = JSON.parse(body) as unknown[];
+    const withLatest = runs[0] === WITH_LATEST;
+    const deltas = withLatest || runs[0] === TIME_DELTAS;
+    const extras = withLatest ? extrasByChannel(runs[1] as (string | number)[]) : null;
+    for (let r = withLatest ? 2 : deltas ? 1 : 0; r < runs.length; r += 1) {
+      const [device_id, run] = runs[r] as [string, (string | number)[]];
+      let channels = this.devices.get(device_id);
+      if (!channels) this.devices.set(device_id, (channels = new Map()));
+      let t = 0;
+      for (let i = 0; i < run.length; i += 3) {
+        t = deltas ? t + (run[i + 1] as number) : (run[i + 1] as number);
+        const code = run[i] as string;
+        const sample = { device_id, code, t, value: run[i + 2] as number };
+        let channel = channels.get(code);
+        if (!channel) channels.set(code, (channel = { samples: [], inOrder: true, latest: null, extra: null }));
+        else if (t < channel.samples[channel.samples.length - 1]!.t) channel.inOrder = false;
+        channel.samples.push(sample);
+        if (withLatest && (channel.latest === null || t >= channel.latest.t)) {
+          const extra = extras?.get(`${device_id}\u0000${code}`);
+          channel.latest = sample;
+          channel.extra = extra?.t === t ? extra.extra : null;
+        }
+      }
     }
   }
 
-  offer({ device_id, code, t, value }: LogsTable): void {
-    let codes = this.channels.get(device_id);
-    if (!codes) this.channels.set(device_id, (codes = new Map()));
-    const current = codes.get(code);
-    if (current && t < current.t) return;
-    const extra = this.extras?.get(`${device_id}\u0000${code}`);
-    codes.set(code, { device_id, code, t, value, extra: extra?.t === t ? extra.extra : null });
+  /**
+   * The samples in key order (device, channel, time), of equal keys in order of arrival (as a stable
+   * sort by `compareKeys` puts them), and the channels' latest values.
+   */
+  inKeyOrder(): { samples: LogsTable[]; latest: LatestValuesTable[] } {
+    const samples: LogsTable[] = [];
+    const latest: LatestValuesTable[] = [];
+    for (const device of [...this.devices.keys()].sort(compareTexts)) {
+      const channels = this.devices.get(device)!;
+      for (const code of [...channels.keys()].sort(compareTexts)) {
+        const channel = channels.get(code)!;
+        if (!channel.inOrder) channel.samples.sort((a, b) => a.t - b.t);
+        for (const sample of channel.samples) samples.push(sample);
+        if (channel.latest) latest.push({ ...channel.latest, extra: channel.extra });
+      }
+    }
+    return { samples, latest };
   }
+}
 
-  rows(): LatestValuesTable[] {
-    return [...this.channels.values()].flatMap((codes) => [...codes.values()]);
-  }
+const compareTexts = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The extras a row holds for its latest values (`[device, code, t, extra, ...]`), by device and channel. */
+function extrasByChannel(extras: readonly (string | number)[]): Map<string, { t: number; extra: string }> | null {
+  if (extras.length === 0) return null;
+  const byChannel = new Map<string, { t: number; extra: string }>();
+  for (let i = 0; i < extras.length; i += 4)
+    byChannel.set(`${extras[i]}\u0000${extras[i + 1]}`, { t: extras[i + 2] as number, extra: extras[i + 3] as string });
+  return byChannel;
 }
 
 /** Whether JSON keeps the sample as it is: a time and value that are finite numbers. */
@@ -340,13 +364,13 @@ async function moveRange(
     CompiledQuery.raw(`delete from log_inbox_runs where id >= ? and id < ? returning id, body`, [lo, end]),
   );
   // In order of arrival (RETURNING promises no order); then, of samples with the same key, the one
-  // that came first is inserted, the others skipped (the sort is stable).
+  // that came first is inserted, the others skipped (a channel's samples keep their order of arrival,
+  // sorted by time, stably, only when one is older than the one before it).
   rows.sort((a, b) => a.id - b.id);
-  const samples: LogsTable[] = [];
-  const latest = new LatestOfSamples();
-  for (const { body } of rows) decodeInboxBody(body, samples, latest);
-  samples.sort(compareKeys);
-  await insertLogs(trx, samples, latest.rows());
+  const read = new InboxSamples();
+  for (const { body } of rows) read.read(body);
+  const { samples, latest } = read.inKeyOrder();
+  await insertLogs(trx, samples, latest);
   return { moved: samples.length, emptied: end === hi };
 }
 
