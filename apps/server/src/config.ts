@@ -6,6 +6,7 @@ import { DEFAULT_ALARM_NOTICE_POLICY } from '@fieldlink/domain/alarms';
 import { DEFAULT_AUDIT_RETENTION_DAYS } from '@fieldlink/domain/audit';
 import { REALTIME_MESSAGES_PER_SECOND } from '@fieldlink/domain/realtime-limits';
 import { isE164Phone } from '@fieldlink/domain/sms';
+import { DEMO_HISTORY_DAYS } from '@fieldlink/simulation/demo-fleet';
 import { scryptParams } from './security/passwords';
 import { parseTrustProxy, type TrustProxy } from './security/client-address';
 
@@ -270,7 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL ?? path.join(ROOT, 'data', 'fieldlink.db'),
     demo: flag(env.FIELDLINK_DEMO, true),
     demoPassword: env.FIELDLINK_DEMO_PASSWORD ?? PUBLISHED_DEMO_PASSWORD,
-    demoHistoryDays: int(env.FIELDLINK_DEMO_HISTORY_DAYS, 30, 'FIELDLINK_DEMO_HISTORY_DAYS'),
+    demoHistoryDays: int(env.FIELDLINK_DEMO_HISTORY_DAYS, DEMO_HISTORY_DAYS, 'FIELDLINK_DEMO_HISTORY_DAYS'),
     simulator: flag(env.FIELDLINK_SIMULATOR, true),
     simulatorInterval: int(env.FIELDLINK_SIMULATOR_INTERVAL, 5, 'FIELDLINK_SIMULATOR_INTERVAL'),
     smtpUrl: optional(env.SMTP_URL),

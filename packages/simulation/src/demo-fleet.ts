@@ -273,6 +273,12 @@ const CONTROLLERS_PER_SITE = 10;
 export const MAX_DEMO_DEVICES = 200;
 
 /**
+ * Days of history a demo fleet shows at once (issue 19: at least 30): the server seeds them by default,
+ * and a simulated device in the browser has been running since that many days before its demo began.
+ */
+export const DEMO_HISTORY_DAYS = 30;
+
+/**
  * The fleet of an app variant. The default app's can be asked for more controllers (`deviceCount`,
  * up to 200, ten to a site): a prospect with a large estate, or a benchmark of the browser's load.
  */

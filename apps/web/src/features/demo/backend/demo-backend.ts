@@ -16,7 +16,7 @@ import { effectivePermissions } from '@fieldlink/domain/permissions';
 import { retailViewerRights } from '@fieldlink/domain/retail-views';
 import { BREW_CALLS, BrewCalls } from '@fieldlink/services/brew-service';
 import { INVENTORY_CALLS } from '@fieldlink/services/inventory-service';
-import { demoFleet, demoFleetDevices } from '@fieldlink/simulation/demo-fleet';
+import { DEMO_HISTORY_DAYS, demoFleet, demoFleetDevices } from '@fieldlink/simulation/demo-fleet';
 import { FALLBACK_CLIENT_CONFIG } from '../../../lib/api/get-client-config';
 import type { LocalBackend, LocalCall } from '../../../lib/demo/demo-session';
 import { demoBreweryStore, firstBreweryRecords, type DemoBreweryRecords, type DemoTankDevice } from './demo-brewery';
@@ -29,7 +29,7 @@ import { demoScenes } from './demo-scenes';
 import { loadDemoRecords, saveDemoRecords, type DemoRecords } from './demo-records';
 import { SimulationLink } from './simulation-link';
 import type { DeviceSnapshot } from '../worker/protocol';
-import { DEMO_HISTORY_DAYS, simulatedDeviceCalls, simulatedLogs } from './simulated-calls';
+import { simulatedDeviceCalls, simulatedLogs } from './simulated-calls';
 
 const DAY = 86_400_000;
 

@@ -14,9 +14,6 @@ import { DEVICE_NOT_FOUND } from '@fieldlink/api/errors';
  * and its alarms.
  */
 
-/** Days of history every simulated device shows at once (issue 19: at least 30). */
-export const DEMO_HISTORY_DAYS = 30;
-
 /** The simulated devices a backend answers for. */
 export interface SimulatedDevices {
   link: SimulationLink;

@@ -1,10 +1,10 @@
-import { demoFleetDeviceNamed } from '@fieldlink/simulation/demo-fleet';
+import { DEMO_HISTORY_DAYS, demoFleetDeviceNamed } from '@fieldlink/simulation/demo-fleet';
 import type { PlacedDevice } from '../../../lib/account-tree';
 import type { LocalBackend, LocalCall } from '../../../lib/demo/demo-session';
 import type { SocketLike } from '../../../lib/realtime/realtime-client';
 import { simulatedDeviceRecord, type SimulatedDevicePlace } from './demo-dataset';
 import { answerCall, type DemoCalls } from './demo-calls';
-import { DEMO_HISTORY_DAYS, simulatedDeviceCalls } from './simulated-calls';
+import { simulatedDeviceCalls } from './simulated-calls';
 import { SimulationLink } from './simulation-link';
 
 const DAY = 86_400_000;

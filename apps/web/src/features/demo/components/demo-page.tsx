@@ -1,7 +1,13 @@
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { AppType } from '@fieldlink/domain/app-variant';
-import { DEMO_FLEETS, MAX_DEMO_DEVICES, demoFleet, demoFleetDevices } from '@fieldlink/simulation/demo-fleet';
+import {
+  DEMO_FLEETS,
+  DEMO_HISTORY_DAYS,
+  MAX_DEMO_DEVICES,
+  demoFleet,
+  demoFleetDevices,
+} from '@fieldlink/simulation/demo-fleet';
 import {
   AccountsIcon,
   ChartIcon,
@@ -14,7 +20,6 @@ import { PublicFrame } from '../../../components/ui/public-frame';
 import { beginDemo, installLocalBackend } from '../../../lib/demo/demo-session';
 import { endSession } from '../../../lib/session/end-session';
 import { createDemoBackend } from '../backend/demo-backend';
-import { DEMO_HISTORY_DAYS } from '../backend/simulated-calls';
 import './demo.css';
 
 const VARIANT_ICONS: Readonly<Record<AppType, (props: IconProps) => ReactNode>> = {
