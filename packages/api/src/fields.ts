@@ -32,11 +32,17 @@ export const MAX_TIME_MS = 8_640_000_000_000_000;
 export const TIMESTAMP = Symbol.for('fieldlink.timestamp');
 
 /**
+ * A timestamp field's schema. Named so that the declarations of the schemas using it can refer to it:
+ * a file that does not import `TIMESTAMP` cannot name its key (TS4023 under `tsc -b`).
+ */
+export type TimestampSchema = TInteger & { [TIMESTAMP]: true };
+
+/**
  * A time a caller sends (query or body): unix milliseconds, or unix seconds when it has 12 digits or
  * fewer (specification core §4's rule, `toMillis` of `packages/domain/src/timestamps.ts`). The server
  * applies the rule to every field of this schema before any handler, so handlers see milliseconds.
  */
-export function Timestamp(options: IntegerOptions = {}): TInteger & { [TIMESTAMP]: true } {
+export function Timestamp(options: IntegerOptions = {}): TimestampSchema {
   return Object.assign(
     Type.Integer({
       minimum: 0,
