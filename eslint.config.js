@@ -52,7 +52,17 @@ const importSettings = {
 };
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'apps/web/public/**', '**/.scratch/**', '.vitest/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      'apps/web/public/**',
+      '**/.scratch/**',
+      '.vitest/**',
+      '.tsbuild/**',
+    ],
+  },
   js.configs.recommended,
   { files: ['**/*.{js,mjs}'], languageOptions: { globals: { ...globals.node } } },
   ...tseslint.configs.recommended,

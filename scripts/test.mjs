@@ -6,7 +6,7 @@
 // (FIELDLINK_TEST_DATABASE_URL, else the one at the default address, else a throwaway server of its
 // own, removed at the end). The last line counts the test cases and times each step:
 // "tests: N passed, N failed; setup 3.1 s, format 20.4 s, ...".
-// The static checks (format, lint, knip, the type check of each workspace) and the web build each use
+// The static checks (format, lint, knip, the type check of all workspaces) and the web build each use
 // about one core and write nothing the others read: they run two at a time, the longest first, each
 // one's output printed whole when it ends (docs/decisions.md, "Issue 37 item 7: suite time" and round
 // 10). The tests run after them, one step at a time.
@@ -96,46 +96,32 @@ function provideTools() {
   if (still.length > 0) fail(`${still.map((tool) => tool.what).join(' and ')} still missing after apt-get install`);
 }
 
-/** The workspaces with a type check: `npm run typecheck` runs each of them, one after another. */
-const typedWorkspaces = JSON.parse(readFileSync('package.json', 'utf8')).workspaces.filter(
-  (workspace) => JSON.parse(readFileSync(`${workspace}/package.json`, 'utf8')).scripts?.typecheck,
-);
 /**
  * CPU seconds of each step alone (1 December 2026, at load 14-30; a step not listed counts as 0 and
- * goes last). The checks start longest first, so that the two lanes end together: with the type check
- * as one step (about 114 s of the 197 s) one lane waited for it while the other had ended
- * (docs/decisions.md, "Issue 37 item 7 (round 10): unit and API, the checks' lanes").
+ * goes last). The checks start longest first, so that the two lanes end together: the type check, one
+ * `tsc -b` over the workspaces' project references, in one lane (about 0.59 of the nine separate
+ * programs' 114 s), lint then format in the other (docs/decisions.md, "Issue 37 item 7 (round 10):
+ * unit and API, the checks' lanes" and "Issue 37 item 7 (round 13): one tsc -b for the type check").
  */
 const CPU_SECONDS = {
+  types: 67,
   lint: 44,
   format: 30,
-  'types apps/server': 25,
-  'types apps/web': 22,
-  'types e2e': 22,
-  'types bench': 20,
-  'types packages/domain': 7,
-  'types packages/api': 6,
-  'types apps/simulator': 5,
   'web build': 4,
-  'types packages/services': 4,
   knip: 4,
-  'types packages/simulation': 3,
 };
 /**
- * Steps that only read the tree, each mostly on one core: the type check per workspace (the same `tsc`
- * runs as `npm run typecheck`), lint, format, knip, and the web build, which writes only `apps/web/dist`
- * (no check reads it; the end-to-end tests need it, the unit tests do not).
+ * Steps that only read the tree, each mostly on one core: the type check (`npm run typecheck`, which
+ * writes only declarations and build info to `.tsbuild`, read by no other step), lint, format, knip,
+ * and the web build, which writes only `apps/web/dist` (no check reads it; the end-to-end tests need
+ * it, the unit tests do not).
  */
 const checks = [
   ['lint', 'npx', ['eslint', '.', '--max-warnings=0']],
   ['format', 'npx', ['prettier', '--check', '.']],
   ['knip', 'npm', ['run', '--silent', 'knip']],
   ['web build', 'npm', ['run', '--silent', 'build']],
-  ...typedWorkspaces.map((workspace) => [
-    `types ${workspace}`,
-    'npm',
-    ['run', '--silent', 'typecheck', '--workspace', workspace],
-  ]),
+  ['types', 'npm', ['run', '--silent', 'typecheck']],
 ].sort(([a], [b]) => (CPU_SECONDS[b] ?? 0) - (CPU_SECONDS[a] ?? 0));
 /** Checks at once: each is single-threaded, and the machine this suite is timed on has two cores. */
 const CHECKS_AT_ONCE = 2;
