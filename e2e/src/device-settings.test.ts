@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { apiToken, callApi, holdRequests, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import type { Browser, Locator, Page } from 'playwright-core';
+import {
+  apiToken,
+  callApi,
+  closeTestContexts,
+  holdRequests,
+  launchBrowser,
+  signInAs,
+  startServer,
+  type RunningServer,
+} from './harness';
 
 /**
  * Device settings (application §2) in Chromium against the real product: the demo administrator
@@ -11,13 +20,11 @@ import { apiToken, callApi, holdRequests, launchBrowser, signInAs, startServer, 
 describe('device settings', () => {
   let server: RunningServer;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
   /** A device provisioned for the test, which reports its configuration once and goes offline. */
   let offline: { id: string; thingName: string };
 
   const openSettings = async (thingName: string): Promise<Page> => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
-    contexts.push(context);
     const page = await context.newPage();
     await signInAs(page, server.baseUrl, 'admin@fieldlink.test');
     await page.waitForURL((url) => !url.pathname.startsWith('/signin') && !url.pathname.startsWith('/loading'), {
@@ -68,10 +75,10 @@ describe('device settings', () => {
   }, 120_000);
 
   afterAll(async () => {
-    for (const context of contexts) await context.close();
     await browser?.close();
     await server?.stop();
   });
+  closeTestContexts(() => browser);
 
   it('applies a channel name and an upload interval: pending, then the value the device reports', async () => {
     const page = await openSettings('ACME-COLD01');

@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import {
   apiToken,
   callApi,
+  closeTestContexts,
   holdRequests,
   launchBrowser,
   openDash,
@@ -73,6 +74,7 @@ describe('devices: general-information panel, map and commands', () => {
     await server?.stop();
     await map?.close();
   });
+  closeTestContexts(() => browser);
 
   it('edits and applies a device’s name and location; both are there after a reload', async () => {
     const page = await dashPage('ops@fieldlink.test', 'ACME-COLD01');

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { TOKEN_STORAGE_KEY } from '@fieldlink/api/session';
 import type { DeviceClockAnswer, DeviceClockRequest } from '@fieldlink/server/testing';
@@ -124,8 +124,28 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /**
+ * Closes, after each test of the enclosing `describe`, the browser contexts that test opened (its
+ * `beforeEach` hooks included); those opened before it (in a `beforeAll`, a session some files keep
+ * across tests on purpose) stay open. A page left open keeps its socket, its polling and its drawing
+ * running through the tests after it, on the cores they share: closing them cut devices.test.ts from
+ * about 62 to 52 CPU seconds (docs/decisions.md, "Issue 37 item 7 (round 13)").
+ */
+export function closeTestContexts(browser: () => Browser | undefined): void {
+  let before = new Set<BrowserContext>();
+  beforeEach(() => {
+    before = new Set(browser()?.contexts());
+  });
+  // Registered before the file's own `afterEach` hooks, so it runs after them (vitest runs them last first).
+  afterEach(async () => {
+    const opened = (browser()?.contexts() ?? []).filter((context) => !before.has(context));
+    await Promise.all(opened.map((context) => context.close()));
+  });
+}
+
+/**
  * The product and a browser for the tests of one `describe`: started before them (the product with
- * `env`), stopped after them. Read `server` and `browser` inside the tests and hooks.
+ * `env`), stopped after them. Read `server` and `browser` inside the tests and hooks. The contexts a
+ * test opens are closed after it ({@link closeTestContexts}).
  */
 export function useProduct(env: Record<string, string> = {}): {
   readonly server: RunningServer;
@@ -141,6 +161,7 @@ export function useProduct(env: Record<string, string> = {}): {
     await browser?.close();
     await server?.stop();
   });
+  closeTestContexts(() => browser);
   return {
     get server() {
       if (!server) throw new Error('The product is not started yet: read it inside a test or hook.');
