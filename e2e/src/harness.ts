@@ -128,7 +128,7 @@ export function launchBrowser(): Promise<Browser> {
  * `beforeEach` hooks included); those opened before it (in a `beforeAll`, a session some files keep
  * across tests on purpose) stay open. A page left open keeps its socket, its polling and its drawing
  * running through the tests after it, on the cores they share: closing them cut devices.test.ts from
- * about 62 to 52 CPU seconds (docs/decisions.md, "Issue 37 item 7 (round 13)").
+ * 231 to 147 CPU seconds at load 20-24 (docs/decisions.md, "Issue 37 item 7 (round 13)").
  */
 export function closeTestContexts(browser: () => Browser | undefined): void {
   let before = new Set<BrowserContext>();
