@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page, PageScreenshotOptions } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { formatDateTime } from '@fieldlink/domain/date-format';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import {
@@ -23,15 +23,6 @@ import {
 describe('console as its users find it', () => {
   let server: RunningServer;
   let browser: Browser;
-  /**
-   * Where the pictures of the pages go, for people to look at: no assertion reads them, so they are
-   * taken only when asked for (`E2E_SCREENSHOTS=<directory>`, as ota-banner.test.ts). The 25 a run took
-   * cost CPU beside the other files (docs/decisions.md, "Issue 37 item 7 (round 13)").
-   */
-  const shots = process.env.E2E_SCREENSHOTS;
-  const screenshot = async (page: Page, name: string, options: PageScreenshotOptions = {}) => {
-    if (shots) await page.screenshot({ ...options, path: `${shots}/${name}.png` });
-  };
 
   beforeAll(async () => {
     server = await startServer();
@@ -81,7 +72,7 @@ describe('console as its users find it', () => {
       titles.filter((title) => title.scrollWidth > title.clientWidth + 1).map((title) => title.textContent),
     );
     expect(cut).toEqual([]);
-    await screenshot(page, 'ux-device-dash-1440');
+    await page.screenshot({ path: 'test-results/ux-device-dash-1440.png' });
     await page.context().close();
   });
 
@@ -170,10 +161,11 @@ describe('console as its users find it', () => {
   };
 
   it('fits every page on a 390 px phone, with no sideways scroll', async () => {
+    const shots = 'test-results/phone';
     const visit = async (page: Page, path: string, name: string) => {
       await page.goto(`${server.baseUrl}${path}`);
       await settle(page);
-      await screenshot(page, `phone/${name}`, { fullPage: true });
+      await page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
       await expectNoSidewaysScroll(page, path);
     };
 
@@ -215,14 +207,14 @@ describe('console as its users find it', () => {
     await admin.getByRole('link', { name: 'Scenes' }).first().click();
     await admin.getByTestId('scene-tabs').waitFor({ timeout: 30_000 });
     await settle(admin);
-    await screenshot(admin, 'phone/scene', { fullPage: true });
+    await admin.screenshot({ path: `${shots}/scene.png`, fullPage: true });
     await expectNoSidewaysScroll(admin, 'a scene');
     await admin.context().close();
 
     for (const email of ['brew@fieldlink.test', 'spray@fieldlink.test', 'stock@fieldlink.test']) {
       const page = await landedAs(email, { viewport: { width: 390, height: 844 } });
       await settle(page);
-      await screenshot(page, `phone/${email.split('@')[0]}-landing`, { fullPage: true });
+      await page.screenshot({ path: `${shots}/${email.split('@')[0]}-landing.png`, fullPage: true });
       await expectNoSidewaysScroll(page, `${email}'s landing page`);
       await page.context().close();
     }
@@ -259,7 +251,7 @@ describe('console as its users find it', () => {
     expect(box!.x).toBeGreaterThanOrEqual(0);
     expect(box!.x + box!.width).toBeLessThanOrEqual(390);
     await expectNoSidewaysScroll(page, '/alarms with an alarm');
-    await screenshot(page, 'phone/alarms-card', { fullPage: true });
+    await page.screenshot({ path: 'test-results/phone/alarms-card.png', fullPage: true });
     await acknowledge.click();
     await row.getByText('Active, acknowledged').waitFor();
     await page.context().close();
@@ -346,7 +338,7 @@ describe('console as its users find it', () => {
       b.y < a.y + a.height;
     expect(overlaps(toastBox, panelBox)).toBe(false);
     expect(overlaps(toastBox, triggerBox)).toBe(false);
-    await screenshot(page, 'ux-account-menu');
+    await page.screenshot({ path: 'test-results/ux-account-menu.png' });
     await page.context().close();
   });
 
@@ -399,7 +391,7 @@ describe('console as its users find it', () => {
     const otaStatus = async () => (await cells('Fermenter FV1'))[3];
     await expect.poll(otaStatus, { timeout: 30_000, interval: 250 }).toMatch(/^Downloading \d+%$/);
     expect(await fv1.getByRole('progressbar').count()).toBe(1);
-    await screenshot(page, 'ux-device-table-ota-1440');
+    await page.screenshot({ path: 'test-results/ux-device-table-ota-1440.png' });
 
     // The administrators' review shows the rollout as a whole and the device's own progress, live.
     await page.getByTestId('idle-banner').getByRole('button', { name: 'Review' }).click();
