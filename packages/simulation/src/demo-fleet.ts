@@ -1,5 +1,6 @@
 import type { AppType } from '@fieldlink/domain/app-variant';
 import { DEMO_ACCOUNT_KIND, DEMO_DEVICE_SUFFIX } from '@fieldlink/domain/demo';
+import { DAY_MS } from '@fieldlink/domain/timestamps';
 import { ACCOUNTS_USER_VARIANT } from '@fieldlink/domain/user-variant';
 import type { DeviceKind } from './device-kind';
 
@@ -277,6 +278,9 @@ export const MAX_DEMO_DEVICES = 200;
  * and a simulated device in the browser has been running since that many days before its demo began.
  */
 export const DEMO_HISTORY_DAYS = 30;
+
+/** {@link DEMO_HISTORY_DAYS} in milliseconds: how long before its demo began a simulated device started. */
+export const DEMO_HISTORY_MS = DEMO_HISTORY_DAYS * DAY_MS;
 
 /**
  * The fleet of an app variant. The default app's can be asked for more controllers (`deviceCount`,

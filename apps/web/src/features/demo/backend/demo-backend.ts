@@ -16,7 +16,7 @@ import { effectivePermissions } from '@fieldlink/domain/permissions';
 import { retailViewerRights } from '@fieldlink/domain/retail-views';
 import { BREW_CALLS, BrewCalls } from '@fieldlink/services/brew-service';
 import { INVENTORY_CALLS } from '@fieldlink/services/inventory-service';
-import { DEMO_HISTORY_DAYS, demoFleet, demoFleetDevices } from '@fieldlink/simulation/demo-fleet';
+import { DEMO_HISTORY_MS, demoFleet, demoFleetDevices } from '@fieldlink/simulation/demo-fleet';
 import { FALLBACK_CLIENT_CONFIG } from '../../../lib/api/get-client-config';
 import type { LocalBackend, LocalCall } from '../../../lib/demo/demo-session';
 import { demoBreweryStore, firstBreweryRecords, type DemoBreweryRecords, type DemoTankDevice } from './demo-brewery';
@@ -30,8 +30,6 @@ import { loadDemoRecords, saveDemoRecords, type DemoRecords } from './demo-recor
 import { SimulationLink } from './simulation-link';
 import type { DeviceSnapshot } from '../worker/protocol';
 import { simulatedDeviceCalls, simulatedLogs } from './simulated-calls';
-
-const DAY = 86_400_000;
 
 const SESSION_CALLS = new Set([
   'POST /signin',
@@ -189,7 +187,7 @@ export async function createDemoBackend(appType: AppType, deviceCount?: number):
   const dataset = buildDataset(fleet);
   const stored = await loadDemoRecords(appType);
   const records: DemoRecords = stored ?? { appType, begunAt: Date.now(), brewery: null };
-  const since = records.begunAt - DEMO_HISTORY_DAYS * DAY;
+  const since = records.begunAt - DEMO_HISTORY_MS;
   const link = new SimulationLink(
     demoFleetDevices(fleet).map(({ thingName, kind }) => ({ thingName, kind })),
     since,

@@ -1,4 +1,4 @@
-import { DEMO_HISTORY_DAYS, demoFleetDeviceNamed } from '@fieldlink/simulation/demo-fleet';
+import { DEMO_HISTORY_MS, demoFleetDeviceNamed } from '@fieldlink/simulation/demo-fleet';
 import type { PlacedDevice } from '../../../lib/account-tree';
 import type { LocalBackend, LocalCall } from '../../../lib/demo/demo-session';
 import type { SocketLike } from '../../../lib/realtime/realtime-client';
@@ -122,6 +122,6 @@ export function createSimulatedDevicesBackend(devices: readonly PlacedDevice[]):
     });
     return { thingName: device.thingName, kind: fleetDevice?.kind ?? 'generic' };
   });
-  const since = Math.floor(Date.now() / DAY) * DAY - DEMO_HISTORY_DAYS * DAY;
+  const since = Math.floor(Date.now() / DAY) * DAY - DEMO_HISTORY_MS;
   return new SimulatedDevicesBackend(places, new SimulationLink(simulated, since), since);
 }

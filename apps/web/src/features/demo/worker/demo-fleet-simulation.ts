@@ -3,7 +3,7 @@ import type { ChannelLog } from '@fieldlink/api/device-logs';
 import { BrewTank } from '@fieldlink/simulation/brew-tank';
 import { createModel } from '@fieldlink/simulation/create-model';
 import { tankBatchState } from '@fieldlink/simulation/demo-brewery';
-import { DEMO_HISTORY_DAYS } from '@fieldlink/simulation/demo-fleet';
+import { DEMO_HISTORY_MS } from '@fieldlink/simulation/demo-fleet';
 import { DeviceHealthMonitor } from '@fieldlink/simulation/device-health';
 import {
   createDeviceIdentity,
@@ -23,7 +23,7 @@ const HISTORY_STEP_SECONDS = 60;
 const HISTORY_SAMPLE_EVERY = 5;
 /** History older than the fleet's days (a smart shelf's) is stepped and sampled every 30 minutes. */
 const COARSE_STEP_SECONDS = 1800;
-const FINE_HISTORY_MS = DEMO_HISTORY_DAYS * 86_400_000;
+const FINE_HISTORY_MS = DEMO_HISTORY_MS;
 /** Live values are logged at the log interval the simulated devices report. */
 export const LIVE_LOG_MS = SIMULATED_LOG_INTERVAL_SECONDS * 1000;
 /** Health is reported once a minute, as field devices do. */
