@@ -10,6 +10,13 @@ import { JobQueue, retryDelayMs } from './job-queue';
 
 const quiet = { info: () => undefined, warn: () => undefined };
 
+/** A promise the test settles: a job that awaits it runs for as long as the test wants. */
+function gate() {
+  let open = () => undefined as void;
+  const closed = new Promise<void>((resolve) => (open = resolve));
+  return { closed, open };
+}
+
 describe.each(DIALECTS)('background jobs on %s', (dialect) => {
   let storage: Storage;
   let database: TestDatabase | null = null;
@@ -18,6 +25,8 @@ describe.each(DIALECTS)('background jobs on %s', (dialect) => {
   const queue = (instance: string, options: { lockMs?: number; batch?: number } = {}) =>
     new JobQueue(storage.db, storage.dialect, instance, quiet, { now, pollMs: 50, ...options });
   const jobRows = () => withClusterTables(storage.db).selectFrom('jobs').selectAll().execute();
+  const waitLong = { timeout: 5000, interval: 5 };
+  const clearJobs = () => withClusterTables(storage.db).deleteFrom('jobs').execute();
 
   beforeAll(async () => {
     database = dialect === 'postgres' ? await freshPostgres() : null;
@@ -128,6 +137,110 @@ describe.each(DIALECTS)('background jobs on %s', (dialect) => {
     expect(await other.runDue()).toBe(0);
     expect(runs).toBe(1);
     expect(await jobRows()).toEqual([]);
+  });
+
+  it('runs a job added while a slow one runs, without waiting for the slow one to end', async () => {
+    const jobs = queue('slots');
+    const slow = gate();
+    const events: string[] = [];
+    jobs.register('test.slow', async () => {
+      events.push('slow started');
+      await slow.closed;
+      events.push('slow ended');
+    });
+    jobs.register('test.quick', async () => void events.push('quick ran'));
+    jobs.start();
+    try {
+      await jobs.enqueue('test.slow', {});
+      jobs.nudge();
+      await expect.poll(() => events, waitLong).toEqual(['slow started']);
+      await jobs.enqueue('test.quick', {});
+      jobs.nudge();
+      // Finished (its row deleted) while the slow job still runs: it did not wait for the batch to end.
+      await expect.poll(() => jobs.counters.succeeded, waitLong).toBe(1);
+      expect(events).toEqual(['slow started', 'quick ran']);
+      expect((await jobRows()).map((job) => job.kind)).toEqual(['test.slow']);
+      slow.open();
+      await jobs.stop();
+      expect(events).toEqual(['slow started', 'quick ran', 'slow ended']);
+      expect(await jobRows()).toEqual([]);
+    } finally {
+      slow.open();
+      await jobs.stop();
+      await clearJobs();
+    }
+  });
+
+  it('never runs more than `batch` jobs at once; a freed slot takes the next due job', async () => {
+    const jobs = queue('two-slots', { batch: 2 });
+    let running = 0;
+    let most = 0;
+    const releases: Array<() => void> = [];
+    const over = gate(); // lets every job end, those started later too, however the test ends
+    jobs.register('test.slot', async () => {
+      running += 1;
+      most = Math.max(most, running);
+      await Promise.race([new Promise<void>((resolve) => releases.push(resolve)), over.closed]);
+      running -= 1;
+    });
+    for (let n = 0; n < 5; n += 1) await jobs.enqueue('test.slot', { n });
+    jobs.start();
+    try {
+      for (let released = 0; released < 5; released += 1) {
+        // Two slots: two jobs start, then one more each time one ends.
+        await expect.poll(() => releases.length, waitLong).toBe(Math.min(5, released + 2));
+        expect(running).toBe(Math.min(2, 5 - released));
+        releases[released]!();
+      }
+      await expect.poll(() => jobs.counters.succeeded, waitLong).toBe(5);
+      expect(most).toBe(2);
+      expect(await jobRows()).toEqual([]);
+    } finally {
+      over.open();
+      await jobs.stop();
+      await clearJobs();
+    }
+  });
+
+  it('stops claiming on stop() and waits for the jobs in flight', async () => {
+    const jobs = new JobQueue(storage.db, storage.dialect, 'stopper', quiet, {
+      now,
+      pollMs: 50,
+      lockMs: 60_000,
+      renewMs: 10,
+    });
+    const slow = gate();
+    let started = false;
+    jobs.register('test.stop', async () => {
+      started = true;
+      await slow.closed;
+    });
+    jobs.register('test.after-stop', async () => undefined);
+    await jobs.enqueue('test.stop', {});
+    jobs.start();
+    try {
+      await expect.poll(() => started, waitLong).toBe(true);
+      let stopped = false;
+      const stopping = jobs.stop().then(() => (stopped = true));
+      await jobs.enqueue('test.after-stop', {});
+      jobs.nudge();
+      // Time passes while stop() waits: the job, still running, renews its lease from the time it is now.
+      clock += 50_000;
+      const renewedBy = clock + 60_000;
+      const leaseEnd = async () => (await jobRows()).find((job) => job.kind === 'test.stop')?.locked_until;
+      await expect.poll(leaseEnd, waitLong).toBe(renewedBy);
+      expect(stopped).toBe(false);
+
+      slow.open();
+      await stopping;
+      // The job ended and its row was deleted before stop() answered; the job added meanwhile was not claimed.
+      expect(jobs.counters.succeeded).toBe(1);
+      expect(await jobRows()).toMatchObject([{ kind: 'test.after-stop', attempts: 0, locked_by: null }]);
+    } finally {
+      slow.open();
+      await jobs.stop();
+      await clearJobs();
+    }
   });
 
   it('sends mail through a job, retrying while the SMTP server is away', async () => {

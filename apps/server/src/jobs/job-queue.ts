@@ -19,7 +19,7 @@ export interface JobQueueOptions {
   lockMs?: number;
   /** How often a running job's lease is renewed (real time); a third of `lockMs` unless given. */
   renewMs?: number;
-  /** Jobs claimed at once. */
+  /** Jobs run at once: the slots of a started queue, and what `runDue` claims at a time. */
   batch?: number;
   now?: () => number;
 }
@@ -39,6 +39,9 @@ export function retryDelayMs(attempt: number): number {
   return Math.min(5000 * 2 ** Math.max(0, attempt - 1), 3_600_000);
 }
 
+/** A periodic job's first run comes this soon after start at most. */
+const FIRST_PERIODIC_RUN_AFTER_MS = 60_000;
+
 /**
  * Background jobs in the `jobs` table, run by every instance. On PostgreSQL a due job is claimed with
  * `FOR UPDATE SKIP LOCKED` inside one UPDATE, so each job goes to exactly one instance and claimers
@@ -47,15 +50,21 @@ export function retryDelayMs(attempt: number): number {
  * while the job runs, so a job longer than the lease (a large report, log maintenance over a big
  * backlog) is never run a second time beside itself. A job that succeeds is deleted; one that fails is
  * retried with back-off, then kept as `failed` with its last error.
+ *
+ * A started queue runs up to `batch` jobs at once in slots (as graphile-worker, pg-boss and BullMQ):
+ * a job that ends frees its slot, which claims the next due job at once, so one slow job (a webhook
+ * to a slow endpoint, an OTA step) never holds back the invitation mail queued after it. A nudge
+ * claims into the free slots at once; the poll timer looks for due jobs every `pollMs`.
  */
-/** A periodic job's first run comes this soon after start at most. */
-const FIRST_PERIODIC_RUN_AFTER_MS = 60_000;
-
 export class JobQueue {
   private readonly db: ClusterDatabase;
   private readonly handlers = new Map<string, { run: JobHandler; maxAttempts: number }>();
   private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  /** The jobs running here, one a slot. */
+  private readonly inFlight = new Set<Promise<void>>();
+  /** The claim under way: one at a time, so two claims never fill the same free slots. */
+  private claiming: Promise<void> | null = null;
+  /** A slot freed or a job was added while claiming: claim again once that claim is in. */
   private again = false;
   /** Not polling: before start and after stop. */
   private stopped = true;
@@ -120,17 +129,21 @@ export class JobQueue {
   }
 
   start(): void {
+    if (!this.stopped) return;
     this.stopped = false;
-    this.schedule(0);
+    this.timer = setInterval(() => this.fill(), this.pollMs);
+    this.timer.unref();
+    this.fill();
   }
 
-  /** Stops claiming; waits for the jobs in hand. */
+  /** Stops claiming; waits for the jobs in hand, those of a claim under way too (they are leased here). */
   async stop(): Promise<void> {
     this.stopped = true;
     this.stopping = true;
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.running;
+    await this.claiming;
+    await Promise.all(this.inFlight);
   }
 
   /** Queues this period's run of `kind`: keyed by the period, so one job exists however many instances ask. */
@@ -162,9 +175,7 @@ export class JobQueue {
 
   /** Looks for due jobs now (a job was just added). */
   nudge(): void {
-    if (this.stopped) return;
-    if (this.running) this.again = true;
-    else this.schedule(0);
+    this.fill();
   }
 
   /** Claims up to `limit` due jobs for this instance. */
@@ -193,14 +204,17 @@ export class JobQueue {
       .execute();
   }
 
-  /** Claims and runs due jobs until none is left; answers how many ran. */
+  /**
+   * Claims and runs due jobs, `batch` at a time, until none is left; answers how many ran. For tests
+   * and callers that want everything due done now; a started queue runs its jobs in slots without it.
+   */
   async runDue(): Promise<number> {
     let total = 0;
     for (;;) {
       const jobs = await this.claim();
       if (jobs.length === 0) return total;
       total += jobs.length;
-      await Promise.all(jobs.map((job) => this.execute(job)));
+      await Promise.all(jobs.map((job) => this.run(job)));
       if (this.stopping) return total;
     }
   }
@@ -260,29 +274,44 @@ export class JobQueue {
       .catch(() => undefined); // database away: the lease runs out and the job may be claimed again
   }
 
-  private schedule(delayMs: number): void {
+  /** Claims due jobs into the free slots and starts them. */
+  private fill(): void {
     if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.running = this.runDue()
-        .then(
-          () => undefined,
-          (error: unknown) => {
-            // The database is away: say so once a minute, keep polling.
-            if (this.now() - this.lastFailureLog > 60_000) {
-              this.lastFailureLog = this.now();
-              this.logger.warn({ error: (error as Error).message }, 'Jobs not claimed');
-            }
-          },
-        )
-        .finally(() => {
-          this.running = null;
-          const again = this.again;
+    if (this.claiming) {
+      this.again = true;
+      return;
+    }
+    const free = this.batch - this.inFlight.size;
+    if (free <= 0) return;
+    this.claiming = this.claim(free)
+      .then(
+        (jobs) => {
+          for (const job of jobs) void this.run(job);
+        },
+        (error: unknown) => {
+          // The database is away: say so once a minute, keep polling.
+          if (this.now() - this.lastFailureLog > 60_000) {
+            this.lastFailureLog = this.now();
+            this.logger.warn({ error: (error as Error).message }, 'Jobs not claimed');
+          }
+        },
+      )
+      .finally(() => {
+        this.claiming = null;
+        if (this.again) {
           this.again = false;
-          this.schedule(again ? 0 : this.pollMs);
-        });
-    }, delayMs);
-    this.timer.unref();
+          this.fill();
+        }
+      });
+  }
+
+  /** Runs a claimed job in a slot; when it ends, the slot claims the next due job. */
+  private run(job: JobsTable): Promise<void> {
+    const running = this.execute(job).finally(() => {
+      this.inFlight.delete(running);
+      this.fill();
+    });
+    this.inFlight.add(running);
+    return running;
   }
 }
