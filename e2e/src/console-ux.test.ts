@@ -107,7 +107,7 @@ describe('console as its users find it', () => {
       ['/dash', /^Times in America\/New_York \(UTC-0[45]:00\)$/],
     ] as const) {
       await page.goto(`${server.baseUrl}${path}`);
-      await expect.poll(() => page.getByTestId('time-zone').count()).toBe(1);
+      await expect.poll(() => page.getByTestId('time-zone').count(), { timeout: 30_000 }).toBe(1);
       await expect.poll(() => page.getByTestId('time-zone').textContent(), { timeout: 30_000 }).toMatch(zone);
     }
     // The device's page writes its times in that zone: its chart's window ends about now, UTC.
