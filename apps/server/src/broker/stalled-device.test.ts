@@ -19,6 +19,12 @@ const STALLED = ['ACME-BLR01', 'ACME-BLR02'];
 const HEALTHY = 'MTW-PUMP01';
 /** The configured drain timeout; it runs on timers the test moves, so no wall clock races the test. */
 const DRAIN_TIMEOUT_MS = 8000;
+/**
+ * How long the test waits for the flood's effects (both sockets full, both devices dropped with their
+ * 16,000 deliveries): about a second quiet, several at load 16 beside a full run; CI machines are
+ * 2-3 times slower.
+ */
+const FLOOD_WAIT_MS = 60_000;
 
 /**
  * A device on a raw TCP connection that subscribes to its command topic at QoS 1, then stops reading
@@ -120,8 +126,13 @@ describe.each(DIALECTS)('a device that stops reading its socket, on %s', (dialec
       }
     }
 
-    // Another device's frames are stored and acknowledged while the stalled ones still hold their
-    // deliveries: a stalled subscriber does not hold up the broker.
+    // Both stalled sockets fill: each has its drain timer, running from the moment it filled. The
+    // flood takes its time at load, so the wait is generous.
+    await until(() => timers.waiting() === STALLED.length, FLOOD_WAIT_MS, { what: 'Both stalled sockets full' });
+
+    // Another device's frames are stored and acknowledged while the stalled ones hold their
+    // deliveries, and the count is read once they do: a stalled subscriber does not hold up the
+    // broker, and is not dropped before its timeout.
     const t0 = Date.now();
     for (let i = 0; i < 5; i += 1) {
       await healthy.publishAsync(
@@ -130,12 +141,11 @@ describe.each(DIALECTS)('a device that stops reading its socket, on %s', (dialec
         { qos: 1 },
       );
     }
+    expect(timers.waiting()).toBe(STALLED.length);
     expect(broker.connectedClients()).toBe(1 + STALLED.length);
 
-    // Both stalled sockets are full, and their drain timers run from the moment each filled (the
-    // clock has not moved since). One millisecond short of the timeout they are kept: a frame round
-    // trip later, both are still connected.
-    await until(() => timers.waiting() === STALLED.length);
+    // The clock has not moved since the sockets filled. One millisecond short of the timeout they are
+    // kept: a frame round trip later, both are still connected.
     expect(timers.nextDue()).toBe(DRAIN_TIMEOUT_MS);
     timers.advance(DRAIN_TIMEOUT_MS - 1);
     await healthy.publishAsync(
@@ -148,7 +158,7 @@ describe.each(DIALECTS)('a device that stops reading its socket, on %s', (dialec
     // At the timeout the drain timer drops both; their queued deliveries end without taking the
     // process along.
     timers.advance(1);
-    await until(() => broker.connectedClients() === 1);
+    await until(() => broker.connectedClients() === 1, FLOOD_WAIT_MS, { what: 'Both stalled devices dropped' });
     await Promise.all(deliveries);
     // Each dropped connection is logged once, not once per command that was waiting for it.
     const clientErrors = logLines.filter((line) => line.includes('"MQTT client error"'));
@@ -171,5 +181,5 @@ describe.each(DIALECTS)('a device that stops reading its socket, on %s', (dialec
     const again = await stalledDevice(broker.port, STALLED[0]!, passwords.get(STALLED[0]!)!);
     closers.push(again);
     await until(() => broker.connectedClients() === 2);
-  }, 60_000);
+  }, 180_000);
 });
