@@ -6,6 +6,8 @@ import { E2eOrderSequencer } from './scripts/e2e-order.ts';
 // passwords.ts): seeding and signing in took seconds per test app (docs/PERFORMANCE.md, "Test suite").
 const TEST_ENV = { FIELDLINK_TEST_SCRYPT_N: '1024' };
 const CLUSTER_LOAD_TEST = 'apps/server/src/ops/rolling-upgrade.test.ts';
+/** What an e2e `expect.poll` waits unless it says otherwise (vitest's default is 1 s). */
+const E2E_POLL_TIMEOUT_MS = 20_000;
 
 export default defineConfig({
   test: {
@@ -94,6 +96,10 @@ export default defineConfig({
           globalSetup: ['e2e/src/server-bundle.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
+          // An `expect.poll` with no timeout of its own waits up to 20 s, not vitest's 1 s: a console
+          // choice saved within a second on this machine took longer on CI machines 2-3 times slower
+          // (one-clock, console-ux). A poll still ends as soon as it matches.
+          expect: { poll: { timeout: E2E_POLL_TIMEOUT_MS } },
           pool: 'forks',
           // Three files at a time, each with its own server, browser and ports: one file used 0.24-0.58 of
           // a core (its waits are the console's and the devices' times). Two at a time took 536.6 s in
