@@ -7,7 +7,10 @@ import { apiGet } from '../api-client';
 
 export const getDevice = (id: string, signal?: AbortSignal) => apiGet<Device>('/device', { id }, signal);
 
-export const deviceQueryKey = (id: string) => ['device', id] as const;
+/** The key every device record starts with: invalidate it to read all of them again. */
+export const deviceQueryRoot = ['device'] as const;
+
+export const deviceQueryKey = (id: string) => [...deviceQueryRoot, id] as const;
 
 export const deviceQuery = (id: string) =>
   queryOptions({ queryKey: deviceQueryKey(id), queryFn: ({ signal }) => getDevice(id, signal), staleTime: 30_000 });

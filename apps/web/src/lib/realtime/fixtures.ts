@@ -12,12 +12,15 @@ export function resetSentRequests(): void {
 
 /** The socket the browser would open: stub it as the global `WebSocket`. */
 export class AnsweringSocket {
+  /** The socket opened last: the one a test pushes to or drops. */
+  static latest: AnsweringSocket | null = null;
   readyState = 0;
   onopen: ((event: Event) => void) | null = null;
   onmessage: ((event: MessageEvent) => void) | null = null;
   onclose: ((event: CloseEvent) => void) | null = null;
   onerror: ((event: Event) => void) | null = null;
   constructor() {
+    AnsweringSocket.latest = this;
     queueMicrotask(() => {
       this.readyState = 1;
       this.onopen?.(new Event('open'));
@@ -34,5 +37,14 @@ export class AnsweringSocket {
   }
   close() {
     this.readyState = 3;
+  }
+  /** The server sends an action on this socket. */
+  push(action: Record<string, unknown>) {
+    this.onmessage?.({ data: JSON.stringify(action) } as MessageEvent);
+  }
+  /** The network drops this socket (not a close the client asked for). */
+  drop() {
+    this.readyState = 3;
+    this.onclose?.({ code: 1006 } as CloseEvent);
   }
 }

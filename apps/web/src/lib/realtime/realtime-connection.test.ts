@@ -1,5 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { QueryObserver } from '@tanstack/react-query';
+import { deviceQueryKey } from '../api/get-device';
+import { queryClient } from '../query-client';
 import { startRealtime, stopRealtime, watchDevices } from './realtime-connection';
 import { realtimeStore } from './realtime-store';
 import { AnsweringSocket, resetSentRequests, sentRequests as sent } from './fixtures';
@@ -12,6 +15,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   stopRealtime();
+  queryClient.clear();
   vi.unstubAllGlobals();
 });
 
@@ -45,5 +49,107 @@ describe('watches made before the connection starts', () => {
     await vi.waitFor(() =>
       expect(subscriptions()).toEqual([{ type: 'server/subscribeDevices', thingNames: ['DEV-2'] }]),
     );
+  });
+});
+
+// The settings screen shows a device's registers as its record's, overridden by the live config.
+describe('device configs after a reconnect', () => {
+  type Registers = Record<string, number>;
+  /** What the server stores per device record; a request waits while `held` is set. */
+  const stored = new Map<string, Registers>();
+  let held: Promise<void> | null = null;
+  let reads = 0;
+  /** How many subscriptions had left when each record was read. */
+  let subscribedAtRead: number[] = [];
+
+  /** A screen showing one device's record, as the device pages keep it (an active query). */
+  function showRecord(id: string) {
+    const observer = new QueryObserver(queryClient, {
+      queryKey: deviceQueryKey(id),
+      queryFn: async () => {
+        reads += 1;
+        subscribedAtRead.push(subscriptions().length);
+        await held;
+        return { registers: { ...stored.get(id) } };
+      },
+      staleTime: 30_000,
+    });
+    const stop = observer.subscribe(() => {});
+    return { stop, registers: () => observer.getCurrentResult().data?.registers };
+  }
+  const liveRegisters = (thingName: string) => realtimeStore.getState().config[thingName]?.registers;
+  const pushRegisters = (thingName: string, registers: Registers) =>
+    AnsweringSocket.latest!.push({ type: 'server/deviceConfig', thingName, config: { subtype: 'device', registers } });
+  const reconnect = async () => {
+    AnsweringSocket.latest!.drop();
+    await vi.waitFor(() => expect(realtimeStore.getState().status).toBe('RECONNECTING'));
+    window.dispatchEvent(new Event('online'));
+    await vi.waitFor(() => expect(realtimeStore.getState().connectionCount).toBe(2));
+  };
+
+  beforeEach(async () => {
+    stored.clear();
+    held = null;
+    reads = 0;
+    subscribedAtRead = [];
+    await startRealtime({ token: 'token', canViewDash: true, onUnauthorized: () => {} });
+    await vi.waitFor(() => expect(realtimeStore.getState().connectionCount).toBe(1));
+  });
+
+  afterEach(() => history.replaceState(null, '', '/'));
+
+  it('show a change the device confirmed while the socket was down', async () => {
+    // The device dash watches the device and subscribes again after a break (§2).
+    history.replaceState(null, '', '/dash/PUMP_1');
+    const stopWatching = watchDevices(['PUMP_1']);
+    await vi.waitFor(() => expect(subscriptions()).toHaveLength(1));
+    stored.set('dev-1', { '40': 0 });
+    const record = showRecord('dev-1');
+    await vi.waitFor(() => expect(record.registers()).toEqual({ '40': 0 }));
+    stored.set('dev-1', { '40': 1 });
+    pushRegisters('PUMP_1', { '40': 1 });
+    await vi.waitFor(() => expect(liveRegisters('PUMP_1')).toEqual({ '40': 1 }));
+
+    // The write of 2 is confirmed while the socket is down: the server stores it, its push is lost.
+    stored.set('dev-1', { '40': 2 });
+    const readsBefore = reads;
+    await reconnect();
+
+    await vi.waitFor(() => expect({ ...record.registers(), ...liveRegisters('PUMP_1') }).toEqual({ '40': 2 }));
+    expect(reads).toBe(readsBefore + 1);
+    // Read once the device is watched again, so no push falls between the read and the watch.
+    expect(subscriptions()).toHaveLength(2);
+    expect(subscribedAtRead.at(-1)).toBe(2);
+    record.stop();
+    stopWatching();
+  });
+
+  it('keep a config pushed on the new socket before the records are read', async () => {
+    stored.set('dev-1', { '40': 0 });
+    stored.set('dev-2', { '7': 0 });
+    const first = showRecord('dev-1');
+    const second = showRecord('dev-2');
+    await vi.waitFor(() => expect(second.registers()).toEqual({ '7': 0 }));
+    pushRegisters('PUMP_1', { '40': 1 });
+    pushRegisters('PUMP_2', { '7': 1 });
+    await vi.waitFor(() => expect(liveRegisters('PUMP_2')).toEqual({ '7': 1 }));
+
+    let answer = () => {};
+    held = new Promise((resolve) => (answer = resolve));
+    stored.set('dev-1', { '40': 2 });
+    stored.set('dev-2', { '7': 2 });
+    await reconnect();
+    await vi.waitFor(() => expect(reads).toBe(4));
+    // Until the records are in, the live configs stay: no screen falls back to an older record.
+    expect(liveRegisters('PUMP_2')).toEqual({ '7': 1 });
+    pushRegisters('PUMP_1', { '40': 3 });
+    await vi.waitFor(() => expect(liveRegisters('PUMP_1')).toEqual({ '40': 3 }));
+    answer();
+
+    await vi.waitFor(() => expect(liveRegisters('PUMP_2')).toBeUndefined());
+    expect(second.registers()).toEqual({ '7': 2 });
+    expect({ ...first.registers(), ...liveRegisters('PUMP_1') }).toEqual({ '40': 3 });
+    first.stop();
+    second.stop();
   });
 });

@@ -1,10 +1,11 @@
 import { REALTIME_PATH, type ServerAction, type ServerActionOf } from '@fieldlink/api/realtime';
 import { realtimeUrl } from '../api-address';
 import { dispatchSession, openOverlay } from '../app-store/app-store';
+import { deviceQueryRoot } from '../api/get-device';
 import { localBackend } from '../demo/demo-session';
 import { LIVE_QUERY_ROOT, queryClient } from '../query-client';
 import type { ClientRequest, RealtimeClient, ReplyValue } from './realtime-client';
-import { applyServerAction, INITIAL_REALTIME_STATE, realtimeStore } from './realtime-store';
+import { applyServerAction, INITIAL_REALTIME_STATE, realtimeStore, type RealtimeState } from './realtime-store';
 import { needsResubscribeAfterReconnect } from './resubscribe-rule';
 
 /**
@@ -189,6 +190,8 @@ async function requestTableFeed(listeners: readonly DeviceTableListener[]): Prom
 
 async function onSocketOpen(connectionCount: number): Promise<void> {
   if (!client) return;
+  // Taken before anything of the new socket is applied: an entry still the same object later is pre-break.
+  const configsAtOpen = realtimeStore.getState().config;
   if (tableListeners.size > 0) {
     // A new socket watches nothing yet: the table's feed is asked for again, and after a break the
     // table is read again for what changed meanwhile.
@@ -202,18 +205,37 @@ async function onSocketOpen(connectionCount: number): Promise<void> {
     if (subscribes) await client.request({ type: 'server/subscribeDevices', thingNames }).catch(() => {});
     return;
   }
-  if (!needsResubscribeAfterReconnect(location.pathname)) return;
+  // On every page (a stale config would override the record of a page opened later); after the
+  // subscription where there is one, so no push falls between the record read and the watch.
+  const rereadConfigs = () => rereadDeviceConfigs(configsAtOpen);
+  if (!needsResubscribeAfterReconnect(location.pathname)) return rereadConfigs();
   // Inventory pages watch no device: their data is read again instead (specification §4).
   const reloadsInventory = location.pathname.includes('inv/');
-  if (!subscribes && !reloadsInventory) return;
+  if (!subscribes && !reloadsInventory) return rereadConfigs();
   dispatchSession({ type: 'BEGIN', activity: 'UPDATING_DEVICE_SUBSCRIPTIONS' });
   const closeOverlay = openOverlay(subscribes ? 'Updating device subscriptions…' : 'Reloading inventory…');
   try {
     if (subscribes) await client.request({ type: 'server/subscribeDevices', thingNames }).catch(() => {});
     // Values sent while the socket was down are read back over REST.
-    await queryClient.invalidateQueries({ queryKey: [LIVE_QUERY_ROOT] });
+    await Promise.all([queryClient.invalidateQueries({ queryKey: [LIVE_QUERY_ROOT] }), rereadConfigs()]);
   } finally {
     closeOverlay();
     dispatchSession({ type: 'END', activity: 'UPDATING_DEVICE_SUBSCRIPTIONS' });
   }
+}
+
+/**
+ * After a break, config pushes sent while the socket was down are lost (a device's confirmation of a
+ * register write among them), and the store's live config overrides the device record: the records
+ * are read again, then every live config no push has renewed since the socket opened is dropped, so
+ * the screens fall back to the fresh record. Dropped only once the records are in, so no screen shows
+ * an older record meanwhile; a config pushed on the new socket is kept (the store copies what a push
+ * touches, so its object is a new one).
+ */
+async function rereadDeviceConfigs(configsAtOpen: RealtimeState['config']): Promise<void> {
+  await queryClient.invalidateQueries({ queryKey: deviceQueryRoot });
+  realtimeStore.setState((s) => {
+    const renewed = Object.entries(s.config).filter(([thingName, config]) => config !== configsAtOpen[thingName]);
+    return renewed.length === Object.keys(s.config).length ? s : { ...s, config: Object.fromEntries(renewed) };
+  });
 }
