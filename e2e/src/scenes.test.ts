@@ -5,6 +5,7 @@ import type { LatestValuesAnswer } from '@fieldlink/api/device';
 import type { Scene } from '@fieldlink/api/scenes';
 import type { WidgetType } from '@fieldlink/domain/widgets';
 import { apiToken, callApi, launchBrowser, sessionLanding, startServer, type RunningServer } from './harness';
+import { passScheduledSprays } from './sprayer-schedules';
 
 /**
  * Scenes and widgets in Chromium against the real product and its simulated fleet: a scene built with
@@ -114,6 +115,12 @@ describe('scenes and widgets', () => {
     };
     const headrooms = await Promise.all(sprayers.map(headroom));
     relayDevice = sprayers[headrooms.indexOf(Math.max(...headrooms))]!;
+    // The relay switched here is a sprayer's zone 2: no factory schedule turns it while the file runs.
+    await passScheduledSprays(
+      server,
+      sprayers.map((device) => device.thingName),
+      30 * 60_000,
+    );
 
     ({ context: sprayContext, page } = await openSession('spray@fieldlink.test', /\/spray\/[^/]+$/));
   }, 180_000);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { sessionLanding, useProduct } from './harness';
+import { passScheduledSprays } from './sprayer-schedules';
 
 const SHOTS = process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots' : 'test-results';
 
@@ -152,6 +153,7 @@ describe('select before operate', () => {
   });
 
   it('confirms a spray zone start on a sprayer card before it is sent', async () => {
+    await passScheduledSprays(product.server, ['OSC-SPR01', 'OSC-SPR02', 'OSC-SPR03']);
     const { page, log } = await open('spray@fieldlink.test', 1440, /\/spray\//);
     await expect.poll(() => page.getByTestId('sprayer-card').count(), { timeout: 30_000 }).toBeGreaterThan(0);
     // A sprayer that may spray now: online, idle and not blocked by an alarm.
@@ -224,6 +226,8 @@ describe('select before operate', () => {
   });
 
   it('acts at once for a scene widget its author marked "no confirmation"', async () => {
+    // The switch is zone 2 of Row 1, which a factory schedule would also turn.
+    await passScheduledSprays(product.server, ['OSC-SPR01']);
     const { page, log } = await open('spray@fieldlink.test', 1440, /\/spray\//);
     await page.getByRole('link', { name: 'Scenes', exact: true }).click();
     await page.getByTestId('scene-grid').waitFor({ timeout: 30_000 });

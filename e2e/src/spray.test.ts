@@ -10,6 +10,7 @@ import {
   weekTimeAt,
 } from '@fieldlink/domain/spray';
 import { animationsDone, apiToken, callApi, launchBrowser, signInAs, startServer, type RunningServer } from './harness';
+import { passScheduledSprays } from './sprayer-schedules';
 
 /**
  * The spray overview in Chromium as spray@ against the real server and its simulated sprayers: a
@@ -61,6 +62,8 @@ describe('spray overview', () => {
     page = await context.newPage();
     await signInAs(page, server.baseUrl, 'spray@fieldlink.test');
     await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
+    // The sprays here are the tests' own: none of the factory schedules' while the file runs.
+    await passScheduledSprays(server, ['OSC-SPR01', 'OSC-SPR02', 'OSC-SPR03'], 30 * 60_000);
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

@@ -16,7 +16,13 @@ import {
   sprayScheduleRegisters,
   type SpraySchedule,
 } from '@fieldlink/domain/spray';
-import { BROADCAST_SPRAY_STEPS, MANUAL_SPRAY_SECONDS, Sprayer, SPRAYER_CHANNELS } from './sprayer';
+import {
+  BROADCAST_SPRAY_STEPS,
+  MANUAL_SPRAY_SECONDS,
+  Sprayer,
+  SPRAYER_CHANNELS,
+  clockPastFactorySprays,
+} from './sprayer';
 
 /** Monday 6 January 2025, 05:00 UTC. */
 const MONDAY_5AM = Date.UTC(2025, 0, 6, 5);
@@ -105,6 +111,41 @@ describe('sprayer schedules', () => {
     model.step(19 * 3600);
     expect(value(model, CH.spraysTodayZone1)).toBe(0);
   });
+});
+
+describe('a clock moved past the factory sprays', () => {
+  /** Wednesday 2 December 2026 (a weekday: T-1 sprays at 06:00), UTC. */
+  const at = (hh: number, mm: number, ss = 0) => Date.UTC(2026, 11, 2, hh, mm, ss);
+  const WINDOW = 15 * 60_000;
+
+  it.each([
+    // [what, now, moved to]
+    ['a spray due in a few minutes', at(5, 55), at(6, 2)],
+    ['a spray due at the window’s end', at(5, 45), at(6, 2)],
+    ['a spray under way', at(6, 0, 30), at(6, 2)],
+    ['the evening spray', at(18, 20), at(18, 32)],
+    ['nothing due within the window', at(5, 44), null],
+    ['a spray long over', at(6, 3), null],
+    ['Sunday morning, when T-1 does not run', Date.UTC(2026, 11, 6, 5, 55), null],
+  ])('%s', (_what, now, movedTo) => {
+    expect(clockPastFactorySprays(now, WINDOW)).toBe(movedTo);
+  });
+
+  it.each([at(5, 50), at(5, 59, 50), at(6, 0, 10), at(6, 0, 30), at(18, 29)])(
+    'leaves a factory-set sprayer at %i idle for the whole window',
+    (now) => {
+      // Ten minutes lived up to `now`: a spray due before it is under way, as in the fleet.
+      const model = new Sprayer({ seed: 3, startTimeMs: now - 600_000, faultsPerDay: 0 });
+      model.writeChannel('sp4', 150);
+      model.step(600);
+      const moved = clockPastFactorySprays(model.timeMs, WINDOW);
+      if (moved !== null) model.step((moved - model.timeMs) / 1000);
+      for (let second = 0; second < WINDOW / 1000; second += 5) {
+        model.step(5);
+        expect([value(model, CH.zone1), value(model, CH.zone2)]).toEqual([0, 0]);
+      }
+    },
+  );
 });
 
 describe('sprayer commands', () => {

@@ -12,6 +12,7 @@ import {
   SPRAY_SCHEDULE_COUNT,
   TANK_LEAK_ALARM_BIT,
   TEST_SPRAY_SECONDS,
+  nextScheduledSpray,
   packSpraySchedule,
   schedulesFromRegisters,
   schedulesStartingAt,
@@ -110,6 +111,10 @@ export interface SprayerOptions extends PlantModelOptions {
 }
 
 /** Schedules a new unit comes with: 06:00 Monday to Saturday and 18:30 every day. */
+/** SP-1 as a sprayer leaves the factory: seconds of one schedule duration step. */
+const FACTORY_STEP_SECONDS = 10;
+
+/** The schedules T-1 to T-5 a sprayer leaves the factory with, on its plant's local time. */
 const FACTORY_SCHEDULES: readonly SpraySchedule[] = [
   { enabled: true, minuteOfDay: 6 * 60, durationSteps: 3, days: [1, 2, 3, 4, 5, 6] },
   { enabled: true, minuteOfDay: 18 * 60 + 30, durationSteps: 2, days: [0, 1, 2, 3, 4, 5, 6] },
@@ -117,6 +122,27 @@ const FACTORY_SCHEDULES: readonly SpraySchedule[] = [
   { enabled: false, minuteOfDay: 0, durationSteps: 0, days: [] },
   { enabled: false, minuteOfDay: 0, durationSteps: 0, days: [] },
 ];
+
+/**
+ * A factory spray that started this long ago may still be running: zone 1, then zone 2, each for the
+ * longest schedule's steps, plus a minute (zone 2 starts on the step after zone 1 ends).
+ */
+const FACTORY_SPRAY_MAY_RUN_MS =
+  (Math.max(...FACTORY_SCHEDULES.map((schedule) => schedule.durationSteps)) * FACTORY_STEP_SECONDS * 2 + 60) * 1000;
+
+/**
+ * Where to move the clock of a sprayer on its factory schedules (plant time on UTC, as the demo fleet
+ * keeps it) so that none of them sprays from there for `windowMs`: past the scheduled spray under way
+ * or due within the window, which then runs in the moved time. Null when none is. The e2e tests use
+ * it, so a sprayer they drive changes only as they tell it, whatever the time of day of the run.
+ */
+export function clockPastFactorySprays(nowMs: number, windowMs: number): number | null {
+  const since = nowMs - FACTORY_SPRAY_MAY_RUN_MS;
+  const next = nextScheduledSpray(FACTORY_SCHEDULES, weekTimeAt(since, 0));
+  if (!next) return null;
+  const startMs = (Math.floor(since / 60_000) + next.minutesAhead) * 60_000;
+  return startMs <= nowMs + windowMs ? startMs + FACTORY_SPRAY_MAY_RUN_MS : null;
+}
 
 /** One zone's spray in progress. */
 interface ZoneRun {
@@ -154,7 +180,7 @@ export class Sprayer extends PlantModel {
     sp11: 25,
   };
   private readonly parameters: Record<ParameterChannel, number> = {
-    sp1: 10,
+    sp1: FACTORY_STEP_SECONDS,
     sp2: 24,
     sp4: 30,
     sp5: 3,
