@@ -5,6 +5,7 @@ import {
   DEMO_BEERS,
   demoBatchItems,
   demoBatchRecord,
+  demoBreweryTank,
   demoTankBeer,
   demoTankStory,
   tankBatchState,
@@ -115,4 +116,31 @@ describe('the demo brewery', () => {
       ...demoBatchItems(batch, (kind) => `${kind}-${++count}`),
     });
   });
+
+  it.each([
+    ['the first of three tanks', 0, 3, 'Vats 4.2', 'FERMENTING', DEMO_BEERS[0]!.beerName],
+    ['the second of three', 1, 3, null, 'FERMENTING', DEMO_BEERS[1]!.beerName],
+    ['the last of three (the bright tank)', 2, 3, 'Vats 7.5', 'MANUALLY_ENDED', 'Winter Stout'],
+    ['the one tank of a brewery of one', 0, 1, null, 'MANUALLY_ENDED', 'Winter Stout'],
+  ] as const)(
+    'keeps %s with its story’s settings and its batch',
+    (_name, index, tankCount, custom, state, beerName) => {
+      /** Ids counted from 1, a fresh count for each record built. */
+      const countedIds = () => {
+        let count = 0;
+        return (kind: string) => `${kind}-${++count}`;
+      };
+      const stored = demoBreweryTank({ state: tank, custom }, { index, tankCount }, NOW, countedIds());
+      const story = demoTankStory(tank, demoTankBeer(index, tankCount), NOW);
+      expect(stored).toEqual({
+        capacity: story.capacity,
+        co2TotalGain: story.co2TotalGain,
+        tankLevel: story.tankLevel,
+        batch: demoBatchRecord(story, custom, countedIds()),
+      });
+      expect(stored.batch.state).toBe(state);
+      expect(stored.batch.props.beerName).toBe(beerName);
+      expect(stored.capacity).toBe(3500);
+    },
+  );
 });

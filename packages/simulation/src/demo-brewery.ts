@@ -217,3 +217,20 @@ export function demoBatchRecord(
     ...demoBatchItems(batch, newId),
   };
 }
+
+/**
+ * A tank of the demo brewery as both breweries store it, by its place among the brewery's tanks: its
+ * settings (capacity, CO2 gain, level calibration) and the batch it shows ({@link demoTankBeer} for
+ * what it holds, {@link demoTankStory}, {@link demoBatchRecord}). The server's seed writes it as rows,
+ * the browser's demo keeps it in its list.
+ */
+export function demoBreweryTank(
+  tank: { state: TankBatchState; custom: string | null },
+  place: { index: number; tankCount: number },
+  now: number,
+  newId: (kind: 'gravity' | 'sensory' | 'annotation') => string,
+) {
+  const story = demoTankStory(tank.state, demoTankBeer(place.index, place.tankCount), now);
+  const { capacity, co2TotalGain, tankLevel } = story;
+  return { capacity, co2TotalGain, tankLevel, batch: demoBatchRecord(story, tank.custom, newId) };
+}

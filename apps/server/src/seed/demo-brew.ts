@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DeviceModel } from '@fieldlink/simulation/plant-model';
 import { BrewTank } from '@fieldlink/simulation/brew-tank';
-import { demoBatchRecord, demoTankBeer, demoTankStory, tankBatchState } from '@fieldlink/simulation/demo-brewery';
+import { demoBreweryTank, tankBatchState } from '@fieldlink/simulation/demo-brewery';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import type { Database } from '../db/schema';
 import { newId } from '../security/secrets';
@@ -11,13 +11,13 @@ import { DEMO_CUSTOMERS } from './demo-data';
 
 const BREWER = 'brew@fieldlink.test';
 
-/** The brewery's tanks (thing names), in its account's order: what each holds is `demoTankBeer`'s. */
+/** The brewery's tanks (thing names), in its account's order: what each holds is `demoBreweryTank`'s. */
 const TANKS = DEMO_CUSTOMERS.filter((account) => account.key === 'brew')
   .flatMap((account) => account.groups.flatMap((group) => group.devices))
   .flatMap((device) => (device.kind === 'brewTank' ? [device.thingName] : []));
 
 /**
- * The demo brewery (Northgate Brewing, group Cellar), the story of `demoTankStory` that the browser's
+ * The demo brewery (Northgate Brewing, group Cellar), the story of `demoBreweryTank` that the browser's
  * demo tells too, stored as rows: each fermenter runs the batch its simulated tank is fermenting; the
  * bright tank holds a finished batch with its report, written as the document runner writes one.
  */
@@ -40,16 +40,16 @@ export async function seedDemoBrew(
     const carried = liveModels?.get(device.thing_name);
     const model =
       carried instanceof BrewTank ? carried : new BrewTank({ seed: seedFromText(device.thing_name), startTimeMs: now });
-    const beer = demoTankBeer(TANKS.indexOf(device.thing_name), TANKS.length);
-    const story = demoTankStory(tankBatchState(model), beer, now);
-    const batch = demoBatchRecord(story, device.custom, () => newId());
+    const place = { index: TANKS.indexOf(device.thing_name), tankCount: TANKS.length };
+    const tank = demoBreweryTank({ state: tankBatchState(model), custom: device.custom }, place, now, () => newId());
+    const { batch } = tank;
     await db
       .insertInto('brew_tanks')
       .values({
         device_id: device.id,
-        capacity: story.capacity,
-        co2_total_gain: story.co2TotalGain,
-        tank_level: JSON.stringify(story.tankLevel),
+        capacity: tank.capacity,
+        co2_total_gain: tank.co2TotalGain,
+        tank_level: JSON.stringify(tank.tankLevel),
         updated_by: BREWER,
         updated_at: now,
       })

@@ -3,7 +3,7 @@ import type { LevelSample } from '@fieldlink/domain/brew';
 import { followRunningBatch } from '@fieldlink/domain/brew-views';
 import { annotationRecord, BatchListStore, type BatchListRecords } from '@fieldlink/services/batch-list-store';
 import type { BrewDevice } from '@fieldlink/services/brew-service';
-import { demoBatchRecord, demoTankBeer, demoTankStory } from '@fieldlink/simulation/demo-brewery';
+import { demoBreweryTank } from '@fieldlink/simulation/demo-brewery';
 import type { DeviceSnapshot } from '../worker/protocol';
 import { DemoCallError } from './demo-call-error';
 import type { DemoGroupEntry } from './demo-dataset';
@@ -24,19 +24,20 @@ export function demoRecordId(kind: string): string {
   return `${kind}-${lastId.toString(36)}`;
 }
 
-/**
- * The demo's first brewing records: the server's demo brewery ({@link demoTankBeer}, {@link demoTankStory},
- * {@link demoBatchRecord}) over the browser's tank models.
- */
+/** The demo's first brewing records: the server's demo brewery ({@link demoBreweryTank}) over the browser's tank models. */
 export function firstBreweryRecords(tanks: readonly BrewTankDevice[], now: number): DemoBreweryRecords {
   const records: DemoBreweryRecords = { tanks: [], batches: [] };
   tanks.forEach((device, index) => {
     if (!device.tank) return;
     const deviceId = device.thingName;
-    const story = demoTankStory(device.tank, demoTankBeer(index, tanks.length), now);
-    const { gravities, sensories, annotations, ...batch } = demoBatchRecord(story, device.custom, demoRecordId);
-    const { capacity, co2TotalGain, tankLevel } = story;
-    records.tanks.push({ deviceId, capacity, co2TotalGain, tankLevel });
+    const { batch: stored, ...settings } = demoBreweryTank(
+      { state: device.tank, custom: device.custom },
+      { index, tankCount: tanks.length },
+      now,
+      demoRecordId,
+    );
+    const { gravities, sensories, annotations, ...batch } = stored;
+    records.tanks.push({ deviceId, ...settings });
     records.batches.push({
       ...batch,
       id: demoRecordId('batch'),
