@@ -1,6 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { QueryObserver } from '@tanstack/react-query';
+import { accountQuery } from '../api/get-account';
+import { appStore } from '../app-store/app-store';
 import { deviceQueryKey } from '../api/get-device';
 import { queryClient } from '../query-client';
 import { startRealtime, stopRealtime, watchDevices } from './realtime-connection';
@@ -151,5 +153,132 @@ describe('device configs after a reconnect', () => {
     expect({ ...first.registers(), ...liveRegisters('PUMP_1') }).toEqual({ '40': 3 });
     first.stop();
     second.stop();
+  });
+});
+
+// A device's online badge and the banner's disconnected count show its live connection state over
+// the one read with its record or the account tree.
+describe('connection states after a reconnect', () => {
+  /** Per thing name, whether the server's stored state says connected; a read waits while `held` is set. */
+  const stored = new Map<string, boolean>();
+  let held: Promise<void> | null = null;
+  let treeReads = 0;
+
+  /** The shell's account tree (an active query), carrying each device's connection flag. */
+  function showTree() {
+    const observer = new QueryObserver(queryClient, {
+      queryKey: accountQuery().queryKey,
+      queryFn: async () => {
+        treeReads += 1;
+        await held;
+        return new Map(stored);
+      },
+      staleTime: 60_000,
+    });
+    const stop = observer.subscribe(() => {});
+    return {
+      stop,
+      /** What a badge shows: the live state, else the tree's flag. */
+      isConnected: (thingName: string) =>
+        realtimeStore.getState().connection[thingName]?.isConnected ?? observer.getCurrentResult().data?.get(thingName),
+    };
+  }
+  const pushConnection = (thingName: string, isConnected: boolean) =>
+    AnsweringSocket.latest!.push({
+      type: 'server/connectionState',
+      thingName,
+      isConnected,
+      lastConnection: 1_700_000_000_000,
+      lastDisconnection: isConnected ? null : 1_700_000_100_000,
+    });
+  const live = (thingName: string) => realtimeStore.getState().connection[thingName];
+  const reconnect = async () => {
+    AnsweringSocket.latest!.drop();
+    await vi.waitFor(() => expect(realtimeStore.getState().status).toBe('RECONNECTING'));
+    window.dispatchEvent(new Event('online'));
+    await vi.waitFor(() => expect(realtimeStore.getState().connectionCount).toBe(2));
+  };
+
+  beforeEach(async () => {
+    stored.clear();
+    held = null;
+    treeReads = 0;
+    await startRealtime({ token: 'token', canViewDash: true, onUnauthorized: () => {} });
+    await vi.waitFor(() => expect(realtimeStore.getState().connectionCount).toBe(1));
+  });
+
+  afterEach(() => history.replaceState(null, '', '/'));
+
+  it('show a device that went offline while the socket was down', async () => {
+    stored.set('PUMP_1', false);
+    const tree = showTree();
+    await vi.waitFor(() => expect(tree.isConnected('PUMP_1')).toBe(false));
+    stored.set('PUMP_1', true);
+    pushConnection('PUMP_1', true);
+    await vi.waitFor(() => expect(tree.isConnected('PUMP_1')).toBe(true));
+
+    // The device drops while the console's socket is down: the server stores it, its push is lost.
+    stored.set('PUMP_1', false);
+    const readsBefore = treeReads;
+    await reconnect();
+
+    await vi.waitFor(() => expect(tree.isConnected('PUMP_1')).toBe(false));
+    expect(treeReads).toBe(readsBefore + 1);
+    expect(live('PUMP_1')).toBeUndefined();
+    tree.stop();
+  });
+
+  it('keep a state pushed on the new socket, and the old ones until the tree is read', async () => {
+    stored.set('PUMP_1', true);
+    stored.set('PUMP_2', true);
+    const tree = showTree();
+    await vi.waitFor(() => expect(tree.isConnected('PUMP_2')).toBe(true));
+    pushConnection('PUMP_1', false);
+    pushConnection('PUMP_2', false);
+    await vi.waitFor(() => expect(live('PUMP_2')?.isConnected).toBe(false));
+
+    let answer = () => {};
+    held = new Promise((resolve) => (answer = resolve));
+    stored.set('PUMP_1', false);
+    stored.set('PUMP_2', true);
+    await reconnect();
+    await vi.waitFor(() => expect(treeReads).toBe(2));
+    // Until the tree is in, the live states stay: no badge falls back to the tree read before the break.
+    expect(tree.isConnected('PUMP_2')).toBe(false);
+    // PUMP_1 comes back on the new socket, after the tree was asked for: its push is newer than the read.
+    pushConnection('PUMP_1', true);
+    await vi.waitFor(() => expect(live('PUMP_1')?.isConnected).toBe(true));
+    answer();
+
+    await vi.waitFor(() => expect(live('PUMP_2')).toBeUndefined());
+    expect(tree.isConnected('PUMP_2')).toBe(true);
+    expect(tree.isConnected('PUMP_1')).toBe(true);
+    tree.stop();
+  });
+
+  it('do not hold the reconnect overlay for the tree on a page that subscribes again', async () => {
+    history.replaceState(null, '', '/dash/PUMP_1');
+    const stopWatching = watchDevices(['PUMP_1']);
+    await vi.waitFor(() => expect(subscriptions()).toHaveLength(1));
+    stored.set('PUMP_1', true);
+    const tree = showTree();
+    await vi.waitFor(() => expect(tree.isConnected('PUMP_1')).toBe(true));
+    pushConnection('PUMP_1', true);
+    await vi.waitFor(() => expect(live('PUMP_1')?.isConnected).toBe(true));
+
+    let answer = () => {};
+    held = new Promise((resolve) => (answer = resolve));
+    stored.set('PUMP_1', false);
+    await reconnect();
+    await vi.waitFor(() => expect(subscriptions()).toHaveLength(2));
+    await vi.waitFor(() => expect(treeReads).toBe(2));
+    // The screen is usable again while the tree is read; the badge keeps the live state meanwhile.
+    await vi.waitFor(() => expect(appStore.getState().overlays).toEqual([]));
+    expect(tree.isConnected('PUMP_1')).toBe(true);
+    answer();
+
+    await vi.waitFor(() => expect(tree.isConnected('PUMP_1')).toBe(false));
+    tree.stop();
+    stopWatching();
   });
 });

@@ -1,6 +1,8 @@
+import type { QueryKey } from '@tanstack/react-query';
 import { REALTIME_PATH, type ServerAction, type ServerActionOf } from '@fieldlink/api/realtime';
 import { realtimeUrl } from '../api-address';
 import { dispatchSession, openOverlay } from '../app-store/app-store';
+import { accountQuery } from '../api/get-account';
 import { deviceQueryRoot } from '../api/get-device';
 import { localBackend } from '../demo/demo-session';
 import { LIVE_QUERY_ROOT, queryClient } from '../query-client';
@@ -191,7 +193,7 @@ async function requestTableFeed(listeners: readonly DeviceTableListener[]): Prom
 async function onSocketOpen(connectionCount: number): Promise<void> {
   if (!client) return;
   // Taken before anything of the new socket is applied: an entry still the same object later is pre-break.
-  const configsAtOpen = realtimeStore.getState().config;
+  const stateAtOpen = realtimeStore.getState();
   if (tableListeners.size > 0) {
     // A new socket watches nothing yet: the table's feed is asked for again, and after a break the
     // table is read again for what changed meanwhile.
@@ -205,19 +207,19 @@ async function onSocketOpen(connectionCount: number): Promise<void> {
     if (subscribes) await client.request({ type: 'server/subscribeDevices', thingNames }).catch(() => {});
     return;
   }
-  // On every page (a stale config would override the record of a page opened later); after the
+  // On every page (a stale live state would override the reads of a page opened later); after the
   // subscription where there is one, so no push falls between the record read and the watch.
-  const rereadConfigs = () => rereadDeviceConfigs(configsAtOpen);
-  if (!needsResubscribeAfterReconnect(location.pathname)) return rereadConfigs();
+  const rereadState = (also: readonly QueryKey[] = []) => rereadDeviceState(stateAtOpen, also);
+  if (!needsResubscribeAfterReconnect(location.pathname)) return rereadState();
   // Inventory pages watch no device: their data is read again instead (specification §4).
   const reloadsInventory = location.pathname.includes('inv/');
-  if (!subscribes && !reloadsInventory) return rereadConfigs();
+  if (!subscribes && !reloadsInventory) return rereadState();
   dispatchSession({ type: 'BEGIN', activity: 'UPDATING_DEVICE_SUBSCRIPTIONS' });
   const closeOverlay = openOverlay(subscribes ? 'Updating device subscriptions…' : 'Reloading inventory…');
   try {
     if (subscribes) await client.request({ type: 'server/subscribeDevices', thingNames }).catch(() => {});
-    // Values sent while the socket was down are read back over REST.
-    await Promise.all([queryClient.invalidateQueries({ queryKey: [LIVE_QUERY_ROOT] }), rereadConfigs()]);
+    // Values sent while the socket was down are read back over REST (a brew tank's connection among them).
+    await rereadState([[LIVE_QUERY_ROOT]]);
   } finally {
     closeOverlay();
     dispatchSession({ type: 'END', activity: 'UPDATING_DEVICE_SUBSCRIPTIONS' });
@@ -225,17 +227,37 @@ async function onSocketOpen(connectionCount: number): Promise<void> {
 }
 
 /**
- * After a break, config pushes sent while the socket was down are lost (a device's confirmation of a
- * register write among them), and the store's live config overrides the device record: the records
- * are read again, then every live config no push has renewed since the socket opened is dropped, so
- * the screens fall back to the fresh record. Dropped only once the records are in, so no screen shows
- * an older record meanwhile; a config pushed on the new socket is kept (the store copies what a push
- * touches, so its object is a new one).
+ * After a break, pushes sent while the socket was down are lost, and the server sends a device's
+ * config and connection state only when they change, not on a new subscription: a device's
+ * confirmation of a register write, or a device that went offline during the break, would never be
+ * seen, and the store's live state overrides what the screens read over REST. So what carries that
+ * state is read again (the device records, the account tree with every device's connection, and
+ * `also`), then every live entry no push has renewed since the socket opened is dropped, so the
+ * screens fall back to the fresh reads. Dropped only once the reads are in, so no screen shows an
+ * older read meanwhile; an entry pushed on the new socket is kept (the store copies what a push
+ * touches, so its object is a new one). Resolves once the records and `also` are in (the reconnect
+ * overlay waits for them); the configs go then, the connection states once the tree is in too.
  */
-async function rereadDeviceConfigs(configsAtOpen: RealtimeState['config']): Promise<void> {
-  await queryClient.invalidateQueries({ queryKey: deviceQueryRoot });
+function rereadDeviceState(atOpen: RealtimeState, also: readonly QueryKey[]): Promise<void> {
+  // The tree (4 MB at 100,000 devices) is not waited for behind the overlay.
+  const tree = queryClient.invalidateQueries({ queryKey: accountQuery().queryKey });
+  const records = Promise.all(
+    [deviceQueryRoot, ...also].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+  ).then(() => dropUnrenewed('config', atOpen));
+  void Promise.all([records, tree]).then(() => dropUnrenewed('connection', atOpen));
+  return records;
+}
+
+/** Drops the slice's entries no push has renewed since `atOpen` was taken. */
+function dropUnrenewed(slice: 'config' | 'connection', atOpen: RealtimeState): void {
   realtimeStore.setState((s) => {
-    const renewed = Object.entries(s.config).filter(([thingName, config]) => config !== configsAtOpen[thingName]);
-    return renewed.length === Object.keys(s.config).length ? s : { ...s, config: Object.fromEntries(renewed) };
+    const renewed = renewedSince<unknown>(s[slice], atOpen[slice]);
+    return renewed === s[slice] ? s : { ...s, [slice]: renewed };
   });
+}
+
+/** The entries pushed since `atOpen` was taken (the same object when all of them were). */
+function renewedSince<T>(entries: Readonly<Record<string, T>>, atOpen: Readonly<Record<string, T>>) {
+  const renewed = Object.entries(entries).filter(([thingName, entry]) => entry !== atOpen[thingName]);
+  return renewed.length === Object.keys(entries).length ? entries : Object.fromEntries(renewed);
 }

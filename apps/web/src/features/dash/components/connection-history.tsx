@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ClockIcon } from '../../../components/ui/icons';
 import { formatDateTime } from '@fieldlink/domain/date-format';
@@ -6,14 +6,21 @@ import { useDeviceConnection } from '../../../lib/realtime/use-realtime';
 import { deviceConnectionsQuery, useDeviceConnections } from '../api/get-device-connections';
 import { usePageClock } from '../../../lib/page-time-zone';
 
-/** The device's connection log, newest first; read again whenever its connection state changes. */
+/**
+ * The device's connection log, newest first; read again whenever its live connection state changes,
+ * and when that state is dropped after a real-time reconnect (the device may have come and gone
+ * while the socket was down: the live state is then the one read with the record).
+ */
 export function ConnectionHistory({ deviceId, thingName }: { deviceId: string; thingName: string }) {
   const connections = useDeviceConnections(deviceId);
   const live = useDeviceConnection(thingName);
   const clock = usePageClock();
   const queryClient = useQueryClient();
+  const liveBefore = useRef(live);
   useEffect(() => {
-    if (live) void queryClient.invalidateQueries({ queryKey: deviceConnectionsQuery(deviceId).queryKey });
+    const changed = live !== undefined || liveBefore.current !== undefined;
+    liveBefore.current = live;
+    if (changed) void queryClient.invalidateQueries({ queryKey: deviceConnectionsQuery(deviceId).queryKey });
   }, [live, deviceId, queryClient]);
 
   const rows = connections.data?.connections ?? [];

@@ -1,0 +1,91 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { encodeAccountColumns } from '@fieldlink/api/account-columns';
+import { ACCOUNT_PATH } from '@fieldlink/api/first-calls';
+import { appStore } from '../../lib/app-store/app-store';
+import { queryClient } from '../../lib/query-client';
+import { startRealtime, stopRealtime } from '../../lib/realtime/realtime-connection';
+import { realtimeStore } from '../../lib/realtime/realtime-store';
+import { AnsweringSocket, resetSentRequests } from '../../lib/realtime/fixtures';
+import { treeAccount, treeDevice, treeGroup } from '../../lib/tree-fixtures';
+import { IdleBanner } from './idle-banner';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+/** Per thing name, the connection flag the server stores, answered in the account tree. */
+const stored = new Map<string, boolean>();
+let treeReads = 0;
+
+function answerTree(): Response {
+  treeReads += 1;
+  const devices = [...stored].map(([thingName, isConnected]) => treeDevice(thingName, { isConnected }));
+  const answer = { accounts: [treeAccount(treeGroup('root', { kind: 'root', devices }))] };
+  return new Response(JSON.stringify(encodeAccountColumns(answer)), {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+const pushConnection = (thingName: string, isConnected: boolean) =>
+  AnsweringSocket.latest!.push({
+    type: 'server/connectionState',
+    thingName,
+    isConnected,
+    lastConnection: 1_700_000_000_000,
+    lastDisconnection: isConnected ? null : 1_700_000_100_000,
+  });
+
+const banner = () => screen.queryByTestId('idle-banner')?.textContent ?? null;
+
+beforeEach(async () => {
+  stored.clear();
+  treeReads = 0;
+  resetSentRequests();
+  vi.stubGlobal('WebSocket', AnsweringSocket);
+  vi.stubGlobal('fetch', async (url: string) => {
+    if (new URL(url, 'http://console.test').pathname.endsWith(ACCOUNT_PATH)) return answerTree();
+    return new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } });
+  });
+  appStore.setState((s) => ({ ...s, machine: { ...s.machine, status: 'IDLE' } }));
+  await startRealtime({ token: 'token', canViewDash: true, onUnauthorized: () => {} });
+  await vi.waitFor(() => expect(realtimeStore.getState().connectionCount).toBe(1));
+});
+afterEach(() => {
+  cleanup();
+  stopRealtime();
+  queryClient.clear();
+  appStore.setState((s) => ({ ...s, machine: { ...s.machine, status: null } }));
+  vi.unstubAllGlobals();
+});
+
+describe('the banner’s disconnected devices', () => {
+  it('counts a device that went offline while the console’s socket was down', async () => {
+    stored.set('PUMP_1', false);
+    stored.set('PUMP_2', true);
+    render(
+      <QueryClientProvider client={queryClient}>
+        <MemoryRouter>
+          <IdleBanner />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    await waitFor(() => expect(banner()).toMatch(/^1 device is disconnected\./));
+    // PUMP_1 comes back, pushed: the banner goes.
+    stored.set('PUMP_1', true);
+    pushConnection('PUMP_1', true);
+    await waitFor(() => expect(banner()).toBeNull());
+
+    // Both drop while the socket is down: the server stores it, the pushes are lost.
+    stored.set('PUMP_1', false);
+    stored.set('PUMP_2', false);
+    AnsweringSocket.latest!.drop();
+    await waitFor(() => expect(banner()).toMatch(/^Connection to the cloud was lost/));
+    window.dispatchEvent(new Event('online'));
+
+    await waitFor(() => expect(banner()).toMatch(/^2 devices are disconnected\./));
+    expect(treeReads).toBe(2);
+  });
+});
