@@ -3,7 +3,7 @@ import { PERMISSIONS, EXTRA_FLAGS } from '@fieldlink/domain/permissions';
 import { Email } from './fields';
 import { SecondFactorCodeField } from './mfa';
 import { PasskeyAuthenticationCredential } from './passkeys';
-import { ErrorAnswer, OkAnswer } from './errors';
+import { errorAnswers, ErrorAnswer, OkAnswer } from './errors';
 import { SELF_PATH } from './first-calls';
 import { apiRoute } from './routes';
 
@@ -135,5 +135,38 @@ export const SESSION_ROUTES = {
     tags: ['system'],
     summary: 'Public configuration of the web client',
     response: { 200: ClientConfig },
+  }),
+};
+
+const sessionStartErrors = errorAnswers(400, 401, 409, 429);
+
+/**
+ * The calls that start a session, as the server registers them: signing in, signing up from an
+ * invitation, and a password reset. A browser demo answers none of them: they are its way out.
+ */
+export const SESSION_START_ROUTES = {
+  signIn: apiRoute('POST', '/signin', {
+    tags: ['session'],
+    summary: 'Sign in',
+    body: SigninBody,
+    response: { 200: JwtAnswer, ...sessionStartErrors },
+  }),
+  signUp: apiRoute('POST', '/user', {
+    tags: ['session'],
+    summary: 'Sign up from an invitation',
+    body: SignupBody,
+    response: { 200: JwtAnswer, ...sessionStartErrors },
+  }),
+  emailResetCode: apiRoute('POST', '/user/password/email-reset-code', {
+    tags: ['session'],
+    summary: 'Mail a password reset link',
+    body: EmailResetCodeBody,
+    response: { 200: OkAnswer, ...sessionStartErrors },
+  }),
+  passwordReset: apiRoute('POST', '/user/password', {
+    tags: ['session'],
+    summary: 'Set a new password with a mailed code',
+    body: PasswordResetBody,
+    response: { 200: JwtAnswer, ...sessionStartErrors },
   }),
 };

@@ -1,13 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ClientConfig } from '@fieldlink/api/session';
-import {
-  EmailResetCodeBody,
-  JwtAnswer,
-  PasswordResetBody,
-  SigninBody,
-  SignupBody,
-  SESSION_ROUTES,
-} from '@fieldlink/api/session';
+import { SESSION_ROUTES, SESSION_START_ROUTES } from '@fieldlink/api/session';
 import { errorAnswers, OkAnswer } from '@fieldlink/api/errors';
 import { EndOtherSessionsAnswer, SessionDeleteQuery, SessionListAnswer } from '@fieldlink/api/sessions';
 import { HttpError } from '../../http-errors';
@@ -18,8 +11,6 @@ import { tokenFromHeader } from '../../security/tokens';
 import { siteOf } from '../passkeys/routes';
 import type { SessionService } from './service';
 import { clientOrigin } from './user-context';
-
-const errors = errorAnswers(400, 401, 409, 429);
 
 /** A crash report is at most this large (its `errorInfo` is stored cut to 20,000 characters anyway). */
 const EVENT_LOG_BODY_LIMIT = 64 * 1024;
@@ -32,17 +23,16 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
   const tags = ['session'];
   // Crash reports need no sign-in: 30 a minute per address keep them from filling the table.
   const eventLogByAddress = new RateLimiter(30, 60_000);
-  app.post(
-    '/signin',
-    { schema: { tags, summary: 'Sign in', body: SigninBody, response: { 200: JwtAnswer, ...errors } } },
-    (request) =>
+  app.route({
+    ...SESSION_START_ROUTES.signIn,
+    handler: (request) =>
       sessions.signIn(
         request.body.email,
         request.body.password,
         clientOrigin(request.ip, 'http', request.headers['user-agent']),
         { code: request.body.code, passkey: request.body.passkey, site: siteOf(request) },
       ),
-  );
+  });
   app.route({
     ...SESSION_ROUTES.signOut,
     onRequest: app.authenticate,
@@ -97,45 +87,21 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{
     onRequest: app.authenticate,
     handler: async (request) => sessions.self(signedInUser(request)),
   });
-  app.post(
-    '/user',
-    {
-      schema: {
-        tags,
-        summary: 'Sign up from an invitation',
-        body: SignupBody,
-        response: { 200: JwtAnswer, ...errors },
-      },
-    },
-    (request) => sessions.signUp(request.body, request.ip),
-  );
-  app.post(
-    '/user/password/email-reset-code',
-    {
-      schema: {
-        tags,
-        summary: 'Mail a password reset link',
-        body: EmailResetCodeBody,
-        response: { 200: OkAnswer, ...errors },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...SESSION_START_ROUTES.signUp,
+    handler: (request) => sessions.signUp(request.body, request.ip),
+  });
+  app.route({
+    ...SESSION_START_ROUTES.emailResetCode,
+    handler: async (request) => {
       await sessions.requestPasswordReset(request.body.email, request.ip);
       return { ok: true as const };
     },
-  );
-  app.post(
-    '/user/password',
-    {
-      schema: {
-        tags,
-        summary: 'Set a new password with a mailed code',
-        body: PasswordResetBody,
-        response: { 200: JwtAnswer, ...errors },
-      },
-    },
-    (request) => sessions.resetPassword(request.body, request.ip),
-  );
+  });
+  app.route({
+    ...SESSION_START_ROUTES.passwordReset,
+    handler: (request) => sessions.resetPassword(request.body, request.ip),
+  });
   app.route({
     ...SESSION_ROUTES.eventLog,
     bodyLimit: EVENT_LOG_BODY_LIMIT,

@@ -4,7 +4,8 @@ import { ACCOUNT_COLUMNS_QUERY, ACCOUNT_ROUTES, encodeAccountColumns } from '@fi
 import { ALARM_ROUTES } from '@fieldlink/api/alarms';
 import { BREW_ROUTES } from '@fieldlink/api/brew';
 import { SCENE_ROUTES } from '@fieldlink/api/scenes';
-import { SESSION_ROUTES } from '@fieldlink/api/session';
+import { SESSION_ROUTES, SESSION_START_ROUTES } from '@fieldlink/api/session';
+import { routeKey } from '@fieldlink/api/routes';
 import { DEVICE_TABLE_BINARY_QUERY } from '@fieldlink/api/device-table';
 import {
   DEVICE_TABLE_BINARY_TYPE,
@@ -31,12 +32,8 @@ import { SimulationLink } from './simulation-link';
 import type { DeviceSnapshot } from '../worker/protocol';
 import { simulatedDeviceCalls, simulatedLogs } from './simulated-calls';
 
-const SESSION_CALLS = new Set([
-  'POST /signin',
-  'POST /user',
-  'POST /user/password',
-  'POST /user/password/email-reset-code',
-]);
+/** Signing in (or up, or resetting a password) is the way out of a demo: those go to the server. */
+const SESSION_CALLS = new Set(Object.values(SESSION_START_ROUTES).map(routeKey));
 
 /**
  * The demo's server in the browser (core §1: demo data is kept locally without server calls). It
@@ -66,7 +63,6 @@ export class DemoBackend implements LocalBackend {
   }
 
   answer(call: LocalCall): Promise<Response> | null {
-    // Signing in (or up, or resetting a password) is the way out of a demo: those go to the server.
     const name = `${call.method} ${call.path}`;
     if (SESSION_CALLS.has(name)) return null;
     const route = this.calls[name];
