@@ -466,7 +466,10 @@ describe.each(DIALECTS)('OTA updates on %s', (dialect) => {
 
   it('paces a rollout in devices per minute and stops it at the failure threshold', async () => {
     const names = ['NGB-FV01', 'NGB-FV02', 'NGB-BT01', 'NGB-HLT01'];
-    for (const name of names) await connectDevice(name, 'fail');
+    // Two devices online, both failing; the last two offline, so they wait in the queue whatever the
+    // machine's speed (a loaded run once sent the third before the second's failure was in).
+    for (const name of names.slice(0, 2)) await connectDevice(name, 'fail');
+    for (const name of names.slice(2)) expect((await deviceRow(name)).is_connected).toBe(0);
     const ids = await Promise.all(names.map(async (name) => (await deviceRow(name)).id));
     const submitted = await call('POST', '/devices/ota-submit', 'brew', {
       deviceIds: ids,
@@ -493,6 +496,16 @@ describe.each(DIALECTS)('OTA updates on %s', (dialect) => {
     expect(sent[1]! - sent[0]!).toBeGreaterThanOrEqual(450);
     expect(updates.map((update) => update.state)).toEqual(['FAILED', 'FAILED', 'CANCELLED', 'CANCELLED']);
     expect(updates[2]!.error).toMatch(/^Rollout stopped/);
+    // The stopped rollout sends nothing to the devices that come online after it.
+    const late = await Promise.all(names.slice(2).map((name) => connectDevice(name, 'fail')));
+    for (const name of names.slice(2)) await commandsSettled(name);
+    expect(late.flat().filter((command) => command.cmd === 'otaUpdate')).toEqual([]);
+    expect(await Promise.all(names.map(async (name) => (await updatesOf(name)).at(-1)!.state))).toEqual([
+      'FAILED',
+      'FAILED',
+      'CANCELLED',
+      'CANCELLED',
+    ]);
   });
 
   it('lists the rollouts with each device’s progress, to administrators, with only the devices in their scope', async () => {
