@@ -5,6 +5,7 @@ import {
   retailRegionOverview,
   retailStoreView,
   retailViewerRights,
+  storeShelf,
   type OverviewShelf,
   type StoreShelf,
 } from './retail-views';
@@ -106,6 +107,45 @@ describe('the store status', () => {
     expect(status.products.map((entry) => entry.deviceName)).toEqual(
       names.map((name) => (name === 'Tea' ? 'Shelf 1' : 'Shelf 2')),
     );
+  });
+});
+
+describe('a shelf as the store status reads it', () => {
+  const channels = [product('c1', 'Coffee', 'GOOD'), product('c2', 'Tea', 'LOW'), product('c3', 'Apples', 'EMPTY')];
+  const totals = { unitsSold: 4, lostSales: 2 };
+  it.each<[string, Record<string, RangeState>, string[]]>([
+    [
+      'every channel with a followed stock, in channel order',
+      { c3: 'EMPTY', c1: 'GOOD', c2: 'LOW' },
+      ['c1', 'c2', 'c3'],
+    ],
+    ['no channel whose stock is not followed yet', { c2: 'LOW' }, ['c2']],
+    ['no product when no stock is followed', {}, []],
+    ['no track of a code the shelf does not count', { c9: 'GOOD', c1: 'EMPTY' }, ['c1']],
+  ])('lists %s', (_name, states, codes) => {
+    const shelf = storeShelf(
+      { id: 'd1', name: 'Shelf 1', totals },
+      channels.map(({ channel }) => channel),
+      (code) => (states[code] ? track(1, states[code]) : undefined),
+    );
+    expect(shelf).toEqual({
+      id: 'd1',
+      name: 'Shelf 1',
+      totals,
+      products: codes.map((code) => ({
+        channel: channels.find(({ channel }) => channel.code === code)!.channel,
+        track: track(1, states[code]!),
+      })),
+    });
+  });
+
+  it('keeps a shelf that sold nothing yet without totals', () => {
+    expect(storeShelf({ id: 'd2', name: 'Shelf 2', totals: undefined }, [], () => undefined)).toEqual({
+      id: 'd2',
+      name: 'Shelf 2',
+      products: [],
+      totals: undefined,
+    });
   });
 });
 

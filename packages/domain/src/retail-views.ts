@@ -79,6 +79,23 @@ export interface StoreShelf {
   readonly totals: RetailTotals | undefined;
 }
 
+/**
+ * A shelf device as a store's status reads it: each of its counting channels whose stock is followed
+ * (`trackOf` gives the channel's track, or undefined while none is kept), in channel order, and its
+ * sales. The server reads the tracks from its rows, the browser demo from its simulated shelves.
+ */
+export function storeShelf(
+  shelf: { id: string; name: string; totals: RetailTotals | undefined },
+  channels: Iterable<ShelfProductChannel>,
+  trackOf: (code: string) => ShelfProductTrack | undefined,
+): StoreShelf {
+  const products = [...channels].flatMap((channel) => {
+    const track = trackOf(channel.code);
+    return track ? [{ channel, track }] : [];
+  });
+  return { id: shelf.id, name: shelf.name, products, totals: shelf.totals };
+}
+
 /** `GET /inv/store-status`: a store's figures over its shelves and every product on them. */
 export function retailStoreView(group: RetailGroup, shelves: readonly StoreShelf[], showsInefficiency: boolean) {
   return retailStoreStatus(

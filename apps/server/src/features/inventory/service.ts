@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { retailProductId, type RangeState, type RetailTotals } from '@fieldlink/domain/retail';
-import { retailViewerRights } from '@fieldlink/domain/retail-views';
+import { retailViewerRights, storeShelf } from '@fieldlink/domain/retail-views';
 import { InventoryCalls, type InventoryGroup } from '@fieldlink/services/inventory-service';
 import { logBinGrid, type ChannelLog } from '@fieldlink/api/device-logs';
 import type { RangeStateCounts } from '@fieldlink/api/inventory';
@@ -100,15 +100,12 @@ export class InventoryService {
           ]);
           const byKey = new Map(tracks.map((row) => [retailProductId(row.device_id, row.code), row]));
           const totals = new Map(shelfRows.map((row) => [row.device_id, totalsOf(row)]));
-          return shelves.map((shelf) => ({
-            id: shelf.id,
-            name: shelf.name,
-            products: [...shelf.products.values()].flatMap((channel) => {
-              const row = byKey.get(retailProductId(shelf.id, channel.code));
-              return row ? [{ channel, track: toTrack(row) }] : [];
+          return shelves.map((shelf) =>
+            storeShelf({ ...shelf, totals: totals.get(shelf.id) }, shelf.products.values(), (code) => {
+              const row = byKey.get(retailProductId(shelf.id, code));
+              return row && toTrack(row);
             }),
-            totals: totals.get(shelf.id),
-          }));
+          );
         },
         shelfProducts: async (group) => {
           const byId = new Map((await shelvesUnder(group)).map((shelf) => [shelf.id, shelf]));

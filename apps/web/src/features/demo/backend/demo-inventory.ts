@@ -1,6 +1,6 @@
 import { binWidthOf, type ChannelLog } from '@fieldlink/api/device-logs';
 import { addRetailTotals, countRangeStates, shelfProductChannel } from '@fieldlink/domain/retail';
-import type { StoreShelf } from '@fieldlink/domain/retail-views';
+import { storeShelf, type StoreShelf } from '@fieldlink/domain/retail-views';
 import { InventoryCalls, type InventoryGroup } from '@fieldlink/services/inventory-service';
 import { DemoCallError } from './demo-call-error';
 import { DEMO_ACCOUNT_ID, type DemoDataset } from './demo-dataset';
@@ -9,13 +9,12 @@ import type { SimulationLink } from './simulation-link';
 type Shelf = Awaited<ReturnType<SimulationLink['snapshots']>>[number] & { name: string };
 
 /** What a simulated shelf holds, as the domain's retail views read a shelf (its sales over `days`). */
-function storeShelf(shelf: Shelf, days: readonly number[]): StoreShelf {
-  const products = shelf.channels.flatMap(({ code, name, product }) => {
-    const track = shelf.shelf?.tracks[code];
-    return product && track ? [{ channel: shelfProductChannel(code, name, product), track }] : [];
-  });
+function simulatedShelf(shelf: Shelf, days: readonly number[]): StoreShelf {
+  const channels = shelf.channels.flatMap(({ code, name, product }) =>
+    product ? [shelfProductChannel(code, name, product)] : [],
+  );
   const totals = addRetailTotals(days.map((day) => shelf.shelf?.days[String(day)]));
-  return { id: shelf.thingName, name: shelf.name, products, totals };
+  return storeShelf({ id: shelf.thingName, name: shelf.name, totals }, channels, (code) => shelf.shelf?.tracks[code]);
 }
 
 /**
@@ -60,7 +59,7 @@ export function demoInventoryCalls(
             groupId: group.id,
             name: group.name,
             shelves: own.map((shelf) => {
-              const { products, totals } = storeShelf(shelf, days);
+              const { products, totals } = simulatedShelf(shelf, days);
               return { counts: countRangeStates(products.map(({ track }) => track.rangeState)), totals };
             }),
           })),
@@ -69,7 +68,7 @@ export function demoInventoryCalls(
           ),
         };
       },
-      storeShelves: async (store, days) => (await shelvesUnder(store)).map((shelf) => storeShelf(shelf, days)),
+      storeShelves: async (store, days) => (await shelvesUnder(store)).map((shelf) => simulatedShelf(shelf, days)),
       shelfProducts: async (group) => {
         const shelves = await shelvesUnder(group);
         return (deviceId, code) =>
