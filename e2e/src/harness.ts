@@ -21,6 +21,15 @@ export interface RunningServer {
    * when given: a scheduled minute reached at once instead of waited for (apps/server/src/simulator-clock.ts).
    */
   deviceClock(thingName: string, advanceToMs?: number): Promise<number>;
+  /**
+   * A register of a simulated device as it holds it, after its clock moved forward to `advanceToMs`
+   * when given (null when it has no such register): what the device's own clock did to it, seen at once.
+   */
+  deviceRegister(
+    thingName: string,
+    register: number,
+    advanceToMs?: number,
+  ): Promise<{ timeMs: number; value: number | null }>;
   /** Stops the server as Ctrl-C does; answers its exit code. */
   stop(): Promise<number | null>;
 }
@@ -66,6 +75,15 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     if (message.type === 'fieldlink/device-clock') clockAnswers.get(message.id)?.(message);
   });
   let clockRequests = 0;
+  const askDevice = async (request: Omit<DeviceClockRequest, 'type' | 'id'>) => {
+    const id = (clockRequests += 1);
+    const answered = new Promise<DeviceClockAnswer>((resolve) => clockAnswers.set(id, resolve));
+    child.send({ type: 'fieldlink/device-clock', id, ...request } satisfies DeviceClockRequest);
+    const answer = await answered;
+    clockAnswers.delete(id);
+    if ('error' in answer) throw new Error(answer.error);
+    return answer;
+  };
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -86,15 +104,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     baseUrl,
     mqttPort,
     output: () => output,
-    deviceClock: async (thingName, advanceToMs) => {
-      const id = (clockRequests += 1);
-      const answered = new Promise<DeviceClockAnswer>((resolve) => clockAnswers.set(id, resolve));
-      const request: DeviceClockRequest = { type: 'fieldlink/device-clock', id, thingName, advanceToMs };
-      child.send(request);
-      const answer = await answered;
-      clockAnswers.delete(id);
-      if ('error' in answer) throw new Error(answer.error);
-      return answer.timeMs;
+    deviceClock: async (thingName, advanceToMs) => (await askDevice({ thingName, advanceToMs })).timeMs,
+    deviceRegister: async (thingName, register, advanceToMs) => {
+      const answer = await askDevice({ thingName, register, advanceToMs });
+      return { timeMs: answer.timeMs, value: answer.registerValue ?? null };
     },
     stop: async () => {
       if (child.exitCode === null) {

@@ -1,24 +1,28 @@
 /**
  * A request of the process that started this one, over Node's IPC channel: the time of a simulated
- * device's clock, moved forward to `advanceToMs` first when given. The e2e harness sends it
- * (`RunningServer.deviceClock`), so a test reaches a sprayer's scheduled minute at once instead of
- * waiting for it in real time (issue 37 item 7).
+ * device's clock, moved forward to `advanceToMs` first when given, and the value of its `register`
+ * there when asked. The e2e harness sends it (`RunningServer.deviceClock`), so a test reaches a
+ * sprayer's scheduled minute at once instead of waiting for it in real time (issue 37 item 7), and
+ * sees at once what a device's own clock did to a register (a brewing tank's vat status).
  */
 export interface DeviceClockRequest {
   type: 'fieldlink/device-clock';
   id: number;
   thingName: string;
   advanceToMs?: number;
+  register?: number;
 }
 
-/** The answer: the device's time, or why there is none. */
+/** The answer: the device's time (and the register's value, null when it has none), or why there is none. */
 export type DeviceClockAnswer = { type: 'fieldlink/device-clock'; id: number } & (
-  { timeMs: number } | { error: string }
+  { timeMs: number; registerValue?: number | null } | { error: string }
 );
 
 /** What this needs of the demo fleet (kept structural: the server imports the simulator in main.ts only). */
 interface ClockedFleet {
-  device(thingName: string): { advanceClockTo(timeMs: number): number } | undefined;
+  device(
+    thingName: string,
+  ): { advanceClockTo(timeMs: number): number; readRegister(register: number): number | undefined } | undefined;
 }
 
 const isRequest = (message: unknown): message is DeviceClockRequest =>
@@ -32,7 +36,9 @@ const isRequest = (message: unknown): message is DeviceClockRequest =>
 export function answerDeviceClock(fleet: ClockedFleet, request: DeviceClockRequest): DeviceClockAnswer {
   const device = fleet.device(request.thingName);
   if (!device) return { type: request.type, id: request.id, error: `No simulated device ${request.thingName}` };
-  return { type: request.type, id: request.id, timeMs: device.advanceClockTo(request.advanceToMs ?? 0) };
+  const timeMs = device.advanceClockTo(request.advanceToMs ?? 0);
+  if (request.register === undefined) return { type: request.type, id: request.id, timeMs };
+  return { type: request.type, id: request.id, timeMs, registerValue: device.readRegister(request.register) ?? null };
 }
 
 /**

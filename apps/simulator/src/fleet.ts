@@ -65,6 +65,8 @@ export interface FleetDevice {
   statusBits(): number;
   /** Moves the device's clock forward to `timeMs` (never back); answers the device's time. */
   advanceClockTo(timeMs: number): number;
+  /** The value the device holds in a register now, undefined when it has no such register. */
+  readRegister(register: number): number | undefined;
 }
 
 export interface FleetStats extends Readonly<FleetCounters> {

@@ -163,6 +163,11 @@ export class SimulatedDevice {
     return this.model.timeMs;
   }
 
+  /** The value the device holds in a register now, undefined when it has no such register. */
+  readRegister(register: number): number | undefined {
+    return this.model.readRegister(register);
+  }
+
   /**
    * Connects and starts the log and health clocks. Resolves once the device is online, its
    * credentials are refused, or `timeoutMs` passes; in the last two cases it keeps retrying.
