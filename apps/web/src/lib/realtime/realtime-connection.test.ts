@@ -282,3 +282,107 @@ describe('connection states after a reconnect', () => {
     stopWatching();
   });
 });
+
+// The device's OTA status, a sprayer's alarm bits and the health panel show the live entry over the record.
+describe('OTA progress, alarm bits and health after a reconnect', () => {
+  interface Stored {
+    percent: number;
+    sp: number;
+  }
+  /** What the server stores per device record; a request waits while `held` is set. */
+  const stored = new Map<string, Stored>();
+  let held: Promise<void> | null = null;
+  let reads = 0;
+
+  const update = (percent: number) => ({
+    id: 'update-1',
+    rolloutId: 'rollout-1',
+    state: percent < 100 ? 'DOWNLOADING' : 'SUCCEEDED',
+    percent,
+    updateCommand: 'fw 2.1',
+    submittedAt: 1_700_000_000_000,
+    finishedAt: percent < 100 ? null : 1_700_000_600_000,
+    error: null,
+    fw: percent < 100 ? null : '2.1',
+  });
+  /** A device page's record (an active query), and what it shows: the live entry, else the record. */
+  function showRecord(id: string, thingName: string) {
+    const observer = new QueryObserver(queryClient, {
+      queryKey: deviceQueryKey(id),
+      queryFn: async () => {
+        reads += 1;
+        await held;
+        const { percent, sp } = stored.get(id)!;
+        return { update: update(percent), status: { sp } };
+      },
+      staleTime: 30_000,
+    });
+    const stop = observer.subscribe(() => {});
+    const record = () => observer.getCurrentResult().data;
+    return {
+      stop,
+      percent: () => (realtimeStore.getState().ota[thingName]?.update ?? record()?.update)?.percent,
+      sp: () => realtimeStore.getState().alarms[thingName]?.sp ?? record()?.status.sp,
+    };
+  }
+  const push = (thingName: string, deviceId: string, { percent, sp }: Partial<Stored>) => {
+    if (percent !== undefined) {
+      AnsweringSocket.latest!.push({
+        type: 'server/otaProgress',
+        thingName,
+        deviceId,
+        update: update(percent),
+        otaPendingSubmittedAt: null,
+      });
+    }
+    if (sp !== undefined) AnsweringSocket.latest!.push({ type: 'server/alarms', thingName, status: { sp } });
+  };
+  const reconnect = async () => {
+    AnsweringSocket.latest!.drop();
+    await vi.waitFor(() => expect(realtimeStore.getState().status).toBe('RECONNECTING'));
+    window.dispatchEvent(new Event('online'));
+    await vi.waitFor(() => expect(realtimeStore.getState().connectionCount).toBe(2));
+  };
+
+  beforeEach(async () => {
+    stored.clear();
+    held = null;
+    reads = 0;
+    await startRealtime({ token: 'token', canViewDash: true, onUnauthorized: () => {} });
+    await vi.waitFor(() => expect(realtimeStore.getState().connectionCount).toBe(1));
+  });
+
+  it('show an update that ended and an alarm that cleared while the socket was down', async () => {
+    stored.set('dev-1', { percent: 10, sp: 0 });
+    stored.set('dev-2', { percent: 10, sp: 0 });
+    const first = showRecord('dev-1', 'SPRAY_1');
+    const second = showRecord('dev-2', 'SPRAY_2');
+    await vi.waitFor(() => expect(second.percent()).toBe(10));
+    push('SPRAY_1', 'dev-1', { percent: 40, sp: 1 << 14 });
+    push('SPRAY_2', 'dev-2', { percent: 40, sp: 1 << 14 });
+    // Health comes every 15 minutes or so: the record read after the break is newer than this one.
+    AnsweringSocket.latest!.push({ type: 'server/health', thingName: 'SPRAY_2', health: { t: 1_700_000_000_000 } });
+    await vi.waitFor(() => expect(second.sp()).toBe(1 << 14));
+
+    // Both updates end and both alarms clear during the break: stored, the pushes lost.
+    let answer = () => {};
+    held = new Promise((resolve) => (answer = resolve));
+    stored.set('dev-1', { percent: 100, sp: 0 });
+    stored.set('dev-2', { percent: 100, sp: 0 });
+    await reconnect();
+    await vi.waitFor(() => expect(reads).toBe(4));
+    // Until the records are in, the live entries stay; SPRAY_1's alarm comes back on the new socket.
+    expect(second.percent()).toBe(40);
+    push('SPRAY_1', 'dev-1', { sp: 1 << 6 });
+    await vi.waitFor(() => expect(first.sp()).toBe(1 << 6));
+    answer();
+
+    await vi.waitFor(() => expect(second.percent()).toBe(100));
+    expect(second.sp()).toBe(0);
+    expect(realtimeStore.getState().health.SPRAY_2).toBeUndefined();
+    expect(first.percent()).toBe(100);
+    expect(first.sp()).toBe(1 << 6);
+    first.stop();
+    second.stop();
+  });
+});

@@ -228,31 +228,40 @@ async function onSocketOpen(connectionCount: number): Promise<void> {
 
 /**
  * After a break, pushes sent while the socket was down are lost, and the server sends a device's
- * config and connection state only when they change, not on a new subscription: a device's
- * confirmation of a register write, or a device that went offline during the break, would never be
- * seen, and the store's live state overrides what the screens read over REST. So what carries that
- * state is read again (the device records, the account tree with every device's connection, and
- * `also`), then every live entry no push has renewed since the socket opened is dropped, so the
- * screens fall back to the fresh reads. Dropped only once the reads are in, so no screen shows an
- * older read meanwhile; an entry pushed on the new socket is kept (the store copies what a push
- * touches, so its object is a new one). Resolves once the records and `also` are in (the reconnect
- * overlay waits for them); the configs go then, the connection states once the tree is in too.
+ * config, OTA progress, alarm bits and connection state only when they change (health about every
+ * 15 minutes), not on a new subscription: a device's confirmation of a register write, an update
+ * that ended or a device that went offline during the break would never be seen, and the store's
+ * live state overrides what the screens read over REST. So what carries that state is read again
+ * (the device records, the account tree with every device's connection, and `also`), then every
+ * live entry no push has renewed since the socket opened is dropped, so the screens fall back to
+ * the fresh reads. Dropped only once the reads are in, so no screen shows an older read meanwhile;
+ * an entry pushed on the new socket is kept (the store copies what a push touches, so its object
+ * is a new one). Resolves once the records and `also` are in (the reconnect overlay waits for
+ * them); the configs, OTA progress, alarm bits and health go then, the connection states once the
+ * tree is in too.
  */
 function rereadDeviceState(atOpen: RealtimeState, also: readonly QueryKey[]): Promise<void> {
   // The tree (4 MB at 100,000 devices) is not waited for behind the overlay.
   const tree = queryClient.invalidateQueries({ queryKey: accountQuery().queryKey });
   const records = Promise.all(
     [deviceQueryRoot, ...also].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
-  ).then(() => dropUnrenewed('config', atOpen));
-  void Promise.all([records, tree]).then(() => dropUnrenewed('connection', atOpen));
+  ).then(() => dropUnrenewed(['config', 'ota', 'alarms', 'health'], atOpen));
+  void Promise.all([records, tree]).then(() => dropUnrenewed(['connection'], atOpen));
   return records;
 }
 
-/** Drops the slice's entries no push has renewed since `atOpen` was taken. */
-function dropUnrenewed(slice: 'config' | 'connection', atOpen: RealtimeState): void {
+/** Drops, in one store change, the slices' entries no push has renewed since `atOpen` was taken. */
+function dropUnrenewed(
+  slices: readonly ('config' | 'ota' | 'alarms' | 'health' | 'connection')[],
+  atOpen: RealtimeState,
+): void {
   realtimeStore.setState((s) => {
-    const renewed = renewedSince<unknown>(s[slice], atOpen[slice]);
-    return renewed === s[slice] ? s : { ...s, [slice]: renewed };
+    let next = s;
+    for (const slice of slices) {
+      const renewed = renewedSince<unknown>(s[slice], atOpen[slice]);
+      if (renewed !== s[slice]) next = { ...next, [slice]: renewed };
+    }
+    return next;
   });
 }
 

@@ -13,6 +13,7 @@ import { sprayBlockedBy } from '@fieldlink/domain/spray';
 import { Spinner } from '../../../components/ui/spinner';
 import { OperateStatus, type OperateProgress } from '../../../components/operate/operate-status';
 import { useConfirmedCommand } from '../../../components/operate/use-confirmed-command';
+import { useDevice } from '../../../lib/api/get-device';
 import { setpointStatusCode } from '../../../lib/realtime/control-write';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
 import { useControlWrite } from '../../../lib/realtime/use-channel-write';
@@ -371,7 +372,10 @@ const ManualSprayView = memo(function ManualSprayView({
 }: WidgetViewProps) {
   const channel = channels[0];
   const control = useWidgetControl(channel, confirmCommands);
-  const alarmMask = useStore(realtimeStore, (s) => (channel?.thingName ? s.alarms[channel.thingName]?.sp : undefined));
+  const liveMask = useStore(realtimeStore, (s) => (channel?.thingName ? s.alarms[channel.thingName]?.sp : undefined));
+  // Before any push (and after a reconnect drops a pre-break one) the record's alarm bits hold.
+  const record = useDevice(channel?.thingName ? channel.deviceId : undefined).data;
+  const alarmMask = liveMask ?? record?.status.sp;
   const blocked = sprayBlockedBy(alarmMask, 'manual')?.name ?? null;
   const zone = sprayZoneOf(widget.value);
   const pending = control.pendingValue !== null;
