@@ -77,6 +77,9 @@ export default defineConfig({
           name: 'web',
           include: ['apps/web/src/**/*.test.ts', 'apps/web/src/**/*.test.tsx'],
           isolate: false,
+          // A cap like the other projects', not a wait: vitest's 5 s ran out for clock-settings (0.6 s
+          // alone) at load 28-32 on this machine.
+          testTimeout: 30_000,
         },
       },
       // The repository's own tooling (the lint configuration proved on planted code, the benchmark's document,
