@@ -7,6 +7,7 @@ import {
   formatDateTime,
   formatDateTimeInZone,
   formatInstant,
+  fileDay,
   formatIsoInZone,
   formatTastingDate,
   formatWallClock,
@@ -310,6 +311,24 @@ describe("formatTastingDate: brewing's MMM DD, YYYY LT in the reader's clock (is
     expect(formatInstant(at('2025-03-05T20:07:00Z'), LONDON_24_DMY, 'tasting', { nameZone: true })).toBe(
       'Mar 05, 2025 20:07 Europe/London (UTC+00:00)',
     );
+  });
+});
+
+describe('fileDay: the day a file name carries, in the page’s zone', () => {
+  // 00:30 in London on 1 January 2027 is still 31 December in New York, and already 1 January in Tokyo.
+  const t = Date.UTC(2027, 0, 1, 0, 30);
+  it.each([
+    ['Europe/London', '2027-01-01'],
+    ['America/New_York', '2026-12-31'],
+    ['Asia/Tokyo', '2027-01-01'],
+    ['UTC', '2027-01-01'],
+    ['Pacific/Kiritimati', '2027-01-01'],
+    ['Pacific/Pago_Pago', '2026-12-31'],
+  ])('in %s: %s', (zone, day) => expect(fileDay(t, zone)).toBe(day));
+
+  it('turns at the zone’s midnight, not UTC’s', () => {
+    expect(fileDay(Date.UTC(2026, 2, 7, 4, 59, 59), 'America/New_York')).toBe('2026-03-06');
+    expect(fileDay(Date.UTC(2026, 2, 7, 5, 0, 0), 'America/New_York')).toBe('2026-03-07');
   });
 });
 

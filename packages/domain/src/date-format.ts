@@ -161,6 +161,15 @@ export function formatIsoInZone(t: number, timeZone: string): string {
   return `${year}-${pad(parts.month)}-${pad(parts.day)}T${pad(parts.hour)}:${pad(parts.minute)}:${pad(parts.second)}.${millis}${zone}`;
 }
 
+/**
+ * The calendar day of an instant in a time zone, `YYYY-MM-DD`: a downloaded file's name carries the
+ * day the page's clock shows, not the browser's own (one clock on every page).
+ */
+export function fileDay(t: number, timeZone: string): string {
+  const { year, month, day } = zonedParts(t, timeZone);
+  return `${String(year).padStart(4, '0')}-${pad(month)}-${pad(day)}`;
+}
+
 /** An instant with date and time (seconds included): `formatInstant`'s `date-time`. */
 export function formatDateTime(t: number, clock: Clock): string {
   return formatInstant(t, clock, 'date-time');

@@ -15,10 +15,3 @@ export function formatAge(t: number, now: number): string {
   if (hours < 48) return `${hours} h ago`;
   return `${Math.floor(hours / 24)} d ago`;
 }
-
-const pad2 = (n: number) => String(n).padStart(2, '0');
-
-/** The local calendar day of a date, `YYYY-MM-DD` (file names). */
-export function localDay(date: Date): string {
-  return `${date.getFullYear()}-${pad2(date.getMonth() + 1)}-${pad2(date.getDate())}`;
-}

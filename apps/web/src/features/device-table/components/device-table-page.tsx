@@ -6,6 +6,7 @@ import { PanelMessage } from '../../../components/ui/panel-message';
 import { Spinner } from '../../../components/ui/spinner';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { downloadCsv } from '../../../lib/download-csv';
+import { usePageClock } from '../../../lib/page-time-zone';
 import { useAvailableHeight } from '../hooks/use-available-height';
 import { useDeviceTableView } from '../hooks/use-device-table-view';
 import { useRowSelection } from '../hooks/use-row-selection';
@@ -28,6 +29,7 @@ export interface DeviceTablePageProps {
 
 /** /accounts/list: every device the user may see in one table, with filters and chosen columns (§2). */
 export function DeviceTablePage({ bulkActions, toolbarActions }: DeviceTablePageProps = {}) {
+  const clock = usePageClock();
   const table = useDeviceTableView();
   const { data, index, view, filters, setFilters, chips } = table;
   const selection = useRowSelection(view, data);
@@ -41,7 +43,7 @@ export function DeviceTablePage({ bulkActions, toolbarActions }: DeviceTablePage
     `${filtersOpen}:${filters.length}:${chips.length}:${selected.size > 0}`,
   );
   const onExport = (only?: ReadonlySet<string>) => {
-    if (index && view) downloadCsv(tableCsv(index, view, table.columns, only), csvFileName());
+    if (index && view) downloadCsv(tableCsv(index, view, table.columns, only), csvFileName(Date.now(), clock.timeZone));
   };
 
   if (table.table.isPending) {

@@ -37,5 +37,12 @@ describe('tableCsv', () => {
     expect(tableCsv(table, all, presentationsOf(['id']), new Set(['c', 'a']))).toBe('ID\r\na\r\nc\r\n');
   });
 
-  it('names the file after the day', () => expect(csvFileName(new Date(2026, 10, 5))).toBe('devices-2026-11-05.csv'));
+  it.each([
+    ['UTC', 'devices-2026-11-05.csv'],
+    ['Australia/Sydney', 'devices-2026-11-06.csv'],
+    ['America/Los_Angeles', 'devices-2026-11-05.csv'],
+  ])('names the file after the day in %s', (zone, file) =>
+    // 15:00 UTC on 5 November is already 6 November in Sydney.
+    expect(csvFileName(Date.UTC(2026, 10, 5, 15), zone)).toBe(file),
+  );
 });

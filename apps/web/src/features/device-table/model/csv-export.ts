@@ -1,7 +1,7 @@
 import { toCsv, type CsvValue } from '@fieldlink/domain/csv';
 import type { ColumnPresentation } from './columns';
 import type { TableIndex, TableView } from './table-view';
-import { localDay } from '../../../lib/format-time';
+import { fileDay } from '@fieldlink/domain/date-format';
 
 /**
  * The CSV of the table as shown: the chosen columns, the filtered rows in their order (or only the
@@ -26,7 +26,7 @@ export function tableCsv(
   );
 }
 
-/** Name of the downloaded file: `devices-2026-11-21.csv`. */
-export function csvFileName(now = new Date()): string {
-  return `devices-${localDay(now)}.csv`;
+/** Name of the downloaded file: `devices-2026-11-21.csv`, on the day the page's clock shows at `now`. */
+export function csvFileName(now: number, timeZone: string): string {
+  return `devices-${fileDay(now, timeZone)}.csv`;
 }

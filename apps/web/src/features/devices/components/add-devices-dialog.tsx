@@ -7,6 +7,7 @@ import {
   type ProvisionDeviceAnswer,
 } from '@fieldlink/api/device';
 import { isThingName } from '@fieldlink/api/mqtt-topics';
+import { fileDay } from '@fieldlink/domain/date-format';
 import {
   DEVICE_IMPORT_EXAMPLE,
   DEVICE_NAME_MAX_LENGTH,
@@ -23,6 +24,7 @@ import { apiBaseUrl } from '../../../lib/api-address';
 import { serverErrorMessage } from '../../../lib/api-client';
 import { showToast } from '../../../lib/app-store/app-store';
 import { downloadCsv } from '../../../lib/download-csv';
+import { usePageClock } from '../../../lib/page-time-zone';
 import { useImportDevices } from '../api/import-devices';
 import { useProvisionDevice } from '../api/provision-device';
 import { connectionExample, credentialsCsv, devicePlaces } from '../model/new-devices';
@@ -390,11 +392,12 @@ function ImportFile({
 
 function ImportedCredentials({ answer, onClose }: { answer: DeviceImportAnswer; onClose: () => void }) {
   const [saved, setSaved] = useState(false);
+  const clock = usePageClock();
   const devices: readonly ImportedDevice[] = answer.devices;
   const onDownload = () => {
     downloadCsv(
       credentialsCsv(devices, answer.brokerUrl),
-      `device-credentials-${new Date().toISOString().slice(0, 10)}.csv`,
+      `device-credentials-${fileDay(Date.now(), clock.timeZone)}.csv`,
     );
     setSaved(true);
   };

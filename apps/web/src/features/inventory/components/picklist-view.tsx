@@ -9,8 +9,7 @@ import { Button } from '../../../components/ui/button';
 import { downloadCsv } from '../../../lib/download-csv';
 import { formatDateTime } from '@fieldlink/domain/date-format';
 import { usePageClock } from '../../../lib/page-time-zone';
-import { localDay } from '../../../lib/format-time';
-import { picklistCsv } from '../model/picklist-csv';
+import { picklistCsv, picklistFileName } from '../model/picklist-csv';
 import { RangeBadge } from './range-badge';
 
 /** The products to bring to the shelves (§5), printable and exportable as CSV. */
@@ -18,7 +17,6 @@ export function PicklistView({ store }: { store: StoreStatusAnswer }) {
   const clock = usePageClock();
   const items = picklist(store.products);
   const units = items.reduce((sum, product) => sum + picklistQuantity(product), 0);
-  const fileName = `picklist-${store.name.replace(/[^\w-]+/g, '-').toLowerCase()}-${localDay(new Date())}.csv`;
   return (
     <section className="fl-card inv-table-card inv-picklist" data-testid="picklist">
       <header className="inv-card-head">
@@ -36,7 +34,7 @@ export function PicklistView({ store }: { store: StoreStatusAnswer }) {
           <Button
             size="sm"
             variant="primary"
-            onClick={() => downloadCsv(picklistCsv(items), fileName)}
+            onClick={() => downloadCsv(picklistCsv(items), picklistFileName(store.name, Date.now(), clock.timeZone))}
             disabled={items.length === 0}
           >
             Export CSV

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RetailProduct } from '@fieldlink/api/inventory';
-import { picklistCsv } from './picklist-csv';
+import { picklistCsv, picklistFileName } from './picklist-csv';
 
 const product = (overrides: Partial<RetailProduct>): RetailProduct => ({
   id: 'd1:c1',
@@ -37,4 +37,18 @@ describe('picklist CSV', () => {
     // The cell starts with an apostrophe (inside quotes when it holds a quote or comma).
     expect(line).toMatch(/^"?'/);
   });
+});
+
+describe('the picklist file name', () => {
+  // 00:30 in London on 2 December is still 1 December, 7:30 pm, in New York.
+  const t = Date.UTC(2026, 11, 2, 0, 30);
+  it.each([
+    ['America/New_York', 'picklist-city-centre-2026-12-01.csv'],
+    ['Europe/London', 'picklist-city-centre-2026-12-02.csv'],
+  ])('carries the store and the day the page shows in %s', (zone, file) =>
+    expect(picklistFileName('City Centre', t, zone)).toBe(file),
+  );
+
+  it('keeps only the characters a file name may hold', () =>
+    expect(picklistFileName('Bondi / Beach #2', t, 'UTC')).toBe('picklist-bondi-beach-2-2026-12-02.csv'));
 });

@@ -1,5 +1,6 @@
 import type { RetailProduct } from '@fieldlink/api/inventory';
 import { toCsv } from '@fieldlink/domain/csv';
+import { fileDay } from '@fieldlink/domain/date-format';
 import { formatTimeUntilOutOfStock, minutesUntilOutOfStock, picklistQuantity } from '@fieldlink/domain/retail';
 
 export const PICKLIST_CSV_HEADER = [
@@ -28,4 +29,12 @@ export function picklistCsv(products: readonly RetailProduct[]): string {
       picklistQuantity(product),
     ]),
   );
+}
+
+/**
+ * `picklist-city-centre-2026-11-21.csv`: the store and the day the page's clock shows when the list
+ * is exported (a list drawn before midnight and exported after it carries the new day).
+ */
+export function picklistFileName(storeName: string, now: number, timeZone: string): string {
+  return `picklist-${storeName.replace(/[^\w-]+/g, '-').toLowerCase()}-${fileDay(now, timeZone)}.csv`;
 }

@@ -152,5 +152,12 @@ describe('chart widget model', () => {
     ['Fermenter temps', 'fermenter-temps-2026-03-07.csv'],
     ['  ', 'logs-2026-03-07.csv'],
     ['Tank #1 / pH', 'tank-1-ph-2026-03-07.csv'],
-  ])('names the file of %j', (name, file) => expect(csvFileName(name, new Date(2026, 2, 7))).toBe(file));
+  ])('names the file of %j', (name, file) => expect(csvFileName(name, Date.UTC(2026, 2, 7, 12), 'UTC')).toBe(file));
+
+  it('names the file on the day the page’s clock shows, not the browser’s', () => {
+    // 03:30 UTC on 7 March is still 6 March in New York.
+    const t = Date.UTC(2026, 2, 7, 3, 30);
+    expect(csvFileName('Temps', t, 'America/New_York')).toBe('temps-2026-03-06.csv');
+    expect(csvFileName('Temps', t, 'Europe/Berlin')).toBe('temps-2026-03-07.csv');
+  });
 });

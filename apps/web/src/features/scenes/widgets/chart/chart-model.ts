@@ -8,7 +8,7 @@ import type { DeviceLogsRequest } from '../../../../lib/api/get-device-logs';
 import { alignChannelLogs, type AlignedLogs } from '../../../../components/charts/chart-series';
 import type { ChartLine, ChartMarker } from '../../../../components/charts/log-chart';
 import type { ResolvedChannel } from '../widget-definition';
-import { localDay } from '../../../../lib/format-time';
+import { fileDay } from '@fieldlink/domain/date-format';
 
 /**
  * A channel as the chart and table widgets name it: by device too when they show several devices,
@@ -153,13 +153,16 @@ export function chartCsv(
   return toCsv(header, rows);
 }
 
-/** `chart-name-2026-11-21.csv`, in the characters a file name may hold everywhere. */
-export function csvFileName(name: string, now = new Date()): string {
+/**
+ * `chart-name-2026-11-21.csv`, in the characters a file name may hold everywhere, on the day the page's
+ * clock shows at `now`.
+ */
+export function csvFileName(name: string, now: number, timeZone: string): string {
   const base =
     name
       .trim()
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '') || 'logs';
-  return `${base}-${localDay(now)}.csv`;
+  return `${base}-${fileDay(now, timeZone)}.csv`;
 }

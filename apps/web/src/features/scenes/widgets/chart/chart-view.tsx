@@ -22,6 +22,7 @@ import {
   type AlignedLogs,
 } from '../../../../components/charts/chart-series';
 import { downloadCsv } from '../../../../lib/download-csv';
+import { usePageClock } from '../../../../lib/page-time-zone';
 import {
   LogChart,
   type ChartLiveFeed,
@@ -97,6 +98,7 @@ function liveFeed(logs: AlignedLogs, channels: readonly ResolvedChannel[], range
 // `channels` keeps its identity while its content does (the scene grid sees to it), so it can be a
 // memo dependency as it is.
 export function ChartView({ widget, channels, width, height }: WidgetViewProps) {
+  const clock = usePageClock();
   const [span, setSpan] = useState<Span>(() => lastSpan(DEFAULT_CHART_RANGE_MS));
   const [hidden, setHidden] = useState<ReadonlySet<string>>(
     () => new Set(channels.filter((c) => !c.legendVisibility).map((c) => widgetChannelKey(c.deviceId, c.code))),
@@ -198,7 +200,7 @@ export function ChartView({ widget, channels, width, height }: WidgetViewProps) 
     // A live chart has slid to now; a chosen span stays where it is.
     const now = Date.now();
     const window = span.rangeMs !== null ? { start: now - span.rangeMs, end: now } : span.window;
-    downloadCsv(chartCsv(logs, lines, hidden, window), csvFileName(widget.name || 'chart'));
+    downloadCsv(chartCsv(logs, lines, hidden, window), csvFileName(widget.name || 'chart', now, clock.timeZone));
   };
 
   let body;

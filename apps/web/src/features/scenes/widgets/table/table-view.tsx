@@ -91,7 +91,8 @@ export function TableView({ widget, channels, width, height }: WidgetViewProps) 
   const labels = channels.map((channel) => channelLabel(channel, many));
   const failed = [...devices, ...logs].find((query) => query.isError);
   const fetching = logs.some((query) => query.isFetching) || devices.some((query) => query.isFetching);
-  const onCsv = () => aligned && downloadCsv(tableCsv(aligned, labels), csvFileName(widget.name || 'table'));
+  const onCsv = () =>
+    aligned && downloadCsv(tableCsv(aligned, labels), csvFileName(widget.name || 'table', Date.now(), clock.timeZone));
 
   let body;
   if (channels.length === 0) body = <WidgetMessage>Choose channels to list.</WidgetMessage>;
