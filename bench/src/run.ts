@@ -16,6 +16,7 @@ import { pagesBenchmark } from './pages';
 import { composeDocument, renderSection, type RunFacts } from './performance-doc';
 import { pushLatencyBenchmark } from './push-latency';
 import { reportsBenchmark } from './reports';
+import { rollingUpgradeBenchmark } from './rolling-upgrade';
 import { treeSearchBenchmark } from './tree-search';
 import { websocketFanoutBenchmark } from './websocket-fanout';
 
@@ -39,6 +40,7 @@ const REGISTRY: Benchmark[] = [
   deviceImportBenchmark,
   pushLatencyBenchmark,
   pagesBenchmark,
+  rollingUpgradeBenchmark,
 ];
 
 const DOC_PATH = path.resolve(import.meta.dirname, '../../docs/PERFORMANCE.md');

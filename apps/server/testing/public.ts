@@ -34,3 +34,11 @@ export { freePort } from './ports';
 export { startTestPushService } from './push-service';
 export { startWebhookReceiver } from './webhook-receiver';
 export type { DeviceClockAnswer, DeviceClockRequest } from '../src/simulator-clock';
+export {
+  canRollUpgrade,
+  PREVIOUS_RELEASE,
+  ROLL_BROWSERS,
+  ROLL_DEVICES,
+  startRollingUpgrade,
+  type RollResult,
+} from './cluster/rolling-upgrade';

@@ -1,343 +1,42 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REALTIME_PATH } from '@fieldlink/api/realtime';
-import { openStorage, type Storage } from '../db/database';
-import { demoFleet } from '../seed/seed';
-import { freshPostgres, type TestDatabase } from '../../testing/cluster/cluster-apps';
-import { startBrowserFleet, type BrowserFleet } from '../../testing/cluster/browser-fleet';
-import { DeviceLoad, LOAD_CODE, missingAcknowledged } from '../../testing/cluster/device-load';
-import { HAPROXY_BIN } from '../../testing/cluster/haproxy';
-import { startMosquitto, type TestMosquitto } from '../../testing/cluster/mosquitto';
-import { freePort } from '../../testing/ports';
-import { startPostgres, type TestPostgres } from '../../testing/cluster/postgres-process';
-import { checkOutPreviousRelease, hasPreviousRelease, PREVIOUS_RELEASE } from '../../testing/cluster/previous-release';
-import { startServerProcess, type ServerProcess } from '../../testing/cluster/server-process';
-import { until } from '../../testing/until';
-
-const CONFIG = path.resolve(import.meta.dirname, '../../../../docs/haproxy/fieldlink-cluster.cfg');
-const DEMO_PASSWORD = 'rolling-upgrade-demo';
-const DEVICES = 20;
-const BROWSERS = 100;
-/** Each device publishes a QoS 1 frame this often: 200 frames a second in all. */
-const PUBLISH_EVERY_MS = 100;
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((x, y) => x - y);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-};
-
-const countBy = (values: (number | string)[]) => {
-  const counts: Record<string, number> = {};
-  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
-  return counts;
-};
-
-/** Runs `work` on every `nth` tick, unless its previous run is still going. */
-function paced(nth: number, work: () => Promise<void>) {
-  let ticks = 0;
-  let running: Promise<void> | null = null;
-  return {
-    tick(): void {
-      ticks += 1;
-      if (ticks % nth === 0 && !running) running = work().finally(() => (running = null));
-    },
-    settled: (): Promise<void> => running ?? Promise.resolve(),
-  };
-}
+import {
+  canRollUpgrade,
+  PREVIOUS_RELEASE,
+  ROLL_BROWSERS,
+  startRollingUpgrade,
+  type RollingUpgrade,
+} from '../../testing/cluster/rolling-upgrade';
 
 /**
  * Issue 40 item 3: two instances of the previous release behind docs/haproxy/fieldlink-cluster.cfg
  * (Debian's HAProxy) on PostgreSQL and Mosquitto, with devices publishing and browsers holding the
  * real-time channel, are replaced one at a time by this release: SIGTERM, a new instance on the same
  * address, ready, the next. The first new instance migrates the schema while the previous release
- * still serves beside it. Nothing acknowledged is lost, no client gets a 5xx, every browser is back
- * within 5 s.
+ * still serves beside it. Nothing acknowledged is lost, no client gets a 5xx, every browser comes back.
+ * The roll itself is apps/server/testing/cluster/rolling-upgrade.ts, shared with its benchmark stage.
  */
-describe.skipIf(!existsSync(HAPROXY_BIN) || !hasPreviousRelease())('a rolling upgrade behind HAProxy', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldlink-roll-'));
-  let previous: string;
-  let postgres: TestPostgres;
-  let database: TestDatabase;
-  let mosquitto: TestMosquitto;
-  let storage: Storage;
-  let haproxy: ChildProcess;
-  let haproxyLog = '';
-  let load: DeviceLoad;
-  const instances: ServerProcess[] = [];
-  let browsers: BrowserFleet | undefined;
-  let env: Record<string, string>;
-  let ports: { a: number; b: number; http: number; mqtt: number };
-  let httpUrl: string;
-
-  /** HAProxy's view of an instance: UP, DOWN, ... */
-  const serverState = (name: string) =>
-    new Promise<string>((resolve, reject) => {
-      const socket = net.createConnection(path.join(dir, 'haproxy.sock'));
-      let text = '';
-      socket.on('data', (chunk) => (text += chunk.toString()));
-      socket.on('error', reject);
-      socket.on('end', () => {
-        const row = text.split('\n').find((line) => line.startsWith(`fieldlink,${name},`));
-        resolve(row?.split(',')[17] ?? 'missing');
-      });
-      socket.write('show stat\n');
-    });
-
-  const startInstance = (name: 'a' | 'b', release: 'previous' | 'this') =>
-    startServerProcess(
-      { ...env, PORT: String(ports[name]), FIELDLINK_INSTANCE_ID: `${name}-${release}` },
-      180_000,
-      release === 'previous' ? previous : undefined,
-    );
+describe.skipIf(!canRollUpgrade())('a rolling upgrade behind HAProxy', () => {
+  let roll: RollingUpgrade | undefined;
 
   beforeAll(async () => {
-    previous = checkOutPreviousRelease();
-    postgres = await startPostgres();
-    database = await freshPostgres(postgres.serverUrl);
-    mosquitto = await startMosquitto();
-    ports = { a: await freePort(), b: await freePort(), http: await freePort(), mqtt: await freePort() };
-    env = {
-      DATABASE_URL: database.url,
-      MQTT_URL: mosquitto.url,
-      MQTT_ADMIN_USERNAME: mosquitto.adminUsername,
-      MQTT_ADMIN_PASSWORD: mosquitto.adminPassword,
-      FIELDLINK_DEMO_PASSWORD: DEMO_PASSWORD,
-      FIELDLINK_DEMO_HISTORY_DAYS: '1',
-      TRUST_PROXY: '1',
-    };
-    // The first instance migrates, seeds and provisions the demo devices into the broker.
-    instances.push(await startInstance('a', 'previous'));
-    instances.push(await startInstance('b', 'previous'));
-
-    fs.writeFileSync(
-      path.join(dir, 'stats.cfg'),
-      `global\n    stats socket ${path.join(dir, 'haproxy.sock')} mode 600\n`,
-    );
-    haproxy = spawn(HAPROXY_BIN, ['-db', '-f', CONFIG, '-f', path.join(dir, 'stats.cfg')], {
-      env: {
-        PATH: process.env.PATH,
-        FIELDLINK_HTTP_BIND: `127.0.0.1:${ports.http}`,
-        FIELDLINK_MQTT_BIND: `127.0.0.1:${ports.mqtt}`,
-        FIELDLINK_A_HTTP: `127.0.0.1:${ports.a}`,
-        FIELDLINK_B_HTTP: `127.0.0.1:${ports.b}`,
-        FIELDLINK_BROKER_MQTT: new URL(mosquitto.url).host,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    haproxy.stdout!.on('data', (chunk: Buffer) => (haproxyLog += chunk.toString()));
-    haproxy.stderr!.on('data', (chunk: Buffer) => (haproxyLog += chunk.toString()));
-    httpUrl = `http://127.0.0.1:${ports.http}`;
-    await until(
-      async () =>
-        (await serverState('fieldlink-a').catch(() => '')) === 'UP' && (await serverState('fieldlink-b')) === 'UP',
-      60_000,
-    ).catch((error: unknown) => {
-      throw new Error(`${String(error)}; haproxy said:\n${haproxyLog}`);
-    });
-
-    storage = openStorage(database.url);
-    load = new DeviceLoad(`mqtt://127.0.0.1:${ports.mqtt}`, (await demoFleet(storage.db)).slice(0, DEVICES));
-    await load.connect();
+    roll = await startRollingUpgrade();
   }, 600_000);
 
   afterAll(async () => {
-    await browsers?.close();
-    await load?.close();
-    for (const server of instances) await server.kill('SIGKILL');
-    haproxy?.kill('SIGTERM');
-    await storage?.close();
-    await mosquitto?.close();
-    await postgres?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-    if (previous) fs.rmSync(previous, { recursive: true, force: true });
+    await roll?.close();
   }, 120_000);
 
   it(`replaces each instance of ${PREVIOUS_RELEASE.slice(0, 7)} in turn, losing nothing and answering every request`, async () => {
-    const signIn = async () => {
-      const response = await fetch(`${httpUrl}/api/v1/signin`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'admin@fieldlink.test', password: DEMO_PASSWORD }),
-      });
-      return { status: response.status, jwt: response.ok ? ((await response.json()) as { jwt: string }).jwt : '' };
-    };
-    const { jwt } = await signIn();
-    expect(jwt).not.toBe('');
-    const thingNames = [...load.clients.keys()];
-    // In a process of their own: their reconnects are timed on a loop that runs nothing else, not on
-    // this one, which also runs the devices, the readers and the poller (docs/decisions.md).
-    browsers = await startBrowserFleet(
-      `${httpUrl.replace('http', 'ws')}${REALTIME_PATH}`,
-      jwt,
-      Array.from({ length: BROWSERS }, (_, i) => thingNames[i % DEVICES]!),
-    );
-
-    // Clients of the API all through the roll: reads, and a sign-in now and then.
-    const statuses = new Map<number, number>();
-    const failures: string[] = [];
-    const events: string[] = [];
-    const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
-    const started = Date.now();
-    const note = (what: string) => {
-      // eslint-disable-next-line no-restricted-syntax -- the roll's goal is a time (each browser back within 5 s): measured, in the cluster project, alone
-      if (!events.at(-1)?.endsWith(` ${what}`)) events.push(`${((Date.now() - started) / 1000).toFixed(1)} s ${what}`);
-    };
-    const read = async () => {
-      const status = await fetch(`${httpUrl}/api/v1/self`, { headers: { authorization: jwt } }).then(
-        async (response) => {
-          if (response.status >= 500 && failures.length < 10)
-            failures.push(`${response.status} ${await response.text()}`);
-          if (response.status >= 500) note(`GET /self ${response.status}`);
-          return response.status;
-        },
-        (error: unknown) => (failures.push(String(error)), 0),
-      );
-      count(status);
-    };
-    const signInNow = async () => {
-      count((await signIn().catch(() => ({ status: 0 }))).status);
-    };
-
-    // Publish-to-stored: each acknowledged sample's time until a poll of the database finds it.
-    const sentAt = new Map<number, number>();
-    const storedAfter: { at: number; ms: number }[] = [];
-    const ids = new Map(
-      (await storage.db.selectFrom('devices').select(['id', 'thing_name']).execute()).map((row) => [
-        row.id,
-        row.thing_name,
-      ]),
-    );
-    let watermark = load.base;
-    const pollStored = async () => {
-      const polledAt = Date.now();
-      const rows = await storage.db
-        .selectFrom('logs')
-        .select(['t', 'device_id'])
-        .where('code', '=', LOAD_CODE)
-        .where('t', '>', watermark)
-        .execute()
-        .catch(() => []);
-      for (const row of rows) {
-        const t = Number(row.t);
-        const at = sentAt.get(t);
-        if (at !== undefined && ids.has(row.device_id)) {
-          storedAfter.push({ at, ms: polledAt - at });
-          sentAt.delete(t);
-        }
-      }
-      // Everything below the oldest sample still awaited has been seen.
-      watermark = sentAt.size > 0 ? Math.min(...sentAt.keys()) - 1 : watermark;
-    };
-
-    // The devices' frames (200 a second) pace everything else, so nothing here waits for time: three
-    // readers of `GET /self` (about 10 a second each), a sign-in (about 2 a second), and the poll of
-    // the database (about every 100 ms), each one at a time.
-    const readers = [paced(7, read), paced(7, read), paced(7, read), paced(100, signInNow)];
-    const poller = paced(20, pollStored);
-    let rolling = true;
-    load.onPublish = (t) => {
-      sentAt.set(t, Date.now());
-      if (rolling) for (const reader of readers) reader.tick();
-      poller.tick();
-    };
-    load.start(PUBLISH_EVERY_MS);
-
-    const rollStarted = Date.now();
-    /** When each instance was told to stop. */
-    const stopped: number[] = [];
-    for (const [index, name] of (['a', 'b'] as const).entries()) {
-      note(`SIGTERM ${name}`);
-      stopped.push(Date.now());
-      await instances[index]!.kill('SIGTERM');
-      // The previous release's own stop (its exit code says whether it finished within its 10 s);
-      // what it acknowledged is at the broker or stored either way, as the count below checks.
-      note(`${name} stopped, exit code ${instances[index]!.exitCode()}`);
-      instances[index] = await startInstance(name, 'this');
-      note(`${name} answers`);
-      await until(async () => (await serverState(`fieldlink-${name}`)) === 'UP', 60_000);
-      note(`${name} UP at HAProxy`);
-    }
-    // eslint-disable-next-line no-restricted-syntax -- the roll's goal is a time (each browser back within 5 s): measured, in the cluster project, alone
-    const rollMs = Date.now() - rollStarted;
-    // Back on the new instances: every browser, and the API.
-    const fleet = browsers;
-    await until(async () => (await fleet.report()).open === BROWSERS, 30_000, { intervalMs: 250 });
-    rolling = false;
-    await Promise.all(readers.map((reader) => reader.settled()));
-    await load.stop();
-    const acked = load.ackedCount();
-    await until(async () => (await missingAcknowledged(storage.db, load.acked)) === 0, 60_000).catch(async () => {
-      throw new Error(
-        `${await missingAcknowledged(storage.db, load.acked)} of ${acked} acknowledged frames not stored`,
-      );
-    });
-    await poller.settled();
-    await until(async () => {
-      await pollStored();
-      return sentAt.size === 0;
-    }, 30_000).catch(() => undefined);
-
-    const { outages, failedAttempts, loopDelayMs } = await fleet.report();
-    const served = [...statuses].reduce((sum, [, n]) => sum + n, 0);
-    const errors = [...statuses].filter(([status]) => status >= 500 || status === 0);
-    // Step 1: the previous release's B takes over from A; step 2: this release's A takes over from B.
-    const step = (at: number) => (at < stopped[1]! ? 0 : 1);
-    const steps = [0, 1].map((index) => {
-      const own = outages.filter((outage) => step(outage.at) === index);
-      const failed = failedAttempts.filter((attempt) => step(attempt.at) === index);
-      const why = countBy(failed.map((attempt) => attempt.why));
-      const stored = storedAfter.filter((sample) => sample.at >= stopped[0]! && step(sample.at) === index);
-      return (
-        `step ${index + 1} (${index === 0 ? 'previous release takes over' : 'this release takes over'}): ` +
-        `${own.length} browsers back, open again p99 ${percentile(
-          own.map((o) => o.open),
-          99,
-        )} ms, ` +
-        `max ${Math.max(...own.map((o) => o.open))} ms, subscribed max ${Math.max(...own.map((o) => o.subscribed))} ms, ` +
-        `attempts ${JSON.stringify(countBy(own.map((o) => o.attempts)))}, last attempt's open p50 ${percentile(
-          own.map((o) => o.lastAttempt),
-          50,
-        )} ms max ${Math.max(...own.map((o) => o.lastAttempt))} ms, ` +
-        `failed attempts ${JSON.stringify(why)} taking p50 ${percentile(
-          failed.map((attempt) => attempt.ms),
-          50,
-        )} ms max ${Math.max(0, ...failed.map((attempt) => attempt.ms))} ms; ` +
-        `publish to stored p50 ${percentile(
-          stored.map((s) => s.ms),
-          50,
-        )} ms, p99 ${percentile(
-          stored.map((s) => s.ms),
-          99,
-        )} ms`
-      );
-    });
-    console.info(
-      [
-        `Rolling upgrade of ${PREVIOUS_RELEASE.slice(0, 7)} to this release: ${Math.round(rollMs / 1000)} s; ` +
-          `${acked} frames acknowledged, 0 lost; ${served} HTTP answers ${JSON.stringify(Object.fromEntries(statuses))}; ` +
-          `publish to stored over the run p50 ${percentile(
-            storedAfter.map((s) => s.ms),
-            50,
-          )} ms, ` +
-          `p99 ${percentile(
-            storedAfter.map((s) => s.ms),
-            99,
-          )} ms (${storedAfter.length} samples, polled every 100 ms); ` +
-          `the browsers' own loop late by p99 ${loopDelayMs.p99.toFixed(0)} ms, max ${loopDelayMs.max.toFixed(0)} ms`,
-        ...steps,
-        ...events,
-      ].join('\n'),
-    );
-    expect(errors, [...failures, haproxyLog.slice(-3000)].join('\n')).toEqual([]);
-    expect(statuses.get(200) ?? 0).toBeGreaterThan(100);
-    // Every browser on a stopped instance came back, within 5 s each.
-    expect(outages.length).toBeGreaterThanOrEqual(BROWSERS);
-    expect(Math.max(...outages.map((outage) => outage.open))).toBeLessThan(5000);
-    expect(acked).toBeGreaterThan(1000);
+    const result = await roll!.run();
+    console.info(result.report.join('\n'));
+    const errors = [...result.statuses].filter(([status]) => status >= 500 || status === 0);
+    expect(errors, result.failures.join('\n')).toEqual([]);
+    expect(result.statuses.get(200) ?? 0).toBeGreaterThan(100);
+    // Every browser on a stopped instance came back. How fast (the goal: within 5 s each) is a time,
+    // so it is measured by the benchmark stage `npm run bench -- --only rolling-upgrade`
+    // (bench/src/rolling-upgrade.ts, docs/PERFORMANCE.md), not asserted here (issue 37 item 7).
+    expect(result.outages.length).toBeGreaterThanOrEqual(ROLL_BROWSERS);
+    expect(result.lost, `${result.lost} of ${result.acked} acknowledged frames not stored`).toBe(0);
+    expect(result.acked).toBeGreaterThan(1000);
   }, 900_000);
 });
