@@ -155,19 +155,22 @@ describe('select before operate', () => {
   it('confirms a spray zone start on a sprayer card before it is sent', async () => {
     await passScheduledSprays(product.server, ['OSC-SPR01', 'OSC-SPR02', 'OSC-SPR03']);
     const { page, log } = await open('spray@fieldlink.test', 1440, /\/spray\//);
-    await expect.poll(() => page.getByTestId('sprayer-card').count(), { timeout: 30_000 }).toBeGreaterThan(0);
-    // A sprayer that may spray now: online, idle and not blocked by an alarm.
+    // A sprayer that may spray now: online, idle and not blocked by an alarm. Found by its name: the
+    // cards come in as the sprayers' configurations do, so a position could name another card later.
     const cards = page.getByTestId('sprayer-card');
     const sprayable = () =>
-      cards.evaluateAll((all) =>
-        all.findIndex((card) =>
-          Array.from(card.querySelectorAll('button')).some((b) => b.textContent === 'Spray zone 1' && !b.disabled),
-        ),
+      cards.evaluateAll(
+        (all) =>
+          all
+            .find((card) =>
+              Array.from(card.querySelectorAll('button')).some((b) => b.textContent === 'Spray zone 1' && !b.disabled),
+            )
+            ?.getAttribute('aria-label') ?? null,
       );
-    await expect.poll(sprayable, { timeout: 30_000 }).toBeGreaterThanOrEqual(0);
-    const card = cards.nth(await sprayable());
+    let name: string | null = null;
+    await expect.poll(async () => (name = await sprayable()), { timeout: 30_000 }).not.toBeNull();
+    const card = page.locator(`[data-testid="sprayer-card"][aria-label="${name}"]`);
     const button = card.getByRole('button', { name: 'Spray zone 1' });
-    const name = await card.getAttribute('aria-label');
 
     await button.click();
     const dialog = confirmation(page, 'Spray zone 1');
