@@ -1,3 +1,6 @@
+import { expect, vi } from 'vitest';
+import { realtimeStore } from './realtime-store';
+
 /**
  * Test support for code that talks over the real-time socket: a socket that opens at once and answers
  * every request with success (echoing a write's `value`), and the requests it was sent.
@@ -47,4 +50,14 @@ export class AnsweringSocket {
     this.readyState = 3;
     this.onclose?.({ code: 1006 } as CloseEvent);
   }
+}
+
+/**
+ * A break of the real-time channel: the socket drops, and once the console is reconnecting the network
+ * is back, so it opens a new one at once. What was pushed meanwhile is lost, as on a real break.
+ */
+export async function breakRealtime(): Promise<void> {
+  AnsweringSocket.latest!.drop();
+  await vi.waitFor(() => expect(realtimeStore.getState().status).toBe('RECONNECTING'));
+  window.dispatchEvent(new Event('online'));
 }

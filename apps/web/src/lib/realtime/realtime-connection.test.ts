@@ -7,7 +7,13 @@ import { deviceQueryKey } from '../api/get-device';
 import { queryClient } from '../query-client';
 import { startRealtime, stopRealtime, watchDevices } from './realtime-connection';
 import { realtimeStore } from './realtime-store';
-import { AnsweringSocket, resetSentRequests, sentRequests as sent } from './fixtures';
+import { AnsweringSocket, breakRealtime, resetSentRequests, sentRequests as sent } from './fixtures';
+
+/** A break of the channel, then the console's second socket open. */
+async function reconnect(): Promise<void> {
+  await breakRealtime();
+  await vi.waitFor(() => expect(realtimeStore.getState().connectionCount).toBe(2));
+}
 
 const subscriptions = () => sent.filter((request) => request.type === 'server/subscribeDevices');
 
@@ -82,12 +88,6 @@ describe('device configs after a reconnect', () => {
   const liveRegisters = (thingName: string) => realtimeStore.getState().config[thingName]?.registers;
   const pushRegisters = (thingName: string, registers: Registers) =>
     AnsweringSocket.latest!.push({ type: 'server/deviceConfig', thingName, config: { subtype: 'device', registers } });
-  const reconnect = async () => {
-    AnsweringSocket.latest!.drop();
-    await vi.waitFor(() => expect(realtimeStore.getState().status).toBe('RECONNECTING'));
-    window.dispatchEvent(new Event('online'));
-    await vi.waitFor(() => expect(realtimeStore.getState().connectionCount).toBe(2));
-  };
 
   beforeEach(async () => {
     stored.clear();
@@ -192,12 +192,6 @@ describe('connection states after a reconnect', () => {
       lastDisconnection: isConnected ? null : 1_700_000_100_000,
     });
   const live = (thingName: string) => realtimeStore.getState().connection[thingName];
-  const reconnect = async () => {
-    AnsweringSocket.latest!.drop();
-    await vi.waitFor(() => expect(realtimeStore.getState().status).toBe('RECONNECTING'));
-    window.dispatchEvent(new Event('online'));
-    await vi.waitFor(() => expect(realtimeStore.getState().connectionCount).toBe(2));
-  };
 
   beforeEach(async () => {
     stored.clear();
@@ -336,12 +330,6 @@ describe('OTA progress, alarm bits and health after a reconnect', () => {
       });
     }
     if (sp !== undefined) AnsweringSocket.latest!.push({ type: 'server/alarms', thingName, status: { sp } });
-  };
-  const reconnect = async () => {
-    AnsweringSocket.latest!.drop();
-    await vi.waitFor(() => expect(realtimeStore.getState().status).toBe('RECONNECTING'));
-    window.dispatchEvent(new Event('online'));
-    await vi.waitFor(() => expect(realtimeStore.getState().connectionCount).toBe(2));
   };
 
   beforeEach(async () => {

@@ -6,7 +6,7 @@ import type { DeviceConnection } from '@fieldlink/api/device';
 import { queryClient } from '../../../lib/query-client';
 import { startRealtime, stopRealtime } from '../../../lib/realtime/realtime-connection';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
-import { AnsweringSocket, resetSentRequests } from '../../../lib/realtime/fixtures';
+import { AnsweringSocket, breakRealtime, resetSentRequests } from '../../../lib/realtime/fixtures';
 import { ConnectionHistory } from './connection-history';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -71,9 +71,7 @@ describe('a device’s connection history', () => {
     // The device drops and comes back while the socket is down: its live state is the same after.
     stored.push({ t: T0 + 180_000, connected: false }, { t: T0 + 240_000, connected: true });
     const readsBefore = historyReads;
-    AnsweringSocket.latest!.drop();
-    await vi.waitFor(() => expect(realtimeStore.getState().status).toBe('RECONNECTING'));
-    window.dispatchEvent(new Event('online'));
+    await breakRealtime();
 
     await waitFor(() => expect(shownStates()).toHaveLength(5));
     expect(shownStates()).toEqual(['Connected', 'Disconnected', 'Connected', 'Disconnected', 'Connected']);

@@ -8,7 +8,7 @@ import { SIGNED_OUT_SESSION, setSession } from '../../../lib/app-store/app-store
 import { queryClient } from '../../../lib/query-client';
 import { startRealtime, stopRealtime } from '../../../lib/realtime/realtime-connection';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
-import { AnsweringSocket, resetSentRequests } from '../../../lib/realtime/fixtures';
+import { AnsweringSocket, breakRealtime, resetSentRequests } from '../../../lib/realtime/fixtures';
 import { mosnixManualSprayWidget } from './control-widgets';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -80,9 +80,7 @@ describe('the manual spray widget’s alarm block', () => {
 
     // The wind drops during the break: the record is stored, the push lost.
     storedMask = 0;
-    AnsweringSocket.latest!.drop();
-    await vi.waitFor(() => expect(realtimeStore.getState().status).toBe('RECONNECTING'));
-    window.dispatchEvent(new Event('online'));
+    await breakRealtime();
 
     await waitFor(() => expect(blocked()).toBe(false));
     expect(realtimeStore.getState().alarms.SPRAY_1).toBeUndefined();
@@ -95,9 +93,7 @@ describe('the manual spray widget’s alarm block', () => {
     AnsweringSocket.latest!.push({ type: 'server/alarms', thingName: 'SPRAY_1', status: { sp: WIND } });
     await waitFor(() => expect(blocked()).toBe(true));
 
-    AnsweringSocket.latest!.drop();
-    await vi.waitFor(() => expect(realtimeStore.getState().status).toBe('RECONNECTING'));
-    window.dispatchEvent(new Event('online'));
+    await breakRealtime();
 
     // The pre-break push is dropped once the record is read again; the record holds the block.
     await vi.waitFor(() => expect(realtimeStore.getState().alarms.SPRAY_1).toBeUndefined());
