@@ -156,9 +156,8 @@ export function formatIsoInZone(t: number, timeZone: string): string {
   const offset = utcOffsetMinutes(timeZone, t);
   const abs = Math.abs(offset);
   const zone = offset === 0 ? 'Z' : `${offset < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
-  const year = String(parts.year).padStart(4, '0');
   const millis = String(((t % 1000) + 1000) % 1000).padStart(3, '0');
-  return `${year}-${pad(parts.month)}-${pad(parts.day)}T${pad(parts.hour)}:${pad(parts.minute)}:${pad(parts.second)}.${millis}${zone}`;
+  return `${isoDay(parts)}T${pad(parts.hour)}:${pad(parts.minute)}:${pad(parts.second)}.${millis}${zone}`;
 }
 
 /**
@@ -166,7 +165,11 @@ export function formatIsoInZone(t: number, timeZone: string): string {
  * day the page's clock shows, not the browser's own (one clock on every page).
  */
 export function fileDay(t: number, timeZone: string): string {
-  const { year, month, day } = zonedParts(t, timeZone);
+  return isoDay(zonedParts(t, timeZone));
+}
+
+/** `YYYY-MM-DD` of a zone's calendar day. */
+function isoDay({ year, month, day }: ZonedParts): string {
   return `${String(year).padStart(4, '0')}-${pad(month)}-${pad(day)}`;
 }
 

@@ -7,9 +7,8 @@ import { encodeAccountColumns } from '@fieldlink/api/account-columns';
 import { ACCOUNT_PATH } from '@fieldlink/api/first-calls';
 import { appStore } from '../../lib/app-store/app-store';
 import { queryClient } from '../../lib/query-client';
-import { startRealtime, stopRealtime } from '../../lib/realtime/realtime-connection';
-import { realtimeStore } from '../../lib/realtime/realtime-store';
-import { AnsweringSocket, resetSentRequests } from '../../lib/realtime/fixtures';
+import { stopRealtime } from '../../lib/realtime/realtime-connection';
+import { AnsweringSocket, openRealtime, pushConnectionState, resetSentRequests } from '../../lib/realtime/fixtures';
 import { treeAccount, treeDevice, treeGroup } from '../../lib/tree-fixtures';
 import { IdleBanner } from './idle-banner';
 
@@ -29,15 +28,6 @@ function answerTree(): Response {
   });
 }
 
-const pushConnection = (thingName: string, isConnected: boolean) =>
-  AnsweringSocket.latest!.push({
-    type: 'server/connectionState',
-    thingName,
-    isConnected,
-    lastConnection: 1_700_000_000_000,
-    lastDisconnection: isConnected ? null : 1_700_000_100_000,
-  });
-
 const banner = () => screen.queryByTestId('idle-banner')?.textContent ?? null;
 
 beforeEach(async () => {
@@ -50,8 +40,7 @@ beforeEach(async () => {
     return new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } });
   });
   appStore.setState((s) => ({ ...s, machine: { ...s.machine, status: 'IDLE' } }));
-  await startRealtime({ token: 'token', canViewDash: true, onUnauthorized: () => {} });
-  await vi.waitFor(() => expect(realtimeStore.getState().connectionCount).toBe(1));
+  await openRealtime();
 });
 afterEach(() => {
   cleanup();
@@ -75,7 +64,7 @@ describe('the banner’s disconnected devices', () => {
     await waitFor(() => expect(banner()).toMatch(/^1 device is disconnected\./));
     // PUMP_1 comes back, pushed: the banner goes.
     stored.set('PUMP_1', true);
-    pushConnection('PUMP_1', true);
+    pushConnectionState('PUMP_1', true);
     await waitFor(() => expect(banner()).toBeNull());
 
     // Both drop while the socket is down: the server stores it, the pushes are lost.

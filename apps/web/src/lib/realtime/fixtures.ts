@@ -1,4 +1,5 @@
 import { expect, vi } from 'vitest';
+import { startRealtime } from './realtime-connection';
 import { realtimeStore } from './realtime-store';
 
 /**
@@ -60,4 +61,21 @@ export async function breakRealtime(): Promise<void> {
   AnsweringSocket.latest!.drop();
   await vi.waitFor(() => expect(realtimeStore.getState().status).toBe('RECONNECTING'));
   window.dispatchEvent(new Event('online'));
+}
+
+/** Opens the console's real-time connection on the stubbed `WebSocket` and waits for its socket. */
+export async function openRealtime(canViewDash = true): Promise<void> {
+  await startRealtime({ token: 'token', canViewDash, onUnauthorized: () => {} });
+  await vi.waitFor(() => expect(realtimeStore.getState().connectionCount).toBe(1));
+}
+
+/** A device's connection state as the server pushes it on a change. */
+export function pushConnectionState(thingName: string, isConnected: boolean): void {
+  AnsweringSocket.latest!.push({
+    type: 'server/connectionState',
+    thingName,
+    isConnected,
+    lastConnection: 1_700_000_000_000,
+    lastDisconnection: isConnected ? null : 1_700_000_100_000,
+  });
 }

@@ -7,7 +7,14 @@ import { deviceQueryKey } from '../api/get-device';
 import { queryClient } from '../query-client';
 import { startRealtime, stopRealtime, watchDevices } from './realtime-connection';
 import { realtimeStore } from './realtime-store';
-import { AnsweringSocket, breakRealtime, resetSentRequests, sentRequests as sent } from './fixtures';
+import {
+  AnsweringSocket,
+  breakRealtime,
+  openRealtime,
+  pushConnectionState,
+  resetSentRequests,
+  sentRequests as sent,
+} from './fixtures';
 
 /** A break of the channel, then the console's second socket open. */
 async function reconnect(): Promise<void> {
@@ -44,8 +51,7 @@ describe('watches made before the connection starts', () => {
 
   it('subscribe nothing for a user without view-dashboard (§4)', async () => {
     watchDevices(['DEV-1']);
-    await startRealtime({ token: 'token', canViewDash: false, onUnauthorized: () => {} });
-    await vi.waitFor(() => expect(realtimeStore.getState().connectionCount).toBe(1));
+    await openRealtime(false);
     expect(subscriptions()).toEqual([]);
   });
 
@@ -94,8 +100,7 @@ describe('device configs after a reconnect', () => {
     held = null;
     reads = 0;
     subscribedAtRead = [];
-    await startRealtime({ token: 'token', canViewDash: true, onUnauthorized: () => {} });
-    await vi.waitFor(() => expect(realtimeStore.getState().connectionCount).toBe(1));
+    await openRealtime();
   });
 
   afterEach(() => history.replaceState(null, '', '/'));
@@ -183,22 +188,13 @@ describe('connection states after a reconnect', () => {
         realtimeStore.getState().connection[thingName]?.isConnected ?? observer.getCurrentResult().data?.get(thingName),
     };
   }
-  const pushConnection = (thingName: string, isConnected: boolean) =>
-    AnsweringSocket.latest!.push({
-      type: 'server/connectionState',
-      thingName,
-      isConnected,
-      lastConnection: 1_700_000_000_000,
-      lastDisconnection: isConnected ? null : 1_700_000_100_000,
-    });
   const live = (thingName: string) => realtimeStore.getState().connection[thingName];
 
   beforeEach(async () => {
     stored.clear();
     held = null;
     treeReads = 0;
-    await startRealtime({ token: 'token', canViewDash: true, onUnauthorized: () => {} });
-    await vi.waitFor(() => expect(realtimeStore.getState().connectionCount).toBe(1));
+    await openRealtime();
   });
 
   afterEach(() => history.replaceState(null, '', '/'));
@@ -208,7 +204,7 @@ describe('connection states after a reconnect', () => {
     const tree = showTree();
     await vi.waitFor(() => expect(tree.isConnected('PUMP_1')).toBe(false));
     stored.set('PUMP_1', true);
-    pushConnection('PUMP_1', true);
+    pushConnectionState('PUMP_1', true);
     await vi.waitFor(() => expect(tree.isConnected('PUMP_1')).toBe(true));
 
     // The device drops while the console's socket is down: the server stores it, its push is lost.
@@ -227,8 +223,8 @@ describe('connection states after a reconnect', () => {
     stored.set('PUMP_2', true);
     const tree = showTree();
     await vi.waitFor(() => expect(tree.isConnected('PUMP_2')).toBe(true));
-    pushConnection('PUMP_1', false);
-    pushConnection('PUMP_2', false);
+    pushConnectionState('PUMP_1', false);
+    pushConnectionState('PUMP_2', false);
     await vi.waitFor(() => expect(live('PUMP_2')?.isConnected).toBe(false));
 
     let answer = () => {};
@@ -240,7 +236,7 @@ describe('connection states after a reconnect', () => {
     // Until the tree is in, the live states stay: no badge falls back to the tree read before the break.
     expect(tree.isConnected('PUMP_2')).toBe(false);
     // PUMP_1 comes back on the new socket, after the tree was asked for: its push is newer than the read.
-    pushConnection('PUMP_1', true);
+    pushConnectionState('PUMP_1', true);
     await vi.waitFor(() => expect(live('PUMP_1')?.isConnected).toBe(true));
     answer();
 
@@ -257,7 +253,7 @@ describe('connection states after a reconnect', () => {
     stored.set('PUMP_1', true);
     const tree = showTree();
     await vi.waitFor(() => expect(tree.isConnected('PUMP_1')).toBe(true));
-    pushConnection('PUMP_1', true);
+    pushConnectionState('PUMP_1', true);
     await vi.waitFor(() => expect(live('PUMP_1')?.isConnected).toBe(true));
 
     let answer = () => {};
@@ -336,8 +332,7 @@ describe('OTA progress, alarm bits and health after a reconnect', () => {
     stored.clear();
     held = null;
     reads = 0;
-    await startRealtime({ token: 'token', canViewDash: true, onUnauthorized: () => {} });
-    await vi.waitFor(() => expect(realtimeStore.getState().connectionCount).toBe(1));
+    await openRealtime();
   });
 
   it('show an update that ended and an alarm that cleared while the socket was down', async () => {

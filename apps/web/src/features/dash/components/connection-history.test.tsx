@@ -4,9 +4,8 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DeviceConnection } from '@fieldlink/api/device';
 import { queryClient } from '../../../lib/query-client';
-import { startRealtime, stopRealtime } from '../../../lib/realtime/realtime-connection';
-import { realtimeStore } from '../../../lib/realtime/realtime-store';
-import { AnsweringSocket, breakRealtime, resetSentRequests } from '../../../lib/realtime/fixtures';
+import { stopRealtime } from '../../../lib/realtime/realtime-connection';
+import { AnsweringSocket, breakRealtime, openRealtime, resetSentRequests } from '../../../lib/realtime/fixtures';
 import { ConnectionHistory } from './connection-history';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -42,8 +41,7 @@ beforeEach(async () => {
     historyReads += 1;
     return answer({ connections: [...stored].reverse() });
   });
-  await startRealtime({ token: 'token', canViewDash: true, onUnauthorized: () => {} });
-  await vi.waitFor(() => expect(realtimeStore.getState().connectionCount).toBe(1));
+  await openRealtime();
 });
 afterEach(() => {
   cleanup();

@@ -6,9 +6,9 @@ import type { Widget } from '@fieldlink/api/scenes';
 import { HIGH_WIND_BIT } from '@fieldlink/domain/spray';
 import { SIGNED_OUT_SESSION, setSession } from '../../../lib/app-store/app-store';
 import { queryClient } from '../../../lib/query-client';
-import { startRealtime, stopRealtime } from '../../../lib/realtime/realtime-connection';
+import { stopRealtime } from '../../../lib/realtime/realtime-connection';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
-import { AnsweringSocket, breakRealtime, resetSentRequests } from '../../../lib/realtime/fixtures';
+import { AnsweringSocket, breakRealtime, openRealtime, resetSentRequests } from '../../../lib/realtime/fixtures';
 import { mosnixManualSprayWidget } from './control-widgets';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -53,8 +53,7 @@ beforeEach(async () => {
     return answer({ id: 'dev-1', thingName: 'SPRAY_1', status: { sp: storedMask } });
   });
   setSession({ ...SIGNED_OUT_SESSION, email: 'ann@fieldlink.test', canViewDash: true, permissions: ['VIEW_DASH'] });
-  await startRealtime({ token: 'token', canViewDash: true, onUnauthorized: () => {} });
-  await vi.waitFor(() => expect(realtimeStore.getState().connectionCount).toBe(1));
+  await openRealtime();
 });
 afterEach(() => {
   cleanup();
