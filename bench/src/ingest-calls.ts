@@ -1,6 +1,7 @@
 import type { StorageDialect } from './benchmark';
 import type { LatencySummary } from './latency-histogram';
 import type { ProcessUsage } from './process-meter';
+import type { DirectTable } from './peers/limits';
 
 /** Calls between the ingest benchmark (parent) and its server and load-generator processes. */
 
@@ -100,12 +101,12 @@ export type ServerCalls = {
 /**
  * Where the load generator sends each device's frames: MQTT at QoS 1 (a frame is done at its PUBACK),
  * InfluxDB's line protocol over HTTP, one request per frame (done at its 204), or straight into a
- * database's `logs` in the frame writer's batches (done once committed).
+ * database's `logs` (or SQLite's inbox) in the frame writer's batches (done once committed).
  */
 export type LoadTarget =
   | { kind: 'mqtt'; brokerUrl: string }
   | { kind: 'influx'; writeUrl: string }
-  | { kind: 'database'; dialect: StorageDialect; url: string };
+  | { kind: 'database'; dialect: StorageDialect; url: string; table: DirectTable };
 
 export interface LoadConnect {
   target: LoadTarget;

@@ -240,7 +240,7 @@ function databaseLink(writer: DirectLogWriter): DeviceLink {
 async function linkOf(credentials: DeviceCredentials, target: LoadTarget): Promise<DeviceLink> {
   if (target.kind === 'mqtt') return mqttLink(credentials, target.brokerUrl);
   if (target.kind === 'influx') return influxLink(credentials, target.writeUrl);
-  directWriter ??= DirectLogWriter.open(target.dialect, target.url);
+  directWriter ??= DirectLogWriter.open(target.dialect, target.url, target.table);
   return databaseLink(await directWriter);
 }
 

@@ -22,7 +22,7 @@ import type { LatencySummary } from './latency-histogram';
 import { freshDatabase } from './fresh-database';
 import { startMachineCpu, type MachineCpu } from './machine-cpu';
 import { influxMissing, startInflux } from './peers/influx';
-import { mosquittoMissing, startBareMosquitto } from './peers/limits';
+import { mosquittoMissing, startBareMosquitto, type DirectTable } from './peers/limits';
 import { migrate, openStorage } from '@fieldlink/server/testing';
 
 /**
@@ -812,7 +812,7 @@ function describe(outcomes: DialectOutcome[], options: BenchOptions): BenchSecti
 }
 
 /** A figure beside Fieldlink's: InfluxDB (the peer) or a limit of this machine, in the same stages. */
-type PeerKey = 'sqlite-direct' | 'postgres-direct' | 'mosquitto' | 'influx';
+type PeerKey = 'sqlite-direct' | 'sqlite-inbox-direct' | 'postgres-direct' | 'mosquitto' | 'influx';
 
 interface PeerStage {
   spec: StageSpec;
@@ -936,26 +936,39 @@ async function servedPeer<S extends { version: string; pid: number | undefined; 
   });
 }
 
+/**
+ * The database direct limits of a dialect: into `logs`, a row per data point (the rows issue 41 sets
+ * its goal by, and what every stored sample becomes), and on SQLite also into the inbox, where the
+ * server commits a frame before its PUBACK (a row per shard and batch, moved into `logs` later).
+ */
+function directLimits(dialect: StorageDialect): { key: PeerKey; table: DirectTable; name: string }[] {
+  if (dialect === 'postgres') return [{ key: 'postgres-direct', table: 'logs', name: 'PostgreSQL direct' }];
+  return [
+    { key: 'sqlite-direct', table: 'logs', name: 'SQLite direct' },
+    { key: 'sqlite-inbox-direct', table: 'inbox', name: 'SQLite direct into the inbox' },
+  ];
+}
+
 async function runPeers(options: BenchOptions, limitsOnly: boolean): Promise<PeerOutcome[]> {
   const outcomes: PeerOutcome[] = [];
   for (const dialect of options.dialects) {
-    const key: PeerKey = dialect === 'sqlite' ? 'sqlite-direct' : 'postgres-direct';
-    const name = `${dialectName(dialect)} direct`;
-    const specs = peerStages([dialect], false);
-    outcomes.push(
-      await attempt(key, name, options, async () => {
-        const database = await freshDatabase(dialect, options.postgresUrl, 'limit');
-        try {
-          // The server's schema (migrations), so the table, its key and PostgreSQL's partitions are the same.
-          const storage = openStorage(database.url);
-          await migrate(storage.db);
-          await storage.close();
-          return await runPeer(key, name, { kind: 'database', dialect, url: database.url }, undefined, specs, options);
-        } finally {
-          await database.drop();
-        }
-      }),
-    );
+    for (const { key, table, name } of directLimits(dialect)) {
+      outcomes.push(
+        await attempt(key, name, options, async () => {
+          const database = await freshDatabase(dialect, options.postgresUrl, 'limit');
+          try {
+            // The server's schema (migrations), so the table, its key and PostgreSQL's partitions are the same.
+            const storage = openStorage(database.url);
+            await migrate(storage.db);
+            await storage.close();
+            const target: LoadTarget = { kind: 'database', dialect, url: database.url, table };
+            return await runPeer(key, name, target, undefined, peerStages([dialect], false), options);
+          } finally {
+            await database.drop();
+          }
+        }),
+      );
+    }
   }
   if (limitsOnly) return outcomes;
   outcomes.push(
@@ -985,6 +998,7 @@ function besideTable(outcomes: DialectOutcome[], peers: PeerOutcome[]): BenchTab
     if ('error' in outcome) continue;
     const others = [
       peer(outcome.dialect === 'sqlite' ? 'sqlite-direct' : 'postgres-direct'),
+      outcome.dialect === 'sqlite' ? peer('sqlite-inbox-direct') : undefined,
       peer('mosquitto'),
       peer('influx'),
     ];
@@ -1008,7 +1022,7 @@ function besideTable(outcomes: DialectOutcome[], peers: PeerOutcome[]): BenchTab
       ];
       const marks = others.map((other) => stageOf(other, stage.spec.label));
       for (const mark of marks) cells.push(mark ? text(mark) : '–', mark ? ratio(figure(stage), figure(mark)) : '–');
-      const [direct, , influx] = marks.map((mark) => (mark ? figure(stage) / figure(mark) : Number.NaN));
+      const [direct, , , influx] = marks.map((mark) => (mark ? figure(stage) / figure(mark) : Number.NaN));
       cells.push(...besideGoalCells(outcome.dialect, stage.spec, direct!, influx!));
       rows.push(cells);
     }
@@ -1019,7 +1033,9 @@ function besideTable(outcomes: DialectOutcome[], peers: PeerOutcome[]): BenchTab
       'Storage',
       'Measure',
       'Fieldlink',
-      'Database direct (limit)',
+      'Database direct into `logs` (limit)',
+      'Fieldlink / limit',
+      'SQLite direct into the inbox (limit)',
       'Fieldlink / limit',
       'Bare Mosquitto (limit)',
       'Fieldlink / limit',
@@ -1070,11 +1086,15 @@ function besideGoalCells(
 function peerMethod(peers: PeerOutcome[]): string[] {
   const lines = [
     'Beside Fieldlink, in the same run and with the same 200 devices, frames, in-flight limits and stages: ' +
-      '**database direct** (a limit): the same rows written straight into a fresh database made by the ' +
-      "server's migrations, from the load generator's process, batched as the frame writer batches them " +
+      '**database direct into `logs`** (a limit, the one issue 41 sets its goal by): the same rows, one per data ' +
+      "point, written straight into `logs` of a fresh database made by the server's migrations, from the load " +
+      "generator's process, batched as the frame writer batches them " +
       '(a batch goes once its first frame has waited 15 ms or it holds 5,000 rows and a writer is free: one ' +
       'transaction at a time on SQLite, three side by side on PostgreSQL), one plain ' +
-      '`INSERT ... ON CONFLICT DO NOTHING` per batch, no MQTT, no server, no roll-ups; **bare Mosquitto** ' +
+      '`INSERT ... ON CONFLICT DO NOTHING` per batch, no MQTT, no server, no roll-ups; **SQLite direct into ' +
+      "the inbox** (a limit of the server's first step): the same batches written where the SQLite server commits " +
+      'a frame before its PUBACK, a row per inbox shard and batch holding its samples, never moved into `logs` ' +
+      '(the server moves them later, and keeps the roll-ups); **bare Mosquitto** ' +
       '(a limit): the same publisher against Mosquitto with nothing but a loopback listener (anonymous, no ' +
       'persistence, no subscriber), which acknowledges each publish on receipt and stores nothing; ' +
       "**InfluxDB** (the peer): Debian's InfluxDB 1.x started by the benchmark on loopback (temporary data " +

@@ -42,15 +42,23 @@ interface Committing {
 const emptyPending = (): Pending => ({ rows: [], count: 0, waiters: [], since: 0 });
 
 /**
- * Rows straight into the table where the server commits them, of a database the server's migrations
- * made (PostgreSQL: `logs`; SQLite: its inbox, `log_inbox_runs`, at the end of each device's shard), in
- * transactions batched as the frame writer batches them (apps/server/src/ingest/frame-writer.ts: a
- * batch goes once its first frame has waited 15 ms or it holds 5,000 rows, when a writer is free; one
- * at a time on SQLite, three side by side on PostgreSQL, each on a connection of its own, answered in
- * the order they started): a multi-row INSERT (PostgreSQL: one `unnest` statement of array
- * parameters, ON CONFLICT DO NOTHING; SQLite: a prepared VALUES list, a row per shard as the server writes), committed, then each of the
- * batch's frames is done. No roll-ups, no latest values, no parsing, no move out of the inbox: the
- * least any store of these rows costs on this database.
+ * Where the database direct limit writes: `logs`, a row per data point (what every stored sample
+ * becomes, the rows issue 41 measures the limit by), or SQLite's inbox, a row per shard and batch
+ * (where the server commits a frame before its PUBACK; the mover takes it into `logs` later).
+ */
+export type DirectTable = 'logs' | 'inbox';
+
+/**
+ * Rows straight into a table of a database the server's migrations made (`logs` on both, or SQLite's
+ * inbox, `log_inbox_runs`, at the end of each device's shard: {@link DirectTable}), in transactions
+ * batched as the frame writer batches them (apps/server/src/ingest/frame-writer.ts: a batch goes once
+ * its first frame has waited 15 ms or it holds 5,000 rows, when a writer is free; one at a time on
+ * SQLite, three side by side on PostgreSQL, each on a connection of its own, answered in the order
+ * they started): a multi-row INSERT (PostgreSQL: one `unnest` statement of array parameters, ON
+ * CONFLICT DO NOTHING; SQLite: prepared VALUES lists, ON CONFLICT DO NOTHING into `logs`, a row per
+ * shard into the inbox as the server writes), committed, then each of the batch's frames is done. No
+ * roll-ups, no latest values, no parsing, no move out of the inbox: the least any store of these rows
+ * costs on this database.
  */
 export class DirectLogWriter {
   private pending = emptyPending();
@@ -63,7 +71,7 @@ export class DirectLogWriter {
     private readonly concurrency: number,
   ) {}
 
-  static async open(dialect: StorageDialect, url: string): Promise<DirectLogWriter> {
+  static async open(dialect: StorageDialect, url: string, table: DirectTable): Promise<DirectLogWriter> {
     if (dialect === 'sqlite') {
       const db = new SqliteDatabase(url);
       // The server's settings (apps/server/src/db/database.ts), its WAL checkpointed by a thread of its own.
@@ -72,38 +80,7 @@ export class DirectLogWriter {
       db.pragma('wal_autocheckpoint = 0');
       db.pragma('cache_size = -65536');
       startCheckpointer(url);
-      const statements = new Map<number, SqliteDatabase.Statement>();
-      const statement = (rows: number) => {
-        let prepared = statements.get(rows);
-        if (!prepared) {
-          const values = Array.from({ length: rows }, () => '(?, ?, ?)').join(', ');
-          prepared = db.prepare(`insert into log_inbox_runs (id, samples, body) values ${values}`);
-          statements.set(rows, prepared);
-        }
-        return prepared;
-      };
-      const insert = db.transaction((parameters: unknown[]) => statement(parameters.length / 3).run(parameters));
-      // Where the server commits samples: the end of each device's shard of the inbox, a row per
-      // shard and batch (apps/server/src/db/log-inbox.ts), this writer's the only rows there.
-      const last = Array.from({ length: INBOX_SHARDS }, (_, shard) => shard * INBOX_SHARD_SPAN);
-      return new DirectLogWriter(async (batch) => {
-        const byShard = new Map<number, { device_id: string; code: string; t: number; value: number }[]>();
-        for (const row of batch.rows) {
-          const shard = inboxShard(row.deviceId);
-          let samples = byShard.get(shard);
-          if (!samples) byShard.set(shard, (samples = []));
-          for (let i = 0; i < row.codes.length; i += 1) {
-            samples.push({ device_id: row.deviceId, code: row.codes[i]!, t: row.t, value: Number(row.values[i]) });
-          }
-        }
-        const parameters: unknown[] = [];
-        for (const shard of [...byShard.keys()].sort((a, b) => a - b)) {
-          const samples = byShard.get(shard)!;
-          last[shard] = last[shard]! + 1;
-          parameters.push(last[shard], samples.length, encodeInboxBody(samples));
-        }
-        insert(parameters);
-      }, 1);
+      return new DirectLogWriter(table === 'logs' ? sqliteLogsCommit(db) : sqliteInboxCommit(db), 1);
     }
     const pool = new pg.Pool({ connectionString: url, max: POSTGRES_BATCHES_IN_FLIGHT });
     return new DirectLogWriter(async (batch) => {
@@ -187,6 +164,78 @@ export class DirectLogWriter {
     }
     this.schedule();
   }
+}
+
+/** Prepared multi-row INSERTs of `columns` parameters a row, one per row count, made when first used. */
+function preparedValues(db: SqliteDatabase.Database, columns: number, insert: (values: string) => string) {
+  const statements = new Map<number, SqliteDatabase.Statement>();
+  const row = `(${Array.from({ length: columns }, () => '?').join(', ')})`;
+  return (rows: number) => {
+    let prepared = statements.get(rows);
+    if (!prepared) {
+      prepared = db.prepare(insert(Array.from({ length: rows }, () => row).join(', ')));
+      statements.set(rows, prepared);
+    }
+    return prepared;
+  };
+}
+
+/** Rows a SQLite statement into `logs` takes: four parameters each, under SQLite's 32,766. */
+const SQLITE_LOGS_ROWS_PER_STATEMENT = 1_000;
+
+/** SQLite: a row per data point into `logs`, skipping any already stored. */
+function sqliteLogsCommit(db: SqliteDatabase.Database): (batch: Pending) => Promise<void> {
+  const statement = preparedValues(
+    db,
+    4,
+    (values) => `insert into logs (device_id, code, t, value) values ${values} on conflict do nothing`,
+  );
+  const insert = db.transaction((parameters: unknown[]) => {
+    for (let i = 0; i < parameters.length; i += SQLITE_LOGS_ROWS_PER_STATEMENT * 4) {
+      const chunk = parameters.slice(i, i + SQLITE_LOGS_ROWS_PER_STATEMENT * 4);
+      statement(chunk.length / 4).run(chunk);
+    }
+  });
+  return async (batch) => {
+    const parameters: unknown[] = [];
+    for (const row of batch.rows) {
+      for (let i = 0; i < row.codes.length; i += 1)
+        parameters.push(row.deviceId, row.codes[i], row.t, Number(row.values[i]));
+    }
+    insert(parameters);
+  };
+}
+
+/**
+ * SQLite: where the server commits samples, the end of each device's shard of the inbox, a row per
+ * shard and batch (apps/server/src/db/log-inbox.ts), this writer's the only rows there.
+ */
+function sqliteInboxCommit(db: SqliteDatabase.Database): (batch: Pending) => Promise<void> {
+  const statement = preparedValues(
+    db,
+    3,
+    (values) => `insert into log_inbox_runs (id, samples, body) values ${values}`,
+  );
+  const insert = db.transaction((parameters: unknown[]) => statement(parameters.length / 3).run(parameters));
+  const last = Array.from({ length: INBOX_SHARDS }, (_, shard) => shard * INBOX_SHARD_SPAN);
+  return async (batch) => {
+    const byShard = new Map<number, { device_id: string; code: string; t: number; value: number }[]>();
+    for (const row of batch.rows) {
+      const shard = inboxShard(row.deviceId);
+      let samples = byShard.get(shard);
+      if (!samples) byShard.set(shard, (samples = []));
+      for (let i = 0; i < row.codes.length; i += 1) {
+        samples.push({ device_id: row.deviceId, code: row.codes[i]!, t: row.t, value: Number(row.values[i]) });
+      }
+    }
+    const parameters: unknown[] = [];
+    for (const shard of [...byShard.keys()].sort((a, b) => a - b)) {
+      const samples = byShard.get(shard)!;
+      last[shard] = last[shard]! + 1;
+      parameters.push(last[shard], samples.length, encodeInboxBody(samples));
+    }
+    insert(parameters);
+  };
 }
 
 export interface BareMosquitto {
