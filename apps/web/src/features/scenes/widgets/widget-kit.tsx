@@ -5,7 +5,8 @@ import { arcSegmentColor, formatWidgetNumber } from '@fieldlink/domain/widget-va
 import type { Widget } from '@fieldlink/api/scenes';
 import { shownUnits } from '@fieldlink/domain/channel-presentation';
 import { formatAge } from '../../../lib/format-time';
-import { useDeviceConfig, useLatestValue } from '../../../lib/realtime/use-realtime';
+import { useLatestValue } from '../../../lib/realtime/use-realtime';
+import { useDeviceIntervals } from '../../../lib/realtime/use-device-intervals';
 import type { ResolvedChannel } from './widget-definition';
 import './widgets.css';
 
@@ -27,15 +28,16 @@ export interface ChannelReading {
 
 /**
  * The latest value of a widget channel and whether it is stale. Re-renders on this channel's value,
- * its device's configuration (the intervals), and once when the value turns stale: one timer at the
- * stale moment, not a clock tick per widget.
+ * its device's intervals (live config, else record: `useDeviceIntervals`), and once when the value
+ * turns stale: one timer at the stale moment, not a clock tick per widget.
  */
 export function useChannelReading(channel: ResolvedChannel | undefined): ChannelReading {
   const thingName = channel?.thingName ?? '';
   const latest = useLatestValue(thingName, channel?.code ?? '');
-  const config = useDeviceConfig(thingName);
+  // No record is read for a device gone from the tree (no thing name): it shows no value anyway.
+  const intervals = useDeviceIntervals(channel?.thingName ? channel.deviceId : undefined, thingName);
   const [, recheck] = useReducer((n: number) => n + 1, 0);
-  const staleAt = latest ? latest.t + staleAfterSeconds(config ?? {}) * 1000 : null;
+  const staleAt = latest ? latest.t + staleAfterSeconds(intervals) * 1000 : null;
   useEffect(() => {
     if (staleAt === null) return;
     const wait = staleAt - Date.now() + 50;
@@ -47,12 +49,7 @@ export function useChannelReading(channel: ResolvedChannel | undefined): Channel
   if (!channel) return { latest: undefined, status: 'unbound' };
   if (!channel.thingName) return { latest: undefined, status: 'gone' };
   if (!latest) return { latest: undefined, status: 'empty' };
-  const stale = isChannelStale({
-    lastT: latest.t,
-    uploadInterval: config?.uploadInterval,
-    logInterval: config?.logInterval,
-    now: Date.now(),
-  });
+  const stale = isChannelStale({ lastT: latest.t, ...intervals, now: Date.now() });
   return { latest, status: stale ? 'stale' : 'live' };
 }
 
