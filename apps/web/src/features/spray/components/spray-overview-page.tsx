@@ -1,8 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useQueries } from '@tanstack/react-query';
-import type { Device } from '@fieldlink/api/device';
-import { BROADCAST_SPRAY_COOLDOWN_SECONDS, NO_DEVICE_IN_GROUP, isSprayer } from '@fieldlink/domain/spray';
+import { BROADCAST_SPRAY_COOLDOWN_SECONDS, NO_DEVICE_IN_GROUP } from '@fieldlink/domain/spray';
 import { Button } from '../../../components/ui/button';
 import { InlineAlert } from '../../../components/ui/inline-alert';
 import { PageHeader } from '../../../components/ui/page-header';
@@ -25,9 +24,11 @@ import {
   devicesUnder,
   findGroup,
   pickableGroups,
+  sprayerPlaces,
 } from '../model/spray-view';
 import { BroadcastDialog } from './broadcast-dialog';
 import { SprayerCard } from './sprayer-card';
+import { SprayerPlaceholder } from './sprayer-placeholder';
 import './spray.css';
 
 /**
@@ -54,12 +55,18 @@ export function SprayOverviewPage() {
   const records = useQueries({
     queries: treeDevices.map((device) => ({ ...deviceQuery(device.id), enabled: canView })),
   });
-  // A unit is a sprayer when its registers hold the spray schedules, as it last reported them.
+  // A unit is a sprayer when its registers hold the spray schedules, as it last reported them. Each
+  // holds its place from the first frame (the tree names it), so no card moves as records come in.
   const liveConfig = useStore(realtimeStore, (s) => s.config);
-  const loaded = records.map((record) => record.data).filter((device): device is Device => device !== undefined);
-  const sprayers = loaded
-    .filter((device) => isSprayer(liveConfig[device.thingName]?.registers ?? device.registers))
-    .sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' }));
+  const places = sprayerPlaces(
+    treeDevices.map((tree, index) => ({
+      tree,
+      record: records[index]?.data,
+      liveRegisters: liveConfig[tree.thingName]?.registers,
+      failed: records[index]?.isError ?? false,
+    })),
+  );
+  const sprayers = places.flatMap((place) => (place.kind === 'card' ? [place.device] : []));
   const loading = records.some((record) => record.isPending);
   // Watched once every record is read, so the subscription is made once rather than per answer.
   useLiveDevices(loading ? [] : sprayers, canView);
@@ -182,19 +189,25 @@ export function SprayOverviewPage() {
         <PanelMessage title="No dashboard access" eyebrow="Spray">
           You do not have permission to view dashboards.
         </PanelMessage>
-      ) : loading && sprayers.length === 0 ? (
-        <CenteredSpinner />
-      ) : sprayers.length === 0 ? (
-        <PanelMessage title="No sprayers in this group" eyebrow="Spray">
-          {treeDevices.length === 0
-            ? 'This group has no devices.'
-            : 'None of the devices of this group reports spray schedules.'}
-        </PanelMessage>
+      ) : places.length === 0 ? (
+        loading ? (
+          <CenteredSpinner />
+        ) : (
+          <PanelMessage title="No sprayers in this group" eyebrow="Spray">
+            {treeDevices.length === 0
+              ? 'This group has no devices.'
+              : 'None of the devices of this group reports spray schedules.'}
+          </PanelMessage>
+        )
       ) : (
         <div className="spray-grid">
-          {sprayers.map((device) => (
-            <SprayerCard key={device.id} device={device} />
-          ))}
+          {places.map((place) =>
+            place.kind === 'card' ? (
+              <SprayerCard key={place.device.id} device={place.device} />
+            ) : (
+              <SprayerPlaceholder key={place.device.id} device={place.device} failed={place.failed} />
+            ),
+          )}
         </div>
       )}
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GroupNode } from '@fieldlink/api/account';
-import { BROADCAST_SPRAY_FAILED, BROADCAST_SPRAY_FORBIDDEN } from '@fieldlink/domain/spray';
+import { BROADCAST_SPRAY_FAILED, BROADCAST_SPRAY_FORBIDDEN, SPRAYER_CHANNELS } from '@fieldlink/domain/spray';
 import { ApiError } from '../../../lib/api-client';
 import { treeDevice, treeGroup } from '../../../lib/tree-fixtures';
 import {
@@ -13,6 +13,7 @@ import {
   findGroup,
   formatMinutesAhead,
   formatSeconds,
+  hasSprayerChannels,
   nextSprayText,
   pickableGroups,
   secondsLeft,
@@ -32,6 +33,22 @@ const group = (id: string, kind: GroupNode['kind'], devices: string[], groups: G
     devices: devices.map((deviceId) => treeDevice(deviceId)),
     deviceIds: devices,
   });
+
+describe('a sprayer told by the account tree', () => {
+  const sprayerCodes = Object.values(SPRAYER_CHANNELS);
+  it.each([
+    ['every channel a sprayer card shows', sprayerCodes, true],
+    ['one of them missing', sprayerCodes.filter((code) => code !== SPRAYER_CHANNELS.broadcastSpray), false],
+    ['a brew tank’s flags gpf1 to gpf7', ['gpf1', 'gpf2', 'gpf3', 'gpf4', 'gpf5', 'gpf6', 'gpf7', 'a16'], false],
+    ['no channel at all', [], false],
+  ])('%s', (_, codes, expected) => {
+    expect(hasSprayerChannels(treeDevice('d', { channels: codes.map((code) => ({ code })) }))).toBe(expected);
+  });
+
+  it('is not told by a device whose channels the tree does not give', () => {
+    expect(hasSprayerChannels(treeDevice('d'))).toBe(false);
+  });
+});
 
 describe('spray overview model', () => {
   const tree = group(

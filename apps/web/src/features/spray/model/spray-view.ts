@@ -1,12 +1,15 @@
 import type { GroupNode, TreeDevice } from '@fieldlink/api/account';
+import type { Device } from '@fieldlink/api/device';
 import { formatWallClock, type Clock } from '@fieldlink/domain/date-format';
 import type { BroadcastSprayAnswer } from '@fieldlink/api/spray';
 import {
   BROADCAST_SPRAY_FAILED,
   BROADCAST_SPRAY_FORBIDDEN,
   MINUTES_PER_DAY,
+  SPRAYER_CHANNELS,
   WEEKDAY_NAMES,
   broadcastSprayWaitMessage,
+  isSprayer,
   sprayBlockedBy,
   type NextSpray,
   type SpraySchedule,
@@ -18,6 +21,57 @@ import { ApiError } from '../../../lib/api-client';
 export function devicesUnder(group: GroupNode): TreeDevice[] {
   if (group.kind === 'trash') return [];
   return [...group.devices, ...group.groups.flatMap(devicesUnder)];
+}
+
+/**
+ * True when a device's channels in the account tree are a sprayer's: every channel a sprayer card
+ * shows or operates (SPRAYER_CHANNELS). The tree carries no registers, which decide (`isSprayer`) once
+ * the device's record is in; this only holds the card's place while the record is read.
+ */
+export function hasSprayerChannels(device: TreeDevice): boolean {
+  const codes = new Set(device.channels?.map((channel) => channel.code));
+  return Object.values(SPRAYER_CHANNELS).every((code) => codes.has(code));
+}
+
+/**
+ * A place on the spray overview: a sprayer's card once its record is in; a placeholder until then
+ * (`failed` when its record could not be read).
+ */
+export type SprayerPlace =
+  { kind: 'card'; device: Device } | { kind: 'placeholder'; device: TreeDevice; failed: boolean };
+
+/** What the overview knows of one device of the tree while the records come in. */
+export interface DeviceReading {
+  tree: TreeDevice;
+  /** The device's record once read. */
+  record: Device | undefined;
+  /** Its registers as last pushed live, which outrank the record's. */
+  liveRegisters: Readonly<Record<string, number>> | undefined;
+  failed: boolean;
+}
+
+/**
+ * The overview's places in the order they keep while the page fills: by name, numbers in numeric
+ * order, ties in tree order, the order of a filled page. A device whose record is in is a card when its
+ * registers (live first) make it a sprayer and has no place otherwise; one whose record is not in holds
+ * a placeholder when its tree channels are a sprayer's (or its live registers say so), so a card never
+ * moves when another sprayer's record comes in.
+ */
+export function sprayerPlaces(readings: readonly DeviceReading[]): SprayerPlace[] {
+  const places: SprayerPlace[] = [];
+  for (const { tree, record, liveRegisters, failed } of readings) {
+    if (record) {
+      if (isSprayer(liveRegisters ?? record.registers)) places.push({ kind: 'card', device: record });
+    } else if (isSprayer(liveRegisters) || hasSprayerChannels(tree)) {
+      places.push({ kind: 'placeholder', device: tree, failed });
+    }
+  }
+  return places.sort((a, b) => byName(a.device.name, b.device.name));
+}
+
+/** Names as people sort them: case-insensitive, `Row 2` before `Row 10`. */
+function byName(a: string, b: string): number {
+  return a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' });
 }
 
 /** The group with this id in a tree, or null. */
