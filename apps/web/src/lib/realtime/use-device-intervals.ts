@@ -8,7 +8,7 @@ import { useDeviceConfig } from './use-realtime';
  * real-time break the console drops live configs no push renewed (`realtime-connection.ts`), and
  * until the device's next config push only the record, read again then, holds the intervals.
  */
-export function useDeviceIntervals(deviceId: string | undefined, thingName: string): DeviceIntervals {
+export function useDeviceIntervals(deviceId: string | undefined, thingName: string): Required<DeviceIntervals> {
   const live = useDeviceConfig(thingName);
   const record = useDevice(deviceId).data;
   return {

@@ -13,6 +13,7 @@ import { appStore, dispatchSession } from '../../../lib/app-store/app-store';
 import { rememberLastDevice } from '../../../lib/last-device';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
 import { useDeviceConfig, useDeviceHealth } from '../../../lib/realtime/use-realtime';
+import { useDeviceIntervals } from '../../../lib/realtime/use-device-intervals';
 import { useDeviceTimeZone } from '../../../lib/page-time-zone';
 import { useCan, useDeviceActionRefusal } from '../../../lib/session/use-can';
 import { useStore } from '../../../lib/use-store';
@@ -57,6 +58,7 @@ export function DeviceDashPage({ renderInfo, renderChannelAlarm }: DeviceDashPag
   // A monitor-only user's setpoints, relays, flags and FLASH LED are disabled: say why once, in words.
   const operateRefusal = useDeviceActionRefusal('writeChannel');
   const liveConfig = useDeviceConfig(thingName);
+  const { uploadInterval, logInterval } = useDeviceIntervals(placed?.device.id, thingName);
   const liveHealth = useDeviceHealth(thingName);
   // Every time on this page is in the device's zone, as the device's clock reads it.
   useDeviceTimeZone(
@@ -119,9 +121,6 @@ export function DeviceDashPage({ renderInfo, renderChannelAlarm }: DeviceDashPag
       </PanelMessage>
     );
   }
-
-  const uploadInterval = liveConfig?.uploadInterval ?? device.data?.uploadInterval ?? null;
-  const logInterval = liveConfig?.logInterval ?? device.data?.logInterval ?? null;
 
   return (
     <div className="dash">
