@@ -25,6 +25,8 @@ const VIEWER: UserContext = {
 // The hub's device lookups, as far as a subscription to a device in scope needs them.
 const devices = {
   visibleDevice: async () => ({}),
+  requireVisibleDevices: async () => undefined,
+  visibleDevices: async () => [],
   groupPaths: async () => new Map(),
 } as unknown as DeviceService;
 const commands = { timeoutMs: 1000 } as unknown as CommandService;
@@ -93,5 +95,81 @@ describe('RealtimeHub: device events written as frames built once', () => {
     hub.publish(sample(3));
     expect((await received).map((text) => JSON.parse(text))).toEqual([sample(1), sample(2), sample(3)]);
     client.close();
+  });
+});
+
+describe('RealtimeHub: the current state of a newly watched device', () => {
+  let server: WebSocketServer;
+  let url: string;
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  beforeAll(async () => {
+    server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise((resolve) => server.once('listening', resolve));
+    url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  it('goes before the reply, and an event that races its read goes after it', async () => {
+    let recordRead: () => void = () => undefined;
+    let answerRead: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => (recordRead = resolve));
+    const answered = new Promise<void>((resolve) => (answerRead = resolve));
+    // The device's record as it was read: offline. It connects while the read is on its way.
+    const record = {
+      id: 'd1',
+      thing_name: THING,
+      path: '/a1/g1',
+      is_connected: 0,
+      last_connection: 1_700_000_000_000,
+      last_disconnection: 1_700_000_100_000,
+      status: null,
+      health: null,
+      ota_update: null,
+      ota_pending_submitted_at: null,
+      time_date: null,
+      channels: '[]',
+      registers: '{}',
+      ports: null,
+    };
+    const slowDevices = {
+      ...devices,
+      visibleDevices: async () => {
+        recordRead();
+        await answered;
+        return [record];
+      },
+    } as unknown as DeviceService;
+    const hub = new RealtimeHub(slowDevices, commands, logger, 1000);
+    server.removeAllListeners('connection');
+    server.on('connection', (socket, request) => hub.attach(socket, VIEWER, request.socket));
+    const client = new WebSocket(url);
+    const received: Record<string, unknown>[] = [];
+    const replied = new Promise<void>((resolve) =>
+      client.on('message', (data) => {
+        const action = JSON.parse(data.toString()) as Record<string, unknown>;
+        received.push(action);
+        if (action.type === 'server/reply') resolve();
+      }),
+    );
+    await new Promise((resolve) => client.once('open', resolve));
+    client.send(JSON.stringify({ type: 'server/subscribeDevices', thingNames: [THING], id: '1' }));
+    await asked;
+    const online: DeviceEvent = {
+      type: 'server/connectionState',
+      thingName: THING,
+      isConnected: true,
+      lastConnection: 1_700_000_200_000,
+      lastDisconnection: 1_700_000_100_000,
+    };
+    hub.publish(online);
+    answerRead();
+    await replied;
+    expect(received.map((action) => [action.type, action.isConnected])).toEqual([
+      ['server/connectionState', false],
+      ['server/deviceConfig', undefined],
+      ['server/connectionState', true],
+      ['server/reply', undefined],
+    ]);
+    client.close();
+    await hub.closeAll();
   });
 });

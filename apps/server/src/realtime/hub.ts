@@ -20,6 +20,7 @@ import {
 } from '@fieldlink/domain/realtime-limits';
 import type { AccessChange, DeviceEvent } from '../events';
 import { byUser } from '../features/audit/service';
+import { deviceStateActions } from './device-state';
 import { inScope, requireDeviceAction } from '../features/session/access';
 import type { DeviceService } from '../features/devices/service';
 import { accessFingerprint, type UserContext } from '../features/session/user-context';
@@ -36,6 +37,13 @@ const actionCheck = TypeCompiler.Compile(ClientAction);
 /** A socket with more unsent bytes than this is a slow consumer and is closed. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 const MAX_MESSAGE_BYTES = 64 * 1024;
+/**
+ * While a subscription's current states are sent, the hub waits whenever this much is still unsent,
+ * so a subscription to many devices never makes a slow consumer of a socket (`MAX_BUFFERED_BYTES`).
+ */
+const STATE_BUFFERED_BYTES = 1024 * 1024;
+/** How often the hub looks whether a socket sending current states has sent enough to go on. */
+const STATE_DRAIN_POLL_MS = 10;
 
 interface Session {
   socket: WebSocket;
@@ -50,6 +58,11 @@ interface Session {
   tableWatcher: TableWatcher | null;
   /** How fast the connection may send: past it, its reads are paused (issue 34). */
   budget: ReadBudget;
+  /**
+   * Events of devices just subscribed, held (as text) until their current state is sent: an event
+   * newer than the state read must not go before it.
+   */
+  held: Map<string, string[]>;
 }
 
 /** A request refused because too many are waiting for their answer: the reply says when to try again. */
@@ -147,6 +160,7 @@ export class RealtimeHub {
       subscriptions: new Set(),
       tableWatcher: null,
       budget: new ReadBudget(this.messagesPerSecond, this.messagesPerSecond * REALTIME_BURST_SECONDS),
+      held: new Map(),
     };
     this.sessions.add(session);
     socket.on('message', (data, isBinary) => {
@@ -193,6 +207,11 @@ export class RealtimeHub {
     const text = JSON.stringify(event);
     let frame: Buffer | null = null;
     for (const session of watchers) {
+      const held = session.held.size > 0 ? session.held.get(event.thingName) : undefined;
+      if (held) {
+        held.push(text);
+        continue;
+      }
       if (!this.canSend(session)) continue;
       const { connection, socket } = session;
       // Only while ws holds nothing back in its own queue (`bufferedAmount` is the connection's
@@ -339,6 +358,7 @@ export class RealtimeHub {
 
   private unwatch(session: Session, thingName: string): void {
     session.subscriptions.delete(thingName);
+    session.held.delete(thingName);
     const watchers = this.watchers.get(thingName);
     watchers?.delete(session);
     if (watchers?.size === 0) this.watchers.delete(thingName);
@@ -403,15 +423,17 @@ export class RealtimeHub {
     switch (action.type) {
       case 'server/subscribeDevices': {
         // All or nothing: one device out of scope refuses the whole request.
-        await Promise.all(
-          action.thingNames.map((thingName) => this.devices.visibleDevice(session.user, { thingName })),
-        );
-        for (const thingName of action.thingNames) {
+        await this.devices.requireVisibleDevices(session.user, action.thingNames);
+        // A socket closed meanwhile is gone: watching for it would keep it.
+        if (!this.sessions.has(session)) return undefined;
+        const added = [...new Set(action.thingNames)].filter((thingName) => !session.subscriptions.has(thingName));
+        for (const thingName of added) {
           session.subscriptions.add(thingName);
           const watchers = this.watchers.get(thingName) ?? new Set();
           watchers.add(session);
           this.watchers.set(thingName, watchers);
         }
+        await this.sendCurrentState(session, added);
         return undefined;
       }
       case 'server/unsubscribeDevices':
@@ -475,6 +497,46 @@ export class RealtimeHub {
         return this.command(session, places, thingName, { cmd: 'writeConfig', ...config });
       }
     }
+  }
+
+  /**
+   * Sends the current state of devices the socket has just subscribed to (`deviceStateActions`), in
+   * the actions a change of it is pushed in, before the subscription's reply: a browser holding a
+   * state from an earlier watch (or from before a break) has it renewed, and once the reply is in
+   * its state is current. The devices are watched before their records are read, and their events
+   * held meanwhile (`Session.held`), then sent after the states: a change committed after the read
+   * comes after the state it changes, one committed before it is in the state. Read in one query;
+   * sent while the socket keeps up (`STATE_BUFFERED_BYTES`).
+   */
+  private async sendCurrentState(session: Session, thingNames: readonly string[]): Promise<void> {
+    if (thingNames.length === 0) return;
+    // This request's holds: a device unwatched (and maybe watched again) meanwhile has another, or none.
+    const mine = new Map(thingNames.map((thingName) => [thingName, [] as string[]]));
+    for (const [thingName, held] of mine) session.held.set(thingName, held);
+    try {
+      // Read under the subscription's rule again: a device moved out of reach meanwhile is not sent.
+      const rows = await this.devices.visibleDevices(session.user, thingNames);
+      for (const row of rows) {
+        if (!(await this.drained(session))) return;
+        if (session.held.get(row.thing_name) !== mine.get(row.thing_name)) continue;
+        for (const action of deviceStateActions(row)) this.send(session, action);
+      }
+    } finally {
+      for (const [thingName, held] of mine) {
+        if (session.held.get(thingName) !== held) continue;
+        session.held.delete(thingName);
+        for (const text of held) this.sendText(session, text);
+      }
+    }
+  }
+
+  /** Resolves true once the socket has less than `STATE_BUFFERED_BYTES` unsent; false if it closed. */
+  private async drained(session: Session): Promise<boolean> {
+    const { socket } = session;
+    while (socket.readyState === socket.OPEN && socket.bufferedAmount > STATE_BUFFERED_BYTES) {
+      await new Promise((resolve) => setTimeout(resolve, STATE_DRAIN_POLL_MS));
+    }
+    return socket.readyState === socket.OPEN;
   }
 
   private async command(

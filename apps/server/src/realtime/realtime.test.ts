@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import mqtt, { type MqttClient } from 'mqtt';
 import { deviceDownTopic, deviceUpTopic } from '@fieldlink/api/mqtt-topics';
-import { REALTIME_CLOSE, REALTIME_PATH, type ServerAction } from '@fieldlink/api/realtime';
+import { Value } from '@sinclair/typebox/value';
+import { REALTIME_CLOSE, REALTIME_PATH, ServerAction } from '@fieldlink/api/realtime';
 import type { DeviceCommand } from '@fieldlink/api/device-frames';
 import { DIALECTS, baseUrl, signIn, startTestApp, type TestApp, letViewerOperate } from '../../testing/test-app';
 import { TestSocket } from '../../testing/test-socket';
@@ -127,6 +128,45 @@ describe.each(DIALECTS)('real-time channel on %s', (dialect) => {
     await owner.waitFor((action) => action.type === 'server/newRawLogs' && action.thingName === 'ACME-COLD01');
     await water.settle();
     expect(water.received.filter((action) => action.type !== 'server/reply')).toHaveLength(0);
+  });
+
+  // A browser keeps a device's live state after it stops watching it: watched again, the state must
+  // be renewed, or a device that dropped meanwhile shows online until it changes again.
+  it('sends the current state of each newly watched device before the subscription’s reply', async () => {
+    const water = await open('water@fieldlink.test');
+    const thingName = 'FTW-BORE01';
+    const client = await device(thingName);
+    await until(connected(thingName));
+    /** The actions a subscription sent before its reply, and the reply. */
+    const subscribe = async (socket: TestSocket, thingNames: string[]) => {
+      const from = socket.received.length;
+      const reply = await socket.request({ type: 'server/subscribeDevices', thingNames });
+      return { reply, before: socket.received.slice(from, socket.received.indexOf(reply)) };
+    };
+    const first = await subscribe(water, [thingName]);
+    expect(first.reply).toMatchObject({ ok: true });
+    expect(first.before).toContainEqual(
+      expect.objectContaining({ type: 'server/connectionState', thingName, isConnected: true }),
+    );
+    // Every part in the contract's shape, or the browser would ignore it.
+    for (const action of first.before) expect(Value.Check(ServerAction, action)).toBe(true);
+    expect(first.before.map((action) => action.type)).toEqual(
+      expect.arrayContaining(['server/connectionState', 'server/deviceConfig']),
+    );
+    // Watched twice: nothing again.
+    expect((await subscribe(water, [thingName])).before).toEqual([]);
+
+    expect((await water.request({ type: 'server/unsubscribeDevices', thingNames: [thingName] })).ok).toBe(true);
+    await client.endAsync(true);
+    await until(async () => !(await connected(thingName)()));
+    const again = await subscribe(water, [thingName]);
+    expect(again.before).toContainEqual(
+      expect.objectContaining({ type: 'server/connectionState', thingName, isConnected: false }),
+    );
+    // A device the caller may not see: refused, and nothing of it sent.
+    const refused = await subscribe(water, ['FTW-TANK01', 'ACME-COLD02']);
+    expect(refused.reply).toMatchObject({ ok: false, error: 'Device not found.' });
+    expect(refused.before).toEqual([]);
   });
 
   it('answers an invalid message with a clear error, and keeps the socket', async () => {

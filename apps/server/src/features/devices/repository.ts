@@ -41,6 +41,22 @@ export async function groupPathsByThingName(
   return paths;
 }
 
+/** The devices among these thing names that exist, with their group's path (chunked like `groupPathsByThingName`). */
+export async function findDevicesByThingNames(
+  db: Kysely<Database>,
+  thingNames: readonly string[],
+): Promise<DeviceWithPath[]> {
+  const rows: DeviceWithPath[] = [];
+  for (let start = 0; start < thingNames.length; start += 1000) {
+    rows.push(
+      ...(await selectDevices(db)
+        .where('devices.thing_name', 'in', thingNames.slice(start, start + 1000))
+        .execute()),
+    );
+  }
+  return rows;
+}
+
 export function findDevicesByIds(db: Kysely<Database>, ids: readonly string[]) {
   return ids.length === 0 ? Promise.resolve([]) : selectDevices(db).where('devices.id', 'in', ids).execute();
 }

@@ -36,6 +36,7 @@ import {
   findDeviceById,
   findDeviceByThingName,
   findDevicesByIds,
+  findDevicesByThingNames,
   groupPathsByThingName,
   findGroup,
   findNewDevicesGroup,
@@ -169,6 +170,26 @@ export class DeviceService {
       'id' in find ? await findDeviceById(this.db, find.id) : await findDeviceByThingName(this.db, find.thingName);
     if (!row || !inScope(user, row.path)) throw notFound(DEVICE_NOT_FOUND);
     return row;
+  }
+
+  /**
+   * `visibleDevice` for many thing names at once, in one read of their group paths: all or nothing,
+   * one device out of scope (or unknown) is a 404 for the whole list.
+   */
+  async requireVisibleDevices(user: UserContext, thingNames: readonly string[]): Promise<void> {
+    const unique = [...new Set(thingNames)];
+    const paths = await groupPathsByThingName(this.db, unique);
+    const visible = (thingName: string) => {
+      const path = paths.get(thingName);
+      return path !== undefined && inScope(user, path);
+    };
+    if (!unique.every(visible)) throw notFound(DEVICE_NOT_FOUND);
+  }
+
+  /** The records of these devices the caller may see (the others are left out), in one read. */
+  async visibleDevices(user: UserContext, thingNames: readonly string[]): Promise<DeviceWithPath[]> {
+    const rows = await findDevicesByThingNames(this.db, [...new Set(thingNames)]);
+    return rows.filter((row) => inScope(user, row.path));
   }
 
   /**
