@@ -26,13 +26,20 @@ export const COMMAND_TIMEOUT_MS = 10_000;
 const RequestId = Type.String({ minLength: 1, maxLength: 64 });
 const ThingName = Type.String({ pattern: THING_NAME_PATTERN });
 
+/** Most devices one `server/subscribeDevices` or `server/unsubscribeDevices` names; more go in several. */
+export const MAX_SUBSCRIBE_DEVICES = 500;
+
 const request = <K extends string, P extends Record<string, TSchema>>(type: K, props: P) =>
   Type.Object({ type: Type.Literal(type), id: RequestId, ...props }, { additionalProperties: false });
 
 /** Browser -> server. */
 export const ClientAction = Type.Union([
-  request('server/subscribeDevices', { thingNames: Type.Array(ThingName, { minItems: 1, maxItems: 500 }) }),
-  request('server/unsubscribeDevices', { thingNames: Type.Array(ThingName, { minItems: 1, maxItems: 500 }) }),
+  request('server/subscribeDevices', {
+    thingNames: Type.Array(ThingName, { minItems: 1, maxItems: MAX_SUBSCRIBE_DEVICES }),
+  }),
+  request('server/unsubscribeDevices', {
+    thingNames: Type.Array(ThingName, { minItems: 1, maxItems: MAX_SUBSCRIBE_DEVICES }),
+  }),
   request('server/readChannel', { thingName: ThingName, code: ChannelCode }),
   request('server/writeChannel', { thingName: ThingName, code: ChannelCode, value: Type.Number() }),
   request('server/readRegister', { thingName: ThingName, register: RegisterNumber }),

@@ -49,6 +49,32 @@ describe('watches made before the connection starts', () => {
     );
   });
 
+  // The server takes at most 500 devices a request (and answers each with their current state): a
+  // page watching more used to send them in one request, which was refused whole.
+  it('are subscribed in requests of at most 500 devices, and so are later watches and unwatches', async () => {
+    const many = (from: number, count: number) =>
+      Array.from({ length: count }, (_, index) => `DEV-${String(from + index).padStart(4, '0')}`);
+    const stopFirst = watchDevices(many(0, 1200));
+    await openRealtime();
+    await vi.waitFor(() =>
+      expect(subscriptions().map((request) => (request.thingNames as string[]).length)).toEqual([500, 500, 200]),
+    );
+    expect(subscriptions().flatMap((request) => request.thingNames as string[])).toEqual(many(0, 1200));
+    resetSentRequests();
+    const stopSecond = watchDevices(many(1200, 600));
+    await vi.waitFor(() =>
+      expect(subscriptions().map((request) => (request.thingNames as string[]).length)).toEqual([500, 100]),
+    );
+    stopFirst();
+    stopSecond();
+    const unsubscriptions = () => sent.filter((request) => request.type === 'server/unsubscribeDevices');
+    await vi.waitFor(() =>
+      expect(unsubscriptions().map((request) => (request.thingNames as string[]).length)).toEqual([
+        500, 500, 200, 500, 100,
+      ]),
+    );
+  });
+
   it('subscribe nothing for a user without view-dashboard (§4)', async () => {
     watchDevices(['DEV-1']);
     await openRealtime(false);

@@ -1,5 +1,5 @@
 import type { QueryKey } from '@tanstack/react-query';
-import { REALTIME_PATH, type ServerAction, type ServerActionOf } from '@fieldlink/api/realtime';
+import { MAX_SUBSCRIBE_DEVICES, REALTIME_PATH, type ServerAction, type ServerActionOf } from '@fieldlink/api/realtime';
 import { realtimeUrl } from '../api-address';
 import { dispatchSession, openOverlay } from '../app-store/app-store';
 import { accountQuery } from '../api/get-account';
@@ -139,7 +139,8 @@ export function watchDevices(thingNames: readonly string[], onError?: (error: Er
     if (count === 0) added.push(thingName);
   }
   if (added.length > 0 && canSubscribe && client?.connection.status === 'CONNECTED') {
-    client.request({ type: 'server/subscribeDevices', thingNames: added }).catch((error: Error) => onError?.(error));
+    for (const request of watchRequests(client, 'server/subscribeDevices', added))
+      request.catch((error: Error) => onError?.(error));
   }
   return () => {
     const removed: string[] = [];
@@ -150,9 +151,29 @@ export function watchDevices(thingNames: readonly string[], onError?: (error: Er
     }
     if (removed.length > 0 && canSubscribe && client?.connection.status === 'CONNECTED') {
       // Nothing to tell the user if this fails: the socket is closing or the device is gone anyway.
-      client.request({ type: 'server/unsubscribeDevices', thingNames: removed }).catch(() => {});
+      for (const request of watchRequests(client, 'server/unsubscribeDevices', removed)) request.catch(() => {});
     }
   };
+}
+
+/**
+ * The requests that (un)subscribe these devices, at most `MAX_SUBSCRIBE_DEVICES` each (more in one
+ * is refused). A subscription's reply comes after the current state of its devices.
+ */
+function watchRequests(
+  to: RealtimeClient,
+  type: 'server/subscribeDevices' | 'server/unsubscribeDevices',
+  thingNames: readonly string[],
+): Promise<ReplyValue>[] {
+  const requests: Promise<ReplyValue>[] = [];
+  for (let start = 0; start < thingNames.length; start += MAX_SUBSCRIBE_DEVICES)
+    requests.push(to.request({ type, thingNames: thingNames.slice(start, start + MAX_SUBSCRIBE_DEVICES) }));
+  return requests;
+}
+
+/** Subscribes every watched device on a new socket; resolves once every request is answered. */
+async function subscribeAll(to: RealtimeClient, thingNames: readonly string[]): Promise<void> {
+  await Promise.all(watchRequests(to, 'server/subscribeDevices', thingNames).map((request) => request.catch(() => {})));
 }
 
 /**
@@ -204,7 +225,7 @@ async function onSocketOpen(connectionCount: number): Promise<void> {
   const subscribes = canSubscribe && thingNames.length > 0;
   if (connectionCount === 1) {
     // Pages mounted before the first socket opened: subscribe now, no loading screen needed.
-    if (subscribes) await client.request({ type: 'server/subscribeDevices', thingNames }).catch(() => {});
+    if (subscribes) await subscribeAll(client, thingNames);
     return;
   }
   // On every page (a stale live state would override the reads of a page opened later); after the
@@ -217,7 +238,7 @@ async function onSocketOpen(connectionCount: number): Promise<void> {
   dispatchSession({ type: 'BEGIN', activity: 'UPDATING_DEVICE_SUBSCRIPTIONS' });
   const closeOverlay = openOverlay(subscribes ? 'Updating device subscriptions…' : 'Reloading inventory…');
   try {
-    if (subscribes) await client.request({ type: 'server/subscribeDevices', thingNames }).catch(() => {});
+    if (subscribes) await subscribeAll(client, thingNames);
     // Values sent while the socket was down are read back over REST (a brew tank's connection among them).
     await rereadState([[LIVE_QUERY_ROOT]]);
   } finally {
@@ -227,18 +248,19 @@ async function onSocketOpen(connectionCount: number): Promise<void> {
 }
 
 /**
- * After a break, pushes sent while the socket was down are lost, and the server sends a device's
- * config, OTA progress, alarm bits and connection state only when they change (health about every
- * 15 minutes), not on a new subscription: a device's confirmation of a register write, an update
- * that ended or a device that went offline during the break would never be seen, and the store's
- * live state overrides what the screens read over REST. So what carries that state is read again
- * (the device records, the account tree with every device's connection, and `also`), then every
- * live entry no push has renewed since the socket opened is dropped, so the screens fall back to
- * the fresh reads. Dropped only once the reads are in, so no screen shows an older read meanwhile;
- * an entry pushed on the new socket is kept (the store copies what a push touches, so its object
- * is a new one). Resolves once the records and `also` are in (the reconnect overlay waits for
- * them); the configs, OTA progress, alarm bits and health go then, the connection states once the
- * tree is in too.
+ * After a break, pushes sent while the socket was down are lost. The server sends a device's config,
+ * OTA progress, alarm bits, health and connection state when they change and, before a subscription's
+ * reply, for the devices it subscribes: a device the page subscribes again is current once its reply
+ * is in. The others (all of them on a page that does not subscribe again) keep pre-break entries
+ * that override what the screens read over REST, and the records carry more than the live state
+ * (channel alarms, latest samples, queued settings). So what carries that state is read again (the
+ * device records, the account tree with every device's connection, and `also`), then every live
+ * entry no push has renewed since the socket opened is dropped, so the screens fall back to the
+ * fresh reads. Dropped only once the reads are in, so no screen shows an older read meanwhile; an
+ * entry pushed on the new socket (a subscription's state among them) is kept (the store copies what
+ * a push touches, so its object is a new one). Resolves once the records and `also` are in (the
+ * reconnect overlay waits for them); the configs, OTA progress, alarm bits and health go then, the
+ * connection states once the tree is in too.
  */
 function rereadDeviceState(atOpen: RealtimeState, also: readonly QueryKey[]): Promise<void> {
   // The tree (4 MB at 100,000 devices) is not waited for behind the overlay.
