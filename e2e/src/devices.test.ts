@@ -189,6 +189,43 @@ describe('devices: general-information panel, map and commands', () => {
     await page.getByTestId('write-error-sp1').getByText('Timeout when waiting for response.').waitFor();
   });
 
+  // The first-day bug: the console keeps a device's live state after its dash closes, and it overrides
+  // the record; a device that dropped meanwhile showed Online on the dash again until it changed again.
+  it('shows a device that dropped while its dash was closed as offline when the dash opens again', async () => {
+    const ops = await tokenOf('ops@fieldlink.test');
+    const { device, credentials } = (await api('POST', '/device', ops, { name: 'Returning pump' })).json as {
+      device: { id: string; thingName: string };
+      credentials: { thingName: string; password: string };
+    };
+    const page = await dashPage('ops@fieldlink.test', device.thingName);
+    const badge = page.getByTestId('panel-connection');
+    await badge.getByText('Offline').waitFor();
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${server.mqttPort}`, {
+      clientId: credentials.thingName,
+      username: credentials.thingName,
+      password: credentials.password,
+      reconnectPeriod: 0,
+    });
+    // Pushed to the open dash: the console now holds the device's live state.
+    await badge.getByText('Online').waitFor({ timeout: 15_000 });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Accounts' }).click();
+    // Gone from the screen, so unwatched (the dash stays while the next page's code loads).
+    await page.getByRole('heading', { name: 'General information' }).waitFor({ state: 'detached' });
+    await client.publishAsync(
+      `dev/${credentials.thingName}/up`,
+      JSON.stringify({ v: 4, type: 'conn', t: Date.now(), connected: false }),
+      { qos: 1 },
+    );
+    await client.endAsync();
+    await expect
+      .poll(async () => (await api('GET', `/device?id=${device.id}`, ops)).json)
+      .toMatchObject({ isConnected: false });
+    // Back to the dash in the same page (no reload): its watch starts again.
+    await page.goBack();
+    await page.getByRole('heading', { name: 'General information' }).waitFor();
+    await expect.poll(() => badge.textContent()).toBe('Offline');
+  });
+
   it('shows a green marker for a connected device and a red one for a disconnected device', async () => {
     const page = await dashPage('ops@fieldlink.test', 'ACME-BLR01');
     await page.locator('.device-marker--green').waitFor({ timeout: 15_000 });
