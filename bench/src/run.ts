@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { accountStormBenchmark } from './account-storm';
 import type { Benchmark, BenchOptions, StorageDialect } from './benchmark';
 import { clusterIngestBenchmark } from './cluster-ingest';
 import { dashboardBenchmark } from './dashboard';
@@ -41,6 +42,7 @@ const REGISTRY: Benchmark[] = [
   pushLatencyBenchmark,
   pagesBenchmark,
   rollingUpgradeBenchmark,
+  accountStormBenchmark,
 ];
 
 const DOC_PATH = path.resolve(import.meta.dirname, '../../docs/PERFORMANCE.md');
