@@ -201,8 +201,14 @@ export const ACCOUNT_ROUTES = {
     summary: 'The account tree in the caller’s scope',
     description:
       'With `format=columns` the same tree in a compact form: the devices as columns (AccountColumnsAnswer). ' +
-      'Compressed (brotli or gzip) when the client accepts it.',
+      'Compressed (brotli or gzip) when the client accepts it. Validated with a strong ETag (a hash of the ' +
+      'answer, one per content coding): a client holding the tree asks with `If-None-Match` and gets a 304 ' +
+      'while it is current.',
     querystring: AccountQuery,
-    response: { 200: Type.Union([AccountAnswer, AccountColumnsAnswer]), 401: ErrorAnswer },
+    response: {
+      200: Type.Union([AccountAnswer, AccountColumnsAnswer]),
+      304: Type.Null({ description: 'Not modified: the ETag in If-None-Match is current.' }),
+      401: ErrorAnswer,
+    },
   }),
 };

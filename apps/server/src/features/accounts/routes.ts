@@ -25,13 +25,23 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountService
       // The service builds every field explicitly, so the answer is written with JSON.stringify: the
       // schema serialiser picks each nullable field's type by validating it, which at 100,000
       // devices took longer than reading them. The tree, its JSON and its compressed forms are kept
-      // while nothing it shows changes (AccountService).
-      const { body, coding } = await accounts.body(
+      // while nothing it shows changes (AccountService). The caller was authenticated (onRequest)
+      // before its tag is looked at, and the tag is compared with the caller's own tree only.
+      const answer = await accounts.answer(
         user,
         request.query.format === ACCOUNT_COLUMNS_QUERY ? 'columns' : 'plain',
         chooseContentCoding(request.headers['accept-encoding']),
+        request.headers['if-none-match'],
       );
-      return sendJson(reply, body, coding);
+      // no-cache: a browser keeps the tree but asks each time whether it is still current; private:
+      // no shared cache keeps it. A console holding the tree asks with its tag and gets a 304.
+      reply.header('etag', answer.etag).header('cache-control', 'private, no-cache');
+      addVary(reply, 'authorization');
+      if (answer.notModified) {
+        addVary(reply, 'accept-encoding');
+        return reply.code(304).send(null);
+      }
+      return sendJson(reply, answer.body, answer.coding);
     },
   });
 };
