@@ -101,11 +101,14 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(0, null, null);
   }
+  if (response.status < 200 || response.status > 299) throw await apiErrorOf(response);
+  return (await readBody(response)) as T;
+}
+
+/** The error of a call answered outside 200-299, with the server's message when it sent one. */
+export async function apiErrorOf(response: Response): Promise<ApiError> {
   const body = await readBody(response);
-  if (response.status < 200 || response.status > 299) {
-    throw new ApiError(response.status, messageOf(body), body);
-  }
-  return body as T;
+  return new ApiError(response.status, messageOf(body), body);
 }
 
 export const apiGet = <T>(path: string, query?: Query, signal?: AbortSignal): Promise<T> =>
