@@ -21,6 +21,8 @@ export interface StormServerReady {
 export type StormServerCalls = {
   setup(params: { dialect: StorageDialect; postgresUrl: string }): Promise<StormServerReady>;
   restart(params: null): Promise<{ httpPort: number; mqttPort: number }>;
+  /** The ETag of the tree (columns, brotli) as it is now, the app's kept trees untouched. */
+  treeTag(params: { token: string }): Promise<string>;
   mark(params: null): Promise<ProcessUsage>;
   shutdown(params: null): Promise<void>;
 };

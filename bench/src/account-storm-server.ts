@@ -1,5 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp, loadConfig, migrate, openStorage, seedDemo } from '@fieldlink/server/testing';
+import {
+  AccountService,
+  buildApp,
+  loadConfig,
+  migrate,
+  openStorage,
+  seedDemo,
+  type UserContext,
+} from '@fieldlink/server/testing';
 import { serveRpc } from './child-rpc';
 import type { StormServerCalls, StormServerReady } from './account-storm-calls';
 import { generateFleet } from './device-table';
@@ -64,6 +72,16 @@ serveRpc<StormServerCalls>(
     async restart() {
       await app?.close();
       return start();
+    },
+
+    /**
+     * The ETag of the tree as it is now, for a console that read it before the break: from a service
+     * of its own, so the app's kept trees stay as they are (none after a restart).
+     */
+    async treeTag({ token }) {
+      const user = (await app!.userFromToken(token)) as UserContext;
+      const answer = await new AccountService(app!.storage.db).answer(user, 'columns', 'br', undefined);
+      return answer.etag;
     },
 
     async mark() {

@@ -151,12 +151,11 @@ async function storm(
   ready: StormServerReady,
   ports: { httpPort: number; mqttPort: number },
   mqtt: MqttClient,
-  spec: { consoles: number; cache: Cache; mode: Mode; round: number; etag: string | null },
+  spec: { consoles: number; cache: Cache; mode: Mode; round: number; etag: string | null; settleMs: number },
 ): Promise<StormResult> {
   const probes = new Probes(ports.httpPort, ready.otherToken, mqtt, deviceUpTopic(ready.device.thingName));
   const headers: Record<string, string> = { authorization: ready.adminToken, 'accept-encoding': 'br, gzip' };
   if (spec.mode === 'revalidate' && spec.etag) headers['if-none-match'] = spec.etag;
-  const settleMs = spec.cache === 'restart' ? await settle(mqtt, deviceUpTopic(ready.device.thingName)) : 0;
   probes.start();
   await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
   await server.call('mark', null, 10_000);
@@ -179,7 +178,6 @@ async function storm(
   for (const answer of answers) statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
   return {
     ...spec,
-    settleMs,
     lastMs: Math.max(...answers.map((answer) => answer.ms)),
     medianMs: median(answers.map((answer) => answer.ms)),
     statuses,
@@ -200,7 +198,6 @@ async function runDialect(dialect: StorageDialect, options: BenchOptions) {
     let ports = { httpPort: ready.httpPort, mqttPort: ready.mqttPort };
     let mqtt = await connectProbe(ready, ports.mqttPort);
     const headers = { authorization: ready.adminToken, 'accept-encoding': 'br, gzip' };
-    // What every console holds before the break: the tree and its tag (none before the ETag).
     const held = await get(ports.httpPort, TREE_URL_PATH, headers);
     const results: StormResult[] = [];
     for (const consoles of CONSOLES) {
@@ -208,15 +205,22 @@ async function runDialect(dialect: StorageDialect, options: BenchOptions) {
         for (let round = 0; round < ROUNDS; round += 1) {
           const modes: Mode[] = round % 2 === 0 ? ['download', 'revalidate'] : ['revalidate', 'download'];
           for (const mode of modes) {
+            // The tag of the tree each console holds: the tree as it is when the storm comes (nothing
+            // the tree shows changed during the break; a change makes every console download).
+            let etag: string | null;
+            let settleMs = 0;
             if (cache === 'restart') {
               await mqtt.endAsync();
               ports = await server.call('restart', null, 120_000);
               mqtt = await connectProbe(ready, ports.mqttPort);
+              // The probe device's new connection is in the tree: the tag read after it, kept trees untouched.
+              settleMs = await settle(mqtt, deviceUpTopic(ready.device.thingName));
+              etag = await server.call('treeTag', { token: ready.adminToken }, 120_000);
             } else {
               // A blip: the server kept what it built; one read so nothing is left to build or patch.
-              await get(ports.httpPort, TREE_URL_PATH, headers);
+              etag = (await get(ports.httpPort, TREE_URL_PATH, headers)).etag;
             }
-            const result = await storm(server, ready, ports, mqtt, { consoles, cache, mode, round, etag: held.etag });
+            const result = await storm(server, ready, ports, mqtt, { consoles, cache, mode, round, etag, settleMs });
             options.log(
               `  ${dialect} ${consoles} consoles, ${cache}, ${mode}: last ${formatMs(result.lastMs)}, ` +
                 `server ${result.usage.cpuCores.toFixed(2)} cores, API p99 ${formatMs(p(result.api, 99))}, ` +

@@ -13,6 +13,7 @@ export { startCheckpointer } from '../src/db/sqlite-checkpointer';
 export { withClusterTables } from '../src/cluster/cluster-tables';
 export { BATCH_DELAY_MS, BATCH_MAX_ROWS, POSTGRES_BATCHES_IN_FLIGHT } from '../src/ingest/frame-writer';
 export { DeviceTableService } from '../src/features/device-table/service';
+export { AccountService } from '../src/features/accounts/service';
 export {
   LogMaintenance,
   LOG_MAINTENANCE_JOB,

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AccountAnswer } from '@fieldlink/api/account';
 import { DIALECTS, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
-import { ifNoneMatchNames } from './service';
+import type { UserContext } from '../session/user-context';
+import { AccountService, ifNoneMatchNames } from './service';
 
 const TREE = '/api/v1/account?format=columns';
 const ADMIN = 'admin@fieldlink.test';
@@ -119,6 +120,22 @@ describe.each(DIALECTS)('the account tree’s ETag on %s', (dialect) => {
     const names = (asViewer.json() as AccountAnswer).accounts.map((account) => account.name);
     expect(names).toEqual(((await get(viewer)).json() as AccountAnswer).accounts.map((account) => account.name));
     expect((await get(viewer, { 'if-none-match': viewerTag })).statusCode).toBe(304);
+  });
+
+  it('builds the tree once for callers of the same scope who ask at once, as after a restart', async () => {
+    const accounts = new AccountService(t.app.storage.db);
+    const builds = vi.spyOn(accounts, 'accountColumns');
+    const user = (await t.app.userFromToken(admin)) as UserContext;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => accounts.answer(user, 'columns', 'br', i % 2 ? undefined : '"stale"')),
+    );
+    expect(builds).toHaveBeenCalledTimes(1);
+    expect(new Set(answers.map((answer) => answer.etag)).size).toBe(1);
+    // Those who hold the tree get their 304 from the same build.
+    const tag = answers[0]!.etag;
+    const again = await Promise.all(Array.from({ length: 5 }, () => accounts.answer(user, 'columns', 'br', tag)));
+    expect(again.every((answer) => answer.notModified)).toBe(true);
+    expect(builds).toHaveBeenCalledTimes(1);
   });
 
   it('checks who asks before the tag: no 304 without a valid session', async () => {
