@@ -252,11 +252,11 @@ async function onSocketOpen(connectionCount: number): Promise<void> {
  * OTA progress, alarm bits, health and connection state when they change and, before a subscription's
  * reply, for the devices it subscribes: a device the page subscribes again is current once its reply
  * is in. The others (all of them on a page that does not subscribe again) keep pre-break entries
- * that override what the screens read over REST, and the records carry more than the live state
- * (channel alarms, latest samples, queued settings). So what carries that state is read again (the
- * device records, the account tree with every device's connection, and `also`), then every live
- * entry no push has renewed since the socket opened is dropped, so the screens fall back to the
- * fresh reads. Dropped only once the reads are in, so no screen shows an older read meanwhile; an
+ * that override what the screens read over REST, and a record carries more than the live state
+ * (the settings still queued for the device, which no push carries). So what carries that state is
+ * read again (the device records, the account tree with every device's connection, and `also`),
+ * then every live entry no push has renewed since the socket opened is dropped, so the screens fall
+ * back to the fresh reads. Dropped only once the reads are in, so no screen shows an older read meanwhile; an
  * entry pushed on the new socket (a subscription's state among them) is kept (the store copies what
  * a push touches, so its object is a new one). Resolves once the records and `also` are in (the
  * reconnect overlay waits for them); the configs, OTA progress, alarm bits and health go then, the
