@@ -1,12 +1,20 @@
 import { useEffect, useRef } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { isOtaFinal, otaReloadAt } from '@fieldlink/domain/ota';
+import { isOtaFinal, OTA_RELOAD_DELAY_MS, otaReloadAt } from '@fieldlink/domain/ota';
 import { deviceQueryKey } from '../../../lib/api/get-device';
 import { observeDeviceTable } from '../../../lib/realtime/realtime-connection';
 import { useAllOtaProgress } from '../../../lib/realtime/use-realtime';
 import { OTA_PENDING_QUERY_KEY } from '../api/get-ota-pending';
 
 type Timers = Map<string, ReturnType<typeof setTimeout>>;
+
+/**
+ * A watched device's update heard of this long after its reload was due is not news but the device's
+ * current state (a subscription sends it first): what it would read again has been read since it
+ * ended or is read when shown (a record is fresh for 30 s, the table follows its feed, the pending
+ * list is read every 60 s).
+ */
+const OVERDUE_MS = OTA_RELOAD_DELAY_MS;
 
 /**
  * Reads the tables, the pending list and (given) the device again 30 s after an update finished
@@ -39,12 +47,18 @@ export function useOtaReload(): void {
     // A device's pending mark changed (submitted, approved, cancelled): the banner's count is read again.
     let pendingChanged = false;
     for (const [thingName, entry] of Object.entries(progress)) {
-      if (pendingSeen.current.get(thingName) !== entry.otaPendingSubmittedAt) pendingChanged = true;
-      pendingSeen.current.set(thingName, entry.otaPendingSubmittedAt);
+      const seen = pendingSeen.current;
+      // A device first heard of (a subscription's current state) changes the count only if it waits.
+      const changed = seen.has(thingName)
+        ? seen.get(thingName) !== entry.otaPendingSubmittedAt
+        : entry.otaPendingSubmittedAt !== null;
+      if (changed) pendingChanged = true;
+      seen.set(thingName, entry.otaPendingSubmittedAt);
     }
     if (pendingChanged) void queryClient.invalidateQueries({ queryKey: OTA_PENDING_QUERY_KEY });
     for (const { update, deviceId } of Object.values(progress)) {
       if (!isOtaFinal(update.state) || update.finishedAt === null) continue;
+      if (otaReloadAt(update.finishedAt) < Date.now() - OVERDUE_MS) continue;
       reloadLater(queryClient, scheduled.current, update.id, update.finishedAt, deviceId);
     }
   }, [progress, queryClient]);
