@@ -138,6 +138,15 @@ describe.each(DIALECTS)('the account tree’s ETag on %s', (dialect) => {
     expect(builds).toHaveBeenCalledTimes(1);
   });
 
+  it('reads the devices a few groups at a time and builds the same tree', async () => {
+    const user = (await t.app.userFromToken(admin)) as UserContext;
+    const whole = await new AccountService(t.app.storage.db).answer(user, 'columns', null, undefined);
+    const inRuns = await new AccountService(t.app.storage.db, 8, 2).answer(user, 'columns', null, undefined);
+    expect(inRuns.etag).toBe(whole.etag);
+    expect(inRuns.notModified || whole.notModified).toBe(false);
+    if (!inRuns.notModified && !whole.notModified) expect(inRuns.body).toBe(whole.body);
+  });
+
   it('checks who asks before the tag: no 304 without a valid session', async () => {
     const etag = await tagOf(admin);
     const anonymous = await t.app.inject({ method: 'GET', url: TREE, headers: { 'if-none-match': etag } });

@@ -12,6 +12,7 @@ import { accountTrees, type AccountTreeStore } from '@fieldlink/services/account
 import { can, type ExtraFlag, type Permission } from '@fieldlink/domain/permissions';
 import type { Database } from '../../db/schema';
 import { COMPRESSION_THRESHOLD_BYTES, compressJson, type ContentCoding } from '../../plugins/compression';
+import { deviceCountsByGroup } from '../device-table/repository';
 import { sceneNamesOfGroups } from '../scenes/repository';
 import { permissionSubject } from '../session/access';
 import type { UserContext } from '../session/user-context';
@@ -26,6 +27,15 @@ import {
   usersAttachedAt,
 } from './repository';
 import { rememberRecent } from '../../recent-map';
+
+/**
+ * Devices read per statement when a tree is built, group by group (as the device table reads them):
+ * between statements other requests and ingest run. At 100,000 devices one statement held the event
+ * loop for the whole read, and a reconnect storm after a restart starts with that build.
+ */
+const DEVICES_PER_STATEMENT = 5000;
+/** Within every driver's limit of statement parameters. */
+const MAX_GROUPS_PER_STATEMENT = 1000;
 
 type TreeChannel = NonNullable<TreeDevice['channels']>[number];
 type TreeTag = NonNullable<TreeDevice['tags']>[number];
@@ -75,6 +85,7 @@ export class AccountService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly maxEntries = 8,
+    private readonly devicesPerStatement = DEVICES_PER_STATEMENT,
   ) {}
 
   /**
@@ -281,7 +292,7 @@ export class AccountService {
           path: group.path,
           parentId: group.parent_id,
         })),
-      devicesIn: (groupIds) => devicesInGroups(db, groupIds),
+      devicesIn: (groupIds) => devicesInRuns(db, groupIds, this.devicesPerStatement),
       placeOf: (device) => ({ id: device.id, groupId: device.group_id }),
       scenesOf: async (groupIds) =>
         (await sceneNamesOfGroups(db, groupIds)).map((scene) => ({
@@ -310,6 +321,43 @@ export class AccountService {
       return place(tree.root, tree.devices);
     });
   }
+}
+
+/**
+ * The devices of these groups, a few thousand at a time: each group's devices in one statement, by
+ * name as `devicesInGroups` orders them (the tree places them group by group, so the order across
+ * groups does not matter), the event loop free between statements.
+ */
+async function devicesInRuns(
+  db: Kysely<Database>,
+  groupIds: readonly string[],
+  perStatement: number,
+): Promise<DeviceRow[]> {
+  const counts = new Map<string, number>();
+  for (let start = 0; start < groupIds.length; start += MAX_GROUPS_PER_STATEMENT) {
+    for (const [id, count] of await deviceCountsByGroup(db, groupIds.slice(start, start + MAX_GROUPS_PER_STATEMENT)))
+      counts.set(id, count);
+  }
+  const runs: string[][] = [];
+  let run: string[] = [];
+  let devices = 0;
+  for (const id of groupIds) {
+    const count = counts.get(id) ?? 0;
+    if (count === 0) continue;
+    if (run.length > 0 && (devices + count > perStatement || run.length >= MAX_GROUPS_PER_STATEMENT)) {
+      runs.push(run);
+      [run, devices] = [[], 0];
+    }
+    run.push(id);
+    devices += count;
+  }
+  if (run.length > 0) runs.push(run);
+  const rows: DeviceRow[] = [];
+  for (const [index, part] of runs.entries()) {
+    if (index > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const row of await devicesInGroups(db, part)) rows.push(row);
+  }
+  return rows;
 }
 
 /** An answer as JSON, its size and hash, and no compressed form yet. */
