@@ -8,6 +8,7 @@ import { breakRealtime, AnsweringSocket, openRealtime, resetSentRequests } from 
 import { realtimeStore } from '../realtime/realtime-store';
 import { stopRealtime } from '../realtime/realtime-connection';
 import { treeAccount, treeDevice, treeGroup } from '../tree-fixtures';
+import { endSession } from '../session/end-session';
 import { accountQuery } from './get-account';
 
 /** The server's tree: each device's connection flag, and the tag of that content. */
@@ -106,5 +107,20 @@ describe('the account tree after a real-time reconnect', () => {
     await vi.waitFor(() => expect(calls).toHaveLength(2));
     expect(calls[1]).toEqual({ ifNoneMatch: null, authorization: 'token-2', cache: undefined, status: 200 });
     tree.stop();
+  });
+
+  it('is forgotten when the session ends, so the next session downloads its own', async () => {
+    stored.set('PUMP_1', true);
+    const tree = showTree();
+    await vi.waitFor(() => expect(tree.data()?.accounts).toHaveLength(1));
+    tree.stop();
+    endSession();
+
+    // The same token again (a sign-in as the same user): nothing of the ended session is held.
+    localStorage.setItem(TOKEN_STORAGE_KEY, 'token-1');
+    const next = showTree();
+    await vi.waitFor(() => expect(next.data()?.accounts).toHaveLength(1));
+    expect(calls[1]).toEqual({ ifNoneMatch: null, authorization: 'token-1', cache: undefined, status: 200 });
+    next.stop();
   });
 });

@@ -54,6 +54,11 @@ export async function getAccount(signal?: AbortSignal): Promise<AccountAnswer> {
   return answer;
 }
 
+/** Forgets the tree held for revalidation: a session's end wipes what it read (specification §4). */
+export function forgetHeldAccount(): void {
+  held = null;
+}
+
 export const accountQuery = () =>
   queryOptions({ queryKey: ['account'], queryFn: ({ signal }) => getAccount(signal), staleTime: 60_000 });
 
