@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
+import { REALTIME_CLOSE } from '@fieldlink/api/realtime';
 import type { DeviceEvent } from '../events';
 import type { DeviceService } from '../features/devices/service';
 import type { UserContext } from '../features/session/user-context';
@@ -170,6 +171,40 @@ describe('RealtimeHub: the current state of a newly watched device', () => {
       ['server/reply', undefined],
     ]);
     client.close();
+    await hub.closeAll();
+  });
+
+  it('closes a socket whose held events pass the slow-consumer limit while its states wait', async () => {
+    let answerRead: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (answerRead = resolve));
+    let recordRead: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => (recordRead = resolve));
+    const stuckDevices = {
+      ...devices,
+      visibleDevices: async () => {
+        recordRead();
+        await answered;
+        return [];
+      },
+    } as unknown as DeviceService;
+    const hub = new RealtimeHub(stuckDevices, commands, logger, 1000);
+    server.removeAllListeners('connection');
+    server.on('connection', (socket, request) => hub.attach(socket, VIEWER, request.socket));
+    const client = new WebSocket(url);
+    let closedWith: number | null = null;
+    client.on('close', (code) => (closedWith = code));
+    await new Promise((resolve) => client.once('open', resolve));
+    client.send(JSON.stringify({ type: 'server/subscribeDevices', thingNames: [THING], id: '1' }));
+    await asked;
+    // Events of about 64 KiB while the state read does not end: held, not sent, so they count.
+    const big: DeviceEvent = {
+      type: 'server/newRawLogs',
+      thingName: THING,
+      logs: { c1: Array.from({ length: 2_500 }, (_, i) => ({ value: i, t: 1_700_000_000_000 + i })) },
+    };
+    for (let i = 0; i < 80; i += 1) hub.publish(big);
+    await vi.waitFor(() => expect(closedWith).toBe(REALTIME_CLOSE.tooSlow));
+    answerRead();
     await hub.closeAll();
   });
 });

@@ -63,6 +63,8 @@ interface Session {
    * newer than the state read must not go before it.
    */
   held: Map<string, string[]>;
+  /** The length of every held event's text: they count as unsent (`MAX_BUFFERED_BYTES`). */
+  heldBytes: number;
 }
 
 /** A request refused because too many are waiting for their answer: the reply says when to try again. */
@@ -161,6 +163,7 @@ export class RealtimeHub {
       tableWatcher: null,
       budget: new ReadBudget(this.messagesPerSecond, this.messagesPerSecond * REALTIME_BURST_SECONDS),
       held: new Map(),
+      heldBytes: 0,
     };
     this.sessions.add(session);
     socket.on('message', (data, isBinary) => {
@@ -210,6 +213,9 @@ export class RealtimeHub {
       const held = session.held.size > 0 ? session.held.get(event.thingName) : undefined;
       if (held) {
         held.push(text);
+        session.heldBytes += text.length;
+        // A socket that reads nothing while its states wait would hold events without end.
+        if (session.heldBytes + session.socket.bufferedAmount > MAX_BUFFERED_BYTES) this.closeSlow(session);
         continue;
       }
       if (!this.canSend(session)) continue;
@@ -358,7 +364,7 @@ export class RealtimeHub {
 
   private unwatch(session: Session, thingName: string): void {
     session.subscriptions.delete(thingName);
-    session.held.delete(thingName);
+    this.release(session, thingName);
     const watchers = this.watchers.get(thingName);
     watchers?.delete(session);
     if (watchers?.size === 0) this.watchers.delete(thingName);
@@ -524,10 +530,18 @@ export class RealtimeHub {
     } finally {
       for (const [thingName, held] of mine) {
         if (session.held.get(thingName) !== held) continue;
-        session.held.delete(thingName);
+        this.release(session, thingName);
         for (const text of held) this.sendText(session, text);
       }
     }
+  }
+
+  /** Stops holding a device's events (they are sent or dropped by the caller). */
+  private release(session: Session, thingName: string): void {
+    const held = session.held.get(thingName);
+    if (!held) return;
+    session.held.delete(thingName);
+    for (const text of held) session.heldBytes -= text.length;
   }
 
   /** Resolves true once the socket has less than `STATE_BUFFERED_BYTES` unsent; false if it closed. */
@@ -574,10 +588,14 @@ export class RealtimeHub {
   private canSend(session: Session): boolean {
     const { socket } = session;
     if (socket.readyState !== socket.OPEN) return false;
-    if (socket.bufferedAmount <= MAX_BUFFERED_BYTES) return true;
-    this.logger.warn({ userId: session.user.id }, 'Closing a slow real-time consumer');
-    socket.close(REALTIME_CLOSE.tooSlow, 'Too slow');
-    this.detach(session);
+    if (socket.bufferedAmount + session.heldBytes <= MAX_BUFFERED_BYTES) return true;
+    this.closeSlow(session);
     return false;
+  }
+
+  private closeSlow(session: Session): void {
+    this.logger.warn({ userId: session.user.id }, 'Closing a slow real-time consumer');
+    session.socket.close(REALTIME_CLOSE.tooSlow, 'Too slow');
+    this.detach(session);
   }
 }
