@@ -314,7 +314,8 @@ export async function appendToInbox(
     const body = encodeInboxBody(ofShard, inRows ? (latestByShard.get(shard) ?? []) : undefined);
     return { id, samples: ofShard.length, body };
   });
-  await sqliteValues(trx, 'log_inbox_runs', ['id', 'samples', 'body'], rows, '', false);
+  // Each row at the end of its shard's range (a row id never used), so every row is inserted.
+  await sqliteValues(trx, 'log_inbox_runs', ['id', 'samples', 'body'], rows, '', false, true);
   return shards;
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { migrate, openStorage, type Dialect, type Storage } from './database';
-import { insertLogs, rollUp, rollUpStoredSamples, ROLLUP_LEVELS } from './log-writes';
+import { compareKeys, insertLogs, rollUp, rollUpStoredSamples, ROLLUP_LEVELS } from './log-writes';
 import type { LogsTable } from './schema';
 import { freshPostgres, type TestDatabase } from '../../testing/cluster/cluster-apps';
 import { referenceRollups, storedLatest, storedLogs, storedRollups } from '../../testing/log-rollups';
@@ -284,6 +284,60 @@ describe.each(DIALECTS)('insertLogs on %s', (dialect: Dialect) => {
         }
       }),
       { numRuns: 25 },
+    );
+  });
+
+  it('inserts runs of rising times as the inbox moves them, new or reaching back to stored ones (property)', async () => {
+    // Each channel's samples in one run of rising times, the batch in key order (the inbox's moves):
+    // a batch whose runs all start past every stored sample of their channel is inserted without a
+    // savepoint; one whose run reaches back to a stored time (a frame sent again) goes through the undo.
+    const CHANNELS = [
+      ['dev-a', 'c1'],
+      ['dev-a', 'c2'],
+      ['dev-b', 'c1'],
+    ] as const;
+    const run = fc.record({
+      back: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 40 })),
+      gaps: fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 40 }),
+      values: fc.array(fc.integer({ min: -1000, max: 1000 }), { minLength: 40, maxLength: 40 }),
+      skip: fc.boolean(),
+    });
+    const batch = fc.array(run, { minLength: CHANNELS.length, maxLength: CHANNELS.length });
+    await fc.assert(
+      fc.asyncProperty(fc.array(batch, { minLength: 1, maxLength: 4 }), async (batches) => {
+        for (const table of ['logs', 'logs_hourly', 'logs_daily'] as const)
+          await storage.db.deleteFrom(table).execute();
+        const kept = new Map<string, LogsTable>();
+        const latest = new Map<string, number>();
+        for (const runs of batches) {
+          const samples: LogsTable[] = [];
+          for (const [c, { back, gaps, values, skip }] of runs.entries()) {
+            if (skip) continue;
+            const [device_id, code] = CHANNELS[c]!;
+            // Past the latest stored time (back 0), or back over stored ones.
+            let t = (latest.get(`${device_id}/${code}`) ?? T0 + HOUR - 60) - back;
+            for (const [i, gap] of gaps.entries()) {
+              t += gap;
+              samples.push({ device_id, code, t, value: values[i]! });
+            }
+          }
+          let fresh = 0;
+          for (const s of samples) {
+            const key = `${s.device_id}/${s.code}/${s.t}`;
+            if (kept.has(key)) continue;
+            kept.set(key, s);
+            fresh += 1;
+            const channel = `${s.device_id}/${s.code}`;
+            latest.set(channel, Math.max(latest.get(channel) ?? -Infinity, s.t));
+          }
+          expect(await storage.db.transaction().execute((trx) => insertLogs(trx, samples))).toBe(fresh);
+        }
+        expect(await stored()).toEqual([...kept.values()].sort(compareKeys));
+        for (const { table, width } of ROLLUP_LEVELS) {
+          expect(await rollups(table)).toEqual(referenceRollups([...kept.values()], width));
+        }
+      }),
+      { numRuns: 40 },
     );
   });
 });

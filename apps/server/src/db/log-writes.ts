@@ -126,9 +126,20 @@ export async function insertLogs(
  * SQLite: the common case inserts every sample: its count says so, and the roll-ups take the samples
  * as given. Otherwise (a frame sent again, a sample twice in the batch) the insert is undone and made
  * again answering the rows it really inserted, so a skipped sample is never counted.
+ *
+ * Undoing needs a savepoint, and a savepoint (like the statement journal of any statement that may
+ * abort half-way) copies every page of `logs` it changes into a sub-journal first, which SQLite
+ * spills to a temporary file: about a tenth of the writer thread's time (docs/decisions.md, "Issue 41
+ * items 1 and 3: the writer thread's statement journals"). So a batch that cannot meet a stored sample
+ * nor repeat one of its own ({@link cannotRepeat}: the inbox's moves) is inserted without either.
  */
 async function insertSqlite(trx: Transaction<Database>, fresh: readonly LogsTable[]): Promise<number> {
   if (fresh.length === 0) return 0;
+  if (await cannotRepeat(trx, fresh)) {
+    await sqliteValues(trx, 'logs', SAMPLE_COLUMNS, fresh, '', false, true);
+    await upsertAllRollups(trx, fresh);
+    return fresh.length;
+  }
   await sql`savepoint fieldlink_logs`.execute(trx);
   let inserted: readonly LogsTable[] = fresh;
   if ((await insertSamples(trx, fresh, false)).length !== fresh.length) {
@@ -136,9 +147,53 @@ async function insertSqlite(trx: Transaction<Database>, fresh: readonly LogsTabl
     inserted = await insertSamples(trx, fresh, true);
   }
   await sql`release savepoint fieldlink_logs`.execute(trx);
-  for (const { table, width } of ROLLUP_LEVELS) await upsertRollups(trx, table, rollUp(inserted, width));
+  await upsertAllRollups(trx, inserted);
   return inserted.length;
 }
+
+async function upsertAllRollups(trx: Transaction<Database>, inserted: readonly LogsTable[]): Promise<void> {
+  for (const { table, width } of ROLLUP_LEVELS) await upsertRollups(trx, table, rollUp(inserted, width));
+}
+
+/** A batch is checked for repeats only if it holds at least this many samples per channel (on average). */
+const SAMPLES_PER_CHECKED_CHANNEL = 4;
+
+/**
+ * SQLite: whether no sample of `samples` can be skipped as a repeat, so an insert of them all needs
+ * no undo: each channel's samples come in one run of rising times (as the inbox's moves give them, in
+ * key order), no stored sample of the channel is at or after the run's first time, and every sample is
+ * plain (text keys, finite numbers: no constraint can fail). A batch of few samples per channel (a
+ * frame's) is not checked: the check would cost more than the savepoint.
+ */
+async function cannotRepeat(trx: Transaction<Database>, samples: readonly LogsTable[]): Promise<boolean> {
+  const firsts: [string, string, number][] = [];
+  const channels = new Set<string>();
+  let previous: LogsTable | undefined;
+  for (const sample of samples) {
+    const { device_id, code, t, value } = sample;
+    if (typeof device_id !== 'string' || typeof code !== 'string' || !Number.isFinite(t) || !Number.isFinite(value))
+      return false;
+    if (previous && device_id === previous.device_id && code === previous.code) {
+      if (t <= previous.t) return false;
+    } else {
+      const key = `${device_id}\u0000${code}`;
+      if (channels.has(key)) return false;
+      channels.add(key);
+      if (channels.size * SAMPLES_PER_CHECKED_CHANNEL > samples.length) return false;
+      firsts.push([device_id, code, t]);
+    }
+    previous = sample;
+  }
+  const { rows } = await trx.executeQuery(CompiledQuery.raw(STORED_FROM_FIRSTS, [JSON.stringify(firsts)]));
+  return rows.length === 0;
+}
+
+/**
+ * SQLite: a stored sample of a channel at or after a given time, for any of the `[device, code, t]`
+ * given as JSON; a seek of `logs`' key each.
+ */
+const STORED_FROM_FIRSTS = `select 1 from json_each(?) as f where exists (select 1 from logs
+    where device_id = f.value ->> 0 and code = f.value ->> 1 and t >= f.value ->> 2) limit 1`;
 
 /** PostgreSQL: the start of the bucket of `width` ms a time `t` falls in, floored alike before 1970. */
 export const bucketStart = (width: number) => sql.raw(`t - ((t % ${width}) + ${width}) % ${width}`);
@@ -294,9 +349,10 @@ async function insertSamples(
   answer: boolean,
 ): Promise<readonly LogsTable[]> {
   const returning = answer ? ' returning device_id, code, t, value' : '';
-  const columns = ['device_id', 'code', 't', 'value'] as const;
-  return sqliteValues(trx, 'logs', columns, samples, `on conflict do nothing${returning}`, answer);
+  return sqliteValues(trx, 'logs', SAMPLE_COLUMNS, samples, `on conflict do nothing${returning}`, answer);
 }
+
+const SAMPLE_COLUMNS = ['device_id', 'code', 't', 'value'] as const;
 
 export const ROLLUP_COLUMNS = [
   'device_id',
@@ -329,7 +385,8 @@ async function upsertRollups(
   buckets: readonly LogRollupTable[],
 ): Promise<void> {
   if (buckets.length === 0) return;
-  await sqliteValues(trx, table, ROLLUP_COLUMNS, buckets, rollupConflict(table, true), false);
+  // Every bucket is inserted or updates the one stored (no condition on the update).
+  await sqliteValues(trx, table, ROLLUP_COLUMNS, buckets, rollupConflict(table, true), false, true);
 }
 
 const sqliteTexts = new Map<string, string>();
@@ -338,6 +395,14 @@ const sqliteTexts = new Map<string, string>();
  * Rows into a SQLite table through VALUES lists of the lengths of {@link SQLITE_CHUNKS}: their texts
  * are made once, and the driver prepares each once. With `answer`, answers what the statements
  * return; without, a list as long as the rows they changed.
+ *
+ * `everyRow`: each statement must change every row it is given (rows that cannot meet a stored one, or
+ * an upsert that updates what it meets), and throws otherwise, so the caller's transaction is undone as
+ * if the statement had failed. It is then an `insert or ignore`: a statement of many rows that may fail
+ * half-way (a NOT NULL column, a key) makes SQLite copy every page it changes into a statement journal
+ * first, to undo its own part alone; one that ignores such a row never fails, and the count says
+ * whether it ignored one (docs/decisions.md, "Issue 41 items 1 and 3: the writer thread's statement
+ * journals").
  */
 export async function sqliteValues<R, K extends keyof R & string>(
   trx: Transaction<Database>,
@@ -346,16 +411,19 @@ export async function sqliteValues<R, K extends keyof R & string>(
   rows: readonly R[],
   tail: string,
   answer: boolean,
+  everyRow = false,
 ): Promise<R[]> {
+  if (everyRow && answer) throw new Error('A statement that must change every row answers no rows');
+  const verb = everyRow ? 'insert or ignore' : 'insert';
   const answered: R[] = [];
   let changed = 0;
   for (let from = 0; from < rows.length;) {
     const length = SQLITE_CHUNKS.find((size) => size <= rows.length - from)!;
-    const key = `${table}\u0000${tail}\u0000${length}`;
+    const key = `${verb}\u0000${table}\u0000${tail}\u0000${length}`;
     let text = sqliteTexts.get(key);
     if (!text) {
       const row = `(${columns.map(() => '?').join(', ')})`;
-      text = `insert into ${table} (${columns.join(', ')}) values ${Array.from({ length }, () => row).join(', ')} ${tail}`;
+      text = `${verb} into ${table} (${columns.join(', ')}) values ${Array.from({ length }, () => row).join(', ')} ${tail}`;
       sqliteTexts.set(key, text);
     }
     const parameters: unknown[] = [];
@@ -364,6 +432,7 @@ export async function sqliteValues<R, K extends keyof R & string>(
     if (answer) answered.push(...result.rows);
     else changed += Number(result.numAffectedRows ?? 0);
     from += length;
+    if (everyRow && changed !== from) throw new Error(`A row given to ${table} was not written`);
   }
   return answer ? answered : new Array<R>(changed);
 }
