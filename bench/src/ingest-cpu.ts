@@ -18,7 +18,9 @@ import { provisionDevices } from './provision-devices';
  * takes `--frames` log frames of ten channels per device from `--devices` MQTT clients in a child
  * process, each keeping `--in-flight` frames unacknowledged. The window runs from the first publish
  * until every frame is acknowledged and the inbox is empty (its move is part of the work), and each
- * server thread's CPU time in it comes from /proc (Linux), so the load generator is not counted.
+ * server thread's CPU time in it comes from /proc (Linux), so the load generator is not counted; so do
+ * the bytes the server handed to write calls (the database, its WAL and journals, the sockets): a
+ * figure the machine's load does not move.
  *
  *   node --import tsx bench/src/ingest-cpu.ts --devices 200 --frames 250 --in-flight 4 [--rounds 3]
  */
@@ -100,6 +102,13 @@ function threadCpu(): Map<number, { name: string; ns: number }> {
   return threads;
 }
 
+/** Bytes this process handed to write calls and how many calls (Linux: /proc/self/io's wchar and syscw). */
+function written(): { bytes: number; calls: number } {
+  const io = fs.readFileSync('/proc/self/io', 'utf8');
+  const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(io)?.[1] ?? NaN);
+  return { bytes: field('wchar'), calls: field('syscw') };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -149,6 +158,7 @@ async function main(): Promise<void> {
   for (let round = 0; round < rounds; round += 1) {
     const points0 = app.ingest.counters.dataPoints;
     const before = threadCpu();
+    const writtenBefore = written();
     const started = performance.now();
     const startedUs = process.hrtime.bigint() / 1000n;
     child.send({ type: 'go', request: { ...request, t0: Date.now() - 3_600_000 + round * 200_000 } });
@@ -156,6 +166,7 @@ async function main(): Promise<void> {
     const acked = performance.now();
     while ((await inboxRows(storage.db)) > 0) await new Promise((resolve) => setTimeout(resolve, 250));
     const after = threadCpu();
+    const writtenAfter = written();
     const endedUs = process.hrtime.bigint() / 1000n;
     const points = app.ingest.counters.dataPoints - points0;
     const byThread = [...after]
@@ -171,7 +182,9 @@ async function main(): Promise<void> {
     console.log(
       `round ${round + 1}: ${points} dp, acked in ${((acked - started) / 1000).toFixed(1)} s; CPU µs/dp: ` +
         `total ${perPoint(total)}, main ${perPoint(main.us)}, writer ${perPoint(writer.us)} (${writer.name}), ` +
-        `rest ${perPoint(total - main.us - writer.us)}; load ${os.loadavg()[0]!.toFixed(1)}`,
+        `rest ${perPoint(total - main.us - writer.us)}; written per dp ` +
+        `${((writtenAfter.bytes - writtenBefore.bytes) / points).toFixed(0)} B in ` +
+        `${((writtenAfter.calls - writtenBefore.calls) / points).toFixed(3)} calls; load ${os.loadavg()[0]!.toFixed(1)}`,
     );
     // The rest by thread, and the window in the clock of --cpu-prof's timestamps (µs, monotonic).
     console.log(
