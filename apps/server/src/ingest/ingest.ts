@@ -109,7 +109,8 @@ export function parseFrame(payload: Buffer | string): FrameResult {
   return { ok: true, frame: upgraded.frame };
 }
 
-const CONFIG_COLUMNS = {
+/** Config fields stored in a column of their own, by the frame's name (read back by `realtime/device-state.ts`). */
+export const CONFIG_COLUMNS = {
   sn: 'sn',
   fw: 'fw',
   model: 'model',

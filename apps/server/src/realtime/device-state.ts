@@ -8,6 +8,7 @@ import {
 } from '@fieldlink/api/realtime';
 import type { DeviceEvent } from '../events';
 import type { DeviceWithPath } from '../features/devices/repository';
+import { CONFIG_COLUMNS } from '../ingest/ingest';
 
 const checks = {
   'server/connectionState': TypeCompiler.Compile(ConnectionStateAction),
@@ -17,21 +18,8 @@ const checks = {
   'server/health': TypeCompiler.Compile(HealthAction),
 };
 
-/** Config fields stored in a column of their own, by the frame's name (as `ingest.ts` stores them). */
-const CONFIG_COLUMNS = {
-  sn: 'sn',
-  fw: 'fw',
-  model: 'model',
-  hw: 'hw',
-  base: 'base',
-  custom: 'custom',
-  espFw: 'esp_fw',
-  hwPlatform: 'hw_platform',
-  updatePoint: 'update_point',
-  uploadInterval: 'upload_interval',
-  logInterval: 'log_interval',
-  expandedIoMax: 'expanded_io_max',
-} as const satisfies Record<string, keyof DeviceWithPath>;
+/** The config columns the ingest writes, each a column of the device's record (the type checks it). */
+const STORED_CONFIG_COLUMNS: Readonly<Record<string, keyof DeviceWithPath>> = CONFIG_COLUMNS;
 /** Config fields stored as JSON text. */
 const CONFIG_JSON_COLUMNS = {
   timeDate: 'time_date',
@@ -56,7 +44,8 @@ function parsed(text: string | null): unknown {
  */
 function configAction(row: DeviceWithPath): DeviceEvent | null {
   const config: Record<string, unknown> = { subtype: 'device' };
-  for (const [field, column] of Object.entries(CONFIG_COLUMNS)) if (row[column] !== null) config[field] = row[column];
+  for (const [field, column] of Object.entries(STORED_CONFIG_COLUMNS))
+    if (row[column] !== null) config[field] = row[column];
   for (const [field, column] of Object.entries(CONFIG_JSON_COLUMNS)) {
     const value = parsed(row[column]);
     if (value !== null) config[field] = value;
