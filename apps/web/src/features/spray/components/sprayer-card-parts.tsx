@@ -38,14 +38,7 @@ export function SprayerFacts({ device, card }: { device: Device; card: SprayerCa
   return (
     <div className="spray-card__facts">
       <table className="spray-zones">
-        <thead>
-          <tr>
-            <th scope="col">Zone</th>
-            <th scope="col">Sprays today</th>
-            <th scope="col">Time today</th>
-            <th scope="col">Max rate</th>
-          </tr>
-        </thead>
+        <ZonesHead />
         <tbody>
           {([0, 1] as const).map((zone) => (
             <tr key={zone} className={zoneOn[zone] ? 'is-spraying' : undefined}>
@@ -224,5 +217,19 @@ export function SprayerAlarms({ alarms, counted }: { alarms: readonly SprayerAla
         </ul>
       )}
     </section>
+  );
+}
+
+/** The zone table's column heads, on a card and on its placeholder alike. */
+export function ZonesHead() {
+  return (
+    <thead>
+      <tr>
+        <th scope="col">Zone</th>
+        <th scope="col">Sprays today</th>
+        <th scope="col">Time today</th>
+        <th scope="col">Max rate</th>
+      </tr>
+    </thead>
   );
 }

@@ -1,5 +1,6 @@
 import type { TreeDevice } from '@fieldlink/api/account';
 import { Badge } from '../../../components/ui/badge';
+import { ZonesHead } from './sprayer-card-parts';
 
 /** The shapes of the card's buttons, by their usual labels, so the placeholder wraps as the card does. */
 const BUTTON_SHAPES = ['Spray zone 1', 'Spray zone 2', 'Test spray', 'Skip sprays for 24 h'];
@@ -49,14 +50,7 @@ export function SprayerPlaceholder({ device, failed }: { device: TreeDevice; fai
         </div>
         <div className="spray-card__facts">
           <table className="spray-zones">
-            <thead>
-              <tr>
-                <th scope="col">Zone</th>
-                <th scope="col">Sprays today</th>
-                <th scope="col">Time today</th>
-                <th scope="col">Max rate</th>
-              </tr>
-            </thead>
+            <ZonesHead />
             <tbody>
               {['Zone 1', 'Zone 2'].map((zone) => (
                 <tr key={zone}>
