@@ -65,6 +65,16 @@ export function addVary(reply: FastifyReply, field: string): void {
   reply.header('vary', fields.join(', '));
 }
 
+/**
+ * True when an `If-None-Match` header names `etag`: one of its list, weak and strong forms alike (the
+ * weak comparison RFC 9110 sets for this header), or `*`.
+ */
+export function ifNoneMatchNames(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
+}
+
 /** JSON text compressed with the coding, at the effort its size calls for (zlib's thread pool). */
 export function compressJson(body: Buffer, coding: ContentCoding): Promise<Buffer> {
   const effort = compressionEffort(body.length);

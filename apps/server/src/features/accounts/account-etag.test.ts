@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AccountAnswer } from '@fieldlink/api/account';
 import { DIALECTS, signIn, startTestApp, type TestApp } from '../../../testing/test-app';
 import type { UserContext } from '../session/user-context';
-import { AccountService, ifNoneMatchNames } from './service';
+import { ifNoneMatchNames } from '../../plugins/compression';
+import { AccountService } from './service';
 
 const TREE = '/api/v1/account?format=columns';
 const ADMIN = 'admin@fieldlink.test';

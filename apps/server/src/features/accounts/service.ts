@@ -11,8 +11,13 @@ import { treeChannel } from '@fieldlink/domain/account-view';
 import { accountTrees, type AccountTreeStore } from '@fieldlink/services/account-service';
 import { can, type ExtraFlag, type Permission } from '@fieldlink/domain/permissions';
 import type { Database } from '../../db/schema';
-import { COMPRESSION_THRESHOLD_BYTES, compressJson, type ContentCoding } from '../../plugins/compression';
-import { deviceCountsByGroup } from '../device-table/repository';
+import {
+  COMPRESSION_THRESHOLD_BYTES,
+  compressJson,
+  ifNoneMatchNames,
+  type ContentCoding,
+} from '../../plugins/compression';
+import { groupRuns } from '../device-table/repository';
 import { sceneNamesOfGroups } from '../scenes/repository';
 import { permissionSubject } from '../session/access';
 import type { UserContext } from '../session/user-context';
@@ -34,8 +39,6 @@ import { rememberRecent } from '../../recent-map';
  * loop for the whole read, and a reconnect storm after a restart starts with that build.
  */
 const DEVICES_PER_STATEMENT = 5000;
-/** Within every driver's limit of statement parameters. */
-const MAX_GROUPS_PER_STATEMENT = 1000;
 
 type TreeChannel = NonNullable<TreeDevice['channels']>[number];
 type TreeTag = NonNullable<TreeDevice['tags']>[number];
@@ -333,25 +336,7 @@ async function devicesInRuns(
   groupIds: readonly string[],
   perStatement: number,
 ): Promise<DeviceRow[]> {
-  const counts = new Map<string, number>();
-  for (let start = 0; start < groupIds.length; start += MAX_GROUPS_PER_STATEMENT) {
-    for (const [id, count] of await deviceCountsByGroup(db, groupIds.slice(start, start + MAX_GROUPS_PER_STATEMENT)))
-      counts.set(id, count);
-  }
-  const runs: string[][] = [];
-  let run: string[] = [];
-  let devices = 0;
-  for (const id of groupIds) {
-    const count = counts.get(id) ?? 0;
-    if (count === 0) continue;
-    if (run.length > 0 && (devices + count > perStatement || run.length >= MAX_GROUPS_PER_STATEMENT)) {
-      runs.push(run);
-      [run, devices] = [[], 0];
-    }
-    run.push(id);
-    devices += count;
-  }
-  if (run.length > 0) runs.push(run);
+  const runs = await groupRuns(db, groupIds, perStatement);
   const rows: DeviceRow[] = [];
   for (const [index, part] of runs.entries()) {
     if (index > 0) await new Promise((resolve) => setImmediate(resolve));
@@ -378,15 +363,6 @@ function written(
  */
 export function treeEtag(hash: string, coding: ContentCoding | null): string {
   return `"${hash}${coding ? `-${coding}` : ''}"`;
-}
-
-/** True when an `If-None-Match` header names `etag` (weak comparison, as RFC 9110 has it for this header, or `*`). */
-export function ifNoneMatchNames(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(',').some((tag) => {
-    const bare = tag.trim();
-    return bare === '*' || bare.replace(/^W\//, '') === etag;
-  });
 }
 
 type DeviceRow = Awaited<ReturnType<typeof devicesInGroups>>[number];

@@ -33,7 +33,7 @@ export function groupsUnder(db: Kysely<Database>, paths: readonly string[]) {
 }
 
 /** Devices per group, for the groups given (groups without devices are left out). */
-export async function deviceCountsByGroup(db: Kysely<Database>, groupIds: readonly string[]) {
+async function deviceCountsByGroup(db: Kysely<Database>, groupIds: readonly string[]) {
   if (groupIds.length === 0) return new Map<string, number>();
   const rows = await db
     .selectFrom('devices')
@@ -42,6 +42,41 @@ export async function deviceCountsByGroup(db: Kysely<Database>, groupIds: readon
     .groupBy('group_id')
     .execute();
   return new Map(rows.map((row) => [row.group_id, Number(row.count)]));
+}
+
+/** Within every driver's limit of statement parameters. */
+const MAX_GROUPS_PER_STATEMENT = 1000;
+
+/**
+ * The groups in runs of at most `perStatement` devices (and 1,000 groups), for reads of a few thousand
+ * devices a statement with the event loop free between them; groups without devices are left out,
+ * and a group holding more devices than that is a run of its own.
+ */
+export async function groupRuns(
+  db: Kysely<Database>,
+  groupIds: readonly string[],
+  perStatement: number,
+): Promise<string[][]> {
+  const counts = new Map<string, number>();
+  for (let start = 0; start < groupIds.length; start += MAX_GROUPS_PER_STATEMENT) {
+    const part = groupIds.slice(start, start + MAX_GROUPS_PER_STATEMENT);
+    for (const [id, count] of await deviceCountsByGroup(db, part)) counts.set(id, count);
+  }
+  const runs: string[][] = [];
+  let run: string[] = [];
+  let devices = 0;
+  for (const id of groupIds) {
+    const count = counts.get(id) ?? 0;
+    if (count === 0) continue;
+    if (run.length > 0 && (devices + count > perStatement || run.length >= MAX_GROUPS_PER_STATEMENT)) {
+      runs.push(run);
+      [run, devices] = [[], 0];
+    }
+    run.push(id);
+    devices += count;
+  }
+  if (run.length > 0) runs.push(run);
+  return runs;
 }
 
 /**

@@ -9,16 +9,10 @@ import {
   DEVICE_TABLE_ROUTE,
 } from '@fieldlink/api/device-table-binary';
 import { signedInUser } from '../../plugins/auth';
+import { ifNoneMatchNames } from '../../plugins/compression';
 import { deviceTableEtag, type DeviceTableService } from './service';
 
 const gunzipAsync = promisify(gunzip);
-
-/** True when `If-None-Match` names the ETag (a list, `*`, or weak and strong forms alike). */
-function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
-}
 
 /**
  * Sends a body that is already encoded: Fastify passes a Buffer through without serialising it, and
@@ -42,7 +36,7 @@ export const deviceTableRoutes: FastifyPluginAsyncTypebox<{ table: DeviceTableSe
         .header('etag', etag)
         .header('cache-control', 'private, no-cache')
         .header('vary', 'accept-encoding, authorization');
-      if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send(null);
+      if (ifNoneMatchNames(request.headers['if-none-match'], etag)) return reply.code(304).send(null);
       const body = binary ? built.binary : await built.json();
       reply.type(binary ? DEVICE_TABLE_BINARY_TYPE : 'application/json; charset=utf-8');
       if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {

@@ -28,7 +28,7 @@ import { inScope, requireDeviceAction } from '../session/access';
 import type { UserContext } from '../session/user-context';
 import {
   activeAlarmsByDevice,
-  deviceCountsByGroup,
+  groupRuns,
   devicesInGroups,
   groupsUnder,
   mutedThingNames,
@@ -39,7 +39,6 @@ import { rememberRecent } from '../../recent-map';
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
-const MAX_GROUPS_PER_STATEMENT = 1000;
 
 /** One form of a built table: its body gzip-compressed, and its size before compression. */
 export interface EncodedDeviceTable {
@@ -233,7 +232,11 @@ export class DeviceTableService {
     const pending = await pendingMessageCounts(this.db, paths);
     const alarms = await activeAlarmsByDevice(this.db);
     const columns = new DeviceTableColumns();
-    for (const chunk of await this.groupChunks(groups.map((group) => group.id))) {
+    for (const chunk of await groupRuns(
+      this.db,
+      groups.map((group) => group.id),
+      this.pageSize,
+    )) {
       const rows: DeviceTableRow[] = await devicesInGroups(this.db, chunk);
       for (const row of rows) {
         const group = groupIndex.get(row.group_id);
@@ -247,33 +250,6 @@ export class DeviceTableService {
       await new Promise((resolve) => setImmediate(resolve));
     }
     return columns.answer(groups, Date.now());
-  }
-
-  /**
-   * The groups in runs of at most `pageSize` devices (and 1,000 groups, within every driver's limit
-   * of statement parameters). A group holding more devices than that is read on its own.
-   */
-  private async groupChunks(groupIds: readonly string[]): Promise<string[][]> {
-    const counts = new Map<string, number>();
-    for (let start = 0; start < groupIds.length; start += MAX_GROUPS_PER_STATEMENT) {
-      const part = groupIds.slice(start, start + MAX_GROUPS_PER_STATEMENT);
-      for (const [id, count] of await deviceCountsByGroup(this.db, part)) counts.set(id, count);
-    }
-    const chunks: string[][] = [];
-    let chunk: string[] = [];
-    let devices = 0;
-    for (const id of groupIds) {
-      const count = counts.get(id) ?? 0;
-      if (count === 0) continue;
-      if (chunk.length > 0 && (devices + count > this.pageSize || chunk.length >= MAX_GROUPS_PER_STATEMENT)) {
-        chunks.push(chunk);
-        [chunk, devices] = [[], 0];
-      }
-      chunk.push(id);
-      devices += count;
-    }
-    if (chunk.length > 0) chunks.push(chunk);
-    return chunks;
   }
 
   private async build(user: UserContext, muted: ReadonlySet<string>): Promise<BuiltDeviceTable> {
