@@ -4,6 +4,7 @@ import { formatDateTime } from '@fieldlink/domain/date-format';
 import { seedFromText } from '@fieldlink/simulation/seeded-random';
 import {
   animationsDone,
+  apiCallsAnswered,
   apiToken,
   callApi,
   closeTestContexts,
@@ -12,6 +13,7 @@ import {
   sessionPage,
   signInAs,
   startServer,
+  trackApiCalls,
   type RunningServer,
   type SessionOptions,
 } from './harness';
@@ -36,14 +38,20 @@ describe('console as its users find it', () => {
   // A test that fails leaves no page running beside the next ones (a shared page of a `beforeAll` stays).
   closeTestContexts(() => browser);
 
-  const newPage = async (width: number, height: number): Promise<Page> =>
-    (await browser.newContext({ viewport: { width, height } })).newPage();
+  const newPage = async (width: number, height: number): Promise<Page> => {
+    const context = await browser.newContext({ viewport: { width, height } });
+    trackApiCalls(context);
+    return context.newPage();
+  };
   /** A page of a browser that holds the user's session, at `path` (tests of the sign-in use `signInAs`). */
   const signedIn = (email: string, path: string, options?: SessionOptions): Promise<Page> =>
     sessionPage(browser, server.baseUrl, email, path, options);
   /** The same, at the user's landing page (`sessionLanding`). */
   const landedAs = (email: string, options?: Parameters<typeof sessionLanding>[3]): Promise<Page> =>
-    sessionLanding(browser, server.baseUrl, email, options);
+    sessionLanding(browser, server.baseUrl, email, {
+      ...options,
+      prepare: async (context) => trackApiCalls(context),
+    });
 
   it('leads the device dash with live channels at 1440x900, each value with its unit and whole name', async () => {
     const page = await signedIn('viewer@fieldlink.test', '/dash/ACME-BLR01');
@@ -156,10 +164,19 @@ describe('console as its users find it', () => {
     expect(scrollWidth, `${what} overflows sideways: ${wide.join(', ')}`).toBeLessThanOrEqual(clientWidth);
   };
 
-  /** Waits for a page to settle: no loading skeleton is left and nothing is still moving. */
+  /**
+   * Waits for a page to settle: its calls answered, its code and fonts in, no loading skeleton left and
+   * nothing still moving. Not Playwright's `networkidle` (500 ms without a request), which on a
+   * context's first pages also waited for the service worker's download of the whole console (135 files)
+   * and at least half a second on every page.
+   */
   const settle = async (page: Page) => {
-    await page.waitForLoadState('networkidle').catch(() => undefined);
-    await expect.poll(() => page.locator('.fl-skeleton').count(), { timeout: 20_000 }).toBe(0);
+    const waiting = () => page.locator('.fl-skeleton, .page-fallback').count();
+    // The page's code first (its calls start as it draws), then its calls, then what they fill in.
+    await expect.poll(waiting, { timeout: 20_000 }).toBe(0);
+    await apiCallsAnswered(page);
+    await expect.poll(waiting, { timeout: 20_000 }).toBe(0);
+    await page.evaluate(() => document.fonts.ready.then(() => undefined));
     await animationsDone(page);
   };
 

@@ -2,8 +2,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+  type Request,
+} from 'playwright-core';
 import { TOKEN_STORAGE_KEY } from '@fieldlink/api/session';
 import type { DeviceClockAnswer, DeviceClockRequest } from '@fieldlink/server/testing';
 import { freePort } from '@fieldlink/server/testing/ports';
@@ -281,6 +288,42 @@ export async function sessionLanding(
   const page = await sessionPage(browser, baseUrl, email, '/loading', options);
   await page.waitForURL(landing ?? ((url) => !/^\/(loading)?$/.test(url.pathname)), { timeout: 30_000 });
   return page;
+}
+
+/** The console's API calls in flight (sent, neither answered nor failed), by browser context. */
+const apiCallsInFlight = new WeakMap<BrowserContext, Set<Request>>();
+
+/**
+ * Counts the API calls of `context` in flight, for {@link apiCallsAnswered}. Call it before the context's
+ * first page opens (in `prepare`, or right after `newContext`).
+ */
+export function trackApiCalls(context: BrowserContext): void {
+  if (apiCallsInFlight.has(context)) return;
+  const pending = new Set<Request>();
+  apiCallsInFlight.set(context, pending);
+  context.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/api/')) pending.add(request);
+  });
+  context.on('requestfinished', (request) => pending.delete(request));
+  context.on('requestfailed', (request) => pending.delete(request));
+}
+
+/**
+ * Waits until no API call of the page's context is in flight ({@link trackApiCalls}): every call the
+ * page has made has its answer. The condition the e2e files meant by Playwright's `networkidle`, which
+ * is something else: 500 ms without any request, so after a first page it also waited for the service
+ * worker to download the whole console (10 s at load 12: 135 files), and it fires once per document,
+ * so after a page changed inside the console it was already true and waited for nothing.
+ */
+export async function apiCallsAnswered(page: Page, timeout = 30_000): Promise<void> {
+  const pending = apiCallsInFlight.get(page.context());
+  if (!pending) throw new Error('trackApiCalls(context) was not called for this page');
+  await expect
+    .poll(() => [...pending].map((request) => `${request.method()} ${request.url()}`), {
+      message: 'API calls in flight',
+      timeout,
+    })
+    .toEqual([]);
 }
 
 /** Opens a device's dash and waits for its General information panel. */

@@ -4,7 +4,16 @@ import type { Account, GroupNode, TreeDevice } from '@fieldlink/api/account';
 import type { LatestValuesAnswer } from '@fieldlink/api/device';
 import type { Scene } from '@fieldlink/api/scenes';
 import type { WidgetType } from '@fieldlink/domain/widgets';
-import { apiToken, callApi, launchBrowser, sessionLanding, startServer, type RunningServer } from './harness';
+import {
+  apiCallsAnswered,
+  apiToken,
+  callApi,
+  launchBrowser,
+  sessionLanding,
+  startServer,
+  trackApiCalls,
+  type RunningServer,
+} from './harness';
 import { passScheduledSprays } from './sprayer-schedules';
 
 /**
@@ -43,7 +52,11 @@ describe('scenes and widgets', () => {
    * summary; spray: its overview). Sign-in itself: foundation.
    */
   async function openSession(email: string, landing = /\/dash/): Promise<{ context: BrowserContext; page: Page }> {
-    const signedIn = await sessionLanding(browser, server.baseUrl, email, { viewport: VIEWPORT, landing });
+    const signedIn = await sessionLanding(browser, server.baseUrl, email, {
+      viewport: VIEWPORT,
+      landing,
+      prepare: async (context) => trackApiCalls(context),
+    });
     return { context: signedIn.context(), page: signedIn };
   }
 
@@ -550,7 +563,8 @@ describe('scenes and widgets', () => {
     await ops.page.getByRole('link', { name: 'Scenes', exact: true }).click();
     await ops.page.getByTestId('scene-grid').waitFor();
     await expect.poll(() => frames(ops.page).count()).toBeGreaterThan(4);
-    await ops.page.waitForLoadState('networkidle');
+    // The widgets' calls answered (`networkidle` waited for the service worker's download of the console).
+    await apiCallsAnswered(ops.page);
     expect(await ops.page.getByTestId('scene-grid').textContent()).not.toMatch(
       /could not be shown|Unknown widget type/,
     );
