@@ -104,7 +104,13 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`Server did not start:\n${output}`);
+    if (Date.now() > deadline) {
+      // Stopped, not left running: a server that missed its start ran on beside the later files (one
+      // was found 31 minutes on, after a start at load 32).
+      child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+      throw new Error(`Server did not start:\n${output}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return {
