@@ -7,7 +7,8 @@ import { encodeAccountColumns } from '@fieldlink/api/account-columns';
 import { ACCOUNT_PATH } from '@fieldlink/api/first-calls';
 import { appStore } from '../../lib/app-store/app-store';
 import { queryClient } from '../../lib/query-client';
-import { stopRealtime } from '../../lib/realtime/realtime-connection';
+import { accountQuery } from '../../lib/api/get-account';
+import { stopRealtime, watchDevices } from '../../lib/realtime/realtime-connection';
 import { AnsweringSocket, openRealtime, pushConnectionState, resetSentRequests } from '../../lib/realtime/fixtures';
 import { treeAccount, treeDevice, treeGroup } from '../../lib/tree-fixtures';
 import { IdleBanner } from './idle-banner';
@@ -50,17 +51,23 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+function renderBanner() {
+  render(
+    <QueryClientProvider client={queryClient}>
+      <MemoryRouter>
+        <IdleBanner />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
 describe('the banner’s disconnected devices', () => {
   it('counts a device that went offline while the console’s socket was down', async () => {
     stored.set('PUMP_1', false);
     stored.set('PUMP_2', true);
-    render(
-      <QueryClientProvider client={queryClient}>
-        <MemoryRouter>
-          <IdleBanner />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    // A page shows PUMP_1: the server pushes only what a socket subscribed to.
+    watchDevices(['PUMP_1']);
+    renderBanner();
     await waitFor(() => expect(banner()).toMatch(/^1 device is disconnected\./));
     // PUMP_1 comes back, pushed: the banner goes.
     stored.set('PUMP_1', true);
@@ -76,5 +83,28 @@ describe('the banner’s disconnected devices', () => {
 
     await waitFor(() => expect(banner()).toMatch(/^2 devices are disconnected\./));
     expect(treeReads).toBe(2);
+  });
+
+  // A device's live state is current only while a page watches it: once none does, no push renews
+  // it, and a state kept from the last watch would override every later read of the tree.
+  it('counts a device no page watches by the tree, not by its state when last watched', async () => {
+    stored.set('PUMP_1', true);
+    stored.set('PUMP_2', true);
+    renderBanner();
+    await waitFor(() => expect(treeReads).toBe(1));
+    const stopWatching = watchDevices(['PUMP_1', 'PUMP_2']);
+    pushConnectionState('PUMP_1', false);
+    pushConnectionState('PUMP_2', false);
+    await waitFor(() => expect(banner()).toMatch(/^2 devices are disconnected\./));
+
+    // The page showing PUMP_1 is left (PUMP_2 stays on screen); PUMP_1 comes back meanwhile, as
+    // the tree read next says.
+    stopWatching();
+    const stopWatchingSecond = watchDevices(['PUMP_2']);
+    stored.set('PUMP_1', true);
+    await queryClient.invalidateQueries({ queryKey: accountQuery().queryKey });
+    expect(treeReads).toBe(2);
+    await waitFor(() => expect(banner()).toMatch(/^1 device is disconnected\./));
+    stopWatchingSecond();
   });
 });

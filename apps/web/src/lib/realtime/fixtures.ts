@@ -63,6 +63,11 @@ export async function breakRealtime(): Promise<void> {
   window.dispatchEvent(new Event('online'));
 }
 
+/** The page's next animation frame: the real-time actions received before it are in the store then. */
+export function nextFrame(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => resolve()));
+}
+
 /** Opens the console's real-time connection on the stubbed `WebSocket` and waits for its socket. */
 export async function openRealtime(canViewDash = true): Promise<void> {
   await startRealtime({ token: 'token', canViewDash, onUnauthorized: () => {} });

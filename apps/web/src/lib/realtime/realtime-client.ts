@@ -44,6 +44,11 @@ export interface RealtimeClientOptions {
   url: string;
   token: string;
   onAction: (action: ServerAction) => void;
+  /**
+   * Called before a reply is settled: whoever holds actions back to apply them together applies
+   * the ones received before it (a subscription's states come before its reply).
+   */
+  beforeReply?: () => void;
   onConnection: (snapshot: ConnectionSnapshot) => void;
   /** Called after each socket opens (count 1 for the first, more for reconnects). */
   onOpen?: (connectionCount: number) => void;
@@ -194,6 +199,7 @@ export class RealtimeClient {
     if (action.type === 'server/reply') {
       const pending = this.pending.get(action.id);
       if (!pending) return;
+      this.options.beforeReply?.();
       this.pending.delete(action.id);
       clearTimeout(pending.timer);
       if (action.ok) pending.resolve(action.value);

@@ -158,6 +158,8 @@ describe('device configs after a reconnect', () => {
   });
 
   it('keep a config pushed on the new socket before the records are read', async () => {
+    // Shown on a page: the server pushes only what a socket subscribed to.
+    const stopWatching = watchDevices(['PUMP_1', 'PUMP_2']);
     stored.set('dev-1', { '40': 0 });
     stored.set('dev-2', { '7': 0 });
     const first = showRecord('dev-1');
@@ -184,6 +186,7 @@ describe('device configs after a reconnect', () => {
     expect({ ...first.registers(), ...liveRegisters('PUMP_1') }).toEqual({ '40': 3 });
     first.stop();
     second.stop();
+    stopWatching();
   });
 });
 
@@ -226,6 +229,8 @@ describe('connection states after a reconnect', () => {
   afterEach(() => history.replaceState(null, '', '/'));
 
   it('show a device that went offline while the socket was down', async () => {
+    // Shown on a page: the server pushes only what a socket subscribed to.
+    const stopWatching = watchDevices(['PUMP_1']);
     stored.set('PUMP_1', false);
     const tree = showTree();
     await vi.waitFor(() => expect(tree.isConnected('PUMP_1')).toBe(false));
@@ -242,9 +247,12 @@ describe('connection states after a reconnect', () => {
     expect(treeReads).toBe(readsBefore + 1);
     expect(live('PUMP_1')).toBeUndefined();
     tree.stop();
+    stopWatching();
   });
 
   it('keep a state pushed on the new socket, and the old ones until the tree is read', async () => {
+    // Shown on a page: the server pushes only what a socket subscribed to.
+    const stopWatching = watchDevices(['PUMP_1', 'PUMP_2']);
     stored.set('PUMP_1', true);
     stored.set('PUMP_2', true);
     const tree = showTree();
@@ -270,6 +278,7 @@ describe('connection states after a reconnect', () => {
     expect(tree.isConnected('PUMP_2')).toBe(true);
     expect(tree.isConnected('PUMP_1')).toBe(true);
     tree.stop();
+    stopWatching();
   });
 
   it('do not hold the reconnect overlay for the tree on a page that subscribes again', async () => {
@@ -362,6 +371,8 @@ describe('OTA progress, alarm bits and health after a reconnect', () => {
   });
 
   it('show an update that ended and an alarm that cleared while the socket was down', async () => {
+    // Shown on a page: the server pushes only what a socket subscribed to.
+    const stopWatching = watchDevices(['SPRAY_1', 'SPRAY_2']);
     stored.set('dev-1', { percent: 10, sp: 0 });
     stored.set('dev-2', { percent: 10, sp: 0 });
     const first = showRecord('dev-1', 'SPRAY_1');
@@ -393,5 +404,6 @@ describe('OTA progress, alarm bits and health after a reconnect', () => {
     expect(first.sp()).toBe(1 << 6);
     first.stop();
     second.stop();
+    stopWatching();
   });
 });

@@ -1,5 +1,5 @@
 import type { QueryKey } from '@tanstack/react-query';
-import { MAX_SUBSCRIBE_DEVICES, REALTIME_PATH, type ServerAction, type ServerActionOf } from '@fieldlink/api/realtime';
+import { MAX_SUBSCRIBE_DEVICES, REALTIME_PATH, type ServerActionOf } from '@fieldlink/api/realtime';
 import { realtimeUrl } from '../api-address';
 import { dispatchSession, openOverlay } from '../app-store/app-store';
 import { accountQuery } from '../api/get-account';
@@ -7,7 +7,8 @@ import { deviceQueryRoot } from '../api/get-device';
 import { localBackend } from '../demo/demo-session';
 import { LIVE_QUERY_ROOT, queryClient } from '../query-client';
 import type { ClientRequest, RealtimeClient, ReplyValue } from './realtime-client';
-import { applyServerAction, INITIAL_REALTIME_STATE, realtimeStore, type RealtimeState } from './realtime-store';
+import { ActionBatch } from './action-batch';
+import { INITIAL_REALTIME_STATE, realtimeStore, type RealtimeState } from './realtime-store';
 import { needsResubscribeAfterReconnect } from './resubscribe-rule';
 
 /**
@@ -20,6 +21,8 @@ let client: RealtimeClient | null = null;
 let canSubscribe = false;
 let startGeneration = 0;
 const watchers = new Map<string, number>();
+/** In a hidden tab animation frames stop: received actions are applied at least this often there. */
+const HIDDEN_FLUSH_MS = 100;
 
 /** A page showing the device table, told of each batch of its live feed. */
 export interface DeviceTableListener {
@@ -63,9 +66,14 @@ export async function startRealtime(options: StartRealtimeOptions): Promise<void
       if (action.type === 'server/deviceTableChanges') {
         for (const listener of tableListeners) listener.onChanges(action);
         for (const observer of tableObservers) observer(action);
-      } else applySoon(action);
+      } else received.add(action);
     },
-    onConnection: (snapshot) => realtimeStore.setState((s) => ({ ...s, ...snapshot })),
+    beforeReply: () => received.flush(),
+    onConnection: (snapshot) => {
+      // What the socket brought before it opened or closed is applied first (`stateAtOpen` below).
+      received.flush();
+      realtimeStore.setState((s) => ({ ...s, ...snapshot }));
+    },
     onOpen: (count) => void onSocketOpen(count),
     onUnauthorized: options.onUnauthorized,
     ...(local ? { createSocket: (url: string, protocols: string[]) => local.createSocket(url, protocols) } : {}),
@@ -75,30 +83,24 @@ export async function startRealtime(options: StartRealtimeOptions): Promise<void
   document.addEventListener('visibilitychange', retryNow);
 }
 
-/** Actions received in this task, applied together once it ends. */
-let received: ServerAction[] = [];
-
 /**
- * Applies the actions of one task (a socket message, or a batch of simulated frames) as one store
- * change: the store's listeners run once and React renders once, however many values came.
+ * The actions received and not yet applied: they are applied together at the next animation frame
+ * (or within {@link HIDDEN_FLUSH_MS} in a hidden tab, where frames stop), as one store change.
  */
-function applySoon(action: ServerAction): void {
-  if (received.length === 0) queueMicrotask(applyReceived);
-  received.push(action);
-}
-
-function applyReceived(): void {
-  const actions = received;
-  received = [];
-  if (actions.length === 0) return;
-  const now = Date.now();
-  realtimeStore.setState((s) => actions.reduce((state, action) => applyServerAction(state, action, now), s));
-}
+const received = new ActionBatch({
+  store: realtimeStore,
+  isWatched: (thingName) => watchers.has(thingName),
+  schedule: (flush) => {
+    requestAnimationFrame(flush);
+    setTimeout(flush, HIDDEN_FLUSH_MS);
+  },
+  now: Date.now,
+});
 
 /** Closes the connection (a start in progress loses), keeping what the pages on screen watch. */
 function closeClient(): void {
   startGeneration += 1;
-  received = [];
+  received.clear();
   window.removeEventListener('online', retryNow);
   document.removeEventListener('visibilitychange', retryNow);
   client?.stop();
@@ -149,6 +151,8 @@ export function watchDevices(thingNames: readonly string[], onError?: (error: Er
       if (count > 0) watchers.set(thingName, count);
       else if (watchers.delete(thingName)) removed.push(thingName);
     }
+    // Nothing keeps their state current any more: it leaves the store (and the banner's count).
+    if (removed.length > 0) received.forget(removed);
     if (removed.length > 0 && canSubscribe && client?.connection.status === 'CONNECTED') {
       // Nothing to tell the user if this fails: the socket is closing or the device is gone anyway.
       for (const request of watchRequests(client, 'server/unsubscribeDevices', removed)) request.catch(() => {});

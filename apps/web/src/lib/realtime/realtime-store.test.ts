@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { applyServerAction, INITIAL_REALTIME_STATE, mergeLatestValues } from './realtime-store';
+import type { ServerAction } from '@fieldlink/api/realtime';
+import { applyServerActions, INITIAL_REALTIME_STATE, mergeLatestValues, type RealtimeState } from './realtime-store';
 
 const NOW = 1_700_000_000_000;
+/** One action applied on its own: a burst of one. */
+const applyServerAction = (state: RealtimeState, action: ServerAction, now: number) =>
+  applyServerActions(state, [action], now);
 const logs = (thingName: string, byCode: Record<string, { value: number; t: number }[]>) =>
   ({ type: 'server/newRawLogs', thingName, logs: byCode }) as const;
 

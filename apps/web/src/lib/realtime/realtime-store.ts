@@ -81,17 +81,15 @@ function newestAcceptable(samples: readonly LatestValue[], now: number): LatestV
 }
 
 /**
- * Merges samples per channel code into one device's latest values with the log-merge rule: a sample
+ * One device's latest values with samples merged in per channel code by the log-merge rule: a sample
  * replaces the stored one only if it is not older; samples more than 900 s in the future are dropped.
- * Returns the same state when nothing changed.
+ * Returns null when nothing changed.
  */
-export function mergeLatestValues(
-  state: RealtimeState,
-  thingName: string,
+function mergedChannels(
+  current: ByThing<LatestValue>,
   samplesByCode: Readonly<Record<string, readonly LatestValue[]>>,
   now: number,
-): RealtimeState {
-  const current = state.latest[thingName] ?? {};
+): Record<string, LatestValue> | null {
   let next: Record<string, LatestValue> | null = null;
   for (const [code, samples] of Object.entries(samplesByCode)) {
     const candidate = newestAcceptable(samples, now);
@@ -101,6 +99,20 @@ export function mergeLatestValues(
     next ??= { ...current };
     next[code] = candidate;
   }
+  return next;
+}
+
+/**
+ * Merges samples per channel code into one device's latest values (see `mergedChannels`). Returns the
+ * same state when nothing changed.
+ */
+export function mergeLatestValues(
+  state: RealtimeState,
+  thingName: string,
+  samplesByCode: Readonly<Record<string, readonly LatestValue[]>>,
+  now: number,
+): RealtimeState {
+  const next = mergedChannels(state.latest[thingName] ?? {}, samplesByCode, now);
   return next ? { ...state, latest: { ...state.latest, [thingName]: next } } : state;
 }
 
@@ -108,62 +120,127 @@ function sameSample(a: LatestValue, b: LatestValue): boolean {
   return a.value === b.value && a.tempSp === b.tempSp && a.diff === b.diff;
 }
 
-/** Applies one server action to the state (replies are the client's business and change nothing). */
-export function applyServerAction(state: RealtimeState, action: ServerAction, now: number): RealtimeState {
-  switch (action.type) {
-    case 'server/newRawLogs':
-      return mergeLatestValues(state, action.thingName, action.logs, now);
-    case 'server/demoLatestValue':
-      return mergeLatestValues(state, action.thingName, { [action.code]: [action.latest] }, now);
-    case 'server/health':
-      return { ...state, health: { ...state.health, [action.thingName]: action.health } };
-    case 'server/deviceConfig':
-      return {
-        ...state,
-        config: { ...state.config, [action.thingName]: { ...state.config[action.thingName], ...action.config } },
-      };
-    case 'server/connectionState':
-      return {
-        ...state,
-        connection: {
-          ...state.connection,
-          [action.thingName]: {
-            isConnected: action.isConnected,
-            lastConnection: action.lastConnection,
-            lastDisconnection: action.lastDisconnection,
-          },
-        },
-      };
-    case 'server/alarms':
-      return { ...state, alarms: { ...state.alarms, [action.thingName]: action.status } };
-    case 'server/setpointStatus':
-      return {
-        ...state,
-        setpoints: {
-          ...state.setpoints,
-          [action.thingName]: {
-            ...state.setpoints[action.thingName],
-            [action.code]: { state: action.state, value: action.value },
-          },
-        },
-      };
-    case 'server/otaProgress': {
-      const { type: _type, thingName, ...progress } = action;
-      return { ...state, ota: { ...state.ota, [thingName]: progress } };
+/** The slices keyed by thing name: what the store knows of a device. */
+type DeviceSlice = 'latest' | 'connection' | 'health' | 'config' | 'alarms' | 'setpoints' | 'ota' | 'brewTanks';
+type Slice = DeviceSlice | 'reports';
+
+/**
+ * A device's state as the server pushes it and sends it again on each subscription: what a device
+ * no longer watched leaves behind (`withoutDevices`). Its latest samples stay: each carries its time
+ * and never replaces a newer one (so a kept one cannot hide a fresher read), and they are the values
+ * the user saw that the offline copy keeps (`last-values.ts`).
+ */
+const DEVICE_STATE_SLICES: readonly DeviceSlice[] = [
+  'connection',
+  'health',
+  'config',
+  'alarms',
+  'setpoints',
+  'ota',
+  'brewTanks',
+];
+
+/** The device an action concerns, or null for one that concerns people or the socket. */
+function actionThingName(action: ServerAction): string | null {
+  return 'thingName' in action ? action.thingName : null;
+}
+
+/**
+ * Applies the server actions of one burst in order (a later one wins, as if applied one by one) with
+ * each slice copied at most once, however many actions touch it: a subscription's 4,000 states of
+ * 1,000 devices cost one copy of each slice, not 4,000. An entry an action touches is a new object
+ * (the reconnect path tells pushed entries from older ones by identity); every other entry, slice and
+ * device keeps its identity, so a selector reading it returns the same reference and its component
+ * does not re-render. Actions of devices `isWatched` refuses are skipped (pushes still in flight
+ * after the console unsubscribed). Replies and the device table's batches change nothing here.
+ * Returns the same state when nothing changed.
+ */
+export function applyServerActions(
+  state: RealtimeState,
+  actions: readonly ServerAction[],
+  now: number,
+  isWatched: (thingName: string) => boolean = () => true,
+): RealtimeState {
+  const drafts: Partial<Record<Slice, Record<string, unknown>>> = {};
+  const draft = <K extends Slice>(slice: K) =>
+    (drafts[slice] ??= { ...state[slice] }) as Record<string, RealtimeState[K][string]>;
+  const current = <K extends Slice>(slice: K) => (drafts[slice] ?? state[slice]) as RealtimeState[K];
+  let lastServerError = state.lastServerError;
+  for (const action of actions) {
+    const thingName = actionThingName(action);
+    if (thingName !== null && !isWatched(thingName)) continue;
+    switch (action.type) {
+      case 'server/newRawLogs':
+      case 'server/demoLatestValue': {
+        const samples = action.type === 'server/newRawLogs' ? action.logs : { [action.code]: [action.latest] };
+        const next = mergedChannels(current('latest')[action.thingName] ?? {}, samples, now);
+        if (next) draft('latest')[action.thingName] = next;
+        break;
+      }
+      case 'server/health':
+        draft('health')[action.thingName] = action.health;
+        break;
+      case 'server/deviceConfig':
+        draft('config')[action.thingName] = { ...current('config')[action.thingName], ...action.config };
+        break;
+      case 'server/connectionState':
+        draft('connection')[action.thingName] = {
+          isConnected: action.isConnected,
+          lastConnection: action.lastConnection,
+          lastDisconnection: action.lastDisconnection,
+        };
+        break;
+      case 'server/alarms':
+        draft('alarms')[action.thingName] = action.status;
+        break;
+      case 'server/setpointStatus':
+        draft('setpoints')[action.thingName] = {
+          ...current('setpoints')[action.thingName],
+          [action.code]: { state: action.state, value: action.value },
+        };
+        break;
+      case 'server/otaProgress': {
+        const { type: _type, thingName: _thingName, ...progress } = action;
+        draft('ota')[action.thingName] = progress;
+        break;
+      }
+      case 'server/reportProgress': {
+        const { type: _type, reportId, ...progress } = action;
+        draft('reports')[reportId] = progress;
+        break;
+      }
+      case 'server/brewTank': {
+        const { type: _type, thingName: _thingName, ...update } = action;
+        draft('brewTanks')[action.thingName] = { ...update, receivedAt: now };
+        break;
+      }
+      case 'server/error':
+        lastServerError = action.message;
+        break;
+      // The device table's batches go to the table itself (`watchDeviceTable`), not to this store.
+      case 'server/deviceTableChanges':
+      case 'server/reply':
+        break;
     }
-    case 'server/reportProgress': {
-      const { type: _type, reportId, ...progress } = action;
-      return { ...state, reports: { ...state.reports, [reportId]: progress } };
-    }
-    case 'server/brewTank': {
-      const { type: _type, thingName, ...update } = action;
-      return { ...state, brewTanks: { ...state.brewTanks, [thingName]: { ...update, receivedAt: now } } };
-    }
-    case 'server/error':
-      return { ...state, lastServerError: action.message };
-    // The device table's batches go to the table itself (`watchDeviceTable`), not to this store.
-    case 'server/deviceTableChanges':
-    case 'server/reply':
-      return state;
   }
+  if (Object.keys(drafts).length === 0 && lastServerError === state.lastServerError) return state;
+  return { ...state, ...drafts, lastServerError } as RealtimeState;
+}
+
+/**
+ * The state without these devices' state entries (`DEVICE_STATE_SLICES`): they are no longer
+ * watched, so no push keeps them current, and a screen (or the banner's count) falls back to what it
+ * read. Slices holding none of them keep their identity; returns the same state when none is held.
+ */
+export function withoutDevices(state: RealtimeState, thingNames: Iterable<string>): RealtimeState {
+  const names = [...thingNames];
+  let next = state;
+  for (const slice of DEVICE_STATE_SLICES) {
+    const entries = state[slice] as Readonly<Record<string, unknown>>;
+    if (!names.some((thingName) => thingName in entries)) continue;
+    const kept = { ...entries };
+    for (const thingName of names) delete kept[thingName];
+    next = { ...next, [slice]: kept };
+  }
+  return next;
 }

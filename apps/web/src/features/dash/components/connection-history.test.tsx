@@ -4,7 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DeviceConnection } from '@fieldlink/api/device';
 import { queryClient } from '../../../lib/query-client';
-import { stopRealtime } from '../../../lib/realtime/realtime-connection';
+import { stopRealtime, watchDevices } from '../../../lib/realtime/realtime-connection';
 import { AnsweringSocket, breakRealtime, openRealtime, resetSentRequests } from '../../../lib/realtime/fixtures';
 import { ConnectionHistory } from './connection-history';
 
@@ -42,6 +42,8 @@ beforeEach(async () => {
     return answer({ connections: [...stored].reverse() });
   });
   await openRealtime();
+  // The page around it watches the device: the server pushes only what a socket subscribed to.
+  watchDevices(['PUMP_1']);
 });
 afterEach(() => {
   cleanup();

@@ -4,8 +4,8 @@ import { act, cleanup, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OTA_RELOAD_DELAY_MS } from '@fieldlink/domain/ota';
-import { AnsweringSocket, resetSentRequests } from '../../../lib/realtime/fixtures';
-import { startRealtime, stopRealtime } from '../../../lib/realtime/realtime-connection';
+import { AnsweringSocket, nextFrame, resetSentRequests } from '../../../lib/realtime/fixtures';
+import { startRealtime, stopRealtime, watchDevices } from '../../../lib/realtime/realtime-connection';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
 import { OTA_PENDING_QUERY_KEY } from '../api/get-ota-pending';
 import { useOtaReload } from './use-ota-reload';
@@ -35,6 +35,8 @@ beforeEach(async () => {
   vi.stubGlobal('WebSocket', ServerSocket);
   await startRealtime({ token: 'token', canViewDash: true, onUnauthorized: () => {} });
   await vi.waitFor(() => expect(realtimeStore.getState().connectionCount).toBe(1));
+  // Pages show these devices: the server pushes only what a socket subscribed to.
+  watchDevices(['DEV-1', 'DEV-2']);
   vi.useFakeTimers({ now: AT, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
   const queryClient = new QueryClient();
   invalidated = [];
@@ -92,7 +94,10 @@ describe('the shell hears OTA news from the device table feed', () => {
   });
 });
 
-/** A device's latest update as the server pushes it (`server/otaProgress`) on the last socket. */
+/**
+ * A device's latest update as the server pushes it (`server/otaProgress`) on the last socket;
+ * resolves once the console applied it (at the page's next frame).
+ */
 function otaProgress(thingName: string, finishedAt: number | null, otaPendingSubmittedAt: number | null = null) {
   sockets.at(-1)!.push({
     type: 'server/otaProgress',
@@ -111,6 +116,7 @@ function otaProgress(thingName: string, finishedAt: number | null, otaPendingSub
     },
     otaPendingSubmittedAt,
   });
+  return nextFrame();
 }
 
 // A subscription sends each device's current state first, its latest update among them: an update
@@ -125,8 +131,8 @@ describe('the shell hears OTA news from watched devices', () => {
 
   it('reads nothing for the current state of a device whose update ended long ago, or that waits for nothing', async () => {
     await act(async () => {
-      otaProgress('DEV-1', AT - 3_000_000);
-      otaProgress('DEV-2', null);
+      void otaProgress('DEV-1', AT - 3_000_000);
+      await otaProgress('DEV-2', null);
     });
     expect(Object.keys(realtimeStore.getState().ota)).toEqual(['DEV-1', 'DEV-2']);
     vi.advanceTimersByTime(OTA_RELOAD_DELAY_MS);

@@ -6,7 +6,7 @@ import type { Widget } from '@fieldlink/api/scenes';
 import { HIGH_WIND_BIT } from '@fieldlink/domain/spray';
 import { SIGNED_OUT_SESSION, setSession } from '../../../lib/app-store/app-store';
 import { queryClient } from '../../../lib/query-client';
-import { stopRealtime } from '../../../lib/realtime/realtime-connection';
+import { stopRealtime, watchDevices } from '../../../lib/realtime/realtime-connection';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
 import { AnsweringSocket, breakRealtime, openRealtime, resetSentRequests } from '../../../lib/realtime/fixtures';
 import { mosnixManualSprayWidget } from './control-widgets';
@@ -54,6 +54,8 @@ beforeEach(async () => {
   });
   setSession({ ...SIGNED_OUT_SESSION, email: 'ann@fieldlink.test', canViewDash: true, permissions: ['VIEW_DASH'] });
   await openRealtime();
+  // The page around it watches the device: the server pushes only what a socket subscribed to.
+  watchDevices(['SPRAY_1']);
 });
 afterEach(() => {
   cleanup();

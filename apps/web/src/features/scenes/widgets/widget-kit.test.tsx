@@ -4,7 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Widget } from '@fieldlink/api/scenes';
 import { queryClient } from '../../../lib/query-client';
-import { stopRealtime } from '../../../lib/realtime/realtime-connection';
+import { stopRealtime, watchDevices } from '../../../lib/realtime/realtime-connection';
 import { realtimeStore } from '../../../lib/realtime/realtime-store';
 import { AnsweringSocket, breakRealtime, openRealtime, resetSentRequests } from '../../../lib/realtime/fixtures';
 import { valueWidget } from './value-widgets';
@@ -72,6 +72,8 @@ beforeEach(async () => {
     return answer({ id: 'dev-1', thingName: 'PUMP_1', status: { sp: 0 }, ...storedIntervals });
   });
   await openRealtime();
+  // The page around it watches the device: the server pushes only what a socket subscribed to.
+  watchDevices(['PUMP_1']);
 });
 afterEach(() => {
   cleanup();
