@@ -109,6 +109,7 @@ async function serve(script: string): Promise<{ url: string; close: () => Promis
 interface TraceEvent {
   name: string;
   ph: string;
+  ts: number;
   pid: number;
   tid: number;
   dur?: number;
@@ -131,13 +132,26 @@ async function startTrace(cdp: CDPSession): Promise<() => Promise<TraceEvent[]>>
   };
 }
 
-/** The main thread's tasks in the trace, in ms: wall and CPU. */
-function mainThreadTasks(events: readonly TraceEvent[]): { ms: number; cpuMs: number }[] {
+/** A task of the page's main thread (ms, wall and CPU), and whether it ran animation frame callbacks. */
+interface MainTask {
+  ms: number;
+  cpuMs: number;
+  frame: boolean;
+}
+
+/** The main thread's tasks in the trace. */
+function mainThreadTasks(events: readonly TraceEvent[]): MainTask[] {
   const main = events.find((event) => event.name === 'thread_name' && event.args?.name === 'CrRendererMain');
   if (!main) throw new Error('The trace names no renderer main thread.');
-  return events
-    .filter((event) => event.pid === main.pid && event.tid === main.tid && event.ph === 'X' && event.name === 'RunTask')
-    .map((event) => ({ ms: (event.dur ?? 0) / 1000, cpuMs: (event.tdur ?? event.dur ?? 0) / 1000 }));
+  const onMain = events.filter((event) => event.pid === main.pid && event.tid === main.tid);
+  const frameStarts = onMain.filter((event) => event.name === 'FireAnimationFrame').map((event) => event.ts);
+  return onMain
+    .filter((event) => event.ph === 'X' && event.name === 'RunTask')
+    .map((event) => ({
+      ms: (event.dur ?? 0) / 1000,
+      cpuMs: (event.tdur ?? event.dur ?? 0) / 1000,
+      frame: frameStarts.some((ts) => ts >= event.ts && ts <= event.ts + (event.dur ?? 0)),
+    }));
 }
 
 interface BurstResult {
@@ -180,6 +194,13 @@ async function main(): Promise<void> {
       const tasks = all.filter((task) => task.ms >= 1);
       if (process.env.BURST_DETAIL) {
         const cpu = all.map((task) => task.cpuMs).sort((a, b) => b - a);
+        const frames = all.filter((task) => task.frame);
+        console.log(
+          `  animation frame tasks ${frames.length}, cpu ${frames.reduce((total, task) => total + task.cpuMs, 0).toFixed(0)} ms; other tasks cpu ${all
+            .filter((task) => !task.frame)
+            .reduce((total, task) => total + task.cpuMs, 0)
+            .toFixed(0)} ms`,
+        );
         console.log(
           `  all tasks ${all.length}, cpu ${cpu.reduce((a, b) => a + b, 0).toFixed(0)} ms; top cpu ${cpu
             .slice(0, 12)
@@ -188,7 +209,7 @@ async function main(): Promise<void> {
         );
       }
       const sum = (key: 'ms' | 'cpuMs') => tasks.reduce((total, task) => total + task[key], 0);
-      const longest = tasks.reduce((top, task) => (task.ms > top.ms ? task : top), { ms: 0, cpuMs: 0 });
+      const longest = tasks.reduce((top, task) => (task.ms > top.ms ? task : top), { ms: 0, cpuMs: 0, frame: false });
       console.log(
         [
           run,
