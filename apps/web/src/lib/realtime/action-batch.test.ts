@@ -56,9 +56,10 @@ function setUp(watched: Iterable<string> = ['PUMP_1', 'PUMP_2', 'PUMP_3']) {
     watching,
     notifications: () => notifications,
     scheduledCount: () => scheduled.length,
-    runScheduled: () => {
-      const due = scheduled;
-      scheduled = [];
+    /** Runs the flushes asked for so far, or only the first `count` of them. */
+    runScheduled: (count = scheduled.length) => {
+      const due = scheduled.slice(0, count);
+      scheduled = scheduled.slice(count);
       for (const flush of due) flush();
     },
   };
@@ -168,6 +169,21 @@ describe('a burst of actions, applied in order as one store change', () => {
     batch.add(connection('PUMP_1', false));
     runScheduled();
     expect(store.getState().connection.PUMP_1?.isConnected).toBe(false);
+    expect(notifications()).toBe(2);
+  });
+
+  // The connection schedules a frame and a hidden tab's timer for each burst: the one left over
+  // from a burst flushed early (by a reply) must not cut the next burst short.
+  it('does not flush the next burst at a time asked for by one flushed early', () => {
+    const { store, batch, notifications, scheduledCount, runScheduled } = setUp();
+    batch.add(connection('PUMP_1', true));
+    batch.flush();
+    batch.add(connection('PUMP_2', true));
+    expect(scheduledCount()).toBe(2);
+    runScheduled(1);
+    expect(store.getState().connection.PUMP_2).toBeUndefined();
+    runScheduled();
+    expect(store.getState().connection.PUMP_2?.isConnected).toBe(true);
     expect(notifications()).toBe(2);
   });
 

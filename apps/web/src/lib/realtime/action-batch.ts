@@ -23,6 +23,8 @@ export class ActionBatch {
   private actions: ServerAction[] = [];
   private readonly unwatched = new Set<string>();
   private scheduled = false;
+  /** The current schedule's number: a flush asked for before an early flush is not this burst's. */
+  private ticket = 0;
 
   constructor(private readonly options: ActionBatchOptions) {}
 
@@ -63,8 +65,9 @@ export class ActionBatch {
   private request(): void {
     if (this.scheduled) return;
     this.scheduled = true;
+    const ticket = ++this.ticket;
     this.options.schedule(() => {
-      if (this.scheduled) this.flush();
+      if (this.scheduled && this.ticket === ticket) this.flush();
     });
   }
 }
