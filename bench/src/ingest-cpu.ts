@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { connectAsync } from 'mqtt';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { buildApp, inboxRows, loadConfig, migrate, openStorage, seedDemo } from '@fieldlink/server/testing';
+import { missingServerNodeOptions } from '@fieldlink/server/testing/node-options';
 import type { DeviceCredentials } from './ingest-calls';
 import { provisionDevices } from './provision-devices';
 
@@ -22,12 +23,18 @@ import { provisionDevices } from './provision-devices';
  * the bytes the server handed to write calls (the database, its WAL and journals, the sockets): a
  * figure the machine's load does not move.
  *
- *   node --import tsx bench/src/ingest-cpu.ts --devices 200 --frames 250 --in-flight 4 [--rounds 3]
+ * The server runs in this process: give it the server's Node.js options (apps/server/src/node-options.ts),
+ * as `npm start` does; the first line says whether they were given.
+ *
+ *   node --no-allocation-site-pretenuring --import tsx bench/src/ingest-cpu.ts --devices 200 --frames 250 \
+ *     --in-flight 4 [--rounds 3]
  */
 
 const POINTS_PER_FRAME = 10;
 const CODES = Array.from({ length: POINTS_PER_FRAME }, (_, i) => `c${i + 1}`);
 const DEMO_PASSWORD = 'bench-demo-password';
+/** /proc's utime and stime are in clock ticks: USER_HZ, 100 on Linux. */
+const TICKS_PER_SECOND = 100;
 
 interface LoadRequest {
   brokerUrl: string;
@@ -87,14 +94,22 @@ async function runLoad(): Promise<void> {
   process.send!({ type: 'ready' });
 }
 
-/** CPU time of each thread of this process, in ns, by thread id (schedstat: time on a CPU). */
-function threadCpu(): Map<number, { name: string; ns: number }> {
-  const threads = new Map<number, { name: string; ns: number }>();
+/**
+ * CPU time of each thread of this process, in ns, by thread id (schedstat: time on a CPU), and its minor
+ * page faults (stat's tenth field: where a first touch of memory is slow, each costs tens of µs).
+ */
+function threadCpu(): Map<number, { name: string; ns: number; faults: number; systemTicks: number }> {
+  const threads = new Map<number, { name: string; ns: number; faults: number; systemTicks: number }>();
   for (const tid of fs.readdirSync('/proc/self/task')) {
     try {
       const ns = Number(fs.readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
       const name = fs.readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
-      threads.set(Number(tid), { name, ns });
+      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      // The fields after the name (in parentheses, which may hold spaces) start at the third.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const faults = Number(fields[10 - 3]);
+      const systemTicks = Number(fields[15 - 3]);
+      threads.set(Number(tid), { name, ns, faults, systemTicks });
     } catch {
       // The thread ended meanwhile.
     }
@@ -149,11 +164,15 @@ async function main(): Promise<void> {
   child.send({ type: 'connect', request });
   await next('connected');
   const mainTid = process.pid;
+  const missing = missingServerNodeOptions();
   console.log(
     `devices ${deviceCount}, frames per device ${frames}, in flight ${inFlight}, load ${os
       .loadavg()
       .map((l) => l.toFixed(1))
-      .join(' ')}`,
+      .join(' ')}; ` +
+      (missing.length > 0
+        ? `without the server's Node.js options ${missing.join(' ')}`
+        : `with the server's Node.js options`),
   );
   for (let round = 0; round < rounds; round += 1) {
     const points0 = app.ingest.counters.dataPoints;
@@ -170,7 +189,13 @@ async function main(): Promise<void> {
     const endedUs = process.hrtime.bigint() / 1000n;
     const points = app.ingest.counters.dataPoints - points0;
     const byThread = [...after]
-      .map(([tid, { name, ns }]) => ({ tid, name, us: (ns - (before.get(tid)?.ns ?? 0)) / 1000 }))
+      .map(([tid, { name, ns, faults, systemTicks }]) => ({
+        tid,
+        name,
+        us: (ns - (before.get(tid)?.ns ?? 0)) / 1000,
+        faults: faults - (before.get(tid)?.faults ?? 0),
+        systemUs: ((systemTicks - (before.get(tid)?.systemTicks ?? 0)) * 1e6) / TICKS_PER_SECOND,
+      }))
       .filter((thread) => thread.us > 0)
       .sort((a, b) => b.us - a.us);
     const main = byThread.find((thread) => thread.tid === mainTid)!;
@@ -178,13 +203,21 @@ async function main(): Promise<void> {
     // The writer thread is the busiest after the main one (a worker thread is named as the process).
     const writer = others[0]!;
     const total = byThread.reduce((sum, thread) => sum + thread.us, 0);
+    const faults = byThread.reduce((sum, thread) => sum + thread.faults, 0);
+    const systemUs = byThread.reduce((sum, thread) => sum + thread.systemUs, 0);
     const perPoint = (us: number) => (us / points).toFixed(2);
+    const faultsPerPoint = (count: number) => (count / points).toFixed(4);
     console.log(
       `round ${round + 1}: ${points} dp, acked in ${((acked - started) / 1000).toFixed(1)} s; CPU µs/dp: ` +
         `total ${perPoint(total)}, main ${perPoint(main.us)}, writer ${perPoint(writer.us)} (${writer.name}), ` +
         `rest ${perPoint(total - main.us - writer.us)}; written per dp ` +
         `${((writtenAfter.bytes - writtenBefore.bytes) / points).toFixed(0)} B in ` +
         `${((writtenAfter.calls - writtenBefore.calls) / points).toFixed(3)} calls; load ${os.loadavg()[0]!.toFixed(1)}`,
+    );
+    console.log(
+      `  minor page faults per dp: total ${faultsPerPoint(faults)}, main ${faultsPerPoint(main.faults)}, ` +
+        `writer ${faultsPerPoint(writer.faults)}, rest ${faultsPerPoint(faults - main.faults - writer.faults)}; ` +
+        `kernel CPU µs/dp: total ${perPoint(systemUs)}, main ${perPoint(main.systemUs)}, writer ${perPoint(writer.systemUs)}`,
     );
     // The rest by thread, and the window in the clock of --cpu-prof's timestamps (µs, monotonic).
     console.log(
@@ -194,6 +227,9 @@ async function main(): Promise<void> {
         .join(', ')}; window ${startedUs}-${endedUs}`,
     );
   }
+  // The process's peak resident memory (set-up included; the load generator is another process).
+  const peakKiB = Number(/^VmHWM:\s+(\d+) kB$/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1] ?? NaN);
+  console.log(`server peak RSS ${(peakKiB / 1024).toFixed(0)} MiB`);
   child.kill();
   await app.close();
   fs.rmSync(dir, { recursive: true, force: true });
