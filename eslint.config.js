@@ -30,12 +30,13 @@ const webFeatures = [
 
 // Code outside the server that drives or measures it reaches it through one public testing entry
 // (`@fieldlink/server/testing`, `…/testing/services` for the test runner's start-up check, and
-// `…/testing/ports` for e2e files, which would otherwise load the whole server to pick a port), never
-// through the server's internal modules by relative path.
+// `…/testing/ports` for e2e files, which would otherwise load the whole server to pick a port, and
+// `…/testing/node-options` for the processes that start a server as `npm start` does), never through
+// the server's internal modules by relative path.
 const serverThroughTestingEntry = {
   target: ['./bench', './scripts', './e2e'],
   from: './apps/server',
-  except: ['./testing/public.ts', './testing/services.ts', './testing/ports.ts'],
+  except: ['./testing/public.ts', './testing/services.ts', './testing/ports.ts', './testing/node-options.ts'],
   message: 'Reach the server through @fieldlink/server/testing (apps/server/testing/public.ts), not its internals.',
 };
 

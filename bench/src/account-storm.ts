@@ -10,6 +10,7 @@ import { RpcChild } from './child-rpc';
 import { formatBytes, formatCount, formatMs } from './format';
 import { median, percentile } from './percentile';
 import type { ProcessUsage } from './process-meter';
+import { SERVER_NODE_OPTIONS } from '@fieldlink/server/testing/node-options';
 
 /**
  * A reconnect storm: after a server restart or a network blip every open console reconnects at once
@@ -191,7 +192,7 @@ async function storm(
 }
 
 async function runDialect(dialect: StorageDialect, options: BenchOptions) {
-  const server = RpcChild.start<StormServerCalls>('server', SERVER_MODULE);
+  const server = RpcChild.start<StormServerCalls>('server', SERVER_MODULE, [...SERVER_NODE_OPTIONS]);
   try {
     options.log(`  ${dialect}: writing 100,000 devices, starting the app`);
     const ready = await server.call('setup', { dialect, postgresUrl: options.postgresUrl }, 600_000);

@@ -24,6 +24,7 @@ import { startMachineCpu, type MachineCpu } from './machine-cpu';
 import { influxMissing, startInflux } from './peers/influx';
 import { mosquittoMissing, startBareMosquitto, type DirectTable } from './peers/limits';
 import { migrate, openStorage } from '@fieldlink/server/testing';
+import { SERVER_NODE_OPTIONS } from '@fieldlink/server/testing/node-options';
 
 /**
  * End-to-end ingest: devices over real MQTT at QoS 1 until rows are stored, on each storage dialect.
@@ -264,7 +265,8 @@ function cpuPerPointCell(dialect: StorageDialect, stage: StageResult): string {
 async function runDialect(dialect: StorageDialect, options: BenchOptions): Promise<DialectResult> {
   const { log } = options;
   const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
-  const server = RpcChild.start<ServerCalls>('server', SERVER_MODULE, profile);
+  // Started as `npm start` starts the server (apps/server/src/node-options.ts).
+  const server = RpcChild.start<ServerCalls>('server', SERVER_MODULE, [...SERVER_NODE_OPTIONS, ...profile]);
   const load = RpcChild.start<LoadCalls>('load generator', LOAD_MODULE);
   try {
     const ready = await server.call(

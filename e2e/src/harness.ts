@@ -14,6 +14,7 @@ import {
 import { TOKEN_STORAGE_KEY } from '@fieldlink/api/session';
 import type { DeviceClockAnswer, DeviceClockRequest } from '@fieldlink/server/testing';
 import { freePort } from '@fieldlink/server/testing/ports';
+import { SERVER_NODE_OPTIONS } from '@fieldlink/server/testing/node-options';
 import { CHROMIUM_PATH } from './chromium';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -61,22 +62,26 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fieldlink-e2e-'));
   let output = '';
   // The server's sources, bundled once by the e2e project's global set-up (server-bundle.ts).
-  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', inject('serverBundle')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      MQTT_PORT: String(mqttPort),
-      HOST: '127.0.0.1',
-      DATABASE_URL: path.join(dataDir, 'fieldlink.db'),
-      FIELDLINK_SIMULATOR_INTERVAL: '1',
-      FIELDLINK_DEMO_HISTORY_DAYS: E2E_HISTORY_DAYS,
-      LOG_LEVEL: 'warn',
-      ...env,
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...SERVER_NODE_OPTIONS, '--enable-source-maps', inject('serverBundle')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        MQTT_PORT: String(mqttPort),
+        HOST: '127.0.0.1',
+        DATABASE_URL: path.join(dataDir, 'fieldlink.db'),
+        FIELDLINK_SIMULATOR_INTERVAL: '1',
+        FIELDLINK_DEMO_HISTORY_DAYS: E2E_HISTORY_DAYS,
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      // The IPC channel carries the device-clock requests (`deviceClock`).
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     },
-    // The IPC channel carries the device-clock requests (`deviceClock`).
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
+  );
   const clockAnswers = new Map<number, (answer: DeviceClockAnswer) => void>();
   child.on('message', (message: DeviceClockAnswer) => {
     if (message.type === 'fieldlink/device-clock') clockAnswers.get(message.id)?.(message);

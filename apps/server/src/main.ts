@@ -12,6 +12,7 @@ import { withStartupLock } from './cluster/startup-lock';
 import { listenAddress } from './security/demo-exposure';
 import { exitOnUncaughtError, STDERR_LOGGER, type FatalLogger } from './process-faults';
 import { answerDeviceClockRequests } from './simulator-clock';
+import { missingServerNodeOptions } from './node-options';
 
 /** The process's log for a fatal error: standard error until the app's logger exists. */
 let fatalLogger: FatalLogger = STDERR_LOGGER;
@@ -62,6 +63,12 @@ async function main(): Promise<void> {
     logger: { level: config.logLevel, transport: undefined },
   });
   fatalLogger = app.log;
+  const missingOptions = missingServerNodeOptions();
+  if (missingOptions.length > 0)
+    app.log.warn(
+      { missing: missingOptions },
+      'Started without Node.js options the server is meant to run with (docs/operations.md, "Node.js options")',
+    );
   const broker = app.broker!;
   // An external broker keeps its own device accounts: the demo devices get theirs (again) at start,
   // before this instance answers its health check.

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { SERVER_NODE_OPTIONS } from '../../src/node-options';
 import { freePort } from '../ports';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
@@ -29,21 +30,25 @@ export async function startServerProcess(
   nodeOptions: readonly string[] = [],
 ): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child: ChildProcess = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? '/tmp',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      MQTT_PORT: String(await freePort()),
-      FIELDLINK_SIMULATOR: '0',
-      WEB_DIST: '/nonexistent',
-      LOG_LEVEL: 'warn',
-      ...env,
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...SERVER_NODE_OPTIONS, ...nodeOptions, '--import', 'tsx', 'apps/server/src/main.ts'],
+    {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: process.env.HOME ?? '/tmp',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        MQTT_PORT: String(await freePort()),
+        FIELDLINK_SIMULATOR: '0',
+        WEB_DIST: '/nonexistent',
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let output = '';
   const append = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20_000);
