@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Benchmark, BenchSection } from './benchmark';
+import { isTask, rendererMainEvents, startTrace, type TraceEvent } from './chromium-trace';
 import { formatMs } from './format';
 
 /**
@@ -89,34 +90,6 @@ async function chooseDemo(page: Page, title: string): Promise<void> {
   await page.waitForURL((url) => !['/demo', '/loading'].includes(url.pathname), { timeout: 60_000 });
 }
 
-interface TraceEvent {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  /** Thread (CPU) time, µs. */
-  tdur?: number;
-  args?: { name?: string };
-}
-
-/** Starts a Chromium trace of the page's tasks (the timeline category: every task a thread runs). */
-async function startTrace(cdp: CDPSession): Promise<() => Promise<TraceEvent[]>> {
-  const events: TraceEvent[] = [];
-  cdp.on('Tracing.dataCollected', (data) => events.push(...(data.value as unknown as TraceEvent[])));
-  await cdp.send('Tracing.start', {
-    categories: 'devtools.timeline,disabled-by-default-devtools.timeline,toplevel,__metadata',
-    transferMode: 'ReportEvents',
-  });
-  return async () => {
-    const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
-    await cdp.send('Tracing.end');
-    await complete;
-    return events;
-  };
-}
-
 /** A task of the renderer's main thread: its wall time, and the CPU time the thread got in it (ms). */
 interface MainTask {
   ms: number;
@@ -128,10 +101,8 @@ interface MainTask {
  * also holds the time the thread waited for a core; its thread time (`tdur`) is the work alone.
  */
 function mainThreadTasks(events: readonly TraceEvent[]): MainTask[] {
-  const main = events.find((event) => event.name === 'thread_name' && event.args?.name === 'CrRendererMain');
-  if (!main) throw new Error('The trace names no renderer main thread.');
-  const tasks = events
-    .filter((event) => event.pid === main.pid && event.tid === main.tid && event.ph === 'X' && event.name === 'RunTask')
+  const tasks = rendererMainEvents(events)
+    .filter(isTask)
     .map((event) => ({ ms: (event.dur ?? 0) / 1000, cpuMs: (event.tdur ?? event.dur ?? 0) / 1000 }));
   if (tasks.length === 0) throw new Error('The trace holds no task of the renderer main thread.');
   return tasks;

@@ -4,9 +4,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type CDPSession } from 'playwright-core';
+import { chromium } from 'playwright-core';
 import { WebSocketServer } from 'ws';
 import type { ServerAction } from '@fieldlink/api/realtime';
+import { isTask, rendererMainEvents, startTrace, type TraceEvent } from './chromium-trace';
 
 /**
  * A subscription's burst in Chromium: `node --import tsx bench/src/realtime-burst.ts [runs] [devices]`.
@@ -106,32 +107,6 @@ async function serve(script: string): Promise<{ url: string; close: () => Promis
   };
 }
 
-interface TraceEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  pid: number;
-  tid: number;
-  dur?: number;
-  tdur?: number;
-  args?: { name?: string };
-}
-
-async function startTrace(cdp: CDPSession): Promise<() => Promise<TraceEvent[]>> {
-  const events: TraceEvent[] = [];
-  cdp.on('Tracing.dataCollected', (data) => events.push(...(data.value as unknown as TraceEvent[])));
-  await cdp.send('Tracing.start', {
-    categories: 'devtools.timeline,disabled-by-default-devtools.timeline,toplevel,__metadata',
-    transferMode: 'ReportEvents',
-  });
-  return async () => {
-    const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
-    await cdp.send('Tracing.end');
-    await complete;
-    return events;
-  };
-}
-
 /** A task of the page's main thread (ms, wall and CPU), and whether it ran animation frame callbacks. */
 interface MainTask {
   ms: number;
@@ -141,17 +116,13 @@ interface MainTask {
 
 /** The main thread's tasks in the trace. */
 function mainThreadTasks(events: readonly TraceEvent[]): MainTask[] {
-  const main = events.find((event) => event.name === 'thread_name' && event.args?.name === 'CrRendererMain');
-  if (!main) throw new Error('The trace names no renderer main thread.');
-  const onMain = events.filter((event) => event.pid === main.pid && event.tid === main.tid);
+  const onMain = rendererMainEvents(events);
   const frameStarts = onMain.filter((event) => event.name === 'FireAnimationFrame').map((event) => event.ts);
-  return onMain
-    .filter((event) => event.ph === 'X' && event.name === 'RunTask')
-    .map((event) => ({
-      ms: (event.dur ?? 0) / 1000,
-      cpuMs: (event.tdur ?? event.dur ?? 0) / 1000,
-      frame: frameStarts.some((ts) => ts >= event.ts && ts <= event.ts + (event.dur ?? 0)),
-    }));
+  return onMain.filter(isTask).map((event) => ({
+    ms: (event.dur ?? 0) / 1000,
+    cpuMs: (event.tdur ?? event.dur ?? 0) / 1000,
+    frame: frameStarts.some((ts) => ts >= event.ts && ts <= event.ts + (event.dur ?? 0)),
+  }));
 }
 
 interface BurstResult {
