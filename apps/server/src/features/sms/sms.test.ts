@@ -98,7 +98,9 @@ describe.each(DIALECTS)('SMS alerts on %s', (dialect) => {
     const code = codeSentTo(phone)!;
     const stored = await db().selectFrom('phone_codes').selectAll().execute();
     expect(stored).toHaveLength(1);
-    expect(JSON.stringify(stored)).not.toContain(code);
+    // No column but the times holds the code (a time's digits may hold any six: 1796280733889 held 073388).
+    const columns = Object.entries(stored[0]!).filter(([column]) => !column.endsWith('_at'));
+    expect(JSON.stringify(columns)).not.toContain(code);
     expect((await userRow('spray')).phone).toBeNull();
 
     const verified = await call('POST', '/user/phone/verify', 'spray', { code });
