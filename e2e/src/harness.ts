@@ -139,9 +139,15 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   };
 }
 
-/** Debian's Chromium, headless, with the flags this machine needs; never a downloaded browser. */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+/**
+ * Debian's Chromium, headless, with the flags this machine needs; never a downloaded browser. Its
+ * contexts block service workers unless the test asks for them (`serviceWorkers: 'allow'`, as
+ * web-push.test.ts does, which tests the worker: its push, its notifications and its offline shell).
+ * Elsewhere the worker's install downloaded and stored the whole console (135 files) in each new
+ * context, beside the page the test was about (docs/decisions.md, "Issue 37 item 7 (round 17)").
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: [
       '--headless',
@@ -152,6 +158,10 @@ export function launchBrowser(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+  // `browser.newPage()` opens its context through `newContext` too.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options) => newContext({ serviceWorkers: 'block', ...options });
+  return browser;
 }
 
 /**

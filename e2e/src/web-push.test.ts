@@ -73,6 +73,8 @@ describe('notifications on this browser', () => {
     const { subscription } = pushService.browser('chromium');
     // A browser that holds the session (signing in is not what this tests), at the user's landing page.
     page = await sessionLanding(product.browser, baseUrl, 'spray@fieldlink.test', {
+      // The worker is what this file tests (the harness's contexts block it elsewhere).
+      context: { serviceWorkers: 'allow' },
       prepare: async (newContext) => {
         context = newContext;
         newContext.on('console', (message) => consoleLines.push(`${message.type()}: ${message.text()}`));
