@@ -32,8 +32,9 @@ export default defineConfig({
           include: ['apps/server/src/**/*.test.ts', 'apps/server/testing/**/*.test.ts'],
           exclude: [CLUSTER_LOAD_TEST],
           env: TEST_ENV,
-          // One migrated PostgreSQL database per run, which the test apps copy (docs/PERFORMANCE.md).
-          globalSetup: ['apps/server/testing/postgres-template.ts'],
+          // One migrated PostgreSQL database per run, which the test apps copy (docs/PERFORMANCE.md), and the
+          // server's sources in one module, which the files that start it as a process run (server-bundle.ts).
+          globalSetup: ['apps/server/testing/postgres-template.ts', 'apps/server/testing/server-bundle.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Servers, brokers and databases per file, three files at a time on 2 cores (a file waits on its
@@ -96,7 +97,7 @@ export default defineConfig({
           include: ['e2e/src/**/*.test.ts'],
           env: TEST_ENV,
           // The server's sources bundled once per run: each e2e server starts without tsx (round 6).
-          globalSetup: ['e2e/src/server-bundle.ts'],
+          globalSetup: ['apps/server/testing/server-bundle.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           // An `expect.poll` with no timeout of its own waits up to 20 s, not vitest's 1 s: a console

@@ -29,9 +29,7 @@ export function startInstance(
 ): Promise<ServerProcess> {
   return startServerProcess(
     { FIELDLINK_DEMO_PASSWORD: DEMO_PASSWORD, FIELDLINK_SIMULATOR: '0', LOG_LEVEL: 'warn', ...env },
-    180_000,
-    undefined,
-    nodeOptions,
+    { timeoutMs: 180_000, nodeOptions },
   );
 }
 

@@ -12,7 +12,7 @@ import {
   type Request,
 } from 'playwright-core';
 import { TOKEN_STORAGE_KEY } from '@fieldlink/api/session';
-import type { DeviceClockAnswer, DeviceClockRequest } from '@fieldlink/server/testing';
+import { serverStartTimeoutMs, type DeviceClockAnswer, type DeviceClockRequest } from '@fieldlink/server/testing';
 import { freePort } from '@fieldlink/server/testing/ports';
 import { SERVER_NODE_OPTIONS } from '@fieldlink/server/testing/node-options';
 import { CHROMIUM_PATH } from './chromium';
@@ -53,7 +53,7 @@ export const E2E_HISTORY_DAYS = process.env.UPDATE_SCREENSHOTS ? '30' : '1';
 
 /**
  * Starts the product as `npm start` runs it (built SPA, embedded broker, demo data and fleet; its
- * sources bundled into one module by the e2e project's global set-up, `server-bundle.ts`)
+ * sources bundled into one module by the project's global set-up, `apps/server/testing/server-bundle.ts`)
  * on free ports and a fresh SQLite file, and waits until it answers. The demo history is
  * {@link E2E_HISTORY_DAYS} long unless `env` says otherwise.
  */
@@ -61,7 +61,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const [port, mqttPort] = [await freePort(), await freePort()];
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fieldlink-e2e-'));
   let output = '';
-  // The server's sources, bundled once by the e2e project's global set-up (server-bundle.ts).
+  // The server's sources, bundled once by the project's global set-up (server-bundle.ts).
   const child: ChildProcess = spawn(
     process.execPath,
     [...SERVER_NODE_OPTIONS, '--enable-source-maps', inject('serverBundle')],
@@ -99,9 +99,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
   const baseUrl = `http://127.0.0.1:${port}`;
-  // A minute on a quiet machine; longer while other work holds the cores (capped below the hooks' 180 s).
-  const load = (os.loadavg()[0] ?? 0) / os.availableParallelism();
-  const deadline = Date.now() + Math.min(60_000 * Math.max(1, load / 2), 160_000);
+  const deadline = Date.now() + serverStartTimeoutMs();
   for (;;) {
     if (child.exitCode !== null) throw new Error(`Server exited with ${child.exitCode}:\n${output}`);
     try {

@@ -28,7 +28,7 @@ export type { UserContext } from '../src/features/session/user-context';
 export { newId } from '../src/security/secrets';
 export { seedDemo } from '../src/seed/seed';
 export { freshPostgres, type FreshPostgres } from './fresh-postgres';
-export { startServerProcess, type ServerProcess } from './cluster/server-process';
+export { serverStartTimeoutMs, startServerProcess, type ServerProcess } from './cluster/server-process';
 export { until } from './until';
 export { MOSQUITTO_BIN, startMosquitto, waitForPort, type TestMosquitto } from './cluster/mosquitto';
 export { freePort } from './ports';

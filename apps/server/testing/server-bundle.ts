@@ -4,14 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import type { TestProject } from 'vitest/node';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** The server's entry and sources bundled into one ES module, which `startServer` runs. */
-    serverBundle: string;
-  }
-}
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
+const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 /**
  * Each module keeps its own `import.meta.url` and `import.meta.dirname` in the bundle: the server finds
@@ -40,15 +33,17 @@ const bundleWorkspaceOnly: Plugin = {
 };
 
 /**
- * The e2e project's global set-up: bundles `apps/server/src/main.ts` once per run, so each server a file
- * starts loads one module instead of tsx compiling and resolving about 400 (1.4 s of CPU of about 5 s
- * per start, docs/decisions.md "Issue 37 item 7 (round 6)"). The code is the sources', unchanged: the
- * worker threads still load theirs through tsx. Removed at the end of the run.
+ * The global set-up of the projects that start the server as a process (e2e, and the server files that
+ * stop, restore or fail one: `startServerProcess`): bundles `apps/server/src/main.ts` once per run, so
+ * each server starts by loading one module instead of tsx compiling and resolving about 400 (1.4 s of CPU
+ * of about 5 s per start, docs/decisions.md "Issue 37 item 7 (round 6)"; 8.2-8.5 s against 11.7-12.6 s
+ * of CPU for a start and stop at load 5, round 17). The code is the sources', unchanged: the worker
+ * threads still load theirs through tsx. Removed at the end of the run.
  */
 export default async function setup(project: TestProject): Promise<() => void> {
   // Inside the repository, so that the packages the bundle leaves out resolve from its node_modules.
-  const directory = path.join(ROOT, 'node_modules', '.cache', 'fieldlink-e2e');
-  const outfile = path.join(directory, `server-${process.pid}.mjs`);
+  const directory = path.join(ROOT, 'node_modules', '.cache', 'fieldlink-server-bundle');
+  const outfile = path.join(directory, `server-${project.name}-${process.pid}.mjs`);
   mkdirSync(directory, { recursive: true });
   await build({
     entryPoints: [path.join(ROOT, 'apps/server/src/main.ts')],

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { REALTIME_PATH } from '@fieldlink/api/realtime';
 import { deviceUpTopic } from '@fieldlink/api/mqtt-topics';
 import { openStorage, type Storage } from '../db/database';
@@ -58,6 +58,8 @@ describe.each(['single', 'shared'] as const)(
     let b: ServerProcess;
     let load: DeviceLoad;
     const extra: ServerProcess[] = [];
+    /** The server's sources bundled once for the run (server-bundle.ts). */
+    const bundle = inject('serverBundle');
 
     const deviceIds = async () =>
       new Map(
@@ -118,8 +120,8 @@ describe.each(['single', 'shared'] as const)(
         MQTT_INGEST: ingest,
       };
       // The first instance migrates, seeds and provisions the demo devices into the broker.
-      a = await startServerProcess({ ...env, FIELDLINK_INSTANCE_ID: `${ingest}-a` });
-      b = await startServerProcess({ ...env, FIELDLINK_INSTANCE_ID: `${ingest}-b` });
+      a = await startServerProcess({ ...env, FIELDLINK_INSTANCE_ID: `${ingest}-a` }, { bundle });
+      b = await startServerProcess({ ...env, FIELDLINK_INSTANCE_ID: `${ingest}-b` }, { bundle });
       storage = openStorage(database.url);
       const fleet = (await demoFleet(storage.db)).slice(0, LOAD_DEVICES);
       load = new DeviceLoad(mosquitto.url, fleet);
@@ -181,7 +183,7 @@ describe.each(['single', 'shared'] as const)(
       // The survivor adopts the dead instance's session once its 2 s lease has run out, and drains it.
       await until('every acknowledged frame stored', async () => (await missing()) === 0, 40_000);
       expect(await latestIsRight()).toBe(true);
-      a = await startServerProcess({ ...env, FIELDLINK_INSTANCE_ID: `${ingest}-a2` });
+      a = await startServerProcess({ ...env, FIELDLINK_INSTANCE_ID: `${ingest}-a2` }, { bundle });
     }, 120_000);
 
     /** How many samples each device has had acknowledged so far. */

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { openStorage, type Storage } from '../db/database';
 import { demoFleet } from '../seed/seed';
 import { DeviceLoad, missingAcknowledged } from '../../testing/cluster/device-load';
@@ -31,6 +31,8 @@ describe.each(['sqlite', 'postgres'] as const)('backup and restore on %s', (dial
   const servers: ServerProcess[] = [];
   const storages: Storage[] = [];
   let load: DeviceLoad | undefined;
+  /** The server's sources bundled once for the run (server-bundle.ts). */
+  const bundle = inject('serverBundle');
 
   /** A new, empty database of the dialect. */
   async function emptyDatabase(name: string): Promise<string> {
@@ -55,7 +57,7 @@ describe.each(['sqlite', 'postgres'] as const)('backup and restore on %s', (dial
     // was most of the server's first start (docs/decisions.md, "Issue 37 item 7 (round 11): the slowest
     // server files").
     const env = { FIELDLINK_DEMO_PASSWORD: DEMO_PASSWORD, FIELDLINK_DEMO_HISTORY_DAYS: '0' };
-    servers.push(await startServerProcess({ ...env, DATABASE_URL: url, MQTT_PORT: String(mqttPort) }, 120_000));
+    servers.push(await startServerProcess({ ...env, DATABASE_URL: url, MQTT_PORT: String(mqttPort) }, { bundle }));
     const live = openStorage(url);
     storages.push(live);
     load = new DeviceLoad(`mqtt://127.0.0.1:${mqttPort}`, (await demoFleet(live.db)).slice(0, 5));
@@ -90,7 +92,7 @@ describe.each(['sqlite', 'postgres'] as const)('backup and restore on %s', (dial
     expect(before.size).toBe(5);
 
     // The server starts on the restored database and answers a sign-in.
-    const server = await startServerProcess({ ...env, DATABASE_URL: restoredUrl }, 120_000);
+    const server = await startServerProcess({ ...env, DATABASE_URL: restoredUrl }, { bundle });
     servers.push(server);
     const signin = await fetch(`${server.url}/api/v1/signin`, {
       method: 'POST',

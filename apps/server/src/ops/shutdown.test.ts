@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { REALTIME_PATH } from '@fieldlink/api/realtime';
 import { openStorage, type Storage } from '../db/database';
 import { demoFleet } from '../seed/seed';
@@ -45,7 +45,7 @@ describe.each(['sqlite', 'postgres'] as const)('SIGTERM under load on %s', (dial
         // No demo history: the stop is about the frames in flight, and a day of history was most of the start.
         FIELDLINK_DEMO_HISTORY_DAYS: '0',
       },
-      120_000,
+      { bundle: inject('serverBundle') },
     );
     storage = openStorage(url);
     const fleet = await demoFleet(storage.db);

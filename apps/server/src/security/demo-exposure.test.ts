@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../config';
 import { startServerProcess, type ServerProcess } from '../../testing/cluster/server-process';
 import { DEMO_PASSWORD, DIALECTS, startTestApp, type TestApp } from '../../testing/test-app';
@@ -63,11 +63,10 @@ describe('a fresh `npm start`', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'fieldlink-fresh-'));
     // No HOST and no FIELDLINK_DEMO_PASSWORD: the demo users get the README's password.
-    server = await startServerProcess({
-      HOST: '',
-      DATABASE_URL: path.join(dataDir, 'fieldlink.db'),
-      FIELDLINK_DEMO_HISTORY_DAYS: '0',
-    });
+    server = await startServerProcess(
+      { HOST: '', DATABASE_URL: path.join(dataDir, 'fieldlink.db'), FIELDLINK_DEMO_HISTORY_DAYS: '0' },
+      { bundle: inject('serverBundle') },
+    );
   }, 120_000);
   afterAll(async () => {
     await server?.kill('SIGINT');

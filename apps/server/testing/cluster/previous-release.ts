@@ -32,7 +32,7 @@ export function previousMigrations(): string[] {
 /**
  * The previous release's source in a directory of its own, on this checkout's installed
  * dependencies (a release's dependencies only grow between two neighbouring releases) with its
- * own workspace packages; `startServerProcess(env, timeout, dir)` runs it. Remove it afterwards.
+ * own workspace packages; `startServerProcess(env, { root: dir })` runs it. Remove it afterwards.
  */
 export function checkOutPreviousRelease(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldlink-previous-'));

@@ -138,8 +138,7 @@ export async function startRollingUpgrade(): Promise<RollingUpgrade> {
   const startInstance = (name: 'a' | 'b', release: 'previous' | 'this') =>
     startServerProcess(
       { ...env, PORT: String(ports[name]), FIELDLINK_INSTANCE_ID: `${name}-${release}` },
-      180_000,
-      release === 'previous' ? previous : undefined,
+      { timeoutMs: 180_000, root: release === 'previous' ? previous : undefined },
     );
 
   const close = async () => {

@@ -1,9 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { SERVER_NODE_OPTIONS } from '../../src/node-options';
 import { freePort } from '../ports';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The server's entry and sources bundled into one ES module (server-bundle.ts), which tests start. */
+    serverBundle: string;
+  }
+}
 
 export interface ServerProcess {
   readonly url: string;
@@ -18,37 +26,55 @@ export interface ServerProcess {
 }
 
 /**
- * `node --import tsx apps/server/src/main.ts` with the given environment, as an operator starts an
- * instance; resolves once `/api/v1/health` answers. `PORT` in `env` keeps an address (an instance
- * replaced behind a load balancer); `root` runs another copy of the code (a previous release);
- * `nodeOptions` are given to Node before the script (`--cpu-prof`, which NODE_OPTIONS refuses).
+ * How long a server started by a test may take to answer: a minute on a quiet machine, longer while
+ * other work holds the cores (the load average per core over 2), at most 160 s (below the hooks' 180 s).
+ */
+export function serverStartTimeoutMs(): number {
+  const load = (os.loadavg()[0] ?? 0) / os.availableParallelism();
+  return Math.min(60_000 * Math.max(1, load / 2), 160_000);
+}
+
+export interface ServerProcessOptions {
+  /** How long it may take to answer; {@link serverStartTimeoutMs} unless given. */
+  timeoutMs?: number;
+  /** Another copy of the code to run (a previous release), through tsx. */
+  root?: string;
+  /** Given to Node before the script (`--cpu-prof`, which NODE_OPTIONS refuses). */
+  nodeOptions?: readonly string[];
+  /**
+   * The server's sources bundled into one module (`inject('serverBundle')`, server-bundle.ts), run
+   * instead of `--import tsx apps/server/src/main.ts`; not with `root`.
+   */
+  bundle?: string;
+}
+
+/**
+ * `node --import tsx apps/server/src/main.ts` (or its bundle) with the given environment, as an
+ * operator starts an instance; resolves once `/api/v1/health` answers. `PORT` in `env` keeps an address
+ * (an instance replaced behind a load balancer).
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  timeoutMs = 60_000,
-  root = ROOT,
-  nodeOptions: readonly string[] = [],
+  { timeoutMs = serverStartTimeoutMs(), root = ROOT, nodeOptions = [], bundle }: ServerProcessOptions = {},
 ): Promise<ServerProcess> {
+  if (bundle && root !== ROOT) throw new Error('A bundle is of this copy of the code: not with another root');
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [...SERVER_NODE_OPTIONS, ...nodeOptions, '--import', 'tsx', 'apps/server/src/main.ts'],
-    {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: process.env.HOME ?? '/tmp',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        MQTT_PORT: String(await freePort()),
-        FIELDLINK_SIMULATOR: '0',
-        WEB_DIST: '/nonexistent',
-        LOG_LEVEL: 'warn',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const entry = bundle ? ['--enable-source-maps', bundle] : ['--import', 'tsx', 'apps/server/src/main.ts'];
+  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_OPTIONS, ...nodeOptions, ...entry], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/tmp',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      MQTT_PORT: String(await freePort()),
+      FIELDLINK_SIMULATOR: '0',
+      WEB_DIST: '/nonexistent',
+      LOG_LEVEL: 'warn',
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const append = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20_000);
