@@ -365,7 +365,9 @@ describe.each(DIALECTS)('brewing calls on %s', (dialect) => {
     expect(ended.state).toBe('MANUALLY_ENDED');
     expect(ended.date.end).not.toBeNull();
     expect(ended.transitions.at(-1)?.state).toBe('MANUALLY_ENDED');
-    expect(ended.reports[0]?.state).toBe('GENERATING');
+    // Made in the background, queued with the end: the answer is read after the commit, so on a busy
+    // machine the report may already be made (a full run at load 8-15 answered READY on PostgreSQL).
+    expect(['GENERATING', 'READY']).toContain(ended.reports[0]?.state);
     const announced = events.find((event) => event.type === 'server/brewTank');
     expect(announced?.type === 'server/brewTank' && announced.tank.batchInfo).toBeNull();
     const idle = (await ok<BrewMeta>(brewer, 'GET', '/brew/overview', { groupId: cellarId })).tanks[0]!;
